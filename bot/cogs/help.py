@@ -1,0 +1,84 @@
+"""/help: the commands, the rule sets, and the words the unit notation takes."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.limits import EmbedSpec, FieldSpec, pack
+from bot.render.resolution import to_discord
+from rules.fire_at_will.inputs import CHARGER, MELEE
+from rules.registry import RULESETS
+
+HELP_COLOUR = 0x34495E
+
+NOTATION = (
+    "Describe units in one option as `Name: words; Name: words`. "
+    "The name comes before the colon; the words after it say what the unit is and what it "
+    "is doing, e.g. `2nd Foot: inf regular charging general=\"Wolfe\"`. "
+    "Put quotes around values with spaces."
+)
+
+TOPICS = {
+    "fire-at-will": (
+        "Fire at Will",
+        [("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER)],
+    ),
+}
+
+
+def command_lines(tree: app_commands.CommandTree) -> list[str]:
+    lines = []
+    for command in sorted(tree.get_commands(), key=lambda c: c.name):
+        if isinstance(command, app_commands.Group):
+            for sub in command.commands:
+                lines.append(f"`/{command.name} {sub.name}`: {sub.description}")
+        elif isinstance(command, app_commands.Command):
+            lines.append(f"`/{command.name}`: {command.description}")
+    return lines
+
+
+def overview(tree: app_commands.CommandTree) -> list[EmbedSpec]:
+    rulesets = "\n".join(
+        f"`{r.key}`: {r.title}: " + ", ".join(r.procedures) for r in RULESETS.values()
+    )
+    return pack(
+        EmbedSpec(
+            title="Huzzah: dice for horse-and-musket wargames",
+            description=NOTATION,
+            colour=HELP_COLOUR,
+            fields=(
+                FieldSpec("Commands", "\n".join(command_lines(tree))),
+                FieldSpec("Rule sets", rulesets),
+                FieldSpec("More", "`/help topic:<rule set>` lists the words each rule set takes."),
+            ),
+        )
+    )
+
+
+def topic_help(topic: str) -> list[EmbedSpec]:
+    title, sets = TOPICS[topic]
+    fields = tuple(FieldSpec(label, "\n".join(fields.help_lines())) for label, fields in sets)
+    return pack(
+        EmbedSpec(title=f"{title}: unit words", description=NOTATION, colour=HELP_COLOUR,
+                  fields=fields)
+    )
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="How to use Huzzah: commands and unit words")
+    @app_commands.describe(topic="A rule set, to list the words its units take")
+    @app_commands.choices(
+        topic=[app_commands.Choice(name=title, value=key) for key, (title, _) in TOPICS.items()]
+    )
+    async def help(
+        self, interaction: discord.Interaction, topic: app_commands.Choice[str] | None = None
+    ) -> None:
+        specs = topic_help(topic.value) if topic else overview(self.bot.tree)
+        await interaction.response.send_message(
+            embeds=[to_discord(s) for s in specs], ephemeral=True
+        )

@@ -1,0 +1,42 @@
+"""Configuration from the environment, with an optional ``.env`` file beside it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_LOG_LEVEL = "INFO"
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str | None
+    log_level: str
+    database_url: str | None
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """``KEY=value`` lines; blank lines and ``#`` comments skipped; quotes stripped."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        values[key.strip()] = value.strip().strip("'\"")
+    return values
+
+
+def load_config(env: Mapping[str, str] | None = None, dotenv: Path | None = None) -> Config:
+    """The environment wins over ``.env``; ``.env`` is read from the working directory."""
+    merged = read_dotenv(dotenv or Path.cwd() / ".env")
+    merged.update(os.environ if env is None else env)
+    return Config(
+        token=merged.get("DISCORD_TOKEN") or None,
+        log_level=(merged.get("HUZZAH_LOG_LEVEL") or DEFAULT_LOG_LEVEL).upper(),
+        database_url=merged.get("DATABASE_URL") or None,
+    )

@@ -1,0 +1,146 @@
+"""Show captured replies as terminal text.
+
+The console prints what a Discord user would see: who can see it, the
+content, every embed part that carries information, attachments and buttons.
+Discord markdown emphasis is dropped since a terminal would print the
+asterisks literally; everything else is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .transport import SentFile, SentMessage
+
+__all__ = ["plain", "render_embed", "render_message", "render_messages"]
+
+_EMPHASIS = re.compile(r"(\*\*|__|~~)(.+?)\1", re.DOTALL)
+_BAR = "| "
+
+_HEADINGS = {
+    "response": "reply",
+    "deferral": "thinking...",
+    "followup": "follow-up",
+    "edit": "edited",
+    "update": "updated message",
+    "delete": "deleted a message",
+    "modal": "form",
+}
+
+
+def plain(text: str) -> str:
+    """Discord markdown to plain text: ``**bold**``, ``__underline__`` and ``~~strike~~``."""
+    previous = None
+    while previous != text:
+        previous, text = text, _EMPHASIS.sub(r"\2", text)
+    return text
+
+
+def _heading(message: SentMessage) -> str:
+    heading = _HEADINGS.get(message.kind, message.kind)
+    if message.kind == "edit" and message.message_id not in (None, "@original"):
+        heading = f"edited message {message.message_id}"
+    elif message.kind == "edit":
+        heading = "edited reply"
+    if message.ephemeral:
+        heading += " (only you can see this)"
+    return f"-- {heading} --"
+
+
+def _size(file: SentFile) -> str:
+    size = float(file.size)
+    for unit in ("bytes", "KiB", "MiB"):
+        if size < 1024 or unit == "MiB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{file.size} bytes"
+
+
+def _indent(text: str, prefix: str) -> list[str]:
+    return [prefix + line for line in plain(text).splitlines() or [""]]
+
+
+def _embed_head(embed: Mapping[str, Any]) -> list[str]:
+    lines = []
+    author = (embed.get("author") or {}).get("name")
+    if author:
+        lines.extend(_indent(author, _BAR))
+    if embed.get("title"):
+        lines.extend(_indent(str(embed["title"]), _BAR + "# "))
+    if embed.get("url"):
+        lines.append(_BAR + str(embed["url"]))
+    if embed.get("description"):
+        lines.extend(_indent(str(embed["description"]), _BAR))
+    return lines
+
+
+def _embed_fields(embed: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for item in embed.get("fields") or []:
+        lines.append(_BAR)
+        lines.extend(_indent(str(item.get("name", "")), _BAR))
+        lines.extend(_indent(str(item.get("value", "")), _BAR + "    "))
+    return lines
+
+
+def _embed_tail(embed: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for key in ("image", "thumbnail"):
+        url = (embed.get(key) or {}).get("url")
+        if url:
+            lines.append(f"{_BAR}[{key}: {url}]")
+    footer = (embed.get("footer") or {}).get("text")
+    if footer or embed.get("timestamp"):
+        lines.append(_BAR)
+    if footer:
+        lines.extend(_indent(str(footer), _BAR + "-- "))
+    if embed.get("timestamp"):
+        lines.append(f"{_BAR}{embed['timestamp']}")
+    return lines
+
+
+def render_embed(embed: Mapping[str, Any]) -> str:
+    """One embed as a barred block: author, title, url, description, fields, footer."""
+    lines = _embed_head(embed) + _embed_fields(embed) + _embed_tail(embed)
+    return "\n".join(lines or [_BAR + "(empty embed)"])
+
+
+def _components(components: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Buttons and menus, flattened out of their action rows."""
+    labels = []
+    for component in components:
+        nested = component.get("components")
+        if nested:
+            labels.extend(_components(nested))
+        elif component.get("type") == 2:
+            labels.append(f"[button: {component.get('label') or component.get('emoji') or '?'}]")
+        elif component.get("type") in (3, 5, 6, 7, 8):
+            labels.append(f"[menu: {component.get('placeholder') or component.get('custom_id')}]")
+        elif component.get("content"):
+            labels.append(plain(str(component["content"])))
+    return labels
+
+
+def render_message(message: SentMessage) -> str:
+    """One captured message (or deferral, edit, deletion) as text."""
+    lines = [_heading(message)]
+    if message.kind == "modal":
+        lines.append(message.title or "")
+    if message.content:
+        lines.append(plain(message.content))
+    lines.extend(render_embed(embed) for embed in message.embeds)
+    lines.extend(f"[attachment] {f.filename} ({_size(f)})" for f in message.files)
+    buttons = _components(message.components)
+    if buttons:
+        lines.append(" ".join(buttons))
+    return "\n".join(lines)
+
+
+def render_messages(messages: Iterable[SentMessage]) -> str:
+    """Several messages, separated by blank lines; Discord's own notice when there are none."""
+    rendered = [render_message(message) for message in messages]
+    if not rendered:
+        return "(no reply: Discord would show 'The application did not respond')"
+    return "\n\n".join(rendered)

@@ -1,0 +1,477 @@
+"""Run a discord.py bot's slash commands with no token and no network.
+
+:class:`OfflineDiscord` prepares the client the way ``Client.login`` would
+(loop-bound objects, the bot's own user, ``setup_hook`` so cogs register their
+commands) but skips the HTTP login. Interactions are then built from raw
+payloads and handed to the real ``CommandTree``, so option parsing,
+transformers, checks and error handlers all run as they do live; only the
+webhook layer underneath is replaced (see :mod:`bot.offline.transport`).
+
+Relies on discord.py private API, hence the pinned minor version:
+``Client._async_setup_hook``, ``Client._connection``, ``ConnectionState._add_guild``,
+``CommandTree._call`` and ``CommandTree._dispatch_error``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import weakref
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.user import ClientUser
+
+from .payloads import (
+    Snowflakes,
+    build_command_data,
+    guild_payload,
+    interaction_payload,
+    user_payload,
+)
+from .transport import (
+    RESPONSE_DEADLINE,
+    InteractionCapture,
+    OfflineNetworkError,
+    OfflineTransport,
+    SentMessage,
+    SentRequest,
+    autocomplete_choices,
+    sent_messages,
+)
+
+__all__ = ["Dispatch", "OfflineDiscord"]
+
+#: The only ``client.http`` entry points that reach the network; all REST calls
+#: funnel through ``request``.
+_NETWORK_METHODS = ("request", "get_from_cdn", "static_login", "ws_connect")
+_COMMAND, _AUTOCOMPLETE = 2, 4
+
+
+# --------------------------------------------------------------------------- task tracking
+
+
+#: discord.py's own delayed jobs (view timeouts, ``delete_after``, typing loops).
+#: They belong to the interaction but would keep a dispatch waiting for minutes.
+_TIMER_QUALNAMES = (
+    "BaseView.__timeout_task_impl",
+    ".<locals>.inner_call",
+    ".<locals>.delete",
+    "Typing.do_typing",
+)
+
+
+def _is_library_timer(task: asyncio.Task[Any]) -> bool:
+    coro = task.get_coro()
+    code = getattr(coro, "cr_code", None)
+    frame = getattr(coro, "cr_frame", None)
+    if code is None or frame is None:
+        return False
+    module = frame.f_globals.get("__name__", "")
+    return module.startswith("discord.") and code.co_qualname.endswith(_TIMER_QUALNAMES)
+
+
+class _TaskScope:
+    """Tasks started, directly or transitively, while one interaction is handled.
+
+    A command may hand its follow-up to a task of its own, and discord.py runs
+    event listeners as tasks; the dispatch is only finished when those are.
+    Library timers are kept apart: they are cancelled when the session closes
+    rather than waited for.
+    """
+
+    def __init__(self) -> None:
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.timers: set[asyncio.Task[Any]] = set()
+        self.errors: list[BaseException] = []
+
+    def adopt(self, task: asyncio.Task[Any]) -> None:
+        if _is_library_timer(task):
+            self.timers.add(task)
+            return
+        self.tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.errors.append(task.exception())  # type: ignore[arg-type]
+
+    async def settle(self, timeout: float) -> set[asyncio.Task[Any]]:
+        """Wait for the tasks (and the tasks they start); return those still running."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while pending := {task for task in self.tasks if not task.done()}:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return pending
+            await asyncio.wait(pending, timeout=remaining)
+        return set()
+
+
+_scope: contextvars.ContextVar[_TaskScope | None] = contextvars.ContextVar(
+    "huzzah_offline_task_scope", default=None
+)
+
+TaskFactory = Callable[..., "asyncio.Future[Any]"]
+
+
+class _TaskFactoryHook:
+    """A loop task factory that files each new task under the creating context's scope.
+
+    ``loop.create_task`` calls the factory synchronously in the caller's
+    context, which is what lets the scope be read there. Installs are counted
+    per loop so overlapping sessions can close in any order.
+    """
+
+    def __init__(self) -> None:
+        self._loops: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[TaskFactory | None, int]
+        ] = weakref.WeakKeyDictionary()
+
+    def install(self, loop: asyncio.AbstractEventLoop) -> None:
+        if loop in self._loops:
+            previous, users = self._loops[loop]
+            self._loops[loop] = (previous, users + 1)
+            return
+        previous = loop.get_task_factory()
+        loop.set_task_factory(self._factory(previous))
+        self._loops[loop] = (previous, 1)
+
+    def uninstall(self, loop: asyncio.AbstractEventLoop) -> None:
+        previous, users = self._loops[loop]
+        if users > 1:
+            self._loops[loop] = (previous, users - 1)
+            return
+        del self._loops[loop]
+        loop.set_task_factory(previous)
+
+    @staticmethod
+    def _factory(previous: TaskFactory | None) -> TaskFactory:
+        def factory(
+            loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], **kwargs: Any
+        ) -> asyncio.Future[Any]:
+            if previous is None:
+                task = asyncio.Task(coro, loop=loop, **kwargs)
+            else:
+                task = previous(loop, coro, **kwargs)
+            scope = _scope.get()
+            if scope is not None and isinstance(task, asyncio.Task):
+                scope.adopt(task)
+            return task
+
+        return factory
+
+
+_task_hook = _TaskFactoryHook()
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class Dispatch:
+    """Everything that came of delivering one interaction payload."""
+
+    interaction: discord.Interaction[Any]
+    requests: list[SentRequest]
+    errors: list[BaseException] = field(default_factory=list)
+    still_running: int = 0
+
+    @property
+    def messages(self) -> list[SentMessage]:
+        return sent_messages(self.requests)
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        return autocomplete_choices(self.requests)
+
+    def raise_errors(self) -> None:
+        """Re-raise the first exception the handling let escape (a live bot would only log it)."""
+        if self.errors:
+            raise self.errors[0]
+
+
+# --------------------------------------------------------------------------- the session
+
+
+class OfflineDiscord:
+    """A Discord stand-in for one bot: deliver interactions, collect the replies.
+
+    ``client`` is a ``commands.Bot`` or any ``discord.Client`` with a ``tree``
+    attribute holding its ``app_commands.CommandTree``. Use as an async
+    context manager, or call :meth:`start` (also done on first use) and
+    :meth:`close`.
+
+    ``settle_timeout`` bounds how long a dispatch waits for tasks the handling
+    started; ``response_deadline`` is Discord's 3-second limit on the first
+    response (``None`` disables it, e.g. under a debugger).
+    """
+
+    def __init__(
+        self,
+        client: discord.Client,
+        *,
+        application_id: int | None = None,
+        bot_user_id: int | None = None,
+        bot_name: str = "Huzzah",
+        settle_timeout: float = 5.0,
+        response_deadline: float | None = RESPONSE_DEADLINE,
+        ids: Snowflakes | None = None,
+    ) -> None:
+        tree = getattr(client, "tree", None)
+        if not isinstance(tree, app_commands.CommandTree):
+            raise TypeError("OfflineDiscord needs a client with a CommandTree as .tree")
+        self.client = client
+        self.tree: app_commands.CommandTree[Any] = tree
+        self.ids = ids or Snowflakes()
+        state = client._connection
+        self.application_id: int = application_id or state.application_id or self.ids.next()
+        self.bot_user: dict[str, Any] = user_payload(
+            bot_user_id or self.application_id, bot_name, bot=True
+        )
+        self.settle_timeout = settle_timeout
+        self.network_attempts: list[str] = []
+        self._transport = OfflineTransport(
+            ids=self.ids, author=self.bot_user, response_deadline=response_deadline
+        )
+        self._guilds: dict[int, tuple[set[int], set[int]]] = {}
+        self._leftovers: set[asyncio.Task[Any]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._start_lock = asyncio.Lock()
+        self._closed = False
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    async def __aenter__(self) -> OfflineDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Do what ``Client.login`` does, minus the HTTP calls; run ``setup_hook``."""
+        async with self._start_lock:
+            if self._closed:
+                raise RuntimeError("this offline session is closed")
+            if self._loop is not None:
+                return
+            self._loop = asyncio.get_running_loop()
+            self._transport.install()
+            _task_hook.install(self._loop)
+            self._block_network()
+            try:
+                await self._log_in()
+            except BaseException:
+                self._closed = True
+                self._teardown()
+                raise
+
+    async def _log_in(self) -> None:
+        client = self.client
+        await client._async_setup_hook()
+        state = client._connection
+        if state.application_id is None:
+            state.application_id = self.application_id
+        state.user = ClientUser(state=state, data=self.bot_user)  # type: ignore[arg-type]
+        await client.setup_hook()
+
+    async def close(self) -> None:
+        """Cancel tasks still running from earlier dispatches, close the client, unpatch."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._loop is None:
+            return
+        self._leftovers = {task for task in self._leftovers if not task.done()}
+        for task in self._leftovers:
+            task.cancel()
+        await asyncio.gather(*self._leftovers, return_exceptions=True)
+        try:
+            await self.client.close()
+        finally:
+            self._teardown()
+
+    def _teardown(self) -> None:
+        self._transport.uninstall()
+        if self._loop is not None:
+            _task_hook.uninstall(self._loop)
+        for name in _NETWORK_METHODS:
+            self.client.http.__dict__.pop(name, None)
+
+    def _block_network(self) -> None:
+        """Make every network entry point of ``client.http`` fail loudly and be counted."""
+        for name in _NETWORK_METHODS:
+            setattr(self.client.http, name, self._refusal(name))
+
+    def _refusal(self, name: str) -> Callable[..., Awaitable[Any]]:
+        async def refuse(*args: Any, **kwargs: Any) -> Any:
+            what = f"client.http.{name}{_describe(args)}"
+            self.network_attempts.append(what)
+            raise OfflineNetworkError(f"{what}: an offline session cannot reach Discord")
+
+        return refuse
+
+    # -- delivering interactions ---------------------------------------------------------
+
+    async def invoke(
+        self,
+        path: str | Sequence[str],
+        options: Mapping[str, object] | None = None,
+        *,
+        channel_id: int,
+        user_id: int,
+        guild_id: int | None,
+        permissions: int = 0,
+        roles: Sequence[int] = (),
+        user_name: str = "player",
+        locale: str = "en-US",
+    ) -> list[SentMessage]:
+        """Run ``/path options`` as ``user_id`` and return what the bot sent, in order.
+
+        Raises an ``OfflineInputError`` for input the Discord client would
+        refuse, and re-raises any exception the bot let escape.
+        """
+        await self.start()
+        data = build_command_data(self.tree, _words(path), options or {}, guild_id=guild_id)
+        payload = self._payload(
+            _COMMAND,
+            data,
+            channel_id=channel_id,
+            user_id=user_id,
+            guild_id=guild_id,
+            permissions=permissions,
+            roles=roles,
+            user_name=user_name,
+            locale=locale,
+        )
+        return await self.invoke_raw(payload)
+
+    async def autocomplete(
+        self,
+        path: str | Sequence[str],
+        options: Mapping[str, object] | None,
+        focused: str,
+        *,
+        channel_id: int,
+        user_id: int,
+        guild_id: int | None,
+        permissions: int = 0,
+        roles: Sequence[int] = (),
+        user_name: str = "player",
+        locale: str = "en-US",
+    ) -> list[dict[str, Any]]:
+        """Ask for suggestions while ``focused`` is being typed; return the bot's choices."""
+        await self.start()
+        data = build_command_data(
+            self.tree, _words(path), options or {}, guild_id=guild_id, focused=focused
+        )
+        payload = self._payload(
+            _AUTOCOMPLETE,
+            data,
+            channel_id=channel_id,
+            user_id=user_id,
+            guild_id=guild_id,
+            permissions=permissions,
+            roles=roles,
+            user_name=user_name,
+            locale=locale,
+        )
+        result = await self.dispatch(payload)
+        result.raise_errors()
+        return result.choices
+
+    async def invoke_raw(self, payload: dict[str, Any]) -> list[SentMessage]:
+        """Deliver a hand-built payload; same result and errors as :meth:`invoke`."""
+        result = await self.dispatch(payload)
+        result.raise_errors()
+        return result.messages
+
+    async def dispatch(self, payload: dict[str, Any]) -> Dispatch:
+        """Deliver a payload and wait until its handling is over; never raises for the bot.
+
+        Exceptions the handling let escape are collected in ``Dispatch.errors``.
+        Delivering the same payload twice shares Discord's record of the
+        interaction, so the second response is refused with error 40060.
+        """
+        await self.start()
+        if payload.get("type") not in (_COMMAND, _AUTOCOMPLETE):
+            raise ValueError("only APPLICATION_COMMAND (2) and AUTOCOMPLETE (4) are dispatched")
+        self._seed_guild(payload)
+        capture = self._transport.open(payload)
+        interaction = discord.Interaction(data=payload, state=self.client._connection)
+        scope, log = _TaskScope(), []
+        errors: list[BaseException] = []
+        try:
+            await asyncio.create_task(self._handle(interaction, capture, scope, log))
+        except Exception as error:
+            errors.append(error)
+        still_running = await scope.settle(self.settle_timeout)
+        self._leftovers |= still_running | scope.timers
+        return Dispatch(interaction, log, errors + scope.errors, len(still_running))
+
+    async def _handle(
+        self,
+        interaction: discord.Interaction[Any],
+        capture: InteractionCapture,
+        scope: _TaskScope,
+        log: list[SentRequest],
+    ) -> None:
+        """What ``ConnectionState.parse_interaction_create`` does, awaited instead of spawned."""
+        _scope.set(scope)
+        with OfflineTransport.recording(capture, log):
+            self.client.dispatch("interaction", interaction)
+            try:
+                await self.tree._call(interaction)
+            except app_commands.AppCommandError as error:
+                # CommandTree._from_interaction's wrapper does the same.
+                await self.tree._dispatch_error(interaction, error)
+
+    # -- state ---------------------------------------------------------------------------
+
+    def _payload(self, kind: int, data: dict[str, Any], **where: Any) -> dict[str, Any]:
+        """A payload from this bot's application, with a fresh interaction id."""
+        return interaction_payload(
+            kind=kind,
+            data=data,
+            application_id=self.application_id,
+            interaction_id=self.ids.next(),
+            **where,
+        )
+
+    def _seed_guild(self, payload: Mapping[str, Any]) -> None:
+        """Cache the guild with every channel and role seen so far, as the gateway would.
+
+        A live bot knows its guilds from GUILD_CREATE; without that, role ids
+        in ``member.roles`` resolve to nothing and role checks fail.
+        """
+        guild_id = payload.get("guild_id")
+        if guild_id is None:
+            return
+        channels, roles = self._guilds.setdefault(int(guild_id), (set(), set()))
+        member = payload.get("member") or {}
+        new_roles = {int(role) for role in member.get("roles", [])} - roles
+        new_channel = {int(payload["channel_id"])} - channels
+        state = self.client._connection
+        if not (new_roles or new_channel) and state._get_guild(int(guild_id)) is not None:
+            return
+        roles |= new_roles
+        channels |= new_channel
+        data = guild_payload(int(guild_id), channel_ids=sorted(channels), role_ids=sorted(roles))
+        state._add_guild(discord.Guild(data=data, state=state))  # type: ignore[arg-type]
+
+
+def _words(path: str | Sequence[str]) -> list[str]:
+    """``"/roll d6"``, ``"roll d6"`` and ``["roll", "d6"]`` all name the same command."""
+    return path.lstrip("/").split() if isinstance(path, str) else list(path)
+
+
+def _describe(args: tuple[Any, ...]) -> str:
+    route = args[0] if args else None
+    if isinstance(route, discord.http.Route):
+        return f"({route.method} {route.path})"
+    return "(...)"

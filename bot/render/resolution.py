@@ -1,0 +1,105 @@
+"""Turn an engine ``Resolution`` into embeds a player reads at a glance on a phone.
+
+The result comes first: the title is the headline and the colour says how hard it
+fell. The description sums up the effects; then one field per step shows its rolls
+(every die, every modifier with its reason, the total and what it was read against)
+and its outcome in words.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.render.limits import EmbedSpec, FieldSpec, pack
+from rules.core.records import Modifier, Resolution, Roll, Severity, Step
+from rules.registry import RULESETS
+
+COLOURS: dict[Severity, int] = {
+    Severity.NONE: 0x2E8B57,  # green: nothing gave way
+    Severity.MINOR: 0xDAA520,  # gold: a small change
+    Severity.MAJOR: 0xE67E22,  # orange: losses, a retreat
+    Severity.DECISIVE: 0xC0392B,  # red: a rout, a surrender
+}
+
+ICONS: dict[Severity, str] = {
+    Severity.NONE: "🛡️",
+    Severity.MINOR: "↔️",
+    Severity.MAJOR: "⚠️",
+    Severity.DECISIVE: "💥",
+}
+
+_MARKDOWN = re.compile(r"([\\*_`~|>])")
+
+
+def escape(text: str) -> str:
+    """Escape Discord markdown in player-given text (unit names)."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def source_line(resolution: Resolution) -> str:
+    ruleset = RULESETS.get(resolution.ruleset)
+    title = ruleset.title if ruleset else resolution.ruleset
+    return f"{title} · {resolution.procedure.replace('-', ' ').capitalize()}"
+
+
+def modifier_text(modifier: Modifier) -> str:
+    return f"{modifier.signed()} {modifier.reason}"
+
+
+def roll_line(roll: Roll) -> str:
+    dice = " ".join(str(f) for f in roll.dice)
+    parts = [f"**{escape(roll.label)}** 🎲 {dice}"]
+    parts.extend(modifier_text(m) for m in roll.modifiers)
+    line = " ".join(parts)
+    if roll.total is not None and (roll.modifiers or len(roll.dice) > 1):
+        line += f" = **{roll.total}**"
+    if roll.target:
+        line += f" vs {roll.target}"
+    if roll.result:
+        line += f" → {roll.result}"
+    if roll.notes:
+        line += "\n" + "\n".join(f"  ‣ {note}" for note in roll.notes)
+    return line
+
+
+def step_field(step: Step) -> FieldSpec:
+    lines = [roll_line(roll) for roll in step.rolls]
+    lines.append(step.outcome)
+    return FieldSpec(step.title, "\n".join(lines))
+
+
+def resolution_specs(resolution: Resolution, *, dice_note: str = "") -> list[EmbedSpec]:
+    effects = "\n".join(f"• {escape(e.describe())}" for e in resolution.effects)
+    fields = [step_field(step) for step in resolution.steps]
+    if resolution.notes:
+        fields.append(FieldSpec("Reminders", "\n".join(f"• {n}" for n in resolution.notes)))
+    head = EmbedSpec(
+        title=f"{ICONS[resolution.severity]} {resolution.headline}",
+        description=effects or "No effect on any unit.",
+        colour=COLOURS[resolution.severity],
+        author=source_line(resolution),
+        footer=dice_note,
+        fields=tuple(fields),
+    )
+    return pack(head)
+
+
+def to_discord(spec: EmbedSpec) -> discord.Embed:
+    embed = discord.Embed(
+        title=spec.title or None,
+        description=spec.description or None,
+        colour=spec.colour,
+    )
+    if spec.author:
+        embed.set_author(name=spec.author)
+    if spec.footer:
+        embed.set_footer(text=spec.footer)
+    for f in spec.fields:
+        embed.add_field(name=f.name, value=f.value, inline=f.inline)
+    return embed
+
+
+def resolution_embeds(resolution: Resolution, *, dice_note: str = "") -> list[discord.Embed]:
+    return [to_discord(spec) for spec in resolution_specs(resolution, dice_note=dice_note)]

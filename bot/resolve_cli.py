@@ -1,0 +1,53 @@
+"""``huzzah resolve``: one JSON request on standard input, one JSON resolution out.
+
+The schema is documented in docs/resolve.md and versioned by ``SCHEMA_VERSION``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from rules.core.errors import RulesError
+from rules.registry import resolve
+
+SCHEMA_VERSION = 1
+EXIT_BAD_INPUT = 2
+
+
+def error_object(kind: str, message: str) -> dict[str, Any]:
+    return {"version": SCHEMA_VERSION, "error": {"kind": kind, "message": message}}
+
+
+def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
+    """Exit status and response object for one request text."""
+    try:
+        request = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return EXIT_BAD_INPUT, error_object(
+            "bad_json", f"The request is not valid JSON: {exc.msg} (line {exc.lineno}, "
+            f"column {exc.colno})."
+        )
+    try:
+        resolution = resolve(request)
+    except RulesError as exc:
+        return EXIT_BAD_INPUT, error_object(_kind(exc), str(exc))
+    return 0, {"version": SCHEMA_VERSION, **resolution.to_dict()}
+
+
+def _kind(error: RulesError) -> str:
+    """snake_case of the error class: invalid_input, not_allowed, not_enough_dice…"""
+    name = type(error).__name__
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+
+
+def main(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    status, response = resolve_text(stdin.read())
+    try:
+        json.dump(response, stdout, ensure_ascii=False, indent=2)
+        stdout.write("\n")
+        stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (`| head`): not our failure
+        sys.stderr.close()
+    return status

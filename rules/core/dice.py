@@ -1,0 +1,382 @@
+"""Dice: the kinds of roll the rule sets ask for, and the sources that answer them.
+
+A procedure never calls ``random`` itself. It asks a ``DiceSource`` for a named
+``RollKind`` and gets the faces back. That one seam serves three needs:
+
+- ``RandomSource``: ordinary play (seedable, so tests can reproduce it);
+- ``ScriptedSource``: faces given in advance (tests, and players who roll
+  physical dice and type them in); a wrong count or face is an error, never a
+  silent re-roll;
+- ``ReplaySource``: replays a fixed prefix of outcomes and stops with
+  ``Unrolled`` at the first roll past it, so a caller can walk every outcome of
+  a whole procedure, with its exact probability, by re-running it once per
+  branch. Each ``RollKind`` lists its own outcomes for that purpose.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Protocol
+
+from rules.core.errors import BadDiceText, NotEnoughDice, TooManyDice
+
+Face = int | str
+Faces = tuple[Face, ...]
+
+D6_FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+
+
+class Symbol(StrEnum):
+    """Faces of a Commands & Colors battle die."""
+
+    INFANTRY = "infantry"
+    CAVALRY = "cavalry"
+    ARTILLERY = "artillery"
+    SABER = "saber"
+    FLAG = "flag"
+
+
+# Project default: the Tricorne face breakdown is NOT FOUND in
+# ../shared/reference/tricorne.md. A six-sided die with two infantry faces and one
+# each of cavalry, artillery, saber and flag is the Commands & Colors battle die the
+# Tricorne unit pages describe (saber and flag faces, unit-symbol faces). It only
+# matters for random rolls and for exact odds; typed-in dice are read as given.
+BATTLE_DIE_FACES: tuple[Symbol, ...] = (
+    Symbol.INFANTRY,
+    Symbol.INFANTRY,
+    Symbol.CAVALRY,
+    Symbol.ARTILLERY,
+    Symbol.SABER,
+    Symbol.FLAG,
+)
+
+SYMBOL_ALIASES: dict[str, Symbol] = {
+    "i": Symbol.INFANTRY,
+    "inf": Symbol.INFANTRY,
+    "infantry": Symbol.INFANTRY,
+    "c": Symbol.CAVALRY,
+    "cav": Symbol.CAVALRY,
+    "cavalry": Symbol.CAVALRY,
+    "a": Symbol.ARTILLERY,
+    "art": Symbol.ARTILLERY,
+    "arty": Symbol.ARTILLERY,
+    "artillery": Symbol.ARTILLERY,
+    "s": Symbol.SABER,
+    "sab": Symbol.SABER,
+    "saber": Symbol.SABER,
+    "sabre": Symbol.SABER,
+    "f": Symbol.FLAG,
+    "flag": Symbol.FLAG,
+}
+
+
+class RollKind(Protocol):
+    """What a procedure asks a dice source for."""
+
+    @property
+    def dice_count(self) -> int:
+        """How many physical dice a player must throw for it."""
+        ...
+
+    def describe(self) -> str:
+        """Short notation shown to players: ``1d6``, ``2d6``, ``d66``."""
+        ...
+
+    def random_faces(self, rng: random.Random) -> Faces: ...
+
+    def outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        """Every possible set of faces with its exact probability."""
+        ...
+
+
+def _d6_outcomes(count: int) -> Iterator[tuple[Faces, Fraction]]:
+    p = Fraction(1, 6**count)
+    for faces in itertools.product(D6_FACES, repeat=count):
+        yield faces, p
+
+
+@dataclass(frozen=True)
+class D6:
+    """One six-sided die."""
+
+    @property
+    def dice_count(self) -> int:
+        return 1
+
+    def describe(self) -> str:
+        return "1d6"
+
+    def random_faces(self, rng: random.Random) -> Faces:
+        return (rng.randint(1, 6),)
+
+    def outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        return _d6_outcomes(1)
+
+
+@dataclass(frozen=True)
+class TwoD6:
+    """Two six-sided dice, summed."""
+
+    @property
+    def dice_count(self) -> int:
+        return 2
+
+    def describe(self) -> str:
+        return "2d6"
+
+    def random_faces(self, rng: random.Random) -> Faces:
+        return (rng.randint(1, 6), rng.randint(1, 6))
+
+    def outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        return _d6_outcomes(2)
+
+
+@dataclass(frozen=True)
+class D66:
+    """La Bataille's d66: two d6 read as tens and units (11..66)."""
+
+    @property
+    def dice_count(self) -> int:
+        return 2
+
+    def describe(self) -> str:
+        return "d66"
+
+    def random_faces(self, rng: random.Random) -> Faces:
+        return (rng.randint(1, 6), rng.randint(1, 6))
+
+    def outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        return _d6_outcomes(2)
+
+
+@dataclass(frozen=True)
+class D6Pool:
+    """N d6, each read on its own against a target number (Le Baton fire and melee)."""
+
+    count: int
+    target: int
+
+    @property
+    def dice_count(self) -> int:
+        return self.count
+
+    def describe(self) -> str:
+        return f"{self.count}d6 vs {self.target}+"
+
+    def random_faces(self, rng: random.Random) -> Faces:
+        return tuple(rng.randint(1, 6) for _ in range(self.count))
+
+    def outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        return _d6_outcomes(self.count)
+
+
+@dataclass(frozen=True)
+class BattleDice:
+    """N Commands & Colors battle dice showing symbols."""
+
+    count: int
+    faces: tuple[Symbol, ...] = BATTLE_DIE_FACES
+
+    @property
+    def dice_count(self) -> int:
+        return self.count
+
+    def describe(self) -> str:
+        return f"{self.count} battle {'die' if self.count == 1 else 'dice'}"
+
+    def random_faces(self, rng: random.Random) -> Faces:
+        return tuple(rng.choice(self.faces) for _ in range(self.count))
+
+    def outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        p = Fraction(1, len(self.faces) ** self.count)
+        for faces in itertools.product(self.faces, repeat=self.count):
+            yield faces, p
+
+
+# --- reading faces -------------------------------------------------------------------------
+
+
+def d66_value(faces: Sequence[int]) -> int:
+    """The d66 reading of two faces: tens then units."""
+    tens, units = faces
+    return tens * 10 + units
+
+
+def d66_index(value: int) -> int:
+    """Position 0..35 of a d66 value among the 36 results."""
+    tens, units = divmod(value, 10)
+    return (tens - 1) * 6 + (units - 1)
+
+
+def d66_from_index(index: int) -> int:
+    """The d66 value at a position, clamped to 11..66 (modifiers step through the 36 results)."""
+    index = max(0, min(35, index))
+    tens, units = divmod(index, 6)
+    return (tens + 1) * 10 + units + 1
+
+
+def d66_add(value: int, steps: int) -> int:
+    """A d66 value moved by ``steps`` results (base 6): 43 + 4 = 51."""
+    return d66_from_index(d66_index(value) + steps)
+
+
+def count_at_least(faces: Iterable[Face], target: int) -> int:
+    """How many d6 faces meet a target number."""
+    return sum(1 for face in faces if isinstance(face, int) and face >= target)
+
+
+# --- sources ---------------------------------------------------------------------------------
+
+
+class DiceSource(Protocol):
+    """Answers a procedure's roll requests. ``label`` names the roll for error messages."""
+
+    def roll(self, kind: RollKind, label: str) -> Faces: ...
+
+
+class RandomSource:
+    """Rolls with Python's PRNG; pass a seed for reproducible tests."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def roll(self, kind: RollKind, label: str) -> Faces:
+        return kind.random_faces(self._rng)
+
+
+_DICE_SEPARATORS = re.compile(r"[\s,;/+]+")
+
+
+def parse_dice(text: str) -> list[Face]:
+    """Read dice typed by a player: d6 faces and battle-die symbols, in order.
+
+    Digits may be run together (``43`` is a 4 then a 3, as a d66 is read) because
+    every d6 face is one digit. Symbols may be abbreviated (``inf``, ``sab``, ``f``).
+    """
+    faces: list[Face] = []
+    for token in _DICE_SEPARATORS.split(text.strip().lower()):
+        if not token:
+            continue
+        if token.isdigit():
+            for digit in token:
+                if digit not in "123456":
+                    raise BadDiceText(
+                        f"`{digit}` is not a face of a d6 (in `{token}`).",
+                        hint="Type each die as a number from 1 to 6, for example `3 5 6`.",
+                    )
+                faces.append(int(digit))
+        elif token in SYMBOL_ALIASES:
+            faces.append(SYMBOL_ALIASES[token].value)
+        else:
+            raise BadDiceText(
+                f"`{token}` is not a die face.",
+                hint=(
+                    "Type d6 faces as numbers 1 to 6 (`3 5`), battle dice as "
+                    "inf, cav, art, saber or flag."
+                ),
+            )
+    return faces
+
+
+def _check_face(kind: RollKind, face: Face, label: str) -> Face:
+    if isinstance(kind, BattleDice):
+        if isinstance(face, str) and face in {s.value for s in kind.faces}:
+            return Symbol(face)
+        raise BadDiceText(
+            f"`{face}` is not a battle-die face (needed for {label}).",
+            hint="Battle dice show inf, cav, art, saber or flag.",
+        )
+    if isinstance(face, int) and 1 <= face <= 6:
+        return face
+    raise BadDiceText(
+        f"`{face}` is not a d6 face (needed for {label}).",
+        hint="Type each die as a number from 1 to 6.",
+    )
+
+
+class ScriptedSource:
+    """Faces given in advance, consumed in order.
+
+    With a ``fallback`` source, rolls past the scripted faces come from it (a GM
+    forcing only the next roll); without one, running short is an error that says
+    which roll needed which dice, and ``finish`` reports faces left unused.
+    """
+
+    def __init__(self, faces: Sequence[Face], fallback: DiceSource | None = None) -> None:
+        self._faces = list(faces)
+        self._used = 0
+        self._fallback = fallback
+        self.rolls: list[tuple[str, str]] = []
+
+    @classmethod
+    def from_text(cls, text: str, fallback: DiceSource | None = None) -> ScriptedSource:
+        return cls(parse_dice(text), fallback)
+
+    @property
+    def remaining(self) -> int:
+        return len(self._faces) - self._used
+
+    def roll(self, kind: RollKind, label: str) -> Faces:
+        need = kind.dice_count
+        self.rolls.append((label, kind.describe()))
+        if self.remaining == 0 and self._fallback is not None:
+            return self._fallback.roll(kind, label)
+        if self.remaining < need:
+            raise NotEnoughDice(
+                f"Not enough dice: {label} needs {kind.describe()} "
+                f"but only {self.remaining} of your {len(self._faces)} dice "
+                f"{'was' if self.remaining == 1 else 'were'} left.",
+                hint=self._needed_hint(),
+            )
+        taken = self._faces[self._used : self._used + need]
+        self._used += need
+        return tuple(_check_face(kind, face, label) for face in taken)
+
+    def finish(self) -> None:
+        """Raise if faces were typed that no roll used."""
+        if self._fallback is None and self.remaining > 0:
+            extra = " ".join(str(f) for f in self._faces[self._used :])
+            raise TooManyDice(
+                f"Too many dice: this resolution used {self._used} "
+                f"but you gave {len(self._faces)} (unused: {extra}).",
+                hint=self._needed_hint(),
+            )
+
+    def _needed_hint(self) -> str:
+        needed = ", ".join(f"{label} ({kind})" for label, kind in self.rolls)
+        return f"Rolls so far, in order: {needed}." if needed else ""
+
+
+class Unrolled(Exception):
+    """Raised by ``ReplaySource`` at the first roll past its prefix."""
+
+    def __init__(self, kind: RollKind, label: str) -> None:
+        super().__init__(label)
+        self.kind = kind
+        self.label = label
+
+
+class ReplaySource:
+    """Replays a fixed prefix of outcomes, then stops the procedure with ``Unrolled``.
+
+    Re-running a procedure once per outcome of the first unrolled roll, and so on,
+    walks the whole tree of outcomes; multiplying the probabilities along a path
+    gives each result's exact chance. Nothing in a procedure has to change for it.
+    """
+
+    def __init__(self, prefix: Sequence[Faces]) -> None:
+        self._prefix = list(prefix)
+        self._next = 0
+
+    def roll(self, kind: RollKind, label: str) -> Faces:
+        if self._next >= len(self._prefix):
+            raise Unrolled(kind, label)
+        faces = self._prefix[self._next]
+        self._next += 1
+        return faces

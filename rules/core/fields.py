@@ -1,0 +1,256 @@
+"""One description of a unit's inputs, read from two notations.
+
+A rule set lists its unit and situation inputs once, as ``Field``s. The same list
+reads a unit written in the short text notation players type into a Discord option
+(``2nd Foot: infantry regular charging general="Wolfe"``) and a unit given as a JSON
+object to ``huzzah resolve``. Both end in the same plain dict of canonical names,
+and both reject typos with a message that lists what is allowed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from rules.core.errors import InvalidInput
+
+MAX_NAME_LENGTH = 64
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input: its canonical name (the JSON key), its type and how players may write it.
+
+    - ``bool`` fields are written as a bare word: the name or one of ``aliases``.
+    - ``Enum`` fields take each member's value (and ``words``) as a bare word, or ``name=value``.
+    - ``int``/``float``/``str`` fields are written ``name=value``.
+    """
+
+    name: str
+    kind: type
+    help: str
+    aliases: tuple[str, ...] = ()
+    words: Mapping[str, Any] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def spellings(self) -> tuple[str, ...]:
+        """The name and aliases; ``over_obstacle`` may also be typed ``over-obstacle``."""
+        names = (self.name, *self.aliases)
+        dashed = tuple(n.replace("_", "-") for n in names if "_" in n)
+        return names + dashed
+
+    def convert(self, raw: Any, where: str) -> Any:
+        """Check and convert one value, from text or from JSON."""
+        if self.kind is bool:
+            return _to_bool(raw, self, where)
+        if self.is_enum:
+            return self._to_enum(raw, where)
+        if self.kind in (int, float):
+            return self._to_number(raw, where)
+        if not isinstance(raw, str) or not raw.strip():
+            raise InvalidInput(f"{where}: `{self.name}` needs some text.")
+        value = raw.strip()
+        if len(value) > MAX_NAME_LENGTH:
+            raise InvalidInput(
+                f"{where}: `{self.name}` is {len(value)} characters long.",
+                hint=f"Keep it to {MAX_NAME_LENGTH}.",
+            )
+        return value
+
+    def enum_words(self) -> dict[str, Enum]:
+        assert issubclass(self.kind, Enum)
+        table: dict[str, Enum] = {str(m.value): m for m in self.kind}
+        table.update(self.words or {})
+        return table
+
+    @property
+    def is_enum(self) -> bool:
+        return isinstance(self.kind, type) and issubclass(self.kind, Enum)
+
+    def _to_enum(self, raw: Any, where: str) -> Enum:
+        if isinstance(raw, self.kind):
+            return raw
+        table = self.enum_words()
+        word = str(raw).strip().lower()
+        if word in table:
+            return table[word]
+        choices = ", ".join(str(m.value) for m in self.kind)
+        raise InvalidInput(
+            f"{where}: `{raw}` is not a valid {self.name.replace('_', ' ')}.",
+            hint=f"Use one of: {choices}.{_did_you_mean(word, table)}",
+        )
+
+    def _to_number(self, raw: Any, where: str) -> int | float:
+        try:
+            if isinstance(raw, bool):
+                raise ValueError
+            value = self.kind(raw) if not isinstance(raw, str) else self.kind(raw.strip())
+            if self.kind is int and isinstance(raw, float) and raw != int(raw):
+                raise ValueError
+        except (TypeError, ValueError):
+            kind = "a whole number" if self.kind is int else "a number"
+            raise InvalidInput(
+                f"{where}: `{self.name}` must be {kind}, not `{raw}`."
+            ) from None
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidInput(
+                f"{where}: `{self.name}` cannot be {value}.",
+                hint=f"It must be at least {_num(self.minimum)}.",
+            )
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidInput(
+                f"{where}: `{self.name}` cannot be {value}.",
+                hint=f"It must be at most {_num(self.maximum)}.",
+            )
+        return value
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def _to_bool(raw: Any, spec: Field, where: str) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    word = str(raw).strip().lower()
+    if word in {"true", "yes", "y", "1", "on"}:
+        return True
+    if word in {"false", "no", "n", "0", "off"}:
+        return False
+    raise InvalidInput(f"{where}: `{spec.name}` is yes or no, not `{raw}`.")
+
+
+def _did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f" Did you mean `{close[0]}`?" if close else ""
+
+
+class FieldSet:
+    """The fields of one kind of unit description, with lookup by every word players may type."""
+
+    def __init__(self, fields: Sequence[Field]) -> None:
+        self.fields = tuple(fields)
+        self._by_key: dict[str, Field] = {}
+        self._by_word: dict[str, tuple[Field, Any]] = {}
+        for spec in self.fields:
+            for key in spec.spellings():
+                self._by_key[key] = spec
+            if spec.kind is bool:
+                for key in spec.spellings():
+                    self._by_word[key] = (spec, True)
+            elif spec.is_enum:
+                for word, member in spec.enum_words().items():
+                    self._by_word[word] = (spec, member)
+
+    def words(self) -> list[str]:
+        """One spelling of every bare word, then the ``key=`` prefixes: for autocomplete and help.
+
+        Aliases stay readable (``cav``, ``inf``) but are not listed twice; every spelling
+        is still accepted when typed.
+        """
+        bare: list[str] = []
+        prefixes: list[str] = []
+        for spec in self.fields:
+            if spec.kind is bool:
+                bare.append(spec.name.replace("_", "-"))
+            elif spec.is_enum:
+                bare.extend(str(m.value) for m in spec.kind)
+            else:
+                prefixes.append(f"{spec.name.replace('_', '-')}=")
+        return bare + prefixes
+
+    def help_lines(self) -> list[str]:
+        lines = []
+        for spec in self.fields:
+            if spec.kind is bool:
+                written = " / ".join(s for s in spec.spellings() if "_" not in s)
+            elif spec.is_enum:
+                written = " / ".join(str(m.value) for m in spec.kind)
+            else:
+                written = f"{spec.name}=…"
+            lines.append(f"{written}: {spec.help}")
+        return lines
+
+    def read_json(self, data: Any, where: str) -> dict[str, Any]:
+        """Read one JSON object; unknown keys are errors, not silently dropped."""
+        if not isinstance(data, Mapping):
+            raise InvalidInput(f"{where} must be a JSON object, not {type(data).__name__}.")
+        values: dict[str, Any] = {}
+        for key, raw in data.items():
+            spec = self._by_key.get(key)
+            if spec is None or key != spec.name:  # JSON takes canonical names only
+                raise InvalidInput(
+                    f"{where}: unknown field `{key}`.",
+                    hint=f"Fields: {', '.join(s.name for s in self.fields)}."
+                    + _did_you_mean(key, [s.name for s in self.fields]),
+                )
+            if raw is None:
+                continue
+            values[spec.name] = spec.convert(raw, where)
+        return values
+
+    def read_text(self, text: str, where: str) -> tuple[str | None, dict[str, Any]]:
+        """Read ``Name: word word key=value``; the name is optional."""
+        name, _, rest = text.partition(":") if ":" in text else ("", "", text)
+        name = name.strip() or None
+        if name is not None and len(name) > MAX_NAME_LENGTH:
+            raise InvalidInput(
+                f"{where}: the name `{name[:20]}…` is too long.",
+                hint=f"Keep unit names to {MAX_NAME_LENGTH} characters.",
+            )
+        try:
+            tokens = shlex.split(rest)
+        except ValueError:
+            raise InvalidInput(
+                f"{where}: a quote is not closed in `{text.strip()}`."
+            ) from None
+        values: dict[str, Any] = {}
+        for token in tokens:
+            spec, value = self._read_token(token, where)
+            if spec.name in values and values[spec.name] != value:
+                raise InvalidInput(
+                    f"{where}: `{spec.name}` is given twice ({values[spec.name]} and {value})."
+                )
+            values[spec.name] = value
+        return name, values
+
+    def _read_token(self, token: str, where: str) -> tuple[Field, Any]:
+        word = token.lower()
+        if "=" in token:
+            key, _, raw = token.partition("=")
+            spec = self._by_key.get(key.lower())
+            if spec is None:
+                raise self._unknown(key.lower(), where)
+            return spec, spec.convert(raw, where)
+        if word in self._by_word:
+            return self._by_word[word]
+        raise self._unknown(word, where)
+
+    def _unknown(self, word: str, where: str) -> InvalidInput:
+        known = list(self._by_word) + list(self._by_key)
+        return InvalidInput(
+            f"{where}: I don't know `{word}`.{_did_you_mean(word, known)}",
+            hint=f"Words you can use: {', '.join(self.words())}.",
+        )
+
+
+def split_units(text: str, where: str, limit: int) -> list[str]:
+    """Split a list of units written one after another, separated by ``;`` or new lines."""
+    parts = [p.strip() for p in text.replace("\n", ";").split(";")]
+    parts = [p for p in parts if p]
+    if not parts:
+        raise InvalidInput(
+            f"{where}: no unit given.",
+            hint="Write units as `Name: type words`, separated by `;`.",
+        )
+    if len(parts) > limit:
+        raise InvalidInput(
+            f"{where}: {len(parts)} units given; at most {limit} fit one resolution.",
+            hint="Split the fight into smaller ones.",
+        )
+    return parts

@@ -1,0 +1,211 @@
+"""Records of a resolution: steps, rolls, modifiers, and effects on units as data.
+
+A resolution is what a procedure returns: the steps a player would walk through at
+the table (each with its rolls and its outcome in words), a headline, and the
+effects on units as plain data, so that battle state can apply them and undo them.
+Everything here is immutable and turns into plain JSON with ``to_dict``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+from typing import Any
+
+from rules.core.dice import Faces
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A number added to a roll, with the reason the rules give and where the value comes from."""
+
+    value: int
+    reason: str
+    source: str = ""
+
+    def signed(self) -> str:
+        return f"{self.value:+d}".replace("-", "−")
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll as made: the dice, every modifier, the total and what it was read against."""
+
+    label: str
+    kind: str
+    dice: Faces
+    modifiers: tuple[Modifier, ...] = ()
+    total: int | None = None
+    target: str | None = None
+    result: str | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def natural(self) -> int:
+        return sum(face for face in self.dice if isinstance(face, int))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a procedure: a title, its rolls and its outcome in words."""
+
+    title: str
+    outcome: str
+    rolls: tuple[Roll, ...] = ()
+
+
+class EffectKind(StrEnum):
+    """What a resolution does to a unit or a general. Battle state applies these."""
+
+    LOSE_SP = "lose_sp"
+    SHAKEN = "shaken"
+    ROUTED = "routed"
+    RETIRE = "retire"
+    SURRENDERED = "surrendered"
+    COUNTER_CHARGE = "counter_charge"
+    DISORDERED = "disordered"
+    HALTED = "halted"
+    CASUALTIES = "casualties"
+    REMOVED = "removed"
+    FORMATION = "formation"
+    GENERAL_WOUNDED = "general_wounded"
+    GENERAL_INCAPACITATED = "general_incapacitated"
+    GENERAL_CAPTURED = "general_captured"
+    GENERAL_KILLED = "general_killed"
+    COMMAND_SHAKEN = "command_shaken"
+
+
+_EFFECT_TEXT: dict[EffectKind, str] = {
+    EffectKind.LOSE_SP: "loses {amount} SP",
+    EffectKind.SHAKEN: "is shaken",
+    EffectKind.ROUTED: "routs",
+    EffectKind.RETIRE: 'retires {amount}"',
+    EffectKind.SURRENDERED: "surrenders (removed from the table)",
+    EffectKind.COUNTER_CHARGE: "may counter-charge",
+    EffectKind.DISORDERED: "is disordered",
+    EffectKind.HALTED: "halts",
+    EffectKind.CASUALTIES: "takes {amount} casualties",
+    EffectKind.REMOVED: "is removed from the game",
+    EffectKind.FORMATION: "changes formation",
+    EffectKind.GENERAL_WOUNDED: "is lightly wounded (moves at half speed)",
+    EffectKind.GENERAL_INCAPACITATED: "is incapacitated (removed from play)",
+    EffectKind.GENERAL_CAPTURED: "is captured",
+    EffectKind.GENERAL_KILLED: "is killed",
+    EffectKind.COMMAND_SHAKEN: 'units of his command within 18" are shaken',
+}
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A change to one unit (or general), as data: ``unit`` names who it falls on."""
+
+    kind: EffectKind
+    unit: str
+    amount: int | None = None
+    detail: str = ""
+
+    def describe(self) -> str:
+        text = _EFFECT_TEXT[self.kind].format(amount=self.amount)
+        if self.kind is EffectKind.COMMAND_SHAKEN:
+            return f"{self.unit}: {text}"
+        return f"{self.unit} {text}"
+
+
+class Severity(IntEnum):
+    """How hard the result falls, for colour and sorting; not a rules term."""
+
+    NONE = 0
+    MINOR = 1
+    MAJOR = 2
+    DECISIVE = 3
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A procedure's whole result."""
+
+    ruleset: str
+    procedure: str
+    headline: str
+    severity: Severity
+    steps: tuple[Step, ...]
+    effects: tuple[Effect, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "procedure": self.procedure,
+            "headline": self.headline,
+            "severity": self.severity.name.lower(),
+            "steps": [_step_dict(step) for step in self.steps],
+            "effects": [_effect_dict(effect) for effect in self.effects],
+            "notes": list(self.notes),
+        }
+
+
+def _step_dict(step: Step) -> dict[str, Any]:
+    return {
+        "title": step.title,
+        "rolls": [_roll_dict(roll) for roll in step.rolls],
+        "outcome": step.outcome,
+    }
+
+
+def _roll_dict(roll: Roll) -> dict[str, Any]:
+    return {
+        "label": roll.label,
+        "kind": roll.kind,
+        "dice": [str(face) if not isinstance(face, int) else face for face in roll.dice],
+        "natural": roll.natural,
+        "modifiers": [
+            {"value": m.value, "reason": m.reason, "source": m.source} for m in roll.modifiers
+        ],
+        "total": roll.total,
+        "target": roll.target,
+        "result": roll.result,
+        "notes": list(roll.notes),
+    }
+
+
+def _effect_dict(effect: Effect) -> dict[str, Any]:
+    return {
+        "kind": effect.kind.value,
+        "unit": effect.unit,
+        "amount": effect.amount,
+        "detail": effect.detail,
+        "text": effect.describe(),
+    }
+
+
+@dataclass
+class ResolutionBuilder:
+    """Collects steps and effects while a procedure runs, then freezes them."""
+
+    ruleset: str
+    procedure: str
+    steps: list[Step] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def step(self, title: str, outcome: str, *rolls: Roll) -> None:
+        self.steps.append(Step(title=title, outcome=outcome, rolls=tuple(rolls)))
+
+    def effect(
+        self, kind: EffectKind, unit: str, amount: int | None = None, detail: str = ""
+    ) -> None:
+        self.effects.append(Effect(kind=kind, unit=unit, amount=amount, detail=detail))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def build(self, headline: str, severity: Severity) -> Resolution:
+        return Resolution(
+            ruleset=self.ruleset,
+            procedure=self.procedure,
+            headline=headline,
+            severity=severity,
+            steps=tuple(self.steps),
+            effects=tuple(self.effects),
+            notes=tuple(self.notes),
+        )

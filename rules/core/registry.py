@@ -1,0 +1,73 @@
+"""Rule sets and their procedures, addressed by name from JSON requests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core.dice import DiceSource, RandomSource, ScriptedSource, parse_dice
+from rules.core.errors import InvalidInput
+from rules.core.records import Resolution
+
+ProcedureRunner = Callable[[Mapping[str, Any], DiceSource], Resolution]
+
+COMMON_KEYS = ("ruleset", "procedure", "dice", "seed")
+
+
+@dataclass(frozen=True)
+class Procedure:
+    name: str
+    summary: str
+    keys: tuple[str, ...]
+    run: ProcedureRunner
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    key: str
+    title: str
+    procedures: Mapping[str, Procedure]
+
+
+def dice_source(dice: Any, seed: Any) -> DiceSource:
+    """Scripted dice when given (a string of faces or a list), otherwise random (seedable)."""
+    if dice is None:
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise InvalidInput("`seed` must be a whole number.")
+        return RandomSource(seed)
+    if isinstance(dice, str):
+        return ScriptedSource(parse_dice(dice))
+    if isinstance(dice, list) and all(isinstance(d, int | str) for d in dice):
+        return ScriptedSource(parse_dice(" ".join(str(d) for d in dice)))
+    raise InvalidInput("`dice` must be a string like \"3 5\" or a list of faces like [3, 5].")
+
+
+def resolve_request(rulesets: Mapping[str, RuleSet], request: Any) -> Resolution:
+    """Resolve one JSON request (already parsed) against the registered rule sets."""
+    if not isinstance(request, Mapping):
+        raise InvalidInput("The request must be a JSON object.")
+    ruleset = rulesets.get(str(request.get("ruleset")))
+    if ruleset is None:
+        raise InvalidInput(
+            f"Unknown ruleset `{request.get('ruleset')}`.",
+            hint=f"Use one of: {', '.join(rulesets)}.",
+        )
+    procedure = ruleset.procedures.get(str(request.get("procedure")))
+    if procedure is None:
+        raise InvalidInput(
+            f"Unknown procedure `{request.get('procedure')}` for {ruleset.key}.",
+            hint=f"Use one of: {', '.join(ruleset.procedures)}.",
+        )
+    allowed = set(COMMON_KEYS) | set(procedure.keys)
+    unknown = sorted(set(request) - allowed)
+    if unknown:
+        raise InvalidInput(
+            f"Unknown field `{unknown[0]}` in a {ruleset.key} {procedure.name} request.",
+            hint=f"Fields: {', '.join(sorted(allowed))}.",
+        )
+    source = dice_source(request.get("dice"), request.get("seed"))
+    resolution = procedure.run(request, source)
+    if isinstance(source, ScriptedSource):
+        source.finish()
+    return resolution

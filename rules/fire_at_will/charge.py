@@ -1,0 +1,292 @@
+"""Charging: declaration, the charged unit's test, counter-charge, rout and surrender.
+
+Source: ../shared/rules/fire-at-will-charging.txt. Every factor below names its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rules.core.dice import D6, DiceSource
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.fire_at_will.surrender import SurrenderSituation, surrender_test
+from rules.fire_at_will.units import (
+    CHARGING_TEXT,
+    RULESET,
+    Arm,
+    Charger,
+    Cover,
+    Direction,
+    Unit,
+    check_unique_names,
+)
+
+INFANTRY_REACH = 3
+CAVALRY_REACH = 6
+MAX_CHARGERS = 8
+
+ROUT_MOVE_NOTE = (
+    "Routing units move directly away from the cause at rout speed towards the nearest "
+    "friendly cover, and may not end nearer to any visible enemy unit."
+)
+
+
+@dataclass(frozen=True)
+class ChargeFactor:
+    reason: str
+    value: int
+    applies: Callable[[Unit, Sequence[Charger], Cover], bool]
+
+
+def _any_cavalry(chargers: Sequence[Charger]) -> bool:
+    return any(c.unit.arm is Arm.CAVALRY for c in chargers)
+
+
+# In the order the text prints them ("Testing charged units").
+CHARGE_FACTORS: tuple[ChargeFactor, ...] = (
+    ChargeFactor(
+        "non-cavalry charged by cavalry",
+        +2,
+        lambda t, cs, cover: t.arm is not Arm.CAVALRY and _any_cavalry(cs),
+    ),
+    ChargeFactor(
+        "open order infantry or artillery charged by close order",
+        +2,
+        lambda t, cs, cover: t.open_or_artillery and any(c.unit.close_order for c in cs),
+    ),
+    ChargeFactor(
+        "charged in the rear",
+        +2,
+        lambda t, cs, cover: any(c.direction is Direction.REAR for c in cs),
+    ),
+    ChargeFactor(
+        "charged in the flank",
+        +1,
+        lambda t, cs, cover: any(c.direction is Direction.FLANK for c in cs),
+    ),
+    ChargeFactor("shaken", +1, lambda t, cs, cover: t.shaken),
+    ChargeFactor(
+        "behind an obstacle or in a building",
+        -2,
+        lambda t, cs, cover: cover in (Cover.OBSTACLE, Cover.BUILDING),
+    ),
+    ChargeFactor(
+        "cavalry only charged by non-cavalry",
+        -2,
+        lambda t, cs, cover: t.arm is Arm.CAVALRY and not _any_cavalry(cs),
+    ),
+    ChargeFactor(
+        "close order only charged by open order infantry or artillery",
+        -2,
+        lambda t, cs, cover: t.close_order and all(c.unit.open_or_artillery for c in cs),
+    ),
+    ChargeFactor("in a fortification", -3, lambda t, cs, cover: cover is Cover.FORTIFICATION),
+)
+
+
+def reach(unit: Unit) -> int:
+    return CAVALRY_REACH if unit.arm is Arm.CAVALRY else INFANTRY_REACH
+
+
+def check_declaration(charger: Charger) -> None:
+    """Who may declare a charge: unshaken infantry or cavalry, target in reach and to the front."""
+    unit = charger.unit
+    if unit.arm not in (Arm.INFANTRY, Arm.CAVALRY):
+        raise NotAllowed(
+            f"{unit.name} cannot charge: only infantry and cavalry may declare charges."
+        )
+    if unit.shaken:
+        raise NotAllowed(
+            f"{unit.name} is shaken and may not declare a charge.",
+            hint="Only unshaken units may charge.",
+        )
+    if unit.routing:
+        raise NotAllowed(f"{unit.name} is routing and may not declare a charge.")
+    if charger.distance is not None and charger.distance > reach(unit):
+        raise NotAllowed(
+            f"{unit.name} is {charger.distance:g}\" away, beyond its charge reach "
+            f"of {reach(unit)}\" ({unit.arm.value}).",
+            hint="Infantry reach 3\", cavalry 6\".",
+        )
+    if not charger.target_in_front:
+        raise NotAllowed(
+            f"{unit.name} cannot charge: the target must be directly to its front."
+        )
+
+
+def charge_modifiers(target: Unit, chargers: Sequence[Charger], cover: Cover) -> list[Modifier]:
+    return [
+        Modifier(f.value, f.reason, f"{CHARGING_TEXT}: Testing charged units")
+        for f in CHARGE_FACTORS
+        if f.applies(target, chargers, cover)
+    ]
+
+
+def resolve_charge(
+    target: Unit, chargers: Sequence[Charger], cover: Cover, dice: DiceSource
+) -> Resolution:
+    """The charged unit's test and everything that follows from it, up to the melee."""
+    _check_inputs(target, chargers)
+    out = ResolutionBuilder(RULESET, "charge")
+    verb = "charges" if len(chargers) == 1 else "charge"
+    out.step(
+        "Charge declared",
+        f"{' and '.join(_declaration_text(c) for c in chargers)} {verb} {target.name}.",
+    )
+    if target.routing:
+        return _routing_target(target, chargers, dice, out)
+    return _charge_test(target, chargers, cover, dice, out)
+
+
+def _check_inputs(target: Unit, chargers: Sequence[Charger]) -> None:
+    if not chargers:
+        raise InvalidInput("A charge needs at least one charging unit.")
+    if len(chargers) > MAX_CHARGERS:
+        raise InvalidInput(
+            f"{len(chargers)} chargers given; at most {MAX_CHARGERS} fit one charge test."
+        )
+    check_unique_names([target.name, *(c.unit.name for c in chargers)])
+    for charger in chargers:
+        check_declaration(charger)
+    if not target.routing and target.basic_morale is None:
+        raise InvalidInput(
+            f"{target.name} needs its basic morale for the charge test.",
+            hint="Give it as `morale` (the score at or above which the unit routs).",
+        )
+
+
+def _declaration_text(charger: Charger) -> str:
+    unit = charger.unit
+    details = [unit.arm.value, f'reach {reach(unit)}"']
+    if charger.distance is not None:
+        details.append(f'from {charger.distance:g}"')
+    where = "" if charger.direction is Direction.FRONT else f" in the {charger.direction.value}"
+    return f"{unit.name} ({', '.join(details)}){where}"
+
+
+def _charge_test(
+    target: Unit,
+    chargers: Sequence[Charger],
+    cover: Cover,
+    dice: DiceSource,
+    out: ResolutionBuilder,
+) -> Resolution:
+    assert target.basic_morale is not None
+    (face,) = dice.roll(D6(), f"{target.name} charge test")
+    modifiers = charge_modifiers(target, chargers, cover)
+    score = face + sum(m.value for m in modifiers)
+    morale = target.basic_morale
+    if score >= morale:
+        result = "routs"
+    elif score < 0 and cover is Cover.NONE:
+        result = "may counter-charge"
+    else:
+        result = "stands"
+    roll = Roll(
+        label=f"{target.name} charge test",
+        kind="1d6",
+        dice=(face,),
+        modifiers=tuple(modifiers),
+        total=score,
+        target=f"basic morale {morale}",
+        result=result,
+    )
+    if score >= morale:
+        return _routs(target, chargers, score, roll, dice, out)
+    if score < 0:
+        return _below_zero(target, cover, score, roll, out)
+    out.step(
+        "Charge test",
+        f"{target.name} scores {score}, below its basic morale of {morale}: it stands. "
+        "Chargers still in reach move into contact; resolve the melee.",
+        roll,
+    )
+    return out.build(f"{target.name} stands: melee follows", Severity.NONE)
+
+
+def _routs(
+    target: Unit,
+    chargers: Sequence[Charger],
+    score: int,
+    roll: Roll,
+    dice: DiceSource,
+    out: ResolutionBuilder,
+) -> Resolution:
+    out.step(
+        "Charge test",
+        f"{target.name} scores {score}, at or above its basic morale of "
+        f"{target.basic_morale}: it routs immediately and loses 1 strength point.",
+        roll,
+    )
+    out.effect(EffectKind.ROUTED, target.name, detail=f"{CHARGING_TEXT}: charge test")
+    out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: charge test")
+    out.note(ROUT_MOVE_NOTE)
+    out.note(
+        "Chargers move into contact if the target is still in reach, otherwise into its "
+        "original position."
+    )
+    if any(c.direction is Direction.REAR for c in chargers) and surrender_test(
+        target, SurrenderSituation.REAR_ROUT, dice, out
+    ):
+        return out.build(f"{target.name} routs and surrenders", Severity.DECISIVE)
+    return out.build(f"{target.name} routs, −1 SP", Severity.DECISIVE)
+
+
+def _below_zero(
+    target: Unit, cover: Cover, score: int, roll: Roll, out: ResolutionBuilder
+) -> Resolution:
+    if cover is not Cover.NONE:
+        out.step(
+            "Charge test",
+            f"{target.name} scores {score}, below zero, but a unit {_cover_text(cover)} "
+            "does not counter-charge: it stands. Resolve the melee.",
+            roll,
+        )
+        return out.build(f"{target.name} stands: melee follows", Severity.NONE)
+    out.step(
+        "Charge test",
+        f"{target.name} scores {score}, below zero: it may counter-charge any enemy unit to "
+        "its front that is charging it, meeting it halfway between their positions.",
+        roll,
+    )
+    out.effect(EffectKind.COUNTER_CHARGE, target.name, detail=f"{CHARGING_TEXT}: charge test")
+    return out.build(f"{target.name} may counter-charge", Severity.MINOR)
+
+
+def _cover_text(cover: Cover) -> str:
+    return {
+        Cover.OBSTACLE: "behind an obstacle",
+        Cover.BUILDING: "in a building",
+        Cover.FORTIFICATION: "in a fortification",
+    }[cover]
+
+
+def _routing_target(
+    target: Unit, chargers: Sequence[Charger], dice: DiceSource, out: ResolutionBuilder
+) -> Resolution:
+    out.step(
+        "Already routing",
+        f"{target.name} is already routing: no charge test. It may surrender; "
+        "otherwise it routs again and loses 1 strength point.",
+    )
+    if surrender_test(target, SurrenderSituation.ROUTING_CHARGED, dice, out):
+        return out.build(f"{target.name} surrenders", Severity.DECISIVE)
+    out.effect(EffectKind.ROUTED, target.name, detail=f"{CHARGING_TEXT}: already routing")
+    out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: already routing")
+    out.note(ROUT_MOVE_NOTE)
+    return out.build(f"{target.name} routs again, −1 SP", Severity.DECISIVE)
+
+
+def resolve_surrender(unit: Unit, situation: SurrenderSituation, dice: DiceSource) -> Resolution:
+    """A surrender test on its own, for situation (c) or a test the table resolved elsewhere."""
+    if situation is not SurrenderSituation.REAR_ROUT and not unit.routing:
+        raise NotAllowed(
+            f"{unit.name} is not routing; situation ({situation.value}) is for routing units.",
+            hint="Mark the unit as routing, or pick situation (a).",
+        )
+    out = ResolutionBuilder(RULESET, "surrender")
+    if surrender_test(unit, situation, dice, out):
+        return out.build(f"{unit.name} surrenders", Severity.DECISIVE)
+    return out.build(f"{unit.name} does not surrender", Severity.NONE)

@@ -1,0 +1,81 @@
+"""Risk to generals (fire-at-will-melee.txt): two 2d6 tables, wounds, capture and death."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.core.dice import DiceSource, TwoD6
+from rules.core.records import EffectKind, ResolutionBuilder, Roll
+from rules.fire_at_will.units import MELEE_TEXT, General
+
+
+@dataclass(frozen=True)
+class Band:
+    low: int
+    high: int
+    result: EffectKind | None
+
+    def row(self) -> str:
+        return f"{self.low}" if self.low == self.high else f"{self.low}-{self.high}"
+
+
+# "If a general is with any unit that routs from melee throw 2d6"
+ROUT_TABLE: tuple[Band, ...] = (
+    Band(2, 7, None),
+    Band(8, 9, EffectKind.GENERAL_WOUNDED),
+    Band(10, 10, EffectKind.GENERAL_CAPTURED),
+    Band(11, 12, EffectKind.GENERAL_KILLED),
+)
+
+# "In any other cases if the general is with any unit that suffers losses from melee"
+LOSS_TABLE: tuple[Band, ...] = (
+    Band(2, 8, None),
+    Band(9, 10, EffectKind.GENERAL_WOUNDED),
+    Band(11, 12, EffectKind.GENERAL_KILLED),
+)
+
+_RESULT_TEXT = {
+    None: "no effect",
+    EffectKind.GENERAL_WOUNDED: "light wound, moves at 1/2 speed",
+    EffectKind.GENERAL_INCAPACITATED: "second light wound: incapacitated, removed from play",
+    EffectKind.GENERAL_CAPTURED: "captured",
+    EffectKind.GENERAL_KILLED: "dead",
+}
+
+
+def look_up(table: tuple[Band, ...], total: int) -> Band:
+    return next(band for band in table if band.low <= total <= band.high)
+
+
+def risk_to_general(
+    general: General, unit_name: str, routed: bool, dice: DiceSource, out: ResolutionBuilder
+) -> EffectKind | None:
+    """Roll on the table the unit's fate calls for and record what befalls the general."""
+    table = ROUT_TABLE if routed else LOSS_TABLE
+    which = "routed from melee" if routed else "suffered losses in melee"
+    faces = dice.roll(TwoD6(), f"risk to {general.name}")
+    total = sum(faces)
+    band = look_up(table, total)
+    result = band.result
+    if result is EffectKind.GENERAL_WOUNDED and general.wounded:
+        result = EffectKind.GENERAL_INCAPACITATED
+    roll = Roll(
+        label=f"Risk to {general.name}",
+        kind="2d6",
+        dice=faces,
+        total=total,
+        target=f"row {band.row()} ({which} table)",
+        result=_RESULT_TEXT[result],
+    )
+    out.step(
+        f"Risk to {general.name} (with {unit_name}, which {which})",
+        f"{general.name}: {_RESULT_TEXT[result]}.",
+        roll,
+    )
+    if result is not None:
+        out.effect(result, general.name, detail=f"{MELEE_TEXT}: Risk to Generals")
+    if result in (EffectKind.GENERAL_KILLED, EffectKind.GENERAL_CAPTURED):
+        out.effect(
+            EffectKind.COMMAND_SHAKEN, general.name, detail=f"{MELEE_TEXT}: Risk to Generals"
+        )
+    return result

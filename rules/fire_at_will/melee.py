@@ -1,0 +1,254 @@
+"""Melee: 1d6 per unit plus the factor table by column, highest score per side, results.
+
+Source: ../shared/rules/fire-at-will-melee.txt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rules.core.dice import D6, DiceSource
+from rules.core.errors import InvalidInput
+from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.fire_at_will.charge import ROUT_MOVE_NOTE
+from rules.fire_at_will.generals import risk_to_general
+from rules.fire_at_will.surrender import SurrenderSituation, surrender_test
+from rules.fire_at_will.units import (
+    MELEE_TEXT,
+    RULESET,
+    Arm,
+    MeleeUnit,
+    ObstacleReading,
+    Order,
+    Settings,
+    check_unique_names,
+)
+
+MAX_UNITS_PER_SIDE = 10
+NA = None
+
+
+@dataclass(frozen=True)
+class MeleeFactor:
+    """One row of the table: a value per column (Cavalry, Infantry, Other); None is NA."""
+
+    reason: str
+    cavalry: int | None
+    infantry: int | None
+    other: int | None
+    applies: Callable[[MeleeUnit], bool]
+
+    def value_for(self, arm: Arm) -> int | None:
+        if arm is Arm.CAVALRY:
+            return self.cavalry
+        if arm is Arm.INFANTRY:
+            return self.infantry
+        return self.other
+
+
+# In the order the text prints them. "Unit is attacked in the rear" is printed twice:
+# it is one factor (../shared/reference/fire-at-will.md), so it appears here once.
+MELEE_FACTORS: tuple[MeleeFactor, ...] = (
+    MeleeFactor("unit is cavalry", +2, NA, NA, lambda m: m.unit.arm is Arm.CAVALRY),
+    MeleeFactor("charging", +2, +1, NA, lambda m: m.charging),
+    MeleeFactor("Indian unit", NA, +2, NA, lambda m: m.unit.indian),
+    MeleeFactor("European regulars", +1, +1, +1, lambda m: m.unit.regular),
+    MeleeFactor("attacked in flank", -1, -1, -1, lambda m: m.flank),
+    MeleeFactor("charging over an obstacle", -4, -2, -4, lambda m: m.over_obstacle),
+    MeleeFactor("charging uphill", -1, -1, -1, lambda m: m.uphill),
+    MeleeFactor("charging a building", -4, -2, -4, lambda m: m.vs_building),
+    MeleeFactor("attacked in the rear", -2, -2, -2, lambda m: m.rear),
+    MeleeFactor(
+        "open order or artillery",
+        -2,
+        -2,
+        -2,
+        lambda m: m.unit.order is Order.OPEN or m.unit.arm is Arm.ARTILLERY,
+    ),
+    MeleeFactor("charging a fortification", -6, -3, -6, lambda m: m.vs_fortification),
+    MeleeFactor("overlapping enemy unit", +1, +1, +1, lambda m: m.overlapping),
+    MeleeFactor("two or more bases deep", +1, +1, NA, lambda m: m.deep and not m.unit.light),
+)
+
+MELEE_SOURCE = f"{MELEE_TEXT}: factor table"
+
+
+def melee_modifiers(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
+    """The factors that apply to one unit, and notes for factors its column marks NA."""
+    modifiers: list[Modifier] = []
+    notes: list[str] = []
+    for factor in MELEE_FACTORS:
+        if not factor.applies(member):
+            continue
+        value = factor.value_for(member.unit.arm)
+        if value is None:
+            notes.append(f"{factor.reason}: no factor for {member.unit.arm.value} (NA)")
+        else:
+            modifiers.append(Modifier(value, factor.reason, MELEE_SOURCE))
+    if member.deep and member.unit.light:
+        notes.append("two or more bases deep: not for light troops")
+    return modifiers, notes
+
+
+@dataclass(frozen=True)
+class Score:
+    member: MeleeUnit
+    roll: Roll
+
+    @property
+    def total(self) -> int:
+        assert self.roll.total is not None
+        return self.roll.total
+
+
+def resolve_melee(
+    attackers: Sequence[MeleeUnit],
+    defenders: Sequence[MeleeUnit],
+    dice: DiceSource,
+    settings: Settings | None = None,
+) -> Resolution:
+    """Resolve one melee. Rolls are made attackers first, then defenders, in the order given."""
+    settings = settings or Settings()
+    _check_sides(attackers, defenders)
+    out = ResolutionBuilder(RULESET, "melee")
+    if (len(attackers) > 1 and len(defenders) > 1) or len(defenders) > 2:
+        out.note(
+            "The rules resolve a melee, as far as possible, between one defender and all "
+            "its attackers, or one attacker and two defenders: split this one if you can."
+        )
+    att = [_score(m, dice) for m in attackers]
+    dfn = [_score(m, dice) for m in defenders]
+    best_att = max(s.total for s in att)
+    best_def = max(s.total for s in dfn)
+    out.step(
+        "Melee rolls",
+        f"Attackers' highest score {best_att}, defenders' highest {best_def}.",
+        *(s.roll for s in att + dfn),
+    )
+    if best_att == best_def:
+        return _tie(att, dfn, best_att, out)
+    attackers_lost = best_att < best_def
+    losers, winners = (att, dfn) if attackers_lost else (dfn, att)
+    margin = abs(best_att - best_def)
+    return _decided(losers, winners, attackers_lost, margin, settings, dice, out)
+
+
+def _check_sides(attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit]) -> None:
+    for side, units in (("attackers", attackers), ("defenders", defenders)):
+        if not units:
+            raise InvalidInput(f"A melee needs at least one unit among the {side}.")
+        if len(units) > MAX_UNITS_PER_SIDE:
+            raise InvalidInput(
+                f"{len(units)} {side} given; at most {MAX_UNITS_PER_SIDE} per side fit one melee.",
+                hint="Split the fight into several melees.",
+            )
+    check_unique_names([m.name for m in (*attackers, *defenders)])
+
+
+def _score(member: MeleeUnit, dice: DiceSource) -> Score:
+    (face,) = dice.roll(D6(), f"{member.name} melee roll")
+    modifiers, notes = melee_modifiers(member)
+    total = face + sum(m.value for m in modifiers)
+    roll = Roll(
+        label=member.name,
+        kind="1d6",
+        dice=(face,),
+        modifiers=tuple(modifiers),
+        total=total,
+        target=f"{_column(member.unit.arm)} column",
+        notes=tuple(notes),
+    )
+    return Score(member, roll)
+
+
+def _column(arm: Arm) -> str:
+    return {Arm.CAVALRY: "Cavalry", Arm.INFANTRY: "Infantry"}.get(arm, "Other")
+
+
+def _tie(att: list[Score], dfn: list[Score], score: int, out: ResolutionBuilder) -> Resolution:
+    names = [s.member.name for s in att + dfn]
+    out.step("Result", f"Scores are equal at {score}: both sides retire 3\".")
+    for name in names:
+        out.effect(EffectKind.RETIRE, name, 3, detail=f"{MELEE_TEXT}: equal scores")
+    return out.build(f"Drawn at {score}: both sides retire 3\"", Severity.MINOR)
+
+
+def choose_affected(losers: Sequence[Score]) -> tuple[Score, str]:
+    """The one unit the result falls on when several lose together, and why."""
+    if len(losers) == 1:
+        return losers[0], ""
+    in_front = [s for s in losers if s.member.front]
+    pool = in_front or list(losers)
+    if len(in_front) == 1:
+        return in_front[0], "it is engaged to the enemy's front"
+    lowest = min(s.total for s in pool)
+    chosen = next(s for s in pool if s.total == lowest)
+    why = "it has the lowest score"
+    if in_front:
+        why = f"of the units engaged to the enemy's front, {why}"
+    if sum(1 for s in pool if s.total == lowest) > 1:
+        why += " (tied lowest: the first listed is taken)"
+    return chosen, why
+
+
+def _exception_applies(
+    affected: MeleeUnit, attackers_lost: bool, winners: Sequence[Score], settings: Settings
+) -> bool:
+    """The (*) note: a loser charging a building or fortification, or facing a defender
+    immediately behind an obstacle, does not rout."""
+    if affected.vs_building or affected.vs_fortification:
+        return True
+    if attackers_lost:
+        return any(s.member.behind_obstacle for s in winners)
+    return settings.obstacle_reading is ObstacleReading.EITHER and affected.behind_obstacle
+
+
+def _decided(
+    losers: list[Score],
+    winners: list[Score],
+    attackers_lost: bool,
+    margin: int,
+    settings: Settings,
+    dice: DiceSource,
+    out: ResolutionBuilder,
+) -> Resolution:
+    side = "Defenders" if attackers_lost else "Attackers"
+    loser_side = "attackers" if attackers_lost else "defenders"
+    affected, why = choose_affected(losers)
+    name = affected.member.name
+    routed = False
+    if margin >= 2 and _exception_applies(affected.member, attackers_lost, winners, settings):
+        text = (
+            f"{name} loses by {margin} but does not rout: "
+            "it retires 6\", is shaken and loses 2 SP."
+        )
+        out.effect(EffectKind.RETIRE, name, 6, detail=f"{MELEE_TEXT}: (*) exception")
+        out.effect(EffectKind.SHAKEN, name, detail=f"{MELEE_TEXT}: (*) exception")
+        out.effect(EffectKind.LOSE_SP, name, 2, detail=f"{MELEE_TEXT}: (*) exception")
+        headline, severity = f"{side} win by {margin}: {name} retires 6\", −2 SP", Severity.MAJOR
+    elif margin >= 2:
+        routed = True
+        text = f"{name} loses by {margin}: it routs immediately and loses 2 SP."
+        out.effect(EffectKind.ROUTED, name, detail=f"{MELEE_TEXT}: lost by 2 or more")
+        out.effect(EffectKind.LOSE_SP, name, 2, detail=f"{MELEE_TEXT}: lost by 2 or more")
+        out.note(ROUT_MOVE_NOTE)
+        headline, severity = f"{side} win by {margin}: {name} routs, −2 SP", Severity.DECISIVE
+    else:
+        text = f"{name} loses by 1: it retires 3\", loses 1 SP and becomes shaken."
+        out.effect(EffectKind.RETIRE, name, 3, detail=f"{MELEE_TEXT}: lost by 1")
+        out.effect(EffectKind.LOSE_SP, name, 1, detail=f"{MELEE_TEXT}: lost by 1")
+        out.effect(EffectKind.SHAKEN, name, detail=f"{MELEE_TEXT}: lost by 1")
+        headline, severity = f"{side} win by 1: {name} retires 3\", −1 SP, shaken", Severity.MAJOR
+    others = [s.member.name for s in losers if s is not affected]
+    if others:
+        text += f" Only {name} is affected ({why}); the other {loser_side} retire 3\"."
+        for other in others:
+            out.effect(EffectKind.RETIRE, other, 3, detail=f"{MELEE_TEXT}: others retire")
+    out.step("Result", text)
+    if routed and affected.member.rear:
+        surrender_test(affected.member.unit, SurrenderSituation.REAR_ROUT, dice, out)
+    general = affected.member.unit.general
+    if general is not None:
+        risk_to_general(general, name, routed, dice, out)
+    return out.build(headline, severity)

@@ -1,0 +1,136 @@
+"""Fire at Will units and the situations the charge and melee tables ask about."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules.core.errors import InvalidInput
+
+RULESET = "fire-at-will"
+CHARGING_TEXT = "fire-at-will-charging.txt"
+MELEE_TEXT = "fire-at-will-melee.txt"
+
+
+class Arm(StrEnum):
+    """Troop type. ``other`` is anything that is neither (the melee table's Other column)."""
+
+    CAVALRY = "cavalry"
+    INFANTRY = "infantry"
+    ARTILLERY = "artillery"
+    OTHER = "other"
+
+
+class Order(StrEnum):
+    CLOSE = "close"
+    OPEN = "open"
+
+
+class Cover(StrEnum):
+    """Where the charged unit stands (the charge test's cover factors)."""
+
+    NONE = "none"
+    OBSTACLE = "obstacle"
+    BUILDING = "building"
+    FORTIFICATION = "fortification"
+
+
+class Direction(StrEnum):
+    """Which face of the charged unit a charger strikes."""
+
+    FRONT = "front"
+    FLANK = "flank"
+    REAR = "rear"
+
+
+class ObstacleReading(StrEnum):
+    """Who the melee's "defender behind an obstacle" exception protects (docs/fire-at-will.md)."""
+
+    ATTACKER = "attacker"
+    EITHER = "either"
+
+
+@dataclass(frozen=True)
+class General:
+    name: str
+    wounded: bool = False
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit as the two texts need it. Basic morale is a unit attribute the players set."""
+
+    name: str
+    arm: Arm
+    order: Order = Order.CLOSE
+    basic_morale: int | None = None
+    shaken: bool = False
+    routing: bool = False
+    regular: bool = False
+    indian: bool = False
+    light: bool = False
+    general: General | None = None
+
+    @property
+    def mounted(self) -> bool:
+        return self.arm is Arm.CAVALRY
+
+    @property
+    def open_or_artillery(self) -> bool:
+        """"Open Order Infantry or artillery" in the charge table."""
+        return self.arm is Arm.ARTILLERY or (self.arm is Arm.INFANTRY and self.order is Order.OPEN)
+
+    @property
+    def close_order(self) -> bool:
+        return self.arm is not Arm.ARTILLERY and self.order is Order.CLOSE
+
+
+@dataclass(frozen=True)
+class Charger:
+    """A unit declaring a charge on the tested unit."""
+
+    unit: Unit
+    direction: Direction = Direction.FRONT
+    distance: float | None = None
+    target_in_front: bool = True
+
+
+@dataclass(frozen=True)
+class MeleeUnit:
+    """A unit in a melee with its situation on the melee factor table."""
+
+    unit: Unit
+    charging: bool = False
+    flank: bool = False
+    rear: bool = False
+    over_obstacle: bool = False
+    uphill: bool = False
+    vs_building: bool = False
+    vs_fortification: bool = False
+    overlapping: bool = False
+    deep: bool = False
+    front: bool = False
+    behind_obstacle: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.unit.name
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Readings where players differ; see docs/fire-at-will.md."""
+
+    obstacle_reading: ObstacleReading = ObstacleReading.ATTACKER
+
+
+def check_unique_names(names: list[str]) -> None:
+    seen: set[str] = set()
+    for name in names:
+        key = name.casefold()
+        if key in seen:
+            raise InvalidInput(
+                f"Two units are called `{name}`.",
+                hint="Give each unit its own name so the results say who is who.",
+            )
+        seen.add(key)

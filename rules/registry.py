@@ -1,0 +1,15 @@
+"""Every rule set Huzzah knows, by the key players and JSON requests use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.records import Resolution
+from rules.core.registry import RuleSet, resolve_request
+from rules.fire_at_will import RULESET_ENTRY as FIRE_AT_WILL
+
+RULESETS: dict[str, RuleSet] = {FIRE_AT_WILL.key: FIRE_AT_WILL}
+
+
+def resolve(request: Any) -> Resolution:
+    return resolve_request(RULESETS, request)

@@ -1,0 +1,157 @@
+"""Dice kinds, sources, typed-in dice and the exact-odds seam."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from rules.core.dice import (
+    D6,
+    D66,
+    BattleDice,
+    D6Pool,
+    RandomSource,
+    ReplaySource,
+    ScriptedSource,
+    Symbol,
+    TwoD6,
+    Unrolled,
+    count_at_least,
+    d66_add,
+    d66_index,
+    d66_value,
+    parse_dice,
+)
+from rules.core.errors import BadDiceText, NotEnoughDice, TooManyDice
+from rules.fire_at_will.charge import resolve_charge
+from rules.fire_at_will.melee import resolve_melee
+from rules.fire_at_will.units import Arm, Charger, Cover, General, MeleeUnit, Unit
+
+
+def test_parse_dice_reads_digits_spaces_commas_and_symbols():
+    assert parse_dice("3 5,6") == [3, 5, 6]
+    assert parse_dice("43") == [4, 3]
+    assert parse_dice("inf sab F cav art") == ["infantry", "saber", "flag", "cavalry",
+                                                "artillery"]
+    assert parse_dice("  ") == []
+
+
+@pytest.mark.parametrize("text", ["7", "0", "3 9", "x", "3d6"])
+def test_impossible_faces_are_errors(text):
+    with pytest.raises(BadDiceText):
+        parse_dice(text)
+
+
+def test_scripted_source_consumes_in_order_per_kind():
+    source = ScriptedSource([1, 2, 3, 4, 5, 6, 6])
+    assert source.roll(D6(), "a") == (1,)
+    assert source.roll(TwoD6(), "b") == (2, 3)
+    assert source.roll(D66(), "c") == (4, 5)
+    assert source.roll(D6Pool(2, 4), "d") == (6, 6)
+    source.finish()
+
+
+def test_scripted_source_short_names_the_roll_and_earlier_rolls():
+    source = ScriptedSource([3])
+    source.roll(D6(), "first")
+    with pytest.raises(NotEnoughDice, match="second needs 2d6") as info:
+        source.roll(TwoD6(), "second")
+    assert "first (1d6), second (2d6)" in str(info.value)
+
+
+def test_scripted_source_reports_unused_dice():
+    source = ScriptedSource([3, 4])
+    source.roll(D6(), "one")
+    with pytest.raises(TooManyDice, match="used 1 but you gave 2 \\(unused: 4\\)"):
+        source.finish()
+
+
+def test_battle_dice_need_symbols_and_d6_need_numbers():
+    with pytest.raises(BadDiceText):
+        ScriptedSource(["saber"]).roll(D6(), "x")
+    with pytest.raises(BadDiceText):
+        ScriptedSource([3]).roll(BattleDice(1), "x")
+    assert ScriptedSource(["flag"]).roll(BattleDice(1), "x") == (Symbol.FLAG,)
+
+
+def test_fallback_takes_over_once_scripted_faces_run_out():
+    source = ScriptedSource([6], fallback=RandomSource(1))
+    assert source.roll(D6(), "forced") == (6,)
+    assert source.roll(D6(), "free")[0] in range(1, 7)
+    source.finish()
+
+
+def test_random_source_is_reproducible_with_a_seed():
+    a, b = RandomSource(7), RandomSource(7)
+    rolls = [D6(), TwoD6(), D66(), D6Pool(5, 4), BattleDice(3)]
+    assert [a.roll(k, "") for k in rolls] == [b.roll(k, "") for k in rolls]
+
+
+def test_random_d6_is_fair_enough():
+    source = RandomSource(0)
+    counts = Counter(source.roll(D6(), "")[0] for _ in range(6000))
+    assert set(counts) == {1, 2, 3, 4, 5, 6}
+    assert all(850 < n < 1150 for n in counts.values())
+
+
+def test_d66_reading_and_base_6_steps():
+    assert d66_value((4, 3)) == 43
+    assert d66_index(11) == 0 and d66_index(66) == 35
+    assert d66_add(43, 4) == 51  # the reference's example
+    assert d66_add(16, 1) == 21
+    assert d66_add(12, -5) == 11  # clamped
+    assert d66_add(64, 9) == 66  # clamped
+
+
+def test_pool_hits_and_kind_descriptions():
+    assert count_at_least([1, 4, 5, 6], 5) == 2
+    assert D6Pool(4, 5).describe() == "4d6 vs 5+"
+    assert D66().describe() == "d66"
+    assert BattleDice(1).describe() == "1 battle die"
+
+
+@pytest.mark.parametrize("kind", [D6(), TwoD6(), D66(), D6Pool(3, 4), BattleDice(2)])
+def test_outcomes_are_a_probability_distribution(kind):
+    outcomes = list(kind.outcomes())
+    assert sum(p for _, p in outcomes) == 1
+    assert all(len(faces) == kind.dice_count for faces, _ in outcomes)
+
+
+# --- the exact-odds seam: walk a whole procedure without changing it ------------------------
+
+
+def walk(procedure):
+    """Every result of ``procedure(source)`` with its exact probability."""
+    results = []
+    stack = [((), Fraction(1))]
+    while stack:
+        prefix, p = stack.pop()
+        try:
+            results.append((procedure(ReplaySource(prefix)), p))
+        except Unrolled as branch:
+            for faces, q in branch.kind.outcomes():
+                stack.append(((*prefix, faces), p * q))
+    return results
+
+
+def test_whole_charge_test_can_be_enumerated_exactly():
+    target = Unit("T", Arm.INFANTRY, basic_morale=5)
+    chargers = [Charger(Unit("H", Arm.CAVALRY))]
+    outcomes = walk(lambda dice: resolve_charge(target, chargers, Cover.NONE, dice))
+    assert sum(p for _, p in outcomes) == 1
+    routs = sum(p for r, p in outcomes if "routs" in r.headline)
+    assert routs == Fraction(4, 6)  # 1d6 + 2 >= 5 on 3, 4, 5, 6
+
+
+def test_melee_with_general_branches_only_where_dice_are_rolled():
+    attackers = [MeleeUnit(Unit("A", Arm.INFANTRY))]
+    defenders = [MeleeUnit(Unit("D", Arm.INFANTRY, general=General("G")))]
+    outcomes = walk(lambda dice: resolve_melee(attackers, defenders, dice))
+    assert sum(p for _, p in outcomes) == 1
+    killed = sum(p for r, p in outcomes
+                 if any(e.kind.value == "general_killed" for e in r.effects))
+    # D routs (lose by 2+) with p = 10/36 and the general dies on 11-12 (3/36);
+    # D loses by 1 with p = 5/36 and the general dies on 11-12 (3/36).
+    assert killed == Fraction(10, 36) * Fraction(3, 36) + Fraction(5, 36) * Fraction(3, 36)

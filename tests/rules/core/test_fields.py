@@ -1,0 +1,94 @@
+"""The unit notation and JSON reader shared by every rule set."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import InvalidInput
+from rules.core.fields import split_units
+from rules.fire_at_will.inputs import MELEE, MELEE_JSON, read_chargers, read_melee_side
+from rules.fire_at_will.units import Arm, Direction, Order
+
+
+def test_name_words_and_values():
+    name, values = MELEE.read_text('2nd Foot: inf regulars charging general="Sir John" wounded',
+                                   "attackers")
+    assert name == "2nd Foot"
+    assert values == {"arm": Arm.INFANTRY, "regular": True, "charging": True,
+                      "general": "Sir John", "general_wounded": True}
+
+
+def test_dashed_and_underscored_words_both_read():
+    _, values = MELEE.read_text("inf over-obstacle vs_building", "x")
+    assert values == {"arm": Arm.INFANTRY, "over_obstacle": True, "vs_building": True}
+
+
+def test_unknown_word_suggests_the_closest():
+    with pytest.raises(InvalidInput, match="I don't know `chargin`. Did you mean `charging`?"):
+        MELEE.read_text("inf chargin", "attackers #1")
+
+
+def test_unknown_word_lists_the_words_you_can_use():
+    with pytest.raises(InvalidInput, match="Words you can use: .*cavalry.*morale="):
+        MELEE.read_text("inf zzz", "attackers #1")
+
+
+def test_bad_number_and_range():
+    with pytest.raises(InvalidInput, match="`morale` must be a whole number, not `x`"):
+        MELEE.read_text("inf morale=x", "u")
+    with pytest.raises(InvalidInput, match="cannot be -1. It must be at least 1"):
+        MELEE.read_text("inf morale=-1", "u")
+
+
+def test_contradiction_is_refused():
+    with pytest.raises(InvalidInput, match="`arm` is given twice"):
+        MELEE.read_text("inf cav", "u")
+
+
+def test_unclosed_quote():
+    with pytest.raises(InvalidInput, match="quote is not closed"):
+        MELEE.read_text('inf general="Sir', "u")
+
+
+def test_split_units_and_limits():
+    assert split_units("A: inf; B: cav\nC: art", "x", 5) == ["A: inf", "B: cav", "C: art"]
+    with pytest.raises(InvalidInput, match="no unit given"):
+        split_units(" ; ", "x", 5)
+    with pytest.raises(InvalidInput, match="at most 2"):
+        split_units("a;b;c", "x", 2)
+
+
+def test_melee_side_defaults_names_and_requires_an_arm():
+    units = read_melee_side("cav charging; Rangers: inf open", "attackers")
+    assert [u.name for u in units] == ["Attacker 1", "Rangers"]
+    assert units[1].unit.order is Order.OPEN
+    with pytest.raises(InvalidInput, match="say what Rangers is"):
+        read_melee_side("Rangers: open", "defenders")
+
+
+def test_chargers_read_direction_and_distance():
+    (charger,) = read_chargers("Hussars: cav rear distance=5.5")
+    assert charger.direction is Direction.REAR and charger.distance == 5.5
+
+
+def test_json_takes_canonical_names_only_and_rejects_unknown_keys():
+    values = MELEE_JSON.read_json({"name": "A", "arm": "cavalry", "over_obstacle": True}, "a[0]")
+    assert values["over_obstacle"] is True
+    with pytest.raises(InvalidInput, match="unknown field `over-obstacle`"):
+        MELEE_JSON.read_json({"name": "A", "arm": "cavalry", "over-obstacle": True}, "a[0]")
+    with pytest.raises(InvalidInput, match="must be a JSON object"):
+        MELEE_JSON.read_json([1], "a[0]")
+
+
+def test_json_types_are_checked():
+    with pytest.raises(InvalidInput, match="`charging` is yes or no"):
+        MELEE_JSON.read_json({"name": "A", "arm": "cavalry", "charging": "maybe"}, "a")
+    with pytest.raises(InvalidInput, match="must be a whole number"):
+        MELEE_JSON.read_json({"name": "A", "arm": "cavalry", "morale": 4.5}, "a")
+    with pytest.raises(InvalidInput, match="`dragoons` is not a valid arm. Use one of"):
+        MELEE_JSON.read_json({"name": "A", "arm": "dragoons"}, "a")
+
+
+def test_long_names_are_refused():
+    with pytest.raises(InvalidInput, match="too long"):
+        MELEE.read_text("x" * 65 + ": inf", "u")

@@ -1,0 +1,273 @@
+"""fire-at-will-charging.txt, sentence by sentence, on scripted dice."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import InvalidInput, NotAllowed, NotEnoughDice
+from rules.core.records import EffectKind as E
+from rules.fire_at_will.charge import charge_modifiers, check_declaration, resolve_charge
+from rules.fire_at_will.units import Cover, Direction
+
+from .helpers import charger, effects, foot, guns, horse, run, skirmishers
+
+
+def reasons(mods):
+    return {(mod.reason, mod.value) for mod in mods}
+
+
+# "…infantry or cavalry units which are unshaken may declare charges on any enemy units
+# that are in charge reach. Charge reach is 3" for infantry and 6" for cavalry, but the
+# target must be directly to the front of the charging unit."
+
+
+def test_unshaken_infantry_within_3_inches_may_declare():
+    check_declaration(charger(foot(), distance=3))
+
+
+def test_infantry_beyond_3_inches_may_not_declare():
+    with pytest.raises(NotAllowed, match=r'beyond its charge reach of 3"'):
+        check_declaration(charger(foot(), distance=3.5))
+
+
+def test_cavalry_reach_is_6_inches():
+    check_declaration(charger(horse(), distance=6))
+    with pytest.raises(NotAllowed, match=r'reach of 6"'):
+        check_declaration(charger(horse(), distance=6.5))
+
+
+def test_shaken_units_may_not_declare():
+    with pytest.raises(NotAllowed, match="shaken"):
+        check_declaration(charger(foot(shaken=True), distance=1))
+
+
+def test_target_must_be_directly_to_the_front():
+    with pytest.raises(NotAllowed, match="directly to its front"):
+        check_declaration(charger(foot(), target_in_front=False))
+
+
+def test_only_infantry_and_cavalry_declare_charges():
+    with pytest.raises(NotAllowed, match="only infantry and cavalry"):
+        check_declaration(charger(guns()))
+
+
+def test_a_forbidden_declaration_stops_the_test_before_any_roll():
+    with pytest.raises(NotAllowed):
+        run(resolve_charge, foot("Target"), [charger(foot(shaken=True))], Cover.NONE,
+            dice_text="")
+
+
+# "Roll 1d6 per unit, add any of the following factors if they apply"
+
+
+@pytest.mark.parametrize(
+    ("target", "chargers", "cover", "expected"),
+    [
+        (foot("T"), [charger(horse())], Cover.NONE, {("non-cavalry charged by cavalry", 2)}),
+        (guns("T"), [charger(horse())], Cover.NONE,
+         {("non-cavalry charged by cavalry", 2),
+          ("open order infantry or artillery charged by close order", 2)}),
+        (skirmishers("T"), [charger(foot())], Cover.NONE,
+         {("open order infantry or artillery charged by close order", 2)}),
+        (foot("T"), [charger(foot(), direction=Direction.REAR)], Cover.NONE,
+         {("charged in the rear", 2)}),
+        (foot("T"), [charger(foot(), direction=Direction.FLANK)], Cover.NONE,
+         {("charged in the flank", 1)}),
+        (foot("T", shaken=True), [charger(foot())], Cover.NONE, {("shaken", 1)}),
+        (foot("T"), [charger(foot())], Cover.OBSTACLE,
+         {("behind an obstacle or in a building", -2)}),
+        (foot("T"), [charger(foot())], Cover.BUILDING,
+         {("behind an obstacle or in a building", -2)}),
+        (horse("T"), [charger(foot())], Cover.NONE,
+         {("cavalry only charged by non-cavalry", -2)}),
+        (foot("T"), [charger(skirmishers())], Cover.NONE,
+         {("close order only charged by open order infantry or artillery", -2)}),
+        (foot("T"), [charger(foot())], Cover.FORTIFICATION, {("in a fortification", -3)}),
+        (foot("T"), [charger(foot())], Cover.NONE, set()),
+    ],
+)
+def test_each_listed_factor(target, chargers, cover, expected):
+    assert reasons(charge_modifiers(target, chargers, cover)) == expected
+
+
+def test_cavalry_charged_only_by_skirmishers_takes_both_minus_twos():
+    mods = charge_modifiers(horse("T"), [charger(skirmishers())], Cover.NONE)
+    assert reasons(mods) == {
+        ("cavalry only charged by non-cavalry", -2),
+        ("close order only charged by open order infantry or artillery", -2),
+    }
+
+
+def test_cavalry_charged_by_cavalry_and_infantry_is_not_charged_only_by_non_cavalry():
+    mods = charge_modifiers(horse("T"), [charger(foot()), charger(horse("Dragoons"))],
+                            Cover.NONE)
+    assert reasons(mods) == set()
+
+
+def test_close_order_charged_by_skirmishers_and_a_formed_unit_is_not_only_open_order():
+    mods = charge_modifiers(foot("T"), [charger(skirmishers()), charger(foot("Line"))],
+                            Cover.NONE)
+    assert reasons(mods) == set()
+
+
+def test_flank_and_rear_chargers_both_count():
+    mods = charge_modifiers(
+        foot("T"),
+        [charger(foot("A"), direction=Direction.FLANK), charger(foot("B"),
+                                                               direction=Direction.REAR)],
+        Cover.NONE,
+    )
+    assert reasons(mods) == {("charged in the flank", 1), ("charged in the rear", 2)}
+
+
+def test_every_factor_is_shown_with_its_sign_and_summed():
+    result = run(resolve_charge, foot("T", shaken=True, basic_morale=9),
+                 [charger(horse(), direction=Direction.FLANK)], Cover.NONE, dice_text="3")
+    roll = result.steps[-1].rolls[0]
+    assert roll.dice == (3,)
+    assert [(x.value, x.reason) for x in roll.modifiers] == [
+        (2, "non-cavalry charged by cavalry"),
+        (1, "charged in the flank"),
+        (1, "shaken"),
+    ]
+    assert roll.total == 7
+    assert roll.target == "basic morale 9"
+
+
+# "If the modified score equals or exceeds the charged units basic morale it will rout
+# immediately and lose 1 strength point."
+
+
+def test_score_equal_to_basic_morale_routs_and_loses_1_sp():
+    result = run(resolve_charge, foot("T", basic_morale=4), [charger(foot())], Cover.NONE,
+                 dice_text="4")
+    assert effects(result) == [(E.ROUTED, "T", None), (E.LOSE_SP, "T", 1)]
+    assert result.headline == "T routs, −1 SP"
+    assert result.steps[-1].rolls[0].result == "routs"
+
+
+def test_score_above_basic_morale_routs():
+    result = run(resolve_charge, foot("T", basic_morale=4), [charger(horse())], Cover.NONE,
+                 dice_text="3")  # 3 + 2 = 5
+    assert effects(result) == [(E.ROUTED, "T", None), (E.LOSE_SP, "T", 1)]
+
+
+def test_score_one_below_basic_morale_stands():
+    result = run(resolve_charge, foot("T", basic_morale=4), [charger(foot())], Cover.NONE,
+                 dice_text="3")
+    assert effects(result) == []
+    assert result.headline == "T stands: melee follows"
+
+
+def test_rout_reminds_how_routers_move():
+    result = run(resolve_charge, foot("T", basic_morale=2), [charger(foot())], Cover.NONE,
+                 dice_text="6")
+    assert any("directly away from the cause at rout speed" in n for n in result.notes)
+    assert any("nearer to any visible enemy" in n for n in result.notes)
+
+
+# "If the score is less than zero the charged unit may counter charge any enemy unit to its
+# front which is charging it. This is ignored by units behind obstacles, in buildings or
+# fortifications."
+
+
+def test_score_of_minus_one_allows_a_counter_charge():
+    # cavalry charged only by formed infantry: 1 − 2 (cavalry only by non-cavalry) = −1
+    result = run(resolve_charge, horse("T"), [charger(foot())], Cover.NONE, dice_text="1")
+    assert result.steps[-1].rolls[0].total == -1
+    assert effects(result) == [(E.COUNTER_CHARGE, "T", None)]
+    assert "halfway" in result.steps[-1].outcome
+
+
+def test_score_of_zero_does_not_allow_a_counter_charge():
+    result = run(resolve_charge, horse("T"), [charger(foot())], Cover.NONE, dice_text="2")
+    assert result.steps[-1].rolls[0].total == 0
+    assert effects(result) == []
+
+
+@pytest.mark.parametrize("cover", [Cover.OBSTACLE, Cover.BUILDING, Cover.FORTIFICATION])
+def test_no_counter_charge_from_cover(cover):
+    result = run(resolve_charge, foot("T"), [charger(foot())], cover, dice_text="1")
+    assert result.steps[-1].rolls[0].total < 0
+    assert effects(result) == []
+    assert "does not counter-charge" in result.steps[-1].outcome
+
+
+# "Already routing units may surrender, but otherwise they automatically rout and lose 1
+# strength point."  and surrender situation (b).
+
+
+def test_routing_foot_charged_surrenders_on_4():
+    result = run(resolve_charge, foot("T", routing=True), [charger(foot())], Cover.NONE,
+                 dice_text="4")
+    assert effects(result) == [(E.SURRENDERED, "T", None)]
+
+
+def test_routing_foot_that_does_not_surrender_routs_again_and_loses_1_sp():
+    result = run(resolve_charge, foot("T", routing=True), [charger(foot())], Cover.NONE,
+                 dice_text="3")
+    assert effects(result) == [(E.ROUTED, "T", None), (E.LOSE_SP, "T", 1)]
+
+
+def test_routing_cavalry_surrenders_only_on_5():
+    kept = run(resolve_charge, horse("T", routing=True), [charger(horse())], Cover.NONE,
+               dice_text="4")
+    assert effects(kept) == [(E.ROUTED, "T", None), (E.LOSE_SP, "T", 1)]
+    lost = run(resolve_charge, horse("T", routing=True), [charger(horse())], Cover.NONE,
+               dice_text="5")
+    assert effects(lost) == [(E.SURRENDERED, "T", None)]
+
+
+def test_routing_unit_needs_no_basic_morale():
+    result = run(resolve_charge, foot("T", routing=True, basic_morale=None), [charger(foot())],
+                 Cover.NONE, dice_text="1")
+    assert result.headline == "T routs again, −1 SP"
+
+
+# Surrender situation (a): "Units charged in the rear which rout … from the charged test"
+
+
+def test_routed_from_rear_charge_takes_a_surrender_test():
+    result = run(resolve_charge, foot("T", basic_morale=4),
+                 [charger(foot(), direction=Direction.REAR)], Cover.NONE, dice_text="2 4")
+    assert effects(result) == [(E.ROUTED, "T", None), (E.LOSE_SP, "T", 1),
+                               (E.SURRENDERED, "T", None)]
+    assert result.headline == "T routs and surrenders"
+
+
+def test_routed_from_rear_charge_may_fail_to_surrender():
+    result = run(resolve_charge, foot("T", basic_morale=4),
+                 [charger(foot(), direction=Direction.REAR)], Cover.NONE, dice_text="2 3")
+    assert effects(result) == [(E.ROUTED, "T", None), (E.LOSE_SP, "T", 1)]
+
+
+def test_rout_from_frontal_charge_takes_no_surrender_test():
+    with pytest.raises(Exception, match="Too many dice"):
+        run(resolve_charge, foot("T", basic_morale=4), [charger(foot())], Cover.NONE,
+            dice_text="4 6")
+
+
+def test_missing_basic_morale_is_a_clear_error():
+    with pytest.raises(InvalidInput, match="needs its basic morale"):
+        run(resolve_charge, foot("T", basic_morale=None), [charger(foot())], Cover.NONE,
+            dice_text="3")
+
+
+def test_not_enough_dice_names_the_roll():
+    with pytest.raises(NotEnoughDice, match="T charge test needs 1d6"):
+        run(resolve_charge, foot("T"), [charger(foot())], Cover.NONE, dice_text="")
+
+
+def test_several_chargers_are_named_in_the_declaration():
+    result = run(resolve_charge, foot("T", basic_morale=6),
+                 [charger(foot("A"), distance=2), charger(horse("B"), distance=5)],
+                 Cover.NONE, dice_text="1")
+    assert result.steps[0].title == "Charge declared"
+    assert result.steps[0].outcome == (
+        'A (infantry, reach 3", from 2") and B (cavalry, reach 6", from 5") charge T.'
+    )
+
+
+def test_duplicate_names_are_refused():
+    with pytest.raises(InvalidInput, match="Two units are called"):
+        run(resolve_charge, foot("A"), [charger(foot("A"))], Cover.NONE, dice_text="1")

@@ -1,0 +1,111 @@
+"""Risk to Generals: both 2d6 tables at every boundary, second wounds, command shaken."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.records import EffectKind as E
+from rules.fire_at_will.melee import resolve_melee
+
+from .helpers import effects, foot, general, m, run
+
+TWO_D6 = {2: "1 1", 7: "3 4", 8: "4 4", 9: "4 5", 10: "5 5", 11: "5 6", 12: "6 6"}
+
+
+def rout_with_general(total: int, wounded: bool = False):
+    """Attacker wins by 2: the defender routs with the general."""
+    return run(resolve_melee, [m(foot("A"))],
+               [m(foot("D", general=general("Wolfe", wounded)))],
+               dice_text=f"5 3 {TWO_D6[total]}")
+
+
+def loss_with_general(total: int, wounded: bool = False):
+    """Attacker wins by 1: the defender retires and loses 1 SP, with the general."""
+    return run(resolve_melee, [m(foot("A"))],
+               [m(foot("D", general=general("Wolfe", wounded)))],
+               dice_text=f"4 3 {TWO_D6[total]}")
+
+
+def general_effects(result):
+    return [(k, u) for k, u, _ in effects(result) if u == "Wolfe"]
+
+
+@pytest.mark.parametrize(
+    ("total", "expected"),
+    [(2, []), (7, []),
+     (8, [E.GENERAL_WOUNDED]), (9, [E.GENERAL_WOUNDED]),
+     (10, [E.GENERAL_CAPTURED, E.COMMAND_SHAKEN]),
+     (11, [E.GENERAL_KILLED, E.COMMAND_SHAKEN]), (12, [E.GENERAL_KILLED, E.COMMAND_SHAKEN])],
+)
+def test_rout_table(total, expected):
+    result = rout_with_general(total)
+    assert [k for k, _ in general_effects(result)] == expected
+    roll = result.steps[-1].rolls[0]
+    assert roll.total == total
+    assert "routed from melee table" in roll.target
+
+
+@pytest.mark.parametrize(
+    ("total", "expected"),
+    [(2, []), (7, []), (8, []),
+     (9, [E.GENERAL_WOUNDED]), (10, [E.GENERAL_WOUNDED]),
+     (11, [E.GENERAL_KILLED, E.COMMAND_SHAKEN]), (12, [E.GENERAL_KILLED, E.COMMAND_SHAKEN])],
+)
+def test_losses_table(total, expected):
+    result = loss_with_general(total)
+    assert [k for k, _ in general_effects(result)] == expected
+    assert "suffered losses in melee table" in result.steps[-1].rolls[0].target
+
+
+def test_rows_are_named():
+    assert rout_with_general(8).steps[-1].rolls[0].target.startswith("row 8-9")
+    assert rout_with_general(10).steps[-1].rolls[0].target.startswith("row 10 ")
+    assert loss_with_general(8).steps[-1].rolls[0].target.startswith("row 2-8")
+
+
+def test_second_light_wound_incapacitates():
+    assert general_effects(rout_with_general(8, wounded=True)) == [
+        (E.GENERAL_INCAPACITATED, "Wolfe")
+    ]
+    assert general_effects(loss_with_general(9, wounded=True)) == [
+        (E.GENERAL_INCAPACITATED, "Wolfe")
+    ]
+
+
+def test_killed_general_shakes_his_command_within_18_inches():
+    result = rout_with_general(11)
+    shaken = [e for e in result.effects if e.kind is E.COMMAND_SHAKEN]
+    assert shaken[0].describe() == 'Wolfe: units of his command within 18" are shaken'
+
+
+def test_winning_side_general_does_not_roll():
+    with pytest.raises(Exception, match="Too many dice"):
+        run(resolve_melee, [m(foot("A", general=general()))], [m(foot("D"))],
+            dice_text="5 3 6 6")
+
+
+def test_a_tie_costs_no_losses_so_no_roll():
+    with pytest.raises(Exception, match="Too many dice"):
+        run(resolve_melee, [m(foot("A"))], [m(foot("D", general=general()))],
+            dice_text="3 3 6 6")
+
+
+def test_retiring_others_without_losses_do_not_roll():
+    # A2 retires 3" without losses: its general takes no risk.
+    result = run(resolve_melee, [m(foot("A1"), front=True), m(foot("A2", general=general()))],
+                 [m(foot("D"))], dice_text="2 1 6")
+    assert all(not s.title.startswith("Risk") for s in result.steps)
+
+
+def test_exception_loser_suffers_losses_so_rolls_on_the_losses_table():
+    result = run(resolve_melee, [m(foot("A", general=general()), vs_building=True)],
+                 [m(foot("D"))], dice_text="6 6 4 5")
+    assert "suffered losses in melee table" in result.steps[-1].rolls[0].target
+    assert general_effects(result) == [(E.GENERAL_WOUNDED, "Wolfe")]
+
+
+def test_surrender_is_tested_before_the_general():
+    result = run(resolve_melee, [m(foot("A"))],
+                 [m(foot("D", general=general()), rear=True)], dice_text="5 3 1 6 6")
+    titles = [s.title for s in result.steps]
+    assert titles[-2].startswith("Surrender test") and titles[-1].startswith("Risk to Wolfe")

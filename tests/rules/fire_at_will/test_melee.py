@@ -1,0 +1,245 @@
+"""fire-at-will-melee.txt: the factor table, results, several units, the (*) exception."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import InvalidInput, TooManyDice
+from rules.core.records import EffectKind as E
+from rules.fire_at_will.melee import MELEE_FACTORS, melee_modifiers, resolve_melee
+from rules.fire_at_will.units import Arm, ObstacleReading, Settings, Unit
+
+from .helpers import effects, foot, general, guns, horse, m, run, skirmishers
+
+
+def mods(member):
+    modifiers, _ = melee_modifiers(member)
+    return [(x.reason, x.value) for x in modifiers]
+
+
+# --- the factor table, column by column -----------------------------------------------------
+
+TABLE = {
+    # situation: (Cavalry, Infantry, Other); None = NA
+    "charging": (2, 1, None),
+    "indian": (None, 2, None),
+    "regular": (1, 1, 1),
+    "flank": (-1, -1, -1),
+    "over_obstacle": (-4, -2, -4),
+    "uphill": (-1, -1, -1),
+    "vs_building": (-4, -2, -4),
+    "rear": (-2, -2, -2),
+    "vs_fortification": (-6, -3, -6),
+    "overlapping": (1, 1, 1),
+    "deep": (1, 1, None),
+}
+UNIT_FLAGS = {"indian", "regular"}
+ARMS = (Arm.CAVALRY, Arm.INFANTRY, Arm.ARTILLERY)
+BASE = {Arm.CAVALRY: [("unit is cavalry", 2)], Arm.INFANTRY: [],
+        Arm.ARTILLERY: [("open order or artillery", -2)]}
+
+
+@pytest.mark.parametrize("flag", sorted(TABLE))
+@pytest.mark.parametrize("column", range(3))
+def test_factor_value_by_column(flag, column):
+    arm = ARMS[column]
+    unit_kw = {flag: True} if flag in UNIT_FLAGS else {}
+    member_kw = {} if flag in UNIT_FLAGS else {flag: True}
+    member = m(Unit(name="U", arm=arm, **unit_kw), **member_kw)
+    expected = TABLE[flag][column]
+    got = [pair for pair in mods(member) if pair not in BASE[arm]]
+    if expected is None:
+        assert got == []
+        assert any("(NA)" in note for note in melee_modifiers(member)[1])
+    else:
+        assert [value for _, value in got] == [expected]
+
+
+def test_other_column_is_used_for_units_that_are_neither():
+    member = m(Unit(name="Pioneers", arm=Arm.OTHER, regular=True), charging=True)
+    assert mods(member) == [("European regulars", 1)]
+
+
+def test_unit_is_cavalry_plus_two():
+    assert mods(m(horse())) == [("unit is cavalry", 2)]
+
+
+def test_open_order_minus_two_in_every_column():
+    assert mods(m(skirmishers())) == [("open order or artillery", -2)]
+    assert mods(m(guns())) == [("open order or artillery", -2)]
+
+
+def test_attacked_in_the_rear_applies_once_though_printed_twice():
+    assert sum(1 for f in MELEE_FACTORS if f.reason == "attacked in the rear") == 1
+    assert mods(m(foot(), rear=True)) == [("attacked in the rear", -2)]
+
+
+def test_light_troops_never_count_as_two_bases_deep():
+    member = m(foot(light=True), deep=True)
+    modifiers, notes = melee_modifiers(member)
+    assert modifiers == []
+    assert "not for light troops" in notes[-1]
+
+
+def test_factors_add_up():
+    member = m(horse(regular=True), charging=True, flank=True, overlapping=True)
+    assert mods(member) == [("unit is cavalry", 2), ("charging", 2), ("European regulars", 1),
+                            ("attacked in flank", -1), ("overlapping enemy unit", 1)]
+    result = run(resolve_melee, [member], [m(foot("D"))], dice_text="3 3")
+    assert result.steps[0].rolls[0].total == 3 + 5
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+def test_loser_by_two_routs_and_loses_two_sp():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"))], dice_text="5 3")
+    assert effects(result) == [(E.ROUTED, "D", None), (E.LOSE_SP, "D", 2)]
+    assert result.headline == "Attackers win by 2: D routs, −2 SP"
+
+
+def test_loser_by_one_retires_loses_one_sp_and_is_shaken():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"))], dice_text="3 4")
+    assert effects(result) == [(E.RETIRE, "A", 3), (E.LOSE_SP, "A", 1), (E.SHAKEN, "A", None)]
+    assert result.headline == "Defenders win by 1: A retires 3\", −1 SP, shaken"
+
+
+def test_equal_scores_retire_both_sides_three_inches():
+    result = run(resolve_melee, [m(foot("A"), charging=True)], [m(foot("D"))], dice_text="3 4")
+    assert effects(result) == [(E.RETIRE, "A", 3), (E.RETIRE, "D", 3)]
+
+
+def test_modified_scores_decide_not_the_dice():
+    # 2 + 2 (cavalry) + 2 (charging) = 6 against 6: a tie
+    result = run(resolve_melee, [m(horse("A"), charging=True)], [m(foot("D"))], dice_text="2 6")
+    assert [r.total for r in result.steps[0].rolls] == [6, 6]
+    assert effects(result) == [(E.RETIRE, "A", 3), (E.RETIRE, "D", 3)]
+
+
+# --- several units per side -------------------------------------------------------------------
+
+
+def test_highest_score_per_side_is_compared():
+    result = run(resolve_melee, [m(foot("A1")), m(foot("A2"))], [m(foot("D"))],
+                 dice_text="1 5 3")
+    assert "Attackers' highest score 5, defenders' highest 3" in result.steps[0].outcome
+    assert effects(result) == [(E.ROUTED, "D", None), (E.LOSE_SP, "D", 2)]
+
+
+def test_only_the_unit_engaged_to_the_front_is_affected_the_others_retire():
+    result = run(resolve_melee, [m(foot("A1")), m(foot("A2"), front=True)], [m(foot("D"))],
+                 dice_text="1 2 6")
+    assert effects(result) == [(E.ROUTED, "A2", None), (E.LOSE_SP, "A2", 2),
+                               (E.RETIRE, "A1", 3)]
+    assert "engaged to the enemy's front" in result.steps[1].outcome
+
+
+def test_with_several_in_front_the_lowest_score_is_affected():
+    result = run(resolve_melee,
+                 [m(foot("A1"), front=True), m(foot("A2"), front=True), m(foot("A3"))],
+                 [m(foot("D"))], dice_text="3 2 1 4")
+    assert effects(result) == [(E.RETIRE, "A2", 3), (E.LOSE_SP, "A2", 1), (E.SHAKEN, "A2", None),
+                               (E.RETIRE, "A1", 3), (E.RETIRE, "A3", 3)]
+
+
+def test_with_no_unit_marked_in_front_the_lowest_score_is_affected():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D1")), m(foot("D2"))],
+                 dice_text="6 2 3")
+    assert effects(result)[:2] == [(E.ROUTED, "D1", None), (E.LOSE_SP, "D1", 2)]
+    assert effects(result)[2:] == [(E.RETIRE, "D2", 3)]
+
+
+def test_tied_lowest_scores_take_the_first_listed_and_say_so():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D1")), m(foot("D2"))],
+                 dice_text="6 2 2")
+    assert effects(result)[0] == (E.ROUTED, "D1", None)
+    assert "first listed" in result.steps[1].outcome
+
+
+def test_a_tie_with_several_units_retires_everyone():
+    result = run(resolve_melee, [m(foot("A1")), m(foot("A2"))], [m(foot("D"))],
+                 dice_text="4 2 4")
+    assert effects(result) == [(E.RETIRE, "A1", 3), (E.RETIRE, "A2", 3), (E.RETIRE, "D", 3)]
+
+
+def test_preferred_shapes_carry_no_note():
+    one_vs_many = run(resolve_melee, [m(foot("A1")), m(foot("A2")), m(foot("A3"))],
+                      [m(foot("D"))], dice_text="1 1 1 1")
+    one_vs_two = run(resolve_melee, [m(foot("A"))], [m(foot("D1")), m(foot("D2"))],
+                     dice_text="1 1 1")
+    assert not any("split" in n for n in one_vs_many.notes + one_vs_two.notes)
+
+
+@pytest.mark.parametrize(("attackers", "defenders"), [(2, 2), (1, 3)])
+def test_other_shapes_are_resolved_with_a_note(attackers, defenders):
+    result = run(resolve_melee, [m(foot(f"A{i}")) for i in range(attackers)],
+                 [m(foot(f"D{i}")) for i in range(defenders)],
+                 dice_text=" ".join("1" * (attackers + defenders)))
+    assert any("split this one if you can" in n for n in result.notes)
+
+
+# --- the (*) exception ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["vs_building", "vs_fortification"])
+def test_loser_charging_a_building_or_fortification_does_not_rout(flag):
+    result = run(resolve_melee, [m(foot("A"), **{flag: True})], [m(foot("D"))],
+                 dice_text="6 6")  # −2 or −3 puts A 2+ behind
+    assert effects(result) == [(E.RETIRE, "A", 6), (E.SHAKEN, "A", None), (E.LOSE_SP, "A", 2)]
+
+
+def test_attacker_losing_to_a_defender_behind_an_obstacle_does_not_rout():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), behind_obstacle=True)],
+                 dice_text="2 5")
+    assert effects(result) == [(E.RETIRE, "A", 6), (E.SHAKEN, "A", None), (E.LOSE_SP, "A", 2)]
+
+
+def test_defender_behind_an_obstacle_who_loses_routs_by_default():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), behind_obstacle=True)],
+                 dice_text="5 2")
+    assert effects(result) == [(E.ROUTED, "D", None), (E.LOSE_SP, "D", 2)]
+
+
+def test_either_reading_protects_a_losing_defender_behind_an_obstacle():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), behind_obstacle=True)],
+                 dice_text="5 2", settings=Settings(ObstacleReading.EITHER))
+    assert effects(result) == [(E.RETIRE, "D", 6), (E.SHAKEN, "D", None), (E.LOSE_SP, "D", 2)]
+
+
+def test_the_exception_does_not_change_a_loss_by_one():
+    result = run(resolve_melee, [m(foot("A"), vs_building=True)], [m(foot("D"))],
+                 dice_text="5 4")  # 5 − 2 = 3 vs 4
+    assert effects(result) == [(E.RETIRE, "A", 3), (E.LOSE_SP, "A", 1), (E.SHAKEN, "A", None)]
+
+
+# --- surrender from melee (situation a) -------------------------------------------------------
+
+
+def test_unit_attacked_in_the_rear_that_routs_tests_to_surrender():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), rear=True)], dice_text="5 3 4")
+    assert effects(result) == [(E.ROUTED, "D", None), (E.LOSE_SP, "D", 2),
+                               (E.SURRENDERED, "D", None)]
+
+
+def test_unit_attacked_in_the_rear_that_only_retires_does_not_test():
+    with pytest.raises(TooManyDice):
+        run(resolve_melee, [m(foot("A"))], [m(foot("D"), rear=True)], dice_text="4 5 6")
+
+
+# --- input checks -----------------------------------------------------------------------------
+
+
+def test_each_side_needs_a_unit():
+    with pytest.raises(InvalidInput, match="at least one unit among the defenders"):
+        run(resolve_melee, [m(foot("A"))], [], dice_text="1")
+
+
+def test_duplicate_names_are_refused():
+    with pytest.raises(InvalidInput, match="Two units are called `a`"):
+        run(resolve_melee, [m(foot("A"))], [m(foot("a"))], dice_text="1 1")
+
+
+def test_general_attached_is_carried_through():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D", general=general("Wolfe")))],
+                 dice_text="5 3 1 1")
+    assert result.steps[-1].title.startswith("Risk to Wolfe")

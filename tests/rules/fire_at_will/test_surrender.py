@@ -1,0 +1,41 @@
+"""The Surrender section: three situations, foot 4+, mounted 5+."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import NotAllowed
+from rules.core.records import EffectKind as E
+from rules.fire_at_will.charge import resolve_surrender
+from rules.fire_at_will.surrender import SurrenderSituation as S
+
+from .helpers import effects, foot, horse, run
+
+
+@pytest.mark.parametrize(
+    ("unit", "face", "surrenders"),
+    [(foot(routing=True), 3, False), (foot(routing=True), 4, True),
+     (horse(routing=True), 4, False), (horse(routing=True), 5, True),
+     (horse(routing=True), 6, True), (foot(routing=True), 1, False)],
+)
+def test_foot_surrender_on_4_mounted_on_5(unit, face, surrenders):
+    result = run(resolve_surrender, unit, S.ROUTING_TRAPPED, dice_text=str(face))
+    assert (effects(result) == [(E.SURRENDERED, unit.name, None)]) is surrenders
+    roll = result.steps[0].rolls[0]
+    assert roll.target == ("5+ (mounted)" if unit.mounted else "4+ (foot)")
+
+
+def test_situation_c_names_the_situation():
+    result = run(resolve_surrender, foot(routing=True), S.ROUTING_TRAPPED, dice_text="6")
+    assert "within 6\" of the enemy and unable to move" in result.steps[0].title
+    assert "removed from the table" in result.steps[0].outcome
+
+
+def test_situations_b_and_c_are_for_routing_units():
+    with pytest.raises(NotAllowed, match="not routing"):
+        run(resolve_surrender, foot(), S.ROUTING_TRAPPED, dice_text="6")
+
+
+def test_situation_a_may_be_tested_alone():
+    result = run(resolve_surrender, foot(), S.REAR_ROUT, dice_text="4")
+    assert result.headline == "2nd Foot surrenders"
