@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.autocomplete import suggestions
 from bot.dice import Rolled, resolve_with
-from bot.render.resolution import resolution_embeds
+from bot.render.resolution import resolution_messages
 from rules.fire_at_will import resolve_charge, resolve_melee, resolve_surrender
 from rules.fire_at_will.inputs import CHARGER, MELEE, build_unit, read_chargers, read_melee_side
 from rules.fire_at_will.surrender import SurrenderSituation
@@ -29,9 +29,10 @@ ARM_CHOICES = [app_commands.Choice(name=a.value, value=a.value) for a in Arm]
 
 
 async def send_rolled(interaction: discord.Interaction, rolled: Rolled) -> None:
-    await interaction.response.send_message(
-        embeds=resolution_embeds(rolled.resolution, dice_note=rolled.note)
-    )
+    first, *rest = resolution_messages(rolled.resolution, dice_note=rolled.note)
+    await interaction.response.send_message(embeds=first)
+    for embeds in rest:
+        await interaction.followup.send(embeds=embeds)
 
 
 class Lookups(commands.Cog):

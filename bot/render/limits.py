@@ -79,40 +79,65 @@ def _split_field(spec: FieldSpec) -> list[FieldSpec]:
     ]
 
 
-def pack(head: EmbedSpec, extra_fields: tuple[FieldSpec, ...] = ()) -> list[EmbedSpec]:
-    """Fit one logical embed (``head`` plus its fields) into at most ten real ones."""
-    first = replace(
-        head,
-        title=clip(head.title, TITLE),
-        description=clip(head.description, DESCRIPTION),
-        author=clip(head.author, AUTHOR),
-        footer=clip(head.footer, FOOTER),
-        fields=(),
-    )
-    pieces = [p for f in (*head.fields, *extra_fields) for p in _split_field(f)]
-    embeds = [first]
+MAX_MESSAGES = 5
+HEAD_RESERVE = 1000  # room kept for fields next to a very long description
+
+
+def _fit_head(head: EmbedSpec) -> EmbedSpec:
+    """Clip the head so that, alone, it leaves room in a message's 6000 characters."""
+    title = clip(head.title, TITLE)
+    author = clip(head.author, AUTHOR)
+    room = TOTAL - len(title) - len(author) - HEAD_RESERVE
+    description = clip(head.description, min(DESCRIPTION, room))
+    room -= len(description)
+    footer = clip(head.footer, min(FOOTER, room + HEAD_RESERVE // 2))
+    return replace(head, title=title, author=author, description=description, footer=footer,
+                   fields=())
+
+
+def pack_messages(head: EmbedSpec) -> list[list[EmbedSpec]]:
+    """Fit one logical embed (``head`` and its fields) into messages that each obey every limit.
+
+    Long field values continue in "(cont.)" fields; past 25 fields a message takes another
+    embed; past 6000 characters or 10 embeds the rest goes to a further message. Beyond
+    ``MAX_MESSAGES`` the output is cut, with a marker saying so.
+    """
+    first = _fit_head(head)
+    messages: list[list[EmbedSpec]] = [[first]]
     total = first.size()
-    for piece in pieces:
-        current = embeds[-1]
+    pieces = [p for f in head.fields for p in _split_field(f)]
+    for index, piece in enumerate(pieces):
         cost = len(piece.name) + len(piece.value)
-        if len(current.fields) >= FIELDS or total + cost > TOTAL:
-            if len(embeds) == EMBEDS or total + cost > TOTAL:
-                return _truncated(embeds, len(pieces))
+        embeds = messages[-1]
+        if total + cost > TOTAL or (len(embeds[-1].fields) >= FIELDS and len(embeds) == EMBEDS):
+            if len(messages) == MAX_MESSAGES:
+                return _cut(messages, len(pieces) - index)
+            messages.append([EmbedSpec(colour=head.colour)])
+            embeds, total = messages[-1], 0
+        elif len(embeds[-1].fields) >= FIELDS:
             embeds.append(EmbedSpec(colour=head.colour))
-            current = embeds[-1]
-        embeds[-1] = replace(current, fields=(*current.fields, piece))
+        embeds[-1] = replace(embeds[-1], fields=(*embeds[-1].fields, piece))
         total += cost
-    return embeds
+    return messages
 
 
-def _truncated(embeds: list[EmbedSpec], _pieces: int) -> list[EmbedSpec]:
-    """Mark that the output was cut; the marker itself fits in the room left."""
-    note = "(cut to fit Discord's limits)"
+def pack(head: EmbedSpec) -> list[EmbedSpec]:
+    """The first message of ``pack_messages``, for content known to be short (help)."""
+    messages = pack_messages(head)
+    if len(messages) > 1:
+        return _cut(messages[:1], 1)[0]
+    return messages[0]
+
+
+def _cut(messages: list[list[EmbedSpec]], left: int) -> list[list[EmbedSpec]]:
+    """Mark, in the last message's last footer, that ``left`` parts were left out."""
+    embeds = messages[-1]
+    note = f"({left} more part{'s' if left != 1 else ''} cut to fit Discord's limits)"
+    room = TOTAL - sum(e.size() for e in embeds)
     last = embeds[-1]
-    room = TOTAL - sum(e.size() for e in embeds) + len(last.footer)
-    footer = clip(f"{last.footer} {note}".strip(), min(FOOTER, max(room, 0)))
-    embeds[-1] = replace(last, footer=footer)
-    return embeds
+    footer = f"{last.footer} {note}".strip()
+    embeds[-1] = replace(last, footer=clip(footer, min(FOOTER, len(last.footer) + room)))
+    return messages
 
 
 def violations(embeds: list[dict], content: str | None = None) -> list[str]:

@@ -12,7 +12,7 @@ import re
 
 import discord
 
-from bot.render.limits import EmbedSpec, FieldSpec, pack
+from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from rules.core.records import Modifier, Resolution, Roll, Severity, Step
 from rules.registry import RULESETS
 
@@ -70,7 +70,8 @@ def step_field(step: Step) -> FieldSpec:
     return FieldSpec(step.title, "\n".join(lines))
 
 
-def resolution_specs(resolution: Resolution, *, dice_note: str = "") -> list[EmbedSpec]:
+def resolution_specs(resolution: Resolution, *, dice_note: str = "") -> list[list[EmbedSpec]]:
+    """The messages that show a resolution: usually one; more when it is very long."""
     effects = "\n".join(f"• {escape(e.describe())}" for e in resolution.effects)
     fields = [step_field(step) for step in resolution.steps]
     if resolution.notes:
@@ -83,7 +84,7 @@ def resolution_specs(resolution: Resolution, *, dice_note: str = "") -> list[Emb
         footer=dice_note,
         fields=tuple(fields),
     )
-    return pack(head)
+    return pack_messages(head)
 
 
 def to_discord(spec: EmbedSpec) -> discord.Embed:
@@ -101,5 +102,10 @@ def to_discord(spec: EmbedSpec) -> discord.Embed:
     return embed
 
 
-def resolution_embeds(resolution: Resolution, *, dice_note: str = "") -> list[discord.Embed]:
-    return [to_discord(spec) for spec in resolution_specs(resolution, dice_note=dice_note)]
+def resolution_messages(
+    resolution: Resolution, *, dice_note: str = ""
+) -> list[list[discord.Embed]]:
+    return [
+        [to_discord(spec) for spec in message]
+        for message in resolution_specs(resolution, dice_note=dice_note)
+    ]

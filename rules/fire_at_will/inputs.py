@@ -13,6 +13,7 @@ from rules.core.fields import Field, FieldSet, split_units
 from rules.fire_at_will.charge import MAX_CHARGERS
 from rules.fire_at_will.melee import MAX_UNITS_PER_SIDE
 from rules.fire_at_will.units import (
+    MORALE_RANGE,
     Arm,
     Charger,
     Cover,
@@ -36,8 +37,8 @@ UNIT_FIELDS: tuple[Field, ...] = (
                "foot": Arm.INFANTRY, "art": Arm.ARTILLERY, "guns": Arm.ARTILLERY},
     ),
     Field("order", Order, "close (default) or open order"),
-    Field("morale", int, "basic morale: a charge test at or above it routs", minimum=1,
-          maximum=20),
+    Field("morale", int, "basic morale: a charge test at or above it routs",
+          minimum=MORALE_RANGE[0], maximum=MORALE_RANGE[1]),
     Field("shaken", bool, "the unit is shaken"),
     Field("routing", bool, "the unit is already routing"),
     Field("regular", bool, "European regulars", aliases=("regulars", "european")),

@@ -8,6 +8,10 @@ from enum import StrEnum
 from rules.core.errors import InvalidInput
 
 RULESET = "fire-at-will"
+# Project limits, not rules values: a d6 plus every factor cannot pass 14, so a basic
+# morale above 20 can only be a typo.
+MORALE_RANGE = (1, 20)
+MAX_NAME = 64
 CHARGING_TEXT = "fire-at-will-charging.txt"
 MELEE_TEXT = "fire-at-will-melee.txt"
 
@@ -70,6 +74,16 @@ class Unit:
     indian: bool = False
     light: bool = False
     general: General | None = None
+
+    def __post_init__(self) -> None:
+        if not self.name.strip() or len(self.name) > MAX_NAME:
+            raise InvalidInput(f"A unit name must be 1 to {MAX_NAME} characters.")
+        low, high = MORALE_RANGE
+        if self.basic_morale is not None and not low <= self.basic_morale <= high:
+            raise InvalidInput(
+                f"{self.name}: basic morale {self.basic_morale} is out of range.",
+                hint=f"Give a whole number from {low} to {high}.",
+            )
 
     @property
     def mounted(self) -> bool:

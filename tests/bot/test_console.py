@@ -1,0 +1,71 @@
+"""`huzzah console`, driven through standard input as a player would type."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def console(*lines: str, args: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "console", *args],
+        input="\n".join(lines) + "\n", text=True, capture_output=True, cwd=ROOT, timeout=120,
+    )
+
+
+def test_a_charge_and_a_melee_play_through_the_console():
+    done = console(
+        '/charge fire-at-will target:"2nd Foot" target_type:infantry morale:4 '
+        'chargers:"Hussars: cav distance=5" dice:3',
+        '/melee fire-at-will attackers:"Hussars: cav charging" defenders:"2nd Foot: inf shaken" '
+        'dice:"2 4"',
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "# 💥 2nd Foot routs, −1 SP" in out
+    assert ("2nd Foot charge test 🎲 3 +2 non-cavalry charged by cavalry = 5 "
+            "vs basic morale 4") in out
+    assert "Hussars 🎲 2 +2 unit is cavalry +2 charging = 6 vs Cavalry column" in out
+    assert "# 💥 Attackers win by 2: 2nd Foot routs, −2 SP" in out
+    assert "Traceback" not in out + done.stderr
+
+
+def test_unknown_command_prints_the_command_list_and_fails_the_script():
+    done = console("/mele fire-at-will")
+    assert done.returncode == 1
+    assert "/melee fire-at-will" in done.stdout
+    assert "/charge fire-at-will" in done.stdout
+
+
+def test_unknown_option_prints_that_commands_options():
+    done = console('/melee fire-at-will attackers:"A: inf" defenders:"D: inf" bogus:1')
+    assert done.returncode == 1
+    assert "bogus" in done.stdout
+    assert "attackers" in done.stdout and "defenders" in done.stdout and "dice" in done.stdout
+
+
+def test_bad_input_shows_the_private_reply_a_player_would_see():
+    done = console('/melee fire-at-will attackers:"A: inf chargin" defenders:"D: inf"')
+    assert done.returncode == 0
+    assert "only you can see this" in done.stdout
+    assert "Did you mean `charging`?" in done.stdout
+
+
+def test_json_mode_prints_the_raw_payload():
+    done = console("/surrender fire-at-will unit:Rangers unit_type:infantry situation:c dice:4",
+                   args=("--json", "--channel", "555", "--user", "42"))
+    start = done.stdout.index("[")
+    payloads = json.JSONDecoder().raw_decode(done.stdout[start:])[0]
+    assert payloads[0]["type"] == 4
+    assert payloads[0]["data"]["embeds"][0]["title"] == "💥 Rangers surrenders"
+
+
+def test_help_word_and_comments():
+    done = console("# a comment", "", "help", "quit", "/help")
+    assert done.returncode == 0
+    assert "/melee" in done.stdout
+    assert "Huzzah: dice for horse-and-musket wargames" not in done.stdout  # quit stopped it

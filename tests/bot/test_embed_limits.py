@@ -1,0 +1,174 @@
+"""Every embed the bot can produce for Fire at Will stays inside Discord's limits.
+
+Small situations are walked through every outcome of their dice (the same seam the exact
+odds use); the largest inputs the commands accept are rendered on many random rolls.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import pytest
+from discord import app_commands
+
+from bot.render.limits import MAX_MESSAGES, EmbedSpec, FieldSpec, pack_messages, violations
+from bot.render.resolution import resolution_messages, to_discord
+from rules.core.dice import RandomSource, ReplaySource, Unrolled
+from rules.fire_at_will.charge import MAX_CHARGERS, resolve_charge
+from rules.fire_at_will.melee import MAX_UNITS_PER_SIDE, resolve_melee
+from rules.fire_at_will.units import (
+    Arm,
+    Charger,
+    Cover,
+    Direction,
+    General,
+    MeleeUnit,
+    ObstacleReading,
+    Order,
+    Settings,
+    Unit,
+)
+
+from .conftest import reply
+
+
+def every_outcome(procedure):
+    stack = [()]
+    while stack:
+        prefix = stack.pop()
+        try:
+            yield procedure(ReplaySource(prefix))
+        except Unrolled as branch:
+            stack.extend((*prefix, faces) for faces, _ in branch.kind.outcomes())
+
+
+def check(resolution) -> int:
+    """Assert every message fits; return how many messages it took."""
+    messages = resolution_messages(resolution, dice_note="x" * 100)
+    for embeds in messages:
+        assert violations([e.to_dict() for e in embeds]) == [], resolution.headline
+    cut = [e for m in messages for e in m if "cut to fit" in (e.footer.text or "")]
+    assert not cut, "a Fire at Will resolution never needs cutting"
+    return len(messages)
+
+
+LONG = "Régiment de la Reine, 2e bataillon, compagnie des grenadiers ««»»"[:64]
+
+
+def long_name(i: int) -> str:
+    return f"{i:02d} {LONG}"[:64]
+
+
+@pytest.mark.parametrize("arm", list(Arm))
+@pytest.mark.parametrize("cover", list(Cover))
+@pytest.mark.parametrize("routing", [False, True])
+def test_every_charge_outcome_fits(arm, cover, routing):
+    target = Unit(long_name(0), arm, Order.OPEN, basic_morale=4, shaken=True, routing=routing)
+    chargers = [Charger(Unit(long_name(i + 1), Arm.CAVALRY if i % 2 else Arm.INFANTRY),
+                        direction=list(Direction)[i % 3], distance=1)
+                for i in range(MAX_CHARGERS)]
+    for resolution in every_outcome(lambda d: resolve_charge(target, chargers, cover, d)):
+        check(resolution)
+
+
+def melee_member(i: int, arm: Arm, general: bool) -> MeleeUnit:
+    unit = Unit(long_name(i), arm, Order.OPEN, regular=True, indian=True, light=True,
+                general=General(long_name(50 + i), wounded=i % 2 == 0) if general else None)
+    return MeleeUnit(unit, charging=True, flank=True, rear=True, over_obstacle=True,
+                     uphill=True, vs_building=True, vs_fortification=True, overlapping=True,
+                     deep=True, front=i % 3 == 0, behind_obstacle=True)
+
+
+@pytest.mark.parametrize("arms", list(itertools.product([Arm.CAVALRY, Arm.INFANTRY,
+                                                         Arm.ARTILLERY], repeat=2)))
+def test_every_one_against_one_melee_outcome_fits(arms):
+    attackers = [melee_member(1, arms[0], general=True)]
+    defenders = [melee_member(2, arms[1], general=True)]
+    count = 0
+    for resolution in every_outcome(lambda d: resolve_melee(attackers, defenders, d)):
+        check(resolution)
+        count += 1
+    assert count >= 36
+
+
+@pytest.mark.parametrize("reading", list(ObstacleReading))
+def test_the_largest_melees_fit(reading):
+    rng = random.Random(1)
+    for _ in range(150):
+        attackers = [melee_member(i, rng.choice(list(Arm)), True)
+                     for i in range(MAX_UNITS_PER_SIDE)]
+        defenders = [melee_member(20 + i, rng.choice(list(Arm)), True)
+                     for i in range(MAX_UNITS_PER_SIDE)]
+        check(resolve_melee(attackers, defenders, RandomSource(rng.random()),
+                            Settings(reading)))
+
+
+def test_the_packer_never_exceeds_a_limit_whatever_it_is_given():
+    rng = random.Random(7)
+    for _ in range(200):
+        fields = tuple(
+            FieldSpec("n" * rng.randint(0, 400),
+                      "\n".join("v" * rng.randint(0, 1500) for _ in range(rng.randint(0, 8))))
+            for _ in range(rng.randint(0, 60))
+        )
+        head = EmbedSpec(title="t" * rng.randint(0, 400), description="d" * rng.randint(0, 5000),
+                         author="a" * rng.randint(0, 300), footer="f" * rng.randint(0, 3000),
+                         fields=fields)
+        messages = pack_messages(head)
+        assert 1 <= len(messages) <= MAX_MESSAGES
+        for message in messages:
+            assert violations([to_discord(spec).to_dict() for spec in message]) == []
+
+
+def test_long_outputs_continue_in_more_fields_and_embeds():
+    head = EmbedSpec(title="t", fields=tuple(FieldSpec(f"f{i}", "x" * 1000 + "\n" + "y" * 900)
+                                              for i in range(10)))
+    messages = pack_messages(head)
+    assert len(messages) >= 2
+    names = [f.name for m in messages for s in m for f in s.fields]
+    assert "f0 (cont.)" in names
+    assert names.count("f9") == 1  # nothing lost at this size
+
+
+# --- the commands themselves -----------------------------------------------------------------
+
+NAME = re.compile(r"^[-_'\w]{1,32}$")
+
+
+def walk(commands):
+    for command in commands:
+        yield command
+        if isinstance(command, app_commands.Group):
+            yield from walk(command.commands)
+
+
+async def test_registered_commands_respect_discord_limits(discord_session):
+    commands = list(walk(discord_session.tree.get_commands()))
+    assert len(commands) >= 4
+    for command in commands:
+        assert NAME.match(command.name) and command.name == command.name.lower()
+        assert 1 <= len(command.description) <= 100, command.name
+        data = command.to_dict(discord_session.tree)
+        options = data.get("options", [])
+        assert len(options) <= 25
+        for option in options:
+            assert NAME.match(option["name"]), option["name"]
+            assert 1 <= len(option["description"]) <= 100, (command.name, option["name"])
+            assert len(option.get("choices", [])) <= 25
+            for choice in option.get("choices", []):
+                assert 1 <= len(choice["name"]) <= 100
+
+
+async def test_help_embeds_fit(discord_session):
+    for line in ("/help", "/help topic:fire-at-will"):
+        message = await reply(discord_session, line)
+        assert violations(message.embeds, message.content) == []
+
+
+async def test_the_longest_error_fits(discord_session):
+    words = " ".join(f"zz{i}" for i in range(40))
+    message = await reply(discord_session, f'/melee fire-at-will attackers:"A: {words}" '
+                                           'defenders:"D: inf"')
+    assert message.ephemeral and len(message.content) <= 2000
