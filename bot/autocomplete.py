@@ -32,3 +32,31 @@ def suggestions(fields: FieldSet, current: str) -> list[app_commands.Choice[str]
         if len(choices) == MAX_CHOICES:
             break
     return choices
+
+
+def roster_suggestions(
+    names: list[str], situation: FieldSet | None, current: str
+) -> list[app_commands.Choice[str]]:
+    """In a battle: complete the unit name being typed, then this fight's situation words.
+
+    ``situation`` is None for options that take a single unit name.
+    """
+    if situation is None:
+        partial = current.strip().casefold()
+        return [
+            app_commands.Choice(name=n, value=n)
+            for n in names
+            if partial in n.casefold()
+        ][:MAX_CHOICES]
+    start = current.rfind(";") + 1
+    head, part = current[:start], current[start:]
+    if ":" in part:
+        return suggestions(situation, current)
+    partial = part.strip().casefold()
+    prefix = f"{head} " if head and not head.endswith(" ") else head
+    choices = []
+    for name in names:
+        value = f"{prefix}{name}"
+        if partial in name.casefold() and len(value) <= MAX_VALUE:
+            choices.append(app_commands.Choice(name=value, value=value))
+    return choices[:MAX_CHOICES]

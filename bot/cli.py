@@ -36,14 +36,35 @@ def _token_or_none() -> str | None:
     return config.token
 
 
+def _migrated_url() -> str:
+    """The configured database, brought to the newest schema."""
+    from bot.storage.database import database_url
+    from bot.storage.migrate import upgrade
+
+    url = database_url()
+    upgrade(url)
+    return url
+
+
+async def _run_bot(token: str, url: str) -> None:
+    from bot.client import create_bot
+    from bot.storage.database import Database
+
+    async with Database(url) as db, create_bot(db) as bot:
+        await bot.start(token)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     token = _token_or_none()
     if not token:
         return fail(NO_TOKEN)
-    from bot.client import create_bot
-
     try:
-        create_bot().run(token, log_handler=None)
+        url = _migrated_url()
+    except Exception as exc:  # a database we cannot open or migrate: say so in one line
+        return fail(f"huzzah: cannot prepare the database ({type(exc).__name__}: {exc}). "
+                    "Check DATABASE_URL.")
+    try:
+        asyncio.run(_run_bot(token, url))
     except discord.LoginFailure:
         return fail(BAD_TOKEN)
     except discord.PrivilegedIntentsRequired:
@@ -56,9 +77,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 async def _sync(token: str, guild_id: int | None) -> int:
     from bot.client import create_bot
+    from bot.storage.database import Database
 
-    bot = create_bot()
-    async with bot:
+    # Syncing only reads the command tree; the database is never opened.
+    async with Database("sqlite+aiosqlite://") as db, create_bot(db) as bot:
         await bot.login(token)
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
@@ -96,6 +118,27 @@ def cmd_console(args: argparse.Namespace) -> int:
     return asyncio.run(run_console(args))
 
 
+def cmd_db(args: argparse.Namespace) -> int:
+    from bot.storage.database import database_url
+    from bot.storage.migrate import current, downgrade, upgrade
+
+    config = load_config()
+    setup_logging(config.log_level)
+    url = database_url()
+    try:
+        if args.action == "upgrade":
+            upgrade(url, args.revision or "head")
+        elif args.action == "downgrade":
+            if not args.revision:
+                return fail("huzzah: say which revision to go down to, e.g. "
+                            "`huzzah db downgrade base`.")
+            downgrade(url, args.revision)
+        print(f"database at revision {current(url) or 'base'}")
+    except Exception as exc:
+        return fail(f"huzzah: {args.action} failed ({type(exc).__name__}: {exc}).")
+    return 0
+
+
 def cmd_resolve(args: argparse.Namespace) -> int:
     from bot.resolve_cli import main
 
@@ -128,10 +171,18 @@ def build_parser() -> argparse.ArgumentParser:
                          help="give the user the Manage Channel permission")
     console.add_argument("--role", type=int, action="append", default=[], metavar="ID",
                          help="a role id the user holds (repeatable)")
+    console.add_argument("--database", metavar="URL_OR_FILE",
+                         help="the database (default: DATABASE_URL, else ./huzzah.db)")
     console.add_argument("--json", action="store_true",
                          help="print the raw payloads the bot sends instead of text")
     console.add_argument("-v", "--verbose", action="store_true", help="show the bot's log")
     console.set_defaults(func=cmd_console)
+
+    db = sub.add_parser("db", help="migrate the database named by DATABASE_URL")
+    db.add_argument("action", choices=["upgrade", "downgrade", "current"])
+    db.add_argument("revision", nargs="?", help="target revision (upgrade: head by default; "
+                    "downgrade: required, `base` for an empty database)")
+    db.set_defaults(func=cmd_db)
 
     resolve = sub.add_parser("resolve", help="resolve one JSON request from standard input")
     resolve.set_defaults(func=cmd_resolve)

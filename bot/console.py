@@ -21,6 +21,8 @@ from bot.offline import (
     parse_command_line,
     render_messages,
 )
+from bot.storage.database import Database, async_url, database_url
+from bot.storage.migrate import upgrade_async
 
 MANAGE_CHANNELS = 1 << 4
 BANNER = (
@@ -56,10 +58,19 @@ def where(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
+def console_url(database: str | None) -> str:
+    """A URL as given, a bare path as a SQLite file, or the configured default."""
+    if database is None:
+        return database_url()
+    return async_url(database if "://" in database else f"sqlite:///{database}")
+
+
 async def run_console(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty()
     refused = 0
-    async with OfflineDiscord(create_bot()) as session:
+    url = console_url(args.database)
+    await upgrade_async(url)
+    async with Database(url) as db, OfflineDiscord(create_bot(db)) as session:
         if interactive:
             print(BANNER)
         async for raw in lines(interactive):

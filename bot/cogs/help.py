@@ -28,15 +28,22 @@ TOPICS = {
 }
 
 
-def command_lines(tree: app_commands.CommandTree) -> list[str]:
-    lines = []
-    for command in sorted(tree.get_commands(), key=lambda c: c.name):
+ORDER = ("melee", "charge", "surrender", "battle", "unit", "general", "gm", "help")
+
+
+def command_fields(tree: app_commands.CommandTree) -> list[FieldSpec]:
+    """One field per top-level command, listing its subcommands."""
+    commands = sorted(tree.get_commands(),
+                      key=lambda c: ORDER.index(c.name) if c.name in ORDER else len(ORDER))
+    fields = []
+    for command in commands:
         if isinstance(command, app_commands.Group):
-            for sub in command.commands:
-                lines.append(f"`/{command.name} {sub.name}`: {sub.description}")
-        elif isinstance(command, app_commands.Command):
-            lines.append(f"`/{command.name}`: {command.description}")
-    return lines
+            lines = [f"`/{command.name} {sub.name}`: {sub.description}"
+                     for sub in command.commands]
+            fields.append(FieldSpec(f"/{command.name}: {command.description}", "\n".join(lines)))
+        else:
+            fields.append(FieldSpec(f"/{command.name}", command.description))
+    return fields
 
 
 def overview(tree: app_commands.CommandTree) -> list[EmbedSpec]:
@@ -49,7 +56,7 @@ def overview(tree: app_commands.CommandTree) -> list[EmbedSpec]:
             description=NOTATION,
             colour=HELP_COLOUR,
             fields=(
-                FieldSpec("Commands", "\n".join(command_lines(tree))),
+                *command_fields(tree),
                 FieldSpec("Rule sets", rulesets),
                 FieldSpec("More", "`/help topic:<rule set>` lists the words each rule set takes."),
             ),

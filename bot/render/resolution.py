@@ -9,6 +9,7 @@ and its outcome in words.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import discord
 
@@ -70,10 +71,19 @@ def step_field(step: Step) -> FieldSpec:
     return FieldSpec(step.title, "\n".join(lines))
 
 
-def resolution_specs(resolution: Resolution, *, dice_note: str = "") -> list[list[EmbedSpec]]:
-    """The messages that show a resolution: usually one; more when it is very long."""
+def resolution_specs(
+    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
+) -> list[list[EmbedSpec]]:
+    """The messages that show a resolution: usually one; more when it is very long.
+
+    ``battle_changes`` (in a battle) lists what changed on the roster, shown right under
+    the effects so the consequence is visible at a glance.
+    """
     effects = "\n".join(f"• {escape(e.describe())}" for e in resolution.effects)
     fields = [step_field(step) for step in resolution.steps]
+    if battle_changes is not None:
+        changed = "\n".join(escape(line) for line in battle_changes) or "No change to the roster."
+        fields.insert(0, FieldSpec("Roster", changed))
     if resolution.notes:
         fields.append(FieldSpec("Reminders", "\n".join(f"• {n}" for n in resolution.notes)))
     head = EmbedSpec(
@@ -103,9 +113,11 @@ def to_discord(spec: EmbedSpec) -> discord.Embed:
 
 
 def resolution_messages(
-    resolution: Resolution, *, dice_note: str = ""
+    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
 ) -> list[list[discord.Embed]]:
     return [
         [to_discord(spec) for spec in message]
-        for message in resolution_specs(resolution, dice_note=dice_note)
+        for message in resolution_specs(
+            resolution, dice_note=dice_note, battle_changes=battle_changes
+        )
     ]

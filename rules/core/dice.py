@@ -322,6 +322,10 @@ class ScriptedSource:
     def remaining(self) -> int:
         return len(self._faces) - self._used
 
+    @property
+    def consumed(self) -> int:
+        return self._used
+
     def roll(self, kind: RollKind, label: str) -> Faces:
         need = kind.dice_count
         self.rolls.append((label, kind.describe()))

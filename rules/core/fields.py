@@ -164,6 +164,13 @@ class FieldSet:
                 prefixes.append(f"{spec.name.replace('_', '-')}=")
         return bare + prefixes
 
+    def knows(self, token: str) -> bool:
+        """Whether a typed token (``cav``, ``morale=4``) is one of these fields."""
+        word = token.lower()
+        if "=" in word:
+            return word.partition("=")[0] in self._by_key
+        return word in self._by_word
+
     def help_lines(self) -> list[str]:
         lines = []
         for spec in self.fields:

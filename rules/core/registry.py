@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rules.core.dice import DiceSource, RandomSource, ScriptedSource, parse_dice
 from rules.core.errors import InvalidInput
-from rules.core.records import Resolution
+from rules.core.fields import FieldSet
+from rules.core.records import Effect, Resolution
+from rules.core.roster import Change, Roster
 
 ProcedureRunner = Callable[[Mapping[str, Any], DiceSource], Resolution]
+Prepared = Callable[[DiceSource], Resolution]
 
 COMMON_KEYS = ("ruleset", "procedure", "dice", "seed")
 
@@ -24,10 +27,23 @@ class Procedure:
 
 
 @dataclass(frozen=True)
+class BattleRules:
+    """What battle state needs from a rule set: its roster fields, phases and effects."""
+
+    phases: tuple[str, ...]
+    unit_fields: FieldSet
+    read_attributes: Callable[..., dict[str, Any]]
+    check_attributes: Callable[[Mapping[str, Any], str], dict[str, Any]]
+    prepare: Callable[[str, Mapping[str, Any], Roster | None, Mapping[str, Any]], Prepared]
+    apply_effects: Callable[[Sequence[Effect], Roster], tuple[Roster, list[Change]]]
+
+
+@dataclass(frozen=True)
 class RuleSet:
     key: str
     title: str
     procedures: Mapping[str, Procedure]
+    battle: BattleRules | None = None
 
 
 def dice_source(dice: Any, seed: Any) -> DiceSource:

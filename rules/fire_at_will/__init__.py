@@ -8,7 +8,8 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.fields import Field
 from rules.core.records import Resolution
-from rules.core.registry import Procedure, RuleSet
+from rules.core.registry import BattleRules, Procedure, RuleSet
+from rules.fire_at_will import battle, commands
 from rules.fire_at_will.charge import check_declaration, resolve_charge, resolve_surrender
 from rules.fire_at_will.inputs import (
     json_chargers,
@@ -58,6 +59,14 @@ def _surrender(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
 RULESET_ENTRY = RuleSet(
     key=RULESET,
     title="Fire at Will",
+    battle=BattleRules(
+        phases=battle.PHASES,
+        unit_fields=battle.ROSTER_FIELDS,
+        read_attributes=battle.read_roster_attributes,
+        check_attributes=battle.check_attributes,
+        prepare=commands.prepare,
+        apply_effects=battle.apply_effects,
+    ),
     procedures={
         "charge": Procedure(
             "charge",

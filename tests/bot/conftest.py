@@ -1,23 +1,50 @@
-"""A Huzzah bot behind the offline Discord layer: raw payloads in, captured HTTP payloads out."""
+"""A Huzzah bot behind the offline Discord layer: raw payloads in, captured HTTP payloads out.
+
+``discord_session`` runs on a fresh SQLite database; ``battle_session`` runs once per database
+backend (PostgreSQL when ``HUZZAH_TEST_POSTGRES_URL`` is set, skipped visibly otherwise).
+"""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.client import create_bot
 from bot.offline import OfflineDiscord, SentMessage, parse_command_line
+from bot.storage import Database
+from tests.bot.storage.conftest import (  # noqa: F401  (fixtures shared with these tests)
+    SQLITE_NAME,
+    db,
+    postgres_url,
+    sqlite_template,
+    sqlite_url,
+)
 
 GUILD = 10
 CHANNEL = 100
 PLAYER = 1000
+GM_USER = 2000
+MANAGE_CHANNELS = discord.Permissions(manage_channels=True).value
 
 
 @pytest.fixture
-async def discord_session() -> AsyncIterator[OfflineDiscord]:
-    async with OfflineDiscord(create_bot()) as session:
+async def discord_session(
+    tmp_path: Path, sqlite_template: Path  # noqa: F811
+) -> AsyncIterator[OfflineDiscord]:
+    shutil.copyfile(sqlite_template, tmp_path / SQLITE_NAME)
+    async with Database(sqlite_url(tmp_path)) as database, \
+            OfflineDiscord(create_bot(database)) as session:
+        yield session
+
+
+@pytest.fixture
+async def battle_session(db: Database) -> AsyncIterator[OfflineDiscord]:  # noqa: F811
+    async with OfflineDiscord(create_bot(db)) as session:
         yield session
 
 
@@ -32,3 +59,13 @@ async def reply(session: OfflineDiscord, line: str, **where: Any) -> SentMessage
     messages = await send(session, line, **where)
     assert len(messages) == 1, messages
     return messages[0]
+
+
+def text_of(message: SentMessage) -> str:
+    """Everything a player reads in a message, as one string."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.get("title", ""), embed.get("description", "")]
+        parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
+        parts.append(embed.get("footer", {}).get("text", ""))
+    return "\n".join(parts)

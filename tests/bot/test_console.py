@@ -5,14 +5,19 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def console(*lines: str, args: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+def console(*lines: str, args: tuple[str, ...] = (), database: Path | None = None
+            ) -> subprocess.CompletedProcess:
+    """Run the console on its own database file (a fresh one unless given)."""
+    if database is None:
+        database = Path(tempfile.mkdtemp()) / "console.db"
     return subprocess.run(
-        [sys.executable, "-m", "bot.cli", "console", *args],
+        [sys.executable, "-m", "bot.cli", "console", "--database", str(database), *args],
         input="\n".join(lines) + "\n", text=True, capture_output=True, cwd=ROOT, timeout=120,
     )
 

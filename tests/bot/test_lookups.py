@@ -209,8 +209,9 @@ async def test_unit_words_autocomplete(discord_session):
 async def test_help_lists_every_command_privately(discord_session):
     message = await reply(discord_session, "/help")
     assert message.ephemeral
-    commands = field(message.embeds[0], "Commands")
-    for name in ("/charge fire-at-will", "/melee fire-at-will", "/surrender fire-at-will"):
+    commands = "\n".join(f["value"] for f in message.embeds[0]["fields"])
+    for name in ("/charge fire-at-will", "/melee fire-at-will", "/surrender fire-at-will",
+                 "/battle start", "/unit add", "/gm undo"):
         assert f"`{name}`" in commands
 
 

@@ -1,0 +1,151 @@
+"""/battle: start, show, end, log, export, and move the turn on."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.battles.actor import Actor
+from bot.battles.errors import BattleError
+from bot.battles.store import BattleStore
+from bot.render.battle import (
+    BATTLE_COLOUR,
+    battle_messages,
+    export_json,
+    export_markdown,
+    log_messages,
+    ruleset_title,
+    turn_line,
+)
+from bot.respond import Reply, answer
+from bot.storage.models import Battle, utcnow
+from rules.registry import RULESETS
+
+BATTLE_RULESETS = [
+    app_commands.Choice(name=r.title, value=r.key) for r in RULESETS.values() if r.battle
+]
+
+
+def notice(title: str, description: str = "", colour: int = BATTLE_COLOUR) -> Reply:
+    return Reply([[discord.Embed(title=title[:256], description=description[:4096] or None,
+                                 colour=colour)]])
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:60] or "battle"
+
+
+class Battles(commands.Cog):
+    battle = app_commands.Group(name="battle", description="This channel's battle")
+
+    def __init__(self, store: BattleStore) -> None:
+        self.store = store
+
+    def _tx(self, interaction: discord.Interaction, command: str):
+        return self.store.command(interaction.channel_id or 0,
+                                  Actor.from_interaction(interaction), interaction.id, command)
+
+    @battle.command(name="start", description="Start a battle in this channel")
+    @app_commands.describe(ruleset="The rule set the battle is played with",
+                           name="A name for the battle, e.g. Quebec 1759")
+    @app_commands.choices(ruleset=BATTLE_RULESETS)
+    async def start(self, interaction: discord.Interaction, ruleset: app_commands.Choice[str],
+                    name: app_commands.Range[str, 1, 100]) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/battle start") as tx:
+                if tx.battle is not None:
+                    raise BattleError(
+                        f"This channel already has a battle: {tx.battle.name}.",
+                        hint="End it with `/battle end` first, or start one in another channel.",
+                    )
+                phases = RULESETS[ruleset.value].battle.phases
+                battle = Battle(channel_id=interaction.channel_id, guild_id=interaction.guild_id,
+                                ruleset=ruleset.value, name=name.strip(),
+                                created_by=interaction.user.id,
+                                phase=phases[0] if phases else None, settings={},
+                                dice_queue=[], turn=1, last_seq=0, status="active")
+                tx.add(battle)
+                tx.battle = battle
+                await tx.record("battle_start", f"Battle started: {battle.name} "
+                                                f"({ruleset.name})")
+            return notice(
+                f"⚔️ Battle started: {battle.name}",
+                f"{ruleset.name} · {turn_line(battle)}\nGM: {interaction.user.mention}\n"
+                "Add units with `/unit add`, generals with `/general add`; `/battle show` "
+                "shows the roster.",
+            )
+
+        await answer(interaction, work)
+
+    @battle.command(name="show", description="Show the battle: turn, roster, generals")
+    async def show(self, interaction: discord.Interaction) -> None:
+        view = await self.store.view(interaction.channel_id or 0)
+        first, *_ = battle_messages(view.battle, view.units, view.generals)
+        await interaction.response.send_message(embeds=first)
+
+    @battle.command(name="end", description="End this channel's battle (GM)")
+    @app_commands.describe(confirm="Type the battle's name to confirm")
+    async def end(self, interaction: discord.Interaction, confirm: str | None = None) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/battle end") as tx:
+                battle = tx.require_gm("end the battle")
+                if (confirm or "").strip().casefold() != battle.name.casefold():
+                    raise BattleError(
+                        f"To end {battle.name}, confirm with its name.",
+                        hint=f"Run `/battle end confirm:{battle.name}`. Its log stays "
+                        "available to `/battle export`.",
+                    )
+                tx.touch(battle)
+                battle.status = "ended"
+                battle.ended_at = utcnow()
+                await tx.record("battle_end", f"Battle ended: {battle.name}")
+            return notice(f"🏁 {battle.name} has ended",
+                          f"{turn_line(battle)}. `/battle export` gives the whole log.")
+
+        await answer(interaction, work)
+
+    @battle.command(name="log", description="The battle's recent events")
+    @app_commands.describe(count="How many events (default 10)")
+    async def log(self, interaction: discord.Interaction,
+                  count: app_commands.Range[int, 1, 50] = 10) -> None:
+        view = await self.store.view(interaction.channel_id or 0, ended_too=True, events=count)
+        first, *_ = log_messages(view.battle, view.events)
+        await interaction.response.send_message(embeds=first)
+
+    @battle.command(name="export", description="The whole battle log as a file")
+    @app_commands.describe(format="Markdown to read, JSON for tools")
+    @app_commands.choices(format=[app_commands.Choice(name="Markdown", value="md"),
+                                  app_commands.Choice(name="JSON", value="json")])
+    async def export(self, interaction: discord.Interaction,
+                     format: app_commands.Choice[str] | None = None) -> None:
+        kind = format.value if format else "md"
+        view = await self.store.view(interaction.channel_id or 0, ended_too=True, events=None)
+        render = export_json if kind == "json" else export_markdown
+        text = render(view.battle, view.units, view.generals, view.events)
+        file = discord.File(io.BytesIO(text.encode()), filename=f"{slug(view.battle.name)}.{kind}")
+        await interaction.response.send_message(
+            content=f"📎 {view.battle.name}: {len(view.events)} events "
+                    f"({ruleset_title(view.battle)})",
+            file=file,
+        )
+
+    @battle.command(name="next", description="Move on to the next phase (or turn)")
+    async def next(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/battle next") as tx:
+                battle = tx.require_battle()
+                phases = tx.rules.phases
+                tx.touch(battle)
+                if phases and battle.phase in phases and battle.phase != phases[-1]:
+                    battle.phase = phases[phases.index(battle.phase) + 1]
+                else:
+                    battle.turn += 1
+                    battle.phase = phases[0] if phases else None
+                await tx.record("turn", f"Now {turn_line(battle)}")
+            return notice(f"⏭️ {battle.name}: {turn_line(battle)}")
+
+        await answer(interaction, work)

@@ -1,0 +1,294 @@
+"""/gm: the GM corrects anything. Every correction is itself an event in the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.autocomplete import roster_suggestions
+from bot.battles.actor import Actor
+from bot.battles.errors import BattleError
+from bot.battles.play import play_in_battle, rules_for
+from bot.battles.store import BattleStore, BattleTx, roster_general, roster_unit
+from bot.battles.validate import check_commander, check_new_name, check_side
+from bot.cogs.lookups import played_reply
+from bot.respond import Reply, answer
+from rules.core.dice import ReplaySource, parse_dice
+from rules.core.errors import InvalidInput
+from rules.core.outcomes import Outcome, distinct_outcomes
+from rules.core.roster import (
+    describe_changes,
+    general_changes,
+    name_key,
+    unit_changes,
+)
+
+RESOLUTION_KINDS = ("resolution", "reroll", "override")
+UNIT_COLUMNS = ("name", "side", "strength", "status", "commander")
+GENERAL_FIELDS = ("side", "unit", "wounds", "status")
+GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
+
+
+def private(text: str) -> Reply:
+    return Reply(content=text[:2000], ephemeral=True)
+
+
+def public(text: str) -> Reply:
+    return Reply(content=text[:2000])
+
+
+async def last_resolution(tx: BattleTx):
+    event = await tx.last_undoable()
+    if event.kind not in RESOLUTION_KINDS or not event.request:
+        raise BattleError(
+            f"The last event (#{event.seq}, {event.kind.replace('_', ' ')}) is not a roll.",
+            hint="Reroll and override work on the last melee, charge or test; "
+            "`/gm undo` takes back anything.",
+        )
+    return event
+
+
+async def outcomes_before(tx: BattleTx, event) -> list[Outcome]:
+    """The results the rules allow for the event's command, on the roster as it was before it."""
+    await tx.revert(event)
+    request = event.request
+    battle = tx.require_battle()
+    prepared = rules_for(battle.ruleset).prepare(request["procedure"], request["options"],
+                                                 await tx.roster(), dict(battle.settings))
+    return distinct_outcomes(prepared)
+
+
+def parse_int(value: str, field: str, minimum: int) -> int | None:
+    if value.strip().casefold() in ("none", ""):
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise InvalidInput(f"`{field}` takes a whole number, not `{value}`.") from None
+    if number < minimum:
+        raise InvalidInput(f"`{field}` cannot be below {minimum}.")
+    return number
+
+
+class GM(commands.Cog):
+    gm = app_commands.Group(name="gm", description="GM tools: undo, reroll, dice, corrections")
+
+    def __init__(self, store: BattleStore) -> None:
+        self.store = store
+
+    def _tx(self, interaction: discord.Interaction, command: str):
+        return self.store.command(interaction.channel_id or 0,
+                                  Actor.from_interaction(interaction), interaction.id, command)
+
+    @gm.command(name="undo", description="Undo the last event, restoring the battle exactly")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/gm undo") as tx:
+                tx.require_gm("undo")
+                event = await tx.last_undoable()
+                undo = await tx.undo(event, f"Undid #{event.seq}: {event.summary}")
+            return public(f"↩️ Undid #{event.seq} ({event.kind.replace('_', ' ')}): "
+                          f"{event.summary} (event #{undo.seq}).")
+
+        await answer(interaction, work)
+
+    @gm.command(name="reroll", description="Undo the last roll and roll it again")
+    async def reroll(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/gm reroll") as tx:
+                tx.require_gm("reroll")
+                event = await last_resolution(tx)
+                await tx.undo(event, f"Undid #{event.seq} to reroll it")
+                request = event.request
+                played = await play_in_battle(tx, request["procedure"], request["options"],
+                                              None, kind="reroll",
+                                              summary_prefix=f"Reroll of #{event.seq}: ")
+            return played_reply(played)
+
+        await answer(interaction, work)
+
+    @gm.command(name="override", description="Replace the last result with another the rules allow")
+    @app_commands.describe(result="The result to apply instead (pick from the list)")
+    async def override(self, interaction: discord.Interaction, result: str) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/gm override") as tx:
+                tx.require_gm("override a result")
+                event = await last_resolution(tx)
+                outcomes = await outcomes_before(tx, event)
+                chosen = next((o for o in outcomes if result in (o.key, o.label)), None)
+                if chosen is None:
+                    raise BattleError("That is not a result the rules allow here.",
+                                      hint="Pick one from the list the option offers.")
+                # outcomes_before already put the roster back; record that as the undo.
+                undo = await tx.record("undo", f"Undid #{event.seq} to override it",
+                                       reverts=event.seq)
+                event.undone_by = undo.seq
+                request = event.request
+                played = await play_in_battle(
+                    tx, request["procedure"], request["options"], None, kind="override",
+                    forced=ReplaySource(chosen.path),
+                    summary_prefix=f"GM override of #{event.seq}: ")
+            return played_reply(played)
+
+        await answer(interaction, work)
+
+    @override.autocomplete("result")
+    async def _results(self, interaction: discord.Interaction, current: str):
+        try:
+            async with self.store.peek(interaction.channel_id or 0) as tx:
+                event = await last_resolution(tx)
+                outcomes = await outcomes_before(tx, event)
+        except (BattleError, InvalidInput):
+            return []
+        wanted = current.casefold()
+        return [app_commands.Choice(name=o.label[:100], value=o.key)
+                for o in outcomes if wanted in o.label.casefold()][:25]
+
+    @gm.command(name="dice", description="Queue dice for the next rolls in this channel")
+    @app_commands.describe(dice="Faces to use next, in order, e.g. `6 6 1`",
+                           clear="Empty the queue instead")
+    async def dice(self, interaction: discord.Interaction, dice: str | None = None,
+                   clear: bool = False) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/gm dice") as tx:
+                battle = tx.require_gm("queue dice")
+                if not clear and not (dice and dice.strip()):
+                    raise BattleError("Give the dice to queue, or `clear:true`.")
+                faces = [] if clear else parse_dice(dice or "")
+                tx.touch(battle)
+                battle.dice_queue = [] if clear else [*battle.dice_queue, *faces]
+                queued = len(battle.dice_queue)
+                summary = "GM cleared the dice queue" if clear else (
+                    f"GM queued {len(faces)} dice ({queued} waiting)")
+                await tx.record("dice_queue", summary)
+            shown = " ".join(str(f) for f in battle.dice_queue) or "empty"
+            return private(f"🎲 Dice queue: {shown}. The next rolls in this channel use them "
+                           "first, in order.")
+
+        await answer(interaction, work)
+
+    @gm.command(name="set", description="Set any field of a unit, checked like /unit add")
+    @app_commands.describe(unit="The unit (gone units too)", field="The field to set",
+                           value="The new value (`none` clears strength or commander)")
+    async def set(self, interaction: discord.Interaction, unit: str, field: str,
+                  value: str) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/gm set") as tx:
+                tx.require_gm("set unit fields")
+                row = await tx.unit_row(unit, allow_gone=True)
+                before = roster_unit(row)
+                tx.touch(row)
+                await self._set_unit_field(tx, row, field.strip().lower(), value)
+                changes = describe_changes(unit_changes(before, roster_unit(row)))
+                if not changes:
+                    raise BattleError(f"{row.name}'s {field} is already {value}.")
+                event = await tx.record("gm_set", "GM set " + "; ".join(changes))
+            return public(f"🛠️ {'; '.join(changes)} (event #{event.seq}).")
+
+        await answer(interaction, work)
+
+    async def _set_unit_field(self, tx: BattleTx, row, field: str, value: str) -> None:
+        if field == "strength":
+            row.strength = parse_int(value, "strength", 0)
+        elif field == "status":
+            if value not in ("active", "gone"):
+                raise InvalidInput("`status` is active or gone.")
+            row.status = value
+            row.gone_reason = None if value == "active" else "removed by the GM"
+        elif field == "side":
+            row.side = check_side(value)
+        elif field == "name":
+            row.name = await check_new_name(tx, value)
+            row.name_key = name_key(row.name)
+        elif field == "commander":
+            row.commander = await check_commander(tx, value)
+        elif tx.rules.unit_fields.knows(f"{field}=x") or field in {
+            f.name for f in tx.rules.unit_fields.fields
+        }:
+            attributes: dict[str, Any] = dict(row.attributes)
+            if value.strip().casefold() == "none":
+                attributes.pop(field, None)
+            else:
+                attributes[field] = value
+            row.attributes = tx.rules.check_attributes(attributes, row.name)
+        else:
+            names = ", ".join([*UNIT_COLUMNS, *(f.name for f in tx.rules.unit_fields.fields)])
+            raise InvalidInput(f"`{field}` is not a unit field.", hint=f"Fields: {names}.")
+
+    @set.autocomplete("field")
+    async def _fields(self, interaction: discord.Interaction, current: str):
+        ruleset = await self.store.ruleset(interaction.channel_id or 0)
+        if ruleset is None:
+            return []
+        names = [*UNIT_COLUMNS, *(f.name for f in rules_for(ruleset).unit_fields.fields)]
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
+
+    @gm.command(name="restore", description="Bring a unit that is out of the battle back")
+    @app_commands.describe(unit="The unit to restore")
+    async def restore(self, interaction: discord.Interaction, unit: str) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/gm restore") as tx:
+                tx.require_gm("restore units")
+                row = await tx.unit_row(unit, allow_gone=True)
+                if row.status != "gone":
+                    raise BattleError(f"{row.name} is still in the battle.")
+                tx.touch(row)
+                row.status, row.gone_reason = "active", None
+                event = await tx.record("gm_restore", f"GM restored {row.name}")
+            return public(f"♻️ {row.name} is back in the battle (event #{event.seq}).")
+
+        await answer(interaction, work)
+
+    @gm.command(name="general", description="Set a general's side, unit, wounds or status")
+    @app_commands.describe(general="The general", field="The field to set", value="New value")
+    @app_commands.choices(field=[app_commands.Choice(name=f, value=f) for f in GENERAL_FIELDS])
+    async def general(self, interaction: discord.Interaction, general: str,
+                      field: app_commands.Choice[str], value: str) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/gm general") as tx:
+                tx.require_gm("set generals' fields")
+                row = await tx.general_row(general)
+                before = roster_general(row)
+                tx.touch(row)
+                if field.value == "wounds":
+                    row.wounds = parse_int(value, "wounds", 0) or 0
+                elif field.value == "status":
+                    if value not in GENERAL_STATUSES:
+                        raise InvalidInput(f"`status` is one of {', '.join(GENERAL_STATUSES)}.")
+                    row.status = value
+                elif field.value == "unit":
+                    row.unit_name = (None if value.strip().casefold() == "none"
+                                     else (await tx.unit_row(value)).name)
+                else:
+                    row.side = check_side(value)
+                changes = describe_changes(general_changes(before, roster_general(row)))
+                if not changes:
+                    raise BattleError(f"{row.name}'s {field.value} is already {value}.")
+                event = await tx.record("gm_set", "GM set " + "; ".join(changes))
+            return public(f"🛠️ {'; '.join(changes)} (event #{event.seq}).")
+
+        await answer(interaction, work)
+
+    @gm.command(name="role", description="Name a role whose members are GMs of this battle")
+    @app_commands.describe(role="The GM role (leave out to clear it)")
+    async def role(self, interaction: discord.Interaction,
+                   role: discord.Role | None = None) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/gm role") as tx:
+                battle = tx.require_gm("name the GM role")
+                tx.touch(battle)
+                battle.gm_role_id = role.id if role else None
+                summary = f"GM role set to {role.name}" if role else "GM role cleared"
+                await tx.record("gm_role", summary)
+            return public(f"👑 GM role: {role.mention if role else 'none'}.")
+
+        await answer(interaction, work)
+
+    @set.autocomplete("unit")
+    @restore.autocomplete("unit")
+    async def _units(self, interaction: discord.Interaction, current: str):
+        names = await self.store.unit_names(interaction.channel_id or 0, gone_too=True) or []
+        return roster_suggestions(names, None, current)

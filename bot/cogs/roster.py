@@ -1,0 +1,175 @@
+"""/unit and /general: the battle's roster. Every change is an event, and can be undone."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.autocomplete import roster_suggestions, suggestions
+from bot.battles.actor import Actor
+from bot.battles.errors import BattleError
+from bot.battles.store import BattleStore, roster_general, roster_unit
+from bot.battles.validate import MAX_SIDE, check_commander, check_new_name, check_side
+from bot.render.battle import battle_messages
+from bot.respond import Reply, answer
+from bot.storage.models import General, Unit
+from rules.core.roster import describe_changes, name_key, unit_changes
+from rules.registry import RULESETS
+
+UNIT_WORDS = "Unit words, e.g. `inf regular morale=4` (see /help topic)"
+
+
+def done(text: str) -> Reply:
+    return Reply(content=text[:2000])
+
+
+class Roster(commands.Cog):
+    unit = app_commands.Group(name="unit", description="The battle's units")
+    general = app_commands.Group(name="general", description="The battle's generals")
+
+    def __init__(self, store: BattleStore) -> None:
+        self.store = store
+
+    def _tx(self, interaction: discord.Interaction, command: str):
+        return self.store.command(interaction.channel_id or 0,
+                                  Actor.from_interaction(interaction), interaction.id, command)
+
+    # --- units ----------------------------------------------------------------------------
+
+    @unit.command(name="add", description="Add a unit to the battle")
+    @app_commands.describe(side="Its side, e.g. British", name="The unit's name",
+                           words=UNIT_WORDS, strength="Strength points",
+                           commander="The general commanding it")
+    async def add(self, interaction: discord.Interaction,
+                  side: app_commands.Range[str, 1, MAX_SIDE],
+                  name: app_commands.Range[str, 1, 64], words: str,
+                  strength: app_commands.Range[int, 0, 999] | None = None,
+                  commander: str | None = None) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/unit add") as tx:
+                battle = tx.require_battle()
+                unit_name = await check_new_name(tx, name)
+                attributes = tx.rules.read_attributes(words, "words", require_arm=True)
+                row = Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
+                           side=check_side(side), strength=strength, status="active",
+                           attributes=attributes, commander=await check_commander(tx, commander))
+                tx.add(row)
+                event = await tx.record("unit_add", f"Added {unit_name} ({row.side})")
+            described = ", ".join(f"{k}={v}" for k, v in attributes.items())
+            sp = f", {strength} SP" if strength is not None else ""
+            return done(f"➕ {unit_name} joins the {row.side} side: {described}{sp} "
+                        f"(event #{event.seq}).")
+
+        await answer(interaction, work)
+
+    @unit.command(name="edit", description="Change a unit: its words, strength, side, name")
+    @app_commands.describe(unit="The unit", words="Words to set, e.g. `shaken morale=5`",
+                           strength="New strength points", side="New side",
+                           rename="New name", commander="New commander (`none` to clear)")
+    async def edit(self, interaction: discord.Interaction, unit: str, words: str | None = None,
+                   strength: app_commands.Range[int, 0, 999] | None = None,
+                   side: str | None = None, rename: str | None = None,
+                   commander: str | None = None) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/unit edit") as tx:
+                row = await tx.unit_row(unit)
+                before = roster_unit(row)
+                tx.touch(row)
+                if words:
+                    new = tx.rules.read_attributes(words, "words", require_arm=False)
+                    row.attributes = tx.rules.check_attributes({**row.attributes, **new},
+                                                               row.name)
+                if strength is not None:
+                    row.strength = strength
+                if side is not None:
+                    row.side = check_side(side)
+                if commander is not None:
+                    row.commander = await check_commander(tx, commander)
+                if rename is not None:
+                    row.name = await check_new_name(tx, rename)
+                    row.name_key = name_key(row.name)
+                changes = describe_changes(unit_changes(before, roster_unit(row)))
+                if not changes:
+                    raise BattleError(f"Nothing to change on {row.name}.",
+                                      hint="Give words, strength, side, rename or commander.")
+                event = await tx.record("unit_edit", "; ".join(changes))
+            return done(f"✏️ {'; '.join(changes)} (event #{event.seq}).")
+
+        await answer(interaction, work)
+
+    @unit.command(name="remove", description="Remove a unit from the roster")
+    @app_commands.describe(unit="The unit")
+    async def remove(self, interaction: discord.Interaction, unit: str) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/unit remove") as tx:
+                row = await tx.unit_row(unit, allow_gone=True)
+                await tx.delete(row)
+                event = await tx.record("unit_remove", f"Removed {row.name}")
+            return done(f"➖ {row.name} removed from the roster (event #{event.seq}; a GM can "
+                        "`/gm undo` it).")
+
+        await answer(interaction, work)
+
+    @unit.command(name="list", description="The battle's roster")
+    async def list(self, interaction: discord.Interaction) -> None:
+        view = await self.store.view(interaction.channel_id or 0)
+        first, *_ = battle_messages(view.battle, view.units, view.generals)
+        await interaction.response.send_message(embeds=first)
+
+    @edit.autocomplete("unit")
+    @remove.autocomplete("unit")
+    async def _unit(self, interaction: discord.Interaction, current: str):
+        names = await self.store.unit_names(interaction.channel_id or 0) or []
+        return roster_suggestions(names, None, current)
+
+    @add.autocomplete("words")
+    @edit.autocomplete("words")
+    async def _words(self, interaction: discord.Interaction, current: str):
+        ruleset = await self.store.ruleset(interaction.channel_id or 0)
+        rules = RULESETS[ruleset].battle if ruleset else None
+        return suggestions(rules.unit_fields, current) if rules else []
+
+    # --- generals -------------------------------------------------------------------------
+
+    @general.command(name="add", description="Add a general to the battle")
+    @app_commands.describe(name="The general's name", side="His side",
+                           unit="The unit he is with", wounds="Light wounds he already has")
+    async def general_add(self, interaction: discord.Interaction,
+                          name: app_commands.Range[str, 1, 64],
+                          side: app_commands.Range[str, 1, MAX_SIDE],
+                          unit: str | None = None,
+                          wounds: app_commands.Range[int, 0, 1] = 0) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/general add") as tx:
+                battle = tx.require_battle()
+                general_name = await check_new_name(tx, name)
+                with_unit = (await tx.unit_row(unit)).name if unit else None
+                row = General(battle_id=battle.id, name=general_name,
+                              name_key=name_key(general_name), side=check_side(side),
+                              unit_name=with_unit, wounds=wounds, status="active")
+                tx.add(row)
+                event = await tx.record("general_add", f"Added general {general_name}")
+            where = f" with {with_unit}" if with_unit else ""
+            return done(f"🎖️ {general_name} ({row.side}) takes the field{where} "
+                        f"(event #{event.seq}).")
+
+        await answer(interaction, work)
+
+    @general.command(name="remove", description="Remove a general")
+    @app_commands.describe(name="The general")
+    async def general_remove(self, interaction: discord.Interaction, name: str) -> None:
+        async def work() -> Reply:
+            async with self._tx(interaction, "/general remove") as tx:
+                row = await tx.general_row(name)
+                before = roster_general(row)
+                await tx.delete(row)
+                event = await tx.record("general_remove", f"Removed general {before.name}")
+            return done(f"➖ General {before.name} removed (event #{event.seq}).")
+
+        await answer(interaction, work)
+
+    @general_add.autocomplete("unit")
+    async def _general_unit(self, interaction: discord.Interaction, current: str):
+        names = await self.store.unit_names(interaction.channel_id or 0) or []
+        return roster_suggestions(names, None, current)

@@ -1,0 +1,154 @@
+"""Battle state as embeds and files: the roster, the turn, the log, the export."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
+from bot.render.resolution import escape, to_discord
+from bot.storage.models import Battle, Event, General, Unit
+from rules.registry import RULESETS
+
+BATTLE_COLOUR = 0x1F4E79
+MARKERS = ("shaken", "routing", "disordered", "halted")
+
+
+def ruleset_title(battle: Battle) -> str:
+    ruleset = RULESETS.get(battle.ruleset)
+    return ruleset.title if ruleset else battle.ruleset
+
+
+def turn_line(battle: Battle) -> str:
+    return f"Turn {battle.turn}" + (f", {battle.phase}" if battle.phase else "")
+
+
+def unit_line(unit: Unit, generals: Sequence[General]) -> str:
+    attrs = dict(unit.attributes or {})
+    parts = [f"**{escape(unit.name)}**"]
+    if unit.strength is not None:
+        parts.append(f"{unit.strength} SP")
+    described = [str(attrs[k]) for k in ("arm", "quality", "formation") if attrs.get(k)]
+    if attrs.get("order") == "open":
+        described.append("open order")
+    if attrs.get("morale") is not None:
+        described.append(f"morale {attrs['morale']}")
+    if described:
+        parts.append(", ".join(described))
+    markers = [m for m in MARKERS if attrs.get(m)]
+    if unit.status == "gone":
+        markers.append(f"out: {unit.gone_reason or 'gone'}")
+    line = " · ".join(parts)
+    if markers:
+        line += " · " + ", ".join(f"*{m}*" for m in markers)
+    with_general = [g.name for g in generals if g.unit_name and g.unit_name.casefold()
+                    == unit.name.casefold() and g.status == "active"]
+    if with_general:
+        line += f" · with {', '.join(escape(g) for g in with_general)}"
+    return line
+
+
+def general_line(general: General) -> str:
+    parts = [f"**{escape(general.name)}** ({escape(general.side)})"]
+    if general.unit_name:
+        parts.append(f"with {escape(general.unit_name)}")
+    if general.wounds:
+        parts.append(f"{general.wounds} wound{'s' if general.wounds > 1 else ''}")
+    if general.status != "active":
+        parts.append(f"*{general.status}*")
+    return " · ".join(parts)
+
+
+def roster_fields(units: Sequence[Unit], generals: Sequence[General]) -> list[FieldSpec]:
+    sides: dict[str, list[Unit]] = {}
+    for unit in units:
+        sides.setdefault(unit.side, []).append(unit)
+    fields = [
+        FieldSpec(side, "\n".join(unit_line(u, generals) for u in members))
+        for side, members in sides.items()
+    ]
+    if generals:
+        fields.append(FieldSpec("Generals", "\n".join(general_line(g) for g in generals)))
+    return fields or [FieldSpec("Roster", "No units yet: add them with `/unit add`.")]
+
+
+def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[General]):
+    gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
+    queued = len(battle.dice_queue or [])
+    description = f"{ruleset_title(battle)} · {turn_line(battle)}\nGM: {gm}"
+    if queued:
+        description += f"\n{queued} dice queued by the GM for the next roll"
+    head = EmbedSpec(title=f"⚔️ {battle.name}", description=description, colour=BATTLE_COLOUR,
+                     footer=f"{len(units)} units · {battle.last_seq} events",
+                     fields=tuple(roster_fields(units, generals)))
+    return [[to_discord(s) for s in m] for m in pack_messages(head)]
+
+
+def log_line(event: Event) -> str:
+    line = f"`#{event.seq}` **{event.kind.replace('_', ' ')}** · {escape(event.user_name)}: " \
+           f"{escape(event.summary)}"
+    if event.undone_by is not None:
+        line = f"~~{line}~~ (undone by #{event.undone_by})"
+    return line
+
+
+def log_messages(battle: Battle, events: Sequence[Event]):
+    head = EmbedSpec(
+        title=f"📜 {battle.name}: the last {len(events)} events",
+        description="\n".join(log_line(e) for e in events) or "Nothing has happened yet.",
+        colour=BATTLE_COLOUR,
+        footer=f"{turn_line(battle)} · /battle export for the whole log",
+    )
+    return [[to_discord(s) for s in m] for m in pack_messages(head)]
+
+
+def changes_text(event: Event) -> list[str]:
+    if event.resolution and event.resolution.get("roster_changes"):
+        return list(event.resolution["roster_changes"])
+    return []
+
+
+def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
+                    events: Sequence[Event]) -> str:
+    lines = [f"# {battle.name}", "",
+             f"- Rule set: {ruleset_title(battle)}",
+             f"- Channel: {battle.channel_id}",
+             f"- Status: {battle.status} ({turn_line(battle)})",
+             f"- Started: {battle.created_at.isoformat()} by <@{battle.created_by}>", "",
+             "## Roster", ""]
+    for field in roster_fields(units, generals):
+        lines += [f"### {field.name}", "", *(f"- {line}" for line in field.value.split("\n")), ""]
+    lines += ["## Log", ""]
+    for event in events:
+        undone = f" (undone by #{event.undone_by})" if event.undone_by else ""
+        lines.append(f"### #{event.seq} {event.kind.replace('_', ' ')}{undone}")
+        lines.append("")
+        lines.append(f"{event.created_at.isoformat()} · {event.user_name} · `{event.command}`")
+        lines.append("")
+        lines.append(event.summary)
+        resolution = event.resolution or {}
+        for step in resolution.get("steps", []):
+            lines.append(f"- **{step['title']}**: {step['outcome']}")
+            for roll in step.get("rolls", []):
+                mods = " ".join(f"{m['value']:+d} {m['reason']}" for m in roll["modifiers"])
+                dice = " ".join(str(d) for d in roll["dice"])
+                total = f" = {roll['total']}" if roll.get("total") is not None else ""
+                lines.append(f"  - {roll['label']}: {dice} {mods}{total}".rstrip())
+        for change in changes_text(event):
+            lines.append(f"- {change}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def export_json(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
+                events: Sequence[Event]) -> str:
+    data: dict[str, Any] = {
+        "format": "huzzah-battle-log",
+        "version": 1,
+        "battle": battle.snapshot(),
+        "units": [u.snapshot() for u in units],
+        "generals": [g.snapshot() for g in generals],
+        "events": [e.snapshot() for e in events],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2)

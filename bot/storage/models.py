@@ -1,0 +1,275 @@
+"""The battle state: battles, their units and generals, and the event log that makes undo possible.
+
+Everything a Discord command changes lives in these four tables, so that a restart, a second bot
+process or a replayed interaction never loses or duplicates a move. Discord snowflakes exceed 32
+bits, hence ``BigInteger`` for every Discord id.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.ext.mutable import MutableDict, MutableList
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+#: Constraint names are spelled out by convention so that migrations (and SQLite batch
+#: rebuilds, which must name what they drop) see the same names on every database.
+NAMING_CONVENTION: dict[str, str] = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+BATTLE_STATUSES = ("active", "ended")
+UNIT_STATUSES = ("active", "gone")
+GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC: the only kind of timestamp stored."""
+    return datetime.now(UTC)
+
+
+def name_key(name: str) -> str:
+    """The lookup form of a unit or general name, so "1st Foot" and "1ST FOOT" are one unit."""
+    return " ".join(name.split()).casefold()
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """``DateTime(timezone=True)`` that always hands back aware UTC datetimes.
+
+    PostgreSQL keeps the offset itself, but SQLite stores text without one and would return naive
+    datetimes; normalising on the way in and out keeps the two databases interchangeable.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: store timezone-aware UTC times only")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+def _json_dict() -> Any:
+    """A JSON object column whose top-level keys are change-tracked (``d[k] = v`` is saved)."""
+    return MutableDict.as_mutable(JSON())
+
+
+def _json_list() -> Any:
+    """A JSON array column whose top-level items are change-tracked (``append`` is saved)."""
+    return MutableList.as_mutable(JSON())
+
+
+def _status_check(statuses: tuple[str, ...]) -> CheckConstraint:
+    allowed = ", ".join(f"'{status}'" for status in statuses)
+    return CheckConstraint(f"status IN ({allowed})", name="status")
+
+
+def _plain_json(value: Any) -> Any:
+    """A deep, detached copy made of plain dicts/lists, so snapshots never alias live state."""
+    return json.loads(json.dumps(value))
+
+
+class Base(DeclarativeBase):
+    """Declarative base carrying the shared naming convention and the snapshot helpers."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every column value as a JSON-safe dict (datetimes as ISO 8601 text).
+
+        The event log stores these as before/after states, which is what undo writes back.
+        """
+        values: dict[str, Any] = {}
+        for column in self.__mapper__.column_attrs:
+            value = getattr(self, column.key)
+            if isinstance(value, datetime):
+                value = value.isoformat()
+            elif isinstance(value, dict | list):
+                value = _plain_json(value)
+            values[column.key] = value
+        return values
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Write a :meth:`snapshot` back onto this instance; the primary key is left alone.
+
+        Keys absent from the snapshot are left untouched, so snapshots taken before a column was
+        added still restore.
+        """
+        primary_keys = {column.key for column in self.__mapper__.primary_key}
+        for attribute in self.__mapper__.column_attrs:
+            key = attribute.key
+            if key in primary_keys or key not in snapshot:
+                continue
+            value = snapshot[key]
+            if isinstance(attribute.columns[0].type, UTCDateTime) and isinstance(value, str):
+                value = datetime.fromisoformat(value)
+            elif isinstance(value, dict | list):
+                value = _plain_json(value)
+            setattr(self, key, value)
+
+
+class Battle(Base):
+    """One game in one Discord channel; a channel has at most one active battle at a time."""
+
+    __tablename__ = "battles"
+    __table_args__ = (
+        Index(
+            "uq_battles_active_channel_id",
+            "channel_id",
+            unique=True,
+            sqlite_where=text("status = 'active'"),
+            postgresql_where=text("status = 'active'"),
+        ),
+        _status_check(BATTLE_STATUSES),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger)
+    ruleset: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    created_by: Mapped[int] = mapped_column(BigInteger)
+    gm_role_id: Mapped[int | None] = mapped_column(BigInteger)
+    settings: Mapped[dict[str, Any]] = mapped_column(_json_dict(), default=dict)
+    turn: Mapped[int] = mapped_column(Integer, default=1)
+    phase: Mapped[str | None] = mapped_column(String(64))
+    last_seq: Mapped[int] = mapped_column(Integer, default=0)
+    dice_queue: Mapped[list[Any]] = mapped_column(_json_list(), default=list)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+    # Units and generals are small and needed by nearly every command: load them with the battle.
+    units: Mapped[list[Unit]] = relationship(
+        back_populates="battle", cascade="all, delete-orphan", passive_deletes=True,
+        order_by="Unit.id", lazy="selectin",
+    )
+    generals: Mapped[list[General]] = relationship(
+        back_populates="battle", cascade="all, delete-orphan", passive_deletes=True,
+        order_by="General.id", lazy="selectin",
+    )
+    # The log grows without bound, so it is never loaded by accident: query it, or ask for it
+    # with ``selectinload(Battle.events)``.
+    events: Mapped[list[Event]] = relationship(
+        back_populates="battle", cascade="all, delete-orphan", passive_deletes=True,
+        order_by="Event.seq", lazy="raise",
+    )
+
+    def __repr__(self) -> str:
+        return f"<Battle {self.id} {self.name!r} channel={self.channel_id} {self.status}>"
+
+
+class Unit(Base):
+    """A unit on the table; rule-set specific details live in ``attributes``."""
+
+    __tablename__ = "units"
+    __table_args__ = (
+        UniqueConstraint("battle_id", "name_key"),
+        _status_check(UNIT_STATUSES),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    battle_id: Mapped[int] = mapped_column(
+        ForeignKey("battles.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(64))
+    side: Mapped[str] = mapped_column(String(32))
+    strength: Mapped[int | None] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    gone_reason: Mapped[str | None] = mapped_column(String(64))
+    attributes: Mapped[dict[str, Any]] = mapped_column(_json_dict(), default=dict)
+    commander: Mapped[str | None] = mapped_column(String(64))
+
+    battle: Mapped[Battle] = relationship(back_populates="units")
+
+    def __repr__(self) -> str:
+        return f"<Unit {self.id} {self.name!r} {self.side} {self.status}>"
+
+
+class General(Base):
+    """A general (commander) of one side, possibly attached to a unit."""
+
+    __tablename__ = "generals"
+    __table_args__ = (
+        UniqueConstraint("battle_id", "name_key"),
+        _status_check(GENERAL_STATUSES),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    battle_id: Mapped[int] = mapped_column(
+        ForeignKey("battles.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(64))
+    side: Mapped[str] = mapped_column(String(32))
+    unit_name: Mapped[str | None] = mapped_column(String(64))
+    wounds: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+
+    battle: Mapped[Battle] = relationship(back_populates="generals")
+
+    def __repr__(self) -> str:
+        return f"<General {self.id} {self.name!r} {self.side} {self.status}>"
+
+
+class Event(Base):
+    """One recorded command in a battle's log, numbered by ``seq`` within the battle.
+
+    ``interaction_id`` is unique so a Discord interaction delivered twice is recorded once;
+    ``changes`` holds the before/after snapshots that undo replays in reverse.
+    """
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("battle_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    interaction_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    user_name: Mapped[str] = mapped_column(String(100))
+    command: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(32))
+    summary: Mapped[str] = mapped_column(String(500))
+    request: Mapped[dict[str, Any] | None] = mapped_column(JSON())
+    resolution: Mapped[dict[str, Any] | None] = mapped_column(JSON())
+    changes: Mapped[list[Any]] = mapped_column(_json_list(), default=list)
+    undone_by: Mapped[int | None] = mapped_column(Integer)
+    reverts: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    battle: Mapped[Battle] = relationship(back_populates="events")
+
+    def __repr__(self) -> str:
+        return f"<Event {self.battle_id}#{self.seq} {self.kind} {self.summary!r}>"

@@ -1,0 +1,196 @@
+"""Fire at Will in a battle: roster fields, roster units as engine units, effects as changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from enum import Enum
+from typing import Any, TypeVar
+
+from rules.core.errors import InvalidInput
+from rules.core.fields import FieldSet, split_units
+from rules.core.records import Effect, EffectKind
+from rules.core.roster import (
+    ACTIVE,
+    GONE,
+    Change,
+    Roster,
+    RosterGeneral,
+    RosterUnit,
+    general_changes,
+    name_key,
+    unit_changes,
+)
+from rules.fire_at_will.inputs import CHARGER_FIELDS, MELEE_FIELDS, UNIT_FIELDS
+from rules.fire_at_will.units import Arm, Charger, General, MeleeUnit, Order, Unit
+
+# The blog's move sequence (../shared/reference/fire-at-will.md).
+PHASES: tuple[str, ...] = (
+    "shaken and routing units test",
+    "routs and retirements",
+    "movement",
+    "firing",
+    "charges",
+    "melee",
+)
+
+ROSTER_FIELDS = FieldSet(tuple(f for f in UNIT_FIELDS if not f.name.startswith("general")))
+UNIT_WORDS = FieldSet(UNIT_FIELDS)
+CHARGER_SITUATION = FieldSet(CHARGER_FIELDS)
+MELEE_SITUATION = FieldSet(MELEE_FIELDS)
+
+T = TypeVar("T")
+
+
+def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: (v.value if isinstance(v, Enum) else v) for k, v in values.items()}
+
+
+def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
+    """Unit words for `/unit add` and `/unit edit`: ``inf regular morale=4``."""
+    name, values = ROSTER_FIELDS.read_text(text, where)
+    if name is not None:
+        raise InvalidInput(
+            f"{where}: only words go here (`inf regular morale=4`), not `{name}:`.",
+            hint="The unit's name has its own option.",
+        )
+    if require_arm and "arm" not in values:
+        raise InvalidInput(
+            f"{where}: say what the unit is.",
+            hint="Add cavalry, infantry, artillery or other, e.g. `inf regular morale=4`.",
+        )
+    return json_safe(values)
+
+
+def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Validate stored or GM-set attributes as strictly as `/unit add` does."""
+    return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
+
+
+def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
+    attrs = check_attributes(unit.attributes, unit.name)
+    general = roster.general_with(unit.name)
+    return Unit(
+        name=unit.name,
+        arm=Arm(attrs.get("arm", Arm.OTHER.value)),
+        order=Order(attrs.get("order", Order.CLOSE.value)),
+        basic_morale=attrs.get("morale"),
+        shaken=attrs.get("shaken", False),
+        routing=attrs.get("routing", False),
+        regular=attrs.get("regular", False),
+        indian=attrs.get("indian", False),
+        light=attrs.get("light", False),
+        general=General(general.name, general.wounds > 0) if general else None,
+    )
+
+
+def read_roster_units(
+    text: str,
+    where: str,
+    roster: Roster,
+    situation: FieldSet,
+    build: Callable[[Unit, dict[str, Any]], T],
+    limit: int,
+) -> list[tuple[RosterUnit, T]]:
+    """``2nd Foot: charging front; Rangers``: roster names, then this fight's situation words."""
+    read = []
+    for part in split_units(text, where, limit):
+        name, _, words = part.partition(":")
+        unit = roster.unit(name.strip())
+        _reject_roster_words(words, unit.name, where)
+        _, values = situation.read_text(words, f"{where}: {unit.name}")
+        read.append((unit, build(engine_unit(unit, roster), values)))
+    return read
+
+
+def _reject_roster_words(words: str, unit: str, where: str) -> None:
+    for word in words.split():
+        if UNIT_WORDS.knows(word):
+            raise InvalidInput(
+                f"{where}: `{word}` describes the unit itself, and {unit}'s comes from the "
+                "battle's roster.",
+                hint=f"Change it with `/unit edit unit:{unit}`, or drop the word.",
+            )
+
+
+def melee_member(unit: Unit, values: dict[str, Any]) -> MeleeUnit:
+    return MeleeUnit(unit=unit, **values)
+
+
+def charger(unit: Unit, values: dict[str, Any]) -> Charger:
+    return Charger(unit=unit, **values)
+
+
+def check_two_sides(first: Sequence[RosterUnit], second: Sequence[RosterUnit]) -> None:
+    """A fight is between two sides: nobody fights their own side."""
+    sides_first = {name_key(u.side) for u in first}
+    sides_second = {name_key(u.side) for u in second}
+    both = sides_first & sides_second
+    if both:
+        names = [u.name for u in (*first, *second) if name_key(u.side) in both]
+        raise InvalidInput(
+            f"{', '.join(names)} are all on the same side ({first[0].side if first else ''}).",
+            hint="Put one side's units in each option.",
+        )
+
+
+# --- effects ------------------------------------------------------------------------------
+
+
+def apply_effects(
+    effects: Sequence[Effect], roster: Roster
+) -> tuple[Roster, list[Change]]:
+    """The roster after the effects, and every field that changed (before and after)."""
+    units = {name_key(u.name): u for u in roster.units}
+    generals = {name_key(g.name): g for g in roster.generals}
+    for effect in effects:
+        key = name_key(effect.unit)
+        if key in units:
+            units[key] = _unit_effect(units[key], effect)
+        elif key in generals:
+            generals[key] = _general_effect(generals[key], effect)
+            if effect.kind is EffectKind.COMMAND_SHAKEN:
+                # "all units in his chain of command within 18\"": the bot cannot measure, so
+                # it shakes his whole command; the reply says so and a GM can correct it.
+                for unit_key, unit in units.items():
+                    if unit.commander and name_key(unit.commander) == key and is_active(unit):
+                        units[unit_key] = unit.with_attr("shaken", True)
+    after = Roster(tuple(units.values()), tuple(generals.values()))
+    changes = [c for old, new in zip(roster.units, after.units, strict=True)
+               for c in unit_changes(old, new)]
+    changes += [c for old, new in zip(roster.generals, after.generals, strict=True)
+                for c in general_changes(old, new)]
+    return after, changes
+
+
+def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
+    match effect.kind:
+        case EffectKind.LOSE_SP if unit.strength is not None:
+            return replace(unit, strength=max(0, unit.strength - (effect.amount or 0)))
+        case EffectKind.SHAKEN:
+            return unit.with_attr("shaken", True)
+        case EffectKind.ROUTED:
+            return unit.with_attr("routing", True)
+        case EffectKind.SURRENDERED:
+            return replace(unit, status=GONE, gone_reason="surrendered")
+        case _:
+            # Retiring, counter-charging: positions on the table, which the bot does not keep.
+            return unit
+
+
+def _general_effect(general: RosterGeneral, effect: Effect) -> RosterGeneral:
+    match effect.kind:
+        case EffectKind.GENERAL_WOUNDED:
+            return replace(general, wounds=general.wounds + 1)
+        case EffectKind.GENERAL_INCAPACITATED:
+            return replace(general, wounds=general.wounds + 1, status="incapacitated")
+        case EffectKind.GENERAL_CAPTURED:
+            return replace(general, status="captured")
+        case EffectKind.GENERAL_KILLED:
+            return replace(general, status="killed")
+        case _:
+            return general
+
+
+def is_active(unit: RosterUnit) -> bool:
+    return unit.status == ACTIVE

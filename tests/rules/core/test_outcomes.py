@@ -1,0 +1,43 @@
+"""Distinct outcomes, for GM overrides: exhaustive when small, sampled when large."""
+
+from __future__ import annotations
+
+from rules.core.dice import ReplaySource
+from rules.core.outcomes import distinct_outcomes, label_of
+from rules.fire_at_will.charge import resolve_charge
+from rules.fire_at_will.melee import resolve_melee
+from rules.fire_at_will.units import Arm, Charger, Cover, General, MeleeUnit, Unit
+
+
+def test_every_charge_result_is_found_and_replays():
+    target = Unit("T", Arm.INFANTRY, basic_morale=4)
+    chargers = [Charger(Unit("C", Arm.INFANTRY))]
+    outcomes = distinct_outcomes(lambda d: resolve_charge(target, chargers, Cover.NONE, d))
+    assert [o.label for o in outcomes] == [
+        "T routs; T loses 1 SP",
+        "T stands: melee follows (no effect on units)",
+    ]
+    for outcome in outcomes:
+        replayed = resolve_charge(target, chargers, Cover.NONE, ReplaySource(outcome.path))
+        assert label_of(replayed) == outcome.label
+
+
+def test_rare_general_results_are_found_exhaustively():
+    att = [MeleeUnit(Unit("A", Arm.INFANTRY))]
+    dfn = [MeleeUnit(Unit("D", Arm.INFANTRY, general=General("G")))]
+    labels = {o.label for o in distinct_outcomes(lambda d: resolve_melee(att, dfn, d))}
+    assert "D routs; D loses 2 SP; G is captured; G: units of his command within 18\" are shaken" \
+        in labels
+    assert len({o.key for o in distinct_outcomes(lambda d: resolve_melee(att, dfn, d))}) == len(
+        labels)
+
+
+def test_large_fights_fall_back_to_sampling():
+    att = [MeleeUnit(Unit(f"A{i}", Arm.INFANTRY)) for i in range(8)]
+    dfn = [MeleeUnit(Unit("D", Arm.INFANTRY))]
+    outcomes = distinct_outcomes(lambda d: resolve_melee(att, dfn, d), max_leaves=100,
+                                 samples=500)
+    labels = {o.label for o in outcomes}
+    assert "D routs; D loses 2 SP" in labels
+    for outcome in outcomes:
+        assert label_of(resolve_melee(att, dfn, ReplaySource(outcome.path))) == outcome.label

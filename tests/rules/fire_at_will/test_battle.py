@@ -1,0 +1,147 @@
+"""Fire at Will against a battle roster: named units, effects applied as changes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rules.core.dice import ScriptedSource
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.records import Effect, EffectKind
+from rules.core.roster import Roster, RosterGeneral, RosterUnit, describe_changes
+from rules.fire_at_will.battle import apply_effects, check_attributes, read_roster_attributes
+from rules.fire_at_will.commands import prepare
+
+ROSTER = Roster(
+    units=(
+        RosterUnit("2nd Foot", "British", {"arm": "infantry", "morale": 4, "regular": True},
+                   strength=4, commander="Wolfe"),
+        RosterUnit("Rangers", "British", {"arm": "infantry", "order": "open"}, strength=3,
+                   commander="Wolfe"),
+        RosterUnit("Béarn", "French", {"arm": "infantry", "morale": 5, "regular": True},
+                   strength=5),
+        RosterUnit("Hussars", "French", {"arm": "cavalry", "morale": 4}, strength=2),
+        RosterUnit("Militia", "French", {"arm": "infantry"}, strength=2, status="gone",
+                   gone_reason="surrendered"),
+    ),
+    generals=(RosterGeneral("Wolfe", "British", unit="2nd Foot"),),
+)
+
+
+def play(procedure: str, options: dict, dice: str, roster: Roster = ROSTER):
+    source = ScriptedSource.from_text(dice)
+    result = prepare(procedure, options, roster)(source)
+    source.finish()
+    return result
+
+
+def test_melee_takes_units_from_the_roster_and_situation_from_the_command():
+    result = play("melee", {"attackers": "Béarn: charging", "defenders": "2nd Foot; Rangers"},
+                  "4 2 1")
+    rolls = result.steps[0].rolls
+    assert [(r.label, r.total) for r in rolls] == [("Béarn", 4 + 1 + 1), ("2nd Foot", 3),
+                                                    ("Rangers", -1)]
+    # Rangers have the lowest score: they take the result; the general is not with them.
+    assert result.headline == "Attackers win by 3: Rangers routs, −2 SP"
+
+
+def test_the_general_comes_from_the_roster():
+    result = play("melee", {"attackers": "Béarn", "defenders": "2nd Foot"}, "6 1 6 6")
+    assert result.steps[-1].title.startswith("Risk to Wolfe")
+
+
+def test_unknown_and_gone_units_are_refused_with_advice():
+    with pytest.raises(InvalidInput, match=re.escape("no unit called `Bearn` in this battle. "
+                                                     "Did you mean `Béarn`?")):
+        play("melee", {"attackers": "Bearn", "defenders": "2nd Foot"}, "1 1")
+    with pytest.raises(InvalidInput, match="Militia is out of the battle \\(surrendered\\)"):
+        play("melee", {"attackers": "Militia", "defenders": "2nd Foot"}, "1 1")
+
+
+def test_unit_words_in_a_battle_point_to_unit_edit():
+    with pytest.raises(InvalidInput, match="`cav` describes the unit itself"):
+        play("melee", {"attackers": "Béarn: cav", "defenders": "2nd Foot"}, "1 1")
+
+
+def test_a_side_cannot_fight_itself():
+    with pytest.raises(InvalidInput, match="all on the same side"):
+        play("melee", {"attackers": "Béarn", "defenders": "Hussars"}, "1 1")
+
+
+def test_charge_in_a_battle_uses_roster_morale_and_refuses_description_options():
+    result = play("charge", {"target": "2nd Foot", "chargers": "Hussars: flank distance=4"},
+                  "1")
+    roll = result.steps[-1].rolls[0]
+    assert roll.total == 1 + 2 + 1 and roll.target == "basic morale 4"
+    assert result.headline == "2nd Foot routs, −1 SP"
+    with pytest.raises(InvalidInput, match="morale come from the roster"):
+        play("charge", {"target": "2nd Foot", "chargers": "Hussars", "morale": 6}, "1")
+
+
+def test_surrender_needs_a_routing_roster_unit():
+    with pytest.raises(NotAllowed, match="not routing"):
+        play("surrender", {"unit": "Rangers", "situation": "c"}, "4")
+
+
+def test_quick_lookup_charge_needs_a_target_type():
+    with pytest.raises(InvalidInput, match="target_type"):
+        prepare("charge", {"target": "X", "chargers": "C: inf"}, None)
+
+
+# --- effects on the roster ------------------------------------------------------------------
+
+
+def effect(kind, unit, amount=None):
+    return Effect(kind, unit, amount)
+
+
+def test_losses_shaken_and_rout_change_the_roster():
+    after, changes = apply_effects(
+        [effect(EffectKind.LOSE_SP, "2nd Foot", 2), effect(EffectKind.SHAKEN, "2nd Foot"),
+         effect(EffectKind.ROUTED, "Rangers"), effect(EffectKind.RETIRE, "Béarn", 3)],
+        ROSTER,
+    )
+    assert after.unit("2nd Foot").strength == 2
+    assert after.unit("2nd Foot").attr("shaken") is True
+    assert after.unit("Rangers").attr("routing") is True
+    assert describe_changes(changes) == ["2nd Foot: 4 → 2 SP, shaken", "Rangers: routing"]
+
+
+def test_strength_never_goes_below_zero():
+    after, _ = apply_effects([effect(EffectKind.LOSE_SP, "Hussars", 5)], ROSTER)
+    assert after.unit("Hussars").strength == 0
+
+
+def test_surrendered_units_are_gone():
+    after, changes = apply_effects([effect(EffectKind.SURRENDERED, "Hussars")], ROSTER)
+    assert after.unit("Hussars", allow_gone=True).gone
+    assert describe_changes(changes) == [
+        "Hussars: out of the battle, gone reason none → surrendered"
+    ]
+
+
+def test_general_wounds_and_death_shake_his_command():
+    wounded, _ = apply_effects([effect(EffectKind.GENERAL_WOUNDED, "Wolfe")], ROSTER)
+    assert wounded.general("Wolfe").wounds == 1
+    dead, changes = apply_effects(
+        [effect(EffectKind.GENERAL_KILLED, "Wolfe"), effect(EffectKind.COMMAND_SHAKEN, "Wolfe")],
+        ROSTER,
+    )
+    assert dead.general("Wolfe").status == "killed"
+    assert dead.unit("2nd Foot").attr("shaken") and dead.unit("Rangers").attr("shaken")
+    assert not dead.unit("Béarn").attr("shaken")
+    assert "Wolfe: status active → killed" in describe_changes(changes)
+
+
+def test_roster_attributes_are_validated_like_the_notation():
+    assert read_roster_attributes("cav regular morale=4", "unit", require_arm=True) == {
+        "arm": "cavalry", "regular": True, "morale": 4}
+    with pytest.raises(InvalidInput, match="say what the unit is"):
+        read_roster_attributes("regular", "unit", require_arm=True)
+    with pytest.raises(InvalidInput, match="only words go here"):
+        read_roster_attributes("2nd Foot: inf", "unit", require_arm=True)
+    with pytest.raises(InvalidInput, match="cannot be 0"):
+        check_attributes({"arm": "infantry", "morale": 0}, "2nd Foot")
+    with pytest.raises(InvalidInput, match="unknown field `general`"):
+        check_attributes({"arm": "infantry", "general": "x"}, "2nd Foot")
