@@ -14,6 +14,7 @@ import asyncio
 import resource
 import statistics
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -24,6 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.client import create_bot
 from bot.offline import OfflineDiscord, parse_command_line
 from bot.render.resolution import resolution_messages
+from bot.storage import Database
+from bot.storage.migrate import upgrade_async
 from rules.core.dice import RandomSource
 from rules.fire_at_will import resolve_charge, resolve_melee
 from rules.fire_at_will.inputs import read_chargers, read_melee_side
@@ -71,24 +74,39 @@ def engine(seconds: float) -> None:
 
 
 async def dispatch(count: int) -> None:
+    """Quick lookups, then battle moves (each one a locked, logged transaction on SQLite)."""
     lines = [
         '/melee fire-at-will attackers:"Grenadiers: inf regular charging front; Rangers: inf '
         'open overlap" defenders:"Béarn: inf regular general=Bougainville"',
         '/charge fire-at-will target:"2nd Foot" target_type:infantry morale:4 '
         'chargers:"Hussars: cav distance=5"',
     ]
-    async with OfflineDiscord(create_bot()) as session:
-        timings: list[float] = []
-        for i in range(count):
-            start = time.perf_counter()
-            command = parse_command_line(session.tree, lines[i % 2], guild_id=10)
-            await session.invoke(command.path, command.options, channel_id=100,
-                                 user_id=1000, guild_id=10)
-            timings.append((time.perf_counter() - start) * 1000)
-    timings.sort()
-    report("bot: command round trip, median", statistics.median(timings), "ms", 50, False)
-    report("bot: command round trip, p99", timings[int(len(timings) * 0.99) - 1], "ms",
-           250, False)
+    battle = [
+        '/battle start ruleset:fire-at-will name:Bench',
+        '/unit add side:A name:Grenadiers words:"inf regular morale=4" strength:999',
+        '/unit add side:B name:Artois words:"inf regular morale=4" strength:999',
+    ]
+    move = '/melee fire-at-will attackers:"Grenadiers: charging" defenders:Artois'
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite+aiosqlite:///{folder}/bench.db"
+        await upgrade_async(url)
+        async with Database(url) as db, OfflineDiscord(create_bot(db)) as session:
+
+            async def timed(line: str, channel: int) -> float:
+                start = time.perf_counter()
+                command = parse_command_line(session.tree, line, guild_id=10)
+                await session.invoke(command.path, command.options, channel_id=channel,
+                                     user_id=1000, guild_id=10)
+                return (time.perf_counter() - start) * 1000
+
+            lookups = sorted([await timed(lines[i % 2], 100) for i in range(count)])
+            for line in battle:
+                await timed(line, 200)
+            moves = sorted([await timed(move, 200) for _ in range(count)])
+    for name, timings in (("quick lookup", lookups), ("battle move", moves)):
+        report(f"bot: {name} round trip, median", statistics.median(timings), "ms", 50, False)
+        report(f"bot: {name} round trip, p99", timings[int(len(timings) * 0.99) - 1], "ms",
+               250, False)
 
 
 def memory() -> None:

@@ -212,12 +212,13 @@ class BattleTx:
 
     # --- undo -----------------------------------------------------------------------------
 
-    async def last_undoable(self) -> Event:
+    async def last_undoable(self, *, skipping: tuple[str, ...] = ()) -> Event:
+        """The latest event not yet undone, passing over events of the ``skipping`` kinds."""
         battle = self.require_battle()
         event = await self.session.scalar(
             select(Event)
             .where(Event.battle_id == battle.id, Event.undone_by.is_(None),
-                   Event.kind.not_in(NOT_UNDOABLE))
+                   Event.kind.not_in((*NOT_UNDOABLE, *skipping)))
             .order_by(Event.seq.desc())
             .limit(1)
         )
@@ -239,8 +240,11 @@ class BattleTx:
                 row.id = change["id"]  # type: ignore[attr-defined]
                 self.add(row)
             else:
+                # Only the fields this event changed: later events may have changed others
+                # (a GM queueing dice after a roll) and those stay as they are.
+                after = change["after"] or {}
                 self.touch(row)
-                row.restore(change["before"])
+                row.restore({k: v for k, v in change["before"].items() if after.get(k) != v})
 
     async def undo(self, event: Event, summary: str) -> Event:
         await self.revert(event)
@@ -303,9 +307,12 @@ class BattleStore:
             return list(await session.scalars(query.order_by(Unit.side, Unit.id)))
 
     async def ruleset(self, channel_id: int) -> str | None:
+        """The rule set of the channel's active battle; None when there is none."""
         async with self.db.reader() as session:
-            battle = await active_battle(session, channel_id)
-            return battle.ruleset if battle else None
+            return await session.scalar(
+                select(Battle.ruleset).where(Battle.channel_id == channel_id,
+                                             Battle.status == "active")
+            )
 
     async def view(
         self, channel_id: int, *, ended_too: bool = False, events: int | None = 0

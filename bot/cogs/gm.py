@@ -27,6 +27,8 @@ from rules.core.roster import (
 )
 
 RESOLUTION_KINDS = ("resolution", "reroll", "override")
+# Events that leave units alone; a reroll or override may reach past them.
+BESIDE_THE_ROSTER = ("dice_queue", "gm_role")
 UNIT_COLUMNS = ("name", "side", "strength", "status", "commander")
 GENERAL_FIELDS = ("side", "unit", "wounds", "status")
 GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
@@ -41,7 +43,7 @@ def public(text: str) -> Reply:
 
 
 async def last_resolution(tx: BattleTx):
-    event = await tx.last_undoable()
+    event = await tx.last_undoable(skipping=BESIDE_THE_ROSTER)
     if event.kind not in RESOLUTION_KINDS or not event.request:
         raise BattleError(
             f"The last event (#{event.seq}, {event.kind.replace('_', ' ')}) is not a roll.",

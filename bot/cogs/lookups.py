@@ -75,6 +75,10 @@ class Lookups(commands.Cog):
         command = f"/{procedure} {ruleset}"
 
         async def work() -> Reply:
+            # No battle here: a quick lookup, which needs no lock and writes nothing. (A battle
+            # started a moment later is not affected by a lookup that came first.)
+            if await self.store.ruleset(interaction.channel_id or 0) is None:
+                return played_reply(quick_lookup(ruleset, procedure, options, dice))
             async with self.store.command(interaction.channel_id or 0, actor, interaction.id,
                                           command) as tx:
                 if tx.battle is None:

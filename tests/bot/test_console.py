@@ -74,3 +74,35 @@ def test_help_word_and_comments():
     assert done.returncode == 0
     assert "/melee" in done.stdout
     assert "Huzzah: dice for horse-and-musket wargames" not in done.stdout  # quit stopped it
+
+
+def test_a_whole_battle_in_the_console_survives_a_restart(tmp_path):
+    database = tmp_path / "battle.db"
+    gm = ("--user", "2000")
+    first = console(
+        '/battle start ruleset:fire-at-will name:"Plains of Abraham"',
+        '/unit add side:British name:"78th Highlanders" words:"inf regular morale=4" strength:4',
+        '/unit add side:French name:"La Sarre" words:"inf regular morale=4" strength:4',
+        '/general add name:Montcalm side:French unit:"La Sarre"',
+        '/melee fire-at-will attackers:"78th Highlanders: charging" defenders:"La Sarre" '
+        'dice:"4 2 1 2"',
+        args=gm, database=database,
+    )
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "La Sarre: 4 → 2 SP, routing" in first.stdout
+    second = console(
+        "/battle show",
+        '/charge fire-at-will target:"La Sarre" chargers:"78th Highlanders: rear" dice:4',
+        "/gm undo",
+        "/battle log",
+        "/battle export",
+        '/battle end confirm:"Plains of Abraham"',
+        args=gm, database=database,
+    )
+    out = second.stdout
+    assert second.returncode == 0, out + second.stderr
+    assert "La Sarre · 2 SP" in out and "routing" in out  # the state from before the restart
+    assert "La Sarre surrenders" in out  # a routing unit charged in the rear
+    assert "Undid #6" in out
+    assert "plains-of-abraham.md" in out
+    assert "Plains of Abraham has ended" in out

@@ -248,6 +248,22 @@ async def test_an_interaction_is_recorded_once(db: Database) -> None:
     assert await count(db, Event) == 3
 
 
+async def test_a_savepoint_absorbs_a_duplicate_and_the_transaction_goes_on(db: Database) -> None:
+    """How a handler can notice a redelivered interaction without losing the rest of its work."""
+    battle_id = await add_battle(db)
+    async with db.transaction() as session:
+        session.add(new_event(battle_id, 1, 555))
+    async with db.transaction(channel_id=CHANNEL) as session:
+        (await session.get_one(Battle, battle_id)).turn = 2
+        with pytest.raises(IntegrityError):
+            async with session.begin_nested():
+                session.add(new_event(battle_id, 2, 555))
+        session.add(new_event(battle_id, 2, 556))
+    assert await count(db, Event) == 2
+    async with db.reader() as session:
+        assert (await session.get_one(Battle, battle_id)).turn == 2
+
+
 async def test_sequence_numbers_are_unique_within_a_battle(db: Database) -> None:
     first, second = await add_battle(db), await add_battle(db, channel_id=CHANNEL + 1)
     async with db.transaction() as session:

@@ -1,0 +1,259 @@
+"""Battles through the real CommandTree: roster, effects applied and logged, undo and the GM."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import select
+
+from bot.offline import OfflineDiscord
+from bot.storage.models import Battle, Event, Unit
+
+from .conftest import GM_USER, MANAGE_CHANNELS, PLAYER, reply, send, text_of
+
+START = '/battle start ruleset:fire-at-will name:"Quebec 1759"'
+ROSTER = [
+    '/unit add side:British name:"2nd Foot" words:"inf regular morale=4" strength:4',
+    '/unit add side:British name:Rangers words:"inf open morale=3" strength:3',
+    '/unit add side:French name:Béarn words:"inf regular morale=5" strength:5',
+    '/unit add side:French name:Hussars words:"cav morale=4" strength:2',
+    '/general add name:Wolfe side:British unit:"2nd Foot"',
+]
+
+
+async def gm(session: OfflineDiscord, line: str):
+    return await reply(session, line, user_id=GM_USER)
+
+
+async def setup_battle(session: OfflineDiscord) -> None:
+    message = await gm(session, START)
+    assert "Battle started: Quebec 1759" in text_of(message)
+    for line in ROSTER:
+        message = await gm(session, line)
+        assert not message.ephemeral, message.content
+    await gm(session, '/unit edit unit:"2nd Foot" commander:Wolfe')
+
+
+async def units(session: OfflineDiscord) -> dict[str, Unit]:
+    db = session.client.db
+    async with db.reader() as s:
+        return {u.name: u for u in await s.scalars(select(Unit))}
+
+
+async def events(session: OfflineDiscord) -> list[Event]:
+    async with session.client.db.reader() as s:
+        return list(await s.scalars(select(Event).order_by(Event.seq)))
+
+
+async def test_a_melee_in_a_battle_changes_the_roster_and_says_so(battle_session):
+    await setup_battle(battle_session)
+    message = await reply(battle_session, '/melee fire-at-will attackers:"Béarn: charging" '
+                                          'defenders:"2nd Foot" dice:"5 2 1 1"')
+    embed = message.embeds[0]
+    assert embed["title"] == "💥 Attackers win by 4: 2nd Foot routs, −2 SP"
+    roster = next(f for f in embed["fields"] if f["name"] == "Roster")
+    assert roster["value"] == "2nd Foot: 4 → 2 SP, routing"
+    assert embed["footer"]["text"].endswith("· event #8")
+    state = await units(battle_session)
+    assert state["2nd Foot"].strength == 2
+    assert state["2nd Foot"].attributes["routing"] is True
+    log = await events(battle_session)
+    assert [e.seq for e in log] == list(range(1, 9))
+    assert log[-1].kind == "resolution" and log[-1].user_id == PLAYER
+
+
+async def test_roster_units_must_exist_and_be_in_the_battle(battle_session):
+    await setup_battle(battle_session)
+    before = await events(battle_session)
+    message = await reply(battle_session, '/melee fire-at-will attackers:"Bearn" '
+                                          'defenders:"2nd Foot"')
+    assert message.ephemeral
+    assert "no unit called `Bearn`" in message.content and "Did you mean `Béarn`?" in \
+        message.content
+    assert len(await events(battle_session)) == len(before)
+
+
+async def test_general_killed_shakes_his_command(battle_session):
+    await setup_battle(battle_session)
+    message = await reply(battle_session, '/melee fire-at-will attackers:"Béarn" '
+                                          'defenders:"2nd Foot" dice:"6 1 6 6"')
+    text = text_of(message)
+    assert "Wolfe: status active → killed" in text
+    state = await units(battle_session)
+    assert state["2nd Foot"].attributes.get("shaken") is True
+
+
+async def test_undo_restores_exactly(battle_session):
+    await setup_battle(battle_session)
+    before = {n: u.snapshot() for n, u in (await units(battle_session)).items()}
+    await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot" '
+                                'dice:"6 1 6 6"')
+    message = await gm(battle_session, "/gm undo")
+    assert "Undid #8" in message.content
+    after = {n: u.snapshot() for n, u in (await units(battle_session)).items()}
+    assert after == before
+    log = await events(battle_session)
+    assert log[7].undone_by == 9 and log[8].kind == "undo" and log[8].reverts == 8
+
+
+async def test_undo_walks_back_through_the_log(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, "/gm undo")  # the commander edit
+    await gm(battle_session, "/gm undo")  # the general
+    state = await units(battle_session)
+    assert state["2nd Foot"].commander is None
+    message = await reply(battle_session, '/unit list')
+    assert "Wolfe" not in text_of(message)
+
+
+async def test_undo_of_a_removal_brings_the_unit_back(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, "/unit remove unit:Rangers")
+    assert "Rangers" not in await units(battle_session)
+    await gm(battle_session, "/gm undo")
+    assert (await units(battle_session))["Rangers"].strength == 3
+
+
+async def test_gm_commands_are_refused_to_players(battle_session):
+    await setup_battle(battle_session)
+    for line in ("/gm undo", "/gm reroll", "/gm dice dice:6", "/gm set unit:Rangers "
+                 "field:strength value:1", '/battle end confirm:"Quebec 1759"'):
+        message = await reply(battle_session, line)
+        assert message.ephemeral, line
+        assert "Only the battle's GM can" in message.content
+    assert len(await events(battle_session)) == 7
+
+
+async def test_manage_channel_and_the_gm_role_make_a_gm(battle_session):
+    await setup_battle(battle_session)
+    message = await reply(battle_session, "/gm dice dice:6", permissions=MANAGE_CHANNELS)
+    assert message.ephemeral and "Dice queue: 6" in message.content
+    message = await gm(battle_session, "/gm role role:555")
+    assert "GM role" in message.content
+    message = await reply(battle_session, "/gm dice dice:5", roles=[555])
+    assert "Dice queue: 6 5" in message.content
+
+
+async def test_queued_dice_are_used_first(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, "/gm dice dice:6")
+    message = await reply(battle_session, '/charge fire-at-will target:Rangers '
+                                          'chargers:"Hussars: distance=5"')
+    embed = message.embeds[0]
+    assert "🎲 6 +2 non-cavalry charged by cavalry" in text_of(message)
+    assert embed["footer"]["text"].startswith("1 die queued by the GM, the rest rolled")
+    async with battle_session.client.db.reader() as s:
+        battle = await s.scalar(select(Battle))
+    assert battle.dice_queue == []
+
+
+async def test_reroll_replaces_the_last_roll(battle_session):
+    await setup_battle(battle_session)
+    await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot" '
+                                'dice:"6 1 6 6"')
+    await gm(battle_session, '/gm dice dice:"1 6"')
+    message = await gm(battle_session, "/gm reroll")
+    assert message.embeds[0]["title"] == "💥 Defenders win by 5: Béarn routs, −2 SP"
+    state = await units(battle_session)
+    assert state["2nd Foot"].strength == 4  # the first result was undone
+    assert state["Béarn"].strength == 3
+    log = await events(battle_session)
+    assert [e.kind for e in log[-4:]] == ["resolution", "dice_queue", "undo", "reroll"]
+    assert log[-4].undone_by == log[-2].seq
+
+
+async def test_override_applies_a_result_the_rules_allow(battle_session):
+    await setup_battle(battle_session)
+    await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"Rangers" '
+                                'dice:"6 1"')
+    choices = await battle_session.autocomplete(
+        ["gm", "override"], {"result": "tie"}, "result", channel_id=100, user_id=GM_USER,
+        guild_id=10)
+    assert choices == []  # nothing matches "tie"; the labels name effects
+    choices = await battle_session.autocomplete(
+        ["gm", "override"], {"result": "retires"}, "result", channel_id=100, user_id=GM_USER,
+        guild_id=10)
+    labels = {c["name"]: c["value"] for c in choices}
+    tie = 'Béarn retires 3"; Rangers retires 3"'
+    assert tie in labels
+    message = await gm(battle_session, f"/gm override result:{labels[tie]}")
+    assert "Drawn" in message.embeds[0]["title"]
+    state = await units(battle_session)
+    assert state["Rangers"].strength == 3 and not state["Rangers"].attributes.get("routing")
+
+
+async def test_gm_set_is_validated_like_unit_add(battle_session):
+    await setup_battle(battle_session)
+    bad = await gm(battle_session, "/gm set unit:Rangers field:morale value:0")
+    assert bad.ephemeral and "cannot be 0" in bad.content
+    bad = await gm(battle_session, "/gm set unit:Rangers field:strength value:-1")
+    assert bad.ephemeral and "cannot be below 0" in bad.content
+    bad = await gm(battle_session, "/gm set unit:Rangers field:colour value:red")
+    assert bad.ephemeral and "not a unit field" in bad.content
+    good = await gm(battle_session, "/gm set unit:Rangers field:shaken value:yes")
+    assert "Rangers: shaken" in good.content
+
+
+async def test_gone_units_cannot_be_named_until_restored(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, "/gm set unit:Hussars field:status value:gone")
+    refused = await reply(battle_session, '/charge fire-at-will target:Rangers '
+                                          'chargers:"Hussars"')
+    assert refused.ephemeral and "Hussars is out of the battle" in refused.content
+    assert "/gm restore" in refused.content
+    await gm(battle_session, "/gm restore unit:Hussars")
+    ok = await reply(battle_session, '/charge fire-at-will target:Rangers chargers:"Hussars" '
+                                     'dice:1')
+    assert not ok.ephemeral
+
+
+async def test_commands_without_a_battle(battle_session):
+    for line in ("/battle show", "/unit list", "/gm undo", "/battle log"):
+        message = await reply(battle_session, line)
+        assert message.ephemeral and "no battle in this channel" in message.content, line
+
+
+async def test_one_battle_per_channel_and_end_needs_confirmation(battle_session):
+    await setup_battle(battle_session)
+    again = await gm(battle_session, START)
+    assert again.ephemeral and "already has a battle" in again.content
+    unconfirmed = await gm(battle_session, "/battle end")
+    assert unconfirmed.ephemeral and 'confirm:Quebec 1759' in unconfirmed.content
+    ended = await gm(battle_session, '/battle end confirm:"quebec 1759"')
+    assert "has ended" in text_of(ended)
+    fresh = await gm(battle_session, '/battle start ruleset:fire-at-will name:"Montmorency"')
+    assert "Montmorency" in text_of(fresh)
+
+
+async def test_turns_and_phases_advance(battle_session):
+    await setup_battle(battle_session)
+    message = await reply(battle_session, "/battle next")
+    assert "Turn 1, routs and retirements" in text_of(message)
+    for _ in range(5):
+        message = await reply(battle_session, "/battle next")
+    assert "Turn 2, shaken and routing units test" in text_of(message)
+
+
+async def test_log_and_export(battle_session):
+    await setup_battle(battle_session)
+    await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot" '
+                                'dice:"5 2 1 1"')
+    log = await reply(battle_session, "/battle log count:3")
+    assert "`#8` **resolution**" in log.embeds[0]["description"]
+    md = await reply(battle_session, "/battle export")
+    (file,) = md.files
+    assert file.filename == "quebec-1759.md"
+    text = file.data.decode()
+    assert "# Quebec 1759" in text and "2nd Foot: 4 → 2 SP, routing" in text
+    js = await reply(battle_session, "/battle export format:json")
+    data = json.loads(js.files[0].data)
+    assert data["format"] == "huzzah-battle-log"
+    assert [e["seq"] for e in data["events"]] == list(range(1, 9))
+
+
+async def test_lookups_in_a_battle_channel_must_use_its_ruleset_but_work_elsewhere(
+        battle_session):
+    await setup_battle(battle_session)
+    elsewhere = await send(battle_session, '/melee fire-at-will attackers:"A: inf" '
+                                           'defenders:"D: inf" dice:"1 1"', channel_id=999)
+    assert elsewhere[0].embeds[0]["title"].startswith("↔️ Drawn")
