@@ -112,3 +112,22 @@ def test_token_never_reaches_the_log(capsys):
     assert token not in err
     assert err.count("[redacted]") == 2
     logging.getLogger().handlers.clear()
+
+
+def test_db_upgrade_downgrade_and_current(tmp_path):
+    import os
+
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}"}
+
+    def db(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "bot.cli", "db", *args], text=True,
+                              capture_output=True, env=env, cwd=ROOT, timeout=120)
+
+    assert db("current").stdout.strip() == "database at revision base"
+    up = db("upgrade")
+    assert up.returncode == 0, up.stderr
+    assert up.stdout.strip() == "database at revision 0001"
+    refused = db("downgrade")
+    assert refused.returncode == 2 and "say which revision" in refused.stderr
+    down = db("downgrade", "base")
+    assert down.returncode == 0 and down.stdout.strip() == "database at revision base"
