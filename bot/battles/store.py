@@ -314,6 +314,13 @@ class BattleStore:
                                              Battle.status == "active")
             )
 
+    async def general_names(self, channel_id: int) -> list[str]:
+        """Names of the generals in the channel's battle (none without a battle)."""
+        async with self.db.reader() as session:
+            query = (select(General.name).join(Battle, General.battle_id == Battle.id)
+                     .where(Battle.channel_id == channel_id, Battle.status == "active"))
+            return list(await session.scalars(query.order_by(General.id)))
+
     async def view(
         self, channel_id: int, *, ended_too: bool = False, events: int | None = 0
     ) -> BattleView:

@@ -289,6 +289,11 @@ class GM(commands.Cog):
 
         await answer(interaction, work)
 
+    @general.autocomplete("general")
+    async def _generals(self, interaction: discord.Interaction, current: str):
+        names = await self.store.general_names(interaction.channel_id or 0)
+        return roster_suggestions(names, None, current)
+
     @set.autocomplete("unit")
     @restore.autocomplete("unit")
     async def _units(self, interaction: discord.Interaction, current: str):

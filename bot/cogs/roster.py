@@ -169,6 +169,17 @@ class Roster(commands.Cog):
 
         await answer(interaction, work)
 
+    @general_remove.autocomplete("name")
+    async def _general_name(self, interaction: discord.Interaction, current: str):
+        names = await self.store.general_names(interaction.channel_id or 0)
+        return roster_suggestions(names, None, current)
+
+    @edit.autocomplete("commander")
+    @add.autocomplete("commander")
+    async def _commander(self, interaction: discord.Interaction, current: str):
+        names = await self.store.general_names(interaction.channel_id or 0)
+        return roster_suggestions(names, None, current)
+
     @general_add.autocomplete("unit")
     async def _general_unit(self, interaction: discord.Interaction, current: str):
         names = await self.store.unit_names(interaction.channel_id or 0) or []

@@ -257,3 +257,20 @@ async def test_lookups_in_a_battle_channel_must_use_its_ruleset_but_work_elsewhe
     elsewhere = await send(battle_session, '/melee fire-at-will attackers:"A: inf" '
                                            'defenders:"D: inf" dice:"1 1"', channel_id=999)
     assert elsewhere[0].embeds[0]["title"].startswith("↔️ Drawn")
+
+
+async def test_roster_names_autocomplete(battle_session):
+    await setup_battle(battle_session)
+    where = {"channel_id": 100, "user_id": PLAYER, "guild_id": 10}
+    choices = await battle_session.autocomplete(
+        ["melee", "fire-at-will"], {"attackers": "Béarn: charging; 2nd"}, "attackers", **where)
+    assert [c["value"] for c in choices] == ["Béarn: charging; 2nd Foot"]
+    choices = await battle_session.autocomplete(
+        ["melee", "fire-at-will"], {"attackers": "Béarn: ch"}, "attackers", **where)
+    assert [c["value"] for c in choices] == ["Béarn: charging"]
+    choices = await battle_session.autocomplete(
+        ["general", "remove"], {"name": "wo"}, "name", **where)
+    assert [c["value"] for c in choices] == ["Wolfe"]
+    choices = await battle_session.autocomplete(
+        ["unit", "add"], {"side": "x", "name": "y", "words": "inf reg"}, "words", **where)
+    assert [c["value"] for c in choices] == ["inf regular"]
