@@ -80,7 +80,7 @@ async def play_in_battle(
         resolution, note = _roll_with_queue(tx, prepared)
     after, changes = rules.apply_effects(resolution.effects, roster)
     await tx.write_roster(after)
-    lines = describe_changes(changes)
+    lines = describe_changes(changes, rules.strength_label)
     record = resolution.to_dict()
     record["roster_changes"] = lines
     event = await tx.record(

@@ -23,6 +23,7 @@ from bot.render.battle import (
 )
 from bot.respond import Reply, answer
 from bot.storage.models import Battle, utcnow
+from rules.core.roster import describe_changes
 from rules.registry import RULESETS
 
 BATTLE_RULESETS = [
@@ -138,14 +139,24 @@ class Battles(commands.Cog):
         async def work() -> Reply:
             async with self._tx(interaction, "/battle next") as tx:
                 battle = tx.require_battle()
-                phases = tx.rules.phases
+                rules = tx.rules
+                phases = rules.phases
                 tx.touch(battle)
+                changes: list[str] = []
                 if phases and battle.phase in phases and battle.phase != phases[-1]:
                     battle.phase = phases[phases.index(battle.phase) + 1]
                 else:
                     battle.turn += 1
                     battle.phase = phases[0] if phases else None
+                    if rules.new_turn is not None:
+                        after, diff = rules.new_turn(await tx.roster())
+                        await tx.write_roster(after)
+                        changes = describe_changes(diff, rules.strength_label)
+                roster = await tx.roster()
                 await tx.record("turn", f"Now {turn_line(battle)}")
-            return notice(f"⏭️ {battle.name}: {turn_line(battle)}")
+            lines = [f"• {line}" for line in
+                     (rules.reminders(roster, battle.phase) if rules.reminders else [])]
+            lines += [f"• {line}" for line in changes]
+            return notice(f"⏭️ {battle.name}: {turn_line(battle)}", "\n".join(lines))
 
         await answer(interaction, work)

@@ -184,7 +184,8 @@ class GM(commands.Cog):
                 before = roster_unit(row)
                 tx.touch(row)
                 await self._set_unit_field(tx, row, field.strip().lower(), value)
-                changes = describe_changes(unit_changes(before, roster_unit(row)))
+                changes = describe_changes(unit_changes(before, roster_unit(row)),
+                                           tx.rules.strength_label)
                 if not changes:
                     raise BattleError(f"{row.name}'s {field} is already {value}.")
                 event = await tx.record("gm_set", "GM set " + "; ".join(changes))

@@ -9,6 +9,8 @@ from discord.ext import commands
 from bot.render.limits import EmbedSpec, FieldSpec, pack
 from bot.render.resolution import to_discord
 from rules.fire_at_will.inputs import CHARGER, MELEE
+from rules.le_baton.inputs import MELEE_SITUATION as LB_MELEE_SITUATION
+from rules.le_baton.inputs import UNIT as LB_UNIT
 from rules.registry import RULESETS
 
 HELP_COLOUR = 0x34495E
@@ -25,10 +27,15 @@ TOPICS = {
         "Fire at Will",
         [("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER)],
     ),
+    "le-baton": (
+        "Le Baton",
+        [("Units", LB_UNIT), ("Melee situation (after a roster name)", LB_MELEE_SITUATION)],
+    ),
 }
 
 
-ORDER = ("melee", "charge", "surrender", "battle", "unit", "general", "gm", "help")
+ORDER = ("melee", "charge", "fire", "artillery", "morale", "recall", "surrender", "battle",
+         "unit", "general", "gm", "help")
 
 
 def command_fields(tree: app_commands.CommandTree) -> list[FieldSpec]:

@@ -89,7 +89,8 @@ class Roster(commands.Cog):
                 if rename is not None:
                     row.name = await check_new_name(tx, rename)
                     row.name_key = name_key(row.name)
-                changes = describe_changes(unit_changes(before, roster_unit(row)))
+                changes = describe_changes(unit_changes(before, roster_unit(row)),
+                                           tx.rules.strength_label)
                 if not changes:
                     raise BattleError(f"Nothing to change on {row.name}.",
                                       hint="Give words, strength, side, rename or commander.")

@@ -12,7 +12,7 @@ from bot.storage.models import Battle, Event, General, Unit
 from rules.registry import RULESETS
 
 BATTLE_COLOUR = 0x1F4E79
-MARKERS = ("shaken", "routing", "disordered", "halted")
+MARKERS = ("shaken", "routing", "disordered", "halted", "held", "charge_marker")
 
 
 def ruleset_title(battle: Battle) -> str:
@@ -20,15 +20,20 @@ def ruleset_title(battle: Battle) -> str:
     return ruleset.title if ruleset else battle.ruleset
 
 
+def strength_label(battle: Battle) -> str:
+    ruleset = RULESETS.get(battle.ruleset)
+    return ruleset.battle.strength_label if ruleset and ruleset.battle else "SP"
+
+
 def turn_line(battle: Battle) -> str:
     return f"Turn {battle.turn}" + (f", {battle.phase}" if battle.phase else "")
 
 
-def unit_line(unit: Unit, generals: Sequence[General]) -> str:
+def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP") -> str:
     attrs = dict(unit.attributes or {})
     parts = [f"**{escape(unit.name)}**"]
     if unit.strength is not None:
-        parts.append(f"{unit.strength} SP")
+        parts.append(f"{unit.strength} {strength_label}")
     described = [str(attrs[k]) for k in ("arm", "quality", "formation") if attrs.get(k)]
     if attrs.get("order") == "open":
         described.append("open order")
@@ -36,7 +41,12 @@ def unit_line(unit: Unit, generals: Sequence[General]) -> str:
         described.append(f"morale {attrs['morale']}")
     if described:
         parts.append(", ".join(described))
-    markers = [m for m in MARKERS if attrs.get(m)]
+    markers = [m.replace("_", " ") for m in MARKERS if attrs.get(m)]
+    if attrs.get("casualties"):
+        markers.append(f"{attrs['casualties']} casualties")
+    for marker, text in (("in_melee_with", "in melee with"), ("firefight_with", "firefight with")):
+        if attrs.get(marker):
+            markers.append(f"{text} {escape(str(attrs[marker]))}")
     if unit.status == "gone":
         markers.append(f"out: {unit.gone_reason or 'gone'}")
     line = " · ".join(parts)
@@ -60,12 +70,13 @@ def general_line(general: General) -> str:
     return " · ".join(parts)
 
 
-def roster_fields(units: Sequence[Unit], generals: Sequence[General]) -> list[FieldSpec]:
+def roster_fields(units: Sequence[Unit], generals: Sequence[General],
+                  strength_label: str = "SP") -> list[FieldSpec]:
     sides: dict[str, list[Unit]] = {}
     for unit in units:
         sides.setdefault(unit.side, []).append(unit)
     fields = [
-        FieldSpec(side, "\n".join(unit_line(u, generals) for u in members))
+        FieldSpec(side, "\n".join(unit_line(u, generals, strength_label) for u in members))
         for side, members in sides.items()
     ]
     if generals:
@@ -81,7 +92,7 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
         description += f"\n{queued} dice queued by the GM for the next roll"
     head = EmbedSpec(title=f"⚔️ {battle.name}", description=description, colour=BATTLE_COLOUR,
                      footer=f"{len(units)} units · {battle.last_seq} events",
-                     fields=tuple(roster_fields(units, generals)))
+                     fields=tuple(roster_fields(units, generals, strength_label(battle))))
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
 
@@ -117,7 +128,7 @@ def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
              f"- Status: {battle.status} ({turn_line(battle)})",
              f"- Started: {battle.created_at.isoformat()} by <@{battle.created_by}>", "",
              "## Roster", ""]
-    for field in roster_fields(units, generals):
+    for field in roster_fields(units, generals, strength_label(battle)):
         lines += [f"### {field.name}", "", *(f"- {line}" for line in field.value.split("\n")), ""]
     lines += ["## Log", ""]
     for event in events:

@@ -50,6 +50,8 @@ def modifier_text(modifier: Modifier) -> str:
 
 
 def roll_line(roll: Roll) -> str:
+    if roll.hits is not None:
+        return pool_line(roll)
     dice = " ".join(str(f) for f in roll.dice)
     parts = [f"**{escape(roll.label)}** 🎲 {dice}"]
     parts.extend(modifier_text(m) for m in roll.modifiers)
@@ -60,6 +62,25 @@ def roll_line(roll: Roll) -> str:
         line += f" vs {roll.target}"
     if roll.result:
         line += f" → {roll.result}"
+    if roll.notes:
+        line += "\n" + "\n".join(f"  ‣ {note}" for note in roll.notes)
+    return line
+
+
+def pool_line(roll: Roll) -> str:
+    """Dice read one by one: each die against the number, hits in bold."""
+    bonus = sum(m.value for m in roll.modifiers)
+    needed = int(roll.target.split("+")[0]) if roll.target and roll.target[0].isdigit() else None
+    faces = []
+    for face in roll.dice:
+        hit = needed is not None and isinstance(face, int) and face + bonus >= needed
+        faces.append(f"**{face}**" if hit else str(face))
+    line = f"**{escape(roll.label)}** 🎲 {' '.join(faces) or 'no dice'}"
+    if roll.modifiers:
+        line += " (each die " + " ".join(modifier_text(m) for m in roll.modifiers) + ")"
+    if roll.target:
+        line += f" vs {roll.target}"
+    line += f" → {roll.result or roll.hits}"
     if roll.notes:
         line += "\n" + "\n".join(f"  ‣ {note}" for note in roll.notes)
     return line

@@ -39,6 +39,11 @@ class Roll:
     target: str | None = None
     result: str | None = None
     notes: tuple[str, ...] = ()
+    # Modifiers that change the number rolled against (a morale threshold), not the dice.
+    target_modifiers: tuple[Modifier, ...] = ()
+    # For dice read one by one against a target number: how many met it. ``modifiers`` then
+    # apply to each die.
+    hits: int | None = None
 
     @property
     def natural(self) -> int:
@@ -73,6 +78,14 @@ class EffectKind(StrEnum):
     GENERAL_CAPTURED = "general_captured"
     GENERAL_KILLED = "general_killed"
     COMMAND_SHAKEN = "command_shaken"
+    PLACED = "placed"
+    FOLLOW_UP = "follow_up"
+    CHARGE_MARKER = "charge_marker"
+    RECALLED = "recalled"
+    HELD = "held"
+    IN_MELEE = "in_melee"
+    MELEE_ENDS = "melee_ends"
+    FIREFIGHT = "firefight"
 
 
 _EFFECT_TEXT: dict[EffectKind, str] = {
@@ -86,12 +99,20 @@ _EFFECT_TEXT: dict[EffectKind, str] = {
     EffectKind.HALTED: "halts",
     EffectKind.CASUALTIES: "takes {amount} casualties",
     EffectKind.REMOVED: "is removed from the game",
-    EffectKind.FORMATION: "changes formation",
+    EffectKind.FORMATION: "forms {value}",
     EffectKind.GENERAL_WOUNDED: "is lightly wounded (moves at half speed)",
     EffectKind.GENERAL_INCAPACITATED: "is incapacitated (removed from play)",
     EffectKind.GENERAL_CAPTURED: "is captured",
     EffectKind.GENERAL_KILLED: "is killed",
     EffectKind.COMMAND_SHAKEN: 'units of his command within 18" are shaken',
+    EffectKind.PLACED: 'is placed {amount}" {value}',
+    EffectKind.FOLLOW_UP: "follows up",
+    EffectKind.CHARGE_MARKER: "leaves a charge marker where its charge began",
+    EffectKind.RECALLED: "is recalled",
+    EffectKind.HELD: "is held: it cannot move next turn and must test recall again",
+    EffectKind.IN_MELEE: "is locked in melee with {value}",
+    EffectKind.MELEE_ENDS: "is out of melee",
+    EffectKind.FIREFIGHT: "is locked in a firefight with {value}",
 }
 
 
@@ -103,9 +124,12 @@ class Effect:
     unit: str
     amount: int | None = None
     detail: str = ""
+    value: str | None = None  # data some kinds carry: a new formation, a melee opponent
 
     def describe(self) -> str:
-        text = _EFFECT_TEXT[self.kind].format(amount=self.amount)
+        text = _EFFECT_TEXT[self.kind].format(amount=self.amount, value=self.value)
+        if self.kind is EffectKind.CASUALTIES and self.amount == 1:
+            text = "takes 1 casualty"
         if self.kind is EffectKind.COMMAND_SHAKEN:
             return f"{self.unit}: {text}"
         return f"{self.unit} {text}"
@@ -165,6 +189,11 @@ def _roll_dict(roll: Roll) -> dict[str, Any]:
         "target": roll.target,
         "result": roll.result,
         "notes": list(roll.notes),
+        "hits": roll.hits,
+        "target_modifiers": [
+            {"value": m.value, "reason": m.reason, "source": m.source}
+            for m in roll.target_modifiers
+        ],
     }
 
 
@@ -174,6 +203,7 @@ def _effect_dict(effect: Effect) -> dict[str, Any]:
         "unit": effect.unit,
         "amount": effect.amount,
         "detail": effect.detail,
+        "value": effect.value,
         "text": effect.describe(),
     }
 
@@ -192,9 +222,14 @@ class ResolutionBuilder:
         self.steps.append(Step(title=title, outcome=outcome, rolls=tuple(rolls)))
 
     def effect(
-        self, kind: EffectKind, unit: str, amount: int | None = None, detail: str = ""
+        self,
+        kind: EffectKind,
+        unit: str,
+        amount: int | None = None,
+        detail: str = "",
+        value: str | None = None,
     ) -> None:
-        self.effects.append(Effect(kind=kind, unit=unit, amount=amount, detail=detail))
+        self.effects.append(Effect(kind, unit, amount, detail, value))
 
     def note(self, text: str) -> None:
         self.notes.append(text)

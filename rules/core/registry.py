@@ -36,6 +36,10 @@ class BattleRules:
     check_attributes: Callable[[Mapping[str, Any], str], dict[str, Any]]
     prepare: Callable[[str, Mapping[str, Any], Roster | None, Mapping[str, Any]], Prepared]
     apply_effects: Callable[[Sequence[Effect], Roster], tuple[Roster, list[Change]]]
+    # What a new turn does by itself (a halt ends), and what each phase should remind of.
+    new_turn: Callable[[Roster], tuple[Roster, list[Change]]] | None = None
+    reminders: Callable[[Roster, str | None], list[str]] | None = None
+    strength_label: str = "SP"  # what a unit's strength counts
 
 
 @dataclass(frozen=True)

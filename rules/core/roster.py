@@ -126,9 +126,9 @@ def general_changes(before: RosterGeneral, after: RosterGeneral) -> list[Change]
     ]
 
 
-def _value(field_name: str, value: Any) -> str:
+def _value(field_name: str, value: Any, strength_label: str = "SP") -> str:
     if field_name == "strength":
-        return "?" if value is None else f"{value} SP"
+        return "?" if value is None else f"{value} {strength_label}"
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -136,22 +136,22 @@ def _value(field_name: str, value: Any) -> str:
     return str(value)
 
 
-def describe_changes(changes: Iterable[Change]) -> list[str]:
+def describe_changes(changes: Iterable[Change], strength_label: str = "SP") -> list[str]:
     """One line per unit or general: ``2nd Foot: 4 → 2 SP, shaken``."""
     lines: dict[tuple[str, str], list[str]] = {}
     for change in changes:
-        lines.setdefault((change.kind, change.who), []).append(_describe_one(change))
+        lines.setdefault((change.kind, change.who), []).append(
+            _describe_one(change, strength_label))
     return [f"{who}: {', '.join(parts)}" for (_, who), parts in lines.items()]
 
 
-def _describe_one(change: Change) -> str:
+def _describe_one(change: Change, strength_label: str) -> str:
     if isinstance(change.after, bool) and change.before in (None, False, True):
         label = change.field.replace("_", " ")
         return label if change.after else f"no longer {label}"
     if change.field == "strength":
-        return f"{_value('strength', change.before).removesuffix(' SP')} → " + _value(
-            "strength", change.after
-        )
+        before = "?" if change.before is None else str(change.before)
+        return f"{before} → {_value('strength', change.after, strength_label)}"
     if change.field == "status" and change.after == GONE:
         return "out of the battle"
     return f"{change.field.replace('_', ' ')} {_value(change.field, change.before)} → " + _value(

@@ -106,3 +106,62 @@ def test_a_whole_battle_in_the_console_survives_a_restart(tmp_path):
     assert "Undid #6" in out
     assert "plains-of-abraham.md" in out
     assert "Plains of Abraham has ended" in out
+
+
+LE_BATON_TURN = [
+    '/battle start ruleset:le-baton name:Bussaco',
+    '/unit add side:French name:"4e Léger" words:"french inf veteran column" strength:12',
+    '/unit add side:French name:Cuirassiers words:"french cav veteran horse=cuirassiers" '
+    'strength:8',
+    '/unit add side:British name:52nd words:"british inf veteran line" strength:8',
+    '/unit add side:British name:"Ross\'s Troop" words:"british art veteran guns=6" strength:4',
+    '/unit add side:British name:"16th LD" words:"british cav veteran horse=light-dragoons" '
+    'strength:8',
+    # phase 1: the guns fire at the column (6 lbs: −1 on each die)
+    '/artillery le-baton battery:"Ross\'s Troop" target:"4e Léger" dice:"4 5 6 2"',
+    "/battle next",
+    '/morale le-baton unit:"4e Léger" phase:2 dice:3',
+    "/battle next",
+    # phase 3: the French move; the 52nd shoot, then the column charges them
+    '/fire le-baton shooter:52nd target:"4e Léger" dice:"4 1 1 1"',
+    '/charge le-baton charger:"4e Léger" target:52nd dice:"2 6"',
+    "/battle next", "/battle next", "/battle next",
+    # phase 6: a drawn melee, carried into the next turn
+    '/melee le-baton attacker:"4e Léger" defender:52nd phase:6 dice:"4 4 1 1 1 1 5 5 1 1 1"',
+    "/battle next", "/battle next",
+    # phase 8: the British move: the light dragoons charge the cuirassiers
+    '/charge le-baton charger:"16th LD" target:Cuirassiers dice:"2 3"',
+    "/battle next", "/battle next", "/battle next",
+    # phase 11 and 12: the light dragoons lose, and hold
+    '/melee le-baton attacker:"16th LD" defender:Cuirassiers phase:11 dice:"6 6 1 1 4 4 4 1"',
+    "/battle next",
+    '/morale le-baton unit:"16th LD" phase:12 opponent:Cuirassiers dice:2',
+    "/battle next",
+    # phase 13: recall fails: a casualty, and held
+    '/recall le-baton unit:"16th LD" dice:6',
+    "/battle next",
+    "/battle show",
+]
+
+
+def test_a_full_le_baton_turn_in_the_console(tmp_path):
+    done = console(*LE_BATON_TURN, args=("--user", "2000"), database=tmp_path / "lb.db")
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "Traceback" not in out and "only you can see this" not in out, out
+    assert "Ross's Troop → 4e Léger 🎲 4 5 6 2 (each die −1 6 lbs or lighter) vs 4+ (column)" \
+        " → 2 hits" in out
+    assert "4e Léger: 12 → 10 figures, casualties none → 2" in out
+    assert "52nd → 4e Léger 🎲 4 1 1 1 vs 4+ (column) → 1 hit" in out
+    assert "4e Léger morale 🎲 2 vs 3 or less" in out
+    assert "52nd morale 🎲 6 vs 5 or less (veteran 5) → fails by 1" in out
+    assert "4e Léger and 52nd tie, 2 all" in out
+    assert "16th LD adds 5\" to its move" in out
+    assert "Cuirassiers wins the melee (3–2): 16th LD tests in phase 12" in out
+    assert "16th LD fails recall: 1 casualty, held" in out
+    assert "Turn 2, 1. artillery fire" in out
+    assert "Melee continues: 4e Léger and 52nd." in out
+    assert "Melee continues: Cuirassiers and 16th LD." in out
+    assert "16th LD · 4 figures · cavalry, veteran · *held*, *charge marker*, *4 casualties*" \
+        ", *in melee with Cuirassiers*" in out
+    assert "16th LD is held (failed recall)" in out

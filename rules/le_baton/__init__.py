@@ -1,0 +1,49 @@
+"""Le Baton quick sheet: a whole turn of fire, morale, charges, melee and cavalry recall."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.dice import DiceSource
+from rules.core.records import Resolution
+from rules.core.registry import BattleRules, Procedure, RuleSet
+from rules.le_baton import battle, commands
+from rules.le_baton.units import RULESET
+
+SUMMARIES = {
+    "fire": "infantry or artillery fire in phase 3 (British) or 8 (French)",
+    "artillery-fire": "phase 1 artillery fire, with the unit 12\" behind",
+    "morale": "a morale check in phase 2, 4, 5, 7, 9, 10 or 12, with its consequences",
+    "recall": "phase 13 cavalry recall",
+    "charge": "a charge through closing and standing checks, up to the melee",
+    "melee": "a melee in phase 6 or 11",
+}
+
+
+def _runner(name: str):
+    def run(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+        return commands.prepare(name, request)(dice)
+
+    return run
+
+
+RULESET_ENTRY = RuleSet(
+    key=RULESET,
+    title="Le Baton",
+    procedures={
+        name: Procedure(name, SUMMARIES[name], commands.REQUEST_KEYS[name], _runner(name))
+        for name in commands.PROCEDURES
+    },
+    battle=BattleRules(
+        phases=battle.PHASES,
+        unit_fields=battle.ROSTER_FIELDS,
+        read_attributes=battle.read_roster_attributes,
+        check_attributes=battle.check_attributes,
+        prepare=commands.prepare,
+        apply_effects=battle.apply_effects,
+        new_turn=battle.new_turn,
+        reminders=battle.reminders,
+        strength_label="figures",
+    ),
+)

@@ -1,0 +1,183 @@
+"""Le Baton in a battle: roster fields, roster units as engine units, effects on the roster,
+the thirteen phases and the reminders that carry melees and recalls over turns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from enum import Enum
+from typing import Any
+
+from rules.core.errors import InvalidInput
+from rules.core.records import Effect, EffectKind
+from rules.core.roster import (
+    GONE,
+    Change,
+    Roster,
+    RosterUnit,
+    general_changes,
+    name_key,
+    unit_changes,
+)
+from rules.le_baton.inputs import ROSTER_FIELDS, UNIT
+from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit
+
+PHASES: tuple[str, ...] = (
+    "1. artillery fire",
+    "2. morale for artillery casualties",
+    "3. French move, British shoot",
+    "4. French morale and closing",
+    "5. British infantry stand",
+    "6. melees",
+    "7. morale for losing melees",
+    "8. British move, French shoot",
+    "9. British morale and closing",
+    "10. French infantry stand",
+    "11. melees",
+    "12. morale for losing melees",
+    "13. cavalry recall",
+)
+
+# Markers the battle keeps on a unit, besides its description.
+MARKERS = ("casualties", "in_melee_with", "firefight_with", "halted", "held", "charge_marker")
+
+
+def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: (v.value if isinstance(v, Enum) else v) for k, v in values.items()}
+
+
+def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
+    name, values = ROSTER_FIELDS.read_text(text, where)
+    if name is not None:
+        raise InvalidInput(f"{where}: only words go here (`british inf veteran line`), "
+                           f"not `{name}:`.", hint="The unit's name has its own option.")
+    if require_arm:
+        for needed in ("nation", "arm"):
+            if needed not in values:
+                raise InvalidInput(f"{where}: say the unit's {needed}.",
+                                   hint="e.g. `british inf veteran line`; strength is its "
+                                        "figures.")
+    return json_safe(values)
+
+
+def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Description fields as strictly as `/unit add`; markers by their own types."""
+    values = dict(values)
+    markers = {k: values.pop(k) for k in MARKERS if k in values}
+    checked = json_safe(ROSTER_FIELDS.read_json(values, where))
+    for key, value in markers.items():
+        if key == "casualties":
+            checked[key] = UNIT.read_json({"casualties": value}, where)["casualties"]
+        elif key in ("in_melee_with", "firefight_with"):
+            checked[key] = str(value) if value not in (None, "", "none") else None
+        else:
+            checked[key] = UNIT.read_json({key: value}, where)[key]
+    return checked
+
+
+def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
+    a = unit.attributes
+    return Unit(
+        name=unit.name,
+        nation=Nation(a.get("nation", Nation.FRENCH.value)),
+        arm=Arm(a.get("arm", Arm.INFANTRY.value)),
+        quality=Quality(a.get("quality", Quality.VETERAN.value)),
+        figures=unit.strength or 0,
+        casualties=a.get("casualties", 0),
+        formation=Formation(a["formation"]) if a.get("formation") else None,
+        horse=Horse(a["horse"]) if a.get("horse") else None,
+        guns=a.get("guns"),
+        general=roster.general_with(unit.name) is not None,
+        in_melee=bool(a.get("in_melee_with")),
+        firefight=bool(a.get("firefight_with")),
+        halted=bool(a.get("halted")),
+        held=bool(a.get("held")),
+        charge_marker=bool(a.get("charge_marker")),
+    )
+
+
+def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:
+    units = {name_key(u.name): u for u in roster.units}
+    for effect in effects:
+        key = name_key(effect.unit)
+        if key in units:
+            units[key] = _effect(units[key], effect)
+            if effect.kind in (EffectKind.ROUTED, EffectKind.REMOVED, EffectKind.MELEE_ENDS):
+                _release(units, units[key].name)
+    after = Roster(tuple(units.values()), roster.generals)
+    changes = [c for old, new in zip(roster.units, after.units, strict=True)
+               for c in unit_changes(old, new)]
+    changes += [c for old, new in zip(roster.generals, after.generals, strict=True)
+                for c in general_changes(old, new)]
+    return after, changes
+
+
+def _effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
+    match effect.kind:
+        case EffectKind.CASUALTIES:
+            lost = effect.amount or 0
+            strength = None if unit.strength is None else max(0, unit.strength - lost)
+            unit = replace(unit, strength=strength)
+            return unit.with_attr("casualties", unit.attr("casualties", 0) + lost)
+        case EffectKind.ROUTED:
+            return replace(unit, status=GONE, gone_reason="routed")
+        case EffectKind.REMOVED:
+            return replace(unit, status=GONE, gone_reason="destroyed")
+        case EffectKind.HALTED:
+            return unit.with_attr("halted", True)
+        case EffectKind.HELD:
+            return unit.with_attr("held", True)
+        case EffectKind.CHARGE_MARKER:
+            return unit.with_attr("charge_marker", True)
+        case EffectKind.RECALLED:
+            return unit.with_attr("charge_marker", False).with_attr("held", False)
+        case EffectKind.FORMATION:
+            return unit.with_attr("formation", effect.value)
+        case EffectKind.IN_MELEE:
+            return unit.with_attr("in_melee_with", effect.value)
+        case EffectKind.MELEE_ENDS:
+            return unit.with_attr("in_melee_with", None)
+        case EffectKind.FIREFIGHT:
+            return unit.with_attr("firefight_with", effect.value)
+        case _:
+            return unit  # movement on the table: the reply says it, the bot keeps no map
+
+
+def _release(units: dict[str, RosterUnit], name: str) -> None:
+    """Nobody stays locked in melee or firefight with a unit that has gone or broken off."""
+    for key, unit in units.items():
+        for marker in ("in_melee_with", "firefight_with"):
+            partner = unit.attr(marker)
+            if partner and name_key(partner) == name_key(name):
+                units[key] = units[key].with_attr(marker, None)
+
+
+def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
+    """A halt lasts for its turn."""
+    units = tuple(u.with_attr("halted", False) if u.attr("halted") else u for u in roster.units)
+    after = Roster(units, roster.generals)
+    changes = [c for old, new in zip(roster.units, after.units, strict=True)
+               for c in unit_changes(old, new)]
+    return after, changes
+
+
+def reminders(roster: Roster, phase: str | None) -> list[str]:
+    """What the coming phase must not forget: melees that go on, cavalry to recall."""
+    active = [u for u in roster.units if not u.gone]
+    lines: list[str] = []
+    if phase in (PHASES[0], PHASES[5], PHASES[10]):
+        seen: set[str] = set()
+        for unit in active:
+            partner = unit.attr("in_melee_with")
+            if partner and name_key(partner) not in seen:
+                seen.add(name_key(unit.name))
+                lines.append(f"Melee continues: {unit.name} and {partner}.")
+    if phase in (PHASES[0], PHASES[12]):
+        for unit in active:
+            if unit.attr("held"):
+                lines.append(f"{unit.name} is held (failed recall): it cannot move, and must "
+                             "test recall in phase 13.")
+            elif unit.attr("charge_marker"):
+                lines.append(f"{unit.name} has a charge marker: it must test recall in "
+                             "phase 13.")
+    return lines

@@ -1,0 +1,146 @@
+"""Charges (phases 3 and 8) played through to the melee: who may charge, the British
+infantry's 6 to charge, cavalry's bonus move, squares and skirmishers firing, then the
+charger's closing check (4 or 9) and the target's check to stand (5 or 10)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.core.dice import D6, DiceSource, TwoD6
+from rules.core.errors import NotAllowed
+from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
+from rules.le_baton.dice_counts import fire_dice
+from rules.le_baton.fire import FireTarget, Target, shoot
+from rules.le_baton.morale import Situation, run_check
+from rules.le_baton.units import RULESET, SHEET, Arm, Formation, Nation, Unit
+
+SQUARE_DICE = 2  # "Squares contacted fire two dice."
+
+
+@dataclass(frozen=True)
+class ChargeSituation:
+    target_defensive_terrain: bool = False
+    flank_or_rear: bool = False
+    another_infantry_charging: bool = False
+    target_already_contacted: bool = False
+    cannot_form_line: bool = False
+
+
+def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
+    """Who may charge whom, as the sheet's charge paragraphs say."""
+    name = charger.name
+    if charger.nation is target.nation:
+        raise NotAllowed(f"{name} and {target.name} are on the same side.")
+    if charger.arm is Arm.ARTILLERY:
+        raise NotAllowed(f"{name} is artillery: only infantry and cavalry charge.")
+    for flag, why in ((charger.in_melee, "is continuing a melee"),
+                      (charger.firefight, "is locked in a firefight and cannot charge"),
+                      (charger.halted, "is halted this turn"),
+                      (charger.held, "failed its recall and cannot move this turn")):
+        if flag:
+            raise NotAllowed(f"{name} {why}.")
+    if charger.is_infantry:
+        if charger.nation is Nation.FRENCH and not charger.in_column:
+            raise NotAllowed(f"{name} is French infantry: it may only charge in column.")
+        if target.is_cavalry:
+            raise NotAllowed(f"{name} is infantry: infantry cannot charge cavalry.")
+        if s.another_infantry_charging:
+            raise NotAllowed(f"Another infantry unit is already charging {target.name}: "
+                             "multiple infantry units may not charge the same target.")
+    elif target.is_cavalry and s.target_already_contacted:
+        raise NotAllowed(f"{target.name} is already contacted: enemy cavalry may only be "
+                         "contacted by one unit.")
+
+
+def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
+                   dice: DiceSource) -> Resolution:
+    check_charge(charger, target, s)
+    out = ResolutionBuilder(RULESET, "charge")
+    phase = 3 if charger.nation is Nation.FRENCH else 8
+    if (charger.british_infantry and not charger.general
+            and not s.target_defensive_terrain and not _rolls_a_six(charger, dice, out)):
+        return out.build(f"{charger.name} does not charge", Severity.NONE)
+    out.step(f"Phase {phase}: charge declared",
+             f"{charger.name} charges {target.name}" + (" in flank or rear." if s.flank_or_rear
+                                                         else "."))
+    if charger.is_cavalry:
+        _bonus_move(charger, dice, out)
+    charger = _reaction_fire(charger, target, dice, out)
+    if charger.is_infantry:
+        phase_check = 4 if charger.nation is Nation.FRENCH else 9
+        check, outcome = run_check(charger, phase_check, Situation(
+            charging=True, opponent=target.name, cannot_form_line=s.cannot_form_line),
+            dice, out)
+        if check.fail_by >= 3 or (check.fail_by and (phase_check == 9 or charger.in_column)):
+            return out.build(outcome.headline, outcome.severity)
+    if target.formation is Formation.SKIRMISH:
+        out.note(f"Skirmishers are destroyed if contacted: if {charger.name} still reaches "
+                 f"{target.name} after its evade, remove it.")
+        return out.build(f"{target.name} shoot and evade {charger.name}", Severity.MINOR)
+    fight = 6 if charger.nation is Nation.FRENCH else 11
+    if target.is_infantry and not target.in_melee:
+        stand_phase = 5 if target.nation is Nation.BRITISH else 10
+        check, outcome = run_check(target, stand_phase, Situation(
+            flank_or_rear=s.flank_or_rear, charged_by=charger.arm, opponent=charger.name),
+            dice, out)
+        if check.fail_by >= 3 or any(e.kind is EffectKind.PLACED for e in out.effects
+                                     if e.unit == charger.name):
+            return out.build(outcome.headline, outcome.severity)
+    _contact(charger, target, out)
+    return out.build(f"{charger.name} contacts {target.name}: melee in phase {fight}",
+                     Severity.MINOR)
+
+
+def _rolls_a_six(charger: Unit, dice: DiceSource, out: ResolutionBuilder) -> bool:
+    (face,) = dice.roll(D6(), f"{charger.name} rolls to charge")
+    ok = face == 6
+    out.step("British infantry without a general",
+             "It charges." if ok else "It does not charge.",
+             Roll(f"{charger.name} to charge", "1d6", (face,), total=face, target="6",
+                  result="charges" if ok else "stays"))
+    return ok
+
+
+def _bonus_move(charger: Unit, dice: DiceSource, out: ResolutionBuilder) -> None:
+    faces = dice.roll(TwoD6(), f"{charger.name} bonus move")
+    inches = sum(faces)
+    out.step("Cavalry bonus movement",
+             f"{charger.name} adds {inches}\" to its move. Mark the spot where the charge "
+             "began: it returns there when recalled. It fights every unit it contacts, "
+             "stopping at the end of its move or on meeting enemy cavalry, difficult terrain "
+             "or friendly infantry or cavalry.",
+             Roll(f"{charger.name} bonus move", "2d6", faces, total=inches,
+                  result=f'+{inches}"'))
+    out.effect(EffectKind.CHARGE_MARKER, charger.name, detail=f"{SHEET}: cavalry charges")
+
+
+def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
+                   out: ResolutionBuilder) -> Unit:
+    """Squares fire two dice at cavalry; skirmishers shoot and evade 2d6". Returns the
+    charger with the casualties it took (they count in its morale check)."""
+    if target.formation is Formation.SQUARE and charger.is_cavalry:
+        roll = shoot(target, Target(charger.name, FireTarget.CHARGING_CAVALRY), SQUARE_DICE,
+                     dice)
+        out.step(f"{target.name} (square) fires", "Squares contacted fire two dice.", roll)
+    elif target.formation is Formation.SKIRMISH:
+        kind = (FireTarget.CHARGING_CAVALRY if charger.is_cavalry else
+                FireTarget.COLUMN if charger.in_column else FireTarget.LINE)
+        roll = shoot(target, Target(charger.name, kind), fire_dice(target), dice)
+        faces = dice.roll(TwoD6(), f"{target.name} evades")
+        inches = sum(faces)
+        out.step(f"{target.name} (skirmishers) shoot and evade",
+                 f"They shoot, then move {inches}\" away.", roll,
+                 Roll(f"{target.name} evade", "2d6", faces, total=inches, result=f'{inches}"'))
+        out.effect(EffectKind.PLACED, target.name, inches, value=f"away from {charger.name}")
+    else:
+        return charger
+    if roll.hits:
+        out.effect(EffectKind.CASUALTIES, charger.name, roll.hits, detail=f"{SHEET}: charges")
+        return replace(charger, casualties=charger.casualties + roll.hits)
+    return charger
+
+
+def _contact(charger: Unit, target: Unit, out: ResolutionBuilder) -> None:
+    for unit, other in ((charger.name, target.name), (target.name, charger.name)):
+        if not any(e.kind is EffectKind.IN_MELEE and e.unit == unit for e in out.effects):
+            out.effect(EffectKind.IN_MELEE, unit, value=other)

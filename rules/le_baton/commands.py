@@ -1,0 +1,184 @@
+"""Le Baton's procedures from a command's options (Discord text) or a JSON request.
+
+Units are written ``Name: words`` in quick lookups (``2nd Foot: british inf veteran line
+figures=12``); in a battle they are roster names, followed by the fight's situation words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.core.dice import DiceSource
+from rules.core.errors import InvalidInput
+from rules.core.fields import Field, FieldSet
+from rules.core.records import Resolution
+from rules.core.roster import Roster
+from rules.le_baton.battle import engine_unit
+from rules.le_baton.charge import ChargeSituation, resolve_charge
+from rules.le_baton.fire import (
+    ArtilleryTarget,
+    FireTarget,
+    Range,
+    Target,
+    resolve_artillery_fire,
+    resolve_fire,
+)
+from rules.le_baton.inputs import (
+    MELEE_JSON,
+    MELEE_SITUATION,
+    MELEE_UNIT,
+    UNIT,
+    UNIT_JSON,
+    read_unit_json,
+    read_unit_text,
+)
+from rules.le_baton.melee import Side, resolve_melee
+from rules.le_baton.morale import Situation, resolve_morale
+from rules.le_baton.units import Arm, Formation, Unit
+
+Prepared = Callable[[DiceSource], Resolution]
+NO_WORDS = FieldSet(())
+
+
+def _convert(kind: type, value: Any, name: str) -> Any:
+    return None if value is None else Field(name, kind, "").convert(value, name)
+
+
+def unit_from(value: Any, where: str, roster: Roster | None, *, melee: bool = False
+              ) -> tuple[Unit, dict[str, Any]]:
+    """A unit from text (quick lookup), a JSON object, or a roster name plus situation words."""
+    if isinstance(value, Mapping):
+        return read_unit_json(value, where, MELEE_JSON if melee else UNIT_JSON)
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"`{where}` needs a unit.")
+    if roster is None:
+        return read_unit_text(value, where, MELEE_UNIT if melee else UNIT)
+    name, _, words = value.partition(":")
+    unit = engine_unit(roster.unit(name.strip()), roster)
+    _, values = (MELEE_SITUATION if melee else NO_WORDS).read_text(words, f"{where}: {name}")
+    return unit, values
+
+
+def target_kind(kind: Any, target: str, roster: Roster | None, table: type) -> Any:
+    """The target's row: given, or read off a roster unit's formation."""
+    if kind is not None:
+        return _convert(table, kind, "target_type")
+    if roster is not None:
+        unit = engine_unit(roster.unit(target), roster)
+        if unit.arm is Arm.ARTILLERY:
+            return table("artillery")
+        if unit.formation is Formation.SKIRMISH:
+            return table("skirmishers")
+        if unit.formation is not None:
+            return table(unit.formation.value)
+    raise InvalidInput(f"Say what {target} is to the shooter with `target_type`.")
+
+
+def _target_name(value: str, roster: Roster | None) -> str:
+    return roster.unit(value).name if roster is not None else value.strip()
+
+
+def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
+    shooter, _ = unit_from(o.get("shooter"), "shooter", roster)
+    name = _target_name(o["target"], roster)
+    target = Target(name, target_kind(o.get("target_type"), o["target"], roster, FireTarget))
+    distance = _convert(float, o.get("distance"), "distance")
+    return lambda dice: resolve_fire(shooter, target, dice, distance=distance)
+
+
+def prepare_artillery(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
+    battery, _ = unit_from(o.get("battery"), "battery", roster)
+    targets = [Target(_target_name(o["target"], roster),
+                      target_kind(o.get("target_type"), o["target"], roster, ArtilleryTarget))]
+    if o.get("behind"):
+        targets.append(Target(_target_name(o["behind"], roster),
+                              target_kind(o.get("behind_type"), o["behind"], roster,
+                                          ArtilleryTarget)))
+    range_ = _convert(Range, o.get("range"), "range") or Range.NORMAL
+    level = bool(o.get("level_ground"))
+    return lambda dice: resolve_artillery_fire(battery, targets, range_, dice,
+                                               level_ground=level)
+
+
+def _situation(o: Mapping[str, Any], unit: Unit) -> Situation:
+    opponent = o.get("opponent") or "the enemy"
+    return Situation(
+        charging=bool(o.get("charging")),
+        flank_or_rear=bool(o.get("flank_or_rear")),
+        charged_by=_convert(Arm, o.get("charged_by"), "charged_by"),
+        opponent=str(opponent),
+        cannot_form_line=bool(o.get("cannot_form_line")),
+        initiated_charge=bool(o.get("initiated_charge", unit.charge_marker)),
+    )
+
+
+def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
+    unit, _ = unit_from(o.get("unit"), "unit", roster)
+    phase = _convert(int, o.get("phase"), "phase")
+    if phase is None:
+        raise InvalidInput("Say which phase the check is for.")
+    situation = _situation(o, unit)
+    return lambda dice: resolve_morale(unit, phase, situation, dice)
+
+
+def prepare_recall(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
+    unit, _ = unit_from(o.get("unit"), "unit", roster)
+    situation = _situation(o, unit)
+    return lambda dice: resolve_morale(unit, 13, situation, dice)
+
+
+def prepare_charge(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
+    charger, _ = unit_from(o.get("charger"), "charger", roster)
+    target, _ = unit_from(o.get("target"), "target", roster)
+    s = ChargeSituation(**{k: bool(o.get(k)) for k in (
+        "target_defensive_terrain", "flank_or_rear", "another_infantry_charging",
+        "target_already_contacted", "cannot_form_line")})
+    return lambda dice: resolve_charge(charger, target, s, dice)
+
+
+def _side(value: Any, where: str, roster: Roster | None) -> Side:
+    unit, values = unit_from(value, where, roster, melee=True)
+    support = None
+    if values.get("supported_by"):
+        support_text = values["supported_by"]
+        if roster is None:
+            raise InvalidInput(f"{where}: in a quick lookup, describe the supporting unit "
+                               "itself as this side instead.")
+        support = engine_unit(roster.unit(support_text), roster)
+    return Side(unit, bool(values.get("defensive_terrain")), bool(values.get("fortification")),
+                support, values.get("contacted", 1))
+
+
+def prepare_melee(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
+    phase = _convert(int, o.get("phase"), "phase") or 6
+    a = _side(o.get("attacker"), "attacker", roster)
+    b = _side(o.get("defender"), "defender", roster)
+    return lambda dice: resolve_melee(a, b, phase, dice)
+
+
+PROCEDURES: dict[str, Callable[[Mapping[str, Any], Roster | None], Prepared]] = {
+    "fire": prepare_fire,
+    "artillery-fire": prepare_artillery,
+    "morale": prepare_morale,
+    "recall": prepare_recall,
+    "charge": prepare_charge,
+    "melee": prepare_melee,
+}
+
+REQUEST_KEYS: dict[str, tuple[str, ...]] = {
+    "fire": ("shooter", "target", "target_type", "distance"),
+    "artillery-fire": ("battery", "target", "target_type", "range", "behind", "behind_type",
+                       "level_ground"),
+    "morale": ("unit", "phase", "charging", "flank_or_rear", "charged_by", "opponent",
+               "cannot_form_line", "initiated_charge"),
+    "recall": ("unit", "initiated_charge"),
+    "charge": ("charger", "target", "target_defensive_terrain", "flank_or_rear",
+               "another_infantry_charging", "target_already_contacted", "cannot_form_line"),
+    "melee": ("phase", "attacker", "defender"),
+}
+
+
+def prepare(procedure: str, options: Mapping[str, Any], roster: Roster | None = None,
+            battle_settings: Mapping[str, Any] | None = None) -> Prepared:
+    return PROCEDURES[procedure](options, roster)

@@ -1,0 +1,192 @@
+"""Fire: artillery in phase 1, infantry and artillery in phases 3 (British) and 8 (French)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules.core.dice import D6Pool, DiceSource, count_at_least
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.le_baton.dice_counts import fire_dice
+from rules.le_baton.units import RULESET, SHEET, Arm, Nation, Unit, require_figures
+
+FIRE_RANGE = 4  # inches: "Target (4" range and roll one die per two figures, artillery too)"
+
+
+class ArtilleryTarget(StrEnum):
+    COLUMN = "column"
+    SQUARE = "square"
+    ENFILADED_LINE = "enfiladed-line"
+    LINE = "line"
+    SKIRMISHERS = "skirmishers"
+    FORTIFICATION = "fortification"
+    ARTILLERY = "artillery"
+
+
+class FireTarget(StrEnum):
+    COLUMN = "column"
+    SQUARE = "square"
+    ENFILADED_LINE = "enfiladed-line"
+    LINE = "line"
+    ARTILLERY = "artillery"
+    SKIRMISHERS = "skirmishers"
+    DEFENSIVE_TERRAIN = "defensive-terrain"
+    CHARGING_CAVALRY = "charging-cavalry"
+
+
+class Range(StrEnum):
+    CLOSE = "close"
+    NORMAL = "normal"
+    LONG = "long"
+
+
+# Phase 1: "Column/Square/Enfiladed Line 4+ / Line 5+ / Skirmisher/Fortification/Artillery 6"
+ARTILLERY_TO_HIT: dict[ArtilleryTarget, int] = {
+    ArtilleryTarget.COLUMN: 4, ArtilleryTarget.SQUARE: 4, ArtilleryTarget.ENFILADED_LINE: 4,
+    ArtilleryTarget.LINE: 5,
+    ArtilleryTarget.SKIRMISHERS: 6, ArtilleryTarget.FORTIFICATION: 6,
+    ArtilleryTarget.ARTILLERY: 6,
+}
+# Phases 3 and 8: "Column/Square/Enfiladed Line 4+ / Line/Artillery 5+ /
+# Skirmishers/Defensive Terrain/Charging Cavalry 6+"
+FIRE_TO_HIT: dict[FireTarget, int] = {
+    FireTarget.COLUMN: 4, FireTarget.SQUARE: 4, FireTarget.ENFILADED_LINE: 4,
+    FireTarget.LINE: 5, FireTarget.ARTILLERY: 5,
+    FireTarget.SKIRMISHERS: 6, FireTarget.DEFENSIVE_TERRAIN: 6, FireTarget.CHARGING_CAVALRY: 6,
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    kind: StrEnum
+
+
+def artillery_modifiers(battery: Unit, range_: Range) -> list[Modifier]:
+    source = f"{SHEET}: phase 1 modifiers"
+    modifiers = []
+    if range_ is Range.CLOSE:
+        modifiers.append(Modifier(+1, "close range", source))
+    if range_ is Range.LONG:
+        modifiers.append(Modifier(-1, "long range", source))
+    if battery.guns is not None and battery.guns >= 12:
+        modifiers.append(Modifier(+1, "12 lbs or heavier", source))
+    if battery.guns is not None and battery.guns <= 6:
+        modifiers.append(Modifier(-1, "6 lbs or lighter", source))
+    return modifiers
+
+
+def hits(faces: Sequence[int], to_hit: int, bonus: int) -> int:
+    """Dice whose face plus the modifiers reaches the number (7 or more cannot be hit)."""
+    return count_at_least([f + bonus for f in faces if isinstance(f, int)], to_hit)
+
+
+def resolve_artillery_fire(
+    battery: Unit,
+    targets: Sequence[Target],
+    range_: Range,
+    dice: DiceSource,
+    *,
+    level_ground: bool = False,
+) -> Resolution:
+    """Phase 1: one die per crew figure at the target, and at a unit 12" behind it."""
+    if battery.arm is not Arm.ARTILLERY:
+        raise NotAllowed(f"{battery.name} is not artillery: phase 1 fire is for guns.")
+    require_figures(battery)
+    if not 1 <= len(targets) <= 2:
+        raise InvalidInput("Artillery fires at one target, and also hits one unit 12\" behind "
+                           "it: give one or two targets.")
+    if len(targets) == 2 and not level_ground:
+        raise NotAllowed(
+            f"{targets[1].name} is hit only if all units, the guns included, are on level "
+            "ground and in range.", hint="Say so with `level_ground`, or give one target.")
+    out = ResolutionBuilder(RULESET, "artillery-fire")
+    modifiers = artillery_modifiers(battery, range_)
+    bonus = sum(m.value for m in modifiers)
+    kinds = [ArtilleryTarget(t.kind) for t in targets]
+    faces = dice.roll(D6Pool(battery.figures, ARTILLERY_TO_HIT[kinds[0]]),
+                      f"{battery.name} artillery fire")
+    rolls = []
+    total = 0
+    for target, kind in zip(targets, kinds, strict=True):
+        needed = ARTILLERY_TO_HIT[kind]
+        scored = hits(faces, needed, bonus)
+        total += scored
+        rolls.append(Roll(
+            label=f"{battery.name} → {target.name}",
+            kind=f"{len(faces)}d6",
+            dice=tuple(faces),
+            modifiers=tuple(modifiers),
+            hits=scored,
+            target=f"{needed}+ ({kind.value})",
+            result=f"{scored} {'hit' if scored == 1 else 'hits'}",
+        ))
+        if scored:
+            out.effect(EffectKind.CASUALTIES, target.name, scored, detail=f"{SHEET}: phase 1")
+    behind = f"; the same dice hit {targets[1].name}, 12\" behind" if len(targets) == 2 else ""
+    out.step("Phase 1: artillery fire",
+             f"{battery.figures} crew figures roll {len(faces)} dice{behind}. No arc of fire: "
+             "the guns fire directly ahead.", *rolls)
+    out.note("Units that took artillery casualties check morale in phase 2.")
+    return out.build(_headline(battery, targets, rolls), Severity.MINOR if total else
+                     Severity.NONE)
+
+
+def _headline(shooter: Unit, targets: Sequence[Target], rolls: Sequence[Roll]) -> str:
+    parts = [f"{t.name} {r.result}" for t, r in zip(targets, rolls, strict=True)]
+    return f"{shooter.name} fires: {', '.join(parts)}"
+
+
+def fire_phase(shooter: Unit) -> int:
+    """British infantry and artillery shoot in phase 3, French in phase 8."""
+    return 3 if shooter.nation is Nation.BRITISH else 8
+
+
+def check_can_shoot(shooter: Unit, distance: float | None) -> None:
+    if shooter.arm is Arm.CAVALRY:
+        raise NotAllowed(f"{shooter.name} is cavalry: only infantry and artillery shoot in "
+                         f"phase {fire_phase(shooter)}.")
+    if shooter.in_melee:
+        raise NotAllowed(f"{shooter.name} is continuing a previous melee and cannot shoot.")
+    if distance is not None and distance > FIRE_RANGE:
+        raise NotAllowed(f"{shooter.name} is {distance:g}\" away: the range is "
+                         f"{FIRE_RANGE}\".")
+
+
+def resolve_fire(
+    shooter: Unit, target: Target, dice: DiceSource, *, distance: float | None = None
+) -> Resolution:
+    """Phases 3 and 8: one die per two figures, artillery too."""
+    check_can_shoot(shooter, distance)
+    require_figures(shooter)
+    phase = fire_phase(shooter)
+    out = ResolutionBuilder(RULESET, "fire")
+    roll = shoot(shooter, target, fire_dice(shooter), dice)
+    scored = roll.hits or 0
+    out.step(f"Phase {phase}: {shooter.nation.value.capitalize()} fire",
+             f"{shooter.figures} figures roll {len(roll.dice)} dice (one per two figures).",
+             roll)
+    if scored:
+        out.effect(EffectKind.CASUALTIES, target.name, scored, detail=f"{SHEET}: phase {phase}")
+    next_check = 4 if phase == 3 else 9
+    out.note(f"Units that took casualties check morale in phase {next_check}.")
+    return out.build(_headline(shooter, [target], [roll]),
+                     Severity.MINOR if scored else Severity.NONE)
+
+
+def shoot(shooter: Unit, target: Target, count: int, dice: DiceSource) -> Roll:
+    """``count`` dice at a target of the phase 3/8 table; a roll record with hits as total."""
+    kind = FireTarget(target.kind)
+    needed = FIRE_TO_HIT[kind]
+    faces = dice.roll(D6Pool(count, needed), f"{shooter.name} fire") if count else ()
+    scored = hits(faces, needed, 0)
+    return Roll(
+        label=f"{shooter.name} → {target.name}",
+        kind=f"{count}d6",
+        dice=tuple(faces),
+        hits=scored,
+        target=f"{needed}+ ({kind.value})",
+        result=f"{scored} {'hit' if scored == 1 else 'hits'}",
+    )

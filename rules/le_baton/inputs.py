@@ -1,0 +1,87 @@
+"""Reading Le Baton units from the text notation and from JSON (one field list for both)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.errors import InvalidInput
+from rules.core.fields import Field, FieldSet
+from rules.le_baton.units import MAX_FIGURES, Arm, Formation, Horse, Nation, Quality, Unit
+
+NAME = Field("name", str, "the unit's name")
+
+DESCRIPTION_FIELDS: tuple[Field, ...] = (
+    Field("nation", Nation, "french or british"),
+    Field("arm", Arm, "troop type",
+          words={"inf": Arm.INFANTRY, "cav": Arm.CAVALRY, "art": Arm.ARTILLERY,
+                 "guns": Arm.ARTILLERY}),
+    Field("quality", Quality, "elite, veteran (default) or conscript"),
+    Field("formation", Formation, "infantry formation",
+          words={"skirmishers": Formation.SKIRMISH}),
+    Field("horse", Horse, "cavalry type (cuirassiers and lancers change melee rolls)"),
+    Field("guns", int, "weight of shot in pounds (artillery)", minimum=1, maximum=48),
+)
+STATE_FIELDS: tuple[Field, ...] = (
+    Field("figures", int, "figures in the unit (artillery: crew)", minimum=0,
+          maximum=MAX_FIGURES),
+    Field("casualties", int, "casualties taken so far (−1 morale per 3)", minimum=0,
+          maximum=MAX_FIGURES),
+    Field("general", bool, "a general is attached"),
+    Field("in_melee", bool, "continuing a melee"),
+    Field("firefight", bool, "locked in a firefight"),
+    Field("halted", bool, "halted this turn"),
+    Field("held", bool, "failed recall: cannot move"),
+    Field("charge_marker", bool, "has a charge marker awaiting recall"),
+)
+MELEE_SITUATION_FIELDS: tuple[Field, ...] = (
+    Field("defensive_terrain", bool, "in defensive terrain (the enemy rolls −1)"),
+    Field("fortification", bool, "in a fortification"),
+    Field("supported_by", str, "artillery: the unit 2\" behind or beside that fights instead"),
+    Field("contacted", int, "cavalry passing squares: infantry units contacted", minimum=1,
+          maximum=6),
+)
+
+UNIT = FieldSet((*DESCRIPTION_FIELDS, *STATE_FIELDS))
+UNIT_JSON = FieldSet((NAME, *DESCRIPTION_FIELDS, *STATE_FIELDS))
+MELEE_UNIT = FieldSet((*DESCRIPTION_FIELDS, *STATE_FIELDS, *MELEE_SITUATION_FIELDS))
+MELEE_JSON = FieldSet((NAME, *DESCRIPTION_FIELDS, *STATE_FIELDS, *MELEE_SITUATION_FIELDS))
+MELEE_SITUATION = FieldSet(MELEE_SITUATION_FIELDS)
+ROSTER_FIELDS = FieldSet(DESCRIPTION_FIELDS)
+
+
+def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
+    for needed, hint in (("nation", "french or british"),
+                         ("arm", "infantry, cavalry or artillery")):
+        if needed not in values:
+            raise InvalidInput(f"{where}: say {name}'s {needed}.", hint=f"Add {hint}.")
+    return Unit(
+        name=name,
+        nation=Nation(values["nation"]),
+        arm=Arm(values["arm"]),
+        quality=Quality(values.get("quality", Quality.VETERAN)),
+        figures=values.get("figures", 0),
+        casualties=values.get("casualties", 0),
+        formation=Formation(values["formation"]) if values.get("formation") else None,
+        horse=Horse(values["horse"]) if values.get("horse") else None,
+        guns=values.get("guns"),
+        general=values.get("general", False),
+        in_melee=values.get("in_melee", False),
+        firefight=values.get("firefight", False),
+        halted=values.get("halted", False),
+        held=values.get("held", False),
+        charge_marker=values.get("charge_marker", False),
+    )
+
+
+def read_unit_text(text: str, where: str, fields: FieldSet = UNIT) -> tuple[Unit, dict]:
+    """``Name: british inf veteran line figures=12``; returns the unit and every value read."""
+    name, values = fields.read_text(text, where)
+    return build_unit(name or where.capitalize(), values, where), values
+
+
+def read_unit_json(data: Any, where: str, fields: FieldSet = UNIT_JSON) -> tuple[Unit, dict]:
+    values = fields.read_json(data, where)
+    if "name" not in values:
+        raise InvalidInput(f"{where}: every unit needs a `name`.")
+    return build_unit(values["name"], values, where), values

@@ -1,0 +1,163 @@
+"""Melee (phases 6 and 11): dice per figure, 4+ to hit, and the result by match-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.core.dice import D6, D6Pool, DiceSource
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.records import (
+    EffectKind,
+    Modifier,
+    Resolution,
+    ResolutionBuilder,
+    Roll,
+    Severity,
+)
+from rules.le_baton.dice_counts import melee_dice
+from rules.le_baton.fire import hits
+from rules.le_baton.units import RULESET, SHEET, Arm, Formation, Horse, Unit
+
+BASE_TO_HIT = 4
+MELEE_PHASES = (6, 11)
+
+
+@dataclass(frozen=True)
+class Side:
+    unit: Unit
+    defensive_terrain: bool = False
+    fortification: bool = False
+    supported_by: Unit | None = None  # a unit 2" behind or beside artillery fights instead
+    units_contacted: int = 1  # infantry units a cavalry charge passes through
+
+
+def to_hit_modifiers(roller: Unit, enemy: Side) -> list[Modifier]:
+    source = f"{SHEET}: melee modifiers"
+    modifiers = []
+    if enemy.defensive_terrain or enemy.fortification:
+        modifiers.append(Modifier(-1, "enemy in defensive terrain", source))
+    if enemy.unit.horse is Horse.CUIRASSIERS:
+        modifiers.append(Modifier(-1, "vs. cuirassiers", source))
+    if enemy.unit.lancers and not enemy.unit.in_melee:
+        modifiers.append(Modifier(-1, "first combat vs. lancers", source))
+    if roller.lancers and roller.in_melee:
+        modifiers.append(Modifier(-1, "lancers continuing a melee", source))
+    return modifiers
+
+
+def resolve_melee(a: Side, b: Side, phase: int, dice: DiceSource) -> Resolution:
+    if phase not in MELEE_PHASES:
+        raise InvalidInput("Melees are fought in phase 6 or phase 11.")
+    if a.unit.nation is b.unit.nation:
+        raise NotAllowed(f"{a.unit.name} and {b.unit.name} are on the same side.")
+    out = ResolutionBuilder(RULESET, "melee")
+    a, b = _supported(a, out), _supported(b, out)
+    for gun, other in ((a, b), (b, a)):
+        if gun.unit.arm is Arm.ARTILLERY and other.unit.arm is not Arm.ARTILLERY:
+            return _guns_taken(gun.unit, other.unit, out)
+    cavalry, infantry = _cavalry_against_infantry(a, b)
+    if cavalry and infantry:
+        if infantry.unit.formation is Formation.SQUARE or infantry.fortification:
+            return _pass_through(cavalry, infantry, phase, dice, out)
+        return _ridden_down(cavalry.unit, infantry.unit, out)
+    return _fight(a, b, phase, dice, out)
+
+
+def _supported(side: Side, out: ResolutionBuilder) -> Side:
+    if side.unit.arm is not Arm.ARTILLERY or side.supported_by is None:
+        return side
+    out.step("Supported artillery",
+             f"{side.supported_by.name}, 2\" behind or beside {side.unit.name}, fights "
+             "instead of the artillery.")
+    return Side(side.supported_by, side.defensive_terrain, side.fortification)
+
+
+def _cavalry_against_infantry(a: Side, b: Side) -> tuple[Side | None, Side | None]:
+    for cav, inf in ((a, b), (b, a)):
+        if cav.unit.arm is Arm.CAVALRY and inf.unit.arm is Arm.INFANTRY:
+            return cav, inf
+    return None, None
+
+
+def _guns_taken(gun: Unit, enemy: Unit, out: ResolutionBuilder) -> Resolution:
+    out.step("Result", f"{enemy.arm.value.capitalize()} vs. unsupported artillery: "
+                       "the artillery is destroyed.")
+    out.effect(EffectKind.REMOVED, gun.name, detail=f"{SHEET}: unsupported artillery")
+    return out.build(f"{gun.name} is destroyed by {enemy.name}", Severity.DECISIVE)
+
+
+def _ridden_down(cavalry: Unit, infantry: Unit, out: ResolutionBuilder) -> Resolution:
+    what = "skirmishers" if infantry.formation is Formation.SKIRMISH else \
+        f"infantry {infantry.formation.value if infantry.formation else 'in the open'}"
+    out.step("Result", f"Cavalry vs. {what}: the infantry is destroyed.")
+    out.effect(EffectKind.REMOVED, infantry.name, detail=f"{SHEET}: cavalry vs. column/line")
+    return out.build(f"{cavalry.name} rides down {infantry.name}", Severity.DECISIVE)
+
+
+def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
+                  out: ResolutionBuilder) -> Resolution:
+    name = cavalry.unit.name
+    rolls = []
+    for number in range(1, cavalry.units_contacted + 1):
+        (face,) = dice.roll(D6(), f"{name} passing infantry unit {number}")
+        rolls.append(Roll(f"{name} past infantry unit {number}", "1d6", (face,), total=face,
+                          target="4+", result="a casualty" if face >= 4 else "no casualty"))
+    lost = sum(1 for r in rolls if (r.total or 0) >= 4)
+    what = "square" if infantry.unit.formation is Formation.SQUARE else "fortification"
+    out.step("Result", f"Cavalry vs. infantry {what}: the infantry do not roll melee dice. "
+             f"{name} passes through its full movement distance, is placed where it fits past "
+             "the enemy, and takes a casualty on a 4+ for each infantry unit contacted. It "
+             "must roll to recall in phase 13.", *rolls)
+    if lost:
+        out.effect(EffectKind.CASUALTIES, name, lost, detail=f"{SHEET}: passing a square")
+    out.effect(EffectKind.CHARGE_MARKER, name, detail=f"{SHEET}: must roll to recall")
+    out.effect(EffectKind.MELEE_ENDS, name)
+    out.effect(EffectKind.MELEE_ENDS, infantry.unit.name)
+    return out.build(f"{name} passes through {infantry.unit.name}: {lost} "
+                     f"{'casualty' if lost == 1 else 'casualties'}",
+                     Severity.MINOR if lost else Severity.NONE)
+
+
+def _roll(roller: Side, enemy: Side, dice: DiceSource) -> Roll:
+    count, entry = melee_dice(roller.unit)
+    modifiers = to_hit_modifiers(roller.unit, enemy)
+    faces = dice.roll(D6Pool(count, BASE_TO_HIT), f"{roller.unit.name} melee") if count else ()
+    scored = hits(faces, BASE_TO_HIT, sum(m.value for m in modifiers))
+    return Roll(roller.unit.name, f"{count}d6", tuple(faces), tuple(modifiers),
+                target=f"{BASE_TO_HIT}+", result=f"{scored} {'hit' if scored == 1 else 'hits'}",
+                notes=(f"{roller.unit.figures} figures: {entry}",), hits=scored)
+
+
+def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
+           out: ResolutionBuilder) -> Resolution:
+    if a.unit.arm is not b.unit.arm or a.unit.arm is Arm.ARTILLERY:
+        raise NotAllowed(f"{a.unit.name} ({a.unit.arm.value}) and {b.unit.name} "
+                         f"({b.unit.arm.value}) do not fight a melee of dice.")
+    roll_a, roll_b = _roll(a, b, dice), _roll(b, a, dice)
+    ha, hb = roll_a.hits or 0, roll_b.hits or 0
+    for unit, taken in ((a.unit, hb), (b.unit, ha)):
+        if taken:
+            out.effect(EffectKind.CASUALTIES, unit.name, taken, detail=f"{SHEET}: melee")
+    morale_phase = 7 if phase == 6 else 12
+    if ha == hb:
+        if a.unit.is_infantry:
+            when = "in phase 11" if phase == 6 else "next turn in phase 6"
+            text = f"Equal casualties ({ha} each): the infantry continue to fight {when}."
+        else:
+            text = f"Equal casualties ({ha} each): the cavalry test for recall in phase 13."
+        out.step(f"Phase {phase}: melee", text, roll_a, roll_b)
+        _locked(a.unit, b.unit, out)
+        return out.build(f"{a.unit.name} and {b.unit.name} tie, {ha} all", Severity.MINOR)
+    loser, winner = (a.unit, b.unit) if hb > ha else (b.unit, a.unit)
+    out.step(f"Phase {phase}: melee",
+             f"{loser.name} receives more casualties than it inflicts: it loses and must test "
+             f"morale in phase {morale_phase}.", roll_a, roll_b)
+    _locked(a.unit, b.unit, out)
+    out.note(f"{loser.name} tests morale for losing the melee in phase {morale_phase}.")
+    return out.build(f"{winner.name} wins the melee ({max(ha, hb)}–{min(ha, hb)}): "
+                     f"{loser.name} tests in phase {morale_phase}", Severity.MAJOR)
+
+
+def _locked(a: Unit, b: Unit, out: ResolutionBuilder) -> None:
+    out.effect(EffectKind.IN_MELEE, a.name, value=b.name)
+    out.effect(EffectKind.IN_MELEE, b.name, value=a.name)

@@ -1,0 +1,377 @@
+"""Morale checks (phases 2, 4, 5, 7, 9, 10, 12) and cavalry recall (13).
+
+A check rolls 1d6 against the unit's number (Elite 6, Veteran 5, Conscript 4) after the
+phase's modifiers change that number: at or under it passes; "fail by N" is how far over it
+the roll is (../shared/reference/le-baton.md). Each phase then has its own consequences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rules.core.dice import D6, DiceSource
+from rules.core.errors import NotAllowed
+from rules.core.records import (
+    EffectKind,
+    Modifier,
+    Resolution,
+    ResolutionBuilder,
+    Roll,
+    Severity,
+    Step,
+)
+from rules.le_baton.units import MORALE, RULESET, SHEET, Arm, Formation, Nation, Unit
+
+PHASE_TITLES: dict[int, str] = {
+    2: "morale for artillery casualties",
+    4: "French morale for shooting casualties and to close for melee",
+    5: "British infantry morale to stand for melee",
+    7: "morale for losing melees",
+    9: "British morale for shooting casualties and to close for melee",
+    10: "French infantry morale to stand for melee",
+    12: "morale for losing melees",
+    13: "cavalry recall",
+}
+MORALE_PHASES = tuple(PHASE_TITLES)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What the sheet's modifiers and outcomes ask about the unit testing."""
+
+    charging: bool = False
+    flank_or_rear: bool = False
+    charged_by: Arm | None = None
+    opponent: str = "the enemy"
+    cannot_form_line: bool = False
+    initiated_charge: bool = False
+
+
+@dataclass(frozen=True)
+class PhaseModifier:
+    reason: str
+    value: int
+    phases: tuple[int, ...]
+    applies: Callable[[Unit, Situation], bool]
+
+
+PHASE_MODIFIERS: tuple[PhaseModifier, ...] = (
+    PhaseModifier("British infantry in column", -1, (2, 7, 9, 12),
+                  lambda u, s: u.british_infantry and u.in_column),
+    PhaseModifier("infantry in column", -1, (5,), lambda u, s: u.is_infantry and u.in_column),
+    PhaseModifier("infantry charging", -1, (4, 9), lambda u, s: u.is_infantry and s.charging),
+    PhaseModifier("charged in flank/rear", -1, (5, 10), lambda u, s: s.flank_or_rear),
+)
+
+
+def threshold_modifiers(unit: Unit, phase: int, situation: Situation) -> list[Modifier]:
+    source = f"{SHEET}: phase {phase} modifiers"
+    modifiers = []
+    if unit.casualties >= 3:
+        modifiers.append(Modifier(-(unit.casualties // 3),
+                                  f"{unit.casualties} casualties (−1 per 3)", source))
+    if unit.general:
+        modifiers.append(Modifier(+1, "general attached to unit", source))
+    modifiers += [Modifier(m.value, m.reason, source) for m in PHASE_MODIFIERS
+                  if phase in m.phases and m.applies(unit, situation)]
+    return modifiers
+
+
+def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
+    """Each phase says who tests; a unit that does not is refused with the reason."""
+    if phase not in PHASE_TITLES:
+        raise NotAllowed(f"Phase {phase} has no morale check.",
+                         hint=f"Checks are made in phases {', '.join(map(str, MORALE_PHASES))}.")
+    nation = {4: Nation.FRENCH, 9: Nation.BRITISH, 5: Nation.BRITISH, 10: Nation.FRENCH}
+    if phase in nation and unit.nation is not nation[phase]:
+        other = {4: 9, 9: 4, 5: 10, 10: 5}[phase]
+        raise NotAllowed(f"{unit.name} is {unit.nation.value}: phase {phase} is for "
+                         f"{nation[phase].value} units.", hint=f"Test it in phase {other}.")
+    if phase in (4, 9) and unit.is_cavalry and situation.charging:
+        raise NotAllowed(f"{unit.name} is charging cavalry: charging cavalry do not test.")
+    if phase in (5, 10):
+        if not unit.is_infantry:
+            raise NotAllowed(f"{unit.name} is {unit.arm.value}: only infantry test to stand.")
+        if unit.in_melee:
+            raise NotAllowed(f"{unit.name} is already in melee: infantry in melee do not test.")
+    if phase == 13 and not unit.is_cavalry:
+        raise NotAllowed(f"{unit.name} is not cavalry: only cavalry roll for recall.")
+
+
+@dataclass(frozen=True)
+class Check:
+    roll: Roll
+    threshold: int
+    fail_by: int  # 0 when passed
+
+    @property
+    def passed(self) -> bool:
+        return self.fail_by == 0
+
+
+def roll_check(unit: Unit, phase: int, situation: Situation, dice: DiceSource) -> Check:
+    base = MORALE[unit.quality]
+    modifiers = threshold_modifiers(unit, phase, situation)
+    threshold = base + sum(m.value for m in modifiers)
+    (face,) = dice.roll(D6(), f"{unit.name} morale (phase {phase})")
+    fail_by = max(0, face - threshold)
+    arithmetic = " ".join([f"{unit.quality.value} {base}",
+                           *(f"{m.signed()} {m.reason}" for m in modifiers)])
+    roll = Roll(
+        label=f"{unit.name} morale",
+        kind="1d6",
+        dice=(face,),
+        total=face,
+        target=f"{threshold} or less ({arithmetic})",
+        result="passes" if fail_by == 0 else f"fails by {fail_by}",
+        target_modifiers=tuple(modifiers),
+    )
+    return Check(roll, threshold, fail_by)
+
+
+def run_check(
+    unit: Unit, phase: int, situation: Situation, dice: DiceSource, out: ResolutionBuilder
+) -> tuple[Check, Outcome]:
+    """Check, then the phase's consequences, appended to ``out`` in that order."""
+    check_who_tests(unit, phase, situation)
+    check = roll_check(unit, phase, situation, dice)
+    consequences = ResolutionBuilder(out.ruleset, out.procedure)
+    outcome = OUTCOMES[phase](unit, situation, check, dice, consequences)
+    out.steps.append(_check_step(unit, phase, check, outcome.text))
+    out.steps.extend(consequences.steps)
+    out.effects.extend(consequences.effects)
+    return check, outcome
+
+
+def resolve_morale(
+    unit: Unit, phase: int, situation: Situation, dice: DiceSource
+) -> Resolution:
+    out = ResolutionBuilder(RULESET, "recall" if phase == 13 else "morale")
+    _, outcome = run_check(unit, phase, situation, dice, out)
+    return out.build(outcome.headline, outcome.severity)
+
+
+def _check_step(unit: Unit, phase: int, check: Check, text: str) -> Step:
+    return Step(f"Phase {phase}: {PHASE_TITLES[phase]}", text, (check.roll,))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    text: str
+    headline: str
+    severity: Severity
+
+
+def _rout(unit: Unit, check: Check, out: ResolutionBuilder) -> Outcome:
+    out.effect(EffectKind.ROUTED, unit.name, detail=f"{SHEET}: fail by 3+")
+    return Outcome("Rout. Remove the unit from the game.",
+                   f"{unit.name} fails by {check.fail_by}: routs, removed", Severity.DECISIVE)
+
+
+def _d6_casualties(unit: Unit, why: str, dice: DiceSource, out: ResolutionBuilder) -> int:
+    (face,) = dice.roll(D6(), f"{unit.name} casualties ({why})")
+    out.step("Unable to form line", f"{unit.name} takes {face} casualties.",
+             Roll(f"{unit.name} casualties", "1d6", (face,), total=face, result=f"{face}"))
+    out.effect(EffectKind.CASUALTIES, unit.name, face, detail=f"{SHEET}: {why}")
+    return face
+
+
+def _passed(unit: Unit, text: str) -> Outcome:
+    return Outcome(text, f"{unit.name} passes", Severity.NONE)
+
+
+# --- phase 2 -----------------------------------------------------------------------------
+
+
+def _phase_2(unit: Unit, s: Situation, check: Check, dice: DiceSource,
+             out: ResolutionBuilder) -> Outcome:
+    if check.passed:
+        return _passed(unit, "Carry on.")
+    if check.fail_by >= 3:
+        return _rout(unit, check, out)
+    out.effect(EffectKind.HALTED, unit.name, detail=f"{SHEET}: phase 2, fail by 1 or 2")
+    text = "Halt. No movement this turn."
+    if unit.british_infantry:
+        text += (" As British infantry it may instead immediately retire up to 6\", change "
+                 "formation and make no further movement this turn.")
+    return Outcome(text, f"{unit.name} fails by {check.fail_by}: halts", Severity.MINOR)
+
+
+# --- phases 4 and 9: shooting casualties and closing for melee ------------------------------
+
+
+def _phase_4(unit: Unit, s: Situation, check: Check, dice: DiceSource,
+             out: ResolutionBuilder) -> Outcome:
+    if check.passed:
+        return _passed(unit, "En avant! Continue to phase 5.")
+    if check.fail_by >= 3:
+        return _rout(unit, check, out)
+    if not (s.charging and unit.is_infantry and unit.in_column):
+        return Outcome("Fail by 1 or 2: only charging infantry columns are affected; others "
+                       "pass.", f"{unit.name} fails by {check.fail_by}: carries on",
+                       Severity.NONE)
+    if s.cannot_form_line:
+        _d6_casualties(unit, "unable to form line", dice, out)
+        return Outcome(f"The charging column must form line 2\" from {s.opponent} but cannot.",
+                       f"{unit.name} fails to close and cannot form line", Severity.MAJOR)
+    out.effect(EffectKind.FORMATION, unit.name, detail=f"{SHEET}: phase 4", value="line")
+    out.effect(EffectKind.PLACED, unit.name, 2, value=f"from {s.opponent}")
+    return Outcome(f"The charging column forms line 2\" from {s.opponent}: no melee.",
+                   f"{unit.name} fails to close: forms line 2\" short", Severity.MINOR)
+
+
+def _phase_9(unit: Unit, s: Situation, check: Check, dice: DiceSource,
+             out: ResolutionBuilder) -> Outcome:
+    if check.passed:
+        return _passed(unit, "Charge! (Or carry on.)")
+    if check.fail_by >= 3:
+        return _rout(unit, check, out)
+    if unit.is_infantry and s.charging:
+        out.effect(EffectKind.PLACED, unit.name, 2, value=f"from {s.opponent}")
+        return Outcome(f"British infantry remain in place: the charge stops 2\" from "
+                       f"{s.opponent}.", f"{unit.name} fails to close: halts 2\" short",
+                       Severity.MINOR)
+    what = "British cavalry stand still." if unit.is_cavalry else \
+        "British infantry remain in place."
+    return Outcome(what, f"{unit.name} fails by {check.fail_by}: stands still", Severity.MINOR)
+
+
+# --- phases 5 and 10: infantry standing for melee -------------------------------------------
+
+
+def _form_square_on_4(unit: Unit, dice: DiceSource, out: ResolutionBuilder) -> bool:
+    (face,) = dice.roll(D6(), f"{unit.name} forms square")
+    formed = face >= 4
+    out.step("Form square (4+)",
+             f"{unit.name} {'forms square' if formed else 'does not form square'}.",
+             Roll(f"{unit.name} forms square", "1d6", (face,), total=face, target="4+",
+                  result="formed" if formed else "not formed"))
+    if formed:
+        out.effect(EffectKind.FORMATION, unit.name, detail=f"{SHEET}: phase 5", value="square")
+    return formed
+
+
+def _phase_5(unit: Unit, s: Situation, check: Check, dice: DiceSource,
+             out: ResolutionBuilder) -> Outcome:
+    if check.fail_by >= 3:
+        return _rout(unit, check, out)
+    by_cavalry = s.charged_by is Arm.CAVALRY
+    if check.passed:
+        if by_cavalry and unit.formation is not Formation.SQUARE:
+            out.effect(EffectKind.FORMATION, unit.name, detail=f"{SHEET}: phase 5",
+                       value="square")
+            return Outcome("Stand. Charged by cavalry, the British infantry form square "
+                           "immediately; fight in phase 6.",
+                           f"{unit.name} stands and forms square", Severity.NONE)
+        if s.charged_by is Arm.INFANTRY:
+            out.effect(EffectKind.PLACED, s.opponent, 2, value=f"from {unit.name}")
+            return Outcome(f"Stand. The charging French infantry ({s.opponent}) are placed "
+                           "2\" away in their current formation: no melee.",
+                           f"{unit.name} stands: the charge stops 2\" short", Severity.NONE)
+        return _passed(unit, "Stand; fight in phase 6.")
+    text = "Stand, but may not change formation"
+    if by_cavalry and unit.formation is not Formation.SQUARE:
+        formed = _form_square_on_4(unit, dice, out)
+        text += (" except that, charged by cavalry, it may form square on a 4+: "
+                 + ("it does." if formed else "it does not."))
+    else:
+        text += "."
+    out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
+    out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
+    return Outcome(f"{text} The charging unit moves into contact; fight in phase 6.",
+                   f"{unit.name} stands: melee in phase 6", Severity.MINOR)
+
+
+def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,
+              out: ResolutionBuilder) -> Outcome:
+    if check.fail_by >= 3:
+        return _rout(unit, check, out)
+    if check.passed:
+        if s.charged_by is Arm.INFANTRY:
+            out.effect(EffectKind.PLACED, s.opponent, 2, value=f"from {unit.name}")
+            return Outcome(f"Stand. May form square. The charging British infantry "
+                           f"({s.opponent}) are placed 2\" away: no melee.",
+                           f"{unit.name} stands: the charge stops 2\" short", Severity.NONE)
+        return _passed(unit, "Stand. May form square.")
+    out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
+    out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
+    return Outcome("Stand. May not change formation. The charging British infantry moves "
+                   "into contact. Fight in phase 11.", f"{unit.name} stands: melee in phase 11",
+                   Severity.MINOR)
+
+
+# --- phases 7 and 12: losing melees ----------------------------------------------------------
+
+
+def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
+            out: ResolutionBuilder, next_fight: int) -> Outcome:
+    if check.fail_by >= 3:
+        return _rout(unit, check, out)
+    if check.passed:
+        text = f"The units continue to fight in phase {next_fight}."
+        if unit.is_cavalry and s.initiated_charge and next_fight == 6:
+            text += " The cavalry rolls for recall in phase 13 this turn."
+        return _passed(unit, text)
+    if unit.is_cavalry:
+        fight = f" and fights in phase {next_fight}" if next_fight == 11 else ""
+        recall = " It rolls for recall in phase 13." if s.initiated_charge else ""
+        return Outcome(f"Cavalry remains in place{fight}.{recall}",
+                       f"{unit.name} fails by {check.fail_by}: remains in place",
+                       Severity.MINOR)
+    if unit.formation is Formation.LINE:
+        (face,) = dice.roll(D6(), f"{unit.name} retires (d6\")")
+        out.step("Retire d6\"", f"{unit.name} retires {face}\"; {s.opponent} follows up.",
+                 Roll(f"{unit.name} retires", "1d6", (face,), total=face, result=f'{face}"'))
+        out.effect(EffectKind.RETIRE, unit.name, face, detail=f"{SHEET}: already in line")
+        out.effect(EffectKind.FOLLOW_UP, s.opponent)
+        return Outcome(f"Already in line: it retires d6\" and the winner follows up; fighting "
+                       f"continues in phase {next_fight}.",
+                       f"{unit.name} fails by {check.fail_by}: retires, melee goes on",
+                       Severity.MAJOR)
+    if s.cannot_form_line:
+        _d6_casualties(unit, "unable to form line", dice, out)
+        return Outcome("It must form line 2\" back from the enemy but cannot.",
+                       f"{unit.name} fails by {check.fail_by}: cannot form line",
+                       Severity.MAJOR)
+    out.effect(EffectKind.FORMATION, unit.name, value="line")
+    out.effect(EffectKind.PLACED, unit.name, 2, value=f"back from {s.opponent}")
+    out.effect(EffectKind.MELEE_ENDS, unit.name)
+    return Outcome(f"Infantry not in line form line 2\" back from the enemy. {s.opponent} may "
+                   "make a free formation change.",
+                   f"{unit.name} fails by {check.fail_by}: falls back into line",
+                   Severity.MAJOR)
+
+
+def _phase_7(unit, s, check, dice, out) -> Outcome:
+    return _losing(unit, s, check, dice, out, next_fight=11)
+
+
+def _phase_12(unit, s, check, dice, out) -> Outcome:
+    return _losing(unit, s, check, dice, out, next_fight=6)
+
+
+# --- phase 13: recall ---------------------------------------------------------------------
+
+
+def _phase_13(unit: Unit, s: Situation, check: Check, dice: DiceSource,
+              out: ResolutionBuilder) -> Outcome:
+    if check.passed:
+        out.effect(EffectKind.RECALLED, unit.name, detail=f"{SHEET}: phase 13")
+        if s.initiated_charge:
+            out.effect(EffectKind.MELEE_ENDS, unit.name)
+            return Outcome("The cavalry unit is picked up and placed at the spot where it "
+                           "began the charge, in its original formation and facing.",
+                           f"{unit.name} is recalled to its start", Severity.NONE)
+        return Outcome("It did not initiate the charge: it remains in place.",
+                       f"{unit.name} is recalled and remains in place", Severity.NONE)
+    out.effect(EffectKind.CASUALTIES, unit.name, 1, detail=f"{SHEET}: failed recall")
+    out.effect(EffectKind.HELD, unit.name, detail=f"{SHEET}: failed recall")
+    return Outcome("The cavalry take one casualty. Next turn they cannot move, but may fight "
+                   "if charged or continuing a melee from phase 11. They roll again to recall "
+                   "in phase 13 next turn.", f"{unit.name} fails recall: 1 casualty, held",
+                   Severity.MAJOR)
+
+
+OUTCOMES = {2: _phase_2, 4: _phase_4, 5: _phase_5, 7: _phase_7, 9: _phase_9, 10: _phase_10,
+            12: _phase_12, 13: _phase_13}

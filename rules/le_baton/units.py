@@ -1,0 +1,112 @@
+"""Le Baton units, and the numbers of the quick sheet that every procedure shares.
+
+Source: ../shared/rules/le-baton-quick-sheet.txt (the British sheet "V. Br8") and
+../shared/reference/le-baton.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules.core.errors import InvalidInput
+
+RULESET = "le-baton"
+SHEET = "le-baton-quick-sheet.txt"
+MAX_FIGURES = 60
+
+
+class Nation(StrEnum):
+    FRENCH = "french"
+    BRITISH = "british"
+
+
+class Arm(StrEnum):
+    INFANTRY = "infantry"
+    CAVALRY = "cavalry"
+    ARTILLERY = "artillery"
+
+
+class Quality(StrEnum):
+    ELITE = "elite"
+    VETERAN = "veteran"
+    CONSCRIPT = "conscript"
+
+
+class Formation(StrEnum):
+    COLUMN = "column"
+    LINE = "line"
+    SQUARE = "square"
+    SKIRMISH = "skirmish"
+
+
+class Horse(StrEnum):
+    """Cavalry types the sheet names (move rates, and the cuirassier and lancer modifiers)."""
+
+    CUIRASSIERS = "cuirassiers"
+    CARABINIERS = "carabiniers"
+    DRAGOONS = "dragoons"
+    HEAVY_DRAGOONS = "heavy-dragoons"
+    LIGHT = "light"
+    HUSSARS = "hussars"
+    LIGHT_DRAGOONS = "light-dragoons"
+    LANCERS = "lancers"
+
+
+# "Elite: 6 or less / Veteran: 5 or less / Conscript: 4 or less" (every morale table).
+MORALE: dict[Quality, int] = {Quality.ELITE: 6, Quality.VETERAN: 5, Quality.CONSCRIPT: 4}
+
+
+@dataclass(frozen=True)
+class Unit:
+    name: str
+    nation: Nation
+    arm: Arm
+    quality: Quality = Quality.VETERAN
+    figures: int = 0
+    casualties: int = 0
+    formation: Formation | None = None
+    horse: Horse | None = None
+    guns: int | None = None  # weight of shot in pounds, for artillery
+    general: bool = False
+    in_melee: bool = False
+    firefight: bool = False
+    halted: bool = False
+    held: bool = False
+    charge_marker: bool = False
+    lance_used: bool = False  # lancers after their first combat
+
+    def __post_init__(self) -> None:
+        if not self.name.strip() or len(self.name) > 64:
+            raise InvalidInput("A unit name must be 1 to 64 characters.")
+        if not 0 <= self.figures <= MAX_FIGURES:
+            raise InvalidInput(f"{self.name}: {self.figures} figures is out of range.",
+                               hint=f"Give 0 to {MAX_FIGURES}.")
+        if self.casualties < 0:
+            raise InvalidInput(f"{self.name}: casualties cannot be negative.")
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.arm is Arm.INFANTRY
+
+    @property
+    def is_cavalry(self) -> bool:
+        return self.arm is Arm.CAVALRY
+
+    @property
+    def british_infantry(self) -> bool:
+        return self.nation is Nation.BRITISH and self.is_infantry
+
+    @property
+    def in_column(self) -> bool:
+        return self.formation is Formation.COLUMN
+
+    @property
+    def lancers(self) -> bool:
+        return self.horse is Horse.LANCERS
+
+
+def require_figures(unit: Unit) -> None:
+    if unit.figures <= 0:
+        raise InvalidInput(f"{unit.name} needs its number of figures.",
+                           hint="Give it as `figures=N`.")

@@ -1,0 +1,60 @@
+"""Small builders shared by the Le Baton tests."""
+
+from __future__ import annotations
+
+from rules.core.dice import ScriptedSource
+from rules.core.records import EffectKind, Resolution
+from rules.le_baton.units import Arm, Formation, Horse, Nation, Unit
+
+
+def foot(name: str = "2nd Foot", nation: Nation = Nation.BRITISH, **kw) -> Unit:
+    kw.setdefault("figures", 12)
+    kw.setdefault("formation", Formation.LINE)
+    return Unit(name=name, nation=nation, arm=Arm.INFANTRY, **kw)
+
+
+def ligne(name: str = "45e Ligne", **kw) -> Unit:
+    """French infantry, in column unless told otherwise."""
+    kw.setdefault("formation", Formation.COLUMN)
+    return foot(name, Nation.FRENCH, **kw)
+
+
+def horse(name: str = "Chasseurs", nation: Nation = Nation.FRENCH, **kw) -> Unit:
+    kw.setdefault("figures", 6)
+    return Unit(name=name, nation=nation, arm=Arm.CAVALRY, **kw)
+
+
+def dragoons(name: str = "Scots Greys", **kw) -> Unit:
+    kw.setdefault("horse", Horse.HEAVY_DRAGOONS)
+    return horse(name, Nation.BRITISH, **kw)
+
+
+def guns(name: str = "Battery", nation: Nation = Nation.BRITISH, **kw) -> Unit:
+    kw.setdefault("figures", 4)
+    return Unit(name=name, nation=nation, arm=Arm.ARTILLERY, **kw)
+
+
+def run(fn, *args, dice_text: str, **kw) -> Resolution:
+    """Run a procedure on scripted dice and insist that every die was used."""
+    source = ScriptedSource.from_text(dice_text)
+    result = fn(*args, source, **kw)
+    source.finish()
+    return result
+
+
+def effects(result: Resolution) -> list[tuple[EffectKind, str, int | None]]:
+    return [(e.kind, e.unit, e.amount) for e in result.effects]
+
+
+def values(result: Resolution) -> list[tuple[EffectKind, str, str | None]]:
+    """Effects with the data they carry (a formation, a melee opponent, where a unit goes)."""
+    return [(e.kind, e.unit, e.value) for e in result.effects]
+
+
+def outcomes(result: Resolution) -> list[str]:
+    return [step.outcome for step in result.steps]
+
+
+def titles(result: Resolution) -> list[str]:
+    return [step.title for step in result.steps]
+
