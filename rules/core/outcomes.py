@@ -56,6 +56,10 @@ def distinct_outcomes(
         try:
             resolution = prepared(ReplaySource(prefix))
         except Unrolled as branch:
+            if 6 ** branch.kind.dice_count > max_leaves - leaves:
+                # Too many branches to walk (a pool of many dice): sample instead.
+                stack.append(prefix)
+                break
             stack.extend((*prefix, faces) for faces, _ in branch.kind.outcomes())
             continue
         leaves += 1

@@ -36,7 +36,9 @@ def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
     for flag, why in ((charger.in_melee, "is continuing a melee"),
                       (charger.firefight, "is locked in a firefight and cannot charge"),
                       (charger.halted, "is halted this turn"),
-                      (charger.held, "failed its recall and cannot move this turn")):
+                      (charger.held, "failed its recall and cannot move this turn"),
+                      (charger.charge_marker, "has a charge marker in place and cannot move "
+                                              "until recalled")):
         if flag:
             raise NotAllowed(f"{name} {why}.")
     if charger.is_infantry:

@@ -56,8 +56,21 @@ def unit_from(value: Any, where: str, roster: Roster | None, *, melee: bool = Fa
         return read_unit_text(value, where, MELEE_UNIT if melee else UNIT)
     name, _, words = value.partition(":")
     unit = engine_unit(roster.unit(name.strip()), roster)
+    _reject_roster_words(words, unit.name, where, melee)
     _, values = (MELEE_SITUATION if melee else NO_WORDS).read_text(words, f"{where}: {name}")
     return unit, values
+
+
+def _reject_roster_words(words: str, unit: str, where: str, melee: bool) -> None:
+    for word in words.split():
+        if UNIT.knows(word):
+            raise InvalidInput(
+                f"{where}: `{word}` describes the unit itself, and {unit}'s comes from the "
+                "battle's roster.",
+                hint=f"Change it with `/unit edit unit:{unit}`, or drop the word.")
+        if not melee:
+            raise InvalidInput(f"{where}: nothing goes after {unit}'s name here (`{word}`).",
+                               hint="Give the situation with the command's own options.")
 
 
 def target_kind(kind: Any, target: str, roster: Roster | None, table: type) -> Any:

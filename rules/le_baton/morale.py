@@ -309,7 +309,8 @@ def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
     if check.fail_by >= 3:
         return _rout(unit, check, out)
     if check.passed:
-        text = f"The units continue to fight in phase {next_fight}."
+        when = "next turn in phase 6" if next_fight == 6 else f"in phase {next_fight}"
+        text = f"The units continue to fight {when}."
         if unit.is_cavalry and s.initiated_charge and next_fight == 6:
             text += " The cavalry rolls for recall in phase 13 this turn."
         return _passed(unit, text)
@@ -337,8 +338,8 @@ def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
     out.effect(EffectKind.FORMATION, unit.name, value="line")
     out.effect(EffectKind.PLACED, unit.name, 2, value=f"back from {s.opponent}")
     out.effect(EffectKind.MELEE_ENDS, unit.name)
-    return Outcome(f"Infantry not in line form line 2\" back from the enemy. {s.opponent} may "
-                   "make a free formation change.",
+    return Outcome(f"Infantry not in line form line 2\" back from the enemy. "
+                   f"{s.opponent[:1].upper()}{s.opponent[1:]} may make a free formation change.",
                    f"{unit.name} fails by {check.fail_by}: falls back into line",
                    Severity.MAJOR)
 

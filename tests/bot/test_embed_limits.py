@@ -172,3 +172,59 @@ async def test_the_longest_error_fits(discord_session):
     message = await reply(discord_session, f'/melee fire-at-will attackers:"A: {words}" '
                                            'defenders:"D: inf"')
     assert message.ephemeral and len(message.content) <= 2000
+
+
+# --- Le Baton ---------------------------------------------------------------------------------
+
+from rules.le_baton.charge import ChargeSituation  # noqa: E402
+from rules.le_baton.charge import resolve_charge as lb_charge  # noqa: E402
+from rules.le_baton.fire import FireTarget, Target, resolve_fire  # noqa: E402
+from rules.le_baton.melee import Side  # noqa: E402
+from rules.le_baton.melee import resolve_melee as lb_melee  # noqa: E402
+from rules.le_baton.morale import PHASE_TITLES, Situation, resolve_morale  # noqa: E402
+from rules.le_baton.units import MAX_FIGURES, Formation, Horse, Nation  # noqa: E402
+from rules.le_baton.units import Arm as LbArm  # noqa: E402
+from rules.le_baton.units import Unit as LbUnit  # noqa: E402
+
+
+def lb(i: int, nation: Nation, arm: LbArm, formation: Formation | None = None, **kw) -> LbUnit:
+    return LbUnit(long_name(i), nation, arm, figures=MAX_FIGURES, formation=formation,
+                  casualties=7, **kw)
+
+
+@pytest.mark.parametrize("phase", list(PHASE_TITLES))
+@pytest.mark.parametrize("formation", [Formation.COLUMN, Formation.LINE])
+def test_every_le_baton_morale_outcome_fits(phase, formation):
+    nation = Nation.FRENCH if phase in (4, 10) else Nation.BRITISH
+    arm = LbArm.CAVALRY if phase == 13 else LbArm.INFANTRY
+    unit = lb(1, nation, arm, formation, general=True)
+    for charged_by in (LbArm.INFANTRY, LbArm.CAVALRY):
+        situation = Situation(charging=phase in (4, 9), flank_or_rear=True, charged_by=charged_by,
+                              opponent=long_name(2), initiated_charge=True)
+        for resolution in every_outcome(
+                lambda d, s=situation: resolve_morale(unit, phase, s, d)):
+            check(resolution)
+
+
+@pytest.mark.parametrize("arm", [LbArm.INFANTRY, LbArm.CAVALRY])
+@pytest.mark.parametrize("formation", list(Formation))
+def test_every_le_baton_charge_outcome_fits(arm, formation):
+    charger = LbUnit(long_name(1), Nation.BRITISH, arm, figures=12,
+                     formation=Formation.COLUMN if arm is LbArm.INFANTRY else None)
+    # Two figures: skirmishers shoot one die, so every path can be walked quickly.
+    target = LbUnit(long_name(2), Nation.FRENCH, LbArm.INFANTRY, figures=2,
+                    formation=formation, casualties=7)
+    for resolution in every_outcome(lambda d: lb_charge(charger, target, ChargeSituation(), d)):
+        check(resolution)
+
+
+def test_the_largest_le_baton_fire_and_melee_fit():
+    rng = random.Random(3)
+    for _ in range(100):
+        a = lb(1, Nation.FRENCH, LbArm.CAVALRY, horse=Horse.LANCERS, in_melee=True)
+        b = lb(2, Nation.BRITISH, LbArm.CAVALRY, horse=Horse.CUIRASSIERS)
+        check(lb_melee(Side(a, defensive_terrain=True), Side(b, fortification=True), 11,
+                       RandomSource(rng.random())))
+        shooter = lb(3, Nation.BRITISH, LbArm.INFANTRY, Formation.LINE)
+        check(resolve_fire(shooter, Target(long_name(4), FireTarget.COLUMN),
+                           RandomSource(rng.random())))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from rules.core.dice import ReplaySource
+from rules.core.dice import D6Pool, ReplaySource
 from rules.core.outcomes import distinct_outcomes, label_of
+from rules.core.records import EffectKind, ResolutionBuilder, Severity
 from rules.fire_at_will.charge import resolve_charge
 from rules.fire_at_will.melee import resolve_melee
 from rules.fire_at_will.units import Arm, Charger, Cover, General, MeleeUnit, Unit
@@ -41,3 +42,14 @@ def test_large_fights_fall_back_to_sampling():
     assert "D routs; D loses 2 SP" in labels
     for outcome in outcomes:
         assert label_of(resolve_melee(att, dfn, ReplaySource(outcome.path))) == outcome.label
+
+
+def test_a_pool_too_large_to_walk_is_sampled_not_expanded():
+    def volley(dice):
+        faces = dice.roll(D6Pool(30, 4), "volley")
+        out = ResolutionBuilder("test", "volley")
+        out.effect(EffectKind.CASUALTIES, "T", sum(1 for f in faces if f >= 4))
+        return out.build("volley", Severity.NONE)
+
+    outcomes = distinct_outcomes(volley, max_leaves=1000, samples=300)
+    assert 5 <= len(outcomes) <= 31

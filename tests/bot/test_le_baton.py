@@ -1,0 +1,113 @@
+"""Le Baton through the real CommandTree: quick lookups and battle state."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from bot.storage.models import Unit
+
+from .conftest import GM_USER, reply, text_of
+
+SETUP = [
+    "/battle start ruleset:le-baton name:Albuera",
+    '/unit add side:French name:"28e Ligne" words:"french inf veteran column" strength:12',
+    '/unit add side:British name:Buffs words:"british inf conscript line" strength:8',
+    '/unit add side:French name:Lanciers words:"french cav veteran horse=lancers" strength:8',
+]
+
+
+async def setup(session) -> None:
+    for line in SETUP:
+        message = await reply(session, line, user_id=GM_USER)
+        assert not message.ephemeral, message.content
+
+
+async def roster(session) -> dict[str, Unit]:
+    async with session.client.db.reader() as s:
+        return {u.name: u for u in await s.scalars(select(Unit))}
+
+
+async def test_morale_shows_the_arithmetic(discord_session):
+    message = await reply(discord_session,
+                          '/morale le-baton unit:"Buffs: british inf conscript column '
+                          'casualties=6 general" phase:7 dice:2')
+    text = text_of(message)
+    assert ("**Buffs morale** 🎲 2 vs 2 or less (conscript 4 −2 6 casualties (−1 per 3) "
+            "+1 general attached to unit −1 British infantry in column) → passes") in text
+    assert "continue to fight in phase 11" in text
+
+
+async def test_wrong_phase_for_the_nation_is_refused_with_the_right_one(discord_session):
+    message = await reply(discord_session,
+                          '/morale le-baton unit:"Buffs: british inf line" phase:4 dice:3')
+    assert message.ephemeral
+    assert "phase 4 is for french units" in message.content and "phase 9" in message.content
+
+
+async def test_fire_dice_are_shown_against_the_number(discord_session):
+    message = await reply(discord_session,
+                          '/fire le-baton shooter:"Buffs: british inf figures=8" target:"28e" '
+                          'target_type:line dice:"5 6 4 1"')
+    embed = message.embeds[0]
+    assert embed["title"] == "↔️ Buffs fires: 28e 2 hits"
+    assert "🎲 **5** **6** 4 1 vs 5+ (line) → 2 hits" in text_of(message)
+
+
+async def test_a_charge_in_a_battle_locks_both_units_in_melee_and_undo_frees_them(
+        battle_session):
+    await setup(battle_session)
+    message = await reply(battle_session,
+                          '/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"')
+    assert "melee in phase 6" in message.embeds[0]["title"]
+    state = await roster(battle_session)
+    assert state["28e Ligne"].attributes["in_melee_with"] == "Buffs"
+    assert state["Buffs"].attributes["in_melee_with"] == "28e Ligne"
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    state = await roster(battle_session)
+    assert not state["Buffs"].attributes.get("in_melee_with")
+
+
+async def test_a_rout_removes_the_unit_and_frees_its_opponent(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, '/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"')
+    formed = await reply(battle_session, "/gm set unit:Buffs field:formation value:column",
+                         user_id=GM_USER)
+    assert "Buffs: formation line → column" in formed.content
+    # conscript 4, −1 British infantry in column: a 6 fails by 3
+    message = await reply(battle_session,
+                          '/morale le-baton unit:Buffs phase:7 opponent:"28e Ligne" dice:6')
+    assert "routs, removed" in message.embeds[0]["title"]
+    state = await roster(battle_session)
+    assert state["Buffs"].status == "gone" and state["Buffs"].gone_reason == "routed"
+    assert not state["28e Ligne"].attributes.get("in_melee_with")
+    refused = await reply(battle_session,
+                          '/fire le-baton shooter:Buffs target:"28e Ligne" dice:"1 1 1 1"')
+    assert refused.ephemeral and "Buffs is out of the battle (routed)" in refused.content
+
+
+async def test_lancers_charge_a_line_that_forms_square_and_pass_through(battle_session):
+    await setup(battle_session)
+    charge = await reply(battle_session,
+                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
+    assert charge.embeds[0]["title"] == "↔️ Lanciers contacts Buffs: melee in phase 6"
+    assert "Buffs: formation line → square" in text_of(charge)
+    melee = await reply(battle_session,
+                        '/melee le-baton attacker:Lanciers defender:Buffs phase:6 dice:4')
+    assert melee.embeds[0]["title"] == "↔️ Lanciers passes through Buffs: 1 casualty"
+    state = await roster(battle_session)
+    assert state["Lanciers"].strength == 7
+    assert state["Lanciers"].attributes["charge_marker"] is True
+    assert not state["Lanciers"].attributes.get("in_melee_with")
+
+
+async def test_situation_words_follow_roster_names_in_melee(battle_session):
+    await setup(battle_session)
+    message = await reply(battle_session,
+                          '/melee le-baton attacker:"28e Ligne" defender:"Buffs: '
+                          'defensive-terrain" phase:6 dice:"4 4 4 4 4 4 4 4 1 1 1 1"')
+    text = text_of(message)
+    assert "**28e Ligne** 🎲 4 4 4 4 4 4 4 4 (each die −1 enemy in defensive terrain)" in text
+    assert "28e Ligne and Buffs tie, 0 all" in text
+    assert "28e Ligne: in melee with none → Buffs" in text
+    state = await roster(battle_session)
+    assert state["Buffs"].strength == 8 and state["28e Ligne"].strength == 12

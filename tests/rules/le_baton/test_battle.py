@@ -1,0 +1,265 @@
+"""Le Baton in a battle: effects on the roster, a new turn, and the phase reminders."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.dice import ScriptedSource
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.records import Effect
+from rules.core.records import EffectKind as E
+from rules.core.roster import GONE, Change, Roster, RosterGeneral, RosterUnit
+from rules.le_baton import RULESET_ENTRY
+from rules.le_baton.battle import (
+    PHASES,
+    apply_effects,
+    check_attributes,
+    engine_unit,
+    new_turn,
+    read_roster_attributes,
+    reminders,
+)
+from rules.le_baton.commands import prepare
+from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality
+
+
+def british(arm: str, **attrs) -> dict:
+    return {"nation": "british", "arm": arm, **attrs}
+
+
+def french(arm: str, **attrs) -> dict:
+    return {"nation": "french", "arm": arm, **attrs}
+
+
+ROSTER = Roster(
+    units=(
+        RosterUnit("2nd Foot", "British", british("infantry", formation="line"), strength=12),
+        RosterUnit("45e Ligne", "French", french("infantry", formation="column"), strength=9),
+        RosterUnit("Lancers", "French", french("cavalry", horse="lancers"), strength=6),
+        RosterUnit("Scots Greys", "British", british("cavalry", horse="heavy-dragoons"),
+                   strength=6),
+        RosterUnit("Battery", "British", british("artillery", guns=9), strength=4),
+    ),
+    generals=(RosterGeneral("Picton", "British", unit="2nd Foot"),),
+)
+
+
+def apply(*effects: Effect, roster: Roster = ROSTER) -> tuple[Roster, list[Change]]:
+    return apply_effects(effects, roster)
+
+
+def unit(roster: Roster, name: str) -> RosterUnit:
+    return roster.unit(name, allow_gone=True)
+
+
+def locked(roster: Roster, a: str, b: str) -> Roster:
+    after, _ = apply(Effect(E.IN_MELEE, a, value=b), Effect(E.IN_MELEE, b, value=a),
+                     roster=roster)
+    return after
+
+
+# --- apply_effects --------------------------------------------------------------------------
+
+
+def test_casualties_lower_strength_and_raise_casualties():
+    after, changes = apply(Effect(E.CASUALTIES, "2nd Foot", 3))
+    assert unit(after, "2nd Foot").strength == 9
+    assert unit(after, "2nd Foot").attr("casualties") == 3
+    assert changes == [Change("2nd Foot", "unit", "strength", 12, 9),
+                       Change("2nd Foot", "unit", "casualties", None, 3)]
+    again, _ = apply(Effect(E.CASUALTIES, "2nd Foot", 1), roster=after)
+    assert (unit(again, "2nd Foot").strength, unit(again, "2nd Foot").attr("casualties")) == (
+        8, 4)
+
+
+def test_strength_never_goes_below_zero():
+    after, _ = apply(Effect(E.CASUALTIES, "Battery", 6))
+    assert unit(after, "Battery").strength == 0
+    assert unit(after, "Battery").attr("casualties") == 6
+
+
+def test_casualties_count_in_the_next_morale_check():
+    after, _ = apply(Effect(E.CASUALTIES, "45e Ligne", 3))
+    assert engine_unit(unit(after, "45e Ligne"), after).casualties == 3
+    assert engine_unit(unit(after, "45e Ligne"), after).figures == 6
+
+
+@pytest.mark.parametrize(("kind", "reason"), [(E.ROUTED, "routed"), (E.REMOVED, "destroyed")])
+def test_rout_or_destruction_takes_the_unit_out_and_releases_its_melee_partner(kind, reason):
+    before = locked(ROSTER, "2nd Foot", "45e Ligne")
+    after, changes = apply(Effect(kind, "2nd Foot"), roster=before)
+    gone = unit(after, "2nd Foot")
+    assert (gone.status, gone.gone_reason) == (GONE, reason)
+    assert unit(after, "45e Ligne").attr("in_melee_with") is None
+    assert Change("45e Ligne", "unit", "in_melee_with", "2nd Foot", None) in changes
+
+
+def test_melee_ends_releases_both_units():
+    before = locked(ROSTER, "2nd Foot", "45e Ligne")
+    after, _ = apply(Effect(E.MELEE_ENDS, "45e Ligne"), roster=before)
+    assert unit(after, "2nd Foot").attr("in_melee_with") is None
+    assert unit(after, "45e Ligne").attr("in_melee_with") is None
+
+
+def test_in_melee_marks_both_units_with_their_opponent():
+    after = locked(ROSTER, "2nd Foot", "45e Ligne")
+    assert unit(after, "2nd Foot").attr("in_melee_with") == "45e Ligne"
+    assert engine_unit(unit(after, "45e Ligne"), after).in_melee
+
+
+def test_formation_changes_the_roster():
+    after, changes = apply(Effect(E.FORMATION, "2nd Foot", value="square"))
+    assert engine_unit(unit(after, "2nd Foot"), after).formation is Formation.SQUARE
+    assert changes == [Change("2nd Foot", "unit", "formation", "line", "square")]
+
+
+def test_charge_marker_then_recall_clears_it():
+    after, _ = apply(Effect(E.CHARGE_MARKER, "Lancers"))
+    assert engine_unit(unit(after, "Lancers"), after).charge_marker
+    after, _ = apply(Effect(E.RECALLED, "Lancers"), roster=after)
+    assert not engine_unit(unit(after, "Lancers"), after).charge_marker
+
+
+def test_failed_recall_holds_the_unit_until_it_is_recalled():
+    after, _ = apply(Effect(E.CHARGE_MARKER, "Lancers"), Effect(E.CASUALTIES, "Lancers", 1),
+                     Effect(E.HELD, "Lancers"))
+    assert engine_unit(unit(after, "Lancers"), after).held
+    after, _ = new_turn(after)
+    assert engine_unit(unit(after, "Lancers"), after).held
+    after, _ = apply(Effect(E.RECALLED, "Lancers"), roster=after)
+    lancers = engine_unit(unit(after, "Lancers"), after)
+    assert (lancers.held, lancers.charge_marker) == (False, False)
+
+
+def test_recall_to_the_start_of_the_charge_ends_the_melee():
+    before = locked(ROSTER, "Lancers", "Scots Greys")
+    after, _ = apply(Effect(E.RECALLED, "Lancers"), Effect(E.MELEE_ENDS, "Lancers"),
+                     roster=before)
+    assert unit(after, "Scots Greys").attr("in_melee_with") is None
+
+
+def test_halted_is_cleared_by_a_new_turn():
+    after, _ = apply(Effect(E.HALTED, "45e Ligne"))
+    assert engine_unit(unit(after, "45e Ligne"), after).halted
+    after, changes = new_turn(after)
+    assert not engine_unit(unit(after, "45e Ligne"), after).halted
+    assert changes == [Change("45e Ligne", "unit", "halted", True, False)]
+
+
+def test_a_new_turn_without_halts_changes_nothing():
+    assert new_turn(ROSTER) == (ROSTER, [])
+
+
+def test_firefight_marks_the_unit():
+    after, _ = apply(Effect(E.FIREFIGHT, "2nd Foot", value="45e Ligne"))
+    assert engine_unit(unit(after, "2nd Foot"), after).firefight
+
+
+@pytest.mark.parametrize("kind", [E.PLACED, E.RETIRE, E.FOLLOW_UP])
+def test_movement_on_the_table_changes_no_roster_field(kind):
+    assert apply(Effect(kind, "2nd Foot", 2, value="from 45e Ligne")) == (ROSTER, [])
+
+
+def test_effects_on_names_outside_the_roster_are_ignored():
+    assert apply(Effect(E.IN_MELEE, "the enemy", value="2nd Foot")) == (ROSTER, [])
+
+
+# --- reminders --------------------------------------------------------------------------------
+
+
+def marked(roster: Roster = ROSTER) -> Roster:
+    roster = locked(roster, "2nd Foot", "45e Ligne")
+    after, _ = apply(Effect(E.CHARGE_MARKER, "Lancers"), Effect(E.HELD, "Scots Greys"),
+                     roster=roster)
+    return after
+
+
+MELEE = "Melee continues: 2nd Foot and 45e Ligne."
+LANCERS_RECALL = "Lancers has a charge marker: it must test recall in phase 13."
+GREYS_HELD = ("Scots Greys is held (failed recall): it cannot move, and must test recall in "
+              "phase 13.")
+
+
+@pytest.mark.parametrize(("phase", "expected"), [
+    (PHASES[0], [MELEE, LANCERS_RECALL, GREYS_HELD]),
+    (PHASES[5], [MELEE]),
+    (PHASES[10], [MELEE]),
+    (PHASES[12], [LANCERS_RECALL, GREYS_HELD]),
+    (PHASES[1], []),
+    (PHASES[6], []),
+    (None, []),
+])
+def test_reminders_list_continuing_melees_and_cavalry_to_recall(phase, expected):
+    assert reminders(marked(), phase) == expected
+
+
+def test_reminders_leave_out_units_that_are_gone():
+    after, _ = apply(Effect(E.ROUTED, "Lancers"), roster=marked())
+    assert reminders(after, PHASES[12]) == [GREYS_HELD]
+
+
+def test_the_thirteen_phases_of_the_sheet():
+    assert len(PHASES) == 13
+    assert [p.split(".")[0] for p in PHASES] == [str(n) for n in range(1, 14)]
+    assert RULESET_ENTRY.battle.phases == PHASES
+
+
+# --- roster fields ----------------------------------------------------------------------------
+
+
+def test_roster_words_are_read_as_the_unit_description():
+    assert read_roster_attributes("british cav elite lancers", "unit", require_arm=True) == {
+        "nation": "british", "arm": "cavalry", "quality": "elite", "horse": "lancers"}
+
+
+def test_roster_words_refuse_a_name_and_need_nation_and_arm():
+    with pytest.raises(InvalidInput, match="only words go here"):
+        read_roster_attributes("Guards: british inf", "unit", require_arm=True)
+    with pytest.raises(InvalidInput, match="unit: say the unit's arm. e.g. `british inf "
+                                           "veteran line`"):
+        read_roster_attributes("british veteran", "unit", require_arm=True)
+    assert read_roster_attributes("square", "unit", require_arm=False) == {"formation": "square"}
+
+
+def test_check_attributes_keeps_markers_by_their_own_types():
+    checked = check_attributes(british("infantry", casualties="3", in_melee_with="none",
+                                       held="yes", charge_marker=False), "unit")
+    assert checked == {"nation": "british", "arm": "infantry", "casualties": 3,
+                       "in_melee_with": None, "held": True, "charge_marker": False}
+    with pytest.raises(InvalidInput, match="unit: `wedge` is not a valid formation. Use one "
+                                           "of: column, line, square, skirmish."):
+        check_attributes({"formation": "wedge"}, "unit")
+
+
+def test_engine_unit_reads_the_roster():
+    picton = engine_unit(unit(ROSTER, "2nd Foot"), ROSTER)
+    assert (picton.nation, picton.arm, picton.quality, picton.figures, picton.general) == (
+        Nation.BRITISH, Arm.INFANTRY, Quality.VETERAN, 12, True)
+    lancers = engine_unit(unit(ROSTER, "Lancers"), ROSTER)
+    assert (lancers.horse, lancers.general) == (Horse.LANCERS, False)
+    assert engine_unit(unit(ROSTER, "Battery"), ROSTER).guns == 9
+
+
+# --- a turn played on the roster ---------------------------------------------------------------
+
+
+def play(procedure: str, options: dict, dice: str, roster: Roster):
+    source = ScriptedSource.from_text(dice)
+    result = prepare(procedure, options, roster)(source)
+    source.finish()
+    return apply_effects(result.effects, roster)[0], result
+
+
+def test_a_charge_locks_the_units_and_the_loser_falls_back():
+    without_general = Roster(ROSTER.units)
+    # 45e Ligne closes on a 4 (5 −1 charging); 2nd Foot fails to stand by 1 on a 6.
+    roster, _ = play("charge", {"charger": "45e Ligne", "target": "2nd Foot"}, "4 6",
+                     without_general)
+    assert reminders(roster, PHASES[5]) == ["Melee continues: 2nd Foot and 45e Ligne."]
+    with pytest.raises(NotAllowed, match="continuing a previous melee"):
+        play("fire", {"shooter": "2nd Foot", "target": "45e Ligne"}, "", roster)
+    roster, result = play("morale", {"unit": "45e Ligne", "phase": 7, "opponent": "2nd Foot"},
+                          "6", roster)
+    assert result.headline == "45e Ligne fails by 1: falls back into line"
+    assert unit(roster, "45e Ligne").attr("formation") == "line"
+    assert reminders(roster, PHASES[10]) == []

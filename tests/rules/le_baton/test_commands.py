@@ -1,0 +1,265 @@
+"""commands.prepare: quick lookups written as text or JSON, and battles naming roster units."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.dice import ScriptedSource
+from rules.core.errors import InvalidInput
+from rules.core.records import EffectKind as E
+from rules.core.roster import Roster, RosterGeneral, RosterUnit
+from rules.le_baton import RULESET_ENTRY
+from rules.le_baton.commands import PROCEDURES, REQUEST_KEYS, prepare
+from rules.registry import resolve
+
+from .helpers import effects
+
+
+def play(procedure: str, options: dict, dice: str, roster: Roster | None = None):
+    source = ScriptedSource.from_text(dice)
+    result = prepare(procedure, options, roster)(source)
+    source.finish()
+    return result
+
+
+def attrs(nation: str, arm: str, **more) -> dict:
+    return {"nation": nation, "arm": arm, **more}
+
+
+ROSTER = Roster(
+    units=(
+        RosterUnit("2nd Foot", "British", attrs("british", "infantry", formation="square",
+                                                casualties=3), strength=12),
+        RosterUnit("Rifles", "British", attrs("british", "infantry", formation="skirmish"),
+                   strength=6),
+        RosterUnit("45e Ligne", "French", attrs("french", "infantry", formation="column"),
+                   strength=9),
+        RosterUnit("Voltigeurs", "French", attrs("french", "infantry", formation="line"),
+                   strength=4),
+        RosterUnit("Lancers", "French", attrs("french", "cavalry", horse="lancers",
+                                              charge_marker=True), strength=6),
+        RosterUnit("Battery", "British", attrs("british", "artillery", guns=12), strength=4),
+        RosterUnit("Guards", "British", attrs("british", "infantry", formation="line"),
+                   strength=3),
+    ),
+    generals=(RosterGeneral("Picton", "British", unit="Guards"),),
+)
+
+
+# --- quick lookups -------------------------------------------------------------------------
+
+
+def test_quick_fire_reads_units_from_text():
+    result = play("fire", {"shooter": "2nd Foot: british inf veteran line figures=4",
+                           "target": "45e Ligne", "target_type": "column", "distance": "3"},
+                  "4 3")
+    assert effects(result) == [(E.CASUALTIES, "45e Ligne", 1)]
+
+
+def test_quick_fire_needs_the_target_type():
+    with pytest.raises(InvalidInput, match="Say what 45e Ligne is to the shooter with "
+                                           "`target_type`."):
+        play("fire", {"shooter": "2nd Foot: british inf figures=4", "target": "45e Ligne"}, "")
+
+
+def test_quick_fire_refuses_an_unknown_target_type():
+    with pytest.raises(InvalidInput, match="`wedge` is not a valid target type"):
+        play("fire", {"shooter": "2nd Foot: british inf figures=4", "target": "X",
+                      "target_type": "wedge"}, "")
+
+
+def test_quick_artillery_with_a_unit_behind_on_level_ground():
+    result = play("artillery-fire", {
+        "battery": "RHA: british art guns=12 figures=2", "target": "45e Ligne",
+        "target_type": "column", "range": "long", "behind": "Garde", "behind_type": "line",
+        "level_ground": True}, "4 6")
+    # +1 for 12 lbs, −1 long range: the dice read as rolled.
+    assert effects(result) == [(E.CASUALTIES, "45e Ligne", 2), (E.CASUALTIES, "Garde", 1)]
+
+
+def test_quick_artillery_range_defaults_to_normal():
+    result = play("artillery-fire", {"battery": "RHA: british art figures=1",
+                                     "target": "45e Ligne", "target_type": "line"}, "5")
+    assert result.steps[0].rolls[0].modifiers == ()
+
+
+def test_quick_morale_takes_the_situation_from_options():
+    result = play("morale", {"unit": "2nd Foot: british inf line figures=12 casualties=3",
+                             "phase": "5", "charged_by": "cavalry", "opponent": "Lancers",
+                             "flank_or_rear": True}, "3")
+    assert result.steps[0].rolls[0].target == ("3 or less (veteran 5 −1 3 casualties (−1 per "
+                                               "3) −1 charged in flank/rear)")
+    assert result.headline == "2nd Foot stands and forms square"
+
+
+def test_quick_morale_needs_a_phase():
+    with pytest.raises(InvalidInput, match="Say which phase the check is for."):
+        play("morale", {"unit": "2nd Foot: british inf"}, "")
+
+
+def test_quick_recall_reads_initiated_charge_from_the_charge_marker():
+    result = play("recall", {"unit": "Lancers: french cav lancers figures=6 charge_marker"},
+                  "1")
+    assert result.headline == "Lancers is recalled to its start"
+    result = play("recall", {"unit": "Lancers: french cav figures=6 charge_marker",
+                             "initiated_charge": False}, "1")
+    assert result.headline == "Lancers is recalled and remains in place"
+
+
+def test_quick_charge_with_situation_flags():
+    result = play("charge", {"charger": "2nd Foot: british inf line figures=12",
+                             "target": "Voltigeurs: french inf line figures=4",
+                             "target_defensive_terrain": True}, "1 6")
+    assert result.headline == "2nd Foot contacts Voltigeurs: melee in phase 11"
+
+
+def test_quick_melee_reads_situation_words_on_each_side():
+    result = play("melee", {"phase": "11",
+                            "attacker": "Guards: british inf elite figures=2",
+                            "defender": "Voltigeurs: french inf line figures=2 "
+                                        "defensive-terrain"}, "4 5 6")
+    guards, voltigeurs = result.steps[0].rolls
+    assert [m.reason for m in guards.modifiers] == ["enemy in defensive terrain"]
+    assert (guards.hits, voltigeurs.hits) == (1, 1)
+
+
+def test_quick_melee_defaults_to_phase_6():
+    result = play("melee", {"attacker": "Hussars: british cav figures=2",
+                            "defender": "Lancers: french cav lancers figures=2"}, "5 1")
+    assert result.steps[0].title == "Phase 6: melee"
+
+
+def test_quick_melee_square_and_units_contacted():
+    result = play("melee", {"attacker": "Lancers: french cav figures=6 contacted=2",
+                            "defender": "2nd Foot: british inf square figures=12"}, "4 4")
+    assert effects(result)[0] == (E.CASUALTIES, "Lancers", 2)
+
+
+def test_quick_melee_cannot_name_a_supporting_unit():
+    with pytest.raises(InvalidInput, match="defender: in a quick lookup, describe the "
+                                           "supporting unit itself as this side instead."):
+        play("melee", {"attacker": "L: french cav figures=6",
+                       "defender": "B: british art figures=4 supported_by=Guards"}, "")
+
+
+def test_quick_lookup_needs_nation_and_arm():
+    with pytest.raises(InvalidInput, match="shooter: say 2nd Foot's arm. Add infantry, "
+                                           "cavalry or artillery."):
+        play("fire", {"shooter": "2nd Foot: british", "target": "X", "target_type": "line"},
+             "")
+    with pytest.raises(InvalidInput, match="`unit` needs a unit."):
+        play("morale", {"unit": " ", "phase": 2}, "")
+
+
+def test_json_units_need_a_name():
+    result = play("fire", {"shooter": {"name": "2nd Foot", "nation": "british",
+                                       "arm": "infantry", "figures": 2},
+                           "target": "X", "target_type": "square"}, "4")
+    assert effects(result) == [(E.CASUALTIES, "X", 1)]
+    with pytest.raises(InvalidInput, match="shooter: every unit needs a `name`."):
+        play("fire", {"shooter": {"nation": "british", "arm": "infantry"}, "target": "X",
+                      "target_type": "square"}, "")
+
+
+# --- in a battle ---------------------------------------------------------------------------
+
+
+def test_roster_units_by_name_with_casualties_from_the_roster():
+    result = play("morale", {"unit": "2nd foot", "phase": 2}, "4", ROSTER)
+    assert result.steps[0].rolls[0].target == "4 or less (veteran 5 −1 3 casualties (−1 per 3))"
+
+
+def test_a_general_attached_comes_from_the_roster():
+    result = play("morale", {"unit": "Guards", "phase": 7}, "6", ROSTER)
+    assert result.steps[0].rolls[0].target == "6 or less (veteran 5 +1 general attached to unit)"
+
+
+@pytest.mark.parametrize(("target", "row"), [
+    ("45e Ligne", "4+ (column)"),
+    ("Voltigeurs", "5+ (line)"),
+])
+def test_the_target_type_is_read_from_the_formation(target, row):
+    result = play("fire", {"shooter": "Guards", "target": target}, "1", ROSTER)
+    assert result.steps[0].rolls[0].target == row
+
+
+def test_skirmishers_and_artillery_have_their_own_rows():
+    result = play("fire", {"shooter": "Voltigeurs", "target": "Rifles"}, "1 1", ROSTER)
+    assert result.steps[0].rolls[0].target == "6+ (skirmishers)"
+    result = play("fire", {"shooter": "Voltigeurs", "target": "Battery"}, "1 1", ROSTER)
+    assert result.steps[0].rolls[0].target == "5+ (artillery)"
+    result = play("artillery-fire", {"battery": "Battery", "target": "Rifles",
+                                     "behind": "2nd Foot", "level_ground": True},
+                  "6 5 4 3", ROSTER)
+    assert [r.target for r in result.steps[0].rolls] == ["6+ (skirmishers)", "4+ (square)"]
+    assert [r.hits for r in result.steps[0].rolls] == [2, 4]
+
+
+def test_a_given_target_type_overrides_the_roster():
+    result = play("fire", {"shooter": "Guards", "target": "Voltigeurs",
+                           "target_type": "enfiladed-line"}, "4", ROSTER)
+    assert result.steps[0].rolls[0].target == "4+ (enfiladed-line)"
+
+
+def test_cavalry_targets_need_a_target_type():
+    with pytest.raises(InvalidInput, match="Say what Lancers is to the shooter with "
+                                           "`target_type`."):
+        play("fire", {"shooter": "Guards", "target": "Lancers"}, "", ROSTER)
+
+
+def test_the_charge_marker_in_the_roster_means_it_initiated_the_charge():
+    result = play("recall", {"unit": "Lancers"}, "5", ROSTER)
+    assert result.headline == "Lancers is recalled to its start"
+
+
+def test_melee_situation_words_follow_the_roster_name():
+    result = play("melee", {"attacker": "Voltigeurs", "defender": "Guards: defensive-terrain"},
+                  "4 5 1 1", ROSTER)
+    voltigeurs, _ = result.steps[0].rolls
+    assert [m.reason for m in voltigeurs.modifiers] == ["enemy in defensive terrain"]
+
+
+def test_supporting_unit_named_from_the_roster_fights_instead():
+    result = play("melee", {"attacker": "Lancers",
+                            "defender": 'Battery: supported_by="2nd Foot"'}, "4", ROSTER)
+    assert result.steps[0].outcome.startswith("2nd Foot, 2\" behind or beside Battery")
+    assert result.headline == "Lancers passes through 2nd Foot: 1 casualty"
+
+
+def test_unit_description_words_are_refused_in_a_battle():
+    with pytest.raises(InvalidInput) as error:
+        play("melee", {"attacker": "Voltigeurs: elite", "defender": "Guards"}, "", ROSTER)
+    assert str(error.value) == (
+        "attacker: `elite` describes the unit itself, and Voltigeurs's comes from the battle's "
+        "roster. Change it with `/unit edit unit:Voltigeurs`, or drop the word.")
+
+
+def test_situation_words_are_only_for_melees():
+    with pytest.raises(InvalidInput) as error:
+        play("fire", {"shooter": "Guards: defensive-terrain", "target": "45e Ligne"}, "",
+             ROSTER)
+    assert str(error.value) == ("shooter: nothing goes after Guards's name here "
+                                "(`defensive-terrain`). Give the situation with the command's "
+                                "own options.")
+
+
+def test_unknown_units_are_refused_with_a_suggestion():
+    with pytest.raises(InvalidInput, match="There is no unit called `Gards` in this battle. "
+                                           "Did you mean `Guards`?"):
+        play("morale", {"unit": "Gards", "phase": 2}, "", ROSTER)
+
+
+# --- the rule set entry ---------------------------------------------------------------------
+
+
+def test_every_procedure_is_registered_with_its_request_keys():
+    assert set(RULESET_ENTRY.procedures) == set(PROCEDURES) == set(REQUEST_KEYS)
+    assert RULESET_ENTRY.procedures["recall"].keys == ("unit", "initiated_charge")
+
+
+def test_a_json_request_resolves_through_the_registry():
+    result = resolve({"ruleset": "le-baton", "procedure": "recall", "dice": "6",
+                      "unit": {"name": "Lancers", "nation": "french", "arm": "cavalry",
+                               "quality": "conscript", "charge_marker": True}})
+    assert result.headline == "Lancers fails recall: 1 casualty, held"
+    assert result.to_dict()["effects"][0]["text"] == "Lancers takes 1 casualty"

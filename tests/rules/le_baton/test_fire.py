@@ -1,0 +1,125 @@
+"""Phases 3 and 8: infantry and artillery shoot, 4" range, one die per two figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.records import EffectKind as E
+from rules.core.records import Severity
+from rules.le_baton.fire import FIRE_TO_HIT, FireTarget, Target, resolve_fire
+from rules.le_baton.units import Nation
+
+from .helpers import dragoons, effects, foot, guns, horse, ligne, run
+
+# "Column/Square/Enfiladed Line 4+ / Line/Artillery 5+ /
+#  Skirmishers/Defensive Terrain/Charging Cavalry 6+"
+ROWS = [
+    (FireTarget.COLUMN, 4),
+    (FireTarget.SQUARE, 4),
+    (FireTarget.ENFILADED_LINE, 4),
+    (FireTarget.LINE, 5),
+    (FireTarget.ARTILLERY, 5),
+    (FireTarget.SKIRMISHERS, 6),
+    (FireTarget.DEFENSIVE_TERRAIN, 6),
+    (FireTarget.CHARGING_CAVALRY, 6),
+]
+
+
+def test_the_table_has_exactly_the_printed_rows():
+    assert dict(ROWS) == FIRE_TO_HIT
+
+
+@pytest.mark.parametrize(("kind", "needed"), ROWS, ids=[r[0].value for r in ROWS])
+def test_each_row_hits_at_its_number_and_not_one_below(kind, needed):
+    # 4 figures: 2 dice, one just short and one just enough.
+    result = run(resolve_fire, foot(figures=4), Target("Ligne", kind),
+                 dice_text=f"{needed - 1} {needed}")
+    roll = result.steps[0].rolls[0]
+    assert (roll.hits, roll.target) == (1, f"{needed}+ ({kind.value})")
+    assert effects(result) == [(E.CASUALTIES, "Ligne", 1)]
+    assert result.headline == "2nd Foot fires: Ligne 1 hit"
+
+
+def test_every_die_that_reaches_the_number_is_a_casualty():
+    result = run(resolve_fire, foot(figures=8), Target("Ligne", FireTarget.COLUMN),
+                 dice_text="4 5 6 1")
+    assert effects(result) == [(E.CASUALTIES, "Ligne", 3)]
+    assert result.headline == "2nd Foot fires: Ligne 3 hits"
+    assert result.severity is Severity.MINOR
+
+
+def test_no_hits_no_effect():
+    result = run(resolve_fire, foot(figures=4), Target("Ligne", FireTarget.LINE),
+                 dice_text="4 4")
+    assert effects(result) == []
+    assert result.headline == "2nd Foot fires: Ligne 0 hits"
+    assert result.severity is Severity.NONE
+
+
+@pytest.mark.parametrize(("figures", "dice_text"), [
+    (5, "1 1"), (6, "1 1 1"), (7, "1 1 1"), (1, ""),
+])
+def test_one_die_per_two_figures_rounding_down(figures, dice_text):
+    result = run(resolve_fire, foot(figures=figures), Target("Ligne", FireTarget.LINE),
+                 dice_text=dice_text)
+    count = figures // 2
+    assert result.steps[0].outcome == (f"{figures} figures roll {count} dice "
+                                       "(one per two figures).")
+
+
+def test_artillery_shoot_in_these_phases_one_die_per_two_figures_too():
+    result = run(resolve_fire, guns(figures=4), Target("Ligne", FireTarget.COLUMN),
+                 dice_text="4 3")
+    assert effects(result) == [(E.CASUALTIES, "Ligne", 1)]
+
+
+def test_british_shoot_in_phase_3_and_the_french_test_in_phase_4():
+    result = run(resolve_fire, foot(), Target("Ligne", FireTarget.COLUMN),
+                 dice_text="1 1 1 1 1 1")
+    assert result.steps[0].title == "Phase 3: British fire"
+    assert result.notes == ("Units that took casualties check morale in phase 4.",)
+
+
+def test_french_shoot_in_phase_8_and_the_british_test_in_phase_9():
+    result = run(resolve_fire, ligne(figures=4), Target("2nd Foot", FireTarget.LINE),
+                 dice_text="5 6")
+    assert result.steps[0].title == "Phase 8: French fire"
+    assert result.notes == ("Units that took casualties check morale in phase 9.",)
+    assert effects(result) == [(E.CASUALTIES, "2nd Foot", 2)]
+
+
+def test_range_is_4_inches():
+    result = run(resolve_fire, foot(figures=2), Target("Ligne", FireTarget.COLUMN),
+                 dice_text="4", distance=4)
+    assert effects(result) == [(E.CASUALTIES, "Ligne", 1)]
+    with pytest.raises(NotAllowed, match='2nd Foot is 4.5" away: the range is 4"'):
+        run(resolve_fire, foot(), Target("Ligne", FireTarget.COLUMN), dice_text="",
+            distance=4.5)
+
+
+@pytest.mark.parametrize(("shooter", "phase"), [(horse(), 8), (dragoons(), 3)])
+def test_cavalry_do_not_shoot(shooter, phase):
+    with pytest.raises(NotAllowed, match=f"{shooter.name} is cavalry: only infantry and "
+                                         f"artillery shoot in phase {phase}"):
+        run(resolve_fire, shooter, Target("X", FireTarget.LINE), dice_text="")
+
+
+@pytest.mark.parametrize("shooter", [foot(in_melee=True), guns(in_melee=True)])
+def test_units_continuing_a_previous_melee_cannot_shoot(shooter):
+    with pytest.raises(NotAllowed, match=f"{shooter.name} is continuing a previous melee "
+                                         "and cannot shoot"):
+        run(resolve_fire, shooter, Target("Ligne", FireTarget.LINE), dice_text="")
+
+
+def test_a_shooter_needs_its_figures():
+    with pytest.raises(InvalidInput, match="2nd Foot needs its number of figures. "
+                                           "Give it as `figures=N`."):
+        run(resolve_fire, foot(figures=0), Target("Ligne", FireTarget.LINE), dice_text="")
+
+
+def test_french_artillery_fire_in_phase_8():
+    result = run(resolve_fire, guns("Foot Artillery", Nation.FRENCH, figures=2),
+                 Target("2nd Foot", FireTarget.SQUARE), dice_text="4")
+    assert result.steps[0].title == "Phase 8: French fire"
+    assert effects(result) == [(E.CASUALTIES, "2nd Foot", 1)]

@@ -1,0 +1,256 @@
+"""Phases 6 and 11: melee dice, 4+ to hit, the modifiers and the result by match-up."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.records import EffectKind as E
+from rules.core.records import Severity
+from rules.le_baton.melee import Side, resolve_melee, to_hit_modifiers
+from rules.le_baton.units import Formation, Horse, Nation, Quality
+
+from .helpers import dragoons, effects, foot, guns, horse, ligne, outcomes, run, values
+
+
+def melee(a, b, dice_text, phase=6):
+    a = a if isinstance(a, Side) else Side(a)
+    b = b if isinstance(b, Side) else Side(b)
+    return run(resolve_melee, a, b, phase, dice_text=dice_text)
+
+
+def mods(roller, enemy):
+    enemy = enemy if isinstance(enemy, Side) else Side(enemy)
+    return [(m.value, m.reason) for m in to_hit_modifiers(roller, enemy)]
+
+
+LANCERS = horse("Lancers", horse=Horse.LANCERS)
+CUIRASSIERS = horse("Cuirassiers", horse=Horse.CUIRASSIERS)
+
+
+# --- "BASE 4+ TO HIT" and the melee modifiers ------------------------------------------------
+
+
+def test_base_4_to_hit_without_modifiers():
+    result = melee(foot(figures=3, quality=Quality.CONSCRIPT),
+                   ligne(figures=2, quality=Quality.CONSCRIPT), "3 4")
+    a, b = result.steps[0].rolls
+    assert (a.kind, a.dice, a.target, a.hits, a.modifiers) == ("1d6", (3,), "4+", 0, ())
+    assert (b.kind, b.dice, b.hits) == ("1d6", (4,), 1)
+
+
+@pytest.mark.parametrize(("roller", "enemy", "expected"), [
+    (foot(), Side(ligne(), defensive_terrain=True), [(-1, "enemy in defensive terrain")]),
+    (foot(), Side(ligne(), fortification=True), [(-1, "enemy in defensive terrain")]),
+    (dragoons(), CUIRASSIERS, [(-1, "vs. cuirassiers")]),
+    (dragoons(), LANCERS, [(-1, "first combat vs. lancers")]),
+    (dragoons(), horse("Lancers", horse=Horse.LANCERS, in_melee=True), []),
+    (horse("Lancers", horse=Horse.LANCERS, in_melee=True), dragoons(),
+     [(-1, "lancers continuing a melee")]),
+    (LANCERS, dragoons(), []),
+    (dragoons(in_melee=True), dragoons(in_melee=True), []),
+    (foot(), Side(ligne(), defensive_terrain=False), []),
+], ids=["defensive terrain", "fortification", "cuirassiers", "first combat vs lancers",
+        "lancers already in melee", "lancers continuing", "lancers first combat",
+        "other cavalry continuing", "open ground"])
+def test_melee_modifiers(roller, enemy, expected):
+    assert mods(roller, enemy) == expected
+
+
+def test_lancers_continuing_against_cuirassiers_take_both():
+    lancers = horse("Lancers", Nation.BRITISH, horse=Horse.LANCERS, in_melee=True)
+    assert mods(lancers, CUIRASSIERS) == [(-1, "vs. cuirassiers"),
+                                          (-1, "lancers continuing a melee")]
+
+
+def test_modifiers_apply_to_each_die():
+    # Veteran dragoons, 6 figures: 3 dice at 4+ −1 (first combat vs lancers): only 5s and 6s.
+    result = melee(dragoons(), LANCERS, "4 5 6 4 4 4")
+    greys, lancers = result.steps[0].rolls
+    assert (greys.hits, [m.value for m in greys.modifiers]) == (2, [-1])
+    assert lancers.hits == 3
+    assert effects(result)[:2] == [(E.CASUALTIES, "Scots Greys", 3),
+                                   (E.CASUALTIES, "Lancers", 2)]
+
+
+def test_each_roll_names_the_dice_table_entry():
+    result = melee(foot(), ligne(formation=Formation.LINE), "1 1 1 1 1 1 1 1 1 1 1 1 1 1")
+    assert [r.notes for r in result.steps[0].rolls] == [
+        ("12 figures: veteran, all British infantry: 2 dice per 3 figures",),
+        ("12 figures: veteran, French infantry line/square: 1 die per 2 figures",)]
+    assert [r.kind for r in result.steps[0].rolls] == ["8d6", "6d6"]
+
+
+def test_a_unit_too_small_for_a_die_rolls_nothing():
+    result = melee(foot(figures=1), ligne(figures=2, formation=Formation.LINE), "4")
+    assert [r.dice for r in result.steps[0].rolls] == [(), (4,)]
+    assert effects(result)[0] == (E.CASUALTIES, "2nd Foot", 1)
+
+
+# --- infantry vs. infantry, cavalry vs. cavalry ------------------------------------------
+
+
+def test_the_unit_that_receives_more_casualties_than_it_inflicts_loses_and_tests_in_7():
+    result = melee(ligne(figures=3), foot(figures=3), "4 4 6 1")
+    assert effects(result) == [(E.CASUALTIES, "45e Ligne", 1),
+                               (E.CASUALTIES, "2nd Foot", 2),
+                               (E.IN_MELEE, "45e Ligne", None), (E.IN_MELEE, "2nd Foot", None)]
+    assert outcomes(result) == ["2nd Foot receives more casualties than it inflicts: it loses "
+                                "and must test morale in phase 7."]
+    assert result.notes == ("2nd Foot tests morale for losing the melee in phase 7.",)
+    assert result.headline == "45e Ligne wins the melee (2–1): 2nd Foot tests in phase 7"
+    assert result.severity is Severity.MAJOR
+
+
+def test_the_loser_of_a_phase_11_melee_tests_in_phase_12():
+    result = melee(foot(figures=3), ligne(figures=3), "1 1 4 1", phase=11)
+    assert result.headline == "45e Ligne wins the melee (1–0): 2nd Foot tests in phase 12"
+    assert result.steps[0].title == "Phase 11: melee"
+
+
+def test_cavalry_against_cavalry_loser_tests_morale():
+    result = melee(CUIRASSIERS, dragoons(), "4 4 4 5 5 6")
+    # Cuirassiers hit on 4+ (3); the dragoons need 5+ against cuirassiers (3): a tie.
+    assert result.headline == "Cuirassiers and Scots Greys tie, 3 all"
+    result = melee(CUIRASSIERS, dragoons(), "4 4 4 4 5 6")
+    assert result.headline == "Cuirassiers wins the melee (3–2): Scots Greys tests in phase 7"
+
+
+@pytest.mark.parametrize(("phase", "when"), [(6, "in phase 11"), (11, "next turn in phase 6")])
+def test_infantry_that_tie_continue_the_melee(phase, when):
+    result = melee(ligne(figures=2), foot(figures=2), "5 5", phase=phase)
+    assert outcomes(result) == [f"Equal casualties (1 each): the infantry continue to fight "
+                                f"{when}."]
+    assert values(result) == [(E.CASUALTIES, "45e Ligne", None),
+                              (E.CASUALTIES, "2nd Foot", None),
+                              (E.IN_MELEE, "45e Ligne", "2nd Foot"),
+                              (E.IN_MELEE, "2nd Foot", "45e Ligne")]
+    assert result.headline == "45e Ligne and 2nd Foot tie, 1 all"
+    assert result.severity is Severity.MINOR
+
+
+@pytest.mark.parametrize("phase", [6, 11])
+def test_cavalry_that_tie_test_for_recall_in_phase_13(phase):
+    result = melee(horse(figures=2), dragoons(figures=2), "3 2", phase=phase)
+    assert outcomes(result) == ["Equal casualties (0 each): the cavalry test for recall in "
+                                "phase 13."]
+    assert effects(result) == [(E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "Scots Greys", None)]
+
+
+# --- artillery ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("attacker", [ligne(), horse()], ids=["infantry", "cavalry"])
+def test_unsupported_artillery_attacked_is_destroyed(attacker):
+    result = melee(attacker, guns(), "")
+    assert effects(result) == [(E.REMOVED, "Battery", None)]
+    assert outcomes(result) == [f"{attacker.arm.value.capitalize()} vs. unsupported artillery: "
+                                "the artillery is destroyed."]
+    assert result.headline == f"Battery is destroyed by {attacker.name}"
+    assert result.severity is Severity.DECISIVE
+
+
+def test_artillery_on_either_side_is_found():
+    result = melee(guns(), ligne(), "")
+    assert effects(result) == [(E.REMOVED, "Battery", None)]
+
+
+def test_supported_artillery_the_supporting_unit_fights_instead():
+    supported = Side(guns(), supported_by=foot("Guards", figures=3))
+    result = melee(ligne(figures=3), supported, "4 1 4 4", phase=6)
+    assert result.steps[0].title == "Supported artillery"
+    assert outcomes(result)[0] == ("Guards, 2\" behind or beside Battery, fights instead of "
+                                   "the artillery.")
+    assert [r.label for r in result.steps[1].rolls] == ["45e Ligne", "Guards"]
+    assert effects(result)[:2] == [(E.CASUALTIES, "45e Ligne", 2), (E.CASUALTIES, "Guards", 1)]
+    assert result.headline == "Guards wins the melee (2–1): 45e Ligne tests in phase 7"
+
+
+def test_supporting_infantry_charged_by_cavalry_follow_the_cavalry_rules():
+    supported = Side(guns(), supported_by=foot("Guards", formation=Formation.LINE))
+    result = melee(horse(), supported, "")
+    assert effects(result) == [(E.REMOVED, "Guards", None)]
+
+
+def test_artillery_against_artillery_is_not_a_melee():
+    with pytest.raises(NotAllowed, match=r"Battery \(artillery\) and Pieces \(artillery\) do "
+                                         "not fight a melee of dice"):
+        melee(guns(), guns("Pieces", Nation.FRENCH), "")
+
+
+# --- cavalry vs. infantry ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("formation", "what"), [
+    (Formation.COLUMN, "infantry column"),
+    (Formation.LINE, "infantry line"),
+    (Formation.SKIRMISH, "skirmishers"),
+    (None, "infantry in the open"),
+])
+def test_cavalry_against_infantry_column_or_line_destroy_the_infantry(formation, what):
+    result = melee(horse(), foot(formation=formation), "")
+    assert effects(result) == [(E.REMOVED, "2nd Foot", None)]
+    assert outcomes(result) == [f"Cavalry vs. {what}: the infantry is destroyed."]
+    assert result.headline == "Chasseurs rides down 2nd Foot"
+
+
+def test_the_infantry_side_may_be_given_first():
+    result = melee(ligne(formation=Formation.LINE), dragoons(), "", phase=11)
+    assert result.headline == "Scots Greys rides down 45e Ligne"
+
+
+@pytest.mark.parametrize(("faces", "lost", "headline"), [
+    ("4 3 6", 2, "Chasseurs passes through 2nd Foot: 2 casualties"),
+    ("1 2 3", 0, "Chasseurs passes through 2nd Foot: 0 casualties"),
+    ("6 6 6", 3, "Chasseurs passes through 2nd Foot: 3 casualties"),
+])
+def test_cavalry_pass_through_squares_a_casualty_on_4_per_infantry_unit_contacted(
+        faces, lost, headline):
+    result = melee(Side(horse(), units_contacted=3), foot(formation=Formation.SQUARE), faces)
+    rolls = result.steps[0].rolls
+    assert [(r.label, r.kind, r.target) for r in rolls] == [
+        (f"Chasseurs past infantry unit {n}", "1d6", "4+") for n in (1, 2, 3)]
+    lost_effect = [(E.CASUALTIES, "Chasseurs", lost)] if lost else []
+    assert effects(result) == [*lost_effect, (E.CHARGE_MARKER, "Chasseurs", None),
+                               (E.MELEE_ENDS, "Chasseurs", None),
+                               (E.MELEE_ENDS, "2nd Foot", None)]
+    assert result.headline == headline
+
+
+def test_pass_through_one_square_one_casualty():
+    result = melee(foot(formation=Formation.SQUARE), horse(), "5")
+    assert result.headline == "Chasseurs passes through 2nd Foot: 1 casualty"
+    assert result.severity is Severity.MINOR
+    assert outcomes(result) == [
+        "Cavalry vs. infantry square: the infantry do not roll melee dice. Chasseurs passes "
+        "through its full movement distance, is placed where it fits past the enemy, and "
+        "takes a casualty on a 4+ for each infantry unit contacted. It must roll to recall "
+        "in phase 13."]
+
+
+def test_cavalry_pass_through_infantry_in_a_fortification():
+    result = melee(dragoons(), Side(ligne(formation=Formation.LINE), fortification=True), "3",
+                   phase=11)
+    assert outcomes(result)[0].startswith("Cavalry vs. infantry fortification: the infantry "
+                                          "do not roll melee dice.")
+    assert effects(result)[0] == (E.CHARGE_MARKER, "Scots Greys", None)
+
+
+def test_the_square_itself_rolls_no_dice():
+    # 12 figures in square would roll 8 dice in a melee of dice; here one die is all.
+    result = melee(horse(), foot(figures=12, formation=Formation.SQUARE), "2")
+    assert len(result.steps[0].rolls) == 1
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("phase", [5, 7, 12])
+def test_melees_are_fought_in_phase_6_or_11(phase):
+    with pytest.raises(InvalidInput, match="Melees are fought in phase 6 or phase 11."):
+        melee(foot(), ligne(), "", phase=phase)
+
+
+def test_a_melee_needs_two_sides():
+    with pytest.raises(NotAllowed, match="2nd Foot and Guards are on the same side."):
+        melee(foot(), foot("Guards"), "")

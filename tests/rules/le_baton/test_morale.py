@@ -1,0 +1,274 @@
+"""Every morale table: the quality numbers, the modifiers of each phase, who tests, and
+phase 2 (artillery casualties)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rules.core.errors import NotAllowed
+from rules.core.records import EffectKind as E
+from rules.core.records import Severity
+from rules.le_baton.morale import (
+    MORALE_PHASES,
+    Situation,
+    resolve_morale,
+    threshold_modifiers,
+)
+from rules.le_baton.units import Formation, Nation, Quality
+
+from .helpers import dragoons, effects, foot, guns, horse, ligne, run
+
+# A unit that may test in each phase, with no phase modifier of its own.
+TESTER = {
+    2: foot(),
+    4: ligne(formation=Formation.LINE),
+    5: foot(),
+    7: dragoons(),
+    9: foot(),
+    10: ligne(formation=Formation.LINE),
+    12: horse(),
+    13: horse(),
+}
+
+
+def check(unit, phase, face, **situation):
+    return run(resolve_morale, unit, phase, Situation(**situation), dice_text=str(face))
+
+
+def morale_roll(result):
+    return result.steps[0].rolls[0]
+
+
+def mods(unit, phase, **situation):
+    return [(m.value, m.reason) for m in threshold_modifiers(unit, phase, Situation(**situation))]
+
+
+# --- "Elite: 6 or less / Veteran: 5 or less / Conscript: 4 or less" -----------------------
+
+
+@pytest.mark.parametrize("phase", MORALE_PHASES)
+@pytest.mark.parametrize(("quality", "number"), [
+    (Quality.VETERAN, 5), (Quality.CONSCRIPT, 4),
+])
+def test_pass_at_the_quality_number_fail_by_one_above_it(quality, number, phase):
+    unit = replace(TESTER[phase], quality=quality)
+    passed = check(unit, phase, number)
+    assert morale_roll(passed).result == "passes"
+    assert morale_roll(passed).target == f"{number} or less ({quality.value} {number})"
+    failed = check(unit, phase, number + 1, opponent="Ligne")
+    assert morale_roll(failed).result == "fails by 1"
+
+
+@pytest.mark.parametrize("phase", MORALE_PHASES)
+def test_elite_pass_on_a_six(phase):
+    unit = replace(TESTER[phase], quality=Quality.ELITE)
+    roll = morale_roll(check(unit, phase, 6))
+    assert (roll.result, roll.target) == ("passes", "6 or less (elite 6)")
+
+
+@pytest.mark.parametrize(("face", "result"), [(4, "passes"), (5, "fails by 1"),
+                                              (6, "fails by 2")])
+def test_fail_by_is_the_roll_minus_the_number(face, result):
+    assert morale_roll(check(foot(quality=Quality.CONSCRIPT), 2, face)).result == result
+
+
+def test_modifiers_change_the_number_not_the_roll():
+    unit = foot(casualties=6, formation=Formation.COLUMN)  # 5 −2 −1 = 2
+    roll = morale_roll(check(unit, 2, 5))
+    assert roll.total == 5
+    assert roll.result == "fails by 3"
+    assert roll.target == ("2 or less (veteran 5 −2 6 casualties (−1 per 3) "
+                           "−1 British infantry in column)")
+
+
+# --- "-1 per 3 casualties" and "+1 General attached", in every table ---------------------
+
+
+@pytest.mark.parametrize("phase", MORALE_PHASES)
+@pytest.mark.parametrize(("casualties", "value"), [(0, 0), (2, 0), (3, -1), (5, -1), (6, -2),
+                                                   (9, -3)])
+def test_minus_one_per_three_casualties_rounding_down(casualties, value, phase):
+    unit = replace(TESTER[phase], casualties=casualties)
+    expected = [(value, f"{casualties} casualties (−1 per 3)")] if value else []
+    assert mods(unit, phase) == expected
+
+
+@pytest.mark.parametrize("phase", MORALE_PHASES)
+def test_general_attached_plus_one(phase):
+    unit = replace(TESTER[phase], general=True)
+    assert mods(unit, phase) == [(1, "general attached to unit")]
+    # Veteran 5 + 1: a 6 passes.
+    assert morale_roll(check(unit, phase, 6)).result == "passes"
+
+
+# --- the modifiers printed in one phase's table only --------------------------------------
+
+BRITISH_COLUMN = foot(formation=Formation.COLUMN)
+FRENCH_COLUMN = ligne()
+BRITISH_COLUMN_MOD = (-1, "British infantry in column")
+CHARGING_MOD = (-1, "infantry charging")
+FLANK_MOD = (-1, "charged in flank/rear")
+
+
+PHASE_CASES = [
+    # phase 2: "-1 per 3 casualties/ British infantry in column"
+    (2, BRITISH_COLUMN, {}, [BRITISH_COLUMN_MOD]),
+    (2, FRENCH_COLUMN, {}, []),
+    (2, foot(), {}, []),
+    # phase 4: "-1 Infantry Charging"
+    (4, FRENCH_COLUMN, {"charging": True}, [CHARGING_MOD]),
+    (4, FRENCH_COLUMN, {}, []),
+    (4, horse(), {}, []),
+    # phase 5: "- 1 Infantry in column", "-1 Charged in flank/rear"
+    (5, BRITISH_COLUMN, {}, [(-1, "infantry in column")]),
+    (5, foot(), {"flank_or_rear": True}, [FLANK_MOD]),
+    (5, BRITISH_COLUMN, {"flank_or_rear": True}, [(-1, "infantry in column"), FLANK_MOD]),
+    (5, foot(), {}, []),
+    # phase 7: "- 1 British infantry in column"
+    (7, BRITISH_COLUMN, {}, [BRITISH_COLUMN_MOD]),
+    (7, FRENCH_COLUMN, {}, []),
+    # phase 9: "- 1 Infantry Charging", "- 1 British infantry in column"
+    (9, BRITISH_COLUMN, {"charging": True}, [BRITISH_COLUMN_MOD, CHARGING_MOD]),
+    (9, foot(), {"charging": True}, [CHARGING_MOD]),
+    (9, BRITISH_COLUMN, {}, [BRITISH_COLUMN_MOD]),
+    (9, dragoons(), {}, []),
+    # phase 10: "-1 Charged in flank/rear"
+    (10, FRENCH_COLUMN, {"flank_or_rear": True}, [FLANK_MOD]),
+    (10, FRENCH_COLUMN, {}, []),
+    # phase 12: "-1 British infantry in column"
+    (12, BRITISH_COLUMN, {}, [BRITISH_COLUMN_MOD]),
+    (12, FRENCH_COLUMN, {}, []),
+    # phase 13: only the casualties and the general
+    (13, horse(), {"charging": True, "flank_or_rear": True}, []),
+]
+
+
+@pytest.mark.parametrize(("phase", "unit", "situation", "expected"), PHASE_CASES)
+def test_phase_modifiers(phase, unit, situation, expected):
+    assert mods(unit, phase, **situation) == expected
+
+
+@pytest.mark.parametrize(("phase", "unit", "situation", "expected"),
+                         [case for case in PHASE_CASES if case[3]])
+def test_phase_modifiers_move_the_number_the_die_must_make(phase, unit, situation, expected):
+    number = 5 + sum(value for value, _ in expected)
+    reasons = " ".join(f"−1 {reason}" for _, reason in expected)
+    passed = morale_roll(check(unit, phase, number, opponent="X", **situation))
+    assert (passed.target, passed.result) == (f"{number} or less (veteran 5 {reasons})",
+                                              "passes")
+    failed = morale_roll(check(unit, phase, number + 1, opponent="X", **situation))
+    assert failed.result == "fails by 1"
+
+
+@pytest.mark.parametrize(("phase", "situation"), [
+    (2, {"flank_or_rear": True, "charging": True}),
+    (7, {"flank_or_rear": True, "charging": True}),
+    (12, {"flank_or_rear": True, "charging": True}),
+])
+def test_flank_and_charging_count_only_where_printed(phase, situation):
+    assert mods(foot(), phase, **situation) == []
+
+
+def test_phase_9_charging_column_rolls_against_three():
+    result = check(BRITISH_COLUMN, 9, 3, charging=True, opponent="45e Ligne")
+    assert morale_roll(result).target == ("3 or less (veteran 5 −1 British infantry in column "
+                                          "−1 infantry charging)")
+    assert morale_roll(result).result == "passes"
+
+
+# --- who tests ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("phase", "unit", "message"), [
+    (4, foot(), "2nd Foot is british: phase 4 is for french units. Test it in phase 9."),
+    (9, ligne(), "45e Ligne is french: phase 9 is for british units. Test it in phase 4."),
+    (5, ligne(), "45e Ligne is french: phase 5 is for british units. Test it in phase 10."),
+    (10, foot(), "2nd Foot is british: phase 10 is for french units. Test it in phase 5."),
+    (5, dragoons(), "Scots Greys is cavalry: only infantry test to stand."),
+    (10, horse(), "Chasseurs is cavalry: only infantry test to stand."),
+    (5, guns(), "Battery is artillery: only infantry test to stand."),
+    (5, foot(in_melee=True), "2nd Foot is already in melee: infantry in melee do not test."),
+    (10, ligne(in_melee=True), "45e Ligne is already in melee: infantry in melee do not test."),
+    (13, foot(), "2nd Foot is not cavalry: only cavalry roll for recall."),
+    (13, guns(), "Battery is not cavalry: only cavalry roll for recall."),
+])
+def test_who_tests(phase, unit, message):
+    with pytest.raises(NotAllowed) as error:
+        check(unit, phase, 1)
+    assert str(error.value) == message
+
+
+@pytest.mark.parametrize(("phase", "unit"), [(4, horse()), (9, dragoons())])
+def test_charging_cavalry_do_not_test(phase, unit):
+    with pytest.raises(NotAllowed, match=f"{unit.name} is charging cavalry: charging cavalry "
+                                         "do not test"):
+        check(unit, phase, 1, charging=True)
+
+
+@pytest.mark.parametrize("phase", [1, 3, 6, 8, 11, 14])
+def test_phases_without_a_check_are_refused(phase):
+    with pytest.raises(NotAllowed) as error:
+        check(foot(), phase, 1)
+    assert str(error.value) == (f"Phase {phase} has no morale check. Checks are made in "
+                                "phases 2, 4, 5, 7, 9, 10, 12, 13.")
+
+
+@pytest.mark.parametrize(("phase", "unit"), [
+    (2, foot()), (2, ligne()), (2, horse()), (2, guns()),
+    (7, dragoons()), (12, ligne()), (4, guns(nation=Nation.FRENCH)), (9, guns()),
+])
+def test_any_unit_may_test_in_the_other_phases(phase, unit):
+    assert morale_roll(check(unit, phase, 1)).result == "passes"
+
+
+# --- phase 2: check morale for artillery casualties ---------------------------------------
+
+
+def test_phase_2_pass_carries_on():
+    result = check(foot(), 2, 5)
+    assert result.steps[0].title == "Phase 2: morale for artillery casualties"
+    assert result.steps[0].outcome == "Carry on."
+    assert result.headline == "2nd Foot passes"
+    assert effects(result) == []
+
+
+@pytest.mark.parametrize(("face", "by"), [(5, 1), (6, 2)])
+def test_phase_2_fail_by_one_or_two_halts(face, by):
+    result = check(ligne(quality=Quality.CONSCRIPT), 2, face)
+    assert effects(result) == [(E.HALTED, "45e Ligne", None)]
+    assert result.steps[0].outcome == "Halt. No movement this turn."
+    assert result.headline == f"45e Ligne fails by {by}: halts"
+    assert result.severity is Severity.MINOR
+
+
+def test_phase_2_british_infantry_may_instead_retire_6_inches():
+    result = check(foot(), 2, 6)
+    assert effects(result) == [(E.HALTED, "2nd Foot", None)]
+    assert result.steps[0].outcome == (
+        "Halt. No movement this turn. As British infantry it may instead immediately retire "
+        "up to 6\", change formation and make no further movement this turn.")
+
+
+@pytest.mark.parametrize("unit", [dragoons(), guns()])
+def test_phase_2_other_british_units_only_halt(unit):
+    assert check(unit, 2, 6).steps[0].outcome == "Halt. No movement this turn."
+
+
+def test_phase_2_fail_by_three_routs():
+    result = check(foot(quality=Quality.CONSCRIPT, casualties=3), 2, 6)
+    assert effects(result) == [(E.ROUTED, "2nd Foot", None)]
+    assert result.steps[0].outcome == "Rout. Remove the unit from the game."
+    assert result.headline == "2nd Foot fails by 3: routs, removed"
+    assert result.severity is Severity.DECISIVE
+
+
+def test_routing_is_the_same_in_every_phase():
+    for phase, unit in TESTER.items():
+        if phase == 13:
+            continue
+        slow = replace(unit, quality=Quality.CONSCRIPT, casualties=3)
+        result = check(slow, phase, 6, opponent="X")
+        assert effects(result) == [(E.ROUTED, unit.name, None)], phase
+
