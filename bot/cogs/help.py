@@ -11,6 +11,7 @@ from bot.render.resolution import to_discord
 from rules.fire_at_will.inputs import CHARGER, MELEE
 from rules.le_baton.inputs import MELEE_SITUATION as LB_MELEE_SITUATION
 from rules.le_baton.inputs import UNIT as LB_UNIT
+from rules.le_baton.movement import movement_lines
 from rules.registry import RULESETS
 
 HELP_COLOUR = 0x34495E
@@ -71,9 +72,17 @@ def overview(tree: app_commands.CommandTree) -> list[EmbedSpec]:
     )
 
 
+# Reference text a rule set's players look up often, shown under its topic.
+EXTRAS: dict[str, list[tuple[str, list[str]]]] = {
+    "le-baton": [("Movement (phases 3 and 8)", movement_lines())],
+}
+
+
 def topic_help(topic: str) -> list[EmbedSpec]:
     title, sets = TOPICS[topic]
     fields = tuple(FieldSpec(label, "\n".join(fields.help_lines())) for label, fields in sets)
+    fields += tuple(FieldSpec(label, "\n".join(f"• {line}" for line in lines))
+                    for label, lines in EXTRAS.get(topic, []))
     return pack(
         EmbedSpec(title=f"{title}: unit words", description=NOTATION, colour=HELP_COLOUR,
                   fields=fields)

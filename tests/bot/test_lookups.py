@@ -219,3 +219,12 @@ async def test_help_topic_lists_the_unit_words(discord_session):
     message = await reply(discord_session, "/help topic:fire-at-will")
     words = field(message.embeds[0], "Melee units")
     assert "over-obstacle: charging over an obstacle" in words
+
+
+async def test_le_baton_help_lists_its_words_and_movement(discord_session):
+    message = await reply(discord_session, "/help topic:le-baton")
+    fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+    assert "elite / veteran / conscript" in fields["Units"]
+    movement = fields["Movement (phases 3 and 8)"]
+    assert 'infantry square 0"' in movement and 'light cavalry 14"' in movement
+    assert "locked in a firefight" in movement
