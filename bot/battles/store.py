@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import discord
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -294,6 +295,11 @@ class BattleStore:
                 raise _RollBack
         except _RollBack:
             pass
+
+    def for_interaction(self, interaction: discord.Interaction, command: str):
+        """``command`` for the interaction's channel, player and interaction id."""
+        return self.command(interaction.channel_id or 0, Actor.from_interaction(interaction),
+                            interaction.id, command)
 
     async def unit_names(self, channel_id: int, *, gone_too: bool = False) -> list[str] | None:
         """Names of the units in the channel's battle; None when there is no battle."""

@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.battles.actor import Actor
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleStore
 from bot.render.battle import (
@@ -46,10 +45,6 @@ class Battles(commands.Cog):
     def __init__(self, store: BattleStore) -> None:
         self.store = store
 
-    def _tx(self, interaction: discord.Interaction, command: str):
-        return self.store.command(interaction.channel_id or 0,
-                                  Actor.from_interaction(interaction), interaction.id, command)
-
     @battle.command(name="start", description="Start a battle in this channel")
     @app_commands.describe(ruleset="The rule set the battle is played with",
                            name="A name for the battle, e.g. Quebec 1759")
@@ -57,7 +52,7 @@ class Battles(commands.Cog):
     async def start(self, interaction: discord.Interaction, ruleset: app_commands.Choice[str],
                     name: app_commands.Range[str, 1, 100]) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/battle start") as tx:
+            async with self.store.for_interaction(interaction, "/battle start") as tx:
                 if tx.battle is not None:
                     raise BattleError(
                         f"This channel already has a battle: {tx.battle.name}.",
@@ -92,7 +87,7 @@ class Battles(commands.Cog):
     @app_commands.describe(confirm="Type the battle's name to confirm")
     async def end(self, interaction: discord.Interaction, confirm: str | None = None) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/battle end") as tx:
+            async with self.store.for_interaction(interaction, "/battle end") as tx:
                 battle = tx.require_gm("end the battle")
                 if (confirm or "").strip().casefold() != battle.name.casefold():
                     raise BattleError(
@@ -137,7 +132,7 @@ class Battles(commands.Cog):
     @battle.command(name="next", description="Move on to the next phase (or turn)")
     async def next(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/battle next") as tx:
+            async with self.store.for_interaction(interaction, "/battle next") as tx:
                 battle = tx.require_battle()
                 rules = tx.rules
                 phases = rules.phases

@@ -9,7 +9,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import roster_suggestions
-from bot.battles.actor import Actor
 from bot.battles.errors import BattleError
 from bot.battles.play import play_in_battle, rules_for
 from bot.battles.store import BattleStore, BattleTx, roster_general, roster_unit
@@ -81,14 +80,10 @@ class GM(commands.Cog):
     def __init__(self, store: BattleStore) -> None:
         self.store = store
 
-    def _tx(self, interaction: discord.Interaction, command: str):
-        return self.store.command(interaction.channel_id or 0,
-                                  Actor.from_interaction(interaction), interaction.id, command)
-
     @gm.command(name="undo", description="Undo the last event, restoring the battle exactly")
     async def undo(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/gm undo") as tx:
+            async with self.store.for_interaction(interaction, "/gm undo") as tx:
                 tx.require_gm("undo")
                 event = await tx.last_undoable()
                 undo = await tx.undo(event, f"Undid #{event.seq}: {event.summary}")
@@ -100,7 +95,7 @@ class GM(commands.Cog):
     @gm.command(name="reroll", description="Undo the last roll and roll it again")
     async def reroll(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/gm reroll") as tx:
+            async with self.store.for_interaction(interaction, "/gm reroll") as tx:
                 tx.require_gm("reroll")
                 event = await last_resolution(tx)
                 await tx.undo(event, f"Undid #{event.seq} to reroll it")
@@ -116,7 +111,7 @@ class GM(commands.Cog):
     @app_commands.describe(result="The result to apply instead (pick from the list)")
     async def override(self, interaction: discord.Interaction, result: str) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/gm override") as tx:
+            async with self.store.for_interaction(interaction, "/gm override") as tx:
                 tx.require_gm("override a result")
                 event = await last_resolution(tx)
                 outcomes = await outcomes_before(tx, event)
@@ -155,7 +150,7 @@ class GM(commands.Cog):
     async def dice(self, interaction: discord.Interaction, dice: str | None = None,
                    clear: bool = False) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/gm dice") as tx:
+            async with self.store.for_interaction(interaction, "/gm dice") as tx:
                 battle = tx.require_gm("queue dice")
                 if not clear and not (dice and dice.strip()):
                     raise BattleError("Give the dice to queue, or `clear:true`.")
@@ -178,7 +173,7 @@ class GM(commands.Cog):
     async def set(self, interaction: discord.Interaction, unit: str, field: str,
                   value: str) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/gm set") as tx:
+            async with self.store.for_interaction(interaction, "/gm set") as tx:
                 tx.require_gm("set unit fields")
                 row = await tx.unit_row(unit, allow_gone=True)
                 before = roster_unit(row)
@@ -233,7 +228,7 @@ class GM(commands.Cog):
     @app_commands.describe(unit="The unit to restore")
     async def restore(self, interaction: discord.Interaction, unit: str) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/gm restore") as tx:
+            async with self.store.for_interaction(interaction, "/gm restore") as tx:
                 tx.require_gm("restore units")
                 row = await tx.unit_row(unit, allow_gone=True)
                 if row.status != "gone":
@@ -251,7 +246,7 @@ class GM(commands.Cog):
     async def general(self, interaction: discord.Interaction, general: str,
                       field: app_commands.Choice[str], value: str) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/gm general") as tx:
+            async with self.store.for_interaction(interaction, "/gm general") as tx:
                 tx.require_gm("set generals' fields")
                 row = await tx.general_row(general)
                 before = roster_general(row)
@@ -280,7 +275,7 @@ class GM(commands.Cog):
     async def role(self, interaction: discord.Interaction,
                    role: discord.Role | None = None) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/gm role") as tx:
+            async with self.store.for_interaction(interaction, "/gm role") as tx:
                 battle = tx.require_gm("name the GM role")
                 tx.touch(battle)
                 battle.gm_role_id = role.id if role else None

@@ -15,7 +15,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import roster_suggestions, suggestions
-from bot.battles.actor import Actor
 from bot.battles.play import Played, check_ruleset, play_in_battle, quick_lookup
 from bot.battles.store import BattleStore
 from bot.render.resolution import resolution_messages
@@ -102,7 +101,6 @@ class Lookups(commands.Cog):
         dice: str | None,
     ) -> None:
         options = {k: plain(v) for k, v in options.items() if v is not None}
-        actor = Actor.from_interaction(interaction)
         command = f"/{procedure} {ruleset}"
 
         async def work() -> Reply:
@@ -110,8 +108,7 @@ class Lookups(commands.Cog):
             # started a moment later is not affected by a lookup that came first.)
             if await self.store.ruleset(interaction.channel_id or 0) is None:
                 return played_reply(quick_lookup(ruleset, procedure, options, dice))
-            async with self.store.command(interaction.channel_id or 0, actor, interaction.id,
-                                          command) as tx:
+            async with self.store.for_interaction(interaction, command) as tx:
                 if tx.battle is None:
                     return played_reply(quick_lookup(ruleset, procedure, options, dice))
                 check_ruleset(tx, ruleset, procedure)

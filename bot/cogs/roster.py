@@ -7,7 +7,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import roster_suggestions, suggestions
-from bot.battles.actor import Actor
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleStore, roster_general, roster_unit
 from bot.battles.validate import MAX_SIDE, check_commander, check_new_name, check_side
@@ -31,10 +30,6 @@ class Roster(commands.Cog):
     def __init__(self, store: BattleStore) -> None:
         self.store = store
 
-    def _tx(self, interaction: discord.Interaction, command: str):
-        return self.store.command(interaction.channel_id or 0,
-                                  Actor.from_interaction(interaction), interaction.id, command)
-
     # --- units ----------------------------------------------------------------------------
 
     @unit.command(name="add", description="Add a unit to the battle")
@@ -47,7 +42,7 @@ class Roster(commands.Cog):
                   strength: app_commands.Range[int, 0, 999] | None = None,
                   commander: str | None = None) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/unit add") as tx:
+            async with self.store.for_interaction(interaction, "/unit add") as tx:
                 battle = tx.require_battle()
                 unit_name = await check_new_name(tx, name)
                 attributes = tx.rules.read_attributes(words, "words", require_arm=True)
@@ -72,7 +67,7 @@ class Roster(commands.Cog):
                    side: str | None = None, rename: str | None = None,
                    commander: str | None = None) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/unit edit") as tx:
+            async with self.store.for_interaction(interaction, "/unit edit") as tx:
                 row = await tx.unit_row(unit)
                 before = roster_unit(row)
                 tx.touch(row)
@@ -103,7 +98,7 @@ class Roster(commands.Cog):
     @app_commands.describe(unit="The unit")
     async def remove(self, interaction: discord.Interaction, unit: str) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/unit remove") as tx:
+            async with self.store.for_interaction(interaction, "/unit remove") as tx:
                 row = await tx.unit_row(unit, allow_gone=True)
                 await tx.delete(row)
                 event = await tx.record("unit_remove", f"Removed {row.name}")
@@ -142,7 +137,7 @@ class Roster(commands.Cog):
                           unit: str | None = None,
                           wounds: app_commands.Range[int, 0, 1] = 0) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/general add") as tx:
+            async with self.store.for_interaction(interaction, "/general add") as tx:
                 battle = tx.require_battle()
                 general_name = await check_new_name(tx, name)
                 with_unit = (await tx.unit_row(unit)).name if unit else None
@@ -161,7 +156,7 @@ class Roster(commands.Cog):
     @app_commands.describe(name="The general")
     async def general_remove(self, interaction: discord.Interaction, name: str) -> None:
         async def work() -> Reply:
-            async with self._tx(interaction, "/general remove") as tx:
+            async with self.store.for_interaction(interaction, "/general remove") as tx:
                 row = await tx.general_row(name)
                 before = roster_general(row)
                 await tx.delete(row)

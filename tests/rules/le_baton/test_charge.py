@@ -176,8 +176,9 @@ def test_squares_contacted_fire_two_dice_hitting_charging_cavalry_on_6(faces, hi
     assert fire.outcome == "Squares contacted fire two dice."
     assert (fire.rolls[0].kind, fire.rolls[0].target, fire.rolls[0].hits) == (
         "2d6", "6+ (charging-cavalry)", hits)
-    expected = [(E.CASUALTIES, "Chasseurs", hits)] if hits else []
-    assert effects(result)[1:-2] == expected
+    casualties = [(E.CASUALTIES, "Chasseurs", hits)] if hits else []
+    assert effects(result) == [(E.CHARGE_MARKER, "Chasseurs", None), *casualties,
+                               (E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "2nd Foot", None)]
 
 
 def test_squares_do_not_fire_at_charging_infantry():

@@ -68,6 +68,12 @@ def test_elite_pass_on_a_six(phase):
     assert (roll.result, roll.target) == ("passes", "6 or less (elite 6)")
 
 
+def test_elite_fail_once_a_modifier_lowers_their_number():
+    roll = morale_roll(check(foot(quality=Quality.ELITE, casualties=3), 2, 6))
+    assert (roll.target, roll.result) == ("5 or less (elite 6 −1 3 casualties (−1 per 3))",
+                                          "fails by 1")
+
+
 @pytest.mark.parametrize(("face", "result"), [(4, "passes"), (5, "fails by 1"),
                                               (6, "fails by 2")])
 def test_fail_by_is_the_roll_minus_the_number(face, result):
@@ -219,7 +225,7 @@ def test_phases_without_a_check_are_refused(phase):
     (2, foot()), (2, ligne()), (2, horse()), (2, guns()),
     (7, dragoons()), (12, ligne()), (4, guns(nation=Nation.FRENCH)), (9, guns()),
 ])
-def test_any_unit_may_test_in_the_other_phases(phase, unit):
+def test_every_arm_may_test_where_the_sheet_names_no_one(phase, unit):
     assert morale_roll(check(unit, phase, 1)).result == "passes"
 
 
@@ -264,11 +270,9 @@ def test_phase_2_fail_by_three_routs():
     assert result.severity is Severity.DECISIVE
 
 
-def test_routing_is_the_same_in_every_phase():
-    for phase, unit in TESTER.items():
-        if phase == 13:
-            continue
-        slow = replace(unit, quality=Quality.CONSCRIPT, casualties=3)
-        result = check(slow, phase, 6, opponent="X")
-        assert effects(result) == [(E.ROUTED, unit.name, None)], phase
-
+@pytest.mark.parametrize("phase", [p for p in MORALE_PHASES if p != 13])
+def test_fail_by_3_routs_in_every_morale_phase(phase):
+    unit = replace(TESTER[phase], quality=Quality.CONSCRIPT, casualties=3)
+    result = check(unit, phase, 6, opponent="X")
+    assert effects(result) == [(E.ROUTED, unit.name, None)]
+    assert result.headline == f"{unit.name} fails by 3: routs, removed"
