@@ -88,22 +88,24 @@ def target_kind(kind: Any, target: str, roster: Roster | None, table: type) -> A
     raise InvalidInput(f"Say what {target} is to the shooter with `target_type`.")
 
 
-def _target_name(value: str, roster: Roster | None) -> str:
+def _target_name(value: Any, roster: Roster | None) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput("Say which unit is shot at with `target`.")
     return roster.unit(value).name if roster is not None else value.strip()
 
 
 def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     shooter, _ = unit_from(o.get("shooter"), "shooter", roster)
-    name = _target_name(o["target"], roster)
-    target = Target(name, target_kind(o.get("target_type"), o["target"], roster, FireTarget))
+    name = _target_name(o.get("target"), roster)
+    target = Target(name, target_kind(o.get("target_type"), name, roster, FireTarget))
     distance = _convert(float, o.get("distance"), "distance")
     return lambda dice: resolve_fire(shooter, target, dice, distance=distance)
 
 
 def prepare_artillery(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     battery, _ = unit_from(o.get("battery"), "battery", roster)
-    targets = [Target(_target_name(o["target"], roster),
-                      target_kind(o.get("target_type"), o["target"], roster, ArtilleryTarget))]
+    name = _target_name(o.get("target"), roster)
+    targets = [Target(name, target_kind(o.get("target_type"), name, roster, ArtilleryTarget))]
     if o.get("behind"):
         targets.append(Target(_target_name(o["behind"], roster),
                               target_kind(o.get("behind_type"), o["behind"], roster,

@@ -68,6 +68,17 @@ def test_quick_fire_refuses_an_unknown_target_type():
                       "target_type": "wedge"}, "")
 
 
+@pytest.mark.parametrize(("procedure", "shooter"), [
+    ("fire", {"shooter": "2nd Foot: british inf figures=4"}),
+    ("artillery-fire", {"battery": "RHA: british art figures=2"}),
+])
+def test_fire_needs_a_target(procedure, shooter):
+    with pytest.raises(InvalidInput, match="Say which unit is shot at with `target`."):
+        play(procedure, {**shooter, "target_type": "line"}, "")
+    with pytest.raises(InvalidInput, match="Say which unit is shot at with `target`."):
+        play(procedure, {**shooter, "target": " ", "target_type": "line"}, "")
+
+
 def test_quick_artillery_with_a_unit_behind_on_level_ground():
     result = play("artillery-fire", {
         "battery": "RHA: british art guns=12 figures=2", "target": "45e Ligne",
