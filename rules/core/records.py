@@ -86,6 +86,7 @@ class EffectKind(StrEnum):
     IN_MELEE = "in_melee"
     MELEE_ENDS = "melee_ends"
     FIREFIGHT = "firefight"
+    FOUGHT = "fought"
 
 
 _EFFECT_TEXT: dict[EffectKind, str] = {
@@ -113,6 +114,7 @@ _EFFECT_TEXT: dict[EffectKind, str] = {
     EffectKind.IN_MELEE: "is locked in melee with {value}",
     EffectKind.MELEE_ENDS: "is out of melee",
     EffectKind.FIREFIGHT: "is locked in a firefight with {value}",
+    EffectKind.FOUGHT: "has had its first combat: it continues the melee without its edge",
 }
 
 

@@ -39,7 +39,8 @@ PHASES: tuple[str, ...] = (
 )
 
 # Markers the battle keeps on a unit, besides its description.
-MARKERS = ("casualties", "in_melee_with", "firefight_with", "halted", "held", "charge_marker")
+MARKERS = ("casualties", "in_melee_with", "firefight_with", "halted", "held", "charge_marker",
+           "fought")
 
 
 def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -93,6 +94,7 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         halted=bool(a.get("halted")),
         held=bool(a.get("held")),
         charge_marker=bool(a.get("charge_marker")),
+        fought=bool(a.get("fought")),
     )
 
 
@@ -131,12 +133,14 @@ def _effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return unit.with_attr("charge_marker", True)
         case EffectKind.RECALLED:
             return unit.with_attr("charge_marker", False).with_attr("held", False)
+        case EffectKind.FOUGHT:
+            return unit.with_attr("fought", True)
         case EffectKind.FORMATION:
             return unit.with_attr("formation", effect.value)
         case EffectKind.IN_MELEE:
             return unit.with_attr("in_melee_with", effect.value)
         case EffectKind.MELEE_ENDS:
-            return unit.with_attr("in_melee_with", None)
+            return unit.with_attr("in_melee_with", None).with_attr("fought", None)
         case EffectKind.FIREFIGHT:
             return unit.with_attr("firefight_with", effect.value)
         case _:
@@ -150,6 +154,8 @@ def _release(units: dict[str, RosterUnit], name: str) -> None:
             partner = unit.attr(marker)
             if partner and name_key(partner) == name_key(name):
                 units[key] = units[key].with_attr(marker, None)
+                if marker == "in_melee_with":
+                    units[key] = units[key].with_attr("fought", None)
 
 
 def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:

@@ -10,7 +10,7 @@ from rules.core.dice import D6Pool, DiceSource, count_at_least
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
-from rules.le_baton.units import RULESET, SHEET, Arm, Nation, Unit, require_figures
+from rules.le_baton.units import RULESET, SHEET, Arm, Formation, Nation, Unit, require_figures
 
 FIRE_RANGE = 4  # inches: "Target (4" range and roll one die per two figures, artillery too)"
 
@@ -170,10 +170,22 @@ def resolve_fire(
              roll)
     if scored:
         out.effect(EffectKind.CASUALTIES, target.name, scored, detail=f"{SHEET}: phase {phase}")
+    if locks_firefight(shooter, target):
+        for unit, other in ((shooter.name, target.name), (target.name, shooter.name)):
+            out.effect(EffectKind.FIREFIGHT, unit, value=other,
+                       detail=f"{SHEET}: phase {phase}")
+        out.note("Opposing lines of infantry within 4\" of each other are locked in a "
+                 "firefight: they cannot move, charge or change formation.")
     next_check = 4 if phase == 3 else 9
     out.note(f"Units that took casualties check morale in phase {next_check}.")
     return out.build(_headline(shooter, [target], [roll]),
                      Severity.MINOR if scored else Severity.NONE)
+
+
+def locks_firefight(shooter: Unit, target: Target) -> bool:
+    """Infantry in line shooting at a line (within the 4" range) are locked in a firefight."""
+    return (shooter.is_infantry and shooter.formation is Formation.LINE
+            and FireTarget(target.kind) is FireTarget.LINE)
 
 
 def shoot(shooter: Unit, target: Target, count: int, dice: DiceSource) -> Roll:

@@ -38,9 +38,9 @@ def to_hit_modifiers(roller: Unit, enemy: Side) -> list[Modifier]:
         modifiers.append(Modifier(-1, "enemy in defensive terrain", source))
     if enemy.unit.horse is Horse.CUIRASSIERS:
         modifiers.append(Modifier(-1, "vs. cuirassiers", source))
-    if enemy.unit.lancers and not enemy.unit.in_melee:
+    if enemy.unit.lancers and not enemy.unit.continuing:
         modifiers.append(Modifier(-1, "first combat vs. lancers", source))
-    if roller.lancers and roller.in_melee:
+    if roller.lancers and roller.continuing:
         modifiers.append(Modifier(-1, "lancers continuing a melee", source))
     return modifiers
 
@@ -159,5 +159,8 @@ def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
 
 
 def _locked(a: Unit, b: Unit, out: ResolutionBuilder) -> None:
-    out.effect(EffectKind.IN_MELEE, a.name, value=b.name)
-    out.effect(EffectKind.IN_MELEE, b.name, value=a.name)
+    """Both stay in contact; lancers have now had their first combat and lose its edge."""
+    for unit, other in ((a, b), (b, a)):
+        out.effect(EffectKind.IN_MELEE, unit.name, value=other.name)
+        if unit.lancers and not unit.continuing:
+            out.effect(EffectKind.FOUGHT, unit.name, detail=f"{SHEET}: first combat")

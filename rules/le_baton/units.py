@@ -74,7 +74,9 @@ class Unit:
     halted: bool = False
     held: bool = False
     charge_marker: bool = False
-    lance_used: bool = False  # lancers after their first combat
+    # Whether the unit has already fought a round of its current melee. In a battle the
+    # roster knows ("fought"); a quick lookup says "in_melee", which then means the same.
+    fought: bool | None = None
 
     def __post_init__(self) -> None:
         if not self.name.strip() or len(self.name) > 64:
@@ -104,6 +106,11 @@ class Unit:
     @property
     def lancers(self) -> bool:
         return self.horse is Horse.LANCERS
+
+    @property
+    def continuing(self) -> bool:
+        """Continuing a melee (past its first combat): lancers lose their edge."""
+        return self.in_melee if self.fought is None else self.fought
 
 
 def require_figures(unit: Unit) -> None:

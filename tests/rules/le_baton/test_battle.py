@@ -263,3 +263,26 @@ def test_a_charge_locks_the_units_and_the_loser_falls_back():
     assert result.headline == "45e Ligne fails by 1: falls back into line"
     assert unit(roster, "45e Ligne").attr("formation") == "line"
     assert reminders(roster, PHASES[10]) == []
+
+
+def test_lancers_keep_their_first_combat_edge_until_they_have_fought():
+    """Contact from a charge is not a combat: the first melee still counts as the first."""
+    from rules.le_baton.melee import Side, resolve_melee
+
+    def modifiers(resolution):
+        return [m.reason for r in resolution.steps[-1].rolls for m in r.modifiers]
+
+    def pair(roster):
+        return (engine_unit(unit(roster, "Lancers"), roster),
+                engine_unit(unit(roster, "Scots Greys"), roster))
+
+    charged, _ = apply_effects(
+        [Effect(E.IN_MELEE, "Lancers", value="Scots Greys"),
+         Effect(E.IN_MELEE, "Scots Greys", value="Lancers")], ROSTER)
+    lancers, greys = pair(charged)
+    first = resolve_melee(Side(lancers), Side(greys), 6, ScriptedSource([4] * 30))
+    assert modifiers(first) == ["first combat vs. lancers"]
+    fought, _ = apply_effects(first.effects, charged)
+    lancers, greys = pair(fought)
+    second = resolve_melee(Side(lancers), Side(greys), 11, ScriptedSource([4] * 30))
+    assert modifiers(second) == ["lancers continuing a melee"]

@@ -8,7 +8,7 @@ from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind as E
 from rules.core.records import Severity
 from rules.le_baton.fire import FIRE_TO_HIT, FireTarget, Target, resolve_fire
-from rules.le_baton.units import Nation
+from rules.le_baton.units import Formation, Nation
 
 from .helpers import dragoons, effects, foot, guns, horse, ligne, run
 
@@ -37,7 +37,7 @@ def test_each_row_hits_at_its_number_and_not_one_below(kind, needed):
                  dice_text=f"{needed - 1} {needed}")
     roll = result.steps[0].rolls[0]
     assert (roll.hits, roll.target) == (1, f"{needed}+ ({kind.value})")
-    assert effects(result) == [(E.CASUALTIES, "Ligne", 1)]
+    assert [e for e in effects(result) if e[0] is E.CASUALTIES] == [(E.CASUALTIES, "Ligne", 1)]
     assert result.headline == "2nd Foot fires: Ligne 1 hit"
 
 
@@ -50,7 +50,7 @@ def test_every_die_that_reaches_the_number_is_a_casualty():
 
 
 def test_no_hits_no_effect():
-    result = run(resolve_fire, foot(figures=4), Target("Ligne", FireTarget.LINE),
+    result = run(resolve_fire, foot(figures=4), Target("Ligne", FireTarget.ARTILLERY),
                  dice_text="4 4")
     assert effects(result) == []
     assert result.headline == "2nd Foot fires: Ligne 0 hits"
@@ -123,3 +123,18 @@ def test_french_artillery_fire_in_phase_8():
                  Target("2nd Foot", FireTarget.SQUARE), dice_text="4")
     assert result.steps[0].title == "Phase 8: French fire"
     assert effects(result) == [(E.CASUALTIES, "2nd Foot", 1)]
+
+
+def test_opposing_lines_of_infantry_are_locked_in_a_firefight():
+    """The sheet: opposing lines of infantry within 4 inches of each other are locked in a
+    firefight and cannot move, charge or change formation."""
+    result = run(resolve_fire, foot(figures=4, formation=Formation.LINE),
+                 Target("Ligne", FireTarget.LINE), dice_text="1 1")
+    assert effects(result) == [(E.FIREFIGHT, "2nd Foot", None), (E.FIREFIGHT, "Ligne", None)]
+    assert any("cannot move, charge or change formation" in n for n in result.notes)
+
+
+def test_a_column_shooting_at_a_line_is_not_locked():
+    result = run(resolve_fire, foot(figures=4, formation=Formation.COLUMN),
+                 Target("Ligne", FireTarget.LINE), dice_text="1 1")
+    assert effects(result) == []
