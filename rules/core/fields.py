@@ -246,6 +246,11 @@ class FieldSet:
         )
 
 
+def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Values read by a ``FieldSet`` as plain JSON (enum members become their values)."""
+    return {k: (v.value if isinstance(v, Enum) else v) for k, v in values.items()}
+
+
 def split_units(text: str, where: str, limit: int) -> list[str]:
     """Split a list of units written one after another, separated by ``;`` or new lines."""
     parts = [p.strip() for p in text.replace("\n", ";").split(";")]

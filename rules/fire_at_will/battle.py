@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from enum import Enum
 from typing import Any, TypeVar
 
 from rules.core.errors import InvalidInput
-from rules.core.fields import FieldSet, split_units
+from rules.core.fields import FieldSet, json_safe, split_units
 from rules.core.records import Effect, EffectKind
 from rules.core.roster import (
     ACTIVE,
@@ -40,10 +39,6 @@ CHARGER_SITUATION = FieldSet(CHARGER_FIELDS)
 MELEE_SITUATION = FieldSet(MELEE_FIELDS)
 
 T = TypeVar("T")
-
-
-def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: (v.value if isinstance(v, Enum) else v) for k, v in values.items()}
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:

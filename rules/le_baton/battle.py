@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from enum import Enum
 from typing import Any
 
 from rules.core.errors import InvalidInput
+from rules.core.fields import json_safe
 from rules.core.records import Effect, EffectKind
 from rules.core.roster import (
     GONE,
@@ -41,10 +41,6 @@ PHASES: tuple[str, ...] = (
 # Markers the battle keeps on a unit, besides its description.
 MARKERS = ("casualties", "in_melee_with", "firefight_with", "halted", "held", "charge_marker",
            "fought")
-
-
-def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: (v.value if isinstance(v, Enum) else v) for k, v in values.items()}
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
