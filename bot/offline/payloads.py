@@ -15,6 +15,8 @@ required options, values outside choices or ranges.
 from __future__ import annotations
 
 import datetime
+import os
+import random
 import re
 import secrets
 import zlib
@@ -174,16 +176,26 @@ class Snowflakes:
 
     Interaction ids carry their creation time, and discord.py derives
     ``Interaction.created_at`` and ``is_expired()`` from it, so ids must be
-    based on the current time, not on a plain counter.
+    based on the current time, not on a plain counter. Like Discord's own, the
+    low bits name the worker (here: this process) and count within the
+    millisecond, so two consoles sharing a database never hand out the same id,
+    which the bot would take for the same interaction delivered twice.
     """
 
     def __init__(self) -> None:
-        self._last = 0
+        self._millis = 0
+        self._count = 0
+        self._worker = (os.getpid() + random.getrandbits(10)) & 0x3FF
 
     def next(self) -> int:
-        now = utils.time_snowflake(datetime.datetime.now(datetime.UTC))
-        self._last = max(now, self._last + 1)
-        return self._last
+        millis = utils.time_snowflake(datetime.datetime.now(datetime.UTC)) >> 22
+        if millis > self._millis:
+            self._millis, self._count = millis, 0
+        else:
+            self._count += 1
+            if self._count > 0xFFF:
+                self._millis, self._count = self._millis + 1, 0
+        return (self._millis << 22) | (self._worker << 12) | self._count
 
 
 _default_snowflakes = Snowflakes()

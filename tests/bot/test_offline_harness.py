@@ -706,3 +706,15 @@ async def test_input_errors_carry_the_path_for_help(offline: OfflineDiscord) -> 
     with pytest.raises(OfflineInputError) as caught:
         await offline.invoke(path, options, **IN_GUILD)
     assert "count (integer" in help_text(offline.tree, caught.value.path)
+
+
+def test_snowflakes_are_unique_time_ordered_and_carry_a_worker():
+    from discord.utils import snowflake_time
+
+    from bot.offline.payloads import Snowflakes
+
+    source = Snowflakes()
+    ids = [source.next() for _ in range(10_000)]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert {(i >> 12) & 0x3FF for i in ids} == {source._worker}
+    assert abs(snowflake_time(ids[0]).timestamp() - __import__("time").time()) < 60
