@@ -48,3 +48,5 @@ def setup_logging(level: str, secrets: Iterable[str] = ()) -> None:
     root.addHandler(handler)
     numeric = logging.getLevelName(level.upper())
     root.setLevel(numeric if isinstance(numeric, int) else logging.INFO)
+    # Alembic lists every plugin it loads at INFO: noise beside the bot's own log.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
