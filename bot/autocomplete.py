@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from discord import app_commands
 
 from rules.core.fields import FieldSet
+
+if TYPE_CHECKING:
+    from bot.battles.store import BattleStore
 
 MAX_CHOICES = 25
 MAX_VALUE = 100
@@ -60,3 +65,18 @@ def roster_suggestions(
         if partial in name.casefold() and len(value) <= MAX_VALUE:
             choices.append(app_commands.Choice(name=value, value=value))
     return choices[:MAX_CHOICES]
+
+
+async def unit_name_choices(
+    store: BattleStore, channel_id: int | None, current: str, *, gone_too: bool = False
+) -> list[app_commands.Choice[str]]:
+    """The channel's roster units matching what is typed (none without a battle)."""
+    names = await store.unit_names(channel_id or 0, gone_too=gone_too) or []
+    return roster_suggestions(names, None, current)
+
+
+async def general_name_choices(
+    store: BattleStore, channel_id: int | None, current: str
+) -> list[app_commands.Choice[str]]:
+    """The channel's generals matching what is typed."""
+    return roster_suggestions(await store.general_names(channel_id or 0), None, current)

@@ -75,7 +75,8 @@ class BattleTx:
         self.channel_id = channel_id
         self.interaction_id = interaction_id
         self.command = command
-        self._tracked: dict[tuple[str, int | None, int], Tracked] = {}
+        # Keyed by object identity: the session's identity map gives one object per row.
+        self._tracked: dict[int, Tracked] = {}
 
     # --- guards ---------------------------------------------------------------------------
 
@@ -132,17 +133,16 @@ class BattleTx:
 
     def touch(self, row: Base) -> None:
         """Call before changing a row: remembers how it was."""
-        key = (row.__tablename__, id(row), 0)
-        if key not in self._tracked:
-            self._tracked[key] = Tracked(row, snapshot(row))
+        if id(row) not in self._tracked:
+            self._tracked[id(row)] = Tracked(row, snapshot(row))
 
     def add(self, row: Base) -> None:
         self.session.add(row)
-        self._tracked[(row.__tablename__, id(row), 0)] = Tracked(row, None)
+        self._tracked[id(row)] = Tracked(row, None)
 
     async def delete(self, row: Base) -> None:
         self.touch(row)
-        self._tracked[(row.__tablename__, id(row), 0)].deleted = True
+        self._tracked[id(row)].deleted = True
         await self.session.delete(row)
 
     async def write_roster(self, after: Roster) -> None:

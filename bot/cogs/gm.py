@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.autocomplete import roster_suggestions
+from bot.autocomplete import general_name_choices, unit_name_choices
 from bot.battles.errors import BattleError
 from bot.battles.play import play_in_battle, rules_for
 from bot.battles.store import BattleStore, BattleTx, roster_general, roster_unit
@@ -57,8 +57,8 @@ async def outcomes_before(tx: BattleTx, event) -> list[Outcome]:
     await tx.revert(event)
     request = event.request
     battle = tx.require_battle()
-    prepared = rules_for(battle.ruleset).prepare(request["procedure"], request["options"],
-                                                 await tx.roster(), dict(battle.settings))
+    prepared = tx.rules.prepare(request["procedure"], request["options"], await tx.roster(),
+                                dict(battle.settings))
     return distinct_outcomes(prepared)
 
 
@@ -287,11 +287,10 @@ class GM(commands.Cog):
 
     @general.autocomplete("general")
     async def _generals(self, interaction: discord.Interaction, current: str):
-        names = await self.store.general_names(interaction.channel_id or 0)
-        return roster_suggestions(names, None, current)
+        return await general_name_choices(self.store, interaction.channel_id, current)
 
     @set.autocomplete("unit")
     @restore.autocomplete("unit")
     async def _units(self, interaction: discord.Interaction, current: str):
-        names = await self.store.unit_names(interaction.channel_id or 0, gone_too=True) or []
-        return roster_suggestions(names, None, current)
+        return await unit_name_choices(self.store, interaction.channel_id, current,
+                                       gone_too=True)

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.autocomplete import roster_suggestions, suggestions
+from bot.autocomplete import roster_suggestions, suggestions, unit_name_choices
 from bot.battles.play import Played, check_ruleset, play_in_battle, quick_lookup
 from bot.battles.store import BattleStore
 from bot.render.resolution import resolution_messages
@@ -162,10 +162,6 @@ class Lookups(commands.Cog):
     async def _chargers(self, interaction: discord.Interaction, current: str):
         return await self.unit_choices(interaction, current, CHARGER, CHARGER_SITUATION)
 
-    @charge_fire_at_will.autocomplete("target")
-    async def _target(self, interaction: discord.Interaction, current: str):
-        names = await self.store.unit_names(interaction.channel_id or 0)
-        return [] if names is None else roster_suggestions(names, None, current)
 
     @melee.command(name="fire-at-will", description=FAW_MELEE)
     @app_commands.describe(
@@ -210,10 +206,10 @@ class Lookups(commands.Cog):
         options = {"unit": unit, "situation": situation, "unit_type": unit_type}
         await self.resolve(interaction, "fire-at-will", "surrender", options, dice)
 
+    @charge_fire_at_will.autocomplete("target")
     @surrender_fire_at_will.autocomplete("unit")
-    async def _surrender_unit(self, interaction: discord.Interaction, current: str):
-        names = await self.store.unit_names(interaction.channel_id or 0)
-        return [] if names is None else roster_suggestions(names, None, current)
+    async def _roster_name(self, interaction: discord.Interaction, current: str):
+        return await unit_name_choices(self.store, interaction.channel_id, current)
 
     # --- Le Baton -------------------------------------------------------------------------
 
@@ -223,10 +219,6 @@ class Lookups(commands.Cog):
         if names is None:
             return suggestions(LB_UNIT, current)
         return roster_suggestions(names, situation, current)
-
-    async def lb_names(self, interaction: discord.Interaction, current: str):
-        names = await self.store.unit_names(interaction.channel_id or 0)
-        return [] if names is None else roster_suggestions(names, None, current)
 
     @fire.command(name="le-baton", description=LB_FIRE)
     @app_commands.describe(
@@ -358,4 +350,4 @@ class Lookups(commands.Cog):
     @artillery_le_baton.autocomplete("behind")
     @morale_le_baton.autocomplete("opponent")
     async def _lb_name(self, interaction: discord.Interaction, current: str):
-        return await self.lb_names(interaction, current)
+        return await unit_name_choices(self.store, interaction.channel_id, current)

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.autocomplete import roster_suggestions, suggestions
+from bot.autocomplete import general_name_choices, suggestions, unit_name_choices
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleStore, roster_general, roster_unit
 from bot.battles.validate import MAX_SIDE, check_commander, check_new_name, check_side
@@ -116,8 +116,7 @@ class Roster(commands.Cog):
     @edit.autocomplete("unit")
     @remove.autocomplete("unit")
     async def _unit(self, interaction: discord.Interaction, current: str):
-        names = await self.store.unit_names(interaction.channel_id or 0) or []
-        return roster_suggestions(names, None, current)
+        return await unit_name_choices(self.store, interaction.channel_id, current)
 
     @add.autocomplete("words")
     @edit.autocomplete("words")
@@ -166,17 +165,11 @@ class Roster(commands.Cog):
         await answer(interaction, work)
 
     @general_remove.autocomplete("name")
-    async def _general_name(self, interaction: discord.Interaction, current: str):
-        names = await self.store.general_names(interaction.channel_id or 0)
-        return roster_suggestions(names, None, current)
-
     @edit.autocomplete("commander")
     @add.autocomplete("commander")
-    async def _commander(self, interaction: discord.Interaction, current: str):
-        names = await self.store.general_names(interaction.channel_id or 0)
-        return roster_suggestions(names, None, current)
+    async def _general(self, interaction: discord.Interaction, current: str):
+        return await general_name_choices(self.store, interaction.channel_id, current)
 
     @general_add.autocomplete("unit")
     async def _general_unit(self, interaction: discord.Interaction, current: str):
-        names = await self.store.unit_names(interaction.channel_id or 0) or []
-        return roster_suggestions(names, None, current)
+        return await unit_name_choices(self.store, interaction.channel_id, current)
