@@ -4,16 +4,38 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
+import sqlite3
 import sys
-from collections.abc import Sequence
-
-import discord
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from bot.config import load_config
 from bot.logs import setup_logging
 
+if TYPE_CHECKING:
+    import discord
+    from discord import app_commands
+
+# discord.py and SQLAlchemy are imported by the commands that use them: `huzzah resolve`
+# and `huzzah --help` need neither, and start several times faster without them.
+
 log = logging.getLogger("huzzah")
+
+EXIT_OK = 0
+EXIT_NETWORK = 1
+"""Discord (or the network) could not be reached: worth retrying, so supervisors restart."""
+EXIT_CONFIG = 2
+"""A configuration error (no token, token rejected, database unusable): restarting cannot help."""
+EXIT_INTERRUPTED = 130
+"""Stopped with Ctrl-C (SIGINT), as shells report it."""
+
+STOP_GRACE = 8.0
+"""Seconds that commands in progress get to finish on shutdown: under ``docker stop``'s 10."""
+
+SHUTTING_DOWN = "⏳ Huzzah is restarting. Nothing was changed: send the command again in a minute."
 
 NO_TOKEN = (
     "huzzah: DISCORD_TOKEN is not set. Put the bot token from the Discord Developer Portal "
@@ -25,7 +47,7 @@ BAD_TOKEN = (
 )
 
 
-def fail(message: str, status: int = 2) -> int:
+def fail(message: str, status: int = EXIT_CONFIG) -> int:
     print(message, file=sys.stderr)
     return status
 
@@ -39,22 +61,203 @@ def _token_or_none() -> str | None:
 def _migrated_url() -> str:
     """The configured database, brought to the newest schema."""
     from bot.storage.database import database_url
-    from bot.storage.migrate import upgrade
+    from bot.storage.migrate import upgrade_if_needed
 
     url = database_url()
-    upgrade(url)
+    asyncio.run(upgrade_if_needed(url))
     return url
 
 
-async def _run_bot(token: str, url: str) -> None:
+# --------------------------------------------------------------------------- stopping cleanly
+
+
+class StopSignals:
+    """SIGTERM and SIGINT as a request to stop, so the work in progress can finish first.
+
+    ``systemctl stop`` and ``docker stop`` send SIGTERM; left to its default, it would end the
+    process between two statements of a command. Handlers are installed on the running loop.
+    """
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self.event = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def install(self) -> StopSignals:
+        self._loop = asyncio.get_running_loop()
+        for number in self.SIGNALS:
+            self._loop.add_signal_handler(number, self._receive, number)
+        return self
+
+    def remove(self) -> None:
+        if self._loop is not None:
+            for number in self.SIGNALS:
+                self._loop.remove_signal_handler(number)
+            self._loop = None
+
+    def __enter__(self) -> StopSignals:
+        return self.install()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()
+
+    def _receive(self, number: int) -> None:
+        if self.received is None:
+            self.received = number
+            log.info("received %s: stopping once the commands in progress are done",
+                     signal.Signals(number).name)
+        self.event.set()
+
+    @property
+    def requested(self) -> bool:
+        return self.received is not None
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.received).name if self.received is not None else ""
+
+    def exit_status(self, otherwise: int = EXIT_OK) -> int:
+        """130 after Ctrl-C; SIGTERM is an ordinary stop, so it keeps ``otherwise``."""
+        return EXIT_INTERRUPTED if self.received == signal.SIGINT else otherwise
+
+    async def wait(self) -> None:
+        await self.event.wait()
+
+
+class CommandGate:
+    """Counts commands in progress and, once closing, refuses new ones.
+
+    It hooks the tree's ``interaction_check``, which runs inside the task that handles the
+    interaction: that task's end is the command's end, error handling included.
+    """
+
+    def __init__(self, tree: app_commands.CommandTree[Any]) -> None:
+        self.tree = tree
+        self.closing = False
+        self.in_progress: set[asyncio.Task[Any]] = set()
+        self._previous: Callable[[discord.Interaction[Any]], Awaitable[bool]] | None = None
+
+    def install(self) -> CommandGate:
+        self._previous = self.tree.interaction_check
+        self.tree.interaction_check = self._check  # type: ignore[method-assign]
+        return self
+
+    async def _check(self, interaction: discord.Interaction[Any]) -> bool:
+        if self.closing:
+            await _refuse(interaction)
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self.in_progress.add(task)
+            task.add_done_callback(self.in_progress.discard)
+        return await self._previous(interaction) if self._previous else True
+
+    async def close(self, grace: float = STOP_GRACE) -> int:
+        """Refuse new commands, wait up to ``grace`` seconds; return how many did not finish."""
+        self.closing = True
+        pending = {task for task in self.in_progress if task is not asyncio.current_task()}
+        if not pending:
+            return 0
+        _, unfinished = await asyncio.wait(pending, timeout=grace)
+        if unfinished:
+            log.warning("%d command(s) still running after %.0f s; stopping anyway",
+                        len(unfinished), grace)
+        return len(unfinished)
+
+
+async def _refuse(interaction: discord.Interaction[Any]) -> None:
+    """Tell the user the command was not run; autocomplete just gets no suggestions."""
+    import discord
+
+    if interaction.type is not discord.InteractionType.application_command:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.response.send_message(SHUTTING_DOWN, ephemeral=True)
+
+
+def sqlite_file(url: str) -> str | None:
+    """The file behind a SQLite URL; ``None`` for PostgreSQL and in-memory databases."""
+    from sqlalchemy import make_url
+
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:"):
+        return None
+    if database.startswith("file:"):
+        return None
+    return database
+
+
+async def checkpoint(url: str) -> None:
+    """Fold SQLite's write-ahead log into the database file, once every connection is closed.
+
+    The last connection to close normally does this; doing it explicitly leaves one
+    self-contained file even when a connection was left open.
+    """
+    path = sqlite_file(url)
+    if path is None:
+        return
+
+    def fold() -> None:
+        connection = sqlite3.connect(path, timeout=5)
+        try:
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            connection.close()
+
+    try:
+        await asyncio.to_thread(fold)
+    except sqlite3.Error as error:  # another process holds it: its own close will fold the log
+        log.warning("could not checkpoint the SQLite log: %s", error)
+
+
+async def serve(
+    bot: discord.Client,
+    start: Awaitable[None],
+    stop: StopSignals,
+    *,
+    grace: float = STOP_GRACE,
+) -> None:
+    """Run ``start`` (the bot's connection) until it ends or a stop is requested.
+
+    On a stop, commands in progress finish (new ones are refused with a message), then the
+    bot closes. Errors from the connection (a rejected token) propagate.
+    """
+    gate = CommandGate(bot.tree).install()  # type: ignore[attr-defined]
+    running = asyncio.ensure_future(start)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if running.done():
+        return running.result()
+    await gate.close(grace)
+    await bot.close()
+    # The connection ends once the bot is closed; what it raises while closing is expected.
+    with contextlib.suppress(Exception):
+        await running
+    return None
+
+
+async def _run_bot(token: str, url: str) -> int:
     from bot.client import create_bot
     from bot.storage.database import Database
 
-    async with Database(url) as db, create_bot(db) as bot:
-        await bot.start(token)
+    with StopSignals() as stop:
+        async with Database(url) as db, create_bot(db) as bot:
+            await serve(bot, bot.start(token), stop)
+    await checkpoint(url)
+    if stop.requested:
+        print(f"huzzah: stopped ({stop.name}).", file=sys.stderr)
+    return stop.exit_status()
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    import discord
+
     token = _token_or_none()
     if not token:
         return fail(NO_TOKEN)
@@ -64,42 +267,61 @@ def cmd_run(args: argparse.Namespace) -> int:
         return fail(f"huzzah: cannot prepare the database ({type(exc).__name__}: {exc}). "
                     "Check DATABASE_URL.")
     try:
-        asyncio.run(_run_bot(token, url))
+        return asyncio.run(_run_bot(token, url))
     except discord.LoginFailure:
         return fail(BAD_TOKEN)
     except discord.PrivilegedIntentsRequired:
         return fail("huzzah: Discord refused the gateway intents this bot asked for.")
     except OSError as exc:
         return fail(f"huzzah: could not reach Discord ({type(exc).__name__}). Check the network.",
-                    1)
-    return 0
+                    EXIT_NETWORK)
 
 
-async def _sync(token: str, guild_id: int | None) -> int:
+# --------------------------------------------------------------------------- sync
+
+
+async def _sync(token: str, guild_id: int | None, clear: bool = False) -> int:
+    import discord
+
     from bot.client import create_bot
     from bot.storage.database import Database
 
     # Syncing only reads the command tree; the database is never opened.
     async with Database("sqlite+aiosqlite://") as db, create_bot(db) as bot:
         await bot.login(token)
-        if guild_id is not None:
-            guild = discord.Object(id=guild_id)
-            bot.tree.copy_global_to(guild=guild)
-            synced = await bot.tree.sync(guild=guild)
-            print(f"Synced {len(synced)} commands to guild {guild_id}: usable there now.")
-        else:
+        if guild_id is None:
             synced = await bot.tree.sync()
-            print(f"Synced {len(synced)} commands globally: every server the bot is in gets "
+            print(f"Synced {_commands(len(synced))} globally: every server the bot is in gets "
                   "them (Discord may take a few minutes to show them).")
-    return 0
+            return EXIT_OK
+        guild = discord.Object(id=guild_id)
+        if clear:
+            bot.tree.clear_commands(guild=guild)
+            await bot.tree.sync(guild=guild)
+            print(f"Removed the commands synced to guild {guild_id}. Commands synced globally "
+                  "stay, and now show there once instead of twice.")
+            return EXIT_OK
+        bot.tree.copy_global_to(guild=guild)
+        synced = await bot.tree.sync(guild=guild)
+        print(f"Synced {_commands(len(synced))} to guild {guild_id}: usable there now.")
+    return EXIT_OK
+
+
+def _commands(count: int) -> str:
+    return f"{count} command" if count == 1 else f"{count} commands"
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
+    import discord
+
+    if args.clear and args.guild is None:
+        return fail("huzzah: --clear removes one server's commands: give it with --guild ID. "
+                    "(Global commands are replaced by the next `huzzah sync`.)")
     token = _token_or_none()
     if not token:
         return fail(NO_TOKEN)
     try:
-        return asyncio.run(_sync(token, args.guild))
+        return asyncio.run(_sync(token, args.guild, args.clear))
     except discord.LoginFailure:
         return fail(BAD_TOKEN)
     except discord.Forbidden:
@@ -107,7 +329,10 @@ def cmd_sync(args: argparse.Namespace) -> int:
                     "applications.commands scope. Invite it again (see README).")
     except OSError as exc:
         return fail(f"huzzah: could not reach Discord ({type(exc).__name__}). Check the network.",
-                    1)
+                    EXIT_NETWORK)
+
+
+# --------------------------------------------------------------------------- the rest
 
 
 def cmd_console(args: argparse.Namespace) -> int:
@@ -136,7 +361,7 @@ def cmd_db(args: argparse.Namespace) -> int:
         print(f"database at revision {current(url) or 'base'}")
     except Exception as exc:
         return fail(f"huzzah: {args.action} failed ({type(exc).__name__}: {exc}).")
-    return 0
+    return EXIT_OK
 
 
 def cmd_resolve(args: argparse.Namespace) -> int:
@@ -157,6 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
     sync = sub.add_parser("sync", help="push the slash commands to Discord")
     sync.add_argument("--guild", type=int, metavar="ID",
                       help="sync to one guild only (instant; for development)")
+    sync.add_argument("--clear", action="store_true",
+                      help="with --guild: remove the commands synced to that guild, e.g. a test "
+                           "server that would otherwise list every command twice")
     sync.set_defaults(func=cmd_sync)
 
     console = sub.add_parser("console", help="try the bot offline: type slash commands")
@@ -194,7 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.battles.store import BattleStore
@@ -13,10 +15,19 @@ from bot.cogs.gm import GM
 from bot.cogs.help import Help
 from bot.cogs.lookups import Lookups
 from bot.cogs.roster import Roster
+from bot.command_log import log_command, mark_started
 from bot.errors import on_app_command_error
 from bot.storage.database import Database
+from bot.workers import OutcomeWorker
 
 log = logging.getLogger(__name__)
+
+
+class HuzzahTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # Every command and autocomplete passes here first: the clock for the command log.
+        mark_started(interaction)
+        return True
 
 
 class HuzzahBot(commands.Bot):
@@ -26,15 +37,30 @@ class HuzzahBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True),
             help_command=None,
+            # Names are players' own text: "@everyone" or "<@id>" in one must never ping.
+            # Every response and follow-up takes this default from the connection state.
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=HuzzahTree,
         )
         self.db = db
         self.store = BattleStore(db)
+        self.outcomes = OutcomeWorker()
 
     async def setup_hook(self) -> None:
         for cog in (Lookups(self.store), Battles(self.store), Roster(self.store),
-                    GM(self.store), Help(self)):
+                    GM(self.store, self.outcomes), Help(self)):
             await self.add_cog(cog)
         self.tree.on_error = on_app_command_error
+
+    async def on_app_command_completion(self, interaction: discord.Interaction,
+                                        _command: Any) -> None:
+        log_command(interaction, "ok")
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            await self.outcomes.close()
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))

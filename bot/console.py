@@ -1,7 +1,8 @@
 """``huzzah console``: the bot offline. Type slash commands; see what the bot would post.
 
 Each line becomes the interaction payload Discord would send, goes through the bot's real
-``CommandTree`` and prints what the bot answers. No token, no network.
+``CommandTree`` and prints what the bot answers. No token, no network. Files the bot attaches
+(``/battle export``) are written next to the database.
 """
 
 from __future__ import annotations
@@ -10,41 +11,186 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import sys
-from collections.abc import AsyncIterator
+import tempfile
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
+from bot.cli import EXIT_OK, StopSignals, checkpoint, sqlite_file
 from bot.client import create_bot
 from bot.offline import (
     OfflineDiscord,
     OfflineInputError,
+    SentFile,
+    SentMessage,
+    UnknownCommand,
     help_text,
     parse_command_line,
     render_messages,
 )
-from bot.storage.database import Database, async_url, database_url
-from bot.storage.migrate import upgrade_async
+from bot.storage.database import Database, async_url, database_url, is_in_memory
+from bot.storage.migrate import upgrade_if_needed
 
 MANAGE_CHANNELS = 1 << 4
+PROMPT = "huzzah> "
 BANNER = (
     "Huzzah console: type slash commands as in Discord, e.g. /help. "
-    "`help` lists the commands, `quit` (or Ctrl-D) leaves."
+    "`help` lists the commands, `quit` (or Ctrl-D, Ctrl-C) leaves."
 )
 QUIT = {"quit", "exit", ":q"}
+HELP_WORDS = {"help", "?", "/"}
+POINTER = "Type `help` (or /help) for the list of commands."
+EXIT_REFUSED = 1
+"""A script (standard input not a terminal) had lines Discord's client would not send."""
 
 
-async def lines(interactive: bool) -> AsyncIterator[str]:
-    if interactive:
-        with contextlib.suppress(ImportError):
-            import readline  # noqa: F401  (line editing and history at the prompt)
-        while True:
+# --------------------------------------------------------------------------- reading lines
+
+
+class LineReader:
+    """Standard input, one line per :meth:`next`, read on a daemon thread.
+
+    Reading on the loop's own thread would stop signals from being handled until Enter, and
+    a thread of the loop's default executor would make the loop's shutdown wait for Enter
+    too. A daemon thread still blocked in a read is simply left behind when the console stops.
+    Piped input is read from the file descriptor, not ``sys.stdin``, so that thread never
+    holds a lock the interpreter needs at exit.
+    """
+
+    def __init__(self, interactive: bool, fd: int = 0) -> None:
+        if interactive:
+            with contextlib.suppress(ImportError):
+                import readline  # noqa: F401  (line editing and history at the prompt)
+        self.interactive = interactive
+        self._fd = fd
+        self._buffer = b""
+        self._eof = False
+
+    async def next(self) -> str | None:
+        """The next line without its newline; ``None`` at the end of input."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[str | None] = loop.create_future()
+        threading.Thread(target=self._read_into, args=(loop, future), daemon=True,
+                         name="console-input").start()
+        return await future
+
+    def _read_into(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any]) -> None:
+        try:
+            line, error = self._read(), None
+        except Exception as exc:  # handed to the loop, to be raised where the line is awaited
+            line, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed while this thread waited
+            loop.call_soon_threadsafe(_settle, future, line, error)
+
+    def _read(self) -> str | None:
+        if self.interactive:
             try:
-                yield await asyncio.to_thread(input, "huzzah> ")
+                return input(PROMPT)
             except EOFError:
                 print()
-                return
+                return None
+        while b"\n" not in self._buffer and not self._eof:
+            try:
+                chunk = os.read(self._fd, 65536)
+            except OSError:  # standard input closed or unreadable: the same as its end
+                chunk = b""
+            self._eof = not chunk
+            self._buffer += chunk
+        if not self._buffer:
+            return None
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace").rstrip("\r")
+
+
+def _settle(future: asyncio.Future[Any], line: str | None, error: Exception | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
     else:
-        for line in sys.stdin:
-            yield line.rstrip("\n")
+        future.set_result(line)
+
+
+async def next_line(reader: LineReader, stop: StopSignals) -> str | None:
+    """The next line, or ``None`` at the end of input or once a stop is requested."""
+    reading = asyncio.ensure_future(reader.next())
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if stop.requested:
+        reading.cancel()
+        return None
+    return reading.result()
+
+
+@contextlib.contextmanager
+def terminal_kept(interactive: bool) -> Iterator[None]:
+    """Put the terminal's settings back on the way out.
+
+    Line editing changes them while a line is read; a console stopped in the middle of a read
+    would otherwise leave the shell without echo.
+    """
+    saved = _terminal_settings() if interactive else None
+    try:
+        yield
+    finally:
+        if saved is not None:
+            import termios
+
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved)
+
+
+def _terminal_settings() -> list[Any] | None:
+    try:
+        import termios
+
+        return termios.tcgetattr(sys.stdin.fileno())
+    except (ImportError, OSError):
+        return None
+
+
+# --------------------------------------------------------------------------- attachments
+
+
+def files_directory(url: str) -> Path:
+    """Where attachments go: beside a SQLite file, else the working directory."""
+    path = sqlite_file(url)
+    return Path(path).expanduser().resolve().parent if path else Path.cwd()
+
+
+def save_attachments(messages: Sequence[SentMessage], directory: Path) -> dict[SentFile, str]:
+    """Write every attached file into ``directory``; say for each where it went.
+
+    An export is the battle as it now stands, so a second export of the same battle
+    replaces the first.
+    """
+    notes: dict[SentFile, str] = {}
+    for message in messages:
+        for file in message.files:
+            notes[file] = _save(file, directory)
+    return notes
+
+
+def _save(file: SentFile, directory: Path) -> str:
+    name = Path(file.filename).name  # a file name only: never a path out of the directory
+    if name in ("", ".", ".."):
+        return "not saved: it has no usable file name"
+    target = directory / name
+    replaced = target.exists()
+    try:
+        target.write_bytes(file.data)
+    except OSError as error:
+        return f"not saved: {error.strerror or error}"
+    return f"saved to {target}" + (" (replacing the earlier copy)" if replaced else "")
+
+
+# --------------------------------------------------------------------------- the console
 
 
 def where(args: argparse.Namespace) -> dict[str, object]:
@@ -65,37 +211,123 @@ def console_url(database: str | None) -> str:
     return async_url(database if "://" in database else f"sqlite:///{database}")
 
 
-async def run_console(args: argparse.Namespace) -> int:
-    interactive = sys.stdin.isatty()
-    refused = 0
-    url = console_url(args.database)
-    await upgrade_async(url)
-    async with Database(url) as db, OfflineDiscord(create_bot(db)) as session:
-        if interactive:
+def explain(error: OfflineInputError, session: OfflineDiscord, guild_id: int | None) -> str:
+    """What Discord's client would have shown instead of sending the line.
+
+    A command it knows gets its own help; anything else a short pointer, not the whole list.
+    """
+    if error.path:
+        return f"{error}\n\n{help_text(session.tree, error.path, guild_id=guild_id)}\n"
+    if isinstance(error, UnknownCommand) and not error.suggestions:
+        return f"{error}. {POINTER}\n"
+    return f"{error}\n{POINTER}\n"
+
+
+def command_name(line: str) -> str:
+    """``/unit add`` out of ``/unit add side:British ...``: the words before the options."""
+    words = []
+    for word in line.split():
+        if ":" in word or word[:1] in "\"'":
+            break
+        words.append(word)
+    return " ".join(words) or line.split()[0]
+
+
+class Console:
+    """Reads lines, runs them as the user in ``args``, prints the bot's replies."""
+
+    def __init__(self, args: argparse.Namespace, interactive: bool, files: Path) -> None:
+        self.args = args
+        self.interactive = interactive
+        self.files = files
+        self.refused = 0
+        self.interrupted: str | None = None
+
+    async def run(self, session: OfflineDiscord, stop: StopSignals) -> int:
+        if self.interactive:
             print(BANNER)
-        async for raw in lines(interactive):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            if line in QUIT:
+        reader = LineReader(self.interactive)
+        while not stop.requested:
+            raw = await next_line(reader, stop)
+            if raw is None or not await self.handle(raw, session, stop):
                 break
-            if not interactive:
-                print(f"> {line}")
-            if line in {"help", "?", "/"}:
-                print(help_text(session.tree))
-                continue
-            try:
-                command = parse_command_line(session.tree, line, guild_id=args.guild)
-                messages = await session.invoke(command.path, command.options, **where(args))
-            except OfflineInputError as error:
-                # Discord's own client would not let this line be sent; show what it would.
-                refused += 1
-                print(f"{error}\n\n{help_text(session.tree, error.path or None)}\n")
-                continue
-            if args.json:
-                print(json.dumps([m.request.payload for m in messages], indent=2,
-                                 ensure_ascii=False))
-            else:
-                print(render_messages(messages))
-            print()
-    return 1 if refused and not interactive else 0
+        self._report_stop(stop)
+        return EXIT_REFUSED if self.refused and not self.interactive else EXIT_OK
+
+    async def handle(self, raw: str, session: OfflineDiscord, stop: StopSignals) -> bool:
+        """Run one line; ``False`` when it asks to leave."""
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            return True
+        if line in QUIT:
+            return False
+        if not self.interactive:
+            print(f"> {line}")
+        first, _, rest = line.partition(" ")
+        if first in HELP_WORDS:
+            print(help_text(session.tree, rest or None, guild_id=self.args.guild))
+            return True
+        await self.run_command(line, session)
+        if stop.requested:
+            # The signal came while the command ran: it was let finish.
+            self.interrupted = command_name(line)
+        return True
+
+    async def run_command(self, line: str, session: OfflineDiscord) -> None:
+        try:
+            command = parse_command_line(session.tree, line, guild_id=self.args.guild)
+            messages = await session.invoke(command.path, command.options, **where(self.args))
+        except OfflineInputError as error:
+            # Discord's own client would not let this line be sent; show what it would.
+            self.refused += 1
+            print(explain(error, session, self.args.guild))
+            return
+        self.show(messages, save_attachments(messages, self.files))
+
+    def show(self, messages: list[SentMessage], saved: Mapping[SentFile, str]) -> None:
+        if self.args.json:
+            print(json.dumps([m.request.payload for m in messages if m.request], indent=2,
+                             ensure_ascii=False))
+            for file, note in saved.items():
+                print(f"[attachment] {file.filename} {note}", file=sys.stderr)
+        else:
+            print(render_messages(messages, saved))
+        print()
+
+    def _report_stop(self, stop: StopSignals) -> None:
+        if not stop.requested:
+            return
+        if self.interactive:
+            print()  # past the ^C the terminal echoed
+            return
+        done = f"; {self.interrupted} was finished first" if self.interrupted else ""
+        print(f"huzzah console: stopped by {stop.name}{done}.", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def scratch_database(url: str) -> Iterator[tuple[str, Path]]:
+    """The database to open and the folder for attachments.
+
+    Each connection to an in-memory SQLite database sees a database of its own, so the
+    migrated schema would be gone by the first command: a file in a temporary folder,
+    removed on the way out, stands in for it. Its attachments go to the working directory.
+    """
+    if not is_in_memory(url):
+        yield url, files_directory(url)
+        return
+    with tempfile.TemporaryDirectory(prefix="huzzah-console-") as folder:
+        yield async_url(f"sqlite:///{Path(folder) / 'console.db'}"), Path.cwd()
+
+
+async def run_console(args: argparse.Namespace) -> int:
+    interactive = sys.stdin is not None and sys.stdin.isatty()
+    with StopSignals() as stop, terminal_kept(interactive), \
+            scratch_database(console_url(args.database)) as (url, files):
+        await upgrade_if_needed(url)
+        status = EXIT_OK
+        if not stop.requested:
+            console = Console(args, interactive, files)
+            async with Database(url) as db, OfflineDiscord(create_bot(db)) as session:
+                status = await console.run(session, stop)
+        await checkpoint(url)
+    return stop.exit_status(status)

@@ -29,6 +29,12 @@ def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
             "bad_json", f"The request is not valid JSON: {exc.msg} (line {exc.lineno}, "
             f"column {exc.colno})."
         )
+    except ValueError as exc:
+        # Python refuses to read an integer of more than a few thousand digits.
+        return EXIT_BAD_INPUT, error_object(
+            "bad_json", f"The request holds a number too long to read ({exc}). "
+            "Numbers in a request are small: a unit's strength, a distance, a morale."
+        )
     try:
         resolution = resolve(request)
     except RulesError as exc:

@@ -4,17 +4,28 @@ Discord drops an interaction not answered within 3 seconds. Work that finishes q
 sent as the response itself; work still running after ``DEFER_AFTER`` seconds (a busy
 database, a long lock wait) is deferred first ("Huzzah is thinking…") and then sent as the
 follow-up that replaces it.
+
+The deferral is seen by whoever the final reply is for: a command whose reply is always
+private (``ephemeral=True``) defers privately. A public command that ends in a private reply
+(a refusal) cannot turn its public "thinking…" private, and the first follow-up would fill
+that public message; so the thinking message is deleted and the reply sent privately.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
 DEFER_AFTER = 2.0
+# Set in ``interaction.extras`` while a public "thinking…" message waits for its follow-up.
+PUBLIC_THINKING = "huzzah.public_thinking"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -29,8 +40,16 @@ async def answer(
     interaction: discord.Interaction,
     work: Callable[[], Awaitable[Reply]],
     *,
-    defer_after: float = DEFER_AFTER,
+    ephemeral: bool = False,
+    defer_after: float | None = None,
 ) -> None:
+    """Run ``work`` and send its reply; ``ephemeral`` says the reply is always private.
+
+    ``defer_after`` defaults to ``DEFER_AFTER`` as it is when called, so it can be tuned.
+    """
+    if defer_after is None:
+        defer_after = DEFER_AFTER
+
     async def guarded() -> tuple[Reply | None, Exception | None]:
         # The error travels back to this coroutine (and on to the command's error handler)
         # instead of ending the task: a task that dies with it would be reported unhandled.
@@ -42,7 +61,7 @@ async def answer(
     task = asyncio.ensure_future(guarded())
     done, _ = await asyncio.wait({task}, timeout=defer_after)
     if not done:
-        await interaction.response.defer(thinking=True)
+        await defer(interaction, ephemeral=ephemeral)
     reply, error = await task
     if error is not None:
         raise error
@@ -50,16 +69,38 @@ async def answer(
     await send(interaction, reply)
 
 
+async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+    if not ephemeral:
+        interaction.extras[PUBLIC_THINKING] = True
+
+
 async def send(interaction: discord.Interaction, reply: Reply) -> None:
     first, *rest = reply.messages or [[]]
-    kwargs: dict = {"embeds": first, "ephemeral": reply.ephemeral}
+    kwargs: dict[str, Any] = {"embeds": first}
     if reply.content:
         kwargs["content"] = reply.content
     if reply.files:
         kwargs["files"] = reply.files
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
+    await send_first(interaction, ephemeral=reply.ephemeral, **kwargs)
     for embeds in rest:
         await interaction.followup.send(embeds=embeds, ephemeral=reply.ephemeral)
+
+
+async def send_first(interaction: discord.Interaction, *, ephemeral: bool,
+                     **kwargs: Any) -> None:
+    """The reply's first message, as the response or as the follow-up to a deferral."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        return
+    if interaction.extras.pop(PUBLIC_THINKING, False) and ephemeral:
+        await drop_public_thinking(interaction)
+    await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+
+
+async def drop_public_thinking(interaction: discord.Interaction) -> None:
+    """Delete the public "thinking…" so a private reply does not land in its place."""
+    try:
+        await interaction.delete_original_response()
+    except discord.NotFound:
+        log.warning("the thinking message of interaction %s was already gone", interaction.id)

@@ -32,3 +32,9 @@ class Actor:
             or self.manage_channel
             or (gm_role_id is not None and gm_role_id in self.role_ids)
         )
+
+    def may_change(self, added_by: int | None, created_by: int, gm_role_id: int | None) -> bool:
+        """Who may edit or remove a unit or general: whoever added it, or a GM. Nobody is
+        on record for those added before this was kept (None): those are the GM's."""
+        return (added_by is not None and self.user_id == added_by) or self.is_gm(
+            created_by, gm_role_id)

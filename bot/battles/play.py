@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
-from rules.core.dice import DiceSource, RandomSource, ScriptedSource, parse_dice
+from rules.core.dice import (
+    DiceFaces,
+    DiceSource,
+    RandomSource,
+    ScriptedSource,
+    parse_dice,
+)
 from rules.core.records import Resolution
-from rules.core.roster import describe_changes
+from rules.core.registry import BattleRules
+from rules.core.roster import Roster, describe_changes
 from rules.registry import RULESETS
 
 
@@ -22,18 +29,18 @@ class Played:
     seq: int | None = None
 
 
-def rules_for(ruleset: str):
+def rules_for(ruleset: str) -> BattleRules:
     rules = RULESETS[ruleset].battle
     assert rules is not None, ruleset
     return rules
 
 
 def roll_typed_or_random(
-    dice: str | None, prepared: Callable[[DiceSource], Resolution]
+    dice: str | None, prepared: Callable[[DiceSource], Resolution], faces: DiceFaces
 ) -> tuple[Resolution, str]:
     """Typed-in dice (every one must be used) or fresh random dice."""
     if dice and dice.strip():
-        source = ScriptedSource(parse_dice(dice))
+        source = ScriptedSource(parse_dice(dice, faces))
         resolution = prepared(source)
         source.finish()
         return resolution, f"Dice typed in: {dice.strip()}"
@@ -42,19 +49,70 @@ def roll_typed_or_random(
 
 def quick_lookup(ruleset: str, procedure: str, options: Mapping[str, Any],
                  dice: str | None) -> Played:
-    prepared = rules_for(ruleset).prepare(procedure, options, None, {})
-    resolution, note = roll_typed_or_random(dice, prepared)
+    rules = rules_for(ruleset)
+    prepared = rules.prepare(procedure, options, None, {})
+    resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces)
     return Played(resolution, note)
 
 
-def check_ruleset(tx: BattleTx, ruleset: str, command: str) -> None:
-    battle = tx.require_battle()
-    if battle.ruleset != ruleset:
-        title = RULESETS[battle.ruleset].title
+def check_ruleset(battle_name: str, battle_ruleset: str, ruleset: str, command: str) -> None:
+    if battle_ruleset != ruleset:
+        title = RULESETS[battle_ruleset].title
         raise BattleError(
-            f"This channel's battle, {battle.name}, is played with {title}.",
-            hint=f"Use `/{command} {battle.ruleset}` here, or run the lookup in another channel.",
+            f"This channel's battle, {battle_name}, is played with {title}.",
+            hint=f"Use `/{command} {battle_ruleset}` here, or add `lookup:true` for a quick "
+                 f"{RULESETS[ruleset].title} lookup that leaves the battle alone.",
         )
+
+
+@dataclass(frozen=True)
+class Move:
+    """A procedure played on a battle's roster, worked out and not yet stored."""
+
+    resolution: Resolution
+    dice_note: str
+    after: Roster
+    lines: list[str]  # the roster changes, in words
+    queue: list[Any] | None  # the GM's dice queue after the move; None when it was not used
+    request: dict[str, Any]
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class BattleFacts:
+    """What playing a procedure needs to know of the battle besides its roster."""
+
+    ruleset: str
+    settings: Mapping[str, Any]
+    phase: str | None
+    dice_queue: list[Any]
+
+
+def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mapping[str, Any],
+              dice: str | None, forced: DiceSource | None = None) -> Move:
+    """Resolve against the roster and apply the effects, touching no storage: a pure step,
+    so the storage layer may run it before it takes any lock."""
+    rules = rules_for(facts.ruleset)
+    prepared = rules.prepare(procedure, options, roster, dict(facts.settings or {}))
+    queue = None
+    if forced is not None:
+        resolution, note = prepared(forced), "Result set by the GM"
+    elif dice and dice.strip():
+        resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces)
+    else:
+        resolution, note, queue = _roll_with_queue(list(facts.dice_queue or []), prepared)
+    resolution = _with_phase_warning(resolution, rules, procedure, options, roster, facts.phase)
+    after, changes = rules.apply_effects(resolution.effects, roster)
+    lines = describe_changes(changes, rules.strength_label)
+    record = resolution.to_dict()
+    record["roster_changes"] = lines
+    request = {"ruleset": facts.ruleset, "procedure": procedure, "options": dict(options)}
+    return Move(resolution, note, after, lines, queue, request, record)
+
+
+def battle_facts(battle: Any) -> BattleFacts:
+    return BattleFacts(battle.ruleset, battle.settings or {}, battle.phase,
+                       list(battle.dice_queue or []))
 
 
 async def play_in_battle(
@@ -69,40 +127,41 @@ async def play_in_battle(
 ) -> Played:
     """Resolve against the roster, apply the effects, and record it all as one event."""
     battle = tx.require_battle()
-    rules = rules_for(battle.ruleset)
-    roster = await tx.roster()
-    prepared = rules.prepare(procedure, options, roster, dict(battle.settings or {}))
-    if forced is not None:
-        resolution, note = prepared(forced), "Result set by the GM"
-    elif dice and dice.strip():
-        resolution, note = roll_typed_or_random(dice, prepared)
-    else:
-        resolution, note = _roll_with_queue(tx, prepared)
-    after, changes = rules.apply_effects(resolution.effects, roster)
-    await tx.write_roster(after)
-    lines = describe_changes(changes, rules.strength_label)
-    record = resolution.to_dict()
-    record["roster_changes"] = lines
-    event = await tx.record(
-        kind,
-        f"{summary_prefix}{resolution.headline}",
-        request={"ruleset": battle.ruleset, "procedure": procedure, "options": dict(options)},
-        resolution=record,
-    )
-    return Played(resolution, note, lines, event.seq)
+    move = plan_move(battle_facts(battle), await tx.roster(), procedure, options, dice, forced)
+    if move.queue is not None:
+        tx.touch(battle)
+        battle.dice_queue = move.queue
+    await tx.write_roster(move.after)
+    event = await tx.record(kind, f"{summary_prefix}{move.resolution.headline}",
+                            request=move.request, resolution=move.record)
+    return Played(move.resolution, move.dice_note, move.lines, event.seq)
+
+
+def _with_phase_warning(resolution: Resolution, rules: BattleRules, procedure: str,
+                        options: Mapping[str, Any], roster: Roster,
+                        phase: str | None) -> Resolution:
+    """The resolution with the rule set's remark on playing it outside its phase, if any."""
+    warning = rules.phase_warning(procedure, options, roster, phase) if rules.phase_warning \
+        else None
+    if warning is None:
+        return resolution
+    return replace(resolution, notes=(warning, *resolution.notes))
 
 
 def _roll_with_queue(
-    tx: BattleTx, prepared: Callable[[DiceSource], Resolution]
-) -> tuple[Resolution, str]:
+    queue: list[Any], prepared: Callable[[DiceSource], Resolution]
+) -> tuple[Resolution, str, list[Any] | None]:
     """Dice the GM queued come first; whatever else the procedure needs is rolled."""
-    battle = tx.require_battle()
-    queue = list(battle.dice_queue or [])
     if not queue:
-        return prepared(RandomSource()), "Dice rolled by Huzzah"
+        return prepared(RandomSource()), "Dice rolled by Huzzah", None
     source = ScriptedSource(queue, fallback=RandomSource())
     resolution = prepared(source)
-    tx.touch(battle)
-    battle.dice_queue = queue[source.consumed :]
-    used = source.consumed
-    return resolution, f"{used} {'die' if used == 1 else 'dice'} queued by the GM, the rest rolled"
+    return resolution, queue_note(source.consumed, source.fresh), queue[source.consumed :]
+
+
+def queue_note(queued: int, rolled: int) -> str:
+    """``2 dice queued by the GM``, ``2 dice queued by the GM, 1 rolled``: exactly what was used."""
+    if queued == 0:
+        return "Dice rolled by Huzzah"
+    note = f"{queued} {'die' if queued == 1 else 'dice'} queued by the GM"
+    return f"{note}, {rolled} rolled" if rolled else note

@@ -9,22 +9,29 @@ undo can put back exactly what was there.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import discord
-from sqlalchemy import select
+from sqlalchemy import Select, select, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session, defer
 
 from bot.battles.actor import Actor
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM
 from bot.storage.database import Database
-from bot.storage.models import Base, Battle, Event, General, Unit
+from bot.storage.models import UNDOABLE, Base, Battle, Event, General, Unit
 from rules.core.registry import BattleRules
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, name_key
 from rules.registry import RULESETS
+
+if TYPE_CHECKING:
+    from bot.battles.play import Played
+    from bot.battles.undo import Undone
 
 MODELS: dict[str, type[Base]] = {"battles": Battle, "units": Unit, "generals": General}
 # The sequence counter only ever grows: undo must not wind it back.
@@ -55,6 +62,17 @@ def roster_general(row: General) -> RosterGeneral:
     return RosterGeneral(row.name, row.side, row.unit_name, row.wounds, row.status)
 
 
+def unit_columns(unit: RosterUnit) -> dict[str, Any]:
+    """The columns of a unit's row that the engine's roster decides."""
+    return {"strength": unit.strength, "status": unit.status, "gone_reason": unit.gone_reason,
+            "attributes": dict(unit.attributes), "commander": unit.commander}
+
+
+def general_columns(general: RosterGeneral) -> dict[str, Any]:
+    """The columns of a general's row that the engine's roster decides."""
+    return {"wounds": general.wounds, "status": general.status, "unit_name": general.unit}
+
+
 @dataclass
 class Tracked:
     row: Base
@@ -77,6 +95,9 @@ class BattleTx:
         self.command = command
         # Keyed by object identity: the session's identity map gives one object per row.
         self._tracked: dict[int, Tracked] = {}
+        # Read once per command: the channel is locked, so only this command changes them.
+        self._units: list[Unit] | None = None
+        self._generals: list[General] | None = None
 
     # --- guards ---------------------------------------------------------------------------
 
@@ -91,6 +112,12 @@ class BattleTx:
             raise NotGM(what)
         return battle
 
+    def require_owner(self, row: Unit | General, what: str) -> None:
+        """Only whoever added a unit or general, or a GM, may ``what`` (edit, remove) it."""
+        battle = self.require_battle()
+        if not self.actor.may_change(row.added_by, battle.created_by, battle.gm_role_id):
+            raise NotOwner(row.name, what, row.added_by)
+
     @property
     def rules(self) -> BattleRules:
         battle = self.require_battle()
@@ -101,18 +128,24 @@ class BattleTx:
     # --- reading --------------------------------------------------------------------------
 
     async def unit_rows(self) -> list[Unit]:
-        battle = self.require_battle()
-        rows = await self.session.scalars(
-            select(Unit).where(Unit.battle_id == battle.id).order_by(Unit.id)
-        )
-        return list(rows)
+        if self._units is None:
+            battle = self.require_battle()
+            self._units = list(await self.session.scalars(
+                select(Unit).where(Unit.battle_id == battle.id).order_by(Unit.id)
+            ))
+        return list(self._units)
 
     async def general_rows(self) -> list[General]:
-        battle = self.require_battle()
-        rows = await self.session.scalars(
-            select(General).where(General.battle_id == battle.id).order_by(General.id)
-        )
-        return list(rows)
+        if self._generals is None:
+            battle = self.require_battle()
+            self._generals = list(await self.session.scalars(
+                select(General).where(General.battle_id == battle.id).order_by(General.id)
+            ))
+        return list(self._generals)
+
+    def _forget_rows(self) -> None:
+        """Rows were added or deleted: read the lists afresh when next asked."""
+        self._units = self._generals = None
 
     async def roster(self) -> Roster:
         units = await self.unit_rows()
@@ -139,11 +172,13 @@ class BattleTx:
     def add(self, row: Base) -> None:
         self.session.add(row)
         self._tracked[id(row)] = Tracked(row, None)
+        self._forget_rows()
 
     async def delete(self, row: Base) -> None:
         self.touch(row)
         self._tracked[id(row)].deleted = True
         await self.session.delete(row)
+        self._forget_rows()
 
     async def write_roster(self, after: Roster) -> None:
         """Write the engine's roster back onto the rows that differ."""
@@ -151,20 +186,17 @@ class BattleTx:
         for unit in after.units:
             row = units[name_key(unit.name)]
             if roster_unit(row) != unit:
-                self.touch(row)
-                row.strength = unit.strength
-                row.status = unit.status
-                row.gone_reason = unit.gone_reason
-                row.attributes = dict(unit.attributes)
-                row.commander = unit.commander
+                self._set(row, unit_columns(unit))
         generals = {g.name_key: g for g in await self.general_rows()}
         for general in after.generals:
             row = generals[name_key(general.name)]
             if roster_general(row) != general:
-                self.touch(row)
-                row.wounds = general.wounds
-                row.status = general.status
-                row.unit_name = general.unit
+                self._set(row, general_columns(general))
+
+    def _set(self, row: Base, values: dict[str, Any]) -> None:
+        self.touch(row)
+        for column, value in values.items():
+            setattr(row, column, value)
 
     async def record(
         self,
@@ -198,8 +230,7 @@ class BattleTx:
         self.session.add(event)
         # One interaction records one event; a second in the same command has no id.
         self.interaction_id = None
-        await self.session.flush()
-        return event
+        return event  # written with the rest at the next flush or at commit
 
     @staticmethod
     def _change(tracked: Tracked) -> dict[str, Any]:
@@ -217,11 +248,9 @@ class BattleTx:
         """The latest event not yet undone, passing over events of the ``skipping`` kinds."""
         battle = self.require_battle()
         event = await self.session.scalar(
-            select(Event)
-            .where(Event.battle_id == battle.id, Event.undone_by.is_(None),
-                   Event.kind.not_in((*NOT_UNDOABLE, *skipping)))
-            .order_by(Event.seq.desc())
-            .limit(1)
+            undoable(battle.id, skipping)
+            # The recorded resolution is the largest column and undo never reads it.
+            .options(defer(Event.resolution, raiseload=True))
         )
         if event is None:
             raise BattleError("There is nothing to undo in this battle.")
@@ -232,26 +261,63 @@ class BattleTx:
         for change in reversed(event.changes):
             model = MODELS[change["table"]]
             row = await self.session.get(model, change["id"])
-            if change["before"] is None:
-                if row is not None:
-                    await self.delete(row)
-            elif row is None:
+            step = restoring(change, row is not None)
+            if step is None:
+                continue
+            action, values = step
+            if action == "delete":
+                await self.delete(row)
+            elif action == "insert":
                 row = model()
-                row.restore(change["before"])
+                row.restore(values)
                 row.id = change["id"]  # type: ignore[attr-defined]
                 self.add(row)
             else:
-                # Only the fields this event changed: later events may have changed others
-                # (a GM queueing dice after a roll) and those stay as they are.
-                after = change["after"] or {}
                 self.touch(row)
-                row.restore({k: v for k, v in change["before"].items() if after.get(k) != v})
+                row.restore(values)
 
     async def undo(self, event: Event, summary: str) -> Event:
         await self.revert(event)
         undo = await self.record("undo", summary, reverts=event.seq)
         event.undone_by = undo.seq
         return undo
+
+
+def restoring(change: dict[str, Any], exists: bool) -> tuple[str, dict[str, Any]] | None:
+    """What undoing one logged change does to its row: ``("delete", {})``, ``("insert",
+    snapshot)`` or ``("update", fields)``; None when there is nothing to do."""
+    before, after = change["before"], change["after"] or {}
+    if before is None:
+        return ("delete", {}) if exists else None
+    if not exists:
+        return "insert", before
+    # Only the fields this event changed: later events may have changed others (a GM
+    # queueing dice after a roll) and those stay as they are.
+    return "update", {key: value for key, value in before.items() if after.get(key) != value}
+
+
+def undoable(battle_id: int, skipping: tuple[str, ...] = ()) -> Select[tuple[Event]]:
+    """The latest event undo may take back. The condition of the index on such events is
+    repeated word for word (literals, not bound values): SQLite's planner then sees that
+    the query implies it, and each undo is one index step however long the log."""
+    return (select(Event)
+            .where(Event.battle_id == battle_id, text(UNDOABLE),
+                   Event.kind.not_in((*NOT_UNDOABLE, *skipping)))
+            .order_by(Event.seq.desc())
+            .limit(1))
+
+
+class NotOwner(BattleError):
+    """A player changing a unit or general someone else added."""
+
+    def __init__(self, name: str, what: str, added_by: int | None) -> None:
+        if added_by is None:
+            text = (f"Only a GM can {what} {name}: it was added before Huzzah kept track of "
+                    "who adds what.")
+        else:
+            text = f"Only <@{added_by}>, who added {name}, or a GM can {what} it."
+        super().__init__(text, hint="GMs are whoever started the battle, members with Manage "
+                                    "Channel, and the GM role (`/gm role`).")
 
 
 class _RollBack(Exception):
@@ -266,9 +332,20 @@ class BattleView:
     events: list[Event]
 
 
+CHANNELS_REMEMBERED = 10_000
+
+
 class BattleStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+        # The rule set of the battle last seen in each channel. A hint only, so that a move
+        # goes straight to its transaction: every battle command and move reads the battle
+        # again under the channel's lock and corrects the hint, so a battle ended or started
+        # by another process costs one extra transaction, never a wrong result. Until this
+        # process runs a command there, autocomplete may offer the old rule set's words.
+        self._rulesets: dict[int, str] = {}
+        # Bumped on every change to the hints, so a read that raced one is not remembered.
+        self._hints_changed = 0
 
     @asynccontextmanager
     async def command(
@@ -282,7 +359,23 @@ class BattleStore:
                 if seq is not None:
                     raise AlreadyApplied(seq)
             battle = await active_battle(session, channel_id)
-            yield BattleTx(session, battle, actor, channel_id, interaction_id, command)
+            tx = BattleTx(session, battle, actor, channel_id, interaction_id, command)
+            yield tx
+        self._remember(channel_id, tx.battle)
+
+    def _remember(self, channel_id: int, battle: Battle | None) -> None:
+        active = battle is not None and battle.status == "active"
+        self._hint(channel_id, battle.ruleset if active else None)  # type: ignore[union-attr]
+
+    def _hint(self, channel_id: int, ruleset: str | None) -> None:
+        """What this command saw under the channel's lock: the channel's rule set, or none."""
+        self._hints_changed += 1
+        if ruleset is None:
+            self._rulesets.pop(channel_id, None)
+            return
+        if len(self._rulesets) >= CHANNELS_REMEMBERED and channel_id not in self._rulesets:
+            self._rulesets.clear()
+        self._rulesets[channel_id] = ruleset
 
     @asynccontextmanager
     async def peek(self, channel_id: int) -> AsyncIterator[BattleTx]:
@@ -295,6 +388,33 @@ class BattleStore:
                 raise _RollBack
         except _RollBack:
             pass
+
+    async def move(self, interaction: discord.Interaction, command: str, ruleset: str,
+                   procedure: str, options: Mapping[str, Any],
+                   dice: str | None) -> Played | None:
+        """Play a procedure as a move in the channel's battle (see ``bot.battles.moves``);
+        None when the channel has no battle."""
+        from bot.battles.moves import Command, play_move
+
+        channel_id = interaction.channel_id or 0
+        try:
+            played = await play_move(
+                self.db, Command(channel_id, Actor.from_interaction(interaction),
+                                 interaction.id, command), ruleset, procedure, options, dice)
+        except BattleError:
+            self._hint(channel_id, None)  # perhaps another rule set's battle by now
+            raise
+        self._hint(channel_id, None if played is None else ruleset)
+        return played
+
+    async def undo(self, interaction: discord.Interaction, command: str) -> Undone:
+        """Take back the channel's last undoable event (see ``bot.battles.undo``)."""
+        from bot.battles.moves import Command
+        from bot.battles.undo import undo_last
+
+        channel_id = interaction.channel_id or 0
+        return await undo_last(self.db, Command(channel_id, Actor.from_interaction(interaction),
+                                                interaction.id, command))
 
     def for_interaction(self, interaction: discord.Interaction, command: str):
         """``command`` for the interaction's channel, player and interaction id."""
@@ -313,12 +433,19 @@ class BattleStore:
             return list(await session.scalars(query.order_by(Unit.side, Unit.id)))
 
     async def ruleset(self, channel_id: int) -> str | None:
-        """The rule set of the channel's active battle; None when there is none."""
-        async with self.db.reader() as session:
-            return await session.scalar(
-                select(Battle.ruleset).where(Battle.channel_id == channel_id,
-                                             Battle.status == "active")
-            )
+        """The rule set of the channel's active battle; None when there is none.
+
+        Remembered once seen (see ``_rulesets``): callers that act on the answer check it
+        again inside their transaction.
+        """
+        known = self._rulesets.get(channel_id)
+        if known is not None:
+            return known
+        changed = self._hints_changed
+        ruleset = await self.db.batch(partial(_active_ruleset, channel_id), one_statement=True)
+        if ruleset is not None and changed == self._hints_changed:
+            self._hint(channel_id, ruleset)
+        return ruleset
 
     async def general_names(self, channel_id: int) -> list[str]:
         """Names of the generals in the channel's battle (none without a battle)."""
@@ -334,35 +461,43 @@ class BattleStore:
 
         ``events`` is how many of the latest events to read (None: all of them).
         """
-        async with self.db.reader() as session:
-            if ended_too:
-                battle = await latest_battle(session, channel_id)
-            else:
-                battle = await active_battle(session, channel_id)
-            if battle is None:
-                raise NoBattle()
-            units = list(await session.scalars(
-                select(Unit).where(Unit.battle_id == battle.id).order_by(Unit.side, Unit.id)))
-            generals = list(await session.scalars(
-                select(General).where(General.battle_id == battle.id).order_by(General.id)))
-            query = select(Event).where(Event.battle_id == battle.id).order_by(Event.seq.desc())
+        view = await self.db.batch(partial(_read_view, channel_id, ended_too, events))
+        if view is None:
+            raise NoBattle()
+        return view
+
+
+def _active_ruleset(channel_id: int, conn: Connection) -> str | None:
+    return conn.scalar(select(Battle.ruleset).where(Battle.channel_id == channel_id,
+                                                    Battle.status == "active"))
+
+
+def _read_view(channel_id: int, ended_too: bool, events: int | None,
+               conn: Connection) -> BattleView | None:
+    """Run as one batch: the rows come back detached, fully loaded."""
+    with Session(bind=conn) as session:
+        query = select(Battle).where(Battle.channel_id == channel_id)
+        if ended_too:  # the active battle, or else the one that ended last
+            query = query.order_by((Battle.status == "active").desc(), Battle.id.desc())
+        else:
+            query = query.where(Battle.status == "active")
+        battle = session.scalar(query.limit(1))
+        if battle is None:
+            return None
+        units = list(session.scalars(
+            select(Unit).where(Unit.battle_id == battle.id).order_by(Unit.side, Unit.id)))
+        generals = list(session.scalars(
+            select(General).where(General.battle_id == battle.id).order_by(General.id)))
+        log: list[Event] = []
+        if events != 0:
+            latest = select(Event).where(Event.battle_id == battle.id).order_by(Event.seq.desc())
             if events is not None:
-                query = query.limit(events)
-            log = list(reversed(list(await session.scalars(query)))) if events != 0 else []
-            return BattleView(battle, units, generals, log)
+                latest = latest.limit(events)
+            log = list(reversed(list(session.scalars(latest))))
+        return BattleView(battle, units, generals, log)
 
 
 async def active_battle(session: AsyncSession, channel_id: int) -> Battle | None:
     return await session.scalar(
         select(Battle).where(Battle.channel_id == channel_id, Battle.status == "active")
-    )
-
-
-async def latest_battle(session: AsyncSession, channel_id: int) -> Battle | None:
-    """The active battle, or else the one that ended last (for the log and export)."""
-    return await session.scalar(
-        select(Battle)
-        .where(Battle.channel_id == channel_id)
-        .order_by((Battle.status == "active").desc(), Battle.id.desc())
-        .limit(1)
     )

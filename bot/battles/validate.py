@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+import re
+
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
 from rules.core.roster import name_key
@@ -32,7 +35,56 @@ async def check_commander(tx: BattleTx, commander: str | None) -> str | None:
 
 
 def check_side(side: str) -> str:
+    """A well-formed side name (which sides the battle has is ``battle_side``'s business)."""
     side = " ".join(side.split())
     if not side or len(side) > MAX_SIDE:
         raise BattleError(f"A side is 1 to {MAX_SIDE} characters, e.g. British or French.")
     return side
+
+
+def read_sides(text: str) -> list[str]:
+    """``British, French`` for `/battle start sides:`: exactly two different sides."""
+    sides = [check_side(part) for part in re.split(r"[,;]", text) if part.strip()]
+    if len(sides) != 2 or name_key(sides[0]) == name_key(sides[1]):
+        raise BattleError("A battle has two different sides.",
+                          hint="Name them separated by a comma, e.g. `sides:British, French`.")
+    return sides
+
+
+async def battle_sides(tx: BattleTx) -> list[str]:
+    """The battle's sides: fixed ones, else those its units and generals are on so far."""
+    battle = tx.require_battle()
+    if battle.sides:
+        return list(battle.sides)
+    seen: dict[str, str] = {}
+    rows = [*await tx.unit_rows(), *await tx.general_rows()]
+    for row in rows:
+        seen.setdefault(name_key(row.side), row.side)
+    return list(seen.values())
+
+
+async def battle_side(tx: BattleTx, side: str) -> str:
+    """One of the battle's sides, in its own spelling, whatever the case typed.
+
+    The first two sides typed become the battle's sides; a third is refused, with a
+    "did you mean" for a near miss, so `Britsh` never starts a side of its own.
+    """
+    side = check_side(side)
+    known = await battle_sides(tx)
+    for existing in known:
+        if name_key(existing) == name_key(side):
+            return existing
+    if len(known) >= 2:
+        raise BattleError(f"`{side}` is not a side in this battle.{_did_you_mean(side, known)}",
+                          hint=f"Its sides are {' and '.join(known)}; use one of them.")
+    if known:
+        battle = tx.require_battle()
+        tx.touch(battle)  # undoing this command un-fixes the sides again
+        battle.sides = [*known, side]
+    return side
+
+
+def _did_you_mean(side: str, known: list[str]) -> str:
+    lowered = {name_key(k): k for k in known}
+    close = difflib.get_close_matches(name_key(side), list(lowered), n=1, cutoff=0.6)
+    return f" Did you mean {lowered[close[0]]}?" if close else ""

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleStore
+from bot.battles.validate import read_sides
 from bot.render.battle import (
     BATTLE_COLOUR,
     battle_messages,
@@ -20,6 +21,7 @@ from bot.render.battle import (
     ruleset_title,
     turn_line,
 )
+from bot.render.words import counted
 from bot.respond import Reply, answer
 from bot.storage.models import Battle, utcnow
 from rules.core.roster import describe_changes
@@ -28,6 +30,15 @@ from rules.registry import RULESETS
 BATTLE_RULESETS = [
     app_commands.Choice(name=r.title, value=r.key) for r in RULESETS.values() if r.battle
 ]
+
+
+def server_group(name: str, description: str) -> app_commands.Group:
+    """A command group offered in servers only: a battle belongs to a server's channel, and in
+    a DM these commands would only ever answer that there is no battle."""
+    return app_commands.Group(
+        name=name, description=description, guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False,
+                                                        private_channel=False))
 
 
 def notice(title: str, description: str = "", colour: int = BATTLE_COLOUR) -> Reply:
@@ -40,17 +51,20 @@ def slug(name: str) -> str:
 
 
 class Battles(commands.Cog):
-    battle = app_commands.Group(name="battle", description="This channel's battle")
+    battle = server_group("battle", "This channel's battle")
 
     def __init__(self, store: BattleStore) -> None:
         self.store = store
 
     @battle.command(name="start", description="Start a battle in this channel")
     @app_commands.describe(ruleset="The rule set the battle is played with",
-                           name="A name for the battle, e.g. Quebec 1759")
+                           name="A name for the battle, e.g. Quebec 1759",
+                           sides="Its two sides, e.g. `British, French` (else the first two "
+                                 "sides units are added to)")
     @app_commands.choices(ruleset=BATTLE_RULESETS)
     async def start(self, interaction: discord.Interaction, ruleset: app_commands.Choice[str],
-                    name: app_commands.Range[str, 1, 100]) -> None:
+                    name: app_commands.Range[str, 1, 100],
+                    sides: app_commands.Range[str, 1, 100] | None = None) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/battle start") as tx:
                 if tx.battle is not None:
@@ -59,18 +73,21 @@ class Battles(commands.Cog):
                         hint="End it with `/battle end` first, or start one in another channel.",
                     )
                 phases = RULESETS[ruleset.value].battle.phases
+                fixed = read_sides(sides) if sides is not None else None
                 battle = Battle(channel_id=interaction.channel_id, guild_id=interaction.guild_id,
                                 ruleset=ruleset.value, name=name.strip(),
-                                created_by=interaction.user.id,
+                                created_by=interaction.user.id, sides=fixed,
                                 phase=phases[0] if phases else None, settings={},
                                 dice_queue=[], turn=1, last_seq=0, status="active")
                 tx.add(battle)
                 tx.battle = battle
                 await tx.record("battle_start", f"Battle started: {battle.name} "
                                                 f"({ruleset.name})")
+            sides_line = f"Sides: {' and '.join(fixed)}\n" if fixed else ""
             return notice(
                 f"⚔️ Battle started: {battle.name}",
                 f"{ruleset.name} · {turn_line(battle)}\nGM: {interaction.user.mention}\n"
+                f"{sides_line}"
                 "Add units with `/unit add`, generals with `/general add`; `/battle show` "
                 "shows the roster.",
             )
@@ -124,16 +141,16 @@ class Battles(commands.Cog):
         text = render(view.battle, view.units, view.generals, view.events)
         file = discord.File(io.BytesIO(text.encode()), filename=f"{slug(view.battle.name)}.{kind}")
         await interaction.response.send_message(
-            content=f"📎 {view.battle.name}: {len(view.events)} events "
+            content=f"📎 {view.battle.name}: {counted(len(view.events), 'event')} "
                     f"({ruleset_title(view.battle)})",
             file=file,
         )
 
-    @battle.command(name="next", description="Move on to the next phase (or turn)")
+    @battle.command(name="next", description="Move on to the next phase, or turn (GM)")
     async def next(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/battle next") as tx:
-                battle = tx.require_battle()
+                battle = tx.require_gm("move the battle on to the next phase or turn")
                 rules = tx.rules
                 phases = rules.phases
                 tx.touch(battle)

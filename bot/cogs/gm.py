@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -9,16 +10,26 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import general_name_choices, unit_name_choices
-from bot.battles.errors import BattleError
-from bot.battles.play import play_in_battle, rules_for
-from bot.battles.store import BattleStore, BattleTx, roster_general, roster_unit
-from bot.battles.validate import check_commander, check_new_name, check_side
+from bot.battles.actor import Actor
+from bot.battles.errors import BattleError, NoBattle, NotGM
+from bot.battles.play import Played, play_in_battle, rules_for
+from bot.battles.store import (
+    BattleStore,
+    BattleTx,
+    active_battle,
+    roster_general,
+    roster_unit,
+)
+from bot.battles.validate import battle_side, check_commander, check_new_name
 from bot.cogs.lookups import played_reply
 from bot.respond import Reply, answer
+from bot.storage.models import Event
+from bot.workers import OutcomeJob, OutcomeWorker, TooSlow
 from rules.core.dice import ReplaySource, parse_dice
-from rules.core.errors import InvalidInput
-from rules.core.outcomes import Outcome, distinct_outcomes
+from rules.core.errors import InvalidInput, RulesError
+from rules.core.outcomes import Enumeration, Outcome
 from rules.core.roster import (
+    MAX_STRENGTH,
     describe_changes,
     general_changes,
     name_key,
@@ -31,6 +42,15 @@ BESIDE_THE_ROSTER = ("dice_queue", "gm_role")
 UNIT_COLUMNS = ("name", "side", "strength", "status", "commander")
 GENERAL_FIELDS = ("side", "unit", "wounds", "status")
 GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
+# The bounds /unit add and /general add put on their options: a GM's correction is held to
+# the same, so no value reaches the database that a player could not have entered.
+STRENGTH_RANGE = (0, MAX_STRENGTH)
+WOUNDS_RANGE = (0, 1)
+# Discord drops an autocomplete not answered within 3 seconds.
+AUTOCOMPLETE_WAIT = 2.0
+# Offered while the list of results is still being worked out.
+STILL_WORKING = "still-working"
+ListingKey = tuple[int, int]  # (battle id, event seq)
 
 
 def private(text: str) -> Reply:
@@ -52,43 +72,67 @@ async def last_resolution(tx: BattleTx):
     return event
 
 
-async def outcomes_before(tx: BattleTx, event) -> list[Outcome]:
-    """The results the rules allow for the event's command, on the roster as it was before it."""
+async def job_before(tx: BattleTx, event) -> OutcomeJob:
+    """The event's command on the roster as it was before it: what a worker re-runs."""
     await tx.revert(event)
     request = event.request
     battle = tx.require_battle()
-    prepared = tx.rules.prepare(request["procedure"], request["options"], await tx.roster(),
-                                dict(battle.settings))
-    return distinct_outcomes(prepared)
+    return OutcomeJob(battle.ruleset, request["procedure"], request["options"],
+                      await tx.roster(), dict(battle.settings))
 
 
-def parse_int(value: str, field: str, minimum: int) -> int | None:
+def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
     if value.strip().casefold() in ("none", ""):
         return None
+    minimum, maximum = bounds
     try:
         number = int(value)
     except ValueError:
-        raise InvalidInput(f"`{field}` takes a whole number, not `{value}`.") from None
+        raise InvalidInput(f"`{field}` takes a whole number, not `{value[:20]}`.",
+                           hint=f"Use {minimum} to {maximum}.") from None
     if number < minimum:
-        raise InvalidInput(f"`{field}` cannot be below {minimum}.")
+        raise InvalidInput(f"`{field}` cannot be below {minimum}.",
+                           hint=f"Use {minimum} to {maximum}.")
+    if number > maximum:
+        raise InvalidInput(f"`{field}` cannot be above {maximum}.",
+                           hint=f"Use {minimum} to {maximum}, as `/unit add` and "
+                           "`/general add` do.")
     return number
 
 
-class GM(commands.Cog):
-    gm = app_commands.Group(name="gm", description="GM tools: undo, reroll, dice, corrections")
+def not_listed(listing: Enumeration) -> BattleError:
+    if listing.cut_short:
+        return BattleError("That is not among the results I could work out in time; "
+                           "this roll has too many to list them all.",
+                           hint="Pick one from the list, or queue dice with `/gm dice` and "
+                           "use `/gm reroll`.")
+    return BattleError("That is not a result the rules allow here.",
+                       hint="Pick one from the list the option offers.")
 
-    def __init__(self, store: BattleStore) -> None:
+
+def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:
+    wanted = current.casefold()
+    return [app_commands.Choice(name=o.label[:100], value=o.key)
+            for o in listing.outcomes if wanted in o.label.casefold()][:25]
+
+
+class GM(commands.Cog):
+    # A battle lives in a server channel; in a DM there is nothing to correct.
+    gm = app_commands.Group(
+        name="gm", description="GM tools: undo, reroll, dice, corrections", guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False,
+                                                        private_channel=False))
+
+    def __init__(self, store: BattleStore, outcomes: OutcomeWorker) -> None:
         self.store = store
+        self.outcomes = outcomes
 
     @gm.command(name="undo", description="Undo the last event, restoring the battle exactly")
     async def undo(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/gm undo") as tx:
-                tx.require_gm("undo")
-                event = await tx.last_undoable()
-                undo = await tx.undo(event, f"Undid #{event.seq}: {event.summary}")
-            return public(f"↩️ Undid #{event.seq} ({event.kind.replace('_', ' ')}): "
-                          f"{event.summary} (event #{undo.seq}).")
+            undone = await self.store.undo(interaction, "/gm undo")
+            return public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
+                          f"{undone.summary} (event #{undone.undo_seq}).")
 
         await answer(interaction, work)
 
@@ -111,38 +155,81 @@ class GM(commands.Cog):
     @app_commands.describe(result="The result to apply instead (pick from the list)")
     async def override(self, interaction: discord.Interaction, result: str) -> None:
         async def work() -> Reply:
+            if result == STILL_WORKING:
+                raise BattleError("The list of results was not ready yet.",
+                                  hint="Open the `result` option again and pick one.")
+            # Worked out with no transaction open: the channel stays free meanwhile.
+            key, listing = await self._listing(interaction)
+            found = await self.outcomes.result(listing)
             async with self.store.for_interaction(interaction, "/gm override") as tx:
                 tx.require_gm("override a result")
                 event = await last_resolution(tx)
-                outcomes = await outcomes_before(tx, event)
-                chosen = next((o for o in outcomes if result in (o.key, o.label)), None)
+                if (tx.require_battle().id, event.seq) != key:
+                    raise BattleError(f"The last roll changed while I worked out its results "
+                                      f"(it is now #{event.seq}).",
+                                      hint="Run `/gm override` again.")
+                chosen = found.find(result)
                 if chosen is None:
-                    raise BattleError("That is not a result the rules allow here.",
-                                      hint="Pick one from the list the option offers.")
-                # outcomes_before already put the roster back; record that as the undo.
-                undo = await tx.record("undo", f"Undid #{event.seq} to override it",
-                                       reverts=event.seq)
-                event.undone_by = undo.seq
-                request = event.request
-                played = await play_in_battle(
-                    tx, request["procedure"], request["options"], None, kind="override",
-                    forced=ReplaySource(chosen.path),
-                    summary_prefix=f"GM override of #{event.seq}: ")
+                    raise not_listed(found)
+                played = await self._apply_override(tx, event, chosen)
             return played_reply(played)
 
         await answer(interaction, work)
 
+    @staticmethod
+    async def _apply_override(tx: BattleTx, event: Event, chosen: Outcome) -> Played:
+        await tx.revert(event)
+        undo = await tx.record("undo", f"Undid #{event.seq} to override it", reverts=event.seq)
+        event.undone_by = undo.seq
+        request = event.request
+        return await play_in_battle(
+            tx, request["procedure"], request["options"], None, kind="override",
+            forced=ReplaySource(chosen.path), summary_prefix=f"GM override of #{event.seq}: ")
+
+    async def _listing(
+        self, interaction: discord.Interaction
+    ) -> tuple[ListingKey, asyncio.Future[Enumeration]]:
+        """The (cached or newly started) results of the channel's last roll; GMs only.
+
+        A cache hit costs one read; only a miss takes the channel's lock, briefly, to put
+        the roster back as it was before the roll and hand that to the worker.
+        """
+        channel = interaction.channel_id or 0
+        actor = Actor.from_interaction(interaction)
+        async with self.store.db.reader() as session:
+            battle = await active_battle(session, channel)
+            if battle is None:
+                raise NoBattle()
+            if not actor.is_gm(battle.created_by, battle.gm_role_id):
+                raise NotGM("override a result")
+            event = await last_resolution(BattleTx(session, battle, actor, channel, None,
+                                                   "read"))
+            key: ListingKey = (battle.id, event.seq)
+        listing = self.outcomes.cached(key)
+        if listing is None:
+            async with self.store.peek(channel) as tx:
+                event = await last_resolution(tx)
+                key = (tx.require_battle().id, event.seq)
+                job = await job_before(tx, event)
+            listing = self.outcomes.start(key, job)
+        return key, listing
+
     @override.autocomplete("result")
     async def _results(self, interaction: discord.Interaction, current: str):
         try:
-            async with self.store.peek(interaction.channel_id or 0) as tx:
-                event = await last_resolution(tx)
-                outcomes = await outcomes_before(tx, event)
-        except (BattleError, InvalidInput):
+            _, listing = await self._listing(interaction)
+        except RulesError:
+            return []  # no battle, not a GM, nothing to override
+        try:
+            found = await self.outcomes.result(listing, timeout=AUTOCOMPLETE_WAIT)
+        except TooSlow:
+            # Still running: say so; the next keystroke finds it further along.
+            return [app_commands.Choice(
+                name="⏳ Still working out the possible results: type again in a moment",
+                value=STILL_WORKING)]
+        except RulesError:
             return []
-        wanted = current.casefold()
-        return [app_commands.Choice(name=o.label[:100], value=o.key)
-                for o in outcomes if wanted in o.label.casefold()][:25]
+        return result_choices(found, current)
 
     @gm.command(name="dice", description="Queue dice for the next rolls in this channel")
     @app_commands.describe(dice="Faces to use next, in order, e.g. `6 6 1`",
@@ -154,7 +241,7 @@ class GM(commands.Cog):
                 battle = tx.require_gm("queue dice")
                 if not clear and not (dice and dice.strip()):
                     raise BattleError("Give the dice to queue, or `clear:true`.")
-                faces = [] if clear else parse_dice(dice or "")
+                faces = [] if clear else parse_dice(dice or "", tx.rules.dice_faces)
                 tx.touch(battle)
                 battle.dice_queue = [] if clear else [*battle.dice_queue, *faces]
                 queued = len(battle.dice_queue)
@@ -165,7 +252,8 @@ class GM(commands.Cog):
             return private(f"🎲 Dice queue: {shown}. The next rolls in this channel use them "
                            "first, in order.")
 
-        await answer(interaction, work)
+        # The queue is the GM's secret: even "thinking…" must not show in the channel.
+        await answer(interaction, work, ephemeral=True)
 
     @gm.command(name="set", description="Set any field of a unit, checked like /unit add")
     @app_commands.describe(unit="The unit (gone units too)", field="The field to set",
@@ -190,14 +278,14 @@ class GM(commands.Cog):
 
     async def _set_unit_field(self, tx: BattleTx, row, field: str, value: str) -> None:
         if field == "strength":
-            row.strength = parse_int(value, "strength", 0)
+            row.strength = parse_int(value, "strength", STRENGTH_RANGE)
         elif field == "status":
             if value not in ("active", "gone"):
                 raise InvalidInput("`status` is active or gone.")
             row.status = value
             row.gone_reason = None if value == "active" else "removed by the GM"
         elif field == "side":
-            row.side = check_side(value)
+            row.side = await battle_side(tx, value)
         elif field == "name":
             row.name = await check_new_name(tx, value)
             row.name_key = name_key(row.name)
@@ -252,7 +340,7 @@ class GM(commands.Cog):
                 before = roster_general(row)
                 tx.touch(row)
                 if field.value == "wounds":
-                    row.wounds = parse_int(value, "wounds", 0) or 0
+                    row.wounds = parse_int(value, "wounds", WOUNDS_RANGE) or 0
                 elif field.value == "status":
                     if value not in GENERAL_STATUSES:
                         raise InvalidInput(f"`status` is one of {', '.join(GENERAL_STATUSES)}.")
@@ -261,7 +349,7 @@ class GM(commands.Cog):
                     row.unit_name = (None if value.strip().casefold() == "none"
                                      else (await tx.unit_row(value)).name)
                 else:
-                    row.side = check_side(value)
+                    row.side = await battle_side(tx, value)
                 changes = describe_changes(general_changes(before, roster_general(row)))
                 if not changes:
                     raise BattleError(f"{row.name}'s {field.value} is already {value}.")

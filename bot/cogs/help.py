@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack
 from bot.render.resolution import to_discord
+from rules.core.roster import strength_word
 from rules.fire_at_will.inputs import CHARGER, MELEE
 from rules.le_baton.inputs import MELEE_SITUATION as LB_MELEE_SITUATION
 from rules.le_baton.inputs import UNIT as LB_UNIT
@@ -78,9 +79,23 @@ EXTRAS: dict[str, list[tuple[str, list[str]]]] = {
 }
 
 
+def battle_words(topic: str) -> list[FieldSpec]:
+    """How a battle's roster takes this rule set's words, and its own word for strength."""
+    rules = RULESETS[topic].battle
+    if rules is None:
+        return []
+    label = rules.strength_label
+    word = strength_word(label)
+    return [FieldSpec(f"In a battle: strength in {label}", (
+        f"A unit's strength counts {label}. Give it among the words of `/unit add` or "
+        f"`/unit edit` as `{word}=N` (e.g. `{word}=4`), or with the `strength` option. "
+        f"`/battle show` and every reply count it in {label}."))]
+
+
 def topic_help(topic: str) -> list[EmbedSpec]:
     title, sets = TOPICS[topic]
     fields = tuple(FieldSpec(label, "\n".join(fields.help_lines())) for label, fields in sets)
+    fields += tuple(battle_words(topic))
     fields += tuple(FieldSpec(label, "\n".join(f"• {line}" for line in lines))
                     for label, lines in EXTRAS.get(topic, []))
     return pack(

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import roster_suggestions, suggestions, unit_name_choices
-from bot.battles.play import Played, check_ruleset, play_in_battle, quick_lookup
+from bot.battles.play import Played, quick_lookup
 from bot.battles.store import BattleStore
 from bot.render.resolution import resolution_messages
 from bot.respond import Reply, answer
@@ -30,6 +30,7 @@ from rules.le_baton.inputs import UNIT as LB_UNIT
 from rules.le_baton.morale import PHASE_TITLES
 
 DICE_HELP = "Your own dice, in the order the reply lists the rolls, e.g. `3 5`; blank: I roll"
+LOOKUP_HELP = "Just look it up: leave this channel's battle alone"
 FAW_CHARGE = "Fire at Will: the charged unit tests 1d6 + factors vs its basic morale"
 FAW_MELEE = "Fire at Will: 1d6 per unit + factor table; highest score per side"
 FAW_SURRENDER = "Fire at Will: 1d6, foot surrender on 4+, mounted on 5+"
@@ -56,8 +57,8 @@ ARM_CHOICES = choices_of(Arm)
 ORDER_CHOICES = choices_of(Order)
 COVER_CHOICES = choices_of(Cover)
 READING_CHOICES = [
-    app_commands.Choice(name="the attackers only (default)", value=ObstacleReading.ATTACKER),
-    app_commands.Choice(name="either side", value=ObstacleReading.EITHER),
+    app_commands.Choice(name="either side (default)", value=ObstacleReading.EITHER),
+    app_commands.Choice(name="the attackers only", value=ObstacleReading.ATTACKER),
 ]
 
 
@@ -99,28 +100,35 @@ class Lookups(commands.Cog):
         procedure: str,
         options: dict[str, Any],
         dice: str | None,
+        lookup: bool = False,
     ) -> None:
         options = {k: plain(v) for k, v in options.items() if v is not None}
         command = f"/{procedure} {ruleset}"
 
         async def work() -> Reply:
-            # No battle here: a quick lookup, which needs no lock and writes nothing. (A battle
-            # started a moment later is not affected by a lookup that came first.)
-            if await self.store.ruleset(interaction.channel_id or 0) is None:
+            # No battle here, or the player asked for a lookup: a quick lookup, which needs no
+            # lock and writes nothing. (A battle started a moment later is not affected by a
+            # lookup that came first.)
+            if lookup or await self.store.ruleset(interaction.channel_id or 0) is None:
                 return played_reply(quick_lookup(ruleset, procedure, options, dice))
-            async with self.store.for_interaction(interaction, command) as tx:
-                if tx.battle is None:
-                    return played_reply(quick_lookup(ruleset, procedure, options, dice))
-                check_ruleset(tx, ruleset, procedure)
-                played = await play_in_battle(tx, procedure, options, dice)
+            played = await self.store.move(interaction, command, ruleset, procedure, options,
+                                           dice)
+            if played is None:  # the battle ended a moment ago
+                played = quick_lookup(ruleset, procedure, options, dice)
             return played_reply(played)
 
         await answer(interaction, work)
 
+    async def roster_names(self, interaction: discord.Interaction) -> list[str] | None:
+        """The battle's unit names; None for a quick lookup (no battle, or `lookup:true`)."""
+        if getattr(interaction.namespace, "lookup", False):
+            return None
+        return await self.store.unit_names(interaction.channel_id or 0)
+
     async def unit_choices(self, interaction: discord.Interaction, current: str, fields,
                            situation) -> list[app_commands.Choice[str]]:
         """Roster names in a battle; the full unit words in a quick lookup."""
-        names = await self.store.unit_names(interaction.channel_id or 0)
+        names = await self.roster_names(interaction)
         if names is None:
             return suggestions(fields, current)
         return roster_suggestions(names, situation, current)
@@ -137,7 +145,7 @@ class Lookups(commands.Cog):
         cover="Where the charged unit stands",
         shaken="The charged unit is shaken (quick lookups)",
         routing="The charged unit is already routing (quick lookups)",
-        dice=DICE_HELP,
+        dice=DICE_HELP, lookup=LOOKUP_HELP,
     )
     @app_commands.choices(target_type=ARM_CHOICES, order=ORDER_CHOICES, cover=COVER_CHOICES)
     async def charge_fire_at_will(
@@ -151,12 +159,12 @@ class Lookups(commands.Cog):
         cover: app_commands.Choice[str] | None = None,
         shaken: bool | None = None,
         routing: bool | None = None,
-        dice: str | None = None,
+        dice: str | None = None, lookup: bool = False,
     ) -> None:
         options = {"target": target, "chargers": chargers, "target_type": target_type,
                    "morale": morale, "order": order, "cover": cover, "shaken": shaken,
                    "routing": routing}
-        await self.resolve(interaction, "fire-at-will", "charge", options, dice)
+        await self.resolve(interaction, "fire-at-will", "charge", options, dice, lookup)
 
     @charge_fire_at_will.autocomplete("chargers")
     async def _chargers(self, interaction: discord.Interaction, current: str):
@@ -167,8 +175,9 @@ class Lookups(commands.Cog):
     @app_commands.describe(
         attackers="Attacking units `Name: words; …` e.g. `2nd Foot: inf regular charging`",
         defenders="Defending units `Name: words; …` e.g. `Rangers: inf open front`",
-        dice=DICE_HELP,
-        obstacle_rule="Whom the 'defender behind an obstacle' exception spares (default attackers)",
+        dice=DICE_HELP, lookup=LOOKUP_HELP,
+        obstacle_rule="Whom the 'defender behind an obstacle' exception spares "
+                      "(default either side)",
     )
     @app_commands.choices(obstacle_rule=READING_CHOICES)
     async def melee_fire_at_will(
@@ -176,11 +185,11 @@ class Lookups(commands.Cog):
         interaction: discord.Interaction,
         attackers: str,
         defenders: str,
-        dice: str | None = None,
+        dice: str | None = None, lookup: bool = False,
         obstacle_rule: app_commands.Choice[str] | None = None,
     ) -> None:
         options = {"attackers": attackers, "defenders": defenders, "obstacle_rule": obstacle_rule}
-        await self.resolve(interaction, "fire-at-will", "melee", options, dice)
+        await self.resolve(interaction, "fire-at-will", "melee", options, dice, lookup)
 
     @melee_fire_at_will.autocomplete("attackers")
     @melee_fire_at_will.autocomplete("defenders")
@@ -192,7 +201,7 @@ class Lookups(commands.Cog):
         unit="The unit testing (in a battle: a roster unit)",
         situation="Why it tests",
         unit_type="What the unit is (quick lookups; cavalry counts as mounted)",
-        dice=DICE_HELP,
+        dice=DICE_HELP, lookup=LOOKUP_HELP,
     )
     @app_commands.choices(unit_type=ARM_CHOICES, situation=SURRENDER_SITUATIONS)
     async def surrender_fire_at_will(
@@ -201,10 +210,10 @@ class Lookups(commands.Cog):
         unit: app_commands.Range[str, 1, 64],
         situation: app_commands.Choice[str],
         unit_type: app_commands.Choice[str] | None = None,
-        dice: str | None = None,
+        dice: str | None = None, lookup: bool = False,
     ) -> None:
         options = {"unit": unit, "situation": situation, "unit_type": unit_type}
-        await self.resolve(interaction, "fire-at-will", "surrender", options, dice)
+        await self.resolve(interaction, "fire-at-will", "surrender", options, dice, lookup)
 
     @charge_fire_at_will.autocomplete("target")
     @surrender_fire_at_will.autocomplete("unit")
@@ -215,7 +224,7 @@ class Lookups(commands.Cog):
 
     async def lb_units(self, interaction: discord.Interaction, current: str,
                        situation: FieldSet | None = None) -> list[app_commands.Choice[str]]:
-        names = await self.store.unit_names(interaction.channel_id or 0)
+        names = await self.roster_names(interaction)
         if names is None:
             return suggestions(LB_UNIT, current)
         return roster_suggestions(names, situation, current)
@@ -225,15 +234,15 @@ class Lookups(commands.Cog):
         shooter="The unit shooting `Name: words` (in a battle: a roster unit)",
         target="The unit shot at", target_type="What the target is to the shooter "
         "(in a battle: read off its formation when left out)",
-        distance="Inches to the target (the range is 4\")", dice=DICE_HELP)
+        distance="Inches to the target (the range is 4\")", dice=DICE_HELP, lookup=LOOKUP_HELP)
     @app_commands.choices(target_type=choices_of(FireTarget))
     async def fire_le_baton(self, interaction: discord.Interaction, shooter: str, target: str,
                             target_type: app_commands.Choice[str] | None = None,
                             distance: app_commands.Range[float, 0, 100] | None = None,
-                            dice: str | None = None) -> None:
+                            dice: str | None = None, lookup: bool = False) -> None:
         options = {"shooter": shooter, "target": target, "target_type": target_type,
                    "distance": distance}
-        await self.resolve(interaction, "le-baton", "fire", options, dice)
+        await self.resolve(interaction, "le-baton", "fire", options, dice, lookup)
 
     @artillery.command(name="le-baton", description=LB_ARTILLERY)
     @app_commands.describe(
@@ -242,7 +251,7 @@ class Lookups(commands.Cog):
         range="Close, normal (default) or long range",
         behind="A unit 12\" behind the target, also hit", behind_type="What that unit is",
         level_ground="All units, the guns included, are on level ground and in range",
-        dice=DICE_HELP)
+        dice=DICE_HELP, lookup=LOOKUP_HELP)
     @app_commands.choices(target_type=choices_of(ArtilleryTarget),
                           behind_type=choices_of(ArtilleryTarget), range=choices_of(Range))
     async def artillery_le_baton(
@@ -250,11 +259,11 @@ class Lookups(commands.Cog):
             target_type: app_commands.Choice[str] | None = None,
             range: app_commands.Choice[str] | None = None, behind: str | None = None,
             behind_type: app_commands.Choice[str] | None = None, level_ground: bool = False,
-            dice: str | None = None) -> None:
+            dice: str | None = None, lookup: bool = False) -> None:
         options = {"battery": battery, "target": target, "target_type": target_type,
                    "range": range, "behind": behind, "behind_type": behind_type,
                    "level_ground": level_ground}
-        await self.resolve(interaction, "le-baton", "artillery-fire", options, dice)
+        await self.resolve(interaction, "le-baton", "artillery-fire", options, dice, lookup)
 
     @morale.command(name="le-baton", description=LB_MORALE)
     @app_commands.describe(
@@ -266,7 +275,7 @@ class Lookups(commands.Cog):
         opponent="The enemy unit it faces, for the reply",
         cannot_form_line="It cannot form line when required (d6 casualties)",
         initiated_charge="Cavalry that began a charge this turn (phases 12 and 13)",
-        dice=DICE_HELP)
+        dice=DICE_HELP, lookup=LOOKUP_HELP)
     @app_commands.choices(phase=LB_PHASES, charged_by=[
         app_commands.Choice(name="infantry", value="infantry"),
         app_commands.Choice(name="cavalry", value="cavalry")])
@@ -275,22 +284,22 @@ class Lookups(commands.Cog):
             charging: bool = False, flank_or_rear: bool = False,
             charged_by: app_commands.Choice[str] | None = None, opponent: str | None = None,
             cannot_form_line: bool = False, initiated_charge: bool | None = None,
-            dice: str | None = None) -> None:
+            dice: str | None = None, lookup: bool = False) -> None:
         options = {"unit": unit, "phase": phase, "charging": charging,
                    "flank_or_rear": flank_or_rear, "charged_by": charged_by,
                    "opponent": opponent, "cannot_form_line": cannot_form_line,
                    "initiated_charge": initiated_charge}
-        await self.resolve(interaction, "le-baton", "morale", options, dice)
+        await self.resolve(interaction, "le-baton", "morale", options, dice, lookup)
 
     @recall.command(name="le-baton", description=LB_RECALL)
     @app_commands.describe(unit="The cavalry unit `Name: words` (in a battle: a roster unit)",
                            initiated_charge="It began the charge (in a battle: its charge "
-                           "marker says)", dice=DICE_HELP)
+                           "marker says)", dice=DICE_HELP, lookup=LOOKUP_HELP)
     async def recall_le_baton(self, interaction: discord.Interaction, unit: str,
                               initiated_charge: bool | None = None,
-                              dice: str | None = None) -> None:
+                              dice: str | None = None, lookup: bool = False) -> None:
         options = {"unit": unit, "initiated_charge": initiated_charge}
-        await self.resolve(interaction, "le-baton", "recall", options, dice)
+        await self.resolve(interaction, "le-baton", "recall", options, dice, lookup)
 
     @charge.command(name="le-baton", description=LB_CHARGE)
     @app_commands.describe(
@@ -301,37 +310,37 @@ class Lookups(commands.Cog):
         another_infantry_charging="Another infantry unit already charges this target",
         target_already_contacted="The target cavalry is already contacted by another unit",
         cannot_form_line="The charging column could not form line if it fails to close",
-        dice=DICE_HELP)
+        dice=DICE_HELP, lookup=LOOKUP_HELP)
     async def charge_le_baton(
             self, interaction: discord.Interaction, charger: str, target: str,
             target_defensive_terrain: bool = False, flank_or_rear: bool = False,
             another_infantry_charging: bool = False, target_already_contacted: bool = False,
-            cannot_form_line: bool = False, dice: str | None = None) -> None:
+            cannot_form_line: bool = False, dice: str | None = None, lookup: bool = False) -> None:
         options = {"charger": charger, "target": target,
                    "target_defensive_terrain": target_defensive_terrain,
                    "flank_or_rear": flank_or_rear,
                    "another_infantry_charging": another_infantry_charging,
                    "target_already_contacted": target_already_contacted,
                    "cannot_form_line": cannot_form_line}
-        await self.resolve(interaction, "le-baton", "charge", options, dice)
+        await self.resolve(interaction, "le-baton", "charge", options, dice, lookup)
 
     @melee.command(name="le-baton", description=LB_MELEE)
     @app_commands.describe(
         attacker="One side `Name: words` (in a battle: a roster unit, then e.g. "
         "`defensive-terrain`)", defender="The other side, likewise",
-        phase="Phase 6 (French turn) or 11 (British turn)", dice=DICE_HELP)
+        phase="Phase 6 (French turn) or 11 (British turn)", dice=DICE_HELP, lookup=LOOKUP_HELP)
     @app_commands.choices(phase=[app_commands.Choice(name="6", value=6),
                                  app_commands.Choice(name="11", value=11)])
     async def melee_le_baton(self, interaction: discord.Interaction, attacker: str,
                              defender: str, phase: app_commands.Choice[int],
-                             dice: str | None = None) -> None:
+                             dice: str | None = None, lookup: bool = False) -> None:
         options = {"attacker": attacker, "defender": defender, "phase": phase}
-        await self.resolve(interaction, "le-baton", "melee", options, dice)
+        await self.resolve(interaction, "le-baton", "melee", options, dice, lookup)
 
     @melee_le_baton.autocomplete("attacker")
     @melee_le_baton.autocomplete("defender")
     async def _lb_melee_units(self, interaction: discord.Interaction, current: str):
-        names = await self.store.unit_names(interaction.channel_id or 0)
+        names = await self.roster_names(interaction)
         if names is None:
             return suggestions(LB_MELEE_UNIT, current)
         return roster_suggestions(names, LB_MELEE_SITUATION, current)

@@ -12,6 +12,7 @@ only it knows which names are groups.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -22,11 +23,19 @@ from .payloads import (
     OPTION_TYPE_NAMES,
     OfflineInputError,
     RegisteredCommand,
+    UnknownCommand,
     resolve_command,
     top_level_schemas,
 )
 
-__all__ = ["CommandLine", "CommandLineError", "help_text", "parse_command_line"]
+__all__ = [
+    "CommandLine",
+    "CommandLineError",
+    "command_paths",
+    "help_text",
+    "parse_command_line",
+    "suggest_commands",
+]
 
 _QUOTES = "\"'"
 #: How a mention-type value is typed in the console.
@@ -216,7 +225,10 @@ def parse_command_line(
     when the payload is built.
     """
     words, option_tokens = _split_words(_tokens(line))
-    path = _command_words(tree, words, guild_id)
+    try:
+        path = _command_words(tree, words, guild_id)
+    except UnknownCommand as error:
+        raise _with_suggestions(error, words, command_paths(tree, guild_id=guild_id)) from None
     options: dict[str, str] = {}
     for token in option_tokens:
         if token.name in options:
@@ -225,6 +237,74 @@ def parse_command_line(
             )
         options[token.name] = token.value or ""
     return CommandLine(path, options)
+
+
+# --------------------------------------------------------------------------- suggestions
+
+
+def command_paths(
+    tree: app_commands.CommandTree[Any], *, guild_id: int | None = None
+) -> list[tuple[str, ...]]:
+    """Every invocable command here, subcommands spelled out: ``("melee", "fire-at-will")``."""
+    paths: list[tuple[str, ...]] = []
+    for name, registered in top_level_schemas(tree, guild_id=guild_id).items():
+        paths.extend(_leaf_paths(registered.schema, (name,)))
+    return paths
+
+
+def _leaf_paths(schema: Mapping[str, Any], prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
+    children = [o for o in schema.get("options") or [] if o.get("type") in (1, 2)]
+    if not children:
+        return [prefix]
+    return [path for child in children for path in _leaf_paths(child, (*prefix, child["name"]))]
+
+
+def suggest_commands(
+    words: Sequence[str], paths: Sequence[tuple[str, ...]], limit: int = 3
+) -> list[str]:
+    """Commands close to what was typed, as many words long as was typed.
+
+    ``mele`` suggests ``/melee``, ``mele fire-at-will`` suggests ``/melee fire-at-will``, and
+    a subcommand typed without its group (``export``) suggests the whole command
+    (``/battle export``).
+    """
+    width = len(words)
+    spelled: dict[str, list[str]] = {}
+    for path in paths:
+        if len(path) >= width:
+            spelled.setdefault(" ".join(path[:width]), []).append(" ".join(path[:width]))
+        if len(path) > width:
+            spelled.setdefault(" ".join(path[-width:]), []).append(" ".join(path))
+    typed = " ".join(word.lower() for word in words)
+    scores = {key: _likeness(typed, key) for key in spelled}
+    best = max(scores.values(), default=0.0)
+    # Only the nearest few: "mele fire-at-will" is /melee fire-at-will, not every fire-at-will.
+    close = sorted((key for key, score in scores.items() if score >= max(0.6, best - 0.1)),
+                   key=lambda key: -scores[key])
+    found: list[str] = []
+    for key in close:
+        found.extend(f"/{command}" for command in spelled[key] if f"/{command}" not in found)
+    return found[:limit]
+
+
+def _likeness(typed: str, candidate: str) -> float:
+    return difflib.SequenceMatcher(None, typed, candidate).ratio()
+
+
+def _with_suggestions(
+    error: UnknownCommand, words: Sequence[str], paths: Sequence[tuple[str, ...]]
+) -> UnknownCommand:
+    # A group typed without its subcommand (nothing misspelt) is answered by its own help.
+    suggestions = suggest_commands(words, paths) if error.typed else []
+    if not suggestions:
+        return error
+    message = f"{error}. Did you mean {_either(suggestions)}?"
+    return UnknownCommand(message, path=error.path, typed=error.typed, known=error.known,
+                          suggestions=suggestions)
+
+
+def _either(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
 # --------------------------------------------------------------------------- help

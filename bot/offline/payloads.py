@@ -123,14 +123,24 @@ class OfflineInputError(Exception):
 
 
 class UnknownCommand(OfflineInputError):
-    """The path does not name an invocable command; ``known`` lists what does at that level."""
+    """The path does not name an invocable command; ``known`` lists what does at that level.
+
+    ``suggestions`` are whole commands close to what was typed (``/melee`` for ``/mele``).
+    """
 
     def __init__(
-        self, message: str, *, path: Sequence[str] = (), typed: str = "", known: Sequence[str] = ()
+        self,
+        message: str,
+        *,
+        path: Sequence[str] = (),
+        typed: str = "",
+        known: Sequence[str] = (),
+        suggestions: Sequence[str] = (),
     ) -> None:
         super().__init__(message, path=path)
         self.typed = typed
         self.known: tuple[str, ...] = tuple(known)
+        self.suggestions: tuple[str, ...] = tuple(suggestions)
 
 
 class UnknownOption(OfflineInputError):

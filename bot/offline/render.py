@@ -50,6 +50,8 @@ def _heading(message: SentMessage) -> str:
 
 
 def _size(file: SentFile) -> str:
+    if file.size == 1:
+        return "1 byte"
     size = float(file.size)
     for unit in ("bytes", "KiB", "MiB"):
         if size < 1024 or unit == "MiB":
@@ -123,24 +125,34 @@ def _components(components: Iterable[Mapping[str, Any]]) -> list[str]:
     return labels
 
 
-def render_message(message: SentMessage) -> str:
-    """One captured message (or deferral, edit, deletion) as text."""
+def _attachment(file: SentFile, saved: Mapping[SentFile, str]) -> str:
+    note = saved.get(file)
+    return f"[attachment] {file.filename} ({_size(file)})" + (f" {note}" if note else "")
+
+
+def render_message(message: SentMessage, saved: Mapping[SentFile, str] | None = None) -> str:
+    """One captured message (or deferral, edit, deletion) as text.
+
+    ``saved`` says, per attached file, where the console wrote it.
+    """
     lines = [_heading(message)]
     if message.kind == "modal":
         lines.append(message.title or "")
     if message.content:
         lines.append(plain(message.content))
     lines.extend(render_embed(embed) for embed in message.embeds)
-    lines.extend(f"[attachment] {f.filename} ({_size(f)})" for f in message.files)
+    lines.extend(_attachment(file, saved or {}) for file in message.files)
     buttons = _components(message.components)
     if buttons:
         lines.append(" ".join(buttons))
     return "\n".join(lines)
 
 
-def render_messages(messages: Iterable[SentMessage]) -> str:
+def render_messages(
+    messages: Iterable[SentMessage], saved: Mapping[SentFile, str] | None = None
+) -> str:
     """Several messages, separated by blank lines; Discord's own notice when there are none."""
-    rendered = [render_message(message) for message in messages]
+    rendered = [render_message(message, saved) for message in messages]
     if not rendered:
         return "(no reply: Discord would show 'The application did not respond')"
     return "\n\n".join(rendered)

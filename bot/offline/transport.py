@@ -46,6 +46,15 @@ __all__ = [
 #: Callback types (Discord's INTERACTION_CALLBACK_TYPE).
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
+
+def _detached(value: Any) -> Any:
+    """A copy sharing nothing with ``value``: what a JSON round trip over the wire gives
+    (and several times quicker than ``copy.deepcopy`` on message payloads)."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        return copy.deepcopy(value)
+
 EPHEMERAL = 64
 LOADING = 128
 
@@ -273,14 +282,14 @@ class InteractionCapture:
         if route.key == _CALLBACK:
             if str(route.webhook_id) != self.payload["id"]:
                 raise _discord_error(404, 10062, "Unknown interaction")
-            return copy.deepcopy(self._callback(request))
+            return _detached(self._callback(request))
         if str(route.webhook_id) != self.payload["application_id"]:
             raise _discord_error(404, 10015, "Unknown Webhook")
         if route.key == _EXECUTE:
-            return copy.deepcopy(self._execute(request))
+            return _detached(self._execute(request))
         if route.path in (_ORIGINAL, _MESSAGE):
             message_id = route.url.rsplit("/", 1)[-1]
-            return copy.deepcopy(self._on_message(route.method, message_id, request))
+            return _detached(self._on_message(route.method, message_id, request))
         raise OfflineNetworkError(f"no offline answer for {route.method} {route.path}")
 
     # -- callback --------------------------------------------------------------
@@ -301,7 +310,7 @@ class InteractionCapture:
         self.acknowledged = callback_type
         answer = self._callback_answer(callback_type, data, request.files)
         if "resource" in answer:
-            request.message = copy.deepcopy(answer["resource"]["message"])
+            request.message = _detached(answer["resource"]["message"])
         return answer
 
     def _callback_answer(
@@ -343,7 +352,7 @@ class InteractionCapture:
         else:
             flags = int(data.get("flags") or 0)
             message = self._create_message(data, request.files, flags=flags)
-        request.message = copy.deepcopy(message)
+        request.message = _detached(message)
         wait = str((request.params or {}).get("wait", "0")) in ("1", "True", "true")
         return message if wait else None
 
@@ -362,7 +371,7 @@ class InteractionCapture:
         data = request.payload or {}
         check_message(data, request.files, creating=False)
         edited = self._edit_message(message, data, request.files)
-        request.message = copy.deepcopy(edited)
+        request.message = _detached(edited)
         return edited
 
     # -- messages ----------------------------------------------------------------------
@@ -567,7 +576,7 @@ async def _offline_request(
         request.status = error.status
         request.response = getattr(error, "offline_body", None)
         raise
-    return copy.deepcopy(request.response)
+    return _detached(request.response)
 
 
 class OfflineTransport:

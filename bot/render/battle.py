@@ -8,11 +8,14 @@ from typing import Any
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
+from bot.render.words import counted
 from bot.storage.models import Battle, Event, General, Unit
 from rules.registry import RULESETS
 
 BATTLE_COLOUR = 0x1F4E79
 MARKERS = ("shaken", "routing", "disordered", "halted", "held", "charge_marker")
+# Standing qualities that change a unit's dice, shown with what it is.
+QUALITIES = ("regular", "indian", "light")
 
 
 def ruleset_title(battle: Battle) -> str:
@@ -25,6 +28,21 @@ def strength_label(battle: Battle) -> str:
     return ruleset.battle.strength_label if ruleset and ruleset.battle else "SP"
 
 
+def attribute_words(attributes: dict[str, Any]) -> list[str]:
+    """A unit's words as a player reads them: ``infantry, regular, morale 4``, never
+    ``arm=infantry, regular=True``."""
+    words = []
+    for key, value in attributes.items():
+        label = key.replace("_", " ")
+        if value is True:
+            words.append(label)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            words.append(f"{label} {value}")
+        elif value not in (None, False, ""):
+            words.append(str(value).replace("-", " "))
+    return words
+
+
 def turn_line(battle: Battle) -> str:
     return f"Turn {battle.turn}" + (f", {battle.phase}" if battle.phase else "")
 
@@ -35,6 +53,7 @@ def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP
     if unit.strength is not None:
         parts.append(f"{unit.strength} {strength_label}")
     described = [str(attrs[k]) for k in ("arm", "quality", "formation") if attrs.get(k)]
+    described += [quality for quality in QUALITIES if attrs.get(quality) is True]
     if attrs.get("order") == "open":
         described.append("open order")
     if attrs.get("morale") is not None:
@@ -88,10 +107,12 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
     queued = len(battle.dice_queue or [])
     description = f"{ruleset_title(battle)} · {turn_line(battle)}\nGM: {gm}"
+    if battle.sides:
+        description += f"\nSides: {' and '.join(escape(s) for s in battle.sides)}"
     if queued:
-        description += f"\n{queued} dice queued by the GM for the next roll"
+        description += f"\n{counted(queued, 'die', 'dice')} queued by the GM for the next roll"
     head = EmbedSpec(title=f"⚔️ {battle.name}", description=description, colour=BATTLE_COLOUR,
-                     footer=f"{len(units)} units · {battle.last_seq} events",
+                     footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
                      fields=tuple(roster_fields(units, generals, strength_label(battle))))
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
@@ -106,7 +127,8 @@ def log_line(event: Event) -> str:
 
 def log_messages(battle: Battle, events: Sequence[Event]):
     head = EmbedSpec(
-        title=f"📜 {battle.name}: the last {len(events)} events",
+        title=f"📜 {battle.name}: the last "
+              + ("event" if len(events) == 1 else f"{len(events)} events"),
         description="\n".join(log_line(e) for e in events) or "Nothing has happened yet.",
         colour=BATTLE_COLOUR,
         footer=f"{turn_line(battle)} · /battle export for the whole log",

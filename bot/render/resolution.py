@@ -1,9 +1,10 @@
 """Turn an engine ``Resolution`` into embeds a player reads at a glance on a phone.
 
-The result comes first: the title is the headline and the colour says how hard it
-fell. The description sums up the effects; then one field per step shows its rolls
-(every die, every modifier with its reason, the total and what it was read against)
-and its outcome in words.
+The result comes first and is said once: the title is the headline and the colour says
+how hard it fell; the description is one line per unit it falls on (and, in a battle,
+what changed on the roster). The arithmetic follows, for whoever wants it: one field per
+step, each roll on one line (every die, every modifier with its reason, the total and what
+it was read against), the step's outcome closing its last roll.
 """
 
 from __future__ import annotations
@@ -49,25 +50,27 @@ def modifier_text(modifier: Modifier) -> str:
     return f"{modifier.signed()} {modifier.reason}"
 
 
-def roll_line(roll: Roll) -> str:
+def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) -> str:
+    """One roll on one line: label, every die, every modifier with its reason, total, target.
+
+    ``labelled`` and ``with_target`` are off when the step around it already says them.
+    """
     if roll.hits is not None:
-        return pool_line(roll)
+        return pool_line(roll, labelled=labelled, with_target=with_target)
     dice = " ".join(str(f) for f in roll.dice)
-    parts = [f"**{escape(roll.label)}** 🎲 {dice}"]
+    parts = [f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"]
     parts.extend(modifier_text(m) for m in roll.modifiers)
     line = " ".join(parts)
     if roll.total is not None and (roll.modifiers or len(roll.dice) > 1):
         line += f" = **{roll.total}**"
-    if roll.target:
+    if roll.target and with_target:
         line += f" vs {roll.target}"
     if roll.result:
         line += f" → {roll.result}"
-    if roll.notes:
-        line += "\n" + "\n".join(f"  ‣ {note}" for note in roll.notes)
-    return line
+    return line + notes_text(roll)
 
 
-def pool_line(roll: Roll) -> str:
+def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) -> str:
     """Dice read one by one: each die against the number, hits in bold."""
     bonus = sum(m.value for m in roll.modifiers)
     needed = int(roll.target.split("+")[0]) if roll.target and roll.target[0].isdigit() else None
@@ -75,21 +78,66 @@ def pool_line(roll: Roll) -> str:
     for face in roll.dice:
         hit = needed is not None and isinstance(face, int) and face + bonus >= needed
         faces.append(f"**{face}**" if hit else str(face))
-    line = f"**{escape(roll.label)}** 🎲 {' '.join(faces) or 'no dice'}"
+    dice = " ".join(faces) or "no dice"
+    line = f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"
     if roll.modifiers:
         line += " (each die " + " ".join(modifier_text(m) for m in roll.modifiers) + ")"
-    if roll.target:
+    if roll.target and with_target:
         line += f" vs {roll.target}"
     line += f" → {roll.result or roll.hits}"
-    if roll.notes:
-        line += "\n" + "\n".join(f"  ‣ {note}" for note in roll.notes)
-    return line
+    return line + notes_text(roll)
+
+
+def notes_text(roll: Roll) -> str:
+    return "".join(f"\n  ‣ {note}" for note in roll.notes)
+
+
+def shared_target(step: Step) -> str | None:
+    """The target every roll of the step is read against, when there are several."""
+    targets = {roll.target for roll in step.rolls}
+    if len(step.rolls) > 1 and len(targets) == 1:
+        return targets.pop()
+    return None
 
 
 def step_field(step: Step) -> FieldSpec:
-    lines = [roll_line(roll) for roll in step.rolls]
-    lines.append(step.outcome)
-    return FieldSpec(step.title, "\n".join(lines))
+    """A step in one field: each roll on one line, the outcome closing the last one.
+
+    A target shared by every roll is said once, in the field's name; a lone roll named in
+    the step's title drops its label.
+    """
+    target = shared_target(step)
+    labelled = not (len(step.rolls) == 1 and step.rolls[0].label in step.title)
+    lines = [roll_line(roll, labelled=labelled, with_target=target is None)
+             for roll in step.rolls]
+    if not step.outcome:
+        pass
+    elif lines and "\n" not in lines[-1]:
+        lines[-1] += f" — {escape(step.outcome)}"
+    else:
+        lines.append(escape(step.outcome))
+    name = f"{step.title} · vs {target}" if target else step.title
+    return FieldSpec(name, "\n".join(lines))
+
+
+def effect_lines(resolution: Resolution) -> list[str]:
+    """One line per unit or general: everything that falls on it, in the order given."""
+    by_unit: dict[str, list[str]] = {}
+    for effect in resolution.effects:
+        text = effect.describe()
+        if text.startswith(effect.unit):
+            text = text[len(effect.unit):].lstrip(":").strip()
+        by_unit.setdefault(effect.unit, []).append(text)
+    return [f"**{escape(unit)}** {escape(', '.join(parts))}" for unit, parts in by_unit.items()]
+
+
+def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None) -> str:
+    """What the result does, under the headline; in a battle, what changed on the roster."""
+    lines = effect_lines(resolution) or ["No effect on any unit."]
+    if battle_changes is not None:
+        roster = [escape(line) for line in battle_changes] or ["No change to the roster."]
+        lines += [f"📋 {line}" for line in roster]
+    return "\n".join(lines)
 
 
 def resolution_specs(
@@ -100,16 +148,12 @@ def resolution_specs(
     ``battle_changes`` (in a battle) lists what changed on the roster, shown right under
     the effects so the consequence is visible at a glance.
     """
-    effects = "\n".join(f"• {escape(e.describe())}" for e in resolution.effects)
     fields = [step_field(step) for step in resolution.steps]
-    if battle_changes is not None:
-        changed = "\n".join(escape(line) for line in battle_changes) or "No change to the roster."
-        fields.insert(0, FieldSpec("Roster", changed))
     if resolution.notes:
         fields.append(FieldSpec("Reminders", "\n".join(f"• {n}" for n in resolution.notes)))
     head = EmbedSpec(
         title=f"{ICONS[resolution.severity]} {resolution.headline}",
-        description=effects or "No effect on any unit.",
+        description=effects_block(resolution, battle_changes),
         colour=COLOURS[resolution.severity],
         author=source_line(resolution),
         footer=dice_note,

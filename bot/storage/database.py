@@ -17,15 +17,18 @@ import asyncio
 import hashlib
 import os
 import signal
+import time
 import weakref
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import URL, event, make_url, text
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -33,6 +36,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.orm import Session
+
+from bot.storage.batches import SqliteThread, Work
 
 DEFAULT_URL = "sqlite+aiosqlite:///huzzah.db"
 """A file ``huzzah.db`` in the working directory: zero set-up for a single small server."""
@@ -45,6 +50,8 @@ CRASH_ENV = "HUZZAH_TEST_CRASH_AT"
 
 READ_ONLY_OPTION = "huzzah_read_only"
 """Execution option marking connections that only read (SQLite then begins DEFERRED)."""
+
+T = TypeVar("T")
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
 _ADVISORY_NAMESPACE = b"huzzah.battle-channel:"
@@ -77,6 +84,14 @@ def async_url(url: str | URL) -> str:
             f"use {backend}+{wanted}://"
         )
     return parsed.set(drivername=f"{backend}+{wanted}").render_as_string(hide_password=False)
+
+
+def is_in_memory(url: str | URL) -> bool:
+    """A SQLite database that lives only as long as its connection."""
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "sqlite" and (
+        parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory"
+    )
 
 
 def is_sqlite(url: str | URL) -> bool:
@@ -128,7 +143,39 @@ def create_database_engine(
         engine = create_async_engine(url, **engine_options)
         configure_sqlite(engine, foreign_keys=foreign_keys)
         return engine
-    return create_async_engine(url, pool_pre_ping=True, **engine_options)
+    engine = create_async_engine(url, **engine_options)
+    ping_when_idle(engine)
+    return engine
+
+
+IDLE_PING_SECONDS = 10.0
+"""A pooled connection unused for longer than this is checked before it is handed out."""
+
+
+def ping_when_idle(engine: AsyncEngine) -> None:
+    """``pool_pre_ping``, but only for connections that sat idle a while.
+
+    A connection used a moment ago is alive; pinging it costs a round trip on every command.
+    One that waited in the pool (across a database restart, say) is pinged, and replaced by
+    a fresh one when the ping fails.
+    """
+    dialect = engine.sync_engine.dialect
+
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info["returned_at"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _handed_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        returned = record.info.get("returned_at")
+        if returned is None or time.monotonic() - returned < IDLE_PING_SECONDS:
+            return
+        try:
+            alive = dialect.do_ping(dbapi_connection)
+        except Exception:
+            alive = False
+        if not alive:
+            raise DisconnectionError("a pooled connection went away while idle")
 
 
 def _create_sqlite_directory(url: URL) -> None:
@@ -139,10 +186,11 @@ def _create_sqlite_directory(url: URL) -> None:
 
 
 def configure_sqlite(
-    engine: AsyncEngine,
+    engine: AsyncEngine | Engine,
     *,
     foreign_keys: bool = True,
     busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+    query_only: bool = False,
 ) -> None:
     """Install the per-connection pragmas and Huzzah's own BEGIN on a SQLite engine.
 
@@ -157,9 +205,13 @@ def configure_sqlite(
         "PRAGMA journal_mode = WAL",
         f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}",
         "PRAGMA synchronous = NORMAL",
+        # A connection that only reads cannot write by mistake (it takes no write lock).
+        *(("PRAGMA query_only = ON",) if query_only else ()),
     )
 
-    @event.listens_for(engine.sync_engine, "connect")
+    sync_engine = engine.sync_engine if isinstance(engine, AsyncEngine) else engine
+
+    @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -169,7 +221,7 @@ def configure_sqlite(
         finally:
             cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
+    @event.listens_for(sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
         read_only = connection.get_execution_options().get(READ_ONLY_OPTION, False)
         connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
@@ -207,6 +259,13 @@ class Database:
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+        # SQLite has one writer at a time in the whole file. Writers of this process queue
+        # here, in order, instead of each holding a pooled connection and polling SQLite's
+        # busy handler (which sleeps in growing steps: seconds at the tail under load).
+        # Other processes still meet the busy timeout.
+        self._sqlite_writer = asyncio.Lock() if self.is_sqlite else None
+        self._threads: dict[bool, SqliteThread] = {}
+        self._closed = False
 
     @property
     def is_sqlite(self) -> bool:
@@ -226,11 +285,67 @@ class Database:
         allows one writer at a time in the whole database: keep transactions short.
         """
         lock = self._process_lock(channel_id)
-        async with lock, self._sessions() as session, session.begin():
+        writer = self._sqlite_writer or nullcontext()
+        async with lock, writer, self._sessions() as session, session.begin():
             await self._start(session, channel_id)
             yield session
             crash_point("before_commit")
         crash_point("after_commit")
+
+    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[Any]:
+        """This process's lock for a channel: held across a command's read, its rules and its
+        write, so commands of one channel in one process never race each other."""
+        return self._process_lock(channel_id)
+
+    async def batch(self, work: Work[T], *, write: bool = False,
+                    channel_id: int | None = None, one_statement: bool = False) -> T:
+        """Run ``work`` (synchronous, given a connection) in one transaction, as one round trip.
+
+        A write takes SQLite's write lock (queued in this process) or, on PostgreSQL, the
+        channel's advisory lock. The caller holds :meth:`channel_lock` if it needs it.
+        A read of ``one_statement`` needs no transaction around it on PostgreSQL: it saves
+        the BEGIN and COMMIT round trips.
+        """
+        if self._closed:
+            raise RuntimeError("the database is closed: the bot is shutting down")
+        options: dict[str, Any] = {READ_ONLY_OPTION: not write}
+        on_commit = crash_point if write else None
+        thread = self._thread(write)
+        if thread is not None:
+            if not write:
+                return await thread.run(work, options)
+            assert self._sqlite_writer is not None
+            async with self._sqlite_writer:
+                return await thread.run(work, options, on_commit)
+        # An in-memory SQLite is one connection shared by every task: one batch at a time.
+        shared = self._sqlite_writer if self.is_sqlite else None
+        if self.is_postgresql and not write:
+            # One snapshot for every statement of the read, as SQLite's reads have.
+            options |= ({"isolation_level": "AUTOCOMMIT"} if one_statement else
+                        {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True})
+        async with shared or nullcontext(), self.engine.connect() as connection:
+            await connection.execution_options(**options)
+            async with connection.begin():
+                if write and channel_id is not None and self.is_postgresql:
+                    await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                             {"key": advisory_key(channel_id)})
+                result = await connection.run_sync(work)
+                if on_commit:
+                    on_commit("before_commit")
+            if on_commit:
+                on_commit("after_commit")
+            return result
+
+    def _thread(self, write: bool) -> SqliteThread | None:
+        """The SQLite thread for reads or for writes; None where work runs on the async
+        engine (PostgreSQL, or an in-memory SQLite that another connection could not see)."""
+        if not self.is_sqlite or is_in_memory(self.url):
+            return None
+        if write not in self._threads:
+            self._threads[write] = SqliteThread(
+                self.url, partial(configure_sqlite, foreign_keys=True, query_only=not write),
+                "huzzah-sqlite-" + ("writer" if write else "reader"))
+        return self._threads[write]
 
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[AsyncSession]:
@@ -260,8 +375,14 @@ class Database:
             )
 
     async def dispose(self) -> None:
-        """Close every pooled connection."""
-        await self.engine.dispose()
+        """Close every pooled connection; batches asked for afterwards are refused."""
+        self._closed = True
+        threads, self._threads = list(self._threads.values()), {}
+        try:
+            for thread in threads:
+                await asyncio.to_thread(thread.close)
+        finally:
+            await self.engine.dispose()
 
     async def __aenter__(self) -> Database:
         return self

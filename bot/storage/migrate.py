@@ -7,17 +7,25 @@ directory and from an installed wheel as well as from a checkout.
 from __future__ import annotations
 
 import asyncio
+import re
+from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from sqlalchemy import pool
+from sqlalchemy import pool, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 import migrations
 
 from .database import READ_ONLY_OPTION, async_url, create_database_engine
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+# Alembic is imported only when a migration has to run: most starts find the schema current.
+_REVISION = re.compile(r"""^(revision|down_revision)\b[^=]*=\s*["']([^"']+)["']""", re.MULTILINE)
 
 URL_ATTRIBUTE = "huzzah_url"
 """The :attr:`alembic.config.Config.attributes` key through which ``migrations/env.py`` gets
@@ -29,8 +37,36 @@ def migrations_directory() -> Path:
     return Path(migrations.__file__).resolve().parent
 
 
+@cache
+def head_revision() -> str:
+    """The newest revision among the scripts in ``versions/``, read without Alembic."""
+    scripts = (migrations_directory() / "versions").glob("*.py")
+    return newest_revision(script.read_text(encoding="utf-8") for script in scripts)
+
+
+def newest_revision(scripts: Iterable[str]) -> str:
+    """The one revision that no script names as its ``down_revision``."""
+    revisions, parents = set(), set()
+    for script in scripts:
+        for kind, revision in _REVISION.findall(script):
+            (revisions if kind == "revision" else parents).add(revision)
+    heads = revisions - parents
+    if len(heads) != 1:
+        raise RuntimeError(f"migrations/versions has {len(heads)} newest revisions "
+                           f"({', '.join(sorted(heads)) or 'none'}); it must have exactly one")
+    return heads.pop()
+
+
+async def upgrade_if_needed(url: str) -> None:
+    """Bring the database to the newest schema, unless it is there already (one query)."""
+    if await _current_revision(url) != head_revision():
+        await upgrade_async(url)
+
+
 def alembic_config(url: str) -> Config:
     """An Alembic configuration for ``url`` that needs no ``alembic.ini``."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(migrations_directory()))
     config.attributes[URL_ATTRIBUTE] = async_url(url)
@@ -43,12 +79,16 @@ def upgrade(url: str, revision: str = "head") -> None:
     Blocking: Alembic runs the async engine in its own event loop. Inside a running loop use
     :func:`upgrade_async` instead.
     """
+    from alembic import command
+
     _refuse_inside_event_loop("upgrade")
     command.upgrade(alembic_config(url), revision)
 
 
 def downgrade(url: str, revision: str) -> None:
     """Migrate the database down to ``revision``; ``"base"`` removes every table."""
+    from alembic import command
+
     _refuse_inside_event_loop("downgrade")
     command.downgrade(alembic_config(url), revision)
 
@@ -75,7 +115,12 @@ async def _current_revision(url: str) -> str | None:
 
 
 def _revision_of(connection: Connection) -> str | None:
-    return MigrationContext.configure(connection).get_current_revision()
+    """The revision in ``alembic_version``; None for a database never migrated."""
+    try:
+        with connection.begin_nested():
+            return connection.scalar(text("SELECT version_num FROM alembic_version"))
+    except DBAPIError:  # no such table yet
+        return None
 
 
 def _refuse_inside_event_loop(name: str) -> None:

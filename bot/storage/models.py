@@ -94,9 +94,45 @@ def _status_check(statuses: tuple[str, ...]) -> CheckConstraint:
     return CheckConstraint(f"status IN ({allowed})", name="status")
 
 
+def from_snapshot(model: type[Base], snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot's values as the model's columns take them (ISO text back to datetimes);
+    keys that are not columns of the model are left out."""
+    values: dict[str, Any] = {}
+    for attribute in model.__mapper__.column_attrs:
+        if attribute.key not in snapshot:
+            continue
+        value = snapshot[attribute.key]
+        if isinstance(attribute.columns[0].type, UTCDateTime) and isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        elif isinstance(value, dict | list):
+            value = _plain_json(value)
+        values[attribute.key] = value
+    return values
+
+
+def plain_values(values: Any) -> Any:
+    """Column values made JSON-safe (datetimes as ISO 8601 text) and detached: what the event
+    log stores as a row's state, from an ORM row or a Core row alike."""
+    if isinstance(values, dict):
+        return {key: _plain(value) for key, value in values.items()}
+    return _plain(values)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict | list):
+        return _plain_json(value)
+    return value
+
+
 def _plain_json(value: Any) -> Any:
     """A deep, detached copy made of plain dicts/lists, so snapshots never alias live state."""
     return json.loads(json.dumps(value))
+
+
+UNDOABLE = "undone_by IS NULL AND kind != 'undo'"
+"""The events undo may still take back: an index's condition, repeated in the query using it."""
 
 
 class Base(DeclarativeBase):
@@ -109,15 +145,7 @@ class Base(DeclarativeBase):
 
         The event log stores these as before/after states, which is what undo writes back.
         """
-        values: dict[str, Any] = {}
-        for column in self.__mapper__.column_attrs:
-            value = getattr(self, column.key)
-            if isinstance(value, datetime):
-                value = value.isoformat()
-            elif isinstance(value, dict | list):
-                value = _plain_json(value)
-            values[column.key] = value
-        return values
+        return plain_values({c.key: getattr(self, c.key) for c in self.__mapper__.column_attrs})
 
     def restore(self, snapshot: dict[str, Any]) -> None:
         """Write a :meth:`snapshot` back onto this instance; the primary key is left alone.
@@ -126,16 +154,9 @@ class Base(DeclarativeBase):
         added still restore.
         """
         primary_keys = {column.key for column in self.__mapper__.primary_key}
-        for attribute in self.__mapper__.column_attrs:
-            key = attribute.key
-            if key in primary_keys or key not in snapshot:
-                continue
-            value = snapshot[key]
-            if isinstance(attribute.columns[0].type, UTCDateTime) and isinstance(value, str):
-                value = datetime.fromisoformat(value)
-            elif isinstance(value, dict | list):
-                value = _plain_json(value)
-            setattr(self, key, value)
+        for key, value in from_snapshot(type(self), snapshot).items():
+            if key not in primary_keys:
+                setattr(self, key, value)
 
 
 class Battle(Base):
@@ -161,6 +182,9 @@ class Battle(Base):
     status: Mapped[str] = mapped_column(String(16), default="active")
     created_by: Mapped[int] = mapped_column(BigInteger)
     gm_role_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The two sides, in their canonical spelling, once fixed (at start, or when a second side
+    # first appears); None until then.
+    sides: Mapped[list[str] | None] = mapped_column(JSON())
     settings: Mapped[dict[str, Any]] = mapped_column(_json_dict(), default=dict)
     turn: Mapped[int] = mapped_column(Integer, default=1)
     phase: Mapped[str | None] = mapped_column(String(64))
@@ -169,14 +193,15 @@ class Battle(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
-    # Units and generals are small and needed by nearly every command: load them with the battle.
+    # Commands read units and generals with one query each, when they need them; a load
+    # through the relationship would be a hidden round trip, so it raises instead.
     units: Mapped[list[Unit]] = relationship(
         back_populates="battle", cascade="all, delete-orphan", passive_deletes=True,
-        order_by="Unit.id", lazy="selectin",
+        order_by="Unit.id", lazy="raise",
     )
     generals: Mapped[list[General]] = relationship(
         back_populates="battle", cascade="all, delete-orphan", passive_deletes=True,
-        order_by="General.id", lazy="selectin",
+        order_by="General.id", lazy="raise",
     )
     # The log grows without bound, so it is never loaded by accident: query it, or ask for it
     # with ``selectinload(Battle.events)``.
@@ -210,6 +235,9 @@ class Unit(Base):
     gone_reason: Mapped[str | None] = mapped_column(String(64))
     attributes: Mapped[dict[str, Any]] = mapped_column(_json_dict(), default=dict)
     commander: Mapped[str | None] = mapped_column(String(64))
+    # Who added it: they (or a GM) may edit or remove it. None for units added before this
+    # was kept, which only a GM may change.
+    added_by: Mapped[int | None] = mapped_column(BigInteger)
 
     battle: Mapped[Battle] = relationship(back_populates="units")
 
@@ -236,6 +264,8 @@ class General(Base):
     unit_name: Mapped[str | None] = mapped_column(String(64))
     wounds: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), default="active")
+    # Who added him: as for units, they or a GM may remove him; None means GM only.
+    added_by: Mapped[int | None] = mapped_column(BigInteger)
 
     battle: Mapped[Battle] = relationship(back_populates="generals")
 
@@ -251,7 +281,12 @@ class Event(Base):
     """
 
     __tablename__ = "events"
-    __table_args__ = (UniqueConstraint("battle_id", "seq"),)
+    __table_args__ = (
+        UniqueConstraint("battle_id", "seq"),
+        # The events undo can still take back (see ``BattleTx.last_undoable``).
+        Index("ix_events_undoable", "battle_id", "seq",
+              sqlite_where=text(UNDOABLE), postgresql_where=text(UNDOABLE)),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     battle_id: Mapped[int] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"))

@@ -251,37 +251,76 @@ class RandomSource:
 
 
 _DICE_SEPARATORS = re.compile(r"[\s,;/+]+")
+# Dice to roll rather than faces rolled: `2d6`, `d6`, `3D6`, `d66`.
+_ROLL_NOTATION = re.compile(r"\d*d\d+")
 
 
-def parse_dice(text: str) -> list[Face]:
-    """Read dice typed by a player: d6 faces and battle-die symbols, in order.
+@dataclass(frozen=True)
+class DiceFaces:
+    """The faces a rule set's dice show: what typed-in dice may hold, and how to say so."""
+
+    d6: bool = True
+    symbols: tuple[Symbol, ...] = ()
+
+    def hint(self) -> str:
+        kinds = []
+        if self.d6:
+            kinds.append("d6 faces as numbers 1 to 6 (`3 5`)")
+        if self.symbols:
+            names = ", ".join(s.value for s in self.symbols)
+            kinds.append(f"battle dice as {names} (or `inf`, `sab`, `f`…)")
+        return f"Type {' and '.join(kinds)}."
+
+    def example(self) -> str:
+        return "3 5" if self.d6 else "inf saber"
+
+    def noun(self) -> str:
+        if self.d6 and self.symbols:
+            return "any die"
+        return "a d6" if self.d6 else "a battle die"
+
+
+D6_DICE = DiceFaces(d6=True)
+BATTLE_DICE_FACES = DiceFaces(d6=False, symbols=tuple(Symbol))
+ANY_DICE = DiceFaces(d6=True, symbols=tuple(Symbol))
+
+
+def parse_dice(text: str, faces: DiceFaces = ANY_DICE) -> list[Face]:
+    """Read dice typed by a player, in order: only the faces ``faces`` allows.
 
     Digits may be run together (``43`` is a 4 then a 3, as a d66 is read) because
     every d6 face is one digit. Symbols may be abbreviated (``inf``, ``sab``, ``f``).
     """
-    faces: list[Face] = []
+    read: list[Face] = []
     for token in _DICE_SEPARATORS.split(text.strip().lower()):
-        if not token:
-            continue
-        if token.isdigit():
-            for digit in token:
-                if digit not in "123456":
-                    raise BadDiceText(
-                        f"`{digit}` is not a face of a d6 (in `{token}`).",
-                        hint="Type each die as a number from 1 to 6, for example `3 5 6`.",
-                    )
-                faces.append(int(digit))
-        elif token in SYMBOL_ALIASES:
-            faces.append(SYMBOL_ALIASES[token].value)
-        else:
-            raise BadDiceText(
-                f"`{token}` is not a die face.",
-                hint=(
-                    "Type d6 faces as numbers 1 to 6 (`3 5`), battle dice as "
-                    "inf, cav, art, saber or flag."
-                ),
-            )
-    return faces
+        if token:
+            read.extend(_read_faces(token, faces))
+    return read
+
+
+def _read_faces(token: str, faces: DiceFaces) -> list[Face]:
+    if token.isdigit() and faces.d6:
+        return [_d6_face(digit, token) for digit in token]
+    if token in SYMBOL_ALIASES and SYMBOL_ALIASES[token] in faces.symbols:
+        return [SYMBOL_ALIASES[token].value]
+    if _ROLL_NOTATION.fullmatch(token):
+        raise BadDiceText(
+            f"`{token}` names dice to roll; this option takes the faces you rolled.",
+            hint=f"Type the faces you rolled, like `{faces.example()}`, not the dice to roll; "
+            "or leave `dice` blank and I roll.",
+        )
+    shown = token if len(token) <= 16 else f"{token[:16]}…"
+    raise BadDiceText(f"`{shown}` is not a face of {faces.noun()}.", hint=faces.hint())
+
+
+def _d6_face(digit: str, token: str) -> int:
+    if digit not in "123456":
+        shown = token if len(token) <= 16 else f"{token[:16]}…"
+        raise BadDiceText(
+            f"`{digit}` is not a face of a d6 (in `{shown}`).",
+            hint="Type each die as a number from 1 to 6, for example `3 5 6`.",
+        )
+    return int(digit)
 
 
 def _check_face(kind: RollKind, face: Face, label: str) -> Face:
@@ -313,6 +352,7 @@ class ScriptedSource:
         self._used = 0
         self._fallback = fallback
         self.rolls: list[tuple[str, str]] = []
+        self.fresh = 0  # dice the fallback supplied
 
     @classmethod
     def from_text(cls, text: str, fallback: DiceSource | None = None) -> ScriptedSource:
@@ -329,8 +369,8 @@ class ScriptedSource:
     def roll(self, kind: RollKind, label: str) -> Faces:
         need = kind.dice_count
         self.rolls.append((label, kind.describe()))
-        if self.remaining == 0 and self._fallback is not None:
-            return self._fallback.roll(kind, label)
+        if self._fallback is not None and self.remaining < need:
+            return self._queued_then_fallback(kind, label)
         if self.remaining < need:
             raise NotEnoughDice(
                 f"Not enough dice: {label} needs {kind.describe()} "
@@ -341,6 +381,16 @@ class ScriptedSource:
         taken = self._faces[self._used : self._used + need]
         self._used += need
         return tuple(_check_face(kind, face, label) for face in taken)
+
+    def _queued_then_fallback(self, kind: RollKind, label: str) -> Faces:
+        """The faces still queued, then fresh dice for the rest of the roll (a GM who
+        queued one die for a two-dice roll fixed the first die only)."""
+        queued = tuple(_check_face(kind, face, label) for face in self._faces[self._used :])
+        self._used = len(self._faces)
+        # Dice are independent: the tail of a full fresh roll is a fresh roll of the rest.
+        fresh = tuple(self._fallback.roll(kind, label)[len(queued):]) if self._fallback else ()
+        self.fresh += len(fresh)
+        return queued + fresh
 
     def finish(self) -> None:
         """Raise if faces were typed that no roll used."""

@@ -10,6 +10,9 @@ and both reject typos with a message that lists what is allowed.
 from __future__ import annotations
 
 import difflib
+import itertools
+import math
+import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +20,7 @@ from enum import Enum
 from typing import Any
 
 from rules.core.errors import InvalidInput
+from rules.core.notation import comma_between_words, echo, missing_colon, second_unit, split_name
 
 MAX_NAME_LENGTH = 64
 
@@ -81,33 +85,73 @@ class Field:
             return table[word]
         choices = ", ".join(str(m.value) for m in self.kind)
         raise InvalidInput(
-            f"{where}: `{raw}` is not a valid {self.name.replace('_', ' ')}.",
+            f"{where}: `{_shown(raw)}` is not a valid {self.name.replace('_', ' ')}.",
             hint=f"Use one of: {choices}.{_did_you_mean(word, table)}",
         )
 
     def _to_number(self, raw: Any, where: str) -> int | float:
-        try:
-            if isinstance(raw, bool):
-                raise ValueError
-            value = self.kind(raw) if not isinstance(raw, str) else self.kind(raw.strip())
-            if self.kind is int and isinstance(raw, float) and raw != int(raw):
-                raise ValueError
-        except (TypeError, ValueError):
+        value = self._read_number(raw)
+        if value is None:
             kind = "a whole number" if self.kind is int else "a number"
             raise InvalidInput(
-                f"{where}: `{self.name}` must be {kind}, not `{raw}`."
-            ) from None
-        if self.minimum is not None and value < self.minimum:
-            raise InvalidInput(
-                f"{where}: `{self.name}` cannot be {value}.",
-                hint=f"It must be at least {_num(self.minimum)}.",
+                f"{where}: `{self.name}` must be {kind}, not `{_shown(raw)}`.",
+                hint=f"Write it in plain figures, like {self._example()}.",
             )
-        if self.maximum is not None and value > self.maximum:
-            raise InvalidInput(
-                f"{where}: `{self.name}` cannot be {value}.",
-                hint=f"It must be at most {_num(self.maximum)}.",
-            )
-        return value
+        low, high = self.bounds()
+        if value < low:
+            raise InvalidInput(f"{where}: `{self.name}` cannot be {_shown(value)}.",
+                               hint=f"It must be at least {_num(low)}.")
+        if value > high:
+            raise InvalidInput(f"{where}: `{self.name}` cannot be {_shown(value)}.",
+                               hint=f"It must be at most {_num(high)}.")
+        return self.kind(value)
+
+    def bounds(self) -> tuple[float, float]:
+        """The range a number must fall in: the field's own, else a sanity bound."""
+        low = -MAX_MAGNITUDE if self.minimum is None else self.minimum
+        high = MAX_MAGNITUDE if self.maximum is None else self.maximum
+        return low, high
+
+    def _read_number(self, raw: Any) -> int | float | None:
+        """The number written, or None. Text must be plain figures (no `nan`, `inf`, `1e999`,
+        `1_000`, `0x10`); JSON numbers must be finite, since Python's JSON reader turns NaN
+        and Infinity into floats. Whole numbers stay ints until the range check, so a huge
+        one is refused as out of range rather than overflowing."""
+        if isinstance(raw, bool):
+            return None
+        if isinstance(raw, str):
+            text = raw.strip()
+            pattern = _WHOLE if self.kind is int else _DECIMAL
+            if len(text) > MAX_NUMBER_TEXT or not pattern.fullmatch(text):
+                return None
+            return int(text) if self.kind is int or text.lstrip("+-").isdigit() else float(text)
+        if isinstance(raw, int):
+            return raw
+        if isinstance(raw, float) and math.isfinite(raw):
+            if self.kind is int:
+                return int(raw) if raw.is_integer() else None
+            return raw
+        return None
+
+    def _example(self) -> str:
+        low, high = self.bounds()
+        example = _num(max(low, min(high, 4)))
+        return f"`{example}`" if self.kind is int else f"`{example}` or `{example}.5`"
+
+
+# Plain figures only: no exponent, `nan`, `inf`, digit separator or hex.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+MAX_NUMBER_TEXT = 40
+# A bound for number fields that set none, so no value reads as absurdly large.
+MAX_MAGNITUDE = 1_000_000
+MAX_SHOWN = 16
+
+
+def _shown(value: Any) -> str:
+    """A value as echoed back in a message, cut short: a pasted wall of digits stays readable."""
+    text = _num(value) if isinstance(value, float) and math.isfinite(value) else str(value)
+    return text if len(text) <= MAX_SHOWN else f"{text[:MAX_SHOWN]}…"
 
 
 def _num(value: float) -> str:
@@ -122,7 +166,7 @@ def _to_bool(raw: Any, spec: Field, where: str) -> bool:
         return True
     if word in {"false", "no", "n", "0", "off"}:
         return False
-    raise InvalidInput(f"{where}: `{spec.name}` is yes or no, not `{raw}`.")
+    raise InvalidInput(f"{where}: `{spec.name}` is yes or no, not `{_shown(raw)}`.")
 
 
 def _did_you_mean(word: str, candidates: Iterable[str]) -> str:
@@ -201,10 +245,16 @@ class FieldSet:
             values[spec.name] = spec.convert(raw, where)
         return values
 
-    def read_text(self, text: str, where: str) -> tuple[str | None, dict[str, Any]]:
-        """Read ``Name: word word key=value``; the name is optional."""
-        name, _, rest = text.partition(":") if ":" in text else ("", "", text)
-        name = name.strip() or None
+    def read_text(
+        self, text: str, where: str, *, names: bool = True, several: bool = True
+    ) -> tuple[str | None, dict[str, Any]]:
+        """Read ``Name: word word key=value``; the name is optional.
+
+        ``names`` says the text starts a unit, which may be named: unknown words leading
+        known ones then read as a name that lost its colon (``Hussars cav``). ``several``
+        says the option takes a list of units, for the hint when two are run together.
+        """
+        name, rest = split_name(text)
         if name is not None and len(name) > MAX_NAME_LENGTH:
             raise InvalidInput(
                 f"{where}: the name `{name[:20]}…` is too long.",
@@ -214,8 +264,11 @@ class FieldSet:
             tokens = shlex.split(rest)
         except ValueError:
             raise InvalidInput(
-                f"{where}: a quote is not closed in `{text.strip()}`."
+                f"{where}: a quote is not closed in `{echo(text)}`."
             ) from None
+        self._check_one_unit(text, tokens, where, several)
+        if names and name is None:
+            self._check_colon(tokens, where)
         values: dict[str, Any] = {}
         for token in tokens:
             spec, value = self._read_token(token, where)
@@ -225,6 +278,26 @@ class FieldSet:
                 )
             values[spec.name] = value
         return name, values
+
+    def _check_one_unit(self, text: str, tokens: Sequence[str], where: str,
+                        several: bool) -> None:
+        """A second ``Name:`` among the words: units run together (``A: inf, B: cav``)."""
+        for token in tokens:
+            if ":" in token and "=" not in token:
+                raise second_unit(text, token, where, several=several)
+
+    def _check_colon(self, tokens: Sequence[str], where: str) -> None:
+        """Unknown words before known ones, the first not a typo: a name without its colon."""
+        leading = list(itertools.takewhile(lambda t: "=" not in t and not self.knows(t), tokens))
+        if not leading or self._close_word(leading[0].lower().rstrip(",")):
+            return
+        # Capitalised words go on with the name: in `2nd Foot inf`, Foot is not the word foot.
+        name = leading + list(itertools.takewhile(
+            lambda t: "=" not in t and t[:1].isupper(), tokens[len(leading):]))
+        raise missing_colon(name, shlex.join(tokens[len(name):]), where)
+
+    def _close_word(self, word: str) -> bool:
+        return bool(_did_you_mean(word, list(self._by_word) + list(self._by_key)))
 
     def _read_token(self, token: str, where: str) -> tuple[Field, Any]:
         word = token.lower()
@@ -236,12 +309,14 @@ class FieldSet:
             return spec, spec.convert(raw, where)
         if word in self._by_word:
             return self._by_word[word]
+        if word.rstrip(",") in self._by_word:
+            raise comma_between_words(token, where)
         raise self._unknown(word, where)
 
     def _unknown(self, word: str, where: str) -> InvalidInput:
         known = list(self._by_word) + list(self._by_key)
         return InvalidInput(
-            f"{where}: I don't know `{word}`.{_did_you_mean(word, known)}",
+            f"{where}: I don't know `{echo(word)}`.{_did_you_mean(word, known)}",
             hint=f"Words you can use: {', '.join(self.words())}.",
         )
 

@@ -1,13 +1,19 @@
 """Every distinct result a procedure can reach, each with dice that reach it.
 
 A GM overriding a result may pick only a result the rules allow. Walking the procedure's
-outcomes (``ReplaySource``) finds them all for small fights; past ``max_leaves`` the walk
-stops and random rolls fill in, which finds every result of any real likelihood.
+outcomes (``ReplaySource``) finds them all for small fights. A big fight's tree is far too
+large to walk (sixteen dice rolled one by one is 6¹⁶ leaves), so a few random probes first
+estimate its size; when it is out of reach the walk is skipped and random rolls fill in,
+which finds every result of any real likelihood. A deadline and a cap on distinct results
+bound the whole search; a search they cut short says so.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
+import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,6 +21,9 @@ from rules.core.dice import DiceSource, Faces, RandomSource, ReplaySource, RollK
 from rules.core.records import Resolution
 
 Prepared = Callable[[DiceSource], Resolution]
+
+PROBES = 16
+"""Random paths used to estimate the size of the outcome tree before walking it."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +34,18 @@ class Outcome:
     @property
     def key(self) -> str:
         return hashlib.sha1(self.label.encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Enumeration:
+    """The results found, and whether the deadline or the cap stopped the search early."""
+
+    outcomes: tuple[Outcome, ...]
+    cut_short: bool = False
+
+    def find(self, wanted: str) -> Outcome | None:
+        """The outcome with this key or label (autocomplete sends keys; people type labels)."""
+        return next((o for o in self.outcomes if wanted in (o.key, o.label)), None)
 
 
 def label_of(resolution: Resolution) -> str:
@@ -45,29 +66,105 @@ class _Recorder:
         return faces
 
 
-def distinct_outcomes(
-    prepared: Prepared, *, max_leaves: int = 20_000, samples: int = 4_000
-) -> list[Outcome]:
-    found: dict[str, Outcome] = {}
+class _Probe:
+    """Goes down one random branch of the walk, multiplying the branching on the way.
+
+    Choosing each branch uniformly makes the product an unbiased estimate of the number of
+    leaves (Knuth's estimator), at the cost of one run of the procedure.
+    """
+
+    def __init__(self, seed: int, too_many: int) -> None:
+        self._random = random.Random(seed)
+        self._too_many = too_many
+        self.leaves = 1.0
+
+    def roll(self, kind: RollKind, label: str) -> Faces:
+        if 6 ** kind.dice_count > self._too_many:
+            self.leaves = math.inf
+            return kind.random_faces(self._random)
+        branches = [faces for faces, _ in kind.outcomes()]
+        self.leaves *= len(branches)
+        return self._random.choice(branches)
+
+
+def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES) -> float:
+    """Roughly how many leaves walking the procedure's outcomes would visit."""
+    total = 0.0
+    for seed in range(probes):
+        probe = _Probe(seed, too_many)
+        prepared(probe)
+        total += probe.leaves
+    return total / probes
+
+
+class _Search:
+    """What has been found so far, and whether the bounds have been reached."""
+
+    def __init__(self, deadline: float | None, max_outcomes: int) -> None:
+        self.found: dict[str, Outcome] = {}
+        self.deadline = deadline
+        self.max_outcomes = max_outcomes
+        self.cut_short = False
+
+    def add(self, resolution: Resolution, path: tuple[Faces, ...]) -> None:
+        label = label_of(resolution)
+        self.found.setdefault(label, Outcome(label, path))
+
+    def must_stop(self) -> bool:
+        if len(self.found) >= self.max_outcomes or (
+            self.deadline is not None and time.monotonic() > self.deadline
+        ):
+            self.cut_short = True
+        return self.cut_short
+
+
+def _walk(prepared: Prepared, search: _Search, max_leaves: int) -> bool:
+    """Walk every outcome; False when the tree turned out too big to finish."""
     stack: list[tuple[Faces, ...]] = [()]
     leaves = 0
-    while stack and leaves < max_leaves:
+    while stack and leaves < max_leaves and not search.must_stop():
         prefix = stack.pop()
         try:
             resolution = prepared(ReplaySource(prefix))
         except Unrolled as branch:
             if 6 ** branch.kind.dice_count > max_leaves - leaves:
-                # Too many branches to walk (a pool of many dice): sample instead.
-                stack.append(prefix)
-                break
+                return False  # a pool of many dice: sample instead
             stack.extend((*prefix, faces) for faces, _ in branch.kind.outcomes())
             continue
         leaves += 1
-        found.setdefault(label_of(resolution), Outcome(label_of(resolution), prefix))
-    if stack:
-        for seed in range(samples):
-            recorder = _Recorder(seed)
-            resolution = prepared(recorder)
-            label = label_of(resolution)
-            found.setdefault(label, Outcome(label, tuple(recorder.path)))
-    return sorted(found.values(), key=lambda o: o.label)
+        search.add(resolution, prefix)
+    return not stack
+
+
+def _sample(prepared: Prepared, search: _Search, samples: int) -> None:
+    for seed in range(samples):
+        if search.must_stop():
+            return
+        recorder = _Recorder(seed)
+        resolution = prepared(recorder)
+        search.add(resolution, tuple(recorder.path))
+
+
+def enumerate_outcomes(
+    prepared: Prepared,
+    *,
+    max_leaves: int = 20_000,
+    samples: int = 4_000,
+    deadline: float | None = None,
+    max_outcomes: int = 1_000,
+) -> Enumeration:
+    """The distinct results, sorted by label; ``deadline`` is a ``time.monotonic()`` value."""
+    search = _Search(deadline, max_outcomes)
+    # A walk that cannot finish costs its whole leaf budget and finds little (it stays deep
+    # in one corner of the tree); skip it when the estimate says so.
+    walkable = estimated_leaves(prepared, max_leaves) <= 2 * max_leaves
+    if not (walkable and _walk(prepared, search, max_leaves)):
+        _sample(prepared, search, samples)
+    outcomes = tuple(sorted(search.found.values(), key=lambda o: o.label))
+    return Enumeration(outcomes, search.cut_short)
+
+
+def distinct_outcomes(
+    prepared: Prepared, *, max_leaves: int = 20_000, samples: int = 4_000
+) -> list[Outcome]:
+    return list(enumerate_outcomes(prepared, max_leaves=max_leaves, samples=samples).outcomes)

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core.dice import DiceSource, RandomSource, ScriptedSource, parse_dice
+from rules.core.dice import (
+    ANY_DICE,
+    D6_DICE,
+    DiceFaces,
+    DiceSource,
+    RandomSource,
+    ScriptedSource,
+    parse_dice,
+)
 from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet
 from rules.core.records import Effect, Resolution
@@ -40,6 +49,10 @@ class BattleRules:
     new_turn: Callable[[Roster], tuple[Roster, list[Change]]] | None = None
     reminders: Callable[[Roster, str | None], list[str]] | None = None
     strength_label: str = "SP"  # what a unit's strength counts
+    dice_faces: DiceFaces = D6_DICE  # what its dice show; typed-in and queued dice must fit
+    # A remark when a procedure is played outside its phase (it still runs: GMs play out of
+    # order on purpose): (procedure, options, roster, current phase) -> warning or None.
+    phase_warning: Callable[[str, Mapping[str, Any], Roster, str | None], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -50,16 +63,16 @@ class RuleSet:
     battle: BattleRules | None = None
 
 
-def dice_source(dice: Any, seed: Any) -> DiceSource:
+def dice_source(dice: Any, seed: Any, faces: DiceFaces = ANY_DICE) -> DiceSource:
     """Scripted dice when given (a string of faces or a list), otherwise random (seedable)."""
     if dice is None:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InvalidInput("`seed` must be a whole number.")
         return RandomSource(seed)
     if isinstance(dice, str):
-        return ScriptedSource(parse_dice(dice))
+        return ScriptedSource(parse_dice(dice, faces))
     if isinstance(dice, list) and all(isinstance(d, int | str) for d in dice):
-        return ScriptedSource(parse_dice(" ".join(str(d) for d in dice)))
+        return ScriptedSource(parse_dice(" ".join(str(d) for d in dice), faces))
     raise InvalidInput("`dice` must be a string like \"3 5\" or a list of faces like [3, 5].")
 
 
@@ -67,6 +80,7 @@ def resolve_request(rulesets: Mapping[str, RuleSet], request: Any) -> Resolution
     """Resolve one JSON request (already parsed) against the registered rule sets."""
     if not isinstance(request, Mapping):
         raise InvalidInput("The request must be a JSON object.")
+    _check_finite(request, "")
     ruleset = rulesets.get(str(request.get("ruleset")))
     if ruleset is None:
         raise InvalidInput(
@@ -86,8 +100,26 @@ def resolve_request(rulesets: Mapping[str, RuleSet], request: Any) -> Resolution
             f"Unknown field `{unknown[0]}` in a {ruleset.key} {procedure.name} request.",
             hint=f"Fields: {', '.join(sorted(allowed))}.",
         )
-    source = dice_source(request.get("dice"), request.get("seed"))
+    faces = ruleset.battle.dice_faces if ruleset.battle else ANY_DICE
+    source = dice_source(request.get("dice"), request.get("seed"), faces)
     resolution = procedure.run(request, source)
     if isinstance(source, ScriptedSource):
         source.finish()
     return resolution
+
+
+def _check_finite(value: Any, path: str) -> None:
+    """Refuse NaN and Infinity anywhere in a request: Python's JSON reader accepts them as
+    numbers, and NaN compares false with every bound, so no range check would catch it."""
+    if isinstance(value, float) and not math.isfinite(value):
+        written = "NaN" if math.isnan(value) else f"{'-' if value < 0 else ''}Infinity"
+        raise InvalidInput(
+            f"`{path or 'the request'}` is {written}, which is not a number the rules can use.",
+            hint="Give an ordinary number; JSON has no NaN or Infinity.",
+        )
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            _check_finite(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_finite(item, f"{path}[{index}]")

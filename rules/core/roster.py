@@ -2,12 +2,14 @@
 
 Storage keeps units and generals in its own tables; it hands the engine these plain
 records, and writes back the ``Change``s the engine returns. Every change carries the
-value before and after, so the bot can show it (``2nd Foot: 4 → 2 SP``) and undo it.
+value before and after, so the bot can say it (``2nd Foot loses 2 SP (now 2)``) and
+undo it.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -84,7 +86,8 @@ class Roster:
         raise InvalidInput(
             f"There is no unit called `{name}` in this battle."
             + (f" Did you mean `{close[0]}`?" if close else ""),
-            hint="`/unit list` shows the roster; `/unit add` adds a unit.",
+            hint="`/unit list` shows the roster; `/unit add` adds a unit; or add `lookup:true` "
+            "for a quick lookup that leaves the battle alone.",
         )
 
     def general(self, name: str) -> RosterGeneral:
@@ -126,34 +129,226 @@ def general_changes(before: RosterGeneral, after: RosterGeneral) -> list[Change]
     ]
 
 
-def _value(field_name: str, value: Any, strength_label: str = "SP") -> str:
-    if field_name == "strength":
-        return "?" if value is None else f"{value} {strength_label}"
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+# --- a unit's strength, in the rule set's own word -----------------------------------------
+
+MAX_STRENGTH = 999
+
+
+def strength_word(label: str) -> str:
+    """The word a unit's strength is typed with among its words: ``sp=4``, ``figures=12``."""
+    return label.casefold()
+
+
+def take_strength(text: str, label: str, where: str) -> tuple[str, int | None]:
+    """Take ``figures=12`` (or ``sp=4``: the rule set's word) out of a unit's words.
+
+    Returns the other words and the strength, None when it is not given."""
+    word = strength_word(label)
+    pattern = re.compile(rf"(?<!\S){re.escape(word)}=(\S*)", re.IGNORECASE)
+    values = {_strength_value(raw, word, where) for raw in pattern.findall(text)}
+    if len(values) > 1:
+        raise InvalidInput(f"{where}: `{word}=` is given twice, with different numbers.",
+                           hint=f"Give the unit's {label} once.")
+    rest = " ".join(pattern.sub(" ", text).split())
+    return rest, (values.pop() if values else None)
+
+
+def _strength_value(raw: str, word: str, where: str) -> int:
+    number = raw.strip()
+    if not re.fullmatch(r"[0-9]{1,4}", number) or int(number) > MAX_STRENGTH:
+        raise InvalidInput(f"{where}: `{word}={number[:16]}` is not a strength.",
+                           hint=f"Give a whole number from 0 to {MAX_STRENGTH}, "
+                                f"like `{word}=4`.")
+    return int(number)
+
+
+def one_strength(option: int | None, from_words: int | None, label: str) -> int | None:
+    """The strength from the option or the words; both are fine if they agree."""
+    if option is not None and from_words is not None and option != from_words:
+        raise InvalidInput(
+            f"The strength is given twice: `strength:{option}` and "
+            f"`{strength_word(label)}={from_words}`.",
+            hint="Give it once, either way.",
+        )
+    return option if option is not None else from_words
+
+
+# --- how changes read ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """How players say a change to one field, as the words that follow the unit's name.
+
+    ``on`` is said when the field gets a value (``{value}`` is the new one, ``{before}`` the
+    old); ``off`` when it is cleared (None, False). ``words`` rewords values
+    (``skirmish`` → ``skirmish order``); ``one`` replaces ``on`` for a value of 1, where a
+    plural would read wrong. An empty text keeps that change out of replies: bookkeeping
+    the engine needs and players do not read.
+    """
+
+    on: str
+    off: str = ""
+    words: tuple[tuple[str, str], ...] = ()
+    one: str | None = None
+
+    def say(self, before: Any, after: Any) -> str:
+        if after is None or after is False:
+            return self.off
+        template = self.one if self.one is not None and after == 1 else self.on
+        return template.format(value=self._word(after), before=self._word(before))
+
+    def _word(self, value: Any) -> str:
+        text = str(value)
+        return dict(self.words).get(text, text)
+
+
+# Phrases for rule sets' own unit fields, registered by each rule set's battle module.
+_PHRASES: dict[str, Phrase] = {}
+
+# Why a unit left the battle, as players say it.
+GONE_REASONS = {
+    "destroyed": "is destroyed",
+    "routed": "routs off the field",
+    "surrendered": "surrenders",
+    "removed by the GM": "is removed from the battle by the GM",
+}
+GENERAL_STATUS = {
+    "active": "is back in command",
+    "incapacitated": "is incapacitated",
+    "captured": "is captured",
+    "killed": "is killed",
+}
+
+
+def _unset(value: Any) -> bool:
+    """A marker not set, whichever way it was stored (0 is a value, not unset)."""
+    return value is None or value is False
+
+
+def register_phrases(phrases: Mapping[str, Phrase]) -> None:
+    """Add a rule set's phrases for its unit fields. Two rule sets may share a field name
+    only if they say it the same way: a reply does not know which rule set it is for."""
+    for name, phrase in phrases.items():
+        known = _PHRASES.setdefault(name, phrase)
+        if known != phrase:
+            raise ValueError(f"Rule sets phrase the unit field `{name}` differently.")
 
 
 def describe_changes(changes: Iterable[Change], strength_label: str = "SP") -> list[str]:
-    """One line per unit or general: ``2nd Foot: 4 → 2 SP, shaken``."""
-    lines: dict[tuple[str, str], list[str]] = {}
+    """One sentence per unit or general: ``2nd Foot loses 2 SP (now 2) and is shaken``."""
+    groups: dict[tuple[str, str], list[Change]] = {}
     for change in changes:
-        lines.setdefault((change.kind, change.who), []).append(
-            _describe_one(change, strength_label))
-    return [f"{who}: {', '.join(parts)}" for (_, who), parts in lines.items()]
+        groups.setdefault((change.kind, change.who), []).append(change)
+    lines = []
+    for (kind, who), group in groups.items():
+        said = _general_phrases(group) if kind == "general" else _unit_phrases(
+            group, strength_label)
+        said = [s for s in said if s]
+        if said:
+            lines.append(f"{who} {_join(said)}")
+    return lines
 
 
-def _describe_one(change: Change, strength_label: str) -> str:
-    if isinstance(change.after, bool) and change.before in (None, False, True):
-        label = change.field.replace("_", " ")
-        return label if change.after else f"no longer {label}"
-    if change.field == "strength":
-        before = "?" if change.before is None else str(change.before)
-        return f"{before} → {_value('strength', change.after, strength_label)}"
-    if change.field == "status" and change.after == GONE:
-        return "out of the battle"
-    return f"{change.field.replace('_', ' ')} {_value(change.field, change.before)} → " + _value(
-        change.field, change.after
-    )
+def _join(parts: list[str]) -> str:
+    if len(parts) == 1:
+        return parts[0]
+    return f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _unit_phrases(changes: list[Change], strength_label: str) -> list[str]:
+    by_field = {c.field: c for c in changes}
+    said = []
+    for change in changes:
+        if change.field == "gone_reason" and "status" in by_field:
+            continue  # said with the status: "La Sarre is destroyed"
+        if _unset(change.before) and _unset(change.after):
+            continue  # a marker that was never set, now stored as unset: nothing happened
+        said.append(_unit_phrase(change, by_field, strength_label))
+    return said
+
+
+def _unit_phrase(change: Change, by_field: Mapping[str, Change], strength_label: str) -> str:
+    before, after = change.before, change.after
+    if (said := _shared_phrase(change)) is not None:
+        return said
+    match change.field:
+        case "strength":
+            return _strength(before, after, strength_label)
+        case "status" if after == GONE:
+            reason = by_field["gone_reason"].after if "gone_reason" in by_field else None
+            return _gone(reason)
+        case "status":
+            return "is back in the battle"
+        case "gone_reason":
+            return _gone(after)
+        case "commander":
+            return f"is now commanded by {after}" if after else "no longer has a commander"
+    phrase = _PHRASES.get(change.field)
+    return phrase.say(before, after) if phrase else _generic(change.field, before, after)
+
+
+def _shared_phrase(change: Change) -> str | None:
+    """Fields units and generals both have, said the same way for either."""
+    match change.field:
+        case "name":
+            return f"is renamed {change.after}"
+        case "side":
+            return f"is now on the {change.after} side"
+    return None
+
+
+def _gone(reason: str | None) -> str:
+    if not reason:
+        return "is out of the battle"
+    return GONE_REASONS.get(reason, f"is out of the battle ({reason})")
+
+
+def _strength(before: int | None, after: int | None, label: str) -> str:
+    if after is None:
+        return f"no longer has a number of {label}"
+    if before is None:
+        return f"has {_count(after, label)}"
+    if after < before:
+        return f"loses {_count(before - after, label)} (now {after})"
+    return f"gains {_count(after - before, label)} (now {after})"
+
+
+def _count(number: int, label: str) -> str:
+    """``1 figure``, ``2 figures``; abbreviations such as SP stay as they are."""
+    if number == 1 and label.endswith("s") and label.islower():
+        label = label[:-1]
+    return f"{number} {label}"
+
+
+def _generic(field_name: str, before: Any, after: Any) -> str:
+    """A field no rule set phrases: its name in plain words, never ``None`` or ``True``."""
+    label = field_name.replace("_", " ")
+    if isinstance(after, bool) or (after is None and isinstance(before, bool)):
+        return f"is now {label}" if after else f"is no longer {label}"
+    if after is None:
+        return f"has its {label} cleared"
+    return f"now has {label} {after}"
+
+
+def _general_phrases(changes: list[Change]) -> list[str]:
+    return [_general_phrase(c) for c in changes]
+
+
+def _general_phrase(change: Change) -> str:
+    before, after = change.before, change.after
+    if (said := _shared_phrase(change)) is not None:
+        return said
+    match change.field:
+        case "unit":
+            if after:
+                return f"is now with {after}"
+            return f"has left {before}" if before else "is with no unit"
+        case "wounds":
+            if not after:
+                return "has no wounds"
+            wounds = f"{after} wound{'s' if after != 1 else ''}"
+            return f"is wounded ({wounds})" if after > (before or 0) else f"now has {wounds}"
+        case "status":
+            return GENERAL_STATUS.get(str(after), f"is now {after}")
+    return _generic(change.field, before, after)

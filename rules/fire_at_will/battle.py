@@ -8,16 +8,19 @@ from typing import Any, TypeVar
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet, json_safe, split_units
+from rules.core.notation import roster_entry
 from rules.core.records import Effect, EffectKind
 from rules.core.roster import (
     ACTIVE,
     GONE,
     Change,
+    Phrase,
     Roster,
     RosterGeneral,
     RosterUnit,
     general_changes,
     name_key,
+    register_phrases,
     unit_changes,
 )
 from rules.fire_at_will.inputs import CHARGER_FIELDS, MELEE_FIELDS, UNIT_FIELDS
@@ -33,6 +36,19 @@ PHASES: tuple[str, ...] = (
     "melee",
 )
 
+# How players say a change to each roster field ("La Sarre is shaken").
+CHANGE_PHRASES: dict[str, Phrase] = {
+    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
+    "order": Phrase("is now in {value} order", "has no order given"),
+    "morale": Phrase("now has basic morale {value}", "no longer has a basic morale"),
+    "shaken": Phrase("is shaken", "is no longer shaken"),
+    "routing": Phrase("is routing", "is no longer routing"),
+    "regular": Phrase("now counts as European regulars", "no longer counts as regulars"),
+    "indian": Phrase("now counts as an Indian unit", "no longer counts as an Indian unit"),
+    "light": Phrase("now counts as light troops", "no longer counts as light troops"),
+}
+register_phrases(CHANGE_PHRASES)
+
 ROSTER_FIELDS = FieldSet(tuple(f for f in UNIT_FIELDS if not f.name.startswith("general")))
 UNIT_WORDS = FieldSet(UNIT_FIELDS)
 CHARGER_SITUATION = FieldSet(CHARGER_FIELDS)
@@ -43,7 +59,7 @@ T = TypeVar("T")
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
     """Unit words for `/unit add` and `/unit edit`: ``inf regular morale=4``."""
-    name, values = ROSTER_FIELDS.read_text(text, where)
+    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
     if name is not None:
         raise InvalidInput(
             f"{where}: only words go here (`inf regular morale=4`), not `{name}:`.",
@@ -90,10 +106,9 @@ def read_roster_units(
     """``2nd Foot: charging front; Rangers``: roster names, then this fight's situation words."""
     read = []
     for part in split_units(text, where, limit):
-        name, _, words = part.partition(":")
-        unit = roster.unit(name.strip())
+        unit, words = roster_entry(part, roster, where)
         _reject_roster_words(words, unit.name, where)
-        _, values = situation.read_text(words, f"{where}: {unit.name}")
+        _, values = situation.read_text(words, f"{where}: {unit.name}", names=False)
         read.append((unit, build(engine_unit(unit, roster), values)))
     return read
 

@@ -194,12 +194,12 @@ def _charge_test(
         result=result,
     )
     if score >= morale:
-        return _routs(target, chargers, score, roll, dice, out)
+        return _routs(target, chargers, roll, dice, out)
     if score < 0:
-        return _below_zero(target, cover, score, roll, out)
+        return _below_zero(target, cover, roll, out)
     out.step(
         "Charge test",
-        f"{target.name} scores {score}, below its basic morale of {morale}: it stands. "
+        # The roll line says the score, the morale and "stands"; this says what follows.
         "Chargers still in reach move into contact; resolve the melee.",
         roll,
     )
@@ -209,15 +209,13 @@ def _charge_test(
 def _routs(
     target: Unit,
     chargers: Sequence[Charger],
-    score: int,
     roll: Roll,
     dice: DiceSource,
     out: ResolutionBuilder,
 ) -> Resolution:
     out.step(
         "Charge test",
-        f"{target.name} scores {score}, at or above its basic morale of "
-        f"{target.basic_morale}: it routs immediately and loses 1 strength point.",
+        "",  # the roll line, the headline and the effects say it all
         roll,
     )
     out.effect(EffectKind.ROUTED, target.name, detail=f"{CHARGING_TEXT}: charge test")
@@ -234,21 +232,19 @@ def _routs(
     return out.build(f"{target.name} routs, −1 SP", Severity.DECISIVE)
 
 
-def _below_zero(
-    target: Unit, cover: Cover, score: int, roll: Roll, out: ResolutionBuilder
-) -> Resolution:
+def _below_zero(target: Unit, cover: Cover, roll: Roll, out: ResolutionBuilder) -> Resolution:
     if cover is not Cover.NONE:
         out.step(
             "Charge test",
-            f"{target.name} scores {score}, below zero, but a unit {_cover_text(cover)} "
-            "does not counter-charge: it stands. Resolve the melee.",
+            f"Below zero, but a unit {_cover_text(cover)} does not counter-charge: "
+            "it stands. Resolve the melee.",
             roll,
         )
         return out.build(f"{target.name} stands: melee follows", Severity.NONE)
     out.step(
         "Charge test",
-        f"{target.name} scores {score}, below zero: it may counter-charge any enemy unit to "
-        "its front that is charging it, meeting it halfway between their positions.",
+        "Below zero: it may counter-charge any enemy unit to its front that is charging it, "
+        "meeting it halfway between their positions.",
         roll,
     )
     out.effect(EffectKind.COUNTER_CHARGE, target.name, detail=f"{CHARGING_TEXT}: charge test")

@@ -53,7 +53,7 @@ def _refuse_roster_options(options: Mapping[str, Any], names: tuple[str, ...], u
 
 def settings_from(options: Mapping[str, Any], battle_settings: Mapping[str, Any]) -> Settings:
     reading = options.get("obstacle_rule") or battle_settings.get("obstacle_reading")
-    return Settings(_enum(ObstacleReading, reading, "obstacle_rule", ObstacleReading.ATTACKER))
+    return Settings(_enum(ObstacleReading, reading, "obstacle_rule", Settings().obstacle_reading))
 
 
 def prepare_charge(options: Mapping[str, Any], roster: Roster | None, _: Mapping) -> Prepared:

@@ -69,7 +69,7 @@ def risk_to_general(
     )
     out.step(
         f"Risk to {general.name} (with {unit_name}, which {which})",
-        f"{general.name}: {_RESULT_TEXT[result]}.",
+        "",  # the roll's own reading says what befalls the general
         roll,
     )
     if result is not None:

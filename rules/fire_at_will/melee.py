@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rules.core.dice import D6, DiceSource
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.charge import ROUT_MOVE_NOTE
 from rules.fire_at_will.generals import risk_to_general
@@ -144,6 +144,20 @@ def _check_sides(attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit])
                 hint="Split the fight into several melees.",
             )
     check_unique_names([m.name for m in (*attackers, *defenders)])
+    for member in (*attackers, *defenders):
+        _check_not_routing(member)
+
+
+def _check_not_routing(member: MeleeUnit) -> None:
+    """A routing unit has turned its back: the text resolves a charge on it without a melee
+    (it may surrender, else it routs again), so it never fights one (docs/fire-at-will.md)."""
+    if member.unit.routing:
+        raise NotAllowed(
+            f"{member.name} is routing: a routing unit does not fight a melee.",
+            hint="A charge on it is settled by the charge test (`/charge fire-at-will`): it "
+            "may surrender, otherwise it routs again and loses 1 SP. If it has rallied, mark "
+            "it `routing=no` first (in a battle: `/unit edit`).",
+        )
 
 
 def _score(member: MeleeUnit, dice: DiceSource) -> Score:
@@ -168,7 +182,6 @@ def _column(arm: Arm) -> str:
 
 def _tie(att: list[Score], dfn: list[Score], score: int, out: ResolutionBuilder) -> Resolution:
     names = [s.member.name for s in att + dfn]
-    out.step("Result", f"Scores are equal at {score}: both sides retire 3\".")
     for name in names:
         out.effect(EffectKind.RETIRE, name, 3, detail=f"{MELEE_TEXT}: equal scores")
     return out.build(f"Drawn at {score}: both sides retire 3\"", Severity.MINOR)
@@ -204,6 +217,16 @@ def _exception_applies(
     return settings.obstacle_reading is ObstacleReading.EITHER and affected.behind_obstacle
 
 
+def _exception_reason(affected: MeleeUnit, attackers_lost: bool) -> str:
+    if affected.vs_building:
+        return "it charged a building"
+    if affected.vs_fortification:
+        return "it charged a fortification"
+    if attackers_lost:
+        return "the defender is immediately behind an obstacle"
+    return "it is immediately behind an obstacle"
+
+
 def _decided(
     losers: list[Score],
     winners: list[Score],
@@ -219,33 +242,31 @@ def _decided(
     name = affected.member.name
     routed = False
     if margin >= 2 and _exception_applies(affected.member, attackers_lost, winners, settings):
-        text = (
-            f"{name} loses by {margin} but does not rout: "
-            "it retires 6\", is shaken and loses 2 SP."
-        )
+        # The headline says what happens; the step says why this unit does not rout.
+        reason = _exception_reason(affected.member, attackers_lost)
+        out.step("(*) exception", f"{name} does not rout: {reason}. "
+                 "It retires 6\", is shaken and loses 2 SP instead.")
         out.effect(EffectKind.RETIRE, name, 6, detail=f"{MELEE_TEXT}: (*) exception")
         out.effect(EffectKind.SHAKEN, name, detail=f"{MELEE_TEXT}: (*) exception")
         out.effect(EffectKind.LOSE_SP, name, 2, detail=f"{MELEE_TEXT}: (*) exception")
         headline, severity = f"{side} win by {margin}: {name} retires 6\", −2 SP", Severity.MAJOR
     elif margin >= 2:
         routed = True
-        text = f"{name} loses by {margin}: it routs immediately and loses 2 SP."
         out.effect(EffectKind.ROUTED, name, detail=f"{MELEE_TEXT}: lost by 2 or more")
         out.effect(EffectKind.LOSE_SP, name, 2, detail=f"{MELEE_TEXT}: lost by 2 or more")
         out.note(ROUT_MOVE_NOTE)
         headline, severity = f"{side} win by {margin}: {name} routs, −2 SP", Severity.DECISIVE
     else:
-        text = f"{name} loses by 1: it retires 3\", loses 1 SP and becomes shaken."
         out.effect(EffectKind.RETIRE, name, 3, detail=f"{MELEE_TEXT}: lost by 1")
         out.effect(EffectKind.LOSE_SP, name, 1, detail=f"{MELEE_TEXT}: lost by 1")
         out.effect(EffectKind.SHAKEN, name, detail=f"{MELEE_TEXT}: lost by 1")
         headline, severity = f"{side} win by 1: {name} retires 3\", −1 SP, shaken", Severity.MAJOR
     others = [s.member.name for s in losers if s is not affected]
     if others:
-        text += f" Only {name} is affected ({why}); the other {loser_side} retire 3\"."
+        out.step("Who is affected",
+                 f"Only {name} takes the result ({why}); the other {loser_side} retire 3\".")
         for other in others:
             out.effect(EffectKind.RETIRE, other, 3, detail=f"{MELEE_TEXT}: others retire")
-    out.step("Result", text)
     if routed and affected.member.rear:
         surrender_test(affected.member.unit, SurrenderSituation.REAR_ROUT, dice, out)
     general = affected.member.unit.general

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -48,7 +49,8 @@ class Direction(StrEnum):
 
 
 class ObstacleReading(StrEnum):
-    """Who the melee's "defender behind an obstacle" exception protects (docs/fire-at-will.md)."""
+    """Who the melee's "defender behind an obstacle" exception protects (docs/fire-at-will.md):
+    by default either side, as the sentence reads; ``attacker`` spares only a losing attacker."""
 
     ATTACKER = "attacker"
     EITHER = "either"
@@ -108,6 +110,16 @@ class Charger:
     distance: float | None = None
     target_in_front: bool = True
 
+    def __post_init__(self) -> None:
+        # NaN compares false with everything, so it would pass the reach check unnoticed.
+        if self.distance is not None and not (
+            math.isfinite(self.distance) and self.distance >= 0
+        ):
+            raise InvalidInput(
+                f"{self.unit.name}: a distance of {self.distance} inches cannot be measured.",
+                hint="Give the inches to the target as a plain number, like `5`.",
+            )
+
 
 @dataclass(frozen=True)
 class MeleeUnit:
@@ -135,7 +147,7 @@ class MeleeUnit:
 class Settings:
     """Readings where players differ; see docs/fire-at-will.md."""
 
-    obstacle_reading: ObstacleReading = ObstacleReading.ATTACKER
+    obstacle_reading: ObstacleReading = ObstacleReading.EITHER
 
 
 def check_unique_names(names: list[str]) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.records import Resolution
 from rules.core.registry import BattleRules, Procedure, RuleSet
-from rules.le_baton import battle, commands
+from rules.le_baton import battle, commands, phases
 from rules.le_baton.units import RULESET
 
 SUMMARIES = {
@@ -44,6 +44,7 @@ RULESET_ENTRY = RuleSet(
         apply_effects=battle.apply_effects,
         new_turn=battle.new_turn,
         reminders=battle.reminders,
+        phase_warning=phases.phase_warning,
         strength_label="figures",
     ),
 )

@@ -13,14 +13,16 @@ from rules.core.records import Effect, EffectKind
 from rules.core.roster import (
     GONE,
     Change,
+    Phrase,
     Roster,
     RosterUnit,
     general_changes,
     name_key,
+    register_phrases,
     unit_changes,
 )
 from rules.le_baton.inputs import ROSTER_FIELDS, UNIT
-from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit
+from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit, check_description
 
 PHASES: tuple[str, ...] = (
     "1. artillery fire",
@@ -43,8 +45,33 @@ MARKERS = ("casualties", "in_melee_with", "firefight_with", "halted", "held", "c
            "fought")
 
 
+# How players say a change to each roster field and marker ("La Sarre is now in melee with
+# 42nd Highlanders"). Whether a unit has fought a round of its melee is the engine's own
+# bookkeeping, as the roster line leaves it out too.
+CHANGE_PHRASES: dict[str, Phrase] = {
+    "nation": Phrase("is now {value}", words=(("french", "French"), ("british", "British"))),
+    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
+    "quality": Phrase("is now {value}"),
+    "formation": Phrase("is now in {value}", "no longer has a formation",
+                        words=(("skirmish", "skirmish order"),)),
+    "horse": Phrase("is now {value}", "no longer has a cavalry type",
+                    words=(("heavy-dragoons", "heavy dragoons"),
+                           ("light-dragoons", "light dragoons"))),
+    "guns": Phrase("now fires {value}-pound shot", "no longer has a weight of shot"),
+    "casualties": Phrase("has {value} casualties in all", "has no casualties",
+                         one="has 1 casualty in all"),
+    "in_melee_with": Phrase("is now in melee with {value}", "is no longer in melee"),
+    "firefight_with": Phrase("is now in a firefight with {value}", "is no longer in a firefight"),
+    "halted": Phrase("is halted", "is no longer halted"),
+    "held": Phrase("is held (failed recall)", "is no longer held"),
+    "charge_marker": Phrase("has a charge marker", "has its charge marker removed"),
+    "fought": Phrase(""),
+}
+register_phrases(CHANGE_PHRASES)
+
+
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    name, values = ROSTER_FIELDS.read_text(text, where)
+    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
     if name is not None:
         raise InvalidInput(f"{where}: only words go here (`british inf veteran line`), "
                            f"not `{name}:`.", hint="The unit's name has its own option.")
@@ -52,9 +79,11 @@ def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[
         for needed in ("nation", "arm"):
             if needed not in values:
                 raise InvalidInput(f"{where}: say the unit's {needed}.",
-                                   hint="e.g. `british inf veteran line`; strength is its "
-                                        "figures.")
-    return json_safe(values)
+                                   hint="e.g. `british inf veteran line`, and its strength "
+                                        "as `figures=12`.")
+    checked = json_safe(values)
+    _check_description("The unit", checked)
+    return checked
 
 
 def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -69,7 +98,17 @@ def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
             checked[key] = str(value) if value not in (None, "", "none") else None
         else:
             checked[key] = UNIT.read_json({key: value}, where)[key]
+    _check_description(where, checked)
     return checked
+
+
+def _check_description(name: str, values: Mapping[str, Any]) -> None:
+    """A stored or typed description as strictly as a unit built for a procedure."""
+    if "arm" in values:
+        check_description(
+            name, Arm(values["arm"]),
+            Formation(values["formation"]) if values.get("formation") else None,
+            Horse(values["horse"]) if values.get("horse") else None, values.get("guns"))
 
 
 def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:

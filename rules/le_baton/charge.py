@@ -12,7 +12,15 @@ from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, 
 from rules.le_baton.dice_counts import fire_dice
 from rules.le_baton.fire import FireTarget, Target, shoot
 from rules.le_baton.morale import Situation, run_check
-from rules.le_baton.units import RULESET, SHEET, Arm, Formation, Nation, Unit
+from rules.le_baton.units import (
+    RULESET,
+    SHEET,
+    Arm,
+    Formation,
+    Nation,
+    Unit,
+    require_figures,
+)
 
 SQUARE_DICE = 2  # "Squares contacted fire two dice."
 
@@ -125,6 +133,7 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
                      dice)
         out.step(f"{target.name} (square) fires", "Squares contacted fire two dice.", roll)
     elif target.formation is Formation.SKIRMISH:
+        require_figures(target, " to shoot at the chargers")
         kind = (FireTarget.CHARGING_CAVALRY if charger.is_cavalry else
                 FireTarget.COLUMN if charger.in_column else FireTarget.LINE)
         roll = shoot(target, Target(charger.name, kind), fire_dice(target), dice)

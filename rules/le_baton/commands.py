@@ -12,9 +12,10 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
+from rules.core.notation import roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster
-from rules.le_baton.battle import engine_unit
+from rules.le_baton.battle import PHASES, engine_unit
 from rules.le_baton.charge import ChargeSituation, resolve_charge
 from rules.le_baton.fire import (
     ArtilleryTarget,
@@ -39,10 +40,17 @@ from rules.le_baton.units import Arm, Formation, Unit
 
 Prepared = Callable[[DiceSource], Resolution]
 NO_WORDS = FieldSet(())
+# Numbers given as a command's own options; JSON may hold any number, so each is bounded.
+DISTANCE = Field("distance", float, "inches to the target", minimum=0, maximum=100)
+PHASE = Field("phase", int, "the phase of the turn", minimum=1, maximum=len(PHASES))
 
 
 def _convert(kind: type, value: Any, name: str) -> Any:
     return None if value is None else Field(name, kind, "").convert(value, name)
+
+
+def _number(spec: Field, value: Any) -> Any:
+    return None if value is None else spec.convert(value, spec.name)
 
 
 def unit_from(value: Any, where: str, roster: Roster | None, *, melee: bool = False
@@ -54,10 +62,11 @@ def unit_from(value: Any, where: str, roster: Roster | None, *, melee: bool = Fa
         raise InvalidInput(f"`{where}` needs a unit.")
     if roster is None:
         return read_unit_text(value, where, MELEE_UNIT if melee else UNIT)
-    name, _, words = value.partition(":")
-    unit = engine_unit(roster.unit(name.strip()), roster)
+    roster_unit, words = roster_entry(value, roster, where, several=False, words=melee)
+    unit = engine_unit(roster_unit, roster)
     _reject_roster_words(words, unit.name, where, melee)
-    _, values = (MELEE_SITUATION if melee else NO_WORDS).read_text(words, f"{where}: {name}")
+    _, values = (MELEE_SITUATION if melee else NO_WORDS).read_text(
+        words, f"{where}: {unit.name}", names=False)
     return unit, values
 
 
@@ -98,7 +107,7 @@ def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     shooter, _ = unit_from(o.get("shooter"), "shooter", roster)
     name = _target_name(o.get("target"), roster)
     target = Target(name, target_kind(o.get("target_type"), name, roster, FireTarget))
-    distance = _convert(float, o.get("distance"), "distance")
+    distance = _number(DISTANCE, o.get("distance"))
     return lambda dice: resolve_fire(shooter, target, dice, distance=distance)
 
 
@@ -130,7 +139,7 @@ def _situation(o: Mapping[str, Any], unit: Unit) -> Situation:
 
 def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     unit, _ = unit_from(o.get("unit"), "unit", roster)
-    phase = _convert(int, o.get("phase"), "phase")
+    phase = _number(PHASE, o.get("phase"))
     if phase is None:
         raise InvalidInput("Say which phase the check is for.")
     situation = _situation(o, unit)
@@ -166,7 +175,7 @@ def _side(value: Any, where: str, roster: Roster | None) -> Side:
 
 
 def prepare_melee(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
-    phase = _convert(int, o.get("phase"), "phase") or 6
+    phase = _number(PHASE, o.get("phase")) or 6
     a = _side(o.get("attacker"), "attacker", roster)
     b = _side(o.get("defender"), "defender", roster)
     return lambda dice: resolve_melee(a, b, phase, dice)

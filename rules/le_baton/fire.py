@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -150,6 +151,9 @@ def check_can_shoot(shooter: Unit, distance: float | None) -> None:
                          f"phase {fire_phase(shooter)}.")
     if shooter.in_melee:
         raise NotAllowed(f"{shooter.name} is continuing a previous melee and cannot shoot.")
+    if distance is not None and not (math.isfinite(distance) and distance >= 0):
+        raise InvalidInput(f"A distance of {distance} inches cannot be measured.",
+                           hint="Give the inches to the target as a plain number, like `3`.")
     if distance is not None and distance > FIRE_RANGE:
         raise NotAllowed(f"{shooter.name} is {distance:g}\" away: the range is "
                          f"{FIRE_RANGE}\".")

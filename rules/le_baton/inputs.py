@@ -76,7 +76,7 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
 
 def read_unit_text(text: str, where: str, fields: FieldSet = UNIT) -> tuple[Unit, dict]:
     """``Name: british inf veteran line figures=12``; returns the unit and every value read."""
-    name, values = fields.read_text(text, where)
+    name, values = fields.read_text(text, where, several=False)
     return build_unit(name or where.capitalize(), values, where), values
 
 

@@ -16,7 +16,7 @@ from rules.core.records import (
 )
 from rules.le_baton.dice_counts import melee_dice
 from rules.le_baton.fire import hits
-from rules.le_baton.units import RULESET, SHEET, Arm, Formation, Horse, Unit
+from rules.le_baton.units import RULESET, SHEET, Arm, Formation, Horse, Unit, require_figures
 
 BASE_TO_HIT = 4
 MELEE_PHASES = (6, 11)
@@ -133,6 +133,8 @@ def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
     if a.unit.arm is not b.unit.arm or a.unit.arm is Arm.ARTILLERY:
         raise NotAllowed(f"{a.unit.name} ({a.unit.arm.value}) and {b.unit.name} "
                          f"({b.unit.arm.value}) do not fight a melee of dice.")
+    for side in (a, b):
+        require_figures(side.unit, " for its melee dice")
     roll_a, roll_b = _roll(a, b, dice), _roll(b, a, dice)
     ha, hb = roll_a.hits or 0, roll_b.hits or 0
     for unit, taken in ((a.unit, hb), (b.unit, ha)):

@@ -86,6 +86,7 @@ class Unit:
                                hint=f"Give 0 to {MAX_FIGURES}.")
         if self.casualties < 0:
             raise InvalidInput(f"{self.name}: casualties cannot be negative.")
+        check_description(self.name, self.arm, self.formation, self.horse, self.guns)
 
     @property
     def is_infantry(self) -> bool:
@@ -113,7 +114,26 @@ class Unit:
         return self.in_melee if self.fought is None else self.fought
 
 
-def require_figures(unit: Unit) -> None:
+def check_description(name: str, arm: Arm, formation: Formation | None, horse: Horse | None,
+                      guns: int | None) -> None:
+    """Only what the sheet gives each arm: formations are infantry's (column, line, square,
+    skirmishers), cavalry types are cavalry's, weight of shot is artillery's."""
+    if formation is not None and arm is not Arm.INFANTRY:
+        raise InvalidInput(
+            f"{name} is {arm.value}: column, line, square and skirmish are infantry "
+            "formations.", hint=f"Drop `{formation.value}`.")
+    if horse is not None and arm is not Arm.CAVALRY:
+        raise InvalidInput(f"{name} is {arm.value}: `{horse.value}` is a kind of cavalry.",
+                           hint=f"Drop `{horse.value}`, or make the unit cavalry.")
+    if guns is not None and arm is not Arm.ARTILLERY:
+        raise InvalidInput(f"{name} is {arm.value}: `guns=` is the weight of shot of "
+                           "artillery.", hint=f"Drop `guns={guns}`, or make the unit artillery.")
+
+
+def require_figures(unit: Unit, why: str = "") -> None:
+    """Dice counted from figures need figures: with none, a roll of no dice would pass for a
+    real result."""
     if unit.figures <= 0:
-        raise InvalidInput(f"{unit.name} needs its number of figures.",
-                           hint="Give it as `figures=N`.")
+        raise InvalidInput(f"{unit.name} needs its number of figures{why}.",
+                           hint="Give it as `figures=N` (in a battle, the unit's strength: "
+                                "`/unit edit strength:N`).")

@@ -51,8 +51,7 @@ async def test_a_melee_in_a_battle_changes_the_roster_and_says_so(battle_session
                                           'defenders:"2nd Foot" dice:"5 2 1 1"')
     embed = message.embeds[0]
     assert embed["title"] == "💥 Attackers win by 4: 2nd Foot routs, −2 SP"
-    roster = next(f for f in embed["fields"] if f["name"] == "Roster")
-    assert roster["value"] == "2nd Foot: 4 → 2 SP, routing"
+    assert "📋 2nd Foot loses 2 SP (now 2) and is routing" in embed["description"].split("\n")
     assert embed["footer"]["text"].endswith("· event #8")
     state = await units(battle_session)
     assert state["2nd Foot"].strength == 2
@@ -78,7 +77,7 @@ async def test_general_killed_shakes_his_command(battle_session):
     message = await reply(battle_session, '/melee fire-at-will attackers:"Béarn" '
                                           'defenders:"2nd Foot" dice:"6 1 6 6"')
     text = text_of(message)
-    assert "Wolfe: status active → killed" in text
+    assert "📋 Wolfe is killed" in text.split("\n")
     state = await units(battle_session)
     assert state["2nd Foot"].attributes.get("shaken") is True
 
@@ -141,7 +140,7 @@ async def test_queued_dice_are_used_first(battle_session):
                                           'chargers:"Hussars: distance=5"')
     embed = message.embeds[0]
     assert "🎲 6 +2 non-cavalry charged by cavalry" in text_of(message)
-    assert embed["footer"]["text"].startswith("1 die queued by the GM, the rest rolled")
+    assert embed["footer"]["text"].startswith("1 die queued by the GM · event #")
     async with battle_session.client.db.reader() as s:
         battle = await s.scalar(select(Battle))
     assert battle.dice_queue == []
@@ -191,7 +190,7 @@ async def test_gm_set_is_validated_like_unit_add(battle_session):
     bad = await gm(battle_session, "/gm set unit:Rangers field:colour value:red")
     assert bad.ephemeral and "not a unit field" in bad.content
     good = await gm(battle_session, "/gm set unit:Rangers field:shaken value:yes")
-    assert "Rangers: shaken" in good.content
+    assert good.content == "🛠️ Rangers is shaken (event #8)."
 
 
 async def test_gone_units_cannot_be_named_until_restored(battle_session):
@@ -227,10 +226,10 @@ async def test_one_battle_per_channel_and_end_needs_confirmation(battle_session)
 
 async def test_turns_and_phases_advance(battle_session):
     await setup_battle(battle_session)
-    message = await reply(battle_session, "/battle next")
+    message = await gm(battle_session, "/battle next")
     assert "Turn 1, routs and retirements" in text_of(message)
     for _ in range(5):
-        message = await reply(battle_session, "/battle next")
+        message = await gm(battle_session, "/battle next")
     assert "Turn 2, shaken and routing units test" in text_of(message)
 
 
@@ -244,7 +243,7 @@ async def test_log_and_export(battle_session):
     (file,) = md.files
     assert file.filename == "quebec-1759.md"
     text = file.data.decode()
-    assert "# Quebec 1759" in text and "2nd Foot: 4 → 2 SP, routing" in text
+    assert "# Quebec 1759" in text and "- 2nd Foot loses 2 SP (now 2) and is routing" in text
     js = await reply(battle_session, "/battle export format:json")
     data = json.loads(js.files[0].data)
     assert data["format"] == "huzzah-battle-log"
@@ -274,3 +273,31 @@ async def test_roster_names_autocomplete(battle_session):
     choices = await battle_session.autocomplete(
         ["unit", "add"], {"side": "x", "name": "y", "words": "inf reg"}, "words", **where)
     assert [c["value"] for c in choices] == ["inf regular"]
+
+
+async def test_counts_read_in_the_singular_for_one(battle_session):
+    await reply(battle_session, '/battle start ruleset:fire-at-will name:Minden',
+                user_id=GM_USER)
+    await reply(battle_session, '/unit add side:British name:"12th Foot" '
+                                'words:"inf regular morale=4" strength:4', user_id=GM_USER)
+    await reply(battle_session, "/gm dice dice:6", user_id=GM_USER)
+    show = await reply(battle_session, "/battle show")
+    assert show.embeds[0]["footer"]["text"] == "1 unit · 3 events"
+    assert "1 die queued by the GM for the next roll" in show.embeds[0]["description"]
+    log = await reply(battle_session, "/battle log count:1")
+    assert log.embeds[0]["title"] == "📜 Minden: the last event"
+    export = await reply(battle_session, "/battle export")
+    assert export.content.startswith("📎 Minden: 3 events (")
+
+
+async def test_the_roster_shows_the_qualities_that_change_a_units_dice(battle_session):
+    await reply(battle_session, '/battle start ruleset:fire-at-will name:Minden',
+                user_id=GM_USER)
+    await reply(battle_session, '/unit add side:British name:"12th Foot" '
+                                'words:"inf regular morale=4" strength:4', user_id=GM_USER)
+    await reply(battle_session, '/unit add side:French name:Rangers '
+                                'words:"inf light open morale=3" strength:3', user_id=GM_USER)
+    show = (await reply(battle_session, "/battle show")).embeds[0]
+    lines = {f["name"]: f["value"] for f in show["fields"]}
+    assert lines["British"] == "**12th Foot** · 4 SP · infantry, regular, morale 4"
+    assert lines["French"] == "**Rangers** · 3 SP · infantry, light, open order, morale 3"

@@ -8,6 +8,7 @@ import logging
 import subprocess
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 from bot.config import load_config
 from bot.logs import setup_logging
@@ -63,6 +64,7 @@ def test_resolve_errors_exit_2_with_an_error_object():
                     "unit": {"name": "T", "arm": "infantry", "routing": True},
                     "situation": "c", "dice": ""}): "not_enough_dice",
         "[]": "invalid_input",
+        '{"ruleset": "fire-at-will", "strength": ' + "9" * 5000 + "}": "bad_json",
     }
     for text, kind in cases.items():
         status, response = resolve(text)
@@ -114,6 +116,15 @@ def test_token_never_reaches_the_log(capsys):
     logging.getLogger().handlers.clear()
 
 
+def head_revision() -> str:
+    """The newest migration, whichever it is as migrations are added."""
+    from alembic.script import ScriptDirectory
+
+    from bot.storage.migrate import alembic_config
+
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+
+
 def test_db_upgrade_downgrade_and_current(tmp_path):
     import os
 
@@ -126,8 +137,87 @@ def test_db_upgrade_downgrade_and_current(tmp_path):
     assert db("current").stdout.strip() == "database at revision base"
     up = db("upgrade")
     assert up.returncode == 0, up.stderr
-    assert up.stdout.strip() == "database at revision 0001"
+    assert up.stdout.strip() == f"database at revision {head_revision()}"
     refused = db("downgrade")
     assert refused.returncode == 2 and "say which revision" in refused.stderr
     down = db("downgrade", "base")
     assert down.returncode == 0 and down.stdout.strip() == "database at revision base"
+
+
+class FakeDiscordHTTP:
+    """Stands in for ``HTTPClient.request``: answers log-in, records every other request."""
+
+    BOT: ClassVar[dict] = {"id": "4242", "username": "Huzzah", "discriminator": "0", "avatar": None,
+           "bot": True}
+    APPLICATION: ClassVar[dict] = {"id": "4242", "name": "Huzzah", "description": "", "icon": None,
+                   "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
+                   "owner": BOT}
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, object]] = []
+
+    async def request(self, route, **kwargs):
+        body = kwargs.get("json")
+        self.calls.append((route.method, route.url.removeprefix(route.BASE), body))
+        if route.path == "/users/@me":
+            return self.BOT
+        if route.path == "/oauth2/applications/@me":
+            return self.APPLICATION
+        if route.method == "PUT":  # Discord answers a bulk overwrite with the commands it kept
+            return [{**command, "id": str(9000 + i), "application_id": "4242", "version": "1"}
+                    for i, command in enumerate(body or [])]
+        raise AssertionError(f"unexpected request {route.method} {route.path}")
+
+    def puts(self) -> list[tuple[str, object]]:
+        return [(path, body) for method, path, body in self.calls if method == "PUT"]
+
+
+def run_sync(monkeypatch, tmp_path, *args: str) -> tuple[int, FakeDiscordHTTP]:
+    import discord
+
+    from bot.cli import main
+
+    fake = FakeDiscordHTTP()
+    monkeypatch.setattr(discord.http.HTTPClient, "request",
+                        lambda self, route, **kw: fake.request(route, **kw))
+    monkeypatch.setenv("DISCORD_TOKEN", "offline.token.value")
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = main(["sync", *args])
+    finally:
+        logging.getLogger().handlers.clear()
+    return status, fake
+
+
+def test_sync_clear_overwrites_the_guild_commands_with_nothing(monkeypatch, tmp_path, capsys):
+    status, fake = run_sync(monkeypatch, tmp_path, "--guild", "777", "--clear")
+    assert status == 0
+    assert fake.puts() == [("/applications/4242/guilds/777/commands", [])]
+    assert "Removed the commands synced to guild 777" in capsys.readouterr().out
+
+
+def test_sync_to_a_guild_still_sends_every_command(monkeypatch, tmp_path, capsys):
+    status, fake = run_sync(monkeypatch, tmp_path, "--guild", "777")
+    assert status == 0
+    [(path, body)] = fake.puts()
+    assert path == "/applications/4242/guilds/777/commands"
+    names = {command["name"] for command in body}
+    assert {"melee", "battle", "gm", "help"} <= names
+    assert f"Synced {len(body)} commands to guild 777" in capsys.readouterr().out
+
+
+def test_sync_clear_without_a_guild_is_refused_before_logging_in(monkeypatch, tmp_path, capsys):
+    status, fake = run_sync(monkeypatch, tmp_path, "--clear")
+    assert status == 2
+    assert fake.calls == []
+    assert "--clear removes one server's commands: give it with --guild ID" in \
+        capsys.readouterr().err
+
+
+def test_resolve_and_help_import_neither_discord_nor_the_database_layer():
+    probe = ("import sys, io; from bot.cli import main; sys.stdin = io.StringIO('[]'); "
+             "main(['resolve']); print(sorted(m for m in ('discord', 'sqlalchemy', 'alembic') "
+             "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -39,11 +40,84 @@ def test_a_charge_and_a_melee_play_through_the_console():
     assert "Traceback" not in out + done.stderr
 
 
-def test_unknown_command_prints_the_command_list_and_fails_the_script():
-    done = console("/mele fire-at-will")
+def test_unknown_command_says_did_you_mean_and_fails_the_script():
+    done = console("/mele", "/mele fire-at-will", "/export", "/gm undoo", "/xyzzy")
     assert done.returncode == 1
-    assert "/melee fire-at-will" in done.stdout
-    assert "/charge fire-at-will" in done.stdout
+    assert done.stdout.split("\n\n") == [
+        "> /mele\nunknown command /mele in this server. Did you mean /melee?\n"
+        "Type `help` (or /help) for the list of commands.",
+        "> /mele fire-at-will\nunknown command /mele in this server. "
+        "Did you mean /melee fire-at-will?\nType `help` (or /help) for the list of commands.",
+        "> /export\nunknown command /export in this server. Did you mean /battle export?\n"
+        "Type `help` (or /help) for the list of commands.",
+        # a known group: its own subcommands, not every command
+        "> /gm undoo\n/gm has no subcommand 'undoo'. Did you mean /gm undo?",
+        done.stdout.split("\n\n")[4],
+        "> /xyzzy\nunknown command /xyzzy in this server. "
+        "Type `help` (or /help) for the list of commands.",
+        "",
+    ]
+    assert done.stdout.split("\n\n")[4].startswith("/gm - ")
+    assert "/charge" not in done.stdout  # no whole command list
+
+
+def test_help_names_one_command():
+    done = console("help melee fire-at-will")
+    assert done.returncode == 0
+    assert "Usage: /melee fire-at-will attackers:<text> defenders:<text>" in done.stdout
+    assert "/charge" not in done.stdout
+
+
+def test_ctrl_c_at_the_prompt_leaves_at_once(tmp_path):
+    import os
+    import pty
+    import select
+    import time
+
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the console on a terminal, as a player runs it
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "bot.cli", "console", "--database",
+                                  str(tmp_path / "tty.db")])
+
+    def read_until(text: bytes, timeout: float) -> bytes:
+        seen, deadline = b"", time.monotonic() + timeout
+        while text not in seen and time.monotonic() < deadline:
+            if select.select([terminal], [], [], 0.1)[0]:
+                try:
+                    chunk = os.read(terminal, 4096)
+                except OSError:  # the console has gone
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+        return seen
+
+    try:
+        assert b"huzzah> " in read_until(b"huzzah> ", 60)
+        os.write(terminal, b"/mel")  # half a line typed, no Enter
+        time.sleep(0.2)
+        pressed = time.monotonic()
+        os.write(terminal, b"\x03")
+        read_until(b"never printed", 5)
+        ended, status = 0, 0
+        while not ended and time.monotonic() - pressed < 6:
+            ended, status = os.waitpid(pid, os.WNOHANG)
+            time.sleep(0.05)
+        assert ended == pid, "Ctrl-C at the prompt did not end the console"
+        assert time.monotonic() - pressed < 6
+        assert os.waitstatus_to_exitcode(status) == 130
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(terminal)
+    import sqlite3
+
+    connection = sqlite3.connect(tmp_path / "tty.db")
+    assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    connection.close()
+    assert not (tmp_path / "tty.db-wal").exists() or (tmp_path / "tty.db-wal").stat().st_size == 0
 
 
 def test_unknown_option_prints_that_commands_options():
@@ -89,7 +163,7 @@ def test_a_whole_battle_in_the_console_survives_a_restart(tmp_path):
         args=gm, database=database,
     )
     assert first.returncode == 0, first.stdout + first.stderr
-    assert "La Sarre: 4 → 2 SP, routing" in first.stdout
+    assert "La Sarre loses 2 SP (now 2) and is routing" in first.stdout
     second = console(
         "/battle show",
         '/charge fire-at-will target:"La Sarre" chargers:"78th Highlanders: rear" dice:4',
@@ -104,7 +178,10 @@ def test_a_whole_battle_in_the_console_survives_a_restart(tmp_path):
     assert "La Sarre · 2 SP" in out and "routing" in out  # the state from before the restart
     assert "La Sarre surrenders" in out  # a routing unit charged in the rear
     assert "Undid #6" in out
-    assert "plains-of-abraham.md" in out
+    exported = tmp_path / "plains-of-abraham.md"
+    size = exported.stat().st_size / 1024
+    assert f"[attachment] plains-of-abraham.md ({size:.1f} KiB) saved to {exported}\n" in out
+    assert exported.read_text().startswith("# Plains of Abraham")
     assert "Plains of Abraham has ended" in out
 
 
@@ -151,7 +228,7 @@ def test_a_full_le_baton_turn_in_the_console(tmp_path):
     assert "Traceback" not in out and "only you can see this" not in out, out
     assert "Ross's Troop → 4e Léger 🎲 4 5 6 2 (each die −1 6 lbs or lighter) vs 4+ (column)" \
         " → 2 hits" in out
-    assert "4e Léger: 12 → 10 figures, casualties none → 2" in out
+    assert "4e Léger loses 2 figures (now 10) and has 2 casualties in all" in out
     assert "52nd → 4e Léger 🎲 4 1 1 1 vs 4+ (column) → 1 hit" in out
     assert "4e Léger morale 🎲 2 vs 3 or less" in out
     assert "52nd morale 🎲 6 vs 5 or less (veteran 5) → fails by 1" in out
@@ -165,3 +242,19 @@ def test_a_full_le_baton_turn_in_the_console(tmp_path):
     assert "16th LD · 4 figures · cavalry, veteran · *held*, *charge marker*, *4 casualties*" \
         ", *in melee with Cuirassiers*" in out
     assert "16th LD is held (failed recall)" in out
+
+
+def test_an_in_memory_console_saves_exports_in_the_working_directory(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "console", "--database", ":memory:"],
+        input='/battle start ruleset:fire-at-will name:"Mem Battle"\n/battle export\n'
+              '/battle export format:json\n',
+        text=True, capture_output=True, cwd=tmp_path, timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    markdown, data = tmp_path / "mem-battle.md", tmp_path / "mem-battle.json"
+    assert f"[attachment] mem-battle.md ({markdown.stat().st_size} bytes) saved to {markdown}\n" \
+        in done.stdout
+    assert f"saved to {data}\n" in done.stdout
+    assert json.loads(data.read_text())["battle"]["name"] == "Mem Battle"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mem-battle.json", "mem-battle.md"]

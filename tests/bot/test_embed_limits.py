@@ -51,7 +51,26 @@ def check(resolution) -> int:
         assert violations([e.to_dict() for e in embeds]) == [], resolution.headline
     cut = [e for m in messages for e in m if "cut to fit" in (e.footer.text or "")]
     assert not cut, "a Fire at Will resolution never needs cutting"
+    assert_nothing_lost(resolution, messages)
     return len(messages)
+
+
+def assert_nothing_lost(resolution, messages) -> None:
+    """The compact layout still shows every modifier's reason, total, target and result."""
+    text = "\n".join(
+        part.replace("\\", "")
+        for embeds in messages for e in embeds
+        for part in [e.title or "", e.description or "", e.footer.text or ""]
+        + [f"{f.name}\n{f.value}" for f in e.fields])
+    for step in resolution.steps:
+        for roll in step.rolls:
+            wanted = [m.reason for m in roll.modifiers]
+            wanted += [roll.target or "", roll.result or ""]
+            if roll.hits is None and roll.total is not None and (
+                    roll.modifiers or len(roll.dice) > 1):
+                wanted.append(f"= **{roll.total}**")
+            for piece in wanted:
+                assert piece.replace("\\", "") in text, (piece, resolution.headline)
 
 
 LONG = "Régiment de la Reine, 2e bataillon, compagnie des grenadiers ««»»"[:64]
@@ -197,7 +216,7 @@ def lb(i: int, nation: Nation, arm: LbArm, formation: Formation | None = None, *
 def test_every_le_baton_morale_outcome_fits(phase, formation):
     nation = Nation.FRENCH if phase in (4, 10) else Nation.BRITISH
     arm = LbArm.CAVALRY if phase == 13 else LbArm.INFANTRY
-    unit = lb(1, nation, arm, formation, general=True)
+    unit = lb(1, nation, arm, formation if arm is LbArm.INFANTRY else None, general=True)
     for charged_by in (LbArm.INFANTRY, LbArm.CAVALRY):
         situation = Situation(charging=phase in (4, 9), flank_or_rear=True, charged_by=charged_by,
                               opponent=long_name(2), initiated_charge=True)

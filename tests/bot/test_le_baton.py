@@ -72,7 +72,7 @@ async def test_a_rout_removes_the_unit_and_frees_its_opponent(battle_session):
     await reply(battle_session, '/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"')
     formed = await reply(battle_session, "/gm set unit:Buffs field:formation value:column",
                          user_id=GM_USER)
-    assert "Buffs: formation line → column" in formed.content
+    assert "Buffs is now in column" in formed.content
     # conscript 4, −1 British infantry in column: a 6 fails by 3
     message = await reply(battle_session,
                           '/morale le-baton unit:Buffs phase:7 opponent:"28e Ligne" dice:6')
@@ -90,7 +90,7 @@ async def test_lancers_charge_a_line_that_forms_square_and_pass_through(battle_s
     charge = await reply(battle_session,
                          '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
     assert charge.embeds[0]["title"] == "↔️ Lanciers contacts Buffs: melee in phase 6"
-    assert "Buffs: formation line → square" in text_of(charge)
+    assert "📋 Buffs is now in square" in text_of(charge)
     melee = await reply(battle_session,
                         '/melee le-baton attacker:Lanciers defender:Buffs phase:6 dice:4')
     assert melee.embeds[0]["title"] == "↔️ Lanciers passes through Buffs: 1 casualty"
@@ -108,6 +108,6 @@ async def test_situation_words_follow_roster_names_in_melee(battle_session):
     text = text_of(message)
     assert "**28e Ligne** 🎲 4 4 4 4 4 4 4 4 (each die −1 enemy in defensive terrain)" in text
     assert "28e Ligne and Buffs tie, 0 all" in text
-    assert "28e Ligne: in melee with none → Buffs" in text
+    assert "📋 28e Ligne is now in melee with Buffs" in text
     state = await roster(battle_session)
     assert state["Buffs"].strength == 8 and state["28e Ligne"].strength == 12

@@ -27,9 +27,8 @@ async def test_charge_posts_the_result_first_with_every_factor(discord_session: 
     assert embed["title"] == "💥 2nd Foot routs, −1 SP"
     assert embed["color"] == COLOURS[Severity.DECISIVE]
     assert embed["author"]["name"] == "Fire at Will · Charge"
-    assert embed["description"] == "• 2nd Foot routs\n• 2nd Foot loses 1 SP"
-    test_line = field(embed, "Charge test").split("\n")[0]
-    assert test_line == (
+    assert embed["description"] == "**2nd Foot** routs, loses 1 SP"
+    assert field(embed, "Charge test") == (
         "**2nd Foot charge test** 🎲 2 +2 non-cavalry charged by cavalry "
         "+1 charged in the flank = **5** vs basic morale 4 → routs"
     )
@@ -57,20 +56,24 @@ async def test_melee_several_units_a_side(discord_session):
     )
     embed = message.embeds[0]
     assert embed["title"] == "💥 Attackers win by 3: Béarn routs, −2 SP"
+    # One line per unit it falls on, not one per effect.
     assert embed["description"].split("\n") == [
-        "• Béarn routs",
-        "• Béarn loses 2 SP",
-        "• Bougainville is killed",
-        '• Bougainville: units of his command within 18" are shaken',
+        "**Béarn** routs, loses 2 SP",
+        '**Bougainville** is killed, units of his command within 18" are shaken',
     ]
-    rolls = field(embed, "Melee rolls").split("\n")
-    assert rolls[:3] == [
-        "**Grenadiers** 🎲 5 +1 charging +1 European regulars = **7** vs Infantry column",
-        "**Rangers** 🎲 2 −2 open order or artillery +1 overlapping enemy unit = **1** "
-        "vs Infantry column",
-        "**Béarn** 🎲 3 +1 European regulars = **4** vs Infantry column",
+    # The result is said once (title and effects): no step restates it. Each roll on one
+    # line; the column every roll is read on is said once, in the name.
+    assert [f["name"] for f in embed["fields"]] == [
+        "Melee rolls · vs Infantry column",
+        "Risk to Bougainville (with Béarn, which routed from melee)", "Reminders"]
+    assert field(embed, "Melee rolls").split("\n") == [
+        "**Grenadiers** 🎲 5 +1 charging +1 European regulars = **7**",
+        "**Rangers** 🎲 2 −2 open order or artillery +1 overlapping enemy unit = **1**",
+        "**Béarn** 🎲 3 +1 European regulars = **4** — Attackers' highest score 7, "
+        "defenders' highest 4.",
     ]
-    assert "→ dead" in field(embed, "Risk to Bougainville")
+    assert field(embed, "Risk to Bougainville") == (
+        "🎲 6 5 = **11** vs row 11-12 (routed from melee table) → dead")
     assert violations(message.embeds) == []
 
 
@@ -78,9 +81,9 @@ async def test_obstacle_rule_option_changes_the_reading(discord_session):
     base = ('/melee fire-at-will attackers:"A: inf" defenders:"D: inf behind-obstacle" '
             'dice:"5 2"')
     default = await reply(discord_session, base)
-    either = await reply(discord_session, base + " obstacle_rule:either")
-    assert default.embeds[0]["title"] == "💥 Attackers win by 3: D routs, −2 SP"
-    assert either.embeds[0]["title"] == "⚠️ Attackers win by 3: D retires 6\", −2 SP"
+    attacker = await reply(discord_session, base + " obstacle_rule:attacker")
+    assert default.embeds[0]["title"] == "⚠️ Attackers win by 3: D retires 6\", −2 SP"
+    assert attacker.embeds[0]["title"] == "💥 Attackers win by 3: D routs, −2 SP"
 
 
 async def test_surrender_situation_choice(discord_session):

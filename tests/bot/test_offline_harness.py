@@ -718,3 +718,37 @@ def test_snowflakes_are_unique_time_ordered_and_carry_a_worker():
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     assert {(i >> 12) & 0x3FF for i in ids} == {source._worker}
     assert abs(snowflake_time(ids[0]).timestamp() - __import__("time").time()) < 60
+
+
+async def test_unknown_commands_carry_suggestions(offline: OfflineDiscord) -> None:
+    with pytest.raises(UnknownCommand) as caught:
+        parse_command_line(offline.tree, "/rol d6 count:1", guild_id=GUILD)
+    assert str(caught.value) == "unknown command /rol in this server. Did you mean /roll d6?"
+    assert caught.value.suggestions == ("/roll d6",)
+    with pytest.raises(UnknownCommand) as caught:
+        parse_command_line(offline.tree, "/roll", guild_id=GUILD)
+    assert caught.value.suggestions == ()  # a group without its subcommand: nothing misspelt
+
+
+def test_suggestions_follow_what_was_typed():
+    from bot.offline.commandline import suggest_commands
+
+    paths = [("melee", "fire-at-will"), ("melee", "le-baton"), ("morale", "le-baton"),
+             ("battle", "export"), ("battle", "next"), ("charge", "fire-at-will")]
+    assert suggest_commands(["mele"], paths) == ["/melee"]
+    assert suggest_commands(["mele", "fire-at-will"], paths) == ["/melee fire-at-will"]
+    assert suggest_commands(["export"], paths) == ["/battle export"]
+    assert suggest_commands(["xyzzy"], paths) == []
+
+
+def test_attachments_show_where_the_console_saved_them():
+    from bot.offline import SentFile
+    from bot.offline.render import render_message
+
+    one, many = SentFile("a.txt", b"x"), SentFile("b.md", b"y" * 2048)
+    message = SentMessage(kind="followup", files=[one, many])
+    assert render_message(message, {many: "saved to /tmp/b.md"}).splitlines() == [
+        "-- follow-up --",
+        "[attachment] a.txt (1 byte)",
+        "[attachment] b.md (2.0 KiB) saved to /tmp/b.md",
+    ]

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.offline import OfflineDiscord
+from bot.offline import OfflineDiscord, command_payload
 from bot.respond import Reply, answer
 from rules.core.errors import InvalidInput
 
@@ -63,3 +63,70 @@ async def test_an_error_after_deferring_still_reaches_the_player():
         messages = await session.invoke(["slowfail"], {}, **WHERE)
     assert messages[0].kind == "deferral"
     assert "no such unit" in messages[-1].content
+
+
+class Private(commands.Cog):
+    @app_commands.command(name="secret", description="Always answers privately")
+    async def secret(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            await asyncio.sleep(0.1)
+            return Reply(content="for your eyes only", ephemeral=True)
+
+        await answer(interaction, work, ephemeral=True, defer_after=0.05)
+
+    @app_commands.command(name="mixed", description="Public, but this time answers privately")
+    async def mixed(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            await asyncio.sleep(0.1)
+            return Reply(content="only you see this", ephemeral=True)
+
+        await answer(interaction, work, defer_after=0.05)
+
+    @app_commands.command(name="late", description="Answers after Discord gave up")
+    async def late(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            await asyncio.sleep(0.1)
+            return Reply(content="too late")
+
+        await answer(interaction, work, defer_after=10)
+
+
+class PrivateBot(Bot):
+    async def setup_hook(self) -> None:
+        await super().setup_hook()
+        await self.add_cog(Private())
+
+
+async def test_an_error_after_a_public_deferral_replaces_it_privately():
+    async with OfflineDiscord(Bot()) as session:
+        messages = await session.invoke(["slowfail"], {}, **WHERE)
+    assert [m.kind for m in messages] == ["deferral", "delete", "followup"]
+    assert not messages[0].ephemeral and messages[1].message_id == "@original"
+    assert messages[2].ephemeral and "no such unit" in messages[2].content
+
+
+async def test_a_private_command_defers_privately():
+    async with OfflineDiscord(PrivateBot()) as session:
+        messages = await session.invoke(["secret"], {}, **WHERE)
+    assert [m.kind for m in messages] == ["deferral", "followup"]
+    assert messages[0].request.payload == {"type": 5, "data": {"flags": 64}}
+    assert messages[1].ephemeral and messages[1].content == "for your eyes only"
+
+
+async def test_a_private_reply_after_a_public_deferral_does_not_fill_it():
+    async with OfflineDiscord(PrivateBot()) as session:
+        messages = await session.invoke(["mixed"], {}, **WHERE)
+    assert [m.kind for m in messages] == ["deferral", "delete", "followup"]
+    assert messages[2].ephemeral and messages[2].content == "only you see this"
+
+
+async def test_an_interaction_discord_gave_up_on_is_logged_not_raised(caplog):
+    async with OfflineDiscord(PrivateBot(), response_deadline=0.05) as session:
+        payload = command_payload(session.tree, ["late"], {}, **WHERE,
+                                  application_id=session.application_id)
+        result = await session.dispatch(payload)
+    assert result.errors == []
+    assert result.messages == []
+    assert [r.status for r in result.requests] == [404]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.errors"]
+    assert len(warnings) == 1 and "Discord error 10062" in warnings[0]

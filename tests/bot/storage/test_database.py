@@ -20,6 +20,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import delete, func, inspect, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
 
 from bot.storage import (
     DEFAULT_URL,
@@ -34,10 +36,11 @@ from bot.storage import (
     name_key,
     utcnow,
 )
+from bot.storage import database as database_module
 from bot.storage.database import CRASH_ENV, advisory_key
 from bot.storage.models import Base
 
-from .conftest import plain_url
+from .conftest import POSTGRES_SKIP, plain_url
 
 ROOT = Path(__file__).resolve().parents[3]
 CHANNEL = 100
@@ -362,7 +365,7 @@ async def test_a_transaction_that_raises_leaves_no_trace(db: Database) -> None:
         async with db.transaction(channel_id=CHANNEL) as session:
             battle = await session.get_one(Battle, battle_id)
             battle.turn = 5
-            battle.units.append(new_unit("1st Foot"))
+            session.add(new_unit("1st Foot", battle_id=battle.id))
             session.add(new_battle(channel_id=CHANNEL + 1))
             await session.flush()
             raise RuntimeError("boom")
@@ -523,3 +526,27 @@ async def test_a_crash_keeps_all_or_nothing(
             session.add(new_battle(channel_id=CHANNEL + 1))
     finally:
         await reopened.dispose()
+
+
+# --- Connections that died while idle in the pool ---------------------------------------------
+
+
+async def test_a_connection_killed_while_idle_is_replaced_not_failed(
+        postgres_url: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    if postgres_url is None:
+        pytest.skip(POSTGRES_SKIP)
+    async with Database(postgres_url) as db:
+        await killed_while_idle(db, monkeypatch)
+
+
+async def killed_while_idle(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server-side kill of a pooled connection (a database restart, say), then a checkout."""
+    async with db.engine.connect() as connection:
+        backend = await connection.scalar(text("SELECT pg_backend_pid()"))
+    killer = create_async_engine(db.url, poolclass=NullPool)
+    async with killer.connect() as other:
+        await other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend})
+    await killer.dispose()
+    monkeypatch.setattr(database_module, "IDLE_PING_SECONDS", 0.0)
+    async with db.engine.connect() as connection:  # the pooled one is dead: pinged, replaced
+        assert await connection.scalar(text("SELECT pg_backend_pid()")) != backend

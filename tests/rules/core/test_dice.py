@@ -8,7 +8,10 @@ from fractions import Fraction
 import pytest
 
 from rules.core.dice import (
+    ANY_DICE,
+    BATTLE_DICE_FACES,
     D6,
+    D6_DICE,
     D66,
     BattleDice,
     D6Pool,
@@ -28,6 +31,7 @@ from rules.core.errors import BadDiceText, NotEnoughDice, TooManyDice
 from rules.fire_at_will.charge import resolve_charge
 from rules.fire_at_will.melee import resolve_melee
 from rules.fire_at_will.units import Arm, Charger, Cover, General, MeleeUnit, Unit
+from rules.registry import resolve
 
 
 def test_parse_dice_reads_digits_spaces_commas_and_symbols():
@@ -81,6 +85,15 @@ def test_fallback_takes_over_once_scripted_faces_run_out():
     assert source.roll(D6(), "forced") == (6,)
     assert source.roll(D6(), "free")[0] in range(1, 7)
     source.finish()
+
+
+def test_a_queue_shorter_than_a_roll_fixes_its_first_dice_and_rolls_the_rest():
+    source = ScriptedSource([6], fallback=RandomSource(1))
+    first, second = source.roll(TwoD6(), "risk to a general")
+    assert first == 6 and second in range(1, 7)
+    assert source.consumed == 1 and source.remaining == 0
+    pool = ScriptedSource([1, 2], fallback=RandomSource(3)).roll(D6Pool(5, 4), "melee")
+    assert pool[:2] == (1, 2) and len(pool) == 5
 
 
 def test_random_source_is_reproducible_with_a_seed():
@@ -155,3 +168,54 @@ def test_melee_with_general_branches_only_where_dice_are_rolled():
     # D routs (lose by 2+) with p = 10/36 and the general dies on 11-12 (3/36);
     # D loses by 1 with p = 5/36 and the general dies on 11-12 (3/36).
     assert killed == Fraction(10, 36) * Fraction(3, 36) + Fraction(5, 36) * Fraction(3, 36)
+
+
+# --- which faces typed-in dice may hold ---------------------------------------------------
+
+
+def test_d6_dice_refuse_battle_die_faces_and_name_only_d6():
+    with pytest.raises(BadDiceText) as info:
+        parse_dice("3 inf", D6_DICE)
+    assert str(info.value) == ("`inf` is not a face of a d6. "
+                               "Type d6 faces as numbers 1 to 6 (`3 5`).")
+
+
+def test_battle_dice_refuse_numbers_and_name_only_battle_dice():
+    assert parse_dice("inf sab f", BATTLE_DICE_FACES) == ["infantry", "saber", "flag"]
+    with pytest.raises(BadDiceText) as info:
+        parse_dice("3", BATTLE_DICE_FACES)
+    assert "1 to 6" not in str(info.value)
+    assert str(info.value).startswith("`3` is not a face of a battle die. Type battle dice as "
+                                      "infantry, cavalry, artillery, saber, flag")
+
+
+def test_dice_of_both_kinds_read_both():
+    assert parse_dice("3 cav", ANY_DICE) == [3, "cavalry"]
+
+
+@pytest.mark.parametrize("text", ["2d6", "d6", "3D6", "d66", "1d20", "3 5 2d6"])
+def test_dice_notation_is_told_apart_from_faces(text):
+    with pytest.raises(BadDiceText) as info:
+        parse_dice(text, D6_DICE)
+    token = text.split()[-1].lower()
+    assert str(info.value) == (
+        f"`{token}` names dice to roll; this option takes the faces you rolled. Type the faces "
+        "you rolled, like `3 5`, not the dice to roll; or leave `dice` blank and I roll.")
+
+
+def test_dice_notation_hint_follows_the_dice():
+    with pytest.raises(BadDiceText, match="like `inf saber`"):
+        parse_dice("2d6", BATTLE_DICE_FACES)
+
+
+def test_a_long_bad_token_is_echoed_short():
+    with pytest.raises(BadDiceText) as info:
+        parse_dice("x" * 500, D6_DICE)
+    assert len(str(info.value)) < 100
+
+
+def test_requests_read_dice_with_the_rule_sets_faces():
+    request = {"ruleset": "fire-at-will", "procedure": "surrender", "situation": "c",
+               "unit": {"name": "U", "arm": "infantry", "routing": True}, "dice": "flag"}
+    with pytest.raises(BadDiceText, match="`flag` is not a face of a d6"):
+        resolve(request)

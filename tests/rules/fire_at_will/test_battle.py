@@ -105,7 +105,8 @@ def test_losses_shaken_and_rout_change_the_roster():
     assert after.unit("2nd Foot").strength == 2
     assert after.unit("2nd Foot").attr("shaken") is True
     assert after.unit("Rangers").attr("routing") is True
-    assert describe_changes(changes) == ["2nd Foot: 4 → 2 SP, shaken", "Rangers: routing"]
+    assert describe_changes(changes) == ["2nd Foot loses 2 SP (now 2) and is shaken",
+                                        "Rangers is routing"]
 
 
 def test_strength_never_goes_below_zero():
@@ -116,9 +117,7 @@ def test_strength_never_goes_below_zero():
 def test_surrendered_units_are_gone():
     after, changes = apply_effects([effect(EffectKind.SURRENDERED, "Hussars")], ROSTER)
     assert after.unit("Hussars", allow_gone=True).gone
-    assert describe_changes(changes) == [
-        "Hussars: out of the battle, gone reason none → surrendered"
-    ]
+    assert describe_changes(changes) == ["Hussars surrenders"]
 
 
 def test_general_wounds_and_death_shake_his_command():
@@ -131,7 +130,7 @@ def test_general_wounds_and_death_shake_his_command():
     assert dead.general("Wolfe").status == "killed"
     assert dead.unit("2nd Foot").attr("shaken") and dead.unit("Rangers").attr("shaken")
     assert not dead.unit("Béarn").attr("shaken")
-    assert "Wolfe: status active → killed" in describe_changes(changes)
+    assert "Wolfe is killed" in describe_changes(changes)
 
 
 def test_roster_attributes_are_validated_like_the_notation():

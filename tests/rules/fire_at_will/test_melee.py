@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core.errors import InvalidInput, TooManyDice
+from rules.core.errors import InvalidInput, NotAllowed, TooManyDice
 from rules.core.records import EffectKind as E
 from rules.fire_at_will.melee import MELEE_FACTORS, melee_modifiers, resolve_melee
 from rules.fire_at_will.units import Arm, ObstacleReading, Settings, Unit
 
-from .helpers import effects, foot, general, guns, horse, m, run, skirmishers
+from .helpers import dice, effects, foot, general, guns, horse, m, run, skirmishers
 
 
 def mods(member):
@@ -194,16 +194,29 @@ def test_attacker_losing_to_a_defender_behind_an_obstacle_does_not_rout():
     assert effects(result) == [(E.RETIRE, "A", 6), (E.SHAKEN, "A", None), (E.LOSE_SP, "A", 2)]
 
 
-def test_defender_behind_an_obstacle_who_loses_routs_by_default():
+def test_a_losing_defender_behind_an_obstacle_does_not_rout_by_default():
+    # "(*) ... or where the defender is immediately behind an obstacle the loser does not
+    # rout": the condition names no side, so a losing defender is spared too.
     result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), behind_obstacle=True)],
                  dice_text="5 2")
+    assert effects(result) == [(E.RETIRE, "D", 6), (E.SHAKEN, "D", None), (E.LOSE_SP, "D", 2)]
+
+
+def test_either_side_is_the_default_reading():
+    assert Settings().obstacle_reading is ObstacleReading.EITHER
+
+
+def test_attacker_reading_routs_a_losing_defender_behind_an_obstacle():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), behind_obstacle=True)],
+                 dice_text="5 2", settings=Settings(ObstacleReading.ATTACKER))
     assert effects(result) == [(E.ROUTED, "D", None), (E.LOSE_SP, "D", 2)]
 
 
-def test_either_reading_protects_a_losing_defender_behind_an_obstacle():
+@pytest.mark.parametrize("reading", list(ObstacleReading))
+def test_every_reading_spares_an_attacker_losing_to_a_defender_behind_an_obstacle(reading):
     result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), behind_obstacle=True)],
-                 dice_text="5 2", settings=Settings(ObstacleReading.EITHER))
-    assert effects(result) == [(E.RETIRE, "D", 6), (E.SHAKEN, "D", None), (E.LOSE_SP, "D", 2)]
+                 dice_text="2 5", settings=Settings(reading))
+    assert effects(result) == [(E.RETIRE, "A", 6), (E.SHAKEN, "A", None), (E.LOSE_SP, "A", 2)]
 
 
 def test_the_exception_does_not_change_a_loss_by_one():
@@ -243,3 +256,57 @@ def test_general_attached_is_carried_through():
     result = run(resolve_melee, [m(foot("A"))], [m(foot("D", general=general("Wolfe")))],
                  dice_text="5 3 1 1")
     assert result.steps[-1].title.startswith("Risk to Wolfe")
+
+
+# --- routing units ------------------------------------------------------------------------------
+# "Already routing units may surrender, but otherwise they automatically rout and lose 1
+# strength point": a charge on a routing unit is settled without a melee, so none is fought.
+
+
+@pytest.mark.parametrize("side", ["attackers", "defenders"])
+def test_a_routing_unit_does_not_fight_a_melee(side):
+    routing = m(foot("Béarn", routing=True))
+    attackers = [routing] if side == "attackers" else [m(foot("A"), charging=True)]
+    defenders = [routing] if side == "defenders" else [m(foot("D"))]
+    with pytest.raises(NotAllowed) as info:
+        run(resolve_melee, attackers, defenders, dice_text="6 1")
+    assert str(info.value).startswith(
+        "Béarn is routing: a routing unit does not fight a melee. A charge on it is settled "
+        "by the charge test (`/charge fire-at-will`): it may surrender, otherwise it routs "
+        "again and loses 1 SP.")
+
+
+def test_one_routing_unit_among_several_is_refused_before_any_roll():
+    defenders = [m(foot("D")), m(foot("Béarn", routing=True))]
+    with pytest.raises(NotAllowed, match="Béarn is routing"):
+        resolve_melee([m(foot("A"))], defenders, dice(""))
+
+
+# --- the result is said once: headline and effects, steps only for what they do not say -------
+
+
+def test_a_plain_result_adds_no_step_restating_it():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"))], dice_text="5 3")
+    assert [s.title for s in result.steps] == ["Melee rolls"]
+
+
+def test_a_draw_adds_no_step_restating_it():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"))], dice_text="4 4")
+    assert len(result.steps) == 1
+    assert result.headline == 'Drawn at 4: both sides retire 3"'
+
+
+def test_the_exception_step_says_why_the_loser_does_not_rout():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), behind_obstacle=True)],
+                 dice_text="2 5")
+    (step,) = [s for s in result.steps if s.title == "(*) exception"]
+    assert step.outcome == ("A does not rout: the defender is immediately behind an obstacle. "
+                            "It retires 6\", is shaken and loses 2 SP instead.")
+
+
+def test_several_losers_get_a_step_naming_who_takes_the_result():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D1")), m(foot("D2"))],
+                 dice_text="6 2 3")
+    assert result.steps[-1].title == "Who is affected"
+    assert result.steps[-1].outcome == (
+        "Only D1 takes the result (it has the lowest score); the other defenders retire 3\".")

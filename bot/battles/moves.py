@@ -1,0 +1,212 @@
+"""A procedure played as a move in a channel's battle: the hot path of the bot.
+
+Three steps, with the channel's lock held throughout (commands of one channel in one process
+run one after another):
+
+1. read the battle, its units and generals, and whether this interaction was already applied
+   (a battle that has ended has nothing to apply it to), in one round trip that takes no
+   write lock;
+2. play the procedure on that roster (rules, effects, wording): pure Python, no lock;
+3. write the changed rows and the event in one round trip, on condition that the battle is
+   still at the event it was read at (its ``last_seq``). Another process that moved the
+   battle in between makes the condition fail: the move is then read, worked out and
+   written again inside one locked transaction, which nothing can overtake.
+
+The log stays gapless and every change is snapshotted as ``BattleTx.record`` does, so undo
+is exact whichever path wrote the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from sqlalchemy import Table, bindparam, text, update
+from sqlalchemy.engine import Connection, Row
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import Update
+
+from bot.battles.actor import Actor
+from bot.battles.errors import AlreadyApplied, BattleError
+from bot.battles.play import (
+    BattleFacts,
+    Move,
+    Played,
+    battle_facts,
+    check_ruleset,
+    plan_move,
+)
+from bot.battles.rows import (
+    ADD_EVENT,
+    BATTLE_IN_CHANNEL,
+    BATTLES,
+    GENERALS,
+    UNITS,
+    change_record,
+    row_snapshot,
+    rows_of,
+)
+from bot.battles.store import general_columns, roster_general, roster_unit, unit_columns
+from bot.storage.database import Database
+from bot.storage.models import plain_values
+from rules.core.roster import Roster, name_key
+
+UNITS_OF = rows_of(UNITS, "battle_id = :battle", " ORDER BY id")
+GENERALS_OF = rows_of(GENERALS, "battle_id = :battle", " ORDER BY id")
+APPLIED = text("SELECT seq FROM events WHERE interaction_id = :interaction")
+MOVE_BATTLE = (update(BATTLES)
+               .where(BATTLES.c.id == bindparam("row_id"),
+                      BATTLES.c.last_seq == bindparam("read_seq")))
+SET_UNIT = update(UNITS).where(UNITS.c.id == bindparam("row_id"))
+SET_GENERAL = update(GENERALS).where(GENERALS.c.id == bindparam("row_id"))
+
+
+@dataclass(frozen=True)
+class BattleRead:
+    """The battle as one consistent read saw it."""
+
+    battle: Row[Any]
+    units: Sequence[Row[Any]]
+    generals: Sequence[Row[Any]]
+
+    @property
+    def roster(self) -> Roster:
+        return Roster(tuple(map(roster_unit, self.units)),
+                      tuple(map(roster_general, self.generals)))
+
+    @property
+    def facts(self) -> BattleFacts:
+        return battle_facts(self.battle)
+
+
+class _Moved(Exception):
+    """The battle changed between the read and the write."""
+
+
+@dataclass(frozen=True)
+class Command:
+    channel_id: int
+    actor: Actor
+    interaction_id: int | None
+    text: str  # the command as typed, for the log
+
+
+async def play_move(db: Database, command: Command, ruleset: str, procedure: str,
+                    options: Mapping[str, Any], dice: str | None) -> Played | None:
+    """Play the procedure in the channel's battle; None when the channel has no battle."""
+    async with db.channel_lock(command.channel_id):
+        try:
+            return await _play(db, command, ruleset, procedure, options, dice)
+        except IntegrityError:
+            applied = await db.batch(partial(_applied_seq, command.interaction_id))
+            if applied is None:
+                raise
+            raise AlreadyApplied(applied) from None
+
+
+async def _play(db: Database, command: Command, ruleset: str, procedure: str,
+                options: Mapping[str, Any], dice: str | None) -> Played | None:
+    read = await db.batch(partial(_read, command.channel_id, command.interaction_id))
+    if read is None:
+        return None
+    move = _plan(read, ruleset, procedure, options, dice)
+    try:
+        seq = await db.batch(partial(_write, read, move, command), write=True,
+                             channel_id=command.channel_id)
+    except _Moved:
+        # Another process moved the battle in between: play it again on what is there now,
+        # reading under the write lock this time, so it cannot be overtaken twice.
+        try:
+            locked = await db.batch(partial(_play_locked, command, ruleset, procedure,
+                                            options, dice), write=True,
+                                    channel_id=command.channel_id)
+        except _Moved:  # only a writer that skips the channel lock could cause this
+            raise BattleError("The battle changed while I played this move; nothing was "
+                              "applied.", hint="Try the command again.") from None
+        if locked is None:
+            return None
+        move, seq = locked
+    return Played(move.resolution, move.dice_note, move.lines, seq)
+
+
+def _plan(read: BattleRead, ruleset: str, procedure: str, options: Mapping[str, Any],
+          dice: str | None) -> Move:
+    check_ruleset(read.battle.name, read.battle.ruleset, ruleset, procedure)
+    return plan_move(read.facts, read.roster, procedure, options, dice)
+
+
+def _play_locked(command: Command, ruleset: str, procedure: str, options: Mapping[str, Any],
+                 dice: str | None, conn: Connection) -> tuple[Move, int] | None:
+    read = _read(command.channel_id, command.interaction_id, conn)
+    if read is None:
+        return None
+    move = _plan(read, ruleset, procedure, options, dice)
+    return move, _write(read, move, command, conn)
+
+
+def _read(channel_id: int, interaction_id: int | None, conn: Connection) -> BattleRead | None:
+    battle = conn.execute(BATTLE_IN_CHANNEL, {"channel": channel_id,
+                                              "interaction": interaction_id}).first()
+    if battle is None:
+        return None
+    if battle.applied is not None:
+        raise AlreadyApplied(battle.applied)
+    units = conn.execute(UNITS_OF, {"battle": battle.id}).all()
+    generals = conn.execute(GENERALS_OF, {"battle": battle.id}).all()
+    return BattleRead(battle, units, generals)
+
+
+def _applied_seq(interaction_id: int | None, conn: Connection) -> int | None:
+    if interaction_id is None:
+        return None
+    return conn.execute(APPLIED, {"interaction": interaction_id}).scalar()
+
+
+def _write(read: BattleRead, move: Move, command: Command, conn: Connection) -> int:
+    """Store the move if the battle is still as read; returns the event's number."""
+    battle = read.battle
+    seq = battle.last_seq + 1
+    values: dict[str, Any] = {"last_seq": seq}
+    changes = []
+    if move.queue is not None:
+        values["dice_queue"] = move.queue
+        before = row_snapshot(battle, BATTLES)
+        after = {**before, "dice_queue": plain_values(move.queue)}
+        changes.append(change_record("battles", battle.id, before, after))
+    # Statements are built once; the keys given besides the bound ones become the SET clause.
+    moved = conn.execute(MOVE_BATTLE, {"row_id": battle.id, "read_seq": battle.last_seq,
+                                       **values})
+    if moved.rowcount != 1:
+        raise _Moved
+    roster = move.after
+    changes += _write_rows(conn, read.units, UNITS, SET_UNIT,
+                           {name_key(unit.name): unit for unit in roster.units},
+                           roster_unit, unit_columns)
+    changes += _write_rows(conn, read.generals, GENERALS, SET_GENERAL,
+                           {name_key(general.name): general for general in roster.generals},
+                           roster_general, general_columns)
+    conn.execute(ADD_EVENT, dict(
+        battle_id=battle.id, seq=seq, interaction_id=command.interaction_id,
+        user_id=command.actor.user_id, user_name=command.actor.name[:100],
+        command=command.text[:200], kind="resolution",
+        summary=move.resolution.headline[:500], request=move.request, resolution=move.record,
+        changes=[c for c in changes if c["before"] != c["after"]], reverts=None))
+    return seq
+
+
+def _write_rows(conn: Connection, rows: Sequence[Row[Any]], table: Table, statement: Update,
+                after: Mapping[str, Any], roster_row: Callable[[Any], Any],
+                columns: Callable[[Any], dict[str, Any]]) -> list[dict]:
+    """Write the rows whose roster entry the move changed; the changes, for the log."""
+    changes = []
+    for row in rows:
+        entry = after[row.name_key]
+        if roster_row(row) == entry:
+            continue
+        new = columns(entry)
+        conn.execute(statement, {"row_id": row.id, **new})
+        before = row_snapshot(row, table)
+        changes.append(change_record(table.name, row.id, before, {**before, **plain_values(new)}))
+    return changes

@@ -1,0 +1,130 @@
+"""Slips in the unit notation that deserve their own message.
+
+Players write units as ``Name: words``, several separated by ``;``. The usual slips are a
+name without its colon (``Hussars cav``), units run together with a comma (``A: inf, B:
+cav``) and commas between words (``inf, charging``). Read as plain unknown words they would
+earn a misleading "did you mean"; these helpers name the slip and show the right form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rules.core.errors import InvalidInput
+from rules.core.roster import Roster, RosterUnit, name_key
+
+UNIT_FORM = "`Name: words`"
+LIST_FORM = "`Name: words; Name: words`"
+FORM_HINT = (
+    f"Write each unit as {UNIT_FORM}; where an option takes several, separate them with "
+    f"`;`: {LIST_FORM}."
+)
+ONE_UNIT_HINT = f"This option takes one unit, written {UNIT_FORM}: give each unit its own."
+MAX_ECHO = 80
+
+# A comma (or |, &, /, "and") just before another ``Name:``: where a `;` belongs.
+_WRONG_SEPARATOR = re.compile(r"\s*(?:[,|&/]|\band\b)\s*(?=[^,|&/:;=\"']+:)")
+
+
+def echo(text: str) -> str:
+    """Player text quoted back in a message, cut to a readable length."""
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}…"
+
+
+def split_name(text: str) -> tuple[str | None, str]:
+    """``Name: words`` as (name, words); (None, text) when there is no name.
+
+    Only a colon outside quotes ends a name, and a name holds no ``=`` or quote, so
+    ``inf general="Sir John: the elder"`` has no name.
+    """
+    quote = ""
+    for index, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == ":":
+            name = text[:index].strip()
+            if "=" in name or '"' in name or "'" in name:
+                return None, text
+            return name or None, text[index + 1 :]
+    return None, text
+
+
+def second_unit(text: str, token: str, where: str, *, several: bool = True) -> InvalidInput:
+    """Two units run together in one: ``A: inf charging, B: inf open``."""
+    return InvalidInput(
+        f"{where}: `{echo(text)}` holds more than one unit (`{echo(token)}` starts another).",
+        hint=_list_hint(text, _WRONG_SEPARATOR.sub("; ", " ".join(text.split())), several),
+    )
+
+
+def _list_hint(text: str, suggestion: str, several: bool) -> str:
+    if not several:
+        return ONE_UNIT_HINT
+    if suggestion == " ".join(text.split()):
+        return FORM_HINT
+    return f"{FORM_HINT} Here: `{echo(suggestion)}`."
+
+
+def missing_colon(name_words: Sequence[str], rest: str, where: str) -> InvalidInput:
+    """Words that are no unit word, before ones that are: a name without its colon."""
+    name = " ".join(name_words)
+    return InvalidInput(
+        f"{where}: `{echo(name)}` reads as the unit's name without its colon: write "
+        f"`{echo(name)}: {echo(rest) or 'words'}`.",
+        hint=FORM_HINT,
+    )
+
+
+def comma_between_words(token: str, where: str) -> InvalidInput:
+    return InvalidInput(
+        f"{where}: separate words with spaces, not commas (`{echo(token)}`).",
+        hint=FORM_HINT,
+    )
+
+
+def roster_entry(text: str, roster: Roster, where: str, *, several: bool = True,
+                 words: bool = True) -> tuple[RosterUnit, str]:
+    """``2nd Foot: charging front`` in a battle: the roster unit, then this fight's words.
+
+    A name without its colon (``2nd Foot charging``) and a second unit run into the words
+    (``2nd Foot: charging, Rangers: flank``) are refused with the right form. ``several``
+    says whether the option takes a list of units, ``words`` whether words may follow a name.
+    """
+    name, rest = split_name(text)
+    if name is None:
+        return _unit_without_colon(text, roster, where, several, words), ""
+    if split_name(rest)[0] is not None:
+        token = next(t for t in rest.split() if ":" in t)
+        raise second_unit(text, token, where, several=several)
+    return roster.unit(name), rest
+
+
+def _unit_without_colon(text: str, roster: Roster, where: str, several: bool,
+                        words: bool) -> RosterUnit:
+    split = text.split()
+    for count in range(len(split) - 1, 0, -1):
+        prefix = " ".join(split[:count])
+        bare = prefix.rstrip(",|&/")
+        if any(name_key(u.name) == name_key(bare) for u in roster.units):
+            raise _after_name(text, bare, " ".join(split[count:]), where,
+                              several=several, words=words, separated=bare != prefix)
+    return roster.unit(text.strip())
+
+
+def _after_name(text: str, name: str, rest: str, where: str, *, several: bool, words: bool,
+                separated: bool) -> InvalidInput:
+    """A roster name followed, without a colon, by more: another unit or the fight's words."""
+    if separated:  # ``2nd Foot, Rangers``: two units, the wrong separator
+        return InvalidInput(f"{where}: `{echo(text)}` holds more than one unit.",
+                            hint=_list_hint(text, f"{name}; {rest}", several))
+    if not words:
+        return InvalidInput(f"{where}: nothing goes after {name}'s name here (`{echo(rest)}`).",
+                            hint="Give the situation with the command's own options.")
+    return InvalidInput(
+        f"{where}: put a colon after the unit's name: `{echo(name)}: {echo(rest)}`.",
+        hint=FORM_HINT if several else ONE_UNIT_HINT,
+    )

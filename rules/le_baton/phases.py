@@ -1,0 +1,89 @@
+"""Which phase of the turn each procedure belongs to, for a remark when one is played in
+another. The procedure still runs: GMs play out of order on purpose (a forgotten fire, a
+correction), but a slip should not pass unnoticed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.errors import RulesError
+from rules.core.notation import roster_entry
+from rules.core.roster import Roster
+from rules.le_baton.battle import PHASES
+from rules.le_baton.units import Nation
+
+# Charges are declared in the mover's phase and played through the closing and standing
+# checks that follow it, so all three phases are the charge's own.
+CHARGE_PHASES = {Nation.FRENCH: (3, 4, 5), Nation.BRITISH: (8, 9, 10)}
+FIRE_PHASES = {Nation.BRITISH: (3,), Nation.FRENCH: (8,)}
+
+
+def phase_warning(procedure: str, options: Mapping[str, Any], roster: Roster,
+                  phase: str | None) -> str | None:
+    """``None`` in the procedure's own phase; otherwise a remark naming both phases."""
+    if phase not in PHASES:
+        return None
+    current = PHASES.index(phase) + 1
+    what, phases = procedure_phases(procedure, options, roster)
+    if current in phases:
+        return None
+    title = phase.partition(". ")[2]
+    return (f"Out of phase: the battle is in phase {current} ({title}), and {what} belongs to "
+            f"{_phase_list(phases)}. Played as asked; `/battle next` steps through the phases.")
+
+
+def procedure_phases(procedure: str, options: Mapping[str, Any],
+                     roster: Roster) -> tuple[str, tuple[int, ...]]:
+    """What is played, in words, and the phases it belongs to."""
+    if procedure == "artillery-fire":
+        return "artillery fire", (1,)
+    if procedure == "recall":
+        return "cavalry recall", (13,)
+    if procedure == "morale":
+        number = int(options["phase"])
+        return f"a phase {number} morale check", (number,)
+    if procedure == "melee":
+        number = int(options.get("phase") or 6)
+        return f"a phase {number} melee", (number,)
+    if procedure == "fire":
+        nation = _nation(options.get("shooter"), roster)
+        return _by_nation("{nation}fire", nation, FIRE_PHASES)
+    if procedure == "charge":
+        nation = _nation(options.get("charger"), roster)
+        return _by_nation("a {nation}charge", nation, CHARGE_PHASES)
+    return procedure, tuple(range(1, len(PHASES) + 1))
+
+
+def _by_nation(what: str, nation: Nation | None,
+               table: Mapping[Nation, tuple[int, ...]]) -> tuple[str, tuple[int, ...]]:
+    """``what`` with the nation's name in it, and its phases; both nations' when unknown."""
+    if nation is None:
+        return what.format(nation=""), tuple(p for phases in table.values() for p in phases)
+    return what.format(nation=f"{nation.value.capitalize()} "), table[nation]
+
+
+def _nation(text: Any, roster: Roster) -> Nation | None:
+    """The nation of the roster unit an option names; None when it cannot be told."""
+    if not isinstance(text, str):
+        return None
+    try:
+        unit, _ = roster_entry(text, roster, "unit")
+    except RulesError:
+        return None
+    nation = unit.attr("nation")
+    return Nation(nation) if nation in tuple(Nation) else None
+
+
+def _phase_list(phases: tuple[int, ...]) -> str:
+    """``phase 1``, ``phases 3 and 8``, ``phases 3 to 5 and 8 to 10``."""
+    runs: list[list[int]] = []
+    for number in sorted(phases):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    parts = [str(r[0]) if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
+    word = "phase" if len(phases) == 1 else "phases"
+    return f"{word} {', '.join(parts[:-1])} and {parts[-1]}" if len(parts) > 1 else \
+        f"{word} {parts[0]}"

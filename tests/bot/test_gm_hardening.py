@@ -1,0 +1,116 @@
+"""/gm under bad input and in the wrong place: bounded values, private deferrals, servers only."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+import bot.respond
+from bot.offline import OfflineInputError
+from bot.storage.models import General
+
+from .conftest import CHANNEL, GM_USER, GUILD, reply, send
+from .test_battle_safety import everything
+from .test_battles import gm, setup_battle, units
+
+HUGE = "9223372036854775808"  # one past the largest 64-bit integer
+INT64_MAX = "9223372036854775807"
+
+
+@pytest.mark.parametrize("value", [HUGE, INT64_MAX, "1000", "-1"])
+async def test_gm_set_holds_strength_to_the_unit_add_range(discord_session, value):
+    await setup_battle(discord_session)
+    before = await everything(discord_session.client.db)
+    message = await gm(discord_session, f"/gm set unit:Rangers field:strength value:{value}")
+    assert message.ephemeral
+    assert "Use 0 to 999" in message.content
+    assert "Something went wrong" not in message.content
+    assert await everything(discord_session.client.db) == before
+
+
+async def test_gm_set_takes_the_top_of_the_range(discord_session):
+    await setup_battle(discord_session)
+    message = await gm(discord_session, "/gm set unit:Rangers field:strength value:999")
+    assert not message.ephemeral
+    assert (await units(discord_session))["Rangers"].strength == 999
+
+
+async def wounds(session) -> int:
+    async with session.client.db.reader() as s:
+        return (await s.scalar(select(General).where(General.name == "Wolfe"))).wounds
+
+
+@pytest.mark.parametrize("value", [HUGE, INT64_MAX, "2", "-1", "lots"])
+async def test_gm_general_holds_wounds_to_the_general_add_range(discord_session, value):
+    await setup_battle(discord_session)
+    before = await everything(discord_session.client.db)
+    message = await gm(discord_session, f"/gm general general:Wolfe field:wounds value:{value}")
+    assert message.ephemeral
+    assert "Use 0 to 1" in message.content
+    assert "Something went wrong" not in message.content
+    assert await everything(discord_session.client.db) == before
+
+
+async def test_gm_general_takes_one_wound(discord_session):
+    await setup_battle(discord_session)
+    message = await gm(discord_session, "/gm general general:Wolfe field:wounds value:1")
+    assert not message.ephemeral
+    assert await wounds(discord_session) == 1
+
+
+# --- deferral with the visibility of the reply (item 19) -------------------------------------
+
+
+def defer_at_once(monkeypatch) -> None:
+    """From now on every command is deferred before its work can finish."""
+    monkeypatch.setattr(bot.respond, "DEFER_AFTER", 0)
+
+
+async def test_a_slow_gm_dice_defers_privately(discord_session, monkeypatch):
+    await setup_battle(discord_session)
+    defer_at_once(monkeypatch)
+    messages = await send(discord_session, '/gm dice dice:"6 5"', user_id=GM_USER)
+    assert [m.kind for m in messages] == ["deferral", "followup"]
+    deferral, queue = messages
+    assert deferral.request.payload == {"type": 5, "data": {"flags": 64}}
+    assert queue.ephemeral and "Dice queue: 6 5" in queue.content
+
+
+async def test_a_refusal_after_a_public_deferral_replaces_it_privately(discord_session,
+                                                                        monkeypatch):
+    await setup_battle(discord_session)
+    defer_at_once(monkeypatch)
+    messages = await send(discord_session, "/gm set unit:Nobody field:strength value:3",
+                          user_id=GM_USER)
+    assert [m.kind for m in messages] == ["deferral", "delete", "followup"]
+    deferral, delete, refusal = messages
+    assert not deferral.ephemeral  # a public command: its "thinking…" was public
+    assert delete.message_id == "@original"  # ...and is taken away again
+    assert refusal.ephemeral and "no unit called `Nobody`" in refusal.content
+
+
+async def test_a_public_reply_fills_the_public_deferral(discord_session, monkeypatch):
+    await setup_battle(discord_session)
+    defer_at_once(monkeypatch)
+    messages = await send(discord_session, "/gm set unit:Rangers field:strength value:2",
+                          user_id=GM_USER)
+    assert [m.kind for m in messages] == ["deferral", "followup"]
+    assert not messages[1].ephemeral and "Rangers" in messages[1].content
+
+
+# --- servers only (item 18, the /gm group) -----------------------------------------------------
+
+
+async def test_the_gm_group_is_registered_for_servers_only(discord_session):
+    (group,) = [c for c in discord_session.tree.get_commands() if c.name == "gm"]
+    schema = group.to_dict(discord_session.tree)
+    assert schema["contexts"] == [0]  # guild only: no bot DM, no group DM
+    assert schema["dm_permission"] is False
+
+
+async def test_discord_does_not_offer_gm_commands_in_a_dm(discord_session):
+    with pytest.raises(OfflineInputError):
+        await discord_session.invoke(["gm", "undo"], {}, channel_id=CHANNEL, user_id=GM_USER,
+                                     guild_id=None)
+    message = await reply(discord_session, "/gm undo", user_id=GM_USER, guild_id=GUILD)
+    assert message.ephemeral and "no battle" in message.content

@@ -1,0 +1,150 @@
+"""/gm override works out a big melee's results in a worker process, not on the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import time
+
+import pytest
+from sqlalchemy import select
+
+from bot.offline import OfflineDiscord, SentMessage
+from bot.storage.models import Event
+from bot.workers import OutcomeJob, OutcomeWorker
+from rules.core.errors import InvalidInput
+from rules.core.roster import Roster
+
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send
+
+SIDE = 10
+BRITISH = [f"Foot {i}" for i in range(1, SIDE + 1)]
+FRENCH = [f"Ligne {i}" for i in range(1, SIDE + 1)]
+BIG_MELEE = (f'/melee fire-at-will attackers:"{"; ".join(BRITISH)}" '
+             f'defenders:"{"; ".join(FRENCH)}"')
+LOOKUP = '/melee fire-at-will attackers:"A: inf" defenders:"D: inf" dice:"2 2"'
+
+
+async def big_battle(session: OfflineDiscord) -> None:
+    await reply(session, '/battle start ruleset:fire-at-will name:"Fontenoy"', user_id=GM_USER)
+    for side, names in (("British", BRITISH), ("French", FRENCH)):
+        for name in names:
+            added = await reply(session, f'/unit add side:{side} name:"{name}" '
+                                         'words:"inf morale=4" strength:10', user_id=GM_USER)
+            assert not added.ephemeral, added.content
+    melee = await reply(session, BIG_MELEE)
+    assert not melee.ephemeral, melee.content
+
+
+async def listing_started(session: OfflineDiscord) -> None:
+    """Wait until the override has handed its listing to the worker (no fixed sleep)."""
+    deadline = time.perf_counter() + 10
+    while session.client.outcomes.size == 0:
+        assert time.perf_counter() < deadline, "the listing never started"
+        await asyncio.sleep(0.005)
+
+
+async def timed(run) -> tuple[list[SentMessage], float]:
+    """Run a dispatch; return what it sent and the moment it finished."""
+    messages = await run
+    return messages, time.perf_counter()
+
+
+async def kinds_of_events(session: OfflineDiscord) -> list[str]:
+    async with session.client.db.reader() as s:
+        return list(await s.scalars(select(Event.kind).order_by(Event.seq)))
+
+
+async def results(session: OfflineDiscord, user: int, typed: str = "") -> list[dict]:
+    return await session.autocomplete(["gm", "override"], {"result": typed}, "result",
+                                      channel_id=CHANNEL, user_id=user, guild_id=GUILD)
+
+
+async def test_other_channels_are_answered_while_an_override_is_worked_out(discord_session):
+    await big_battle(discord_session)
+    override = asyncio.create_task(timed(
+        send(discord_session, "/gm override result:abc", user_id=GM_USER)))
+    await listing_started(discord_session)
+    assert not override.done()
+    lookup, answered = await timed(send(discord_session, LOOKUP, channel_id=CHANNEL + 1))
+    refused, overridden = await override
+    assert lookup[0].embeds and not lookup[0].ephemeral
+    assert answered < overridden  # not held up behind the listing
+    # The made-up result is refused privately, and nothing was applied.
+    assert refused[-1].ephemeral
+    assert "That is not a result the rules allow here." in refused[-1].content
+    assert (await kinds_of_events(discord_session))[-1] == "resolution"
+
+
+async def test_the_listing_is_cached_and_offered_to_gms_only(discord_session):
+    await big_battle(discord_session)
+    assert await results(discord_session, PLAYER) == []
+    started = time.perf_counter()
+    choices = []
+    while not choices or choices[0]["value"] == "still-working":
+        choices = await results(discord_session, GM_USER)
+        assert time.perf_counter() - started < 30
+    assert 1 < len(choices) <= 25
+    assert await results(discord_session, PLAYER) == []  # cached, but still not for players
+    # The override that follows the autocomplete reuses its listing: no new work.
+    def no_second_listing(job):
+        raise AssertionError("the listing was worked out twice")
+
+    discord_session.client.outcomes._submit = no_second_listing
+    message = await reply(discord_session, f"/gm override result:{choices[0]['value']}",
+                          user_id=GM_USER)
+    assert not message.ephemeral and message.embeds
+    assert (await kinds_of_events(discord_session))[-2:] == ["undo", "override"]
+
+
+async def test_players_cannot_start_a_listing(discord_session):
+    await big_battle(discord_session)
+    message = await reply(discord_session, "/gm override result:abc")
+    assert message.ephemeral and "Only the battle's GM can override a result" in \
+        message.content
+    assert discord_session.client.outcomes.size == 0  # nothing was started for a player
+
+
+async def test_a_roll_made_while_the_listing_runs_is_not_overridden(discord_session):
+    await big_battle(discord_session)
+    override = asyncio.create_task(send(discord_session, "/gm override result:abc",
+                                        user_id=GM_USER))
+    await listing_started(discord_session)
+    assert not override.done()
+    # No transaction is held while the listing runs: the channel takes another roll.
+    await reply(discord_session, BIG_MELEE)
+    refused = (await override)[-1]
+    assert refused.ephemeral
+    assert "The last roll changed while I worked out its results" in refused.content
+    assert (await kinds_of_events(discord_session))[-2:] == ["resolution", "resolution"]
+
+
+async def test_the_worker_stops_with_the_bot(discord_session):
+    before = set(multiprocessing.active_children())
+    await big_battle(discord_session)
+    await send(discord_session, "/gm override result:abc", user_id=GM_USER)
+    assert set(multiprocessing.active_children()) - before  # the worker process is up
+    await discord_session.close()
+    assert set(multiprocessing.active_children()) <= before
+
+
+async def test_a_job_the_rules_refuse_comes_back_as_a_refusal_and_is_not_kept():
+    worker = OutcomeWorker()
+    job = OutcomeJob("fire-at-will", "melee", {"attackers": "Foot 1", "defenders": "Ligne 1"},
+                     Roster(), {})  # an empty roster: neither unit exists
+    try:
+        with pytest.raises(InvalidInput, match="There is no unit called `Foot 1`"):
+            await worker.result(worker.start("bad", job))
+        assert worker.cached("bad") is None
+    finally:
+        await worker.close()
+
+
+async def test_a_listing_cut_short_says_why_a_result_is_missing(discord_session):
+    await big_battle(discord_session)
+    discord_session.client.outcomes.seconds = 0  # every listing runs out of time at once
+    refused = (await send(discord_session, "/gm override result:abc", user_id=GM_USER))[-1]
+    assert refused.ephemeral
+    assert "not among the results I could work out in time" in refused.content
+    assert "`/gm dice`" in refused.content and "`/gm reroll`" in refused.content
+    assert (await kinds_of_events(discord_session))[-1] == "resolution"

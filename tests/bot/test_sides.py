@@ -1,0 +1,115 @@
+"""A battle has two sides, fixed when the second appears or named at `/battle start`; a typo
+gets "did you mean", never a third side."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from bot.offline import OfflineDiscord
+from bot.storage.models import Battle, Event, General, Unit
+
+from .conftest import GM_USER, reply, text_of
+
+START = '/battle start ruleset:fire-at-will name:"Quebec 1759"'
+INF = 'words:"inf regular morale=4" strength:4'
+
+
+async def gm(session: OfflineDiscord, line: str):
+    return await reply(session, line, user_id=GM_USER)
+
+
+async def stored(session: OfflineDiscord):
+    async with session.client.db.reader() as s:
+        battle = await s.scalar(select(Battle))
+        units = {u.name: u.side for u in await s.scalars(select(Unit))}
+        generals = {g.name: g.side for g in await s.scalars(select(General))}
+        events = len(list(await s.scalars(select(Event))))
+    return battle.sides, units, generals, events
+
+
+async def test_the_second_side_fixes_the_sides_and_a_typo_gets_did_you_mean(discord_session):
+    await gm(discord_session, START)
+    first = await gm(discord_session, f'/unit add side:British name:"2nd Foot" {INF}')
+    assert "sides are now" not in first.content
+    second = await gm(discord_session, f'/unit add side:French name:Béarn {INF}')
+    assert second.content.endswith("(event #3). The battle's sides are now British and French.")
+    typo = await gm(discord_session, f'/unit add side:Britsh name:Rangers {INF}')
+    assert typo.ephemeral
+    assert typo.content == ("⚠️ `Britsh` is not a side in this battle. Did you mean British? "
+                            "Its sides are British and French; use one of them.")
+    third = await gm(discord_session, '/general add name:Washington side:Americans')
+    assert third.ephemeral
+    assert third.content == ("⚠️ `Americans` is not a side in this battle. Its sides are "
+                             "British and French; use one of them.")
+    assert await stored(discord_session) == (
+        ["British", "French"], {"2nd Foot": "British", "Béarn": "French"}, {}, 3)
+
+
+async def test_sides_match_whatever_the_case_and_keep_their_spelling(discord_session):
+    await gm(discord_session, START)
+    await gm(discord_session, f'/unit add side:British name:"2nd Foot" {INF}')
+    added = await gm(discord_session, f'/unit add side:"  british " name:Rangers {INF}')
+    assert added.content.startswith("➕ Rangers joins the British side:")
+    await gm(discord_session, '/general add name:Montcalm side:FRENCH')
+    await gm(discord_session, '/general add name:Wolfe side:BRITISH')
+    sides, units, generals, _ = await stored(discord_session)
+    assert sides == ["British", "FRENCH"]
+    assert units == {"2nd Foot": "British", "Rangers": "British"}
+    assert generals == {"Montcalm": "FRENCH", "Wolfe": "British"}
+
+
+async def test_sides_given_at_start_are_the_only_ones(discord_session):
+    started = await gm(discord_session, START + ' sides:"British, French"')
+    assert "Sides: British and French" in text_of(started)
+    refused = await gm(discord_session, f'/unit add side:Frnech name:Béarn {INF}')
+    assert refused.ephemeral and "Did you mean French?" in refused.content
+    await gm(discord_session, f'/unit add side:french name:Béarn {INF}')
+    shown = await reply(discord_session, "/battle show")
+    assert "Sides: British and French" in shown.embeds[0]["description"]
+    assert await stored(discord_session) == (["British", "French"], {"Béarn": "French"}, {}, 2)
+
+
+async def test_start_needs_two_different_sides(discord_session):
+    for sides in ("British", "British, british", "A, B, C"):
+        refused = await gm(discord_session, START + f' sides:"{sides}"')
+        assert refused.ephemeral
+        assert refused.content == ("⚠️ A battle has two different sides. Name them separated "
+                                   "by a comma, e.g. `sides:British, French`.")
+    async with discord_session.client.db.reader() as s:
+        assert await s.scalar(select(Battle)) is None
+
+
+async def test_moving_a_unit_to_a_third_side_is_refused(discord_session):
+    await gm(discord_session, START + ' sides:"British, French"')
+    await gm(discord_session, f'/unit add side:British name:Rangers {INF}')
+    refused = await gm(discord_session, '/unit edit unit:Rangers side:Spanish')
+    assert refused.ephemeral and "`Spanish` is not a side in this battle." in refused.content
+    moved = await gm(discord_session, '/unit edit unit:Rangers side:french')
+    assert moved.content == "✏️ Rangers is now on the French side (event #3)."
+
+
+async def test_undoing_the_second_side_unfixes_the_sides(discord_session):
+    await gm(discord_session, START)
+    await gm(discord_session, f'/unit add side:British name:"2nd Foot" {INF}')
+    await gm(discord_session, f'/unit add side:Frnch name:Béarn {INF}')
+    await gm(discord_session, "/gm undo")
+    fixed = await gm(discord_session, f'/unit add side:French name:Béarn {INF}')
+    assert fixed.content.endswith("The battle's sides are now British and French.")
+    sides, units, _, _ = await stored(discord_session)
+    assert sides == ["British", "French"] and units["Béarn"] == "French"
+
+
+async def test_a_gm_setting_a_side_is_held_to_the_battles_sides(discord_session):
+    await gm(discord_session, START)
+    await gm(discord_session, f'/unit add side:British name:"2nd Foot" {INF}')
+    await gm(discord_session, f'/unit add side:French name:Béarn {INF}')
+    await gm(discord_session, '/general add name:Wolfe side:British')
+    before = await stored(discord_session)
+    typo = await gm(discord_session, '/gm set unit:"2nd Foot" field:side value:Frnech')
+    assert typo.ephemeral and "Did you mean French?" in typo.content
+    third = await gm(discord_session, '/gm general general:Wolfe field:side value:Americans')
+    assert third.ephemeral and "Its sides are British and French" in third.content
+    assert await stored(discord_session) == before
+    moved = await gm(discord_session, '/gm set unit:"2nd Foot" field:side value:french')
+    assert not moved.ephemeral
+    assert (await stored(discord_session))[1]["2nd Foot"] == "French"

@@ -1,0 +1,113 @@
+"""One word for a unit's strength, named by its rule set: SP in Fire at Will, figures in
+Le Baton. The words of `/unit add` and `/unit edit` take it, and every reply uses it."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from bot.offline import OfflineDiscord
+from bot.storage.models import Event, Unit
+
+from .conftest import GM_USER, reply, text_of
+
+LE_BATON = '/battle start ruleset:le-baton name:Bussaco'
+FIRE_AT_WILL = '/battle start ruleset:fire-at-will name:"Quebec 1759"'
+
+
+async def gm(session: OfflineDiscord, line: str):
+    return await reply(session, line, user_id=GM_USER)
+
+
+async def strengths(session: OfflineDiscord) -> dict[str, int | None]:
+    async with session.client.db.reader() as s:
+        return {u.name: u.strength for u in await s.scalars(select(Unit))}
+
+
+async def event_count(session: OfflineDiscord) -> int:
+    async with session.client.db.reader() as s:
+        return len(list(await s.scalars(select(Event))))
+
+
+async def test_figures_among_le_baton_words_set_the_strength(discord_session):
+    await gm(discord_session, LE_BATON)
+    added = await gm(discord_session, '/unit add side:French name:"4e Léger" '
+                                      'words:"french inf veteran column figures=12"')
+    assert added.content == ("➕ 4e Léger joins the French side: french, infantry, veteran, "
+                             "column, 12 figures (event #2).")
+    assert (await strengths(discord_session)) == {"4e Léger": 12}
+    shown = await reply(discord_session, "/battle show")
+    assert "**4e Léger** · 12 figures · infantry, veteran, column" in text_of(shown)
+
+
+async def test_sp_among_fire_at_will_words_sets_the_strength(discord_session):
+    await gm(discord_session, FIRE_AT_WILL)
+    added = await gm(discord_session, '/unit add side:French name:"La Sarre" '
+                                      'words:"inf regular morale=4 sp=4"')
+    assert added.content == ("➕ La Sarre joins the French side: infantry, regular, morale 4, "
+                             "4 SP (event #2).")
+    assert (await strengths(discord_session)) == {"La Sarre": 4}
+
+
+async def test_the_option_confirms_in_the_rule_sets_word(discord_session):
+    await gm(discord_session, LE_BATON)
+    added = await gm(discord_session, '/unit add side:British name:52nd '
+                                      'words:"british inf veteran line" strength:8')
+    assert added.content.endswith(", 8 figures (event #2).")
+    same = await gm(discord_session, '/unit add side:British name:Buffs '
+                                     'words:"british inf line figures=6" strength:6')
+    assert not same.ephemeral and (await strengths(discord_session))["Buffs"] == 6
+
+
+async def test_two_different_strengths_are_refused_and_nothing_changes(discord_session):
+    await gm(discord_session, LE_BATON)
+    refused = await gm(discord_session, '/unit add side:British name:52nd '
+                                        'words:"british inf line figures=10" strength:12')
+    assert refused.ephemeral
+    assert refused.content == ("⚠️ The strength is given twice: `strength:12` and "
+                               "`figures=10`. Give it once, either way.")
+    assert await strengths(discord_session) == {}
+    assert await event_count(discord_session) == 1
+
+
+async def test_a_bad_strength_word_says_how_to_write_it(discord_session):
+    await gm(discord_session, LE_BATON)
+    refused = await gm(discord_session, '/unit add side:British name:52nd '
+                                        'words:"british inf line figures=lots"')
+    assert refused.ephemeral
+    assert refused.content == ("⚠️ words: `figures=lots` is not a strength. Give a whole "
+                               "number from 0 to 999, like `figures=4`.")
+
+
+async def test_unit_edit_takes_the_word_and_says_the_change_in_it(discord_session):
+    await gm(discord_session, LE_BATON)
+    await gm(discord_session, '/unit add side:French name:"4e Léger" '
+                              'words:"french inf column figures=12"')
+    edited = await gm(discord_session, '/unit edit unit:"4e Léger" words:"figures=11 line"')
+    assert edited.content == "✏️ 4e Léger loses 1 figure (now 11) and is now in line (event #3)."
+    assert (await strengths(discord_session)) == {"4e Léger": 11}
+
+
+async def test_the_strength_option_is_described_for_every_rule_set(discord_session):
+    unit = discord_session.tree.get_command("unit")
+    add = unit.to_dict(discord_session.tree)["options"][0]
+    assert add["name"] == "add"
+    (strength,) = [o for o in add["options"] if o["name"] == "strength"]
+    assert strength["description"] == ("Strength, in the rule set's own unit: SP (Fire at Will), "
+                                       "figures (Le Baton)")
+
+
+async def test_help_names_each_rule_sets_strength_word(discord_session):
+    for topic, label, word in (("le-baton", "figures", "figures=N"),
+                               ("fire-at-will", "SP", "sp=N")):
+        message = await reply(discord_session, f"/help topic:{topic}")
+        fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+        text = fields[f"In a battle: strength in {label}"]
+        assert f"`{word}`" in text and f"counts {label}" in text
+
+
+async def test_words_autocomplete_offers_the_strength_word(discord_session):
+    await gm(discord_session, LE_BATON)
+    choices = await discord_session.autocomplete(
+        ["unit", "add"], {"side": "x", "name": "y", "words": "french inf fig"}, "words",
+        channel_id=100, user_id=GM_USER, guild_id=10)
+    assert [c["value"] for c in choices] == ["french inf figures="]

@@ -1,0 +1,117 @@
+"""Roster changes read as sentences a player would write: never a field name, None or True."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules.registry  # noqa: F401  (each rule set registers its phrases)
+from rules.core.errors import InvalidInput
+from rules.core.records import Effect, EffectKind
+from rules.core.roster import (
+    Change,
+    Phrase,
+    Roster,
+    RosterGeneral,
+    RosterUnit,
+    describe_changes,
+    general_changes,
+    register_phrases,
+    take_strength,
+    unit_changes,
+)
+from rules.le_baton.battle import apply_effects as lb_effects
+
+
+def unit(who: str, field: str, before, after) -> Change:
+    return Change(who, "unit", field, before, after)
+
+
+def test_a_destroyed_unit_is_one_sentence():
+    changes = [unit("La Sarre", "status", "active", "gone"),
+               unit("La Sarre", "gone_reason", None, "destroyed")]
+    assert describe_changes(changes) == ["La Sarre is destroyed"]
+
+
+def test_le_baton_markers_read_as_players_say_them():
+    changes = [unit("La Sarre", "in_melee_with", None, "42nd Highlanders"),
+               unit("Hussars", "charge_marker", True, False),
+               unit("4e Léger", "in_melee_with", "52nd", None),
+               unit("4e Léger", "fought", True, None)]
+    assert describe_changes(changes, "figures") == [
+        "La Sarre is now in melee with 42nd Highlanders",
+        "Hussars has its charge marker removed",
+        "4e Léger is no longer in melee",
+    ]
+
+
+def test_losses_and_several_changes_make_one_sentence_per_unit():
+    changes = [unit("4e Léger", "strength", 12, 11), unit("4e Léger", "casualties", None, 1),
+               unit("4e Léger", "formation", "line", "skirmish")]
+    assert describe_changes(changes, "figures") == [
+        "4e Léger loses 1 figure (now 11), has 1 casualty in all and is now in skirmish order"]
+    assert describe_changes([unit("2nd Foot", "strength", 4, 2),
+                             unit("2nd Foot", "routing", None, True)]) == [
+        "2nd Foot loses 2 SP (now 2) and is routing"]
+
+
+def test_fire_at_will_words_and_unit_columns():
+    before = RosterUnit("Rangers", "British", {"arm": "infantry", "regular": True}, 3)
+    after = RosterUnit("Rangers", "French", {"arm": "cavalry", "morale": 4}, 5,
+                       commander="Montcalm")
+    assert describe_changes(unit_changes(before, after)) == [
+        "Rangers is now on the French side, gains 2 SP (now 5), is now commanded by Montcalm, "
+        "is now cavalry, now has basic morale 4 and no longer counts as regulars"]
+
+
+def test_generals_and_restored_units():
+    before = RosterGeneral("Wolfe", "British", "2nd Foot", 0)
+    after = RosterGeneral("Wolfe", "British", None, 1, "killed")
+    assert describe_changes(general_changes(before, after)) == [
+        "Wolfe has left 2nd Foot, is wounded (1 wound) and is killed"]
+    back = [unit("Hussars", "status", "gone", "active"),
+            unit("Hussars", "gone_reason", "routed", None)]
+    assert describe_changes(back) == ["Hussars is back in the battle"]
+
+
+def test_a_field_no_rule_set_phrases_still_reads_plainly():
+    changes = [unit("X", "square_formed", None, True), unit("X", "ammunition_left", 3, None),
+               unit("X", "spirit_level", None, 2)]
+    (line,) = describe_changes(changes)
+    assert line == ("X is now square formed, has its ammunition left cleared and now has "
+                    "spirit level 2")
+    assert "_" not in line and "None" not in line and "True" not in line
+
+
+def test_every_effect_of_a_le_baton_melee_reads_without_field_names():
+    roster = Roster((RosterUnit("28e Ligne", "French", {"nation": "french", "arm": "infantry"},
+                                12),
+                     RosterUnit("Buffs", "British", {"nation": "british", "arm": "infantry"},
+                                8),
+                     RosterUnit("Rifles", "British", {"nation": "british", "arm": "infantry"},
+                                4)))
+    _, changes = lb_effects([Effect(EffectKind.IN_MELEE, "28e Ligne", value="Buffs"),
+                             Effect(EffectKind.CASUALTIES, "Rifles", 2),
+                             Effect(EffectKind.REMOVED, "Rifles")], roster)
+    assert describe_changes(changes, "figures") == [
+        "28e Ligne is now in melee with Buffs",
+        "Rifles loses 2 figures (now 2), is destroyed and has 2 casualties in all",
+    ]
+
+
+def test_rule_sets_may_share_a_field_only_if_they_say_it_alike():
+    register_phrases({"arm": Phrase("is now {value}",
+                                    words=(("other", "neither foot, horse nor guns"),))})
+    with pytest.raises(ValueError, match="`arm` differently"):
+        register_phrases({"arm": Phrase("becomes {value}")})
+
+
+def test_the_strength_word_is_taken_out_of_the_words():
+    assert take_strength("british inf FIGURES=12 line", "figures", "words") == (
+        "british inf line", 12)
+    assert take_strength("inf regular sp=4", "SP", "words") == ("inf regular", 4)
+    assert take_strength("inf regular", "SP", "words") == ("inf regular", None)
+    assert take_strength("sp=4 sp=4", "SP", "words") == ("", 4)
+    with pytest.raises(InvalidInput, match="given twice"):
+        take_strength("sp=4 sp=5", "SP", "words")
+    with pytest.raises(InvalidInput, match="from 0 to 999"):
+        take_strength("figures=1000", "figures", "words")

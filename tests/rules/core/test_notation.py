@@ -1,0 +1,137 @@
+"""Slips in the unit notation get a message naming the slip and showing the right form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rules.core.errors import InvalidInput
+from rules.core.notation import FORM_HINT, ONE_UNIT_HINT, roster_entry, split_name
+from rules.core.roster import Roster, RosterUnit
+from rules.fire_at_will.inputs import MELEE, read_chargers, read_melee_side
+from rules.le_baton.inputs import read_unit_text
+
+ROSTER = Roster((RosterUnit("2nd Foot", "British"), RosterUnit("Rangers", "British"),
+                 RosterUnit("La Sarre", "French")))
+
+
+def refused(call, *args, **kw) -> str:
+    with pytest.raises(InvalidInput) as info:
+        call(*args, **kw)
+    return str(info.value)
+
+
+def test_split_name_stops_at_the_first_colon_outside_quotes():
+    assert split_name("2nd Foot: inf") == ("2nd Foot", " inf")
+    assert split_name('inf general="Sir John: the elder"') == (
+        None, 'inf general="Sir John: the elder"')
+    assert split_name("inf general=A:B") == (None, "inf general=A:B")
+    assert split_name(": inf") == (None, " inf")
+
+
+def test_a_quoted_colon_in_a_general_is_no_unit_name():
+    name, values = MELEE.read_text('inf general="Sir John: the elder"', "x")
+    assert name is None and values["general"] == "Sir John: the elder"
+
+
+def test_a_name_without_its_colon():
+    assert refused(read_chargers, "Hussars cav distance=5") == (
+        "chargers #1: `Hussars` reads as the unit's name without its colon: write "
+        f"`Hussars: cav distance=5`. {FORM_HINT}")
+
+
+def test_a_name_of_several_words_without_its_colon():
+    # "Foot" is also a word (infantry), but capitalised after a name it is part of the name.
+    message = refused(read_melee_side, "2nd Foot inf regular", "attackers")
+    assert "`2nd Foot` reads as the unit's name without its colon: write " \
+           "`2nd Foot: inf regular`." in message
+
+
+def test_a_name_alone_without_its_colon():
+    assert "write `Hussars: words`" in refused(read_chargers, "Hussars")
+
+
+def test_a_typo_is_still_a_typo():
+    assert refused(read_chargers, "cavv distance=5").startswith(
+        "chargers #1: I don't know `cavv`. Did you mean `cav`?")
+
+
+def test_a_nameless_unit_still_reads():
+    (charger,) = read_chargers("cav distance=5")
+    assert charger.unit.name == "Charger 1"
+
+
+def test_units_run_together_with_a_comma():
+    assert refused(read_melee_side, "A: inf charging, B: inf open", "attackers") == (
+        "attackers #1: `A: inf charging, B: inf open` holds more than one unit (`B:` starts "
+        f"another). {FORM_HINT} Here: `A: inf charging; B: inf open`.")
+
+
+@pytest.mark.parametrize("separator", [" | ", " & ", " and ", " / ", ","])
+def test_other_wrong_separators_get_the_same_suggestion(separator):
+    message = refused(read_melee_side, f"A: inf charging{separator}2nd Foot: inf", "attackers")
+    assert "Here: `A: inf charging; 2nd Foot: inf`." in message
+
+
+def test_units_run_together_without_a_separator():
+    message = refused(read_melee_side, "A: inf charging B: inf open", "attackers")
+    assert message.endswith(f"(`B:` starts another). {FORM_HINT}")
+
+
+def test_commas_between_words():
+    assert refused(read_melee_side, "A: inf, charging", "attackers") == (
+        f"attackers #1: separate words with spaces, not commas (`inf,`). {FORM_HINT}")
+
+
+def test_an_option_for_one_unit_says_so():
+    message = refused(read_unit_text, "A: french inf column, B: british inf line", "attacker")
+    assert message.startswith("attacker: `A: french inf column, B: british inf line` holds "
+                              "more than one unit")
+    assert message.endswith(ONE_UNIT_HINT)
+
+
+def test_long_text_is_echoed_short():
+    message = refused(read_melee_side, "A: inf, " + "B" * 300 + ": inf", "attackers")
+    assert len(message) < 700 and "…" in message
+
+
+# --- roster names in a battle -----------------------------------------------------------------
+
+
+def test_roster_entries_read_name_and_words():
+    unit, words = roster_entry("2nd Foot: charging front", ROSTER, "attackers")
+    assert unit.name == "2nd Foot" and words.split() == ["charging", "front"]
+    assert roster_entry("Rangers", ROSTER, "attackers")[0].name == "Rangers"
+
+
+def test_a_roster_name_without_its_colon():
+    assert refused(roster_entry, "La Sarre charging", ROSTER, "attackers") == (
+        f"attackers: put a colon after the unit's name: `La Sarre: charging`. {FORM_HINT}")
+
+
+def test_roster_names_run_together_with_a_comma():
+    assert refused(roster_entry, "2nd Foot, Rangers", ROSTER, "defenders") == (
+        f"defenders: `2nd Foot, Rangers` holds more than one unit. {FORM_HINT} "
+        "Here: `2nd Foot; Rangers`.")
+
+
+def test_a_second_roster_unit_inside_the_words():
+    message = refused(roster_entry, "2nd Foot: front, Rangers: flank", ROSTER, "defenders")
+    assert message == (f"defenders: `2nd Foot: front, Rangers: flank` holds more than one unit "
+                       f"(`Rangers:` starts another). {FORM_HINT} Here: "
+                       "`2nd Foot: front; Rangers: flank`.")
+
+
+def test_one_unit_options_in_a_battle():
+    assert refused(roster_entry, "2nd Foot, Rangers", ROSTER, "attacker",
+                   several=False).endswith(ONE_UNIT_HINT)
+    assert refused(roster_entry, "La Sarre charging", ROSTER, "charger", several=False,
+                   words=False) == (
+        "charger: nothing goes after La Sarre's name here (`charging`). Give the situation "
+        "with the command's own options.")
+
+
+def test_an_unknown_roster_name_is_still_unknown():
+    message = refused(roster_entry, "Béarn charging", ROSTER, "attackers")
+    assert re.match(r"There is no unit called `Béarn charging` in this battle", message)

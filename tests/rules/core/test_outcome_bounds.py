@@ -1,0 +1,43 @@
+"""The search for every result is bounded: in time, in results, and in walking a tree too big."""
+
+from __future__ import annotations
+
+import time
+
+from rules.core.dice import ReplaySource
+from rules.core.outcomes import enumerate_outcomes, estimated_leaves, label_of
+from rules.fire_at_will.melee import resolve_melee
+from rules.fire_at_will.units import Arm, MeleeUnit, Unit
+
+
+def melee(side: int):
+    att = [MeleeUnit(Unit(f"A{i}", Arm.INFANTRY)) for i in range(side)]
+    dfn = [MeleeUnit(Unit(f"D{i}", Arm.INFANTRY)) for i in range(side)]
+    return lambda dice: resolve_melee(att, dfn, dice)
+
+
+def test_a_search_past_its_deadline_stops_and_says_so():
+    listing = enumerate_outcomes(melee(2), deadline=time.monotonic() - 1)
+    assert listing.cut_short
+    assert listing.outcomes == ()
+
+
+def test_a_search_stops_at_the_cap_on_results():
+    listing = enumerate_outcomes(melee(2), max_outcomes=3)
+    assert listing.cut_short and len(listing.outcomes) == 3
+    for outcome in listing.outcomes:
+        assert label_of(melee(2)(ReplaySource(outcome.path))) == outcome.label
+
+
+def test_a_search_within_its_bounds_is_not_cut_short():
+    listing = enumerate_outcomes(melee(1), deadline=time.monotonic() + 60)
+    assert not listing.cut_short
+    assert len(listing.outcomes) == 5
+    assert listing.find(listing.outcomes[0].key) is listing.outcomes[0]
+    assert listing.find(listing.outcomes[0].label) is listing.outcomes[0]
+    assert listing.find("no such result") is None
+
+
+def test_the_estimate_tells_a_small_tree_from_one_too_big_to_walk():
+    assert estimated_leaves(melee(1), 20_000) == 36  # one d6 a side: 36 leaves
+    assert estimated_leaves(melee(8), 20_000) > 6 ** 10  # sixteen dice, one by one

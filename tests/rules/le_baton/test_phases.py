@@ -1,0 +1,67 @@
+"""A procedure played outside its phase of the turn gets a remark, and still runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.roster import Roster, RosterUnit
+from rules.le_baton import RULESET_ENTRY
+from rules.le_baton.battle import PHASES
+from rules.le_baton.phases import phase_warning
+
+ROSTER = Roster((
+    RosterUnit("52nd", "British", {"nation": "british", "arm": "infantry", "formation": "line"},
+               strength=8),
+    RosterUnit("4e Léger", "French", {"nation": "french", "arm": "infantry",
+                                      "formation": "column"}, strength=12),
+    RosterUnit("Greys", "British", {"nation": "british", "arm": "cavalry"}, strength=6),
+))
+
+# Each procedure with its options, and the phases of the turn it belongs to.
+CASES = [
+    ("artillery-fire", {"battery": "Guns", "target": "52nd"}, {1}),
+    ("fire", {"shooter": "52nd", "target": "4e Léger"}, {3}),
+    ("fire", {"shooter": "4e Léger", "target": "52nd"}, {8}),
+    ("morale", {"unit": "52nd", "phase": 5}, {5}),
+    ("morale", {"unit": "52nd", "phase": 12}, {12}),
+    ("charge", {"charger": "4e Léger", "target": "52nd"}, {3, 4, 5}),
+    ("charge", {"charger": "Greys", "target": "4e Léger"}, {8, 9, 10}),
+    ("melee", {"attacker": "4e Léger", "defender": "52nd", "phase": 6}, {6}),
+    ("melee", {"attacker": "Greys", "defender": "4e Léger", "phase": 11}, {11}),
+    ("recall", {"unit": "Greys"}, {13}),
+]
+
+
+@pytest.mark.parametrize(("procedure", "options", "own"), CASES)
+def test_a_procedure_is_remarked_on_in_every_phase_but_its_own(procedure, options, own):
+    for number, phase in enumerate(PHASES, start=1):
+        warning = phase_warning(procedure, options, ROSTER, phase)
+        assert (warning is None) == (number in own), (number, warning)
+
+
+def test_the_remark_names_both_phases_and_how_to_move_on():
+    assert phase_warning("artillery-fire", {}, ROSTER, PHASES[5]) == (
+        "Out of phase: the battle is in phase 6 (melees), and artillery fire belongs to "
+        "phase 1. Played as asked; `/battle next` steps through the phases.")
+    assert phase_warning("charge", {"charger": "4e Léger"}, ROSTER, PHASES[0]).startswith(
+        "Out of phase: the battle is in phase 1 (artillery fire), and a French charge belongs "
+        "to phases 3 to 5.")
+    assert "British fire belongs to phase 3." in phase_warning(
+        "fire", {"shooter": "52nd: x"}, ROSTER, PHASES[7])
+
+
+def test_a_unit_the_roster_cannot_place_gets_both_nations_phases():
+    warning = phase_warning("fire", {"shooter": "Nobody"}, ROSTER, PHASES[0])
+    assert "fire belongs to phases 3 and 8." in warning
+    assert phase_warning("fire", {"shooter": "Nobody"}, ROSTER, PHASES[7]) is None
+    assert "a charge belongs to phases 3 to 5 and 8 to 10." in phase_warning(
+        "charge", {"charger": "Nobody"}, ROSTER, PHASES[0])
+
+
+def test_no_remark_without_a_known_phase():
+    assert phase_warning("recall", {}, ROSTER, None) is None
+    assert phase_warning("recall", {}, ROSTER, "movement") is None
+
+
+def test_le_baton_battles_use_the_remark():
+    assert RULESET_ENTRY.battle.phase_warning is phase_warning
