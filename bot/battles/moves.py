@@ -5,7 +5,8 @@ run one after another):
 
 1. read the battle, its units and generals, and whether this interaction was already applied
    (a battle that has ended has nothing to apply it to), in one round trip that takes no
-   write lock;
+   write lock; or, when this process wrote the channel's last move, take the state that
+   write left (``ChannelStates``) and skip the read;
 2. play the procedure on that roster (rules, effects, wording): pure Python, no lock;
 3. write the changed rows and the event in one round trip, on condition that the battle is
    still at the event it was read at (its ``last_seq``). Another process that moved the
@@ -13,13 +14,15 @@ run one after another):
    written again inside one locked transaction, which nothing can overtake.
 
 The log stays gapless and every change is snapshotted as ``BattleTx.record`` does, so undo
-is exact whichever path wrote the event.
+is exact whichever path wrote the event. A kept state is only ever a guess that the write's
+condition checks: every change to a battle, by any command in any process, moves its
+``last_seq``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -44,13 +47,16 @@ from bot.battles.rows import (
     BATTLES,
     GENERALS,
     UNITS,
+    Record,
     change_record,
     row_snapshot,
     rows_of,
 )
+from bot.battles.states import ChannelStates
 from bot.battles.store import general_columns, roster_general, roster_unit, unit_columns
 from bot.storage.database import Database
 from bot.storage.models import plain_values
+from rules.core.errors import RulesError
 from rules.core.roster import Roster, name_key
 
 UNITS_OF = rows_of(UNITS, "battle_id = :battle", " ORDER BY id")
@@ -63,18 +69,22 @@ SET_UNIT = update(UNITS).where(UNITS.c.id == bindparam("row_id"))
 SET_GENERAL = update(GENERALS).where(GENERALS.c.id == bindparam("row_id"))
 
 
+Columns = Row[Any] | Record
+"""A row as read, or as the last write of this process left it."""
+
+
 @dataclass(frozen=True)
 class BattleRead:
-    """The battle as one consistent read saw it."""
+    """The battle as one consistent read saw it, or as a write left it."""
 
-    battle: Row[Any]
-    units: Sequence[Row[Any]]
-    generals: Sequence[Row[Any]]
+    battle: Columns
+    units: Sequence[Columns]
+    generals: Sequence[Columns]
+    roster: Roster = field(init=False, compare=False)
 
-    @property
-    def roster(self) -> Roster:
-        return Roster(tuple(map(roster_unit, self.units)),
-                      tuple(map(roster_general, self.generals)))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roster", Roster(tuple(map(roster_unit, self.units)),
+                                                  tuple(map(roster_general, self.generals))))
 
     @property
     def facts(self) -> BattleFacts:
@@ -94,11 +104,15 @@ class Command:
 
 
 async def play_move(db: Database, command: Command, ruleset: str, procedure: str,
-                    options: Mapping[str, Any], dice: str | None) -> Played | None:
+                    options: Mapping[str, Any], dice: str | None,
+                    states: ChannelStates | None = None) -> Played | None:
     """Play the procedure in the channel's battle; None when the channel has no battle."""
+    states = states if states is not None else ChannelStates(0)
     async with db.channel_lock(command.channel_id):
+        kept = states.get(command.channel_id)
+        states.forget(command.channel_id)  # kept again only after a write that succeeds
         try:
-            return await _play(db, command, ruleset, procedure, options, dice)
+            return await _play(db, command, ruleset, procedure, options, dice, kept, states)
         except IntegrityError:
             applied = await db.batch(partial(_applied_seq, command.interaction_id))
             if applied is None:
@@ -107,17 +121,28 @@ async def play_move(db: Database, command: Command, ruleset: str, procedure: str
 
 
 async def _play(db: Database, command: Command, ruleset: str, procedure: str,
-                options: Mapping[str, Any], dice: str | None) -> Played | None:
-    read = await db.batch(partial(_read, command.channel_id, command.interaction_id))
-    if read is None:
-        return None
-    move = _plan(read, ruleset, procedure, options, dice)
+                options: Mapping[str, Any], dice: str | None, kept: BattleRead | None,
+                states: ChannelStates) -> Played | None:
+    move = None
+    if kept is not None:
+        try:
+            read, move = kept, _plan(kept, ruleset, procedure, options, dice)
+        except RulesError:
+            # Refusals are rare: read afresh, so that a duplicate delivery is still told
+            # it was applied, and the refusal comes from what is stored.
+            move = None
+    if move is None:
+        fresh = await db.batch(partial(_read, command.channel_id, command.interaction_id))
+        if fresh is None:
+            return None
+        read, move = fresh, _plan(fresh, ruleset, procedure, options, dice)
     try:
-        seq = await db.batch(partial(_write, read, move, command), write=True,
-                             channel_id=command.channel_id)
+        seq, after = await db.batch(partial(_write, read, move, command), write=True,
+                                    channel_id=command.channel_id)
     except _Moved:
-        # Another process moved the battle in between: play it again on what is there now,
-        # reading under the write lock this time, so it cannot be overtaken twice.
+        # Another process moved the battle in between (or the kept state was overtaken):
+        # play it again on what is there now, reading under the write lock this time, so
+        # it cannot be overtaken twice.
         try:
             locked = await db.batch(partial(_play_locked, command, ruleset, procedure,
                                             options, dice), write=True,
@@ -127,7 +152,8 @@ async def _play(db: Database, command: Command, ruleset: str, procedure: str,
                               "applied.", hint="Try the command again.") from None
         if locked is None:
             return None
-        move, seq = locked
+        move, seq, after = locked
+    states.keep(command.channel_id, after)
     return Played(move.resolution, move.dice_note, move.lines, seq)
 
 
@@ -138,12 +164,12 @@ def _plan(read: BattleRead, ruleset: str, procedure: str, options: Mapping[str, 
 
 
 def _play_locked(command: Command, ruleset: str, procedure: str, options: Mapping[str, Any],
-                 dice: str | None, conn: Connection) -> tuple[Move, int] | None:
+                 dice: str | None, conn: Connection) -> tuple[Move, int, BattleRead] | None:
     read = _read(command.channel_id, command.interaction_id, conn)
     if read is None:
         return None
     move = _plan(read, ruleset, procedure, options, dice)
-    return move, _write(read, move, command, conn)
+    return (move, *_write(read, move, command, conn))
 
 
 def _read(channel_id: int, interaction_id: int | None, conn: Connection) -> BattleRead | None:
@@ -164,8 +190,10 @@ def _applied_seq(interaction_id: int | None, conn: Connection) -> int | None:
     return conn.execute(APPLIED, {"interaction": interaction_id}).scalar()
 
 
-def _write(read: BattleRead, move: Move, command: Command, conn: Connection) -> int:
-    """Store the move if the battle is still as read; returns the event's number."""
+def _write(read: BattleRead, move: Move, command: Command,
+           conn: Connection) -> tuple[int, BattleRead]:
+    """Store the move if the battle is still as read: the event's number, and the battle as
+    the write leaves it."""
     battle = read.battle
     seq = battle.last_seq + 1
     values: dict[str, Any] = {"last_seq": seq}
@@ -181,32 +209,40 @@ def _write(read: BattleRead, move: Move, command: Command, conn: Connection) -> 
     if moved.rowcount != 1:
         raise _Moved
     roster = move.after
-    changes += _write_rows(conn, read.units, UNITS, SET_UNIT,
-                           {name_key(unit.name): unit for unit in roster.units},
-                           roster_unit, unit_columns)
-    changes += _write_rows(conn, read.generals, GENERALS, SET_GENERAL,
-                           {name_key(general.name): general for general in roster.generals},
-                           roster_general, general_columns)
+    units, unit_changes = _write_rows(
+        conn, read.units, UNITS, SET_UNIT, {name_key(unit.name): unit for unit in roster.units},
+        roster_unit, unit_columns)
+    generals, general_changes = _write_rows(
+        conn, read.generals, GENERALS, SET_GENERAL,
+        {name_key(general.name): general for general in roster.generals},
+        roster_general, general_columns)
+    changes += unit_changes + general_changes
     conn.execute(ADD_EVENT, dict(
         battle_id=battle.id, seq=seq, interaction_id=command.interaction_id,
         user_id=command.actor.user_id, user_name=command.actor.name[:100],
         command=command.text[:200], kind="resolution",
         summary=move.resolution.headline[:500], request=move.request, resolution=move.record,
         changes=[c for c in changes if c["before"] != c["after"]], reverts=None))
-    return seq
+    return seq, BattleRead(Record.of(battle, plain_values(values)), units, generals)
 
 
-def _write_rows(conn: Connection, rows: Sequence[Row[Any]], table: Table, statement: Update,
+def _write_rows(conn: Connection, rows: Sequence[Columns], table: Table, statement: Update,
                 after: Mapping[str, Any], roster_row: Callable[[Any], Any],
-                columns: Callable[[Any], dict[str, Any]]) -> list[dict]:
-    """Write the rows whose roster entry the move changed; the changes, for the log."""
+                columns: Callable[[Any], dict[str, Any]]
+                ) -> tuple[list[Columns], list[dict]]:
+    """Write the rows whose roster entry the move changed: the rows as they are now, and the
+    changes, for the log."""
+    now: list[Columns] = []
     changes = []
     for row in rows:
         entry = after[row.name_key]
         if roster_row(row) == entry:
+            now.append(row)
             continue
         new = columns(entry)
         conn.execute(statement, {"row_id": row.id, **new})
+        stored = plain_values(new)  # as the row will read back
+        now.append(Record.of(row, stored))
         before = row_snapshot(row, table)
-        changes.append(change_record(table.name, row.id, before, {**before, **plain_values(new)}))
-    return changes
+        changes.append(change_record(table.name, row.id, before, {**before, **stored}))
+    return now, changes

@@ -3,6 +3,7 @@ that skip the ORM on their hot path (moves, undo)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Integer, Table, column, insert, text
@@ -32,7 +33,27 @@ BATTLE_IN_CHANNEL = text(
 ADD_EVENT = insert(EVENTS)
 
 
-def row_snapshot(row: Row[Any], table: Table) -> dict[str, Any]:
+class Record:
+    """A row's columns kept past its transaction: read as a ``Row`` is (attributes and
+    ``_mapping``), and never changed, only copied with new values."""
+
+    __slots__ = ("_mapping",)
+
+    def __init__(self, mapping: Mapping[str, Any]) -> None:
+        self._mapping = mapping
+
+    @classmethod
+    def of(cls, row: Row[Any] | Record, values: Mapping[str, Any]) -> Record:
+        return cls({**row._mapping, **values})
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._mapping[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def row_snapshot(row: Row[Any] | Record, table: Table) -> dict[str, Any]:
     """The row's columns as ``Base.snapshot`` gives them (nothing else the read added)."""
     values = plain_values({c.name: row._mapping[c.name] for c in table.c})
     for key in NOT_RESTORED:

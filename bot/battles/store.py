@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, defer
 
 from bot.battles.actor import Actor
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM
+from bot.battles.states import ChannelStates
 from bot.storage.database import Database
 from bot.storage.models import UNDOABLE, Base, Battle, Event, General, Unit
 from rules.core.registry import BattleRules
@@ -346,12 +347,16 @@ class BattleStore:
         self._rulesets: dict[int, str] = {}
         # Bumped on every change to the hints, so a read that raced one is not remembered.
         self._hints_changed = 0
+        # What each channel's battle was left as by this process's last move there.
+        self._states = ChannelStates()
 
     @asynccontextmanager
     async def command(
         self, channel_id: int, actor: Actor, interaction_id: int | None, command: str
     ) -> AsyncIterator[BattleTx]:
+        self._states.forget(channel_id)
         async with self.db.transaction(channel_id=channel_id) as session:
+            self._states.forget(channel_id)  # a move may have kept one while this waited
             if interaction_id is not None:
                 seq = await session.scalar(
                     select(Event.seq).where(Event.interaction_id == interaction_id)
@@ -400,7 +405,8 @@ class BattleStore:
         try:
             played = await play_move(
                 self.db, Command(channel_id, Actor.from_interaction(interaction),
-                                 interaction.id, command), ruleset, procedure, options, dice)
+                                 interaction.id, command), ruleset, procedure, options, dice,
+                self._states)
         except BattleError:
             self._hint(channel_id, None)  # perhaps another rule set's battle by now
             raise
@@ -413,6 +419,7 @@ class BattleStore:
         from bot.battles.undo import undo_last
 
         channel_id = interaction.channel_id or 0
+        self._states.forget(channel_id)
         return await undo_last(self.db, Command(channel_id, Actor.from_interaction(interaction),
                                                 interaction.id, command))
 

@@ -18,8 +18,10 @@ MOVE = '/melee fire-at-will attackers:"12th Foot" defenders:Picardie dice:"3 3"'
 
 
 async def other_process_switches_the_rule_set(session: OfflineDiscord) -> None:
+    # Every change the bot makes to a battle moves its last_seq: so does this one.
     async with session.client.db.transaction() as s:
-        await s.execute(update(Battle).values(ruleset="le-baton"))
+        await s.execute(update(Battle).values(ruleset="le-baton",
+                                              last_seq=Battle.last_seq + 1))
 
 
 async def test_a_move_refused_for_another_rule_set_forgets_the_old_hint(discord_session):
