@@ -9,10 +9,6 @@ from discord.ext import commands
 from bot.render.limits import EmbedSpec, FieldSpec, pack
 from bot.render.resolution import to_discord
 from rules.core.roster import strength_word
-from rules.fire_at_will.inputs import CHARGER, MELEE
-from rules.le_baton.inputs import MELEE_SITUATION as LB_MELEE_SITUATION
-from rules.le_baton.inputs import UNIT as LB_UNIT
-from rules.le_baton.movement import movement_lines
 from rules.registry import RULESETS
 
 HELP_COLOUR = 0x34495E
@@ -23,18 +19,6 @@ NOTATION = (
     "is doing, e.g. `2nd Foot: inf regular charging general=\"Wolfe\"`. "
     "Put quotes around values with spaces."
 )
-
-TOPICS = {
-    "fire-at-will": (
-        "Fire at Will",
-        [("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER)],
-    ),
-    "le-baton": (
-        "Le Baton",
-        [("Units", LB_UNIT), ("Melee situation (after a roster name)", LB_MELEE_SITUATION)],
-    ),
-}
-
 
 ORDER = ("melee", "charge", "fire", "artillery", "morale", "recall", "surrender", "battle",
          "unit", "general", "gm", "help")
@@ -73,12 +57,6 @@ def overview(tree: app_commands.CommandTree) -> list[EmbedSpec]:
     )
 
 
-# Reference text a rule set's players look up often, shown under its topic.
-EXTRAS: dict[str, list[tuple[str, list[str]]]] = {
-    "le-baton": [("Movement (phases 3 and 8)", movement_lines())],
-}
-
-
 def battle_words(topic: str) -> list[FieldSpec]:
     """How a battle's roster takes this rule set's words, and its own word for strength."""
     rules = RULESETS[topic].battle
@@ -93,14 +71,15 @@ def battle_words(topic: str) -> list[FieldSpec]:
 
 
 def topic_help(topic: str) -> list[EmbedSpec]:
-    title, sets = TOPICS[topic]
-    fields = tuple(FieldSpec(label, "\n".join(fields.help_lines())) for label, fields in sets)
+    ruleset = RULESETS[topic]
+    fields = tuple(FieldSpec(label, "\n".join(words.help_lines()))
+                   for label, words in ruleset.help.words)
     fields += tuple(battle_words(topic))
     fields += tuple(FieldSpec(label, "\n".join(f"• {line}" for line in lines))
-                    for label, lines in EXTRAS.get(topic, []))
+                    for label, lines in ruleset.help.reference)
     return pack(
-        EmbedSpec(title=f"{title}: unit words", description=NOTATION, colour=HELP_COLOUR,
-                  fields=fields)
+        EmbedSpec(title=f"{ruleset.title}: unit words", description=NOTATION,
+                  colour=HELP_COLOUR, fields=fields)
     )
 
 
@@ -111,7 +90,7 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="How to use Huzzah: commands and unit words")
     @app_commands.describe(topic="A rule set, to list the words its units take")
     @app_commands.choices(
-        topic=[app_commands.Choice(name=title, value=key) for key, (title, _) in TOPICS.items()]
+        topic=[app_commands.Choice(name=r.title, value=r.key) for r in RULESETS.values()]
     )
     async def help(
         self, interaction: discord.Interaction, topic: app_commands.Choice[str] | None = None

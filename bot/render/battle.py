@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
 from bot.storage.models import Battle, Event, General, Unit
+from rules.core.registry import BattleRules, UnitWords
 from rules.registry import RULESETS
 
 BATTLE_COLOUR = 0x1F4E79
-MARKERS = ("shaken", "routing", "disordered", "halted", "held", "charge_marker")
-# Standing qualities that change a unit's dice, shown with what it is.
-QUALITIES = ("regular", "indian", "light")
 
 
 def ruleset_title(battle: Battle) -> str:
@@ -23,9 +21,9 @@ def ruleset_title(battle: Battle) -> str:
     return ruleset.title if ruleset else battle.ruleset
 
 
-def strength_label(battle: Battle) -> str:
+def battle_rules(battle: Battle) -> BattleRules | None:
     ruleset = RULESETS.get(battle.ruleset)
-    return ruleset.battle.strength_label if ruleset and ruleset.battle else "SP"
+    return ruleset.battle if ruleset else None
 
 
 def attribute_words(attributes: dict[str, Any]) -> list[str]:
@@ -47,25 +45,17 @@ def turn_line(battle: Battle) -> str:
     return f"Turn {battle.turn}" + (f", {battle.phase}" if battle.phase else "")
 
 
-def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP") -> str:
-    attrs = dict(unit.attributes or {})
+def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP",
+              unit_words: Callable[[Mapping[str, Any]], UnitWords] | None = None) -> str:
+    """``**Name** · 4 SP · what it is · *markers* · with General``; the rule set says how
+    its attributes read."""
+    words = unit_words(dict(unit.attributes or {})) if unit_words else UnitWords()
     parts = [f"**{escape(unit.name)}**"]
     if unit.strength is not None:
         parts.append(f"{unit.strength} {strength_label}")
-    described = [str(attrs[k]) for k in ("arm", "quality", "formation") if attrs.get(k)]
-    described += [quality for quality in QUALITIES if attrs.get(quality) is True]
-    if attrs.get("order") == "open":
-        described.append("open order")
-    if attrs.get("morale") is not None:
-        described.append(f"morale {attrs['morale']}")
-    if described:
-        parts.append(", ".join(described))
-    markers = [m.replace("_", " ") for m in MARKERS if attrs.get(m)]
-    if attrs.get("casualties"):
-        markers.append(f"{attrs['casualties']} casualties")
-    for marker, text in (("in_melee_with", "in melee with"), ("firefight_with", "firefight with")):
-        if attrs.get(marker):
-            markers.append(f"{text} {escape(str(attrs[marker]))}")
+    if words.described:
+        parts.append(escape(", ".join(words.described)))
+    markers = [escape(marker) for marker in words.markers]
     if unit.status == "gone":
         markers.append(f"out: {unit.gone_reason or 'gone'}")
     line = " · ".join(parts)
@@ -90,12 +80,14 @@ def general_line(general: General) -> str:
 
 
 def roster_fields(units: Sequence[Unit], generals: Sequence[General],
-                  strength_label: str = "SP") -> list[FieldSpec]:
+                  rules: BattleRules | None = None) -> list[FieldSpec]:
+    label = rules.strength_label if rules else "SP"
+    words = rules.unit_words if rules else None
     sides: dict[str, list[Unit]] = {}
     for unit in units:
         sides.setdefault(unit.side, []).append(unit)
     fields = [
-        FieldSpec(side, "\n".join(unit_line(u, generals, strength_label) for u in members))
+        FieldSpec(side, "\n".join(unit_line(u, generals, label, words) for u in members))
         for side, members in sides.items()
     ]
     if generals:
@@ -113,7 +105,7 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
         description += f"\n{counted(queued, 'die', 'dice')} queued by the GM for the next roll"
     head = EmbedSpec(title=f"⚔️ {battle.name}", description=description, colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
-                     fields=tuple(roster_fields(units, generals, strength_label(battle))))
+                     fields=tuple(roster_fields(units, generals, battle_rules(battle))))
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
 
@@ -150,7 +142,7 @@ def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
              f"- Status: {battle.status} ({turn_line(battle)})",
              f"- Started: {battle.created_at.isoformat()} by <@{battle.created_by}>", "",
              "## Roster", ""]
-    for field in roster_fields(units, generals, strength_label(battle)):
+    for field in roster_fields(units, generals, battle_rules(battle)):
         lines += [f"### {field.name}", "", *(f"- {line}" for line in field.value.split("\n")), ""]
     lines += ["## Log", ""]
     for event in events:

@@ -36,6 +36,24 @@ class Procedure:
 
 
 @dataclass(frozen=True)
+class UnitWords:
+    """A roster unit as a player reads it: what it is (``infantry, regular, morale 4``) and
+    the markers on it (``shaken``, ``in melee with Picardie``)."""
+
+    described: tuple[str, ...] = ()
+    markers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HelpTopic:
+    """What ``/help topic:<rule set>`` shows: the unit words each option takes, then
+    reference text its players look up often."""
+
+    words: tuple[tuple[str, FieldSet], ...]
+    reference: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
 class BattleRules:
     """What battle state needs from a rule set: its roster fields, phases and effects."""
 
@@ -53,13 +71,19 @@ class BattleRules:
     # A remark when a procedure is played outside its phase (it still runs: GMs play out of
     # order on purpose): (procedure, options, roster, current phase) -> warning or None.
     phase_warning: Callable[[str, Mapping[str, Any], Roster, str | None], str | None] | None = None
+    # How a roster line reads a unit's stored attributes.
+    unit_words: Callable[[Mapping[str, Any]], UnitWords] = lambda attributes: UnitWords()
 
 
 @dataclass(frozen=True)
 class RuleSet:
+    """Everything the bot needs to know of a rule set. Its slash commands live in one module
+    of ``bot/rulesets/`` named after its key (see docs/adding-a-rule-set.md)."""
+
     key: str
     title: str
     procedures: Mapping[str, Procedure]
+    help: HelpTopic
     battle: BattleRules | None = None
 
 

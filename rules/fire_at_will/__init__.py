@@ -8,10 +8,12 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.fields import Field
 from rules.core.records import Resolution
-from rules.core.registry import BattleRules, Procedure, RuleSet
+from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
 from rules.fire_at_will import battle, commands
 from rules.fire_at_will.charge import check_declaration, resolve_charge, resolve_surrender
 from rules.fire_at_will.inputs import (
+    CHARGER,
+    MELEE,
     json_chargers,
     json_cover,
     json_melee_side,
@@ -59,6 +61,7 @@ def _surrender(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
 RULESET_ENTRY = RuleSet(
     key=RULESET,
     title="Fire at Will",
+    help=HelpTopic(words=(("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER))),
     battle=BattleRules(
         phases=battle.PHASES,
         unit_fields=battle.ROSTER_FIELDS,
@@ -66,6 +69,7 @@ RULESET_ENTRY = RuleSet(
         check_attributes=battle.check_attributes,
         prepare=commands.prepare,
         apply_effects=battle.apply_effects,
+        unit_words=battle.unit_words,
     ),
     procedures={
         "charge": Procedure(

@@ -10,6 +10,7 @@ from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet, json_safe, split_units
 from rules.core.notation import roster_entry
 from rules.core.records import Effect, EffectKind
+from rules.core.registry import UnitWords
 from rules.core.roster import (
     ACTIVE,
     GONE,
@@ -48,6 +49,21 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "light": Phrase("now counts as light troops", "no longer counts as light troops"),
 }
 register_phrases(CHANGE_PHRASES)
+
+# Standing qualities that change a unit's dice, shown with what it is.
+QUALITIES = ("regular", "indian", "light")
+
+
+def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
+    """``infantry, regular, open order, morale 4`` · ``shaken, routing``."""
+    described = [str(attributes["arm"])] if attributes.get("arm") else []
+    described += [quality for quality in QUALITIES if attributes.get(quality) is True]
+    if attributes.get("order") == "open":
+        described.append("open order")
+    if attributes.get("morale") is not None:
+        described.append(f"morale {attributes['morale']}")
+    markers = [marker for marker in ("shaken", "routing") if attributes.get(marker)]
+    return UnitWords(tuple(described), tuple(markers))
 
 ROSTER_FIELDS = FieldSet(tuple(f for f in UNIT_FIELDS if not f.name.startswith("general")))
 UNIT_WORDS = FieldSet(UNIT_FIELDS)

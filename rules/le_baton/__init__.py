@@ -7,8 +7,10 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.records import Resolution
-from rules.core.registry import BattleRules, Procedure, RuleSet
+from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
 from rules.le_baton import battle, commands, phases
+from rules.le_baton.inputs import MELEE_SITUATION, UNIT
+from rules.le_baton.movement import movement_lines
 from rules.le_baton.units import RULESET
 
 SUMMARIES = {
@@ -31,6 +33,10 @@ def _runner(name: str):
 RULESET_ENTRY = RuleSet(
     key=RULESET,
     title="Le Baton",
+    help=HelpTopic(
+        words=(("Units", UNIT), ("Melee situation (after a roster name)", MELEE_SITUATION)),
+        reference=(("Movement (phases 3 and 8)", tuple(movement_lines())),),
+    ),
     procedures={
         name: Procedure(name, SUMMARIES[name], commands.REQUEST_KEYS[name], _runner(name))
         for name in commands.PROCEDURES
@@ -46,5 +52,6 @@ RULESET_ENTRY = RuleSet(
         reminders=battle.reminders,
         phase_warning=phases.phase_warning,
         strength_label="figures",
+        unit_words=battle.unit_words,
     ),
 )

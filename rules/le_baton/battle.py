@@ -10,6 +10,7 @@ from typing import Any
 from rules.core.errors import InvalidInput
 from rules.core.fields import json_safe
 from rules.core.records import Effect, EffectKind
+from rules.core.registry import UnitWords
 from rules.core.roster import (
     GONE,
     Change,
@@ -68,6 +69,22 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "fought": Phrase(""),
 }
 register_phrases(CHANGE_PHRASES)
+
+# Markers shown by name on a roster line, in this order.
+SHOWN_MARKERS = ("halted", "held", "charge_marker")
+
+
+def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
+    """``infantry, elite, column`` · ``charge marker, 3 casualties, in melee with 52nd``."""
+    described = [str(attributes[key]) for key in ("arm", "quality", "formation")
+                 if attributes.get(key)]
+    markers = [m.replace("_", " ") for m in SHOWN_MARKERS if attributes.get(m)]
+    if attributes.get("casualties"):
+        markers.append(f"{attributes['casualties']} casualties")
+    for key, text in (("in_melee_with", "in melee with"), ("firefight_with", "firefight with")):
+        if attributes.get(key):
+            markers.append(f"{text} {attributes[key]}")
+    return UnitWords(tuple(described), tuple(markers))
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
