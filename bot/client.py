@@ -13,7 +13,7 @@ from bot.battles.store import BattleStore
 from bot.cogs.battle import Battles
 from bot.cogs.gm import GM
 from bot.cogs.help import Help
-from bot.cogs.lookups import Lookups
+from bot.cogs.lookups import Lookups, procedure_groups
 from bot.cogs.roster import Roster
 from bot.command_log import log_command, mark_started
 from bot.errors import on_app_command_error
@@ -47,8 +47,10 @@ class HuzzahBot(commands.Bot):
         self.outcomes = OutcomeWorker()
 
     async def setup_hook(self) -> None:
-        for cog in (Lookups(self.store), Battles(self.store), Roster(self.store),
-                    GM(self.store, self.outcomes), Help(self)):
+        for group in procedure_groups(Lookups(self.store)):
+            self.tree.add_command(group)
+        for cog in (Battles(self.store), Roster(self.store), GM(self.store, self.outcomes),
+                    Help(self)):
             await self.add_cog(cog)
         self.tree.on_error = on_app_command_error
 

@@ -1,0 +1,115 @@
+"""Fire at Will's slash commands: /charge, /melee and /surrender."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.cogs.lookups import DICE_HELP, LOOKUP_HELP, Lookups, choices_of
+from bot.rulesets import Subcommand
+from rules.fire_at_will.battle import CHARGER_SITUATION, MELEE_SITUATION
+from rules.fire_at_will.inputs import CHARGER, MELEE
+from rules.fire_at_will.units import RULESET, Arm, Cover, ObstacleReading, Order
+
+ARM_CHOICES = choices_of(Arm)
+READING_CHOICES = [
+    app_commands.Choice(name="either side (default)", value=ObstacleReading.EITHER),
+    app_commands.Choice(name="the attackers only", value=ObstacleReading.ATTACKER),
+]
+SURRENDER_SITUATIONS = [
+    app_commands.Choice(name="(a) charged in the rear and routed", value="a"),
+    app_commands.Choice(name="(b) already routing and successfully charged", value="b"),
+    app_commands.Choice(name='(c) routing, within 6" of the enemy, cannot move', value="c"),
+]
+
+
+def subcommands(lookups: Lookups) -> list[Subcommand]:
+    @app_commands.command(
+        name=RULESET,
+        description="Fire at Will: the charged unit tests 1d6 + factors vs its basic morale")
+    @app_commands.describe(
+        target="The charged unit (in a battle: a roster unit)",
+        chargers="Charging units `Name: words; …` e.g. `Hussars: cav flank distance=5`",
+        target_type="What the charged unit is (quick lookups)",
+        morale="Basic morale of the charged unit (quick lookups; a score at or above it routs)",
+        order="Close order (default) or open order (quick lookups)",
+        cover="Where the charged unit stands",
+        shaken="The charged unit is shaken (quick lookups)",
+        routing="The charged unit is already routing (quick lookups)",
+        dice=DICE_HELP, lookup=LOOKUP_HELP,
+    )
+    @app_commands.choices(target_type=ARM_CHOICES, order=choices_of(Order),
+                          cover=choices_of(Cover))
+    async def charge(
+        interaction: discord.Interaction,
+        target: app_commands.Range[str, 1, 64],
+        chargers: str,
+        target_type: app_commands.Choice[str] | None = None,
+        morale: app_commands.Range[int, 1, 20] | None = None,
+        order: app_commands.Choice[str] | None = None,
+        cover: app_commands.Choice[str] | None = None,
+        shaken: bool | None = None,
+        routing: bool | None = None,
+        dice: str | None = None, lookup: bool = False,
+    ) -> None:
+        options = {"target": target, "chargers": chargers, "target_type": target_type,
+                   "morale": morale, "order": order, "cover": cover, "shaken": shaken,
+                   "routing": routing}
+        await lookups.resolve(interaction, RULESET, "charge", options, dice, lookup)
+
+    @charge.autocomplete("chargers")
+    async def _chargers(interaction: discord.Interaction, current: str):
+        return await lookups.unit_choices(interaction, current, CHARGER, CHARGER_SITUATION)
+
+    @app_commands.command(name=RULESET,
+                          description="Fire at Will: 1d6 per unit + factor table; highest "
+                          "score per side")
+    @app_commands.describe(
+        attackers="Attacking units `Name: words; …` e.g. `2nd Foot: inf regular charging`",
+        defenders="Defending units `Name: words; …` e.g. `Rangers: inf open front`",
+        dice=DICE_HELP, lookup=LOOKUP_HELP,
+        obstacle_rule="Whom the 'defender behind an obstacle' exception spares "
+                      "(default either side)",
+    )
+    @app_commands.choices(obstacle_rule=READING_CHOICES)
+    async def melee(
+        interaction: discord.Interaction,
+        attackers: str,
+        defenders: str,
+        dice: str | None = None, lookup: bool = False,
+        obstacle_rule: app_commands.Choice[str] | None = None,
+    ) -> None:
+        options = {"attackers": attackers, "defenders": defenders, "obstacle_rule": obstacle_rule}
+        await lookups.resolve(interaction, RULESET, "melee", options, dice, lookup)
+
+    @melee.autocomplete("attackers")
+    @melee.autocomplete("defenders")
+    async def _melee_units(interaction: discord.Interaction, current: str):
+        return await lookups.unit_choices(interaction, current, MELEE, MELEE_SITUATION)
+
+    @app_commands.command(name=RULESET,
+                          description="Fire at Will: 1d6, foot surrender on 4+, mounted on 5+")
+    @app_commands.describe(
+        unit="The unit testing (in a battle: a roster unit)",
+        situation="Why it tests",
+        unit_type="What the unit is (quick lookups; cavalry counts as mounted)",
+        dice=DICE_HELP, lookup=LOOKUP_HELP,
+    )
+    @app_commands.choices(unit_type=ARM_CHOICES, situation=SURRENDER_SITUATIONS)
+    async def surrender(
+        interaction: discord.Interaction,
+        unit: app_commands.Range[str, 1, 64],
+        situation: app_commands.Choice[str],
+        unit_type: app_commands.Choice[str] | None = None,
+        dice: str | None = None, lookup: bool = False,
+    ) -> None:
+        options = {"unit": unit, "situation": situation, "unit_type": unit_type}
+        await lookups.resolve(interaction, RULESET, "surrender", options, dice, lookup)
+
+    @charge.autocomplete("target")
+    @surrender.autocomplete("unit")
+    async def _roster_name(interaction: discord.Interaction, current: str):
+        return await lookups.name_choices(interaction, current)
+
+    return [Subcommand("charge", "charge", charge), Subcommand("melee", "melee", melee),
+            Subcommand("surrender", "surrender", surrender)]

@@ -1,0 +1,157 @@
+"""Le Baton's slash commands: /fire, /artillery, /morale, /recall, /charge and /melee."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.cogs.lookups import DICE_HELP, LOOKUP_HELP, Lookups, choices_of
+from bot.rulesets import Subcommand
+from rules.le_baton.fire import ArtilleryTarget, FireTarget, Range
+from rules.le_baton.inputs import MELEE_SITUATION, MELEE_UNIT, UNIT
+from rules.le_baton.morale import PHASE_TITLES
+from rules.le_baton.units import RULESET
+
+PHASES = [app_commands.Choice(name=f"{phase}: {title}"[:100], value=phase)
+          for phase, title in PHASE_TITLES.items() if phase != 13]
+
+DESCRIPTIONS = {
+    "fire": "Le Baton: phases 3/8, one die per two figures against the target's number",
+    "artillery": "Le Baton: phase 1, one die per crew figure; also hits the unit 12\" behind",
+    "morale": "Le Baton: 1d6 against the unit's number, with the phase's consequences",
+    "recall": "Le Baton: phase 13, recall charging cavalry or hold them a turn",
+    "charge": "Le Baton: a charge through the closing and standing checks, up to the melee",
+    "melee": "Le Baton: dice per figure, 4+ to hit, the result by match-up",
+}
+
+
+def subcommands(lookups: Lookups) -> list[Subcommand]:
+    @app_commands.command(name=RULESET, description=DESCRIPTIONS["fire"])
+    @app_commands.describe(
+        shooter="The unit shooting `Name: words` (in a battle: a roster unit)",
+        target="The unit shot at", target_type="What the target is to the shooter "
+        "(in a battle: read off its formation when left out)",
+        distance="Inches to the target (the range is 4\")", dice=DICE_HELP, lookup=LOOKUP_HELP)
+    @app_commands.choices(target_type=choices_of(FireTarget))
+    async def fire(interaction: discord.Interaction, shooter: str, target: str,
+                            target_type: app_commands.Choice[str] | None = None,
+                            distance: app_commands.Range[float, 0, 100] | None = None,
+                            dice: str | None = None, lookup: bool = False) -> None:
+        options = {"shooter": shooter, "target": target, "target_type": target_type,
+                   "distance": distance}
+        await lookups.resolve(interaction, RULESET, "fire", options, dice, lookup)
+
+    @app_commands.command(name=RULESET, description=DESCRIPTIONS["artillery"])
+    @app_commands.describe(
+        battery="The guns `Name: words` (figures = crew, guns = pounds)",
+        target="The unit fired at", target_type="What the target is",
+        range="Close, normal (default) or long range",
+        behind="A unit 12\" behind the target, also hit", behind_type="What that unit is",
+        level_ground="All units, the guns included, are on level ground and in range",
+        dice=DICE_HELP, lookup=LOOKUP_HELP)
+    @app_commands.choices(target_type=choices_of(ArtilleryTarget),
+                          behind_type=choices_of(ArtilleryTarget), range=choices_of(Range))
+    async def artillery(interaction: discord.Interaction, battery: str, target: str,
+            target_type: app_commands.Choice[str] | None = None,
+            range: app_commands.Choice[str] | None = None, behind: str | None = None,
+            behind_type: app_commands.Choice[str] | None = None, level_ground: bool = False,
+            dice: str | None = None, lookup: bool = False) -> None:
+        options = {"battery": battery, "target": target, "target_type": target_type,
+                   "range": range, "behind": behind, "behind_type": behind_type,
+                   "level_ground": level_ground}
+        await lookups.resolve(interaction, RULESET, "artillery-fire", options, dice, lookup)
+
+    @app_commands.command(name=RULESET, description=DESCRIPTIONS["morale"])
+    @app_commands.describe(
+        unit="The unit testing `Name: words` (in a battle: a roster unit)",
+        phase="The phase of the turn: it sets the modifiers and what follows",
+        charging="The unit is charging (phases 4 and 9)",
+        flank_or_rear="The unit is charged in flank or rear (phases 5 and 10)",
+        charged_by="What is charging it (phases 5 and 10)",
+        opponent="The enemy unit it faces, for the reply",
+        cannot_form_line="It cannot form line when required (d6 casualties)",
+        initiated_charge="Cavalry that began a charge this turn (phases 12 and 13)",
+        dice=DICE_HELP, lookup=LOOKUP_HELP)
+    @app_commands.choices(phase=PHASES, charged_by=[
+        app_commands.Choice(name="infantry", value="infantry"),
+        app_commands.Choice(name="cavalry", value="cavalry")])
+    async def morale(interaction: discord.Interaction, unit: str, phase: app_commands.Choice[int],
+            charging: bool = False, flank_or_rear: bool = False,
+            charged_by: app_commands.Choice[str] | None = None, opponent: str | None = None,
+            cannot_form_line: bool = False, initiated_charge: bool | None = None,
+            dice: str | None = None, lookup: bool = False) -> None:
+        options = {"unit": unit, "phase": phase, "charging": charging,
+                   "flank_or_rear": flank_or_rear, "charged_by": charged_by,
+                   "opponent": opponent, "cannot_form_line": cannot_form_line,
+                   "initiated_charge": initiated_charge}
+        await lookups.resolve(interaction, RULESET, "morale", options, dice, lookup)
+
+    @app_commands.command(name=RULESET, description=DESCRIPTIONS["recall"])
+    @app_commands.describe(unit="The cavalry unit `Name: words` (in a battle: a roster unit)",
+                           initiated_charge="It began the charge (in a battle: its charge "
+                           "marker says)", dice=DICE_HELP, lookup=LOOKUP_HELP)
+    async def recall(interaction: discord.Interaction, unit: str,
+                              initiated_charge: bool | None = None,
+                              dice: str | None = None, lookup: bool = False) -> None:
+        options = {"unit": unit, "initiated_charge": initiated_charge}
+        await lookups.resolve(interaction, RULESET, "recall", options, dice, lookup)
+
+    @app_commands.command(name=RULESET, description=DESCRIPTIONS["charge"])
+    @app_commands.describe(
+        charger="The charging unit `Name: words` (in a battle: a roster unit)",
+        target="The unit charged `Name: words` (in a battle: a roster unit)",
+        target_defensive_terrain="The target is in defensive terrain",
+        flank_or_rear="The charge strikes the target's flank or rear",
+        another_infantry_charging="Another infantry unit already charges this target",
+        target_already_contacted="The target cavalry is already contacted by another unit",
+        cannot_form_line="The charging column could not form line if it fails to close",
+        dice=DICE_HELP, lookup=LOOKUP_HELP)
+    async def charge(interaction: discord.Interaction, charger: str, target: str,
+            target_defensive_terrain: bool = False, flank_or_rear: bool = False,
+            another_infantry_charging: bool = False, target_already_contacted: bool = False,
+            cannot_form_line: bool = False, dice: str | None = None, lookup: bool = False) -> None:
+        options = {"charger": charger, "target": target,
+                   "target_defensive_terrain": target_defensive_terrain,
+                   "flank_or_rear": flank_or_rear,
+                   "another_infantry_charging": another_infantry_charging,
+                   "target_already_contacted": target_already_contacted,
+                   "cannot_form_line": cannot_form_line}
+        await lookups.resolve(interaction, RULESET, "charge", options, dice, lookup)
+
+    @app_commands.command(name=RULESET, description=DESCRIPTIONS["melee"])
+    @app_commands.describe(
+        attacker="One side `Name: words` (in a battle: a roster unit, then e.g. "
+        "`defensive-terrain`)", defender="The other side, likewise",
+        phase="Phase 6 (French turn) or 11 (British turn)", dice=DICE_HELP, lookup=LOOKUP_HELP)
+    @app_commands.choices(phase=[app_commands.Choice(name="6", value=6),
+                                 app_commands.Choice(name="11", value=11)])
+    async def melee(interaction: discord.Interaction, attacker: str,
+                             defender: str, phase: app_commands.Choice[int],
+                             dice: str | None = None, lookup: bool = False) -> None:
+        options = {"attacker": attacker, "defender": defender, "phase": phase}
+        await lookups.resolve(interaction, RULESET, "melee", options, dice, lookup)
+
+    @melee.autocomplete("attacker")
+    @melee.autocomplete("defender")
+    async def _lb_melee_units(interaction: discord.Interaction, current: str):
+        return await lookups.unit_choices(interaction, current, MELEE_UNIT, MELEE_SITUATION)
+
+    @fire.autocomplete("shooter")
+    @artillery.autocomplete("battery")
+    @morale.autocomplete("unit")
+    @recall.autocomplete("unit")
+    @charge.autocomplete("charger")
+    @charge.autocomplete("target")
+    async def _lb_unit(interaction: discord.Interaction, current: str):
+        return await lookups.unit_choices(interaction, current, UNIT)
+
+    @fire.autocomplete("target")
+    @artillery.autocomplete("target")
+    @artillery.autocomplete("behind")
+    @morale.autocomplete("opponent")
+    async def _lb_name(interaction: discord.Interaction, current: str):
+        return await lookups.name_choices(interaction, current)
+
+    return [Subcommand("fire", "fire", fire), Subcommand("artillery", "artillery-fire", artillery),
+            Subcommand("morale", "morale", morale), Subcommand("recall", "recall", recall),
+            Subcommand("charge", "charge", charge), Subcommand("melee", "melee", melee)]
