@@ -17,6 +17,7 @@ from bot.cogs.lookups import Lookups, procedure_groups
 from bot.cogs.roster import Roster
 from bot.command_log import log_command, mark_started
 from bot.errors import on_app_command_error
+from bot.rulesets import RuleSetCommands, each_ruleset
 from bot.storage.database import Database
 from bot.workers import OutcomeWorker
 
@@ -45,9 +46,11 @@ class HuzzahBot(commands.Bot):
         self.db = db
         self.store = BattleStore(db)
         self.outcomes = OutcomeWorker()
+        self.rulesets: list[RuleSetCommands] = []  # each rule set's commands, once set up
 
     async def setup_hook(self) -> None:
-        for group in procedure_groups(Lookups(self.store)):
+        self.rulesets = list(each_ruleset(Lookups(self.store)))
+        for group in procedure_groups(self.rulesets):
             self.tree.add_command(group)
         for cog in (Battles(self.store), Roster(self.store), GM(self.store, self.outcomes),
                     Help(self)):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -70,13 +72,16 @@ def battle_words(topic: str) -> list[FieldSpec]:
         f"`/battle show` and every reply count it in {label}."))]
 
 
-def topic_help(topic: str) -> list[EmbedSpec]:
+def topic_help(topic: str, examples: Sequence[str] = ()) -> list[EmbedSpec]:
     ruleset = RULESETS[topic]
     fields = tuple(FieldSpec(label, "\n".join(words.help_lines()))
                    for label, words in ruleset.help.words)
     fields += tuple(battle_words(topic))
     fields += tuple(FieldSpec(label, "\n".join(f"• {line}" for line in lines))
                     for label, lines in ruleset.help.reference)
+    if examples:
+        fields += (FieldSpec("Try it (a quick lookup with your own dice)",
+                             "\n".join(f"`{example}`" for example in examples)),)
     return pack(
         EmbedSpec(title=f"{ruleset.title}: unit words", description=NOTATION,
                   colour=HELP_COLOUR, fields=fields)
@@ -87,6 +92,11 @@ class Help(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    def examples(self, topic: str) -> list[str]:
+        rulesets = getattr(self.bot, "rulesets", [])
+        return [sub.example for commands in rulesets if commands.ruleset.key == topic
+                for sub in commands.subcommands]
+
     @app_commands.command(name="help", description="How to use Huzzah: commands and unit words")
     @app_commands.describe(topic="A rule set, to list the words its units take")
     @app_commands.choices(
@@ -95,7 +105,8 @@ class Help(commands.Cog):
     async def help(
         self, interaction: discord.Interaction, topic: app_commands.Choice[str] | None = None
     ) -> None:
-        specs = topic_help(topic.value) if topic else overview(self.bot.tree)
+        specs = (topic_help(topic.value, self.examples(topic.value)) if topic
+                 else overview(self.bot.tree))
         await interaction.response.send_message(
             embeds=[to_discord(s) for s in specs], ephemeral=True
         )

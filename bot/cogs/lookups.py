@@ -8,6 +8,7 @@ applied to the roster and logged, in one transaction.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
@@ -19,7 +20,7 @@ from bot.battles.play import Played, quick_lookup
 from bot.battles.store import BattleStore
 from bot.render.resolution import resolution_messages
 from bot.respond import Reply, answer
-from bot.rulesets import each_ruleset
+from bot.rulesets import RuleSetCommands
 from rules.core.fields import FieldSet
 
 DICE_HELP = "Your own dice, in the order the reply lists the rolls, e.g. `3 5`; blank: I roll"
@@ -116,10 +117,10 @@ class Lookups:
         return await unit_name_choices(self.store, interaction.channel_id, current)
 
 
-def procedure_groups(lookups: Lookups) -> list[app_commands.Group]:
+def procedure_groups(rulesets: Iterable[RuleSetCommands]) -> list[app_commands.Group]:
     """One group per verb, holding each rule set's subcommand for it."""
     groups: dict[str, app_commands.Group] = {}
-    for commands in each_ruleset(lookups):
+    for commands in rulesets:
         verbs = {**VERBS, **commands.verbs}
         for sub in commands.subcommands:
             group = groups.get(sub.verb)

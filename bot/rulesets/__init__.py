@@ -28,6 +28,7 @@ class Subcommand:
     verb: str
     procedure: str
     command: app_commands.Command
+    example: str  # a quick lookup as typed, with its dice: shown in /help, run by the tests
 
 
 @dataclass(frozen=True)

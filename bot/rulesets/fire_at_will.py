@@ -111,5 +111,13 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
     async def _roster_name(interaction: discord.Interaction, current: str):
         return await lookups.name_choices(interaction, current)
 
-    return [Subcommand("charge", "charge", charge), Subcommand("melee", "melee", melee),
-            Subcommand("surrender", "surrender", surrender)]
+    return [
+        Subcommand("charge", "charge", charge,
+                   '/charge fire-at-will target:"2nd Foot" target_type:infantry morale:4 '
+                   'chargers:"Hussars: cav distance=5" dice:3'),
+        Subcommand("melee", "melee", melee,
+                   '/melee fire-at-will attackers:"Grenadiers: inf regular charging" '
+                   'defenders:"Béarn: inf regular" dice:"5 2"'),
+        Subcommand("surrender", "surrender", surrender,
+                   "/surrender fire-at-will unit:Rangers situation:c unit_type:infantry dice:4"),
+    ]

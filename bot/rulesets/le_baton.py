@@ -152,6 +152,24 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
     async def _lb_name(interaction: discord.Interaction, current: str):
         return await lookups.name_choices(interaction, current)
 
-    return [Subcommand("fire", "fire", fire), Subcommand("artillery", "artillery-fire", artillery),
-            Subcommand("morale", "morale", morale), Subcommand("recall", "recall", recall),
-            Subcommand("charge", "charge", charge), Subcommand("melee", "melee", melee)]
+    return [
+        Subcommand("fire", "fire", fire,
+                   '/fire le-baton shooter:"52nd: british inf figures=8" target:"4e Léger" '
+                   'target_type:column distance:3 dice:"6 4 2 1"'),
+        Subcommand("artillery", "artillery-fire", artillery,
+                   '/artillery le-baton battery:"Ross: british art figures=4 guns=9" '
+                   'target:"4e Léger" target_type:column range:close dice:"3 4 5 6"'),
+        Subcommand("morale", "morale", morale,
+                   '/morale le-baton unit:"4e Léger: french inf column casualties=3" phase:4 '
+                   'charging:true opponent:52nd dice:3'),
+        Subcommand("recall", "recall", recall,
+                   '/recall le-baton unit:"Cuirassiers: french cav charge_marker casualties=2" '
+                   "initiated_charge:true dice:4"),
+        Subcommand("charge", "charge", charge,
+                   '/charge le-baton charger:"Cuirassiers: french cav cuirassiers figures=8" '
+                   'target:"52nd: british inf line figures=8" dice:"3 4 6 5"'),
+        Subcommand("melee", "melee", melee,
+                   '/melee le-baton attacker:"4e Léger: french inf column figures=12" '
+                   'defender:"52nd: british inf elite line figures=8 defensive_terrain" '
+                   'phase:6 dice:"4 5 6 1 2 3 4 1 4 4 4 1 1 1 1 1"'),
+    ]

@@ -1,0 +1,123 @@
+"""Every procedure of every registered rule set has its command, its help, its documented
+`huzzah resolve` example and embeds that fit, however its dice fall; and the shared bot code
+names no rule set."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+from discord import app_commands
+
+from bot.cogs.lookups import Lookups
+from bot.render.limits import violations
+from bot.render.resolution import resolution_messages
+from bot.rulesets import each_ruleset
+from rules.core.registry import RuleSet
+from rules.registry import RULESETS, resolve
+from tests.test_docs import EXAMPLES
+
+from .conftest import reply
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMANDS = list(each_ruleset(Lookups(store=None)))  # type: ignore[arg-type]
+SUBCOMMANDS = [(c.ruleset, sub) for c in COMMANDS for sub in c.subcommands]
+PROCEDURES = [(r, name) for r in RULESETS.values() for name in r.procedures]
+SWEEP_SEEDS = 200
+
+
+def ids(pair) -> str:
+    ruleset, item = pair
+    return f"{ruleset.key}-{getattr(item, 'procedure', item)}"
+
+
+def documented(ruleset: RuleSet, procedure: str) -> list[dict]:
+    requests = [json.loads(example) for example in EXAMPLES]
+    return [r for r in requests if (r["ruleset"], r["procedure"]) == (ruleset.key, procedure)]
+
+
+def test_each_rule_set_has_a_command_for_each_procedure_and_no_other():
+    for commands in COMMANDS:
+        given = sorted(sub.procedure for sub in commands.subcommands)
+        assert given == sorted(commands.ruleset.procedures), commands.ruleset.key
+
+
+@pytest.mark.parametrize("pair", SUBCOMMANDS, ids=ids)
+async def test_the_command_is_in_the_tree_under_its_verb(discord_session, pair):
+    ruleset, sub = pair
+    group = discord_session.tree.get_command(sub.verb)
+    assert isinstance(group, app_commands.Group)
+    command = group.get_command(ruleset.key)
+    assert command is not None and command.description.startswith(ruleset.title)
+    # Every rule set's command of a verb sits side by side in the one group.
+    assert sub.example.startswith(f"/{sub.verb} {ruleset.key} ")
+
+
+@pytest.mark.parametrize("pair", SUBCOMMANDS, ids=ids)
+async def test_the_example_runs_as_a_quick_lookup_through_the_tree(discord_session, pair):
+    _, sub = pair
+    message = await reply(discord_session, sub.example)
+    assert not message.ephemeral, message.content
+    assert message.embeds and violations(message.embeds) == []
+    assert "Dice typed in" in message.embeds[-1]["footer"]["text"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
+async def test_the_help_topic_lists_its_words_and_fits(discord_session, ruleset):
+    message = await reply(discord_session, f"/help topic:{ruleset.key}")
+    assert message.ephemeral
+    assert violations(message.embeds) == []
+    titles = [field["name"] for embed in message.embeds for field in embed.get("fields", [])]
+    for label, words in ruleset.help.words:
+        assert label in titles and words.help_lines()
+    for label, lines in ruleset.help.reference:
+        assert label in titles and lines
+    examples = json.dumps(message.embeds, ensure_ascii=False)
+    for commands in COMMANDS:
+        for sub in commands.subcommands:
+            shown = json.dumps(f"`{sub.example}`", ensure_ascii=False)[1:-1]
+            assert (shown in examples) == (commands.ruleset is ruleset), sub.example
+
+
+async def test_the_overview_names_every_procedure(discord_session):
+    message = await reply(discord_session, "/help")
+    text = json.dumps(message.embeds, ensure_ascii=False)
+    for ruleset, sub in SUBCOMMANDS:
+        assert f"/{sub.verb} {ruleset.key}" in text
+
+
+@pytest.mark.parametrize("pair", PROCEDURES, ids=ids)
+def test_every_outcome_of_the_documented_example_fits_in_embeds(pair):
+    ruleset, procedure = pair
+    examples = documented(ruleset, procedure)
+    assert examples, f"docs/resolve.md has no {ruleset.key} {procedure} example"
+    for example in examples:
+        request = {k: v for k, v in example.items() if k not in ("dice", "seed")}
+        for seed in range(SWEEP_SEEDS):
+            resolution = resolve({**request, "seed": seed})
+            for embeds in resolution_messages(resolution, dice_note="x" * 100,
+                                              battle_changes=["y" * 200] * 10):
+                assert violations([e.to_dict() for e in embeds]) == [], (seed, example)
+
+
+def rule_set_imports(path: Path) -> list[str]:
+    """The rule set packages a module imports (``rules.core`` and the registry are shared)."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+        elif isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+    return [n for n in names if n.startswith("rules.")
+            and not n.startswith(("rules.core", "rules.registry"))]
+
+
+def test_only_the_rule_set_modules_import_a_rule_set():
+    shared = [p for p in (ROOT / "bot").rglob("*.py") if "rulesets" not in p.parts]
+    assert shared
+    offenders = {str(p.relative_to(ROOT)): rule_set_imports(p) for p in shared}
+    assert {k: v for k, v in offenders.items() if v} == {}
+    for path in (ROOT / "rules" / "core").glob("*.py"):
+        assert rule_set_imports(path) == [], path
