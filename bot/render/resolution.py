@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
+from rules.core.dice import Reading
 from rules.core.records import Modifier, Resolution, Roll, Severity, Step
 from rules.registry import RULESETS
 
@@ -57,7 +58,7 @@ def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) ->
     """
     if roll.hits is not None:
         return pool_line(roll, labelled=labelled, with_target=with_target)
-    dice = " ".join(str(f) for f in roll.dice)
+    dice = dice_text(roll)
     parts = [f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"]
     parts.extend(modifier_text(m) for m in roll.modifiers)
     line = " ".join(parts)
@@ -70,15 +71,18 @@ def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) ->
     return line + notes_text(roll)
 
 
+# How a die shows by its reading: hits in bold, dice set aside struck through.
+SHOWN: dict[Reading, str] = {Reading.HIT: "**{}**", Reading.DROPPED: "~~{}~~"}
+
+
+def dice_text(roll: Roll) -> str:
+    return " ".join(SHOWN.get(reading, "{}").format(face)
+                    for face, reading in zip(roll.dice, roll.readings, strict=True))
+
+
 def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) -> str:
     """Dice read one by one: each die against the number, hits in bold."""
-    bonus = sum(m.value for m in roll.modifiers)
-    needed = int(roll.target.split("+")[0]) if roll.target and roll.target[0].isdigit() else None
-    faces = []
-    for face in roll.dice:
-        hit = needed is not None and isinstance(face, int) and face + bonus >= needed
-        faces.append(f"**{face}**" if hit else str(face))
-    dice = " ".join(faces) or "no dice"
+    dice = dice_text(roll) or "no dice"
     line = f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"
     if roll.modifiers:
         line += " (each die " + " ".join(modifier_text(m) for m in roll.modifiers) + ")"

@@ -76,6 +76,30 @@ SYMBOL_ALIASES: dict[str, Symbol] = {
 }
 
 
+class Reading(StrEnum):
+    """How one die of a roll was read, so that every renderer draws from data."""
+
+    COUNTED = "counted"  # its pips count towards the roll's total
+    HIT = "hit"  # it met the number it was read against
+    MISS = "miss"  # it did not
+    DROPPED = "dropped"  # rolled, then set aside (the lower of two, a reroll)
+    SYMBOL = "symbol"  # a battle die's unit symbol or saber
+    FLAG = "flag"  # a battle die's flag
+
+
+def plain_reading(face: Face) -> Reading:
+    """What a die reads as when the procedure says nothing more of it."""
+    if isinstance(face, int):
+        return Reading.COUNTED
+    return Reading.FLAG if face is Symbol.FLAG else Reading.SYMBOL
+
+
+def pool_readings(faces: Iterable[Face], needed: int, bonus: int = 0) -> tuple[Reading, ...]:
+    """Each d6 of a pool read against a number, after a bonus to every die."""
+    return tuple(Reading.HIT if isinstance(face, int) and face + bonus >= needed
+                 else Reading.MISS for face in faces)
+
+
 class RollKind(Protocol):
     """What a procedure asks a dice source for."""
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any
 
-from rules.core.dice import Faces
+from rules.core.dice import Faces, Reading, plain_reading
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,15 @@ class Roll:
     # For dice read one by one against a target number: how many met it. ``modifiers`` then
     # apply to each die.
     hits: int | None = None
+    # How each die was read, one per die; left out, each reads as plain pips or a symbol.
+    readings: tuple[Reading, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.readings:
+            object.__setattr__(self, "readings", tuple(map(plain_reading, self.dice)))
+        if len(self.readings) != len(self.dice):
+            raise ValueError(f"{self.label}: {len(self.dice)} dice but "
+                             f"{len(self.readings)} readings")
 
     @property
     def natural(self) -> int:
@@ -192,6 +201,7 @@ def _roll_dict(roll: Roll) -> dict[str, Any]:
         "result": roll.result,
         "notes": list(roll.notes),
         "hits": roll.hits,
+        "readings": [reading.value for reading in roll.readings],
         "target_modifiers": [
             {"value": m.value, "reason": m.reason, "source": m.source}
             for m in roll.target_modifiers

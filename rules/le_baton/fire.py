@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.core.dice import D6Pool, DiceSource, count_at_least
+from rules.core.dice import D6Pool, DiceSource, count_at_least, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
@@ -121,6 +121,7 @@ def resolve_artillery_fire(
             dice=tuple(faces),
             modifiers=tuple(modifiers),
             hits=scored,
+            readings=pool_readings(faces, needed, bonus),
             target=f"{needed}+ ({kind.value})",
             result=f"{scored} {'hit' if scored == 1 else 'hits'}",
         ))
@@ -203,6 +204,7 @@ def shoot(shooter: Unit, target: Target, count: int, dice: DiceSource) -> Roll:
         kind=f"{count}d6",
         dice=tuple(faces),
         hits=scored,
+        readings=pool_readings(faces, needed),
         target=f"{needed}+ ({kind.value})",
         result=f"{scored} {'hit' if scored == 1 else 'hits'}",
     )

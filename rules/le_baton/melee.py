@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core.dice import D6, D6Pool, DiceSource
+from rules.core.dice import D6, D6Pool, DiceSource, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import (
     EffectKind,
@@ -122,10 +122,12 @@ def _roll(roller: Side, enemy: Side, dice: DiceSource) -> Roll:
     count, entry = melee_dice(roller.unit)
     modifiers = to_hit_modifiers(roller.unit, enemy)
     faces = dice.roll(D6Pool(count, BASE_TO_HIT), f"{roller.unit.name} melee") if count else ()
-    scored = hits(faces, BASE_TO_HIT, sum(m.value for m in modifiers))
+    bonus = sum(m.value for m in modifiers)
+    scored = hits(faces, BASE_TO_HIT, bonus)
     return Roll(roller.unit.name, f"{count}d6", tuple(faces), tuple(modifiers),
                 target=f"{BASE_TO_HIT}+", result=f"{scored} {'hit' if scored == 1 else 'hits'}",
-                notes=(f"{roller.unit.figures} figures: {entry}",), hits=scored)
+                notes=(f"{roller.unit.figures} figures: {entry}",), hits=scored,
+                readings=pool_readings(faces, BASE_TO_HIT, bonus))
 
 
 def _fight(a: Side, b: Side, phase: int, dice: DiceSource,

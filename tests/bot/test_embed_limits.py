@@ -247,3 +247,13 @@ def test_the_largest_le_baton_fire_and_melee_fit():
         shooter = lb(3, Nation.BRITISH, LbArm.INFANTRY, Formation.LINE)
         check(resolve_fire(shooter, Target(long_name(4), FireTarget.COLUMN),
                            RandomSource(rng.random())))
+
+
+def test_dice_show_as_read_not_as_the_target_text_suggests():
+    from bot.render.resolution import roll_line
+    from rules.core.dice import Reading
+    from rules.core.records import Roll
+
+    pool = Roll("Volley", "3d6", (2, 5, 6), target="a hit on each 'good' die", hits=1,
+                readings=(Reading.MISS, Reading.HIT, Reading.DROPPED), result="1 hit")
+    assert roll_line(pool).startswith("**Volley** 🎲 2 **5** ~~6~~")

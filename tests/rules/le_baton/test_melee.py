@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.core.dice import Reading
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind as E
 from rules.core.records import Severity
@@ -68,7 +69,9 @@ def test_modifiers_apply_to_each_die():
     result = melee(dragoons(), LANCERS, "4 5 6 4 4 4")
     greys, lancers = result.steps[0].rolls
     assert (greys.hits, [m.value for m in greys.modifiers]) == (2, [-1])
+    assert greys.readings == (Reading.MISS, Reading.HIT, Reading.HIT)
     assert lancers.hits == 3
+    assert lancers.readings == (Reading.HIT,) * 3
     assert effects(result)[:2] == [(E.CASUALTIES, "Scots Greys", 3),
                                    (E.CASUALTIES, "Lancers", 2)]
 

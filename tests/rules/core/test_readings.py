@@ -1,0 +1,32 @@
+"""Every die of a roll record carries its face and how it was read."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.dice import Reading, Symbol, pool_readings
+from rules.core.records import Roll
+
+
+def test_plain_dice_read_as_pips_and_battle_dice_as_symbols_or_flags():
+    assert Roll("Morale", "2d6", (3, 5)).readings == (Reading.COUNTED, Reading.COUNTED)
+    battle = Roll("Melee", "3 battle dice", (Symbol.INFANTRY, Symbol.FLAG, Symbol.SABER))
+    assert battle.readings == (Reading.SYMBOL, Reading.FLAG, Reading.SYMBOL)
+
+
+def test_a_pool_reads_each_die_against_its_number_after_the_bonus():
+    assert pool_readings((3, 4, 6, 1), 5, bonus=1) == (
+        Reading.MISS, Reading.HIT, Reading.HIT, Reading.MISS)
+    assert pool_readings((), 4) == ()
+
+
+def test_one_reading_per_die():
+    with pytest.raises(ValueError, match="2 dice but 1 readings"):
+        Roll("Fire", "2d6", (3, 4), readings=(Reading.HIT,))
+
+
+def test_readings_are_in_the_json_record():
+    roll = Roll("Recall", "2d6", (6, 2), readings=(Reading.COUNTED, Reading.DROPPED))
+    from rules.core.records import _roll_dict
+
+    assert _roll_dict(roll)["readings"] == ["counted", "dropped"]
