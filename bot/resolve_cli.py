@@ -9,6 +9,7 @@ import json
 import sys
 from typing import IO, Any
 
+from rules.core.decisions import Undecided
 from rules.core.errors import RulesError
 from rules.registry import resolve
 
@@ -37,6 +38,12 @@ def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
         )
     try:
         resolution = resolve(request)
+    except Undecided as asked:
+        # Like missing dice: nothing is decided for the player; say what to add.
+        response = error_object("undecided", f"{asked.question.text} Add the answer to "
+                                "`answers` and send the request again.")
+        response["error"]["question"] = asked.question.to_dict()
+        return EXIT_BAD_INPUT, response
     except RulesError as exc:
         return EXIT_BAD_INPUT, error_object(_kind(exc), str(exc))
     return 0, {"version": SCHEMA_VERSION, **resolution.to_dict()}

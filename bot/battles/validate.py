@@ -75,7 +75,7 @@ async def battle_side(tx: BattleTx, side: str) -> str:
         if name_key(existing) == name_key(side):
             return existing
     if len(known) >= 2:
-        raise BattleError(f"`{side}` is not a side in this battle.{_did_you_mean(side, known)}",
+        raise BattleError(f"`{side}` is not a side in this battle.{did_you_mean(side, known)}",
                           hint=f"Its sides are {' and '.join(known)}; use one of them.")
     if known:
         battle = tx.require_battle()
@@ -84,7 +84,7 @@ async def battle_side(tx: BattleTx, side: str) -> str:
     return side
 
 
-def _did_you_mean(side: str, known: list[str]) -> str:
+def did_you_mean(side: str, known: list[str]) -> str:
     lowered = {name_key(k): k for k in known}
     close = difflib.get_close_matches(name_key(side), list(lowered), n=1, cutoff=0.6)
     return f" Did you mean {lowered[close[0]]}?" if close else ""

@@ -182,8 +182,11 @@ class GM(commands.Cog):
         undo = await tx.record("undo", f"Undid #{event.seq} to override it", reverts=event.seq)
         event.undone_by = undo.seq
         request = event.request
+        options = dict(request["options"])
+        if chosen.answers is not None:  # the players' answers on the way to this result
+            options["choices"] = ", ".join(chosen.answers)
         return await play_in_battle(
-            tx, request["procedure"], request["options"], None, kind="override",
+            tx, request["procedure"], options, None, kind="override",
             forced=ReplaySource(chosen.path), summary_prefix=f"GM override of #{event.seq}: ")
 
     async def _listing(

@@ -86,7 +86,7 @@ class Field:
         choices = ", ".join(str(m.value) for m in self.kind)
         raise InvalidInput(
             f"{where}: `{_shown(raw)}` is not a valid {self.name.replace('_', ' ')}.",
-            hint=f"Use one of: {choices}.{_did_you_mean(word, table)}",
+            hint=f"Use one of: {choices}.{did_you_mean(word, table)}",
         )
 
     def _to_number(self, raw: Any, where: str) -> int | float:
@@ -169,7 +169,7 @@ def _to_bool(raw: Any, spec: Field, where: str) -> bool:
     raise InvalidInput(f"{where}: `{spec.name}` is yes or no, not `{_shown(raw)}`.")
 
 
-def _did_you_mean(word: str, candidates: Iterable[str]) -> str:
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return f" Did you mean `{close[0]}`?" if close else ""
 
@@ -238,7 +238,7 @@ class FieldSet:
                 raise InvalidInput(
                     f"{where}: unknown field `{key}`.",
                     hint=f"Fields: {', '.join(s.name for s in self.fields)}."
-                    + _did_you_mean(key, [s.name for s in self.fields]),
+                    + did_you_mean(key, [s.name for s in self.fields]),
                 )
             if raw is None:
                 continue
@@ -297,7 +297,7 @@ class FieldSet:
         raise missing_colon(name, shlex.join(tokens[len(name):]), where)
 
     def _close_word(self, word: str) -> bool:
-        return bool(_did_you_mean(word, list(self._by_word) + list(self._by_key)))
+        return bool(did_you_mean(word, list(self._by_word) + list(self._by_key)))
 
     def _read_token(self, token: str, where: str) -> tuple[Field, Any]:
         word = token.lower()
@@ -316,7 +316,7 @@ class FieldSet:
     def _unknown(self, word: str, where: str) -> InvalidInput:
         known = list(self._by_word) + list(self._by_key)
         return InvalidInput(
-            f"{where}: I don't know `{echo(word)}`.{_did_you_mean(word, known)}",
+            f"{where}: I don't know `{echo(word)}`.{did_you_mean(word, known)}",
             hint=f"Words you can use: {', '.join(self.words())}.",
         )
 

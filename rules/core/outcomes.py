@@ -17,10 +17,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rules.core.decisions import Answers, Undecided
 from rules.core.dice import DiceSource, Faces, RandomSource, ReplaySource, RollKind, Unrolled
 from rules.core.records import Resolution
 
-Prepared = Callable[[DiceSource], Resolution]
+Prepared = Callable[..., Resolution]
+"""``prepared(dice)``; one that asks questions also takes ``prepared(dice, answers)``, the
+answers then replacing those of its options."""
 
 PROBES = 16
 """Random paths used to estimate the size of the outcome tree before walking it."""
@@ -30,6 +33,7 @@ PROBES = 16
 class Outcome:
     label: str
     path: tuple[Faces, ...]
+    answers: tuple[str, ...] | None = None  # the answers on the way, when any were asked
 
     @property
     def key(self) -> str:
@@ -92,7 +96,10 @@ def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES) ->
     total = 0.0
     for seed in range(probes):
         probe = _Probe(seed, too_many)
-        prepared(probe)
+        try:
+            prepared(probe)
+        except Undecided as asked:  # rough: each answer as big as the tree so far
+            probe.leaves *= len(asked.question.answers)
         total += probe.leaves
     return total / probes
 
@@ -106,9 +113,10 @@ class _Search:
         self.max_outcomes = max_outcomes
         self.cut_short = False
 
-    def add(self, resolution: Resolution, path: tuple[Faces, ...]) -> None:
+    def add(self, resolution: Resolution, path: tuple[Faces, ...],
+            answers: tuple[str, ...] | None) -> None:
         label = label_of(resolution)
-        self.found.setdefault(label, Outcome(label, path))
+        self.found.setdefault(label, Outcome(label, path, answers))
 
     def must_stop(self) -> bool:
         if len(self.found) >= self.max_outcomes or (
@@ -118,21 +126,32 @@ class _Search:
         return self.cut_short
 
 
+def _play(prepared: Prepared, source: DiceSource,
+          answers: tuple[str, ...] | None) -> Resolution:
+    if answers is None:  # as the options say
+        return prepared(source)
+    return prepared(source, Answers(in_order=list(answers)))
+
+
 def _walk(prepared: Prepared, search: _Search, max_leaves: int) -> bool:
-    """Walk every outcome; False when the tree turned out too big to finish."""
-    stack: list[tuple[Faces, ...]] = [()]
+    """Walk every outcome (and every answer to a question on the way); False when the tree
+    turned out too big to finish."""
+    stack: list[tuple[tuple[Faces, ...], tuple[str, ...] | None]] = [((), None)]
     leaves = 0
     while stack and leaves < max_leaves and not search.must_stop():
-        prefix = stack.pop()
+        prefix, answers = stack.pop()
         try:
-            resolution = prepared(ReplaySource(prefix))
+            resolution = _play(prepared, ReplaySource(prefix), answers)
         except Unrolled as branch:
             if 6 ** branch.kind.dice_count > max_leaves - leaves:
                 return False  # a pool of many dice: sample instead
-            stack.extend((*prefix, faces) for faces, _ in branch.kind.outcomes())
+            stack.extend(((*prefix, faces), answers) for faces, _ in branch.kind.outcomes())
+            continue
+        except Undecided as asked:
+            stack.extend((prefix, (*(answers or ()), a.key)) for a in asked.question.answers)
             continue
         leaves += 1
-        search.add(resolution, prefix)
+        search.add(resolution, prefix, answers)
     return not stack
 
 
@@ -140,9 +159,16 @@ def _sample(prepared: Prepared, search: _Search, samples: int) -> None:
     for seed in range(samples):
         if search.must_stop():
             return
-        recorder = _Recorder(seed)
-        resolution = prepared(recorder)
-        search.add(resolution, tuple(recorder.path))
+        pick = random.Random(seed)
+        answers: tuple[str, ...] | None = None
+        while True:
+            recorder = _Recorder(seed)  # the same seed rolls the same dice again
+            try:
+                resolution = _play(prepared, recorder, answers)
+                break
+            except Undecided as asked:
+                answers = (*(answers or ()), pick.choice(asked.question.answers).key)
+        search.add(resolution, tuple(recorder.path), answers)
 
 
 def enumerate_outcomes(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any
 
+from rules.core.decisions import Answer, Answers, Question, Undecided
 from rules.core.dice import Faces, Reading, plain_reading
 
 
@@ -104,7 +105,7 @@ _EFFECT_TEXT: dict[EffectKind, str] = {
     EffectKind.ROUTED: "routs",
     EffectKind.RETIRE: 'retires {amount}"',
     EffectKind.SURRENDERED: "surrenders (removed from the table)",
-    EffectKind.COUNTER_CHARGE: "may counter-charge",
+    EffectKind.COUNTER_CHARGE: "counter-charges {value}, meeting it halfway",
     EffectKind.DISORDERED: "is disordered",
     EffectKind.HALTED: "halts",
     EffectKind.CASUALTIES: "takes {amount} casualties",
@@ -245,6 +246,13 @@ class ResolutionBuilder:
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+    def ask(self, question: Question, answers: Answers) -> Answer:
+        """A player's choice; unanswered, the procedure stops here with what it has done."""
+        try:
+            return answers.decide(question)
+        except Undecided:
+            raise Undecided(question, tuple(self.steps)) from None
 
     def build(self, headline: str, severity: Severity) -> Resolution:
         return Resolution(

@@ -24,7 +24,7 @@ from rules.core.roster import Change, Roster
 ProcedureRunner = Callable[[Mapping[str, Any], DiceSource], Resolution]
 Prepared = Callable[[DiceSource], Resolution]
 
-COMMON_KEYS = ("ruleset", "procedure", "dice", "seed")
+COMMON_KEYS = ("ruleset", "procedure", "dice", "seed", "answers")
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.core.decisions import Answers
 from rules.core.dice import DiceSource
 from rules.core.fields import Field
 from rules.core.records import Resolution
@@ -39,6 +40,7 @@ def _charge(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
         json_chargers(request.get("chargers")),
         json_cover(request.get("cover")),
         dice,
+        Answers.read(request.get("answers"), "answers"),
     )
 
 

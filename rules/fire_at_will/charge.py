@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
@@ -125,9 +126,13 @@ def charge_modifiers(target: Unit, chargers: Sequence[Charger], cover: Cover) ->
 
 
 def resolve_charge(
-    target: Unit, chargers: Sequence[Charger], cover: Cover, dice: DiceSource
+    target: Unit, chargers: Sequence[Charger], cover: Cover, dice: DiceSource,
+    answers: Answers | None = None,
 ) -> Resolution:
-    """The charged unit's test and everything that follows from it, up to the melee."""
+    """The charged unit's test and everything that follows from it, up to the melee.
+
+    Below zero the charged unit's player decides whether it counter-charges, and whom.
+    """
     _check_inputs(target, chargers)
     out = ResolutionBuilder(RULESET, "charge")
     verb = "charges" if len(chargers) == 1 else "charge"
@@ -137,7 +142,7 @@ def resolve_charge(
     )
     if target.routing:
         return _routing_target(target, chargers, dice, out)
-    return _charge_test(target, chargers, cover, dice, out)
+    return _charge_test(target, chargers, cover, dice, out, answers or Answers())
 
 
 def _check_inputs(target: Unit, chargers: Sequence[Charger]) -> None:
@@ -172,6 +177,7 @@ def _charge_test(
     cover: Cover,
     dice: DiceSource,
     out: ResolutionBuilder,
+    answers: Answers,
 ) -> Resolution:
     assert target.basic_morale is not None
     (face,) = dice.roll(D6(), f"{target.name} charge test")
@@ -196,7 +202,7 @@ def _charge_test(
     if score >= morale:
         return _routs(target, chargers, roll, dice, out)
     if score < 0:
-        return _below_zero(target, cover, roll, out)
+        return _below_zero(target, chargers, cover, roll, out, answers)
     out.step(
         "Charge test",
         # The roll line says the score, the morale and "stands"; this says what follows.
@@ -232,11 +238,25 @@ def _routs(
     return out.build(f"{target.name} routs, −1 SP", Severity.DECISIVE)
 
 
-def _below_zero(target: Unit, cover: Cover, roll: Roll, out: ResolutionBuilder) -> Resolution:
+STAND = Answer("stand", "Stand")
+
+
+def _below_zero(target: Unit, chargers: Sequence[Charger], cover: Cover, roll: Roll,
+                out: ResolutionBuilder, answers: Answers) -> Resolution:
     if cover is not Cover.NONE:
         out.step(
             "Charge test",
             f"Below zero, but a unit {_cover_text(cover)} does not counter-charge: "
+            "it stands. Resolve the melee.",
+            roll,
+        )
+        return out.build(f"{target.name} stands: melee follows", Severity.NONE)
+    # "any enemy unit to its front which is charging it": chargers on its front only.
+    in_front = [c.unit.name for c in chargers if c.direction is Direction.FRONT]
+    if not in_front:
+        out.step(
+            "Charge test",
+            "Below zero, but no charger is to its front, so it has nobody to counter-charge: "
             "it stands. Resolve the melee.",
             roll,
         )
@@ -247,8 +267,19 @@ def _below_zero(target: Unit, cover: Cover, roll: Roll, out: ResolutionBuilder) 
         "meeting it halfway between their positions.",
         roll,
     )
-    out.effect(EffectKind.COUNTER_CHARGE, target.name, detail=f"{CHARGING_TEXT}: charge test")
-    return out.build(f"{target.name} may counter-charge", Severity.MINOR)
+    question = Question(
+        "counter_charge", f"Does {target.name} counter-charge?",
+        (*(Answer(name, f"Counter-charge {name}") for name in in_front), STAND),
+        unit=target.name, by="defender")
+    chosen = out.ask(question, answers)
+    if chosen == STAND:
+        out.step("Counter-charge", f"{target.name} stands instead. Resolve the melee.")
+        return out.build(f"{target.name} stands: melee follows", Severity.NONE)
+    out.step("Counter-charge", f"{target.name} counter-charges {chosen.key}: the two meet "
+             "halfway between their positions. Resolve the melee.")
+    out.effect(EffectKind.COUNTER_CHARGE, target.name, value=chosen.key,
+               detail=f"{CHARGING_TEXT}: charge test")
+    return out.build(f"{target.name} counter-charges {chosen.key}", Severity.MINOR)
 
 
 def _cover_text(cover: Cover) -> str:

@@ -221,3 +221,33 @@ def test_resolve_and_help_import_neither_discord_nor_the_database_layer():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+COUNTER_CHARGE = {
+    "ruleset": "fire-at-will", "procedure": "charge",
+    "target": {"name": "Hussars", "arm": "cavalry", "morale": 4},
+    "chargers": [{"name": "Rangers", "arm": "infantry", "order": "open"}],
+    "dice": "1",
+}
+
+
+def test_resolve_stops_at_an_unanswered_question_and_says_what_to_add():
+    status, response = resolve(COUNTER_CHARGE)
+    assert status == 2
+    error = response["error"]
+    assert error["kind"] == "undecided"
+    assert error["question"]["key"] == "counter_charge"
+    assert [a["key"] for a in error["question"]["answers"]] == ["Rangers", "stand"]
+    assert "`answers`" in error["message"]
+
+
+def test_resolve_plays_on_with_the_answers_given():
+    status, response = resolve({**COUNTER_CHARGE, "answers": {"counter_charge": "Rangers"}})
+    assert status == 0, response
+    assert response["headline"] == "Hussars counter-charges Rangers"
+    assert response["effects"][0] == {
+        "kind": "counter_charge", "unit": "Hussars", "amount": None,
+        "detail": "fire-at-will-charging.txt: charge test", "value": "Rangers",
+        "text": "Hussars counter-charges Rangers, meeting it halfway"}
+    status, response = resolve({**COUNTER_CHARGE, "answers": ["stand"]})
+    assert (status, response["effects"]) == (0, [])

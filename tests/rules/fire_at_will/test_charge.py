@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from rules.core.decisions import Answers, Undecided
 from rules.core.errors import InvalidInput, NotAllowed, NotEnoughDice
 from rules.core.records import EffectKind as E
 from rules.fire_at_will.charge import charge_modifiers, check_declaration, resolve_charge
-from rules.fire_at_will.units import Cover, Direction
+from rules.fire_at_will.units import Cover, Direction, Order
 
 from .helpers import charger, effects, foot, guns, horse, run, skirmishers
 
@@ -171,12 +172,52 @@ def test_rout_reminds_how_routers_move():
 # fortifications."
 
 
-def test_score_of_minus_one_allows_a_counter_charge():
-    # cavalry charged only by formed infantry: 1 − 2 (cavalry only by non-cavalry) = −1
-    result = run(resolve_charge, horse("T"), [charger(foot())], Cover.NONE, dice_text="1")
-    assert result.steps[-1].rolls[0].total == -1
+def test_score_of_minus_one_asks_whether_to_counter_charge():
+    # close-order cavalry charged only by open-order foot, one of them in the rear:
+    # 1 − 2 (cavalry only by non-cavalry) − 2 (only by open order) + 2 (rear) = −1
+    with pytest.raises(Undecided) as asked:
+        run(resolve_charge, horse("T"), [charger(foot("Foot", order=Order.OPEN)),
+            charger(foot("Rear", order=Order.OPEN), direction=Direction.REAR)], Cover.NONE,
+            dice_text="1")
+    question = asked.value.question
+    assert (question.key, question.unit, question.by) == ("counter_charge", "T", "defender")
+    # Only a charger to its front may be counter-charged; standing is always allowed.
+    assert [a.key for a in question.answers] == ["Foot", "stand"]
+    assert asked.value.steps[-1].rolls[0].total == -1
+    assert "halfway" in asked.value.steps[-1].outcome
+
+
+def test_the_answer_counter_charges_the_charger_named():
+    result = run(resolve_charge, horse("T"), [charger(foot("Foot"))], Cover.NONE,
+                 dice_text="1", answers=Answers.read("foot"))
     assert effects(result) == [(E.COUNTER_CHARGE, "T", None)]
-    assert "halfway" in result.steps[-1].outcome
+    assert result.effects[0].value == "Foot"
+    assert result.headline == "T counter-charges Foot"
+    assert result.effects[0].describe() == "T counter-charges Foot, meeting it halfway"
+
+
+def test_the_answer_may_be_to_stand():
+    result = run(resolve_charge, horse("T"), [charger(foot("Foot"))], Cover.NONE,
+                 dice_text="1", answers=Answers.read("counter_charge=stand"))
+    assert effects(result) == []
+    assert result.headline == "T stands: melee follows"
+
+
+def test_an_answer_the_question_does_not_allow_is_refused_with_the_allowed_ones():
+    with pytest.raises(InvalidInput, match="`Fot` is not an answer") as refused:
+        run(resolve_charge, horse("T"), [charger(foot("Foot"))], Cover.NONE, dice_text="1",
+            answers=Answers.read("Fot"))
+    assert "`Foot` or `stand`" in refused.value.hint and "Did you mean `Foot`" in \
+        refused.value.hint
+
+
+def test_below_zero_with_no_charger_to_its_front_stands_without_asking():
+    # 1 − 2 (cavalry only by non-cavalry) − 2 (only by open order) + 1 (flank) = −2
+    result = run(resolve_charge, horse("T"),
+                 [charger(foot("F", order=Order.OPEN), direction=Direction.FLANK)],
+                 Cover.NONE, dice_text="1")
+    assert effects(result) == []
+    assert "no charger is to its front" in result.steps[-1].outcome
 
 
 def test_score_of_zero_does_not_allow_a_counter_charge():

@@ -1,0 +1,130 @@
+"""Decisions a player makes in the middle of a procedure, asked for as dice are.
+
+A procedure asks a named :class:`Question` with its allowed answers and says whose choice it
+is. The answers come from the request, like the dice: ``choices:"counter-charge"`` in a
+command, ``"answers": {"counter_charge": "Hussars"}`` in JSON. A question nobody has
+answered yet stops the procedure with :class:`Undecided`, the way missing dice stop it with
+``Unrolled``; the bot then asks the player and plays the procedure again, with the same dice
+and the answer added.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core.errors import InvalidInput, RulesError
+from rules.core.fields import did_you_mean
+
+
+@dataclass(frozen=True)
+class Answer:
+    key: str  # what is typed: ``counter-charge``, a unit's name
+    label: str  # what a button says
+
+
+@dataclass(frozen=True)
+class Question:
+    """A choice the rules leave to a player, asked at one point of a procedure."""
+
+    key: str  # stable name: ``counter_charge``
+    text: str  # ``Will the 42nd counter-charge?``
+    answers: tuple[Answer, ...]
+    unit: str | None = None  # the unit whose player decides; None: the GM or whoever rolled
+    by: str = "player"  # the role in the procedure: attacker, defender, player, gm
+
+    def answer(self, given: str) -> Answer:
+        """The allowed answer ``given`` names (case and spacing aside), or a clear refusal."""
+        wanted = _key(given)
+        for answer in self.answers:
+            if wanted in (_key(answer.key), _key(answer.label)):
+                return answer
+        keys = [a.key for a in self.answers]
+        raise InvalidInput(
+            f"`{given}` is not an answer to “{self.text}”.",
+            hint=f"Answer {' or '.join(f'`{k}`' for k in keys)}."
+            + did_you_mean(given, keys),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "text": self.text, "unit": self.unit, "by": self.by,
+                "answers": [{"key": a.key, "label": a.label} for a in self.answers]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Question:
+        return cls(data["key"], data["text"],
+                   tuple(Answer(a["key"], a["label"]) for a in data["answers"]),
+                   data.get("unit"), data.get("by", "player"))
+
+
+class Undecided(RulesError):
+    """The procedure reached a question nobody has answered: ask it, then play again."""
+
+    def __init__(self, question: Question, steps: Sequence[Any] = ()) -> None:
+        super().__init__(f"{question.text} ({', '.join(a.key for a in question.answers)})",
+                         hint="Answer it with the buttons, or give `choices`.")
+        self.question = question
+        self.steps = tuple(steps)  # what the procedure had done before it asked
+
+
+@dataclass
+class Answers:
+    """Scripted answers: by question (``counter_charge=Hussars``) or in the order the
+    questions come (``counter-charge``)."""
+
+    by_question: dict[str, str] = field(default_factory=dict)
+    in_order: list[str] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)  # questions answered so far, in order
+
+    def decide(self, question: Question) -> Answer:
+        if question.key in self.by_question:
+            given = self.by_question[question.key]
+        elif self.in_order:
+            given = self.in_order.pop(0)
+        else:
+            raise Undecided(question)
+        self.asked.append(question.key)
+        return question.answer(given)
+
+    def unused(self) -> list[str]:
+        """Answers given for questions never asked: worth a word, since they changed nothing."""
+        return [*self.in_order,
+                *(f"{k}={v}" for k, v in self.by_question.items() if k not in self.asked)]
+
+    @classmethod
+    def read(cls, given: Any, where: str = "choices") -> Answers:
+        """From a command's ``choices`` text or a request's ``answers`` (object or list)."""
+        if given is None or given == "":
+            return cls()
+        if isinstance(given, Mapping):
+            return cls({str(k): _text(v, where) for k, v in given.items()})
+        if isinstance(given, list):
+            return cls(in_order=[_text(v, where) for v in given])
+        if not isinstance(given, str):
+            raise InvalidInput(f"`{where}` must be text like `counter-charge`.")
+        answers = cls()
+        for part in filter(None, (p.strip() for p in re.split(r"[;,]", given))):
+            question, sep, answer = part.partition("=")
+            if sep:
+                answers.by_question[question.strip().replace("-", "_")] = answer.strip()
+            else:
+                answers.in_order.append(part)
+        return answers
+
+
+def with_answer(choices: str | None, question: Question, answer: Answer) -> str:
+    """A command's ``choices`` text with one more answer, as the bot stores it for replay."""
+    pair = f"{question.key}={answer.key}"
+    return f"{choices}; {pair}" if choices else pair
+
+
+def _key(text: str) -> str:
+    return " ".join(text.replace("-", " ").replace("_", " ").split()).casefold()
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"`{where}`: each answer is a word, like `counter-charge`.")
+    return value

@@ -1,0 +1,64 @@
+"""Questions in the middle of a procedure: scripted answers, and walking every answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.decisions import Answer, Answers, Question, Undecided, with_answer
+from rules.core.errors import InvalidInput
+from rules.core.outcomes import enumerate_outcomes
+from rules.fire_at_will.commands import prepare
+
+QUESTION = Question("counter_charge", "Does the 42nd counter-charge?",
+                    (Answer("Hussars", "Counter-charge Hussars"), Answer("stand", "Stand")),
+                    unit="42nd", by="defender")
+
+
+def test_answers_by_question_or_in_order():
+    answers = Answers.read("counter-charge=hussars; stand")
+    assert answers.decide(QUESTION).key == "Hussars"  # by its key, case aside
+    assert Answers.read("Stand").decide(QUESTION).key == "stand"
+    assert Answers.read({"counter_charge": "Counter-charge Hussars"}).decide(QUESTION).key \
+        == "Hussars"  # a button's label reads too
+    assert Answers.read(["stand"]).decide(QUESTION).key == "stand"
+
+
+def test_no_answer_stops_the_procedure_with_the_question():
+    with pytest.raises(Undecided) as asked:
+        Answers.read(None).decide(QUESTION)
+    assert asked.value.question is QUESTION
+
+
+def test_a_wrong_answer_names_the_allowed_ones():
+    with pytest.raises(InvalidInput, match="not an answer") as refused:
+        Answers.read("hussar").decide(QUESTION)
+    assert "Did you mean `Hussars`" in refused.value.hint
+
+
+@pytest.mark.parametrize("bad", [3, ["", "stand"], {"counter_charge": None}])
+def test_answers_of_the_wrong_shape_are_refused(bad):
+    with pytest.raises(InvalidInput):
+        Answers.read(bad, "answers")
+
+
+def test_a_question_survives_storage():
+    assert Question.from_dict(QUESTION.to_dict()) == QUESTION
+
+
+def test_an_answer_is_added_to_the_choices_for_replay():
+    assert with_answer(None, QUESTION, QUESTION.answers[0]) == "counter_charge=Hussars"
+    assert with_answer("a=b", QUESTION, QUESTION.answers[1]) == "a=b; counter_charge=stand"
+
+
+def test_the_walk_of_outcomes_branches_on_every_answer():
+    charge = prepare("charge", {"target": "Hussars", "target_type": "cavalry", "morale": 4,
+                                "chargers": "Rangers: inf open"})
+    listing = enumerate_outcomes(charge)
+    labels = {o.label: o for o in listing.outcomes}
+    counter = labels["Hussars counter-charges Rangers, meeting it halfway"]
+    assert counter.answers == ("Rangers",)
+    # Cavalry charged only by open-order foot: the die −4; a 1, 2 or 3 is below zero and asks.
+    assert counter.path in {((1,),), ((2,),), ((3,),)}
+    stands = labels["Hussars stands: melee follows (no effect on units)"]
+    assert stands.answers in {None, ("stand",)}
+    assert len(labels) == 2
