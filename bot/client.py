@@ -11,12 +11,14 @@ from discord.ext import commands
 
 from bot.battles.store import BattleStore
 from bot.cogs.battle import Battles
+from bot.cogs.decisions import Decisions
 from bot.cogs.gm import GM
 from bot.cogs.help import Help
 from bot.cogs.lookups import Lookups, procedure_groups
 from bot.cogs.roster import Roster
 from bot.command_log import log_command, mark_started
 from bot.errors import on_app_command_error
+from bot.replies import AnswerButton
 from bot.rulesets import RuleSetCommands, each_ruleset
 from bot.storage.database import Database
 from bot.workers import OutcomeWorker
@@ -53,8 +55,10 @@ class HuzzahBot(commands.Bot):
         for group in procedure_groups(self.rulesets):
             self.tree.add_command(group)
         for cog in (Battles(self.store), Roster(self.store), GM(self.store, self.outcomes),
-                    Help(self)):
+                    Decisions(self.store), Help(self)):
             await self.add_cog(cog)
+        # Buttons under a question answer it, even under a message sent before a restart.
+        self.add_dynamic_items(AnswerButton)
         self.tree.on_error = on_app_command_error
 
     async def on_app_command_completion(self, interaction: discord.Interaction,

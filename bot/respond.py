@@ -34,6 +34,7 @@ class Reply:
     content: str | None = None
     ephemeral: bool = False
     files: list[discord.File] = field(default_factory=list)
+    view: discord.ui.View | None = None  # buttons, under the last message
 
 
 async def answer(
@@ -82,9 +83,13 @@ async def send(interaction: discord.Interaction, reply: Reply) -> None:
         kwargs["content"] = reply.content
     if reply.files:
         kwargs["files"] = reply.files
+    if reply.view is not None and not rest:
+        kwargs["view"] = reply.view
     await send_first(interaction, ephemeral=reply.ephemeral, **kwargs)
-    for embeds in rest:
-        await interaction.followup.send(embeds=embeds, ephemeral=reply.ephemeral)
+    for index, embeds in enumerate(rest):
+        extra = {"view": reply.view} if reply.view is not None and index == len(rest) - 1 \
+            else {}
+        await interaction.followup.send(embeds=embeds, ephemeral=reply.ephemeral, **extra)
 
 
 async def send_first(interaction: discord.Interaction, *, ephemeral: bool,

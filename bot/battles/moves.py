@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Update
 
 from bot.battles.actor import Actor
+from bot.battles.decisions import refuse_while_waiting
 from bot.battles.errors import AlreadyApplied, BattleError
 from bot.battles.play import (
     BattleFacts,
@@ -62,9 +63,12 @@ from rules.core.roster import Roster, name_key
 UNITS_OF = rows_of(UNITS, "battle_id = :battle", " ORDER BY id")
 GENERALS_OF = rows_of(GENERALS, "battle_id = :battle", " ORDER BY id")
 APPLIED = text("SELECT seq FROM events WHERE interaction_id = :interaction")
+# A battle waiting for a player's answer takes no move: the condition refuses it as it
+# refuses a battle moved by another process, and the locked retry says why.
 MOVE_BATTLE = (update(BATTLES)
                .where(BATTLES.c.id == bindparam("row_id"),
-                      BATTLES.c.last_seq == bindparam("read_seq")))
+                      BATTLES.c.last_seq == bindparam("read_seq"),
+                      BATTLES.c.pending.is_(None)))
 SET_UNIT = update(UNITS).where(UNITS.c.id == bindparam("row_id"))
 SET_GENERAL = update(GENERALS).where(GENERALS.c.id == bindparam("row_id"))
 
@@ -179,6 +183,7 @@ def _read(channel_id: int, interaction_id: int | None, conn: Connection) -> Batt
         return None
     if battle.applied is not None:
         raise AlreadyApplied(battle.applied)
+    refuse_while_waiting(battle)
     units = conn.execute(UNITS_OF, {"battle": battle.id}).all()
     generals = conn.execute(GENERALS_OF, {"battle": battle.id}).all()
     return BattleRead(battle, units, generals)

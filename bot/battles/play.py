@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
+from rules.core.decisions import Question, Undecided
 from rules.core.dice import (
     DiceFaces,
     DiceSource,
+    Face,
     RandomSource,
+    RecordingSource,
     ScriptedSource,
     parse_dice,
 )
-from rules.core.records import Resolution
+from rules.core.records import Resolution, Step
 from rules.core.registry import BattleRules
 from rules.core.roster import Roster, describe_changes
 from rules.registry import RULESETS
@@ -29,6 +32,24 @@ class Played:
     seq: int | None = None
 
 
+class Paused(Exception):
+    """A procedure stopped at a question nobody has answered yet.
+
+    ``faces`` are the dice rolled before it, to replay once it is answered (typed-in dice are
+    replayed from their text instead); ``queue`` is the GM's dice queue without the dice it
+    gave, or None when it gave none.
+    """
+
+    def __init__(self, asked: Undecided, faces: list[Face], queue: list[Any] | None,
+                 dice_note: str) -> None:
+        super().__init__(asked.question.text)
+        self.question: Question = asked.question
+        self.steps: tuple[Step, ...] = asked.steps
+        self.faces = faces
+        self.queue = queue
+        self.dice_note = dice_note
+
+
 def rules_for(ruleset: str) -> BattleRules:
     rules = RULESETS[ruleset].battle
     assert rules is not None, ruleset
@@ -36,22 +57,36 @@ def rules_for(ruleset: str) -> BattleRules:
 
 
 def roll_typed_or_random(
-    dice: str | None, prepared: Callable[[DiceSource], Resolution], faces: DiceFaces
+    dice: str | None, prepared: Callable[[DiceSource], Resolution], faces: DiceFaces,
+    replay: Sequence[Face] = (),
 ) -> tuple[Resolution, str]:
-    """Typed-in dice (every one must be used) or fresh random dice."""
+    """Typed-in dice (every one must be used) or fresh random dice, after ``replay`` (the
+    dice rolled before a question)."""
     if dice and dice.strip():
         source = ScriptedSource(parse_dice(dice, faces))
-        resolution = prepared(source)
+        resolution = _until_asked(prepared, source, None, "Dice typed in")
         source.finish()
         return resolution, f"Dice typed in: {dice.strip()}"
-    return prepared(RandomSource()), "Dice rolled by Huzzah"
+    random = RandomSource()
+    source = ScriptedSource(replay, fallback=random) if replay else random
+    return _until_asked(prepared, source, None, "Dice rolled by Huzzah"), "Dice rolled by Huzzah"
+
+
+def _until_asked(prepared: Callable[[DiceSource], Resolution], source: DiceSource,
+                 queue: Callable[[], list[Any] | None] | None, note: str) -> Resolution:
+    """Run the procedure; a question on the way pauses it with the dice rolled so far."""
+    recorder = RecordingSource(source)
+    try:
+        return prepared(recorder)
+    except Undecided as asked:
+        raise Paused(asked, recorder.faces, queue() if queue else None, note) from None
 
 
 def quick_lookup(ruleset: str, procedure: str, options: Mapping[str, Any],
-                 dice: str | None) -> Played:
+                 dice: str | None, replay: Sequence[Face] = ()) -> Played:
     rules = rules_for(ruleset)
     prepared = rules.prepare(procedure, options, None, {})
-    resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces)
+    resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces, replay)
     return Played(resolution, note)
 
 
@@ -89,9 +124,14 @@ class BattleFacts:
 
 
 def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mapping[str, Any],
-              dice: str | None, forced: DiceSource | None = None) -> Move:
+              dice: str | None, forced: DiceSource | None = None,
+              replay: Sequence[Face] = ()) -> Move:
     """Resolve against the roster and apply the effects, touching no storage: a pure step,
-    so the storage layer may run it before it takes any lock."""
+    so the storage layer may run it before it takes any lock.
+
+    ``replay`` are the dice rolled before a question that has now been answered. A question
+    not yet answered raises ``Paused``.
+    """
     rules = rules_for(facts.ruleset)
     prepared = rules.prepare(procedure, options, roster, dict(facts.settings or {}))
     queue = None
@@ -100,7 +140,8 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
     elif dice and dice.strip():
         resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces)
     else:
-        resolution, note, queue = _roll_with_queue(list(facts.dice_queue or []), prepared)
+        resolution, note, queue = _roll_with_queue(list(facts.dice_queue or []), prepared,
+                                                   replay)
     resolution = _with_phase_warning(resolution, rules, procedure, options, roster, facts.phase)
     after, changes = rules.apply_effects(resolution.effects, roster)
     lines = describe_changes(changes, rules.strength_label)
@@ -124,10 +165,12 @@ async def play_in_battle(
     kind: str = "resolution",
     forced: DiceSource | None = None,
     summary_prefix: str = "",
+    replay: Sequence[Face] = (),
 ) -> Played:
     """Resolve against the roster, apply the effects, and record it all as one event."""
     battle = tx.require_battle()
-    move = plan_move(battle_facts(battle), await tx.roster(), procedure, options, dice, forced)
+    move = plan_move(battle_facts(battle), await tx.roster(), procedure, options, dice, forced,
+                     replay)
     if move.queue is not None:
         tx.touch(battle)
         battle.dice_queue = move.queue
@@ -149,14 +192,22 @@ def _with_phase_warning(resolution: Resolution, rules: BattleRules, procedure: s
 
 
 def _roll_with_queue(
-    queue: list[Any], prepared: Callable[[DiceSource], Resolution]
+    queue: list[Any], prepared: Callable[[DiceSource], Resolution], replay: Sequence[Face] = ()
 ) -> tuple[Resolution, str, list[Any] | None]:
-    """Dice the GM queued come first; whatever else the procedure needs is rolled."""
-    if not queue:
-        return prepared(RandomSource()), "Dice rolled by Huzzah", None
-    source = ScriptedSource(queue, fallback=RandomSource())
-    resolution = prepared(source)
-    return resolution, queue_note(source.consumed, source.fresh), queue[source.consumed :]
+    """The dice of an answered question's first part, then those the GM queued; whatever
+    else the procedure needs is rolled."""
+    if not queue and not replay:
+        return _until_asked(prepared, RandomSource(), None, "Dice rolled by Huzzah"), \
+            "Dice rolled by Huzzah", None
+    source = ScriptedSource([*replay, *queue], fallback=RandomSource())
+
+    def queue_left() -> list[Any] | None:
+        used = max(0, source.consumed - len(replay))
+        return queue[used:] if used else None
+
+    resolution = _until_asked(prepared, source, queue_left, "Dice queued by the GM")
+    used = max(0, source.consumed - len(replay))
+    return resolution, queue_note(used, source.fresh), queue[used:] if queue else None
 
 
 def queue_note(queued: int, rolled: int) -> str:

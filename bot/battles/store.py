@@ -31,6 +31,7 @@ from rules.core.roster import Roster, RosterGeneral, RosterUnit, name_key
 from rules.registry import RULESETS
 
 if TYPE_CHECKING:
+    from bot.battles.decisions import Asked
     from bot.battles.play import Played
     from bot.battles.undo import Undone
 
@@ -352,8 +353,13 @@ class BattleStore:
 
     @asynccontextmanager
     async def command(
-        self, channel_id: int, actor: Actor, interaction_id: int | None, command: str
+        self, channel_id: int, actor: Actor, interaction_id: int | None, command: str,
+        *, while_waiting: bool = False,
     ) -> AsyncIterator[BattleTx]:
+        """A battle command's transaction. A battle waiting for a player's answer takes
+        no other command, unless ``while_waiting`` (the answer itself)."""
+        from bot.battles.decisions import refuse_while_waiting
+
         self._states.forget(channel_id)
         async with self.db.transaction(channel_id=channel_id) as session:
             self._states.forget(channel_id)  # a move may have kept one while this waited
@@ -364,6 +370,8 @@ class BattleStore:
                 if seq is not None:
                     raise AlreadyApplied(seq)
             battle = await active_battle(session, channel_id)
+            if battle is not None and not while_waiting:
+                refuse_while_waiting(battle)
             tx = BattleTx(session, battle, actor, channel_id, interaction_id, command)
             yield tx
         self._remember(channel_id, tx.battle)
@@ -396,22 +404,48 @@ class BattleStore:
 
     async def move(self, interaction: discord.Interaction, command: str, ruleset: str,
                    procedure: str, options: Mapping[str, Any],
-                   dice: str | None) -> Played | None:
+                   dice: str | None) -> Played | Asked | None:
         """Play a procedure as a move in the channel's battle (see ``bot.battles.moves``);
-        None when the channel has no battle."""
+        None when the channel has no battle. A procedure that stops at a question for a
+        player is played again under the battle's lock, which keeps the question."""
         from bot.battles.moves import Command, play_move
+        from bot.battles.play import Paused
 
         channel_id = interaction.channel_id or 0
         try:
-            played = await play_move(
+            played: Played | Asked | None = await play_move(
                 self.db, Command(channel_id, Actor.from_interaction(interaction),
                                  interaction.id, command), ruleset, procedure, options, dice,
                 self._states)
+        except Paused:
+            played = await self._play_or_ask(interaction, command, procedure, options, dice)
         except BattleError:
             self._hint(channel_id, None)  # perhaps another rule set's battle by now
             raise
         self._hint(channel_id, None if played is None else ruleset)
         return played
+
+    async def _play_or_ask(self, interaction: discord.Interaction, command: str,
+                           procedure: str, options: Mapping[str, Any],
+                           dice: str | None) -> Played | Asked:
+        from bot.battles.decisions import ask_in_battle
+        from bot.battles.play import Paused, play_in_battle
+
+        async with self.for_interaction(interaction, command) as tx:
+            try:
+                return await play_in_battle(tx, procedure, options, dice)
+            except Paused as paused:
+                return await ask_in_battle(tx, procedure, options, dice, paused)
+
+    async def answer(self, interaction: discord.Interaction, seq: int | None,
+                     given: str) -> Played | Asked:
+        """A player's answer to the question the channel's battle is waiting on."""
+        from bot.battles.decisions import answer_in_battle
+
+        async with self.command(interaction.channel_id or 0,
+                                Actor.from_interaction(interaction), interaction.id,
+                                "/answer", while_waiting=True) as tx:
+            return await answer_in_battle(tx, seq, given)
 
     async def undo(self, interaction: discord.Interaction, command: str) -> Undone:
         """Take back the channel's last undoable event (see ``bot.battles.undo``)."""

@@ -11,8 +11,9 @@ from discord.ext import commands
 
 from bot.autocomplete import general_name_choices, unit_name_choices
 from bot.battles.actor import Actor
+from bot.battles.decisions import ask_in_battle
 from bot.battles.errors import BattleError, NoBattle, NotGM
-from bot.battles.play import Played, play_in_battle, rules_for
+from bot.battles.play import Paused, Played, play_in_battle, rules_for
 from bot.battles.store import (
     BattleStore,
     BattleTx,
@@ -21,7 +22,7 @@ from bot.battles.store import (
     roster_unit,
 )
 from bot.battles.validate import battle_side, check_commander, check_new_name
-from bot.cogs.lookups import played_reply
+from bot.replies import played_reply, reply_to
 from bot.respond import Reply, answer
 from bot.storage.models import Event
 from bot.workers import OutcomeJob, OutcomeWorker, TooSlow
@@ -144,10 +145,14 @@ class GM(commands.Cog):
                 event = await last_resolution(tx)
                 await tx.undo(event, f"Undid #{event.seq} to reroll it")
                 request = event.request
-                played = await play_in_battle(tx, request["procedure"], request["options"],
-                                              None, kind="reroll",
-                                              summary_prefix=f"Reroll of #{event.seq}: ")
-            return played_reply(played)
+                try:
+                    played = await play_in_battle(tx, request["procedure"],
+                                                  request["options"], None, kind="reroll",
+                                                  summary_prefix=f"Reroll of #{event.seq}: ")
+                except Paused as paused:  # the new dice lead to a question for a player
+                    played = await ask_in_battle(tx, request["procedure"],
+                                                 request["options"], None, paused)
+            return reply_to(played)
 
         await answer(interaction, work)
 

@@ -22,7 +22,8 @@ NOTATION = (
     "Put quotes around values with spaces."
 )
 
-ORDER = ("melee", "charge", "fire", "artillery", "morale", "recall", "surrender", "battle",
+ORDER = ("melee", "charge", "fire", "artillery", "morale", "recall", "surrender", "answer",
+         "battle",
          "unit", "general", "gm", "help")
 
 

@@ -16,9 +16,11 @@ import discord
 from discord import app_commands
 
 from bot.autocomplete import roster_suggestions, suggestions, unit_name_choices
-from bot.battles.play import Played, quick_lookup
+from bot.battles.actor import Actor
+from bot.battles.decisions import Asked, ask_in_lookup
+from bot.battles.play import Paused, Played, quick_lookup
 from bot.battles.store import BattleStore
-from bot.render.resolution import resolution_messages
+from bot.replies import reply_to
 from bot.respond import Reply, answer
 from bot.rulesets import RuleSetCommands
 from rules.core.fields import FieldSet
@@ -54,14 +56,6 @@ def plain(value: Any) -> Any:
     return value
 
 
-def played_reply(played: Played) -> Reply:
-    footer = played.dice_note
-    if played.seq is not None:
-        footer += f" · event #{played.seq}"
-    return Reply(resolution_messages(played.resolution, dice_note=footer,
-                                     battle_changes=played.changes))
-
-
 class Lookups:
     """Runs procedures for the rule sets' commands: quick lookups, or moves in the channel's
     battle; and the autocomplete they share."""
@@ -86,14 +80,25 @@ class Lookups:
             # lock and writes nothing. (A battle started a moment later is not affected by a
             # lookup that came first.)
             if lookup or await self.store.ruleset(interaction.channel_id or 0) is None:
-                return played_reply(quick_lookup(ruleset, procedure, options, dice))
+                return reply_to(await self.lookup(interaction, ruleset, procedure, options,
+                                                  dice))
             played = await self.store.move(interaction, command, ruleset, procedure, options,
                                            dice)
             if played is None:  # the battle ended a moment ago
-                played = quick_lookup(ruleset, procedure, options, dice)
-            return played_reply(played)
+                played = await self.lookup(interaction, ruleset, procedure, options, dice)
+            return reply_to(played)
 
         await answer(interaction, work)
+
+    async def lookup(self, interaction: discord.Interaction, ruleset: str, procedure: str,
+                     options: dict[str, Any], dice: str | None) -> Played | Asked:
+        """A quick lookup; one that stops at a question keeps it for the player's answer."""
+        try:
+            return quick_lookup(ruleset, procedure, options, dice)
+        except Paused as paused:
+            return await ask_in_lookup(self.store.db, interaction.channel_id or 0,
+                                       Actor.from_interaction(interaction), ruleset,
+                                       procedure, options, dice, paused)
 
     async def roster_names(self, interaction: discord.Interaction) -> list[str] | None:
         """The battle's unit names; None for a quick lookup (no battle, or `lookup:true`)."""

@@ -26,6 +26,7 @@ from discord import app_commands
 from discord.user import ClientUser
 
 from .payloads import (
+    OfflineInputError,
     Snowflakes,
     build_command_data,
     guild_payload,
@@ -48,7 +49,8 @@ __all__ = ["Dispatch", "OfflineDiscord"]
 #: The only ``client.http`` entry points that reach the network; all REST calls
 #: funnel through ``request``.
 _NETWORK_METHODS = ("request", "get_from_cdn", "static_login", "ws_connect")
-_COMMAND, _AUTOCOMPLETE = 2, 4
+_COMMAND, _COMPONENT, _AUTOCOMPLETE = 2, 3, 4
+_BUTTON = 2
 
 
 # --------------------------------------------------------------------------- task tracking
@@ -385,6 +387,37 @@ class OfflineDiscord:
         result.raise_errors()
         return result.choices
 
+    async def press(
+        self,
+        message: SentMessage,
+        label: str,
+        *,
+        channel_id: int,
+        user_id: int,
+        guild_id: int | None,
+        permissions: int = 0,
+        roles: Sequence[int] = (),
+        user_name: str = "player",
+    ) -> list[SentMessage]:
+        """Press the button labelled ``label`` under ``message``, as ``user_id``; return
+        what the bot sent (MESSAGE_COMPONENT, type 3, as Discord delivers it)."""
+        await self.start()
+        buttons = {b.get("label"): b for b in _buttons(message.components)}
+        if label not in buttons:
+            raise OfflineInputError(f"no button {label!r} under that message "
+                                    f"(there are: {', '.join(map(str, buttons)) or 'none'})")
+        held = message.request.message if message.request is not None else None
+        if held is None:
+            raise OfflineInputError("that message was never created, so it has no buttons")
+        payload = self._payload(
+            _COMPONENT,
+            {"custom_id": buttons[label]["custom_id"], "component_type": _BUTTON},
+            channel_id=channel_id, user_id=user_id, guild_id=guild_id,
+            permissions=permissions, roles=roles, user_name=user_name,
+        )
+        payload["message"] = held
+        return await self.invoke_raw(payload)
+
     async def invoke_raw(self, payload: dict[str, Any]) -> list[SentMessage]:
         """Deliver a hand-built payload; same result and errors as :meth:`invoke`."""
         result = await self.dispatch(payload)
@@ -399,8 +432,9 @@ class OfflineDiscord:
         interaction, so the second response is refused with error 40060.
         """
         await self.start()
-        if payload.get("type") not in (_COMMAND, _AUTOCOMPLETE):
-            raise ValueError("only APPLICATION_COMMAND (2) and AUTOCOMPLETE (4) are dispatched")
+        if payload.get("type") not in (_COMMAND, _COMPONENT, _AUTOCOMPLETE):
+            raise ValueError("only APPLICATION_COMMAND (2), MESSAGE_COMPONENT (3) and "
+                             "AUTOCOMPLETE (4) are dispatched")
         self._seed_guild(payload)
         capture = self._transport.open(payload)
         interaction = discord.Interaction(data=payload, state=self.client._connection)
@@ -425,6 +459,13 @@ class OfflineDiscord:
         _scope.set(scope)
         with OfflineTransport.recording(capture, log):
             self.client.dispatch("interaction", interaction)
+            if interaction.type is discord.InteractionType.component:
+                # As the connection state does: the view store finds the button's item
+                # (a persistent one, or a dynamic item by its custom id) and runs it.
+                data = interaction.data or {}
+                self.client._connection._view_store.dispatch_view(
+                    data["component_type"], data["custom_id"], interaction)  # type: ignore
+                return
             try:
                 await self.tree._call(interaction)
             except app_commands.AppCommandError as error:
@@ -463,6 +504,15 @@ class OfflineDiscord:
         channels |= new_channel
         data = guild_payload(int(guild_id), channel_ids=sorted(channels), role_ids=sorted(roles))
         state._add_guild(discord.Guild(data=data, state=state))  # type: ignore[arg-type]
+
+
+def _buttons(components: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    found: list[Mapping[str, Any]] = []
+    for component in components:
+        if component.get("type") == _BUTTON:
+            found.append(component)
+        found += _buttons(component.get("components") or [])
+    return found
 
 
 def _words(path: str | Sequence[str]) -> list[str]:

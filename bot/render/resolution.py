@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
+from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.records import Modifier, Resolution, Roll, Severity, Step
 from rules.registry import RULESETS
@@ -190,3 +191,25 @@ def resolution_messages(
             resolution, dice_note=dice_note, battle_changes=battle_changes
         )
     ]
+
+
+QUESTION_COLOUR = 0x5865F2  # blurple: the table waits for a player
+
+
+def question_messages(ruleset: str, procedure: str, question: Question,
+                      steps: Sequence[Step], *, whose: str, dice_note: str = ""
+                      ) -> list[list[discord.Embed]]:
+    """What happened before a question, and the question: the player answers with the
+    buttons under it (or ``/answer``). ``whose`` is markdown, names already escaped."""
+    answers = " · ".join(f"`{a.key}`" for a in question.answers)
+    head = EmbedSpec(
+        title=f"❓ {question.text}",
+        description=f"{whose} decides. Answer with a button below, or `/answer` "
+                    f"with one of: {answers}.",
+        colour=QUESTION_COLOUR,
+        author=f"{RULESETS[ruleset].title if ruleset in RULESETS else ruleset} · "
+               f"{procedure.replace('-', ' ').capitalize()}",
+        footer=dice_note,
+        fields=tuple(step_field(step) for step in steps),
+    )
+    return [[to_discord(spec) for spec in message] for message in pack_messages(head)]

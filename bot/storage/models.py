@@ -192,6 +192,10 @@ class Battle(Base):
     dice_queue: Mapped[list[Any]] = mapped_column(_json_list(), default=list)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # A question the rules put to a player mid-procedure, waiting for the answer: the move
+    # so far (see ``bot.battles.decisions``). While it waits, the battle takes no other move.
+    # SQL NULL when there is none (not JSON ``null``): moves test ``pending IS NULL``.
+    pending: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     # Commands read units and generals with one query each, when they need them; a load
     # through the relationship would be a hidden round trip, so it raises instead.
@@ -308,3 +312,15 @@ class Event(Base):
 
     def __repr__(self) -> str:
         return f"<Event {self.battle_id}#{self.seq} {self.kind} {self.summary!r}>"
+
+
+class Question(Base):
+    """A quick lookup's question to its player, waiting for the answer (no battle to hold it)."""
+
+    __tablename__ = "questions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -431,6 +431,20 @@ class ScriptedSource:
         return f"Rolls so far, in order: {needed}." if needed else ""
 
 
+class RecordingSource:
+    """Passes rolls through and remembers every face, in order: a procedure stopped part
+    way (by a question) is replayed on them once it has its answer."""
+
+    def __init__(self, inner: DiceSource) -> None:
+        self._inner = inner
+        self.faces: list[Face] = []
+
+    def roll(self, kind: RollKind, label: str) -> Faces:
+        faces = self._inner.roll(kind, label)
+        self.faces.extend(faces)
+        return faces
+
+
 class Unrolled(Exception):
     """Raised by ``ReplaySource`` at the first roll past its prefix."""
 

@@ -1,0 +1,216 @@
+"""Questions the rules put to a player in the middle of a procedure: asked, kept, answered.
+
+A procedure that reaches a question nobody has answered stops (``Paused``). In a battle the
+question is kept on the battle's row (``battles.pending``) by a logged ``question`` event, in
+the move's transaction: it survives restarts, and ``/gm undo`` takes it back like any event.
+While it waits the battle takes no other move. The answer plays the procedure again with the
+dice rolled before the question and the answer added to its ``choices``, as one ``resolution``
+event that also clears the question. A quick lookup has no battle: its question waits in the
+``questions`` table.
+
+Whose choice it is: the player who added the unit the question names (or, when nobody is on
+record, whoever ran the command), or a GM. In a quick lookup, whoever ran it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import delete, select
+
+from bot.battles.actor import Actor
+from bot.battles.errors import BattleError
+from bot.battles.play import Paused, Played, play_in_battle, quick_lookup
+from bot.battles.store import BattleTx
+from bot.storage.database import Database
+from bot.storage.models import Question as QuestionRow
+from bot.storage.models import name_key, utcnow
+from rules.core.decisions import Answer, Question, with_answer
+from rules.core.records import Step
+
+QUESTIONS_KEPT = timedelta(days=14)
+"""How long a quick lookup's question waits for its answer before it is cleared away."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A procedure stopped at a question: everything needed to play it on once answered."""
+
+    question: Question
+    ruleset: str
+    procedure: str
+    options: dict[str, Any]
+    dice: str | None  # typed-in dice: replayed from their text
+    faces: list[Any]  # dice rolled (or queued) before the question: replayed first
+    asked_by: int
+    answerer: int  # the player whose choice it is (a GM may answer too)
+    seq: int | None = None  # the battle event that asked it; None in a quick lookup
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"question": self.question.to_dict(), "ruleset": self.ruleset,
+                "procedure": self.procedure, "options": self.options, "dice": self.dice,
+                "faces": [f if isinstance(f, int) else str(f) for f in self.faces],
+                "asked_by": self.asked_by, "answerer": self.answerer, "seq": self.seq}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Pending:
+        return cls(Question.from_dict(data["question"]), data["ruleset"], data["procedure"],
+                   dict(data["options"]), data.get("dice"), list(data["faces"]),
+                   data["asked_by"], data["answerer"], data.get("seq"))
+
+    def answered(self, answer: Answer) -> dict[str, Any]:
+        """The command's options with the answer added to its ``choices``."""
+        choices = with_answer(self.options.get("choices"), self.question, answer)
+        return {**self.options, "choices": choices}
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A command's reply when it stopped at a question: what happened so far, and the
+    question with its answers (for buttons: the id that finds it again)."""
+
+    pending: Pending
+    steps: tuple[Step, ...]
+    dice_note: str
+    button_id: str  # ``b<battle id>:<seq>`` or ``q<question id>:0``
+    ruleset_title: str = ""
+    answered: list[str] = field(default_factory=list)
+
+
+class Waiting(BattleError):
+    """The battle is waiting for an answer: no other move until then."""
+
+    def __init__(self, pending: Pending) -> None:
+        unit = f" ({pending.question.unit}'s player)" if pending.question.unit else ""
+        super().__init__(
+            f"This battle is waiting for an answer: “{pending.question.text}” "
+            f"(event #{pending.seq}){unit}.",
+            hint="Answer it with its buttons or `/answer`; a GM may answer for an absent "
+            "player, or take the question back with `/gm undo`.")
+
+
+def pending_of(battle: Any) -> Pending | None:
+    data = getattr(battle, "pending", None)
+    return Pending.from_dict(data) if data else None
+
+
+def refuse_while_waiting(battle: Any) -> None:
+    pending = pending_of(battle)
+    if pending is not None:
+        raise Waiting(pending)
+
+
+def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
+    if actor.user_id == pending.answerer or is_gm:
+        return
+    whose = f"{pending.question.unit}'s player" if pending.question.unit else "the player"
+    raise BattleError(f"This is {whose}'s choice (<@{pending.answerer}>), or a GM's.",
+                      hint="Wait for them to answer; a GM may answer for an absent player.")
+
+
+# --- in a battle ------------------------------------------------------------------------------
+
+
+async def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
+                        dice: str | None, paused: Paused) -> Asked:
+    """Keep the question on the battle, logged as an event, in the command's transaction."""
+    battle = tx.require_battle()
+    refuse_while_waiting(battle)
+    pending = Pending(paused.question, battle.ruleset, procedure, dict(options), dice,
+                      paused.faces, tx.actor.user_id,
+                      await _answerer(tx, paused.question, tx.actor.user_id),
+                      seq=battle.last_seq + 1)
+    tx.touch(battle)
+    battle.pending = pending.to_dict()
+    if paused.queue is not None:  # the GM's queued dice it took are spent
+        battle.dice_queue = paused.queue
+    await tx.record("question", f"Asked: {paused.question.text}",
+                    request={"ruleset": battle.ruleset, "procedure": procedure,
+                             "options": dict(options)})
+    return Asked(pending, paused.steps, paused.dice_note, f"b{battle.id}:{pending.seq}")
+
+
+async def answer_in_battle(tx: BattleTx, seq: int | None, given: str) -> Played | Asked:
+    """Play the waiting procedure on with the answer: one event, which clears the question
+    (or keeps the next one, when the procedure asks another)."""
+    battle = tx.require_battle()
+    pending = pending_of(battle)
+    if pending is None or (seq is not None and pending.seq != seq):
+        raise BattleError("That question has already been answered, or was taken back.",
+                          hint="`/battle log` shows what happened.")
+    check_answerer(tx.actor, pending, tx.actor.is_gm(battle.created_by, battle.gm_role_id))
+    answer = pending.question.answer(given)
+    tx.touch(battle)
+    battle.pending = None
+    options = pending.answered(answer)
+    try:
+        return await play_in_battle(tx, pending.procedure, options, pending.dice,
+                                    replay=pending.faces,
+                                    summary_prefix=f"{answer.label} (#{pending.seq}): ")
+    except Paused as paused:  # the answer leads to another question
+        return await ask_in_battle(tx, pending.procedure, options, pending.dice, paused)
+
+
+async def _answerer(tx: BattleTx, question: Question, asker: int) -> int:
+    """The player of the unit the question names, when on record; else whoever asked."""
+    if question.unit is not None:
+        for row in await tx.unit_rows():
+            if row.name_key == name_key(question.unit) and row.added_by is not None:
+                return row.added_by
+    return asker
+
+
+# --- in a quick lookup ------------------------------------------------------------------------
+
+
+async def ask_in_lookup(db: Database, channel_id: int, actor: Actor, ruleset: str,
+                        procedure: str, options: Mapping[str, Any], dice: str | None,
+                        paused: Paused) -> Asked:
+    pending = Pending(paused.question, ruleset, procedure, dict(options), dice, paused.faces,
+                      actor.user_id, actor.user_id)
+    async with db.transaction() as session:
+        # Questions nobody answered in a fortnight will not be: clear them as new ones come.
+        await session.execute(delete(QuestionRow).where(
+            QuestionRow.created_at < utcnow() - QUESTIONS_KEPT))
+        row = QuestionRow(channel_id=channel_id, user_id=actor.user_id,
+                          data=pending.to_dict())
+        session.add(row)
+        await session.flush()
+        question_id = row.id
+    return Asked(pending, paused.steps, paused.dice_note, f"q{question_id}:0")
+
+
+async def answer_in_lookup(db: Database, actor: Actor, question_id: int | None,
+                           channel_id: int, given: str) -> Played | Asked:
+    """Play a quick lookup on with its answer; ``question_id`` None: the latest question
+    this player has waiting in the channel."""
+    async with db.transaction() as session:
+        query = select(QuestionRow).where(QuestionRow.channel_id == channel_id)
+        if question_id is not None:
+            query = query.where(QuestionRow.id == question_id)
+        else:
+            query = query.where(QuestionRow.user_id == actor.user_id)
+        row = await session.scalar(query.order_by(QuestionRow.id.desc()).limit(1))
+        if row is None:
+            raise BattleError("That question has already been answered, or there is none "
+                              "waiting here.", hint="Run the command again to be asked anew.")
+        pending = Pending.from_dict(row.data)
+        check_answerer(actor, pending, is_gm=False)
+        answer = pending.question.answer(given)
+        options = pending.answered(answer)
+        await session.delete(row)
+        try:
+            return quick_lookup(pending.ruleset, pending.procedure, options, pending.dice,
+                                replay=pending.faces)
+        except Paused as paused:
+            follow = Pending(paused.question, pending.ruleset, pending.procedure, options,
+                             pending.dice, paused.faces, pending.asked_by, pending.answerer)
+            again = QuestionRow(channel_id=channel_id, user_id=row.user_id,
+                                data=follow.to_dict())
+            session.add(again)
+            await session.flush()
+            return Asked(follow, paused.steps, paused.dice_note, f"q{again.id}:0")
+

@@ -1,0 +1,148 @@
+"""Answering the rules' questions: the buttons under a question, and ``/answer``.
+
+Either way the answer plays the procedure on (see ``bot.battles.decisions``); the result is
+posted publicly, as the move itself would have been. A press by someone whose choice it is
+not, or on a question already answered, is refused privately and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.battles.actor import Actor
+from bot.battles.decisions import Asked, Pending, answer_in_lookup, pending_of
+from bot.battles.play import Played
+from bot.battles.store import BattleStore, active_battle
+from bot.errors import handle_error
+from bot.replies import reply_to
+from bot.respond import DEFER_AFTER, Reply, answer
+
+log = logging.getLogger(__name__)
+MAX_CHOICES = 25
+
+
+class Decisions(commands.Cog):
+    def __init__(self, store: BattleStore) -> None:
+        self.store = store
+
+    @app_commands.command(name="answer",
+                          description="Answer the question a roll is waiting on (buttons do "
+                          "the same)")
+    @app_commands.describe(choice="Your answer (pick from the list)")
+    async def answer_command(self, interaction: discord.Interaction,
+                             choice: app_commands.Range[str, 1, 100]) -> None:
+        async def work() -> Reply:
+            return reply_to(await self.play_on(interaction, None, choice))
+
+        await answer(interaction, work)
+
+    @answer_command.autocomplete("choice")
+    async def _choices(self, interaction: discord.Interaction, current: str):
+        pending = await self.waiting(interaction)
+        if pending is None:
+            return []
+        wanted = current.casefold()
+        return [app_commands.Choice(name=a.label[:100], value=a.key[:100])
+                for a in pending.question.answers
+                if wanted in a.label.casefold() or wanted in a.key.casefold()][:MAX_CHOICES]
+
+    async def waiting(self, interaction: discord.Interaction) -> Pending | None:
+        """The question this channel's battle waits on, else this player's latest quick
+        lookup question here."""
+        from sqlalchemy import select
+
+        from bot.storage.models import Question as QuestionRow
+
+        channel = interaction.channel_id or 0
+        async with self.store.db.reader() as session:
+            battle = await active_battle(session, channel)
+            if battle is not None:
+                return pending_of(battle)
+            row = await session.scalar(
+                select(QuestionRow).where(QuestionRow.channel_id == channel,
+                                          QuestionRow.user_id == interaction.user.id)
+                .order_by(QuestionRow.id.desc()).limit(1))
+            return Pending.from_dict(row.data) if row else None
+
+    async def play_on(self, interaction: discord.Interaction, button_id: str | None,
+                      given: str | int) -> Played | Asked:
+        """The answer to the question ``button_id`` names (None: the one waiting here)."""
+        where, seq = (button_id.split(":") if button_id else ("", "0"))
+        if where.startswith("q") or (not where and await self._no_battle(interaction)):
+            question_id = int(where[1:]) if where else None
+            return await answer_in_lookup(self.store.db, Actor.from_interaction(interaction),
+                                          question_id, interaction.channel_id or 0,
+                                          await self._answer_key(interaction, given,
+                                                                 question_id))
+        return await self.store.answer(interaction, int(seq) if where else None,
+                                       await self._answer_key(interaction, given, None))
+
+    async def _no_battle(self, interaction: discord.Interaction) -> bool:
+        return await self.store.ruleset(interaction.channel_id or 0) is None
+
+    async def _answer_key(self, interaction: discord.Interaction, given: str | int,
+                          question_id: int | None) -> str:
+        """A button gives the answer's place in the list; the key is what is replayed."""
+        if isinstance(given, str):
+            return given
+        pending = await self.waiting(interaction) if question_id is None else \
+            await self._question(question_id)
+        if pending is None or not 0 <= given < len(pending.question.answers):
+            return ""  # refused as "already answered" by the play-on that follows
+        return pending.question.answers[given].key
+
+    async def _question(self, question_id: int) -> Pending | None:
+        from bot.storage.models import Question as QuestionRow
+
+        async with self.store.db.reader() as session:
+            row = await session.get(QuestionRow, question_id)
+            return Pending.from_dict(row.data) if row else None
+
+
+async def press(interaction: discord.Interaction, button_id: str, index: int) -> None:
+    """A button under a question: the result goes out publicly; the question's buttons go
+    away once it is answered; a refusal is private and changes nothing."""
+    cog = interaction.client.get_cog("Decisions")  # type: ignore[attr-defined]
+    assert isinstance(cog, Decisions)
+    task = asyncio.ensure_future(_guarded(cog.play_on(interaction, button_id, index)))
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await interaction.response.defer()  # "updating the message", seen by nobody
+    outcome, error = await task
+    if error is not None:
+        await _refuse(interaction, error)
+        return
+    assert outcome is not None
+    chosen = f"✅ Answered by {interaction.user.display_name}"
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=chosen, view=None)
+    else:
+        await interaction.response.edit_message(content=chosen, view=None)
+    reply = reply_to(outcome)
+    for index, embeds in enumerate(reply.messages):
+        last = index == len(reply.messages) - 1
+        extra = {"view": reply.view} if last and reply.view is not None else {}
+        await interaction.followup.send(embeds=embeds, **extra)
+
+
+async def _guarded(work):
+    try:
+        return await work, None
+    except Exception as error:  # returned to the press, which answers for it
+        return None, error
+
+
+async def _refuse(interaction: discord.Interaction, error: Exception) -> None:
+    try:
+        outcome = await handle_error(interaction, error)
+    except Exception:
+        log.exception("the error handler failed for interaction %s", interaction.id)
+        outcome = "error"
+    log.info("button %s by user=%s channel=%s outcome=%s", interaction.data and
+             interaction.data.get("custom_id"), interaction.user.id, interaction.channel_id,
+             outcome)

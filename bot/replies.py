@@ -1,0 +1,78 @@
+"""Replies to a played procedure: its result, or the question it stopped at, with buttons.
+
+The buttons are ``DynamicItem``s: their custom ids say which question and which answer
+(``huzzah:answer:b12:7:0`` is answer 0 to the question battle 12 asked in event 7;
+``q5:0`` is quick-lookup question 5), so they keep working after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.battles.decisions import Asked
+from bot.battles.play import Played
+from bot.render.resolution import escape, question_messages, resolution_messages
+from bot.respond import Reply
+
+ANSWER_PREFIX = "huzzah:answer:"
+MAX_BUTTONS = 25  # five rows of five
+
+
+def played_reply(played: Played) -> Reply:
+    footer = played.dice_note
+    if played.seq is not None:
+        footer += f" · event #{played.seq}"
+    return Reply(resolution_messages(played.resolution, dice_note=footer,
+                                     battle_changes=played.changes))
+
+
+def asked_reply(asked: Asked) -> Reply:
+    pending = asked.pending
+    question = pending.question
+    whose = f"{escape(question.unit)}'s player" if question.unit else "The player who rolled"
+    whose += f" (<@{pending.answerer}>)"
+    if pending.seq is not None:
+        whose += " or a GM"
+    footer = asked.dice_note + (f" · event #{pending.seq}" if pending.seq else "")
+    messages = question_messages(pending.ruleset, pending.procedure, question, asked.steps,
+                                 whose=whose, dice_note=footer)
+    return Reply(messages, view=answer_view(asked))
+
+
+def reply_to(outcome: Played | Asked) -> Reply:
+    return asked_reply(outcome) if isinstance(outcome, Asked) else played_reply(outcome)
+
+
+def answer_view(asked: Asked) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for index, answer in enumerate(asked.pending.question.answers[:MAX_BUTTONS]):
+        view.add_item(AnswerButton(asked.button_id, index, answer.label))
+    return view
+
+
+class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=re.escape(ANSWER_PREFIX)
+                   + r"(?P<where>[bq]\d+):(?P<seq>\d+):(?P<index>\d{1,2})"):
+    """One answer to one question; pressing it answers (see ``bot.cogs.decisions``)."""
+
+    def __init__(self, button_id: str, index: int, label: str = "answer") -> None:
+        super().__init__(discord.ui.Button(
+            label=label[:80] or "answer", style=discord.ButtonStyle.primary,
+            custom_id=f"{ANSWER_PREFIX}{button_id}:{index}"))
+        self.button_id = button_id
+        self.index = index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> AnswerButton:
+        label = getattr(item, "label", None) or "answer"
+        return cls(f"{match['where']}:{match['seq']}", int(match["index"]), label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.cogs.decisions import press
+
+        await press(interaction, self.button_id, self.index)

@@ -1,0 +1,157 @@
+"""A procedure that stops for a player's choice: the question with buttons, the answer by a
+button (after a restart too) or by /answer, who may answer, and what waits meanwhile.
+
+Fire at Will's counter-charge: hussars charged only by skirmishing rangers roll a 1,
+1 − 2 − 2 = −3, below zero, so the hussars' player decides whether they counter-charge.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from bot.client import create_bot
+from bot.offline import OfflineDiscord
+from bot.storage import Database
+from bot.storage.models import Battle, Event, Question
+
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send
+from .test_battle_safety import url_of
+
+OTHER = 3000  # the rangers' player
+SETUP = [
+    ('/battle start ruleset:fire-at-will name:Quiberon', GM_USER),
+    ('/unit add side:French name:Hussars words:"cav morale=4" strength:4', PLAYER),
+    ('/unit add side:British name:Rangers words:"inf open morale=4" strength:4', OTHER),
+]
+CHARGE = '/charge fire-at-will target:Hussars chargers:Rangers dice:1'
+LOOKUP = ('/charge fire-at-will target:Hussars target_type:cavalry morale:4 '
+          'chargers:"Rangers: inf open" dice:1')
+
+
+async def setup(session: OfflineDiscord) -> None:
+    for line, user in SETUP:
+        message = await reply(session, line, user_id=user)
+        assert not message.ephemeral, message.content
+
+
+async def press(session: OfflineDiscord, message, label: str, user: int):
+    return await session.press(message, label, channel_id=CHANNEL, user_id=user,
+                               guild_id=GUILD)
+
+
+async def kinds(db: Database) -> list[str]:
+    async with db.reader() as s:
+        return list(await s.scalars(select(Event.kind).order_by(Event.seq)))
+
+
+async def pending(db: Database):
+    async with db.reader() as s:
+        return (await s.scalar(select(Battle))).pending
+
+
+def buttons(message) -> list[str]:
+    return [b["label"] for row in message.components for b in row["components"]]
+
+
+async def test_the_question_waits_with_buttons_and_the_battle_waits_for_it(battle_session):
+    await setup(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    assert not asked.ephemeral
+    assert asked.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
+    assert f"Hussars's player (<@{PLAYER}>) or a GM decides" in asked.embeds[0]["description"]
+    assert "below zero" in asked.embeds[0]["fields"][-1]["value"].lower()
+    assert buttons(asked) == ["Counter-charge Rangers", "Stand"]
+    db = battle_session.client.db
+    assert (await kinds(db))[-1] == "question"
+    assert (await pending(db))["question"]["key"] == "counter_charge"
+    # Nothing else moves the battle meanwhile.
+    refused = await reply(battle_session, CHARGE, user_id=OTHER)
+    assert refused.ephemeral and "waiting for an answer" in refused.content
+    refused = await reply(battle_session, '/unit add side:British name:Foot words:"inf '
+                                          'morale=4" strength:4', user_id=OTHER)
+    assert refused.ephemeral and "Does Hussars counter-charge?" in refused.content
+    # Only the hussars' player (or a GM) may answer.
+    [not_yours] = await press(battle_session, asked, "Stand", OTHER)
+    assert not_yours.ephemeral and "This is Hussars's player's choice" in not_yours.content
+    assert (await kinds(db))[-1] == "question"
+
+
+async def test_a_button_answers_after_a_restart(db):
+    url = url_of(db)
+    async with Database(url) as first, OfflineDiscord(create_bot(first)) as session:
+        await setup(session)
+        asked = await reply(session, CHARGE, user_id=OTHER)
+    async with Database(url) as second, OfflineDiscord(create_bot(second)) as session:
+        update, result = await press(session, asked, "Counter-charge Rangers", PLAYER)
+        assert update.kind == "update" and update.components == []
+        assert "Answered by" in update.content
+        assert not result.ephemeral
+        assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
+        assert "event #5" in result.embeds[0]["footer"]["text"]
+        assert await kinds(second) == ["battle_start", "unit_add", "unit_add", "question",
+                                       "resolution"]
+        assert await pending(second) is None
+        async with second.reader() as s:
+            event = await s.scalar(select(Event).where(Event.seq == 5))
+        # The answer is part of the move's request: a reroll or an override replays it.
+        assert event.request["options"]["choices"] == "counter_charge=Rangers"
+        assert event.summary.startswith("Counter-charge Rangers (#4): ")
+        [again] = await press(session, asked, "Stand", PLAYER)
+        assert again.ephemeral and "already been answered" in again.content
+        # The battle moves on.
+        assert not (await reply(session, CHARGE.replace("dice:1", "dice:6"),
+                                user_id=OTHER)).ephemeral
+
+
+async def test_undo_puts_the_question_back_then_takes_it_back(battle_session):
+    await setup(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    await press(battle_session, asked, "Stand", GM_USER)  # a GM answers for a player
+    db = battle_session.client.db
+    assert await pending(db) is None
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert (await pending(db))["seq"] == 4  # waiting again, for the same question
+    _, result = await press(battle_session, asked, "Stand", PLAYER)
+    assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    await reply(battle_session, "/gm undo", user_id=GM_USER)  # the question itself
+    assert await pending(db) is None
+    assert not (await reply(battle_session, CHARGE.replace("dice:1", "dice:6"),
+                            user_id=OTHER)).ephemeral
+
+
+async def test_answer_command_and_its_choices(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    choices = await battle_session.autocomplete(["answer"], {"choice": ""}, "choice",
+                                                channel_id=CHANNEL, user_id=PLAYER,
+                                                guild_id=GUILD)
+    assert [c["value"] for c in choices] == ["Rangers", "stand"]
+    wrong = await reply(battle_session, "/answer choice:Rangerz", user_id=PLAYER)
+    assert wrong.ephemeral and "Did you mean `Rangers`" in wrong.content
+    result = await reply(battle_session, "/answer choice:rangers", user_id=PLAYER)
+    assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
+
+
+async def test_a_quick_lookup_asks_too_and_keeps_its_question(battle_session):
+    asked = await reply(battle_session, LOOKUP, user_id=PLAYER, channel_id=CHANNEL + 1)
+    assert buttons(asked) == ["Counter-charge Rangers", "Stand"]
+    assert "event #" not in asked.embeds[0]["footer"]["text"]
+    [not_yours] = await battle_session.press(asked, "Stand", channel_id=CHANNEL + 1,
+                                             user_id=OTHER, guild_id=GUILD)
+    assert not_yours.ephemeral and "choice" in not_yours.content
+    result = await reply(battle_session, "/answer choice:stand", user_id=PLAYER,
+                         channel_id=CHANNEL + 1)
+    assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    async with battle_session.client.db.reader() as s:
+        assert list(await s.scalars(select(Question))) == []
+    nothing = await reply(battle_session, "/answer choice:stand", user_id=PLAYER,
+                          channel_id=CHANNEL + 1)
+    assert nothing.ephemeral and "already been answered" in nothing.content
+
+
+async def test_the_question_message_fits_and_pings_nobody(battle_session):
+    await setup(battle_session)
+    [asked] = await send(battle_session, CHARGE, user_id=OTHER)
+    payload = asked.request.payload
+    assert payload["data"]["allowed_mentions"] == {"parse": []}
