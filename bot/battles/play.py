@@ -64,7 +64,7 @@ def roll_typed_or_random(
     dice rolled before a question)."""
     if dice and dice.strip():
         source = ScriptedSource(parse_dice(dice, faces))
-        resolution = _until_asked(prepared, source, None, "Dice typed in")
+        resolution = _until_asked(prepared, source, None, f"Dice typed in: {dice.strip()}")
         source.finish()
         return resolution, f"Dice typed in: {dice.strip()}"
     random = RandomSource()

@@ -114,6 +114,13 @@ class Answers:
         return answers
 
 
+def given_answers(options: Mapping[str, Any]) -> Answers:
+    """The answers a command (``choices``) or a JSON request (``answers``) gives."""
+    if options.get("choices") is not None:
+        return Answers.read(options["choices"], "choices")
+    return Answers.read(options.get("answers"), "answers")
+
+
 def with_answer(choices: str | None, question: Question, answer: Answer) -> str:
     """A command's ``choices`` text with one more answer, as the bot stores it for replay."""
     pair = f"{question.key}={answer.key}"

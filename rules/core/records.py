@@ -230,6 +230,7 @@ class ResolutionBuilder:
     steps: list[Step] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    answers: Answers = field(default_factory=Answers)  # the players' choices, as given
 
     def step(self, title: str, outcome: str, *rolls: Roll) -> None:
         self.steps.append(Step(title=title, outcome=outcome, rolls=tuple(rolls)))
@@ -247,10 +248,10 @@ class ResolutionBuilder:
     def note(self, text: str) -> None:
         self.notes.append(text)
 
-    def ask(self, question: Question, answers: Answers) -> Answer:
+    def ask(self, question: Question, answers: Answers | None = None) -> Answer:
         """A player's choice; unanswered, the procedure stops here with what it has done."""
         try:
-            return answers.decide(question)
+            return (answers if answers is not None else self.answers).decide(question)
         except Undecided:
             raise Undecided(question, tuple(self.steps)) from None
 

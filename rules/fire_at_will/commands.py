@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.core.decisions import Answers
+from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field
@@ -81,11 +81,11 @@ def prepare_charge(options: Mapping[str, Any], roster: Roster | None, _: Mapping
                                  charger, MAX_CHARGERS)
         check_two_sides([roster_target], [unit for unit, _ in read])
         chargers = [c for _, c in read]
-    choices = options.get("choices")
+    given = dict(options)
 
     def charge(dice: DiceSource, answers: Answers | None = None) -> Resolution:
         return resolve_charge(target, chargers, cover, dice,
-                              answers if answers is not None else Answers.read(choices))
+                              answers if answers is not None else given_answers(given))
 
     return charge
 

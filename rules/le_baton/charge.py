@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rules.core.decisions import Answers
 from rules.core.dice import D6, DiceSource, TwoD6
 from rules.core.errors import NotAllowed
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
@@ -63,9 +64,9 @@ def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
 
 
 def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
-                   dice: DiceSource) -> Resolution:
+                   dice: DiceSource, answers: Answers | None = None) -> Resolution:
     check_charge(charger, target, s)
-    out = ResolutionBuilder(RULESET, "charge")
+    out = ResolutionBuilder(RULESET, "charge", answers=answers or Answers())
     phase = 3 if charger.nation is Nation.FRENCH else 8
     if (charger.british_infantry and not charger.general
             and not s.target_defensive_terrain and not _rolls_a_six(charger, dice, out)):

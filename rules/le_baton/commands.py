@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
@@ -125,8 +126,13 @@ def prepare_artillery(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
                                                level_ground=level)
 
 
-def _situation(o: Mapping[str, Any], unit: Unit) -> Situation:
+def _situation(o: Mapping[str, Any], unit: Unit, roster: Roster | None) -> Situation:
     opponent = o.get("opponent") or "the enemy"
+    infantry = None
+    if roster is not None and o.get("opponent"):
+        # In a battle the opponent is a roster unit: only infantry may change formation.
+        opponent = roster.unit(str(opponent)).name
+        infantry = engine_unit(roster.unit(opponent), roster).is_infantry
     return Situation(
         charging=bool(o.get("charging")),
         flank_or_rear=bool(o.get("flank_or_rear")),
@@ -134,7 +140,18 @@ def _situation(o: Mapping[str, Any], unit: Unit) -> Situation:
         opponent=str(opponent),
         cannot_form_line=bool(o.get("cannot_form_line")),
         initiated_charge=bool(o.get("initiated_charge", unit.charge_marker)),
+        opponent_infantry=infantry,
     )
+
+
+def _morale(unit: Unit, phase: int, situation: Situation, o: Mapping[str, Any]) -> Prepared:
+    given = dict(o)
+
+    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return resolve_morale(unit, phase, situation, dice,
+                              answers if answers is not None else given_answers(given))
+
+    return run
 
 
 def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
@@ -142,14 +159,12 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     phase = _number(PHASE, o.get("phase"))
     if phase is None:
         raise InvalidInput("Say which phase the check is for.")
-    situation = _situation(o, unit)
-    return lambda dice: resolve_morale(unit, phase, situation, dice)
+    return _morale(unit, phase, _situation(o, unit, roster), o)
 
 
 def prepare_recall(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     unit, _ = unit_from(o.get("unit"), "unit", roster)
-    situation = _situation(o, unit)
-    return lambda dice: resolve_morale(unit, 13, situation, dice)
+    return _morale(unit, 13, _situation(o, unit, roster), o)
 
 
 def prepare_charge(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
@@ -158,7 +173,13 @@ def prepare_charge(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     s = ChargeSituation(**{k: bool(o.get(k)) for k in (
         "target_defensive_terrain", "flank_or_rear", "another_infantry_charging",
         "target_already_contacted", "cannot_form_line")})
-    return lambda dice: resolve_charge(charger, target, s, dice)
+    given = dict(o)
+
+    def charge(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return resolve_charge(charger, target, s, dice,
+                              answers if answers is not None else given_answers(given))
+
+    return charge
 
 
 def _side(value: Any, where: str, roster: Roster | None) -> Side:

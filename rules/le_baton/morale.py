@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rules.core.decisions import Answer, Answers, Question, Undecided
 from rules.core.dice import D6, DiceSource
 from rules.core.errors import NotAllowed
 from rules.core.records import (
@@ -46,6 +47,13 @@ class Situation:
     opponent: str = "the enemy"
     cannot_form_line: bool = False
     initiated_charge: bool = False
+    # Whether the opponent may take an infantry formation; None when nobody knows (a quick
+    # lookup naming it only).
+    opponent_infantry: bool | None = None
+
+    @property
+    def opponent_named(self) -> bool:
+        return self.opponent != "the enemy"
 
 
 @dataclass(frozen=True)
@@ -136,8 +144,12 @@ def run_check(
     """Check, then the phase's consequences, appended to ``out`` in that order."""
     check_who_tests(unit, phase, situation)
     check = roll_check(unit, phase, situation, dice)
-    consequences = ResolutionBuilder(out.ruleset, out.procedure)
-    outcome = OUTCOMES[phase](unit, situation, check, dice, consequences)
+    consequences = ResolutionBuilder(out.ruleset, out.procedure, answers=out.answers)
+    try:
+        outcome = OUTCOMES[phase](unit, situation, check, dice, consequences)
+    except Undecided as asked:  # show the check and what followed it before the question
+        step = _check_step(unit, phase, check, "")
+        raise Undecided(asked.question, (*out.steps, step, *consequences.steps)) from None
     out.steps.append(_check_step(unit, phase, check, outcome.text))
     out.steps.extend(consequences.steps)
     out.effects.extend(consequences.effects)
@@ -145,11 +157,31 @@ def run_check(
 
 
 def resolve_morale(
-    unit: Unit, phase: int, situation: Situation, dice: DiceSource
+    unit: Unit, phase: int, situation: Situation, dice: DiceSource,
+    answers: Answers | None = None,
 ) -> Resolution:
-    out = ResolutionBuilder(RULESET, "recall" if phase == 13 else "morale")
+    out = ResolutionBuilder(RULESET, "recall" if phase == 13 else "morale",
+                            answers=answers or Answers())
+    check_who_tests(unit, phase, situation)
+    if phase == 13 and not _must_roll_recall(unit, situation):
+        # "Cavalry not obligated to roll for recall may still choose to roll."
+        chosen = out.ask(Question(
+            "roll_recall", f"{unit.name} need not roll for recall. Roll anyway?",
+            (Answer("roll", "Roll for recall"), Answer("stay", "Don't roll")),
+            unit=unit.name, by="player"))
+        if chosen.key == "stay":
+            out.step(f"Phase 13: {PHASE_TITLES[13]}",
+                     f"{unit.name} is not obliged to roll for recall and does not: it stays "
+                     "where it is.")
+            return out.build(f"{unit.name} does not roll for recall", Severity.NONE)
     _, outcome = run_check(unit, phase, situation, dice, out)
     return out.build(outcome.headline, outcome.severity)
+
+
+def _must_roll_recall(unit: Unit, situation: Situation) -> bool:
+    """Cavalry that began a charge this turn (its charge marker) or failed a recall (held)
+    must roll; "Units with a charge marker in place cannot move until recalled"."""
+    return situation.initiated_charge or unit.charge_marker or unit.held
 
 
 def _check_step(unit: Unit, phase: int, check: Check, text: str) -> Step:
@@ -272,9 +304,17 @@ def _phase_5(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         return _passed(unit, "Stand; fight in phase 6.")
     text = "Stand, but may not change formation"
     if by_cavalry and unit.formation is not Formation.SQUARE:
-        formed = _form_square_on_4(unit, dice, out)
-        text += (" except that, charged by cavalry, it may form square on a 4+: "
-                 + ("it does." if formed else "it does not."))
+        tries = out.ask(Question(
+            "try_square", f"Charged by cavalry, does {unit.name} try to form square on a 4+?",
+            (Answer("try", "Try for square (4+)"), Answer("stay", "Stay as it is")),
+            unit=unit.name, by="defender"))
+        if tries.key == "try":
+            formed = _form_square_on_4(unit, dice, out)
+            text += (" except that, charged by cavalry, it may form square on a 4+: "
+                     + ("it does." if formed else "it does not."))
+        else:
+            text += ("; charged by cavalry, it could have tried for square on a 4+ and "
+                     "did not.")
     else:
         text += "."
     out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
@@ -289,16 +329,33 @@ def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         return _rout(unit, check, out)
     if check.passed:
         if s.charged_by is Arm.INFANTRY:
+            square = _may_form_square(unit, out)
             out.effect(EffectKind.PLACED, s.opponent, 2, value=f"from {unit.name}")
-            return Outcome(f"Stand. May form square. The charging British infantry "
+            return Outcome(f"{square.text} The charging British infantry "
                            f"({s.opponent}) are placed 2\" away: no melee.",
                            f"{unit.name} stands: the charge stops 2\" short", Severity.NONE)
-        return _passed(unit, "Stand. May form square.")
+        return _may_form_square(unit, out)
     out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
     out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
     return Outcome("Stand. May not change formation. The charging British infantry moves "
                    "into contact. Fight in phase 11.", f"{unit.name} stands: melee in phase 11",
                    Severity.MINOR)
+
+
+def _may_form_square(unit: Unit, out: ResolutionBuilder) -> Outcome:
+    """Phase 10, pass: "Stand. May form square." (a choice, no roll)."""
+    if not unit.is_infantry or unit.formation is Formation.SQUARE:
+        return _passed(unit, "Stand.")
+    chosen = out.ask(Question(
+        "form_square", f"{unit.name} stands. Does it form square?",
+        (Answer("square", "Form square"), Answer("stay", "Stay as it is")),
+        unit=unit.name, by="defender"))
+    if chosen.key == "square":
+        out.effect(EffectKind.FORMATION, unit.name, detail=f"{SHEET}: phase 10",
+                   value="square")
+        return Outcome("Stand, and form square.", f"{unit.name} passes and forms square",
+                       Severity.NONE)
+    return _passed(unit, "Stand; it may form square and does not.")
 
 
 # --- phases 7 and 12: losing melees ----------------------------------------------------------
@@ -338,9 +395,22 @@ def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
     out.effect(EffectKind.FORMATION, unit.name, value="line")
     out.effect(EffectKind.PLACED, unit.name, 2, value=f"back from {s.opponent}")
     out.effect(EffectKind.MELEE_ENDS, unit.name)
-    return Outcome(f"Infantry not in line form line 2\" back from the enemy. "
-                   f"{s.opponent[:1].upper()}{s.opponent[1:]} may make a free formation change.",
-                   f"{unit.name} fails by {check.fail_by}: falls back into line",
+    text = (f"Infantry not in line form line 2\" back from the enemy. "
+            f"{s.opponent[:1].upper()}{s.opponent[1:]} may make a free formation change.")
+    if s.opponent_named and s.opponent_infantry is not False:
+        # The opponent's choice; formations are infantry's (cavalry has none to change).
+        chosen = out.ask(Question(
+            "free_formation_change", f"Does {s.opponent} make a free formation change?",
+            (Answer("none", "No change"),
+             *(Answer(f.value, f"Form {f.value}") for f in Formation)),
+            unit=s.opponent, by="opponent"))
+        if chosen.key != "none":
+            out.effect(EffectKind.FORMATION, s.opponent, value=chosen.key,
+                       detail=f"{SHEET}: free formation change")
+            text += f" It forms {chosen.key}."
+        else:
+            text += " It keeps its formation."
+    return Outcome(text, f"{unit.name} fails by {check.fail_by}: falls back into line",
                    Severity.MAJOR)
 
 

@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.render.limits import MAX_MESSAGES, EmbedSpec, FieldSpec, pack_messages, violations
 from bot.render.resolution import resolution_messages, to_discord
+from rules.core.decisions import Answers, Undecided
 from rules.core.dice import RandomSource, ReplaySource, Unrolled
 from rules.fire_at_will.charge import MAX_CHARGERS, resolve_charge
 from rules.fire_at_will.melee import MAX_UNITS_PER_SIDE, resolve_melee
@@ -35,13 +36,16 @@ from .conftest import reply
 
 
 def every_outcome(procedure):
-    stack = [()]
+    """Every resolution, down every branch of the dice and every answer to a question."""
+    stack = [((), ())]
     while stack:
-        prefix = stack.pop()
+        prefix, answers = stack.pop()
         try:
-            yield procedure(ReplaySource(prefix))
+            yield procedure(ReplaySource(prefix), Answers(in_order=list(answers)))
         except Unrolled as branch:
-            stack.extend((*prefix, faces) for faces, _ in branch.kind.outcomes())
+            stack.extend(((*prefix, faces), answers) for faces, _ in branch.kind.outcomes())
+        except Undecided as asked:
+            stack.extend((prefix, (*answers, a.key)) for a in asked.question.answers)
 
 
 def check(resolution) -> int:
@@ -88,7 +92,7 @@ def test_every_charge_outcome_fits(arm, cover, routing):
     chargers = [Charger(Unit(long_name(i + 1), Arm.CAVALRY if i % 2 else Arm.INFANTRY),
                         direction=list(Direction)[i % 3], distance=1)
                 for i in range(MAX_CHARGERS)]
-    for resolution in every_outcome(lambda d: resolve_charge(target, chargers, cover, d)):
+    for resolution in every_outcome(lambda d, a: resolve_charge(target, chargers, cover, d, a)):
         check(resolution)
 
 
@@ -106,7 +110,7 @@ def test_every_one_against_one_melee_outcome_fits(arms):
     attackers = [melee_member(1, arms[0], general=True)]
     defenders = [melee_member(2, arms[1], general=True)]
     count = 0
-    for resolution in every_outcome(lambda d: resolve_melee(attackers, defenders, d)):
+    for resolution in every_outcome(lambda d, a: resolve_melee(attackers, defenders, d)):
         check(resolution)
         count += 1
     assert count >= 36
@@ -221,7 +225,7 @@ def test_every_le_baton_morale_outcome_fits(phase, formation):
         situation = Situation(charging=phase in (4, 9), flank_or_rear=True, charged_by=charged_by,
                               opponent=long_name(2), initiated_charge=True)
         for resolution in every_outcome(
-                lambda d, s=situation: resolve_morale(unit, phase, s, d)):
+                lambda d, a, s=situation: resolve_morale(unit, phase, s, d, a)):
             check(resolution)
 
 
@@ -233,7 +237,10 @@ def test_every_le_baton_charge_outcome_fits(arm, formation):
     # Two figures: skirmishers shoot one die, so every path can be walked quickly.
     target = LbUnit(long_name(2), Nation.FRENCH, LbArm.INFANTRY, figures=2,
                     formation=formation, casualties=7)
-    for resolution in every_outcome(lambda d: lb_charge(charger, target, ChargeSituation(), d)):
+    def charge(dice, answers):
+        return lb_charge(charger, target, ChargeSituation(), dice, answers)
+
+    for resolution in every_outcome(charge):
         check(resolution)
 
 

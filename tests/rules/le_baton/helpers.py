@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.core.decisions import Answers
 from rules.core.dice import ScriptedSource
 from rules.core.records import EffectKind, Resolution
 from rules.le_baton.units import Arm, Formation, Horse, Nation, Unit
@@ -34,9 +35,17 @@ def guns(name: str = "Battery", nation: Nation = Nation.BRITISH, **kw) -> Unit:
     return Unit(name=name, nation=nation, arm=Arm.ARTILLERY, **kw)
 
 
+# The choices that reproduce the sheet's procedures as they read before players were asked:
+# roll for recall, keep formation when standing, no free formation change, try for square.
+AS_BEFORE = ("roll_recall=roll; form_square=stay; free_formation_change=none; "
+             "try_square=try")
+
+
 def run(fn, *args, dice_text: str, **kw) -> Resolution:
     """Run a procedure on scripted dice and insist that every die was used."""
     source = ScriptedSource.from_text(dice_text)
+    if isinstance(kw.get("answers"), str):  # the players' choices, as a command gives them
+        kw["answers"] = Answers.read(kw["answers"])
     result = fn(*args, source, **kw)
     source.finish()
     return result

@@ -258,10 +258,12 @@ def test_a_charge_locks_the_units_and_the_loser_falls_back():
     assert reminders(roster, PHASES[5]) == ["Melee continues: 2nd Foot and 45e Ligne."]
     with pytest.raises(NotAllowed, match="continuing a previous melee"):
         play("fire", {"shooter": "2nd Foot", "target": "45e Ligne"}, "", roster)
-    roster, result = play("morale", {"unit": "45e Ligne", "phase": 7, "opponent": "2nd Foot"},
-                          "6", roster)
+    # The winner's player takes the free formation change: 2nd Foot forms square.
+    roster, result = play("morale", {"unit": "45e Ligne", "phase": 7, "opponent": "2nd Foot",
+                                     "choices": "free_formation_change=square"}, "6", roster)
     assert result.headline == "45e Ligne fails by 1: falls back into line"
     assert unit(roster, "45e Ligne").attr("formation") == "line"
+    assert unit(roster, "2nd Foot").attr("formation") == "square"
     assert reminders(roster, PHASES[10]) == []
 
 

@@ -11,12 +11,24 @@ from rules.core.records import Severity
 from rules.le_baton.charge import ChargeSituation, resolve_charge
 from rules.le_baton.units import Formation, Horse, Nation, Quality
 
-from .helpers import dragoons, effects, foot, guns, horse, ligne, outcomes, run, titles, values
+from .helpers import (
+    AS_BEFORE,
+    dragoons,
+    effects,
+    foot,
+    guns,
+    horse,
+    ligne,
+    outcomes,
+    run,
+    titles,
+    values,
+)
 
 
 def charge(charger, target, dice_text, **situation):
     return run(resolve_charge, charger, target, ChargeSituation(**situation),
-               dice_text=dice_text)
+               dice_text=dice_text, answers=AS_BEFORE)
 
 
 def refused(charger, target, **situation):

@@ -10,7 +10,7 @@ from rules.core.records import Severity
 from rules.le_baton.morale import Situation, resolve_morale
 from rules.le_baton.units import Formation, Quality
 
-from .helpers import dragoons, effects, foot, horse, ligne, outcomes, run, values
+from .helpers import AS_BEFORE, dragoons, effects, foot, horse, ligne, outcomes, run, values
 
 NEXT_FIGHT = {7: "in phase 11", 12: "next turn in phase 6"}
 CONTINUES = {7: 11, 12: 6}
@@ -19,7 +19,8 @@ BOTH = pytest.mark.parametrize("phase", [7, 12])
 
 def lose(unit, phase, dice_text, **situation):
     situation.setdefault("opponent", "Victors")
-    return run(resolve_morale, unit, phase, Situation(**situation), dice_text=dice_text)
+    return run(resolve_morale, unit, phase, Situation(**situation), dice_text=dice_text,
+               answers=AS_BEFORE)
 
 
 @BOTH
@@ -45,7 +46,8 @@ def test_fail_by_1_or_2_infantry_not_in_line_form_line_2_inches_back(phase, form
                               (E.MELEE_ENDS, "45e Ligne", None)]
     assert effects(result)[1] == (E.PLACED, "45e Ligne", 2)
     assert outcomes(result) == ["Infantry not in line form line 2\" back from the enemy. "
-                                "Victors may make a free formation change."]
+                                "Victors may make a free formation change. It keeps its "
+                                "formation."]
     assert result.headline == "45e Ligne fails by 1: falls back into line"
     assert result.severity is Severity.MAJOR
 

@@ -18,7 +18,7 @@ from rules.le_baton.morale import (
 )
 from rules.le_baton.units import Formation, Nation, Quality
 
-from .helpers import dragoons, effects, foot, guns, horse, ligne, run
+from .helpers import AS_BEFORE, dragoons, effects, foot, guns, horse, ligne, run
 
 # A unit that may test in each phase, with no phase modifier of its own.
 TESTER = {
@@ -34,7 +34,8 @@ TESTER = {
 
 
 def check(unit, phase, face, **situation):
-    return run(resolve_morale, unit, phase, Situation(**situation), dice_text=str(face))
+    return run(resolve_morale, unit, phase, Situation(**situation), dice_text=str(face),
+               answers=AS_BEFORE)
 
 
 def morale_roll(result):

@@ -9,11 +9,12 @@ from rules.core.records import Severity
 from rules.le_baton.morale import Situation, resolve_morale
 from rules.le_baton.units import Quality
 
-from .helpers import dragoons, effects, horse, outcomes, run
+from .helpers import AS_BEFORE, dragoons, effects, horse, outcomes, run
 
 
 def recall(unit, dice_text, **situation):
-    return run(resolve_morale, unit, 13, Situation(**situation), dice_text=dice_text)
+    return run(resolve_morale, unit, 13, Situation(**situation), dice_text=dice_text,
+               answers=AS_BEFORE)
 
 
 def test_pass_after_initiating_the_charge_goes_back_to_its_start():

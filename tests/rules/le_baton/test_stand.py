@@ -12,13 +12,13 @@ from rules.core.records import Severity
 from rules.le_baton.morale import Situation, resolve_morale
 from rules.le_baton.units import Arm, Formation, Quality
 
-from .helpers import effects, foot, ligne, outcomes, run, values
+from .helpers import AS_BEFORE, effects, foot, ligne, outcomes, run, values
 
 
 def stand(unit, phase, dice_text, charged_by, **situation):
     situation.setdefault("opponent", "45e Ligne" if phase == 5 else "2nd Foot")
     return run(resolve_morale, unit, phase, Situation(charged_by=charged_by, **situation),
-               dice_text=dice_text)
+               dice_text=dice_text, answers=AS_BEFORE)
 
 
 LOCKED_5 = [(E.IN_MELEE, "2nd Foot", "45e Ligne"), (E.IN_MELEE, "45e Ligne", "2nd Foot")]
@@ -113,13 +113,13 @@ def test_phase_10_pass_places_the_charging_british_infantry_2_inches_away():
     assert result.steps[0].title == "Phase 10: French infantry morale to stand for melee"
     assert values(result) == [(E.PLACED, "2nd Foot", "from 45e Ligne")]
     assert effects(result) == [(E.PLACED, "2nd Foot", 2)]
-    assert outcomes(result) == ["Stand. May form square. The charging British infantry "
-                                "(2nd Foot) are placed 2\" away: no melee."]
+    assert outcomes(result) == ["Stand; it may form square and does not. The charging "
+                                "British infantry (2nd Foot) are placed 2\" away: no melee."]
 
 
 def test_phase_10_pass_against_cavalry_may_form_square():
     result = stand(ligne(), 10, "5", Arm.CAVALRY, opponent="Scots Greys")
-    assert outcomes(result) == ["Stand. May form square."]
+    assert outcomes(result) == ["Stand; it may form square and does not."]
     assert effects(result) == []
     assert result.headline == "45e Ligne passes"
 
