@@ -27,6 +27,7 @@ from rules.core.fields import FieldSet
 
 DICE_HELP = "Your own dice, in the order the reply lists the rolls, e.g. `3 5`; blank: I roll"
 LOOKUP_HELP = "Just look it up: leave this channel's battle alone"
+CHOICES_HELP = "Answers to the questions the rules may ask, given ahead (e.g. `stand`)"
 
 # The verbs every rule set shares, in the order /help lists them; a rule set with a verb of
 # its own gives it a description with ``VERBS`` in its module.

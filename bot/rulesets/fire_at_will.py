@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.lookups import DICE_HELP, LOOKUP_HELP, Lookups, choices_of
+from bot.cogs.lookups import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, Lookups, choices_of
 from bot.rulesets import Subcommand
 from rules.fire_at_will.battle import CHARGER_SITUATION, MELEE_SITUATION
 from rules.fire_at_will.inputs import CHARGER, MELEE
@@ -36,7 +36,7 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
         cover="Where the charged unit stands",
         shaken="The charged unit is shaken (quick lookups)",
         routing="The charged unit is already routing (quick lookups)",
-        dice=DICE_HELP, lookup=LOOKUP_HELP,
+        dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP,
     )
     @app_commands.choices(target_type=ARM_CHOICES, order=choices_of(Order),
                           cover=choices_of(Cover))
@@ -51,10 +51,11 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
         shaken: bool | None = None,
         routing: bool | None = None,
         dice: str | None = None, lookup: bool = False,
+        choices: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         options = {"target": target, "chargers": chargers, "target_type": target_type,
                    "morale": morale, "order": order, "cover": cover, "shaken": shaken,
-                   "routing": routing}
+                   "routing": routing, "choices": choices}
         await lookups.resolve(interaction, RULESET, "charge", options, dice, lookup)
 
     @charge.autocomplete("chargers")

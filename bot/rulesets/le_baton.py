@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.lookups import DICE_HELP, LOOKUP_HELP, Lookups, choices_of
+from bot.cogs.lookups import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, Lookups, choices_of
 from bot.rulesets import Subcommand
 from rules.le_baton.fire import ArtilleryTarget, FireTarget, Range
 from rules.le_baton.inputs import MELEE_SITUATION, MELEE_UNIT, UNIT
@@ -33,10 +33,12 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
         "(in a battle: read off its formation when left out)",
         distance="Inches to the target (the range is 4\")", dice=DICE_HELP, lookup=LOOKUP_HELP)
     @app_commands.choices(target_type=choices_of(FireTarget))
-    async def fire(interaction: discord.Interaction, shooter: str, target: str,
-                            target_type: app_commands.Choice[str] | None = None,
-                            distance: app_commands.Range[float, 0, 100] | None = None,
-                            dice: str | None = None, lookup: bool = False) -> None:
+    async def fire(
+        interaction: discord.Interaction, shooter: str, target: str,
+        target_type: app_commands.Choice[str] | None = None,
+        distance: app_commands.Range[float, 0, 100] | None = None,
+        dice: str | None = None, lookup: bool = False,
+    ) -> None:
         options = {"shooter": shooter, "target": target, "target_type": target_type,
                    "distance": distance}
         await lookups.resolve(interaction, RULESET, "fire", options, dice, lookup)
@@ -51,11 +53,13 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
         dice=DICE_HELP, lookup=LOOKUP_HELP)
     @app_commands.choices(target_type=choices_of(ArtilleryTarget),
                           behind_type=choices_of(ArtilleryTarget), range=choices_of(Range))
-    async def artillery(interaction: discord.Interaction, battery: str, target: str,
-            target_type: app_commands.Choice[str] | None = None,
-            range: app_commands.Choice[str] | None = None, behind: str | None = None,
-            behind_type: app_commands.Choice[str] | None = None, level_ground: bool = False,
-            dice: str | None = None, lookup: bool = False) -> None:
+    async def artillery(
+        interaction: discord.Interaction, battery: str, target: str,
+        target_type: app_commands.Choice[str] | None = None,
+        range: app_commands.Choice[str] | None = None, behind: str | None = None,
+        behind_type: app_commands.Choice[str] | None = None, level_ground: bool = False,
+        dice: str | None = None, lookup: bool = False,
+    ) -> None:
         options = {"battery": battery, "target": target, "target_type": target_type,
                    "range": range, "behind": behind, "behind_type": behind_type,
                    "level_ground": level_ground}
@@ -71,29 +75,35 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
         opponent="The enemy unit it faces, for the reply",
         cannot_form_line="It cannot form line when required (d6 casualties)",
         initiated_charge="Cavalry that began a charge this turn (phases 12 and 13)",
-        dice=DICE_HELP, lookup=LOOKUP_HELP)
+        dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
     @app_commands.choices(phase=PHASES, charged_by=[
         app_commands.Choice(name="infantry", value="infantry"),
         app_commands.Choice(name="cavalry", value="cavalry")])
-    async def morale(interaction: discord.Interaction, unit: str, phase: app_commands.Choice[int],
-            charging: bool = False, flank_or_rear: bool = False,
-            charged_by: app_commands.Choice[str] | None = None, opponent: str | None = None,
-            cannot_form_line: bool = False, initiated_charge: bool | None = None,
-            dice: str | None = None, lookup: bool = False) -> None:
+    async def morale(
+        interaction: discord.Interaction, unit: str, phase: app_commands.Choice[int],
+        charging: bool = False, flank_or_rear: bool = False,
+        charged_by: app_commands.Choice[str] | None = None, opponent: str | None = None,
+        cannot_form_line: bool = False, initiated_charge: bool | None = None,
+        dice: str | None = None, lookup: bool = False,
+        choices: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
         options = {"unit": unit, "phase": phase, "charging": charging,
                    "flank_or_rear": flank_or_rear, "charged_by": charged_by,
                    "opponent": opponent, "cannot_form_line": cannot_form_line,
-                   "initiated_charge": initiated_charge}
+                   "initiated_charge": initiated_charge, "choices": choices}
         await lookups.resolve(interaction, RULESET, "morale", options, dice, lookup)
 
     @app_commands.command(name=RULESET, description=DESCRIPTIONS["recall"])
     @app_commands.describe(unit="The cavalry unit `Name: words` (in a battle: a roster unit)",
                            initiated_charge="It began the charge (in a battle: its charge "
-                           "marker says)", dice=DICE_HELP, lookup=LOOKUP_HELP)
-    async def recall(interaction: discord.Interaction, unit: str,
-                              initiated_charge: bool | None = None,
-                              dice: str | None = None, lookup: bool = False) -> None:
-        options = {"unit": unit, "initiated_charge": initiated_charge}
+                           "marker says)", dice=DICE_HELP, lookup=LOOKUP_HELP,
+                           choices=CHOICES_HELP)
+    async def recall(
+        interaction: discord.Interaction, unit: str, initiated_charge: bool | None = None,
+        dice: str | None = None, lookup: bool = False,
+        choices: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        options = {"unit": unit, "initiated_charge": initiated_charge, "choices": choices}
         await lookups.resolve(interaction, RULESET, "recall", options, dice, lookup)
 
     @app_commands.command(name=RULESET, description=DESCRIPTIONS["charge"])
@@ -105,17 +115,20 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
         another_infantry_charging="Another infantry unit already charges this target",
         target_already_contacted="The target cavalry is already contacted by another unit",
         cannot_form_line="The charging column could not form line if it fails to close",
-        dice=DICE_HELP, lookup=LOOKUP_HELP)
-    async def charge(interaction: discord.Interaction, charger: str, target: str,
-            target_defensive_terrain: bool = False, flank_or_rear: bool = False,
-            another_infantry_charging: bool = False, target_already_contacted: bool = False,
-            cannot_form_line: bool = False, dice: str | None = None, lookup: bool = False) -> None:
+        dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    async def charge(
+        interaction: discord.Interaction, charger: str, target: str,
+        target_defensive_terrain: bool = False, flank_or_rear: bool = False,
+        another_infantry_charging: bool = False, target_already_contacted: bool = False,
+        cannot_form_line: bool = False, dice: str | None = None, lookup: bool = False,
+        choices: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
         options = {"charger": charger, "target": target,
                    "target_defensive_terrain": target_defensive_terrain,
                    "flank_or_rear": flank_or_rear,
                    "another_infantry_charging": another_infantry_charging,
                    "target_already_contacted": target_already_contacted,
-                   "cannot_form_line": cannot_form_line}
+                   "cannot_form_line": cannot_form_line, "choices": choices}
         await lookups.resolve(interaction, RULESET, "charge", options, dice, lookup)
 
     @app_commands.command(name=RULESET, description=DESCRIPTIONS["melee"])
@@ -125,15 +138,16 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
         phase="Phase 6 (French turn) or 11 (British turn)", dice=DICE_HELP, lookup=LOOKUP_HELP)
     @app_commands.choices(phase=[app_commands.Choice(name="6", value=6),
                                  app_commands.Choice(name="11", value=11)])
-    async def melee(interaction: discord.Interaction, attacker: str,
-                             defender: str, phase: app_commands.Choice[int],
-                             dice: str | None = None, lookup: bool = False) -> None:
+    async def melee(
+        interaction: discord.Interaction, attacker: str, defender: str,
+        phase: app_commands.Choice[int], dice: str | None = None, lookup: bool = False,
+    ) -> None:
         options = {"attacker": attacker, "defender": defender, "phase": phase}
         await lookups.resolve(interaction, RULESET, "melee", options, dice, lookup)
 
     @melee.autocomplete("attacker")
     @melee.autocomplete("defender")
-    async def _lb_melee_units(interaction: discord.Interaction, current: str):
+    async def _melee_units(interaction: discord.Interaction, current: str):
         return await lookups.unit_choices(interaction, current, MELEE_UNIT, MELEE_SITUATION)
 
     @fire.autocomplete("shooter")
@@ -142,14 +156,14 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
     @recall.autocomplete("unit")
     @charge.autocomplete("charger")
     @charge.autocomplete("target")
-    async def _lb_unit(interaction: discord.Interaction, current: str):
+    async def _unit(interaction: discord.Interaction, current: str):
         return await lookups.unit_choices(interaction, current, UNIT)
 
     @fire.autocomplete("target")
     @artillery.autocomplete("target")
     @artillery.autocomplete("behind")
     @morale.autocomplete("opponent")
-    async def _lb_name(interaction: discord.Interaction, current: str):
+    async def _name(interaction: discord.Interaction, current: str):
         return await lookups.name_choices(interaction, current)
 
     return [

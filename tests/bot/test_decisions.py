@@ -155,3 +155,23 @@ async def test_the_question_message_fits_and_pings_nobody(battle_session):
     [asked] = await send(battle_session, CHARGE, user_id=OTHER)
     payload = asked.request.payload
     assert payload["data"]["allowed_mentions"] == {"parse": []}
+
+
+async def test_answers_given_ahead_play_through_without_asking(battle_session):
+    await setup(battle_session)
+    result = await reply(battle_session, CHARGE + ' choices:"counter_charge=Rangers"',
+                         user_id=PLAYER)
+    assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
+    assert result.components == []
+    assert (await kinds(battle_session.client.db))[-1] == "resolution"
+    lookup = await reply(battle_session, LOOKUP + " choices:stand", channel_id=CHANNEL + 1)
+    assert lookup.embeds[0]["title"].endswith("Hussars stands: melee follows")
+
+
+async def test_le_baton_recall_asks_cavalry_that_need_not_roll(battle_session):
+    asked = await reply(battle_session, '/recall le-baton unit:"Greys: british cav '
+                                        'heavy-dragoons figures=6"', channel_id=CHANNEL + 2)
+    assert buttons(asked) == ["Roll for recall", "Don't roll"]
+    [_, result] = await battle_session.press(asked, "Don't roll", channel_id=CHANNEL + 2,
+                                             user_id=PLAYER, guild_id=GUILD)
+    assert result.embeds[0]["title"].endswith("Greys does not roll for recall")
