@@ -25,8 +25,17 @@ def played_reply(played: Played) -> Reply:
     footer = played.dice_note
     if played.seq is not None:
         footer += f" · event #{played.seq}"
+    view = gm_view(played.battle_id, played.seq) if played.battle_id and played.seq else None
     return Reply(resolution_messages(played.resolution, dice_note=footer,
-                                     battle_changes=played.changes))
+                                     battle_changes=played.changes), view=view)
+
+
+def gm_view(battle_id: int, seq: int) -> discord.ui.View:
+    """Undo and Reroll under a battle result: for GMs, while it is the last roll."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(GMButton("undo", battle_id, seq))
+    view.add_item(GMButton("reroll", battle_id, seq))
+    return view
 
 
 def asked_reply(asked: Asked) -> Reply:
@@ -76,3 +85,31 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         from bot.cogs.decisions import press
 
         await press(interaction, self.button_id, self.index)
+
+
+GM_PREFIX = "huzzah:gm:"
+GM_LABELS = {"undo": "↩️ Undo", "reroll": "🎲 Reroll"}
+
+
+class GMButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+               template=re.escape(GM_PREFIX)
+               + r"(?P<action>undo|reroll):(?P<battle>\d+):(?P<seq>\d+)"):
+    """Undo or Reroll under a battle result: GMs only, as ``/gm undo`` and ``/gm reroll``."""
+
+    def __init__(self, action: str, battle_id: int, seq: int) -> None:
+        super().__init__(discord.ui.Button(
+            label=GM_LABELS[action], style=discord.ButtonStyle.secondary,
+            custom_id=f"{GM_PREFIX}{action}:{battle_id}:{seq}"))
+        self.action, self.battle_id, self.seq = action, battle_id, seq
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> GMButton:
+        return cls(match["action"], int(match["battle"]), int(match["seq"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.cogs.gm import GM
+
+        cog = interaction.client.get_cog("GM")  # type: ignore[attr-defined]
+        assert isinstance(cog, GM)
+        await cog.pressed(interaction, self.action, self.battle_id, self.seq)

@@ -29,3 +29,13 @@ class NotGM(BattleError):
 class AlreadyApplied(BattleError):
     def __init__(self, seq: int) -> None:
         super().__init__(f"This command was already applied (event #{seq}); nothing changed.")
+
+
+class NotTheLast(BattleError):
+    """A button under an older result: it acts only while that result is the last one."""
+
+    def __init__(self, seq: int, last: int | None) -> None:
+        now = f" (the last is now #{last})" if last is not None else ""
+        super().__init__(f"Event #{seq} is no longer the last one{now}: these buttons only "
+                         "act on the result they sit under.",
+                         hint="Use `/gm undo` or `/gm reroll` for the latest.")

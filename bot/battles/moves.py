@@ -158,7 +158,7 @@ async def _play(db: Database, command: Command, ruleset: str, procedure: str,
             return None
         move, seq, after = locked
     states.keep(command.channel_id, after)
-    return Played(move.resolution, move.dice_note, move.lines, seq)
+    return Played(move.resolution, move.dice_note, move.lines, seq, after.battle.id)
 
 
 def _plan(read: BattleRead, ruleset: str, procedure: str, options: Mapping[str, Any],

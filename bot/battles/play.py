@@ -30,6 +30,7 @@ class Played:
     dice_note: str
     changes: list[str] | None = None  # roster changes, in a battle
     seq: int | None = None
+    battle_id: int | None = None  # in a battle: which, for the buttons under the result
 
 
 class Paused(Exception):
@@ -177,7 +178,7 @@ async def play_in_battle(
     await tx.write_roster(move.after)
     event = await tx.record(kind, f"{summary_prefix}{move.resolution.headline}",
                             request=move.request, resolution=move.record)
-    return Played(move.resolution, move.dice_note, move.lines, event.seq)
+    return Played(move.resolution, move.dice_note, move.lines, event.seq, battle.id)
 
 
 def _with_phase_warning(resolution: Resolution, rules: BattleRules, procedure: str,

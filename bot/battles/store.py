@@ -447,7 +447,8 @@ class BattleStore:
                                 "/answer", while_waiting=True) as tx:
             return await answer_in_battle(tx, seq, given)
 
-    async def undo(self, interaction: discord.Interaction, command: str) -> Undone:
+    async def undo(self, interaction: discord.Interaction, command: str,
+                   expected: tuple[int, int] | None = None) -> Undone:
         """Take back the channel's last undoable event (see ``bot.battles.undo``)."""
         from bot.battles.moves import Command
         from bot.battles.undo import undo_last
@@ -455,7 +456,7 @@ class BattleStore:
         channel_id = interaction.channel_id or 0
         self._states.forget(channel_id)
         return await undo_last(self.db, Command(channel_id, Actor.from_interaction(interaction),
-                                                interaction.id, command))
+                                                interaction.id, command), expected)
 
     def for_interaction(self, interaction: discord.Interaction, command: str):
         """``command`` for the interaction's channel, player and interaction id."""

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 
-from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM
+from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM, NotTheLast
 from bot.battles.moves import Command
 from bot.battles.rows import (
     ADD_EVENT,
@@ -46,13 +46,16 @@ class Undone:
     undo_seq: int  # the undo's own event
 
 
-async def undo_last(db: Database, command: Command) -> Undone:
+async def undo_last(db: Database, command: Command,
+                    expected: tuple[int, int] | None = None) -> Undone:
+    """Undo the battle's last undoable event; with ``expected`` (battle id, event number),
+    only if that is still the one (a button under an older result)."""
     async with db.channel_lock(command.channel_id):
-        return await db.batch(partial(_undo, command), write=True,
+        return await db.batch(partial(_undo, command, expected), write=True,
                               channel_id=command.channel_id)
 
 
-def _undo(command: Command, conn: Connection) -> Undone:
+def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection) -> Undone:
     battle = conn.execute(BATTLE_IN_CHANNEL, {"channel": command.channel_id,
                                               "interaction": command.interaction_id}).first()
     if battle is None:
@@ -64,6 +67,8 @@ def _undo(command: Command, conn: Connection) -> Undone:
     event = conn.execute(LAST_UNDOABLE, {"battle": battle.id}).first()
     if event is None:
         raise BattleError("There is nothing to undo in this battle.")
+    if expected is not None and expected != (battle.id, event.seq):
+        raise NotTheLast(expected[1], event.seq if expected[0] == battle.id else None)
     changes = [_revert(conn, change) for change in reversed(event.changes)]
     seq = battle.last_seq + 1
     conn.execute(update(BATTLES).where(BATTLES.c.id == battle.id).values(last_seq=seq))

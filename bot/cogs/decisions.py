@@ -7,9 +7,6 @@ not, or on a question already answered, is refused privately and changes nothing
 
 from __future__ import annotations
 
-import asyncio
-import logging
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -18,11 +15,10 @@ from bot.battles.actor import Actor
 from bot.battles.decisions import Asked, Pending, answer_in_lookup, pending_of
 from bot.battles.play import Played
 from bot.battles.store import BattleStore, active_battle
-from bot.errors import handle_error
+from bot.buttons import press as pressed
 from bot.replies import reply_to
-from bot.respond import DEFER_AFTER, Reply, answer
+from bot.respond import Reply, answer
 
-log = logging.getLogger(__name__)
 MAX_CHOICES = 25
 
 
@@ -109,40 +105,8 @@ async def press(interaction: discord.Interaction, button_id: str, index: int) ->
     away once it is answered; a refusal is private and changes nothing."""
     cog = interaction.client.get_cog("Decisions")  # type: ignore[attr-defined]
     assert isinstance(cog, Decisions)
-    task = asyncio.ensure_future(_guarded(cog.play_on(interaction, button_id, index)))
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done:
-        await interaction.response.defer()  # "updating the message", seen by nobody
-    outcome, error = await task
-    if error is not None:
-        await _refuse(interaction, error)
-        return
-    assert outcome is not None
-    chosen = f"✅ Answered by {interaction.user.display_name}"
-    if interaction.response.is_done():
-        await interaction.edit_original_response(content=chosen, view=None)
-    else:
-        await interaction.response.edit_message(content=chosen, view=None)
-    reply = reply_to(outcome)
-    for index, embeds in enumerate(reply.messages):
-        last = index == len(reply.messages) - 1
-        extra = {"view": reply.view} if last and reply.view is not None else {}
-        await interaction.followup.send(embeds=embeds, **extra)
 
+    async def work() -> Reply:
+        return reply_to(await cog.play_on(interaction, button_id, index))
 
-async def _guarded(work):
-    try:
-        return await work, None
-    except Exception as error:  # returned to the press, which answers for it
-        return None, error
-
-
-async def _refuse(interaction: discord.Interaction, error: Exception) -> None:
-    try:
-        outcome = await handle_error(interaction, error)
-    except Exception:
-        log.exception("the error handler failed for interaction %s", interaction.id)
-        outcome = "error"
-    log.info("button %s by user=%s channel=%s outcome=%s", interaction.data and
-             interaction.data.get("custom_id"), interaction.user.id, interaction.channel_id,
-             outcome)
+    await pressed(interaction, work, done=f"✅ Answered by {interaction.user.display_name}")

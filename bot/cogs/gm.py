@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.autocomplete import general_name_choices, unit_name_choices
 from bot.battles.actor import Actor
 from bot.battles.decisions import ask_in_battle
-from bot.battles.errors import BattleError, NoBattle, NotGM
+from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast
 from bot.battles.play import Paused, Played, play_in_battle, rules_for
 from bot.battles.store import (
     BattleStore,
@@ -22,6 +22,7 @@ from bot.battles.store import (
     roster_unit,
 )
 from bot.battles.validate import battle_side, check_commander, check_new_name
+from bot.buttons import press
 from bot.replies import played_reply, reply_to
 from bot.respond import Reply, answer
 from bot.storage.models import Event
@@ -130,31 +131,47 @@ class GM(commands.Cog):
 
     @gm.command(name="undo", description="Undo the last event, restoring the battle exactly")
     async def undo(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            undone = await self.store.undo(interaction, "/gm undo")
-            return public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
-                          f"{undone.summary} (event #{undone.undo_seq}).")
+        await answer(interaction, lambda: self.undone(interaction))
 
-        await answer(interaction, work)
+    async def undone(self, interaction: discord.Interaction,
+                     expected: tuple[int, int] | None = None) -> Reply:
+        undone = await self.store.undo(interaction, "/gm undo", expected)
+        return public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
+                      f"{undone.summary} (event #{undone.undo_seq}).")
 
     @gm.command(name="reroll", description="Undo the last roll and roll it again")
     async def reroll(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/gm reroll") as tx:
-                tx.require_gm("reroll")
-                event = await last_resolution(tx)
-                await tx.undo(event, f"Undid #{event.seq} to reroll it")
-                request = event.request
-                try:
-                    played = await play_in_battle(tx, request["procedure"],
-                                                  request["options"], None, kind="reroll",
-                                                  summary_prefix=f"Reroll of #{event.seq}: ")
-                except Paused as paused:  # the new dice lead to a question for a player
-                    played = await ask_in_battle(tx, request["procedure"],
-                                                 request["options"], None, paused)
-            return reply_to(played)
+        await answer(interaction, lambda: self.rerolled(interaction))
 
-        await answer(interaction, work)
+    async def rerolled(self, interaction: discord.Interaction,
+                       expected: tuple[int, int] | None = None) -> Reply:
+        async with self.store.for_interaction(interaction, "/gm reroll") as tx:
+            tx.require_gm("reroll")
+            event = await last_resolution(tx)
+            battle_id = tx.require_battle().id
+            if expected is not None and expected != (battle_id, event.seq):
+                raise NotTheLast(expected[1], event.seq if expected[0] == battle_id else None)
+            await tx.undo(event, f"Undid #{event.seq} to reroll it")
+            request = event.request
+            try:
+                played = await play_in_battle(tx, request["procedure"], request["options"],
+                                              None, kind="reroll",
+                                              summary_prefix=f"Reroll of #{event.seq}: ")
+            except Paused as paused:  # the new dice lead to a question for a player
+                played = await ask_in_battle(tx, request["procedure"], request["options"],
+                                             None, paused)
+        return reply_to(played)
+
+    async def pressed(self, interaction: discord.Interaction, action: str, battle_id: int,
+                      seq: int) -> None:
+        """Undo or Reroll under a result: as the command, and only while it is the last."""
+        who = interaction.user.display_name
+        if action == "undo":
+            await press(interaction, lambda: self.undone(interaction, (battle_id, seq)),
+                        done=f"↩️ Undone by {who}")
+        else:
+            await press(interaction, lambda: self.rerolled(interaction, (battle_id, seq)),
+                        done=f"🎲 Rerolled by {who}")
 
     @gm.command(name="override", description="Replace the last result with another the rules allow")
     @app_commands.describe(result="The result to apply instead (pick from the list)")

@@ -162,7 +162,7 @@ async def test_answers_given_ahead_play_through_without_asking(battle_session):
     result = await reply(battle_session, CHARGE + ' choices:"counter_charge=Rangers"',
                          user_id=PLAYER)
     assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
-    assert result.components == []
+    assert buttons(result) == ["↩️ Undo", "🎲 Reroll"]  # no question: the GM's buttons
     assert (await kinds(battle_session.client.db))[-1] == "resolution"
     lookup = await reply(battle_session, LOOKUP + " choices:stand", channel_id=CHANNEL + 1)
     assert lookup.embeds[0]["title"].endswith("Hussars stands: melee follows")

@@ -1,0 +1,71 @@
+"""Pressing a button (or picking from a menu) under one of the bot's messages.
+
+Every button is a ``DynamicItem``: its custom id says what it acts on (a battle and an event),
+so it keeps working after a restart and refuses to act on anything that has changed since.
+A press is answered like a command: within Discord's window (deferred when slow), a refusal
+privately, a result publicly, and the pressed message loses its buttons once they have done
+their work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.errors import handle_error
+from bot.respond import DEFER_AFTER, Reply
+
+log = logging.getLogger(__name__)
+
+
+async def press(interaction: discord.Interaction, work: Callable[[], Awaitable[Reply]],
+                *, done: str | None = None) -> None:
+    """Run ``work`` for a press. On success, the pressed message says ``done`` and loses its
+    buttons (``done`` None: it is left as it is), and the reply follows."""
+    task = asyncio.ensure_future(_guarded(work()))
+    finished, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not finished:
+        await interaction.response.defer()  # "updating the message": nobody sees it
+    reply, error = await task
+    if error is not None:
+        await _refuse(interaction, error)
+        return
+    assert reply is not None
+    if done is not None:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=done, view=None)
+        else:
+            await interaction.response.edit_message(content=done, view=None)
+    for index, embeds in enumerate(reply.messages or [[]]):
+        extra: dict[str, Any] = {}
+        if index == len(reply.messages) - 1 and reply.view is not None:
+            extra["view"] = reply.view
+        if index == 0 and reply.content:
+            extra["content"] = reply.content
+        if not interaction.response.is_done():
+            await interaction.response.send_message(embeds=embeds, ephemeral=reply.ephemeral,
+                                                    **extra)
+        else:
+            await interaction.followup.send(embeds=embeds, ephemeral=reply.ephemeral, **extra)
+
+
+async def _guarded(work: Awaitable[Reply]) -> tuple[Reply | None, Exception | None]:
+    try:
+        return await work, None
+    except Exception as error:  # handed back to the press, which answers for it
+        return None, error
+
+
+async def _refuse(interaction: discord.Interaction, error: Exception) -> None:
+    try:
+        outcome = await handle_error(interaction, error)
+    except Exception:
+        log.exception("the error handler failed for interaction %s", interaction.id)
+        outcome = "error"
+    data = interaction.data or {}
+    log.info("press %s user=%s channel=%s outcome=%s", data.get("custom_id"),
+             interaction.user.id, interaction.channel_id, outcome)

@@ -1,0 +1,63 @@
+"""Undo and Reroll under a battle result: GMs only, only while it is the last roll, and
+still working after a restart."""
+
+from __future__ import annotations
+
+from bot.client import create_bot
+from bot.offline import OfflineDiscord
+from bot.storage import Database
+
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply
+from .test_battle_safety import ONE_SP, setup, strength_and_log, url_of
+
+
+async def press(session, message, label, user):
+    return await session.press(message, label, channel_id=CHANNEL, user_id=user,
+                               guild_id=GUILD)
+
+
+def labels(message) -> list[str]:
+    return [b["label"] for row in message.components for b in row["components"]]
+
+
+async def test_a_result_carries_undo_and_reroll_for_the_gm(battle_session):
+    await setup(battle_session)
+    result = await reply(battle_session, ONE_SP)
+    assert labels(result) == ["↩️ Undo", "🎲 Reroll"]
+    [refused] = await press(battle_session, result, "↩️ Undo", PLAYER)
+    assert refused.ephemeral and "Only the battle's GM can undo" in refused.content
+    update, undone = await press(battle_session, result, "↩️ Undo", GM_USER)
+    assert update.kind == "update" and update.components == []
+    assert undone.content.startswith("↩️ Undid #4 (resolution)")
+    assert await strength_and_log(battle_session.client.db) == (100, [1, 2, 3, 4, 5])
+
+
+async def test_reroll_rolls_the_same_command_again(battle_session):
+    await setup(battle_session)
+    result = await reply(battle_session, ONE_SP)
+    update, rerolled = await press(battle_session, result, "🎲 Reroll", GM_USER)
+    assert "Rerolled by" in update.content
+    assert "event #6" in rerolled.embeds[0]["footer"]["text"]
+    assert labels(rerolled) == ["↩️ Undo", "🎲 Reroll"]  # the new result has its own
+
+
+async def test_buttons_under_an_older_result_refuse_to_act(battle_session):
+    await setup(battle_session)
+    first = await reply(battle_session, ONE_SP)
+    await reply(battle_session, ONE_SP)
+    for label in ("↩️ Undo", "🎲 Reroll"):
+        [refused] = await press(battle_session, first, label, GM_USER)
+        assert refused.ephemeral and "#4 is no longer the last one (the last is now #5)" in \
+            refused.content
+    assert (await strength_and_log(battle_session.client.db))[0] == 98
+
+
+async def test_the_buttons_work_after_a_restart(db):
+    url = url_of(db)
+    async with Database(url) as first, OfflineDiscord(create_bot(first)) as session:
+        await setup(session)
+        result = await reply(session, ONE_SP)
+    async with Database(url) as second, OfflineDiscord(create_bot(second)) as session:
+        _, undone = await press(session, result, "↩️ Undo", GM_USER)
+        assert undone.content.startswith("↩️ Undid #4")
+        assert (await strength_and_log(second))[0] == 100
