@@ -113,3 +113,35 @@ class GMButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         cog = interaction.client.get_cog("GM")  # type: ignore[attr-defined]
         assert isinstance(cog, GM)
         await cog.pressed(interaction, self.action, self.battle_id, self.seq)
+
+
+END_PREFIX = "huzzah:end:"
+
+
+def end_view(battle_id: int, name: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(EndButton(battle_id, name))
+    return view
+
+
+class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=re.escape(END_PREFIX) + r"(?P<battle>\d+)"):
+    """Confirms ``/battle end``: GMs only, and only for the battle it was offered for."""
+
+    def __init__(self, battle_id: int, name: str = "the battle") -> None:
+        super().__init__(discord.ui.Button(
+            label=f"🏁 End {name}"[:80], style=discord.ButtonStyle.danger,
+            custom_id=f"{END_PREFIX}{battle_id}"))
+        self.battle_id = battle_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> EndButton:
+        return cls(int(match["battle"]), getattr(item, "label", None) or "the battle")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.cogs.battle import Battles
+
+        cog = interaction.client.get_cog("Battles")  # type: ignore[attr-defined]
+        assert isinstance(cog, Battles)
+        await cog.pressed_end(interaction, self.battle_id)

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleStore
 from bot.battles.validate import read_sides
+from bot.buttons import press
 from bot.render.battle import (
     BATTLE_COLOUR,
     battle_messages,
@@ -21,7 +22,9 @@ from bot.render.battle import (
     ruleset_title,
     turn_line,
 )
+from bot.render.resolution import escape
 from bot.render.words import counted
+from bot.replies import end_view
 from bot.respond import Reply, answer
 from bot.storage.models import Battle, utcnow
 from rules.core.roster import describe_changes
@@ -101,25 +104,47 @@ class Battles(commands.Cog):
         await interaction.response.send_message(embeds=first)
 
     @battle.command(name="end", description="End this channel's battle (GM)")
-    @app_commands.describe(confirm="Type the battle's name to confirm")
+    @app_commands.describe(confirm="Type the battle's name to confirm (or use the button)")
     async def end(self, interaction: discord.Interaction, confirm: str | None = None) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/battle end") as tx:
-                battle = tx.require_gm("end the battle")
-                if (confirm or "").strip().casefold() != battle.name.casefold():
-                    raise BattleError(
-                        f"To end {battle.name}, confirm with its name.",
-                        hint=f"Run `/battle end confirm:{battle.name}`. Its log stays "
-                        "available to `/battle export`.",
-                    )
-                tx.touch(battle)
-                battle.status = "ended"
-                battle.ended_at = utcnow()
-                await tx.record("battle_end", f"Battle ended: {battle.name}")
-            return notice(f"🏁 {battle.name} has ended",
-                          f"{turn_line(battle)}. `/battle export` gives the whole log.")
+            if confirm is None:
+                return await self.offer_end(interaction)
+            return await self.ended(interaction, confirm=confirm)
 
         await answer(interaction, work)
+
+    async def offer_end(self, interaction: discord.Interaction) -> Reply:
+        """Without a typed confirmation: ask the GM, privately, with a button."""
+        async with self.store.for_interaction(interaction, "/battle end") as tx:
+            battle = tx.require_gm("end the battle")
+            name, battle_id = battle.name, battle.id
+        return Reply(content=f"End **{escape(name)}**? Its log stays available to "
+                     f"`/battle export`. (Or type `/battle end confirm:{name}`.)",
+                     ephemeral=True, view=end_view(battle_id, name))
+
+    async def ended(self, interaction: discord.Interaction, *, confirm: str | None = None,
+                    battle_id: int | None = None) -> Reply:
+        async with self.store.for_interaction(interaction, "/battle end") as tx:
+            battle = tx.require_gm("end the battle")
+            if battle_id is not None and battle.id != battle_id:
+                raise BattleError("That battle has already ended.",
+                                  hint="`/battle show` shows the one in play now.")
+            if confirm is not None and confirm.strip().casefold() != battle.name.casefold():
+                raise BattleError(
+                    f"To end {battle.name}, confirm with its name.",
+                    hint=f"Run `/battle end confirm:{battle.name}`, or `/battle end` for a "
+                    "button. Its log stays available to `/battle export`.",
+                )
+            tx.touch(battle)
+            battle.status = "ended"
+            battle.ended_at = utcnow()
+            await tx.record("battle_end", f"Battle ended: {battle.name}")
+        return notice(f"🏁 {battle.name} has ended",
+                      f"{turn_line(battle)}. `/battle export` gives the whole log.")
+
+    async def pressed_end(self, interaction: discord.Interaction, battle_id: int) -> None:
+        await press(interaction, lambda: self.ended(interaction, battle_id=battle_id),
+                    done=f"🏁 Ended by {interaction.user.display_name}")
 
     @battle.command(name="log", description="The battle's recent events")
     @app_commands.describe(count="How many events (default 10)")

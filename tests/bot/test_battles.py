@@ -9,7 +9,7 @@ from sqlalchemy import select
 from bot.offline import OfflineDiscord
 from bot.storage.models import Battle, Event, Unit
 
-from .conftest import GM_USER, MANAGE_CHANNELS, PLAYER, reply, send, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, MANAGE_CHANNELS, PLAYER, reply, send, text_of
 
 START = '/battle start ruleset:fire-at-will name:"Quebec 1759"'
 ROSTER = [
@@ -216,8 +216,8 @@ async def test_one_battle_per_channel_and_end_needs_confirmation(battle_session)
     await setup_battle(battle_session)
     again = await gm(battle_session, START)
     assert again.ephemeral and "already has a battle" in again.content
-    unconfirmed = await gm(battle_session, "/battle end")
-    assert unconfirmed.ephemeral and 'confirm:Quebec 1759' in unconfirmed.content
+    wrong = await gm(battle_session, "/battle end confirm:Quebec")
+    assert wrong.ephemeral and 'confirm:Quebec 1759' in wrong.content
     ended = await gm(battle_session, '/battle end confirm:"quebec 1759"')
     assert "has ended" in text_of(ended)
     fresh = await gm(battle_session, '/battle start ruleset:fire-at-will name:"Montmorency"')
@@ -301,3 +301,23 @@ async def test_the_roster_shows_the_qualities_that_change_a_units_dice(battle_se
     lines = {f["name"]: f["value"] for f in show["fields"]}
     assert lines["British"] == "**12th Foot** · 4 SP · infantry, regular, morale 4"
     assert lines["French"] == "**Rangers** · 3 SP · infantry, light, open order, morale 3"
+
+
+async def test_battle_end_offers_the_gm_a_button(battle_session):
+    await setup_battle(battle_session)
+    refused = await reply(battle_session, "/battle end")
+    assert refused.ephemeral and "Only the battle's GM can end the battle" in refused.content
+    offer = await gm(battle_session, "/battle end")
+    assert offer.ephemeral and "End **Quebec 1759**?" in offer.content
+    [button] = [b for row in offer.components for b in row["components"]]
+    assert button["label"] == "🏁 End Quebec 1759"
+    [not_gm] = await battle_session.press(offer, button["label"], channel_id=CHANNEL,
+                                          user_id=PLAYER, guild_id=GUILD)
+    assert not_gm.ephemeral and "Only the battle's GM" in not_gm.content
+    update, ended = await battle_session.press(offer, button["label"], channel_id=CHANNEL,
+                                               user_id=GM_USER, guild_id=GUILD)
+    assert update.components == [] and "Ended by" in update.content
+    assert not ended.ephemeral and "has ended" in text_of(ended)
+    [again] = await battle_session.press(offer, button["label"], channel_id=CHANNEL,
+                                         user_id=GM_USER, guild_id=GUILD)
+    assert again.ephemeral and "no battle in this channel" in again.content
