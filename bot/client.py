@@ -18,7 +18,7 @@ from bot.cogs.lookups import Lookups, procedure_groups
 from bot.cogs.roster import Roster
 from bot.command_log import log_command, mark_started
 from bot.errors import on_app_command_error
-from bot.replies import AnswerButton, EndButton, GMButton
+from bot.replies import AnswerButton, EndButton, GMButton, OverrideMenu
 from bot.rulesets import RuleSetCommands, each_ruleset
 from bot.storage.database import Database
 from bot.workers import OutcomeWorker
@@ -58,7 +58,7 @@ class HuzzahBot(commands.Bot):
                     Decisions(self.store), Help(self)):
             await self.add_cog(cog)
         # Buttons under a question answer it, even under a message sent before a restart.
-        self.add_dynamic_items(AnswerButton, GMButton, EndButton)
+        self.add_dynamic_items(AnswerButton, GMButton, EndButton, OverrideMenu)
         self.tree.on_error = on_app_command_error
 
     async def on_app_command_completion(self, interaction: discord.Interaction,

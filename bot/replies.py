@@ -8,6 +8,7 @@ The buttons are ``DynamicItem``s: their custom ids say which question and which 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -16,6 +17,7 @@ from bot.battles.decisions import Asked
 from bot.battles.play import Played
 from bot.render.resolution import escape, question_messages, resolution_messages
 from bot.respond import Reply
+from rules.core.outcomes import Outcome
 
 ANSWER_PREFIX = "huzzah:answer:"
 MAX_BUTTONS = 25  # five rows of five
@@ -145,3 +147,42 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         cog = interaction.client.get_cog("Battles")  # type: ignore[attr-defined]
         assert isinstance(cog, Battles)
         await cog.pressed_end(interaction, self.battle_id)
+
+
+OVERRIDE_PREFIX = "huzzah:override:"
+MENU_SIZE = 25  # options in one select menu
+
+
+def override_view(key: tuple[int, int], outcomes: Sequence[Outcome]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(OverrideMenu(*key, options=[
+        discord.SelectOption(label=o.label[:100], value=o.key) for o in outcomes[:MENU_SIZE]]))
+    return view
+
+
+class OverrideMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=re.escape(OVERRIDE_PREFIX) + r"(?P<battle>\d+):(?P<seq>\d+)"):
+    """``/gm override``'s results as a menu: picking one overrides, GMs only, while that roll
+    is still the last."""
+
+    def __init__(self, battle_id: int, seq: int,
+                 options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            placeholder="Pick the result to apply", min_values=1, max_values=1,
+            options=options or [discord.SelectOption(label="…", value="-")],
+            custom_id=f"{OVERRIDE_PREFIX}{battle_id}:{seq}"))
+        self.battle_id, self.seq = battle_id, seq
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> OverrideMenu:
+        return cls(int(match["battle"]), int(match["seq"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.cogs.gm import GM
+
+        cog = interaction.client.get_cog("GM")  # type: ignore[attr-defined]
+        assert isinstance(cog, GM)
+        values = (interaction.data or {}).get("values") or ["-"]
+        await cog.picked(interaction, self.battle_id, self.seq, str(values[0]))

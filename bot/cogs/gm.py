@@ -23,7 +23,7 @@ from bot.battles.store import (
 )
 from bot.battles.validate import battle_side, check_commander, check_new_name
 from bot.buttons import press
-from bot.replies import played_reply, reply_to
+from bot.replies import MENU_SIZE, override_view, played_reply, reply_to
 from bot.respond import Reply, answer
 from bot.storage.models import Event
 from bot.workers import OutcomeJob, OutcomeWorker, TooSlow
@@ -174,29 +174,60 @@ class GM(commands.Cog):
                         done=f"🎲 Rerolled by {who}")
 
     @gm.command(name="override", description="Replace the last result with another the rules allow")
-    @app_commands.describe(result="The result to apply instead (pick from the list)")
-    async def override(self, interaction: discord.Interaction, result: str) -> None:
+    @app_commands.describe(result="The result to apply instead (pick from the list; leave it "
+                           "out for a menu)")
+    async def override(self, interaction: discord.Interaction,
+                       result: str | None = None) -> None:
         async def work() -> Reply:
+            if result is None:
+                return await self.override_menu(interaction)
             if result == STILL_WORKING:
                 raise BattleError("The list of results was not ready yet.",
                                   hint="Open the `result` option again and pick one.")
-            # Worked out with no transaction open: the channel stays free meanwhile.
-            key, listing = await self._listing(interaction)
-            found = await self.outcomes.result(listing)
-            async with self.store.for_interaction(interaction, "/gm override") as tx:
-                tx.require_gm("override a result")
-                event = await last_resolution(tx)
-                if (tx.require_battle().id, event.seq) != key:
-                    raise BattleError(f"The last roll changed while I worked out its results "
-                                      f"(it is now #{event.seq}).",
-                                      hint="Run `/gm override` again.")
-                chosen = found.find(result)
-                if chosen is None:
-                    raise not_listed(found)
-                played = await self._apply_override(tx, event, chosen)
-            return played_reply(played)
+            return await self.overridden(interaction, result)
 
         await answer(interaction, work)
+
+    async def overridden(self, interaction: discord.Interaction, result: str,
+                         expected: tuple[int, int] | None = None) -> Reply:
+        # Worked out with no transaction open: the channel stays free meanwhile.
+        key, listing = await self._listing(interaction)
+        if expected is not None and expected != key:
+            raise NotTheLast(expected[1], key[1] if expected[0] == key[0] else None)
+        found = await self.outcomes.result(listing)
+        async with self.store.for_interaction(interaction, "/gm override") as tx:
+            tx.require_gm("override a result")
+            event = await last_resolution(tx)
+            if (tx.require_battle().id, event.seq) != key:
+                raise BattleError(f"The last roll changed while I worked out its results "
+                                  f"(it is now #{event.seq}).",
+                                  hint="Run `/gm override` again.")
+            chosen = found.find(result)
+            if chosen is None:
+                raise not_listed(found)
+            played = await self._apply_override(tx, event, chosen)
+        return played_reply(played)
+
+    async def override_menu(self, interaction: discord.Interaction) -> Reply:
+        """The results the rules allow for the last roll, in a menu (privately, to the GM)."""
+        key, listing = await self._listing(interaction)
+        found = await self.outcomes.result(listing)
+        if not found.outcomes:
+            raise not_listed(found)
+        shown = found.outcomes[:MENU_SIZE]
+        more = len(found.outcomes) - len(shown)
+        text = f"Override #{key[1]} with:"
+        if more:
+            text += (f" (the {len(shown)} first of {len(found.outcomes)} results; type in "
+                     "the `result` option to search the rest)")
+        return Reply(content=text, ephemeral=True, view=override_view(key, shown))
+
+    async def picked(self, interaction: discord.Interaction, battle_id: int, seq: int,
+                     result: str) -> None:
+        """A result picked from the override menu: as ``/gm override result``."""
+        await press(interaction,
+                    lambda: self.overridden(interaction, result, (battle_id, seq)),
+                    done=f"🛠️ Overridden by {interaction.user.display_name}")
 
     @staticmethod
     async def _apply_override(tx: BattleTx, event: Event, chosen: Outcome) -> Played:

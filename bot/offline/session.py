@@ -50,7 +50,7 @@ __all__ = ["Dispatch", "OfflineDiscord"]
 #: funnel through ``request``.
 _NETWORK_METHODS = ("request", "get_from_cdn", "static_login", "ws_connect")
 _COMMAND, _COMPONENT, _AUTOCOMPLETE = 2, 3, 4
-_BUTTON = 2
+_BUTTON, _SELECT = 2, 3
 
 
 # --------------------------------------------------------------------------- task tracking
@@ -418,6 +418,39 @@ class OfflineDiscord:
         payload["message"] = held
         return await self.invoke_raw(payload)
 
+    async def pick(
+        self,
+        message: SentMessage,
+        option: str,
+        *,
+        channel_id: int,
+        user_id: int,
+        guild_id: int | None,
+        permissions: int = 0,
+        roles: Sequence[int] = (),
+        user_name: str = "player",
+    ) -> list[SentMessage]:
+        """Pick the option labelled ``option`` in the select menu under ``message``."""
+        await self.start()
+        menus = [c for c in _components(message.components) if c.get("type") == _SELECT]
+        for menu in menus:
+            values = [o["value"] for o in menu.get("options") or [] if o["label"] == option]
+            if values:
+                break
+        else:
+            raise OfflineInputError(f"no menu option {option!r} under that message")
+        held = message.request.message if message.request is not None else None
+        if held is None:
+            raise OfflineInputError("that message was never created, so it has no menu")
+        payload = self._payload(
+            _COMPONENT,
+            {"custom_id": menu["custom_id"], "component_type": _SELECT, "values": values},
+            channel_id=channel_id, user_id=user_id, guild_id=guild_id,
+            permissions=permissions, roles=roles, user_name=user_name,
+        )
+        payload["message"] = held
+        return await self.invoke_raw(payload)
+
     async def invoke_raw(self, payload: dict[str, Any]) -> list[SentMessage]:
         """Deliver a hand-built payload; same result and errors as :meth:`invoke`."""
         result = await self.dispatch(payload)
@@ -506,13 +539,17 @@ class OfflineDiscord:
         state._add_guild(discord.Guild(data=data, state=state))  # type: ignore[arg-type]
 
 
-def _buttons(components: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def _components(components: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Every component, rows opened."""
     found: list[Mapping[str, Any]] = []
     for component in components:
-        if component.get("type") == _BUTTON:
-            found.append(component)
-        found += _buttons(component.get("components") or [])
+        found.append(component)
+        found += _components(component.get("components") or [])
     return found
+
+
+def _buttons(components: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [c for c in _components(components) if c.get("type") == _BUTTON]
 
 
 def _words(path: str | Sequence[str]) -> list[str]:

@@ -61,3 +61,30 @@ async def test_the_buttons_work_after_a_restart(db):
         _, undone = await press(session, result, "↩️ Undo", GM_USER)
         assert undone.content.startswith("↩️ Undid #4")
         assert (await strength_and_log(second))[0] == 100
+
+
+async def test_override_without_a_result_offers_the_results_in_a_menu(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, ONE_SP)
+    refused = await reply(battle_session, "/gm override")
+    assert refused.ephemeral and "Only the battle's GM can override a result" in \
+        refused.content
+    menu = await reply(battle_session, "/gm override", user_id=GM_USER)
+    assert menu.ephemeral and menu.content.startswith("Override #4 with:")
+    [select] = [c for row in menu.components for c in row["components"]]
+    labels_ = [o["label"] for o in select["options"]]
+    assert 1 < len(labels_) <= 25
+    tie = 'Grenadiers retires 3"; Artois retires 3"'  # a drawn melee: both retire, no loss
+    assert tie in labels_
+    [not_gm] = await battle_session.pick(menu, tie, channel_id=CHANNEL, user_id=PLAYER,
+                                         guild_id=GUILD)
+    assert not_gm.ephemeral and "Only the battle's GM" in not_gm.content
+    update, overridden = await battle_session.pick(menu, tie, channel_id=CHANNEL,
+                                                   user_id=GM_USER, guild_id=GUILD)
+    assert "Overridden by" in update.content and update.components == []
+    assert not overridden.ephemeral and "event #6" in overridden.embeds[0]["footer"]["text"]
+    assert (await strength_and_log(battle_session.client.db))[0] == 100  # a tie: no loss
+    [stale] = await battle_session.pick(menu, tie, channel_id=CHANNEL, user_id=GM_USER,
+                                        guild_id=GUILD)
+    assert stale.ephemeral and "#4 is no longer the last one (the last is now #6)" in \
+        stale.content
