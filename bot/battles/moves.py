@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from sqlalchemy import Table, bindparam, text, update
+from sqlalchemy import Table, bindparam, insert, text, update
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Update
@@ -46,6 +46,7 @@ from bot.battles.rows import (
     ADD_EVENT,
     BATTLE_IN_CHANNEL,
     BATTLES,
+    ENGAGEMENTS,
     GENERALS,
     UNITS,
     Record,
@@ -54,14 +55,23 @@ from bot.battles.rows import (
     rows_of,
 )
 from bot.battles.states import ChannelStates
-from bot.battles.store import general_columns, roster_general, roster_unit, unit_columns
+from bot.battles.store import (
+    engagement_columns,
+    general_columns,
+    roster_engagement,
+    roster_general,
+    roster_unit,
+    unit_columns,
+)
 from bot.storage.database import Database
-from bot.storage.models import plain_values
+from bot.storage.models import plain_values, utcnow
+from rules.core.engagements import Engagement
 from rules.core.errors import RulesError
 from rules.core.roster import Roster, name_key
 
 UNITS_OF = rows_of(UNITS, "battle_id = :battle", " ORDER BY id")
 GENERALS_OF = rows_of(GENERALS, "battle_id = :battle", " ORDER BY id")
+ENGAGEMENTS_OF = rows_of(ENGAGEMENTS, "battle_id = :battle AND status = 'active'", " ORDER BY id")
 APPLIED = text("SELECT seq FROM events WHERE interaction_id = :interaction")
 # A battle waiting for a player's answer takes no move: the condition refuses it as it
 # refuses a battle moved by another process, and the locked retry says why.
@@ -71,6 +81,8 @@ MOVE_BATTLE = (update(BATTLES)
                       BATTLES.c.pending.is_(None)))
 SET_UNIT = update(UNITS).where(UNITS.c.id == bindparam("row_id"))
 SET_GENERAL = update(GENERALS).where(GENERALS.c.id == bindparam("row_id"))
+SET_ENGAGEMENT = update(ENGAGEMENTS).where(ENGAGEMENTS.c.id == bindparam("row_id"))
+ADD_ENGAGEMENT = insert(ENGAGEMENTS)
 
 
 Columns = Row[Any] | Record
@@ -84,11 +96,13 @@ class BattleRead:
     battle: Columns
     units: Sequence[Columns]
     generals: Sequence[Columns]
+    engagements: Sequence[Columns] = ()  # those still going on
     roster: Roster = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "roster", Roster(tuple(map(roster_unit, self.units)),
-                                                  tuple(map(roster_general, self.generals))))
+        object.__setattr__(self, "roster", Roster(
+            tuple(map(roster_unit, self.units)), tuple(map(roster_general, self.generals)),
+            tuple(map(roster_engagement, self.engagements))))
 
     @property
     def facts(self) -> BattleFacts:
@@ -186,7 +200,8 @@ def _read(channel_id: int, interaction_id: int | None, conn: Connection) -> Batt
     refuse_while_waiting(battle)
     units = conn.execute(UNITS_OF, {"battle": battle.id}).all()
     generals = conn.execute(GENERALS_OF, {"battle": battle.id}).all()
-    return BattleRead(battle, units, generals)
+    engagements = conn.execute(ENGAGEMENTS_OF, {"battle": battle.id}).all()
+    return BattleRead(battle, units, generals, engagements)
 
 
 def _applied_seq(interaction_id: int | None, conn: Connection) -> int | None:
@@ -221,14 +236,17 @@ def _write(read: BattleRead, move: Move, command: Command,
         conn, read.generals, GENERALS, SET_GENERAL,
         {name_key(general.name): general for general in roster.generals},
         roster_general, general_columns)
-    changes += unit_changes + general_changes
+    engagements, engagement_changes = _write_engagements(conn, battle.id, read.engagements,
+                                                         roster.engagements)
+    changes += unit_changes + general_changes + engagement_changes
     conn.execute(ADD_EVENT, dict(
         battle_id=battle.id, seq=seq, interaction_id=command.interaction_id,
         user_id=command.actor.user_id, user_name=command.actor.name[:100],
         command=command.text[:200], kind="resolution",
         summary=move.resolution.headline[:500], request=move.request, resolution=move.record,
         changes=[c for c in changes if c["before"] != c["after"]], reverts=None))
-    return seq, BattleRead(Record.of(battle, plain_values(values)), units, generals)
+    return seq, BattleRead(Record.of(battle, plain_values(values)), units, generals,
+                           engagements)
 
 
 def _write_rows(conn: Connection, rows: Sequence[Columns], table: Table, statement: Update,
@@ -250,4 +268,41 @@ def _write_rows(conn: Connection, rows: Sequence[Columns], table: Table, stateme
         now.append(Record.of(row, stored))
         before = row_snapshot(row, table)
         changes.append(change_record(table.name, row.id, before, {**before, **stored}))
+    return now, changes
+
+
+def _write_engagements(conn: Connection, battle_id: int, rows: Sequence[Columns],
+                       after: Sequence[Engagement]) -> tuple[list[Columns], list[dict]]:
+    """Insert the engagements the move began, mark those it ended, update those it changed:
+    the ones still going on, and the changes, for the log."""
+    kept = {engagement.id for engagement in after if engagement.id is not None}
+    by_id = {row.id: row for row in rows}
+    changes = []
+    for row in rows:
+        if row.id not in kept:
+            conn.execute(SET_ENGAGEMENT, {"row_id": row.id, "status": "ended"})
+            before = row_snapshot(row, ENGAGEMENTS)
+            changes.append(change_record("engagements", row.id, before,
+                                         {**before, "status": "ended"}))
+    now: list[Columns] = []
+    for engagement in after:
+        if engagement.id is None:
+            values = {"battle_id": battle_id, "status": "active", "created_at": utcnow(),
+                      **engagement_columns(engagement)}
+            row_id = conn.execute(ADD_ENGAGEMENT, values).inserted_primary_key[0]
+            added = Record({"id": row_id, **values})
+            now.append(added)
+            changes.append(change_record("engagements", row_id, None,
+                                         row_snapshot(added, ENGAGEMENTS)))
+            continue
+        row = by_id[engagement.id]
+        if roster_engagement(row) == engagement:
+            now.append(row)
+            continue
+        new = engagement_columns(engagement)
+        conn.execute(SET_ENGAGEMENT, {"row_id": row.id, **new})
+        stored = plain_values(new)
+        now.append(Record.of(row, stored))
+        before = row_snapshot(row, ENGAGEMENTS)
+        changes.append(change_record("engagements", row.id, before, {**before, **stored}))
     return now, changes

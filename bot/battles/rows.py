@@ -11,10 +11,11 @@ from sqlalchemy.engine import Row
 from sqlalchemy.sql.selectable import TextualSelect
 
 from bot.battles.store import NOT_RESTORED
-from bot.storage.models import Battle, Event, General, Unit, plain_values
+from bot.storage.models import Battle, Engagement, Event, General, Unit, plain_values
 
 BATTLES, UNITS, GENERALS, EVENTS = (Battle.__table__, Unit.__table__, General.__table__,
                                     Event.__table__)
+ENGAGEMENTS = Engagement.__table__
 
 
 def rows_of(table: Table, where: str, then: str = "") -> TextualSelect:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,8 @@ from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM
 from bot.battles.states import ChannelStates
 from bot.storage.database import Database
 from bot.storage.models import UNDOABLE, Base, Battle, Event, General, Unit
+from bot.storage.models import Engagement as EngagementRow
+from rules.core.engagements import Engagement
 from rules.core.registry import BattleRules
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, name_key
 from rules.registry import RULESETS
@@ -35,7 +37,8 @@ if TYPE_CHECKING:
     from bot.battles.play import Played
     from bot.battles.undo import Undone
 
-MODELS: dict[str, type[Base]] = {"battles": Battle, "units": Unit, "generals": General}
+MODELS: dict[str, type[Base]] = {"battles": Battle, "units": Unit, "generals": General,
+                                 "engagements": EngagementRow}
 # The sequence counter only ever grows: undo must not wind it back.
 NOT_RESTORED = ("last_seq",)
 NOT_UNDOABLE = ("undo", "battle_start")
@@ -62,6 +65,17 @@ def roster_unit(row: Unit) -> RosterUnit:
 
 def roster_general(row: General) -> RosterGeneral:
     return RosterGeneral(row.name, row.side, row.unit_name, row.wounds, row.status)
+
+
+def roster_engagement(row: Any) -> Engagement:
+    first, other = row.sides
+    return Engagement(row.kind, (tuple(first), tuple(other)), dict(row.state or {}), row.id)
+
+
+def engagement_columns(engagement: Engagement) -> dict[str, Any]:
+    """The columns of an engagement's row that the engine's roster decides."""
+    return {"kind": engagement.kind, "sides": [list(side) for side in engagement.sides],
+            "state": dict(engagement.state)}
 
 
 def unit_columns(unit: RosterUnit) -> dict[str, Any]:
@@ -100,6 +114,7 @@ class BattleTx:
         # Read once per command: the channel is locked, so only this command changes them.
         self._units: list[Unit] | None = None
         self._generals: list[General] | None = None
+        self._engagements: list[EngagementRow] | None = None
 
     # --- guards ---------------------------------------------------------------------------
 
@@ -145,14 +160,26 @@ class BattleTx:
             ))
         return list(self._generals)
 
+    async def engagement_rows(self) -> list[EngagementRow]:
+        """The battle's engagements still going on."""
+        if self._engagements is None:
+            battle = self.require_battle()
+            self._engagements = list(await self.session.scalars(
+                select(EngagementRow).where(EngagementRow.battle_id == battle.id,
+                                            EngagementRow.status == "active")
+                .order_by(EngagementRow.id)))
+        return list(self._engagements)
+
     def _forget_rows(self) -> None:
         """Rows were added or deleted: read the lists afresh when next asked."""
-        self._units = self._generals = None
+        self._units = self._generals = self._engagements = None
 
     async def roster(self) -> Roster:
         units = await self.unit_rows()
         generals = await self.general_rows()
-        return Roster(tuple(map(roster_unit, units)), tuple(map(roster_general, generals)))
+        engagements = await self.engagement_rows()
+        return Roster(tuple(map(roster_unit, units)), tuple(map(roster_general, generals)),
+                      tuple(map(roster_engagement, engagements)))
 
     async def unit_row(self, name: str, *, allow_gone: bool = False) -> Unit:
         roster = await self.roster()
@@ -194,6 +221,22 @@ class BattleTx:
             row = generals[name_key(general.name)]
             if roster_general(row) != general:
                 self._set(row, general_columns(general))
+        await self._write_engagements(after.engagements)
+
+    async def _write_engagements(self, after: tuple[Engagement, ...]) -> None:
+        """New engagements get a row; ended ones are marked so; changed ones are updated."""
+        battle = self.require_battle()
+        rows = {row.id: row for row in await self.engagement_rows()}
+        kept = {e.id for e in after if e.id is not None}
+        for row_id, row in rows.items():
+            if row_id not in kept:
+                self._set(row, {"status": "ended"})
+        for engagement in after:
+            if engagement.id is None:
+                self.add(EngagementRow(battle_id=battle.id, status="active",
+                                       **engagement_columns(engagement)))
+            elif roster_engagement(rows[engagement.id]) != engagement:
+                self._set(rows[engagement.id], engagement_columns(engagement))
 
     def _set(self, row: Base, values: dict[str, Any]) -> None:
         self.touch(row)
@@ -332,6 +375,7 @@ class BattleView:
     units: list[Unit]
     generals: list[General]
     events: list[Event]
+    engagements: list[EngagementRow] = field(default_factory=list)  # still going on
 
 
 CHANNELS_REMEMBERED = 10_000
@@ -530,13 +574,17 @@ def _read_view(channel_id: int, ended_too: bool, events: int | None,
             select(Unit).where(Unit.battle_id == battle.id).order_by(Unit.side, Unit.id)))
         generals = list(session.scalars(
             select(General).where(General.battle_id == battle.id).order_by(General.id)))
+        engagements = list(session.scalars(
+            select(EngagementRow).where(EngagementRow.battle_id == battle.id,
+                                        EngagementRow.status == "active")
+            .order_by(EngagementRow.id)))
         log: list[Event] = []
         if events != 0:
             latest = select(Event).where(Event.battle_id == battle.id).order_by(Event.seq.desc())
             if events is not None:
                 latest = latest.limit(events)
             log = list(reversed(list(session.scalars(latest))))
-        return BattleView(battle, units, generals, log)
+        return BattleView(battle, units, generals, log, engagements)
 
 
 async def active_battle(session: AsyncSession, channel_id: int) -> Battle | None:

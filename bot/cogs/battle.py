@@ -100,7 +100,8 @@ class Battles(commands.Cog):
     @battle.command(name="show", description="Show the battle: turn, roster, generals")
     async def show(self, interaction: discord.Interaction) -> None:
         view = await self.store.view(interaction.channel_id or 0)
-        first, *_ = battle_messages(view.battle, view.units, view.generals)
+        first, *_ = battle_messages(view.battle, view.units, view.generals,
+                                     view.engagements)
         await interaction.response.send_message(embeds=first)
 
     @battle.command(name="end", description="End this channel's battle (GM)")

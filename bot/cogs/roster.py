@@ -157,7 +157,8 @@ class Roster(commands.Cog):
     @unit.command(name="list", description="The battle's roster")
     async def list(self, interaction: discord.Interaction) -> None:
         view = await self.store.view(interaction.channel_id or 0)
-        first, *_ = battle_messages(view.battle, view.units, view.generals)
+        first, *_ = battle_messages(view.battle, view.units, view.generals,
+                                     view.engagements)
         await interaction.response.send_message(embeds=first)
 
     @edit.autocomplete("unit")

@@ -95,7 +95,20 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
     return fields or [FieldSpec("Roster", "No units yet: add them with `/unit add`.")]
 
 
-def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[General]):
+def engagement_field(engagements: Sequence[Any]) -> list[FieldSpec]:
+    """The fights that last, one line each: ``Melee: 4e Léger against 52nd``."""
+    if not engagements:
+        return []
+    lines = []
+    for row in engagements:
+        first, other = row.sides
+        lines.append(f"⚔️ {escape(row.kind.capitalize())}: "
+                     f"{escape(' and '.join(first))} against {escape(' and '.join(other))}")
+    return [FieldSpec("Engagements", "\n".join(lines))]
+
+
+def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
+                    engagements: Sequence[Any] = ()):
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
     queued = len(battle.dice_queue or [])
     description = f"{ruleset_title(battle)} · {turn_line(battle)}\nGM: {gm}"
@@ -105,7 +118,8 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
         description += f"\n{counted(queued, 'die', 'dice')} queued by the GM for the next roll"
     head = EmbedSpec(title=f"⚔️ {battle.name}", description=description, colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
-                     fields=tuple(roster_fields(units, generals, battle_rules(battle))))
+                     fields=(*roster_fields(units, generals, battle_rules(battle)),
+                             *engagement_field(engagements)))
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
 

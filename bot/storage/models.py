@@ -42,6 +42,7 @@ NAMING_CONVENTION: dict[str, str] = {
 BATTLE_STATUSES = ("active", "ended")
 UNIT_STATUSES = ("active", "gone")
 GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
+ENGAGEMENT_STATUSES = ("active", "ended")
 
 
 def utcnow() -> datetime:
@@ -275,6 +276,26 @@ class General(Base):
 
     def __repr__(self) -> str:
         return f"<General {self.id} {self.name!r} {self.side} {self.status}>"
+
+
+class Engagement(Base):
+    """A fight that lasts between units of two sides (see ``rules.core.engagements``):
+    changed only by events, and undone like units."""
+
+    __tablename__ = "engagements"
+    __table_args__ = (_status_check(ENGAGEMENT_STATUSES),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"),
+                                           index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    sides: Mapped[list[Any]] = mapped_column(JSON())  # [[unit, ...], [unit, ...]]
+    state: Mapped[dict[str, Any]] = mapped_column(_json_dict(), default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<Engagement {self.id} {self.kind} {self.sides} {self.status}>"
 
 
 class Event(Base):

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput
 
 ACTIVE = "active"
@@ -69,6 +70,12 @@ class Change:
 class Roster:
     units: tuple[RosterUnit, ...] = ()
     generals: tuple[RosterGeneral, ...] = ()
+    engagements: tuple[Engagement, ...] = ()  # fights that last (see rules.core.engagements)
+
+    def engaged(self, unit: str, kind: str | None = None) -> Engagement | None:
+        """The engagement (of ``kind``, or any) ``unit`` is in, if any."""
+        return next((e for e in self.engagements
+                     if e.involves(unit) and kind in (None, e.kind)), None)
 
     def unit(self, name: str, *, allow_gone: bool = False) -> RosterUnit:
         """The unit called ``name``; a clear error when it is unknown or gone."""
@@ -242,6 +249,9 @@ def describe_changes(changes: Iterable[Change], strength_label: str = "SP") -> l
         groups.setdefault((change.kind, change.who), []).append(change)
     lines = []
     for (kind, who), group in groups.items():
+        if kind == "engagement":  # "Melee: 45e Ligne against 2nd Foot begins"
+            lines += [f"{who} {'begins' if c.after else 'ends'}" for c in group]
+            continue
         said = _general_phrases(group) if kind == "general" else _unit_phrases(
             group, strength_label)
         said = [s for s in said if s]

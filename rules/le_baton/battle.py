@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rules.core.engagements import disengage, engage, engagement_changes
 from rules.core.errors import InvalidInput
 from rules.core.fields import json_safe
 from rules.core.records import Effect, EffectKind
@@ -42,8 +43,9 @@ PHASES: tuple[str, ...] = (
 )
 
 # Markers the battle keeps on a unit, besides its description.
-MARKERS = ("casualties", "in_melee_with", "firefight_with", "halted", "held", "charge_marker",
-           "fought")
+MARKERS = ("casualties", "halted", "held", "charge_marker", "fought")
+# Melees that continue and firefights are engagements of the battle (rules.core.engagements).
+MELEE, FIREFIGHT = "melee", "firefight"
 
 
 # How players say a change to each roster field and marker ("La Sarre is now in melee with
@@ -61,8 +63,6 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "guns": Phrase("now fires {value}-pound shot", "no longer has a weight of shot"),
     "casualties": Phrase("has {value} casualties in all", "has no casualties",
                          one="has 1 casualty in all"),
-    "in_melee_with": Phrase("is now in melee with {value}", "is no longer in melee"),
-    "firefight_with": Phrase("is now in a firefight with {value}", "is no longer in a firefight"),
     "halted": Phrase("is halted", "is no longer halted"),
     "held": Phrase("is held (failed recall)", "is no longer held"),
     "charge_marker": Phrase("has a charge marker", "has its charge marker removed"),
@@ -75,15 +75,12 @@ SHOWN_MARKERS = ("halted", "held", "charge_marker")
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
-    """``infantry, elite, column`` · ``charge marker, 3 casualties, in melee with 52nd``."""
+    """``infantry, elite, column`` · ``charge marker, 3 casualties``."""
     described = [str(attributes[key]) for key in ("arm", "quality", "formation")
                  if attributes.get(key)]
     markers = [m.replace("_", " ") for m in SHOWN_MARKERS if attributes.get(m)]
     if attributes.get("casualties"):
         markers.append(f"{attributes['casualties']} casualties")
-    for key, text in (("in_melee_with", "in melee with"), ("firefight_with", "firefight with")):
-        if attributes.get(key):
-            markers.append(f"{text} {attributes[key]}")
     return UnitWords(tuple(described), tuple(markers))
 
 
@@ -111,8 +108,6 @@ def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
     for key, value in markers.items():
         if key == "casualties":
             checked[key] = UNIT.read_json({"casualties": value}, where)["casualties"]
-        elif key in ("in_melee_with", "firefight_with"):
-            checked[key] = str(value) if value not in (None, "", "none") else None
         else:
             checked[key] = UNIT.read_json({key: value}, where)[key]
     _check_description(where, checked)
@@ -141,8 +136,8 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         horse=Horse(a["horse"]) if a.get("horse") else None,
         guns=a.get("guns"),
         general=roster.general_with(unit.name) is not None,
-        in_melee=bool(a.get("in_melee_with")),
-        firefight=bool(a.get("firefight_with")),
+        in_melee=roster.engaged(unit.name, MELEE) is not None,
+        firefight=roster.engaged(unit.name, FIREFIGHT) is not None,
         halted=bool(a.get("halted")),
         held=bool(a.get("held")),
         charge_marker=bool(a.get("charge_marker")),
@@ -151,22 +146,40 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
 
 
 def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:
-    units = {name_key(u.name): u for u in roster.units}
+    after = roster
     for effect in effects:
-        key = name_key(effect.unit)
-        if key in units:
-            units[key] = _effect(units[key], effect)
-            if effect.kind in (EffectKind.ROUTED, EffectKind.REMOVED, EffectKind.MELEE_ENDS):
-                _release(units, units[key].name)
-    after = Roster(tuple(units.values()), roster.generals)
+        if find_unit(after, effect.unit) is not None:
+            after = _effect(after, effect)
     changes = [c for old, new in zip(roster.units, after.units, strict=True)
                for c in unit_changes(old, new)]
     changes += [c for old, new in zip(roster.generals, after.generals, strict=True)
                 for c in general_changes(old, new)]
-    return after, changes
+    return after, changes + engagement_changes(roster, after)
 
 
-def _effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
+def _effect(roster: Roster, effect: Effect) -> Roster:
+    name = effect.unit
+    match effect.kind:
+        case EffectKind.IN_MELEE if effect.value and find_unit(roster, effect.value):
+            return engage(roster, MELEE, [name], [find_unit(roster, effect.value).name])
+        case EffectKind.FIREFIGHT if effect.value and find_unit(roster, effect.value):
+            return engage(roster, FIREFIGHT, [name], [find_unit(roster, effect.value).name])
+        case EffectKind.MELEE_ENDS:
+            return _release(roster, name, MELEE)
+        case EffectKind.ROUTED | EffectKind.REMOVED:
+            # Nobody stays locked in melee or firefight with a unit that has gone.
+            return _release(_with_unit(roster, name, effect), name, None)
+        case _:
+            return _with_unit(roster, name, effect)
+
+
+def _with_unit(roster: Roster, name: str, effect: Effect) -> Roster:
+    units = tuple(_unit_effect(u, effect) if name_key(u.name) == name_key(name) else u
+                  for u in roster.units)
+    return replace(roster, units=units)
+
+
+def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
     match effect.kind:
         case EffectKind.CASUALTIES:
             lost = effect.amount or 0
@@ -189,31 +202,29 @@ def _effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return unit.with_attr("fought", True)
         case EffectKind.FORMATION:
             return unit.with_attr("formation", effect.value)
-        case EffectKind.IN_MELEE:
-            return unit.with_attr("in_melee_with", effect.value)
-        case EffectKind.MELEE_ENDS:
-            return unit.with_attr("in_melee_with", None).with_attr("fought", None)
-        case EffectKind.FIREFIGHT:
-            return unit.with_attr("firefight_with", effect.value)
         case _:
             return unit  # movement on the table: the reply says it, the bot keeps no map
 
 
-def _release(units: dict[str, RosterUnit], name: str) -> None:
-    """Nobody stays locked in melee or firefight with a unit that has gone or broken off."""
-    for key, unit in units.items():
-        for marker in ("in_melee_with", "firefight_with"):
-            partner = unit.attr(marker)
-            if partner and name_key(partner) == name_key(name):
-                units[key] = units[key].with_attr(marker, None)
-                if marker == "in_melee_with":
-                    units[key] = units[key].with_attr("fought", None)
+def _release(roster: Roster, name: str, kind: str | None) -> Roster:
+    """End ``name``'s engagements (of ``kind``); units out of a melee have not fought in
+    the next one yet (the lancers' first-combat edge)."""
+    melees = {u for e in roster.engagements if e.kind == MELEE and e.involves(name)
+              and kind in (None, MELEE) for side in e.sides for u in side}
+    after, _ = disengage(roster, name, kind)
+    units = tuple(u.with_attr("fought", None) if u.name in melees and u.attr("fought") else u
+                  for u in after.units)
+    return replace(after, units=units)
+
+
+def find_unit(roster: Roster, name: str) -> RosterUnit | None:
+    return next((u for u in roster.units if name_key(u.name) == name_key(name)), None)
 
 
 def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
     """A halt lasts for its turn."""
     units = tuple(u.with_attr("halted", False) if u.attr("halted") else u for u in roster.units)
-    after = Roster(units, roster.generals)
+    after = replace(roster, units=units)
     changes = [c for old, new in zip(roster.units, after.units, strict=True)
                for c in unit_changes(old, new)]
     return after, changes
@@ -224,12 +235,11 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
     active = [u for u in roster.units if not u.gone]
     lines: list[str] = []
     if phase in (PHASES[0], PHASES[5], PHASES[10]):
-        seen: set[str] = set()
-        for unit in active:
-            partner = unit.attr("in_melee_with")
-            if partner and name_key(partner) not in seen:
-                seen.add(name_key(unit.name))
-                lines.append(f"Melee continues: {unit.name} and {partner}.")
+        for engagement in roster.engagements:
+            if engagement.kind == MELEE:
+                first, other = engagement.sides
+                lines.append(f"Melee continues: {' and '.join(first)} and "
+                             f"{' and '.join(other)}.")
     if phase in (PHASES[0], PHASES[12]):
         for unit in active:
             if unit.attr("held"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.storage.models import Unit
+from bot.storage.models import Engagement, Unit
 
 from .conftest import GM_USER, reply, text_of
 
@@ -25,6 +25,13 @@ async def setup(session) -> None:
 async def roster(session) -> dict[str, Unit]:
     async with session.client.db.reader() as s:
         return {u.name: u for u in await s.scalars(select(Unit))}
+
+
+async def engagements(session) -> list[tuple[str, list, str]]:
+    """Every engagement the battle has had: kind, sides, status."""
+    async with session.client.db.reader() as s:
+        return [(e.kind, e.sides, e.status)
+                for e in await s.scalars(select(Engagement).order_by(Engagement.id))]
 
 
 async def test_morale_shows_the_arithmetic(discord_session):
@@ -59,12 +66,14 @@ async def test_a_charge_in_a_battle_locks_both_units_in_melee_and_undo_frees_the
     message = await reply(battle_session,
                           '/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"')
     assert "melee in phase 6" in message.embeds[0]["title"]
-    state = await roster(battle_session)
-    assert state["28e Ligne"].attributes["in_melee_with"] == "Buffs"
-    assert state["Buffs"].attributes["in_melee_with"] == "28e Ligne"
+    # Buffs fail to stand (a 6): both are locked in one melee, kept as an engagement.
+    assert await engagements(battle_session) == [
+        ("melee", [["Buffs"], ["28e Ligne"]], "active")]
+    assert "Melee: Buffs against 28e Ligne begins" in text_of(message)
+    show = await reply(battle_session, "/battle show")
+    assert "⚔️ Melee: Buffs against 28e Ligne" in text_of(show)
     await reply(battle_session, "/gm undo", user_id=GM_USER)
-    state = await roster(battle_session)
-    assert not state["Buffs"].attributes.get("in_melee_with")
+    assert await engagements(battle_session) == []  # undo takes the new row back
 
 
 async def test_a_rout_removes_the_unit_and_frees_its_opponent(battle_session):
@@ -79,10 +88,16 @@ async def test_a_rout_removes_the_unit_and_frees_its_opponent(battle_session):
     assert "routs, removed" in message.embeds[0]["title"]
     state = await roster(battle_session)
     assert state["Buffs"].status == "gone" and state["Buffs"].gone_reason == "routed"
-    assert not state["28e Ligne"].attributes.get("in_melee_with")
+    assert await engagements(battle_session) == [
+        ("melee", [["Buffs"], ["28e Ligne"]], "ended")]
     refused = await reply(battle_session,
                           '/fire le-baton shooter:Buffs target:"28e Ligne" dice:"1 1 1 1"')
     assert refused.ephemeral and "Buffs is out of the battle (routed)" in refused.content
+    # Undo puts the rout back, and the melee with it.
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert await engagements(battle_session) == [
+        ("melee", [["Buffs"], ["28e Ligne"]], "active")]
+    assert (await roster(battle_session))["Buffs"].status == "active"
 
 
 async def test_lancers_charge_a_line_that_forms_square_and_pass_through(battle_session):
@@ -97,7 +112,7 @@ async def test_lancers_charge_a_line_that_forms_square_and_pass_through(battle_s
     state = await roster(battle_session)
     assert state["Lanciers"].strength == 7
     assert state["Lanciers"].attributes["charge_marker"] is True
-    assert not state["Lanciers"].attributes.get("in_melee_with")
+    assert [status for _, _, status in await engagements(battle_session)] == ["ended"]
 
 
 async def test_situation_words_follow_roster_names_in_melee(battle_session):
@@ -108,6 +123,6 @@ async def test_situation_words_follow_roster_names_in_melee(battle_session):
     text = text_of(message)
     assert "**28e Ligne** 🎲 4 4 4 4 4 4 4 4 (each die −1 enemy in defensive terrain)" in text
     assert "28e Ligne and Buffs tie, 0 all" in text
-    assert "📋 28e Ligne is now in melee with Buffs" in text
+    assert "📋 Melee: 28e Ligne against Buffs begins" in text
     state = await roster(battle_session)
     assert state["Buffs"].strength == 8 and state["28e Ligne"].strength == 12

@@ -22,8 +22,7 @@ async def test_a_melee_and_a_formation_change_read_as_sentences(discord_session)
     melee = await reply(discord_session, '/melee le-baton attacker:"28e Ligne" '
                                          'defender:"Buffs: defensive-terrain" phase:6 '
                                          'dice:"4 4 4 4 4 4 4 4 1 1 1 1"')
-    assert effects(melee) == ["28e Ligne is now in melee with Buffs",
-                              "Buffs is now in melee with 28e Ligne"]
+    assert effects(melee) == ["Melee: 28e Ligne against Buffs begins"]
     formed = await reply(discord_session, "/gm set unit:Buffs field:formation value:column",
                          user_id=GM_USER)
     assert formed.content == "🛠️ Buffs is now in column (event #6)."

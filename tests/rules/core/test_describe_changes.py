@@ -32,15 +32,16 @@ def test_a_destroyed_unit_is_one_sentence():
     assert describe_changes(changes) == ["La Sarre is destroyed"]
 
 
-def test_le_baton_markers_read_as_players_say_them():
-    changes = [unit("La Sarre", "in_melee_with", None, "42nd Highlanders"),
+def test_le_baton_markers_and_engagements_read_as_players_say_them():
+    changes = [Change("Melee: La Sarre against 42nd Highlanders", "engagement", "status",
+                      None, "active"),
                unit("Hussars", "charge_marker", True, False),
-               unit("4e Léger", "in_melee_with", "52nd", None),
+               Change("Melee: 4e Léger against 52nd", "engagement", "status", "active", None),
                unit("4e Léger", "fought", True, None)]
     assert describe_changes(changes, "figures") == [
-        "La Sarre is now in melee with 42nd Highlanders",
+        "Melee: La Sarre against 42nd Highlanders begins",
         "Hussars has its charge marker removed",
-        "4e Léger is no longer in melee",
+        "Melee: 4e Léger against 52nd ends",
     ]
 
 
@@ -93,8 +94,8 @@ def test_every_effect_of_a_le_baton_melee_reads_without_field_names():
                              Effect(EffectKind.CASUALTIES, "Rifles", 2),
                              Effect(EffectKind.REMOVED, "Rifles")], roster)
     assert describe_changes(changes, "figures") == [
-        "28e Ligne is now in melee with Buffs",
         "Rifles loses 2 figures (now 2), is destroyed and has 2 casualties in all",
+        "Melee: 28e Ligne against Buffs begins",
     ]
 
 

@@ -90,21 +90,32 @@ def test_rout_or_destruction_takes_the_unit_out_and_releases_its_melee_partner(k
     after, changes = apply(Effect(kind, "2nd Foot"), roster=before)
     gone = unit(after, "2nd Foot")
     assert (gone.status, gone.gone_reason) == (GONE, reason)
-    assert unit(after, "45e Ligne").attr("in_melee_with") is None
-    assert Change("45e Ligne", "unit", "in_melee_with", "2nd Foot", None) in changes
+    assert after.engaged("45e Ligne") is None and after.engagements == ()
+    assert Change("Melee: 2nd Foot against 45e Ligne", "engagement", "status", "active",
+                  None) in changes
 
 
 def test_melee_ends_releases_both_units():
     before = locked(ROSTER, "2nd Foot", "45e Ligne")
     after, _ = apply(Effect(E.MELEE_ENDS, "45e Ligne"), roster=before)
-    assert unit(after, "2nd Foot").attr("in_melee_with") is None
-    assert unit(after, "45e Ligne").attr("in_melee_with") is None
+    assert after.engaged("2nd Foot") is None and after.engaged("45e Ligne") is None
 
 
-def test_in_melee_marks_both_units_with_their_opponent():
+def test_in_melee_engages_both_units_once():
     after = locked(ROSTER, "2nd Foot", "45e Ligne")
-    assert unit(after, "2nd Foot").attr("in_melee_with") == "45e Ligne"
+    [melee] = after.engagements  # the pair of effects makes one engagement
+    assert (melee.kind, melee.sides) == ("melee", (("2nd Foot",), ("45e Ligne",)))
+    assert after.engaged("45e Ligne").facing("45e Ligne") == ("2nd Foot",)
     assert engine_unit(unit(after, "45e Ligne"), after).in_melee
+    assert not engine_unit(unit(after, "Lancers"), after).in_melee
+
+
+def test_a_firefight_is_an_engagement_of_its_own_kind():
+    after, changes = apply(Effect(E.FIREFIGHT, "2nd Foot", value="45e Ligne"))
+    assert engine_unit(unit(after, "45e Ligne"), after).firefight
+    assert not engine_unit(unit(after, "45e Ligne"), after).in_melee
+    assert changes == [Change("Firefight: 2nd Foot against 45e Ligne", "engagement",
+                              "status", None, "active")]
 
 
 def test_formation_changes_the_roster():
@@ -135,7 +146,8 @@ def test_recall_to_the_start_of_the_charge_ends_the_melee():
     before = locked(ROSTER, "Lancers", "Scots Greys")
     after, _ = apply(Effect(E.RECALLED, "Lancers"), Effect(E.MELEE_ENDS, "Lancers"),
                      roster=before)
-    assert unit(after, "Scots Greys").attr("in_melee_with") is None
+    assert before.engaged("Scots Greys") is not None
+    assert after.engaged("Scots Greys") is None
 
 
 def test_halted_is_cleared_by_a_new_turn():
@@ -222,10 +234,10 @@ def test_roster_words_refuse_a_name_and_need_nation_and_arm():
 
 
 def test_check_attributes_keeps_markers_by_their_own_types():
-    checked = check_attributes(british("infantry", casualties="3", in_melee_with="none",
-                                       held="yes", charge_marker=False), "unit")
+    checked = check_attributes(british("infantry", casualties="3", held="yes",
+                                       charge_marker=False), "unit")
     assert checked == {"nation": "british", "arm": "infantry", "casualties": 3,
-                       "in_melee_with": None, "held": True, "charge_marker": False}
+                       "held": True, "charge_marker": False}
     with pytest.raises(InvalidInput, match="unit: `wedge` is not a valid formation. Use one "
                                            "of: column, line, square, skirmish."):
         check_attributes({"formation": "wedge"}, "unit")
