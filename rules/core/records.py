@@ -14,6 +14,7 @@ from typing import Any
 
 from rules.core.decisions import Answer, Answers, Question, Undecided
 from rules.core.dice import Faces, Reading, plain_reading
+from rules.core.effects import effect_words
 
 
 @dataclass(frozen=True)
@@ -70,18 +71,28 @@ class Step:
 
 
 class EffectKind(StrEnum):
-    """What a resolution does to a unit or a general. Battle state applies these."""
+    """Names for the effect kinds in use. The core vocabulary reads the same in every rule
+    set (``rules.core.effects``); the others are registered, with their texts, by the rule
+    sets that use them. A new rule set may use any kind it registers."""
 
+    # The core vocabulary.
+    DAMAGE = "damage"
+    MARKER_SET = "marker_set"
+    MARKER_CLEARED = "marker_cleared"
+    MOVED = "moved"
+    REMOVED = "removed"
+    LEADER_CASUALTY = "leader_casualty"
+    ENGAGEMENT_STARTED = "engagement_started"
+    ENGAGEMENT_ENDED = "engagement_ended"
+    # Registered by Fire at Will and Le Baton.
     LOSE_SP = "lose_sp"
     SHAKEN = "shaken"
     ROUTED = "routed"
     RETIRE = "retire"
     SURRENDERED = "surrendered"
     COUNTER_CHARGE = "counter_charge"
-    DISORDERED = "disordered"
     HALTED = "halted"
     CASUALTIES = "casualties"
-    REMOVED = "removed"
     FORMATION = "formation"
     GENERAL_WOUNDED = "general_wounded"
     GENERAL_INCAPACITATED = "general_incapacitated"
@@ -99,52 +110,25 @@ class EffectKind(StrEnum):
     FOUGHT = "fought"
 
 
-_EFFECT_TEXT: dict[EffectKind, str] = {
-    EffectKind.LOSE_SP: "loses {amount} SP",
-    EffectKind.SHAKEN: "is shaken",
-    EffectKind.ROUTED: "routs",
-    EffectKind.RETIRE: 'retires {amount}"',
-    EffectKind.SURRENDERED: "surrenders (removed from the table)",
-    EffectKind.COUNTER_CHARGE: "counter-charges {value}, meeting it halfway",
-    EffectKind.DISORDERED: "is disordered",
-    EffectKind.HALTED: "halts",
-    EffectKind.CASUALTIES: "takes {amount} casualties",
-    EffectKind.REMOVED: "is removed from the game",
-    EffectKind.FORMATION: "forms {value}",
-    EffectKind.GENERAL_WOUNDED: "is lightly wounded (moves at half speed)",
-    EffectKind.GENERAL_INCAPACITATED: "is incapacitated (removed from play)",
-    EffectKind.GENERAL_CAPTURED: "is captured",
-    EffectKind.GENERAL_KILLED: "is killed",
-    EffectKind.COMMAND_SHAKEN: 'units of his command within 18" are shaken',
-    EffectKind.PLACED: 'is placed {amount}" {value}',
-    EffectKind.FOLLOW_UP: "follows up",
-    EffectKind.CHARGE_MARKER: "leaves a charge marker where its charge began",
-    EffectKind.RECALLED: "is recalled",
-    EffectKind.HELD: "is held: it cannot move next turn and must test recall again",
-    EffectKind.IN_MELEE: "is locked in melee with {value}",
-    EffectKind.MELEE_ENDS: "is out of melee",
-    EffectKind.FIREFIGHT: "is locked in a firefight with {value}",
-    EffectKind.FOUGHT: "has had its first combat: it continues the melee without its edge",
-}
-
-
 @dataclass(frozen=True)
 class Effect:
-    """A change to one unit (or general), as data: ``unit`` names who it falls on."""
+    """A change to one unit (or general), as data: ``unit`` names who it falls on.
 
-    kind: EffectKind
+    ``measure`` is the unit a number counts in (``"`` or ``hexes`` for a move, ``SP`` or
+    ``blocks`` for damage), ``direction`` where a move goes (``back``, ``toward 52nd``).
+    """
+
+    kind: str
     unit: str
     amount: int | None = None
     detail: str = ""
     value: str | None = None  # data some kinds carry: a new formation, a melee opponent
+    measure: str | None = None
+    direction: str | None = None
 
     def describe(self) -> str:
-        text = _EFFECT_TEXT[self.kind].format(amount=self.amount, value=self.value)
-        if self.kind is EffectKind.CASUALTIES and self.amount == 1:
-            text = "takes 1 casualty"
-        if self.kind is EffectKind.COMMAND_SHAKEN:
-            return f"{self.unit}: {text}"
-        return f"{self.unit} {text}"
+        words = effect_words(self)
+        return f"{self.unit}{words}" if words.startswith(":") else f"{self.unit} {words}"
 
 
 class Severity(IntEnum):
@@ -211,14 +195,16 @@ def _roll_dict(roll: Roll) -> dict[str, Any]:
 
 
 def _effect_dict(effect: Effect) -> dict[str, Any]:
-    return {
-        "kind": effect.kind.value,
+    data = {
+        "kind": str(effect.kind),
         "unit": effect.unit,
         "amount": effect.amount,
         "detail": effect.detail,
         "value": effect.value,
-        "text": effect.describe(),
     }
+    data |= {key: getattr(effect, key) for key in ("measure", "direction")
+             if getattr(effect, key) is not None}
+    return data | {"text": effect.describe()}
 
 
 @dataclass
@@ -237,13 +223,16 @@ class ResolutionBuilder:
 
     def effect(
         self,
-        kind: EffectKind,
+        kind: str,
         unit: str,
         amount: int | None = None,
         detail: str = "",
         value: str | None = None,
+        *,
+        measure: str | None = None,
+        direction: str | None = None,
     ) -> None:
-        self.effects.append(Effect(kind, unit, amount, detail, value))
+        self.effects.append(Effect(kind, unit, amount, detail, value, measure, direction))
 
     def note(self, text: str) -> None:
         self.notes.append(text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core.dice import (
@@ -16,6 +16,7 @@ from rules.core.dice import (
     ScriptedSource,
     parse_dice,
 )
+from rules.core.effects import EffectText, register_effects
 from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet
 from rules.core.records import Effect, Resolution
@@ -85,6 +86,12 @@ class RuleSet:
     procedures: Mapping[str, Procedure]
     help: HelpTopic
     battle: BattleRules | None = None
+    # Its own effect kinds and how they read (beside the core vocabulary of
+    # rules.core.effects); registered when the entry is made.
+    effects: Mapping[str, EffectText] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        register_effects(self.effects)
 
 
 def dice_source(dice: Any, seed: Any, faces: DiceFaces = ANY_DICE) -> DiceSource:

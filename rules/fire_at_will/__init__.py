@@ -10,7 +10,7 @@ from rules.core.dice import DiceSource
 from rules.core.fields import Field
 from rules.core.records import Resolution
 from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
-from rules.fire_at_will import battle, commands
+from rules.fire_at_will import battle, commands, effects
 from rules.fire_at_will.charge import check_declaration, resolve_charge, resolve_surrender
 from rules.fire_at_will.inputs import (
     CHARGER,
@@ -63,6 +63,7 @@ def _surrender(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
 RULESET_ENTRY = RuleSet(
     key=RULESET,
     title="Fire at Will",
+    effects=effects.TEXTS,
     help=HelpTopic(words=(("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER))),
     battle=BattleRules(
         phases=battle.PHASES,

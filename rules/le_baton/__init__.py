@@ -8,7 +8,7 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.records import Resolution
 from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
-from rules.le_baton import battle, commands, phases
+from rules.le_baton import battle, commands, effects, phases
 from rules.le_baton.inputs import MELEE_SITUATION, UNIT
 from rules.le_baton.movement import movement_lines
 from rules.le_baton.units import RULESET
@@ -33,6 +33,7 @@ def _runner(name: str):
 RULESET_ENTRY = RuleSet(
     key=RULESET,
     title="Le Baton",
+    effects=effects.TEXTS,
     help=HelpTopic(
         words=(("Units", UNIT), ("Melee situation (after a roster name)", MELEE_SITUATION)),
         reference=(("Movement (phases 3 and 8)", tuple(movement_lines())),),

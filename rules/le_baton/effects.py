@@ -1,0 +1,29 @@
+"""How Le Baton's effects read (the kinds its entry registers beside the core
+vocabulary)."""
+
+from __future__ import annotations
+
+from rules.core.records import Effect
+from rules.core.records import EffectKind as E
+
+
+def _casualties(effect: Effect) -> str:
+    return "takes 1 casualty" if effect.amount == 1 else f"takes {effect.amount} casualties"
+
+
+TEXTS = {
+    E.ROUTED: "routs",
+    E.RETIRE: 'retires {amount}"',
+    E.HALTED: "halts",
+    E.CASUALTIES: _casualties,
+    E.FORMATION: "forms {value}",
+    E.PLACED: 'is placed {amount}" {value}',
+    E.FOLLOW_UP: "follows up",
+    E.CHARGE_MARKER: "leaves a charge marker where its charge began",
+    E.RECALLED: "is recalled",
+    E.HELD: "is held: it cannot move next turn and must test recall again",
+    E.IN_MELEE: "is locked in melee with {value}",
+    E.MELEE_ENDS: "is out of melee",
+    E.FIREFIGHT: "is locked in a firefight with {value}",
+    E.FOUGHT: "has had its first combat: it continues the melee without its edge",
+}

@@ -1,0 +1,52 @@
+"""The open effects vocabulary: core kinds every rule set composes, and kinds of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.effects import is_registered, register_effects
+from rules.core.records import Effect, _effect_dict
+from rules.core.records import EffectKind as E
+from rules.core.registry import HelpTopic, RuleSet
+
+
+@pytest.mark.parametrize(("effect", "text"), [
+    (Effect(E.DAMAGE, "Black Watch", 2, measure="blocks"), "Black Watch loses 2 blocks"),
+    (Effect(E.MOVED, "Black Watch", 2, value="retreats", measure="hexes",
+            direction="toward its own lines"),
+     "Black Watch retreats 2 hexes toward its own lines"),
+    (Effect(E.MOVED, "Hussars", 3, direction="back"), 'Hussars moves 3" back'),
+    (Effect(E.MARKER_SET, "4e Léger", value="disordered"), "4e Léger is disordered"),
+    (Effect(E.MARKER_CLEARED, "4e Léger", value="disordered"),
+     "4e Léger is no longer disordered"),
+    (Effect(E.REMOVED, "Battery"), "Battery is removed from the game"),
+    (Effect(E.LEADER_CASUALTY, "Wolfe", value="killed"), "Wolfe is hit: killed"),
+    (Effect(E.ENGAGEMENT_STARTED, "52nd", value="firefight"), "52nd is engaged in a firefight"),
+])
+def test_the_core_vocabulary_reads_in_any_unit_of_measure(effect, text):
+    assert effect.describe() == text
+
+
+def test_a_rule_set_registers_its_own_kinds_when_its_entry_is_made():
+    assert not is_registered("takes_ground")
+    RuleSet("test-set", "Test set", {}, HelpTopic(()),
+            effects={"takes_ground": "takes ground into the hex"})
+    assert Effect("takes_ground", "Black Watch").describe() == \
+        "Black Watch takes ground into the hex"
+
+
+def test_a_kind_reads_one_way_only():
+    register_effects({"shaken": "is shaken"})  # the same text again: fine
+    with pytest.raises(ValueError, match="`shaken` is already registered"):
+        register_effects({"shaken": "wavers"})
+
+
+def test_an_unregistered_kind_says_how_to_register_it():
+    with pytest.raises(KeyError, match="register it with rules.core.effects"):
+        Effect("vanishes", "Ghosts").describe()
+
+
+def test_the_json_record_carries_measure_and_direction_only_when_given():
+    moved = _effect_dict(Effect(E.MOVED, "Hussars", 2, measure="hexes", direction="back"))
+    assert (moved["measure"], moved["direction"]) == ("hexes", "back")
+    assert "measure" not in _effect_dict(Effect(E.SHAKEN, "Hussars"))
