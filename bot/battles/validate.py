@@ -7,6 +7,8 @@ import re
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
+from rules.core.errors import InvalidInput
+from rules.core.registry import BattleRules
 from rules.core.roster import name_key
 
 MAX_SIDE = 32
@@ -88,3 +90,20 @@ def did_you_mean(side: str, known: list[str]) -> str:
     lowered = {name_key(k): k for k in known}
     close = difflib.get_close_matches(name_key(side), list(lowered), n=1, cutoff=0.6)
     return f" Did you mean {lowered[close[0]]}?" if close else ""
+
+
+MAX_WOUNDS = 9
+"""The most light wounds any option takes; each rule set says how many it allows."""
+
+
+def check_wounds(wounds: int, rules: BattleRules) -> None:
+    """A general's light wounds, as many as the battle's rule set lets him carry."""
+    if wounds <= rules.max_wounds:
+        return
+    if rules.max_wounds == 0:
+        raise InvalidInput("This rule set counts no wounds on generals.",
+                           hint="Leave `wounds` out.")
+    raise InvalidInput(f"A general carries at most {rules.max_wounds} light "
+                       f"{'wound' if rules.max_wounds == 1 else 'wounds'} and stays in play.",
+                       hint=f"Use 0 to {rules.max_wounds}; a GM marks him out of play with "
+                       "`/gm general field:status`.")

@@ -21,7 +21,11 @@ from bot.battles.store import (
     roster_general,
     roster_unit,
 )
-from bot.battles.validate import battle_side, check_commander, check_new_name
+from bot.battles.validate import (
+    battle_side,
+    check_commander,
+    check_new_name,
+)
 from bot.buttons import press
 from bot.replies import MENU_SIZE, override_view, played_reply, reply_to
 from bot.respond import Reply, answer
@@ -47,7 +51,6 @@ GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
 # The bounds /unit add and /general add put on their options: a GM's correction is held to
 # the same, so no value reaches the database that a player could not have entered.
 STRENGTH_RANGE = (0, MAX_STRENGTH)
-WOUNDS_RANGE = (0, 1)
 # Discord drops an autocomplete not answered within 3 seconds.
 AUTOCOMPLETE_WAIT = 2.0
 # Offered while the list of results is still being worked out.
@@ -396,7 +399,8 @@ class GM(commands.Cog):
                 before = roster_general(row)
                 tx.touch(row)
                 if field.value == "wounds":
-                    row.wounds = parse_int(value, "wounds", WOUNDS_RANGE) or 0
+                    # As many as the rule set lets a general carry, as `/general add` takes.
+                    row.wounds = parse_int(value, "wounds", (0, tx.rules.max_wounds)) or 0
                 elif field.value == "status":
                     if value not in GENERAL_STATUSES:
                         raise InvalidInput(f"`status` is one of {', '.join(GENERAL_STATUSES)}.")

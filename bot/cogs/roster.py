@@ -9,7 +9,14 @@ from discord.ext import commands
 from bot.autocomplete import general_name_choices, suggestions, unit_name_choices
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleStore, BattleTx, roster_general, roster_unit
-from bot.battles.validate import MAX_SIDE, battle_side, check_commander, check_new_name
+from bot.battles.validate import (
+    MAX_SIDE,
+    MAX_WOUNDS,
+    battle_side,
+    check_commander,
+    check_new_name,
+    check_wounds,
+)
 from bot.cogs.battle import server_group
 from bot.render.battle import attribute_words, battle_messages
 from bot.respond import Reply, answer
@@ -182,10 +189,11 @@ class Roster(commands.Cog):
                           name: app_commands.Range[str, 1, 64],
                           side: app_commands.Range[str, 1, MAX_SIDE],
                           unit: str | None = None,
-                          wounds: app_commands.Range[int, 0, 1] = 0) -> None:
+                          wounds: app_commands.Range[int, 0, MAX_WOUNDS] = 0) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/general add") as tx:
                 battle = tx.require_battle()
+                check_wounds(wounds, tx.rules)
                 sides = battle.sides
                 general_name = await check_new_name(tx, name)
                 with_unit = (await tx.unit_row(unit)).name if unit else None

@@ -74,6 +74,8 @@ class BattleRules:
     phase_warning: Callable[[str, Mapping[str, Any], Roster, str | None], str | None] | None = None
     # How a roster line reads a unit's stored attributes.
     unit_words: Callable[[Mapping[str, Any]], UnitWords] = lambda attributes: UnitWords()
+    # Light wounds a general may carry and stay in play (0: the rule set counts none).
+    max_wounds: int = 0
 
 
 @dataclass(frozen=True)

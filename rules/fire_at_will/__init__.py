@@ -73,6 +73,7 @@ RULESET_ENTRY = RuleSet(
         prepare=commands.prepare,
         apply_effects=battle.apply_effects,
         unit_words=battle.unit_words,
+        max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)
     ),
     procedures={
         "charge": Procedure(

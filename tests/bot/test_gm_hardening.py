@@ -114,3 +114,15 @@ async def test_discord_does_not_offer_gm_commands_in_a_dm(discord_session):
                                      guild_id=None)
     message = await reply(discord_session, "/gm undo", user_id=GM_USER, guild_id=GUILD)
     assert message.ephemeral and "no battle" in message.content
+
+
+async def test_a_general_carries_the_wounds_his_rule_set_allows(discord_session):
+    await setup_battle(discord_session)
+    two = await gm(discord_session, "/general add name:Monckton side:British wounds:2")
+    assert two.ephemeral and "at most 1 light wound" in two.content
+    one = await gm(discord_session, "/general add name:Monckton side:British wounds:1")
+    assert not one.ephemeral, one.content
+    await gm(discord_session, '/battle end confirm:"Quebec 1759"')
+    await gm(discord_session, "/battle start ruleset:le-baton name:Albuera")
+    none = await gm(discord_session, "/general add name:Beresford side:British wounds:1")
+    assert none.ephemeral and "counts no wounds on generals" in none.content
