@@ -29,6 +29,7 @@ from bot.storage.database import Database
 from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
 from rules.core.decisions import Answer, Question, with_answer
+from rules.core.dice import plain_face
 from rules.core.records import Step
 
 QUESTIONS_KEPT = timedelta(days=14)
@@ -52,7 +53,7 @@ class Pending:
     def to_dict(self) -> dict[str, Any]:
         return {"question": self.question.to_dict(), "ruleset": self.ruleset,
                 "procedure": self.procedure, "options": self.options, "dice": self.dice,
-                "faces": [f if isinstance(f, int) else str(f) for f in self.faces],
+                "faces": [plain_face(f) for f in self.faces],
                 "asked_by": self.asked_by, "answerer": self.answerer, "seq": self.seq}
 
     @classmethod

@@ -87,6 +87,11 @@ class Reading(StrEnum):
     FLAG = "flag"  # a battle die's flag
 
 
+def plain_face(face: Face) -> int | str:
+    """A face as JSON holds it: pips as a number, a symbol as its name."""
+    return face if isinstance(face, int) else str(face)
+
+
 def plain_reading(face: Face) -> Reading:
     """What a die reads as when the procedure says nothing more of it."""
     if isinstance(face, int):

@@ -13,7 +13,7 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 from rules.core.decisions import Answer, Answers, Question, Undecided
-from rules.core.dice import Faces, Reading, plain_reading
+from rules.core.dice import Faces, Reading, plain_face, plain_reading
 from rules.core.effects import effect_words
 
 
@@ -176,7 +176,7 @@ def _roll_dict(roll: Roll) -> dict[str, Any]:
     return {
         "label": roll.label,
         "kind": roll.kind,
-        "dice": [str(face) if not isinstance(face, int) else face for face in roll.dice],
+        "dice": [plain_face(face) for face in roll.dice],
         "natural": roll.natural,
         "modifiers": [
             {"value": m.value, "reason": m.reason, "source": m.source} for m in roll.modifiers

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.core.dice import D6Pool, DiceSource, count_at_least, pool_readings
+from rules.core.dice import D6Pool, DiceSource, Reading, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
@@ -81,7 +81,7 @@ def artillery_modifiers(battery: Unit, range_: Range) -> list[Modifier]:
 
 def hits(faces: Sequence[int], to_hit: int, bonus: int) -> int:
     """Dice whose face plus the modifiers reaches the number (7 or more cannot be hit)."""
-    return count_at_least([f + bonus for f in faces if isinstance(f, int)], to_hit)
+    return pool_readings(faces, to_hit, bonus).count(Reading.HIT)
 
 
 def resolve_artillery_fire(
