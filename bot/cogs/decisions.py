@@ -57,8 +57,9 @@ class Decisions(commands.Cog):
         channel = interaction.channel_id or 0
         async with self.store.db.reader() as session:
             battle = await active_battle(session, channel)
-            if battle is not None:
+            if battle is not None and battle.pending:
                 return pending_of(battle)
+            # A quick lookup's (also one run with `lookup:true` in a battle channel).
             row = await session.scalar(
                 select(QuestionRow).where(QuestionRow.channel_id == channel,
                                           QuestionRow.user_id == interaction.user.id)
@@ -69,17 +70,18 @@ class Decisions(commands.Cog):
                       given: str | int) -> Played | Asked:
         """The answer to the question ``button_id`` names (None: the one waiting here)."""
         where, seq = (button_id.split(":") if button_id else ("", "0"))
-        if where.startswith("q") or (not where and await self._no_battle(interaction)):
-            question_id = int(where[1:]) if where else None
+        if not where:  # `/answer`: whatever is waiting here
+            waiting = await self.waiting(interaction)
+            # Nothing waiting, or a quick lookup's question: the lookup path says which.
+            where = "q" if waiting is None or waiting.seq is None else ""
+        if where.startswith("q"):
+            question_id = int(where[1:]) if len(where) > 1 else None
             return await answer_in_lookup(self.store.db, Actor.from_interaction(interaction),
                                           question_id, interaction.channel_id or 0,
                                           await self._answer_key(interaction, given,
                                                                  question_id))
         return await self.store.answer(interaction, int(seq) if where else None,
                                        await self._answer_key(interaction, given, None))
-
-    async def _no_battle(self, interaction: discord.Interaction) -> bool:
-        return await self.store.ruleset(interaction.channel_id or 0) is None
 
     async def _answer_key(self, interaction: discord.Interaction, given: str | int,
                           question_id: int | None) -> str:

@@ -175,3 +175,12 @@ async def test_le_baton_recall_asks_cavalry_that_need_not_roll(battle_session):
     [_, result] = await battle_session.press(asked, "Don't roll", channel_id=CHANNEL + 2,
                                              user_id=PLAYER, guild_id=GUILD)
     assert result.embeds[0]["title"].endswith("Greys does not roll for recall")
+
+
+async def test_answer_finds_a_lookup_question_in_a_battle_channel(battle_session):
+    await setup(battle_session)
+    asked = await reply(battle_session, LOOKUP + " lookup:true", user_id=PLAYER)
+    assert buttons(asked) == ["Counter-charge Rangers", "Stand"]
+    result = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
+    assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    assert (await kinds(battle_session.client.db))[-1] == "unit_add"  # the battle untouched
