@@ -4,9 +4,9 @@ A procedure that reaches a question nobody has answered stops (``Paused``). In a
 question is kept on the battle's row (``battles.pending``) by a logged ``question`` event, in
 the move's transaction: it survives restarts, and ``/gm undo`` takes it back like any event.
 While it waits the battle takes no other move. The answer plays the procedure again with the
-dice rolled before the question and the answer added to its ``choices``, as one ``resolution``
-event that also clears the question. A quick lookup has no battle: its question waits in the
-``questions`` table.
+dice rolled before the question and the answer added to its ``answered`` option, as one
+``resolution`` event that also clears the question. A quick lookup has no battle: its
+question waits in the ``questions`` table.
 
 Whose choice it is: the player who added the unit the question names (or, when nobody is on
 record, whoever ran the command), or a GM. In a quick lookup, whoever ran it.
@@ -28,7 +28,7 @@ from bot.battles.store import BattleTx
 from bot.storage.database import Database
 from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
-from rules.core.decisions import Answer, Question, with_answer
+from rules.core.decisions import ANSWERED, Answer, Question, with_answer
 from rules.core.dice import plain_face
 from rules.core.records import Step
 
@@ -63,9 +63,9 @@ class Pending:
                    data["asked_by"], data["answerer"], data.get("seq"))
 
     def answered(self, answer: Answer) -> dict[str, Any]:
-        """The command's options with the answer added to its ``choices``."""
-        choices = with_answer(self.options.get("choices"), self.question, answer)
-        return {**self.options, "choices": choices}
+        """The command's options with the answer added to those the bot asked for."""
+        return {**self.options,
+                ANSWERED: with_answer(self.options.get(ANSWERED), self.question, answer)}
 
 
 @dataclass(frozen=True)
@@ -134,12 +134,14 @@ async def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any]
     return Asked(pending, paused.steps, paused.dice_note, f"b{battle.id}:{pending.seq}")
 
 
-async def answer_in_battle(tx: BattleTx, seq: int | None, given: str) -> Played | Asked:
+async def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
+                           given: str) -> Played | Asked:
     """Play the waiting procedure on with the answer: one event, which clears the question
-    (or keeps the next one, when the procedure asks another)."""
+    (or keeps the next one, when the procedure asks another). ``asked`` (battle id, event
+    number) names the question a button was under; None: whichever is waiting."""
     battle = tx.require_battle()
     pending = pending_of(battle)
-    if pending is None or (seq is not None and pending.seq != seq):
+    if pending is None or (asked is not None and asked != (battle.id, pending.seq)):
         raise BattleError("That question has already been answered, or was taken back.",
                           hint="`/battle log` shows what happened.")
     check_answerer(tx.actor, pending, tx.actor.is_gm(battle.created_by, battle.gm_role_id))
@@ -194,7 +196,9 @@ async def answer_in_lookup(db: Database, actor: Actor, question_id: int | None,
             query = query.where(QuestionRow.id == question_id)
         else:
             query = query.where(QuestionRow.user_id == actor.user_id)
-        row = await session.scalar(query.order_by(QuestionRow.id.desc()).limit(1))
+        # Locked (on PostgreSQL; SQLite writes one at a time): two presses answer once.
+        row = await session.scalar(query.order_by(QuestionRow.id.desc()).limit(1)
+                                   .with_for_update())
         if row is None:
             raise BattleError("That question has already been answered, or there is none "
                               "waiting here.", hint="Run the command again to be asked anew.")

@@ -59,15 +59,23 @@ def rules_for(ruleset: str) -> BattleRules:
 
 def roll_typed_or_random(
     dice: str | None, prepared: Callable[[DiceSource], Resolution], faces: DiceFaces,
-    replay: Sequence[Face] = (),
+    replay: Sequence[Face] | None = None,
 ) -> tuple[Resolution, str]:
     """Typed-in dice (every one must be used) or fresh random dice, after ``replay`` (the
-    dice rolled before a question)."""
+    dice rolled before a question, when playing on after its answer)."""
     if dice and dice.strip():
+        typed = f"Dice typed in: {dice.strip()}"
+        if replay is not None:
+            # Played on after an answer: the typed dice were typed before the question, so
+            # the path the answer took may need more (rolled) or fewer (left unused).
+            source = ScriptedSource(parse_dice(dice, faces), fallback=RandomSource())
+            resolution = _until_asked(prepared, source, None, typed)
+            return resolution, typed + (f", then {source.fresh} rolled by Huzzah"
+                                        if source.fresh else "")
         source = ScriptedSource(parse_dice(dice, faces))
-        resolution = _until_asked(prepared, source, None, f"Dice typed in: {dice.strip()}")
+        resolution = _until_asked(prepared, source, None, typed)
         source.finish()
-        return resolution, f"Dice typed in: {dice.strip()}"
+        return resolution, typed
     random = RandomSource()
     source = ScriptedSource(replay, fallback=random) if replay else random
     return _until_asked(prepared, source, None, "Dice rolled by Huzzah"), "Dice rolled by Huzzah"
@@ -84,7 +92,7 @@ def _until_asked(prepared: Callable[[DiceSource], Resolution], source: DiceSourc
 
 
 def quick_lookup(ruleset: str, procedure: str, options: Mapping[str, Any],
-                 dice: str | None, replay: Sequence[Face] = ()) -> Played:
+                 dice: str | None, replay: Sequence[Face] | None = None) -> Played:
     rules = rules_for(ruleset)
     prepared = rules.prepare(procedure, options, None, {})
     resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces, replay)
@@ -126,7 +134,7 @@ class BattleFacts:
 
 def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mapping[str, Any],
               dice: str | None, forced: DiceSource | None = None,
-              replay: Sequence[Face] = ()) -> Move:
+              replay: Sequence[Face] | None = None) -> Move:
     """Resolve against the roster and apply the effects, touching no storage: a pure step,
     so the storage layer may run it before it takes any lock.
 
@@ -139,7 +147,7 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
     if forced is not None:
         resolution, note = prepared(forced), "Result set by the GM"
     elif dice and dice.strip():
-        resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces)
+        resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces, replay)
     else:
         resolution, note, queue = _roll_with_queue(list(facts.dice_queue or []), prepared,
                                                    replay)
@@ -166,7 +174,7 @@ async def play_in_battle(
     kind: str = "resolution",
     forced: DiceSource | None = None,
     summary_prefix: str = "",
-    replay: Sequence[Face] = (),
+    replay: Sequence[Face] | None = None,
 ) -> Played:
     """Resolve against the roster, apply the effects, and record it all as one event."""
     battle = tx.require_battle()
@@ -193,10 +201,12 @@ def _with_phase_warning(resolution: Resolution, rules: BattleRules, procedure: s
 
 
 def _roll_with_queue(
-    queue: list[Any], prepared: Callable[[DiceSource], Resolution], replay: Sequence[Face] = ()
+    queue: list[Any], prepared: Callable[[DiceSource], Resolution],
+    replay: Sequence[Face] | None = None
 ) -> tuple[Resolution, str, list[Any] | None]:
     """The dice of an answered question's first part, then those the GM queued; whatever
     else the procedure needs is rolled."""
+    replay = list(replay or ())
     if not queue and not replay:
         return _until_asked(prepared, RandomSource(), None, "Dice rolled by Huzzah"), \
             "Dice rolled by Huzzah", None

@@ -223,6 +223,20 @@ class BattleTx:
                 self._set(row, general_columns(general))
         await self._write_engagements(after.engagements)
 
+    async def unit_renamed_or_gone(self, name: str, new_name: str | None) -> None:
+        """Engagements follow a unit renamed (``new_name``), and end for one removed (None):
+        nobody stays locked in a fight with a name no unit has."""
+        for row in await self.engagement_rows():
+            engagement = roster_engagement(row)
+            if not engagement.involves(name):
+                continue
+            if new_name is None:
+                self._set(row, {"status": "ended"})
+            else:
+                sides = [[new_name if name_key(n) == name_key(name) else n for n in side]
+                         for side in engagement.sides]
+                self._set(row, {"sides": sides})
+
     async def _write_engagements(self, after: tuple[Engagement, ...]) -> None:
         """New engagements get a row; ended ones are marked so; changed ones are updated."""
         battle = self.require_battle()
@@ -481,7 +495,7 @@ class BattleStore:
             except Paused as paused:
                 return await ask_in_battle(tx, procedure, options, dice, paused)
 
-    async def answer(self, interaction: discord.Interaction, seq: int | None,
+    async def answer(self, interaction: discord.Interaction, asked: tuple[int, int] | None,
                      given: str) -> Played | Asked:
         """A player's answer to the question the channel's battle is waiting on."""
         from bot.battles.decisions import answer_in_battle
@@ -489,7 +503,7 @@ class BattleStore:
         async with self.command(interaction.channel_id or 0,
                                 Actor.from_interaction(interaction), interaction.id,
                                 "/answer", while_waiting=True) as tx:
-            return await answer_in_battle(tx, seq, given)
+            return await answer_in_battle(tx, asked, given)
 
     async def undo(self, interaction: discord.Interaction, command: str,
                    expected: tuple[int, int] | None = None) -> Undone:

@@ -80,7 +80,8 @@ class Decisions(commands.Cog):
                                           question_id, interaction.channel_id or 0,
                                           await self._answer_key(interaction, given,
                                                                  question_id))
-        return await self.store.answer(interaction, int(seq) if where else None,
+        asked = (int(where[1:]), int(seq)) if where else None
+        return await self.store.answer(interaction, asked,
                                        await self._answer_key(interaction, given, None))
 
     async def _answer_key(self, interaction: discord.Interaction, given: str | int,

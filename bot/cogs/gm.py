@@ -31,6 +31,7 @@ from bot.replies import MENU_SIZE, override_view, played_reply, reply_to
 from bot.respond import Reply, answer
 from bot.storage.models import Event
 from bot.workers import OutcomeJob, OutcomeWorker, TooSlow
+from rules.core.decisions import ANSWERED
 from rules.core.dice import ReplaySource, parse_dice
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.outcomes import Enumeration, Outcome
@@ -156,13 +157,14 @@ class GM(commands.Cog):
                 raise NotTheLast(expected[1], event.seq if expected[0] == battle_id else None)
             await tx.undo(event, f"Undid #{event.seq} to reroll it")
             request = event.request
+            # Answers given after seeing the old dice are asked again; those given ahead stay.
+            options = {k: v for k, v in request["options"].items() if k != ANSWERED}
             try:
-                played = await play_in_battle(tx, request["procedure"], request["options"],
-                                              None, kind="reroll",
+                played = await play_in_battle(tx, request["procedure"], options, None,
+                                              kind="reroll",
                                               summary_prefix=f"Reroll of #{event.seq}: ")
             except Paused as paused:  # the new dice lead to a question for a player
-                played = await ask_in_battle(tx, request["procedure"], request["options"],
-                                             None, paused)
+                played = await ask_in_battle(tx, request["procedure"], options, None, paused)
         return reply_to(played)
 
     async def pressed(self, interaction: discord.Interaction, action: str, battle_id: int,
@@ -238,9 +240,10 @@ class GM(commands.Cog):
         undo = await tx.record("undo", f"Undid #{event.seq} to override it", reverts=event.seq)
         event.undone_by = undo.seq
         request = event.request
-        options = dict(request["options"])
-        if chosen.answers is not None:  # the players' answers on the way to this result
-            options["choices"] = ", ".join(chosen.answers)
+        # The answers on the way to this result replace those the players gave.
+        options = {k: v for k, v in request["options"].items() if k != ANSWERED}
+        if chosen.answers is not None:
+            options[ANSWERED] = "; ".join(chosen.answers)
         return await play_in_battle(
             tx, request["procedure"], options, None, kind="override",
             forced=ReplaySource(chosen.path), summary_prefix=f"GM override of #{event.seq}: ")

@@ -135,8 +135,10 @@ class Roster(commands.Cog):
                 if commander is not None:
                     row.commander = await check_commander(tx, commander)
                 if rename is not None:
+                    old_name = row.name
                     row.name = await check_new_name(tx, rename)
                     row.name_key = name_key(row.name)
+                    await tx.unit_renamed_or_gone(old_name, row.name)
                 changes = describe_changes(unit_changes(before, roster_unit(row)),
                                            tx.rules.strength_label)
                 if not changes:
@@ -154,6 +156,7 @@ class Roster(commands.Cog):
             async with self.store.for_interaction(interaction, "/unit remove") as tx:
                 row = await tx.unit_row(unit, allow_gone=True)
                 tx.require_owner(row, "remove")
+                await tx.unit_renamed_or_gone(row.name, None)
                 await tx.delete(row)
                 event = await tx.record("unit_remove", f"Removed {row.name}")
             return done(f"➖ {row.name} removed from the roster (event #{event.seq}; a GM can "

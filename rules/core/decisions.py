@@ -10,7 +10,6 @@ and the answer added.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,7 +104,8 @@ class Answers:
         if not isinstance(given, str):
             raise InvalidInput(f"`{where}` must be text like `counter-charge`.")
         answers = cls()
-        for part in filter(None, (p.strip() for p in re.split(r"[;,]", given))):
+        # Split on `;` only, as unit lists are: a unit's name may hold a comma.
+        for part in filter(None, (p.strip() for p in given.split(";"))):
             question, sep, answer = part.partition("=")
             if sep:
                 answers.by_question[question.strip().replace("-", "_")] = answer.strip()
@@ -114,17 +114,31 @@ class Answers:
         return answers
 
 
-def given_answers(options: Mapping[str, Any]) -> Answers:
-    """The answers a command (``choices``) or a JSON request (``answers``) gives."""
-    if options.get("choices") is not None:
-        return Answers.read(options["choices"], "choices")
-    return Answers.read(options.get("answers"), "answers")
+ANSWERED = "answered"
+"""The option where the bot keeps the answers players gave to its questions (apart from
+``choices``, given ahead with the command: a reroll keeps those and asks the others again)."""
 
 
-def with_answer(choices: str | None, question: Question, answer: Answer) -> str:
-    """A command's ``choices`` text with one more answer, as the bot stores it for replay."""
+def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> Answers:
+    """The answers a command gives (``choices``, then those the bot asked for) or a JSON
+    request (``answers``); ``more`` (a walk of every answer) comes after them."""
+    if options.get("choices") is not None or options.get(ANSWERED) is not None:
+        answers = Answers.read(options.get("choices"), "choices")
+        asked = Answers.read(options.get(ANSWERED), ANSWERED)
+        answers.by_question |= asked.by_question
+        answers.in_order += asked.in_order
+    else:
+        answers = Answers.read(options.get("answers"), "answers")
+    if more is not None:
+        answers.by_question |= more.by_question
+        answers.in_order += more.in_order
+    return answers
+
+
+def with_answer(answered: str | None, question: Question, answer: Answer) -> str:
+    """The bot's record of the answers given to its questions, with one more."""
     pair = f"{question.key}={answer.key}"
-    return f"{choices}; {pair}" if choices else pair
+    return f"{answered}; {pair}" if answered else pair
 
 
 def _key(text: str) -> str:

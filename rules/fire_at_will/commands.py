@@ -84,8 +84,7 @@ def prepare_charge(options: Mapping[str, Any], roster: Roster | None, _: Mapping
     given = dict(options)
 
     def charge(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return resolve_charge(target, chargers, cover, dice,
-                              answers if answers is not None else given_answers(given))
+        return resolve_charge(target, chargers, cover, dice, given_answers(given, answers))
 
     return charge
 

@@ -160,10 +160,12 @@ def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, li
 def _effect(roster: Roster, effect: Effect) -> Roster:
     name = effect.unit
     match effect.kind:
-        case EffectKind.IN_MELEE if effect.value and find_unit(roster, effect.value):
-            return engage(roster, MELEE, [name], [find_unit(roster, effect.value).name])
-        case EffectKind.FIREFIGHT if effect.value and find_unit(roster, effect.value):
-            return engage(roster, FIREFIGHT, [name], [find_unit(roster, effect.value).name])
+        case EffectKind.IN_MELEE | EffectKind.FIREFIGHT if (
+                effect.value and find_unit(roster, effect.value)):
+            # The roster's spelling of both names, whatever the effect said.
+            kind = MELEE if effect.kind == EffectKind.IN_MELEE else FIREFIGHT
+            return engage(roster, kind, [find_unit(roster, name).name],
+                          [find_unit(roster, effect.value).name])
         case EffectKind.MELEE_ENDS:
             return _release(roster, name, MELEE)
         case EffectKind.ROUTED | EffectKind.REMOVED:
@@ -209,10 +211,11 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
 def _release(roster: Roster, name: str, kind: str | None) -> Roster:
     """End ``name``'s engagements (of ``kind``); units out of a melee have not fought in
     the next one yet (the lancers' first-combat edge)."""
-    melees = {u for e in roster.engagements if e.kind == MELEE and e.involves(name)
+    melees = {name_key(u) for e in roster.engagements if e.kind == MELEE and e.involves(name)
               and kind in (None, MELEE) for side in e.sides for u in side}
     after, _ = disengage(roster, name, kind)
-    units = tuple(u.with_attr("fought", None) if u.name in melees and u.attr("fought") else u
+    units = tuple(u.with_attr("fought", None)
+                  if name_key(u.name) in melees and u.attr("fought") else u
                   for u in after.units)
     return replace(after, units=units)
 

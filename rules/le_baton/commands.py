@@ -148,8 +148,7 @@ def _morale(unit: Unit, phase: int, situation: Situation, o: Mapping[str, Any]) 
     given = dict(o)
 
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return resolve_morale(unit, phase, situation, dice,
-                              answers if answers is not None else given_answers(given))
+        return resolve_morale(unit, phase, situation, dice, given_answers(given, answers))
 
     return run
 
@@ -176,8 +175,7 @@ def prepare_charge(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     given = dict(o)
 
     def charge(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return resolve_charge(charger, target, s, dice,
-                              answers if answers is not None else given_answers(given))
+        return resolve_charge(charger, target, s, dice, given_answers(given, answers))
 
     return charge
 

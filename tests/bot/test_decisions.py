@@ -94,7 +94,7 @@ async def test_a_button_answers_after_a_restart(db):
         async with second.reader() as s:
             event = await s.scalar(select(Event).where(Event.seq == 5))
         # The answer is part of the move's request: a reroll or an override replays it.
-        assert event.request["options"]["choices"] == "counter_charge=Rangers"
+        assert event.request["options"]["answered"] == "counter_charge=Rangers"
         assert event.summary.startswith("Counter-charge Rangers (#4): ")
         [again] = await press(session, asked, "Stand", PLAYER)
         assert again.ephemeral and "already been answered" in again.content
@@ -184,3 +184,35 @@ async def test_answer_finds_a_lookup_question_in_a_battle_channel(battle_session
     result = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
     assert (await kinds(battle_session.client.db))[-1] == "unit_add"  # the battle untouched
+
+
+async def test_a_button_from_another_battle_does_not_answer_this_one(battle_session):
+    await setup(battle_session)
+    old = await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, "/gm undo", user_id=GM_USER)  # the question taken back
+    await reply(battle_session, '/battle end confirm:Quiberon', user_id=GM_USER)
+    await setup(battle_session)  # a new battle, the same question at the same event number
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    [refused] = await press(battle_session, old, "Stand", PLAYER)
+    assert refused.ephemeral and "already been answered" in refused.content
+    assert (await kinds_now(battle_session))[-1] == "question"
+
+
+async def kinds_now(session) -> list[str]:
+    async with session.client.db.reader() as s:
+        battle = await s.scalar(select(Battle).where(Battle.status == "active"))
+        return list(await s.scalars(select(Event.kind).where(Event.battle_id == battle.id)
+                                    .order_by(Event.seq)))
+
+
+async def test_typed_dice_that_run_short_after_an_answer_are_topped_up(battle_session):
+    # Le Baton, phase 5: the 2nd Foot fail to stand against cavalry on the one typed die;
+    # trying for square needs one more, which the bot rolls.
+    asked = await reply(battle_session, '/morale le-baton unit:"2nd Foot: british inf line" '
+                                        'phase:5 charged_by:cavalry opponent:Cuirassiers '
+                                        'dice:6', channel_id=CHANNEL + 3, user_id=PLAYER)
+    assert buttons(asked) == ["Try for square (4+)", "Stay as it is"]
+    _, result = await battle_session.press(asked, "Try for square (4+)", user_id=PLAYER,
+                                           channel_id=CHANNEL + 3, guild_id=GUILD)
+    assert "Dice typed in: 6, then 1 rolled by Huzzah" in result.embeds[0]["footer"]["text"]
+    assert "Form square (4+)" in [f["name"] for f in result.embeds[0]["fields"]]

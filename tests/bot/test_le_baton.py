@@ -126,3 +126,19 @@ async def test_situation_words_follow_roster_names_in_melee(battle_session):
     assert "📋 Melee: 28e Ligne against Buffs begins" in text
     state = await roster(battle_session)
     assert state["Buffs"].strength == 8 and state["28e Ligne"].strength == 12
+
+
+async def test_engagements_follow_a_renamed_unit_and_end_with_a_removed_one(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, '/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"')
+    renamed = await reply(battle_session, '/unit edit unit:Buffs rename:"3rd Foot"',
+                          user_id=GM_USER)
+    assert not renamed.ephemeral, renamed.content
+    assert await engagements(battle_session) == [
+        ("melee", [["3rd Foot"], ["28e Ligne"]], "active")]
+    await reply(battle_session, '/unit remove unit:"28e Ligne"', user_id=GM_USER)
+    assert await engagements(battle_session) == [
+        ("melee", [["3rd Foot"], ["28e Ligne"]], "ended")]
+    await reply(battle_session, "/gm undo", user_id=GM_USER)  # the removal, and its end
+    assert await engagements(battle_session) == [
+        ("melee", [["3rd Foot"], ["28e Ligne"]], "active")]
