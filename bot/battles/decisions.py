@@ -24,7 +24,7 @@ from sqlalchemy import delete, select
 from bot.battles.actor import Actor
 from bot.battles.errors import BattleError
 from bot.battles.play import Paused, Played, play_in_battle, quick_lookup
-from bot.battles.store import BattleTx
+from bot.battles.store import BattleTx, active_battle
 from bot.storage.database import Database
 from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
@@ -219,3 +219,22 @@ async def answer_in_lookup(db: Database, actor: Actor, question_id: int | None,
             await session.flush()
             return Asked(follow, paused.steps, paused.dice_note, f"q{again.id}:0")
 
+
+async def waiting_question(db: Database, channel_id: int, user_id: int) -> Pending | None:
+    """The question the channel's battle waits on; else the player's latest quick-lookup
+    question there (also one run with `lookup:true` in a battle channel)."""
+    async with db.reader() as session:
+        battle = await active_battle(session, channel_id)
+        if battle is not None and battle.pending:
+            return pending_of(battle)
+        row = await session.scalar(
+            select(QuestionRow).where(QuestionRow.channel_id == channel_id,
+                                      QuestionRow.user_id == user_id)
+            .order_by(QuestionRow.id.desc()).limit(1))
+        return Pending.from_dict(row.data) if row else None
+
+
+async def lookup_question(db: Database, question_id: int) -> Pending | None:
+    async with db.reader() as session:
+        row = await session.get(QuestionRow, question_id)
+        return Pending.from_dict(row.data) if row else None

@@ -47,6 +47,10 @@ class Record:
     def of(cls, row: Row[Any] | Record, values: Mapping[str, Any]) -> Record:
         return cls({**row._mapping, **values})
 
+    def snapshot(self) -> dict[str, Any]:
+        """Every column as JSON-safe data, as ``Base.snapshot`` gives a row's."""
+        return plain_values(dict(self._mapping))
+
     def __getattr__(self, name: str) -> Any:
         try:
             return self._mapping[name]

@@ -385,11 +385,13 @@ class _RollBack(Exception):
 
 @dataclass(frozen=True)
 class BattleView:
-    battle: Battle
-    units: list[Unit]
-    generals: list[General]
-    events: list[Event]
-    engagements: list[EngagementRow] = field(default_factory=list)  # still going on
+    """A consistent read of a battle, as plain read-only records (never database rows)."""
+
+    battle: Any
+    units: list[Any]
+    generals: list[Any]
+    events: list[Any]
+    engagements: list[Any] = field(default_factory=list)  # still going on
 
 
 CHANNELS_REMEMBERED = 10_000
@@ -598,7 +600,18 @@ def _read_view(channel_id: int, ended_too: bool, events: int | None,
             if events is not None:
                 latest = latest.limit(events)
             log = list(reversed(list(session.scalars(latest))))
-        return BattleView(battle, units, generals, log, engagements)
+        return BattleView(*(_plain(rows) for rows in (battle, units, generals, log,
+                                                        engagements)))
+
+
+def _plain(rows: Any) -> Any:
+    """Rows as plain, read-only records: what the store hands to cogs and renderers."""
+    from bot.battles.rows import Record
+
+    def one(row: Base) -> Record:
+        return Record({c.key: getattr(row, c.key) for c in row.__mapper__.column_attrs})
+
+    return [one(row) for row in rows] if isinstance(rows, list) else one(rows)
 
 
 async def active_battle(session: AsyncSession, channel_id: int) -> Battle | None:

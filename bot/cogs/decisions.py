@@ -12,9 +12,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.battles.actor import Actor
-from bot.battles.decisions import Asked, Pending, answer_in_lookup, pending_of
+from bot.battles.decisions import (
+    Asked,
+    Pending,
+    answer_in_lookup,
+    lookup_question,
+    waiting_question,
+)
 from bot.battles.play import Played
-from bot.battles.store import BattleStore, active_battle
+from bot.battles.store import BattleStore
 from bot.buttons import press as pressed
 from bot.replies import reply_to
 from bot.respond import Reply, answer
@@ -50,21 +56,8 @@ class Decisions(commands.Cog):
     async def waiting(self, interaction: discord.Interaction) -> Pending | None:
         """The question this channel's battle waits on, else this player's latest quick
         lookup question here."""
-        from sqlalchemy import select
-
-        from bot.storage.models import Question as QuestionRow
-
-        channel = interaction.channel_id or 0
-        async with self.store.db.reader() as session:
-            battle = await active_battle(session, channel)
-            if battle is not None and battle.pending:
-                return pending_of(battle)
-            # A quick lookup's (also one run with `lookup:true` in a battle channel).
-            row = await session.scalar(
-                select(QuestionRow).where(QuestionRow.channel_id == channel,
-                                          QuestionRow.user_id == interaction.user.id)
-                .order_by(QuestionRow.id.desc()).limit(1))
-            return Pending.from_dict(row.data) if row else None
+        return await waiting_question(self.store.db, interaction.channel_id or 0,
+                                      interaction.user.id)
 
     async def play_on(self, interaction: discord.Interaction, button_id: str | None,
                       given: str | int) -> Played | Asked:
@@ -90,18 +83,10 @@ class Decisions(commands.Cog):
         if isinstance(given, str):
             return given
         pending = await self.waiting(interaction) if question_id is None else \
-            await self._question(question_id)
+            await lookup_question(self.store.db, question_id)
         if pending is None or not 0 <= given < len(pending.question.answers):
             return ""  # refused as "already answered" by the play-on that follows
         return pending.question.answers[given].key
-
-    async def _question(self, question_id: int) -> Pending | None:
-        from bot.storage.models import Question as QuestionRow
-
-        async with self.store.db.reader() as session:
-            row = await session.get(QuestionRow, question_id)
-            return Pending.from_dict(row.data) if row else None
-
 
 async def press(interaction: discord.Interaction, button_id: str, index: int) -> None:
     """A button under a question: the result goes out publicly; the question's buttons go

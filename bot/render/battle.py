@@ -9,11 +9,14 @@ from typing import Any
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
-from bot.storage.models import Battle, Event, General, Unit
 from rules.core.registry import BattleRules, UnitWords
 from rules.registry import RULESETS
 
 BATTLE_COLOUR = 0x1F4E79
+
+# A battle, unit, general or event as the store hands it out: its columns as attributes,
+# read-only (``bot.battles.rows.Record``); never a database row.
+Battle = Unit = General = Event = Any
 
 
 def ruleset_title(battle: Battle) -> str:

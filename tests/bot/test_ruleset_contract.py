@@ -131,3 +131,11 @@ def test_only_the_rule_set_modules_import_a_rule_set():
     assert {k: v for k, v in offenders.items() if v} == {}
     for path in (ROOT / "rules" / "core").glob("*.py"):
         assert rule_set_imports(path) == [], path
+
+
+def test_renderers_take_plain_records_not_database_rows():
+    for path in (ROOT / "bot" / "render").glob("*.py"):
+        tree = ast.parse(path.read_text(), str(path))
+        imported = [node.module for node in ast.walk(tree)
+                    if isinstance(node, ast.ImportFrom) and node.module]
+        assert not [m for m in imported if m.startswith(("bot.storage", "sqlalchemy"))], path
