@@ -12,12 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 
 from bot.errors import handle_error
-from bot.respond import DEFER_AFTER, Reply
+from bot.respond import DEFER_AFTER, Reply, send
 
 log = logging.getLogger(__name__)
 
@@ -40,17 +39,7 @@ async def press(interaction: discord.Interaction, work: Callable[[], Awaitable[R
             await interaction.edit_original_response(content=done, view=None)
         else:
             await interaction.response.edit_message(content=done, view=None)
-    for index, embeds in enumerate(reply.messages or [[]]):
-        extra: dict[str, Any] = {}
-        if index == len(reply.messages) - 1 and reply.view is not None:
-            extra["view"] = reply.view
-        if index == 0 and reply.content:
-            extra["content"] = reply.content
-        if not interaction.response.is_done():
-            await interaction.response.send_message(embeds=embeds, ephemeral=reply.ephemeral,
-                                                    **extra)
-        else:
-            await interaction.followup.send(embeds=embeds, ephemeral=reply.ephemeral, **extra)
+    await send(interaction, reply)  # as a command's reply: a follow-up once answered
 
 
 async def _guarded(work: Awaitable[Reply]) -> tuple[Reply | None, Exception | None]:
