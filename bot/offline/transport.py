@@ -332,6 +332,14 @@ class InteractionCapture:
                 response_message_ephemeral=bool(flags & EPHEMERAL),
             )
             answer["resource"] = {"type": callback_type, "message": message}
+        elif callback_type in (DEFERRED_UPDATE, UPDATE_MESSAGE) and self.payload.get("message"):
+            # A button's interaction answered by updating the message it sits under: that
+            # message becomes the interaction's original, as Discord treats it.
+            message = _detached(self.payload["message"])
+            if callback_type == UPDATE_MESSAGE:
+                message = self._edit_message(message, data, files)
+            self.messages[message["id"]] = message
+            self.original_id = message["id"]
         return answer
 
     # -- webhook routes ------------------------------------------------------------

@@ -88,3 +88,15 @@ async def test_override_without_a_result_offers_the_results_in_a_menu(battle_ses
                                         guild_id=GUILD)
     assert stale.ephemeral and "#4 is no longer the last one (the last is now #6)" in \
         stale.content
+
+
+async def test_a_slow_press_is_deferred_then_answered(battle_session, monkeypatch):
+    import bot.buttons
+
+    await setup(battle_session)
+    result = await reply(battle_session, ONE_SP)
+    monkeypatch.setattr(bot.buttons, "DEFER_AFTER", 0)  # every press counts as slow
+    sent = await press(battle_session, result, "↩️ Undo", GM_USER)
+    assert [m.kind for m in sent] == ["edit", "followup"]
+    assert sent[0].components == [] and "Undone by" in sent[0].content
+    assert sent[1].content.startswith("↩️ Undid #4")
