@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -11,6 +10,15 @@ from discord.ext import commands
 
 from bot.autocomplete import general_name_choices, unit_name_choices
 from bot.battles.actor import Actor
+from bot.battles.corrections import (
+    GENERAL_FIELDS,
+    UNIT_COLUMNS,
+    queue_dice,
+    restore_unit,
+    set_general_field,
+    set_gm_role,
+    set_unit_field,
+)
 from bot.battles.decisions import ask_in_battle
 from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast
 from bot.battles.play import Paused, Played, play_in_battle, rules_for
@@ -18,13 +26,6 @@ from bot.battles.store import (
     BattleStore,
     BattleTx,
     active_battle,
-    roster_general,
-    roster_unit,
-)
-from bot.battles.validate import (
-    battle_side,
-    check_commander,
-    check_new_name,
 )
 from bot.buttons import press
 from bot.replies import MENU_SIZE, override_view, played_reply, reply_to
@@ -32,26 +33,14 @@ from bot.respond import Reply, answer
 from bot.storage.models import Event
 from bot.workers import OutcomeJob, OutcomeWorker, TooSlow
 from rules.core.decisions import ANSWERED
-from rules.core.dice import ReplaySource, parse_dice
-from rules.core.errors import InvalidInput, RulesError
+from rules.core.dice import ReplaySource
+from rules.core.errors import RulesError
 from rules.core.outcomes import Enumeration, Outcome
-from rules.core.roster import (
-    MAX_STRENGTH,
-    describe_changes,
-    general_changes,
-    name_key,
-    unit_changes,
-)
 
 RESOLUTION_KINDS = ("resolution", "reroll", "override")
 # Events that leave units alone; a reroll or override may reach past them.
 BESIDE_THE_ROSTER = ("dice_queue", "gm_role")
-UNIT_COLUMNS = ("name", "side", "strength", "status", "commander")
-GENERAL_FIELDS = ("side", "unit", "wounds", "status")
-GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
-# The bounds /unit add and /general add put on their options: a GM's correction is held to
-# the same, so no value reaches the database that a player could not have entered.
-STRENGTH_RANGE = (0, MAX_STRENGTH)
+
 # Discord drops an autocomplete not answered within 3 seconds.
 AUTOCOMPLETE_WAIT = 2.0
 # Offered while the list of results is still being worked out.
@@ -85,25 +74,6 @@ async def job_before(tx: BattleTx, event) -> OutcomeJob:
     battle = tx.require_battle()
     return OutcomeJob(battle.ruleset, request["procedure"], request["options"],
                       await tx.roster(), dict(battle.settings))
-
-
-def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
-    if value.strip().casefold() in ("none", ""):
-        return None
-    minimum, maximum = bounds
-    try:
-        number = int(value)
-    except ValueError:
-        raise InvalidInput(f"`{field}` takes a whole number, not `{value[:20]}`.",
-                           hint=f"Use {minimum} to {maximum}.") from None
-    if number < minimum:
-        raise InvalidInput(f"`{field}` cannot be below {minimum}.",
-                           hint=f"Use {minimum} to {maximum}.")
-    if number > maximum:
-        raise InvalidInput(f"`{field}` cannot be above {maximum}.",
-                           hint=f"Use {minimum} to {maximum}, as `/unit add` and "
-                           "`/general add` do.")
-    return number
 
 
 def not_listed(listing: Enumeration) -> BattleError:
@@ -300,17 +270,8 @@ class GM(commands.Cog):
                    clear: bool = False) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/gm dice") as tx:
-                battle = tx.require_gm("queue dice")
-                if not clear and not (dice and dice.strip()):
-                    raise BattleError("Give the dice to queue, or `clear:true`.")
-                faces = [] if clear else parse_dice(dice or "", tx.rules.dice_faces)
-                tx.touch(battle)
-                battle.dice_queue = [] if clear else [*battle.dice_queue, *faces]
-                queued = len(battle.dice_queue)
-                summary = "GM cleared the dice queue" if clear else (
-                    f"GM queued {len(faces)} dice ({queued} waiting)")
-                await tx.record("dice_queue", summary)
-            shown = " ".join(str(f) for f in battle.dice_queue) or "empty"
+                queue = await queue_dice(tx, dice, clear)
+            shown = " ".join(str(f) for f in queue) or "empty"
             return private(f"🎲 Dice queue: {shown}. The next rolls in this channel use them "
                            "first, in order.")
 
@@ -324,47 +285,10 @@ class GM(commands.Cog):
                   value: str) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/gm set") as tx:
-                tx.require_gm("set unit fields")
-                row = await tx.unit_row(unit, allow_gone=True)
-                before = roster_unit(row)
-                tx.touch(row)
-                await self._set_unit_field(tx, row, field.strip().lower(), value)
-                changes = describe_changes(unit_changes(before, roster_unit(row)),
-                                           tx.rules.strength_label)
-                if not changes:
-                    raise BattleError(f"{row.name}'s {field} is already {value}.")
-                event = await tx.record("gm_set", "GM set " + "; ".join(changes))
-            return public(f"🛠️ {'; '.join(changes)} (event #{event.seq}).")
+                changes, seq = await set_unit_field(tx, unit, field, value)
+            return public(f"🛠️ {'; '.join(changes)} (event #{seq}).")
 
         await answer(interaction, work)
-
-    async def _set_unit_field(self, tx: BattleTx, row, field: str, value: str) -> None:
-        if field == "strength":
-            row.strength = parse_int(value, "strength", STRENGTH_RANGE)
-        elif field == "status":
-            if value not in ("active", "gone"):
-                raise InvalidInput("`status` is active or gone.")
-            row.status = value
-            row.gone_reason = None if value == "active" else "removed by the GM"
-        elif field == "side":
-            row.side = await battle_side(tx, value)
-        elif field == "name":
-            row.name = await check_new_name(tx, value)
-            row.name_key = name_key(row.name)
-        elif field == "commander":
-            row.commander = await check_commander(tx, value)
-        elif tx.rules.unit_fields.knows(f"{field}=x") or field in {
-            f.name for f in tx.rules.unit_fields.fields
-        }:
-            attributes: dict[str, Any] = dict(row.attributes)
-            if value.strip().casefold() == "none":
-                attributes.pop(field, None)
-            else:
-                attributes[field] = value
-            row.attributes = tx.rules.check_attributes(attributes, row.name)
-        else:
-            names = ", ".join([*UNIT_COLUMNS, *(f.name for f in tx.rules.unit_fields.fields)])
-            raise InvalidInput(f"`{field}` is not a unit field.", hint=f"Fields: {names}.")
 
     @set.autocomplete("field")
     async def _fields(self, interaction: discord.Interaction, current: str):
@@ -379,14 +303,8 @@ class GM(commands.Cog):
     async def restore(self, interaction: discord.Interaction, unit: str) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/gm restore") as tx:
-                tx.require_gm("restore units")
-                row = await tx.unit_row(unit, allow_gone=True)
-                if row.status != "gone":
-                    raise BattleError(f"{row.name} is still in the battle.")
-                tx.touch(row)
-                row.status, row.gone_reason = "active", None
-                event = await tx.record("gm_restore", f"GM restored {row.name}")
-            return public(f"♻️ {row.name} is back in the battle (event #{event.seq}).")
+                name, seq = await restore_unit(tx, unit)
+            return public(f"♻️ {name} is back in the battle (event #{seq}).")
 
         await answer(interaction, work)
 
@@ -397,27 +315,8 @@ class GM(commands.Cog):
                       field: app_commands.Choice[str], value: str) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/gm general") as tx:
-                tx.require_gm("set generals' fields")
-                row = await tx.general_row(general)
-                before = roster_general(row)
-                tx.touch(row)
-                if field.value == "wounds":
-                    # As many as the rule set lets a general carry, as `/general add` takes.
-                    row.wounds = parse_int(value, "wounds", (0, tx.rules.max_wounds)) or 0
-                elif field.value == "status":
-                    if value not in GENERAL_STATUSES:
-                        raise InvalidInput(f"`status` is one of {', '.join(GENERAL_STATUSES)}.")
-                    row.status = value
-                elif field.value == "unit":
-                    row.unit_name = (None if value.strip().casefold() == "none"
-                                     else (await tx.unit_row(value)).name)
-                else:
-                    row.side = await battle_side(tx, value)
-                changes = describe_changes(general_changes(before, roster_general(row)))
-                if not changes:
-                    raise BattleError(f"{row.name}'s {field.value} is already {value}.")
-                event = await tx.record("gm_set", "GM set " + "; ".join(changes))
-            return public(f"🛠️ {'; '.join(changes)} (event #{event.seq}).")
+                changes, seq = await set_general_field(tx, general, field.value, value)
+            return public(f"🛠️ {'; '.join(changes)} (event #{seq}).")
 
         await answer(interaction, work)
 
@@ -427,11 +326,7 @@ class GM(commands.Cog):
                    role: discord.Role | None = None) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/gm role") as tx:
-                battle = tx.require_gm("name the GM role")
-                tx.touch(battle)
-                battle.gm_role_id = role.id if role else None
-                summary = f"GM role set to {role.name}" if role else "GM role cleared"
-                await tx.record("gm_role", summary)
+                await set_gm_role(tx, role.id if role else None, role.name if role else None)
             return public(f"👑 GM role: {role.mention if role else 'none'}.")
 
         await answer(interaction, work)

@@ -6,7 +6,7 @@ import logging
 import re
 import time
 
-import bot.cogs.gm
+import bot.battles.corrections
 from bot.offline import command_payload, parse_command_line
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER
@@ -62,7 +62,7 @@ async def test_a_fault_is_logged_error(discord_session, caplog, monkeypatch):
     def broken(*_args, **_kwargs):
         raise RuntimeError("the dice cup is missing")
 
-    monkeypatch.setattr(bot.cogs.gm, "parse_dice", broken)
+    monkeypatch.setattr(bot.battles.corrections, "parse_dice", broken)
     lines, _ = await run(discord_session, "/gm dice dice:6", GM_USER, caplog)
     assert len(lines) == 1
     assert fields(lines[0])["outcome"] == "error"
@@ -72,13 +72,13 @@ async def test_a_fault_is_logged_error(discord_session, caplog, monkeypatch):
 async def test_the_milliseconds_are_the_time_the_command_took(discord_session, caplog,
                                                              monkeypatch):
     await run(discord_session, '/battle start ruleset:fire-at-will name:Mons', GM_USER, caplog)
-    real = bot.cogs.gm.parse_dice
+    real = bot.battles.corrections.parse_dice
 
     def slow(*args, **kwargs):
         time.sleep(0.25)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(bot.cogs.gm, "parse_dice", slow)
+    monkeypatch.setattr(bot.battles.corrections, "parse_dice", slow)
     lines, _ = await run(discord_session, "/gm dice dice:6", GM_USER, caplog)
     assert fields(lines[0])["outcome"] == "ok"
     assert 250 <= int(fields(lines[0])["ms"]) < 5_000

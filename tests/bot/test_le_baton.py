@@ -142,3 +142,15 @@ async def test_engagements_follow_a_renamed_unit_and_end_with_a_removed_one(batt
     await reply(battle_session, "/gm undo", user_id=GM_USER)  # the removal, and its end
     assert await engagements(battle_session) == [
         ("melee", [["3rd Foot"], ["28e Ligne"]], "active")]
+
+
+async def test_gm_corrections_keep_engagements_in_step(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, '/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"')
+    await reply(battle_session, '/gm set unit:Buffs field:name value:"3rd Foot"',
+                user_id=GM_USER)
+    assert await engagements(battle_session) == [
+        ("melee", [["3rd Foot"], ["28e Ligne"]], "active")]
+    await reply(battle_session, '/gm set unit:"28e Ligne" field:status value:gone',
+                user_id=GM_USER)
+    assert [status for _, _, status in await engagements(battle_session)] == ["ended"]

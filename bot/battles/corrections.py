@@ -1,0 +1,156 @@
+"""The GM's corrections to a battle: the dice queue, any field of a unit or a general, a unit
+brought back, the GM role. Each runs inside the command's transaction and is one event;
+every value is held to the bounds a player's own command would have."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.battles.errors import BattleError
+from bot.battles.store import BattleTx, roster_general, roster_unit
+from bot.battles.validate import battle_side, check_commander, check_new_name
+from rules.core.dice import Face, parse_dice
+from rules.core.errors import InvalidInput
+from rules.core.roster import (
+    MAX_STRENGTH,
+    describe_changes,
+    general_changes,
+    name_key,
+    unit_changes,
+)
+
+UNIT_COLUMNS = ("name", "side", "strength", "status", "commander")
+GENERAL_FIELDS = ("side", "unit", "wounds", "status")
+GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
+# The bounds /unit add and /general add put on their options: a GM's correction is held to
+# the same, so no value reaches the database that a player could not have entered.
+STRENGTH_RANGE = (0, MAX_STRENGTH)
+
+
+def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
+    if value.strip().casefold() in ("none", ""):
+        return None
+    minimum, maximum = bounds
+    try:
+        number = int(value)
+    except ValueError:
+        raise InvalidInput(f"`{field}` takes a whole number, not `{value[:20]}`.",
+                           hint=f"Use {minimum} to {maximum}.") from None
+    if number < minimum:
+        raise InvalidInput(f"`{field}` cannot be below {minimum}.",
+                           hint=f"Use {minimum} to {maximum}.")
+    if number > maximum:
+        raise InvalidInput(f"`{field}` cannot be above {maximum}.",
+                           hint=f"Use {minimum} to {maximum}, as `/unit add` and "
+                           "`/general add` do.")
+    return number
+
+
+
+async def queue_dice(tx: BattleTx, dice: str | None, clear: bool) -> list[Face]:
+    """Add faces to the dice queue (or empty it); the queue as it now stands."""
+    battle = tx.require_gm("queue dice")
+    if not clear and not (dice and dice.strip()):
+        raise BattleError("Give the dice to queue, or `clear:true`.")
+    faces = [] if clear else parse_dice(dice or "", tx.rules.dice_faces)
+    tx.touch(battle)
+    battle.dice_queue = [] if clear else [*battle.dice_queue, *faces]
+    queued = len(battle.dice_queue)
+    summary = "GM cleared the dice queue" if clear else (
+        f"GM queued {len(faces)} dice ({queued} waiting)")
+    await tx.record("dice_queue", summary)
+    return list(battle.dice_queue)
+
+
+async def set_unit_field(tx: BattleTx, unit: str, field: str,
+                         value: str) -> tuple[list[str], int]:
+    """Set one field of a unit; the changes in words, and the event's number."""
+    tx.require_gm("set unit fields")
+    row = await tx.unit_row(unit, allow_gone=True)
+    before = roster_unit(row)
+    tx.touch(row)
+    await _set_unit_field(tx, row, field.strip().lower(), value)
+    changes = describe_changes(unit_changes(before, roster_unit(row)),
+                               tx.rules.strength_label)
+    if not changes:
+        raise BattleError(f"{row.name}'s {field} is already {value}.")
+    event = await tx.record("gm_set", "GM set " + "; ".join(changes))
+    return changes, event.seq
+
+
+async def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
+    if field == "strength":
+        row.strength = parse_int(value, "strength", STRENGTH_RANGE)
+    elif field == "status":
+        if value not in ("active", "gone"):
+            raise InvalidInput("`status` is active or gone.")
+        row.status = value
+        row.gone_reason = None if value == "active" else "removed by the GM"
+        if value == "gone":
+            await tx.unit_renamed_or_gone(row.name, None)
+    elif field == "side":
+        row.side = await battle_side(tx, value)
+    elif field == "name":
+        old_name = row.name
+        row.name = await check_new_name(tx, value)
+        row.name_key = name_key(row.name)
+        await tx.unit_renamed_or_gone(old_name, row.name)
+    elif field == "commander":
+        row.commander = await check_commander(tx, value)
+    elif tx.rules.unit_fields.knows(f"{field}=x") or field in {
+        f.name for f in tx.rules.unit_fields.fields
+    }:
+        attributes: dict[str, Any] = dict(row.attributes)
+        if value.strip().casefold() == "none":
+            attributes.pop(field, None)
+        else:
+            attributes[field] = value
+        row.attributes = tx.rules.check_attributes(attributes, row.name)
+    else:
+        names = ", ".join([*UNIT_COLUMNS, *(f.name for f in tx.rules.unit_fields.fields)])
+        raise InvalidInput(f"`{field}` is not a unit field.", hint=f"Fields: {names}.")
+
+
+async def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
+    """Bring a unit that is out of the battle back; its name and the event's number."""
+    tx.require_gm("restore units")
+    row = await tx.unit_row(unit, allow_gone=True)
+    if row.status != "gone":
+        raise BattleError(f"{row.name} is still in the battle.")
+    tx.touch(row)
+    row.status, row.gone_reason = "active", None
+    event = await tx.record("gm_restore", f"GM restored {row.name}")
+    return row.name, event.seq
+
+
+async def set_general_field(tx: BattleTx, general: str, field: str,
+                            value: str) -> tuple[list[str], int]:
+    """Set one field of a general; the changes in words, and the event's number."""
+    tx.require_gm("set generals' fields")
+    row = await tx.general_row(general)
+    before = roster_general(row)
+    tx.touch(row)
+    if field == "wounds":
+        # As many as the rule set lets a general carry, as `/general add` takes.
+        row.wounds = parse_int(value, "wounds", (0, tx.rules.max_wounds)) or 0
+    elif field == "status":
+        if value not in GENERAL_STATUSES:
+            raise InvalidInput(f"`status` is one of {', '.join(GENERAL_STATUSES)}.")
+        row.status = value
+    elif field == "unit":
+        row.unit_name = (None if value.strip().casefold() == "none"
+                         else (await tx.unit_row(value)).name)
+    else:
+        row.side = await battle_side(tx, value)
+    changes = describe_changes(general_changes(before, roster_general(row)))
+    if not changes:
+        raise BattleError(f"{row.name}'s {field} is already {value}.")
+    event = await tx.record("gm_set", "GM set " + "; ".join(changes))
+    return changes, event.seq
+
+
+async def set_gm_role(tx: BattleTx, role_id: int | None, role_name: str | None) -> None:
+    battle = tx.require_gm("name the GM role")
+    tx.touch(battle)
+    battle.gm_role_id = role_id
+    await tx.record("gm_role", f"GM role set to {role_name}" if role_id else "GM role cleared")
