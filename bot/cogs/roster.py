@@ -7,30 +7,26 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import general_name_choices, suggestions, unit_name_choices
-from bot.battles.errors import BattleError
-from bot.battles.store import BattleStore, BattleTx, roster_general, roster_unit
+from bot.battles.roster_changes import (
+    add_general,
+    add_unit,
+    edit_unit,
+    remove_general,
+    remove_unit,
+)
+from bot.battles.store import BattleStore
 from bot.battles.validate import (
     MAX_SIDE,
     MAX_WOUNDS,
-    battle_side,
-    check_commander,
-    check_new_name,
-    check_wounds,
 )
 from bot.cogs.battle import server_group
 from bot.render.battle import attribute_words, battle_messages
 from bot.respond import Reply, answer
-from bot.storage.models import General, Unit
 from rules.core.fields import Field, FieldSet
 from rules.core.registry import BattleRules
 from rules.core.roster import (
     MAX_STRENGTH,
-    describe_changes,
-    name_key,
-    one_strength,
     strength_word,
-    take_strength,
-    unit_changes,
 )
 from rules.registry import RULESETS
 
@@ -43,17 +39,6 @@ STRENGTH = "Strength, in the rule set's own unit: " + ", ".join(
 
 def done(text: str) -> Reply:
     return Reply(content=text[:2000])
-
-
-def read_words(tx: BattleTx, words: str, strength: int | None, *,
-               require_arm: bool) -> tuple[dict, int | None]:
-    """Unit words and the strength, which may come as the option or among the words in the
-    rule set's own word (`figures=12`, `sp=4`)."""
-    label = tx.rules.strength_label
-    rest, typed = take_strength(words, label, "words")
-    attributes = tx.rules.read_attributes(rest, "words", require_arm=require_arm) \
-        if rest or require_arm else {}
-    return attributes, one_strength(strength, typed, label)
 
 
 def words_with_strength(rules: BattleRules) -> FieldSet:
@@ -91,22 +76,13 @@ class Roster(commands.Cog):
                   commander: str | None = None) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/unit add") as tx:
-                battle = tx.require_battle()
-                sides = battle.sides
-                unit_name = await check_new_name(tx, name)
-                attributes, count = read_words(tx, words, strength, require_arm=True)
-                row = Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
-                           side=await battle_side(tx, side), strength=count, status="active",
-                           attributes=attributes, commander=await check_commander(tx, commander),
-                           added_by=interaction.user.id)
-                tx.add(row)
-                event = await tx.record("unit_add", f"Added {unit_name} ({row.side})")
-                label = tx.rules.strength_label
-            described = attribute_words(attributes)
-            if count is not None:
-                described.append(f"{count} {label}")
-            return done(f"➕ {unit_name} joins the {row.side} side: {', '.join(described)} "
-                        f"(event #{event.seq}).{sides_note(sides, battle.sides)}")
+                added = await add_unit(tx, side, name, words, strength, commander,
+                                       interaction.user.id)
+            described = attribute_words(added.attributes or {})
+            if added.strength is not None:
+                described.append(f"{added.strength} {added.strength_label}")
+            return done(f"➕ {added.name} joins the {added.side} side: {', '.join(described)} "
+                        f"(event #{added.seq}).{sides_note(added.sides_before, added.sides_after)}")
 
         await answer(interaction, work)
 
@@ -120,32 +96,9 @@ class Roster(commands.Cog):
                    commander: str | None = None) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/unit edit") as tx:
-                row = await tx.unit_row(unit)
-                tx.require_owner(row, "edit")
-                before = roster_unit(row)
-                tx.touch(row)
-                new, count = read_words(tx, words or "", strength, require_arm=False)
-                if new:
-                    row.attributes = tx.rules.check_attributes({**row.attributes, **new},
-                                                               row.name)
-                if count is not None:
-                    row.strength = count
-                if side is not None:
-                    row.side = await battle_side(tx, side)
-                if commander is not None:
-                    row.commander = await check_commander(tx, commander)
-                if rename is not None:
-                    old_name = row.name
-                    row.name = await check_new_name(tx, rename)
-                    row.name_key = name_key(row.name)
-                    await tx.unit_renamed_or_gone(old_name, row.name)
-                changes = describe_changes(unit_changes(before, roster_unit(row)),
-                                           tx.rules.strength_label)
-                if not changes:
-                    raise BattleError(f"Nothing to change on {row.name}.",
-                                      hint="Give words, strength, side, rename or commander.")
-                event = await tx.record("unit_edit", "; ".join(changes))
-            return done(f"✏️ {'; '.join(changes)} (event #{event.seq}).")
+                changes, seq = await edit_unit(tx, unit, words, strength, side, rename,
+                                               commander)
+            return done(f"✏️ {'; '.join(changes)} (event #{seq}).")
 
         await answer(interaction, work)
 
@@ -154,12 +107,8 @@ class Roster(commands.Cog):
     async def remove(self, interaction: discord.Interaction, unit: str) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/unit remove") as tx:
-                row = await tx.unit_row(unit, allow_gone=True)
-                tx.require_owner(row, "remove")
-                await tx.unit_renamed_or_gone(row.name, None)
-                await tx.delete(row)
-                event = await tx.record("unit_remove", f"Removed {row.name}")
-            return done(f"➖ {row.name} removed from the roster (event #{event.seq}; a GM can "
+                name, seq = await remove_unit(tx, unit)
+            return done(f"➖ {name} removed from the roster (event #{seq}; a GM can "
                         "`/gm undo` it).")
 
         await answer(interaction, work)
@@ -195,20 +144,10 @@ class Roster(commands.Cog):
                           wounds: app_commands.Range[int, 0, MAX_WOUNDS] = 0) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/general add") as tx:
-                battle = tx.require_battle()
-                check_wounds(wounds, tx.rules)
-                sides = battle.sides
-                general_name = await check_new_name(tx, name)
-                with_unit = (await tx.unit_row(unit)).name if unit else None
-                row = General(battle_id=battle.id, name=general_name,
-                              name_key=name_key(general_name), side=await battle_side(tx, side),
-                              unit_name=with_unit, wounds=wounds, status="active",
-                              added_by=interaction.user.id)
-                tx.add(row)
-                event = await tx.record("general_add", f"Added general {general_name}")
-            where = f" with {with_unit}" if with_unit else ""
-            return done(f"🎖️ {general_name} ({row.side}) takes the field{where} "
-                        f"(event #{event.seq}).{sides_note(sides, battle.sides)}")
+                added = await add_general(tx, name, side, unit, wounds, interaction.user.id)
+            where = f" with {added.with_unit}" if added.with_unit else ""
+            return done(f"🎖️ {added.name} ({added.side}) takes the field{where} "
+                        f"(event #{added.seq}).{sides_note(added.sides_before, added.sides_after)}")
 
         await answer(interaction, work)
 
@@ -217,12 +156,8 @@ class Roster(commands.Cog):
     async def general_remove(self, interaction: discord.Interaction, name: str) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/general remove") as tx:
-                row = await tx.general_row(name)
-                tx.require_owner(row, "remove")
-                before = roster_general(row)
-                await tx.delete(row)
-                event = await tx.record("general_remove", f"Removed general {before.name}")
-            return done(f"➖ General {before.name} removed (event #{event.seq}).")
+                general, seq = await remove_general(tx, name)
+            return done(f"➖ General {general} removed (event #{seq}).")
 
         await answer(interaction, work)
 

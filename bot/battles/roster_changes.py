@@ -1,0 +1,126 @@
+"""Adding, changing and removing a battle's units and generals, inside the command's
+transaction: one event each, snapshotted for undo. The cogs call these with plain values
+and get plain results back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.battles.errors import BattleError
+from bot.battles.store import BattleTx, roster_unit
+from bot.battles.validate import battle_side, check_commander, check_new_name, check_wounds
+from bot.storage.models import General, Unit
+from rules.core.roster import (
+    describe_changes,
+    name_key,
+    one_strength,
+    take_strength,
+    unit_changes,
+)
+
+
+@dataclass(frozen=True)
+class Added:
+    """A unit or general added: what the reply says of it."""
+
+    name: str
+    side: str
+    seq: int
+    sides_before: list[str] | None  # the battle's sides before, and after: fixed by this?
+    sides_after: list[str] | None
+    attributes: dict[str, Any] | None = None  # a unit's words as stored
+    strength: int | None = None
+    strength_label: str = ""
+    with_unit: str | None = None  # a general's unit
+
+
+def read_words(tx: BattleTx, words: str, strength: int | None, *,
+               require_arm: bool) -> tuple[dict, int | None]:
+    """Unit words and the strength, which may come as the option or among the words in the
+    rule set's own word (`figures=12`, `sp=4`)."""
+    label = tx.rules.strength_label
+    rest, typed = take_strength(words, label, "words")
+    attributes = tx.rules.read_attributes(rest, "words", require_arm=require_arm) \
+        if rest or require_arm else {}
+    return attributes, one_strength(strength, typed, label)
+
+
+async def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | None,
+                   commander: str | None, added_by: int) -> Added:
+    battle = tx.require_battle()
+    sides = battle.sides
+    unit_name = await check_new_name(tx, name)
+    attributes, count = read_words(tx, words, strength, require_arm=True)
+    row = Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
+               side=await battle_side(tx, side), strength=count, status="active",
+               attributes=attributes, commander=await check_commander(tx, commander),
+               added_by=added_by)
+    tx.add(row)
+    event = await tx.record("unit_add", f"Added {unit_name} ({row.side})")
+    return Added(unit_name, row.side, event.seq, sides, battle.sides, attributes, count,
+                 tx.rules.strength_label)
+
+
+async def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
+                    side: str | None, rename: str | None,
+                    commander: str | None) -> tuple[list[str], int]:
+    """Change a unit (its player or a GM); the changes in words, and the event's number."""
+    row = await tx.unit_row(unit)
+    tx.require_owner(row, "edit")
+    before = roster_unit(row)
+    tx.touch(row)
+    new, count = read_words(tx, words or "", strength, require_arm=False)
+    if new:
+        row.attributes = tx.rules.check_attributes({**row.attributes, **new}, row.name)
+    if count is not None:
+        row.strength = count
+    if side is not None:
+        row.side = await battle_side(tx, side)
+    if commander is not None:
+        row.commander = await check_commander(tx, commander)
+    if rename is not None:
+        old_name = row.name
+        row.name = await check_new_name(tx, rename)
+        row.name_key = name_key(row.name)
+        await tx.unit_renamed_or_gone(old_name, row.name)
+    changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.strength_label)
+    if not changes:
+        raise BattleError(f"Nothing to change on {row.name}.",
+                          hint="Give words, strength, side, rename or commander.")
+    event = await tx.record("unit_edit", "; ".join(changes))
+    return changes, event.seq
+
+
+async def remove_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
+    row = await tx.unit_row(unit, allow_gone=True)
+    tx.require_owner(row, "remove")
+    name = row.name
+    await tx.unit_renamed_or_gone(name, None)
+    await tx.delete(row)
+    event = await tx.record("unit_remove", f"Removed {name}")
+    return name, event.seq
+
+
+async def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: int,
+                      added_by: int) -> Added:
+    battle = tx.require_battle()
+    check_wounds(wounds, tx.rules)
+    sides = battle.sides
+    general_name = await check_new_name(tx, name)
+    with_unit = (await tx.unit_row(unit)).name if unit else None
+    row = General(battle_id=battle.id, name=general_name, name_key=name_key(general_name),
+                  side=await battle_side(tx, side), unit_name=with_unit, wounds=wounds,
+                  status="active", added_by=added_by)
+    tx.add(row)
+    event = await tx.record("general_add", f"Added general {general_name}")
+    return Added(general_name, row.side, event.seq, sides, battle.sides, with_unit=with_unit)
+
+
+async def remove_general(tx: BattleTx, name: str) -> tuple[str, int]:
+    row = await tx.general_row(name)
+    tx.require_owner(row, "remove")
+    general = row.name
+    await tx.delete(row)
+    event = await tx.record("general_remove", f"Removed general {general}")
+    return general, event.seq
