@@ -600,11 +600,11 @@ def _read_view(channel_id: int, ended_too: bool, events: int | None,
             if events is not None:
                 latest = latest.limit(events)
             log = list(reversed(list(session.scalars(latest))))
-        return BattleView(*(_plain(rows) for rows in (battle, units, generals, log,
+        return BattleView(*(plain_records(rows) for rows in (battle, units, generals, log,
                                                         engagements)))
 
 
-def _plain(rows: Any) -> Any:
+def plain_records(rows: Any) -> Any:
     """Rows as plain, read-only records: what the store hands to cogs and renderers."""
     from bot.battles.rows import Record
 

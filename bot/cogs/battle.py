@@ -9,9 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.battles.errors import BattleError
+from bot.battles.lifecycle import battle_for_gm, end_battle, next_phase, start_battle
 from bot.battles.store import BattleStore
-from bot.battles.validate import read_sides
 from bot.buttons import press
 from bot.render.battle import (
     BATTLE_COLOUR,
@@ -26,8 +25,6 @@ from bot.render.resolution import escape
 from bot.render.words import counted
 from bot.replies import end_view
 from bot.respond import Reply, answer
-from bot.storage.models import Battle, utcnow
-from rules.core.roster import describe_changes
 from rules.registry import RULESETS
 
 BATTLE_RULESETS = [
@@ -70,23 +67,10 @@ class Battles(commands.Cog):
                     sides: app_commands.Range[str, 1, 100] | None = None) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/battle start") as tx:
-                if tx.battle is not None:
-                    raise BattleError(
-                        f"This channel already has a battle: {tx.battle.name}.",
-                        hint="End it with `/battle end` first, or start one in another channel.",
-                    )
-                phases = RULESETS[ruleset.value].battle.phases
-                fixed = read_sides(sides) if sides is not None else None
-                battle = Battle(channel_id=interaction.channel_id, guild_id=interaction.guild_id,
-                                ruleset=ruleset.value, name=name.strip(),
-                                created_by=interaction.user.id, sides=fixed,
-                                phase=phases[0] if phases else None, settings={},
-                                dice_queue=[], turn=1, last_seq=0, status="active")
-                tx.add(battle)
-                tx.battle = battle
-                await tx.record("battle_start", f"Battle started: {battle.name} "
-                                                f"({ruleset.name})")
-            sides_line = f"Sides: {' and '.join(fixed)}\n" if fixed else ""
+                battle = await start_battle(tx, ruleset.value, name, sides,
+                                            interaction.channel_id or 0, interaction.guild_id,
+                                            interaction.user.id)
+            sides_line = f"Sides: {' and '.join(battle.sides)}\n" if battle.sides else ""
             return notice(
                 f"⚔️ Battle started: {battle.name}",
                 f"{ruleset.name} · {turn_line(battle)}\nGM: {interaction.user.mention}\n"
@@ -117,29 +101,15 @@ class Battles(commands.Cog):
     async def offer_end(self, interaction: discord.Interaction) -> Reply:
         """Without a typed confirmation: ask the GM, privately, with a button."""
         async with self.store.for_interaction(interaction, "/battle end") as tx:
-            battle = tx.require_gm("end the battle")
-            name, battle_id = battle.name, battle.id
-        return Reply(content=f"End **{escape(name)}**? Its log stays available to "
-                     f"`/battle export`. (Or type `/battle end confirm:{name}`.)",
-                     ephemeral=True, view=end_view(battle_id, name))
+            battle = await battle_for_gm(tx, "end the battle")
+        return Reply(content=f"End **{escape(battle.name)}**? Its log stays available to "
+                     f"`/battle export`. (Or type `/battle end confirm:{battle.name}`.)",
+                     ephemeral=True, view=end_view(battle.id, battle.name))
 
     async def ended(self, interaction: discord.Interaction, *, confirm: str | None = None,
                     battle_id: int | None = None) -> Reply:
         async with self.store.for_interaction(interaction, "/battle end") as tx:
-            battle = tx.require_gm("end the battle")
-            if battle_id is not None and battle.id != battle_id:
-                raise BattleError("That battle has already ended.",
-                                  hint="`/battle show` shows the one in play now.")
-            if confirm is not None and confirm.strip().casefold() != battle.name.casefold():
-                raise BattleError(
-                    f"To end {battle.name}, confirm with its name.",
-                    hint=f"Run `/battle end confirm:{battle.name}`, or `/battle end` for a "
-                    "button. Its log stays available to `/battle export`.",
-                )
-            tx.touch(battle)
-            battle.status = "ended"
-            battle.ended_at = utcnow()
-            await tx.record("battle_end", f"Battle ended: {battle.name}")
+            battle = await end_battle(tx, confirm=confirm, battle_id=battle_id)
         return notice(f"🏁 {battle.name} has ended",
                       f"{turn_line(battle)}. `/battle export` gives the whole log.")
 
@@ -176,25 +146,9 @@ class Battles(commands.Cog):
     async def next(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/battle next") as tx:
-                battle = tx.require_gm("move the battle on to the next phase or turn")
-                rules = tx.rules
-                phases = rules.phases
-                tx.touch(battle)
-                changes: list[str] = []
-                if phases and battle.phase in phases and battle.phase != phases[-1]:
-                    battle.phase = phases[phases.index(battle.phase) + 1]
-                else:
-                    battle.turn += 1
-                    battle.phase = phases[0] if phases else None
-                    if rules.new_turn is not None:
-                        after, diff = rules.new_turn(await tx.roster())
-                        await tx.write_roster(after)
-                        changes = describe_changes(diff, rules.strength_label)
-                roster = await tx.roster()
-                await tx.record("turn", f"Now {turn_line(battle)}")
-            lines = [f"• {line}" for line in
-                     (rules.reminders(roster, battle.phase) if rules.reminders else [])]
-            lines += [f"• {line}" for line in changes]
-            return notice(f"⏭️ {battle.name}: {turn_line(battle)}", "\n".join(lines))
+                stepped = await next_phase(tx, turn_line)
+            lines = [f"• {line}" for line in [*stepped.reminders, *stepped.changes]]
+            return notice(f"⏭️ {stepped.battle.name}: {turn_line(stepped.battle)}",
+                          "\n".join(lines))
 
         await answer(interaction, work)

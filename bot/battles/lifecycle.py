@@ -1,0 +1,91 @@
+"""A battle's life: started in a channel, stepped through its phases and turns, ended. Each
+runs inside the command's transaction and is one event; the cogs get plain records back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.battles.errors import BattleError
+from bot.battles.store import BattleTx, plain_records
+from bot.battles.validate import read_sides
+from bot.storage.models import Battle, utcnow
+from rules.core.roster import describe_changes
+from rules.registry import RULESETS
+
+
+async def start_battle(tx: BattleTx, ruleset: str, name: str, sides: str | None,
+                       channel_id: int, guild_id: int | None, created_by: int) -> Any:
+    """A new battle in the channel (none may be going on there); the battle as a record."""
+    if tx.battle is not None:
+        raise BattleError(
+            f"This channel already has a battle: {tx.battle.name}.",
+            hint="End it with `/battle end` first, or start one in another channel.",
+        )
+    rules = RULESETS[ruleset].battle
+    assert rules is not None
+    phases = rules.phases
+    battle = Battle(channel_id=channel_id, guild_id=guild_id, ruleset=ruleset,
+                    name=name.strip(), created_by=created_by,
+                    sides=read_sides(sides) if sides is not None else None,
+                    phase=phases[0] if phases else None, settings={}, dice_queue=[], turn=1,
+                    last_seq=0, status="active")
+    tx.add(battle)
+    tx.battle = battle
+    await tx.record("battle_start",
+                    f"Battle started: {battle.name} ({RULESETS[ruleset].title})")
+    return plain_records(battle)
+
+
+async def battle_for_gm(tx: BattleTx, what: str) -> Any:
+    """The channel's battle, for a GM about to ``what``."""
+    return plain_records(tx.require_gm(what))
+
+
+async def end_battle(tx: BattleTx, *, confirm: str | None = None,
+                     battle_id: int | None = None) -> Any:
+    """End the battle (typed confirmation by its name, or a button for this very battle)."""
+    battle = tx.require_gm("end the battle")
+    if battle_id is not None and battle.id != battle_id:
+        raise BattleError("That battle has already ended.",
+                          hint="`/battle show` shows the one in play now.")
+    if confirm is not None and confirm.strip().casefold() != battle.name.casefold():
+        raise BattleError(
+            f"To end {battle.name}, confirm with its name.",
+            hint=f"Run `/battle end confirm:{battle.name}`, or `/battle end` for a "
+            "button. Its log stays available to `/battle export`.",
+        )
+    tx.touch(battle)
+    battle.status = "ended"
+    battle.ended_at = utcnow()
+    await tx.record("battle_end", f"Battle ended: {battle.name}")
+    return plain_records(battle)
+
+
+@dataclass(frozen=True)
+class Stepped:
+    battle: Any  # as it now stands
+    reminders: list[str]  # what the new phase must not forget
+    changes: list[str]  # what a new turn did by itself (a halt ends)
+
+
+async def next_phase(tx: BattleTx, turn_text: Any) -> Stepped:
+    """On to the next phase, or the next turn; ``turn_text`` words the log's line."""
+    battle = tx.require_gm("move the battle on to the next phase or turn")
+    rules = tx.rules
+    phases = rules.phases
+    tx.touch(battle)
+    changes: list[str] = []
+    if phases and battle.phase in phases and battle.phase != phases[-1]:
+        battle.phase = phases[phases.index(battle.phase) + 1]
+    else:
+        battle.turn += 1
+        battle.phase = phases[0] if phases else None
+        if rules.new_turn is not None:
+            after, diff = rules.new_turn(await tx.roster())
+            await tx.write_roster(after)
+            changes = describe_changes(diff, rules.strength_label)
+    roster = await tx.roster()
+    await tx.record("turn", f"Now {turn_text(battle)}")
+    reminders = rules.reminders(roster, battle.phase) if rules.reminders else []
+    return Stepped(plain_records(battle), reminders, changes)
