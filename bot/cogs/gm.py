@@ -19,33 +19,28 @@ from bot.battles.corrections import (
     set_gm_role,
     set_unit_field,
 )
-from bot.battles.decisions import ask_in_battle
-from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast
-from bot.battles.play import Paused, Played, play_in_battle, rules_for
-from bot.battles.store import (
-    BattleStore,
-    BattleTx,
-    active_battle,
+from bot.battles.errors import BattleError, NotTheLast
+from bot.battles.play import rules_for
+from bot.battles.rerolls import (
+    ListingKey,
+    last_roll,
+    listing_job,
+    not_listed,
+    override_last,
+    reroll_last,
 )
+from bot.battles.store import BattleStore
 from bot.buttons import press
 from bot.replies import MENU_SIZE, override_view, played_reply, reply_to
 from bot.respond import Reply, answer
-from bot.storage.models import Event
-from bot.workers import OutcomeJob, OutcomeWorker, TooSlow
-from rules.core.decisions import ANSWERED
-from rules.core.dice import ReplaySource
+from bot.workers import OutcomeWorker, TooSlow
 from rules.core.errors import RulesError
-from rules.core.outcomes import Enumeration, Outcome
-
-RESOLUTION_KINDS = ("resolution", "reroll", "override")
-# Events that leave units alone; a reroll or override may reach past them.
-BESIDE_THE_ROSTER = ("dice_queue", "gm_role")
+from rules.core.outcomes import Enumeration
 
 # Discord drops an autocomplete not answered within 3 seconds.
 AUTOCOMPLETE_WAIT = 2.0
 # Offered while the list of results is still being worked out.
 STILL_WORKING = "still-working"
-ListingKey = tuple[int, int]  # (battle id, event seq)
 
 
 def private(text: str) -> Reply:
@@ -54,36 +49,6 @@ def private(text: str) -> Reply:
 
 def public(text: str) -> Reply:
     return Reply(content=text[:2000])
-
-
-async def last_resolution(tx: BattleTx):
-    event = await tx.last_undoable(skipping=BESIDE_THE_ROSTER)
-    if event.kind not in RESOLUTION_KINDS or not event.request:
-        raise BattleError(
-            f"The last event (#{event.seq}, {event.kind.replace('_', ' ')}) is not a roll.",
-            hint="Reroll and override work on the last melee, charge or test; "
-            "`/gm undo` takes back anything.",
-        )
-    return event
-
-
-async def job_before(tx: BattleTx, event) -> OutcomeJob:
-    """The event's command on the roster as it was before it: what a worker re-runs."""
-    await tx.revert(event)
-    request = event.request
-    battle = tx.require_battle()
-    return OutcomeJob(battle.ruleset, request["procedure"], request["options"],
-                      await tx.roster(), dict(battle.settings))
-
-
-def not_listed(listing: Enumeration) -> BattleError:
-    if listing.cut_short:
-        return BattleError("That is not among the results I could work out in time; "
-                           "this roll has too many to list them all.",
-                           hint="Pick one from the list, or queue dice with `/gm dice` and "
-                           "use `/gm reroll`.")
-    return BattleError("That is not a result the rules allow here.",
-                       hint="Pick one from the list the option offers.")
 
 
 def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:
@@ -120,21 +85,7 @@ class GM(commands.Cog):
     async def rerolled(self, interaction: discord.Interaction,
                        expected: tuple[int, int] | None = None) -> Reply:
         async with self.store.for_interaction(interaction, "/gm reroll") as tx:
-            tx.require_gm("reroll")
-            event = await last_resolution(tx)
-            battle_id = tx.require_battle().id
-            if expected is not None and expected != (battle_id, event.seq):
-                raise NotTheLast(expected[1], event.seq if expected[0] == battle_id else None)
-            await tx.undo(event, f"Undid #{event.seq} to reroll it")
-            request = event.request
-            # Answers given after seeing the old dice are asked again; those given ahead stay.
-            options = {k: v for k, v in request["options"].items() if k != ANSWERED}
-            try:
-                played = await play_in_battle(tx, request["procedure"], options, None,
-                                              kind="reroll",
-                                              summary_prefix=f"Reroll of #{event.seq}: ")
-            except Paused as paused:  # the new dice lead to a question for a player
-                played = await ask_in_battle(tx, request["procedure"], options, None, paused)
+            played = await reroll_last(tx, expected)
         return reply_to(played)
 
     async def pressed(self, interaction: discord.Interaction, action: str, battle_id: int,
@@ -171,16 +122,7 @@ class GM(commands.Cog):
             raise NotTheLast(expected[1], key[1] if expected[0] == key[0] else None)
         found = await self.outcomes.result(listing)
         async with self.store.for_interaction(interaction, "/gm override") as tx:
-            tx.require_gm("override a result")
-            event = await last_resolution(tx)
-            if (tx.require_battle().id, event.seq) != key:
-                raise BattleError(f"The last roll changed while I worked out its results "
-                                  f"(it is now #{event.seq}).",
-                                  hint="Run `/gm override` again.")
-            chosen = found.find(result)
-            if chosen is None:
-                raise not_listed(found)
-            played = await self._apply_override(tx, event, chosen)
+            played = await override_last(tx, key, found, result)
         return played_reply(played)
 
     async def override_menu(self, interaction: discord.Interaction) -> Reply:
@@ -204,20 +146,6 @@ class GM(commands.Cog):
                     lambda: self.overridden(interaction, result, (battle_id, seq)),
                     done=f"🛠️ Overridden by {interaction.user.display_name}")
 
-    @staticmethod
-    async def _apply_override(tx: BattleTx, event: Event, chosen: Outcome) -> Played:
-        await tx.revert(event)
-        undo = await tx.record("undo", f"Undid #{event.seq} to override it", reverts=event.seq)
-        event.undone_by = undo.seq
-        request = event.request
-        # The answers on the way to this result replace those the players gave.
-        options = {k: v for k, v in request["options"].items() if k != ANSWERED}
-        if chosen.answers is not None:
-            options[ANSWERED] = "; ".join(chosen.answers)
-        return await play_in_battle(
-            tx, request["procedure"], options, None, kind="override",
-            forced=ReplaySource(chosen.path), summary_prefix=f"GM override of #{event.seq}: ")
-
     async def _listing(
         self, interaction: discord.Interaction
     ) -> tuple[ListingKey, asyncio.Future[Enumeration]]:
@@ -227,22 +155,11 @@ class GM(commands.Cog):
         the roster back as it was before the roll and hand that to the worker.
         """
         channel = interaction.channel_id or 0
-        actor = Actor.from_interaction(interaction)
-        async with self.store.db.reader() as session:
-            battle = await active_battle(session, channel)
-            if battle is None:
-                raise NoBattle()
-            if not actor.is_gm(battle.created_by, battle.gm_role_id):
-                raise NotGM("override a result")
-            event = await last_resolution(BattleTx(session, battle, actor, channel, None,
-                                                   "read"))
-            key: ListingKey = (battle.id, event.seq)
+        key = await last_roll(self.store.db, channel, Actor.from_interaction(interaction))
         listing = self.outcomes.cached(key)
         if listing is None:
             async with self.store.peek(channel) as tx:
-                event = await last_resolution(tx)
-                key = (tx.require_battle().id, event.seq)
-                job = await job_before(tx, event)
+                key, job = await listing_job(tx)
             listing = self.outcomes.start(key, job)
         return key, listing
 
