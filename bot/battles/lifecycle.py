@@ -89,3 +89,27 @@ async def next_phase(tx: BattleTx, turn_text: Any) -> Stepped:
     await tx.record("turn", f"Now {turn_text(battle)}")
     reminders = rules.reminders(roster, battle.phase) if rules.reminders else []
     return Stepped(plain_records(battle), reminders, changes)
+
+
+async def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
+    """Set (or, with ``default``, clear) one of the rule set's battle settings; what it now
+    reads, and the event's number."""
+    battle = tx.require_gm("change the battle's settings")
+    fields = tx.rules.settings
+    spec = next((f for f in fields.fields if f.name == name.strip().replace("-", "_")), None)
+    if spec is None:
+        known = ", ".join(f"`{f.name}`" for f in fields.fields) or "none"
+        raise BattleError(f"`{name}` is not a setting of this battle's rule set.",
+                          hint=f"Its settings: {known}.")
+    settings = dict(battle.settings or {})
+    if value.strip().casefold() == "default":
+        settings.pop(spec.name, None)
+        said = f"{spec.name} back to its default"
+    else:
+        converted = spec.convert(value.strip(), spec.name)
+        settings[spec.name] = getattr(converted, "value", converted)
+        said = f"{spec.name} = {settings[spec.name]}"
+    tx.touch(battle)
+    battle.settings = settings
+    event = await tx.record("setting", f"GM set {said}")
+    return said, event.seq

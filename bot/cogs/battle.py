@@ -9,7 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.battles.lifecycle import battle_for_gm, end_battle, next_phase, start_battle
+from bot.battles.lifecycle import (
+    battle_for_gm,
+    end_battle,
+    next_phase,
+    set_setting,
+    start_battle,
+)
 from bot.battles.store import BattleStore
 from bot.buttons import press
 from bot.render.battle import (
@@ -116,6 +122,28 @@ class Battles(commands.Cog):
     async def pressed_end(self, interaction: discord.Interaction, battle_id: int) -> None:
         await press(interaction, lambda: self.ended(interaction, battle_id=battle_id),
                     done=f"🏁 Ended by {interaction.user.display_name}")
+
+    @battle.command(name="setting", description="Change one of the rule set's settings (GM)")
+    @app_commands.describe(name="The setting (the list offers them)",
+                           value="Its new value, or `default`")
+    async def setting(self, interaction: discord.Interaction,
+                      name: app_commands.Range[str, 1, 64],
+                      value: app_commands.Range[str, 1, 64]) -> None:
+        async def work() -> Reply:
+            async with self.store.for_interaction(interaction, "/battle setting") as tx:
+                said, seq = await set_setting(tx, name, value)
+            return notice(f"⚙️ Setting: {said}", f"Event #{seq}.")
+
+        await answer(interaction, work)
+
+    @setting.autocomplete("name")
+    async def _setting_names(self, interaction: discord.Interaction, current: str):
+        ruleset = await self.store.ruleset(interaction.channel_id or 0)
+        rules = RULESETS[ruleset].battle if ruleset else None
+        if rules is None:
+            return []
+        return [app_commands.Choice(name=f"{f.name}: {f.help}"[:100], value=f.name)
+                for f in rules.settings.fields if current.casefold() in f.name][:25]
 
     @battle.command(name="log", description="The battle's recent events")
     @app_commands.describe(count="How many events (default 10)")

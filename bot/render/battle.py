@@ -119,6 +119,10 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
         description += f"\nSides: {' and '.join(escape(s) for s in battle.sides)}"
     if queued:
         description += f"\n{counted(queued, 'die', 'dice')} queued by the GM for the next roll"
+    if battle.settings:
+        description += "\nSettings: " + ", ".join(
+            f"{escape(str(k).replace('_', ' '))} {escape(str(v))}"
+            for k, v in battle.settings.items())
     head = EmbedSpec(title=f"⚔️ {battle.name}", description=description, colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
                      fields=(*roster_fields(units, generals, battle_rules(battle)),

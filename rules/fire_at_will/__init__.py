@@ -74,6 +74,7 @@ RULESET_ENTRY = RuleSet(
         apply_effects=battle.apply_effects,
         unit_words=battle.unit_words,
         max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)
+        settings=battle.SETTINGS,
     ),
     procedures={
         "charge": Procedure(

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from rules.core.errors import InvalidInput
-from rules.core.fields import FieldSet, json_safe, split_units
+from rules.core.fields import Field, FieldSet, json_safe, split_units
 from rules.core.notation import roster_entry
 from rules.core.records import Effect, EffectKind
 from rules.core.registry import UnitWords
@@ -25,7 +25,15 @@ from rules.core.roster import (
     unit_changes,
 )
 from rules.fire_at_will.inputs import CHARGER_FIELDS, MELEE_FIELDS, UNIT_FIELDS
-from rules.fire_at_will.units import Arm, Charger, General, MeleeUnit, Order, Unit
+from rules.fire_at_will.units import (
+    Arm,
+    Charger,
+    General,
+    MeleeUnit,
+    ObstacleReading,
+    Order,
+    Unit,
+)
 
 # The blog's move sequence (../shared/reference/fire-at-will.md).
 PHASES: tuple[str, ...] = (
@@ -49,6 +57,13 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "light": Phrase("now counts as light troops", "no longer counts as light troops"),
 }
 register_phrases(CHANGE_PHRASES)
+
+# Where players read the rules differently (docs/fire-at-will.md): a battle's settings.
+SETTINGS = FieldSet((
+    Field("obstacle_reading", ObstacleReading,
+          "whom the melee's (*) obstacle exception spares: either side (default, as the "
+          "sentence reads) or the attackers only"),
+))
 
 # Standing qualities that change a unit's dice, shown with what it is.
 QUALITIES = ("regular", "indian", "light")

@@ -321,3 +321,37 @@ async def test_battle_end_offers_the_gm_a_button(battle_session):
     [again] = await battle_session.press(offer, button["label"], channel_id=CHANNEL,
                                          user_id=GM_USER, guild_id=GUILD)
     assert again.ephemeral and "no battle in this channel" in again.content
+
+
+async def test_a_gm_sets_a_rule_set_setting_for_the_battle(battle_session):
+    await setup_battle(battle_session)
+    names = await battle_session.autocomplete(["battle", "setting"], {"name": ""}, "name",
+                                              channel_id=CHANNEL, user_id=GM_USER,
+                                              guild_id=GUILD)
+    assert [c["value"] for c in names] == ["obstacle_reading"]
+    refused = await reply(battle_session,
+                          "/battle setting name:obstacle_reading value:attacker")
+    assert refused.ephemeral and "Only the battle's GM" in refused.content
+    wrong = await gm(battle_session, "/battle setting name:obstacle_reading value:defender")
+    assert wrong.ephemeral and "attacker" in wrong.content and "either" in wrong.content
+    unknown = await gm(battle_session, "/battle setting name:fog value:thick")
+    assert unknown.ephemeral and "Its settings: `obstacle_reading`" in unknown.content
+    done = await gm(battle_session, "/battle setting name:obstacle_reading value:attacker")
+    assert "obstacle_reading = attacker" in text_of(done)
+    show = await reply(battle_session, "/battle show")
+    assert "Settings: obstacle reading attacker" in text_of(show)
+    await gm(battle_session, "/gm undo")
+    assert "Settings:" not in text_of(await reply(battle_session, "/battle show"))
+
+
+async def test_the_battle_setting_changes_how_a_melee_reads(battle_session):
+    await gm(battle_session, '/battle start ruleset:fire-at-will name:Minden')
+    await gm(battle_session, '/unit add side:British name:A words:"inf morale=4" strength:4')
+    await gm(battle_session, '/unit add side:French name:D words:"inf morale=4" strength:4')
+    melee = '/melee fire-at-will attackers:A defenders:"D: behind-obstacle" dice:"5 2"'
+    default = await reply(battle_session, melee)
+    assert default.embeds[0]["title"] == "⚠️ Attackers win by 3: D retires 6\", −2 SP"
+    await gm(battle_session, "/gm undo")
+    await gm(battle_session, "/battle setting name:obstacle_reading value:attacker")
+    attacker = await reply(battle_session, melee)
+    assert attacker.embeds[0]["title"] == "💥 Attackers win by 3: D routs, −2 SP"
