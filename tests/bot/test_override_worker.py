@@ -44,6 +44,21 @@ async def listing_started(session: OfflineDiscord) -> None:
         await asyncio.sleep(0.005)
 
 
+def hold_listings(session: OfflineDiscord) -> asyncio.Event:
+    """Keep every override waiting for its listing until the test sets the event returned:
+    the worker may be quicker than the test's next command on a busy machine."""
+    gate = asyncio.Event()
+    worker = session.client.outcomes
+    real = worker.result
+
+    async def held(listing, timeout=None):
+        await gate.wait()
+        return await real(listing, timeout)
+
+    worker.result = held
+    return gate
+
+
 async def timed(run) -> tuple[list[SentMessage], float]:
     """Run a dispatch; return what it sent and the moment it finished."""
     messages = await run
@@ -107,12 +122,14 @@ async def test_players_cannot_start_a_listing(discord_session):
 
 async def test_a_roll_made_while_the_listing_runs_is_not_overridden(discord_session):
     await big_battle(discord_session)
+    gate = hold_listings(discord_session)
     override = asyncio.create_task(send(discord_session, "/gm override result:abc",
                                         user_id=GM_USER))
     await listing_started(discord_session)
     assert not override.done()
     # No transaction is held while the listing runs: the channel takes another roll.
     await reply(discord_session, BIG_MELEE)
+    gate.set()
     refused = (await override)[-1]
     assert refused.ephemeral
     assert "The last roll changed while I worked out its results" in refused.content
