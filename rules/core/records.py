@@ -13,8 +13,10 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 from rules.core.decisions import Answer, Answers, Question, Undecided
-from rules.core.dice import Faces, Reading, plain_face, plain_reading
+from rules.core.dice import D66, Faces, Reading, d66_value, plain_face, plain_reading
 from rules.core.effects import effect_words
+
+D66_KIND = D66().describe()  # "d66": the kind a Roll record of a d66 carries
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,12 @@ class Roll:
 
     @property
     def natural(self) -> int:
-        return sum(face for face in self.dice if isinstance(face, int))
+        """What the dice read before any modifier: a d66 of 4 then 3 reads 43; other dice
+        sum their counted pips (symbols count nothing)."""
+        if self.kind == D66_KIND and len(self.dice) == 2:
+            return d66_value(self.dice)  # type: ignore[arg-type]
+        return sum(face for face, reading in zip(self.dice, self.readings, strict=True)
+                   if isinstance(face, int) and reading is not Reading.DROPPED)
 
 
 @dataclass(frozen=True)

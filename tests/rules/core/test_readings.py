@@ -30,3 +30,10 @@ def test_readings_are_in_the_json_record():
     from rules.core.records import _roll_dict
 
     assert _roll_dict(roll)["readings"] == ["counted", "dropped"]
+
+
+def test_a_d66_reads_tens_then_units_and_dropped_dice_count_nothing():
+    assert Roll("Morale", "d66", (4, 3)).natural == 43
+    assert Roll("Morale", "2d6", (4, 3)).natural == 7
+    kept = Roll("Best of two", "2d6", (6, 2), readings=(Reading.COUNTED, Reading.DROPPED))
+    assert kept.natural == 6
