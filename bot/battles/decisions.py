@@ -221,17 +221,19 @@ async def answer_in_lookup(db: Database, actor: Actor, question_id: int | None,
 
 
 async def waiting_question(db: Database, channel_id: int, user_id: int) -> Pending | None:
-    """The question the channel's battle waits on; else the player's latest quick-lookup
-    question there (also one run with `lookup:true` in a battle channel)."""
+    """The question waiting here for this player: the battle's when it is theirs to answer;
+    else their latest quick-lookup question (one run with `lookup:true` in a battle channel
+    too); else the battle's (a GM may answer for an absent player)."""
     async with db.reader() as session:
         battle = await active_battle(session, channel_id)
-        if battle is not None and battle.pending:
-            return pending_of(battle)
+        in_battle = pending_of(battle) if battle is not None else None
+        if in_battle is not None and in_battle.answerer == user_id:
+            return in_battle
         row = await session.scalar(
             select(QuestionRow).where(QuestionRow.channel_id == channel_id,
                                       QuestionRow.user_id == user_id)
             .order_by(QuestionRow.id.desc()).limit(1))
-        return Pending.from_dict(row.data) if row else None
+        return Pending.from_dict(row.data) if row else in_battle
 
 
 async def lookup_question(db: Database, question_id: int) -> Pending | None:

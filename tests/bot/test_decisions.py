@@ -216,3 +216,16 @@ async def test_typed_dice_that_run_short_after_an_answer_are_topped_up(battle_se
                                            channel_id=CHANNEL + 3, guild_id=GUILD)
     assert "Dice typed in: 6, then 1 rolled by Huzzah" in result.embeds[0]["footer"]["text"]
     assert "Form square (4+)" in [f["name"] for f in result.embeds[0]["fields"]]
+
+
+async def test_answer_takes_the_players_own_question_first(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)  # the battle waits on PLAYER
+    mine = await reply(battle_session, LOOKUP + " lookup:true", user_id=OTHER)
+    assert buttons(mine) == ["Counter-charge Rangers", "Stand"]
+    # OTHER's own lookup question, not the battle's (which is PLAYER's to answer).
+    result = await reply(battle_session, "/answer choice:stand", user_id=OTHER)
+    assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    assert (await kinds(battle_session.client.db))[-1] == "question"  # still waiting
+    battle = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
+    assert "event #5" in battle.embeds[0]["footer"]["text"]
