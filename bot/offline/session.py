@@ -406,17 +406,10 @@ class OfflineDiscord:
         if label not in buttons:
             raise OfflineInputError(f"no button {label!r} under that message "
                                     f"(there are: {', '.join(map(str, buttons)) or 'none'})")
-        held = message.request.message if message.request is not None else None
-        if held is None:
-            raise OfflineInputError("that message was never created, so it has no buttons")
-        payload = self._payload(
-            _COMPONENT,
-            {"custom_id": buttons[label]["custom_id"], "component_type": _BUTTON},
+        return await self._use(
+            message, {"custom_id": buttons[label]["custom_id"], "component_type": _BUTTON},
             channel_id=channel_id, user_id=user_id, guild_id=guild_id,
-            permissions=permissions, roles=roles, user_name=user_name,
-        )
-        payload["message"] = held
-        return await self.invoke_raw(payload)
+            permissions=permissions, roles=roles, user_name=user_name)
 
     async def pick(
         self,
@@ -439,15 +432,21 @@ class OfflineDiscord:
                 break
         else:
             raise OfflineInputError(f"no menu option {option!r} under that message")
-        held = message.request.message if message.request is not None else None
-        if held is None:
-            raise OfflineInputError("that message was never created, so it has no menu")
-        payload = self._payload(
-            _COMPONENT,
+        return await self._use(
+            message,
             {"custom_id": menu["custom_id"], "component_type": _SELECT, "values": values},
             channel_id=channel_id, user_id=user_id, guild_id=guild_id,
-            permissions=permissions, roles=roles, user_name=user_name,
-        )
+            permissions=permissions, roles=roles, user_name=user_name)
+
+    async def _use(self, message: SentMessage, data: dict[str, Any],
+                   **where: Any) -> list[SentMessage]:
+        """Deliver a MESSAGE_COMPONENT interaction (type 3) on ``message``, as Discord does:
+        with the message, as it holds it, in the payload."""
+        held = message.request.message if message.request is not None else None
+        if held is None:
+            raise OfflineInputError("that message was never created, so it has no "
+                                    "buttons or menus")
+        payload = self._payload(_COMPONENT, data, **where)
         payload["message"] = held
         return await self.invoke_raw(payload)
 
