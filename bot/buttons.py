@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.errors import handle_error
-from bot.respond import DEFER_AFTER, Reply, send
+from bot.respond import DEFER_AFTER, Reply, guarded, send
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ async def press(interaction: discord.Interaction, work: Callable[[], Awaitable[R
                 *, done: str | None = None) -> None:
     """Run ``work`` for a press. On success, the pressed message says ``done`` and loses its
     buttons (``done`` None: it is left as it is), and the reply follows."""
-    task = asyncio.ensure_future(_guarded(work()))
+    task = asyncio.ensure_future(guarded(work()))
     finished, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not finished:
         await interaction.response.defer()  # "updating the message": nobody sees it
@@ -40,13 +40,6 @@ async def press(interaction: discord.Interaction, work: Callable[[], Awaitable[R
         else:
             await interaction.response.edit_message(content=done, view=None)
     await send(interaction, reply)  # as a command's reply: a follow-up once answered
-
-
-async def _guarded(work: Awaitable[Reply]) -> tuple[Reply | None, Exception | None]:
-    try:
-        return await work, None
-    except Exception as error:  # handed back to the press, which answers for it
-        return None, error
 
 
 async def _refuse(interaction: discord.Interaction, error: Exception) -> None:

@@ -51,15 +51,7 @@ async def answer(
     if defer_after is None:
         defer_after = DEFER_AFTER
 
-    async def guarded() -> tuple[Reply | None, Exception | None]:
-        # The error travels back to this coroutine (and on to the command's error handler)
-        # instead of ending the task: a task that dies with it would be reported unhandled.
-        try:
-            return await work(), None
-        except Exception as error:
-            return None, error
-
-    task = asyncio.ensure_future(guarded())
+    task = asyncio.ensure_future(guarded(work()))
     done, _ = await asyncio.wait({task}, timeout=defer_after)
     if not done:
         await defer(interaction, ephemeral=ephemeral)
@@ -68,6 +60,16 @@ async def answer(
         raise error
     assert reply is not None
     await send(interaction, reply)
+
+
+async def guarded(work: Awaitable[Reply]) -> tuple[Reply | None, Exception | None]:
+    """The reply, or the error: the error travels back to the awaiting coroutine (and on to
+    the command's error handler) instead of ending the task, which would be reported as
+    unhandled."""
+    try:
+        return await work, None
+    except Exception as error:
+        return None, error
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
