@@ -15,7 +15,7 @@ record, whoever ran the command), or a GM. In a quick lookup, whoever ran it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -77,8 +77,6 @@ class Asked:
     steps: tuple[Step, ...]
     dice_note: str
     button_id: str  # ``b<battle id>:<seq>`` or ``q<question id>:0``
-    ruleset_title: str = ""
-    answered: list[str] = field(default_factory=list)
 
 
 class Waiting(BattleError):

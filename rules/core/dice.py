@@ -255,11 +255,6 @@ def d66_add(value: int, steps: int) -> int:
     return d66_from_index(d66_index(value) + steps)
 
 
-def count_at_least(faces: Iterable[Face], target: int) -> int:
-    """How many d6 faces meet a target number."""
-    return sum(1 for face in faces if isinstance(face, int) and face >= target)
-
-
 # --- sources ---------------------------------------------------------------------------------
 
 

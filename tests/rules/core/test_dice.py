@@ -16,16 +16,17 @@ from rules.core.dice import (
     BattleDice,
     D6Pool,
     RandomSource,
+    Reading,
     ReplaySource,
     ScriptedSource,
     Symbol,
     TwoD6,
     Unrolled,
-    count_at_least,
     d66_add,
     d66_index,
     d66_value,
     parse_dice,
+    pool_readings,
 )
 from rules.core.errors import BadDiceText, NotEnoughDice, TooManyDice
 from rules.fire_at_will.charge import resolve_charge
@@ -119,7 +120,7 @@ def test_d66_reading_and_base_6_steps():
 
 
 def test_pool_hits_and_kind_descriptions():
-    assert count_at_least([1, 4, 5, 6], 5) == 2
+    assert pool_readings([1, 4, 5, 6], 5).count(Reading.HIT) == 2
     assert D6Pool(4, 5).describe() == "4d6 vs 5+"
     assert D66().describe() == "d66"
     assert BattleDice(1).describe() == "1 battle die"
