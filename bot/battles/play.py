@@ -88,6 +88,8 @@ def _until_asked(prepared: Callable[[DiceSource], Resolution], source: DiceSourc
     try:
         return prepared(recorder)
     except Undecided as asked:
+        # Asked before any die was rolled: say so, not where dice came from.
+        note = note if recorder.faces else "No dice rolled yet"
         raise Paused(asked, recorder.faces, queue() if queue else None, note) from None
 
 

@@ -172,6 +172,7 @@ async def test_le_baton_recall_asks_cavalry_that_need_not_roll(battle_session):
     asked = await reply(battle_session, '/recall le-baton unit:"Greys: british cav '
                                         'heavy-dragoons figures=6"', channel_id=CHANNEL + 2)
     assert buttons(asked) == ["Roll for recall", "Don't roll"]
+    assert asked.embeds[0]["footer"]["text"] == "No dice rolled yet"  # asked before any die
     [_, result] = await battle_session.press(asked, "Don't roll", channel_id=CHANNEL + 2,
                                              user_id=PLAYER, guild_id=GUILD)
     assert result.embeds[0]["title"].endswith("Greys does not roll for recall")
