@@ -38,10 +38,12 @@ MANAGE_CHANNELS = 1 << 4
 PROMPT = "huzzah> "
 BANNER = (
     "Huzzah console: type slash commands as in Discord, e.g. /help. "
-    "`help` lists the commands, `quit` (or Ctrl-D, Ctrl-C) leaves."
+    "`help` lists the commands, `press <button>` presses a button of the last reply that "
+    "has it, `quit` (or Ctrl-D, Ctrl-C) leaves."
 )
 QUIT = {"quit", "exit", ":q"}
 HELP_WORDS = {"help", "?", "/"}
+PRESS = "press"
 POINTER = "Type `help` (or /help) for the list of commands."
 EXIT_REFUSED = 1
 """A script (standard input not a terminal) had lines Discord's client would not send."""
@@ -242,6 +244,7 @@ class Console:
         self.files = files
         self.refused = 0
         self.interrupted: str | None = None
+        self.with_buttons: list[SentMessage] = []  # replies with buttons, latest last
 
     async def run(self, session: OfflineDiscord, stop: StopSignals) -> int:
         if self.interactive:
@@ -267,7 +270,10 @@ class Console:
         if first in HELP_WORDS:
             print(help_text(session.tree, rest or None, guild_id=self.args.guild))
             return True
-        await self.run_command(line, session)
+        if first == PRESS:
+            await self.press(rest.strip().strip("\"'"), session)
+        else:
+            await self.run_command(line, session)
         if stop.requested:
             # The signal came while the command ran: it was let finish.
             self.interrupted = command_name(line)
@@ -284,7 +290,26 @@ class Console:
             return
         self.show(messages, save_attachments(messages, self.files))
 
+    async def press(self, label: str, session: OfflineDiscord) -> None:
+        """Press a button as this user, under the latest reply that has one so labelled."""
+        for message in reversed(self.with_buttons):
+            if label and label in button_labels(message):
+                messages = await session.press(message, label, channel_id=self.args.channel,
+                                               user_id=self.args.user,
+                                               guild_id=self.args.guild,
+                                               user_name=self.args.name,
+                                               permissions=where(self.args)["permissions"],
+                                               roles=list(self.args.role))
+                self.show(messages, save_attachments(messages, self.files))
+                return
+        self.refused += 1
+        shown = sorted({b for m in self.with_buttons for b in button_labels(m)})
+        print(f"No button `{label}` on the replies so far"
+              + (f" (there are: {', '.join(shown)})." if shown else ".")
+              + " After a restart, answer with `/answer`.\n")
+
     def show(self, messages: list[SentMessage], saved: Mapping[SentFile, str]) -> None:
+        self.with_buttons += [m for m in messages if button_labels(m)]
         if self.args.json:
             print(json.dumps([m.request.payload for m in messages if m.request], indent=2,
                              ensure_ascii=False))
@@ -302,6 +327,13 @@ class Console:
             return
         done = f"; {self.interrupted} was finished first" if self.interrupted else ""
         print(f"huzzah console: stopped by {stop.name}{done}.", file=sys.stderr)
+
+
+def button_labels(message: SentMessage) -> list[str]:
+    labels = []
+    for row in message.components or ():
+        labels += [c.get("label") for c in row.get("components", ()) if c.get("type") == 2]
+    return [label for label in labels if label]
 
 
 @contextlib.contextmanager

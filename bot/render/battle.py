@@ -10,6 +10,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
 from rules.core.registry import BattleRules, UnitWords
+from rules.core.roster import Roster, RosterGeneral, RosterUnit
 from rules.registry import RULESETS
 
 BATTLE_COLOUR = 0x1F4E79
@@ -110,6 +111,20 @@ def engagement_field(engagements: Sequence[Any]) -> list[FieldSpec]:
     return [FieldSpec("Engagements", "\n".join(lines))]
 
 
+def standing_field(rules: BattleRules | None, units: Sequence[Unit],
+                   generals: Sequence[General]) -> list[FieldSpec]:
+    """What each side has won so far, where the rule set counts it."""
+    if rules is None or rules.standings is None:
+        return []
+    roster = Roster(
+        tuple(RosterUnit(u.name, u.side, dict(u.attributes or {}), u.strength, u.status,
+                         u.gone_reason, u.commander) for u in units),
+        tuple(RosterGeneral(g.name, g.side, g.unit_name, g.wounds, g.status)
+              for g in generals))
+    lines = rules.standings(roster)
+    return [FieldSpec("Standing", "\n".join(escape(line) for line in lines))] if lines else []
+
+
 def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
                     engagements: Sequence[Any] = ()):
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
@@ -126,7 +141,8 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
     head = EmbedSpec(title=f"⚔️ {battle.name}", description=description, colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
                      fields=(*roster_fields(units, generals, battle_rules(battle)),
-                             *engagement_field(engagements)))
+                             *engagement_field(engagements),
+                             *standing_field(battle_rules(battle), units, generals)))
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
 

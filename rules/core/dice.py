@@ -349,7 +349,8 @@ def _d6_face(digit: str, token: str) -> int:
 
 def _check_face(kind: RollKind, face: Face, label: str) -> Face:
     if isinstance(kind, BattleDice):
-        if isinstance(face, str) and face in {s.value for s in kind.faces}:
+        # Any symbol, whatever faces the dice are set to: a table's own dice are exact.
+        if isinstance(face, str) and face in {s.value for s in Symbol}:
             return Symbol(face)
         raise BadDiceText(
             f"`{face}` is not a battle-die face (needed for {label}).",

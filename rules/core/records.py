@@ -158,6 +158,9 @@ class Resolution:
     steps: tuple[Step, ...]
     effects: tuple[Effect, ...] = ()
     notes: tuple[str, ...] = ()
+    # Project defaults (values the rules text does not print) that decided this outcome:
+    # said in the reply's footer.
+    defaults: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -168,7 +171,7 @@ class Resolution:
             "steps": [_step_dict(step) for step in self.steps],
             "effects": [_effect_dict(effect) for effect in self.effects],
             "notes": list(self.notes),
-        }
+        } | ({"defaults": list(self.defaults)} if self.defaults else {})
 
 
 def _step_dict(step: Step) -> dict[str, Any]:
@@ -223,6 +226,7 @@ class ResolutionBuilder:
     steps: list[Step] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    defaults: list[str] = field(default_factory=list)
     answers: Answers = field(default_factory=Answers)  # the players' choices, as given
 
     def step(self, title: str, outcome: str, *rolls: Roll) -> None:
@@ -244,6 +248,11 @@ class ResolutionBuilder:
     def note(self, text: str) -> None:
         self.notes.append(text)
 
+    def default(self, text: str) -> None:
+        """A project default that decided the outcome (once each)."""
+        if text not in self.defaults:
+            self.defaults.append(text)
+
     def ask(self, question: Question, answers: Answers | None = None) -> Answer:
         """A player's choice; unanswered, the procedure stops here with what it has done."""
         try:
@@ -260,4 +269,5 @@ class ResolutionBuilder:
             steps=tuple(self.steps),
             effects=tuple(self.effects),
             notes=tuple(self.notes),
+            defaults=tuple(self.defaults),
         )

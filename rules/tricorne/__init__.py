@@ -1,0 +1,80 @@
+"""Commands & Colors Tricorne: the melee procedure, with battle dice showing symbols."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.decisions import Answers
+from rules.core.dice import BATTLE_DICE_FACES, DiceSource
+from rules.core.errors import InvalidInput
+from rules.core.records import Resolution
+from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
+from rules.tricorne import battle, commands, effects
+from rules.tricorne.inputs import UNIT, json_unit, json_units
+from rules.tricorne.melee import Melee, resolve_melee
+from rules.tricorne.settings import SETTINGS, settings_from
+from rules.tricorne.units import RULESET
+
+__all__ = ["RULESET_ENTRY", "resolve_melee"]
+
+
+def _melee(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+    card = request.get("card", False)
+    if not isinstance(card, bool):
+        raise InvalidInput("`card` is true or false (an Ambush or First Strike card's melee).")
+    melee = Melee(json_unit(request.get("attacker"), "attacker"),
+                  json_unit(request.get("defender"), "defender"), card,
+                  tuple(json_units(request.get("bonus"), "bonus")))
+    return resolve_melee(melee, dice, Answers.read(request.get("answers"), "answers"),
+                         settings_from(request.get("settings")))
+
+
+REFERENCE = (
+    ("Melee dice (step 3)", (
+        "Grenadier 3; regular, highland, lowland, militia, cavalry, artillery 2.",
+        "+1 full strength, +1 leader attached, +1 highland when ordered or in a bonus melee, "
+        "+ cards; then −1 ordered infantry that moved, − terrain.",
+    )),
+    ("Hits (step 5)", (
+        "1 hit per symbol of the target's arm and per saber (not militia's or light "
+        "cavalry's sabers); flags retreat; hits past the last block are wasted.",
+    )),
+    ("Project defaults (docs/tricorne.md)", (
+        "Die: inf inf cav art saber flag. Rally check: 1 die per block left, +1 leader; its "
+        "own symbol or a saber rallies; failure routs. Leader check: 2 dice, 2 sabers kill "
+        "(1 die, 1 saber if the unit is eliminated).",
+        "Change them with `/battle setting` or `settings` in `huzzah resolve`.",
+    )),
+)
+
+RULESET_ENTRY = RuleSet(
+    key=RULESET,
+    title="Commands & Colors Tricorne",
+    effects=effects.TEXTS,
+    help=HelpTopic(words=(("Melee units (attacker, defender, bonus)", UNIT),
+                          ("Battle settings", SETTINGS)), reference=REFERENCE),
+    battle=BattleRules(
+        phases=battle.PHASES,
+        unit_fields=battle.ROSTER_FIELDS,
+        read_attributes=battle.read_roster_attributes,
+        check_attributes=battle.check_attributes,
+        prepare=commands.prepare,
+        apply_effects=battle.apply_effects,
+        new_turn=battle.new_turn,
+        unit_words=battle.unit_words,
+        strength_label="blocks",
+        dice_faces=BATTLE_DICE_FACES,
+        settings=battle.SETTINGS,
+        standings=battle.victory_banners,
+    ),
+    procedures={
+        "melee": Procedure(
+            "melee",
+            "one melee: retire and rally, hits, flags, rally and leader checks, take ground, "
+            "bonus melee, battle back",
+            ("attacker", "defender", "card", "bonus", "settings"),
+            _melee,
+        ),
+    },
+)

@@ -1,0 +1,184 @@
+"""Tricorne in a battle: roster fields, roster units as engine units, effects on the roster,
+and the Victory Banners each side has won."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rules.core.errors import InvalidInput
+from rules.core.fields import json_safe
+from rules.core.records import Effect, EffectKind
+from rules.core.registry import UnitWords
+from rules.core.roster import (
+    ACTIVE,
+    GONE,
+    Change,
+    Phrase,
+    Roster,
+    RosterGeneral,
+    RosterUnit,
+    general_changes,
+    name_key,
+    register_phrases,
+    unit_changes,
+)
+from rules.tricorne.effects import (
+    ELIMINATED,
+    LEADER_ESCAPES,
+    LEADER_JOINS,
+    LEADER_KILLED,
+    ROUTED_OFF,
+    TAKES_GROUND,
+)
+from rules.tricorne.inputs import ROSTER_FIELDS, build_unit
+from rules.tricorne.settings import SETTINGS
+from rules.tricorne.units import DEFAULT_FULL, Terrain, Unit, UnitType
+
+__all__ = ["SETTINGS"]
+
+# The Commands & Colors turn (project default: the text prints only the melee order).
+PHASES: tuple[str, ...] = (
+    "play a Command card",
+    "order units",
+    "movement",
+    "combat",
+    "draw a Command card",
+)
+
+# Why a unit left the field: each gives a Victory Banner to the other side.
+BANNER_REASONS = ("eliminated", "routed")
+
+CHANGE_PHRASES: dict[str, Phrase] = {
+    "type": Phrase("is now {value}"),
+    "full": Phrase("now has {value} blocks at full strength", "has the default full strength"),
+    "terrain": Phrase("is now in {value}", "is in the open"),
+    "moved": Phrase("has moved this turn", "has not moved this turn"),
+}
+register_phrases(CHANGE_PHRASES)
+
+
+def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
+    """``highland, of 4, forest`` · ``moved``."""
+    described = [str(attributes["type"]).replace("-", " ")] if attributes.get("type") else []
+    described.append(f"of {attributes.get('full', DEFAULT_FULL)}")
+    if attributes.get("terrain") not in (None, Terrain.OPEN.value):
+        described.append(f"in {attributes['terrain']}")
+    markers = ("moved",) if attributes.get("moved") else ()
+    return UnitWords(tuple(described), markers)
+
+
+def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
+    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
+    if name is not None:
+        raise InvalidInput(f"{where}: only words go here (`highland full=4`), not `{name}:`.",
+                           hint="The unit's name has its own option.")
+    if require_arm and "type" not in values:
+        raise InvalidInput(f"{where}: say what the unit is.",
+                           hint="e.g. `regular`, `highland`, `battle-cavalry` or "
+                                "`trained-artillery`, and its blocks as `blocks=4`.")
+    if values.get("type") is UnitType.LEADER:
+        raise InvalidInput(f"{where}: a leader is a general, not a unit.",
+                           hint="Add it with `/general add`; without a unit it is alone.")
+    return json_safe(values)
+
+
+def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
+
+
+def engine_unit(unit: RosterUnit, roster: Roster, situation: Mapping[str, Any]) -> Unit:
+    """A roster unit (blocks as its strength, the general with it as its leader), with this
+    melee's situation words."""
+    attrs = ROSTER_FIELDS.read_json(dict(unit.attributes), unit.name)
+    general = roster.general_with(unit.name)
+    full = attrs.get("full", DEFAULT_FULL)
+    blocks = full if unit.strength is None else unit.strength
+    values = {**attrs, **situation, "blocks": blocks,
+              "full": max(full, blocks)}
+    if general is not None:
+        values["leader"] = general.name
+    return replace(build_unit(unit.name, values, unit.name), side=unit.side)
+
+
+def lone_leader(general: RosterGeneral) -> Unit:
+    return Unit(general.name, UnitType.LEADER, blocks=0, full=0, side=general.side)
+
+
+def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
+    """A new turn: no unit has moved yet."""
+    units = tuple(u.with_attr("moved", False) if u.attr("moved") else u for u in roster.units)
+    after = replace(roster, units=units)
+    return after, [c for old, new in zip(roster.units, units, strict=True)
+                   for c in unit_changes(old, new)]
+
+
+def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:
+    units = {name_key(u.name): u for u in roster.units}
+    generals = {name_key(g.name): g for g in roster.generals}
+    for effect in effects:
+        key = name_key(effect.unit)
+        if key in units:
+            units[key] = _unit_effect(units[key], effect)
+        elif key in generals:
+            generals[key] = _general_effect(generals[key], effect)
+    after = replace(roster, units=tuple(units.values()), generals=tuple(generals.values()))
+    changes = [c for old, new in zip(roster.units, after.units, strict=True)
+               for c in unit_changes(old, new)]
+    changes += [c for old, new in zip(roster.generals, after.generals, strict=True)
+                for c in general_changes(old, new)]
+    return after, changes
+
+
+def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
+    match effect.kind:
+        case EffectKind.DAMAGE:
+            blocks = unit.strength if unit.strength is not None else DEFAULT_FULL
+            return replace(unit, strength=max(0, blocks - (effect.amount or 0)))
+        case EffectKind.MOVED if effect.value == TAKES_GROUND:
+            # "Taking ground is counted as movement" (reference §5).
+            return unit.with_attr("moved", True)
+        case _ if effect.kind == ELIMINATED:
+            return replace(unit, strength=0, status=GONE, gone_reason="eliminated")
+        case _ if effect.kind == ROUTED_OFF:
+            return replace(unit, status=GONE, gone_reason="routed")
+        case _:
+            # Moves, retreats and banners: positions are the table's; banners are counted
+            # from the units and leaders each side has lost.
+            return unit
+
+
+def _general_effect(general: RosterGeneral, effect: Effect) -> RosterGeneral:
+    if effect.kind == LEADER_KILLED:
+        return replace(general, status="killed")
+    if effect.kind == LEADER_ESCAPES:
+        return replace(general, unit=None)
+    if effect.kind == LEADER_JOINS:
+        return replace(general, unit=effect.value)
+    return general
+
+
+def victory_banners(roster: Roster) -> list[str]:
+    """Each side's Victory Banners: a unit eliminated or routed, or a leader killed, gives
+    one to the other side. Said only with two sides (with more, who won it is unclear)."""
+    sides: dict[str, str] = {}
+    for who in (*roster.units, *roster.generals):
+        sides.setdefault(name_key(who.side), who.side)
+    if len(sides) != 2:
+        return []
+    lost = dict.fromkeys(sides, 0)
+    for unit in roster.units:
+        if unit.status == GONE and unit.gone_reason in BANNER_REASONS:
+            lost[name_key(unit.side)] += 1
+    for general in roster.generals:
+        if general.status == "killed":
+            lost[name_key(general.side)] += 1
+    first, second = sides
+    won = {first: lost[second], second: lost[first]}
+    return [f"{sides[key]}: {count} Victory Banner{'s' if count != 1 else ''}"
+            for key, count in won.items()]
+
+
+def is_active(unit: RosterUnit) -> bool:
+    return unit.status == ACTIVE

@@ -1,0 +1,117 @@
+"""The bot's Tricorne command, as options in and a ready-to-roll melee out.
+
+A quick lookup describes every unit (``Black Watch: highland blocks=3 leader=Murray``). In a
+battle, units are roster names: blocks, type, terrain, the moved flag and the general with a
+unit (its attached leader) come from the roster, and a general with no unit is a lone
+leader that may be attacked. The words after a name add only this melee's situation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.core.decisions import Answers, given_answers
+from rules.core.dice import DiceSource
+from rules.core.errors import InvalidInput
+from rules.core.fields import split_units
+from rules.core.notation import roster_entry, split_name
+from rules.core.records import Resolution
+from rules.core.roster import ACTIVE, Roster, name_key
+from rules.tricorne.battle import engine_unit, lone_leader
+from rules.tricorne.inputs import (
+    ROSTER_FIELDS,
+    SITUATION_FIELDS,
+    read_unit_text,
+    read_units_text,
+)
+from rules.tricorne.melee import MAX_BONUS_TARGETS, Melee, resolve_melee
+from rules.tricorne.settings import settings_from
+from rules.tricorne.units import Unit
+
+Prepared = Callable[..., Resolution]
+
+
+def prepare_melee(options: Mapping[str, Any], roster: Roster | None,
+                  battle_settings: Mapping[str, Any]) -> Prepared:
+    settings = settings_from(dict(battle_settings), "the battle's settings")
+    card = bool(options.get("card"))
+    if roster is None:
+        attacker = read_unit_text(options["attacker"], "attacker", "Attacker")
+        defender = read_unit_text(options["defender"], "defender", "Defender")
+        bonus = read_units_text(options["bonus"], "bonus") if options.get("bonus") else []
+    else:
+        attacker = roster_unit(options["attacker"], "attacker", roster)
+        defender = roster_unit(options["defender"], "defender", roster)
+        named = [roster_unit(part, "bonus", roster)
+                 for part in split_units(options["bonus"], "bonus", MAX_BONUS_TARGETS)
+                 ] if options.get("bonus") else []
+        check_sides(attacker, [defender, *named])
+        bonus = named or enemies(roster, defender)
+    melee = Melee(attacker, defender, card, tuple(bonus))
+    given = dict(options)
+
+    def melee_now(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return resolve_melee(melee, dice, given_answers(given, answers), settings)
+
+    return melee_now
+
+
+def roster_unit(text: str, where: str, roster: Roster) -> Unit:
+    """``Black Watch: moved cards=1``: a roster unit and this melee's words; or the name
+    of a general alone in a hex."""
+    name, words = split_name(text)
+    if name is None:
+        name, words = text.strip(), ""
+    leader = _lone_leader(name, roster)
+    if leader is not None:
+        if words.strip():
+            raise InvalidInput(f"{where}: {leader.name} is a lone leader; nothing more goes "
+                               "with its name.")
+        return lone_leader(leader)
+    unit, words = roster_entry(text, roster, where, several=where == "bonus")
+    for word in words.split():
+        if ROSTER_FIELDS.knows(word) and not SITUATION_FIELDS.knows(word):
+            raise InvalidInput(
+                f"{where}: `{word}` describes the unit itself, and {unit.name}'s comes from "
+                "the battle's roster.",
+                hint=f"Change it with `/unit edit unit:{unit.name}`, or drop the word.")
+    _, situation = SITUATION_FIELDS.read_text(words, f"{where}: {unit.name}", names=False)
+    return engine_unit(unit, roster, situation)
+
+
+def _lone_leader(name: str, roster: Roster):
+    key = name_key(name)
+    if any(name_key(u.name) == key for u in roster.units):
+        return None
+    return next((g for g in roster.generals if name_key(g.name) == key
+                 and g.unit is None and g.status == ACTIVE), None)
+
+
+def enemies(roster: Roster, defender: Unit) -> list[Unit]:
+    """A bonus melee's targets when the player names none: the defender's side, the
+    defender first, then its other units and lone leaders (the player picks the adjacent
+    one when asked)."""
+    side = name_key(defender.side)
+    units = [engine_unit(u, roster, {}) for u in roster.units
+             if name_key(u.side) == side and not u.gone and (u.strength is None or u.strength)]
+    leaders = [lone_leader(g) for g in roster.generals
+               if name_key(g.side) == side and g.unit is None and g.status == ACTIVE]
+    ordered = sorted((*units, *leaders), key=lambda u: u.name != defender.name)
+    return ordered[:MAX_BONUS_TARGETS]
+
+
+def check_sides(attacker: Unit, others: list[Unit]) -> None:
+    same = [u.name for u in others if name_key(u.side) == name_key(attacker.side)]
+    if same:
+        raise InvalidInput(f"{', '.join(same)} {'is' if len(same) == 1 else 'are'} on "
+                           f"{attacker.name}'s side ({attacker.side}).",
+                           hint="Melee an enemy unit.")
+
+
+PROCEDURES = {"melee": prepare_melee}
+
+
+def prepare(procedure: str, options: Mapping[str, Any], roster: Roster | None = None,
+            battle_settings: Mapping[str, Any] | None = None) -> Prepared:
+    return PROCEDURES[procedure](options, roster, battle_settings or {})

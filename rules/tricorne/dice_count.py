@@ -1,0 +1,86 @@
+"""Step 3 of the melee: how many battle dice a unit rolls, with the arithmetic shown.
+
+"A good habit is to first add the number of dice to the base number and then determine any
+reductions": additions come first, then reductions, and block losses never change the base.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.core.records import Modifier
+from rules.tricorne.units import BASE_DICE, REFERENCE, TEXT, Arm, Terrain, Unit, UnitType
+
+STEP3 = f"{TEXT} step 3"
+TERRAIN = f"{REFERENCE} §5 (American Revolution terrain)"
+CLOSED = (Terrain.FOREST, Terrain.BUILDINGS)
+
+
+@dataclass(frozen=True)
+class Role:
+    """Why the unit rolls: its own ordered melee, a bonus melee, or battling back."""
+
+    ordered: bool = True
+    bonus: bool = False
+    battling_back: bool = False
+    card: bool = False  # an Ambush or First Strike card's melee
+
+
+@dataclass(frozen=True)
+class DiceCount:
+    base: int
+    additions: tuple[Modifier, ...]
+    reductions: tuple[Modifier, ...]
+
+    @property
+    def total(self) -> int:
+        return max(0, self.base + sum(m.value for m in (*self.additions, *self.reductions)))
+
+    def arithmetic(self, kind: UnitType) -> str:
+        """``2 (regular) + 1 full strength + 1 leader − 1 moved = 3 dice``."""
+        parts = [f"{self.base} ({kind.value.replace('-', ' ')})"]
+        parts += [f"+ {m.value} {m.reason}" for m in self.additions]
+        parts += [f"− {-m.value} {m.reason}" for m in self.reductions if m.value]
+        total = self.total
+        return f"{' '.join(parts)} = {total} {'die' if total == 1 else 'dice'}"
+
+
+def melee_dice(unit: Unit, target: Unit, role: Role) -> DiceCount:
+    additions = []
+    if unit.full_strength:
+        additions.append(Modifier(1, "full strength", STEP3))
+    if unit.leader:
+        additions.append(Modifier(1, "leader attached", STEP3))
+    if unit.kind is UnitType.HIGHLAND and highland_bonus(role):
+        additions.append(Modifier(1, "Highland Battle Bonus", STEP3))
+    if unit.cards:
+        additions.append(Modifier(unit.cards, "Command/Combat cards", STEP3))
+    reductions = []
+    if unit.arm is Arm.INFANTRY and unit.moved and role.ordered:
+        reductions.append(Modifier(-1, "moved (ordered infantry)", STEP3))
+    terrain = terrain_reduction(unit, target)
+    if terrain:
+        reductions.append(terrain)
+    if unit.reduce:
+        reductions.append(Modifier(-unit.reduce, "terrain (given)", STEP3))
+    return DiceCount(BASE_DICE[unit.kind], tuple(additions), tuple(reductions))
+
+
+def highland_bonus(role: Role) -> bool:
+    """"When ordered and during a bonus melee combat"; never battling back or with First
+    Strike or Ambush."""
+    return (role.ordered or role.bonus) and not role.battling_back and not role.card
+
+
+def terrain_reduction(unit: Unit, target: Unit) -> Modifier | None:
+    """Battling out of forest or buildings (cavalry −2, artillery −1), else attacking into
+    them (cavalry −2); "forest to forest counts the battling-out reduction only"."""
+    if unit.terrain in CLOSED:
+        value = {Arm.CAVALRY: 2, Arm.ARTILLERY: 1}.get(unit.arm, 0)
+        reason = f"battling out of {unit.terrain.value}"
+    elif target.terrain in CLOSED:
+        value = 2 if unit.arm is Arm.CAVALRY else 0
+        reason = f"attacking into {target.terrain.value}"
+    else:
+        return None
+    return Modifier(-value, reason, TERRAIN) if value else None

@@ -1,0 +1,22 @@
+"""Tricorne's own effect kinds and how they read (beside the core vocabulary)."""
+
+from __future__ import annotations
+
+ELIMINATED = "eliminated"
+ROUTED_OFF = "routed_off"
+BANNER = "victory_banner"
+LEADER_KILLED = "leader_killed"
+LEADER_ESCAPES = "leader_escapes"
+LEADER_JOINS = "leader_joins"
+LEADER_RETREATS = "leader_retreats"
+TAKES_GROUND = "takes ground"  # the value of the core `moved` effect that counts as movement
+
+TEXTS = {
+    ELIMINATED: "is eliminated (its last block removed)",
+    ROUTED_OFF: "fails its rally check and routs off the field",
+    BANNER: "wins a Victory Banner for its side ({value})",
+    LEADER_KILLED: "is killed",
+    LEADER_ESCAPES: "escapes to the nearest friendly unit",
+    LEADER_JOINS: "joins {value}",
+    LEADER_RETREATS: "retreats toward its side",
+}

@@ -1,0 +1,117 @@
+"""Reading Tricorne units from the text notation and from JSON (one list of fields)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.errors import InvalidInput
+from rules.core.fields import Field, FieldSet, split_units
+from rules.tricorne.melee import MAX_BONUS_TARGETS
+from rules.tricorne.units import (
+    DEFAULT_FULL,
+    MAX_BLOCKS,
+    MAX_CARD_DICE,
+    MAX_REDUCTION,
+    Terrain,
+    Unit,
+    UnitType,
+)
+
+NAME = Field("name", str, "the unit's name")
+
+# What a unit is: the roster keeps these.
+DESCRIPTION: tuple[Field, ...] = (
+    Field("type", UnitType, "unit class", words={
+        "gren": UnitType.GRENADIER, "grenadiers": UnitType.GRENADIER,
+        "reg": UnitType.REGULAR, "highlanders": UnitType.HIGHLAND,
+        "elite": UnitType.HIGHLAND, "lowlanders": UnitType.LOWLAND,
+        "cav": UnitType.BATTLE_CAVALRY, "battle-cav": UnitType.BATTLE_CAVALRY,
+        "light-cav": UnitType.LIGHT_CAVALRY, "art": UnitType.TRAINED_ARTILLERY,
+        "trained": UnitType.TRAINED_ARTILLERY, "light-art": UnitType.LIGHT_ARTILLERY,
+        "lone-leader": UnitType.LEADER}),
+    Field("full", int, f"blocks at full strength (default {DEFAULT_FULL})",
+          minimum=1, maximum=MAX_BLOCKS),
+    Field("terrain", Terrain, "the terrain of its hex (open, hill, forest, buildings)"),
+)
+MOVED = Field("moved", bool, "it moved this turn (ordered infantry lose a die)")
+
+# What belongs to this one melee.
+SITUATION: tuple[Field, ...] = (
+    Field("cards", int, "dice Command and Combat cards add", minimum=0, maximum=MAX_CARD_DICE),
+    Field("reduce", int, "other terrain reductions in dice", minimum=0, maximum=MAX_REDUCTION),
+    Field("retreat_room", int, "hexes it can retreat (it loses a block per hex short)",
+          aliases=("room",), minimum=0, maximum=12),
+    Field("cannot_retire", bool, "cavalry with no two hexes to retire and rally into"),
+    Field("retire_onto", str, "a lone friendly leader one hex back it would retire onto"),
+)
+
+# A quick lookup's unit also says its blocks and its leader.
+QUICK: tuple[Field, ...] = (
+    Field("blocks", int, f"blocks left (default {DEFAULT_FULL})", minimum=0,
+          maximum=MAX_BLOCKS),
+    Field("leader", str, "the attached leader's name"),
+)
+
+UNIT = FieldSet((*DESCRIPTION, MOVED, *QUICK, *SITUATION))
+UNIT_JSON = FieldSet((NAME, *DESCRIPTION, MOVED, *QUICK, *SITUATION))
+ROSTER_FIELDS = FieldSet((*DESCRIPTION, MOVED))
+# In a battle, the words after a roster name: this melee's situation, and `moved` for a
+# move the roster has not heard of.
+SITUATION_FIELDS = FieldSet((MOVED, *SITUATION))
+
+
+def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
+    if "type" not in values:
+        raise InvalidInput(f"{where}: say what {name} is.",
+                           hint="Add grenadier, regular, highland, lowland, militia, "
+                                "battle-cavalry, light-cavalry, trained-artillery, "
+                                "light-artillery or leader.")
+    full = values.get("full", DEFAULT_FULL)
+    blocks = values.get("blocks", full)
+    if blocks > full:
+        raise InvalidInput(f"{where}: {name} has {blocks} blocks but {full} at full strength.",
+                           hint=f"Give `full={blocks}` or fewer blocks.")
+    return Unit(
+        name=name,
+        kind=values["type"],
+        blocks=blocks,
+        full=full,
+        leader=values.get("leader"),
+        moved=values.get("moved", False),
+        terrain=values.get("terrain", Terrain.OPEN),
+        cards=values.get("cards", 0),
+        reduce=values.get("reduce", 0),
+        retreat_room=values.get("retreat_room"),
+        cannot_retire=values.get("cannot_retire", False),
+        retire_onto=values.get("retire_onto"),
+    )
+
+
+def read_unit_text(text: str, where: str, default: str) -> Unit:
+    parts = split_units(text, where, 1)
+    name, values = UNIT.read_text(parts[0], where, several=False)
+    return build_unit(name or default, values, where)
+
+
+def read_units_text(text: str, where: str) -> list[Unit]:
+    units = []
+    for number, part in enumerate(split_units(text, where, MAX_BONUS_TARGETS), start=1):
+        name, values = UNIT.read_text(part, f"{where} #{number}")
+        units.append(build_unit(name or f"Target {number}", values, f"{where} #{number}"))
+    return units
+
+
+def json_unit(data: Any, where: str) -> Unit:
+    values = UNIT_JSON.read_json(data, where)
+    if "name" not in values:
+        raise InvalidInput(f"{where}: every unit needs a `name`.")
+    return build_unit(values["name"], values, where)
+
+
+def json_units(data: Any, where: str) -> list[Unit]:
+    if data is None:
+        return []
+    if not isinstance(data, list) or len(data) > MAX_BONUS_TARGETS:
+        raise InvalidInput(f"`{where}` must be a list of up to {MAX_BONUS_TARGETS} units.")
+    return [json_unit(item, f"{where}[{i}]") for i, item in enumerate(data)]

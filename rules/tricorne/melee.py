@@ -1,0 +1,491 @@
+"""The Tricorne melee procedure, all eight steps, as one resolution.
+
+1 announce; 2 the defending cavalry's retire and rally (asked before any die); 3 the dice;
+4 the roll; 5 hits, Victory Banners and the leader casualty check; 6 flags, retreats and
+rally checks; 7 taking ground and the bonus melee (each asked of the attacker); 8 the
+defender's battle back. A bonus melee runs the same steps against its own target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from rules.core.decisions import Answer, Answers, Question
+from rules.core.dice import BattleDice, DiceSource, Reading, Symbol
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
+from rules.tricorne.checks import (
+    can_take_ground,
+    leader_check,
+    lone_leader_check,
+    rally_check,
+)
+from rules.tricorne.dice_count import Role, melee_dice
+from rules.tricorne.effects import (
+    BANNER,
+    ELIMINATED,
+    LEADER_ESCAPES,
+    LEADER_JOINS,
+    LEADER_KILLED,
+    LEADER_RETREATS,
+    ROUTED_OFF,
+    TAKES_GROUND,
+)
+from rules.tricorne.settings import FailedRally, Settings
+from rules.tricorne.units import (
+    NO_SABER_HITS,
+    REFERENCE,
+    RULESET,
+    TARGET_SYMBOL,
+    TEXT,
+    Arm,
+    Terrain,
+    Unit,
+    UnitType,
+    retreat_per_flag,
+)
+
+MAX_BONUS_TARGETS = 8
+RETIRE, STAND = Answer("retire", "Retire and rally"), Answer("stand", "Stand and fight")
+ADVANCE, STAY = Answer("advance", "Take ground"), Answer("stay", "Stay")
+NO_BONUS = Answer("none", "No bonus melee")
+
+
+@dataclass(frozen=True)
+class Melee:
+    attacker: Unit
+    defender: Unit
+    card: bool = False  # the attack is an Ambush or First Strike card's
+    bonus_targets: tuple[Unit, ...] = ()
+
+
+@dataclass
+class Attack:
+    """What one roll of melee dice did to its target."""
+
+    hits: int = 0
+    eliminated: bool = False
+    retreated: bool = False  # left its hex
+    routed: bool = False  # failed its rally check and left the field
+
+
+@dataclass
+class Run:
+    melee: Melee
+    dice: DiceSource
+    settings: Settings
+    out: ResolutionBuilder
+    units: dict[str, Unit] = field(default_factory=dict)  # each unit as it stands now
+    phrases: list[str] = field(default_factory=list)
+    worst: Severity = Severity.NONE
+
+    def now(self, unit: Unit) -> Unit:
+        return self.units.get(unit.name, unit)
+
+    def update(self, unit: Unit, **changes: object) -> Unit:
+        self.units[unit.name] = replace(self.now(unit), **changes)  # type: ignore[arg-type]
+        return self.units[unit.name]
+
+    def hurt(self, severity: Severity) -> None:
+        self.worst = max(self.worst, severity)
+
+
+def resolve_melee(melee: Melee, dice: DiceSource, answers: Answers | None = None,
+                  settings: Settings | None = None) -> Resolution:
+    check_melee(melee)
+    out = ResolutionBuilder(RULESET, "melee", answers=answers or Answers())
+    run = Run(melee, dice, settings or Settings(), out)
+    melee_round(run, melee.attacker, melee.defender, bonus=False)
+    headline = "; ".join(run.phrases) or f"{melee.attacker.name} melees {melee.defender.name}"
+    return out.build(headline[:250], run.worst)
+
+
+def check_melee(melee: Melee) -> None:
+    attacker, defender = melee.attacker, melee.defender
+    if attacker.alone:
+        raise NotAllowed(f"{attacker.name} is a lone leader: a leader may not engage in melee "
+                         "combat when alone in a hex.",
+                         hint="Attach the leader to a unit and melee with the unit.")
+    if attacker.name.casefold() == defender.name.casefold():
+        raise InvalidInput("A unit cannot melee itself.", hint="Name an adjacent enemy unit.")
+    for unit in (attacker, defender, *melee.bonus_targets):
+        if not unit.alone and unit.blocks <= 0:
+            raise InvalidInput(f"{unit.name} has no blocks left.",
+                               hint="Give it blocks=1 or more, or leave it out.")
+
+
+def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> None:
+    attacker, defender = run.now(attacker), run.now(defender)
+    prefix = "bonus_" if bonus else ""
+    kind = "Bonus melee" if bonus else "Melee"
+    run.out.step(f"{kind}: announce",
+                 f"{attacker.name} ({attacker.describe()}) melees {defender.name} "
+                 f"({defender.describe()}).")
+    if defender.alone:
+        attack_lone_leader(run, attacker, defender, bonus=bonus)
+        return
+    retiring = ask_retire(run, attacker, defender, prefix)
+    role = Role(ordered=True, bonus=bonus, card=run.melee.card)
+    result = attack(run, attacker, defender, role, retiring=retiring)
+    defender = run.now(defender)
+    if retiring and not result.eliminated:
+        result = retire_and_rally(run, attacker, defender, result)
+    vacated = result.eliminated or result.retreated or result.routed
+    if vacated:
+        took_ground = ask_take_ground(run, attacker, prefix)
+        if took_ground and not retiring and not bonus:
+            ask_bonus_melee(run, attacker, defender)
+        elif took_ground and retiring:
+            run.out.note(f"{attacker.name} took ground after a retire and rally: no bonus "
+                         f"melee ({TEXT} step 2).")
+    elif not result.eliminated:
+        battle_back(run, defender, attacker)
+
+
+# --- step 2: retire and rally --------------------------------------------------------------
+
+
+def ask_retire(run: Run, attacker: Unit, defender: Unit, prefix: str) -> bool:
+    if defender.arm is not Arm.CAVALRY:
+        return False
+    if run.melee.card:
+        run.out.step("Retire and rally", f"{defender.name} may not retire and rally against "
+                     "an Ambush or First Strike card.")
+        return False
+    onto_leader = bool(defender.retire_onto) and not defender.leader
+    if defender.cannot_retire and not onto_leader:
+        run.out.step("Retire and rally", f"{defender.name} has no two hexes to move back "
+                     "into: it may not retire and rally, and the melee is resolved normally.")
+        return False
+    question = Question(f"{prefix}retire",
+                        f"Will {defender.name} retire and rally before {attacker.name} rolls?",
+                        (RETIRE, STAND), unit=defender.name, by="defender")
+    answer = run.out.ask(question)
+    retiring = answer is RETIRE
+    run.out.step("Retire and rally",
+                 f"{defender.name} retires and rallies: only unit symbols will score hits."
+                 if retiring else f"{defender.name} stands, and may battle back.")
+    return retiring
+
+
+def retire_and_rally(run: Run, attacker: Unit, defender: Unit, result: Attack) -> Attack:
+    """After hits: back two hexes (one onto a lone friendly leader), then a rally check."""
+    leader = defender.retire_onto if not defender.leader else None
+    if leader:
+        # "The leader is immediately attached to that unit and the unit's retire and rally
+        # movement stops."
+        run.out.effect(EffectKind.MOVED, defender.name, 1, value="retires and rallies",
+                       measure="hex", direction=f"onto {leader}")
+        run.out.effect(LEADER_JOINS, leader, value=defender.name)
+        defender = run.update(defender, leader=leader)
+        moved = f"{defender.name} retires 1 hex onto {leader}, who joins it."
+    else:
+        run.out.effect(EffectKind.MOVED, defender.name, 2, value="retires and rallies",
+                       measure="hexes", direction="toward its side")
+        moved = f"{defender.name} retires 2 hexes toward its side."
+    run.out.step("Retire", moved)
+    run.hurt(Severity.MINOR)
+    result.retreated = True
+    run.phrases.append(f"{defender.name} retires and rallies")
+    result.routed = take_rally_check(run, defender, attacker)
+    return result
+
+
+# --- steps 3 to 6: dice, hits, leaders, flags ----------------------------------------------
+
+
+def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bool) -> Attack:
+    count = melee_dice(attacker, defender, role)
+    what = "battles back" if role.battling_back else "rolls"
+    title = f"{attacker.name} {what} against {defender.name}"
+    if count.total == 0:
+        run.out.step(title, f"{count.arithmetic(attacker.kind)}: no dice, no hits.")
+        run.phrases.append(f"{attacker.name} has no melee dice")
+        return Attack()
+    faces = run.dice.roll(BattleDice(count.total, run.settings.die), f"{attacker.name} melee")
+    readings, ignored = score(attacker, defender, faces, retiring)
+    hits, flags = readings.count(Reading.HIT), readings.count(Reading.FLAG)
+    applied = min(hits, defender.blocks)
+    notes = [count.arithmetic(attacker.kind), *ignored]
+    if hits > applied:
+        notes.append(f"{hits - applied} hit{'s' if hits - applied != 1 else ''} beyond its "
+                     "blocks have no effect")
+    roll = Roll(f"{attacker.name} melee", BattleDice(count.total).describe(), faces,
+                hits=hits, readings=readings, target=f"{defender.name} ({defender.arm.value})",
+                result=f"{_n(hits, 'hit')}" + (f", {_n(flags, 'flag')}" if flags else ""),
+                notes=tuple(notes))
+    run.out.step(title, hits_outcome(defender, applied), roll)
+    result = Attack(hits=applied)
+    if not applied:
+        run.phrases.append(f"{attacker.name} scores no hit on {defender.name}")
+    if applied:
+        result.eliminated = take_hits(run, attacker, defender, applied)
+    if result.eliminated or retiring:
+        return result
+    defender = run.now(defender)
+    flags = ignore_flag(run, attacker, defender, flags)
+    if flags:
+        result.retreated, result.eliminated, result.routed = retreat(run, attacker, defender,
+                                                                     flags)
+    return result
+
+
+def score(attacker: Unit, defender: Unit, faces: tuple, retiring: bool
+          ) -> tuple[tuple[Reading, ...], list[str]]:
+    """Each die read: its target's symbol and sabers hit (not a militia's or light
+    cavalry's sabers); flags may force a retreat. Retiring, only unit symbols count."""
+    target = TARGET_SYMBOL[defender.arm]
+    saber_hits = not retiring and attacker.kind not in NO_SABER_HITS
+    readings = []
+    for face in faces:
+        if face is target or (face is Symbol.SABER and saber_hits):
+            readings.append(Reading.HIT)
+        elif face is Symbol.FLAG and not retiring:
+            readings.append(Reading.FLAG)
+        else:
+            readings.append(Reading.MISS)
+    notes = []
+    if attacker.kind in NO_SABER_HITS and Symbol.SABER in faces and not retiring:
+        notes.append(f"{attacker.kind.value.replace('-', ' ')}: sabers score no hit")
+    if retiring and any(f in (Symbol.SABER, Symbol.FLAG) for f in faces):
+        notes.append("retire and rally: sabers and flags are ignored")
+    if defender.terrain is Terrain.BUILDINGS and Reading.HIT in readings:
+        # Buildings "ignore 1 symbol hit from ranged and melee combat": a unit-symbol hit.
+        for index, face in enumerate(faces):
+            if face is target and readings[index] is Reading.HIT:
+                readings[index] = Reading.MISS
+                notes.append(f"buildings: 1 symbol hit ignored ({REFERENCE} §5)")
+                break
+    return tuple(readings), notes
+
+
+def hits_outcome(defender: Unit, applied: int) -> str:
+    if not applied:
+        return f"No hit on {defender.name}."
+    left = defender.blocks - applied
+    if left == 0:
+        return f"{defender.name} loses its last {_n(applied, 'block')}: eliminated."
+    return f"{defender.name} loses {_n(applied, 'block')} ({left} left)."
+
+
+def take_hits(run: Run, attacker: Unit, defender: Unit, applied: int) -> bool:
+    """Blocks removed, a Victory Banner for the last; then the attached leader's check."""
+    left = defender.blocks - applied
+    run.out.effect(EffectKind.DAMAGE, defender.name, applied, measure=_blocks(applied))
+    run.update(defender, blocks=left)
+    run.hurt(Severity.MAJOR)
+    eliminated = left == 0
+    if eliminated:
+        run.out.effect(ELIMINATED, defender.name)
+        run.out.effect(BANNER, attacker.name, value=f"{defender.name} eliminated")
+        run.hurt(Severity.DECISIVE)
+        run.phrases.append(f"{attacker.name} eliminates {defender.name}")
+    else:
+        run.phrases.append(f"{attacker.name} scores {_n(applied, 'hit')} on {defender.name}")
+    if defender.leader:
+        check_leader(run, attacker, run.now(defender), eliminated)
+    return eliminated
+
+
+def check_leader(run: Run, attacker: Unit, unit: Unit, eliminated: bool) -> None:
+    check = leader_check(unit, eliminated, run.dice, run.settings)
+    default = run.settings.leader_default()
+    if default:
+        run.out.default(default)
+    leader = unit.leader or ""
+    if not check.passed:
+        run.out.effect(LEADER_KILLED, leader)
+        run.out.effect(BANNER, attacker.name, value=f"{leader} killed")
+        run.update(unit, leader=None)
+        run.hurt(Severity.DECISIVE)
+        outcome = f"{leader} is killed: a Victory Banner."
+    elif eliminated:
+        run.out.effect(LEADER_ESCAPES, leader)
+        outcome = f"{leader} survives and escapes to the nearest friendly unit."
+    else:
+        outcome = f"{leader} survives and stays with {unit.name}."
+    run.out.step("Leader casualty check", outcome, check.roll)
+
+
+def ignore_flag(run: Run, attacker: Unit, defender: Unit, flags: int) -> int:
+    """A hill ignores 1 flag when attacked from a lower level, never against artillery."""
+    if (flags and defender.terrain is Terrain.HILL and attacker.terrain is not Terrain.HILL
+            and attacker.arm is not Arm.ARTILLERY):
+        run.out.step("Hill", f"{defender.name} on a hill attacked from below ignores 1 flag "
+                     f"({REFERENCE} §5).")
+        return flags - 1
+    return flags
+
+
+def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool, bool, bool]:
+    """Step 6: back per flag; a block lost per hex it cannot complete; then a rally check.
+    Returns (left its hex, eliminated, routed)."""
+    hexes = flags * retreat_per_flag(defender.kind)
+    room = hexes if defender.retreat_room is None else min(hexes, defender.retreat_room)
+    lost = min(hexes - room, defender.blocks)
+    words = [f"{_n(flags, 'flag')}: {defender.name} must retreat {_n(hexes, 'hex', 'hexes')}."]
+    if room:
+        run.out.effect(EffectKind.MOVED, defender.name, room, value="retreats",
+                       measure="hex" if room == 1 else "hexes", direction="toward its side")
+        run.phrases.append(f"{defender.name} retreats {_n(room, 'hex', 'hexes')}")
+        run.hurt(Severity.MAJOR)
+    if lost:
+        words.append(f"It cannot complete {_n(hexes - room, 'hex', 'hexes')} and loses "
+                     f"{_n(lost, 'block')} instead.")
+        run.out.effect(EffectKind.DAMAGE, defender.name, lost, measure=_blocks(lost),
+                       detail="retreat blocked")
+        defender = run.update(defender, blocks=defender.blocks - lost)
+        run.hurt(Severity.MAJOR)
+    if defender.blocks == 0:
+        run.out.effect(ELIMINATED, defender.name)
+        run.out.effect(BANNER, attacker.name, value=f"{defender.name} eliminated")
+        run.hurt(Severity.DECISIVE)
+        run.out.step("Retreat", " ".join([*words, "Eliminated."]))
+        return bool(room), True, False
+    run.out.step("Retreat", " ".join(words))
+    # "The unit must make its rally check, even if the unit did not retreat."
+    return bool(room), False, take_rally_check(run, defender, attacker)
+
+
+def take_rally_check(run: Run, unit: Unit, enemy: Unit) -> bool:
+    """True when the unit failed and left the field."""
+    unit = run.now(unit)
+    check = rally_check(unit, run.dice, run.settings)
+    for default in (run.settings.rally_default(),
+                    None if check.passed else run.settings.failed_rally_default()):
+        if default:
+            run.out.default(default)
+    if check.passed:
+        run.out.step("Rally check", f"{unit.name} rallies.", check.roll)
+        return False
+    if run.settings.failed_rally is FailedRally.LOSE_BLOCK:
+        run.out.effect(EffectKind.DAMAGE, unit.name, 1, measure=_blocks(1),
+                       detail="failed rally check")
+        left = unit.blocks - 1
+        run.update(unit, blocks=left)
+        run.hurt(Severity.MAJOR)
+        if left:
+            run.out.step("Rally check", f"{unit.name} fails and loses 1 block.", check.roll)
+            return False
+        run.out.effect(ELIMINATED, unit.name)
+        run.out.effect(BANNER, enemy.name, value=f"{unit.name} eliminated")
+        run.out.step("Rally check", f"{unit.name} fails and loses its last block.",
+                     check.roll)
+        run.hurt(Severity.DECISIVE)
+        return True
+    run.out.effect(ROUTED_OFF, unit.name)
+    run.out.effect(BANNER, enemy.name, value=f"{unit.name} routed")
+    run.out.step("Rally check", f"{unit.name} fails and routs off the field.", check.roll)
+    run.phrases.append(f"{unit.name} routs")
+    run.hurt(Severity.DECISIVE)
+    return True
+
+
+# --- a lone leader ---------------------------------------------------------------------------
+
+
+def attack_lone_leader(run: Run, attacker: Unit, leader: Unit, *, bonus: bool) -> None:
+    """A leader alone in a hex may be attacked: any saber kills; otherwise it retreats.
+    The attacker may take ground after either."""
+    role = Role(ordered=True, bonus=bonus, card=run.melee.card)
+    count = melee_dice(attacker, leader, role)
+    faces = run.dice.roll(BattleDice(max(count.total, 0), run.settings.die),
+                          f"{attacker.name} melee") if count.total else ()
+    check = lone_leader_check(leader.name, faces)
+    default = run.settings.leader_default()
+    if default:
+        run.out.default(default)
+    roll = replace(check.roll, notes=(count.arithmetic(attacker.kind),))
+    if not check.passed:
+        run.out.effect(LEADER_KILLED, leader.name)
+        run.out.effect(BANNER, attacker.name, value=f"{leader.name} killed")
+        run.hurt(Severity.DECISIVE)
+        run.phrases.append(f"{attacker.name} kills {leader.name}")
+        outcome = f"{leader.name} is killed: a Victory Banner."
+    else:
+        run.out.effect(LEADER_RETREATS, leader.name)
+        run.phrases.append(f"{leader.name} retreats")
+        run.hurt(Severity.MINOR)
+        outcome = f"{leader.name} survives and retreats toward its side."
+    run.out.step(f"{attacker.name} attacks {leader.name}", outcome, roll)
+    if ask_take_ground(run, attacker, "bonus_" if bonus else "") and not bonus:
+        ask_bonus_melee(run, attacker, leader)
+
+
+# --- step 7: taking ground and the bonus melee ----------------------------------------------
+
+
+def ask_take_ground(run: Run, attacker: Unit, prefix: str) -> bool:
+    if not can_take_ground(attacker) or run.melee.card:
+        why = ("an Ambush or First Strike card's melee" if run.melee.card
+               else "artillery")
+        run.out.step("Take ground", f"{attacker.name} may not take ground after {why}.")
+        return False
+    question = Question(f"{prefix}take_ground",
+                        f"Will {attacker.name} take ground (advance into the vacated hex)?",
+                        (ADVANCE, STAY), unit=attacker.name, by="attacker")
+    if run.out.ask(question) is STAY:
+        run.out.step("Take ground", f"{attacker.name} stays in its hex.")
+        return False
+    run.out.effect(EffectKind.MOVED, attacker.name, 1, value=TAKES_GROUND, measure="hex",
+                   direction="into the vacated hex")
+    run.update(attacker, moved=True)
+    run.out.step("Take ground", f"{attacker.name} takes ground: it counts as movement.")
+    return True
+
+
+def bonus_eligible(unit: Unit) -> bool:
+    """Infantry with an attached leader, highland units and cavalry."""
+    return (unit.arm is Arm.CAVALRY or unit.kind is UnitType.HIGHLAND
+            or (unit.arm is Arm.INFANTRY and bool(unit.leader)))
+
+
+def ask_bonus_melee(run: Run, attacker: Unit, defender: Unit) -> None:
+    attacker = run.now(attacker)
+    if not bonus_eligible(attacker):
+        run.out.step("Bonus melee", f"{attacker.name} gains no bonus melee (only infantry "
+                     "with an attached leader, highland units and cavalry do).")
+        return
+    targets = bonus_targets(run, defender)
+    if not targets:
+        run.out.step("Bonus melee", f"{attacker.name} may make a bonus melee, but no target "
+                     "is left: name the units it could attack with the bonus option.")
+        return
+    answers = (*(Answer(t.name, f"Attack {t.name}") for t in targets), NO_BONUS)
+    question = Question("bonus_melee", f"Will {attacker.name} make a bonus melee?", answers,
+                        unit=attacker.name, by="attacker")
+    chosen = run.out.ask(question)
+    if chosen is NO_BONUS:
+        run.out.step("Bonus melee", f"{attacker.name} makes no bonus melee.")
+        return
+    target = next(t for t in targets if t.name == chosen.key)
+    melee_round(run, attacker, target, bonus=True)
+
+
+def bonus_targets(run: Run, defender: Unit) -> list[Unit]:
+    """The targets the player named; else the defender, if it is still on the field."""
+    gone = {e.unit for e in run.out.effects if e.kind in (ELIMINATED, ROUTED_OFF, LEADER_KILLED)}
+    named = [run.now(t) for t in run.melee.bonus_targets]
+    candidates = named or [run.now(defender)]
+    return [t for t in candidates if t.name not in gone][:MAX_BONUS_TARGETS]
+
+
+# --- step 8: battle back ---------------------------------------------------------------------
+
+
+def battle_back(run: Run, defender: Unit, attacker: Unit) -> None:
+    """The defender, if it kept a block and its hex, attacks the original attacker: no
+    retire and rally against it, no highland bonus, no taking ground."""
+    defender, attacker = run.now(defender), run.now(attacker)
+    if defender.arm is Arm.LEADER or defender.blocks == 0:
+        return
+    role = Role(ordered=False, battling_back=True)
+    attack(run, defender, attacker, role, retiring=False)
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def _blocks(count: int) -> str:
+    return "block" if count == 1 else "blocks"

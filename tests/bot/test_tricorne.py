@@ -1,0 +1,148 @@
+"""Tricorne through the real CommandTree: quick lookups, and a whole melee in a battle with
+its buttons (retire and rally, take ground, bonus melee), across a restart."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from bot.client import create_bot
+from bot.offline import OfflineDiscord
+from bot.storage import Database
+from bot.storage.models import General, Unit
+
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .test_battle_safety import url_of
+from .test_decisions import buttons
+
+SETUP = [
+    "/battle start ruleset:tricorne name:Prestonpans",
+    '/unit add side:Jacobites name:"Black Watch" words:highland strength:4',
+    '/unit add side:Government name:Dragoons words:battle-cavalry strength:4',
+    '/unit add side:Government name:Fusiliers words:regular strength:3',
+    '/general add name:Murray side:Jacobites unit:"Black Watch"',
+    "/general add name:Cope side:Government",
+]
+MELEE = ('/melee tricorne attacker:"Black Watch" defender:Dragoons '
+         'dice:"cav cav flag inf inf  flag flag  saber cav cav inf  cav cav"')
+
+
+async def setup(session) -> None:
+    for line in SETUP:
+        message = await reply(session, line, user_id=GM_USER)
+        assert not message.ephemeral, message.content
+
+
+async def press(session, message, label: str, user: int = GM_USER):
+    return await session.press(message, label, channel_id=CHANNEL, user_id=user,
+                               guild_id=GUILD)
+
+
+async def roster(db: Database) -> tuple[dict[str, Unit], dict[str, General]]:
+    async with db.reader() as s:
+        units = {u.name: u for u in await s.scalars(select(Unit))}
+        generals = {g.name: g for g in await s.scalars(select(General))}
+    return units, generals
+
+
+async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(discord_session):
+    message = await reply(discord_session,
+                          '/melee tricorne attacker:"Black Watch: highland leader=Murray" '
+                          'defender:"Fusiliers: regular" '
+                          'dice:"inf saber art cav cav  inf flag  saber inf  flag flag cav inf"')
+    assert not message.ephemeral
+    embed = message.embeds[0]
+    assert embed["title"] == ("⚠️ Black Watch scores 2 hits on Fusiliers; Fusiliers scores 1 hit "
+                              "on Black Watch; Black Watch retreats 1 hex")
+    text = text_of(message)
+    assert ("2 (highland) + 1 full strength + 1 leader attached + 1 Highland Battle Bonus = 5 "
+            "dice") in text
+    assert "🎲 **infantry** **saber** artillery cavalry cavalry" in text
+    assert "Fusiliers battles back against Black Watch" in text
+    assert "Murray survives and stays with Black Watch" in text
+    assert "Project defaults (see /help): leader casualty check" in embed["footer"]["text"]
+
+
+async def test_retire_and_rally_is_asked_before_any_die(discord_session):
+    asked = await reply(discord_session,
+                        '/melee tricorne attacker:"Grenadiers: grenadier" '
+                        'defender:"Hussars: light-cavalry"')
+    assert asked.embeds[0]["title"] == "❓ Will Hussars retire and rally before Grenadiers rolls?"
+    assert buttons(asked) == ["Retire and rally", "Stand and fight"]
+    assert "🎲" not in text_of(asked)
+
+
+async def test_bad_input_is_refused_with_how_to_fix_it(discord_session, battle_session):
+    lone = await reply(discord_session, '/melee tricorne attacker:"Murray: leader" '
+                                        'defender:"Fusiliers: regular"')
+    assert lone.ephemeral and "a leader may not engage in melee" in lone.content
+    typo = await reply(discord_session, '/melee tricorne attacker:"A: highlnd" defender:"B: reg"')
+    assert typo.ephemeral and "Did you mean `highland`?" in typo.content
+    await setup(battle_session)
+    same = await reply(battle_session, '/melee tricorne attacker:Dragoons defender:Fusiliers')
+    assert same.ephemeral and "Fusiliers is on Dragoons's side" in same.content
+    own = await reply(battle_session, '/melee tricorne attacker:"Black Watch: grenadier" '
+                                      'defender:Fusiliers')
+    assert own.ephemeral and "comes from the battle's roster" in own.content
+    blocks = await reply(battle_session, '/unit add side:Jacobites name:X words:"regular '
+                                         'type=leader"')
+    assert blocks.ephemeral
+
+
+async def test_a_whole_melee_in_a_battle_with_its_buttons(battle_session):
+    await setup(battle_session)
+    db = battle_session.client.db
+    asked = await reply(battle_session, MELEE, user_id=PLAYER)
+    assert buttons(asked) == ["Retire and rally", "Stand and fight"]
+    [_, ground] = await press(battle_session, asked, "Stand and fight")
+    assert ground.embeds[0]["title"] == "❓ Will Black Watch take ground (advance into the " \
+                                        "vacated hex)?"
+    assert "Dragoons fails and routs off the field" in text_of(ground)
+    [_, bonus] = await press(battle_session, ground, "Take ground")
+    # The defender's side: the routed dragoons are gone; the fusiliers and Cope are left.
+    assert buttons(bonus) == ["Attack Fusiliers", "Attack Cope", "No bonus melee"]
+    [_, result] = await press(battle_session, bonus, "Attack Fusiliers")
+    text = text_of(result)
+    assert "− 1 moved (ordered infantry) = 4 dice" in text
+    assert "Fusiliers battles back against Black Watch" in text
+    units, generals = await roster(db)
+    assert (units["Dragoons"].status, units["Dragoons"].gone_reason) == ("gone", "routed")
+    assert units["Dragoons"].strength == 2
+    assert units["Fusiliers"].strength == 1
+    assert units["Black Watch"].strength == 4 and units["Black Watch"].attributes["moved"]
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "Jacobites: 1 Victory Banner" in shown and "Government: 0 Victory Banners" in shown
+    for _ in range(5):  # through the five phases to a new turn
+        await reply(battle_session, "/battle next", user_id=GM_USER)
+    units, _ = await roster(db)
+    assert units["Black Watch"].attributes["moved"] is False
+
+
+async def test_the_question_survives_a_restart(db):
+    url = url_of(db)
+    async with Database(url) as first, OfflineDiscord(create_bot(first)) as session:
+        await setup(session)
+        asked = await reply(session, MELEE, user_id=PLAYER)
+    async with Database(url) as second, OfflineDiscord(create_bot(second)) as session:
+        [_, ground] = await press(session, asked, "Stand and fight")
+        [_, bonus] = await press(session, ground, "Take ground")
+        [_, done] = await press(session, bonus, "No bonus melee")
+        assert "Black Watch makes no bonus melee" in text_of(done)
+        units, _ = await roster(second)
+        assert units["Dragoons"].gone_reason == "routed"
+        undone = await reply(session, "/gm undo", user_id=GM_USER)
+        assert not undone.ephemeral
+        units, _ = await roster(second)
+        assert units["Dragoons"].status == "active" and units["Dragoons"].strength == 4
+
+
+async def test_a_lone_leader_is_attacked_and_killed(battle_session):
+    await setup(battle_session)
+    result = await reply(battle_session,
+                         '/melee tricorne attacker:"Black Watch" defender:Cope '
+                         'dice:"saber inf inf cav flag" choices:"take_ground=stay"')
+    assert result.embeds, result.content
+    assert result.embeds[0]["title"] == "💥 Black Watch kills Cope"
+    _, generals = await roster(battle_session.client.db)
+    assert generals["Cope"].status == "killed"
+    assert "Jacobites: 1 Victory Banner" in text_of(await reply(battle_session,
+                                                                "/battle show"))
