@@ -107,6 +107,7 @@ async def test_a_whole_melee_in_a_battle_with_its_buttons(battle_session):
     units, generals = await roster(db)
     assert (units["Dragoons"].status, units["Dragoons"].gone_reason) == ("gone", "routed")
     assert units["Dragoons"].strength == 2
+    assert generals["Murray"].unit_name == "Black Watch" and generals["Murray"].status == "active"
     assert units["Fusiliers"].strength == 1
     assert units["Black Watch"].strength == 4 and units["Black Watch"].attributes["moved"]
     shown = text_of(await reply(battle_session, "/battle show"))
