@@ -109,6 +109,8 @@ async def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
         converted = spec.convert(value.strip(), spec.name)
         settings[spec.name] = getattr(converted, "value", converted)
         said = f"{spec.name} = {settings[spec.name]}"
+    if tx.rules.check_settings is not None:
+        tx.rules.check_settings(settings)  # values that only make sense together
     tx.touch(battle)
     battle.settings = settings
     event = await tx.record("setting", f"GM set {said}")

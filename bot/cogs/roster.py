@@ -32,9 +32,10 @@ from rules.registry import RULESETS
 
 UNIT_WORDS = ("Unit words, e.g. `inf regular morale=4`; strength as `sp=4` or `figures=12` "
               "(see /help topic)")
-# One option for every rule set, so its description names each one's word for strength.
+# One option for every rule set, so its description names each one's word for strength (by
+# key: the titles would pass Discord's 100 characters).
 STRENGTH = "Strength, in the rule set's own unit: " + ", ".join(
-    f"{r.battle.strength_label} ({r.title})" for r in RULESETS.values() if r.battle)
+    f"{r.battle.strength_label} ({r.key})" for r in RULESETS.values() if r.battle)
 
 
 def done(text: str) -> Reply:

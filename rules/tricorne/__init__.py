@@ -67,6 +67,7 @@ RULESET_ENTRY = RuleSet(
         dice_faces=BATTLE_DICE_FACES,
         settings=battle.SETTINGS,
         standings=battle.victory_banners,
+        check_settings=settings_from,
     ),
     procedures={
         "melee": Procedure(

@@ -8,6 +8,7 @@ a default decided its outcome. Dice a table types in are read as typed, whatever
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -113,11 +114,14 @@ SETTINGS = FieldSet((
 ))
 
 
-def settings_from(values: dict[str, Any] | None, where: str = "settings") -> Settings:
+def settings_from(values: Mapping[str, Any] | None, where: str = "settings") -> Settings:
     """Settings from a battle's stored values or a request's ``settings`` object."""
     read = SETTINGS.read_json(dict(values or {}), where)
     if "die" in read:
         read["die"] = read_die(read["die"], f"{where}: die")
-    if read.get("leader_sabers", 2) > read.get("leader_dice", 2):
-        raise InvalidInput(f"{where}: `leader_sabers` cannot be more than `leader_dice`.")
+    dice, sabers = read.get("leader_dice", 2), read.get("leader_sabers", 2)
+    if sabers > dice:
+        raise InvalidInput(f"{where}: a leader check of {dice} dice cannot need {sabers} "
+                           "sabers.", hint="Set `leader_sabers` to at most `leader_dice` "
+                                           "(set `leader_sabers` first to lower both).")
     return Settings(**read)

@@ -260,3 +260,54 @@ def test_an_in_memory_console_saves_exports_in_the_working_directory(tmp_path):
     assert f"saved to {data}\n" in done.stdout
     assert json.loads(data.read_text())["battle"]["name"] == "Mem Battle"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mem-battle.json", "mem-battle.md"]
+
+
+TRICORNE_SETUP = [
+    "/battle start ruleset:tricorne name:Prestonpans",
+    '/unit add side:Jacobites name:"Black Watch" words:highland strength:4',
+    "/unit add side:Government name:Dragoons words:battle-cavalry strength:4",
+    "/unit add side:Government name:Fusiliers words:regular strength:3",
+    '/general add name:Murray side:Jacobites unit:"Black Watch"',
+]
+
+
+def test_a_tricorne_melee_with_its_buttons_in_the_console_across_a_restart(tmp_path):
+    database, gm = tmp_path / "tricorne.db", ("--user", "2000")
+    first = console(
+        *TRICORNE_SETUP,
+        '/melee tricorne attacker:"Black Watch" defender:Dragoons '
+        'dice:"cav saber flag inf inf  cav flag flag"',
+        "press Retire and rally",
+        args=gm, database=database,
+    )
+    out = first.stdout
+    assert first.returncode == 0, out + first.stderr
+    assert "Will Dragoons retire and rally before Black Watch rolls?" in out
+    assert "[button: Retire and rally] [button: Stand and fight]" in out
+    assert "retire and rally: sabers and flags are ignored" in out
+    assert "Dragoons retires 2 hexes toward its side." in out
+    assert "Will Black Watch take ground (advance into the vacated hex)?" in out
+    second = console(  # a restart between the question and its answer
+        "/answer choice:advance",
+        '/melee tricorne attacker:"Black Watch" defender:Fusiliers '
+        'dice:"inf inf flag art  flag  art art art art  cav saber  inf inf"',
+        "press Take ground",
+        "press Attack Dragoons",
+        "press Stand and fight",
+        "/battle show",
+        args=gm, database=database,
+    )
+    out = second.stdout
+    assert second.returncode == 0, out + second.stderr
+    assert "Traceback" not in out and "No button" not in out, out
+    assert "took ground after a retire and rally: no bonus melee" in out
+    assert "Fusiliers fails and routs off the field." in out
+    assert "Will Black Watch make a bonus melee?" in out
+    assert "[button: Attack Dragoons] [button: No bonus melee]" in out
+    assert "Will Dragoons retire and rally before Black Watch rolls?" in out
+    assert ("2 (highland) + 1 full strength + 1 leader attached + 1 Highland Battle Bonus − 1 "
+            "moved (ordered infantry) = 4 dice") in out
+    assert "Dragoons battles back against Black Watch" in out
+    assert "Murray survives and stays with Black Watch." in out
+    assert "Black Watch · 3 blocks · highland, of 4 · *moved* · with Murray" in out
+    assert "Jacobites: 1 Victory Banner" in out

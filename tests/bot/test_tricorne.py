@@ -147,3 +147,25 @@ async def test_a_lone_leader_is_attacked_and_killed(battle_session):
     assert generals["Cope"].status == "killed"
     assert "Jacobites: 1 Victory Banner" in text_of(await reply(battle_session,
                                                                 "/battle show"))
+
+
+async def test_settings_change_the_checks_and_are_checked_together(battle_session):
+    await setup(battle_session)
+    bad = await reply(battle_session, '/battle setting name:die value:"inf cav sword"',
+                      user_id=GM_USER)
+    assert bad.ephemeral and "`sword` is not a battle-die face" in bad.content
+    bad = await reply(battle_session, "/battle setting name:leader_dice value:1",
+                      user_id=GM_USER)
+    assert bad.ephemeral and "cannot need 2 sabers" in bad.content
+    done = await reply(battle_session, "/battle setting name:failed_rally value:lose-block",
+                       user_id=GM_USER)
+    assert not done.ephemeral
+    result = await reply(battle_session,
+                         '/melee tricorne attacker:"Black Watch" defender:Fusiliers '
+                         'dice:"art art flag art art  flag flag flag" choices:take_ground=stay')
+    text = text_of(result)
+    assert "Fusiliers fails and loses 1 block" in text
+    assert "routs off the field" not in text
+    assert "a failed rally check routs" not in result.embeds[0]["footer"]["text"]
+    units, _ = await roster(battle_session.client.db)
+    assert units["Fusiliers"].strength == 2 and units["Fusiliers"].status == "active"
