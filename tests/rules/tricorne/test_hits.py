@@ -1,0 +1,170 @@
+"""Steps 4 and 5: the roll, hits by symbol and saber, wasted hits, Victory Banners, and the
+leader casualty check (attached and alone)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.dice import Reading
+from rules.core.errors import NotAllowed
+from rules.tricorne.effects import (
+    BANNER,
+    ELIMINATED,
+    LEADER_ESCAPES,
+    LEADER_KILLED,
+    LEADER_RETREATS,
+)
+
+from .helpers import asked, cavalry, effects, melee, regular, rolls, step, titles, unit
+
+GUNS = unit("Guns", "trained-artillery", blocks=3)
+
+
+@pytest.mark.parametrize(("defender", "rolled", "hits"), [
+    (regular("Target", blocks=3), "inf inf cav  art art", 2),
+    (cavalry("Target", blocks=3), "inf cav cav  art art", 2),
+    (unit("Target", "trained-artillery", blocks=3), "art inf cav  cav cav", 1),
+])
+def test_a_unit_symbol_matching_the_target_scores_a_hit(defender, rolled, hits):
+    result = melee(regular("Attacker"), defender, rolled, "retire=stand")
+    first = rolls(result)[0]
+    assert first.hits == hits
+    assert effects(result)[0] == ("damage", "Target", hits)
+
+
+def test_a_saber_hits_any_unit():
+    result = melee(regular("Attacker"), GUNS, "sab sab inf cav cav", "stay")
+    assert rolls(result)[0].readings == (Reading.HIT, Reading.HIT, Reading.MISS)
+    assert ("damage", "Guns", 2) in effects(result)
+
+
+@pytest.mark.parametrize("kind", ["militia", "light-cavalry"])
+def test_militia_and_light_cavalry_score_no_hit_with_a_saber(kind):
+    attacker = unit("Raiders", kind, blocks=2)
+    result = melee(attacker, regular("Target", blocks=3), "sab inf inf inf", "stay")
+    first = rolls(result)[0]
+    assert first.readings == (Reading.MISS, Reading.HIT)
+    assert f"{kind.replace('-', ' ')}: sabers score no hit" in first.notes
+
+
+def test_flags_and_other_symbols_do_not_hit():
+    result = melee(regular("Attacker", blocks=2), regular("Target"), "cav art cav cav cav")
+    assert rolls(result)[0].hits == 0
+    assert step(result, "Attacker rolls against Target").outcome == "No hit on Target."
+    assert "damage" not in [kind for kind, *_ in effects(result)]
+
+
+def test_each_hit_removes_one_block():
+    result = melee(regular("Attacker"), regular("Target"), "inf inf cav  inf inf")
+    assert effects(result)[0] == ("damage", "Target", 2)
+    assert step(result, "Attacker rolls against Target").outcome == (
+        "Target loses 2 blocks (2 left).")
+
+
+def test_the_last_block_gives_a_victory_banner_and_extra_hits_have_no_effect():
+    result = melee(regular("Attacker"), regular("Target", blocks=1), "inf sab inf", "stay")
+    assert effects(result) == [("damage", "Target", 1), (ELIMINATED, "Target", None),
+                               (BANNER, "Attacker", None)]
+    assert result.effects[2].value == "Target eliminated"
+    assert "2 hits beyond its blocks have no effect" in rolls(result)[0].notes
+    assert step(result, "Attacker rolls against Target").outcome == (
+        "Target loses its last 1 block: eliminated.")
+    # An eliminated unit neither retreats nor battles back.
+    assert "Retreat" not in titles(result)
+    assert len(rolls(result)) == 1
+
+
+def test_hits_are_resolved_before_retreats():
+    result = melee(regular("Attacker"), regular("Target"), "inf flag cav  inf inf inf", "stay")
+    assert titles(result)[1:4] == ["Attacker rolls against Target", "Retreat", "Rally check"]
+    assert effects(result)[:2] == [("damage", "Target", 1), ("moved", "Target", 1)]
+
+
+def test_buildings_ignore_one_symbol_hit_but_not_a_saber():
+    town = regular("Town", blocks=3, terrain="buildings")
+    result = melee(regular("Attacker"), town, "inf inf sab  cav cav")
+    assert rolls(result)[0].readings == (Reading.MISS, Reading.HIT, Reading.HIT)
+    assert ("damage", "Town", 2) in effects(result)
+    only_sabers = melee(regular("Attacker"), town, "sab cav cav  cav cav")
+    assert ("damage", "Town", 1) in effects(only_sabers)
+
+
+# --- the leader casualty check --------------------------------------------------------------
+
+
+def led(**kw):
+    return regular("Royal Ecossais", leader="Drummond", **kw)
+
+
+def test_a_unit_with_a_leader_that_takes_a_hit_checks_for_its_leader_two_dice_two_sabers():
+    result = melee(regular("Attacker"), led(blocks=3), "inf cav cav  sab sab  inf inf")
+    check = step(result, "Leader casualty check")
+    assert check.rolls[0].dice == ("saber", "saber")
+    assert check.outcome == "Drummond is killed: a Victory Banner."
+    assert (LEADER_KILLED, "Drummond", None) in effects(result)
+    assert (BANNER, "Attacker", None) in effects(result)
+    # The unit battles back without its leader: 2 dice, not 3.
+    assert len(rolls(result)[-1].dice) == 2
+
+
+def test_one_saber_of_two_leaves_the_leader_with_the_unit():
+    result = melee(regular("Attacker"), led(blocks=3), "inf cav cav  sab inf  inf inf inf")
+    assert step(result, "Leader casualty check").outcome == (
+        "Drummond survives and stays with Royal Ecossais.")
+    assert len(rolls(result)[-1].dice) == 3  # battles back with its leader
+
+
+def test_no_hit_no_leader_check():
+    result = melee(regular("Attacker"), led(blocks=3), "cav cav cav  cav cav cav")
+    assert "Leader casualty check" not in titles(result)
+
+
+def test_a_leader_whose_unit_is_eliminated_checks_with_one_die_and_a_saber_kills():
+    killed = melee(regular("Attacker"), led(blocks=1), "inf cav cav  sab", "stay")
+    assert step(killed, "Leader casualty check").rolls[0].dice == ("saber",)
+    assert (LEADER_KILLED, "Drummond", None) in effects(killed)
+    assert [e for e in effects(killed) if e[0] == BANNER] == [(BANNER, "Attacker", None)] * 2
+    escapes = melee(regular("Attacker"), led(blocks=1), "inf cav cav  flag", "stay")
+    assert (LEADER_ESCAPES, "Drummond", None) in effects(escapes)
+    assert step(escapes, "Leader casualty check").outcome == (
+        "Drummond survives and escapes to the nearest friendly unit.")
+
+
+def test_the_leader_check_follows_the_settings():
+    result = melee(regular("Attacker"), led(blocks=3), "inf cav cav  sab flag flag  inf inf",
+                   leader_dice=3, leader_sabers=1)
+    assert (LEADER_KILLED, "Drummond", None) in effects(result)
+    assert result.defaults == ()  # not the project default: nothing to say
+
+
+def test_the_default_leader_check_is_named_in_the_footer_only_when_it_was_used():
+    with_check = melee(regular("Attacker"), led(blocks=3), "inf cav cav  cav cav  inf inf inf")
+    assert any(d.startswith("leader casualty check: 2 dice") for d in with_check.defaults)
+    without = melee(regular("Attacker"), regular("Target", blocks=3), "cav cav cav  cav cav")
+    assert without.defaults == ()
+
+
+# --- a lone leader ------------------------------------------------------------------------
+
+
+LONE = unit("Wolfe", "leader", blocks=0, full=0)
+
+
+def test_a_lone_leader_may_not_attack():
+    with pytest.raises(NotAllowed, match="may not engage in melee combat when alone"):
+        melee(LONE, regular("Target"), "")
+
+
+def test_a_lone_leader_attacked_is_killed_by_a_saber():
+    result = melee(regular("Attacker"), LONE, "inf sab cav", "stay")
+    attack = step(result, "Attacker attacks Wolfe")
+    assert attack.outcome == "Wolfe is killed: a Victory Banner."
+    assert attack.rolls[0].notes == ("2 (regular) + 1 full strength = 3 dice",)
+    assert effects(result) == [(LEADER_KILLED, "Wolfe", None), (BANNER, "Attacker", None)]
+
+
+def test_a_lone_leader_without_a_saber_against_it_retreats_and_the_attacker_may_take_ground():
+    result = melee(regular("Attacker"), LONE, "inf flag cav", "advance")
+    assert (LEADER_RETREATS, "Wolfe", None) in effects(result)
+    assert ("moved", "Attacker", 1) in effects(result)
+    assert asked(regular("Attacker"), LONE, "inf flag cav") == ("take_ground", 3)

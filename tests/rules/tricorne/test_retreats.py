@@ -1,0 +1,147 @@
+"""Step 6: flags, retreats per unit class, blocked retreats, and the rally check with its
+settings (the text does not print the rally check's dice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.tricorne.checks import rally_dice
+from rules.tricorne.effects import BANNER, ELIMINATED, ROUTED_OFF
+
+from .helpers import cavalry, effects, melee, regular, rolls, settings, step, titles, unit
+
+ATTACKER = regular("Attacker")
+
+
+@pytest.mark.parametrize(("kind", "per_flag"), [
+    ("grenadier", 1), ("regular", 1), ("highland", 1), ("lowland", 2), ("militia", 2),
+    ("battle-cavalry", 2), ("light-cavalry", 2), ("trained-artillery", 1),
+    ("light-artillery", 1),
+])
+def test_each_flag_retreats_the_unit_by_its_class(kind, per_flag):
+    target = unit("Target", kind, blocks=2, cannot_retire=True)
+    count = rally_dice(target, settings())[0]
+    miss = "inf" if target.arm.value == "cavalry" else "cav"
+    result = melee(ATTACKER, target, f"flag flag {miss} " + " sab" * count, "stay")
+    assert ("moved", "Target", 2 * per_flag) in effects(result)
+    assert step(result, "Retreat").outcome == (
+        f"2 flags: Target must retreat {2 * per_flag} hexes.")
+
+
+def test_a_unit_that_retreats_makes_a_rally_check_and_does_not_battle_back():
+    result = melee(ATTACKER, regular("Target", blocks=3), "flag art art  inf cav cav", "stay")
+    assert titles(result) == ["Melee: announce", "Attacker rolls against Target", "Retreat",
+                              "Rally check", "Take ground"]
+    assert step(result, "Rally check").outcome == "Target rallies."
+
+
+def test_a_unit_that_cannot_retreat_loses_a_block_per_hex_and_still_rallies_then_battles_back():
+    cornered = regular("Target", blocks=3, retreat_room=0)
+    result = melee(ATTACKER, cornered, "flag art art  inf inf  cav cav")
+    assert effects(result)[0] == ("damage", "Target", 1)
+    assert result.effects[0].detail == "retreat blocked"
+    assert step(result, "Retreat").outcome == (
+        "1 flag: Target must retreat 1 hex. It cannot complete 1 hex and loses 1 block "
+        "instead.")
+    assert "Rally check" in titles(result)
+    # It kept its hex, so it battles back (2 dice, 2 blocks left).
+    assert rolls(result)[-1].label == "Target melee"
+
+
+def test_a_partly_blocked_retreat_moves_as_far_as_it_can():
+    lowland = unit("Target", "lowland", blocks=3, retreat_room=1)
+    result = melee(ATTACKER, lowland, "flag art art  inf", "stay")
+    assert effects(result)[:2] == [("moved", "Target", 1), ("damage", "Target", 1)]
+
+
+def test_blocks_lost_to_a_blocked_retreat_can_eliminate_it():
+    result = melee(ATTACKER, regular("Target", blocks=1, retreat_room=0), "flag art art",
+                   "stay")
+    assert effects(result) == [("damage", "Target", 1), (ELIMINATED, "Target", None),
+                               (BANNER, "Attacker", None)]
+    assert step(result, "Retreat").outcome.endswith("Eliminated.")
+    assert "Rally check" not in titles(result)
+
+
+@pytest.mark.parametrize(("attacker", "ignored"), [
+    (regular("Attacker"), True),
+    (regular("Attacker", terrain="hill"), False),  # not from a lower level
+    (unit("Attacker", "trained-artillery"), False),  # never against artillery
+])
+def test_a_hill_ignores_one_flag_when_attacked_from_below(attacker, ignored):
+    hill = regular("Target", blocks=2, terrain="hill")
+    rolled = "flag cav cav  art art" if ignored else "flag cav cav  inf inf"
+    result = melee(attacker, hill, rolled, "stay")
+    assert ("Hill" in titles(result)) is ignored
+    assert (("moved", "Target", 1) in effects(result)) is not ignored
+
+
+# --- the rally check -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("target", "count"), [
+    (regular(blocks=3), 3),
+    (regular(blocks=2, leader="Murray"), 3),
+    (unit("G", "grenadier", blocks=2), 3),  # +1 die (reference)
+    (unit("L", "lowland", blocks=2), 1),  # −1 die (reference)
+    (unit("L", "lowland", blocks=1), 1),  # never fewer than 1
+])
+def test_rally_dice_default_one_per_block_plus_leader_and_unit_modifiers(target, count):
+    assert rally_dice(target, settings())[0] == count
+
+
+@pytest.mark.parametrize(("setting", "count"), [("1", 1), ("2", 2), ("3", 3), ("blocks", 4)])
+def test_rally_dice_setting(setting, count):
+    assert rally_dice(regular(blocks=4), settings(rally_dice=setting))[0] == count
+
+
+def test_rally_leader_setting():
+    led = regular(blocks=2, leader="Murray")
+    assert rally_dice(led, settings(rally_leader=0))[0] == 2
+    assert rally_dice(led, settings(rally_leader=2))[0] == 4
+
+
+@pytest.mark.parametrize(("rule", "faces", "rallies"), [
+    ("unit-or-saber", "inf", True), ("unit-or-saber", "sab", True),
+    ("unit-or-saber", "cav", False), ("saber", "inf", False), ("saber", "sab", True),
+    ("unit", "sab", False), ("unit", "inf", True), ("not-flag", "art", True),
+    ("not-flag", "flag", False),
+])
+def test_rally_success_setting(rule, faces, rallies):
+    target = regular("Target", blocks=1)
+    result = melee(ATTACKER, target, f"flag art art  {faces}", "stay",
+                   rally_success=rule)
+    assert step(result, "Rally check").rolls[0].result == ("rallies" if rallies else "fails")
+    assert ((ROUTED_OFF, "Target", None) in effects(result)) is not rallies
+
+
+def test_a_failed_rally_routs_the_unit_for_a_victory_banner_by_default():
+    result = melee(ATTACKER, regular("Target", blocks=2), "flag art art  cav flag", "stay")
+    assert effects(result)[1:] == [(ROUTED_OFF, "Target", None), (BANNER, "Attacker", None)]
+    assert result.effects[-1].value == "Target routed"
+    assert step(result, "Rally check").outcome == "Target fails and routs off the field."
+    assert result.defaults == (
+        "rally check: 1 die per block left, +1 with a leader; its own unit symbol or a saber "
+        "rallies", "a failed rally check routs the unit off the field")
+
+
+def test_a_failed_rally_may_cost_a_block_instead():
+    result = melee(ATTACKER, regular("Target", blocks=2), "flag art art  cav flag", "stay",
+                   failed_rally="lose-block")
+    assert effects(result)[1:] == [("damage", "Target", 1)]
+    assert step(result, "Rally check").outcome == "Target fails and loses 1 block."
+    last = melee(ATTACKER, regular("Target", blocks=1), "flag art art  cav", "stay",
+                 failed_rally="lose-block")
+    assert effects(last)[1:] == [("damage", "Target", 1), (ELIMINATED, "Target", None),
+                                 (BANNER, "Attacker", None)]
+
+
+def test_a_rally_check_on_settings_of_the_table_names_no_default():
+    result = melee(ATTACKER, regular("Target", blocks=2), "flag art art  inf", "stay",
+                   rally_dice="1")
+    assert result.defaults == ()
+
+
+def test_a_cavalry_target_that_stands_retreats_two_hexes_per_flag():
+    result = melee(ATTACKER, cavalry("Target", blocks=2), "flag art art  cav cav", "stand; stay")
+    assert ("moved", "Target", 2) in effects(result)
