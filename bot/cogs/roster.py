@@ -26,6 +26,7 @@ from rules.core.fields import Field, FieldSet
 from rules.core.registry import BattleRules
 from rules.core.roster import (
     MAX_STRENGTH,
+    strength_count,
     strength_word,
 )
 from rules.registry import RULESETS
@@ -81,7 +82,7 @@ class Roster(commands.Cog):
                                        interaction.user.id)
             described = attribute_words(added.attributes or {})
             if added.strength is not None:
-                described.append(f"{added.strength} {added.strength_label}")
+                described.append(strength_count(added.strength, added.strength_label))
             return done(f"➕ {added.name} joins the {added.side} side: {', '.join(described)} "
                         f"(event #{added.seq}).{sides_note(added.sides_before, added.sides_after)}")
 

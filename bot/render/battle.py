@@ -10,7 +10,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
 from rules.core.registry import BattleRules, UnitWords
-from rules.core.roster import Roster, RosterGeneral, RosterUnit
+from rules.core.roster import Roster, RosterGeneral, RosterUnit, strength_count
 from rules.registry import RULESETS
 
 BATTLE_COLOUR = 0x1F4E79
@@ -56,7 +56,7 @@ def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP
     words = unit_words(dict(unit.attributes or {})) if unit_words else UnitWords()
     parts = [f"**{escape(unit.name)}**"]
     if unit.strength is not None:
-        parts.append(f"{unit.strength} {strength_label}")
+        parts.append(strength_count(unit.strength, strength_label))
     if words.described:
         parts.append(escape(", ".join(words.described)))
     markers = [escape(marker) for marker in words.markers]

@@ -318,13 +318,13 @@ def _strength(before: int | None, after: int | None, label: str) -> str:
     if after is None:
         return f"no longer has a number of {label}"
     if before is None:
-        return f"has {_count(after, label)}"
+        return f"has {strength_count(after, label)}"
     if after < before:
-        return f"loses {_count(before - after, label)} (now {after})"
-    return f"gains {_count(after - before, label)} (now {after})"
+        return f"loses {strength_count(before - after, label)} (now {after})"
+    return f"gains {strength_count(after - before, label)} (now {after})"
 
 
-def _count(number: int, label: str) -> str:
+def strength_count(number: int, label: str) -> str:
     """``1 figure``, ``2 figures``; abbreviations such as SP stay as they are."""
     if number == 1 and label.endswith("s") and label.islower():
         label = label[:-1]

@@ -111,3 +111,12 @@ async def test_words_autocomplete_offers_the_strength_word(discord_session):
         ["unit", "add"], {"side": "x", "name": "y", "words": "french inf fig"}, "words",
         channel_id=100, user_id=GM_USER, guild_id=10)
     assert [c["value"] for c in choices] == ["french inf figures="]
+
+
+async def test_one_block_is_said_in_the_singular(discord_session):
+    session = discord_session
+    await gm(session, "/battle start ruleset:tricorne name:Culloden")
+    added = await gm(session, '/unit add side:Government name:Barrell words:regular strength:1')
+    assert "regular, 1 block (event" in text_of(added)
+    shown = text_of(await gm(session, "/battle show"))
+    assert "Barrell · 1 block · regular" in shown

@@ -1,0 +1,248 @@
+"""Chart packs: the revised charts the players own, as data with their provenance.
+
+The revised Assault et Mêlée chart (with its Firefight column and AS/AR/DR#/DS# results) and
+the revised modifier charts are not public (reference A.10). A chart pack is a JSON object a
+GM attaches to a battle or gives to ``huzzah resolve``; docs/labataille.md documents it:
+
+    {"name": "...", "provenance": "where the values come from",
+     "assault": {"columns": ["1:2", "1:1", ..., "5:1", "Firefight"],
+                 "rows": {"11": ["AR", "AR", ...], "12-16": [...], ...}},
+     "attacker_morale": {"distance": {"1": 0, "2": -3}, "situations": {"disordered": -3}},
+     "defender_morale": {"situations": {"line": -3}},
+     "melee_multipliers": {"attacker": {"disordered": 0.5}, "defender": {"disordered": 0.5}}}
+
+Every table but ``assault`` is optional; each may carry its own ``provenance``. Validation
+is strict, and an error names the table, the row and the column.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rules.core.errors import InvalidInput
+from rules.labataille.published import ratio_value
+from rules.labataille.units import Formation, Order
+
+FIREFIGHT_COLUMN = "Firefight"
+MAX_PACK_BYTES = 64_000
+SITUATION_WORDS = frozenset({*Formation, *Order} - {Order.GOOD})
+_RESULT = re.compile(r"(AS|AR|DR|DS)\s*(\d)?", re.IGNORECASE)
+_BLANK = frozenset({"", "-", "ff", "firefight", "blank", "bounce"})
+_COLUMN = re.compile(r"\d+(\.\d+)?:\d+(\.\d+)?")
+
+
+@dataclass(frozen=True)
+class ChartResult:
+    """AS, AR, a blank (firefight, or a bounce in a charge), DR# or DS#."""
+
+    code: str  # "AS", "AR", "FF", "DR", "DS"
+    hexes: int = 0  # the # of DR# and DS#
+
+    @property
+    def label(self) -> str:
+        if self.code == "FF":
+            return "blank (firefight)"
+        return f"{self.code}{self.hexes}" if self.code in ("DR", "DS") else self.code
+
+
+def parse_result(text: Any, where: str = "result") -> ChartResult:
+    if not isinstance(text, str):
+        raise InvalidInput(f"{where}: a chart result is text like `DR2`, `AS` or blank.")
+    cleaned = text.strip()
+    if cleaned.casefold() in _BLANK:
+        return ChartResult("FF")
+    match = _RESULT.fullmatch(cleaned)
+    if match is None:
+        raise InvalidInput(f"{where}: `{cleaned[:12]}` is not an Assault et Mêlée result.",
+                           hint="Results are AS, AR, blank (or `firefight`), DR# and DS#.")
+    code, hexes = match.group(1).upper(), match.group(2)
+    if code in ("AS", "AR") and hexes:
+        raise InvalidInput(f"{where}: `{cleaned}` takes no number (only DR# and DS# do).")
+    return ChartResult(code, int(hexes or 0))
+
+
+@dataclass(frozen=True)
+class Table:
+    values: Mapping[str, float]
+    provenance: str
+
+
+@dataclass(frozen=True)
+class ChartPack:
+    name: str
+    provenance: str
+    columns: tuple[str, ...]  # odds columns, lowest first (the Firefight column apart)
+    rows: Mapping[int, tuple[ChartResult, ...]]  # by d66 value; one per column (+ Firefight)
+    firefight: bool  # whether the chart has a Firefight column (the last)
+    assault_provenance: str
+    distance: Table | None = None  # attacker morale: distance in hexes -> modifier
+    attacker_situations: Table | None = None
+    defender_situations: Table | None = None
+    attacker_multipliers: Table | None = None
+    defender_multipliers: Table | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def result(self, roll: int, column: int | None) -> ChartResult:
+        """The cell at a d66 ``roll``; column None is the Firefight column."""
+        row = self.rows[roll]
+        return row[-1] if column is None else row[column]
+
+
+def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
+    if not isinstance(data, Mapping):
+        raise InvalidInput(f"{where} must be a JSON object.",
+                           hint="See docs/labataille.md for the format.")
+    known = {"name", "provenance", "assault", "attacker_morale", "defender_morale",
+             "melee_multipliers"}
+    extra = sorted(set(data) - known)
+    if extra:
+        raise InvalidInput(f"{where}: unknown key `{extra[0]}`.",
+                           hint=f"Keys are {', '.join(sorted(known))}.")
+    name = _text(data.get("name", "chart pack"), f"{where}: name")
+    provenance = _text(data.get("provenance"), f"{where}: provenance",
+                       hint="Say where the values come from (a rules book and page).")
+    assault = data.get("assault")
+    if not isinstance(assault, Mapping):
+        raise InvalidInput(f"{where}: `assault` (the Assault et Mêlée chart) is required.")
+    columns, firefight = _columns(assault.get("columns"), f"{where}: assault columns")
+    rows = _rows(assault.get("rows"), columns, firefight, f"{where}: assault")
+    attacker = _object(data.get("attacker_morale"), f"{where}: attacker_morale",
+                       {"distance", "situations", "provenance"})
+    defender = _object(data.get("defender_morale"), f"{where}: defender_morale",
+                       {"situations", "provenance"})
+    multipliers = _object(data.get("melee_multipliers"), f"{where}: melee_multipliers",
+                          {"attacker", "defender", "provenance"})
+    return ChartPack(
+        name=name, provenance=provenance, columns=columns, rows=rows, firefight=firefight,
+        assault_provenance=_provenance(assault, provenance, f"{where}: assault"),
+        distance=_table(attacker, "distance", provenance, where, _distance_key),
+        attacker_situations=_table(attacker, "situations", provenance, where, _situation_key),
+        defender_situations=_table(defender, "situations", provenance, where, _situation_key),
+        attacker_multipliers=_table(multipliers, "attacker", provenance, where, _situation_key,
+                                    positive=True),
+        defender_multipliers=_table(multipliers, "defender", provenance, where, _situation_key,
+                                    positive=True),
+        raw=dict(data),
+    )
+
+
+def _text(value: Any, where: str, hint: str = "") -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"{where} must be text.", hint=hint)
+    return value.strip()[:200]
+
+
+def _provenance(table: Mapping[str, Any], fallback: str, where: str) -> str:
+    if "provenance" in table:
+        return _text(table["provenance"], f"{where}: provenance")
+    return fallback
+
+
+def _columns(value: Any, where: str) -> tuple[tuple[str, ...], bool]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 20:
+        raise InvalidInput(f"{where}: list the columns, like `[\"1:2\", \"1:1\", ..., "
+                           "\"Firefight\"]` (up to 20).")
+    columns = [_text(c, f"{where} #{i + 1}") for i, c in enumerate(value)]
+    firefight = columns[-1].casefold() == FIREFIGHT_COLUMN.casefold()
+    odds = columns[:-1] if firefight else columns
+    if not odds:
+        raise InvalidInput(f"{where}: at least one odds column goes before Firefight.")
+    previous: Fraction | None = None
+    for number, column in enumerate(odds, start=1):
+        if not _COLUMN.fullmatch(column):
+            raise InvalidInput(f"{where} #{number}: `{column}` is not an odds column.",
+                               hint="Write odds like `1:2`, `1.5:1`; Firefight goes last.")
+        value_ = ratio_value(column)
+        if previous is not None and value_ <= previous:
+            raise InvalidInput(f"{where} #{number}: `{column}` must be higher odds than the "
+                               "column before it (lowest first).")
+        previous = value_
+    return tuple(odds), firefight
+
+
+def _rows(value: Any, columns: tuple[str, ...], firefight: bool, where: str
+          ) -> dict[int, tuple[ChartResult, ...]]:
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{where}: `rows` maps d66 values (or ranges like `11-16`) to one "
+                           "result per column.")
+    names = [*columns, *([FIREFIGHT_COLUMN] if firefight else [])]
+    rows: dict[int, tuple[ChartResult, ...]] = {}
+    for key, cells in value.items():
+        for roll in _d66_range(str(key), f"{where}: row `{key}`"):
+            if roll in rows:
+                raise InvalidInput(f"{where}: row {roll} is given twice.")
+            if not isinstance(cells, list) or len(cells) != len(names):
+                raise InvalidInput(f"{where}: row {key} needs {len(names)} results, one per "
+                                   f"column ({', '.join(names)}).")
+            rows[roll] = tuple(parse_result(cell, f"{where}: row {key}, column {name}")
+                               for cell, name in zip(cells, names, strict=True))
+    missing = [r for r in D66_VALUES if r not in rows]
+    if missing:
+        raise InvalidInput(f"{where}: no row for {', '.join(map(str, missing[:6]))}"
+                           + ("…" if len(missing) > 6 else "") + ".",
+                           hint="Give every d66 result from 11 to 66.")
+    return rows
+
+
+D66_VALUES = tuple(t * 10 + u for t in range(1, 7) for u in range(1, 7))
+
+
+def _d66_range(key: str, where: str) -> list[int]:
+    first, sep, last = key.partition("-")
+    try:
+        low, high = int(first), int(last) if sep else int(first)
+    except ValueError:
+        raise InvalidInput(f"{where}: rows are d66 values like `23` or ranges like `11-16`."
+                           ) from None
+    if low not in D66_VALUES or high not in D66_VALUES or high < low:
+        raise InvalidInput(f"{where}: `{key}` is not a d66 value or range (11 to 66, each "
+                           "digit 1 to 6).")
+    return [r for r in D66_VALUES if low <= r <= high]
+
+
+def _object(value: Any, where: str, keys: set[str]) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{where} must be a JSON object.")
+    extra = sorted(set(value) - keys)
+    if extra:
+        raise InvalidInput(f"{where}: unknown key `{extra[0]}`.",
+                           hint=f"Keys are {', '.join(sorted(keys))}.")
+    return value
+
+
+def _distance_key(key: str, where: str) -> str:
+    if not key.isdigit() or not 1 <= int(key) <= 20:
+        raise InvalidInput(f"{where}: `{key}` is not a distance in hexes (1 to 20).")
+    return key
+
+
+def _situation_key(key: str, where: str) -> str:
+    if key not in SITUATION_WORDS:
+        raise InvalidInput(f"{where}: `{key}` is not a situation.",
+                           hint=f"Situations are {', '.join(sorted(SITUATION_WORDS))}.")
+    return key
+
+
+def _table(owner: Mapping[str, Any], name: str, fallback: str, where: str, check_key,
+           positive: bool = False) -> Table | None:
+    if name not in owner:
+        return None
+    value = owner[name]
+    here = f"{where}: {name}"
+    if not isinstance(value, Mapping) or not value:
+        raise InvalidInput(f"{here} must be a JSON object of values.")
+    values: dict[str, float] = {}
+    for key, number in value.items():
+        check_key(str(key), here)
+        if isinstance(number, bool) or not isinstance(number, int | float) or \
+                number != number or abs(number) > 100 or (positive and number <= 0):
+            raise InvalidInput(f"{here}: `{key}` must be a "
+                               + ("positive " if positive else "") + "number.")
+        values[str(key)] = number
+    return Table(values, _provenance(owner, fallback, here))

@@ -1,0 +1,96 @@
+"""La Bataille stacks, as the revised assault sees them.
+
+Source: ../shared/rules/labataille-revised-assault-and-charge.txt (the text wins wherever it
+speaks) and ../shared/reference/labataille.md (published Premier-rules facts it relies on).
+A stack is the units of one hex that take part, read as one: its morale, increments, fire
+and mêlée values are the player's (printed on the counters); the bot does not keep a map.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+RULESET = "labataille"
+TEXT = "labataille-revised-assault-and-charge.txt"
+REFERENCE = "reference/labataille.md"
+# Project limits, not rules values: bounds on what a player may type.
+MAX_INCREMENTS = 40
+MAX_VALUE = 200
+MAX_STACKS = 6
+MAX_ZOC = 6
+MAX_MODIFIER = 36
+MAX_LEADER = 6
+
+
+class Arm(StrEnum):
+    INFANTRY = "infantry"
+    ARTILLERY = "artillery"
+    CAVALRY = "cavalry"
+
+
+class Formation(StrEnum):
+    COLUMN = "column"
+    LINE = "line"
+    SQUARE = "square"  # carré
+    SKIRMISH = "skirmish"
+    GENERAL = "general"  # general order
+
+
+class Order(StrEnum):
+    GOOD = "good"
+    DISORDERED = "disordered"
+    ROUTED = "routed"
+
+
+# Nationalities whose defenders may Huzzah (step 5).
+HUZZAH_NATIONS = frozenset({"british", "kgl"})
+
+
+@dataclass(frozen=True)
+class Stack:
+    """One hex's units in an assault."""
+
+    name: str
+    side: str = ""
+    arm: Arm = Arm.INFANTRY
+    increments: int = 1
+    morale: int = 36  # printed morale, a d66 value: a check passes when the roll exceeds it
+    melee: float = 0  # mêlée value (the stack's total, as the counters give it)
+    fire: int | None = None  # fire value; None: the stack does not fire
+    defence: int | None = None  # fire-defence value when fired on (terrain and formation)
+    formation: Formation = Formation.COLUMN
+    order: Order = Order.GOOD
+    nation: str = ""
+    leader: str | None = None
+    leader_value: int = 0  # the leader's value: a dice modifier for morale and mêlée
+    mod: int = 0  # morale check modifiers from the players' charts, in d66 steps
+    distance: int | None = None  # hexes from the target when the assault was declared
+    locked: bool = False  # already in this firefight (no distance modifier)
+    retreats: bool = False  # eligible to Retreat Before Assault, and does
+    unsupplied: bool = False  # artillery without ammunition
+    covered: bool = False  # stacked with infantry or supplied artillery
+    canister: bool = False  # artillery able to fire canister at the adjacent assaulters
+    zoc: int = 0  # enemy Zones of Influence it would retreat from if it routs
+    at: str | None = None  # the enemy stack it fires at (default: the first)
+
+    @property
+    def disordered(self) -> bool:
+        return self.order is Order.DISORDERED
+
+    @property
+    def routed(self) -> bool:
+        return self.order is Order.ROUTED
+
+    @property
+    def may_huzzah(self) -> bool:
+        return self.nation.casefold() in HUZZAH_NATIONS
+
+    def describe(self) -> str:
+        words = [f"{self.arm.value}", f"{self.increments} increment"
+                 + ("s" if self.increments != 1 else ""), f"morale {self.morale}"]
+        if self.order is not Order.GOOD:
+            words.append(self.order.value)
+        if self.leader:
+            words.append(f"with {self.leader} ({self.leader_value:+d})")
+        return ", ".join(words)
