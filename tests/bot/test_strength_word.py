@@ -119,4 +119,4 @@ async def test_one_block_is_said_in_the_singular(discord_session):
     added = await gm(session, '/unit add side:Government name:Barrell words:regular strength:1')
     assert "regular, 1 block (event" in text_of(added)
     shown = text_of(await gm(session, "/battle show"))
-    assert "Barrell · 1 block · regular" in shown
+    assert "**Barrell** · 1 block · regular" in shown
