@@ -60,7 +60,7 @@ class Stack:
     fire: int | None = None  # fire value; None: the stack does not fire
     defence: int | None = None  # fire-defence value when fired on (terrain and formation)
     formation: Formation = Formation.COLUMN
-    order: Order = Order.GOOD
+    state: Order = Order.GOOD
     nation: str = ""
     leader: str | None = None
     leader_value: int = 0  # the leader's value: a dice modifier for morale and mêlée
@@ -76,11 +76,11 @@ class Stack:
 
     @property
     def disordered(self) -> bool:
-        return self.order is Order.DISORDERED
+        return self.state is Order.DISORDERED
 
     @property
     def routed(self) -> bool:
-        return self.order is Order.ROUTED
+        return self.state is Order.ROUTED
 
     @property
     def may_huzzah(self) -> bool:
@@ -89,8 +89,8 @@ class Stack:
     def describe(self) -> str:
         words = [f"{self.arm.value}", f"{self.increments} increment"
                  + ("s" if self.increments != 1 else ""), f"morale {self.morale}"]
-        if self.order is not Order.GOOD:
-            words.append(self.order.value)
+        if self.state is not Order.GOOD:
+            words.append(self.state.value)
         if self.leader:
             words.append(f"with {self.leader} ({self.leader_value:+d})")
         return ", ".join(words)

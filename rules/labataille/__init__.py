@@ -1,0 +1,93 @@
+"""La Bataille revised: the Infantry Assault and the Old Guard Charge, on d66 dice, with chart
+packs for the charts the players own (or the chart result asked of them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.decisions import Answers
+from rules.core.dice import D6_DICE, DiceSource
+from rules.core.errors import InvalidInput
+from rules.core.records import Resolution
+from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
+from rules.labataille import battle, commands, effects
+from rules.labataille.assault import Assault, resolve_assault
+from rules.labataille.charts import read_pack
+from rules.labataille.inputs import STACK, json_stacks
+from rules.labataille.order import assault_order
+from rules.labataille.units import RULESET
+
+__all__ = ["RULESET_ENTRY", "resolve_assault"]
+
+
+def _assault(request: Mapping[str, Any], dice: DiceSource, *, old_guard: bool) -> Resolution:
+    firefight = request.get("firefight", False)
+    if not isinstance(firefight, bool):
+        raise InvalidInput("`firefight` is true or false (a firefight carried over).")
+    pack = read_pack(request["charts"], "charts") if request.get("charts") is not None else None
+    assault = Assault(tuple(json_stacks(request.get("attackers"), "attackers")),
+                      tuple(json_stacks(request.get("defenders"), "defenders")),
+                      old_guard, firefight, pack)
+    return resolve_assault(assault, dice, Answers.read(request.get("answers"), "answers"))
+
+
+def _order(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+    sides = request.get("sides")
+    if not isinstance(sides, Mapping) or len(sides) != 2:
+        raise InvalidInput("`sides` maps each of the two sides to its number of assaults, "
+                           'like {"French": 3, "British": 2}.')
+    pairs = []
+    for side, count in sides.items():
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise InvalidInput(f"`sides`: {side}'s number of assaults must be a whole number.")
+        pairs.append((str(side), count))
+    return assault_order((pairs[0], pairs[1]), dice)
+
+
+REFERENCE = (
+    ("Morale (d66)", (
+        "Pass when the modified roll exceeds the printed morale; modifiers step through the "
+        "36 results (43 + 4 = 51). Disordered infantry −3, routed −6; a leader adds its value.",
+    )),
+    ("Defender shifts", ("1d6 when a defending stack passes: 1-2 none, 3-4 one, 5-6 two left "
+                         "column shifts.",)),
+    ("Fire", ("−3 on the mêlée roll per casualty the defenders inflict, +3 per casualty the "
+              "attackers inflict (Premier fire chart, doubled fire for a passed check, "
+              "canister 2 columns right).",)),
+    ("Charts", ("Attach your revised charts as a chart pack (docs/labataille.md); without "
+                "one, the bot says which column and row to read and asks for the result.",)),
+)
+
+RULESET_ENTRY = RuleSet(
+    key=RULESET,
+    title="La Bataille",
+    effects=effects.TEXTS,
+    help=HelpTopic(words=(("Stacks (attackers, defenders)", STACK),), reference=REFERENCE),
+    battle=BattleRules(
+        phases=battle.PHASES,
+        unit_fields=battle.ROSTER_FIELDS,
+        read_attributes=battle.read_roster_attributes,
+        check_attributes=battle.check_attributes,
+        prepare=commands.prepare,
+        apply_effects=battle.apply_effects,
+        new_turn=battle.new_turn,
+        reminders=battle.reminders,
+        unit_words=battle.unit_words,
+        strength_label="increments",
+        dice_faces=D6_DICE,
+    ),
+    procedures={
+        "assault": Procedure(
+            "assault", "an Infantry Assault: morale checks, fire, Huzzah, odds, the chart",
+            ("attackers", "defenders", "firefight", "charts"),
+            lambda request, dice: _assault(request, dice, old_guard=False)),
+        "charge": Procedure(
+            "charge", "an Old Guard Charge: the assault's steps, then exploitation",
+            ("attackers", "defenders", "firefight", "charts"),
+            lambda request, dice: _assault(request, dice, old_guard=True)),
+        "order": Procedure(
+            "order", "which side chooses the first assault (a tie: the dice)",
+            ("sides",), _order),
+    },
+)

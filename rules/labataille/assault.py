@@ -1,0 +1,604 @@
+"""The revised Infantry Assault (steps 1-9) and Old Guard Charge (steps 1-10), one procedure.
+
+The Old Guard Charge is the assault with its own differences: it is resolved at once, its
+"finished" branches proceed to step 10 (exploitation), and its Huzzah is against the single
+charging stack. A firefight carried over repeats the sequence on the Firefight column,
+without Huzzah and without distance modifiers for the units already locked in it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from rules.core.decisions import Answer, Answers, Question
+from rules.core.dice import D6, D66, DiceSource, d66_add, d66_value
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.labataille.charts import ChartPack, ChartResult, parse_result
+from rules.labataille.effects import DISORDERED, INCREMENTS
+from rules.labataille.fire import fire
+from rules.labataille.morale import SHIFT_SOURCE, Check, morale_check, shift_count
+from rules.labataille.published import (
+    PREMIER_COLUMNS,
+    PREMIER_COLUMNS_SOURCE,
+    ratio_value,
+)
+from rules.labataille.units import MAX_STACKS, RULESET, TEXT, Arm, Order, Stack
+
+YES_HUZZAH, NO_HUZZAH = Answer("huzzah", "Huzzah!"), Answer("no", "No Huzzah")
+NEW_ASSAULT, NO_NEW_ASSAULT = Answer("new", "Declare a new assault"), Answer("no", "Finish")
+CHART_ANSWERS = (
+    Answer("AS", "AS"), Answer("AR", "AR"), Answer("firefight", "Blank: firefight"),
+    *(Answer(f"DR{n}", f"DR{n}") for n in range(6)),
+    *(Answer(f"DS{n}", f"DS{n}") for n in range(6)),
+)
+CASUALTY_STEP = 3  # the roll moves 3 per casualty (step 4)
+
+
+@dataclass(frozen=True)
+class Assault:
+    attackers: tuple[Stack, ...]
+    defenders: tuple[Stack, ...]
+    old_guard: bool = False
+    firefight: bool = False  # carried over from an earlier Mêlée Segment
+    pack: ChartPack | None = None
+
+    @property
+    def procedure(self) -> str:
+        return "Old Guard Charge" if self.old_guard else "Infantry Assault"
+
+
+@dataclass
+class Run:
+    assault: Assault
+    dice: DiceSource
+    out: ResolutionBuilder
+    stacks: dict[str, Stack] = field(default_factory=dict)
+    attackers: list[str] = field(default_factory=list)
+    defenders: list[str] = field(default_factory=list)
+    gone: set[str] = field(default_factory=set)
+    doubled: set[str] = field(default_factory=set)
+    passed: set[str] = field(default_factory=set)  # defenders that passed step 3
+    left_shifts: int = 0
+    right_shifts: bool = False  # the Huzzah turned the shifts right
+    new_melee: bool = True  # real odds (not the Firefight column)
+    fire_modifier: list[Modifier] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    worst: Severity = Severity.NONE
+
+    def standing(self, names: list[str]) -> list[Stack]:
+        return [self.stacks[n] for n in names if n not in self.gone]
+
+    def hurt(self, severity: Severity) -> None:
+        self.worst = max(self.worst, severity)
+
+
+def resolve_assault(assault: Assault, dice: DiceSource, answers: Answers | None = None
+                    ) -> Resolution:
+    check_assault(assault)
+    procedure = "charge" if assault.old_guard else "assault"
+    out = ResolutionBuilder(RULESET, procedure, answers=answers or Answers())
+    run = Run(assault, dice, out, stacks={s.name: s for s in
+                                          (*assault.attackers, *assault.defenders)})
+    run.attackers = [s.name for s in assault.attackers]
+    run.defenders = [s.name for s in assault.defenders]
+    sequence(run)
+    headline = "; ".join(run.phrases) or f"{assault.procedure}"
+    return out.build(headline[:250], run.worst)
+
+
+def check_assault(assault: Assault) -> None:
+    for label, group in (("attackers", assault.attackers), ("defenders", assault.defenders)):
+        if not group:
+            raise InvalidInput(f"Name the {label}.", hint="One stack or more: `Name: words`.")
+        if len(group) > MAX_STACKS:
+            raise InvalidInput(f"At most {MAX_STACKS} {label} in one assault.")
+    names = [s.name.casefold() for s in (*assault.attackers, *assault.defenders)]
+    if len(set(names)) != len(names):
+        raise InvalidInput("A stack is named twice.", hint="Give each stack its own name.")
+    for shooters, targets in ((assault.attackers, assault.defenders),
+                              (assault.defenders, assault.attackers)):
+        if any(s.fire is not None for s in shooters):
+            bare = [t.name for t in targets if t.defence is None]
+            if bare:
+                raise InvalidInput(f"{', '.join(bare)}: give `defence=N` (the fire-defence "
+                                   "value it is fired on with).",
+                                   hint="Or leave out the `fire` of the stacks facing it.")
+    if assault.old_guard:
+        if len(assault.attackers) != 1:
+            raise InvalidInput("An Old Guard Charge is one charging stack.",
+                               hint="Charge with one stack, or use an assault.")
+        if assault.firefight and assault.attackers[0].locked:
+            raise NotAllowed("Old Guard units involved in a Firefight may not conduct an Old "
+                             "Guard Charge.",
+                             hint="Only Old Guard entering the firefight as new units may.")
+
+
+def sequence(run: Run) -> None:
+    roles(run)
+    if retreat_before_assault(run) or unsupplied_artillery(run) or morale_checks(run):
+        return
+    offensive_and_defensive_fire(run)
+    if not run.standing(run.attackers) or not run.standing(run.defenders):
+        return finished(run, advanced=bool(run.standing(run.attackers)))
+    if run.assault.firefight:
+        run.out.step("5. British Huzzah", "No Huzzah in a firefight: skip step 5.")
+    else:
+        huzzah(run)
+    if not run.standing(run.attackers):
+        return
+    column = odds(run)
+    result = melee_resolution(run, column)
+    apply_result(run, result)
+
+
+# --- roles in a firefight ------------------------------------------------------------------
+
+
+def roles(run: Run) -> None:
+    assault = run.assault
+    if not assault.firefight:
+        return
+    new_attackers = [s.name for s in assault.attackers if not s.locked]
+    new_defenders = [s.name for s in assault.defenders if not s.locked]
+    if not new_attackers and not new_defenders:
+        run.new_melee = False
+        run.out.step("Firefight", "The firefight goes on: the Firefight column, no Huzzah, "
+                     "no distance modifiers.")
+        return
+    joined = ", ".join(new_attackers + new_defenders)
+    if new_defenders and not new_attackers:
+        run.attackers, run.defenders = run.defenders, run.attackers
+        run.out.step("Firefight: roles switch",
+                     f"{joined} join the defending side only: the role of attacker and "
+                     f"defender is switched. {' and '.join(run.attackers)} now attack (move "
+                     "the Assault marker).")
+    else:
+        run.out.step("Firefight: new units", f"{joined} join: the assault is resolved as a "
+                     "new mêlée, with the actual odds.")
+
+
+# --- steps 1 and 2 ---------------------------------------------------------------------------
+
+
+def retreat_before_assault(run: Run) -> bool:
+    leaving = [s for s in run.standing(run.defenders) if s.retreats]
+    if not leaving:
+        return False
+    for stack in leaving:
+        run.out.effect(EffectKind.MOVED, stack.name, value="retreats before assault",
+                       detail="15.4")
+        run.gone.add(stack.name)
+    names = " and ".join(s.name for s in leaving)
+    if run.standing(run.defenders):
+        run.out.step("1. Retreat Before Assault", f"{names} retreat before the assault; "
+                     "the assault goes on against the others.")
+        return False
+    run.out.step("1. Retreat Before Assault", f"{names} retreat before the assault.")
+    advance(run, "into the vacated hex", disorder=False)
+    question = Question("new_assault", "Will the assaulting units declare an assault on a "
+                        "unit in their front?", (NEW_ASSAULT, NO_NEW_ASSAULT), by="attacker",
+                        unit=run.attackers[0])
+    again = run.out.ask(question) is NEW_ASSAULT
+    run.phrases.append(f"{names} retreat before the assault")
+    if again:
+        run.out.step("1b. New assault", "A new assault is declared: resolve it as its own "
+                     "assault.")
+        return True
+    finished(run, advanced=True)
+    return True
+
+
+def unsupplied_artillery(run: Run) -> bool:
+    stranded = [s for s in run.standing(run.defenders)
+                if s.arm is Arm.ARTILLERY and s.unsupplied and not s.covered]
+    if not stranded:
+        return False
+    for stack in stranded:
+        rout(run, stack, "unsupplied artillery (17.7)")
+    run.phrases.append(f"{_names(stranded)} rout for want of ammunition")
+    if run.standing(run.defenders):
+        run.out.step("2. Unsupplied Artillery", f"{_names(stranded)} rout for want of "
+                     "ammunition.")
+        return False
+    run.out.step("2. Unsupplied Artillery", f"{_names(stranded)} rout for want of "
+                 "ammunition; the assaulting units advance into the target hex.")
+    advance(run, "into the target hex", disorder=False)
+    finished(run, advanced=True)
+    return True
+
+
+# --- step 3 ------------------------------------------------------------------------------------
+
+
+def morale_checks(run: Run) -> bool:
+    """Simultaneous checks: every stack rolls, then the results apply."""
+    pack = run.assault.pack
+    attacker_outcomes = [morale_check(s, Check.ATTACKER, run.dice, pack, distance=not s.locked)
+                         for s in run.standing(run.attackers)]
+    defender_outcomes = [morale_check(s, Check.DEFENDER, run.dice, pack)
+                         for s in run.standing(run.defenders)]
+    for outcome in attacker_outcomes:
+        stack = outcome.stack
+        if outcome.passed:
+            run.doubled.add(stack.name)
+            words = f"{stack.name} passes: its offensive fire is doubled."
+        else:
+            words = f"{stack.name} fails: {fail(run, stack)}."
+        run.out.step("3a. Attacker morale check", words, outcome.roll)
+    for outcome in defender_outcomes:
+        stack = outcome.stack
+        if outcome.passed:
+            run.doubled.add(stack.name)
+            run.passed.add(stack.name)
+            words = f"{stack.name} passes: its defensive fire is doubled."
+        else:
+            words = f"{stack.name} fails: {fail(run, stack)}."
+        run.out.step("3b. Defender morale check", words, outcome.roll)
+    if not run.standing(run.attackers):
+        run.out.step("3. Morale", "All assaulting units routed: the assault is finished.")
+        run.phrases.append("the assault breaks before contact")
+        return True
+    if not run.standing(run.defenders):
+        run.out.step("3. Morale", "All target units routed: the assaulting units advance "
+                     "into the target hex.")
+        advance(run, "into the target hex", disorder=False)
+        finished(run, advanced=True)
+        return True
+    if run.passed:
+        shift_roll(run)
+    return False
+
+
+def shift_roll(run: Run) -> None:
+    if not run.new_melee:
+        run.out.step("3b. Column shifts", "No shift die: the Firefight column takes no shifts.")
+        return
+    faces = run.dice.roll(D6(), "defender column shifts")
+    run.left_shifts = shift_count(int(faces[0]))  # type: ignore[arg-type]
+    roll = Roll("defender column shifts", "1d6", faces, result=f"{run.left_shifts} left",
+                notes=("1-2: 0, 3-4: 1, 5-6: 2 left column shifts", SHIFT_SOURCE))
+    run.out.step("3b. Column shifts", f"{_n(run.left_shifts, 'left column shift')} on the "
+                 "Assault et Mêlée chart.", roll)
+
+
+def fail(run: Run, stack: Stack) -> str:
+    """A failed check: disorder, or rout if already disordered."""
+    if stack.state is Order.GOOD:
+        run.out.effect(EffectKind.MARKER_SET, stack.name, value=DISORDERED)
+        run.stacks[stack.name] = _with(stack, state=Order.DISORDERED)
+        run.hurt(Severity.MINOR)
+        return "disordered"
+    rout(run, stack, "failed morale while disordered")
+    run.phrases.append(f"{stack.name} routs")
+    return "already disordered, it routs"
+
+
+def rout(run: Run, stack: Stack, why: str) -> None:
+    run.out.effect(EffectKind.ROUTED, stack.name, detail=why)
+    if stack.zoc:
+        run.out.effect(EffectKind.DAMAGE, stack.name, stack.zoc, measure=INCREMENTS,
+                       detail="Zones of Influence retreated from")
+    run.gone.add(stack.name)
+    run.hurt(Severity.MAJOR)
+
+
+# --- step 4 ------------------------------------------------------------------------------------
+
+
+def offensive_and_defensive_fire(run: Run) -> None:
+    """Simultaneous: every shot is taken from the stacks as step 3 left them."""
+    shots = []
+    for shooters, targets in ((run.attackers, run.defenders), (run.defenders, run.attackers)):
+        for stack in run.standing(shooters):
+            if stack.fire is None:
+                continue
+            target = _target(run, stack, targets)
+            canister = stack.canister and stack.arm is Arm.ARTILLERY and shooters is run.defenders
+            shots.append(fire(stack, target, stack.name in run.doubled, run.dice,
+                              canister=canister))
+    if not shots:
+        run.out.step("4. Offensive and Defensive Fire", "No stack has a fire value: no fire.")
+        return
+    by_side = {"attackers": 0, "defenders": 0}
+    for shot in shots:
+        side = "attackers" if shot.stack.name in run.attackers else "defenders"
+        by_side[side] += shot.casualties
+        outcome = (f"{shot.stack.name} fires on {shot.target.name}: "
+                   + (f"{_n(shot.casualties, 'casualty', 'casualties')}." if shot.roll
+                      else "odds below the chart, no effect."))
+        run.out.step("4. Offensive and Defensive Fire", outcome,
+                     *([shot.roll] if shot.roll else []))
+    for shot in shots:
+        if shot.casualties:
+            lose(run, shot.target, shot.casualties)
+    run.fire_modifier = [m for m in (
+        Modifier(CASUALTY_STEP * by_side["attackers"], "casualties inflicted by the attackers",
+                 f"{TEXT} step 4b"),
+        Modifier(-CASUALTY_STEP * by_side["defenders"], "casualties inflicted by the defenders",
+                 f"{TEXT} step 4a"),
+    ) if m.value]
+    run.out.note("No morale checks for casualties from offensive and defensive fire.")
+
+
+def _target(run: Run, stack: Stack, targets: list[str]) -> Stack:
+    standing = run.standing(targets)
+    if stack.at:
+        named = [t for t in standing if t.name.casefold() == stack.at.casefold()]
+        if named:
+            return named[0]
+    return standing[0]
+
+
+def lose(run: Run, stack: Stack, casualties: int) -> None:
+    stack = run.stacks[stack.name]
+    lost = min(casualties, stack.increments)
+    run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS, detail="fire")
+    run.stacks[stack.name] = _with(stack, increments=stack.increments - lost)
+    run.hurt(Severity.MAJOR)
+    if lost == stack.increments:
+        run.out.effect(EffectKind.REMOVED, stack.name, detail="no increments left")
+        run.gone.add(stack.name)
+        run.phrases.append(f"{stack.name} is destroyed by fire")
+
+
+# --- step 5 ------------------------------------------------------------------------------------
+
+
+def huzzah(run: Run) -> None:
+    british = [s for s in run.standing(run.defenders) if s.name in run.passed and s.may_huzzah]
+    if not british:
+        return
+    targets = run.standing(run.attackers)
+    question = Question("huzzah", f"Will {_names(british)} Huzzah and turn the tables on "
+                        f"{_names(targets)}?", (YES_HUZZAH, NO_HUZZAH), unit=british[0].name,
+                        by="defender")
+    if run.out.ask(question) is NO_HUZZAH:
+        run.out.step("5. British Huzzah", f"{_names(british)} do not Huzzah.")
+        return
+    failed = []
+    for stack in targets:
+        outcome = morale_check(stack, Check.DEFENDER, run.dice, run.assault.pack,
+                               distance=False, label="Huzzah morale check")
+        if outcome.passed:
+            words = f"{stack.name} passes."
+        else:
+            failed.append(stack)
+            words = f"{stack.name} fails: {fail(run, stack)}."
+        run.out.step("5a. Huzzah morale check", words, outcome.roll)
+    if len(failed) < len(targets):
+        run.out.step("5. British Huzzah", "The Huzzah is not successful: the mêlée is resolved "
+                     "with the original attackers."
+                     if not failed else "Some stacks fail: the mêlée is resolved with the "
+                     "original attackers.")
+        return
+    run.phrases.append(f"{_names(british)} Huzzah and turn the tables")
+    survivors = [s.name for s in targets if s.name not in run.gone]
+    run.attackers, run.defenders = [s.name for s in british], survivors
+    run.right_shifts = True
+    run.fire_modifier = [Modifier(-m.value, m.reason, m.source) for m in run.fire_modifier]
+    run.out.step("5. British Huzzah", f"All stacks fail: {_names(british)} become the "
+                 "attacker for the rest of this mêlée; their column shifts are now right "
+                 "shifts.")
+    if not survivors:
+        run.out.step("5. British Huzzah", "No former attacker is left to fight.")
+        run.attackers = []
+
+
+# --- steps 6 and 7 -----------------------------------------------------------------------------
+
+
+def odds(run: Run) -> int | None:
+    """The column index on the chart, or None for the Firefight column."""
+    pack = run.assault.pack
+    if not run.new_melee:
+        run.out.step("6. Mêlée odds", "The Firefight column.")
+        return None
+    attack, attack_words = melee_total(run, run.attackers, "attacker")
+    defend, defend_words = melee_total(run, run.defenders, "defender")
+    columns = pack.columns if pack else PREMIER_COLUMNS
+    ratio = Fraction(attack) / Fraction(defend) if defend else None
+    index = _column(columns, ratio)
+    words = [f"{attack_words} against {defend_words}"]
+    if ratio is not None and ratio < ratio_value(columns[0]):
+        words.append("below the chart: the lowest column")
+    shift = run.left_shifts * (1 if run.right_shifts else -1)
+    if shift:
+        moved = max(0, min(len(columns) - 1, index + shift))
+        words.append(f"{abs(shift)} {'right' if shift > 0 else 'left'} shift"
+                     f"{'s' if abs(shift) != 1 else ''}: {columns[index]} → {columns[moved]}")
+        index = moved
+    source = (f"columns: {pack.name}, {pack.assault_provenance}" if pack
+              else f"columns: {PREMIER_COLUMNS_SOURCE}")
+    if pack is None:
+        run.out.default("without a chart pack, odds are read on the Premier chart's columns "
+                        "(1:2 to 5:1)")
+    run.out.step("6. Mêlée odds", f"The {columns[index]} column: " + "; ".join(words)
+                 + f". ({source})")
+    return index
+
+
+def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
+    pack = run.assault.pack
+    table = None if pack is None else (pack.attacker_multipliers if role == "attacker"
+                                       else pack.defender_multipliers)
+    total, parts = Fraction(0), []
+    for stack in run.standing(names):
+        value = Fraction(stack.melee).limit_denominator(100)
+        why = []
+        if table is not None:
+            for word in (stack.formation.value, stack.state.value):
+                if word in table.values:
+                    value *= Fraction(table.values[word]).limit_denominator(100)
+                    why.append(f"× {table.values[word]:g} {word}")
+        total += value
+        parts.append(f"{stack.name} {stack.melee:g}" + (f" ({' '.join(why)})" if why else ""))
+    return total, f"{' + '.join(parts)} = {float(total):g}"
+
+
+def _column(columns: tuple[str, ...], ratio: Fraction | None) -> int:
+    if ratio is None:
+        return len(columns) - 1
+    fitting = [i for i, c in enumerate(columns) if ratio_value(c) <= ratio]
+    return fitting[-1] if fitting else 0
+
+
+def melee_resolution(run: Run, column: int | None) -> ChartResult:
+    pack = run.assault.pack
+    modifiers = [*run.fire_modifier]
+    for names, sign, role in ((run.attackers, 1, "attacking"), (run.defenders, -1,
+                                                                   "defending")):
+        led = [s for s in run.standing(names) if s.leader and s.leader_value]
+        if led:
+            best = max(led, key=lambda s: s.leader_value)
+            modifiers.append(Modifier(sign * best.leader_value, f"{best.leader} ({role})",
+                                      "reference/labataille.md A.6"))
+    faces = run.dice.roll(D66(), "mêlée resolution")
+    natural = d66_value(faces)  # type: ignore[arg-type]
+    total = d66_add(natural, sum(m.value for m in modifiers))
+    name = "Firefight" if column is None else (pack.columns if pack else PREMIER_COLUMNS)[column]
+    roll = Roll("mêlée resolution", "d66", faces, modifiers=tuple(modifiers), total=total,
+                target=f"the {name} column")
+    readable = pack is not None and (column is not None or pack.firefight)
+    if readable:
+        result = pack.result(total, column)  # type: ignore[union-attr]
+        roll = Roll(roll.label, roll.kind, roll.dice, roll.modifiers, roll.total, roll.target,
+                    result.label, (f"{pack.name}: {pack.assault_provenance}",))  # type: ignore[union-attr]
+        run.out.step("7. Mêlée resolution", f"Row {total}, {name} column: {result.label}.", roll)
+        return result
+    question = Question("chart_result", f"Read the Assault et Mêlée chart: the {name} column, "
+                        f"row {total}. What does it say?", CHART_ANSWERS, by="player")
+    run.out.step("7. Mêlée resolution", f"Read row {total} of the {name} column on your "
+                 "Assault et Mêlée chart.", roll)
+    answer = run.out.ask(question)
+    result = parse_result(answer.key)
+    run.out.step("7. Chart result", f"The chart says {result.label} (given by the player).")
+    return result
+
+
+# --- results, steps 8 to 10 -----------------------------------------------------------------
+
+
+def apply_result(run: Run, result: ChartResult) -> None:
+    match result.code:
+        case "AS":
+            for stack in run.standing(run.attackers):
+                run.out.effect(EffectKind.SURRENDERED, stack.name, detail="AS")
+                run.gone.add(stack.name)
+            run.hurt(Severity.DECISIVE)
+            run.phrases.append("AS: the attackers surrender")
+            run.out.step("7a. AS", "Attackers surrender: removed from play. The defenders do "
+                         "not advance.")
+            finished(run, advanced=False)
+        case "AR":
+            for stack in run.standing(run.attackers):
+                rout(run, stack, "AR")
+            run.phrases.append("AR: the attackers rout")
+            run.out.step("7b. AR", "Attacking units rout, each losing an increment per Zone "
+                         "of Influence retreated from. The defenders do not advance.")
+            finished(run, advanced=False)
+        case "FF":
+            firefight(run)
+        case "DR" | "DS":
+            surrender = result.code == "DS"
+            for stack in run.standing(run.defenders):
+                if surrender:
+                    run.out.effect(EffectKind.SURRENDERED, stack.name, detail="DS")
+                    run.gone.add(stack.name)
+                else:
+                    rout(run, stack, "DR")
+            run.hurt(Severity.DECISIVE if surrender else Severity.MAJOR)
+            run.phrases.append(f"{result.label}: the defenders "
+                               + ("surrender" if surrender else "rout"))
+            run.out.step(f"7{'e' if surrender else 'd'}. {result.label}",
+                         "Defenders surrender: removed from play." if surrender else
+                         "Defending units rout, each losing an increment per Zone of "
+                         "Influence retreated from.")
+            advance(run, "into the target hex (Advance after Mêlée)", disorder=True)
+            impetus(run, result.hexes, surrender)
+            finished(run, advanced=True)
+    end_firefight(run, result)
+
+
+def advance(run: Run, where: str, *, disorder: bool) -> None:
+    words = []
+    for stack in run.standing(run.attackers):
+        run.out.effect(EffectKind.MOVED, stack.name, 1, value="advances", measure="hex",
+                       direction=where)
+        if not disorder:
+            continue
+        if stack.state is Order.GOOD:
+            run.out.effect(EffectKind.MARKER_SET, stack.name, value=DISORDERED,
+                           detail="Advance after Mêlée")
+            run.stacks[stack.name] = _with(stack, state=Order.DISORDERED)
+            words.append(f"{stack.name} is disordered")
+        else:
+            words.append(f"{stack.name} stays disordered and does not rout")
+    if disorder:
+        run.out.step("8. Advance after Mêlée", f"{_names(run.standing(run.attackers))} "
+                     f"advance into the vacated hex: {', '.join(words)}. Displace any "
+                     "overstacked units back where they came from.")
+
+
+def impetus(run: Run, hexes: int, surrendered: bool) -> None:
+    charging = run.assault.old_guard and not run.right_shifts
+    title = "9. Old Guard Charge Impetus" if charging else "9. Assault Impetus"
+    if not hexes:
+        run.out.step(title, "No further advance (#0).")
+        return
+    for stack in run.standing(run.attackers):
+        run.out.effect(EffectKind.MOVED, stack.name, hexes, value="advances",
+                       measure="hex" if hexes == 1 else "hexes", direction="(impetus)")
+    path = ("any way they see fit" if surrendered
+            else "along the defenders' exact path of retreat (the attacker picks among several)")
+    run.out.step(title, f"Advance {_n(hexes, 'more hex', 'more hexes')} {path}, stopping on "
+                 "entering an enemy Zone of Influence.")
+
+
+def finished(run: Run, *, advanced: bool) -> None:
+    # Exploitation is the Old Guard's: not the British who turned the tables on it.
+    if run.assault.old_guard and not run.right_shifts and advanced and \
+            run.standing(run.attackers):
+        run.out.step("10. Old Guard Charge Exploitation", f"{_names(run.standing(run.attackers))}"
+                     " may continue moving with any remaining MPs unless in a Zone of "
+                     "Influence, and may declare a new assault, even if disordered, resolved "
+                     "as a normal mêlée in the Mêlée Segment.")
+
+
+def firefight(run: Run) -> None:
+    attackers, defenders = run.standing(run.attackers), run.standing(run.defenders)
+    for stack in attackers:
+        run.out.effect(EffectKind.FIREFIGHT, stack.name, value=_names(defenders),
+                       detail="attacker")
+    for stack in defenders:
+        run.out.effect(EffectKind.FIREFIGHT, stack.name, value=_names(attackers),
+                       detail="defender")
+    run.phrases.append("blank: a firefight")
+    run.hurt(Severity.MINOR)
+    run.out.step("7c. Blank: Firefight", "Leave the Assault marker, remove the Number "
+                 "markers and mark every unit in the mêlée with a Firefight marker. Next "
+                 "Mêlée Segment the sequence repeats on the Firefight column, without Huzzah.")
+
+
+def end_firefight(run: Run, result: ChartResult) -> None:
+    if not run.assault.firefight or result.code == "FF":
+        return
+    for name in (*run.attackers, *run.defenders):
+        if name not in run.gone:
+            run.out.effect(EffectKind.ENGAGEMENT_ENDED, name, value="firefight")
+
+
+# --- small helpers -----------------------------------------------------------------------------
+
+
+def _with(stack: Stack, **changes: object) -> Stack:
+    return replace(stack, **changes)  # type: ignore[arg-type]
+
+
+def _names(stacks: list[Stack]) -> str:
+    return " and ".join(s.name for s in stacks)
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"

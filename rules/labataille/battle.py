@@ -1,0 +1,153 @@
+"""La Bataille in a battle: stacks on the roster, effects on it, firefights that last.
+
+A roster unit is a stack: its increments are its strength, its arm, morale, mêlée, fire and
+fire-defence values, formation, order and nationality its attributes, and the general with it
+its leader (whose value is the stack's ``leader_value``). A blank result starts a firefight
+engagement (attackers first); the next assault between those units is played as a
+firefight; it ends with any other result or when a side has gone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rules.core.engagements import disengage, engage, engagement_changes
+from rules.core.errors import InvalidInput
+from rules.core.fields import json_safe
+from rules.core.records import Effect, EffectKind
+from rules.core.registry import UnitWords
+from rules.core.roster import (
+    GONE,
+    Change,
+    Phrase,
+    Roster,
+    RosterUnit,
+    general_changes,
+    name_key,
+    register_phrases,
+    unit_changes,
+)
+from rules.labataille.effects import DISORDERED
+from rules.labataille.inputs import ROSTER_FIELDS, build_stack
+from rules.labataille.units import Order, Stack
+
+FIREFIGHT = "firefight"
+MELEE_SEGMENT = "Mêlée Segment"
+# The segments the text names (project default for their order: the Premier turn).
+PHASES: tuple[str, ...] = ("Maneuver Segment", "Fire Segment", MELEE_SEGMENT)
+
+CHANGE_PHRASES: dict[str, Phrase] = {
+    "state": Phrase("is now {value}", "is in good order"),
+}
+register_phrases(CHANGE_PHRASES)
+
+
+def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
+    described = [str(attributes.get("arm", "infantry"))]
+    if "morale" in attributes:
+        described.append(f"morale {attributes['morale']}")
+    if attributes.get("formation"):
+        described.append(str(attributes["formation"]))
+    if attributes.get("nation"):
+        described.append(str(attributes["nation"]))
+    state = attributes.get("state")
+    markers = (str(state),) if state and state != Order.GOOD.value else ()
+    return UnitWords(tuple(described), markers)
+
+
+def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
+    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
+    if name is not None:
+        raise InvalidInput(f"{where}: only words go here (`infantry morale=34`), not "
+                           f"`{name}:`.", hint="The stack's name has its own option.")
+    if require_arm and "morale" not in values:
+        raise InvalidInput(f"{where}: give the stack's morale (`morale=34`).",
+                           hint="e.g. `infantry morale=34 melee=12 fire=6 defence=9`.")
+    return json_safe(values)
+
+
+def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
+
+
+def engine_stack(unit: RosterUnit, roster: Roster, situation: Mapping[str, Any]) -> Stack:
+    attrs = ROSTER_FIELDS.read_json(dict(unit.attributes), unit.name)
+    values: dict[str, Any] = {**attrs, **situation}
+    if unit.strength is not None:
+        values["increments"] = max(1, unit.strength)
+    general = roster.general_with(unit.name)
+    if general is not None:
+        values["leader"] = general.name
+    return replace(build_stack(unit.name, values, unit.name), side=unit.side)
+
+
+def firefight_of(roster: Roster, name: str):
+    return roster.engaged(name, FIREFIGHT)
+
+
+def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
+    return roster, []
+
+
+def reminders(roster: Roster, phase: str | None) -> list[str]:
+    """At the Mêlée Segment (and a new turn): the firefights to fight again."""
+    if phase not in (None, MELEE_SEGMENT, PHASES[0]):
+        return []
+    return [f"{e.label}: fight it again this Mêlée Segment (`/assault labataille`), on the "
+            "Firefight column" for e in roster.engagements if e.kind == FIREFIGHT]
+
+
+def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:
+    after = roster
+    attackers = [e.unit for e in effects if e.kind == EffectKind.FIREFIGHT
+                 and e.detail == "attacker"]
+    defenders = [e.unit for e in effects if e.kind == EffectKind.FIREFIGHT
+                 and e.detail == "defender"]
+    for effect in effects:
+        after = _effect(after, effect)
+    if attackers and defenders:
+        for name in (*attackers, *defenders):  # roles may have switched: one fresh record
+            after, _ = disengage(after, _roster_name(after, name), FIREFIGHT)
+        after = engage(after, FIREFIGHT, [_roster_name(after, n) for n in attackers],
+                       [_roster_name(after, n) for n in defenders])
+    changes = [c for old, new in zip(roster.units, after.units, strict=True)
+               for c in unit_changes(old, new)]
+    changes += [c for old, new in zip(roster.generals, after.generals, strict=True)
+                for c in general_changes(old, new)]
+    return after, changes + engagement_changes(roster, after)
+
+
+def _roster_name(roster: Roster, name: str) -> str:
+    return next((u.name for u in roster.units if name_key(u.name) == name_key(name)), name)
+
+
+def _effect(roster: Roster, effect: Effect) -> Roster:
+    key = name_key(effect.unit)
+    if not any(name_key(u.name) == key for u in roster.units):
+        return roster
+    if effect.kind in (EffectKind.ROUTED, EffectKind.SURRENDERED, EffectKind.REMOVED,
+                       EffectKind.ENGAGEMENT_ENDED):
+        roster, _ = disengage(roster, _roster_name(roster, effect.unit), FIREFIGHT)
+    units = tuple(_unit_effect(u, effect) if name_key(u.name) == key else u
+                  for u in roster.units)
+    return replace(roster, units=units)
+
+
+def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
+    match effect.kind:
+        case EffectKind.DAMAGE:
+            if unit.strength is None:
+                return unit
+            return replace(unit, strength=max(0, unit.strength - (effect.amount or 0)))
+        case EffectKind.MARKER_SET if effect.value == DISORDERED:
+            return unit.with_attr("state", Order.DISORDERED.value)
+        case EffectKind.ROUTED:
+            return replace(unit, status=GONE, gone_reason="routed")
+        case EffectKind.SURRENDERED:
+            return replace(unit, status=GONE, gone_reason="surrendered")
+        case EffectKind.REMOVED:
+            return replace(unit, strength=0, status=GONE, gone_reason="destroyed")
+        case _:
+            return unit  # moves are the table's: the reply says them, the bot keeps no map

@@ -1,0 +1,109 @@
+"""The bot's La Bataille commands, as options in and a ready-to-roll procedure out.
+
+A quick lookup describes every stack (``1/45e: infantry morale=34 melee=12 fire=6
+defence=9``). In a battle, stacks are roster names followed by this assault's words
+(``distance=2 retreats``); a firefight between the named units is found on the roster, its
+locked units marked as such and the others as new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules.core.decisions import Answers, given_answers
+from rules.core.dice import DiceSource
+from rules.core.errors import InvalidInput
+from rules.core.fields import split_units
+from rules.core.notation import roster_entry
+from rules.core.records import Resolution
+from rules.core.roster import Roster, name_key
+from rules.labataille.assault import Assault, resolve_assault
+from rules.labataille.battle import engine_stack, firefight_of
+from rules.labataille.charts import read_pack
+from rules.labataille.inputs import ROSTER_FIELDS, SITUATION_FIELDS, read_stacks_text
+from rules.labataille.order import assault_order
+from rules.labataille.units import MAX_STACKS, Stack
+
+Prepared = Callable[..., Resolution]
+PACK = "charts"  # the battle setting that holds an attached chart pack
+
+
+def prepare_assault(options: Mapping[str, Any], roster: Roster | None,
+                    settings: Mapping[str, Any], *, old_guard: bool) -> Prepared:
+    pack = read_pack(settings[PACK], "the battle's chart pack") if settings.get(PACK) else None
+    firefight = bool(options.get("firefight"))
+    if roster is None:
+        attackers = read_stacks_text(options["attackers"], "attackers", "Attacker")
+        defenders = read_stacks_text(options["defenders"], "defenders", "Defender")
+    else:
+        attackers = roster_stacks(options["attackers"], "attackers", roster)
+        defenders = roster_stacks(options["defenders"], "defenders", roster)
+        attackers, defenders, firefight = locked_in(roster, attackers, defenders)
+    assault = Assault(tuple(attackers), tuple(defenders), old_guard, firefight, pack)
+    given = dict(options)
+
+    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return resolve_assault(assault, dice, given_answers(given, answers))
+
+    return run
+
+
+def roster_stacks(text: str, where: str, roster: Roster) -> list[Stack]:
+    stacks = []
+    for part in split_units(text, where, MAX_STACKS):
+        unit, words = roster_entry(part, roster, where)
+        for word in words.split():
+            if ROSTER_FIELDS.knows(word) and not SITUATION_FIELDS.knows(word):
+                raise InvalidInput(
+                    f"{where}: `{word}` describes the stack itself, and {unit.name}'s comes "
+                    "from the battle's roster.",
+                    hint=f"Change it with `/unit edit unit:{unit.name}`, or drop the word.")
+        _, situation = SITUATION_FIELDS.read_text(words, f"{where}: {unit.name}", names=False)
+        stacks.append(engine_stack(unit, roster, situation))
+    return stacks
+
+
+def locked_in(roster: Roster, attackers: list[Stack], defenders: list[Stack]
+              ) -> tuple[list[Stack], list[Stack], bool]:
+    """Stacks already in a firefight with each other are locked in it; the others are new."""
+    fights = {id(f): f for s in (*attackers, *defenders)
+              if (f := firefight_of(roster, s.name)) is not None}
+    if not fights:
+        return attackers, defenders, False
+    if len(fights) > 1:
+        raise InvalidInput("These stacks are in different firefights.",
+                           hint="Fight each firefight as its own assault.")
+    fight = next(iter(fights.values()))
+    first = {name_key(n) for n in fight.sides[0]}
+    for stack in (*attackers, *defenders):
+        if fight.involves(stack.name) and (name_key(stack.name) in first) != (stack in attackers):
+            role = "attacks" if name_key(stack.name) in first else "defends"
+            raise InvalidInput(f"{stack.name} {role} in its firefight.",
+                               hint="Name it on that side; new units may join either side.")
+    return ([replace(s, locked=fight.involves(s.name)) for s in attackers],
+            [replace(s, locked=fight.involves(s.name)) for s in defenders], True)
+
+
+def prepare_order(options: Mapping[str, Any], roster: Roster | None,
+                  settings: Mapping[str, Any]) -> Prepared:
+    sides = ((str(options["first"]), int(options["first_assaults"])),
+             (str(options["second"]), int(options["second_assaults"])))
+
+    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return assault_order(sides, dice)
+
+    return run
+
+
+PROCEDURES: dict[str, Callable[..., Prepared]] = {
+    "assault": lambda o, r, s: prepare_assault(o, r, s, old_guard=False),
+    "charge": lambda o, r, s: prepare_assault(o, r, s, old_guard=True),
+    "order": prepare_order,
+}
+
+
+def prepare(procedure: str, options: Mapping[str, Any], roster: Roster | None = None,
+            battle_settings: Mapping[str, Any] | None = None) -> Prepared:
+    return PROCEDURES[procedure](options, roster, battle_settings or {})

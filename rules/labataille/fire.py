@@ -1,0 +1,56 @@
+"""Offensive and defensive fire (step 4) on the published Premier fire chart (reference A.5).
+
+A stack's fire value (doubled when it passed its morale check) against its target's
+fire-defence value gives the odds, rounded down to a column in the target's favour; defending
+artillery firing canister shifts two columns right (the text's step 3 note). The d66 roll
+reads the casualties in increments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules.core.dice import D66, DiceSource, d66_value
+from rules.core.records import Roll
+from rules.labataille.published import FIRE_CHART, FIRE_SOURCE, fire_casualties
+from rules.labataille.units import Stack
+
+CANISTER_SHIFT = 2
+
+
+@dataclass(frozen=True)
+class Shot:
+    stack: Stack
+    target: Stack
+    casualties: int
+    roll: Roll | None  # None: the odds were below the chart
+
+
+def fire_column(strength: int, defence: int, shift: int = 0) -> int | None:
+    ratio = Fraction(strength, defence)
+    columns = [i for i, (_, value, _) in enumerate(FIRE_CHART) if value <= ratio]
+    if not columns:
+        return None
+    return min(columns[-1] + shift, len(FIRE_CHART) - 1)
+
+
+def fire(stack: Stack, target: Stack, doubled: bool, dice: DiceSource, *,
+         canister: bool = False) -> Shot:
+    assert stack.fire is not None and target.defence is not None
+    strength = stack.fire * (2 if doubled else 1)
+    column = fire_column(strength, target.defence, CANISTER_SHIFT if canister else 0)
+    odds = f"{strength} against {target.defence}"
+    words = [f"fire {stack.fire}" + (" × 2 (passed its morale check)" if doubled else "")
+             + f" against defence {target.defence}"]
+    if canister:
+        words.append("canister: 2 columns right")
+    if column is None:
+        return Shot(stack, target, 0, None)
+    faces = dice.roll(D66(), f"{stack.name} fire")
+    casualties = fire_casualties(column, d66_value(faces))  # type: ignore[arg-type]
+    roll = Roll(f"{stack.name} fire", "d66", faces, total=d66_value(faces),  # type: ignore[arg-type]
+                target=f"{FIRE_CHART[column][0]} column ({odds})",
+                result=f"{casualties} casualt{'y' if casualties == 1 else 'ies'}",
+                notes=(*words, FIRE_SOURCE))
+    return Shot(stack, target, casualties, roll)

@@ -1,0 +1,109 @@
+"""Reading La Bataille stacks from the text notation and from JSON (one list of fields)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.errors import InvalidInput
+from rules.core.fields import Field, FieldSet, split_units
+from rules.labataille.units import (
+    MAX_INCREMENTS,
+    MAX_LEADER,
+    MAX_MODIFIER,
+    MAX_STACKS,
+    MAX_VALUE,
+    MAX_ZOC,
+    Arm,
+    Formation,
+    Order,
+    Stack,
+)
+
+NAME = Field("name", str, "the stack's name")
+
+# What a stack is: the roster keeps these.
+DESCRIPTION: tuple[Field, ...] = (
+    Field("arm", Arm, "infantry, artillery or cavalry", words={
+        "inf": Arm.INFANTRY, "art": Arm.ARTILLERY, "arty": Arm.ARTILLERY,
+        "cav": Arm.CAVALRY}),
+    Field("morale", int, "printed morale, a d66 value (11 to 66): a check passes above it",
+          minimum=11, maximum=66),
+    Field("melee", float, "mêlée value of the stack", minimum=0, maximum=MAX_VALUE),
+    Field("fire", int, "fire value (left out: it does not fire)", minimum=0,
+          maximum=MAX_VALUE),
+    Field("defence", int, "fire-defence value it is fired on with", aliases=("defense",),
+          minimum=1, maximum=MAX_VALUE),
+    Field("formation", Formation, "column, line, square, skirmish or general order",
+          words={"carre": Formation.SQUARE, "carré": Formation.SQUARE}),
+    Field("state", Order, "good, disordered or routed",
+          words={"disorder": Order.DISORDERED, "rout": Order.ROUTED}),
+    Field("nation", str, "nationality (`british` and `kgl` may Huzzah)"),
+    Field("leader_value", int, "the stacked leader's value (a dice modifier)",
+          aliases=("lv",), minimum=-MAX_LEADER, maximum=MAX_LEADER),
+)
+
+# What belongs to this one assault.
+SITUATION: tuple[Field, ...] = (
+    Field("mod", int, "morale check modifiers from your charts, in d66 steps",
+          minimum=-MAX_MODIFIER, maximum=MAX_MODIFIER),
+    Field("distance", int, "hexes from the target when the assault was declared",
+          minimum=0, maximum=20),
+    Field("locked", bool, "already locked in this firefight (no distance modifier)"),
+    Field("retreats", bool, "eligible to Retreat Before Assault, and does"),
+    Field("unsupplied", bool, "artillery without ammunition"),
+    Field("covered", bool, "stacked with infantry or supplied artillery"),
+    Field("canister", bool, "defending artillery able to fire canister"),
+    Field("zoc", int, "enemy Zones of Influence it would rout through", minimum=0,
+          maximum=MAX_ZOC),
+    Field("at", str, "the enemy stack it fires at (default: the first)"),
+)
+
+# A quick lookup's stack also says its increments and its leader.
+QUICK: tuple[Field, ...] = (
+    Field("increments", int, "increments", aliases=("inc",), minimum=1,
+          maximum=MAX_INCREMENTS),
+    Field("leader", str, "the stacked leader's name"),
+)
+
+STACK = FieldSet((*DESCRIPTION, *QUICK, *SITUATION))
+STACK_JSON = FieldSet((NAME, *DESCRIPTION, *QUICK, *SITUATION))
+ROSTER_FIELDS = FieldSet(DESCRIPTION)
+SITUATION_FIELDS = FieldSet(SITUATION)
+
+
+def build_stack(name: str, values: Mapping[str, Any], where: str) -> Stack:
+    if "morale" not in values:
+        raise InvalidInput(f"{where}: give {name}'s morale (`morale=34`).",
+                           hint="Its printed morale, a d66 value from 11 to 66.")
+    morale = values["morale"]
+    if morale % 10 not in range(1, 7):
+        raise InvalidInput(f"{where}: morale {morale} is not a d66 value.",
+                           hint="Each digit is 1 to 6, like 34 or 45.")
+    leader = values.get("leader")
+    if values.get("leader_value") and not leader:
+        leader = "its leader"
+    fields = {k: v for k, v in values.items()
+              if k not in ("name", "leader") and k in Stack.__dataclass_fields__}
+    return Stack(name=name, leader=leader, **fields)
+
+
+def read_stacks_text(text: str, where: str, default: str) -> list[Stack]:
+    stacks = []
+    for number, part in enumerate(split_units(text, where, MAX_STACKS), start=1):
+        name, values = STACK.read_text(part, f"{where} #{number}")
+        stacks.append(build_stack(name or f"{default} {number}", values,
+                                  f"{where} #{number}"))
+    return stacks
+
+
+def json_stacks(data: Any, where: str) -> list[Stack]:
+    if not isinstance(data, list) or not 1 <= len(data) <= MAX_STACKS:
+        raise InvalidInput(f"`{where}` must be a list of 1 to {MAX_STACKS} stacks.")
+    stacks = []
+    for i, item in enumerate(data):
+        values = STACK_JSON.read_json(item, f"{where}[{i}]")
+        if "name" not in values:
+            raise InvalidInput(f"{where}[{i}]: every stack needs a `name`.")
+        stacks.append(build_stack(values["name"], values, f"{where}[{i}]"))
+    return stacks

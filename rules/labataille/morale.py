@@ -1,0 +1,97 @@
+"""Morale checks of the assault (step 3, and the Huzzah's second check in step 5).
+
+A d66 roll, modified in base-6 steps, passes when it exceeds the stack's morale (reference
+A.1 and A.2). The modifiers the players' charts give come from a chart pack or from the
+stack's ``mod``; the published standing modifiers and the leader's value are applied here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules.core.dice import D66, DiceSource, d66_add, d66_value
+from rules.core.records import Modifier, Roll
+from rules.labataille.charts import ChartPack, Table
+from rules.labataille.published import (
+    DISORDERED_INFANTRY,
+    LEADER_SOURCE,
+    MORALE_SOURCE,
+    ROUTED,
+)
+from rules.labataille.units import Arm, Order, Stack
+
+
+class Check(StrEnum):
+    ATTACKER = "attacker"  # the Attacker Morale Check Modifiers Chart
+    DEFENDER = "defender"  # the Defender Morale Check Modifiers Chart (and the Huzzah's)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    stack: Stack
+    roll: Roll
+    passed: bool
+
+
+def modifiers(stack: Stack, check: Check, pack: ChartPack | None, *, distance: bool
+              ) -> tuple[list[Modifier], list[str]]:
+    """The check's modifiers and the notes a player needs (what no chart gave)."""
+    found: list[Modifier] = []
+    notes: list[str] = []
+    if stack.leader and stack.leader_value:
+        found.append(Modifier(stack.leader_value, f"{stack.leader}", LEADER_SOURCE))
+    if stack.state is Order.DISORDERED and stack.arm is Arm.INFANTRY:
+        found.append(Modifier(DISORDERED_INFANTRY, "disordered infantry", MORALE_SOURCE))
+    elif stack.state is Order.ROUTED:
+        found.append(Modifier(ROUTED, "routed", MORALE_SOURCE))
+    situations = None
+    if pack is not None:
+        situations = pack.attacker_situations if check is Check.ATTACKER \
+            else pack.defender_situations
+    found += _situations(stack, situations)
+    if check is Check.ATTACKER and stack.distance is not None:
+        if not distance:
+            notes.append(f"{stack.name}: no distance modifier (locked in the firefight)")
+        elif pack is not None and pack.distance is not None:
+            value = pack.distance.values.get(str(stack.distance))
+            if value is None:
+                notes.append(f"{stack.name}: the chart pack has no distance {stack.distance}")
+            elif value:
+                found.append(Modifier(int(value), f"distance {stack.distance}",
+                                      pack.distance.provenance))
+        else:
+            notes.append(f"{stack.name}: distance {stack.distance} has no modifier without a "
+                         "chart pack (give it in `mod`)")
+    if stack.mod:
+        found.append(Modifier(stack.mod, "chart modifiers (given)", "the players' charts"))
+    return found, notes
+
+
+def _situations(stack: Stack, table: Table | None) -> list[Modifier]:
+    if table is None:
+        return []
+    words = (stack.formation.value, stack.state.value)
+    return [Modifier(int(table.values[w]), w, table.provenance) for w in words
+            if table.values.get(w)]
+
+
+def morale_check(stack: Stack, check: Check, dice: DiceSource, pack: ChartPack | None,
+                 *, distance: bool = True, label: str = "morale check") -> Outcome:
+    found, notes = modifiers(stack, check, pack, distance=distance)
+    faces = dice.roll(D66(), f"{stack.name} {label}")
+    natural = d66_value(faces)  # type: ignore[arg-type]
+    total = d66_add(natural, sum(m.value for m in found))
+    passed = total > stack.morale
+    roll = Roll(f"{stack.name} {label}", "d66", faces, modifiers=tuple(found), total=total,
+                target=f"> {stack.morale}", result="passes" if passed else "fails",
+                notes=tuple(notes))
+    return Outcome(stack, roll, passed)
+
+
+SHIFT_SOURCE = "labataille-revised-assault-and-charge.txt step 3b"
+
+
+def shift_count(face: int) -> int:
+    """The defender's left shifts: {1-2: 0, 3-4: 1, 5-6: 2}."""
+    return (face - 1) // 2
