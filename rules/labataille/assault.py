@@ -120,8 +120,14 @@ def sequence(run: Run) -> None:
     if retreat_before_assault(run) or unsupplied_artillery(run) or morale_checks(run):
         return
     offensive_and_defensive_fire(run)
-    if not run.standing(run.attackers) or not run.standing(run.defenders):
-        return finished(run, advanced=bool(run.standing(run.attackers)))
+    if not run.standing(run.attackers):
+        run.out.step("4. Fire", "No assaulting unit is left: the assault is finished.")
+        return None
+    if not run.standing(run.defenders):
+        run.out.step("4. Fire", "No target unit is left: the assaulting units advance into "
+                     "the target hex.")
+        advance(run, "into the target hex", disorder=False)
+        return finished(run, advanced=True)
     if run.assault.firefight:
         run.out.step("5. British Huzzah", "No Huzzah in a firefight: skip step 5.")
     else:

@@ -1,0 +1,301 @@
+"""The Infantry Assault and the Old Guard Charge, step by step, on scripted d66 dice and
+answers, with the test chart pack and without any pack."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.labataille.units import Arm, Formation, Order
+
+from .helpers import asked, assault, effects, pack, stack, step, titles
+
+A, D = stack("A", melee=20), stack("D", melee=10)
+PASS, PASS_D, NO_SHIFT = "45", "45", "1"
+
+
+def test_a_whole_assault_read_on_a_chart_pack():
+    result = assault([A], [D], "45 45 1 41", pack=pack())
+    assert titles(result) == [
+        "3a. Attacker morale check", "3b. Defender morale check", "3b. Column shifts",
+        "4. Offensive and Defensive Fire", "6. Mêlée odds", "7. Mêlée resolution", "7d. DR1",
+        "8. Advance after Mêlée", "9. Assault Impetus"]
+    assert step(result, "6. Mêlée odds").outcome.startswith(
+        "The 2:1 column: A 20 = 20 against D 10 = 10.")
+    resolution = step(result, "7. Mêlée resolution")
+    assert resolution.outcome == "Row 41, 2:1 column: DR1."
+    assert resolution.rolls[0].notes == ("Test pack: made for Huzzah's tests: not a La "
+                                         "Bataille chart",)
+    assert effects(result) == [("routed", "D", None), ("moved", "A", 1),
+                               ("marker_set", "A", "disordered"), ("moved", "A", 1)]
+    assert result.defaults == ()
+
+
+# --- steps 1 and 2 ---------------------------------------------------------------------------
+
+
+def test_retreat_before_assault_then_the_attackers_advance_and_may_assault_again():
+    leaving = stack("D", retreats=True)
+    assert asked([A], [leaving], "") == "new_assault"
+    result = assault([A], [leaving], "", "new_assault=no")
+    assert effects(result) == [("moved", "D", "retreats before assault"), ("moved", "A", 1)]
+    again = assault([A], [leaving], "", "new_assault=new")
+    assert step(again, "1b. New assault").outcome.startswith("A new assault is declared")
+
+
+def test_the_old_guard_proceeds_to_exploitation_when_no_new_assault_is_declared():
+    result = assault([A], [stack("D", retreats=True)], "", "no", old_guard=True)
+    assert titles(result)[-1] == "10. Old Guard Charge Exploitation"
+
+
+def test_the_assault_goes_on_against_the_stacks_that_stay():
+    result = assault([A], [stack("D1", retreats=True), D], "45 45 1 41", pack=pack())
+    assert step(result, "1. Retreat Before Assault").outcome == (
+        "D1 retreat before the assault; the assault goes on against the others.")
+    assert ("routed", "D", None) in effects(result)
+
+
+def test_unsupplied_artillery_alone_routs_and_the_attackers_advance():
+    guns = stack("Battery", arm=Arm.ARTILLERY, unsupplied=True)
+    result = assault([A], [guns], "")
+    assert effects(result) == [("routed", "Battery", None), ("moved", "A", 1)]
+    assert titles(result) == ["2. Unsupplied Artillery"]
+    covered = stack("Battery", arm=Arm.ARTILLERY, unsupplied=True, covered=True, melee=10)
+    assert "2. Unsupplied Artillery" not in titles(assault([A], [covered], "45 45 1 41",
+                                                           pack=pack()))
+
+
+# --- step 3 ------------------------------------------------------------------------------------
+
+
+def test_a_failed_attacker_disorders_and_a_disordered_one_routs():
+    result = assault([A, stack("B", state=Order.DISORDERED, melee=5)], [D],
+                     "34 11 45 1 41", pack=pack())
+    assert effects(result)[:2] == [("marker_set", "A", "disordered"), ("routed", "B", None)]
+    assert step(result, "3a. Attacker morale check", 1).outcome == (
+        "B fails: already disordered, it routs.")
+
+
+def test_all_attackers_routed_finishes_the_assault():
+    result = assault([stack("A", state=Order.DISORDERED)], [D], "11 45")
+    assert titles(result)[-1] == "3. Morale"
+    assert result.headline == "A routs; the assault breaks before contact"
+
+
+@pytest.mark.parametrize("old_guard", [False, True])
+def test_all_targets_routed_the_attackers_advance(old_guard):
+    result = assault([A], [stack("D", state=Order.DISORDERED)], "45 11", old_guard=old_guard)
+    assert effects(result) == [("routed", "D", None), ("moved", "A", 1)]
+    assert (titles(result)[-1] == "10. Old Guard Charge Exploitation") is old_guard
+
+
+def test_a_passing_defender_doubles_its_fire_and_rolls_left_shifts():
+    result = assault([A], [D], "45 45 6 61", pack=pack())
+    assert step(result, "3b. Column shifts").outcome == (
+        "2 left column shifts on the Assault et Mêlée chart.")
+    assert "2 left shifts: 2:1 → 1:2" in step(result, "6. Mêlée odds").outcome
+    assert step(result, "7. Mêlée resolution").outcome == "Row 61, 1:2 column: DR1."
+
+
+def test_no_shift_die_when_no_defender_passes():
+    result = assault([A], [D], "45 12 41", pack=pack())
+    assert "3b. Column shifts" not in titles(result)
+    assert ("marker_set", "D", "disordered") in effects(result)
+
+
+# --- step 4 ------------------------------------------------------------------------------------
+
+
+def test_offensive_and_defensive_fire_move_the_melee_roll_3_per_casualty():
+    shooter = stack("A", melee=20, fire=18, defence=9)
+    target = stack("D", melee=10, fire=9, defence=9)
+    result = assault([shooter], [target], "45 45 1 54 33 41", pack=pack())
+    assert effects(result)[:2] == [("damage", "D", 2), ("damage", "A", 1)]
+    roll = step(result, "7. Mêlée resolution").rolls[0]
+    assert [(m.value, m.reason) for m in roll.modifiers] == [
+        (6, "casualties inflicted by the attackers"),
+        (-3, "casualties inflicted by the defenders")]
+    assert roll.total == 44  # 41 + 3 steps
+    assert "No morale checks for casualties from offensive and defensive fire." in result.notes
+
+
+def test_a_stack_destroyed_by_fire_leaves_the_hex_to_the_attackers():
+    result = assault([stack("A", fire=18, defence=9)], [stack("D", increments=1, defence=9)],
+                     "45 45 1 54")
+    assert effects(result) == [("damage", "D", 1), ("removed", "D", None), ("moved", "A", 1)]
+
+
+def test_defending_artillery_with_canister_fires_two_columns_right():
+    guns = stack("Battery", arm=Arm.ARTILLERY, fire=6, canister=True, melee=4, defence=9)
+    result = assault([stack("A", melee=20, defence=9)], [guns], "45 45 1 33 41", pack=pack())
+    shot = step(result, "4. Offensive and Defensive Fire").rolls[0]
+    assert shot.target == "2:1 column (12 against 9)"
+    assert "canister: 2 columns right" in shot.notes
+
+
+def test_a_stack_without_a_fire_value_does_not_fire_and_fire_needs_the_targets_defence():
+    with pytest.raises(InvalidInput, match=r"D: give `defence=N`"):
+        assault([stack("A", fire=6)], [D], "")
+
+
+# --- step 5 ------------------------------------------------------------------------------------
+
+
+BRITISH = stack("52nd", melee=10, nation="british")
+
+
+def test_british_defenders_that_passed_are_asked_to_huzzah():
+    assert asked([A], [BRITISH], "45 45 1") == "huzzah"
+    declined = assault([A], [BRITISH], "45 45 1 41", "huzzah=no", pack=pack())
+    assert step(declined, "5. British Huzzah").outcome == "52nd do not Huzzah."
+
+
+def test_a_huzzah_all_fail_turns_the_tables_and_the_shifts_right():
+    result = assault([A], [BRITISH], "45 45 6 11 41", "huzzah", pack=pack())
+    assert step(result, "5a. Huzzah morale check").outcome == "A fails: disordered."
+    assert step(result, "5. British Huzzah").outcome.startswith(
+        "All stacks fail: 52nd become the attacker")
+    odds = step(result, "6. Mêlée odds").outcome
+    assert odds.startswith("The 2:1 column: 52nd 10 = 10 against A 20 = 20")
+    assert "2 right shifts: 1:2 → 2:1" in odds
+    assert ("routed", "A", None) in effects(result)
+
+
+def test_a_huzzah_all_pass_or_some_fail_keeps_the_original_attackers():
+    held = assault([A], [BRITISH], "45 45 1 45 41", "huzzah", pack=pack())
+    assert step(held, "5. British Huzzah").outcome.startswith("The Huzzah is not successful")
+    two = [A, stack("B", melee=5)]
+    some = assault(two, [BRITISH], "45 45 45 1 45 11 41", "huzzah", pack=pack())
+    assert step(some, "5. British Huzzah").outcome.startswith("Some stacks fail")
+    assert ("routed", "52nd", None) in effects(some)
+
+
+def test_kgl_may_huzzah_other_nations_may_not():
+    assert asked([A], [stack("KGL", melee=10, nation="KGL")], "45 45 1") == "huzzah"
+    result = assault([A], [stack("Fr", melee=10, nation="french")], "45 45 1 41", pack=pack())
+    assert "5. British Huzzah" not in titles(result)
+
+
+# --- steps 6 and 7 -----------------------------------------------------------------------------
+
+
+def test_odds_below_the_chart_use_its_lowest_column_and_multipliers_apply():
+    weak = stack("A", melee=2)
+    result = assault([weak], [D], "45 45 1 41", pack=pack())
+    assert "below the chart: the lowest column" in step(result, "6. Mêlée odds").outcome
+    tired = stack("A", melee=40, state=Order.DISORDERED)
+    skirmishers = stack("D", melee=10, formation=Formation.SKIRMISH)
+    halved = assault([tired], [skirmishers], "45 45 1 41", pack=pack())
+    assert step(halved, "6. Mêlée odds").outcome.startswith(
+        "The 3:1 column: A 40 (× 0.5 disordered) = 20 against D 10 (× 0.5 skirmish) = 5.")
+
+
+def test_leaders_modify_the_melee_roll():
+    led = stack("A", melee=20, leader="Ney", leader_value=2)
+    held = stack("D", melee=10, leader="Hill", leader_value=1)
+    roll = step(assault([led], [held], "45 45 1 41", pack=pack()), "7. Mêlée resolution").rolls[0]
+    assert [(m.value, m.reason) for m in roll.modifiers] == [(2, "Ney (attacking)"),
+                                                             (-1, "Hill (defending)")]
+    assert roll.total == 42
+
+
+def test_without_a_pack_the_player_reads_the_chart():
+    assert asked([A], [D], "45 45 1 41") == "chart_result"
+    result = assault([A], [D], "45 45 1 41", "chart_result=DS2")
+    assert step(result, "7. Mêlée resolution").outcome == (
+        "Read row 41 of the 2:1 column on your Assault et Mêlée chart.")
+    assert step(result, "7. Chart result").outcome == "The chart says DS2 (given by the player)."
+    assert result.defaults == ("without a chart pack, odds are read on the Premier chart's "
+                               "columns (1:2 to 5:1)",)
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("AS", [("surrendered", "A", None)]),
+    ("AR", [("routed", "A", None), ("damage", "A", 2)]),
+    ("firefight", [("firefight", "A", "D"), ("firefight", "D", "A")]),
+    ("DS2", [("surrendered", "D", None), ("moved", "A", 1), ("marker_set", "A", "disordered"),
+             ("moved", "A", 2)]),
+    ("DR0", [("routed", "D", None), ("moved", "A", 1), ("marker_set", "A", "disordered")]),
+])
+def test_each_chart_result(answer, expected):
+    result = assault([stack("A", melee=20, zoc=2)], [D], "45 45 1 41", f"chart_result={answer}")
+    assert effects(result) == expected
+
+
+def test_a_firefight_records_each_sides_role():
+    result = assault([A], [D], "45 45 1 23", pack=pack())
+    assert [(e.unit, e.detail) for e in result.effects] == [("A", "attacker"), ("D", "defender")]
+    assert step(result, "7c. Blank: Firefight").outcome.startswith("Leave the Assault marker")
+
+
+def test_disordered_attackers_advance_without_routing():
+    # Disordered, its mêlée value is halved (the pack): 10 against 10, the 1:1 column.
+    result = assault([stack("A", melee=20, state=Order.DISORDERED)], [D], "45 45 1 51",
+                     pack=pack())
+    assert ("marker_set", "A", "disordered") not in effects(result)
+    assert "A stays disordered and does not rout" in step(result, "8. Advance after Mêlée").outcome
+
+
+# --- firefights that last ----------------------------------------------------------------------
+
+
+def test_a_firefight_goes_on_on_its_column_without_shifts_huzzah_or_distance():
+    locked_a = stack("A", melee=20, locked=True, distance=3)
+    locked_b = stack("52nd", melee=10, nation="british", locked=True)
+    result = assault([locked_a], [locked_b], "45 45 51", firefight=True, pack=pack())
+    assert titles(result)[:5] == ["Firefight", "3a. Attacker morale check",
+                                  "3b. Defender morale check", "3b. Column shifts",
+                                  "4. Offensive and Defensive Fire"]
+    assert step(result, "3b. Column shifts").outcome.startswith("No shift die")
+    assert step(result, "5. British Huzzah").outcome == "No Huzzah in a firefight: skip step 5."
+    assert step(result, "7. Mêlée resolution").outcome == "Row 51, Firefight column: DR1."
+    assert step(result, "3a. Attacker morale check").rolls[0].notes == (
+        "A: no distance modifier (locked in the firefight)",)
+    assert ("engagement_ended", "A", "firefight") in effects(result)
+
+
+def test_new_units_joining_make_it_a_new_melee_with_real_odds():
+    result = assault([stack("A", melee=20, locked=True), stack("B", melee=10)],
+                     [stack("D", melee=10, locked=True)], "45 45 45 1 41", firefight=True,
+                     pack=pack())
+    assert step(result, "Firefight: new units").outcome.startswith("B join")
+    assert step(result, "6. Mêlée odds").outcome.startswith("The 3:1 column")
+
+
+def test_new_units_on_the_defending_side_only_switch_the_roles():
+    result = assault([stack("A", melee=10, locked=True)],
+                     [stack("D", melee=10, locked=True), stack("E", melee=20)],
+                     "45 45 45 1 41", firefight=True, pack=pack())
+    assert step(result, "Firefight: roles switch").outcome.startswith(
+        "E join the defending side only: the role of attacker and defender is switched.")
+    assert step(result, "6. Mêlée odds").outcome.startswith(
+        "The 3:1 column: D 10 + E 20 = 30 against A 10 = 10")
+
+
+def test_without_a_firefight_column_the_player_reads_it():
+    locked = ([stack("A", locked=True)], [stack("D", locked=True)])
+    assert asked(*locked, "45 45 51", firefight=True) == "chart_result"
+
+
+# --- the Old Guard Charge ----------------------------------------------------------------------
+
+
+def test_an_old_guard_charge_is_one_stack_and_not_from_a_firefight():
+    with pytest.raises(InvalidInput, match="one charging stack"):
+        assault([A, stack("B")], [D], "", old_guard=True)
+    with pytest.raises(NotAllowed, match="may not conduct an Old Guard Charge"):
+        assault([stack("A", locked=True)], [D], "", old_guard=True, firefight=True)
+    joining = assault([A], [stack("D", locked=True)], "45 45 1 41", "chart_result=DR1",
+                      old_guard=True, firefight=True)
+    assert titles(joining)[-1] == "10. Old Guard Charge Exploitation"
+
+
+def test_an_old_guard_charge_ends_in_exploitation_after_advancing():
+    result = assault([A], [D], "45 45 1 61", old_guard=True, pack=pack())
+    assert titles(result)[-3:] == ["8. Advance after Mêlée", "9. Old Guard Charge Impetus",
+                                   "10. Old Guard Charge Exploitation"]
+
+
+def test_no_exploitation_for_the_british_who_turned_the_tables():
+    result = assault([A], [BRITISH], "45 45 6 11 41", "huzzah", old_guard=True, pack=pack())
+    assert titles(result)[-2:] == ["8. Advance after Mêlée", "9. Assault Impetus"]

@@ -1,0 +1,108 @@
+"""La Bataille in a battle: stacks from the roster, firefights as engagements that last (and
+switch roles), effects on the roster, reminders, and the order of assaults."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.decisions import Undecided
+from rules.core.dice import ScriptedSource
+from rules.core.errors import InvalidInput
+from rules.core.records import Effect, EffectKind
+from rules.core.roster import GONE, Roster, RosterGeneral, RosterUnit
+from rules.labataille.battle import MELEE_SEGMENT, apply_effects, reminders
+from rules.labataille.commands import prepare
+from rules.labataille.order import assault_order
+
+FIELDS = {"morale": 34, "melee": 10}
+
+
+def roster(engaged: bool = False) -> Roster:
+    units = (
+        RosterUnit("1/45e", "French", {**FIELDS, "melee": 20}, 6),
+        RosterUnit("2/45e", "French", FIELDS, 6),
+        RosterUnit("52nd", "British", {**FIELDS, "nation": "british"}, 5),
+        RosterUnit("95th", "British", FIELDS, 4),
+    )
+    base = Roster(units=units, generals=(RosterGeneral("Ney", "French", unit="1/45e"),))
+    if not engaged:
+        return base
+    after, _ = apply_effects([Effect(EffectKind.FIREFIGHT, "1/45e", value="52nd",
+                                     detail="attacker"),
+                              Effect(EffectKind.FIREFIGHT, "52nd", value="1/45e",
+                                     detail="defender")], base)
+    return after
+
+
+def run(options, board, rolled, answers=None):
+    source = ScriptedSource.from_text(rolled)
+    result = prepare("assault", options, board, {})(source)
+    source.finish()
+    return result
+
+
+def test_a_blank_result_starts_a_firefight_engagement_attackers_first():
+    board = roster(engaged=True)
+    [fight] = board.engagements
+    assert (fight.kind, fight.sides) == ("firefight", (("1/45e",), ("52nd",)))
+    assert reminders(board, MELEE_SEGMENT) == [
+        "Firefight: 1/45e against 52nd: fight it again this Mêlée Segment (`/assault "
+        "labataille`), on the Firefight column"]
+    assert reminders(board, "Fire Segment") == []
+
+
+def test_the_next_assault_between_them_is_a_firefight_with_locked_units():
+    result = run({"attackers": "1/45e", "defenders": "52nd", "choices": "chart_result=DR1"},
+                 roster(engaged=True), "45 45 51")
+    assert result.steps[0].title == "Firefight"
+    [read] = [s for s in result.steps if s.title == "7. Mêlée resolution"]
+    assert read.outcome == "Read row 51 of the Firefight column on your Assault et Mêlée chart."
+    after, _ = apply_effects(result.effects, roster(engaged=True))
+    assert after.engagements == ()
+    assert {u.name: u.status for u in after.units}["52nd"] == GONE
+
+
+def test_new_units_joining_the_defence_switch_the_roles_and_the_record():
+    result = run({"attackers": "1/45e", "defenders": "52nd; 95th",
+                  "choices": "chart_result=firefight"}, roster(engaged=True), "45 45 45 1 41")
+    assert result.steps[0].title == "Firefight: roles switch"
+    after, changes = apply_effects(result.effects, roster(engaged=True))
+    [fight] = after.engagements
+    assert fight.sides == (("52nd", "95th"), ("1/45e",))
+    assert [(c.who, c.after) for c in changes if c.kind == "engagement"] == [
+        ("Firefight: 1/45e against 52nd", None),
+        ("Firefight: 52nd and 95th against 1/45e", "active")]
+
+
+def test_a_locked_unit_named_on_the_wrong_side_is_refused():
+    with pytest.raises(InvalidInput, match="52nd defends in its firefight"):
+        prepare("assault", {"attackers": "52nd", "defenders": "1/45e"}, roster(engaged=True),
+                {})
+
+
+def test_roster_stacks_carry_increments_leader_and_this_assaults_words():
+    with pytest.raises(Undecided):
+        run({"attackers": "1/45e: distance=2", "defenders": "95th"}, roster(), "45 45 1 41")
+    with pytest.raises(InvalidInput, match="describes the stack itself"):
+        prepare("assault", {"attackers": "1/45e: morale=40", "defenders": "95th"}, roster(), {})
+
+
+def test_effects_on_the_roster():
+    effects = [Effect(EffectKind.DAMAGE, "95th", 2), Effect(EffectKind.MARKER_SET, "2/45e",
+                                                              value="disordered"),
+               Effect(EffectKind.SURRENDERED, "52nd")]
+    after, _ = apply_effects(effects, roster())
+    units = {u.name: u for u in after.units}
+    assert units["95th"].strength == 2
+    assert units["2/45e"].attributes["state"] == "disordered"
+    assert (units["52nd"].status, units["52nd"].gone_reason) == (GONE, "surrendered")
+
+
+def test_the_order_of_assaults():
+    most = assault_order((("French", 3), ("British", 2)), ScriptedSource([]))
+    assert most.headline == "French chooses the first assault"
+    tie = assault_order((("French", 2), ("British", 2)), ScriptedSource.from_text("4 4 2 5"))
+    assert tie.headline == "British chooses the first assault (tie: the dice decided)"
+    assert tie.steps[0].outcome == "Equal dice: roll again."
+    with pytest.raises(InvalidInput, match="two different sides"):
+        assault_order((("French", 1), ("french", 2)), ScriptedSource([]))

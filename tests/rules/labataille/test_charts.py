@@ -1,0 +1,76 @@
+"""Chart packs: the format, strict validation with the row and column named, and results."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from rules.core.errors import InvalidInput
+from rules.labataille.charts import ChartResult, parse_result, read_pack
+
+from .helpers import PACK_DATA, pack
+
+
+def test_the_test_pack_reads_with_its_provenance():
+    charts = pack()
+    assert charts.columns == ("1:2", "1:1", "2:1", "3:1")
+    assert charts.firefight
+    assert charts.result(41, 2) == ChartResult("DR", 1)
+    assert charts.result(61, None) == ChartResult("DS", 0)
+    assert charts.result(23, 2) == ChartResult("FF")
+    assert charts.assault_provenance == "made for Huzzah's tests: not a La Bataille chart"
+    assert charts.defender_situations.provenance == "test defender chart"
+    assert charts.distance.values == {"1": 0, "2": -3, "3": -6}
+
+
+@pytest.mark.parametrize(("text", "result"), [
+    ("AS", ChartResult("AS")), ("ar", ChartResult("AR")), ("", ChartResult("FF")),
+    ("firefight", ChartResult("FF")), ("-", ChartResult("FF")), ("DR2", ChartResult("DR", 2)),
+    ("DS 1", ChartResult("DS", 1)), ("DR", ChartResult("DR", 0)),
+])
+def test_results_read_as_the_chart_prints_them(text, result):
+    assert parse_result(text) == result
+
+
+@pytest.mark.parametrize("text", ["DX2", "AS1", "DR12", "AD"])
+def test_a_result_not_on_the_chart_is_refused(text):
+    with pytest.raises(InvalidInput, match="not an Assault et Mêlée result|takes no number"):
+        parse_result(text)
+
+
+def broken(change) -> dict:
+    data = copy.deepcopy(PACK_DATA)
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["assault"]["rows"].__setitem__("41-46", ["", "", "DX1", "DR2", ""]),
+     "row 41-46, column 2:1: `DX1` is not an Assault et Mêlée result"),
+    (lambda d: d["assault"]["rows"].pop("61-66"), "no row for 61, 62, 63, 64, 65, 66"),
+    (lambda d: d["assault"]["rows"].__setitem__("11", ["AS"] * 5), "row 11 is given twice"),
+    (lambda d: d["assault"]["rows"].__setitem__("51-56", ["", ""]), "row 51-56 needs 5 results"),
+    (lambda d: d["assault"]["rows"].__setitem__("17", ["AS"] * 5), "`17` is not a d66 value"),
+    (lambda d: d["assault"].__setitem__("columns", ["1:1", "1:2", "Firefight"]),
+     "must be higher odds than the column before it"),
+    (lambda d: d["assault"].__setitem__("columns", ["one to one"]), "is not an odds column"),
+    (lambda d: d.pop("provenance"), "provenance must be text"),
+    (lambda d: d.__setitem__("fire", {}), "unknown key `fire`"),
+    (lambda d: d["attacker_morale"]["distance"].__setitem__("30", -9),
+     "`30` is not a distance in hexes"),
+    (lambda d: d["melee_multipliers"]["attacker"].__setitem__("disordered", 0),
+     "`disordered` must be a positive number"),
+    (lambda d: d["defender_morale"]["situations"].__setitem__("tired", 3),
+     "`tired` is not a situation"),
+    (lambda d: d.pop("assault"), "`assault` (the Assault et Mêlée chart) is required"),
+])
+def test_a_broken_pack_is_refused_with_where(change, message):
+    with pytest.raises(InvalidInput) as error:
+        read_pack(broken(change))
+    assert message in str(error.value)
+
+
+def test_a_pack_must_be_an_object():
+    with pytest.raises(InvalidInput, match="must be a JSON object"):
+        read_pack(["not", "a", "pack"])
