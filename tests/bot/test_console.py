@@ -311,3 +311,46 @@ def test_a_tricorne_melee_with_its_buttons_in_the_console_across_a_restart(tmp_p
     assert "Murray survives and stays with Black Watch." in out
     assert "Black Watch · 3 blocks · highland, of 4 · *moved* · with Murray" in out
     assert "Jacobites: 1 Victory Banner" in out
+
+
+LABATAILLE_SETUP = [
+    "/battle start ruleset:labataille name:Bussaco",
+    '/unit add side:French name:1/45e words:"infantry morale=34 melee=20" strength:6',
+    '/unit add side:British name:52nd words:"infantry nation=british morale=34 melee=10" '
+    "strength:5",
+    '/unit add side:British name:95th words:"infantry morale=34 melee=10" strength:4',
+]
+
+
+def test_a_la_bataille_firefight_carries_over_two_turns_and_switches_roles(tmp_path):
+    database, gm = tmp_path / "labataille.db", ("--user", "2000")
+    first = console(
+        *LABATAILLE_SETUP,
+        '/assault labataille attackers:1/45e defenders:52nd dice:"45 45 1 41"',
+        "press No Huzzah",
+        "press Blank: firefight",
+        "/battle next", "/battle next", "/battle next", "/battle next", "/battle next",
+        args=gm, database=database,
+    )
+    out = first.stdout
+    assert first.returncode == 0, out + first.stderr
+    assert "Will 52nd Huzzah and turn the tables on 1/45e?" in out
+    assert "Read row 41 of the 2:1 column on your Assault et Mêlée chart." in out
+    assert "📋 Firefight: 1/45e against 52nd begins" in out
+    assert "Bussaco: Turn 2, Mêlée Segment" in out
+    assert out.count("• Firefight: 1/45e against 52nd: fight it again") == 3
+    second = console(  # a restart: the firefight is on the roster
+        '/assault labataille attackers:1/45e defenders:"52nd; 95th" dice:"45 45 45 1 41"',
+        "press DR1",
+        "/battle show",
+        args=gm, database=database,
+    )
+    out = second.stdout
+    assert second.returncode == 0, out + second.stderr
+    assert "Traceback" not in out and "No button" not in out, out
+    assert ("95th join the defending side only: the role of attacker and defender is "
+            "switched. 52nd and 95th now attack") in out
+    assert "The 1:1 column: 52nd 10 + 95th 10 = 20 against 1/45e 20 = 20." in out
+    assert "1/45e routs" in out
+    assert "Firefight: 1/45e against 52nd ends" in out
+    assert "Engagements" not in out.split("> /battle show")[1]

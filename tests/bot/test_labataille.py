@@ -1,0 +1,54 @@
+"""La Bataille through the real CommandTree: the chart result asked with buttons, Huzzah,
+the order of assaults, and bad input refused privately with how to fix it."""
+
+from __future__ import annotations
+
+from .conftest import CHANNEL, GUILD, PLAYER, reply, text_of
+from .test_decisions import buttons
+
+ASSAULT = ('/assault labataille attackers:"1/45e: infantry morale=34 melee=12 fire=6 defence=9 '
+           'distance=2 leader=Ney lv=2" defenders:"52nd: infantry nation=british morale=41 '
+           'melee=8 fire=5 defence=9"')
+
+
+async def press(session, message, label: str):
+    return await session.press(message, label, channel_id=CHANNEL, user_id=PLAYER,
+                               guild_id=GUILD)
+
+
+async def test_a_quick_assault_asks_huzzah_then_the_chart_with_buttons(discord_session):
+    huzzah = await reply(discord_session, ASSAULT + ' dice:"44 52 5 33 41 55"')
+    assert huzzah.embeds[0]["title"] == "❓ Will 52nd Huzzah and turn the tables on 1/45e?"
+    assert buttons(huzzah) == ["Huzzah!", "No Huzzah"]
+    [_, chart] = await press(discord_session, huzzah, "No Huzzah")
+    assert chart.embeds[0]["title"] == ("❓ Read the Assault et Mêlée chart: the 1:2 column, "
+                                        "row 61. What does it say?")
+    assert buttons(chart)[:4] == ["AS", "AR", "Blank: firefight", "DR0"]
+    [_, result] = await press(discord_session, chart, "DR2")
+    text = text_of(result)
+    assert result.embeds[0]["title"].endswith("DR2: the defenders rout")
+    assert "2 left shifts: 1.5:1 → 1:2" in text
+    assert "1/45e: distance 2 has no modifier without a chart pack (give it in `mod`)" in text
+    assert "Advance 2 more hexes along the defenders' exact path of retreat" in text
+
+
+async def test_the_order_of_assaults_on_a_tie(discord_session):
+    message = await reply(discord_session, "/order labataille first:French first_assaults:2 "
+                                           'second:British second_assaults:2 dice:"3 5"')
+    assert message.embeds[0]["title"].endswith(
+        "British chooses the first assault (tie: the dice decided)")
+
+
+async def test_bad_input_is_refused_with_how_to_fix_it(discord_session):
+    no_morale = await reply(discord_session, '/assault labataille attackers:"A: infantry" '
+                                             'defenders:"B: infantry morale=34"')
+    assert no_morale.ephemeral and "give A's morale (`morale=34`)" in no_morale.content
+    not_d66 = await reply(discord_session, '/assault labataille attackers:"A: morale=37" '
+                                           'defenders:"B: morale=34"')
+    assert not_d66.ephemeral and "morale 37 is not a d66 value" in not_d66.content
+    two = await reply(discord_session, '/charge labataille attackers:"A: morale=34; B: '
+                                       'morale=34" defenders:"C: morale=34"')
+    assert two.ephemeral and "An Old Guard Charge is one charging stack." in two.content
+    no_defence = await reply(discord_session, '/assault labataille attackers:"A: morale=34 '
+                                              'fire=6" defenders:"B: morale=34"')
+    assert no_defence.ephemeral and "B: give `defence=N`" in no_defence.content
