@@ -35,8 +35,10 @@ UNIT_WORDS = ("Unit words, e.g. `inf regular morale=4`; strength as `sp=4` or `f
               "(see /help topic)")
 # One option for every rule set, so its description names each one's word for strength (by
 # key: the titles would pass Discord's 100 characters).
-STRENGTH = "Strength, in the rule set's own unit: " + ", ".join(
+STRENGTH = "Strength: " + ", ".join(
     f"{r.battle.strength_label} ({r.key})" for r in RULESETS.values() if r.battle)
+if len(STRENGTH) > 100:  # Discord's limit for an option's description
+    STRENGTH = "Strength, in the rule set's own unit (see /help topic)"
 
 
 def done(text: str) -> Reply:

@@ -92,8 +92,8 @@ async def test_the_strength_option_is_described_for_every_rule_set(discord_sessi
     add = unit.to_dict(discord_session.tree)["options"][0]
     assert add["name"] == "add"
     (strength,) = [o for o in add["options"] if o["name"] == "strength"]
-    assert strength["description"] == ("Strength, in the rule set's own unit: SP (fire-at-will), "
-                                       "figures (le-baton), blocks (tricorne)")
+    assert strength["description"] == ("Strength: SP (fire-at-will), figures (le-baton), blocks "
+                                       "(tricorne), increments (labataille)")
 
 
 async def test_help_names_each_rule_sets_strength_word(discord_session):
