@@ -10,7 +10,7 @@ import sys
 from typing import IO, Any
 
 from rules.core.decisions import Undecided
-from rules.core.errors import RulesError
+from rules.core.errors import InvalidInput, RulesError
 from rules.registry import resolve
 
 SCHEMA_VERSION = 1
@@ -37,6 +37,7 @@ def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
             "Numbers in a request are small: a unit's strength, a distance, a morale."
         )
     try:
+        request = with_files(request)
         resolution = resolve(request)
     except Undecided as asked:
         # Like missing dice: nothing is decided for the player; say what to add.
@@ -47,6 +48,35 @@ def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
     except RulesError as exc:
         return EXIT_BAD_INPUT, error_object(_kind(exc), str(exc))
     return 0, {"version": SCHEMA_VERSION, **resolution.to_dict()}
+
+
+MAX_FILE_BYTES = 64_000
+
+
+def with_files(request: Any) -> Any:
+    """``"files": {"charts": "pack.json"}``: each named field read from a JSON file, so that
+    a chart pack kept on disk need not be pasted into the request."""
+    if not isinstance(request, dict) or "files" not in request:
+        return request
+    files = request.pop("files")
+    if not isinstance(files, dict):
+        raise InvalidInput('`files` maps a field to a JSON file, like {"charts": "pack.json"}.')
+    for key, path in files.items():
+        if not isinstance(path, str) or not path.strip():
+            raise InvalidInput(f"`files`: `{key}` needs a file path.")
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise InvalidInput(f"`files`: cannot read `{path}` ({exc.strerror}).") from None
+        if len(text) > MAX_FILE_BYTES:
+            raise InvalidInput(f"`files`: `{path}` is over {MAX_FILE_BYTES:,} characters.")
+        try:
+            request[str(key)] = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"`files`: `{path}` is not valid JSON: {exc.msg} (line "
+                               f"{exc.lineno}).") from None
+    return request
 
 
 def _kind(error: RulesError) -> str:

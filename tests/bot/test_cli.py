@@ -38,6 +38,25 @@ def test_resolve_melee_exact_result():
     assert response["effects"][1]["amount"] == 1
 
 
+def test_resolve_reads_a_chart_pack_from_a_file(tmp_path):
+    request = {"ruleset": "labataille", "procedure": "assault",
+               "attackers": [{"name": "A", "morale": 34, "melee": 20}],
+               "defenders": [{"name": "D", "morale": 34, "melee": 10}],
+               "files": {"charts": str(ROOT / "tests/rules/labataille/pack.json")},
+               "dice": "45 45 1 41"}
+    status, response = resolve(request)
+    assert status == 0, response
+    assert response["headline"] == "DR1: the defenders rout"
+    missing = {**request, "files": {"charts": str(tmp_path / "none.json")}}
+    status, response = resolve(missing)
+    assert status == 2
+    assert response["error"]["message"].startswith("`files`: cannot read")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    status, response = resolve({**request, "files": {"charts": str(broken)}})
+    assert "is not valid JSON" in response["error"]["message"]
+
+
 def test_resolve_seed_makes_random_dice_repeatable():
     request = {"ruleset": "fire-at-will", "procedure": "surrender",
                "unit": {"name": "U", "arm": "infantry", "routing": True}, "situation": "b",
