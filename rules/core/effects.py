@@ -61,9 +61,11 @@ def _distance(effect: Any) -> str:
 
 
 def _moved(effect: Any) -> str:
+    """``retreats 2 hexes toward its side``; a move the table measures has no distance."""
     verb = effect.value or "moves"
+    distance = f" {_distance(effect)}" if effect.amount is not None else ""
     direction = f" {effect.direction}" if effect.direction else ""
-    return f"{verb} {_distance(effect)}{direction}"
+    return f"{verb}{distance}{direction}"
 
 
 def _damage(effect: Any) -> str:

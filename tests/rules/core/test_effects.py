@@ -16,6 +16,7 @@ from rules.core.registry import HelpTopic, RuleSet
             direction="toward its own lines"),
      "Black Watch retreats 2 hexes toward its own lines"),
     (Effect(E.MOVED, "Hussars", 3, direction="back"), 'Hussars moves 3" back'),
+    (Effect(E.MOVED, "52nd", value="retreats before assault"), "52nd retreats before assault"),
     (Effect(E.MARKER_SET, "4e Léger", value="disordered"), "4e Léger is disordered"),
     (Effect(E.MARKER_CLEARED, "4e Léger", value="disordered"),
      "4e Léger is no longer disordered"),
