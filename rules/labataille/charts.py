@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -28,7 +28,6 @@ from rules.labataille.published import ratio_value
 from rules.labataille.units import Formation, Order
 
 FIREFIGHT_COLUMN = "Firefight"
-MAX_PACK_BYTES = 64_000
 SITUATION_WORDS = frozenset({*Formation, *Order} - {Order.GOOD})
 _RESULT = re.compile(r"(AS|AR|DR|DS)\s*(\d)?", re.IGNORECASE)
 _BLANK = frozenset({"", "-", "ff", "firefight", "blank", "bounce"})
@@ -84,7 +83,6 @@ class ChartPack:
     defender_situations: Table | None = None
     attacker_multipliers: Table | None = None
     defender_multipliers: Table | None = None
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def result(self, roll: int, column: int | None) -> ChartResult:
         """The cell at a d66 ``roll``; column None is the Firefight column."""
@@ -126,7 +124,6 @@ def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
                                     positive=True),
         defender_multipliers=_table(multipliers, "defender", provenance, where, _situation_key,
                                     positive=True),
-        raw=dict(data),
     )
 
 

@@ -54,16 +54,8 @@ MORALE_SOURCE = f"{REFERENCE} A.2"
 DISORDERED_INFANTRY = -3
 ROUTED = -6
 
-# --- leader casualties (A.6): 1d6 --------------------------------------------------------------
+# --- leaders (A.6): a leader's value is a dice modifier for morale and mêlée ----------------
 LEADER_SOURCE = f"{REFERENCE} A.6"
-LEADER_CASUALTY: dict[int, str] = {
-    1: "head: killed",
-    2: "chest: killed",
-    3: "leg: out 2d6 hours",
-    4: "arm: out 1d6 hours",
-    5: "captured",
-    6: "flesh wound: no effect",
-}
 
 
 def ratio_value(column: str) -> Fraction:
