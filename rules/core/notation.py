@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rules.core.errors import InvalidInput
 from rules.core.roster import Roster, RosterUnit, name_key
+
+if TYPE_CHECKING:
+    from rules.core.fields import FieldSet
 
 UNIT_FORM = "`Name: words`"
 LIST_FORM = "`Name: words; Name: words`"
@@ -128,3 +132,15 @@ def _after_name(text: str, name: str, rest: str, where: str, *, several: bool, w
         f"{where}: put a colon after the unit's name: `{echo(name)}: {echo(rest)}`.",
         hint=FORM_HINT if several else ONE_UNIT_HINT,
     )
+
+
+def refuse_roster_word(word: str, unit: str, where: str, described: FieldSet,
+                       allowed: FieldSet | None = None, what: str = "unit") -> None:
+    """A word after a roster name that describes the unit itself (its class, its morale):
+    the roster says that, so the word is refused with where to change it. ``allowed`` are
+    this fight's words, which may share a spelling with the unit's own."""
+    if described.knows(word) and not (allowed is not None and allowed.knows(word)):
+        raise InvalidInput(
+            f"{where}: `{word}` describes the {what} itself, and {unit}'s comes from the "
+            "battle's roster.",
+            hint=f"Change it with `/unit edit unit:{unit}`, or drop the word.")

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
-from rules.core.notation import roster_entry
+from rules.core.notation import refuse_roster_word, roster_entry
 from rules.core.records import Effect, EffectKind
 from rules.core.registry import UnitWords
 from rules.core.roster import (
@@ -138,20 +138,11 @@ def read_roster_units(
     read = []
     for part in split_units(text, where, limit):
         unit, words = roster_entry(part, roster, where)
-        _reject_roster_words(words, unit.name, where)
+        for word in words.split():
+            refuse_roster_word(word, unit.name, where, UNIT_WORDS)
         _, values = situation.read_text(words, f"{where}: {unit.name}", names=False)
         read.append((unit, build(engine_unit(unit, roster), values)))
     return read
-
-
-def _reject_roster_words(words: str, unit: str, where: str) -> None:
-    for word in words.split():
-        if UNIT_WORDS.knows(word):
-            raise InvalidInput(
-                f"{where}: `{word}` describes the unit itself, and {unit}'s comes from the "
-                "battle's roster.",
-                hint=f"Change it with `/unit edit unit:{unit}`, or drop the word.",
-            )
 
 
 def melee_member(unit: Unit, values: dict[str, Any]) -> MeleeUnit:

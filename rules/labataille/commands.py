@@ -16,7 +16,7 @@ from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import split_units
-from rules.core.notation import roster_entry
+from rules.core.notation import refuse_roster_word, roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
 from rules.labataille.assault import Assault, resolve_assault
@@ -55,11 +55,8 @@ def roster_stacks(text: str, where: str, roster: Roster) -> list[Stack]:
     for part in split_units(text, where, MAX_STACKS):
         unit, words = roster_entry(part, roster, where)
         for word in words.split():
-            if ROSTER_FIELDS.knows(word) and not SITUATION_FIELDS.knows(word):
-                raise InvalidInput(
-                    f"{where}: `{word}` describes the stack itself, and {unit.name}'s comes "
-                    "from the battle's roster.",
-                    hint=f"Change it with `/unit edit unit:{unit.name}`, or drop the word.")
+            refuse_roster_word(word, unit.name, where, ROSTER_FIELDS, SITUATION_FIELDS,
+                               what="stack")
         _, situation = SITUATION_FIELDS.read_text(words, f"{where}: {unit.name}", names=False)
         stacks.append(engine_stack(unit, roster, situation))
     return stacks

@@ -13,7 +13,7 @@ from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
-from rules.core.notation import roster_entry
+from rules.core.notation import refuse_roster_word, roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster
 from rules.le_baton.battle import PHASES, engine_unit
@@ -73,11 +73,7 @@ def unit_from(value: Any, where: str, roster: Roster | None, *, melee: bool = Fa
 
 def _reject_roster_words(words: str, unit: str, where: str, melee: bool) -> None:
     for word in words.split():
-        if UNIT.knows(word):
-            raise InvalidInput(
-                f"{where}: `{word}` describes the unit itself, and {unit}'s comes from the "
-                "battle's roster.",
-                hint=f"Change it with `/unit edit unit:{unit}`, or drop the word.")
+        refuse_roster_word(word, unit, where, UNIT)
         if not melee:
             raise InvalidInput(f"{where}: nothing goes after {unit}'s name here (`{word}`).",
                                hint="Give the situation with the command's own options.")

@@ -15,7 +15,7 @@ from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import split_units
-from rules.core.notation import roster_entry, split_name
+from rules.core.notation import refuse_roster_word, roster_entry, split_name
 from rules.core.records import Resolution
 from rules.core.roster import ACTIVE, Roster, name_key
 from rules.tricorne.battle import engine_unit, lone_leader
@@ -71,11 +71,7 @@ def roster_unit(text: str, where: str, roster: Roster) -> Unit:
         return lone_leader(leader)
     unit, words = roster_entry(text, roster, where, several=where == "bonus")
     for word in words.split():
-        if ROSTER_FIELDS.knows(word) and not SITUATION_FIELDS.knows(word):
-            raise InvalidInput(
-                f"{where}: `{word}` describes the unit itself, and {unit.name}'s comes from "
-                "the battle's roster.",
-                hint=f"Change it with `/unit edit unit:{unit.name}`, or drop the word.")
+        refuse_roster_word(word, unit.name, where, ROSTER_FIELDS, SITUATION_FIELDS)
     _, situation = SITUATION_FIELDS.read_text(words, f"{where}: {unit.name}", names=False)
     return engine_unit(unit, roster, situation)
 
