@@ -469,8 +469,8 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
     readable = pack is not None and (column is not None or pack.firefight)
     if readable:
         result = pack.result(total, column)  # type: ignore[union-attr]
-        roll = Roll(roll.label, roll.kind, roll.dice, roll.modifiers, roll.total, roll.target,
-                    result.label, (f"{pack.name}: {pack.assault_provenance}",))  # type: ignore[union-attr]
+        roll = replace(roll, result=result.label,
+                       notes=(f"{pack.name}: {pack.assault_provenance}",))  # type: ignore[union-attr]
         run.out.step("7. Mêlée resolution", f"Row {total}, {name} column: {result.label}.", roll)
         return result
     question = Question("chart_result", f"Read the Assault et Mêlée chart: the {name} column, "
