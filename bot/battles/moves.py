@@ -106,7 +106,7 @@ class BattleRead:
 
     @property
     def facts(self) -> BattleFacts:
-        return battle_facts(self.battle)
+        return battle_facts(self.battle, self.battle.charts)
 
 
 class _Moved(Exception):

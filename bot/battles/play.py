@@ -162,9 +162,20 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
     return Move(resolution, note, after, lines, queue, request, record)
 
 
-def battle_facts(battle: Any) -> BattleFacts:
-    return BattleFacts(battle.ruleset, battle.settings or {}, battle.phase,
-                       list(battle.dice_queue or []))
+def battle_facts(battle: Any, charts: Mapping[str, Any] | None) -> BattleFacts:
+    return BattleFacts(battle.ruleset, play_settings(battle.ruleset, battle.settings, charts),
+                       battle.phase, list(battle.dice_queue or []))
+
+
+def play_settings(ruleset: str, settings: Mapping[str, Any] | None,
+                  charts: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The settings a procedure is prepared with: the battle's, and its chart pack under the
+    key its rule set reads it by."""
+    played = dict(settings or {})
+    spec = rules_for(ruleset).charts
+    if charts is not None and spec is not None:
+        played[spec.key] = charts
+    return played
 
 
 async def play_in_battle(
@@ -180,8 +191,9 @@ async def play_in_battle(
 ) -> Played:
     """Resolve against the roster, apply the effects, and record it all as one event."""
     battle = tx.require_battle()
-    move = plan_move(battle_facts(battle), await tx.roster(), procedure, options, dice, forced,
-                     replay)
+    charts = await tx.charts_row()
+    move = plan_move(battle_facts(battle, charts.content if charts else None), await tx.roster(),
+                     procedure, options, dice, forced, replay)
     if move.queue is not None:
         tx.touch(battle)
         battle.dice_queue = move.queue

@@ -9,7 +9,7 @@ from typing import Any
 from bot.battles.actor import Actor
 from bot.battles.decisions import Asked, ask_in_battle
 from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast
-from bot.battles.play import Paused, Played, play_in_battle
+from bot.battles.play import Paused, Played, play_in_battle, play_settings
 from bot.battles.store import BattleTx, active_battle
 from bot.storage.database import Database
 from bot.workers import OutcomeJob
@@ -40,8 +40,10 @@ async def job_before(tx: BattleTx, event) -> OutcomeJob:
     await tx.revert(event)
     request = event.request
     battle = tx.require_battle()
+    charts = await tx.charts_row()
     return OutcomeJob(battle.ruleset, request["procedure"], request["options"],
-                      await tx.roster(), dict(battle.settings))
+                      await tx.roster(), play_settings(battle.ruleset, battle.settings,
+                                                       charts.content if charts else None))
 
 
 async def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | Asked:

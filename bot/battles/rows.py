@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Integer, Table, column, insert, text
+from sqlalchemy import JSON, Integer, Table, column, insert, text
 from sqlalchemy.engine import Row
 from sqlalchemy.sql.selectable import TextualSelect
 
@@ -25,12 +25,14 @@ def rows_of(table: Table, where: str, then: str = "") -> TextualSelect:
     return text(f"SELECT {names} FROM {table.name} WHERE {where}{then}").columns(*table.c)
 
 
-# With the event the interaction already made, if any: a duplicate delivery, refused.
+# With the event the interaction already made, if any (a duplicate delivery, refused), and
+# the chart pack attached to the battle, if any.
 BATTLE_IN_CHANNEL = text(
     f"SELECT {', '.join(c.name for c in BATTLES.c)}, "
-    "(SELECT seq FROM events WHERE interaction_id = :interaction) AS applied "
+    "(SELECT seq FROM events WHERE interaction_id = :interaction) AS applied, "
+    "(SELECT content FROM charts WHERE charts.battle_id = battles.id) AS charts "
     "FROM battles WHERE channel_id = :channel AND status = 'active'"
-).columns(*BATTLES.c, column("applied", Integer))
+).columns(*BATTLES.c, column("applied", Integer), column("charts", JSON()))
 ADD_EVENT = insert(EVENTS)
 
 

@@ -25,7 +25,7 @@ from bot.battles.actor import Actor
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM
 from bot.battles.states import ChannelStates
 from bot.storage.database import Database
-from bot.storage.models import UNDOABLE, Base, Battle, Event, General, Unit
+from bot.storage.models import UNDOABLE, Base, Battle, Charts, Event, General, Unit
 from bot.storage.models import Engagement as EngagementRow
 from rules.core.engagements import Engagement
 from rules.core.registry import BattleRules
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from bot.battles.undo import Undone
 
 MODELS: dict[str, type[Base]] = {"battles": Battle, "units": Unit, "generals": General,
-                                 "engagements": EngagementRow}
+                                 "engagements": EngagementRow, "charts": Charts}
 # The sequence counter only ever grows: undo must not wind it back.
 NOT_RESTORED = ("last_seq",)
 NOT_UNDOABLE = ("undo", "battle_start")
@@ -169,6 +169,11 @@ class BattleTx:
                                             EngagementRow.status == "active")
                 .order_by(EngagementRow.id)))
         return list(self._engagements)
+
+    async def charts_row(self) -> Charts | None:
+        """The chart pack attached to the battle, if any."""
+        battle = self.require_battle()
+        return await self.session.scalar(select(Charts).where(Charts.battle_id == battle.id))
 
     def _forget_rows(self) -> None:
         """Rows were added or deleted: read the lists afresh when next asked."""
@@ -392,6 +397,7 @@ class BattleView:
     generals: list[Any]
     events: list[Any]
     engagements: list[Any] = field(default_factory=list)  # still going on
+    charts: str | None = None  # the file name of the chart pack attached, if any
 
 
 CHANNELS_REMEMBERED = 10_000
@@ -583,9 +589,11 @@ def _read_view(channel_id: int, ended_too: bool, events: int | None,
             query = query.order_by((Battle.status == "active").desc(), Battle.id.desc())
         else:
             query = query.where(Battle.status == "active")
-        battle = session.scalar(query.limit(1))
-        if battle is None:
+        found = session.execute(query.outerjoin(Charts, Charts.battle_id == Battle.id)
+                                .add_columns(Charts.filename).limit(1)).first()
+        if found is None:
             return None
+        battle, charts = found
         units = list(session.scalars(
             select(Unit).where(Unit.battle_id == battle.id).order_by(Unit.side, Unit.id)))
         generals = list(session.scalars(
@@ -601,7 +609,7 @@ def _read_view(channel_id: int, ended_too: bool, events: int | None,
                 latest = latest.limit(events)
             log = list(reversed(list(session.scalars(latest))))
         return BattleView(*(plain_records(rows) for rows in (battle, units, generals, log,
-                                                        engagements)))
+                                                        engagements)), charts=charts)
 
 
 def plain_records(rows: Any) -> Any:

@@ -9,6 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.battles.charts import (
+    MAX_BYTES,
+    ChartsSaid,
+    attach_charts,
+    attached_charts,
+    read_chart_file,
+    remove_charts,
+)
+from bot.battles.errors import BattleError
 from bot.battles.lifecycle import (
     battle_for_gm,
     end_battle,
@@ -52,6 +61,28 @@ def notice(title: str, description: str = "", colour: int = BATTLE_COLOUR) -> Re
                                  colour=colour)]])
 
 
+def charts_notice(title: str, said: ChartsSaid) -> Reply:
+    lines = [f"• {escape(line)}" for line in said.lines]
+    if said.replaced:
+        lines.append(f"In place of {escape(said.replaced)}.")
+    if said.seq is not None:
+        lines.append(f"Event #{said.seq}; `/gm undo` takes it back.")
+    return notice(f"{title}: {escape(said.filename)}", "\n".join(lines))
+
+
+async def download(file: discord.Attachment) -> bytes:
+    """The attachment's bytes, refused before the download when it is too large to be one."""
+    if file.size > MAX_BYTES:
+        raise BattleError(f"{file.filename} is {file.size // 1024} KiB; a chart pack is at "
+                          f"most {MAX_BYTES // 1024} KiB.",
+                          hint="Attach the chart pack's JSON file.")
+    try:
+        return await file.read()
+    except discord.HTTPException:
+        raise BattleError(f"Discord did not let me download {file.filename}.",
+                          hint="Attach it again; an attachment can expire.") from None
+
+
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:60] or "battle"
 
@@ -91,7 +122,7 @@ class Battles(commands.Cog):
     async def show(self, interaction: discord.Interaction) -> None:
         view = await self.store.view(interaction.channel_id or 0)
         first, *_ = battle_messages(view.battle, view.units, view.generals,
-                                     view.engagements)
+                                     view.engagements, view.charts)
         await interaction.response.send_message(embeds=first)
 
     @battle.command(name="end", description="End this channel's battle (GM)")
@@ -144,6 +175,38 @@ class Battles(commands.Cog):
             return []
         return [app_commands.Choice(name=f"{f.name}: {f.help}"[:100], value=f.name)
                 for f in rules.settings.fields if current.casefold() in f.name][:25]
+
+    @battle.command(name="charts",
+                    description="Attach your chart pack to the battle, or see or remove it (GM)")
+    @app_commands.describe(file="The chart pack, a JSON file (the rule set's docs give the "
+                                "format)",
+                           remove="Take the chart pack off the battle")
+    async def charts(self, interaction: discord.Interaction,
+                     file: discord.Attachment | None = None, remove: bool = False) -> None:
+        async def work() -> Reply:
+            if file is not None and remove:
+                raise BattleError("Attach a chart pack or remove it, not both at once.",
+                                  hint="`/battle charts file:` attaches; `remove:true` "
+                                       "removes.")
+            if file is not None:
+                content = read_chart_file(await download(file), file.filename)
+                async with self.store.for_interaction(interaction, "/battle charts") as tx:
+                    said = await attach_charts(tx, file.filename, content)
+                return charts_notice("📊 Chart pack attached", said)
+            async with self.store.for_interaction(interaction, "/battle charts") as tx:
+                if remove:
+                    said = await remove_charts(tx)
+                    return notice(f"📊 Chart pack removed: {said.filename}"[:256],
+                                  "Procedures ask for the chart result again. "
+                                  f"Event #{said.seq}; `/gm undo` takes it back.")
+                attached = await attached_charts(tx)
+            if attached is None:
+                return Reply(content="This battle has no chart pack: its procedures say "
+                             "which column and row to read and ask for the result. Attach "
+                             "yours with `/battle charts file:`.", ephemeral=True)
+            return Reply(charts_notice("📊 Chart pack", attached).messages, ephemeral=True)
+
+        await answer(interaction, work)
 
     @battle.command(name="log", description="The battle's recent events")
     @app_commands.describe(count="How many events (default 10)")

@@ -121,7 +121,7 @@ class Roster(commands.Cog):
     async def list(self, interaction: discord.Interaction) -> None:
         view = await self.store.view(interaction.channel_id or 0)
         first, *_ = battle_messages(view.battle, view.units, view.generals,
-                                     view.engagements)
+                                     view.engagements, view.charts)
         await interaction.response.send_message(embeds=first)
 
     @edit.autocomplete("unit")

@@ -32,6 +32,7 @@ __all__ = [
     "OPTION_TYPE_NAMES",
     "BadOptionValue",
     "MissingOption",
+    "OfflineFile",
     "OfflineInputError",
     "RegisteredCommand",
     "ResolvedCommand",
@@ -76,6 +77,7 @@ _CHANNEL = 7
 _ROLE = 8
 _MENTIONABLE = 9
 _NUMBER = 10
+_ATTACHMENT = 11
 
 #: Discord rejects integers outside +/- 2**53 (JavaScript's safe range).
 _INTEGER_LIMIT = 2**53
@@ -561,6 +563,28 @@ def _leaf_command(
 # --------------------------------------------------------------------------- option values
 
 
+@dataclass(frozen=True)
+class OfflineFile:
+    """A file a user attaches to an attachment option: its name and bytes."""
+
+    filename: str
+    data: bytes
+
+
+#: What Discord's CDN serves for the attachments sent offline, by URL: the transport answers
+#: ``Attachment.read()`` from here. Files are small and few (a console session, a test).
+CDN: dict[str, bytes] = {}
+
+
+def offline_file(value: object) -> OfflineFile:
+    """An attachment option's value: an ``OfflineFile``, or a path to a file on disk."""
+    if isinstance(value, OfflineFile):
+        return value
+    path = os.path.expanduser(os.fspath(value)) if isinstance(value, str | os.PathLike) else ""
+    with open(path, "rb") as handle:
+        return OfflineFile(os.path.basename(path), handle.read())
+
+
 class _Resolved:
     """Collects the ``resolved`` section Discord sends alongside snowflake options."""
 
@@ -578,6 +602,16 @@ class _Resolved:
 
     def add_role(self, role_id: int) -> None:
         self.data.setdefault("roles", {})[str(role_id)] = role_payload(role_id)
+
+    def add_attachment(self, attachment_id: int, file: OfflineFile) -> None:
+        url = f"https://cdn.discordapp.com/ephemeral-attachments/{attachment_id}/{file.filename}"
+        CDN[url] = file.data
+        self.data.setdefault("attachments", {})[str(attachment_id)] = {
+            "id": str(attachment_id), "filename": file.filename, "size": len(file.data),
+            "url": url, "proxy_url": url, "ephemeral": True,
+            "content_type": "application/json" if file.filename.endswith(".json")
+            else "application/octet-stream",
+        }
 
     def add_channel(self, channel_id: int, channel_type: int) -> None:
         self.data.setdefault("channels", {})[str(channel_id)] = {
@@ -721,6 +755,17 @@ def _convert_snowflake(ctx: _OptionContext, value: object, resolved: _Resolved) 
         user_id = _snowflake(ctx, value, _USER_MENTION)
         resolved.add_user(user_id)
         return str(user_id)
+    if kind == _ATTACHMENT:
+        try:
+            file = offline_file(value)
+        except OSError as error:
+            raise ctx.refuse(value, f"cannot read that file ({error.strerror or error})"
+                             ) from None
+        if len(file.data) > _ATTACHMENT_SIZE_LIMIT:
+            raise ctx.refuse(value, "larger than Discord lets a user attach")
+        attachment_id = zlib.crc32(file.filename.encode() + file.data) | (1 << 40)
+        resolved.add_attachment(attachment_id, file)
+        return str(attachment_id)
     if kind == _CHANNEL:
         channel_id = _snowflake(ctx, value, _CHANNEL_MENTION)
         channel_types = ctx.option.get("channel_types") or [0]

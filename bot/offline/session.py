@@ -26,6 +26,7 @@ from discord import app_commands
 from discord.user import ClientUser
 
 from .payloads import (
+    CDN,
     OfflineInputError,
     Snowflakes,
     build_command_data,
@@ -309,6 +310,14 @@ class OfflineDiscord:
         """Make every network entry point of ``client.http`` fail loudly and be counted."""
         for name in _NETWORK_METHODS:
             setattr(self.client.http, name, self._refusal(name))
+        self.client.http.get_from_cdn = self._cdn  # type: ignore[method-assign]
+
+    async def _cdn(self, url: str) -> bytes:
+        """What Discord's CDN serves: the files attached offline; nothing else is reachable."""
+        await asyncio.sleep(0)  # a download yields to the loop, as a real one does
+        if url in CDN:
+            return CDN[url]
+        return await self._refusal("get_from_cdn")(url)
 
     def _refusal(self, name: str) -> Callable[..., Awaitable[Any]]:
         async def refuse(*args: Any, **kwargs: Any) -> Any:

@@ -126,7 +126,7 @@ def standing_field(rules: BattleRules | None, units: Sequence[Unit],
 
 
 def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
-                    engagements: Sequence[Any] = ()):
+                    engagements: Sequence[Any] = (), charts: str | None = None):
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
     queued = len(battle.dice_queue or [])
     description = f"{ruleset_title(battle)} · {turn_line(battle)}\nGM: {gm}"
@@ -138,6 +138,8 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
         description += "\nSettings: " + ", ".join(
             f"{escape(str(k).replace('_', ' '))} {escape(str(v))}"
             for k, v in battle.settings.items())
+    if charts:
+        description += f"\nChart pack: {escape(charts)} (`/battle charts` shows it)"
     head = EmbedSpec(title=f"⚔️ {battle.name}", description=description, colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
                      fields=(*roster_fields(units, generals, battle_rules(battle)),

@@ -298,6 +298,24 @@ class Engagement(Base):
         return f"<Engagement {self.id} {self.kind} {self.sides} {self.status}>"
 
 
+class Charts(Base):
+    """The chart pack a GM attached to a battle (``/battle charts``): kept as its own row, so
+    that the log snapshots it only when it changes, and undone like units."""
+
+    __tablename__ = "charts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"),
+                                           unique=True)
+    filename: Mapped[str] = mapped_column(String(200))
+    content: Mapped[dict[str, Any]] = mapped_column(JSON())
+    added_by: Mapped[int] = mapped_column(BigInteger)
+    added_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<Charts {self.id} {self.filename!r} battle={self.battle_id}>"
+
+
 class Event(Base):
     """One recorded command in a battle's log, numbered by ``seq`` within the battle.
 

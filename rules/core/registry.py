@@ -55,6 +55,18 @@ class HelpTopic:
 
 
 @dataclass(frozen=True)
+class ChartsSpec:
+    """Charts the players own and a GM attaches to a battle as a file (a chart pack): read
+    strictly when attached, and handed to every procedure in the settings under ``key``."""
+
+    key: str
+    # Reads the file's JSON: the lines that say what it holds and where its values come
+    # from; InvalidInput, naming the table, row and column, when it is not a pack.
+    describe: Callable[[Any], list[str]]
+    docs: str  # where its format is documented
+
+
+@dataclass(frozen=True)
 class BattleRules:
     """What battle state needs from a rule set: its roster fields, phases and effects."""
 
@@ -83,6 +95,8 @@ class BattleRules:
     check_settings: Callable[[Mapping[str, Any]], Any] | None = None
     # What each side has won so far, one line per side (Victory Banners), for /battle show.
     standings: Callable[[Roster], list[str]] | None = None
+    # The chart pack a GM may attach (`/battle charts`); None: the rule set reads none.
+    charts: ChartsSpec | None = None
 
 
 @dataclass(frozen=True)

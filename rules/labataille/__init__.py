@@ -10,10 +10,10 @@ from rules.core.decisions import Answers
 from rules.core.dice import D6_DICE, DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.records import Resolution
-from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
+from rules.core.registry import BattleRules, ChartsSpec, HelpTopic, Procedure, RuleSet
 from rules.labataille import battle, commands, effects
 from rules.labataille.assault import Assault, resolve_assault
-from rules.labataille.charts import read_pack
+from rules.labataille.charts import describe_pack, read_pack
 from rules.labataille.inputs import STACK, json_stacks
 from rules.labataille.order import assault_order
 from rules.labataille.units import RULESET
@@ -76,6 +76,7 @@ RULESET_ENTRY = RuleSet(
         unit_words=battle.unit_words,
         strength_label="increments",
         dice_faces=D6_DICE,
+        charts=ChartsSpec(commands.PACK, describe_pack, "docs/labataille.md"),
     ),
     procedures={
         "assault": Procedure(

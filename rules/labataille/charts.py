@@ -127,6 +127,27 @@ def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
     )
 
 
+def describe_pack(data: Any) -> list[str]:
+    """What an attached pack holds, a line per table with where its values come from."""
+    pack = read_pack(data, "the chart pack")
+    columns = [*pack.columns, *([FIREFIGHT_COLUMN] if pack.firefight else [])]
+    lines = [f"{pack.name} ({pack.provenance})",
+             f"Assault et Mêlée: {len(columns)} columns, {' '.join(columns)}"
+             + ("" if pack.assault_provenance == pack.provenance
+                else f" ({pack.assault_provenance})")]
+    tables = (("attacker morale, distance", pack.distance),
+              ("attacker morale, situations", pack.attacker_situations),
+              ("defender morale, situations", pack.defender_situations),
+              ("attacker mêlée multipliers", pack.attacker_multipliers),
+              ("defender mêlée multipliers", pack.defender_multipliers))
+    for title, table in tables:
+        if table is not None:
+            count = len(table.values)
+            source = "" if table.provenance == pack.provenance else f" ({table.provenance})"
+            lines.append(f"{title}: {count} value{'' if count == 1 else 's'}{source}")
+    return lines
+
+
 def _text(value: Any, where: str, hint: str = "") -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidInput(f"{where} must be text.", hint=hint)

@@ -27,7 +27,7 @@ from rules.labataille.order import assault_order
 from rules.labataille.units import MAX_STACKS, Stack
 
 Prepared = Callable[..., Resolution]
-PACK = "charts"  # the battle setting that holds an attached chart pack
+PACK = "charts"  # the setting an attached chart pack is handed in (`/battle charts`)
 
 
 def prepare_assault(options: Mapping[str, Any], roster: Roster | None,

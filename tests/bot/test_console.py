@@ -354,3 +354,16 @@ def test_a_la_bataille_firefight_carries_over_two_turns_and_switches_roles(tmp_p
     assert "1/45e routs" in out
     assert "Firefight: 1/45e against 52nd ends" in out
     assert "Engagements" not in out.split("> /battle show")[1]
+
+
+def test_a_chart_pack_attached_from_a_file_path_decides_the_assault(tmp_path):
+    done = console(
+        *LABATAILLE_SETUP,
+        "/battle charts file:tests/rules/labataille/pack.json",
+        '/assault labataille attackers:1/45e defenders:95th dice:"45 45 1 41"',
+        args=("--user", "2000"), database=tmp_path / "charts.db",
+    )
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "📊 Chart pack attached: pack.json" in out
+    assert "vs the 2:1 column → DR1" in out and "Read the Assault" not in out

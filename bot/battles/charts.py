@@ -1,0 +1,106 @@
+"""A battle's chart pack: the charts its players own, attached by a GM as a JSON file.
+
+The pack is read strictly when it is attached (the rule set names the table, row and column
+of any mistake), kept as its own row, and handed to every procedure the battle plays.
+Attaching, replacing and removing a pack are events, so `/gm undo` takes them back.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bot.battles.errors import BattleError
+from bot.battles.store import BattleTx
+from bot.storage.models import Charts
+from rules.core.registry import ChartsSpec
+from rules.registry import RULESETS
+
+MAX_BYTES = 256 * 1024  # a whole revised chart with every modifier table is a few KiB
+
+
+@dataclass(frozen=True)
+class ChartsSaid:
+    filename: str
+    lines: list[str]  # what the pack holds, with where its values come from
+    seq: int | None = None  # the event, when this command changed the pack
+    replaced: str | None = None  # the file it took the place of
+
+
+def read_chart_file(data: bytes, filename: str) -> dict[str, Any]:
+    """The JSON object in an attached file, or a refusal that says what is wrong with it."""
+    hint = "Attach the chart pack as a JSON file (see the rule set's documentation)."
+    if len(data) > MAX_BYTES:
+        raise BattleError(f"{filename} is {len(data) // 1024} KiB; a chart pack is at most "
+                          f"{MAX_BYTES // 1024} KiB.", hint=hint)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BattleError(f"{filename} is not text (UTF-8).", hint=hint) from None
+    try:
+        content = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise BattleError(f"{filename} is not JSON: {error.msg} at line {error.lineno}, "
+                          f"column {error.colno}.", hint=hint) from None
+    except ValueError as error:
+        raise BattleError(f"{filename}: {error}", hint=hint) from None
+    if not isinstance(content, dict):
+        raise BattleError(f"{filename} holds a JSON {type(content).__name__}, not an object.",
+                          hint=hint)
+    return content
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"`{name}` is not a number a chart can hold.")
+
+
+def charts_spec(tx: BattleTx) -> ChartsSpec:
+    battle = tx.require_battle()
+    spec = tx.rules.charts
+    if spec is None:
+        title = RULESETS[battle.ruleset].title
+        raise BattleError(f"{title} battles take no chart pack: Huzzah plays its charts "
+                          "from the rules.", hint="Chart packs are for rule sets whose "
+                          "charts the players own (La Bataille).")
+    return spec
+
+
+async def attach_charts(tx: BattleTx, filename: str, content: dict[str, Any]) -> ChartsSaid:
+    """Attach (or replace) the battle's chart pack, once it reads as one."""
+    battle = tx.require_gm("attach a chart pack")
+    lines = charts_spec(tx).describe(content)
+    filename = " ".join(filename.split())[:200] or "charts.json"
+    row = await tx.charts_row()
+    replaced = None
+    if row is None:
+        row = Charts(battle_id=battle.id, filename=filename, content=content,
+                     added_by=tx.actor.user_id)
+        tx.add(row)
+    else:
+        replaced = row.filename
+        tx.touch(row)
+        row.filename, row.content, row.added_by = filename, content, tx.actor.user_id
+    event = await tx.record("charts", f"GM attached the chart pack {filename}"
+                            + (f" (in place of {replaced})" if replaced else ""))
+    return ChartsSaid(filename, lines, event.seq, replaced)
+
+
+async def remove_charts(tx: BattleTx) -> ChartsSaid:
+    """Take the chart pack off the battle: its procedures ask for chart results again."""
+    tx.require_gm("remove the chart pack")
+    charts_spec(tx)
+    row = await tx.charts_row()
+    if row is None:
+        raise BattleError("This battle has no chart pack to remove.",
+                          hint="`/battle charts file:` attaches one.")
+    await tx.delete(row)
+    event = await tx.record("charts", f"GM removed the chart pack {row.filename}")
+    return ChartsSaid(row.filename, [], event.seq)
+
+
+async def attached_charts(tx: BattleTx) -> ChartsSaid | None:
+    """The pack the battle plays with, described; None when it has none."""
+    spec = charts_spec(tx)
+    row = await tx.charts_row()
+    return None if row is None else ChartsSaid(row.filename, spec.describe(row.content))

@@ -1,0 +1,162 @@
+"""`/battle charts`: a GM attaches the players' chart pack as a file (a real attachment
+option, downloaded from the CDN), procedures read it, and undo takes it back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.offline.payloads import CDN, OfflineFile, build_command_data
+
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
+from .test_decisions import buttons
+
+PACK_PATH = Path(__file__).parents[1] / "rules" / "labataille" / "pack.json"
+PACK = OfflineFile("bussaco-charts.json", PACK_PATH.read_bytes())
+SETUP = [
+    "/battle start ruleset:labataille name:Bussaco",
+    '/unit add side:French name:1/45e words:"infantry morale=34 melee=20" strength:6',
+    '/unit add side:British name:95th words:"infantry morale=34 melee=10" strength:4',
+]
+ASSAULT = '/assault labataille attackers:1/45e defenders:95th dice:"45 45 1 41"'
+
+
+async def setup(session) -> None:
+    for line in SETUP:
+        assert not (await reply(session, line, user_id=GM_USER)).ephemeral
+
+
+async def attach(session, file: OfflineFile, user_id: int = GM_USER):
+    [message] = await session.invoke(["battle", "charts"], {"file": file}, channel_id=CHANNEL,
+                                     user_id=user_id, guild_id=GUILD)
+    return message
+
+
+async def test_an_attached_pack_decides_the_assault_until_undo_takes_it_back(battle_session):
+    await setup(battle_session)
+    attached = await attach(battle_session, PACK)
+    assert not attached.ephemeral
+    assert attached.embeds[0]["title"] == "📊 Chart pack attached: bussaco-charts.json"
+    assert attached.embeds[0]["description"].splitlines() == [
+        "• Test pack (made for Huzzah's tests: not a La Bataille chart)",
+        "• Assault et Mêlée: 5 columns, 1:2 1:1 2:1 3:1 Firefight",
+        "• attacker morale, distance: 3 values",
+        "• attacker morale, situations: 1 value",
+        "• defender morale, situations: 1 value (test defender chart)",
+        "• attacker mêlée multipliers: 1 value",
+        "• defender mêlée multipliers: 1 value",
+        "Event #4; `/gm undo` takes it back.",
+    ]
+    roster = await reply(battle_session, "/battle show")
+    assert ("Chart pack: bussaco-charts.json (`/battle charts` shows it)"
+            in roster.embeds[0]["description"])
+    shown = await reply(battle_session, "/battle charts")  # any player may look
+    assert shown.ephemeral and shown.embeds[0]["title"] == "📊 Chart pack: bussaco-charts.json"
+
+    read = await reply(battle_session, ASSAULT)
+    assert read.embeds[0]["title"].endswith("DR1: the defenders rout")
+    # The pack decided it, and the reply says whose chart it was; no chart question.
+    assert ("vs the 2:1 column → DR1\n  ‣ Test pack: made for Huzzah's tests: not a La "
+            "Bataille chart") in text_of(read)
+    assert buttons(read) == ["↩️ Undo", "🎲 Reroll"]
+
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert "Undid #5" in text_of(undone)
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert "GM attached the chart pack bussaco-charts.json" in text_of(undone)
+    asked = await reply(battle_session, ASSAULT)
+    assert asked.embeds[0]["title"] == ("❓ Read the Assault et Mêlée chart: the 2:1 column, "
+                                        "row 41. What does it say?")
+
+
+async def test_a_new_pack_replaces_the_old_and_remove_takes_it_off(discord_session):
+    await setup(discord_session)
+    await attach(discord_session, PACK)
+    data = json.loads(PACK.data)
+    data["name"] = "Second edition"
+    second = await attach(discord_session, OfflineFile("second.json", json.dumps(data).encode()))
+    assert second.embeds[0]["title"] == "📊 Chart pack attached: second.json"
+    assert "In place of bussaco-charts.json." in second.embeds[0]["description"]
+    removed = await reply(discord_session, "/battle charts remove:true", user_id=GM_USER)
+    assert removed.embeds[0]["title"] == "📊 Chart pack removed: second.json"
+    none = await reply(discord_session, "/battle charts")
+    assert none.ephemeral and "This battle has no chart pack" in none.content
+    again = await reply(discord_session, "/battle charts remove:true", user_id=GM_USER)
+    assert again.ephemeral and "This battle has no chart pack to remove." in again.content
+    [undone] = await send(discord_session, "/gm undo", user_id=GM_USER)
+    assert "removed the chart pack second.json" in text_of(undone)
+    back = await reply(discord_session, "/battle charts")
+    assert back.embeds[0]["description"].startswith("• Second edition")
+
+
+async def test_a_pack_that_is_not_one_is_refused_privately_and_nothing_is_kept(
+        discord_session):
+    await setup(discord_session)
+    data = json.loads(PACK.data)
+    data["assault"]["rows"]["31-36"][2] = "XR2"
+    wrong_cell = await attach(discord_session, OfflineFile("typo.json", json.dumps(data).encode()))
+    assert wrong_cell.ephemeral
+    assert ("assault: row 31-36, column 2:1: `XR2` is not an Assault et Mêlée result"
+            in wrong_cell.content)
+    not_json = await attach(discord_session, OfflineFile("notes.txt", b"AS AR DR1"))
+    assert not_json.ephemeral
+    assert "notes.txt is not JSON: Expecting value at line 1, column 1." in not_json.content
+    nan = await attach(discord_session, OfflineFile("nan.json", b'{"name": NaN}'))
+    assert nan.ephemeral and "`NaN` is not a number a chart can hold" in nan.content
+    binary = await attach(discord_session, OfflineFile("pack.json", b"\xff\xfe\x00"))
+    assert binary.ephemeral and "is not text (UTF-8)" in binary.content
+    array = await attach(discord_session, OfflineFile("list.json", b"[1, 2]"))
+    assert array.ephemeral and "holds a JSON list, not an object" in array.content
+    huge = await attach(discord_session, OfflineFile("huge.json", b" " * (300 * 1024)))
+    assert huge.ephemeral and "a chart pack is at most 256 KiB" in huge.content
+    both = await discord_session.invoke(["battle", "charts"], {"file": PACK, "remove": True},
+                                        channel_id=CHANNEL, user_id=GM_USER, guild_id=GUILD)
+    assert both[0].ephemeral and "not both at once" in both[0].content
+    none = await reply(discord_session, "/battle charts")
+    assert "This battle has no chart pack" in none.content
+    log = await reply(discord_session, "/battle log")
+    assert "chart pack" not in text_of(log)
+
+
+async def test_only_a_gm_attaches_and_only_where_a_rule_set_reads_packs(discord_session):
+    not_gm = await attach(discord_session, PACK)  # no battle yet
+    assert not_gm.ephemeral and "There is no battle in this channel." in not_gm.content
+    await setup(discord_session)
+    player = await attach(discord_session, PACK, user_id=PLAYER)
+    assert player.ephemeral and "Only the battle's GM can attach a chart pack." in \
+        player.content
+    removing = await reply(discord_session, "/battle charts remove:true", user_id=PLAYER)
+    assert removing.ephemeral and "Only the battle's GM can remove" in removing.content
+    other = CHANNEL + 1
+    await reply(discord_session, "/battle start ruleset:tricorne name:Minden",
+                channel_id=other, user_id=GM_USER)
+    tricorne = await reply(discord_session, "/battle charts", channel_id=other)
+    assert tricorne.ephemeral
+    assert "Commands & Colors Tricorne battles take no chart pack" in tricorne.content
+
+
+async def test_the_attachment_arrives_as_discord_sends_it(discord_session):
+    await discord_session.start()
+    data = build_command_data(discord_session.tree, ["battle", "charts"], {"file": PACK},
+                              guild_id=GUILD)
+    [option] = data["options"][0]["options"]
+    assert option["type"] == 11 and option["name"] == "file"
+    attachment = data["resolved"]["attachments"][option["value"]]
+    assert attachment["filename"] == "bussaco-charts.json"
+    assert attachment["size"] == len(PACK.data)
+    assert CDN[attachment["url"]] == PACK.data
+
+
+async def test_an_answered_question_plays_on_with_the_pack(discord_session):
+    await setup(discord_session)
+    await reply(discord_session, '/unit add side:British name:52nd words:"infantry '
+                                 'nation=british morale=34 melee=10" strength:5',
+                user_id=GM_USER)
+    await attach(discord_session, PACK)
+    huzzah = await reply(discord_session, '/assault labataille attackers:1/45e '
+                                          'defenders:52nd dice:"45 45 1 41"')
+    assert buttons(huzzah) == ["Huzzah!", "No Huzzah"]
+    [_, result] = await discord_session.press(huzzah, "No Huzzah", channel_id=CHANNEL,
+                                              user_id=GM_USER, guild_id=GUILD)
+    assert result.embeds[0]["title"].endswith("DR1: the defenders rout")
+    assert "Test pack: made for Huzzah's tests" in text_of(result)
