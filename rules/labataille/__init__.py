@@ -13,9 +13,11 @@ from rules.core.records import Resolution
 from rules.core.registry import BattleRules, ChartsSpec, HelpTopic, Procedure, RuleSet
 from rules.labataille import battle, commands, effects
 from rules.labataille.assault import Assault, resolve_assault
+from rules.labataille.charge import MAX_CHARGE_MP, resolve_charge
 from rules.labataille.charts import describe_pack, read_pack
 from rules.labataille.inputs import STACK, json_stacks
 from rules.labataille.order import assault_order
+from rules.labataille.reactions import form_square, reaction_charge
 from rules.labataille.units import RULESET
 
 __all__ = ["RULESET_ENTRY", "resolve_assault"]
@@ -25,11 +27,55 @@ def _assault(request: Mapping[str, Any], dice: DiceSource, *, old_guard: bool) -
     firefight = request.get("firefight", False)
     if not isinstance(firefight, bool):
         raise InvalidInput("`firefight` is true or false (a firefight carried over).")
-    pack = read_pack(request["charts"], "charts") if request.get("charts") is not None else None
     assault = Assault(tuple(json_stacks(request.get("attackers"), "attackers")),
                       tuple(json_stacks(request.get("defenders"), "defenders")),
-                      old_guard, firefight, pack)
+                      old_guard, firefight, _pack(request))
     return resolve_assault(assault, dice, Answers.read(request.get("answers"), "answers"))
+
+
+def _stack(request: Mapping[str, Any], key: str):
+    stacks = json_stacks([request.get(key)] if isinstance(request.get(key), Mapping)
+                         else request.get(key), key)
+    if len(stacks) != 1:
+        raise InvalidInput(f"`{key}` is one stack.")
+    return stacks[0]
+
+
+def _pack(request: Mapping[str, Any]):
+    return read_pack(request["charts"], "charts") if request.get("charts") is not None else None
+
+
+def _whole(request: Mapping[str, Any], key: str, low: int, high: int,
+           required: bool = True) -> int | None:
+    value = request.get(key)
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(f"`{key}` is a whole number from {low} to {high}.")
+    return value
+
+
+def _cavalry(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+    charge = Assault(tuple(json_stacks(request.get("attackers"), "attackers")),
+                     tuple(json_stacks(request.get("defenders"), "defenders")),
+                     pack=_pack(request), cavalry=True,
+                     spent=_whole(request, "spent", 0, MAX_CHARGE_MP, required=False))
+    return resolve_charge(charge, dice, Answers.read(request.get("answers"), "answers"))
+
+
+def _square(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+    cavalry = _stack(request, "cavalry") if request.get("cavalry") is not None else None
+    target = request.get("target", False)
+    if not isinstance(target, bool):
+        raise InvalidInput("`target` is true or false (the square was the charge's target).")
+    return form_square(_stack(request, "stack"), _whole(request, "distance", 1, 4) or 0,
+                       cavalry, target, _pack(request), dice,
+                       Answers.read(request.get("answers"), "answers"))
+
+
+def _reaction(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+    return reaction_charge(_stack(request, "reactor"), _stack(request, "charger"),
+                           _whole(request, "gap", 0, 20) or 0, _pack(request), dice)
 
 
 def _order(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
@@ -87,6 +133,15 @@ RULESET_ENTRY = RuleSet(
             "charge", "an Old Guard Charge: the assault's steps, then exploitation",
             ("attackers", "defenders", "firefight", "charts"),
             lambda request, dice: _assault(request, dice, old_guard=True)),
+        "cavalry": Procedure(
+            "cavalry", "a Cavalry Charge's mêlée: vs PGD, infantry and artillery, or cavalry",
+            ("attackers", "defenders", "spent", "charts"), _cavalry),
+        "square": Procedure(
+            "square", "an infantry stack forms Square as cavalry comes on, then the Recall",
+            ("stack", "distance", "cavalry", "target", "charts"), _square),
+        "reaction": Procedure(
+            "reaction", "a Reaction Charge: a morale check, then face to face midway",
+            ("reactor", "charger", "gap", "charts"), _reaction),
         "order": Procedure(
             "order", "which side chooses the first assault (a tie: the dice)",
             ("sides",), _order),

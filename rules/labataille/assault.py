@@ -15,7 +15,7 @@ from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, D66, DiceSource, d66_add, d66_value
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
-from rules.labataille.charts import ChartPack, ChartResult, parse_result
+from rules.labataille.charts import ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS
 from rules.labataille.fire import fire
 from rules.labataille.morale import SHIFT_SOURCE, Check, morale_check, shift_count
@@ -33,6 +33,9 @@ CHART_ANSWERS = (
     *(Answer(f"DR{n}", f"DR{n}") for n in range(6)),
     *(Answer(f"DS{n}", f"DS{n}") for n in range(6)),
 )
+# In a charge a blank is a bounce, and the # of DR# and DS# is ignored.
+CHARGE_ANSWERS = (Answer("AS", "AS"), Answer("AR", "AR"), Answer("bounce", "Blank: bounce"),
+                  Answer("DR", "DR"), Answer("DS", "DS"))
 CASUALTY_STEP = 3  # the roll moves 3 per casualty (step 4)
 
 
@@ -43,10 +46,18 @@ class Assault:
     old_guard: bool = False
     firefight: bool = False  # carried over from an earlier Mêlée Segment
     pack: ChartPack | None = None
+    cavalry: bool = False  # a Cavalry Charge (rules.labataille.charge)
+    spent: int | None = None  # the MPs the charge expended (cavalry: pursuit losses)
 
     @property
     def procedure(self) -> str:
+        if self.cavalry:
+            return "Cavalry Charge"
         return "Old Guard Charge" if self.old_guard else "Infantry Assault"
+
+
+# The numbers of the shared steps in the assault's sequence (a charge numbers them its way).
+ASSAULT_STEPS = {"shifts": "3b", "odds": "6", "roll": "7", "advance": "8"}
 
 
 @dataclass
@@ -66,6 +77,7 @@ class Run:
     fire_modifier: list[Modifier] = field(default_factory=list)
     phrases: list[str] = field(default_factory=list)
     worst: Severity = Severity.NONE
+    steps: dict[str, str] = field(default_factory=lambda: dict(ASSAULT_STEPS))
 
     def standing(self, names: list[str]) -> list[Stack]:
         return [self.stacks[n] for n in names if n not in self.gone]
@@ -258,14 +270,15 @@ def morale_checks(run: Run) -> bool:
 
 
 def shift_roll(run: Run) -> None:
+    title = f"{run.steps['shifts']}. Column shifts"
     if not run.new_melee:
-        run.out.step("3b. Column shifts", "No shift die: the Firefight column takes no shifts.")
+        run.out.step(title, "No shift die: the Firefight column takes no shifts.")
         return
     faces = run.dice.roll(D6(), "defender column shifts")
     run.left_shifts = shift_count(int(faces[0]))  # type: ignore[arg-type]
     roll = Roll("defender column shifts", "1d6", faces, result=f"{run.left_shifts} left",
                 notes=("1-2: 0, 3-4: 1, 5-6: 2 left column shifts", SHIFT_SOURCE))
-    run.out.step("3b. Column shifts", f"{_n(run.left_shifts, 'left column shift')} on the "
+    run.out.step(title, f"{_n(run.left_shifts, 'left column shift')} on the "
                  "Assault et Mêlée chart.", roll)
 
 
@@ -398,8 +411,9 @@ def huzzah(run: Run) -> None:
 def odds(run: Run) -> int | None:
     """The column index on the chart, or None for the Firefight column."""
     pack = run.assault.pack
+    title = f"{run.steps['odds']}. Mêlée odds"
     if not run.new_melee:
-        run.out.step("6. Mêlée odds", "The Firefight column.")
+        run.out.step(title, "The Firefight column.")
         return None
     attack, attack_words = melee_total(run, run.attackers, "attacker")
     defend, defend_words = melee_total(run, run.defenders, "defender")
@@ -420,15 +434,12 @@ def odds(run: Run) -> int | None:
     if pack is None:
         run.out.default("without a chart pack, odds are read on the Premier chart's columns "
                         "(1:2 to 5:1)")
-    run.out.step("6. Mêlée odds", f"The {columns[index]} column: " + "; ".join(words)
-                 + f". ({source})")
+    run.out.step(title, f"The {columns[index]} column: " + "; ".join(words) + f". ({source})")
     return index
 
 
 def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
-    pack = run.assault.pack
-    table = None if pack is None else (pack.attacker_multipliers if role == "attacker"
-                                       else pack.defender_multipliers)
+    table = multipliers(run.assault, role)
     total, parts = Fraction(0), []
     for stack in run.standing(names):
         value = Fraction(stack.melee).limit_denominator(100)
@@ -441,6 +452,17 @@ def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
         total += value
         parts.append(f"{stack.name} {stack.melee:g}" + (f" ({' '.join(why)})" if why else ""))
     return total, f"{' + '.join(parts)} = {float(total):g}"
+
+
+def multipliers(assault: Assault, role: str) -> Table | None:
+    """The pack's mêlée value multipliers for a side (the cavalry chart in a charge)."""
+    pack = assault.pack
+    if pack is None:
+        return None
+    if assault.cavalry:
+        return pack.cavalry_attacker_multipliers if role == "attacker" \
+            else pack.cavalry_defender_multipliers
+    return pack.attacker_multipliers if role == "attacker" else pack.defender_multipliers
 
 
 def _column(columns: tuple[str, ...], ratio: Fraction | None) -> int:
@@ -471,15 +493,18 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
         result = pack.result(total, column)  # type: ignore[union-attr]
         roll = replace(roll, result=result.label,
                        notes=(f"{pack.name}: {pack.assault_provenance}",))  # type: ignore[union-attr]
-        run.out.step("7. Mêlée resolution", f"Row {total}, {name} column: {result.label}.", roll)
+        run.out.step(f"{run.steps['roll']}. Mêlée resolution",
+                     f"Row {total}, {name} column: {result.label}.", roll)
         return result
+    answers = CHARGE_ANSWERS if run.assault.cavalry else CHART_ANSWERS
     question = Question("chart_result", f"Read the Assault et Mêlée chart: the {name} column, "
-                        f"row {total}. What does it say?", CHART_ANSWERS, by="player")
-    run.out.step("7. Mêlée resolution", f"Read row {total} of the {name} column on your "
-                 "Assault et Mêlée chart.", roll)
+                        f"row {total}. What does it say?", answers, by="player")
+    run.out.step(f"{run.steps['roll']}. Mêlée resolution", f"Read row {total} of the {name} "
+                 "column on your Assault et Mêlée chart.", roll)
     answer = run.out.ask(question)
     result = parse_result(answer.key)
-    run.out.step("7. Chart result", f"The chart says {result.label} (given by the player).")
+    run.out.step(f"{run.steps['roll']}. Chart result",
+                 f"The chart says {result.label} (given by the player).")
     return result
 
 
@@ -542,9 +567,10 @@ def advance(run: Run, where: str, *, disorder: bool) -> None:
         else:
             words.append(f"{stack.name} stays disordered and does not rout")
     if disorder:
-        run.out.step("8. Advance after Mêlée", f"{_names(run.standing(run.attackers))} "
-                     f"advance into the vacated hex: {', '.join(words)}. Displace any "
-                     "overstacked units back where they came from.")
+        run.out.step(f"{run.steps['advance']}. Advance after Mêlée",
+                     f"{_names(run.standing(run.attackers))} advance into the vacated hex: "
+                     f"{', '.join(words)}. Displace any overstacked units back where they "
+                     "came from.")
 
 
 def impetus(run: Run, hexes: int, surrendered: bool) -> None:

@@ -9,7 +9,11 @@ GM attaches to a battle or gives to ``huzzah resolve``; docs/labataille.md docum
                  "rows": {"11": ["AR", "AR", ...], "12-16": [...], ...}},
      "attacker_morale": {"distance": {"1": 0, "2": -3}, "situations": {"disordered": -3}},
      "defender_morale": {"situations": {"line": -3}},
-     "melee_multipliers": {"attacker": {"disordered": 0.5}, "defender": {"disordered": 0.5}}}
+     "melee_multipliers": {"attacker": {"disordered": 0.5}, "defender": {"disordered": 0.5}},
+     "cavalry_multipliers": {"attacker": {...}, "defender": {"square": 0.5}},
+     "stand_morale": {"situations": {"square": 12}},
+     "recall": {"french": 2, "british": 5},
+     "carre": {"french": {"4": {"11-54": "C", "55-66": "D"}, "3": {...}}, "any": {...}}}
 
 Every table but ``assault`` is optional; each may carry its own ``provenance``. Validation
 is strict, and an error names the table, the row and the column.
@@ -70,6 +74,24 @@ class Table:
     provenance: str
 
 
+CARRE_RESULTS = {"C": "forms square", "D": "is disordered", "R": "routs"}
+
+
+@dataclass(frozen=True)
+class Carre:
+    """The Square (Carré) Realization chart: by nation (or ``any``) and the cavalry's
+    distance in hexes (1 to 4), each d66 result is C (square formed), D or R."""
+
+    results: Mapping[str, Mapping[int, Mapping[int, str]]]
+    provenance: str
+
+    def result(self, nation: str, distance: int, roll: int) -> str | None:
+        table = self.results.get(nation.casefold()) or self.results.get("any")
+        if table is None or distance not in table:
+            return None
+        return table[distance][roll]
+
+
 @dataclass(frozen=True)
 class ChartPack:
     name: str
@@ -83,6 +105,11 @@ class ChartPack:
     defender_situations: Table | None = None
     attacker_multipliers: Table | None = None
     defender_multipliers: Table | None = None
+    cavalry_attacker_multipliers: Table | None = None  # the Mêlée Modifiers for Cavalry
+    cavalry_defender_multipliers: Table | None = None
+    stand_situations: Table | None = None  # the Roll to Stand vs. Cavalry modifiers
+    recall: Table | None = None  # nation -> Recall threshold on 1d6
+    carre: Carre | None = None  # the Square (Carré) Realization chart
 
     def result(self, roll: int, column: int | None) -> ChartResult:
         """The cell at a d66 ``roll``; column None is the Firefight column."""
@@ -95,7 +122,7 @@ def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
         raise InvalidInput(f"{where} must be a JSON object.",
                            hint="See docs/labataille.md for the format.")
     known = {"name", "provenance", "assault", "attacker_morale", "defender_morale",
-             "melee_multipliers"}
+             "melee_multipliers", "cavalry_multipliers", "stand_morale", "recall", "carre"}
     extra = sorted(set(data) - known)
     if extra:
         raise InvalidInput(f"{where}: unknown key `{extra[0]}`.",
@@ -114,6 +141,10 @@ def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
                        {"situations", "provenance"})
     multipliers = _object(data.get("melee_multipliers"), f"{where}: melee_multipliers",
                           {"attacker", "defender", "provenance"})
+    cavalry = _object(data.get("cavalry_multipliers"), f"{where}: cavalry_multipliers",
+                      {"attacker", "defender", "provenance"})
+    stand = _object(data.get("stand_morale"), f"{where}: stand_morale",
+                    {"situations", "provenance"})
     return ChartPack(
         name=name, provenance=provenance, columns=columns, rows=rows, firefight=firefight,
         assault_provenance=_provenance(assault, provenance, f"{where}: assault"),
@@ -124,6 +155,13 @@ def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
                                     positive=True),
         defender_multipliers=_table(multipliers, "defender", provenance, where, _situation_key,
                                     positive=True),
+        cavalry_attacker_multipliers=_table(cavalry, "attacker", provenance, where,
+                                            _situation_key, positive=True),
+        cavalry_defender_multipliers=_table(cavalry, "defender", provenance, where,
+                                            _situation_key, positive=True),
+        stand_situations=_table(stand, "situations", provenance, where, _situation_key),
+        recall=_recall(data, provenance, where),
+        carre=_carre(data.get("carre"), provenance, f"{where}: carre"),
     )
 
 
@@ -139,13 +177,76 @@ def describe_pack(data: Any) -> list[str]:
               ("attacker morale, situations", pack.attacker_situations),
               ("defender morale, situations", pack.defender_situations),
               ("attacker mêlée multipliers", pack.attacker_multipliers),
-              ("defender mêlée multipliers", pack.defender_multipliers))
+              ("defender mêlée multipliers", pack.defender_multipliers),
+              ("attacker mêlée multipliers vs cavalry", pack.cavalry_attacker_multipliers),
+              ("defender mêlée multipliers vs cavalry", pack.cavalry_defender_multipliers),
+              ("roll to stand vs cavalry, situations", pack.stand_situations),
+              ("recall thresholds", pack.recall))
     for title, table in tables:
         if table is not None:
             count = len(table.values)
             source = "" if table.provenance == pack.provenance else f" ({table.provenance})"
             lines.append(f"{title}: {count} value{'' if count == 1 else 's'}{source}")
+    if pack.carre is not None:
+        source = "" if pack.carre.provenance == pack.provenance else \
+            f" ({pack.carre.provenance})"
+        lines.append(f"Square (Carré) Realization: {', '.join(pack.carre.results)}{source}")
     return lines
+
+
+def _recall(data: Mapping[str, Any], fallback: str, where: str) -> Table | None:
+    if "recall" not in data:
+        return None
+    table = dict(_object(data["recall"], f"{where}: recall", None))
+    provenance = _provenance(table, fallback, f"{where}: recall")
+    table.pop("provenance", None)
+    values: dict[str, float] = {}
+    for nation, threshold in table.items():
+        if isinstance(threshold, bool) or not isinstance(threshold, int) or \
+                not 1 <= threshold <= 7:
+            raise InvalidInput(f"{where}: recall: `{nation}` must be a threshold from 1 to 7 "
+                               "(on 1d6).")
+        values[str(nation).casefold()] = threshold
+    return Table(values, provenance)
+
+
+def _carre(value: Any, fallback: str, where: str) -> Carre | None:
+    if value is None:
+        return None
+    table = dict(_object(value, where, None))
+    provenance = _provenance(table, fallback, where)
+    table.pop("provenance", None)
+    results: dict[str, dict[int, dict[int, str]]] = {}
+    for nation, by_distance in table.items():
+        here = f"{where}: {nation}"
+        if not isinstance(by_distance, Mapping) or not by_distance:
+            raise InvalidInput(f"{here} maps the cavalry's distance (1 to 4 hexes) to rows.")
+        results[str(nation).casefold()] = {}
+        for distance, rows in by_distance.items():
+            if str(distance) not in ("1", "2", "3", "4"):
+                raise InvalidInput(f"{here}: `{distance}` is not a distance (1 to 4 hexes).")
+            results[str(nation).casefold()][int(distance)] = _carre_rows(
+                rows, f"{here}, {distance} hexes")
+    return Carre(results, provenance)
+
+
+def _carre_rows(rows: Any, where: str) -> dict[int, str]:
+    if not isinstance(rows, Mapping):
+        raise InvalidInput(f"{where}: rows map d66 ranges to C, D or R.")
+    cells: dict[int, str] = {}
+    for key, result in rows.items():
+        if not isinstance(result, str) or result.strip().upper() not in CARRE_RESULTS:
+            raise InvalidInput(f"{where}, row {key}: `{result}` is not C, D or R.")
+        for roll in _d66_range(str(key), f"{where}: row `{key}`"):
+            if roll in cells:
+                raise InvalidInput(f"{where}: row {roll} is given twice.")
+            cells[roll] = result.strip().upper()
+    missing = [r for r in D66_VALUES if r not in cells]
+    if missing:
+        raise InvalidInput(f"{where}: no row for {', '.join(map(str, missing[:6]))}"
+                           + ("…" if len(missing) > 6 else "") + ".",
+                           hint="Give every d66 result from 11 to 66.")
+    return cells
 
 
 def _text(value: Any, where: str, hint: str = "") -> str:
@@ -222,12 +323,13 @@ def _d66_range(key: str, where: str) -> list[int]:
     return [r for r in D66_VALUES if low <= r <= high]
 
 
-def _object(value: Any, where: str, keys: set[str]) -> Mapping[str, Any]:
+def _object(value: Any, where: str, keys: set[str] | None) -> Mapping[str, Any]:
+    """A JSON object; with ``keys``, only those keys."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
         raise InvalidInput(f"{where} must be a JSON object.")
-    extra = sorted(set(value) - keys)
+    extra = sorted(set(value) - keys) if keys is not None else []
     if extra:
         raise InvalidInput(f"{where}: unknown key `{extra[0]}`.",
                            hint=f"Keys are {', '.join(sorted(keys))}.")

@@ -21,9 +21,11 @@ from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
 from rules.labataille.assault import Assault, resolve_assault
 from rules.labataille.battle import engine_stack, firefight_of
-from rules.labataille.charts import read_pack
+from rules.labataille.charge import resolve_charge
+from rules.labataille.charts import ChartPack, read_pack
 from rules.labataille.inputs import ROSTER_FIELDS, SITUATION_FIELDS, read_stacks_text
 from rules.labataille.order import assault_order
+from rules.labataille.reactions import form_square, reaction_charge
 from rules.labataille.units import MAX_STACKS, Stack
 
 Prepared = Callable[..., Resolution]
@@ -32,7 +34,7 @@ PACK = "charts"  # the setting an attached chart pack is handed in (`/battle cha
 
 def prepare_assault(options: Mapping[str, Any], roster: Roster | None,
                     settings: Mapping[str, Any], *, old_guard: bool) -> Prepared:
-    pack = read_pack(settings[PACK], "the battle's chart pack") if settings.get(PACK) else None
+    pack = battle_pack(settings)
     firefight = bool(options.get("firefight"))
     if roster is None:
         attackers = read_stacks_text(options["attackers"], "attackers", "Attacker")
@@ -94,10 +96,73 @@ def prepare_order(options: Mapping[str, Any], roster: Roster | None,
     return run
 
 
+def given_stacks(options: Mapping[str, Any], key: str, roster: Roster | None,
+                 default: str) -> list[Stack]:
+    """A quick lookup's stacks as described, or a battle's as named on the roster."""
+    if roster is None:
+        return read_stacks_text(options[key], key, default)
+    return roster_stacks(options[key], key, roster)
+
+
+def one_stack(options: Mapping[str, Any], key: str, roster: Roster | None,
+              default: str) -> Stack:
+    stacks = given_stacks(options, key, roster, default)
+    if len(stacks) != 1:
+        raise InvalidInput(f"`{key}` is one stack.", hint="Name one stack here.")
+    return stacks[0]
+
+
+def battle_pack(settings: Mapping[str, Any]) -> ChartPack | None:
+    return read_pack(settings[PACK], "the battle's chart pack") if settings.get(PACK) else None
+
+
+def prepare_cavalry(options: Mapping[str, Any], roster: Roster | None,
+                    settings: Mapping[str, Any]) -> Prepared:
+    charge = Assault(tuple(given_stacks(options, "chargers", roster, "Charger")),
+                     tuple(given_stacks(options, "targets", roster, "Target")),
+                     pack=battle_pack(settings), cavalry=True, spent=options.get("spent"))
+    given = dict(options)
+
+    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return resolve_charge(charge, dice, given_answers(given, answers))
+
+    return run
+
+
+def prepare_square(options: Mapping[str, Any], roster: Roster | None,
+                   settings: Mapping[str, Any]) -> Prepared:
+    infantry = one_stack(options, "stack", roster, "Infantry")
+    cavalry = one_stack(options, "cavalry", roster, "Cavalry") if options.get("cavalry") \
+        else None
+    pack, given = battle_pack(settings), dict(options)
+    distance, target = int(options["distance"]), bool(options.get("target"))
+
+    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return form_square(infantry, distance, cavalry, target, pack, dice,
+                           given_answers(given, answers))
+
+    return run
+
+
+def prepare_reaction(options: Mapping[str, Any], roster: Roster | None,
+                     settings: Mapping[str, Any]) -> Prepared:
+    reactor = one_stack(options, "reactor", roster, "Reacting cavalry")
+    charger = one_stack(options, "charger", roster, "Charging cavalry")
+    pack, gap = battle_pack(settings), int(options["gap"])
+
+    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return reaction_charge(reactor, charger, gap, pack, dice)
+
+    return run
+
+
 PROCEDURES: dict[str, Callable[..., Prepared]] = {
     "assault": lambda o, r, s: prepare_assault(o, r, s, old_guard=False),
     "charge": lambda o, r, s: prepare_assault(o, r, s, old_guard=True),
     "order": prepare_order,
+    "cavalry": prepare_cavalry,
+    "square": prepare_square,
+    "reaction": prepare_reaction,
 }
 
 

@@ -11,10 +11,13 @@ from rules.labataille.units import (
     MAX_INCREMENTS,
     MAX_LEADER,
     MAX_MODIFIER,
+    MAX_MP,
     MAX_STACKS,
     MAX_VALUE,
     MAX_ZOC,
     Arm,
+    ChargeMarker,
+    Fatigue,
     Formation,
     Order,
     Stack,
@@ -41,6 +44,11 @@ DESCRIPTION: tuple[Field, ...] = (
     Field("nation", str, "nationality (`british` and `kgl` may Huzzah)"),
     Field("leader_value", int, "the stacked leader's value (a dice modifier)",
           aliases=("lv",), minimum=-MAX_LEADER, maximum=MAX_LEADER),
+    Field("mp", int, "printed Movement Potential (cavalry: pursuit losses)", minimum=1,
+          maximum=MAX_MP),
+    Field("light", bool, "light cavalry (may attempt to Recall at any time)"),
+    Field("fatigue", Fatigue, "fresh, tired or exhausted (cavalry after a charge)"),
+    Field("charge", ChargeMarker, "its Charge marker: none, charging, or charged (inverted)"),
 )
 
 # What belongs to this one assault.
@@ -57,6 +65,8 @@ SITUATION: tuple[Field, ...] = (
     Field("zoc", int, "enemy Zones of Influence it would rout through", minimum=0,
           maximum=MAX_ZOC),
     Field("at", str, "the enemy stack it fires at (default: the first)"),
+    Field("recall", int, "the Recall threshold on 1d6 (default: its nation's)", minimum=1,
+          maximum=7),
 )
 
 # A quick lookup's stack also says its increments and its leader.

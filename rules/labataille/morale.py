@@ -25,6 +25,8 @@ from rules.labataille.units import Arm, Order, Stack
 class Check(StrEnum):
     ATTACKER = "attacker"  # the Attacker Morale Check Modifiers Chart
     DEFENDER = "defender"  # the Defender Morale Check Modifiers Chart (and the Huzzah's)
+    STAND = "stand"  # the Roll to Stand vs. Cavalry Modifiers Charts
+    REACTION = "reaction"  # a Reaction Charge: the standing modifiers and the player's `mod`
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,9 @@ def modifiers(stack: Stack, check: Check, pack: ChartPack | None, *, distance: b
         found.append(Modifier(ROUTED, "routed", MORALE_SOURCE))
     situations = None
     if pack is not None:
-        situations = pack.attacker_situations if check is Check.ATTACKER \
-            else pack.defender_situations
+        situations = {Check.ATTACKER: pack.attacker_situations,
+                      Check.DEFENDER: pack.defender_situations,
+                      Check.STAND: pack.stand_situations}.get(check)
     found += _situations(stack, situations)
     if check is Check.ATTACKER and stack.distance is not None:
         if not distance:

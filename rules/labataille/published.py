@@ -62,3 +62,10 @@ def ratio_value(column: str) -> Fraction:
     """``1.5:1`` → 3/2; ``1:2`` → 1/2."""
     left, _, right = column.partition(":")
     return Fraction(left) / Fraction(right)
+
+
+# --- cavalry recall (A.8): 1d6, +1 for a cavalry leader, recalled on the threshold or more ----
+RECALL_SOURCE = f"{REFERENCE} A.8 (lb.react: Talavera and other games)"
+RECALL_THRESHOLDS: dict[str, int] = {"french": 2, "british": 5, "spanish": 3,
+                                     "prussian": 4, "cossack": 5, "cossacks": 5}
+RECALL_LEADER = 1

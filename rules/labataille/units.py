@@ -21,6 +21,7 @@ MAX_STACKS = 6
 MAX_ZOC = 6
 MAX_MODIFIER = 36
 MAX_LEADER = 6
+MAX_MP = 20
 
 
 class Arm(StrEnum):
@@ -41,6 +42,21 @@ class Order(StrEnum):
     GOOD = "good"
     DISORDERED = "disordered"
     ROUTED = "routed"
+
+
+class Fatigue(StrEnum):
+    """A charge's cost (Cavalry Regroup): Tired after a charge, Exhausted after a charge and
+    mêlée, or a second charge while Tired."""
+
+    FRESH = "fresh"
+    TIRED = "tired"
+    EXHAUSTED = "exhausted"
+
+
+class ChargeMarker(StrEnum):
+    NONE = "none"
+    CHARGING = "charging"  # the Charge marker placed in the Maneuver Segment
+    CHARGED = "charged"  # the inverted Charge marker: it charged this turn
 
 
 # Nationalities whose defenders may Huzzah (step 5).
@@ -73,6 +89,11 @@ class Stack:
     canister: bool = False  # artillery able to fire canister at the adjacent assaulters
     zoc: int = 0  # enemy Zones of Influence it would retreat from if it routs
     at: str | None = None  # the enemy stack it fires at (default: the first)
+    mp: int | None = None  # printed Movement Potential (cavalry: pursuit losses)
+    light: bool = False  # light cavalry (may attempt to Recall at any time)
+    fatigue: Fatigue = Fatigue.FRESH
+    charge: ChargeMarker = ChargeMarker.NONE
+    recall: int | None = None  # its Recall threshold on 1d6, when not its nation's
 
     @property
     def disordered(self) -> bool:
@@ -91,6 +112,8 @@ class Stack:
                  + ("s" if self.increments != 1 else ""), f"morale {self.morale}"]
         if self.state is not Order.GOOD:
             words.append(self.state.value)
+        if self.fatigue is not Fatigue.FRESH:
+            words.append(self.fatigue.value)
         if self.leader:
             words.append(f"with {self.leader} ({self.leader_value:+d})")
         return ", ".join(words)

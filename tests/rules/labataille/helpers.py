@@ -11,6 +11,7 @@ from rules.core.decisions import Answers, Undecided
 from rules.core.dice import ScriptedSource
 from rules.core.records import Resolution
 from rules.labataille.assault import Assault, resolve_assault
+from rules.labataille.charge import resolve_charge
 from rules.labataille.charts import ChartPack, read_pack
 from rules.labataille.units import Stack
 
@@ -55,3 +56,19 @@ def titles(result: Resolution) -> list[str]:
 
 def step(result: Resolution, title: str, nth: int = 0):
     return [s for s in result.steps if s.title == title][nth]
+
+
+def charge(chargers, targets, rolled: str, answers: str = "", **kw) -> Resolution:
+    source = ScriptedSource.from_text(rolled)
+    result = resolve_charge(Assault(tuple(chargers), tuple(targets), cavalry=True, **kw),
+                            source, Answers.read(answers))
+    source.finish()
+    return result
+
+
+def charge_asks(chargers, targets, rolled: str, answers: str = "", **kw) -> str:
+    source = ScriptedSource.from_text(rolled)
+    with pytest.raises(Undecided) as stop:
+        resolve_charge(Assault(tuple(chargers), tuple(targets), cavalry=True, **kw), source,
+                       Answers.read(answers))
+    return stop.value.question.key

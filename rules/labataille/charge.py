@@ -1,0 +1,430 @@
+"""The revised Cavalry Charge's mêlées: against PGD (routed units), against infantry and
+artillery (steps 1-9), against cavalry (steps 1-4, then the regroup), on the assault's
+shared steps (morale checks, shifts, fire, odds, the chart, advance after mêlée).
+
+Which procedure applies follows the targets (Charge Summary step 6): all routed, PGD; all
+cavalry, cavalry; otherwise infantry and artillery. The reply says which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.core.decisions import Answer, Answers, Question
+from rules.core.dice import D6, DiceSource
+from rules.core.errors import InvalidInput
+from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.labataille.assault import (
+    Assault,
+    Run,
+    advance,
+    check_assault,
+    fail,
+    lose,
+    melee_resolution,
+    odds,
+    rout,
+    shift_roll,
+)
+from rules.labataille.charts import ChartResult
+from rules.labataille.effects import CHARGED, EXHAUSTED, INCREMENTS, TIRED
+from rules.labataille.fire import fire
+from rules.labataille.morale import Check, morale_check
+from rules.labataille.published import (
+    RECALL_LEADER,
+    RECALL_SOURCE,
+    RECALL_THRESHOLDS,
+)
+from rules.labataille.units import RULESET, TEXT, Arm, Fatigue, Stack
+
+PGD, INFANTRY, CAVALRY = "PGD", "infantry and artillery", "cavalry"
+MAX_CHARGE_MP = 5  # "Charging units have 5 MPs to conduct their Charge movement"
+TRY_RECALL, NO_RECALL = Answer("recall", "Attempt to Recall"), Answer("no", "Pursue")
+NEW_TARGET, END_CHARGE = Answer("new", "Choose a new target"), Answer("end", "End the Charge")
+REGROUP_HEXES = 2
+PURSUIT_SOURCE = f"{TEXT}, Cavalry Charge vs. PGD step 1 and vs. Infantry step 8"
+STEPS = {
+    INFANTRY: {"shifts": "3", "odds": "5", "roll": "6", "advance": "7"},
+    CAVALRY: {"shifts": "-", "odds": "2", "roll": "3", "advance": "4"},
+}
+
+
+def target_kind(targets: tuple[Stack, ...]) -> str:
+    if all(t.routed for t in targets):
+        return PGD
+    standing = [t for t in targets if not t.routed]
+    return CAVALRY if all(t.arm is Arm.CAVALRY for t in standing) else INFANTRY
+
+
+def resolve_charge(charge: Assault, dice: DiceSource, answers: Answers | None = None
+                   ) -> Resolution:
+    check_charge(charge)
+    out = ResolutionBuilder(RULESET, "cavalry", answers=answers or Answers())
+    kind = target_kind(charge.defenders)
+    run = Run(charge, dice, out, stacks={s.name: s for s in
+                                         (*charge.attackers, *charge.defenders)},
+              steps=dict(STEPS.get(kind, STEPS[INFANTRY])))
+    run.attackers = [s.name for s in charge.attackers]
+    run.defenders = [s.name for s in charge.defenders]
+    out.step("Cavalry Charge", f"{_names(charge.defenders)}: the Cavalry Charge vs. {kind} "
+             "Mêlée procedure.")
+    {PGD: against_pgd, INFANTRY: against_infantry, CAVALRY: against_cavalry}[kind](run)
+    headline = "; ".join(run.phrases) or f"Cavalry Charge vs. {kind}"
+    return out.build(headline[:250], run.worst)
+
+
+def check_charge(charge: Assault) -> None:
+    check_assault(charge)
+    not_cavalry = [s.name for s in charge.attackers if s.arm is not Arm.CAVALRY]
+    if not_cavalry:
+        raise InvalidInput(f"{', '.join(not_cavalry)}: only cavalry charge.",
+                           hint="Give the charging stacks `cavalry`; infantry assault.")
+    unable = [s.name for s in charge.attackers if s.routed or s.fatigue is Fatigue.EXHAUSTED]
+    if unable:
+        raise InvalidInput(f"{', '.join(unable)} cannot charge (routed or exhausted).")
+    if target_kind(charge.defenders) == CAVALRY:
+        return
+    if charge.spent is None:
+        raise InvalidInput("Give `spent`: the MPs the charge expended (0 to 5).",
+                           hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
+    if not any(s.mp for s in charge.attackers):
+        raise InvalidInput("Give the charging cavalry's printed Movement Potential (`mp=6`).",
+                           hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
+
+
+# --- the three mêlée procedures -----------------------------------------------------------------
+
+
+def against_pgd(run: Run) -> None:
+    losses = pursuit_losses(run, "1. Pursuit")
+    for stack in run.standing(run.defenders):
+        pursue(run, stack, losses)
+        if stack.name not in run.gone:
+            rout(run, stack, "PGD charged")
+    run.phrases.append(f"{_names_of(run.defenders)} are ridden down")
+    run.out.step("1. Pursuit", "The PGD units rout again, each losing an increment per Zone "
+                 "of Influence retreated from.")
+    regroup(run, "2", melee=False)
+
+
+def against_infantry(run: Run) -> None:
+    if retreat_before_charge(run) or unsupplied_artillery(run):
+        return
+    if roll_to_stand(run):
+        return
+    defensive_fire(run)
+    if not run.standing(run.defenders):
+        run.out.step("4. Defensive Fire", "No target is left: the cavalry advances into the "
+                     "target hex.")
+        advance(run, "into the target hex", disorder=False)
+        regroup(run, "9", melee=False)
+        return
+    column = odds(run)
+    result = melee_resolution(run, column)
+    apply_result(run, result, pursuit=True)
+
+
+def against_cavalry(run: Run) -> None:
+    run.out.note("Cavalry against cavalry: each mêlée is resolved one at a time; the players "
+                 "alternate choosing which.")
+    if retreat_before_charge(run):
+        return
+    column = odds(run)
+    result = melee_resolution(run, column)
+    apply_result(run, result, pursuit=False)
+
+
+# --- step 1: retreat before charge and recall ------------------------------------------------
+
+
+def retreat_before_charge(run: Run) -> bool:
+    leaving = [s for s in run.standing(run.defenders) if s.retreats]
+    if not leaving:
+        return False
+    for stack in leaving:
+        run.out.effect(EffectKind.MOVED, stack.name, value="retreats before charge",
+                       detail="18.3")
+        run.gone.add(stack.name)
+    names = _names(leaving)
+    run.phrases.append(f"{names} retreat before the charge")
+    run.out.step("1a. Retreat Before Charge", f"{names} retreat before the charge (18.3.1).")
+    question = Question("recall", "Will the charging cavalry attempt to Recall?",
+                        (TRY_RECALL, NO_RECALL), by="attacker", unit=run.attackers[0])
+    if run.out.ask(question) is TRY_RECALL and recall(run, "1b. Recall"):
+        return True
+    if run.standing(run.defenders):
+        run.out.step("1b. Pursue", "The cavalry charges the stacks that stay.")
+        return False
+    run.out.step("1b. Pursue", "The cavalry must pursue and charge any unit the retreating "
+                 "stacks retreated into or through: resolve that as its own charge.")
+    return True
+
+
+def recall(run: Run, title: str) -> bool:
+    """A Recall attempt of the charging cavalry: True when recalled (the charge is over
+    unless a new target is chosen)."""
+    leader = next((s for s in run.standing(run.attackers) if s.leader), None)
+    stack = run.stacks[run.attackers[0]]
+    threshold, source = recall_threshold(run, stack)
+    modifiers = (Modifier(RECALL_LEADER, f"{leader.leader} (cavalry leader)", RECALL_SOURCE),) \
+        if leader else ()
+    faces = run.dice.roll(D6(), "recall")
+    total = int(faces[0]) + sum(m.value for m in modifiers)  # type: ignore[arg-type]
+    recalled = total >= threshold
+    roll = Roll("recall", "1d6", faces, modifiers=modifiers, total=total,
+                target=f"≥ {threshold}", result="recalled" if recalled else "rides on",
+                notes=(source,))
+    if not recalled:
+        run.out.step(title, "The Recall fails: the cavalry rides on.", roll)
+        return False
+    question = Question("after_recall", "The cavalry is recalled: choose a new target, or "
+                        "end the Charge?", (NEW_TARGET, END_CHARGE), by="attacker",
+                        unit=stack.name)
+    run.out.step(title, "The cavalry is recalled.", roll)
+    run.phrases.append("the cavalry is recalled")
+    if run.out.ask(question) is NEW_TARGET:
+        run.out.step(title, "A new target: resolve the charge on it as its own charge.")
+        return True
+    regroup(run, "9", melee=False)
+    return True
+
+
+def recall_threshold(run: Run, stack: Stack) -> tuple[int, str]:
+    if stack.recall is not None:
+        return stack.recall, "Recall threshold given"
+    nation = stack.nation.casefold()
+    pack = run.assault.pack
+    if pack is not None and pack.recall is not None and nation in pack.recall.values:
+        return int(pack.recall.values[nation]), pack.recall.provenance
+    if nation in RECALL_THRESHOLDS:
+        return RECALL_THRESHOLDS[nation], RECALL_SOURCE
+    raise InvalidInput(f"{stack.name}: no Recall threshold for "
+                       f"{stack.nation or 'a stack without a nation'}.",
+                       hint="Give `recall=N` (recalled on N or more on 1d6), or its "
+                            "`nation` (french, british, spanish, prussian, cossack).")
+
+
+# --- steps 2 to 4 ----------------------------------------------------------------------------
+
+
+def unsupplied_artillery(run: Run) -> bool:
+    stranded = [s for s in run.standing(run.defenders)
+                if s.arm is Arm.ARTILLERY and s.unsupplied and not s.covered]
+    if not stranded:
+        return False
+    for stack in stranded:
+        rout(run, stack, "unsupplied artillery (17.7)")
+    run.phrases.append(f"{_names(stranded)} rout for want of ammunition")
+    if run.standing(run.defenders):
+        run.out.step("2. Unsupplied Artillery", f"{_names(stranded)} rout for want of "
+                     "ammunition.")
+        return False
+    run.out.step("2. Unsupplied Artillery", f"{_names(stranded)} rout for want of ammunition; "
+                 "the charging units advance into the target hex. Proceed to step 9.")
+    advance(run, "into the target hex", disorder=False)
+    regroup(run, "9", melee=False)
+    return True
+
+
+def roll_to_stand(run: Run) -> bool:
+    """Each target stack checks morale; True when all routed (the charge is over)."""
+    pack = run.assault.pack
+    outcomes = [morale_check(s, Check.STAND, run.dice, pack, label="roll to stand")
+                for s in run.standing(run.defenders)]
+    for outcome in outcomes:
+        stack = outcome.stack
+        if outcome.passed:
+            run.doubled.add(stack.name)
+            run.passed.add(stack.name)
+            words = f"{stack.name} stands: its defensive fire is doubled."
+        else:
+            words = f"{stack.name} fails: {fail(run, stack)}."
+        run.out.step("3. Roll to Stand", words, outcome.roll)
+    if not run.standing(run.defenders):
+        run.out.step("3. Roll to Stand", "All targets routed: the cavalry advances into the "
+                     "target hex.")
+        advance(run, "into the target hex", disorder=False)
+        pursuit_of_routed(run)
+        regroup(run, "9", melee=False)
+        return True
+    if run.passed:
+        shift_roll(run)
+    return False
+
+
+def defensive_fire(run: Run) -> None:
+    shots = []
+    for stack in run.standing(run.defenders):
+        if stack.fire is None:
+            continue
+        target = run.standing(run.attackers)[0]
+        canister = stack.canister and stack.arm is Arm.ARTILLERY
+        shots.append(fire(stack, target, stack.name in run.doubled, run.dice,
+                          canister=canister))
+    if not shots:
+        run.out.step("4. Defensive Fire", "No target stack has a fire value: no fire.")
+        return
+    casualties = 0
+    for shot in shots:
+        casualties += shot.casualties
+        run.out.step("4. Defensive Fire", f"{shot.stack.name} fires on {shot.target.name}: "
+                     + (f"{_n(shot.casualties, 'casualty', 'casualties')}." if shot.roll
+                        else "odds below the chart, no effect."), *([shot.roll] if shot.roll
+                                                                    else []))
+    for shot in shots:
+        if shot.casualties:
+            lose(run, shot.target, shot.casualties)
+    if casualties:
+        run.fire_modifier = [Modifier(-3 * casualties, "casualties inflicted by the defenders",
+                                      f"{TEXT}, Cavalry Charge step 4a")]
+    run.out.note("The charging cavalry takes no morale checks from defensive fire.")
+
+
+# --- results, advance, pursuit, regroup --------------------------------------------------------
+
+
+def apply_result(run: Run, result: ChartResult, *, pursuit: bool) -> None:
+    cavalry = not pursuit
+    step = run.steps["roll"]
+    match result.code:
+        case "AS":
+            for stack in run.standing(run.attackers):
+                run.out.effect(EffectKind.SURRENDERED, stack.name, detail="AS")
+                run.gone.add(stack.name)
+            run.hurt(Severity.DECISIVE)
+            run.phrases.append("AS: the cavalry surrenders")
+            run.out.step(f"{step}a. AS", "Attackers surrender: removed from play. The "
+                         "defenders do not advance.")
+        case "AR":
+            for stack in run.standing(run.attackers):
+                rout(run, stack, "AR")
+            run.phrases.append("AR: the cavalry routs")
+            run.out.step(f"{step}b. AR", "Attackers rout. The defenders do not advance.")
+        case "FF":
+            bouncing = run.standing(run.attackers) + (run.standing(run.defenders) if cavalry
+                                                      else [])
+            for stack in bouncing:
+                run.out.effect(EffectKind.MOVED, stack.name, value="bounces", detail="15.11")
+            run.phrases.append("blank: the cavalry bounces")
+            run.hurt(Severity.MINOR)
+            run.out.step(f"{step}c. Blank: Bounce", f"{_names(bouncing)} bounce (15.11) and "
+                         "the Charge is finished.")
+            if not cavalry:
+                regroup(run, "9", melee=True, moved=False)
+        case "DR" | "DS":
+            defeated(run, result, pursuit=pursuit)
+            if not cavalry:
+                regroup(run, "9", melee=True)
+            else:
+                regroup(run, "5", melee=True)
+
+
+def defeated(run: Run, result: ChartResult, *, pursuit: bool) -> None:
+    step = run.steps["roll"]
+    ignored = f" The # is ignored in a charge mêlée ({result.label} read as {result.code})." \
+        if result.hexes else ""
+    if result.code == "DS":
+        for stack in run.standing(run.defenders):
+            run.out.effect(EffectKind.SURRENDERED, stack.name, detail="DS")
+            run.gone.add(stack.name)
+        run.hurt(Severity.DECISIVE)
+        run.phrases.append("DS: the defenders surrender")
+        run.out.step(f"{step}e. DS", "Defenders surrender: removed from play." + ignored)
+        advance(run, "into the target hex (Advance after Mêlée)", disorder=True)
+        return
+    run.phrases.append("DR: the defenders rout")
+    if pursuit:
+        run.out.step(f"{step}d. DR", "Defenders rout: pursuit losses before the rout."
+                     + ignored)
+        losses = pursuit_losses(run, f"{step}d. Pursuit losses")
+        routing = run.standing(run.defenders)
+        for stack in routing:
+            pursue(run, stack, losses)
+        advance(run, "into the target hex (Advance after Mêlée)", disorder=True)
+        for stack in routing:
+            if stack.name not in run.gone:
+                rout(run, stack, "DR")
+        run.out.step("8. Pursuit", "The defenders complete their rout, each losing an "
+                     "increment per Zone of Influence retreated from.")
+        return
+    for stack in run.standing(run.defenders):
+        rout(run, stack, "DR")
+    run.out.step(f"{step}d. DR", "Defenders rout. There is no pursuit of cavalry after "
+                 "mêlée." + ignored)
+    advance(run, "into the target hex (Advance after Mêlée)", disorder=True)
+
+
+def pursuit_of_routed(run: Run) -> None:
+    """Step 8 when every target routed at the roll to stand: the cavalry pursues them."""
+    routed = [run.stacks[n] for n in run.defenders if run.stacks[n].name in run.gone]
+    if not routed:
+        return
+    losses = pursuit_losses(run, "8. Pursuit")
+    for stack in routed:
+        if losses:
+            run.out.effect(EffectKind.DAMAGE, stack.name, min(losses, stack.increments),
+                           measure=INCREMENTS, detail="pursuit")
+    run.out.step("8. Pursuit", f"Each routed target loses {_n(losses, 'increment')} to the "
+                 "pursuit, then completes its rout.")
+
+
+def pursuit_losses(run: Run, title: str) -> int:
+    """(printed MP − MPs expended) ÷ 3, rounded down, on the cavalry with the highest MP."""
+    fastest = max((s for s in run.standing(run.attackers) if s.mp),
+                  key=lambda s: s.mp or 0, default=None)
+    if fastest is None or run.assault.spent is None:
+        return 0
+    mp = fastest.mp or 0
+    losses = max(0, (mp - run.assault.spent) // 3)
+    run.out.step(title, f"Pursuit losses: ({fastest.name}'s printed MP {mp} − "
+                 f"{run.assault.spent} MPs expended) ÷ 3, rounded down = {losses}. "
+                 f"({PURSUIT_SOURCE})")
+    return losses
+
+
+def pursue(run: Run, stack: Stack, losses: int) -> None:
+    if not losses:
+        return
+    lost = min(losses, stack.increments)
+    run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS, detail="pursuit")
+    run.stacks[stack.name] = replace(stack, increments=stack.increments - lost)
+    run.hurt(Severity.MAJOR)
+    if lost == stack.increments:
+        run.out.effect(EffectKind.REMOVED, stack.name, detail="no increments left")
+        run.gone.add(stack.name)
+
+
+def regroup(run: Run, step: str, *, melee: bool, moved: bool = True) -> None:
+    """Cavalry Regroup: two hexes back along the charge path, Tired or Exhausted, and the
+    inverted Charge marker."""
+    riders = run.standing(run.attackers)
+    if not riders:
+        return
+    words = []
+    for stack in riders:
+        if moved:
+            run.out.effect(EffectKind.MOVED, stack.name, REGROUP_HEXES, value="regroups",
+                           measure="hexes", direction="back along the charge path")
+        # A charge without mêlée tires; with mêlée, or on cavalry already tired, exhausts.
+        fatigue = EXHAUSTED if melee or stack.fatigue is not Fatigue.FRESH else TIRED
+        run.out.effect(EffectKind.MARKER_SET, stack.name, value=fatigue, detail="regroup")
+        run.out.effect(EffectKind.MARKER_SET, stack.name, value=CHARGED,
+                       detail="inverted Charge marker")
+        words.append(f"{stack.name} is {fatigue}")
+    path = ("Each charging stack moves two hexes back along the exact path the Charge "
+            "followed, displacing any unit there one hex further along it. " if moved else "")
+    run.out.step(f"{step}. Cavalry Regroup", f"{path}{', '.join(words)}; mark them with an "
+                 "inverted Charge marker (they charged this turn).")
+
+
+def _names(stacks: list[Stack]) -> str:
+    return " and ".join(s.name for s in stacks)
+
+
+def _names_of(names: list[str]) -> str:
+    return " and ".join(names)
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+

@@ -1,0 +1,226 @@
+"""The Cavalry Charge's three mêlée procedures, the regroup, Square and the Reaction Charge,
+on scripted dice and answers, with the test chart pack and without any pack."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.decisions import Answers, Undecided
+from rules.core.dice import ScriptedSource
+from rules.core.errors import InvalidInput, NotAllowed
+from rules.labataille.reactions import form_square, reaction_charge
+from rules.labataille.units import Arm, Fatigue, Formation, Order
+
+from .helpers import charge, charge_asks, effects, pack, stack, step, titles
+
+HUSSARS = stack("Hussars", arm=Arm.CAVALRY, melee=20, mp=8, nation="french", defence=6)
+REGROUP_EXHAUSTED = [("moved", "Hussars", 2), ("marker_set", "Hussars", "exhausted"),
+                     ("marker_set", "Hussars", "charged")]
+
+
+def test_against_pgd_pursuit_losses_a_new_rout_and_a_tired_regroup():
+    rabble = stack("Rabble", state=Order.ROUTED, zoc=1)
+    result = charge([HUSSARS], [rabble], "", spent=2)
+    assert titles(result) == ["Cavalry Charge", "1. Pursuit", "1. Pursuit",
+                              "2. Cavalry Regroup"]
+    assert step(result, "1. Pursuit").outcome.startswith(
+        "Pursuit losses: (Hussars's printed MP 8 − 2 MPs expended) ÷ 3, rounded down = 2.")
+    assert effects(result) == [
+        ("damage", "Rabble", 2), ("routed", "Rabble", None), ("damage", "Rabble", 1),
+        ("moved", "Hussars", 2), ("marker_set", "Hussars", "tired"),
+        ("marker_set", "Hussars", "charged")]
+
+
+def test_tired_cavalry_that_charges_again_is_exhausted():
+    tired = stack("Hussars", arm=Arm.CAVALRY, melee=20, mp=6, fatigue=Fatigue.TIRED)
+    result = charge([tired], [stack("Rabble", state=Order.ROUTED)], "", spent=5)
+    assert ("marker_set", "Hussars", "exhausted") in effects(result)
+    assert ("damage", "Rabble", 0) not in effects(result)  # (6 − 5) ÷ 3 = 0: no losses
+
+
+def test_against_infantry_stand_shift_odds_and_dr_with_pursuit_before_the_rout():
+    foot = stack("2nd Foot", formation=Formation.LINE, zoc=0)
+    result = charge([HUSSARS], [foot], "45 1 41", spent=2, pack=pack())
+    assert titles(result) == [
+        "Cavalry Charge", "3. Roll to Stand", "3. Column shifts", "4. Defensive Fire",
+        "5. Mêlée odds", "6. Mêlée resolution", "6d. DR", "6d. Pursuit losses",
+        "7. Advance after Mêlée", "8. Pursuit", "9. Cavalry Regroup"]
+    stand = step(result, "3. Roll to Stand").rolls[0]
+    assert [m.value for m in stand.modifiers] == [6]  # the pack's stand_morale: line +6
+    assert "The # is ignored in a charge mêlée (DR1 read as DR)." in step(
+        result, "6d. DR").outcome
+    assert effects(result) == [
+        ("damage", "2nd Foot", 2), ("moved", "Hussars", 1),
+        ("marker_set", "Hussars", "disordered"), ("routed", "2nd Foot", None),
+        *REGROUP_EXHAUSTED]
+
+
+def test_defensive_fire_moves_the_roll_3_per_casualty_and_no_morale_check_follows():
+    foot = stack("2nd Foot", fire=6)
+    result = charge([HUSSARS], [foot], "45 1 33 44", spent=2, pack=pack())
+    roll = step(result, "6. Mêlée resolution").rolls[0]
+    assert [m.value for m in roll.modifiers] == [-3] and roll.total == 41
+    assert effects(result)[0] == ("damage", "Hussars", 1)
+    assert "The charging cavalry takes no morale checks from defensive fire." in result.notes
+
+
+def test_all_targets_routed_at_the_roll_to_stand_are_pursued_and_the_cavalry_tires():
+    shaken = stack("Militia", state=Order.DISORDERED)
+    result = charge([HUSSARS], [shaken], "11", spent=2, pack=pack())
+    assert effects(result) == [
+        ("routed", "Militia", None), ("moved", "Hussars", 1), ("damage", "Militia", 2),
+        ("moved", "Hussars", 2), ("marker_set", "Hussars", "tired"),
+        ("marker_set", "Hussars", "charged")]
+
+
+def test_a_blank_is_a_bounce_and_the_cavalry_is_exhausted():
+    result = charge([HUSSARS], [stack("2nd Foot")], "45 1 23", spent=2, pack=pack())
+    assert effects(result) == [("moved", "Hussars", "bounces"),
+                               ("marker_set", "Hussars", "exhausted"),
+                               ("marker_set", "Hussars", "charged")]
+    assert result.headline == "blank: the cavalry bounces"
+
+
+def test_unsupplied_artillery_routs_the_cavalry_advances_and_regroups():
+    guns = stack("Battery", arm=Arm.ARTILLERY, unsupplied=True)
+    result = charge([HUSSARS], [guns], "", spent=2)
+    assert effects(result) == [("routed", "Battery", None), ("moved", "Hussars", 1),
+                               ("moved", "Hussars", 2), ("marker_set", "Hussars", "tired"),
+                               ("marker_set", "Hussars", "charged")]
+
+
+def test_against_cavalry_no_stand_no_fire_no_pursuit():
+    dragoons = stack("Dragoons", arm=Arm.CAVALRY)
+    result = charge([HUSSARS], [dragoons], "41", pack=pack())
+    assert titles(result) == ["Cavalry Charge", "2. Mêlée odds", "3. Mêlée resolution",
+                              "3d. DR", "4. Advance after Mêlée", "5. Cavalry Regroup"]
+    assert effects(result) == [("routed", "Dragoons", None), ("moved", "Hussars", 1),
+                               ("marker_set", "Hussars", "disordered"), *REGROUP_EXHAUSTED]
+    bounce = charge([HUSSARS], [dragoons], "23", pack=pack())
+    assert effects(bounce) == [("moved", "Hussars", "bounces"),
+                               ("moved", "Dragoons", "bounces")]
+
+
+def test_retreat_before_charge_then_recall_on_the_nations_threshold():
+    skirmishers = stack("Voltigeurs", retreats=True)
+    assert charge_asks([HUSSARS], [skirmishers], "", spent=2) == "recall"
+    assert charge_asks([HUSSARS], [skirmishers], "2", "recall=recall",
+                       spent=2) == "after_recall"
+    ended = charge([HUSSARS], [skirmishers], "2", "recall=recall; after_recall=end", spent=2)
+    recall = step(ended, "1b. Recall").rolls[0]
+    assert (recall.total, recall.target, recall.result) == (2, "≥ 2", "recalled")
+    assert ("marker_set", "Hussars", "tired") in effects(ended)
+    # The test pack makes the French recall on 3: a 2 rides on, into whatever they fled to.
+    rides = charge([HUSSARS], [skirmishers], "2", "recall=recall", spent=2, pack=pack())
+    assert step(rides, "1b. Recall").rolls[0].notes == ("test recall thresholds",)
+    assert step(rides, "1b. Pursue").outcome.startswith("The cavalry must pursue and charge")
+    led = stack("Hussars", arm=Arm.CAVALRY, melee=20, mp=8, nation="british",
+                leader="Uxbridge")
+    assert step(charge([led], [skirmishers], "4", "recall=recall; after_recall=new", spent=2),
+                "1b. Recall").rolls[0].total == 5  # British 5+, a leader +1
+
+
+def test_without_a_pack_the_chart_is_asked_with_charge_results():
+    source = ScriptedSource.from_text("45 1 41")
+    from rules.labataille.assault import Assault
+    from rules.labataille.charge import resolve_charge
+    with pytest.raises(Undecided) as stop:
+        resolve_charge(Assault((HUSSARS,), (stack("2nd Foot"),), cavalry=True, spent=2),
+                       source, Answers())
+    assert [a.label for a in stop.value.question.answers] == [
+        "AS", "AR", "Blank: bounce", "DR", "DS"]
+    result = charge([HUSSARS], [stack("2nd Foot")], "45 1 41", "chart_result=DS", spent=2)
+    assert ("surrendered", "2nd Foot", None) in effects(result)
+
+
+def test_a_charge_is_cavalry_with_its_mp_and_the_mps_it_spent():
+    with pytest.raises(InvalidInput, match="only cavalry charge"):
+        charge([stack("Foot")], [stack("B")], "", spent=2)
+    with pytest.raises(InvalidInput, match="Give `spent`"):
+        charge([HUSSARS], [stack("B")], "")
+    with pytest.raises(InvalidInput, match="printed Movement Potential"):
+        charge([stack("H", arm=Arm.CAVALRY)], [stack("B")], "", spent=2)
+    with pytest.raises(InvalidInput, match="cannot charge"):
+        charge([stack("H", arm=Arm.CAVALRY, fatigue=Fatigue.EXHAUSTED, mp=8)], [stack("B")],
+               "", spent=2)
+    with pytest.raises(InvalidInput, match="no Recall threshold"):
+        charge([stack("H", arm=Arm.CAVALRY, mp=8)], [stack("B", retreats=True)], "1",
+               "recall=recall", spent=2)
+
+
+# --- Square and the Reaction Charge ------------------------------------------------------------
+
+
+def square(infantry, distance, rolled, answers="", cavalry=None, target=False, charts=None):
+    source = ScriptedSource.from_text(rolled)
+    result = form_square(infantry, distance, cavalry, target, charts, source,
+                         Answers.read(answers))
+    source.finish()
+    return result
+
+
+def test_forming_square_on_the_pack_chart_by_distance():
+    foot = stack("Foot", nation="french")
+    assert effects(square(foot, 1, "36", charts=pack())) == [("marker_set", "Foot", "square")]
+    assert effects(square(foot, 1, "41", charts=pack())) == [
+        ("marker_set", "Foot", "disordered")]
+    assert effects(square(foot, 1, "61", charts=pack())) == [("routed", "Foot", None)]
+    assert effects(square(foot, 2, "61", charts=pack())) == [
+        ("marker_set", "Foot", "disordered")]
+
+
+def test_without_a_pack_the_player_reads_the_carre_chart():
+    foot = stack("Foot", mod=-6)
+    with pytest.raises(Undecided) as stop:
+        form_square(foot, 3, None, False, None, ScriptedSource.from_text("45"), Answers())
+    assert stop.value.question.text == ("Read the Square (Carré) Realization chart: 3 "
+                                          "hexes, row 35. What does it say?")
+    assert effects(square(foot, 3, "45", "carre_result=C")) == [
+        ("marker_set", "Foot", "square")]
+
+
+def test_after_a_square_forms_the_cavalry_may_recall_else_must_charge_its_target():
+    foot = stack("Foot")
+    must = square(foot, 1, "11", "recall=no", cavalry=HUSSARS, target=True, charts=pack())
+    assert step(must, "2. Recall").outcome == ("No recall: it was the declared target: the "
+                                               "cavalry must charge the Square.")
+    recalled = square(foot, 1, "11 5", "recall=recall; after_recall=new", cavalry=HUSSARS,
+                      charts=pack())
+    assert step(recalled, "2. Recall").rolls[0].result == "recalled"
+
+
+def test_square_is_infantry_within_4_hexes_not_already_in_square():
+    with pytest.raises(NotAllowed, match="within 4 hexes"):
+        square(stack("Foot"), 5, "")
+    with pytest.raises(NotAllowed, match="only infantry"):
+        square(HUSSARS, 2, "")
+    with pytest.raises(NotAllowed, match="already in Square"):
+        square(stack("Foot", formation=Formation.SQUARE), 2, "")
+
+
+def reaction(reactor, charger, gap, rolled):
+    source = ScriptedSource.from_text(rolled)
+    result = reaction_charge(reactor, charger, gap, None, source)
+    source.finish()
+    return result
+
+
+def test_a_reaction_charge_meets_midway_and_the_reactor_attacks():
+    lancers = stack("Lancers", arm=Arm.CAVALRY)
+    passed = reaction(lancers, HUSSARS, 3, "45")
+    assert effects(passed) == [("moved", "Hussars", 2), ("moved", "Lancers", 1),
+                               ("marker_set", "Lancers", "charging")]
+    assert "the gap is odd: the charging cavalry moves one more hex" in step(
+        passed, "a. Reaction Charge").outcome
+    failed = reaction(lancers, HUSSARS, 3, "22")
+    assert effects(failed) == []
+    assert "remains in place, not disordered" in step(failed, "a. Reaction Charge").outcome
+
+
+def test_only_good_order_cavalry_not_exhausted_may_react():
+    with pytest.raises(NotAllowed, match="Good Order"):
+        reaction(stack("L", arm=Arm.CAVALRY, state=Order.DISORDERED), HUSSARS, 2, "")
+    with pytest.raises(NotAllowed, match="Exhausted"):
+        reaction(stack("L", arm=Arm.CAVALRY, fatigue=Fatigue.EXHAUSTED), HUSSARS, 2, "")
+    with pytest.raises(NotAllowed, match="cavalry against charging cavalry"):
+        reaction(stack("L"), HUSSARS, 2, "")
