@@ -1,5 +1,6 @@
 """La Bataille's slash commands: /assault labataille, /charge labataille (the Old Guard
-Charge) and /order labataille (who chooses the first assault)."""
+Charge), /order labataille (who chooses the first assault), and the cavalry's:
+/cavalry labataille (a charge's mêlée), /square labataille, /reaction labataille."""
 
 from __future__ import annotations
 
@@ -14,7 +15,14 @@ from rules.labataille.units import RULESET
 VERBS = {
     "assault": "Resolve an infantry assault",
     "order": "Who chooses the first assault",
+    "cavalry": "Resolve a cavalry charge's mêlée",
+    "square": "Form square as cavalry comes on",
+    "reaction": "Attempt a reaction charge",
 }
+CHARGERS = ("The charging cavalry `Name: words; …` e.g. `2e Cuirassiers: cavalry morale=44 "
+            "melee=18 mp=8 nation=french`")
+TARGETS = ("The target stacks e.g. `2nd Foot: infantry morale=41 melee=8 fire=5`; all routed: "
+           "the charge vs PGD; all cavalry: vs cavalry")
 ATTACKERS = ("The assaulting stacks `Name: words; …` e.g. `1/45e: infantry morale=34 melee=12 "
              "fire=6 defence=9 distance=2`")
 DEFENDERS = "The target stacks e.g. `52nd: infantry nation=british morale=41 melee=8`"
@@ -72,6 +80,68 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
                    "second_assaults": second_assaults}
         await lookups.resolve(interaction, RULESET, "order", options, dice, lookup)
 
+    @app_commands.command(name=RULESET, description="La Bataille: a cavalry charge's mêlée "
+                          "(vs PGD, infantry, cavalry), pursuit and regroup")
+    @app_commands.describe(chargers=CHARGERS, targets=TARGETS,
+                           spent="MPs the charge expended (0-5): pursuit losses are (printed "
+                                 "MP − spent) ÷ 3",
+                           dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    async def cavalry(
+        interaction: discord.Interaction,
+        chargers: app_commands.Range[str, 1, 600],
+        targets: app_commands.Range[str, 1, 600],
+        spent: app_commands.Range[int, 0, 5] | None = None,
+        dice: str | None = None, lookup: bool = False,
+        choices: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        options = {"chargers": chargers, "targets": targets, "spent": spent,
+                   "choices": choices}
+        await lookups.resolve(interaction, RULESET, "cavalry", options, dice, lookup)
+
+    @app_commands.command(name=RULESET, description="La Bataille: an infantry stack forms "
+                          "Square as cavalry comes within 4 hexes, then the cavalry's Recall")
+    @app_commands.describe(stack="The infantry stack e.g. `2nd Foot: infantry morale=41 "
+                                 "nation=british`",
+                           distance="The cavalry's distance in hexes (1-4)",
+                           cavalry="The charging cavalry, to attempt its Recall if the "
+                                   "square forms",
+                           target="The square was the charge's declared target",
+                           dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    async def square(
+        interaction: discord.Interaction,
+        stack: app_commands.Range[str, 1, 300],
+        distance: app_commands.Range[int, 1, 4],
+        cavalry: app_commands.Range[str, 1, 300] | None = None,
+        target: bool = False,
+        dice: str | None = None, lookup: bool = False,
+        choices: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        options = {"stack": stack, "distance": distance, "cavalry": cavalry, "target": target,
+                   "choices": choices}
+        await lookups.resolve(interaction, RULESET, "square", options, dice, lookup)
+
+    @app_commands.command(name=RULESET, description="La Bataille: a Reaction Charge against "
+                          "charging cavalry (a morale check, then face to face midway)")
+    @app_commands.describe(reactor="The reacting cavalry (good order, not exhausted)",
+                           charger="The charging cavalry",
+                           gap="Hexes between the two stacks", dice=DICE_HELP,
+                           lookup=LOOKUP_HELP)
+    async def reaction(
+        interaction: discord.Interaction,
+        reactor: app_commands.Range[str, 1, 300],
+        charger: app_commands.Range[str, 1, 300],
+        gap: app_commands.Range[int, 0, 20],
+        dice: str | None = None, lookup: bool = False,
+    ) -> None:
+        options = {"reactor": reactor, "charger": charger, "gap": gap}
+        await lookups.resolve(interaction, RULESET, "reaction", options, dice, lookup)
+
+    @cavalry.autocomplete("chargers")
+    @cavalry.autocomplete("targets")
+    @square.autocomplete("stack")
+    @square.autocomplete("cavalry")
+    @reaction.autocomplete("reactor")
+    @reaction.autocomplete("charger")
     @assault.autocomplete("attackers")
     @assault.autocomplete("defenders")
     @charge.autocomplete("attackers")
@@ -88,6 +158,16 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
                    '/charge labataille attackers:"1/3e Grenadiers: infantry morale=55 '
                    'melee=20" defenders:"33rd: infantry morale=41 melee=6" '
                    'dice:"61 32 45" choices:"chart_result=DS1"'),
+        Subcommand("cavalry", "cavalry", cavalry,
+                   '/cavalry labataille chargers:"2e Cuirassiers: cavalry morale=44 melee=18 '
+                   'mp=8 nation=french" targets:"2nd Foot: infantry morale=41 melee=8" '
+                   'spent:2 dice:"45 1 41" choices:"chart_result=DR"'),
+        Subcommand("square", "square", square,
+                   '/square labataille stack:"2nd Foot: infantry morale=41 nation=british" '
+                   'distance:2 dice:"35" choices:"carre_result=C"'),
+        Subcommand("reaction", "reaction", reaction,
+                   '/reaction labataille reactor:"Lancers: cavalry morale=35" '
+                   'charger:"Hussars: cavalry morale=34" gap:3 dice:"45"'),
         Subcommand("order", "order", order,
                    "/order labataille first:French first_assaults:2 second:British "
                    'second_assaults:2 dice:"3 5"'),

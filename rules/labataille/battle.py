@@ -29,9 +29,9 @@ from rules.core.roster import (
     register_phrases,
     unit_changes,
 )
-from rules.labataille.effects import DISORDERED
+from rules.labataille.effects import CHARGED, CHARGING, DISORDERED, EXHAUSTED, SQUARE, TIRED
 from rules.labataille.inputs import ROSTER_FIELDS, build_stack
-from rules.labataille.units import Order, Stack
+from rules.labataille.units import ChargeMarker, Fatigue, Formation, Order, Stack
 
 FIREFIGHT = "firefight"
 MELEE_SEGMENT = "Mêlée Segment"
@@ -40,7 +40,13 @@ PHASES: tuple[str, ...] = ("Maneuver Segment", "Fire Segment", MELEE_SEGMENT)
 
 CHANGE_PHRASES: dict[str, Phrase] = {
     "state": Phrase("is now {value}", "is in good order"),
+    "fatigue": Phrase("is now {value}", "is fresh"),
+    "charge": Phrase("now carries {value}", "has its Charge marker removed", words=(
+        ("charging", "a Charge marker"),
+        ("charged", "an inverted Charge marker (it charged this turn)"))),
 }
+FATIGUE = {TIRED: Fatigue.TIRED.value, EXHAUSTED: Fatigue.EXHAUSTED.value}
+CHARGE_MARKERS = {CHARGING: ChargeMarker.CHARGING.value, CHARGED: ChargeMarker.CHARGED.value}
 register_phrases(CHANGE_PHRASES)
 
 
@@ -52,9 +58,18 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
         described.append(str(attributes["formation"]))
     if attributes.get("nation"):
         described.append(str(attributes["nation"]))
+    markers = []
     state = attributes.get("state")
-    markers = (str(state),) if state and state != Order.GOOD.value else ()
-    return UnitWords(tuple(described), markers)
+    if state and state != Order.GOOD.value:
+        markers.append(str(state))
+    if attributes.get("fatigue") and attributes["fatigue"] != Fatigue.FRESH.value:
+        markers.append(str(attributes["fatigue"]))
+    marker = attributes.get("charge")
+    if marker == ChargeMarker.CHARGING.value:
+        markers.append("Charge marker")
+    elif marker == ChargeMarker.CHARGED.value:
+        markers.append("inverted Charge marker")
+    return UnitWords(tuple(described), tuple(markers))
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
@@ -88,15 +103,36 @@ def firefight_of(roster: Roster, name: str):
 
 
 def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
-    return roster, []
+    """The inverted Charge markers say "charged this turn": a new turn takes them off."""
+    units = tuple(replace(u, attributes={k: v for k, v in u.attributes.items()
+                                         if k != "charge"})
+                  if u.attributes.get("charge") == ChargeMarker.CHARGED.value else u
+                  for u in roster.units)
+    after = replace(roster, units=units)
+    return after, [c for old, new in zip(roster.units, after.units, strict=True)
+                   for c in unit_changes(old, new)]
 
 
 def reminders(roster: Roster, phase: str | None) -> list[str]:
-    """At the Mêlée Segment (and a new turn): the firefights to fight again."""
+    """At the Mêlée Segment (and a new turn): the firefights to fight again and the charges
+    to resolve; at a new turn, the cavalry still Tired or Exhausted."""
     if phase not in (None, MELEE_SEGMENT, PHASES[0]):
         return []
-    return [f"{e.label}: fight it again this Mêlée Segment (`/assault labataille`), on the "
-            "Firefight column" for e in roster.engagements if e.kind == FIREFIGHT]
+    lines = [f"{e.label}: fight it again this Mêlée Segment (`/assault labataille`), on the "
+             "Firefight column" for e in roster.engagements if e.kind == FIREFIGHT]
+    active = [u for u in roster.units if not u.gone]
+    charging = [u.name for u in active if u.attributes.get("charge") == "charging"]
+    if charging:
+        lines.append(f"Charge markers on {', '.join(charging)}: resolve each charge's mêlée "
+                     "(`/cavalry labataille`), or take the marker off (`/gm set`)")
+    if phase != MELEE_SEGMENT:
+        for fatigue in (Fatigue.TIRED, Fatigue.EXHAUSTED):
+            names = [u.name for u in active if u.attributes.get("fatigue") == fatigue.value]
+            if names:
+                lines.append(f"{fatigue.value.capitalize()}: {', '.join(names)}: clear the "
+                             "marker when your rules let them recover (`/gm set unit "
+                             "fatigue fresh`)")
+    return lines
 
 
 def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:
@@ -143,8 +179,15 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return replace(unit, strength=max(0, unit.strength - (effect.amount or 0)))
         case EffectKind.MARKER_SET if effect.value == DISORDERED:
             return unit.with_attr("state", Order.DISORDERED.value)
+        case EffectKind.MARKER_SET if effect.value == SQUARE:
+            return unit.with_attr("formation", Formation.SQUARE.value)
+        case EffectKind.MARKER_SET if effect.value in FATIGUE:
+            return unit.with_attr("fatigue", FATIGUE[str(effect.value)])
+        case EffectKind.MARKER_SET if effect.value in CHARGE_MARKERS:
+            return unit.with_attr("charge", CHARGE_MARKERS[str(effect.value)])
         case EffectKind.ROUTED:
-            return replace(unit, status=GONE, gone_reason="routed")
+            # PGD: a routed stack stays on the map (it may be charged, and rally).
+            return unit.with_attr("state", Order.ROUTED.value)
         case EffectKind.SURRENDERED:
             return replace(unit, status=GONE, gone_reason="surrendered")
         case EffectKind.REMOVED:

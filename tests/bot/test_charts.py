@@ -45,6 +45,10 @@ async def test_an_attached_pack_decides_the_assault_until_undo_takes_it_back(bat
         "• defender morale, situations: 1 value (test defender chart)",
         "• attacker mêlée multipliers: 1 value",
         "• defender mêlée multipliers: 1 value",
+        "• defender mêlée multipliers vs cavalry: 1 value",
+        "• roll to stand vs cavalry, situations: 1 value",
+        "• recall thresholds: 1 value (test recall thresholds)",
+        "• Square (Carré) Realization: any",
         "Event #4; `/gm undo` takes it back.",
     ]
     roster = await reply(battle_session, "/battle show")

@@ -59,7 +59,9 @@ def test_the_next_assault_between_them_is_a_firefight_with_locked_units():
     assert read.outcome == "Read row 51 of the Firefight column on your Assault et Mêlée chart."
     after, _ = apply_effects(result.effects, roster(engaged=True))
     assert after.engagements == ()
-    assert {u.name: u.status for u in after.units}["52nd"] == GONE
+    # A routed stack is PGD: it stays on the map, marked routed.
+    routed = {u.name: u for u in after.units}["52nd"]
+    assert (routed.status, routed.attributes["state"]) == ("active", "routed")
 
 
 def test_new_units_joining_the_defence_switch_the_roles_and_the_record():
