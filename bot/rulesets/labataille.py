@@ -98,8 +98,8 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
                    "choices": choices}
         await lookups.resolve(interaction, RULESET, "cavalry", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description="La Bataille: an infantry stack forms "
-                          "Square as cavalry comes within 4 hexes, then the cavalry's Recall")
+    @app_commands.command(name=RULESET, description="La Bataille: infantry forms Square as "
+                          "cavalry comes within 4 hexes, then the cavalry's Recall")
     @app_commands.describe(stack="The infantry stack e.g. `2nd Foot: infantry morale=41 "
                                  "nation=british`",
                            distance="The cavalry's distance in hexes (1-4)",
