@@ -8,6 +8,7 @@ without Huzzah and without distance modifiers for the units already locked in it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -208,7 +209,10 @@ def retreat_before_assault(run: Run) -> bool:
     return True
 
 
-def unsupplied_artillery(run: Run) -> bool:
+def unsupplied_artillery(run: Run, units: str = "assaulting units",
+                         then: Callable[[Run], None] | None = None) -> bool:
+    """Unsupplied artillery alone routs; with every target gone, the attackers advance and
+    ``then`` ends the procedure (the assault's end, by default)."""
     stranded = [s for s in run.standing(run.defenders)
                 if s.arm is Arm.ARTILLERY and s.unsupplied and not s.covered]
     if not stranded:
@@ -221,9 +225,12 @@ def unsupplied_artillery(run: Run) -> bool:
                      "ammunition.")
         return False
     run.out.step("2. Unsupplied Artillery", f"{_names(stranded)} rout for want of "
-                 "ammunition; the assaulting units advance into the target hex.")
+                 f"ammunition; the {units} advance into the target hex.")
     advance(run, "into the target hex", disorder=False)
-    finished(run, advanced=True)
+    if then is None:
+        finished(run, advanced=True)
+    else:
+        then(run)
     return True
 
 

@@ -25,6 +25,7 @@ from rules.labataille.assault import (
     odds,
     rout,
     shift_roll,
+    unsupplied_artillery,
 )
 from rules.labataille.charts import ChartResult
 from rules.labataille.effects import CHARGED, EXHAUSTED, INCREMENTS, TIRED
@@ -108,7 +109,8 @@ def against_pgd(run: Run) -> None:
 
 
 def against_infantry(run: Run) -> None:
-    if retreat_before_charge(run) or unsupplied_artillery(run):
+    if retreat_before_charge(run) or unsupplied_artillery(
+            run, "charging units", lambda done: regroup(done, "9", melee=False)):
         return
     if roll_to_stand(run):
         return
@@ -205,25 +207,6 @@ def recall_threshold(run: Run, stack: Stack) -> tuple[int, str]:
 
 
 # --- steps 2 to 4 ----------------------------------------------------------------------------
-
-
-def unsupplied_artillery(run: Run) -> bool:
-    stranded = [s for s in run.standing(run.defenders)
-                if s.arm is Arm.ARTILLERY and s.unsupplied and not s.covered]
-    if not stranded:
-        return False
-    for stack in stranded:
-        rout(run, stack, "unsupplied artillery (17.7)")
-    run.phrases.append(f"{_names(stranded)} rout for want of ammunition")
-    if run.standing(run.defenders):
-        run.out.step("2. Unsupplied Artillery", f"{_names(stranded)} rout for want of "
-                     "ammunition.")
-        return False
-    run.out.step("2. Unsupplied Artillery", f"{_names(stranded)} rout for want of ammunition; "
-                 "the charging units advance into the target hex. Proceed to step 9.")
-    advance(run, "into the target hex", disorder=False)
-    regroup(run, "9", melee=False)
-    return True
 
 
 def roll_to_stand(run: Run) -> bool:

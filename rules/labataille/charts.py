@@ -241,12 +241,16 @@ def _carre_rows(rows: Any, where: str) -> dict[int, str]:
             if roll in cells:
                 raise InvalidInput(f"{where}: row {roll} is given twice.")
             cells[roll] = result.strip().upper()
-    missing = [r for r in D66_VALUES if r not in cells]
+    _every_row(cells, where)
+    return cells
+
+
+def _every_row(rows: Mapping[int, Any], where: str) -> None:
+    missing = [r for r in D66_VALUES if r not in rows]
     if missing:
         raise InvalidInput(f"{where}: no row for {', '.join(map(str, missing[:6]))}"
                            + ("…" if len(missing) > 6 else "") + ".",
                            hint="Give every d66 result from 11 to 66.")
-    return cells
 
 
 def _text(value: Any, where: str, hint: str = "") -> str:
@@ -299,11 +303,7 @@ def _rows(value: Any, columns: tuple[str, ...], firefight: bool, where: str
                                    f"column ({', '.join(names)}).")
             rows[roll] = tuple(parse_result(cell, f"{where}: row {key}, column {name}")
                                for cell, name in zip(cells, names, strict=True))
-    missing = [r for r in D66_VALUES if r not in rows]
-    if missing:
-        raise InvalidInput(f"{where}: no row for {', '.join(map(str, missing[:6]))}"
-                           + ("…" if len(missing) > 6 else "") + ".",
-                           hint="Give every d66 result from 11 to 66.")
+    _every_row(rows, where)
     return rows
 
 
