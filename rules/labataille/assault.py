@@ -19,7 +19,7 @@ from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuild
 from rules.labataille.charts import ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS
 from rules.labataille.fire import fire
-from rules.labataille.morale import SHIFT_SOURCE, Check, morale_check, shift_count
+from rules.labataille.morale import SHIFT_SOURCE, Check, Outcome, morale_check, shift_count
 from rules.labataille.published import (
     PREMIER_COLUMNS,
     PREMIER_COLUMNS_SOURCE,
@@ -252,15 +252,7 @@ def morale_checks(run: Run) -> bool:
         else:
             words = f"{stack.name} fails: {fail(run, stack)}."
         run.out.step("3a. Attacker morale check", words, outcome.roll)
-    for outcome in defender_outcomes:
-        stack = outcome.stack
-        if outcome.passed:
-            run.doubled.add(stack.name)
-            run.passed.add(stack.name)
-            words = f"{stack.name} passes: its defensive fire is doubled."
-        else:
-            words = f"{stack.name} fails: {fail(run, stack)}."
-        run.out.step("3b. Defender morale check", words, outcome.roll)
+    defenders_checked(run, defender_outcomes, "3b. Defender morale check", "passes")
     if not run.standing(run.attackers):
         run.out.step("3. Morale", "All assaulting units routed: the assault is finished.")
         run.phrases.append("the assault breaks before contact")
@@ -274,6 +266,20 @@ def morale_checks(run: Run) -> bool:
     if run.passed:
         shift_roll(run)
     return False
+
+
+def defenders_checked(run: Run, outcomes: list[Outcome], title: str, verb: str) -> None:
+    """Passing defenders double their defensive fire (and earn the shift die); failing ones
+    disorder, or rout if already disordered."""
+    for outcome in outcomes:
+        stack = outcome.stack
+        if outcome.passed:
+            run.doubled.add(stack.name)
+            run.passed.add(stack.name)
+            words = f"{stack.name} {verb}: its defensive fire is doubled."
+        else:
+            words = f"{stack.name} fails: {fail(run, stack)}."
+        run.out.step(title, words, outcome.roll)
 
 
 def shift_roll(run: Run) -> None:

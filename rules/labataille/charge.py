@@ -19,7 +19,7 @@ from rules.labataille.assault import (
     Run,
     advance,
     check_assault,
-    fail,
+    defenders_checked,
     lose,
     melee_resolution,
     odds,
@@ -214,15 +214,7 @@ def roll_to_stand(run: Run) -> bool:
     pack = run.assault.pack
     outcomes = [morale_check(s, Check.STAND, run.dice, pack, label="roll to stand")
                 for s in run.standing(run.defenders)]
-    for outcome in outcomes:
-        stack = outcome.stack
-        if outcome.passed:
-            run.doubled.add(stack.name)
-            run.passed.add(stack.name)
-            words = f"{stack.name} stands: its defensive fire is doubled."
-        else:
-            words = f"{stack.name} fails: {fail(run, stack)}."
-        run.out.step("3. Roll to Stand", words, outcome.roll)
+    defenders_checked(run, outcomes, "3. Roll to Stand", "stands")
     if not run.standing(run.defenders):
         run.out.step("3. Roll to Stand", "All targets routed: the cavalry advances into the "
                      "target hex.")
