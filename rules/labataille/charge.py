@@ -45,8 +45,9 @@ NEW_TARGET, END_CHARGE = Answer("new", "Choose a new target"), Answer("end", "En
 REGROUP_HEXES = 2
 PURSUIT_SOURCE = f"{TEXT}, Cavalry Charge vs. PGD step 1 and vs. Infantry step 8"
 STEPS = {
-    INFANTRY: {"shifts": "3", "odds": "5", "roll": "6", "advance": "7"},
-    CAVALRY: {"shifts": "-", "odds": "2", "roll": "3", "advance": "4"},
+    PGD: {"regroup": "2"},
+    INFANTRY: {"shifts": "3", "odds": "5", "roll": "6", "advance": "7", "regroup": "9"},
+    CAVALRY: {"shifts": "-", "odds": "2", "roll": "3", "advance": "4", "regroup": "5"},
 }
 
 
@@ -64,7 +65,7 @@ def resolve_charge(charge: Assault, dice: DiceSource, answers: Answers | None = 
     kind = target_kind(charge.defenders)
     run = Run(charge, dice, out, stacks={s.name: s for s in
                                          (*charge.attackers, *charge.defenders)},
-              steps=dict(STEPS.get(kind, STEPS[INFANTRY])))
+              steps=dict(STEPS[kind]))
     run.attackers = [s.name for s in charge.attackers]
     run.defenders = [s.name for s in charge.defenders]
     out.step("Cavalry Charge", f"{_names(charge.defenders)}: the Cavalry Charge vs. {kind} "
@@ -105,12 +106,12 @@ def against_pgd(run: Run) -> None:
     run.phrases.append(f"{_names_of(run.defenders)} are ridden down")
     run.out.step("1. Pursuit", "The PGD units rout again, each losing an increment per Zone "
                  "of Influence retreated from.")
-    regroup(run, "2", melee=False)
+    regroup(run, melee=False)
 
 
 def against_infantry(run: Run) -> None:
     if retreat_before_charge(run) or unsupplied_artillery(
-            run, "charging units", lambda done: regroup(done, "9", melee=False)):
+            run, "charging units", lambda done: regroup(done, melee=False)):
         return
     if roll_to_stand(run):
         return
@@ -119,7 +120,7 @@ def against_infantry(run: Run) -> None:
         run.out.step("4. Defensive Fire", "No target is left: the cavalry advances into the "
                      "target hex.")
         advance(run, "into the target hex", disorder=False)
-        regroup(run, "9", melee=False)
+        regroup(run, melee=False)
         return
     column = odds(run)
     result = melee_resolution(run, column)
@@ -187,7 +188,7 @@ def recall(run: Run, title: str) -> bool:
     if run.out.ask(question) is NEW_TARGET:
         run.out.step(title, "A new target: resolve the charge on it as its own charge.")
         return True
-    regroup(run, "9", melee=False)
+    regroup(run, melee=False)
     return True
 
 
@@ -220,7 +221,7 @@ def roll_to_stand(run: Run) -> bool:
                      "target hex.")
         advance(run, "into the target hex", disorder=False)
         pursuit_of_routed(run)
-        regroup(run, "9", melee=False)
+        regroup(run, melee=False)
         return True
     if run.passed:
         shift_roll(run)
@@ -285,13 +286,10 @@ def apply_result(run: Run, result: ChartResult, *, pursuit: bool) -> None:
             run.out.step(f"{step}c. Blank: Bounce", f"{_names(bouncing)} bounce (15.11) and "
                          "the Charge is finished.")
             if not cavalry:
-                regroup(run, "9", melee=True, moved=False)
+                regroup(run, melee=True, moved=False)
         case "DR" | "DS":
             defeated(run, result, pursuit=pursuit)
-            if not cavalry:
-                regroup(run, "9", melee=True)
-            else:
-                regroup(run, "5", melee=True)
+            regroup(run, melee=True)
 
 
 def defeated(run: Run, result: ChartResult, *, pursuit: bool) -> None:
@@ -369,7 +367,7 @@ def pursue(run: Run, stack: Stack, losses: int) -> None:
         run.gone.add(stack.name)
 
 
-def regroup(run: Run, step: str, *, melee: bool, moved: bool = True) -> None:
+def regroup(run: Run, *, melee: bool, moved: bool = True) -> None:
     """Cavalry Regroup: two hexes back along the charge path, Tired or Exhausted, and the
     inverted Charge marker."""
     riders = run.standing(run.attackers)
@@ -388,8 +386,8 @@ def regroup(run: Run, step: str, *, melee: bool, moved: bool = True) -> None:
         words.append(f"{stack.name} is {fatigue}")
     path = ("Each charging stack moves two hexes back along the exact path the Charge "
             "followed, displacing any unit there one hex further along it. " if moved else "")
-    run.out.step(f"{step}. Cavalry Regroup", f"{path}{', '.join(words)}; mark them with an "
-                 "inverted Charge marker (they charged this turn).")
+    run.out.step(f"{run.steps['regroup']}. Cavalry Regroup", f"{path}{', '.join(words)}; "
+                 "mark them with an inverted Charge marker (they charged this turn).")
 
 
 def _names(stacks: list[Stack]) -> str:

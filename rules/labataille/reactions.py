@@ -11,7 +11,7 @@ from rules.core.dice import D66, DiceSource, d66_add, d66_value
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import Assault, Run
-from rules.labataille.charge import TRY_RECALL, recall
+from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, recall
 from rules.labataille.charts import CARRE_RESULTS, ChartPack
 from rules.labataille.effects import CHARGING, DISORDERED, SQUARE
 from rules.labataille.morale import Check, morale_check
@@ -83,7 +83,8 @@ def square_recall(out: ResolutionBuilder, cavalry: Stack, target: bool,
         raise InvalidInput(f"{cavalry.name} is not cavalry.", hint="Give the charging "
                            "cavalry as `cavalry`.")
     run = Run(Assault((cavalry,), (cavalry,), pack=pack, cavalry=True), dice, out,
-              stacks={cavalry.name: cavalry}, attackers=[cavalry.name])
+              stacks={cavalry.name: cavalry}, attackers=[cavalry.name],
+              steps=dict(STEPS[INFANTRY]))
     question = Question("recall", f"The square formed: will {cavalry.name} attempt to "
                         "Recall?", RECALL_SQUARE, by="attacker", unit=cavalry.name)
     if out.ask(question) is TRY_RECALL and recall(run, "2. Recall"):
