@@ -363,16 +363,17 @@ def _target(run: Run, stack: Stack, targets: list[str]) -> Stack:
     return standing[0]
 
 
-def lose(run: Run, stack: Stack, casualties: int) -> None:
+def lose(run: Run, stack: Stack, casualties: int, why: str = "fire") -> None:
+    """Increments lost (to fire, or to a pursuit); a stack with none left is removed."""
     stack = run.stacks[stack.name]
     lost = min(casualties, stack.increments)
-    run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS, detail="fire")
+    run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS, detail=why)
     run.stacks[stack.name] = _with(stack, increments=stack.increments - lost)
     run.hurt(Severity.MAJOR)
     if lost == stack.increments:
         run.out.effect(EffectKind.REMOVED, stack.name, detail="no increments left")
         run.gone.add(stack.name)
-        run.phrases.append(f"{stack.name} is destroyed by fire")
+        run.phrases.append(f"{stack.name} is destroyed by {why}")
 
 
 # --- step 5 ------------------------------------------------------------------------------------

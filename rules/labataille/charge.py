@@ -8,8 +8,6 @@ cavalry, cavalry; otherwise infantry and artillery. The reply says which.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource
 from rules.core.errors import InvalidInput
@@ -28,7 +26,7 @@ from rules.labataille.assault import (
     unsupplied_artillery,
 )
 from rules.labataille.charts import ChartResult
-from rules.labataille.effects import CHARGED, EXHAUSTED, INCREMENTS, TIRED
+from rules.labataille.effects import CHARGED, EXHAUSTED, TIRED
 from rules.labataille.fire import fire
 from rules.labataille.morale import Check, morale_check
 from rules.labataille.published import (
@@ -334,9 +332,7 @@ def pursuit_of_routed(run: Run) -> None:
         return
     losses = pursuit_losses(run, "8. Pursuit")
     for stack in routed:
-        if losses:
-            run.out.effect(EffectKind.DAMAGE, stack.name, min(losses, stack.increments),
-                           measure=INCREMENTS, detail="pursuit")
+        pursue(run, stack, losses)
     run.out.step("8. Pursuit", f"Each routed target loses {_n(losses, 'increment')} to the "
                  "pursuit, then completes its rout.")
 
@@ -356,15 +352,8 @@ def pursuit_losses(run: Run, title: str) -> int:
 
 
 def pursue(run: Run, stack: Stack, losses: int) -> None:
-    if not losses:
-        return
-    lost = min(losses, stack.increments)
-    run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS, detail="pursuit")
-    run.stacks[stack.name] = replace(stack, increments=stack.increments - lost)
-    run.hurt(Severity.MAJOR)
-    if lost == stack.increments:
-        run.out.effect(EffectKind.REMOVED, stack.name, detail="no increments left")
-        run.gone.add(stack.name)
+    if losses:
+        lose(run, stack, losses, "pursuit")
 
 
 def regroup(run: Run, *, melee: bool, moved: bool = True) -> None:

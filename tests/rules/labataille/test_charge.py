@@ -224,3 +224,12 @@ def test_only_good_order_cavalry_not_exhausted_may_react():
         reaction(stack("L", arm=Arm.CAVALRY, fatigue=Fatigue.EXHAUSTED), HUSSARS, 2, "")
     with pytest.raises(NotAllowed, match="cavalry against charging cavalry"):
         reaction(stack("L"), HUSSARS, 2, "")
+
+
+def test_a_stack_pursued_to_its_last_increment_is_removed():
+    shaken = stack("Militia", state=Order.DISORDERED, increments=1)
+    result = charge([HUSSARS], [shaken], "11", spent=2, pack=pack())
+    assert effects(result)[:4] == [
+        ("routed", "Militia", None), ("moved", "Hussars", 1), ("damage", "Militia", 1),
+        ("removed", "Militia", None)]
+    assert "Militia is destroyed by pursuit" in result.headline
