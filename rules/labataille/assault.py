@@ -181,15 +181,21 @@ def roles(run: Run) -> None:
 # --- steps 1 and 2 ---------------------------------------------------------------------------
 
 
-def retreat_before_assault(run: Run) -> bool:
+def retreat_before(run: Run, what: str, rule: str) -> list[Stack]:
+    """The targets that retreat before the assault or charge leave it."""
     leaving = [s for s in run.standing(run.defenders) if s.retreats]
+    for stack in leaving:
+        run.out.effect(EffectKind.MOVED, stack.name, value=f"retreats before {what}",
+                       detail=rule)
+        run.gone.add(stack.name)
+    return leaving
+
+
+def retreat_before_assault(run: Run) -> bool:
+    leaving = retreat_before(run, "assault", "15.4")
     if not leaving:
         return False
-    for stack in leaving:
-        run.out.effect(EffectKind.MOVED, stack.name, value="retreats before assault",
-                       detail="15.4")
-        run.gone.add(stack.name)
-    names = " and ".join(s.name for s in leaving)
+    names = _names(leaving)
     if run.standing(run.defenders):
         run.out.step("1. Retreat Before Assault", f"{names} retreat before the assault; "
                      "the assault goes on against the others.")

@@ -21,6 +21,7 @@ from rules.labataille.assault import (
     lose,
     melee_resolution,
     odds,
+    retreat_before,
     rout,
     shift_roll,
     unsupplied_artillery,
@@ -139,13 +140,9 @@ def against_cavalry(run: Run) -> None:
 
 
 def retreat_before_charge(run: Run) -> bool:
-    leaving = [s for s in run.standing(run.defenders) if s.retreats]
+    leaving = retreat_before(run, "charge", "18.3")
     if not leaving:
         return False
-    for stack in leaving:
-        run.out.effect(EffectKind.MOVED, stack.name, value="retreats before charge",
-                       detail="18.3")
-        run.gone.add(stack.name)
     names = _names(leaving)
     run.phrases.append(f"{names} retreat before the charge")
     run.out.step("1a. Retreat Before Charge", f"{names} retreat before the charge (18.3.1).")
