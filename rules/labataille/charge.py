@@ -215,7 +215,7 @@ def roll_to_stand(run: Run) -> bool:
         run.out.step("3. Roll to Stand", "All targets routed: the cavalry advances into the "
                      "target hex.")
         advance(run, "into the target hex", disorder=False)
-        pursuit_of_routed(run)
+        pursuit_of_routed(run, [o.stack for o in outcomes])
         regroup(run, melee=False)
         return True
     if run.passed:
@@ -322,11 +322,9 @@ def defeated(run: Run, result: ChartResult, *, pursuit: bool) -> None:
     advance(run, "into the target hex (Advance after Mêlée)", disorder=True)
 
 
-def pursuit_of_routed(run: Run) -> None:
-    """Step 8 when every target routed at the roll to stand: the cavalry pursues them."""
-    routed = [run.stacks[n] for n in run.defenders if run.stacks[n].name in run.gone]
-    if not routed:
-        return
+def pursuit_of_routed(run: Run, routed: list[Stack]) -> None:
+    """Step 8 when every target routed at the roll to stand: the cavalry pursues them (not
+    the stacks that retreated before the charge)."""
     losses = pursuit_losses(run, "8. Pursuit")
     for stack in routed:
         pursue(run, stack, losses)

@@ -233,3 +233,12 @@ def test_a_stack_pursued_to_its_last_increment_is_removed():
         ("routed", "Militia", None), ("moved", "Hussars", 1), ("damage", "Militia", 1),
         ("removed", "Militia", None)]
     assert "Militia is destroyed by pursuit" in result.headline
+
+
+def test_stacks_that_retreated_before_the_charge_are_not_pursued():
+    skirmishers = stack("Voltigeurs", retreats=True)
+    shaken = stack("Militia", state=Order.DISORDERED)
+    result = charge([HUSSARS], [skirmishers, shaken], "11", "recall=no", spent=2,
+                    pack=pack())
+    damaged = [unit for kind, unit, _ in effects(result) if kind == "damage"]
+    assert damaged == ["Militia"]
