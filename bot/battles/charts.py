@@ -31,9 +31,7 @@ class ChartsSaid:
 def read_chart_file(data: bytes, filename: str) -> dict[str, Any]:
     """The JSON object in an attached file, or a refusal that says what is wrong with it."""
     hint = "Attach the chart pack as a JSON file (see the rule set's documentation)."
-    if len(data) > MAX_BYTES:
-        raise BattleError(f"{filename} is {len(data) // 1024} KiB; a chart pack is at most "
-                          f"{MAX_BYTES // 1024} KiB.", hint=hint)
+    check_size(filename, len(data))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -49,6 +47,16 @@ def read_chart_file(data: bytes, filename: str) -> dict[str, Any]:
         raise BattleError(f"{filename} holds a JSON {type(content).__name__}, not an object.",
                           hint=hint)
     return content
+
+
+def check_size(filename: str, size: int) -> None:
+    """Refuses a file too large to be a chart pack (before it is downloaded, when the size
+    is known)."""
+    if size > MAX_BYTES:
+        raise BattleError(f"{filename} is {size // 1024} KiB; a chart pack is at most "
+                          f"{MAX_BYTES // 1024} KiB.",
+                          hint="Attach the chart pack as a JSON file (see the rule set's "
+                               "documentation).")
 
 
 def _refuse_constant(name: str) -> Any:

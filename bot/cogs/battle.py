@@ -10,10 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.battles.charts import (
-    MAX_BYTES,
     ChartsSaid,
     attach_charts,
     attached_charts,
+    check_size,
     read_chart_file,
     remove_charts,
 )
@@ -72,10 +72,7 @@ def charts_notice(title: str, said: ChartsSaid) -> Reply:
 
 async def download(file: discord.Attachment) -> bytes:
     """The attachment's bytes, refused before the download when it is too large to be one."""
-    if file.size > MAX_BYTES:
-        raise BattleError(f"{file.filename} is {file.size // 1024} KiB; a chart pack is at "
-                          f"most {MAX_BYTES // 1024} KiB.",
-                          hint="Attach the chart pack's JSON file.")
+    check_size(file.filename, file.size)
     try:
         return await file.read()
     except discord.HTTPException:
