@@ -18,6 +18,7 @@ from rules.core.registry import ChartsSpec
 from rules.registry import RULESETS
 
 MAX_BYTES = 256 * 1024  # a whole revised chart with every modifier table is a few KiB
+ATTACH_HINT = "Attach the chart pack as a JSON file (see the rule set's documentation)."
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class ChartsSaid:
 
 def read_chart_file(data: bytes, filename: str) -> dict[str, Any]:
     """The JSON object in an attached file, or a refusal that says what is wrong with it."""
-    hint = "Attach the chart pack as a JSON file (see the rule set's documentation)."
+    hint = ATTACH_HINT
     check_size(filename, len(data))
     try:
         text = data.decode("utf-8-sig")
@@ -55,8 +56,7 @@ def check_size(filename: str, size: int) -> None:
     if size > MAX_BYTES:
         raise BattleError(f"{filename} is {size // 1024} KiB; a chart pack is at most "
                           f"{MAX_BYTES // 1024} KiB.",
-                          hint="Attach the chart pack as a JSON file (see the rule set's "
-                               "documentation).")
+                          hint=ATTACH_HINT)
 
 
 def _refuse_constant(name: str) -> Any:
