@@ -1,6 +1,8 @@
 """La Bataille's slash commands: /assault labataille, /charge labataille (the Old Guard
 Charge), /order labataille (who chooses the first assault), and the cavalry's:
-/cavalry labataille (a charge's mêlée), /square labataille, /reaction labataille."""
+/cavalry labataille (a charge's mêlée, or a charge that falls short), /square labataille,
+/reaction labataille, /formup labataille (skirmishing cavalry) and /recall labataille (light
+cavalry during its charge movement)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,11 @@ VERBS = {
     "cavalry": "Resolve a cavalry charge's mêlée",
     "square": "Form square as cavalry comes on",
     "reaction": "Attempt a reaction charge",
+    "formup": "Skirmishers form up against a charge",
+    "recall": "Light cavalry attempts to recall",
 }
+CHARGING = ("The charging cavalry (in a battle, its roster name; several `;`-separated: a "
+            "Grand Charge)")
 CHARGERS = ("The charging cavalry `Name: words; …` e.g. `2e Cuirassiers: cavalry morale=44 "
             "melee=18 mp=8 nation=french`")
 TARGETS = ("The target stacks e.g. `2nd Foot: infantry morale=41 melee=8 fire=5`; all routed: "
@@ -85,17 +91,20 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
     @app_commands.describe(chargers=CHARGERS, targets=TARGETS,
                            spent="MPs the charge expended (0-5): pursuit losses are (printed "
                                  "MP − spent) ÷ 3",
+                           reached="false: the charge did not reach its declared target in "
+                                   "5 MPs (disordered, finished)",
                            dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
     async def cavalry(
         interaction: discord.Interaction,
         chargers: app_commands.Range[str, 1, 600],
         targets: app_commands.Range[str, 1, 600],
         spent: app_commands.Range[int, 0, 5] | None = None,
+        reached: bool = True,
         dice: str | None = None, lookup: bool = False,
         choices: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         options = {"chargers": chargers, "targets": targets, "spent": spent,
-                   "choices": choices}
+                   "reached": reached, "choices": choices}
         await lookups.resolve(interaction, RULESET, "cavalry", options, dice, lookup)
 
     @app_commands.command(name=RULESET, description="La Bataille: infantry forms Square as "
@@ -103,15 +112,14 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
     @app_commands.describe(stack="The infantry stack e.g. `2nd Foot: infantry morale=41 "
                                  "nation=british`",
                            distance="The cavalry's distance in hexes (1-4)",
-                           cavalry="The charging cavalry, to attempt its Recall if the "
-                                   "square forms",
+                           cavalry=CHARGING + ": its Recall if the square forms",
                            target="The square was the charge's declared target",
                            dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
     async def square(
         interaction: discord.Interaction,
         stack: app_commands.Range[str, 1, 300],
         distance: app_commands.Range[int, 1, 4],
-        cavalry: app_commands.Range[str, 1, 300] | None = None,
+        cavalry: app_commands.Range[str, 1, 600] | None = None,
         target: bool = False,
         dice: str | None = None, lookup: bool = False,
         choices: app_commands.Range[str, 1, 200] | None = None,
@@ -123,18 +131,46 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
     @app_commands.command(name=RULESET, description="La Bataille: a Reaction Charge against "
                           "charging cavalry (a morale check, then face to face midway)")
     @app_commands.describe(reactor="The reacting cavalry (good order, not exhausted)",
-                           charger="The charging cavalry",
-                           gap="Hexes between the two stacks", dice=DICE_HELP,
-                           lookup=LOOKUP_HELP)
+                           charger=CHARGING, gap="Hexes between the two stacks",
+                           dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
     async def reaction(
         interaction: discord.Interaction,
         reactor: app_commands.Range[str, 1, 300],
-        charger: app_commands.Range[str, 1, 300],
+        charger: app_commands.Range[str, 1, 600],
         gap: app_commands.Range[int, 0, 20],
         dice: str | None = None, lookup: bool = False,
+        choices: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        options = {"reactor": reactor, "charger": charger, "gap": gap}
+        options = {"reactor": reactor, "charger": charger, "gap": gap, "choices": choices}
         await lookups.resolve(interaction, RULESET, "reaction", options, dice, lookup)
+
+    @app_commands.command(name=RULESET, description="La Bataille: cavalry in Skirmish Order "
+                          "attempts to Form Up and Stand against a charge")
+    @app_commands.describe(stack="The skirmishing cavalry e.g. `Cossacks: cavalry "
+                                 "formation=skirmish morale=34`",
+                           charger=CHARGING, dice=DICE_HELP, lookup=LOOKUP_HELP)
+    async def formup(
+        interaction: discord.Interaction,
+        stack: app_commands.Range[str, 1, 300],
+        charger: app_commands.Range[str, 1, 600] | None = None,
+        dice: str | None = None, lookup: bool = False,
+    ) -> None:
+        options = {"stack": stack, "charger": charger}
+        await lookups.resolve(interaction, RULESET, "formup", options, dice, lookup)
+
+    @app_commands.command(name=RULESET, description="La Bataille: light cavalry attempts to "
+                          "Recall at any time during its charge movement")
+    @app_commands.describe(chargers="The charging light cavalry e.g. `16th Light Dragoons: "
+                                    "cavalry light morale=44 mp=9 nation=british`",
+                           dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    async def recall(
+        interaction: discord.Interaction,
+        chargers: app_commands.Range[str, 1, 600],
+        dice: str | None = None, lookup: bool = False,
+        choices: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        options = {"chargers": chargers, "choices": choices}
+        await lookups.resolve(interaction, RULESET, "recall", options, dice, lookup)
 
     @cavalry.autocomplete("chargers")
     @cavalry.autocomplete("targets")
@@ -142,6 +178,9 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
     @square.autocomplete("cavalry")
     @reaction.autocomplete("reactor")
     @reaction.autocomplete("charger")
+    @formup.autocomplete("stack")
+    @formup.autocomplete("charger")
+    @recall.autocomplete("chargers")
     @assault.autocomplete("attackers")
     @assault.autocomplete("defenders")
     @charge.autocomplete("attackers")
@@ -168,6 +207,12 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
         Subcommand("reaction", "reaction", reaction,
                    '/reaction labataille reactor:"Lancers: cavalry morale=35" '
                    'charger:"Hussars: cavalry morale=34" gap:3 dice:"45"'),
+        Subcommand("formup", "formup", formup,
+                   '/formup labataille stack:"Cossacks: cavalry formation=skirmish morale=34" '
+                   'charger:"Hussars: cavalry morale=44" dice:"41"'),
+        Subcommand("recall", "recall", recall,
+                   '/recall labataille chargers:"16th Light Dragoons: cavalry light morale=44 '
+                   'mp=9 nation=british" dice:"5" choices:"after_recall=end"'),
         Subcommand("order", "order", order,
                    "/order labataille first:French first_assaults:2 second:British "
                    'second_assaults:2 dice:"3 5"'),

@@ -16,8 +16,9 @@ from rules.labataille.assault import Assault, resolve_assault
 from rules.labataille.charge import MAX_CHARGE_MP, resolve_charge
 from rules.labataille.charts import describe_pack, read_pack
 from rules.labataille.inputs import STACK, json_stacks
+from rules.labataille.movement import light_recall
 from rules.labataille.order import assault_order
-from rules.labataille.reactions import form_square, reaction_charge
+from rules.labataille.reactions import form_square, form_up, reaction_charge
 from rules.labataille.units import RULESET
 
 __all__ = ["RULESET_ENTRY", "resolve_assault"]
@@ -41,6 +42,21 @@ def _stack(request: Mapping[str, Any], key: str):
     return stacks[0]
 
 
+def _stacks(request: Mapping[str, Any], key: str, required: bool = True) -> tuple:
+    """One stack (an object) or several (a list: a Grand Charge)."""
+    given = request.get(key)
+    if given is None and not required:
+        return ()
+    return tuple(json_stacks([given] if isinstance(given, Mapping) else given, key))
+
+
+def _flag(request: Mapping[str, Any], key: str, default: bool, meaning: str) -> bool:
+    value = request.get(key, default)
+    if not isinstance(value, bool):
+        raise InvalidInput(f"`{key}` is true or false ({meaning}).")
+    return value
+
+
 def _pack(request: Mapping[str, Any]):
     return read_pack(request["charts"], "charts") if request.get("charts") is not None else None
 
@@ -59,23 +75,33 @@ def _cavalry(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
     charge = Assault(tuple(json_stacks(request.get("attackers"), "attackers")),
                      tuple(json_stacks(request.get("defenders"), "defenders")),
                      pack=_pack(request), cavalry=True,
-                     spent=_whole(request, "spent", 0, MAX_CHARGE_MP, required=False))
+                     spent=_whole(request, "spent", 0, MAX_CHARGE_MP, required=False),
+                     reached=_flag(request, "reached", True, "the charge came adjacent to "
+                                   "its declared target"))
     return resolve_charge(charge, dice, Answers.read(request.get("answers"), "answers"))
 
 
 def _square(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
-    cavalry = _stack(request, "cavalry") if request.get("cavalry") is not None else None
-    target = request.get("target", False)
-    if not isinstance(target, bool):
-        raise InvalidInput("`target` is true or false (the square was the charge's target).")
+    target = _flag(request, "target", False, "the square was the charge's declared target")
     return form_square(_stack(request, "stack"), _whole(request, "distance", 1, 4) or 0,
-                       cavalry, target, _pack(request), dice,
-                       Answers.read(request.get("answers"), "answers"))
+                       _stacks(request, "cavalry", required=False), target, _pack(request),
+                       dice, Answers.read(request.get("answers"), "answers"))
 
 
 def _reaction(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
-    return reaction_charge(_stack(request, "reactor"), _stack(request, "charger"),
-                           _whole(request, "gap", 0, 20) or 0, _pack(request), dice)
+    return reaction_charge(_stack(request, "reactor"), _stacks(request, "charger"),
+                           _whole(request, "gap", 0, 20) or 0, _pack(request), dice,
+                           Answers.read(request.get("answers"), "answers"))
+
+
+def _formup(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+    return form_up(_stack(request, "stack"), _stacks(request, "charger", required=False),
+                   _pack(request), dice)
+
+
+def _recall(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+    return light_recall(_stacks(request, "attackers"), _pack(request), dice,
+                        Answers.read(request.get("answers"), "answers"))
 
 
 def _order(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
@@ -135,13 +161,19 @@ RULESET_ENTRY = RuleSet(
             lambda request, dice: _assault(request, dice, old_guard=True)),
         "cavalry": Procedure(
             "cavalry", "a Cavalry Charge's mêlée: vs PGD, infantry and artillery, or cavalry",
-            ("attackers", "defenders", "spent", "charts"), _cavalry),
+            ("attackers", "defenders", "spent", "reached", "charts"), _cavalry),
         "square": Procedure(
             "square", "an infantry stack forms Square as cavalry comes on, then the Recall",
             ("stack", "distance", "cavalry", "target", "charts"), _square),
         "reaction": Procedure(
             "reaction", "a Reaction Charge: a morale check, then face to face midway",
             ("reactor", "charger", "gap", "charts"), _reaction),
+        "formup": Procedure(
+            "formup", "skirmishing cavalry attempts to Form Up and Stand against a charge",
+            ("stack", "charger", "charts"), _formup),
+        "recall": Procedure(
+            "recall", "light cavalry attempts to Recall during its Charge movement",
+            ("attackers", "charts"), _recall),
         "order": Procedure(
             "order", "which side chooses the first assault (a tie: the dice)",
             ("sides",), _order),

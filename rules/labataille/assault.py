@@ -49,6 +49,7 @@ class Assault:
     pack: ChartPack | None = None
     cavalry: bool = False  # a Cavalry Charge (rules.labataille.charge)
     spent: int | None = None  # the MPs the charge expended (cavalry: pursuit losses)
+    reached: bool = True  # the charge came adjacent to its declared target within 5 MPs
 
     @property
     def procedure(self) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.core.engagements import disengage, engage, engagement_changes
+from rules.core.engagements import Engagement, disengage, engage, engagement_changes
 from rules.core.errors import InvalidInput
 from rules.core.fields import json_safe
 from rules.core.records import Effect, EffectKind
@@ -29,11 +29,22 @@ from rules.core.roster import (
     register_phrases,
     unit_changes,
 )
-from rules.labataille.effects import CHARGED, CHARGING, DISORDERED, EXHAUSTED, SQUARE, TIRED
+from rules.labataille.effects import (
+    CHARGED,
+    CHARGING,
+    DISORDERED,
+    EXHAUSTED,
+    REACTED,
+    SQUARE,
+    TIRED,
+)
 from rules.labataille.inputs import ROSTER_FIELDS, build_stack
 from rules.labataille.units import ChargeMarker, Fatigue, Formation, Order, Stack
 
 FIREFIGHT = "firefight"
+# A stack's one attempt against a cavalry charge (or, before it, the cavalry's move): kept as
+# an engagement between the cavalry and the stack until the next turn.
+REACTIONS = {"charge": "charge", "move": "cavalry move"}
 MELEE_SEGMENT = "Mêlée Segment"
 # The segments the text names (project default for their order: the Premier turn).
 PHASES: tuple[str, ...] = ("Maneuver Segment", "Fire Segment", MELEE_SEGMENT)
@@ -46,7 +57,9 @@ CHANGE_PHRASES: dict[str, Phrase] = {
         ("charged", "an inverted Charge marker (it charged this turn)"))),
 }
 FATIGUE = {TIRED: Fatigue.TIRED.value, EXHAUSTED: Fatigue.EXHAUSTED.value}
-CHARGE_MARKERS = {CHARGING: ChargeMarker.CHARGING.value, CHARGED: ChargeMarker.CHARGED.value}
+CHARGE_MARKERS = {CHARGING: ChargeMarker.CHARGING.value, CHARGED: ChargeMarker.CHARGED.value,
+                  # as logged before the markers read as sentences
+                  "charging": ChargeMarker.CHARGING.value, "charged": ChargeMarker.CHARGED.value}
 register_phrases(CHANGE_PHRASES)
 
 
@@ -103,14 +116,26 @@ def firefight_of(roster: Roster, name: str):
 
 
 def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
-    """The inverted Charge markers say "charged this turn": a new turn takes them off."""
+    """The inverted Charge markers say "charged this turn": a new turn takes them off, and
+    the attempts made against this turn's charges."""
     units = tuple(replace(u, attributes={k: v for k, v in u.attributes.items()
                                          if k != "charge"})
                   if u.attributes.get("charge") == ChargeMarker.CHARGED.value else u
                   for u in roster.units)
-    after = replace(roster, units=units)
+    after = replace(roster, units=units, engagements=tuple(
+        e for e in roster.engagements if e.kind not in REACTIONS.values()))
     return after, [c for old, new in zip(roster.units, after.units, strict=True)
-                   for c in unit_changes(old, new)]
+                   for c in unit_changes(old, new)] + engagement_changes(roster, after)
+
+
+def attempts_against(roster: Roster, stack: str, chargers: Sequence[str], event: str
+                     ) -> Engagement | None:
+    """The attempt ``stack`` already made against this charge (or move), if any: a Grand
+    Charge is one charge, so any of its stacks names it."""
+    return next((e for e in roster.engagements if e.kind == REACTIONS[event]
+                 and any(name_key(stack) == name_key(n) for n in e.sides[1])
+                 and any(name_key(c) == name_key(n) for c in chargers for n in e.sides[0])),
+                None)
 
 
 def reminders(roster: Roster, phase: str | None) -> list[str]:
@@ -163,6 +188,10 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
     key = name_key(effect.unit)
     if not any(name_key(u.name) == key for u in roster.units):
         return roster
+    if effect.kind == REACTED:
+        chargers = [_roster_name(roster, n) for n in str(effect.value).split("; ")]
+        return engage(roster, REACTIONS[effect.detail], chargers,
+                      [_roster_name(roster, effect.unit)])
     if effect.kind in (EffectKind.ROUTED, EffectKind.SURRENDERED, EffectKind.REMOVED,
                        EffectKind.ENGAGEMENT_ENDED):
         roster, _ = disengage(roster, _roster_name(roster, effect.unit), FIREFIGHT)
@@ -185,6 +214,8 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return unit.with_attr("fatigue", FATIGUE[str(effect.value)])
         case EffectKind.MARKER_SET if effect.value in CHARGE_MARKERS:
             return unit.with_attr("charge", CHARGE_MARKERS[str(effect.value)])
+        case EffectKind.FORMATION:
+            return unit.with_attr("formation", str(effect.value))
         case EffectKind.ROUTED:
             # PGD: a routed stack stays on the map (it may be charged, and rally).
             return unit.with_attr("state", Order.ROUTED.value)

@@ -27,7 +27,7 @@ from rules.labataille.assault import (
     unsupplied_artillery,
 )
 from rules.labataille.charts import ChartResult
-from rules.labataille.effects import CHARGED, EXHAUSTED, TIRED
+from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED
 from rules.labataille.fire import fire
 from rules.labataille.morale import Check, morale_check
 from rules.labataille.published import (
@@ -67,6 +67,9 @@ def resolve_charge(charge: Assault, dice: DiceSource, answers: Answers | None = 
               steps=dict(STEPS[kind]))
     run.attackers = [s.name for s in charge.attackers]
     run.defenders = [s.name for s in charge.defenders]
+    if not charge.reached:
+        fell_short(run)
+        return out.build(f"{_names(charge.attackers)} fall short: disordered", Severity.MINOR)
     out.step("Cavalry Charge", f"{_names(charge.defenders)}: the Cavalry Charge vs. {kind} "
              "Mêlée procedure.")
     {PGD: against_pgd, INFANTRY: against_infantry, CAVALRY: against_cavalry}[kind](run)
@@ -83,7 +86,7 @@ def check_charge(charge: Assault) -> None:
     unable = [s.name for s in charge.attackers if s.routed or s.fatigue is Fatigue.EXHAUSTED]
     if unable:
         raise InvalidInput(f"{', '.join(unable)} cannot charge (routed or exhausted).")
-    if target_kind(charge.defenders) == CAVALRY:
+    if target_kind(charge.defenders) == CAVALRY or not charge.reached:
         return
     if charge.spent is None:
         raise InvalidInput("Give `spent`: the MPs the charge expended (0 to 5).",
@@ -91,6 +94,23 @@ def check_charge(charge: Assault) -> None:
     if not any(s.mp for s in charge.attackers):
         raise InvalidInput("Give the charging cavalry's printed Movement Potential (`mp=6`).",
                            hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
+
+
+def fell_short(run: Run) -> None:
+    """Charge Summary step 3: cavalry that has not come adjacent to its declared target when
+    its 5 MPs are spent is Disordered, and the charge is finished (no mêlée, no regroup:
+    project reading; it still charged this turn)."""
+    riders = run.standing(run.attackers)
+    for stack in riders:
+        if not stack.disordered:
+            run.out.effect(EffectKind.MARKER_SET, stack.name, value=DISORDERED,
+                           detail="charge fell short")
+        run.out.effect(EffectKind.MARKER_SET, stack.name, value=CHARGED,
+                       detail="inverted Charge marker")
+    run.out.step("3. Charge Movement", f"{_names(riders)} did not reach "
+                 f"{_names(list(run.assault.defenders))}, its declared target, with its "
+                 f"{MAX_CHARGE_MP} MPs: Disordered, and the charge is finished. Mark it with "
+                 "an inverted Charge marker (it charged this turn).")
 
 
 # --- the three mêlée procedures -----------------------------------------------------------------

@@ -14,18 +14,19 @@ from typing import Any
 
 from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.fields import split_units
 from rules.core.notation import refuse_roster_word, roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
 from rules.labataille.assault import Assault, resolve_assault
-from rules.labataille.battle import engine_stack, firefight_of
+from rules.labataille.battle import attempts_against, engine_stack, firefight_of
 from rules.labataille.charge import resolve_charge
 from rules.labataille.charts import ChartPack, read_pack
 from rules.labataille.inputs import ROSTER_FIELDS, SITUATION_FIELDS, read_stacks_text
+from rules.labataille.movement import light_recall
 from rules.labataille.order import assault_order
-from rules.labataille.reactions import form_square, reaction_charge
+from rules.labataille.reactions import event, form_square, form_up, reaction_charge
 from rules.labataille.units import MAX_STACKS, Stack
 
 Prepared = Callable[..., Resolution]
@@ -120,7 +121,8 @@ def prepare_cavalry(options: Mapping[str, Any], roster: Roster | None,
                     settings: Mapping[str, Any]) -> Prepared:
     charge = Assault(tuple(given_stacks(options, "chargers", roster, "Charger")),
                      tuple(given_stacks(options, "targets", roster, "Target")),
-                     pack=battle_pack(settings), cavalry=True, spent=options.get("spent"))
+                     pack=battle_pack(settings), cavalry=True, spent=options.get("spent"),
+                     reached=options.get("reached") is not False)
     given = dict(options)
 
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
@@ -129,16 +131,37 @@ def prepare_cavalry(options: Mapping[str, Any], roster: Roster | None,
     return run
 
 
+def charging(options: Mapping[str, Any], key: str, roster: Roster | None,
+             stack: Stack) -> tuple[Stack, ...]:
+    """The charging cavalry a stack reacts to (several: a Grand Charge). In a battle they
+    must be named, and the stack may not have reacted to this charge (or move) already."""
+    if not options.get(key):
+        if roster is not None:
+            raise InvalidInput(f"Name the charging cavalry in `{key}`.",
+                               hint="A stack makes one attempt per charge: the battle "
+                                    "keeps which charge it answered.")
+        return ()
+    chargers = tuple(given_stacks(options, key, roster, "Cavalry"))
+    if roster is not None:
+        done = attempts_against(roster, stack.name, [c.name for c in chargers],
+                                event(chargers))
+        if done is not None:
+            raise NotAllowed(f"{stack.name} has already made its attempt against this "
+                             f"{event(chargers)} ({done.label}).",
+                             hint="One attempt per triggering event; a Grand Charge is one "
+                                  "charge. A new turn clears it; a GM may `/gm undo`.")
+    return chargers
+
+
 def prepare_square(options: Mapping[str, Any], roster: Roster | None,
                    settings: Mapping[str, Any]) -> Prepared:
     infantry = one_stack(options, "stack", roster, "Infantry")
-    cavalry = one_stack(options, "cavalry", roster, "Cavalry") if options.get("cavalry") \
-        else None
+    chargers = charging(options, "cavalry", roster, infantry)
     pack, given = battle_pack(settings), dict(options)
     distance, target = int(options["distance"]), bool(options.get("target"))
 
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return form_square(infantry, distance, cavalry, target, pack, dice,
+        return form_square(infantry, distance, chargers, target, pack, dice,
                            given_answers(given, answers))
 
     return run
@@ -147,11 +170,35 @@ def prepare_square(options: Mapping[str, Any], roster: Roster | None,
 def prepare_reaction(options: Mapping[str, Any], roster: Roster | None,
                      settings: Mapping[str, Any]) -> Prepared:
     reactor = one_stack(options, "reactor", roster, "Reacting cavalry")
-    charger = one_stack(options, "charger", roster, "Charging cavalry")
-    pack, gap = battle_pack(settings), int(options["gap"])
+    chargers = charging(options, "charger", roster, reactor)
+    pack, gap, given = battle_pack(settings), int(options["gap"]), dict(options)
 
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return reaction_charge(reactor, charger, gap, pack, dice)
+        return reaction_charge(reactor, chargers, gap, pack, dice,
+                               given_answers(given, answers))
+
+    return run
+
+
+def prepare_formup(options: Mapping[str, Any], roster: Roster | None,
+                   settings: Mapping[str, Any]) -> Prepared:
+    skirmishers = one_stack(options, "stack", roster, "Skirmishers")
+    chargers = charging(options, "charger", roster, skirmishers)
+    pack = battle_pack(settings)
+
+    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return form_up(skirmishers, chargers, pack, dice)
+
+    return run
+
+
+def prepare_recall(options: Mapping[str, Any], roster: Roster | None,
+                   settings: Mapping[str, Any]) -> Prepared:
+    chargers = tuple(given_stacks(options, "chargers", roster, "Light cavalry"))
+    pack, given = battle_pack(settings), dict(options)
+
+    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return light_recall(chargers, pack, dice, given_answers(given, answers))
 
     return run
 
@@ -163,6 +210,8 @@ PROCEDURES: dict[str, Callable[..., Prepared]] = {
     "cavalry": prepare_cavalry,
     "square": prepare_square,
     "reaction": prepare_reaction,
+    "formup": prepare_formup,
+    "recall": prepare_recall,
 }
 
 

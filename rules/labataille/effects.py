@@ -7,12 +7,22 @@ from rules.core.records import EffectKind as E
 DISORDERED = "disordered"  # the value of a core marker_set effect
 INCREMENTS = "increments"  # the measure of damage
 TIRED, EXHAUSTED = "tired", "exhausted"  # a cavalry stack's fatigue after a charge
-CHARGED = "charged"  # the inverted Charge marker: it charged this turn
-CHARGING = "charging"  # the Charge marker: it will charge (a Reaction Charge's new attacker)
+# The Charge markers, as marker_set values that read as sentences ("Hussars is marked ...").
+CHARGED = "marked with an inverted Charge marker"  # it charged this turn
+CHARGING = "marked with a Charge marker"  # it will charge (a Reaction Charge's new attacker)
+REACTED = "reacted"  # a stack made its one attempt against a charge (Square, Reaction, Form Up)
 SQUARE = "square"  # a stack that formed square (carré)
+
+
+def _reacted(effect) -> str:
+    chargers = " and ".join(str(effect.value).split("; "))
+    return f"has made its attempt against {chargers}'s {effect.detail} (once per {effect.detail})"
+
 
 TEXTS = {
     E.ROUTED: "routs",
     E.SURRENDERED: "surrenders (removed from the table)",
     E.FIREFIGHT: "is locked in a firefight with {value}",
+    E.FORMATION: "forms {value}",
+    REACTED: _reacted,
 }

@@ -1,6 +1,12 @@
-"""What happens while cavalry charges, before any mêlée: an infantry stack forming Square
-(Charge Summary step 2, then the cavalry's Recall) and a Reaction Charge (step 4 and the
-Reaction Charge Sequence)."""
+"""What the reacting player may attempt while cavalry moves and charges, before any mêlée: an
+infantry stack forming Square (Charge Summary step 2, then the cavalry's Recall), a Reaction
+Charge (step 4 and the Reaction Charge Sequence), and skirmishing cavalry Forming Up to stand
+(step 5).
+
+Each is one attempt per triggering event: per charge, or per move of cavalry that carries no
+Charge marker yet; a Grand Charge (several charging stacks) is one charge. Every attempt says
+so in a ``reacted`` effect, which a battle keeps until the next turn.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +19,9 @@ from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuild
 from rules.labataille.assault import Assault, Run
 from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, recall
 from rules.labataille.charts import CARRE_RESULTS, ChartPack
-from rules.labataille.effects import CHARGING, DISORDERED, SQUARE
+from rules.labataille.effects import CHARGING, DISORDERED, REACTED, SQUARE
 from rules.labataille.morale import Check, morale_check
-from rules.labataille.units import RULESET, Arm, Fatigue, Formation, Order, Stack
+from rules.labataille.units import RULESET, Arm, ChargeMarker, Fatigue, Formation, Order, Stack
 
 SQUARE_DISTANCE = 4  # "if the phasing cavalry moves within 4 hexes"
 MAX_GAP = 20
@@ -24,11 +30,35 @@ CARRE_ANSWERS = (Answer("C", "C: square formed"), Answer("D", "D: disordered"),
 RECALL_SQUARE = (TRY_RECALL, Answer("no", "Ride on"))
 
 
-def form_square(infantry: Stack, distance: int, cavalry: Stack | None, target: bool,
+FORMED = Formation.LINE  # skirmishing cavalry that forms up (project reading: in line)
+
+
+def event(chargers: tuple[Stack, ...]) -> str:
+    """The triggering event: the charge, once the cavalry carries its Charge marker; before
+    that, its move."""
+    return "charge" if any(c.charge is ChargeMarker.CHARGING for c in chargers) else "move"
+
+
+def reacted(out: ResolutionBuilder, stack: Stack, chargers: tuple[Stack, ...]) -> None:
+    if chargers:
+        out.effect(REACTED, stack.name, detail=event(chargers),
+                   value="; ".join(c.name for c in chargers))
+
+
+def check_chargers(chargers: tuple[Stack, ...]) -> None:
+    not_cavalry = [c.name for c in chargers if c.arm is not Arm.CAVALRY]
+    if not_cavalry:
+        raise InvalidInput(f"{', '.join(not_cavalry)}: not cavalry.",
+                           hint="Name the charging cavalry (several stacks: a Grand Charge).")
+
+
+def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], target: bool,
                 pack: ChartPack | None, dice: DiceSource, answers: Answers | None = None
                 ) -> Resolution:
     check_square(infantry, distance)
+    check_chargers(chargers)
     out = ResolutionBuilder(RULESET, "square", answers=answers or Answers())
+    reacted(out, infantry, chargers)
     modifiers = [Modifier(infantry.mod, "Square chart modifiers (given)", "the players' charts")
                  ] if infantry.mod else []
     faces = dice.roll(D66(), f"{infantry.name} square")
@@ -59,8 +89,8 @@ def form_square(infantry: Stack, distance: int, cavalry: Stack | None, target: b
         severity = Severity.MAJOR
     out.step("2. Form Square", f"{phrase}." + (" A stack may attempt to form Square once per "
                                                "triggering event." if found != "C" else ""))
-    if found == "C" and cavalry is not None:
-        square_recall(out, cavalry, target, pack, dice)
+    if found == "C" and chargers:
+        square_recall(out, chargers, target, pack, dice)
     return out.build(phrase, severity)
 
 
@@ -77,16 +107,15 @@ def check_square(infantry: Stack, distance: int) -> None:
                          hint="Give `distance` from 1 to 4 hexes, with a clear line of sight.")
 
 
-def square_recall(out: ResolutionBuilder, cavalry: Stack, target: bool,
+def square_recall(out: ResolutionBuilder, chargers: tuple[Stack, ...], target: bool,
                   pack: ChartPack | None, dice: DiceSource) -> None:
-    if cavalry.arm is not Arm.CAVALRY:
-        raise InvalidInput(f"{cavalry.name} is not cavalry.", hint="Give the charging "
-                           "cavalry as `cavalry`.")
-    run = Run(Assault((cavalry,), (cavalry,), pack=pack, cavalry=True), dice, out,
-              stacks={cavalry.name: cavalry}, attackers=[cavalry.name],
+    """The cavalry's Recall once the square formed (a Grand Charge recalls as one)."""
+    run = Run(Assault(chargers, chargers, pack=pack, cavalry=True), dice, out,
+              stacks={c.name: c for c in chargers}, attackers=[c.name for c in chargers],
               steps=dict(STEPS[INFANTRY]))
-    question = Question("recall", f"The square formed: will {cavalry.name} attempt to "
-                        "Recall?", RECALL_SQUARE, by="attacker", unit=cavalry.name)
+    names = " and ".join(c.name for c in chargers)
+    question = Question("recall", f"The square formed: will {names} attempt to Recall?",
+                        RECALL_SQUARE, by="attacker", unit=chargers[0].name)
     if out.ask(question) is TRY_RECALL and recall(run, "2. Recall"):
         return
     must = ("it was the declared target: the cavalry must charge the Square"
@@ -94,17 +123,21 @@ def square_recall(out: ResolutionBuilder, cavalry: Stack, target: bool,
     out.step("2. Recall", f"No recall: {must}.")
 
 
-def reaction_charge(reactor: Stack, charger: Stack, gap: int, pack: ChartPack | None,
-                    dice: DiceSource) -> Resolution:
-    check_reaction(reactor, charger, gap)
-    out = ResolutionBuilder(RULESET, "reaction")
+def reaction_charge(reactor: Stack, chargers: tuple[Stack, ...], gap: int,
+                    pack: ChartPack | None, dice: DiceSource, answers: Answers | None = None
+                    ) -> Resolution:
+    check_reaction(reactor, chargers, gap)
+    out = ResolutionBuilder(RULESET, "reaction", answers=answers or Answers())
+    reacted(out, reactor, chargers)
     outcome = morale_check(reactor, Check.REACTION, dice, pack, label="reaction charge")
     out.note("Each eligible stack may attempt a Reaction Charge once per Charge (a Grand "
              "Charge is one Charge); the Reaction Zone and Charge Zone must intersect.")
+    names = " and ".join(c.name for c in chargers)
     if not outcome.passed:
         out.step("a. Reaction Charge", f"{reactor.name} fails: it remains in place, not "
-                 f"disordered; {charger.name} continues its movement.", outcome.roll)
+                 f"disordered; the charge of {names} goes on.", outcome.roll)
         return out.build(f"{reactor.name} does not react", Severity.NONE)
+    charger = accepting(out, reactor, chargers, outcome.roll)
     charger_moves, reactor_moves = gap - gap // 2, gap // 2
     for stack, hexes in ((charger, charger_moves), (reactor, reactor_moves)):
         if hexes:
@@ -116,13 +149,27 @@ def reaction_charge(reactor: Stack, charger: Stack, gap: int, pack: ChartPack | 
     out.step("a. Reaction Charge", f"{reactor.name} passes: the two are brought face to face "
              f"midway: {charger.name} moves {charger_moves}, {reactor.name} {reactor_moves}"
              f"{odd}. {reactor.name} becomes the attacker for the rest of this Charge: "
-             f"place a Charge marker on it. In a Grand Charge at least one charging unit "
-             "must accept the Reaction Charge.", outcome.roll)
+             "place a Charge marker on it.", *([outcome.roll] if len(chargers) == 1 else []))
     return out.build(f"{reactor.name} counter-charges {charger.name}", Severity.MINOR)
 
 
-def check_reaction(reactor: Stack, charger: Stack, gap: int) -> None:
-    if reactor.arm is not Arm.CAVALRY or charger.arm is not Arm.CAVALRY:
+def accepting(out: ResolutionBuilder, reactor: Stack, chargers: tuple[Stack, ...],
+              roll: Roll) -> Stack:
+    """In a Grand Charge at least one charging stack must accept the Reaction Charge: the
+    phasing player says which meets it."""
+    if len(chargers) == 1:
+        return chargers[0]
+    out.step("a. Reaction Charge", f"{reactor.name} passes: in a Grand Charge at least one "
+             "charging stack must accept the Reaction Charge.", roll)
+    question = Question("accepts", f"Which charging stack accepts {reactor.name}'s Reaction "
+                        "Charge?", tuple(Answer(str(n), c.name) for n, c in
+                                         enumerate(chargers, start=1)),
+                        by="attacker", unit=chargers[0].name)
+    return chargers[int(out.ask(question).key) - 1]
+
+
+def check_reaction(reactor: Stack, chargers: tuple[Stack, ...], gap: int) -> None:
+    if reactor.arm is not Arm.CAVALRY or any(c.arm is not Arm.CAVALRY for c in chargers):
         raise NotAllowed("A Reaction Charge is cavalry against charging cavalry.")
     if reactor.state is not Order.GOOD:
         raise NotAllowed(f"{reactor.name} is {reactor.state.value}: only cavalry in Good "
@@ -133,3 +180,37 @@ def check_reaction(reactor: Stack, charger: Stack, gap: int) -> None:
         raise InvalidInput(f"`gap` is the number of hexes between the two stacks (0 to "
                            f"{MAX_GAP}).")
 
+
+
+def form_up(skirmishers: Stack, chargers: tuple[Stack, ...], pack: ChartPack | None,
+            dice: DiceSource) -> Resolution:
+    """Charge Summary step 5: cavalry in Skirmish Order in the Charge Zone attempts to Form Up
+    and Stand. The text names no test: a morale check, as the Reaction Charge's (project
+    reading, docs/labataille.md)."""
+    check_form_up(skirmishers)
+    check_chargers(chargers)
+    out = ResolutionBuilder(RULESET, "formup")
+    reacted(out, skirmishers, chargers)
+    outcome = morale_check(skirmishers, Check.REACTION, dice, pack, label="form up")
+    out.default("Forming Up is a morale check with the Reaction Charge's modifiers (the text "
+                "names no test): project reading, docs/labataille.md")
+    name = skirmishers.name
+    if outcome.passed:
+        out.effect(EffectKind.FORMATION, name, value=f"{FORMED.value} (formed up)",
+                   detail="form up and stand")
+        out.step("5. Form Up and Stand", f"{name} forms up and stands: it no longer "
+                 "retreats before the charge.", outcome.roll)
+        return out.build(f"{name} forms up and stands", Severity.NONE)
+    out.step("5. Form Up and Stand", f"{name} stays in Skirmish Order (not disordered); when "
+             "the charging cavalry moves adjacent it may still Retreat Before Charge.",
+             outcome.roll)
+    return out.build(f"{name} stays in Skirmish Order", Severity.MINOR)
+
+
+def check_form_up(stack: Stack) -> None:
+    if stack.arm is not Arm.CAVALRY or stack.formation is not Formation.SKIRMISH:
+        raise NotAllowed(f"{stack.name} is not cavalry in Skirmish Order: only skirmishing "
+                         "cavalry forms up to stand.",
+                         hint="Give it `cavalry formation=skirmish`.")
+    if stack.routed:
+        raise NotAllowed(f"{stack.name} is routed and cannot form up.")

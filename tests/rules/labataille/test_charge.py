@@ -8,6 +8,7 @@ import pytest
 from rules.core.decisions import Answers, Undecided
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.labataille.effects import CHARGED, CHARGING
 from rules.labataille.reactions import form_square, reaction_charge
 from rules.labataille.units import Arm, Fatigue, Formation, Order
 
@@ -15,7 +16,7 @@ from .helpers import charge, charge_asks, effects, pack, stack, step, titles
 
 HUSSARS = stack("Hussars", arm=Arm.CAVALRY, melee=20, mp=8, nation="french", defence=6)
 REGROUP_EXHAUSTED = [("moved", "Hussars", 2), ("marker_set", "Hussars", "exhausted"),
-                     ("marker_set", "Hussars", "charged")]
+                     ("marker_set", "Hussars", CHARGED)]
 
 
 def test_against_pgd_pursuit_losses_a_new_rout_and_a_tired_regroup():
@@ -28,7 +29,7 @@ def test_against_pgd_pursuit_losses_a_new_rout_and_a_tired_regroup():
     assert effects(result) == [
         ("damage", "Rabble", 2), ("routed", "Rabble", None), ("damage", "Rabble", 1),
         ("moved", "Hussars", 2), ("marker_set", "Hussars", "tired"),
-        ("marker_set", "Hussars", "charged")]
+        ("marker_set", "Hussars", CHARGED)]
 
 
 def test_tired_cavalry_that_charges_again_is_exhausted():
@@ -70,14 +71,14 @@ def test_all_targets_routed_at_the_roll_to_stand_are_pursued_and_the_cavalry_tir
     assert effects(result) == [
         ("routed", "Militia", None), ("moved", "Hussars", 1), ("damage", "Militia", 2),
         ("moved", "Hussars", 2), ("marker_set", "Hussars", "tired"),
-        ("marker_set", "Hussars", "charged")]
+        ("marker_set", "Hussars", CHARGED)]
 
 
 def test_a_blank_is_a_bounce_and_the_cavalry_is_exhausted():
     result = charge([HUSSARS], [stack("2nd Foot")], "45 1 23", spent=2, pack=pack())
     assert effects(result) == [("moved", "Hussars", "bounces"),
                                ("marker_set", "Hussars", "exhausted"),
-                               ("marker_set", "Hussars", "charged")]
+                               ("marker_set", "Hussars", CHARGED)]
     assert result.headline == "blank: the cavalry bounces"
 
 
@@ -86,7 +87,7 @@ def test_unsupplied_artillery_routs_the_cavalry_advances_and_regroups():
     result = charge([HUSSARS], [guns], "", spent=2)
     assert effects(result) == [("routed", "Battery", None), ("moved", "Hussars", 1),
                                ("moved", "Hussars", 2), ("marker_set", "Hussars", "tired"),
-                               ("marker_set", "Hussars", "charged")]
+                               ("marker_set", "Hussars", CHARGED)]
 
 
 def test_against_cavalry_no_stand_no_fire_no_pursuit():
@@ -151,9 +152,9 @@ def test_a_charge_is_cavalry_with_its_mp_and_the_mps_it_spent():
 # --- Square and the Reaction Charge ------------------------------------------------------------
 
 
-def square(infantry, distance, rolled, answers="", cavalry=None, target=False, charts=None):
+def square(infantry, distance, rolled, answers="", cavalry=(), target=False, charts=None):
     source = ScriptedSource.from_text(rolled)
-    result = form_square(infantry, distance, cavalry, target, charts, source,
+    result = form_square(infantry, distance, tuple(cavalry), target, charts, source,
                          Answers.read(answers))
     source.finish()
     return result
@@ -172,7 +173,7 @@ def test_forming_square_on_the_pack_chart_by_distance():
 def test_without_a_pack_the_player_reads_the_carre_chart():
     foot = stack("Foot", mod=-6)
     with pytest.raises(Undecided) as stop:
-        form_square(foot, 3, None, False, None, ScriptedSource.from_text("45"), Answers())
+        form_square(foot, 3, (), False, None, ScriptedSource.from_text("45"), Answers())
     assert stop.value.question.text == ("Read the Square (Carré) Realization chart: 3 "
                                           "hexes, row 35. What does it say?")
     assert effects(square(foot, 3, "45", "carre_result=C")) == [
@@ -181,10 +182,10 @@ def test_without_a_pack_the_player_reads_the_carre_chart():
 
 def test_after_a_square_forms_the_cavalry_may_recall_else_must_charge_its_target():
     foot = stack("Foot")
-    must = square(foot, 1, "11", "recall=no", cavalry=HUSSARS, target=True, charts=pack())
+    must = square(foot, 1, "11", "recall=no", cavalry=[HUSSARS], target=True, charts=pack())
     assert step(must, "2. Recall").outcome == ("No recall: it was the declared target: the "
                                                "cavalry must charge the Square.")
-    recalled = square(foot, 1, "11 5", "recall=recall; after_recall=new", cavalry=HUSSARS,
+    recalled = square(foot, 1, "11 5", "recall=recall; after_recall=new", cavalry=[HUSSARS],
                       charts=pack())
     assert step(recalled, "2. Recall").rolls[0].result == "recalled"
 
@@ -198,9 +199,10 @@ def test_square_is_infantry_within_4_hexes_not_already_in_square():
         square(stack("Foot", formation=Formation.SQUARE), 2, "")
 
 
-def reaction(reactor, charger, gap, rolled):
+def reaction(reactor, charger, gap, rolled, answers=""):
     source = ScriptedSource.from_text(rolled)
-    result = reaction_charge(reactor, charger, gap, None, source)
+    chargers = tuple(charger) if isinstance(charger, list) else (charger,)
+    result = reaction_charge(reactor, chargers, gap, None, source, Answers.read(answers))
     source.finish()
     return result
 
@@ -208,12 +210,12 @@ def reaction(reactor, charger, gap, rolled):
 def test_a_reaction_charge_meets_midway_and_the_reactor_attacks():
     lancers = stack("Lancers", arm=Arm.CAVALRY)
     passed = reaction(lancers, HUSSARS, 3, "45")
-    assert effects(passed) == [("moved", "Hussars", 2), ("moved", "Lancers", 1),
-                               ("marker_set", "Lancers", "charging")]
+    assert effects(passed) == [("reacted", "Lancers", "Hussars"), ("moved", "Hussars", 2),
+                               ("moved", "Lancers", 1), ("marker_set", "Lancers", CHARGING)]
     assert "the gap is odd: the charging cavalry moves one more hex" in step(
         passed, "a. Reaction Charge").outcome
     failed = reaction(lancers, HUSSARS, 3, "22")
-    assert effects(failed) == []
+    assert effects(failed) == [("reacted", "Lancers", "Hussars")]
     assert "remains in place, not disordered" in step(failed, "a. Reaction Charge").outcome
 
 
