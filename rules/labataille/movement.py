@@ -26,7 +26,8 @@ def light_recall(chargers: tuple[Stack, ...], pack: ChartPack | None, dice: Dice
     out.step("3. Charge Movement", f"{names}: light cavalry may attempt to Recall at any time "
              "during Charge movement.")
     if recall(run, "3. Recall"):
-        return out.build("; ".join(run.phrases), Severity.NONE)
+        return out.build(f"{names} {'is' if len(chargers) == 1 else 'are'} recalled",
+                         Severity.NONE)
     return out.build(f"{names} ride on", Severity.NONE)
 
 

@@ -63,7 +63,7 @@ def test_light_cavalry_recalls_at_any_time_and_ends_the_charge_tired():
     assert effects(result) == [("moved", "Light Dragoons", 2),
                                ("marker_set", "Light Dragoons", "tired"),
                                ("marker_set", "Light Dragoons", CHARGED)]
-    assert result.headline == "the cavalry is recalled"
+    assert result.headline == "Light Dragoons is recalled"
 
 
 def test_a_light_recall_that_fails_rides_on_and_a_new_target_is_a_new_charge():

@@ -1,0 +1,89 @@
+"""La Bataille's cavalry in a battle, through the real CommandTree: a Grand Charge met by a
+Reaction Charge (a button, across a restart), one attempt per charge, a charge that falls
+short, light cavalry's Recall, and refusals that say how to fix them."""
+
+from __future__ import annotations
+
+from bot.client import create_bot
+from bot.offline import OfflineDiscord
+from bot.storage import Database
+
+from .conftest import CHANNEL, GM_USER, GUILD, reply, text_of
+from .test_battle_safety import url_of
+from .test_decisions import buttons
+
+CAVALRY = "cavalry morale=34 melee=16 mp=8"
+SETUP = [
+    "/battle start ruleset:labataille name:Waterloo",
+    f'/unit add side:French name:Hussars words:"{CAVALRY} nation=french charge=charging" '
+    "strength:4",
+    f'/unit add side:French name:Lancers words:"{CAVALRY} nation=french charge=charging" '
+    "strength:4",
+    f'/unit add side:British name:"Union Brigade" words:"{CAVALRY} nation=british" strength:6',
+    f'/unit add side:British name:"13th Light Dragoons" words:"{CAVALRY} light '
+    'nation=british" strength:3',
+    '/unit add side:British name:"2nd Foot" words:"infantry morale=41 nation=british" '
+    "strength:6",
+]
+
+
+async def setup(session) -> None:
+    for line in SETUP:
+        assert not (await reply(session, line, user_id=GM_USER)).ephemeral, line
+
+
+async def press(session, message, label: str):
+    # The units were added by the GM, whose units they are: theirs is the choice.
+    return await session.press(message, label, channel_id=CHANNEL, user_id=GM_USER,
+                               guild_id=GUILD)
+
+
+async def test_a_grand_charge_in_a_battle_one_attempt_per_charge(db):
+    url = url_of(db)
+    async with Database(url) as first, OfflineDiscord(create_bot(first)) as session:
+        await setup(session)
+        asked = await reply(session, '/reaction labataille reactor:"Union Brigade" '
+                                     'charger:"Hussars; Lancers" gap:3 dice:"45"')
+        assert asked.embeds[0]["title"] == ("❓ Which charging stack accepts Union Brigade's "
+                                            "Reaction Charge?")
+        assert buttons(asked) == ["Hussars", "Lancers"]
+    async with Database(url) as second, OfflineDiscord(create_bot(second)) as session:
+        _, result = await press(session, asked, "Lancers")
+        text = text_of(result)
+        assert result.embeds[0]["title"].endswith("Union Brigade counter-charges Lancers")
+        assert "Lancers moves 2, Union Brigade 1 (the gap is odd" in text
+        assert "Union Brigade now carries a Charge marker" in text
+        again = await reply(session, '/reaction labataille reactor:"Union Brigade" '
+                                     'charger:Hussars gap:2 dice:"45"')
+        assert again.ephemeral
+        assert ("Union Brigade has already made its attempt against this charge (Charge: "
+                "Hussars and Lancers against Union Brigade)") in again.content
+        assert "a Grand Charge is one charge" in again.content
+        unnamed = await reply(session, '/square labataille stack:"2nd Foot" distance:2 '
+                                       'dice:"35"')
+        assert unnamed.ephemeral and "Name the charging cavalry in `cavalry`" in unnamed.content
+        square = await reply(session, '/square labataille stack:"2nd Foot" distance:2 '
+                                      'cavalry:Hussars dice:"35" choices:"carre_result=D"')
+        assert square.embeds[0]["title"].endswith("2nd Foot is disordered")
+        shown = text_of(await reply(session, "/battle show"))
+        assert "Charge: Hussars against 2nd Foot" in shown
+
+
+async def test_a_charge_that_falls_short_and_a_light_recall(battle_session):
+    await setup(battle_session)
+    short = await reply(battle_session, '/cavalry labataille chargers:Hussars targets:"2nd '
+                                        'Foot" reached:false')
+    text = text_of(short)
+    assert short.embeds[0]["title"].endswith("Hussars fall short: disordered")
+    assert "**Hussars** is disordered, is marked with an inverted Charge marker" in text
+    assert ("Hussars now carries an inverted Charge marker (it charged this turn) and is now "
+            "disordered") in text
+    heavy = await reply(battle_session, "/recall labataille chargers:Lancers")
+    assert heavy.ephemeral and "only light cavalry may Recall at any time" in heavy.content
+    asked = await reply(battle_session, '/recall labataille chargers:"13th Light Dragoons" '
+                                        'dice:"5"')
+    assert buttons(asked) == ["Choose a new target", "End the Charge"]
+    _, ended = await press(battle_session, asked, "End the Charge")
+    assert ended.embeds[0]["title"].endswith("13th Light Dragoons is recalled")
+    assert ("**13th Light Dragoons** regroups 2 hexes back along the charge path, is tired"
+            in text_of(ended))
