@@ -247,7 +247,7 @@ async def _run_bot(token: str, url: str) -> int:
     from bot.storage.database import Database
 
     with StopSignals() as stop:
-        async with Database(url) as db, create_bot(db) as bot:
+        async with Database(url) as db, create_bot(db, settle_heap=True) as bot:
             await serve(bot, bot.start(token), stop)
     await checkpoint(url)
     if stop.requested:

@@ -18,6 +18,7 @@ from bot.cogs.lookups import Lookups, procedure_groups
 from bot.cogs.roster import Roster
 from bot.command_log import log_command, mark_started
 from bot.errors import on_app_command_error
+from bot.heap import settle_heap
 from bot.replies import AnswerButton, EndButton, GMButton, OverrideMenu
 from bot.rulesets import RuleSetCommands, each_ruleset
 from bot.storage.database import Database
@@ -34,7 +35,7 @@ class HuzzahTree(app_commands.CommandTree):
 
 
 class HuzzahBot(commands.Bot):
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, settle_heap: bool = False) -> None:
         # Slash commands need no privileged intents; guilds lets the cache know channels.
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -49,6 +50,7 @@ class HuzzahBot(commands.Bot):
         self.store = BattleStore(db)
         self.outcomes = OutcomeWorker()
         self.rulesets: list[RuleSetCommands] = []  # each rule set's commands, once set up
+        self._settle_heap = settle_heap
 
     async def setup_hook(self) -> None:
         self.rulesets = list(each_ruleset(Lookups(self.store)))
@@ -60,6 +62,8 @@ class HuzzahBot(commands.Bot):
         # Buttons under a question answer it, even under a message sent before a restart.
         self.add_dynamic_items(AnswerButton, GMButton, EndButton, OverrideMenu)
         self.tree.on_error = on_app_command_error
+        if self._settle_heap:  # a process that runs the bot: what is loaded now stays
+            settle_heap()
 
     async def on_app_command_completion(self, interaction: discord.Interaction,
                                         _command: Any) -> None:
@@ -75,5 +79,7 @@ class HuzzahBot(commands.Bot):
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
 
 
-def create_bot(db: Database) -> HuzzahBot:
-    return HuzzahBot(db)
+def create_bot(db: Database, *, settle_heap: bool = False) -> HuzzahBot:
+    """The bot; ``settle_heap`` tunes the garbage collector once it is set up (for the
+    process that runs it: ``huzzah run`` and the console, not tests)."""
+    return HuzzahBot(db, settle_heap=settle_heap)

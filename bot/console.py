@@ -359,7 +359,8 @@ async def run_console(args: argparse.Namespace) -> int:
         status = EXIT_OK
         if not stop.requested:
             console = Console(args, interactive, files)
-            async with Database(url) as db, OfflineDiscord(create_bot(db)) as session:
+            async with Database(url) as db, \
+                    OfflineDiscord(create_bot(db, settle_heap=True)) as session:
                 status = await console.run(session, stop)
         await checkpoint(url)
     return stop.exit_status(status)

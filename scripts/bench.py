@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import statistics
 import subprocess
@@ -52,6 +53,7 @@ from rules.fire_at_will.inputs import read_chargers, read_melee_side  # noqa: E4
 from rules.fire_at_will.units import Arm, Cover, Unit  # noqa: E402
 
 RESULTS: list[bool] = []
+DEFAULT_GC_THRESHOLDS = gc.get_threshold()
 GUILD, USER = 10, 1000
 
 LOOKUP = ('/melee fire-at-will attackers:"Grenadiers: inf regular charging front; Rangers: inf '
@@ -205,8 +207,16 @@ class Driver:
         return total / (time.perf_counter() - start), timings
 
 
+def default_collector() -> None:
+    """The interpreter's own garbage-collector settings: the floor is a bare discord.py
+    bot, which runs with them (Huzzah tunes its own once set up, as ``huzzah run`` does)."""
+    gc.unfreeze()
+    gc.set_threshold(*DEFAULT_GC_THRESHOLDS)
+
+
 @asynccontextmanager
 async def floor_bot(url: str):
+    default_collector()
     async with OfflineDiscord(FloorBot(url)) as session:
         yield Driver(session)
 
@@ -214,7 +224,7 @@ async def floor_bot(url: str):
 @asynccontextmanager
 async def huzzah_bot(url: str):
     await upgrade_async(url)
-    async with Database(url) as db, OfflineDiscord(create_bot(db)) as session:
+    async with Database(url) as db, OfflineDiscord(create_bot(db, settle_heap=True)) as session:
         yield Driver(session), db
 
 
@@ -357,7 +367,7 @@ from bot.offline import OfflineDiscord
 from bot.storage.database import Database
 
 async def ready(url):
-    async with Database(url) as db, OfflineDiscord(create_bot(db)):
+    async with Database(url) as db, OfflineDiscord(create_bot(db, settle_heap=True)):
         pass
 
 asyncio.run(ready(_migrated_url()))
