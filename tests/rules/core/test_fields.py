@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 
 from rules.core.errors import InvalidInput
-from rules.core.fields import split_units
+from rules.core.fields import split_units, split_words
 from rules.fire_at_will.inputs import MELEE, MELEE_JSON, read_chargers, read_melee_side
 from rules.fire_at_will.units import Arm, Direction, Order
 
@@ -92,3 +94,16 @@ def test_json_types_are_checked():
 def test_long_names_are_refused():
     with pytest.raises(InvalidInput, match="too long"):
         MELEE.read_text("x" * 65 + ": inf", "u")
+
+
+@pytest.mark.parametrize("text", [
+    "charging front", "  inf   regular\tmorale=4\n", "", "   ", "a\x0bb", "é\u00a0x",
+    'general="Wolfe" cav', "name='2nd Foot' inf", r"a\ b", 'x="a b" "c d"',
+])
+def test_split_words_reads_as_shlex_does(text):
+    assert split_words(text) == shlex.split(text)
+
+
+def test_split_words_refuses_an_unclosed_quote_as_shlex_does():
+    with pytest.raises(ValueError):
+        split_words('general="Wolfe')
