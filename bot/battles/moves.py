@@ -23,13 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
-from sqlalchemy import Table, bindparam, insert, text, update
+from sqlalchemy import Table, bindparam, exists, func, insert, select, text, update
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.sql.dml import Update
+from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.elements import BindParameter
 
 from bot.battles.actor import Actor
 from bot.battles.decisions import refuse_while_waiting
@@ -47,6 +48,7 @@ from bot.battles.rows import (
     BATTLE_IN_CHANNEL,
     BATTLES,
     ENGAGEMENTS,
+    EVENTS,
     GENERALS,
     UNITS,
     Record,
@@ -63,7 +65,7 @@ from bot.battles.store import (
     roster_unit,
     unit_columns,
 )
-from bot.storage.database import Database
+from bot.storage.database import Database, advisory_key
 from bot.storage.models import plain_values, utcnow
 from rules.core.engagements import Engagement
 from rules.core.errors import RulesError
@@ -79,9 +81,9 @@ MOVE_BATTLE = (update(BATTLES)
                .where(BATTLES.c.id == bindparam("row_id"),
                       BATTLES.c.last_seq == bindparam("read_seq"),
                       BATTLES.c.pending.is_(None)))
-SET_UNIT = update(UNITS).where(UNITS.c.id == bindparam("row_id"))
-SET_GENERAL = update(GENERALS).where(GENERALS.c.id == bindparam("row_id"))
-SET_ENGAGEMENT = update(ENGAGEMENTS).where(ENGAGEMENTS.c.id == bindparam("row_id"))
+TABLES = {table.name: table for table in (UNITS, GENERALS, ENGAGEMENTS)}
+SET_ROW = {name: update(table).where(table.c.id == bindparam("row_id"))
+           for name, table in TABLES.items()}
 ADD_ENGAGEMENT = insert(ENGAGEMENTS)
 
 
@@ -155,8 +157,7 @@ async def _play(db: Database, command: Command, ruleset: str, procedure: str,
             return None
         read, move = fresh, _plan(fresh, ruleset, procedure, options, dice)
     try:
-        seq, after = await db.batch(partial(_write, read, move, command), write=True,
-                                    channel_id=command.channel_id)
+        seq, after = await _store(db, read, move, command)
     except _Moved:
         # Another process moved the battle in between (or the kept state was overtaken):
         # play it again on what is there now, reading under the write lock this time, so
@@ -173,6 +174,18 @@ async def _play(db: Database, command: Command, ruleset: str, procedure: str,
         move, seq, after = locked
     states.keep(command.channel_id, after)
     return Played(move.resolution, move.dice_note, move.lines, seq, after.battle.id)
+
+
+async def _store(db: Database, read: BattleRead, move: Move,
+                 command: Command) -> tuple[int, BattleRead]:
+    """Write the move: on PostgreSQL as one statement, unless it begins an engagement (whose
+    new row's id the log needs before the event is written)."""
+    if db.is_postgresql and not _begins_engagement(move):
+        lock_key = advisory_key(command.channel_id)
+        return await db.batch(partial(_write, read, move, command, lock_key=lock_key),
+                              write=True, one_statement=True)
+    return await db.batch(partial(_write, read, move, command), write=True,
+                          channel_id=command.channel_id)
 
 
 def _plan(read: BattleRead, ruleset: str, procedure: str, options: Mapping[str, Any],
@@ -210,10 +223,11 @@ def _applied_seq(interaction_id: int | None, conn: Connection) -> int | None:
     return conn.execute(APPLIED, {"interaction": interaction_id}).scalar()
 
 
-def _write(read: BattleRead, move: Move, command: Command,
-           conn: Connection) -> tuple[int, BattleRead]:
+def _write(read: BattleRead, move: Move, command: Command, conn: Connection,
+           lock_key: int | None = None) -> tuple[int, BattleRead]:
     """Store the move if the battle is still as read: the event's number, and the battle as
-    the write leaves it."""
+    the write leaves it. With ``lock_key`` (PostgreSQL, outside a transaction), as one
+    statement that takes the channel's advisory lock itself."""
     battle = read.battle
     seq = battle.last_seq + 1
     values: dict[str, Any] = {"last_seq": seq}
@@ -223,86 +237,172 @@ def _write(read: BattleRead, move: Move, command: Command,
         before = row_snapshot(battle, BATTLES)
         after = {**before, "dice_queue": plain_values(move.queue)}
         changes.append(change_record("battles", battle.id, before, after))
-    # Statements are built once; the keys given besides the bound ones become the SET clause.
-    moved = conn.execute(MOVE_BATTLE, {"row_id": battle.id, "read_seq": battle.last_seq,
-                                       **values})
-    if moved.rowcount != 1:
-        raise _Moved
     roster = move.after
-    units, unit_changes = _write_rows(
-        conn, read.units, UNITS, SET_UNIT, {name_key(unit.name): unit for unit in roster.units},
-        roster_unit, unit_columns)
-    generals, general_changes = _write_rows(
-        conn, read.generals, GENERALS, SET_GENERAL,
-        {name_key(general.name): general for general in roster.generals},
-        roster_general, general_columns)
-    engagements, engagement_changes = _write_engagements(conn, battle.id, read.engagements,
-                                                         roster.engagements)
-    changes += unit_changes + general_changes + engagement_changes
-    conn.execute(ADD_EVENT, dict(
-        battle_id=battle.id, seq=seq, interaction_id=command.interaction_id,
+    units = _changed_rows(read.units, UNITS, {name_key(u.name): u for u in roster.units},
+                          roster_unit, unit_columns)
+    generals = _changed_rows(read.generals, GENERALS,
+                             {name_key(g.name): g for g in roster.generals},
+                             roster_general, general_columns)
+    engagements = _changed_engagements(read.engagements, roster.engagements)
+    updates = units.updates + generals.updates + engagements.updates
+    if lock_key is not None:
+        changes += units.changes + generals.changes + engagements.changes
+        event = _event_values(read, move, command, seq, changes)
+        statement, parameters = _at_once(battle, values, updates, event)
+        if conn.execute(statement, {**parameters, "lock_key": lock_key}).first() is None:
+            raise _Moved
+        stored_engagements = engagements.now
+    else:
+        moved = conn.execute(MOVE_BATTLE, {"row_id": battle.id, "read_seq": battle.last_seq,
+                                           **values})
+        if moved.rowcount != 1:
+            raise _Moved
+        for table, row_id, new in updates:
+            conn.execute(SET_ROW[table.name], {"row_id": row_id, **new})
+        stored_engagements, begun = _begin_engagements(conn, battle.id, engagements.now)
+        changes += units.changes + generals.changes + engagements.changes + begun
+        conn.execute(ADD_EVENT, _event_values(read, move, command, seq, changes))
+    return seq, BattleRead(Record.of(battle, plain_values(values)), units.now, generals.now,
+                           stored_engagements)
+
+
+def _event_values(read: BattleRead, move: Move, command: Command, seq: int,
+                  changes: list[dict]) -> dict[str, Any]:
+    return dict(
+        battle_id=read.battle.id, seq=seq, interaction_id=command.interaction_id,
         user_id=command.actor.user_id, user_name=command.actor.name[:100],
         command=command.text[:200], kind="resolution",
         summary=move.resolution.headline[:500], request=move.request, resolution=move.record,
-        changes=[c for c in changes if c["before"] != c["after"]], reverts=None))
-    return seq, BattleRead(Record.of(battle, plain_values(values)), units, generals,
-                           engagements)
+        changes=[c for c in changes if c["before"] != c["after"]], reverts=None,
+        created_at=utcnow())
 
 
-def _write_rows(conn: Connection, rows: Sequence[Columns], table: Table, statement: Update,
-                after: Mapping[str, Any], roster_row: Callable[[Any], Any],
-                columns: Callable[[Any], dict[str, Any]]
-                ) -> tuple[list[Columns], list[dict]]:
-    """Write the rows whose roster entry the move changed: the rows as they are now, and the
-    changes, for the log."""
-    now: list[Columns] = []
-    changes = []
+def _at_once(battle: Columns, values: Mapping[str, Any],
+             updates: Sequence[tuple[Table, int, dict[str, Any]]],
+             event: Mapping[str, Any]) -> tuple[Insert, dict[str, Any]]:
+    """The whole write as one statement (PostgreSQL), and its parameters."""
+    statement = _at_once_statement(
+        tuple(values), tuple((table.name, tuple(new)) for table, _, new in updates),
+        tuple(event))
+    parameters = {"battle": battle.id, "read_seq": battle.last_seq,
+                  **{f"battle_{key}": value for key, value in values.items()},
+                  **{f"event_{key}": value for key, value in event.items()}}
+    for index, (_, row_id, new) in enumerate(updates):
+        parameters[f"row_{index}"] = row_id
+        parameters.update((f"row_{index}_{key}", value) for key, value in new.items())
+    return statement, parameters
+
+
+@lru_cache(maxsize=256)
+def _at_once_statement(battle_keys: tuple[str, ...],
+                       updates: tuple[tuple[str, tuple[str, ...]], ...],
+                       event_keys: tuple[str, ...]) -> Insert:
+    """One statement per shape of write, built once (building it costs far more than
+    running it): the channel's advisory lock, the battle moved on condition that it is still
+    at the event read, the changed rows and the event, each only if the battle moved. It
+    returns a row only if it stored the move.
+
+    The battle's row is where a concurrent writer shows: one that committed after this
+    statement began is seen by the update's recheck of its condition, so the condition fails
+    rather than overwriting it.
+    """
+    locked = select(func.pg_advisory_xact_lock(bindparam("lock_key"))).cte("locked")
+    moved = (update(BATTLES)
+             .where(BATTLES.c.id == bindparam("battle"),
+                    BATTLES.c.last_seq == bindparam("read_seq"),
+                    BATTLES.c.pending.is_(None), exists(locked.select()))
+             .values({key: _bound(BATTLES, key, "battle_") for key in battle_keys})
+             .returning(BATTLES.c.id).cte("moved"))
+    if_moved = exists(moved.select())
+    changed = []
+    for index, (name, keys) in enumerate(updates):
+        table = TABLES[name]
+        changed.append(update(table)
+                       .where(table.c.id == bindparam(f"row_{index}"), if_moved)
+                       .values({key: _bound(table, key, f"row_{index}_") for key in keys})
+                       .cte(f"changed_{index}"))
+    logged = select(*(_bound(EVENTS, key, "event_") for key in event_keys)).where(if_moved)
+    return (insert(EVENTS).from_select(list(event_keys), logged)
+            .returning(EVENTS.c.seq).add_cte(locked, moved, *changed))
+
+
+def _bound(table: Table, key: str, prefix: str) -> BindParameter[Any]:
+    return bindparam(prefix + key, type_=table.c[key].type)
+
+
+@dataclass
+class _Changed:
+    """Rows as a move leaves them: ``now`` (a new engagement still as values, not yet a row),
+    the updates to make, and the changes, for the log."""
+
+    now: list[Any] = field(default_factory=list)
+    updates: list[tuple[Table, int, dict[str, Any]]] = field(default_factory=list)
+    changes: list[dict] = field(default_factory=list)
+
+    def update(self, table: Table, row: Columns, new: dict[str, Any]) -> None:
+        self.updates.append((table, row.id, new))
+        stored = plain_values(new)  # as the row will read back
+        self.now.append(Record.of(row, stored))
+        before = row_snapshot(row, table)
+        self.changes.append(change_record(table.name, row.id, before, {**before, **stored}))
+
+
+def _changed_rows(rows: Sequence[Columns], table: Table, after: Mapping[str, Any],
+                  roster_row: Callable[[Any], Any],
+                  columns: Callable[[Any], dict[str, Any]]) -> _Changed:
+    """The rows whose roster entry the move changed."""
+    changed = _Changed()
     for row in rows:
         entry = after[row.name_key]
         if roster_row(row) == entry:
-            now.append(row)
-            continue
-        new = columns(entry)
-        conn.execute(statement, {"row_id": row.id, **new})
-        stored = plain_values(new)  # as the row will read back
-        now.append(Record.of(row, stored))
-        before = row_snapshot(row, table)
-        changes.append(change_record(table.name, row.id, before, {**before, **stored}))
-    return now, changes
+            changed.now.append(row)
+        else:
+            changed.update(table, row, columns(entry))
+    return changed
 
 
-def _write_engagements(conn: Connection, battle_id: int, rows: Sequence[Columns],
-                       after: Sequence[Engagement]) -> tuple[list[Columns], list[dict]]:
-    """Insert the engagements the move began, mark those it ended, update those it changed:
-    the ones still going on, and the changes, for the log."""
+def _changed_engagements(rows: Sequence[Columns], after: Sequence[Engagement]) -> _Changed:
+    """The engagements the move ended (marked so), changed, or began (left as values in
+    ``now``, to be inserted): ``now`` holds those still going on."""
     kept = {engagement.id for engagement in after if engagement.id is not None}
     by_id = {row.id: row for row in rows}
-    changes = []
+    changed = _Changed()
     for row in rows:
         if row.id not in kept:
-            conn.execute(SET_ENGAGEMENT, {"row_id": row.id, "status": "ended"})
+            changed.updates.append((ENGAGEMENTS, row.id, {"status": "ended"}))
             before = row_snapshot(row, ENGAGEMENTS)
-            changes.append(change_record("engagements", row.id, before,
-                                         {**before, "status": "ended"}))
-    now: list[Columns] = []
+            changed.changes.append(change_record("engagements", row.id, before,
+                                                 {**before, "status": "ended"}))
     for engagement in after:
         if engagement.id is None:
-            values = {"battle_id": battle_id, "status": "active", "created_at": utcnow(),
-                      **engagement_columns(engagement)}
-            row_id = conn.execute(ADD_ENGAGEMENT, values).inserted_primary_key[0]
-            added = Record({"id": row_id, **values})
-            now.append(added)
-            changes.append(change_record("engagements", row_id, None,
-                                         row_snapshot(added, ENGAGEMENTS)))
+            changed.now.append(engagement_columns(engagement))
             continue
         row = by_id[engagement.id]
         if roster_engagement(row) == engagement:
-            now.append(row)
+            changed.now.append(row)
+        else:
+            changed.update(ENGAGEMENTS, row, engagement_columns(engagement))
+    return changed
+
+
+def _begins_engagement(move: Move) -> bool:
+    return any(engagement.id is None for engagement in move.after.engagements)
+
+
+def _begin_engagements(conn: Connection, battle_id: int, now: Sequence[Any]
+                       ) -> tuple[list[Columns], list[dict]]:
+    """Insert the engagements the move began (values among the rows): the rows, and the
+    changes, for the log."""
+    rows: list[Columns] = []
+    changes = []
+    for entry in now:
+        if not isinstance(entry, dict):
+            rows.append(entry)
             continue
-        new = engagement_columns(engagement)
-        conn.execute(SET_ENGAGEMENT, {"row_id": row.id, **new})
-        stored = plain_values(new)
-        now.append(Record.of(row, stored))
-        before = row_snapshot(row, ENGAGEMENTS)
-        changes.append(change_record("engagements", row.id, before, {**before, **stored}))
-    return now, changes
+        values = {"battle_id": battle_id, "status": "active", "created_at": utcnow(), **entry}
+        row_id = conn.execute(ADD_ENGAGEMENT, values).inserted_primary_key[0]
+        added = Record({"id": row_id, **values})
+        rows.append(added)
+        changes.append(change_record("engagements", row_id, None,
+                                     row_snapshot(added, ENGAGEMENTS)))
+    return rows, changes

@@ -3,12 +3,15 @@ costs a locked retry, never a wrong result. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from sqlalchemy import update
+import asyncio
+
+from sqlalchemy import select, update
 
 from bot.battles import moves
+from bot.storage import Database
 from bot.storage.models import Battle, Unit
 
-from .conftest import GM_USER, reply
+from .conftest import CHANNEL, GM_USER, reply
 from .test_battle_safety import ONE_SP, setup, strength_and_log
 
 
@@ -80,3 +83,24 @@ async def test_a_refusal_on_a_kept_state_comes_from_what_is_stored(battle_sessio
                                           'defenders:Nobody dice:"4 3"')
     assert refused.ephemeral and "Nobody" in refused.content
     assert await strength_and_log(battle_session.client.db) == (99, [1, 2, 3, 4])
+
+
+async def test_a_move_waits_for_a_writer_holding_the_channel_and_plays_on_what_it_wrote(
+        battle_session, monkeypatch):
+    await setup(battle_session)
+    await reply(battle_session, ONE_SP)
+    db = battle_session.client.db
+    retries = count_calls(monkeypatch, "_play_locked")
+    async with Database(db.url) as other, \
+            other.transaction(channel_id=CHANNEL) as s:  # another process, mid-command
+        await s.execute(select(Battle.last_seq))  # it has read the battle
+        move = asyncio.create_task(reply(battle_session, ONE_SP))
+        await asyncio.sleep(0.3)
+        assert not move.done()  # it waits for the channel's lock, writing nothing
+        await s.execute(update(Unit).where(Unit.name == "Artois").values(strength=50))
+        await s.execute(update(Battle).values(last_seq=Battle.last_seq + 1))
+    message = await asyncio.wait_for(move, 10)
+    assert not message.ephemeral, message.content
+    assert len(retries) == 1
+    # The other writer moved last_seq to 5 (its event is left out here); the move is #6.
+    assert await strength_and_log(db) == (49, [1, 2, 3, 4, 6])
