@@ -569,7 +569,9 @@ class BattleStore:
 
         ``events`` is how many of the latest events to read (None: all of them).
         """
-        view = await self.db.batch(partial(_read_view, channel_id, ended_too, events))
+        # On PostgreSQL the view is one statement (see ``_read_view``).
+        view = await self.db.batch(partial(_read_view, channel_id, ended_too, events),
+                                   one_statement=self.db.is_postgresql)
         if view is None:
             raise NoBattle()
         return view
@@ -583,6 +585,13 @@ def _active_ruleset(channel_id: int, conn: Connection) -> str | None:
 def _read_view(channel_id: int, ended_too: bool, events: int | None,
                conn: Connection) -> BattleView | None:
     """Run as one batch: the rows come back detached, fully loaded."""
+    if conn.dialect.name == "postgresql":
+        return _read_view_at_once(conn, channel_id, ended_too, events)
+    return _read_view_table_by_table(channel_id, ended_too, events, conn)
+
+
+def _read_view_table_by_table(channel_id: int, ended_too: bool, events: int | None,
+                              conn: Connection) -> BattleView | None:
     with Session(bind=conn) as session:
         query = select(Battle).where(Battle.channel_id == channel_id)
         if ended_too:  # the active battle, or else the one that ended last
@@ -610,6 +619,17 @@ def _read_view(channel_id: int, ended_too: bool, events: int | None,
             log = list(reversed(list(session.scalars(latest))))
         return BattleView(*(plain_records(rows) for rows in (battle, units, generals, log,
                                                         engagements)), charts=charts)
+
+
+def _read_view_at_once(conn: Connection, channel_id: int, ended_too: bool,
+                       events: int | None) -> BattleView | None:
+    from bot.battles.view_statement import read_view_at_once
+
+    found = read_view_at_once(conn, channel_id, ended_too, events)
+    if found is None:
+        return None
+    battle, (units, generals, engagements, log), charts = found
+    return BattleView(battle, units, generals, log, engagements, charts=charts)
 
 
 def plain_records(rows: Any) -> Any:
