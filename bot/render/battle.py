@@ -9,6 +9,7 @@ from typing import Any
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
+from rules.core.engagements import Engagement
 from rules.core.registry import BattleRules, UnitWords
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, strength_count
 from rules.registry import RULESETS
@@ -106,8 +107,9 @@ def engagement_field(engagements: Sequence[Any]) -> list[FieldSpec]:
     lines = []
     for row in engagements:
         first, other = row.sides
-        lines.append(f"⚔️ {escape(row.kind.capitalize())}: "
-                     f"{escape(' and '.join(first))} against {escape(' and '.join(other))}")
+        # As the rule set words its kind of engagement (a record of an attempt is no fight).
+        label = Engagement(row.kind, (tuple(first), tuple(other))).label
+        lines.append(f"⚔️ {escape(label)}")
     return [FieldSpec("Engagements", "\n".join(lines))]
 
 

@@ -73,17 +73,21 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
                           "assaults chooses first (a tie: the dice)")
     @app_commands.describe(first="A side", first_assaults="Its number of assaults",
                            second="The other side", second_assaults="Its number of assaults",
+                           kind="Assaults (default), or cavalry-vs-cavalry mêlées",
                            dice=DICE_HELP, lookup=LOOKUP_HELP)
+    @app_commands.choices(kind=[app_commands.Choice(name="assaults", value="assaults"),
+                                app_commands.Choice(name="cavalry mêlées", value="cavalry")])
     async def order(
         interaction: discord.Interaction,
         first: app_commands.Range[str, 1, 40],
         first_assaults: app_commands.Range[int, 0, 50],
         second: app_commands.Range[str, 1, 40],
         second_assaults: app_commands.Range[int, 0, 50],
+        kind: str = "assaults",
         dice: str | None = None, lookup: bool = False,
     ) -> None:
         options = {"first": first, "first_assaults": first_assaults, "second": second,
-                   "second_assaults": second_assaults}
+                   "second_assaults": second_assaults, "kind": kind}
         await lookups.resolve(interaction, RULESET, "order", options, dice, lookup)
 
     @app_commands.command(name=RULESET, description="La Bataille: a cavalry charge's mêlée "
@@ -206,7 +210,7 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
                    'distance:2 dice:"35" choices:"carre_result=C"'),
         Subcommand("reaction", "reaction", reaction,
                    '/reaction labataille reactor:"Lancers: cavalry morale=35" '
-                   'charger:"Hussars: cavalry morale=34" gap:3 dice:"45"'),
+                   'charger:"Hussars: cavalry morale=34 charge=charging" gap:3 dice:"45"'),
         Subcommand("formup", "formup", formup,
                    '/formup labataille stack:"Cossacks: cavalry formation=skirmish morale=34" '
                    'charger:"Hussars: cavalry morale=44" dice:"41"'),

@@ -8,7 +8,7 @@ undo puts it back exactly, like a unit. Rule sets start and end engagements in t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -43,8 +43,34 @@ class Engagement:
 
     @property
     def label(self) -> str:
+        words = _WORDS.get(self.kind)
+        if words is not None and words.label is not None:
+            return words.label(self)
         first, other = self.sides
         return f"{self.kind.capitalize()}: {' and '.join(first)} against {' and '.join(other)}"
+
+
+@dataclass(frozen=True)
+class EngagementWords:
+    """How a rule set's kind of engagement reads, where "Melee: A against B begins" would
+    not: a record that a stack made its one attempt against a charge is no fight."""
+
+    label: Callable[[Engagement], str] | None = None
+    begins: str = "begins"
+    ends: str = "ends"
+
+
+_WORDS: dict[str, EngagementWords] = {}
+
+
+def register_engagement_words(words: Mapping[str, EngagementWords]) -> None:
+    for kind, said in words.items():
+        if _WORDS.setdefault(kind, said) != said:
+            raise ValueError(f"Rule sets word the engagement kind `{kind}` differently.")
+
+
+def engagement_words(kind: str) -> EngagementWords:
+    return _WORDS.get(kind, EngagementWords())
 
 
 def engage(roster: Roster, kind: str, first: Sequence[str], other: Sequence[str],
@@ -75,8 +101,9 @@ def engagement_changes(before: Roster, after: Roster) -> list[Change]:
     def same(a: Engagement, b: Engagement) -> bool:
         return a.kind == b.kind and a.joins(*b.sides)
 
-    changes = [Change(e.label, "engagement", "status", "active", None)
+    # The field is the engagement's kind: how its beginning and end read depends on it.
+    changes = [Change(e.label, "engagement", e.kind, "active", None)
                for e in before.engagements if not any(same(e, f) for f in after.engagements)]
-    changes += [Change(e.label, "engagement", "status", None, "active")
+    changes += [Change(e.label, "engagement", e.kind, None, "active")
                 for e in after.engagements if not any(same(e, f) for f in before.engagements)]
     return changes

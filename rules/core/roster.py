@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.core.engagements import Engagement
+from rules.core.engagements import Engagement, engagement_words
 from rules.core.errors import InvalidInput
 
 ACTIVE = "active"
@@ -250,7 +250,9 @@ def describe_changes(changes: Iterable[Change], strength_label: str = "SP") -> l
     lines = []
     for (kind, who), group in groups.items():
         if kind == "engagement":  # "Melee: 45e Ligne against 2nd Foot begins"
-            lines += [f"{who} {'begins' if c.after else 'ends'}" for c in group]
+            for c in group:
+                words = engagement_words(c.field)
+                lines.append(f"{who} {words.begins if c.after else words.ends}")
             continue
         said = _general_phrases(group) if kind == "general" else _unit_phrases(
             group, strength_label)

@@ -114,7 +114,7 @@ def _order(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
         if isinstance(count, bool) or not isinstance(count, int):
             raise InvalidInput(f"`sides`: {side}'s number of assaults must be a whole number.")
         pairs.append((str(side), count))
-    return assault_order((pairs[0], pairs[1]), dice)
+    return assault_order((pairs[0], pairs[1]), dice, str(request.get("kind") or "assaults"))
 
 
 REFERENCE = (
@@ -175,7 +175,7 @@ RULESET_ENTRY = RuleSet(
             "recall", "light cavalry attempts to Recall during its Charge movement",
             ("attackers", "charts"), _recall),
         "order": Procedure(
-            "order", "which side chooses the first assault (a tie: the dice)",
-            ("sides",), _order),
+            "order", "which side chooses the first assault, or cavalry-vs-cavalry mêlée "
+            "(`kind`: assaults or cavalry; a tie: the dice)", ("sides", "kind"), _order),
     },
 )

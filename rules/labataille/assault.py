@@ -466,7 +466,7 @@ def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
         value = Fraction(stack.melee).limit_denominator(100)
         why = []
         if table is not None:
-            for word in (stack.formation.value, stack.state.value):
+            for word in (stack.formation.value, stack.state.value, stack.fatigue.value):
                 if word in table.values:
                     value *= Fraction(table.values[word]).limit_denominator(100)
                     why.append(f"× {table.values[word]:g} {word}")
@@ -512,10 +512,11 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
     readable = pack is not None and (column is not None or pack.firefight)
     if readable:
         result = pack.result(total, column)  # type: ignore[union-attr]
-        roll = replace(roll, result=result.label,
+        said = result.read_in(run.assault.cavalry)
+        roll = replace(roll, result=said,
                        notes=(f"{pack.name}: {pack.assault_provenance}",))  # type: ignore[union-attr]
         run.out.step(f"{run.steps['roll']}. Mêlée resolution",
-                     f"Row {total}, {name} column: {result.label}.", roll)
+                     f"Row {total}, {name} column: {said}.", roll)
         return result
     answers = CHARGE_ANSWERS if run.assault.cavalry else CHART_ANSWERS
     question = Question("chart_result", f"Read the Assault et Mêlée chart: the {name} column, "
@@ -525,7 +526,8 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
     answer = run.out.ask(question)
     result = parse_result(answer.key)
     run.out.step(f"{run.steps['roll']}. Chart result",
-                 f"The chart says {result.label} (given by the player).")
+                 f"The chart says {result.read_in(run.assault.cavalry)} (given by the "
+                 "player).")
     return result
 
 

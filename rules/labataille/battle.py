@@ -13,7 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.core.engagements import Engagement, disengage, engage, engagement_changes
+from rules.core.engagements import (
+    Engagement,
+    EngagementWords,
+    disengage,
+    engage,
+    engagement_changes,
+    register_engagement_words,
+)
 from rules.core.errors import InvalidInput
 from rules.core.fields import json_safe
 from rules.core.records import Effect, EffectKind
@@ -37,6 +44,7 @@ from rules.labataille.effects import (
     REACTED,
     SQUARE,
     TIRED,
+    possessive,
 )
 from rules.labataille.inputs import ROSTER_FIELDS, build_stack
 from rules.labataille.units import ChargeMarker, Fatigue, Formation, Order, Stack
@@ -45,6 +53,19 @@ FIREFIGHT = "firefight"
 # A stack's one attempt against a cavalry charge (or, before it, the cavalry's move): kept as
 # an engagement between the cavalry and the stack until the next turn.
 REACTIONS = {"charge": "charge", "move": "cavalry move"}
+
+
+def _attempt_label(engagement: Engagement) -> str:
+    """``2nd Foot's attempt against Hussars and Lancers' charge``."""
+    chargers, (stack, *_) = engagement.sides
+    what = "charge" if engagement.kind == REACTIONS["charge"] else "move"
+    return f"{possessive(stack)} attempt against {possessive(' and '.join(chargers))} {what}"
+
+
+register_engagement_words({
+    kind: EngagementWords(_attempt_label, f"is recorded (one attempt per {event})",
+                          "is cleared")
+    for event, kind in REACTIONS.items()})
 MELEE_SEGMENT = "Mêlée Segment"
 # The segments the text names (project default for their order: the Premier turn).
 PHASES: tuple[str, ...] = ("Maneuver Segment", "Fire Segment", MELEE_SEGMENT)

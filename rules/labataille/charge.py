@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import (
     Assault,
@@ -35,12 +35,14 @@ from rules.labataille.published import (
     RECALL_SOURCE,
     RECALL_THRESHOLDS,
 )
-from rules.labataille.units import RULESET, TEXT, Arm, Fatigue, Stack
+from rules.labataille.units import RULESET, TEXT, Arm, ChargeMarker, Fatigue, Stack
 
 PGD, INFANTRY, CAVALRY = "PGD", "infantry and artillery", "cavalry"
 MAX_CHARGE_MP = 5  # "Charging units have 5 MPs to conduct their Charge movement"
 TRY_RECALL, NO_RECALL = Answer("recall", "Attempt to Recall"), Answer("no", "Pursue")
 NEW_TARGET, END_CHARGE = Answer("new", "Choose a new target"), Answer("end", "End the Charge")
+INTO_A_UNIT = Answer("unit", "Into or through a unit: pursue it")
+INTO_NONE = Answer("none", "No unit: the charge ends")
 REGROUP_HEXES = 2
 PURSUIT_SOURCE = f"{TEXT}, Cavalry Charge vs. PGD step 1 and vs. Infantry step 8"
 STEPS = {
@@ -86,6 +88,12 @@ def check_charge(charge: Assault) -> None:
     unable = [s.name for s in charge.attackers if s.routed or s.fatigue is Fatigue.EXHAUSTED]
     if unable:
         raise InvalidInput(f"{', '.join(unable)} cannot charge (routed or exhausted).")
+    charged = [s.name for s in charge.attackers if s.charge is ChargeMarker.CHARGED]
+    if charged:
+        carries = "carries" if len(charged) == 1 else "carry"
+        raise NotAllowed(f"{' and '.join(charged)} {carries} an inverted Charge marker: "
+                         "charged this turn (or met by a Reaction Charge).",
+                         hint="A new turn takes the inverted markers off.")
     if target_kind(charge.defenders) == CAVALRY or not charge.reached:
         return
     if charge.spent is None:
@@ -135,6 +143,10 @@ def against_infantry(run: Run) -> None:
     if roll_to_stand(run):
         return
     defensive_fire(run)
+    if not run.standing(run.attackers):
+        run.phrases.append("the charging cavalry is destroyed by defensive fire")
+        run.out.step("4. Defensive Fire", "No charging cavalry is left: there is no mêlée.")
+        return
     if not run.standing(run.defenders):
         run.out.step("4. Defensive Fire", "No target is left: the cavalry advances into the "
                      "target hex.")
@@ -148,7 +160,8 @@ def against_infantry(run: Run) -> None:
 
 def against_cavalry(run: Run) -> None:
     run.out.note("Cavalry against cavalry: each mêlée is resolved one at a time; the players "
-                 "alternate choosing which.")
+                 "alternate choosing which (`/order labataille kind:cavalry` says who chooses "
+                 "first).")
     if retreat_before_charge(run):
         return
     column = odds(run)
@@ -173,8 +186,19 @@ def retreat_before_charge(run: Run) -> bool:
     if run.standing(run.defenders):
         run.out.step("1b. Pursue", "The cavalry charges the stacks that stay.")
         return False
-    run.out.step("1b. Pursue", "The cavalry must pursue and charge any unit the retreating "
-                 "stacks retreated into or through: resolve that as its own charge.")
+    question = Question("pursued_into", "Did the retreating stacks retreat into or through "
+                        "any unit?", (INTO_A_UNIT, INTO_NONE), by="attacker",
+                        unit=run.attackers[0])
+    if run.out.ask(question) is INTO_A_UNIT:
+        run.out.step("1b. Pursue", "The cavalry must pursue and charge the units the "
+                     "retreating stacks retreated into or through: resolve that as its own "
+                     "charge.")
+        return True
+    # Nothing to pursue: the charge ends without a mêlée (project reading).
+    run.out.step("1b. Pursue", "The retreating stacks went into or through no unit: the "
+                 "cavalry advances into the vacated hex and the charge ends.")
+    advance(run, "into the vacated hex", disorder=False)
+    regroup(run, melee=False)
     return True
 
 
@@ -289,6 +313,9 @@ def apply_result(run: Run, result: ChartResult, *, pursuit: bool) -> None:
         case "AR":
             for stack in run.standing(run.attackers):
                 rout(run, stack, "AR")
+                # Routed, it does not regroup; its charge is over all the same.
+                run.out.effect(EffectKind.MARKER_SET, stack.name, value=CHARGED,
+                               detail="inverted Charge marker")
             run.phrases.append("AR: the cavalry routs")
             run.out.step(f"{step}b. AR", "Attackers rout. The defenders do not advance.")
         case "FF":
@@ -300,8 +327,7 @@ def apply_result(run: Run, result: ChartResult, *, pursuit: bool) -> None:
             run.hurt(Severity.MINOR)
             run.out.step(f"{step}c. Blank: Bounce", f"{_names(bouncing)} bounce (15.11) and "
                          "the Charge is finished.")
-            if not cavalry:
-                regroup(run, melee=True, moved=False)
+            regroup(run, melee=True, moved=False)
         case "DR" | "DS":
             defeated(run, result, pursuit=pursuit)
             regroup(run, melee=True)
@@ -390,8 +416,9 @@ def regroup(run: Run, *, melee: bool, moved: bool = True) -> None:
         words.append(f"{stack.name} is {fatigue}")
     path = ("Each charging stack moves two hexes back along the exact path the Charge "
             "followed, displacing any unit there one hex further along it. " if moved else "")
+    them, they = ("it", "it") if len(riders) == 1 else ("them", "they")
     run.out.step(f"{run.steps['regroup']}. Cavalry Regroup", f"{path}{', '.join(words)}; "
-                 "mark them with an inverted Charge marker (they charged this turn).")
+                 f"mark {them} with an inverted Charge marker ({they} charged this turn).")
 
 
 def _names(stacks: list[Stack]) -> str:

@@ -29,10 +29,13 @@ from typing import Any
 
 from rules.core.errors import InvalidInput
 from rules.labataille.published import ratio_value
-from rules.labataille.units import Formation, Order
+from rules.labataille.units import Fatigue, Formation, Order
 
 FIREFIGHT_COLUMN = "Firefight"
 SITUATION_WORDS = frozenset({*Formation, *Order} - {Order.GOOD})
+# Mêlée multipliers may also name a cavalry stack's fatigue (reference A.4 lists tired ½ and
+# exhausted ⅓ for either side).
+MULTIPLIER_WORDS = SITUATION_WORDS | {Fatigue.TIRED, Fatigue.EXHAUSTED}
 _RESULT = re.compile(r"(AS|AR|DR|DS)\s*(\d)?", re.IGNORECASE)
 _BLANK = frozenset({"", "-", "ff", "firefight", "blank", "bounce"})
 _COLUMN = re.compile(r"\d+(\.\d+)?:\d+(\.\d+)?")
@@ -50,6 +53,15 @@ class ChartResult:
         if self.code == "FF":
             return "blank (firefight)"
         return f"{self.code}{self.hexes}" if self.code in ("DR", "DS") else self.code
+
+    def read_in(self, charge: bool) -> str:
+        """The label as a charge reads it: there a blank is a bounce, and a DR's or DS's #
+        is ignored (a player's plain DR reads DR, not DR0)."""
+        if not charge:
+            return self.label
+        if self.code == "FF":
+            return "blank (bounce)"
+        return self.label if self.hexes else self.code
 
 
 def parse_result(text: Any, where: str = "result") -> ChartResult:
@@ -151,14 +163,14 @@ def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
         distance=_table(attacker, "distance", provenance, where, _distance_key),
         attacker_situations=_table(attacker, "situations", provenance, where, _situation_key),
         defender_situations=_table(defender, "situations", provenance, where, _situation_key),
-        attacker_multipliers=_table(multipliers, "attacker", provenance, where, _situation_key,
+        attacker_multipliers=_table(multipliers, "attacker", provenance, where, _multiplier_key,
                                     positive=True),
-        defender_multipliers=_table(multipliers, "defender", provenance, where, _situation_key,
+        defender_multipliers=_table(multipliers, "defender", provenance, where, _multiplier_key,
                                     positive=True),
         cavalry_attacker_multipliers=_table(cavalry, "attacker", provenance, where,
-                                            _situation_key, positive=True),
+                                            _multiplier_key, positive=True),
         cavalry_defender_multipliers=_table(cavalry, "defender", provenance, where,
-                                            _situation_key, positive=True),
+                                            _multiplier_key, positive=True),
         stand_situations=_table(stand, "situations", provenance, where, _situation_key),
         recall=_recall(data, provenance, where),
         carre=_carre(data.get("carre"), provenance, f"{where}: carre"),
@@ -342,11 +354,15 @@ def _distance_key(key: str, where: str) -> str:
     return key
 
 
-def _situation_key(key: str, where: str) -> str:
-    if key not in SITUATION_WORDS:
+def _situation_key(key: str, where: str, words: frozenset[str] = SITUATION_WORDS) -> str:
+    if key not in words:
         raise InvalidInput(f"{where}: `{key}` is not a situation.",
-                           hint=f"Situations are {', '.join(sorted(SITUATION_WORDS))}.")
+                           hint=f"Situations are {', '.join(sorted(words))}.")
     return key
+
+
+def _multiplier_key(key: str, where: str) -> str:
+    return _situation_key(key, where, MULTIPLIER_WORDS)
 
 
 def _table(owner: Mapping[str, Any], name: str, fallback: str, where: str, check_key,

@@ -23,6 +23,7 @@ from rules.labataille.assault import Assault, resolve_assault
 from rules.labataille.battle import attempts_against, engine_stack, firefight_of
 from rules.labataille.charge import resolve_charge
 from rules.labataille.charts import ChartPack, read_pack
+from rules.labataille.effects import possessive
 from rules.labataille.inputs import ROSTER_FIELDS, SITUATION_FIELDS, read_stacks_text
 from rules.labataille.movement import light_recall
 from rules.labataille.order import assault_order
@@ -91,8 +92,10 @@ def prepare_order(options: Mapping[str, Any], roster: Roster | None,
     sides = ((str(options["first"]), int(options["first_assaults"])),
              (str(options["second"]), int(options["second_assaults"])))
 
+    kind = str(options.get("kind") or "assaults")
+
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return assault_order(sides, dice)
+        return assault_order(sides, dice, kind)
 
     return run
 
@@ -146,8 +149,10 @@ def charging(options: Mapping[str, Any], key: str, roster: Roster | None,
         done = attempts_against(roster, stack.name, [c.name for c in chargers],
                                 event(chargers))
         if done is not None:
-            raise NotAllowed(f"{stack.name} has already made its attempt against this "
-                             f"{event(chargers)} ({done.label}).",
+            chargers_of, _ = done.sides
+            what = "charge" if event(chargers) == "charge" else "move"
+            raise NotAllowed(f"{stack.name} has already made its attempt against "
+                             f"{possessive(' and '.join(chargers_of))} {what}.",
                              hint="One attempt per triggering event; a Grand Charge is one "
                                   "charge. A new turn clears it; a GM may `/gm undo`.")
     return chargers

@@ -16,7 +16,13 @@ SQUARE = "square"  # a stack that formed square (carré)
 
 def _reacted(effect) -> str:
     chargers = " and ".join(str(effect.value).split("; "))
-    return f"has made its attempt against {chargers}'s {effect.detail} (once per {effect.detail})"
+    return (f"has made its attempt against {possessive(chargers)} {effect.detail} (once per "
+            f"{effect.detail})")
+
+
+def possessive(name: str) -> str:
+    """``Hussars'``, ``2nd Foot's``: most cavalry names end in s."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 TEXTS = {

@@ -1,6 +1,10 @@
 """Which assault is resolved first: the player with the most assaults chooses first, then the
 players alternate; a tie is decided by a die roll (each side rolls a d6, the higher chooses
-first, equal rolls are rolled again)."""
+first, equal rolls are rolled again).
+
+Cavalry-vs-cavalry mêlées are also chosen in turn ("Players alternate choosing which Cavalry
+vs. Cavalry Mêlée will be resolved"), but the text does not say who chooses first: the same
+rule decides it (project reading, docs/labataille.md)."""
 
 from __future__ import annotations
 
@@ -11,24 +15,36 @@ from rules.labataille.units import RULESET, TEXT
 
 MAX_ASSAULTS = 50
 MAX_ROUNDS = 20
+# What is being ordered: (many, one), as the reply says them.
+KINDS = {"assaults": ("assaults", "assault"),
+         "cavalry": ("cavalry-vs-cavalry mêlées", "cavalry mêlée")}
+CAVALRY_FIRST = ("Who chooses the first cavalry-vs-cavalry mêlée: as for assaults, the side "
+                 "with more chooses first, a tie by the dice (the text says only that the "
+                 "players alternate): project reading, docs/labataille.md")
 
 
-def assault_order(sides: tuple[tuple[str, int], tuple[str, int]], dice: DiceSource
-                  ) -> Resolution:
+def assault_order(sides: tuple[tuple[str, int], tuple[str, int]], dice: DiceSource,
+                  kind: str = "assaults") -> Resolution:
+    if kind not in KINDS:
+        raise InvalidInput(f"`kind` is one of {', '.join(KINDS)}, not `{kind}`.")
+    many, one = KINDS[kind]
     (first, first_count), (second, second_count) = sides
     if first.casefold() == second.casefold():
         raise InvalidInput("Name two different sides.")
     for side, count in sides:
         if not 0 <= count <= MAX_ASSAULTS:
-            raise InvalidInput(f"{side}: from 0 to {MAX_ASSAULTS} assaults.")
+            raise InvalidInput(f"{side}: from 0 to {MAX_ASSAULTS} {many}.")
     out = ResolutionBuilder(RULESET, "order")
     source = f"{TEXT}, Mêlée Segment"
+    if kind == "cavalry":
+        source = f"{TEXT}, Cavalry Charge vs. Cavalry Mêlée Procedure"
+        out.default(CAVALRY_FIRST)
     if first_count != second_count:
         chooser = first if first_count > second_count else second
         out.step("Order of resolution", f"{first} {first_count}, {second} {second_count}: "
-                 f"{chooser} has the most assaults and chooses first; then alternate "
+                 f"{chooser} has the most {many} and chooses first; then alternate "
                  f"({source}).")
-        return out.build(f"{chooser} chooses the first assault", Severity.NONE)
+        return out.build(f"{chooser} chooses the first {one}", Severity.NONE)
     for _ in range(MAX_ROUNDS):
         a, b = dice.roll(D6(), f"{first} die")[0], dice.roll(D6(), f"{second} die")[0]
         roll = Roll("tie", "1d6 each", (a, b), result=f"{first} {a}, {second} {b}")
@@ -36,7 +52,7 @@ def assault_order(sides: tuple[tuple[str, int], tuple[str, int]], dice: DiceSour
             chooser = first if a > b else second  # type: ignore[operator]
             out.step("Order of resolution", f"A tie at {first_count}: the dice decide. "
                      f"{chooser} chooses first; then alternate.", roll)
-            return out.build(f"{chooser} chooses the first assault (tie: the dice decided)",
+            return out.build(f"{chooser} chooses the first {one} (tie: the dice decided)",
                              Severity.NONE)
         out.step("Order of resolution", "Equal dice: roll again.", roll)
     raise InvalidInput("The dice tied too many times.", hint="Roll again.")

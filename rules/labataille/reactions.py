@@ -19,7 +19,7 @@ from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuild
 from rules.labataille.assault import Assault, Run
 from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, recall
 from rules.labataille.charts import CARRE_RESULTS, ChartPack
-from rules.labataille.effects import CHARGING, DISORDERED, REACTED, SQUARE
+from rules.labataille.effects import CHARGED, CHARGING, DISORDERED, REACTED, SQUARE
 from rules.labataille.morale import Check, morale_check
 from rules.labataille.units import RULESET, Arm, ChargeMarker, Fatigue, Formation, Order, Stack
 
@@ -89,8 +89,11 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
         severity = Severity.MAJOR
     out.step("2. Form Square", f"{phrase}." + (" A stack may attempt to form Square once per "
                                                "triggering event." if found != "C" else ""))
-    if found == "C" and chargers:
+    if found == "C" and event(chargers) == "charge":
         square_recall(out, chargers, target, pack, dice)
+    elif found == "C" and chargers:
+        out.step("2. Form Square", "The cavalry carries no Charge marker: it is moving, not "
+                 "charging, so there is no Recall.")
     return out.build(phrase, severity)
 
 
@@ -138,6 +141,10 @@ def reaction_charge(reactor: Stack, chargers: tuple[Stack, ...], gap: int,
                  f"disordered; the charge of {names} goes on.", outcome.roll)
         return out.build(f"{reactor.name} does not react", Severity.NONE)
     charger = accepting(out, reactor, chargers, outcome.roll)
+    # The charge met is over as a charge: its cavalry is now the defender of the reactor's
+    # (project reading, docs/labataille.md); the rest of a Grand Charge rides on.
+    out.effect(EffectKind.MARKER_SET, charger.name, value=CHARGED,
+               detail="met by a Reaction Charge: now the defender")
     charger_moves, reactor_moves = gap - gap // 2, gap // 2
     for stack, hexes in ((charger, charger_moves), (reactor, reactor_moves)):
         if hexes:
@@ -149,7 +156,10 @@ def reaction_charge(reactor: Stack, chargers: tuple[Stack, ...], gap: int,
     out.step("a. Reaction Charge", f"{reactor.name} passes: the two are brought face to face "
              f"midway: {charger.name} moves {charger_moves}, {reactor.name} {reactor_moves}"
              f"{odd}. {reactor.name} becomes the attacker for the rest of this Charge: "
-             "place a Charge marker on it.", *([outcome.roll] if len(chargers) == 1 else []))
+             f"place a Charge marker on it. {charger.name} is now the defender: its Charge "
+             "marker is inverted (it charged this turn). Resolve the mêlée as the charge of "
+             f"{reactor.name} on {charger.name} (Cavalry Charge vs. Cavalry).",
+             *([outcome.roll] if len(chargers) == 1 else []))
     return out.build(f"{reactor.name} counter-charges {charger.name}", Severity.MINOR)
 
 
@@ -179,6 +189,13 @@ def check_reaction(reactor: Stack, chargers: tuple[Stack, ...], gap: int) -> Non
     if not 0 <= gap <= MAX_GAP:
         raise InvalidInput(f"`gap` is the number of hexes between the two stacks (0 to "
                            f"{MAX_GAP}).")
+    not_charging = [c.name for c in chargers if c.charge is not ChargeMarker.CHARGING]
+    if not_charging:
+        carry = "carries" if len(not_charging) == 1 else "carry"
+        raise NotAllowed(f"{' and '.join(not_charging)} {carry} no Charge marker: a Reaction "
+                         "Charge is attempted during Charge movement.",
+                         hint="Give the charging cavalry its marker: the word "
+                              "`charge=charging` (in a battle, `/gm set` or `/unit add`).")
 
 
 

@@ -45,7 +45,7 @@ async def test_an_attached_pack_decides_the_assault_until_undo_takes_it_back(bat
         "• defender morale, situations: 1 value (test defender chart)",
         "• attacker mêlée multipliers: 1 value",
         "• defender mêlée multipliers: 1 value",
-        "• defender mêlée multipliers vs cavalry: 1 value",
+        "• defender mêlée multipliers vs cavalry: 2 values",
         "• roll to stand vs cavalry, situations: 1 value",
         "• recall thresholds: 1 value (test recall thresholds)",
         "• Square (Carré) Realization: any",

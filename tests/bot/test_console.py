@@ -372,11 +372,13 @@ def test_a_chart_pack_attached_from_a_file_path_decides_the_assault(tmp_path):
 CAVALRY_SETUP = [
     "/battle start ruleset:labataille name:Waterloo",
     '/unit add side:French name:"2e Cuirassiers" words:"cavalry morale=44 melee=18 mp=8 '
-    'nation=french" strength:4',
+    'nation=french charge=charging" strength:4',
+    '/unit add side:French name:"1er Carabiniers" words:"cavalry morale=44 melee=18 mp=8 '
+    'nation=french charge=charging" strength:4',
     '/unit add side:British name:"2nd Foot" words:"infantry morale=41 melee=8 '
     'nation=british" strength:5',
-    '/unit add side:British name:Lancers words:"cavalry morale=35 melee=10 nation=british" '
-    "strength:3",
+    '/unit add side:British name:Lancers words:"cavalry morale=35 melee=10 mp=8 '
+    'nation=british" strength:3',
 ]
 
 
@@ -384,9 +386,14 @@ def test_a_reaction_charge_and_a_charge_into_a_square_that_forms(tmp_path):
     database, gm = tmp_path / "cavalry.db", ("--user", "2000")
     first = console(
         *CAVALRY_SETUP,
+        # The Lancers meet the Cuirassiers' charge and become the attackers.
         '/reaction labataille reactor:Lancers charger:"2e Cuirassiers" gap:3 dice:45',
-        '/square labataille stack:"2nd Foot" distance:2 cavalry:"2e Cuirassiers" '
-        'target:true dice:"35 1"',
+        '/cavalry labataille chargers:"2e Cuirassiers" targets:"2nd Foot" spent:2',
+        '/cavalry labataille chargers:Lancers targets:"2e Cuirassiers" dice:41',
+        "press DR",
+        # The Carabiniers charge 2nd Foot, which forms square; they do not recall.
+        '/square labataille stack:"2nd Foot" distance:2 cavalry:"1er Carabiniers" '
+        'target:true dice:"35"',
         "press C: square formed",
         "press Ride on",
         args=gm, database=database,
@@ -395,10 +402,15 @@ def test_a_reaction_charge_and_a_charge_into_a_square_that_forms(tmp_path):
     assert first.returncode == 0, out + first.stderr
     assert "Lancers counter-charges 2e Cuirassiers" in out
     assert "📋 Lancers now carries a Charge marker" in out
+    assert "2e Cuirassiers is now the defender: its Charge marker is inverted" in out
+    assert ("2e Cuirassiers carries an inverted Charge marker: charged this turn (or met by "
+            "a Reaction Charge).") in out  # its charge on 2nd Foot is over
+    assert "Cavalry Charge vs. cavalry" in out and "2e Cuirassiers routs" in out
+    assert "Lancers now carries an inverted Charge marker (it charged this turn)" in out
     assert "📋 2nd Foot is now in square" in out
     assert "No recall: it was the declared target: the cavalry must charge the Square." in out
     second = console(  # a restart: the square and the markers are on the roster
-        '/cavalry labataille chargers:"2e Cuirassiers" targets:"2nd Foot" spent:2 '
+        '/cavalry labataille chargers:"1er Carabiniers" targets:"2nd Foot" spent:2 '
         'dice:"45 1 41"',
         "press DR",
         "/battle next", "/battle next", "/battle next",
@@ -408,7 +420,9 @@ def test_a_reaction_charge_and_a_charge_into_a_square_that_forms(tmp_path):
     assert second.returncode == 0, out + second.stderr
     assert "Traceback" not in out and "No button" not in out, out
     assert "2nd Foot loses 2 increments, routs" in out
-    assert ("2e Cuirassiers now carries an inverted Charge marker (it charged this turn), is "
+    assert ("1er Carabiniers now carries an inverted Charge marker (it charged this turn), is "
             "now exhausted and is now disordered") in out
-    assert "• Exhausted: 2e Cuirassiers: clear the marker when your rules let them" in out
-    assert "• 2e Cuirassiers has its Charge marker removed" in out
+    assert "• Exhausted: 1er Carabiniers, Lancers: clear the marker when your rules let them" \
+        in out
+    assert "• 1er Carabiniers has its Charge marker removed" in out
+    assert "resolve each charge's mêlée" not in out.split("/battle next")[-1]

@@ -39,6 +39,13 @@ async def test_the_order_of_assaults_on_a_tie(discord_session):
         "British chooses the first assault (tie: the dice decided)")
 
 
+async def test_who_chooses_the_first_cavalry_melee(discord_session):
+    message = await reply(discord_session, "/order labataille first:French first_assaults:3 "
+                                           "second:British second_assaults:1 kind:cavalry")
+    assert message.embeds[0]["title"].endswith("French chooses the first cavalry mêlée")
+    assert "project reading" in text_of(message)
+
+
 async def test_bad_input_is_refused_with_how_to_fix_it(discord_session):
     no_morale = await reply(discord_session, '/assault labataille attackers:"A: infantry" '
                                              'defenders:"B: infantry morale=34"')

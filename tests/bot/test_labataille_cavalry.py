@@ -56,8 +56,8 @@ async def test_a_grand_charge_in_a_battle_one_attempt_per_charge(db):
         again = await reply(session, '/reaction labataille reactor:"Union Brigade" '
                                      'charger:Hussars gap:2 dice:"45"')
         assert again.ephemeral
-        assert ("Union Brigade has already made its attempt against this charge (Charge: "
-                "Hussars and Lancers against Union Brigade)") in again.content
+        assert ("Union Brigade has already made its attempt against Hussars and Lancers' "
+                "charge.") in again.content
         assert "a Grand Charge is one charge" in again.content
         unnamed = await reply(session, '/square labataille stack:"2nd Foot" distance:2 '
                                        'dice:"35"')
@@ -66,7 +66,7 @@ async def test_a_grand_charge_in_a_battle_one_attempt_per_charge(db):
                                       'cavalry:Hussars dice:"35" choices:"carre_result=D"')
         assert square.embeds[0]["title"].endswith("2nd Foot is disordered")
         shown = text_of(await reply(session, "/battle show"))
-        assert "Charge: Hussars against 2nd Foot" in shown
+        assert "2nd Foot's attempt against Hussars' charge" in shown
 
 
 async def test_a_charge_that_falls_short_and_a_light_recall(battle_session):

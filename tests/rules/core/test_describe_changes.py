@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rules.registry  # noqa: F401  (each rule set registers its phrases)
+from rules.core.engagements import Engagement, EngagementWords, register_engagement_words
 from rules.core.errors import InvalidInput
 from rules.core.records import Effect, EffectKind
 from rules.core.roster import (
@@ -33,10 +34,10 @@ def test_a_destroyed_unit_is_one_sentence():
 
 
 def test_le_baton_markers_and_engagements_read_as_players_say_them():
-    changes = [Change("Melee: La Sarre against 42nd Highlanders", "engagement", "status",
+    changes = [Change("Melee: La Sarre against 42nd Highlanders", "engagement", "melee",
                       None, "active"),
                unit("Hussars", "charge_marker", True, False),
-               Change("Melee: 4e Léger against 52nd", "engagement", "status", "active", None),
+               Change("Melee: 4e Léger against 52nd", "engagement", "melee", "active", None),
                unit("4e Léger", "fought", True, None)]
     assert describe_changes(changes, "figures") == [
         "Melee: La Sarre against 42nd Highlanders begins",
@@ -116,3 +117,15 @@ def test_the_strength_word_is_taken_out_of_the_words():
         take_strength("sp=4 sp=5", "SP", "words")
     with pytest.raises(InvalidInput, match="from 0 to 999"):
         take_strength("figures=1000", "figures", "words")
+
+
+def test_a_kind_of_engagement_may_have_its_own_words():
+    register_engagement_words({"vigil": EngagementWords(
+        lambda e: f"{e.sides[1][0]} watches {e.sides[0][0]}", "is kept", "is over")})
+    vigil = Engagement("vigil", (("Hussars",), ("2nd Foot",)))
+    assert vigil.label == "2nd Foot watches Hussars"
+    assert describe_changes([Change(vigil.label, "engagement", "vigil", None, "active"),
+                             Change(vigil.label, "engagement", "vigil", "active", None)]) == [
+        "2nd Foot watches Hussars is kept", "2nd Foot watches Hussars is over"]
+    with pytest.raises(ValueError, match="differently"):
+        register_engagement_words({"vigil": EngagementWords(None, "starts")})

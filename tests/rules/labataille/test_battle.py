@@ -108,3 +108,17 @@ def test_the_order_of_assaults():
     assert tie.steps[0].outcome == "Equal dice: roll again."
     with pytest.raises(InvalidInput, match="two different sides"):
         assault_order((("French", 1), ("french", 2)), ScriptedSource([]))
+
+
+def test_who_chooses_the_first_cavalry_melee():
+    most = assault_order((("French", 1), ("British", 2)), ScriptedSource([]), "cavalry")
+    assert most.headline == "British chooses the first cavalry mêlée"
+    assert "British has the most cavalry-vs-cavalry mêlées and chooses first" in \
+        most.steps[0].outcome
+    assert "Cavalry Charge vs. Cavalry Mêlée Procedure" in most.steps[0].outcome
+    assert most.defaults and "project reading" in most.defaults[0]
+    tie = assault_order((("French", 1), ("British", 1)), ScriptedSource.from_text("6 2"),
+                        "cavalry")
+    assert tie.headline == "French chooses the first cavalry mêlée (tie: the dice decided)"
+    with pytest.raises(InvalidInput, match="`kind` is one of assaults, cavalry"):
+        assault_order((("French", 1), ("British", 1)), ScriptedSource([]), "artillery")

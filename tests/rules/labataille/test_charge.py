@@ -3,6 +3,8 @@ on scripted dice and answers, with the test chart pack and without any pack."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.core.decisions import Answers, Undecided
@@ -10,11 +12,12 @@ from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.labataille.effects import CHARGED, CHARGING
 from rules.labataille.reactions import form_square, reaction_charge
-from rules.labataille.units import Arm, Fatigue, Formation, Order
+from rules.labataille.units import Arm, ChargeMarker, Fatigue, Formation, Order
 
 from .helpers import charge, charge_asks, effects, pack, stack, step, titles
 
 HUSSARS = stack("Hussars", arm=Arm.CAVALRY, melee=20, mp=8, nation="french", defence=6)
+CHARGING_HUSSARS = replace(HUSSARS, charge=ChargeMarker.CHARGING)
 REGROUP_EXHAUSTED = [("moved", "Hussars", 2), ("marker_set", "Hussars", "exhausted"),
                      ("marker_set", "Hussars", CHARGED)]
 
@@ -99,7 +102,9 @@ def test_against_cavalry_no_stand_no_fire_no_pursuit():
                                ("marker_set", "Hussars", "disordered"), *REGROUP_EXHAUSTED]
     bounce = charge([HUSSARS], [dragoons], "23", pack=pack())
     assert effects(bounce) == [("moved", "Hussars", "bounces"),
-                               ("moved", "Dragoons", "bounces")]
+                               ("moved", "Dragoons", "bounces"),
+                               ("marker_set", "Hussars", "exhausted"),
+                               ("marker_set", "Hussars", CHARGED)]
 
 
 def test_retreat_before_charge_then_recall_on_the_nations_threshold():
@@ -112,9 +117,12 @@ def test_retreat_before_charge_then_recall_on_the_nations_threshold():
     assert (recall.total, recall.target, recall.result) == (2, "≥ 2", "recalled")
     assert ("marker_set", "Hussars", "tired") in effects(ended)
     # The test pack makes the French recall on 3: a 2 rides on, into whatever they fled to.
-    rides = charge([HUSSARS], [skirmishers], "2", "recall=recall", spent=2, pack=pack())
+    rides = charge([HUSSARS], [skirmishers], "2", "recall=recall; pursued_into=unit",
+                   spent=2, pack=pack())
     assert step(rides, "1b. Recall").rolls[0].notes == ("test recall thresholds",)
     assert step(rides, "1b. Pursue").outcome.startswith("The cavalry must pursue and charge")
+    # The charge goes on against what they fled to: no regroup yet.
+    assert effects(rides) == [("moved", "Voltigeurs", "retreats before charge")]
     led = stack("Hussars", arm=Arm.CAVALRY, melee=20, mp=8, nation="british",
                 leader="Uxbridge")
     assert step(charge([led], [skirmishers], "4", "recall=recall; after_recall=new", spent=2),
@@ -182,12 +190,22 @@ def test_without_a_pack_the_player_reads_the_carre_chart():
 
 def test_after_a_square_forms_the_cavalry_may_recall_else_must_charge_its_target():
     foot = stack("Foot")
-    must = square(foot, 1, "11", "recall=no", cavalry=[HUSSARS], target=True, charts=pack())
+    must = square(foot, 1, "11", "recall=no", cavalry=[CHARGING_HUSSARS], target=True,
+                  charts=pack())
     assert step(must, "2. Recall").outcome == ("No recall: it was the declared target: the "
                                                "cavalry must charge the Square.")
-    recalled = square(foot, 1, "11 5", "recall=recall; after_recall=new", cavalry=[HUSSARS],
-                      charts=pack())
+    recalled = square(foot, 1, "11 5", "recall=recall; after_recall=new",
+                      cavalry=[CHARGING_HUSSARS], charts=pack())
     assert step(recalled, "2. Recall").rolls[0].result == "recalled"
+
+
+def test_cavalry_that_is_only_moving_makes_no_recall_when_a_square_forms():
+    formed = square(stack("Foot"), 1, "11", cavalry=[HUSSARS], charts=pack())
+    assert titles(formed) == ["2. Form Square", "2. Form Square", "2. Form Square"]
+    assert formed.steps[-1].outcome == ("The cavalry carries no Charge marker: it is moving, "
+                                        "not charging, so there is no Recall.")
+    assert effects(formed) == [("reacted", "Foot", "Hussars"),
+                               ("marker_set", "Foot", "square")]
 
 
 def test_square_is_infantry_within_4_hexes_not_already_in_square():
@@ -209,23 +227,73 @@ def reaction(reactor, charger, gap, rolled, answers=""):
 
 def test_a_reaction_charge_meets_midway_and_the_reactor_attacks():
     lancers = stack("Lancers", arm=Arm.CAVALRY)
-    passed = reaction(lancers, HUSSARS, 3, "45")
-    assert effects(passed) == [("reacted", "Lancers", "Hussars"), ("moved", "Hussars", 2),
-                               ("moved", "Lancers", 1), ("marker_set", "Lancers", CHARGING)]
-    assert "the gap is odd: the charging cavalry moves one more hex" in step(
-        passed, "a. Reaction Charge").outcome
-    failed = reaction(lancers, HUSSARS, 3, "22")
+    passed = reaction(lancers, CHARGING_HUSSARS, 3, "45")
+    assert effects(passed) == [("reacted", "Lancers", "Hussars"),
+                               ("marker_set", "Hussars", CHARGED),  # now the defender
+                               ("moved", "Hussars", 2), ("moved", "Lancers", 1),
+                               ("marker_set", "Lancers", CHARGING)]
+    outcome = step(passed, "a. Reaction Charge").outcome
+    assert "the gap is odd: the charging cavalry moves one more hex" in outcome
+    assert ("Hussars is now the defender: its Charge marker is inverted (it charged this "
+            "turn). Resolve the mêlée as the charge of Lancers on Hussars (Cavalry Charge vs. "
+            "Cavalry).") in outcome
+    failed = reaction(lancers, CHARGING_HUSSARS, 3, "22")
     assert effects(failed) == [("reacted", "Lancers", "Hussars")]
     assert "remains in place, not disordered" in step(failed, "a. Reaction Charge").outcome
 
 
 def test_only_good_order_cavalry_not_exhausted_may_react():
     with pytest.raises(NotAllowed, match="Good Order"):
-        reaction(stack("L", arm=Arm.CAVALRY, state=Order.DISORDERED), HUSSARS, 2, "")
+        reaction(stack("L", arm=Arm.CAVALRY, state=Order.DISORDERED), CHARGING_HUSSARS, 2, "")
     with pytest.raises(NotAllowed, match="Exhausted"):
-        reaction(stack("L", arm=Arm.CAVALRY, fatigue=Fatigue.EXHAUSTED), HUSSARS, 2, "")
+        reaction(stack("L", arm=Arm.CAVALRY, fatigue=Fatigue.EXHAUSTED), CHARGING_HUSSARS, 2,
+                 "")
     with pytest.raises(NotAllowed, match="cavalry against charging cavalry"):
-        reaction(stack("L"), HUSSARS, 2, "")
+        reaction(stack("L"), CHARGING_HUSSARS, 2, "")
+
+
+@pytest.mark.parametrize("marker", [ChargeMarker.NONE, ChargeMarker.CHARGED])
+def test_a_reaction_charge_answers_a_charge_under_way(marker):
+    moving = replace(HUSSARS, charge=marker)
+    with pytest.raises(NotAllowed, match="Hussars carries no Charge marker: a Reaction Charge "
+                                         "is attempted during Charge movement"):
+        reaction(stack("L", arm=Arm.CAVALRY), moving, 2, "")
+
+
+def test_cavalry_with_an_inverted_charge_marker_cannot_charge_again_this_turn():
+    charged = replace(HUSSARS, charge=ChargeMarker.CHARGED)
+    with pytest.raises(NotAllowed, match="Hussars carries an inverted Charge marker: "
+                                         "charged this turn"):
+        charge([charged], [stack("2nd Foot")], "", spent=2)
+
+
+def test_an_ar_routs_the_cavalry_and_ends_its_charge():
+    foot = stack("2nd Foot")
+    routed = charge([HUSSARS], [foot], "45 1 11", "chart_result=AR", spent=2)
+    assert effects(routed) == [("routed", "Hussars", None),
+                               ("marker_set", "Hussars", CHARGED)]
+    assert "9. Cavalry Regroup" not in titles(routed)  # routed cavalry does not regroup
+
+
+def test_cavalry_destroyed_by_defensive_fire_fights_no_melee():
+    frail = replace(HUSSARS, increments=1)
+    result = charge([frail], [stack("2nd Foot", fire=12)], "45 1 66", spent=2, pack=pack())
+    assert titles(result)[-1] == "4. Defensive Fire"
+    assert result.steps[-1].outcome == "No charging cavalry is left: there is no mêlée."
+    assert "the charging cavalry is destroyed by defensive fire" in result.headline
+    assert not any(t.startswith("5.") or t.startswith("6.") for t in titles(result))
+
+
+def test_targets_that_retreat_into_no_unit_end_the_charge_without_a_melee():
+    skirmishers = stack("Voltigeurs", retreats=True)
+    ended = charge([HUSSARS], [skirmishers], "", "recall=no; pursued_into=none", spent=2)
+    assert step(ended, "1b. Pursue").outcome == (
+        "The retreating stacks went into or through no unit: the cavalry advances into the "
+        "vacated hex and the charge ends.")
+    assert effects(ended) == [("moved", "Voltigeurs", "retreats before charge"),
+                              ("moved", "Hussars", 1), ("moved", "Hussars", 2),
+                              ("marker_set", "Hussars", "tired"),
+                              ("marker_set", "Hussars", CHARGED)]
 
 
 def test_a_stack_pursued_to_its_last_increment_is_removed():
@@ -244,3 +312,19 @@ def test_stacks_that_retreated_before_the_charge_are_not_pursued():
                     pack=pack())
     damaged = [unit for kind, unit, _ in effects(result) if kind == "damage"]
     assert damaged == ["Militia"]
+
+
+def test_a_charge_reads_a_blank_as_a_bounce_and_a_plain_dr_as_dr():
+    dragoons = stack("Dragoons", arm=Arm.CAVALRY)
+    bounce = charge([HUSSARS], [dragoons], "23", "chart_result=bounce")
+    assert step(bounce, "3. Chart result").outcome == (
+        "The chart says blank (bounce) (given by the player).")
+    routed = charge([HUSSARS], [dragoons], "41", "chart_result=DR")
+    assert step(routed, "3. Chart result").outcome == "The chart says DR (given by the player)."
+
+
+def test_a_pack_may_halve_tired_cavalry_in_a_charge_melee():
+    tired = stack("Dragoons", arm=Arm.CAVALRY, melee=20, fatigue=Fatigue.TIRED)
+    result = charge([HUSSARS], [tired], "41", pack=pack())
+    assert step(result, "2. Mêlée odds").outcome.startswith(
+        "The 2:1 column: Hussars 20 = 20 against Dragoons 20 (× 0.5 tired) = 10.")

@@ -4,6 +4,8 @@ stack's one attempt per charge as the battle keeps it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.core.decisions import Answers, Undecided
@@ -121,17 +123,20 @@ def test_only_skirmishing_cavalry_forms_up():
 
 def test_in_a_grand_charge_one_charging_stack_accepts_the_reaction_charge():
     reactor = stack("Dragoons", arm=Arm.CAVALRY)
+    grand = tuple(replace(s, charge=ChargeMarker.CHARGING) for s in (HUSSARS, LANCERS))
     with pytest.raises(Undecided) as stop:
-        reaction_charge(reactor, (HUSSARS, LANCERS), 4, None, ScriptedSource.from_text("45"))
+        reaction_charge(reactor, grand, 4, None, ScriptedSource.from_text("45"))
     assert [a.label for a in stop.value.question.answers] == ["Hussars", "Lancers"]
     result = scripted("45", lambda dice: reaction_charge(
-        reactor, (HUSSARS, LANCERS), 4, None, dice, Answers.read("accepts=2")))
+        reactor, grand, 4, None, dice, Answers.read("accepts=2")))
+    # Lancers meets it and is now the defender; Hussars rides on with its charge.
     assert effects(result) == [("reacted", "Dragoons", "Hussars; Lancers"),
+                               ("marker_set", "Lancers", CHARGED),
                                ("moved", "Lancers", 2), ("moved", "Dragoons", 2),
                                ("marker_set", "Dragoons", CHARGING)]
     assert result.headline == "Dragoons counter-charges Lancers"
     assert str(result.effects[0].describe()) == (
-        "Dragoons has made its attempt against Hussars and Lancers's move (once per move)")
+        "Dragoons has made its attempt against Hussars and Lancers' charge (once per charge)")
 
 
 def test_a_square_against_a_grand_charge_recalls_it_as_one():
@@ -142,7 +147,7 @@ def test_a_square_against_a_grand_charge_recalls_it_as_one():
         Answers.read("recall=recall; after_recall=new")))
     assert effects(result)[0] == ("reacted", "Carré", "Greys; Inniskillings")
     assert result.effects[0].describe() == ("Carré has made its attempt against Greys and "
-                                            "Inniskillings's charge (once per charge)")
+                                            "Inniskillings' charge (once per charge)")
     assert step(result, "2. Recall").rolls[0].target == "≥ 5"  # British recall on 5+ (A.8)
 
 
@@ -168,8 +173,9 @@ def test_a_stack_attempts_once_per_charge_and_a_grand_charge_is_one_charge():
     roster = play(battle(), "reaction", {"reactor": "Dragoons", "charger": "Hussars; Lancers",
                                          "gap": 3}, "22")
     assert [e.label for e in roster.engagements] == [
-        "Charge: Hussars and Lancers against Dragoons"]
-    with pytest.raises(NotAllowed, match="already made its attempt against this charge"):
+        "Dragoons' attempt against Hussars and Lancers' charge"]
+    with pytest.raises(NotAllowed, match="Dragoons has already made its attempt against "
+                                         "Hussars and Lancers' charge"):
         prepare("reaction", {"reactor": "Dragoons", "charger": "Lancers", "gap": 2}, roster)
     roster = play(roster, "square", {"stack": "2nd Foot", "distance": 2, "cavalry": "Hussars",
                                      "choices": "carre_result=D"}, "35")
@@ -177,8 +183,8 @@ def test_a_stack_attempts_once_per_charge_and_a_grand_charge_is_one_charge():
         prepare("square", {"stack": "2nd Foot", "distance": 1, "cavalry": "Hussars"}, roster)
     fresh, changes = new_turn(roster)
     assert fresh.engagements == ()
-    assert {c.who for c in changes} == {"Charge: Hussars and Lancers against Dragoons",
-                                         "Charge: Hussars against 2nd Foot"}
+    assert {c.who for c in changes} == {"Dragoons' attempt against Hussars and Lancers' charge",
+                                         "2nd Foot's attempt against Hussars' charge"}
     prepare("square", {"stack": "2nd Foot", "distance": 1, "cavalry": "Hussars"}, fresh)
 
 
@@ -189,7 +195,7 @@ def test_the_cavalrys_move_and_its_charge_are_two_triggering_events():
                    u.strength) for u in roster.units))
     moved = play(moving, "square", {"stack": "2nd Foot", "distance": 4, "cavalry": "Hussars",
                                     "choices": "carre_result=D"}, "35")
-    assert [e.label for e in moved.engagements] == ["Cavalry move: Hussars against 2nd Foot"]
+    assert [e.label for e in moved.engagements] == ["2nd Foot's attempt against Hussars' move"]
     charging = Roster(units=tuple(
         RosterUnit(u.name, u.side, {**u.attributes, "charge": "charging"}, u.strength)
         if u.name == "Hussars" else u for u in moved.units), engagements=moved.engagements)

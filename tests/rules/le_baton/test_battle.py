@@ -91,7 +91,7 @@ def test_rout_or_destruction_takes_the_unit_out_and_releases_its_melee_partner(k
     gone = unit(after, "2nd Foot")
     assert (gone.status, gone.gone_reason) == (GONE, reason)
     assert after.engaged("45e Ligne") is None and after.engagements == ()
-    assert Change("Melee: 2nd Foot against 45e Ligne", "engagement", "status", "active",
+    assert Change("Melee: 2nd Foot against 45e Ligne", "engagement", "melee", "active",
                   None) in changes
 
 
@@ -115,7 +115,7 @@ def test_a_firefight_is_an_engagement_of_its_own_kind():
     assert engine_unit(unit(after, "45e Ligne"), after).firefight
     assert not engine_unit(unit(after, "45e Ligne"), after).in_melee
     assert changes == [Change("Firefight: 2nd Foot against 45e Ligne", "engagement",
-                              "status", None, "active")]
+                              "firefight", None, "active")]
 
 
 def test_formation_changes_the_roster():
