@@ -69,7 +69,10 @@ def _moved(effect: Any) -> str:
 
 
 def _damage(effect: Any) -> str:
-    return f"loses {effect.amount} {effect.measure or 'strength'}"
+    measure = effect.measure or "strength"
+    if effect.amount == 1 and measure.endswith("s") and measure.islower():
+        measure = measure[:-1]  # 1 increment, 1 figure; SP stays SP
+    return f"loses {effect.amount} {measure}"
 
 
 CORE: dict[str, EffectText] = {

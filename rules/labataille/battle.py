@@ -172,6 +172,10 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
         lines.append(f"Charge markers on {', '.join(charging)}: resolve each charge's mêlée "
                      "(`/cavalry labataille`), or take the marker off (`/gm set`)")
     if phase != MELEE_SEGMENT:
+        squares = [u.name for u in active if u.attributes.get("formation") == SQUARE]
+        if squares:
+            lines.append(f"In Square: {', '.join(squares)}: it stays so until it changes "
+                         "formation (`/gm set unit formation line`)")
         for fatigue in (Fatigue.TIRED, Fatigue.EXHAUSTED):
             names = [u.name for u in active if u.attributes.get("fatigue") == fatigue.value]
             if names:

@@ -27,7 +27,7 @@ from rules.labataille.assault import (
     unsupplied_artillery,
 )
 from rules.labataille.charts import ChartResult
-from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED
+from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED, possessive
 from rules.labataille.fire import fire
 from rules.labataille.morale import Check, morale_check
 from rules.labataille.published import (
@@ -74,6 +74,8 @@ def resolve_charge(charge: Assault, dice: DiceSource, answers: Answers | None = 
         return out.build(f"{_names(charge.attackers)} fall short: disordered", Severity.MINOR)
     out.step("Cavalry Charge", f"{_names(charge.defenders)}: the Cavalry Charge vs. {kind} "
              "Mêlée procedure.")
+    out.note("Charge movement may trigger Opportunity Fire and Reaction Charges, but not "
+             "Opportunity Charges.")
     {PGD: against_pgd, INFANTRY: against_infantry, CAVALRY: against_cavalry}[kind](run)
     headline = "; ".join(run.phrases) or f"Cavalry Charge vs. {kind}"
     return out.build(headline[:250], run.worst)
@@ -178,7 +180,8 @@ def retreat_before_charge(run: Run) -> bool:
         return False
     names = _names(leaving)
     run.phrases.append(f"{names} retreat before the charge")
-    run.out.step("1a. Retreat Before Charge", f"{names} retreat before the charge (18.3.1).")
+    run.out.step("1a. Retreat Before Charge", f"{names} retreat before the charge (18.3.1). "
+                 "Retreat Before Charge may trigger Opportunity Reactions.")
     question = Question("recall", "Will the charging cavalry attempt to Recall?",
                         (TRY_RECALL, NO_RECALL), by="attacker", unit=run.attackers[0])
     if run.out.ask(question) is TRY_RECALL and recall(run, "1b. Recall"):
@@ -386,7 +389,7 @@ def pursuit_losses(run: Run, title: str) -> int:
         return 0
     mp = fastest.mp or 0
     losses = max(0, (mp - run.assault.spent) // 3)
-    run.out.step(title, f"Pursuit losses: ({fastest.name}'s printed MP {mp} − "
+    run.out.step(title, f"Pursuit losses: ({possessive(fastest.name)} printed MP {mp} − "
                  f"{run.assault.spent} MPs expended) ÷ 3, rounded down = {losses}. "
                  f"({PURSUIT_SOURCE})")
     return losses

@@ -51,3 +51,12 @@ def test_the_json_record_carries_measure_and_direction_only_when_given():
     moved = _effect_dict(Effect(E.MOVED, "Hussars", 2, measure="hexes", direction="back"))
     assert (moved["measure"], moved["direction"]) == ("hexes", "back")
     assert "measure" not in _effect_dict(Effect(E.SHAKEN, "Hussars"))
+
+
+def test_one_of_a_counted_measure_reads_singular():
+    from rules.core.records import Effect, EffectKind
+    assert Effect(EffectKind.DAMAGE, "Foot", amount=1, measure="increments").describe() == \
+        "Foot loses 1 increment"
+    assert Effect(EffectKind.DAMAGE, "Foot", amount=2, measure="increments").describe() == \
+        "Foot loses 2 increments"
+    assert Effect(EffectKind.DAMAGE, "Foot", amount=1, measure="SP").describe() == "Foot loses 1 SP"

@@ -28,7 +28,7 @@ def test_against_pgd_pursuit_losses_a_new_rout_and_a_tired_regroup():
     assert titles(result) == ["Cavalry Charge", "1. Pursuit", "1. Pursuit",
                               "2. Cavalry Regroup"]
     assert step(result, "1. Pursuit").outcome.startswith(
-        "Pursuit losses: (Hussars's printed MP 8 − 2 MPs expended) ÷ 3, rounded down = 2.")
+        "Pursuit losses: (Hussars' printed MP 8 − 2 MPs expended) ÷ 3, rounded down = 2.")
     assert effects(result) == [
         ("damage", "Rabble", 2), ("routed", "Rabble", None), ("damage", "Rabble", 1),
         ("moved", "Hussars", 2), ("marker_set", "Hussars", "tired"),
