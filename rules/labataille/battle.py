@@ -172,7 +172,8 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
         lines.append(f"Charge markers on {', '.join(charging)}: resolve each charge's mêlée "
                      "(`/cavalry labataille`), or take the marker off (`/gm set`)")
     if phase != MELEE_SEGMENT:
-        squares = [u.name for u in active if u.attributes.get("formation") == SQUARE]
+        squares = [u.name for u in active
+                   if u.attributes.get("formation") == Formation.SQUARE.value]
         if squares:
             lines.append(f"In Square: {', '.join(squares)}: it stays so until it changes "
                          "formation (`/gm set unit formation line`)")
@@ -233,7 +234,7 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return replace(unit, strength=max(0, unit.strength - (effect.amount or 0)))
         case EffectKind.MARKER_SET if effect.value == DISORDERED:
             return unit.with_attr("state", Order.DISORDERED.value)
-        case EffectKind.MARKER_SET if effect.value == SQUARE:
+        case EffectKind.MARKER_SET if effect.value in (SQUARE, Formation.SQUARE.value):
             return unit.with_attr("formation", Formation.SQUARE.value)
         case EffectKind.MARKER_SET if effect.value in FATIGUE:
             return unit.with_attr("fatigue", FATIGUE[str(effect.value)])

@@ -11,7 +11,7 @@ TIRED, EXHAUSTED = "tired", "exhausted"  # a cavalry stack's fatigue after a cha
 CHARGED = "marked with an inverted Charge marker"  # it charged this turn
 CHARGING = "marked with a Charge marker"  # it will charge (a Reaction Charge's new attacker)
 REACTED = "reacted"  # a stack made its one attempt against a charge (Square, Reaction, Form Up)
-SQUARE = "square"  # a stack that formed square (carré)
+SQUARE = "in square"  # a stack that formed square (carré): "2nd Foot is in square"
 
 
 def _reacted(effect) -> str:

@@ -10,7 +10,7 @@ import pytest
 from rules.core.decisions import Answers, Undecided
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.labataille.effects import CHARGED, CHARGING
+from rules.labataille.effects import CHARGED, CHARGING, SQUARE
 from rules.labataille.reactions import form_square, reaction_charge
 from rules.labataille.units import Arm, ChargeMarker, Fatigue, Formation, Order
 
@@ -170,7 +170,7 @@ def square(infantry, distance, rolled, answers="", cavalry=(), target=False, cha
 
 def test_forming_square_on_the_pack_chart_by_distance():
     foot = stack("Foot", nation="french")
-    assert effects(square(foot, 1, "36", charts=pack())) == [("marker_set", "Foot", "square")]
+    assert effects(square(foot, 1, "36", charts=pack())) == [("marker_set", "Foot", SQUARE)]
     assert effects(square(foot, 1, "41", charts=pack())) == [
         ("marker_set", "Foot", "disordered")]
     assert effects(square(foot, 1, "61", charts=pack())) == [("routed", "Foot", None)]
@@ -185,7 +185,7 @@ def test_without_a_pack_the_player_reads_the_carre_chart():
     assert stop.value.question.text == ("Read the Square (Carré) Realization chart: 3 "
                                           "hexes, row 35. What does it say?")
     assert effects(square(foot, 3, "45", "carre_result=C")) == [
-        ("marker_set", "Foot", "square")]
+        ("marker_set", "Foot", SQUARE)]
 
 
 def test_after_a_square_forms_the_cavalry_may_recall_else_must_charge_its_target():
@@ -205,7 +205,7 @@ def test_cavalry_that_is_only_moving_makes_no_recall_when_a_square_forms():
     assert formed.steps[-1].outcome == ("The cavalry carries no Charge marker: it is moving, "
                                         "not charging, so there is no Recall.")
     assert effects(formed) == [("reacted", "Foot", "Hussars"),
-                               ("marker_set", "Foot", "square")]
+                               ("marker_set", "Foot", SQUARE)]
 
 
 def test_square_is_infantry_within_4_hexes_not_already_in_square():

@@ -9,7 +9,7 @@ import pytest
 from rules.core.errors import NotAllowed
 from rules.core.roster import Roster, RosterUnit
 from rules.labataille.battle import new_turn, reminders
-from rules.labataille.effects import CHARGED
+from rules.labataille.effects import CHARGED, SQUARE
 from rules.labataille.units import Arm, ChargeMarker, Order
 
 from .helpers import charge, charge_asks, effects, pack, stack, step, titles
@@ -74,7 +74,7 @@ def test_a_routing_stack_loses_an_increment_per_zone_of_influence_retreated_from
 
 def test_a_disordered_stack_may_form_a_rallying_square_a_routed_one_may_not():
     rallying = square(stack("Foot", state=Order.DISORDERED), 2, "35", "carre_result=C")
-    assert ("marker_set", "Foot", "square") in effects(rallying)
+    assert ("marker_set", "Foot", SQUARE) in effects(rallying)
     with pytest.raises(NotAllowed, match="routed and cannot form Square"):
         square(stack("Foot", state=Order.ROUTED), 2, "")
 
