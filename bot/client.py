@@ -15,6 +15,7 @@ from bot.cogs.decisions import Decisions
 from bot.cogs.gm import GM
 from bot.cogs.help import Help
 from bot.cogs.lookups import Lookups, procedure_groups
+from bot.cogs.odds import OddsLookups, add_odds
 from bot.cogs.roster import Roster
 from bot.command_log import log_command, mark_started
 from bot.errors import on_app_command_error
@@ -54,7 +55,10 @@ class HuzzahBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.rulesets = list(each_ruleset(Lookups(self.store)))
-        for group in procedure_groups(self.rulesets):
+        groups = procedure_groups(self.rulesets)
+        # The same commands again as /<verb> odds <rule set>: the odds of every result.
+        add_odds(groups, each_ruleset(OddsLookups(self.store, self.outcomes)))
+        for group in groups:
             self.tree.add_command(group)
         for cog in (Battles(self.store), Roster(self.store), GM(self.store, self.outcomes),
                     Decisions(self.store), Help(self)):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from typing import IO, Any
 
 from rules.core.decisions import Undecided
@@ -38,7 +39,13 @@ def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
         )
     try:
         request = with_files(request)
-        resolution = resolve(request)
+        if isinstance(request, dict) and request.get("mode") == "odds":
+            return 0, {"version": SCHEMA_VERSION, "mode": "odds", **odds_of(request)}
+        if isinstance(request, dict) and request.get("mode", "resolve") != "resolve":
+            raise InvalidInput(f"Unknown `mode` `{request['mode']}`.",
+                               hint="Use `resolve` (the default) or `odds`.")
+        resolution = resolve({k: v for k, v in request.items() if k != "mode"}
+                             if isinstance(request, dict) else request)
     except Undecided as asked:
         # Like missing dice: nothing is decided for the player; say what to add.
         response = error_object("undecided", f"{asked.question.text} Add the answer to "
@@ -48,6 +55,21 @@ def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
     except RulesError as exc:
         return EXIT_BAD_INPUT, error_object(_kind(exc), str(exc))
     return 0, {"version": SCHEMA_VERSION, **resolution.to_dict()}
+
+
+ODDS_SECONDS = 10.0
+"""How long ``"mode": "odds"`` may work: an exact walk gets half, an estimate the rest."""
+ODDS_LEAVES = 200_000
+
+
+def odds_of(request: dict[str, Any]) -> dict[str, Any]:
+    """The distribution of every result of the request, as JSON (docs/resolve.md)."""
+    from rules.core.odds import odds_for_request, to_json
+    from rules.registry import RULESETS
+
+    deadline = time.monotonic() + ODDS_SECONDS
+    return to_json(odds_for_request(RULESETS, request, max_leaves=ODDS_LEAVES,
+                                    deadline=deadline))
 
 
 MAX_FILE_BYTES = 64_000

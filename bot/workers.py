@@ -3,7 +3,8 @@
 Listing every result a roll could have had (for ``/gm override``) runs a procedure thousands
 of times: seconds of pure Python for a big melee. A thread would not help, since the GIL keeps
 the loop waiting all the same; a process does. Results are cached per event, so the
-autocomplete and the command that follows it share one piece of work.
+autocomplete and the command that follows it share one piece of work. The odds of a command
+(``/<verb> odds``) walk the same tree, with probabilities, in the same process.
 
 This module is imported by the worker processes too, so it keeps Discord and the database out.
 """
@@ -15,12 +16,15 @@ import concurrent.futures
 import multiprocessing
 import time
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from rules.core.errors import InvalidInput, RulesError
+from rules.core.notation import split_name
+from rules.core.odds import Odds, Prepared, exact_odds
 from rules.core.outcomes import Enumeration, enumerate_outcomes
 from rules.core.roster import Roster
 from rules.registry import RULESETS
@@ -31,33 +35,74 @@ MAX_OUTCOMES = 1_000
 """How many distinct results one listing may collect."""
 CACHE_SIZE = 64
 """Listings kept, one per (battle, event); a GM only ever overrides recent events."""
+T = TypeVar("T")
 GRACE_SECONDS = 5.0
 """Extra wait past the deadline before giving up on a worker (a queue behind other work)."""
 
 
 @dataclass(frozen=True)
 class OutcomeJob:
-    """Everything a worker needs to run a procedure again: plain, picklable data."""
+    """Everything a worker needs to run a procedure again: plain, picklable data (a quick
+    lookup, for the odds, has no roster)."""
 
     ruleset: str
     procedure: str
     options: Mapping[str, Any]
-    roster: Roster
+    roster: Roster | None
     settings: Mapping[str, Any]
 
 
 def work_out(job: OutcomeJob, seconds: float, max_outcomes: int) -> Enumeration:
     """Runs in the worker process: every result the rules allow for the job's command."""
+    with rules_refusals():
+        return enumerate_outcomes(prepared(job), deadline=time.monotonic() + seconds,
+                                  max_outcomes=max_outcomes)
+
+
+ODDS_SECONDS = 8.0
+"""How long the odds of one command may be worked out: an exact walk gets three quarters of
+it, and an estimate from random resolutions the rest, when the walk cannot finish."""
+ODDS_LEAVES = 200_000
+"""Paths an exact walk of the odds may visit (a 3 against 3 Fire at Will melee is 46,656)."""
+
+
+def work_out_odds(job: OutcomeJob, seconds: float) -> Odds:
+    """Runs in the worker process: the odds of every result of the job's command."""
+    with rules_refusals():
+        return exact_odds(prepared(job), max_leaves=ODDS_LEAVES,
+                          deadline=time.monotonic() + seconds,
+                          sides=unit_sides(job.options, job.roster))
+
+
+def prepared(job: OutcomeJob) -> Prepared:
     rules = RULESETS[job.ruleset].battle
     assert rules is not None
+    return rules.prepare(job.procedure, dict(job.options), job.roster, dict(job.settings))
+
+
+@contextmanager
+def rules_refusals() -> Iterator[None]:
+    """Rule errors with their own constructors do not survive pickling; the text does."""
     try:
-        prepared = rules.prepare(job.procedure, dict(job.options), job.roster,
-                                 dict(job.settings))
-        return enumerate_outcomes(prepared, deadline=time.monotonic() + seconds,
-                                  max_outcomes=max_outcomes)
+        yield
     except RulesError as error:
-        # Rule errors with their own constructors do not survive pickling; the text does.
         raise InvalidInput(str(error)) from None
+
+
+def unit_sides(options: Mapping[str, Any], roster: Roster | None) -> dict[str, str]:
+    """Each unit's side, for expected losses per side: the roster's sides in a battle; in a
+    quick lookup, the option that names it (``attackers``, ``defenders``)."""
+    if roster is not None:
+        return {unit.name: unit.side for unit in roster.units}
+    sides: dict[str, str] = {}
+    for key, value in options.items():
+        if not isinstance(value, str):
+            continue
+        for part in value.replace("\n", ";").split(";"):
+            name, _ = split_name(part.strip())
+            if name:
+                sides.setdefault(name, key)
+    return sides
 
 
 class TooSlow(RulesError):
@@ -68,8 +113,10 @@ class OutcomeWorker:
     """A one-process pool for outcome listings, with a small cache in front of it."""
 
     def __init__(self, *, seconds: float = OUTCOME_SECONDS, max_outcomes: int = MAX_OUTCOMES,
-                 cache_size: int = CACHE_SIZE, processes: int = 1) -> None:
+                 cache_size: int = CACHE_SIZE, processes: int = 1,
+                 odds_seconds: float = ODDS_SECONDS) -> None:
         self.seconds = seconds
+        self.odds_seconds = odds_seconds
         self.max_outcomes = max_outcomes
         self._cache_size = cache_size
         self._processes = processes
@@ -97,7 +144,8 @@ class OutcomeWorker:
         """The listing for ``key``: the cached one, or a new one started in the worker."""
         future = self.cached(key)
         if future is None:
-            future = asyncio.wrap_future(self._submit(job))
+            future = asyncio.wrap_future(
+                self._submit(work_out, job, self.seconds, self.max_outcomes))
             self._cache[key] = future
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
@@ -120,15 +168,25 @@ class OutcomeWorker:
             raise TooSlow("The bot is shutting down; nothing was changed.",
                           hint="Try again in a minute.") from None
 
-    def _submit(self, job: OutcomeJob) -> concurrent.futures.Future[Enumeration]:
+    async def odds(self, job: OutcomeJob) -> Odds:
+        """A command's odds, worked out in the worker (not cached: a roster moves on)."""
+        future = self._submit(work_out_odds, job, self.odds_seconds)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future),
+                                          self.odds_seconds + GRACE_SECONDS)
+        except TimeoutError:
+            raise TooSlow("Working out the odds is taking too long.",
+                          hint="Try again in a minute.") from None
+
+    def _submit(self, work: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
         if self._closed:
             raise RuntimeError("the outcome worker is closed")
         try:
-            return self._executor().submit(work_out, job, self.seconds, self.max_outcomes)
+            return self._executor().submit(work, *args)
         except BrokenProcessPool:
             # A worker died (killed by the host, out of memory): start afresh once.
             self._pool = None
-            return self._executor().submit(work_out, job, self.seconds, self.max_outcomes)
+            return self._executor().submit(work, *args)
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:

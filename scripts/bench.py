@@ -47,10 +47,13 @@ from bot.render.resolution import resolution_messages  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from bot.storage.migrate import upgrade_async  # noqa: E402
 from bot.storage.models import Battle, Event  # noqa: E402
+from bot.workers import ODDS_LEAVES, ODDS_SECONDS  # noqa: E402
 from rules.core.dice import RandomSource  # noqa: E402
+from rules.core.odds import exact_odds  # noqa: E402
 from rules.fire_at_will import resolve_charge, resolve_melee  # noqa: E402
 from rules.fire_at_will.inputs import read_chargers, read_melee_side  # noqa: E402
 from rules.fire_at_will.units import Arm, Cover, Unit  # noqa: E402
+from rules.registry import RULESETS  # noqa: E402
 
 RESULTS: list[bool] = []
 DEFAULT_GC_THRESHOLDS = gc.get_threshold()
@@ -321,6 +324,36 @@ def engine(seconds: float) -> None:
         absolute(name, rate(fn, seconds), "/s", limit, higher_is_better=True)
 
 
+# The fights issue 13 names, as quick lookups: one d6 a unit, two pools of 8 d6, 5 battle
+# dice and what follows them.
+ODDS_CASES = (
+    ("a Fire at Will 3 against 3 melee", "fire-at-will", "melee",
+     {"attackers": "A1: inf; A2: inf; A3: inf", "defenders": "D1: inf; D2: inf; D3: inf"}),
+    ("a Le Baton 12-figure melee", "le-baton", "melee",
+     {"attacker": "4e Léger: french inf column figures=12",
+      "defender": "52nd: british inf line figures=12", "phase": 6}),
+    ("a Tricorne 5-dice melee", "tricorne", "melee",
+     {"attacker": "Black Watch: highland leader=Murray", "defender": "Fusiliers: regular",
+      "choices": "take_ground=stay"}),
+)
+
+
+def odds(budget: float) -> None:
+    """The odds of each fight as the bot's worker works them out, within ``budget`` seconds:
+    the time to the answer, and whether it was exact or an estimate."""
+    print(f"\nodds (the worker's work, up to {budget:g} s each; no floor)")
+    for name, ruleset, procedure, options in ODDS_CASES:
+        rules = RULESETS[ruleset].battle
+        assert rules is not None
+        prepared = rules.prepare(procedure, options, None, {})
+        start = time.perf_counter()
+        found = exact_odds(prepared, max_leaves=ODDS_LEAVES,
+                           deadline=time.monotonic() + budget)
+        elapsed = (time.perf_counter() - start) * 1000
+        how = "exact" if found.exact else f"estimated, {found.samples:,} samples"
+        absolute(f"odds of {name} ({how})", elapsed, "ms", 50)
+
+
 def rate(fn: Callable[[], object], seconds: float) -> float:
     count, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -432,6 +465,7 @@ def main(argv: list[str] | None = None) -> int:
                              channels))
     start_up(1 if args.smoke else 3 if args.quick else 10)
     engine(0.05 if args.smoke else 0.2 if args.quick else 1.0)
+    odds(0.2 if args.smoke else ODDS_SECONDS)
     memory()
     missed = RESULTS.count(False)
     print(f"\n{len(RESULTS) - missed} of {len(RESULTS)} targets met")

@@ -211,6 +211,18 @@ def _read(channel_id: int, interaction_id: int | None, conn: Connection) -> Batt
     if battle.applied is not None:
         raise AlreadyApplied(battle.applied)
     refuse_while_waiting(battle)
+    return _with_rows(battle, conn)
+
+
+def read_battle(channel_id: int, conn: Connection) -> BattleRead | None:
+    """The channel's battle as it stands, for a command that only looks at it (the odds):
+    a question waiting for its answer does not stop it."""
+    battle = conn.execute(BATTLE_IN_CHANNEL, {"channel": channel_id,
+                                              "interaction": None}).first()
+    return None if battle is None else _with_rows(battle, conn)
+
+
+def _with_rows(battle: Row[Any], conn: Connection) -> BattleRead:
     units = conn.execute(UNITS_OF, {"battle": battle.id}).all()
     generals = conn.execute(GENERALS_OF, {"battle": battle.id}).all()
     engagements = conn.execute(ENGAGEMENTS_OF, {"battle": battle.id}).all()

@@ -16,6 +16,7 @@ A procedure never calls ``random`` itself. It asks a ``DiceSource`` for a named
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -124,10 +125,35 @@ class RollKind(Protocol):
         ...
 
 
+def branch_outcomes(kind: RollKind) -> Iterator[tuple[Faces, Fraction]]:
+    """The roll's outcomes as the rules tell them apart: a pool whose dice are each read on
+    their own (``D6Pool``, ``BattleDice``) declares ``pool_outcomes``, one per result up to
+    the order of its dice; any other kind, every ordered outcome."""
+    pooled = getattr(kind, "pool_outcomes", None)
+    return pooled() if pooled is not None else kind.outcomes()
+
+
 def _d6_outcomes(count: int) -> Iterator[tuple[Faces, Fraction]]:
     p = Fraction(1, 6**count)
     for faces in itertools.product(D6_FACES, repeat=count):
         yield faces, p
+
+
+def pool_outcomes(faces: Sequence[Face], count: int) -> Iterator[tuple[Faces, Fraction]]:
+    """Every result of ``count`` dice up to their order (as ``faces`` lists them), with its
+    exact probability: its orderings (multinomial), each weighted by the sides showing each
+    face (a battle die has two infantry sides). Eight d6 have 1,287 such results against
+    1,679,616 orderings."""
+    sides: dict[Face, int] = {}
+    for face in faces:
+        sides[face] = sides.get(face, 0) + 1
+    every = Fraction(math.factorial(count), len(faces) ** count)
+    for chosen in itertools.combinations_with_replacement(list(sides), count):
+        p = every
+        for face, same in itertools.groupby(chosen):
+            times = len(list(same))
+            p *= Fraction(sides[face] ** times, math.factorial(times))
+        yield chosen, p
 
 
 @dataclass(frozen=True)
@@ -204,6 +230,10 @@ class D6Pool:
     def outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
         return _d6_outcomes(self.count)
 
+    def pool_outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        # Each die is read on its own against the same number: their order means nothing.
+        return pool_outcomes(D6_FACES, self.count)
+
 
 @dataclass(frozen=True)
 class BattleDice:
@@ -226,6 +256,10 @@ class BattleDice:
         p = Fraction(1, len(self.faces) ** self.count)
         for faces in itertools.product(self.faces, repeat=self.count):
             yield faces, p
+
+    def pool_outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        # The rules count symbols; which die showed which means nothing.
+        return pool_outcomes(self.faces, self.count)
 
 
 # --- reading faces -------------------------------------------------------------------------

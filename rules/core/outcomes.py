@@ -11,6 +11,7 @@ bound the whole search; a search they cut short says so.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import random
 import time
@@ -18,7 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.core.decisions import Answers, Undecided
-from rules.core.dice import DiceSource, Faces, RandomSource, ReplaySource, RollKind, Unrolled
+from rules.core.dice import (
+    DiceSource,
+    Faces,
+    RandomSource,
+    ReplaySource,
+    RollKind,
+    Unrolled,
+    branch_outcomes,
+)
 from rules.core.records import Resolution
 
 Prepared = Callable[..., Resolution]
@@ -83,12 +92,19 @@ class _Probe:
         self.leaves = 1.0
 
     def roll(self, kind: RollKind, label: str) -> Faces:
-        if 6 ** kind.dice_count > self._too_many:
+        branches = _branches(kind, self._too_many)
+        if branches is None:
             self.leaves = math.inf
             return kind.random_faces(self._random)
-        branches = [faces for faces, _ in kind.outcomes()]
         self.leaves *= len(branches)
         return self._random.choice(branches)
+
+
+def _branches(kind: RollKind, room: int) -> list[Faces] | None:
+    """The faces a walk branches on for a roll (a pool: once per result up to order, as the
+    odds walk it); None when there are more than ``room``."""
+    branches = [faces for faces, _ in itertools.islice(branch_outcomes(kind), room + 1)]
+    return None if len(branches) > room else branches
 
 
 def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES) -> float:
@@ -143,9 +159,10 @@ def _walk(prepared: Prepared, search: _Search, max_leaves: int) -> bool:
         try:
             resolution = _play(prepared, ReplaySource(prefix), answers)
         except Unrolled as branch:
-            if 6 ** branch.kind.dice_count > max_leaves - leaves:
+            children = _branches(branch.kind, max_leaves - leaves)
+            if children is None:
                 return False  # a pool of many dice: sample instead
-            stack.extend(((*prefix, faces), answers) for faces, _ in branch.kind.outcomes())
+            stack.extend(((*prefix, faces), answers) for faces in children)
             continue
         except Undecided as asked:
             stack.extend((prefix, (*(answers or ()), a.key)) for a in asked.question.answers)

@@ -132,6 +132,19 @@ def dice_source(dice: Any, seed: Any, faces: DiceFaces = ANY_DICE) -> DiceSource
 
 def resolve_request(rulesets: Mapping[str, RuleSet], request: Any) -> Resolution:
     """Resolve one JSON request (already parsed) against the registered rule sets."""
+    ruleset, procedure = checked_request(rulesets, request)
+    faces = ruleset.battle.dice_faces if ruleset.battle else ANY_DICE
+    source = dice_source(request.get("dice"), request.get("seed"), faces)
+    resolution = procedure.run(request, source)
+    if isinstance(source, ScriptedSource):
+        source.finish()
+    return resolution
+
+
+def checked_request(rulesets: Mapping[str, RuleSet], request: Any
+                    ) -> tuple[RuleSet, Procedure]:
+    """The rule set and procedure a JSON request names, once it is known to be an object
+    with no NaN, no unknown rule set or procedure, and no field the procedure does not take."""
     if not isinstance(request, Mapping):
         raise InvalidInput("The request must be a JSON object.")
     _check_finite(request, "")
@@ -154,12 +167,7 @@ def resolve_request(rulesets: Mapping[str, RuleSet], request: Any) -> Resolution
             f"Unknown field `{unknown[0]}` in a {ruleset.key} {procedure.name} request.",
             hint=f"Fields: {', '.join(sorted(allowed))}.",
         )
-    faces = ruleset.battle.dice_faces if ruleset.battle else ANY_DICE
-    source = dice_source(request.get("dice"), request.get("seed"), faces)
-    resolution = procedure.run(request, source)
-    if isinstance(source, ScriptedSource):
-        source.finish()
-    return resolution
+    return ruleset, procedure
 
 
 def _check_finite(value: Any, path: str) -> None:

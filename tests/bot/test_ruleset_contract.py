@@ -20,7 +20,7 @@ from rules.core.registry import RuleSet
 from rules.registry import RULESETS, resolve
 from tests.test_docs import EXAMPLES
 
-from .conftest import reply
+from .conftest import reply, send
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = list(each_ruleset(Lookups(store=None)))  # type: ignore[arg-type]
@@ -63,6 +63,21 @@ async def test_the_example_runs_as_a_quick_lookup_through_the_tree(discord_sessi
     assert not message.ephemeral, message.content
     assert message.embeds and violations(message.embeds) == []
     assert "Dice typed in" in message.embeds[-1]["footer"]["text"]
+
+
+@pytest.mark.parametrize("pair", SUBCOMMANDS, ids=ids)
+async def test_the_odds_of_the_example_run_through_the_tree_and_fit(discord_session, pair):
+    ruleset, sub = pair
+    odds = sub.example.replace(f"/{sub.verb} {ruleset.key} ",
+                               f"/{sub.verb} odds {ruleset.key} ", 1)
+    sent = [m for m in await send(discord_session, odds) if m.kind != "deferral"]
+    assert len(sent) == 1, [m.content for m in sent]  # one message, however many results
+    (message,) = sent
+    assert not message.ephemeral, message.content
+    assert message.embeds[0]["title"].startswith("🎯 Odds:")
+    assert violations(message.embeds) == []
+    footer = message.embeds[-1]["footer"]["text"]
+    assert "Exact: every roll counted." in footer or "Estimated from" in footer
 
 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)

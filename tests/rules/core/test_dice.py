@@ -22,6 +22,7 @@ from rules.core.dice import (
     Symbol,
     TwoD6,
     Unrolled,
+    branch_outcomes,
     d66_add,
     d66_index,
     d66_value,
@@ -220,3 +221,22 @@ def test_requests_read_dice_with_the_rule_sets_faces():
                "unit": {"name": "U", "arm": "infantry", "routing": True}, "dice": "flag"}
     with pytest.raises(BadDiceText, match="`flag` is not a face of a d6"):
         resolve(request)
+
+
+@pytest.mark.parametrize("kind", [D6Pool(3, 4), BattleDice(3), BattleDice(1)],
+                         ids=["3d6 pool", "3 battle dice", "1 battle die"])
+def test_a_pool_branches_on_its_results_up_to_order_with_their_orderings_weight(kind):
+    def up_to_order(faces):
+        listed = list(dict.fromkeys(getattr(kind, "faces", range(1, 7))))
+        return tuple(sorted(faces, key=listed.index))
+
+    by_hand: dict = {}
+    for faces, p in kind.outcomes():
+        by_hand[up_to_order(faces)] = by_hand.get(up_to_order(faces), 0) + p
+    pooled = dict(branch_outcomes(kind))
+    assert pooled == by_hand
+    assert sum(pooled.values()) == 1
+
+
+def test_other_rolls_branch_on_every_ordered_outcome():
+    assert list(branch_outcomes(D66())) == list(D66().outcomes())

@@ -1,0 +1,85 @@
+"""``/<verb> odds <rule set>`` (``/melee odds fire-at-will``): every procedure's command
+again, with the same options, answered with the odds of each result instead of a roll.
+
+The commands are each rule set's own (``bot.rulesets``), built a second time on
+:class:`OddsLookups`, so an option added to a procedure is an option of its odds too. They
+sit in each verb's group, beside the command they give the odds of: Discord counts at most
+8,000 characters of names and descriptions in one top-level command, and every procedure's
+options under a single ``/odds`` would hold about 11,000. The work
+runs in the worker process (``bot.workers``): an exact walk of every roll where it fits its
+budget, an estimate from random resolutions where it does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.battles.moves import read_battle
+from bot.battles.play import check_ruleset
+from bot.battles.store import BattleStore
+from bot.cogs.lookups import Lookups, plain, procedure_groups
+from bot.render.odds import odds_messages
+from bot.respond import Reply, answer
+from bot.rulesets import RuleSetCommands
+from bot.workers import OutcomeJob, OutcomeWorker
+
+DICE_IGNORED = "Dice typed in are not used: the odds count every roll."
+
+
+class OddsLookups(Lookups):
+    """Runs the rule sets' commands as odds: in a channel with a battle, on its roster (and
+    its chart pack); otherwise as a quick lookup."""
+
+    def __init__(self, store: BattleStore, worker: OutcomeWorker) -> None:
+        super().__init__(store)
+        self.worker = worker
+
+    async def resolve(self, interaction: discord.Interaction, ruleset: str, procedure: str,
+                      options: dict[str, Any], dice: str | None,
+                      lookup: bool = False) -> None:
+        options = {k: plain(v) for k, v in options.items() if v is not None}
+
+        async def work() -> Reply:
+            job, notes = await self._job(interaction, ruleset, procedure, options, lookup)
+            odds = await self.worker.odds(job)
+            if dice and dice.strip():
+                notes.append(DICE_IGNORED)
+            return Reply(odds_messages(odds, ruleset, procedure, notes))
+
+        await answer(interaction, work)
+
+    async def _job(self, interaction: discord.Interaction, ruleset: str, procedure: str,
+                   options: dict[str, Any], lookup: bool) -> tuple[OutcomeJob, list[str]]:
+        """The work, and what the reply should say of where its values came from."""
+        channel = interaction.channel_id or 0
+        if not lookup and await self.store.ruleset(channel) is not None:
+            read = await self.store.db.batch(partial(read_battle, channel))
+            if read is not None:
+                command = interaction.command.qualified_name if interaction.command else ""
+                check_ruleset(read.battle.name, read.battle.ruleset, ruleset,
+                              command.rsplit(" ", 1)[0])
+                notes = [f"On {read.battle.name}'s roster"]
+                if read.battle.charts is not None:
+                    notes.append("read on its chart pack (`/battle charts` shows it)")
+                return OutcomeJob(ruleset, procedure, options, read.roster,
+                               dict(read.facts.settings)), notes
+        return OutcomeJob(ruleset, procedure, options, None, {}), []
+
+
+def add_odds(groups: Iterable[app_commands.Group],
+             rulesets: Iterable[RuleSetCommands]) -> None:
+    """Put an ``odds`` group in each verb's group, holding the odds of its rule sets'
+    commands."""
+    by_verb = {group.name: group for group in groups}
+    for odds in procedure_groups(rulesets):
+        holder = app_commands.Group(
+            name="odds", description=f"The odds of every result ({odds.description.lower()})")
+        by_verb[odds.name].add_command(holder)
+        for command in odds.commands:
+            odds.remove_command(command.name)
+            holder.add_command(command)

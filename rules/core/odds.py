@@ -1,0 +1,863 @@
+"""The odds of every outcome of a procedure, before anyone rolls.
+
+A player about to charge wants to know what the charge is likely to do. The engine can say so
+exactly, because a procedure never rolls for itself: ``ReplaySource`` replays a prefix of dice
+and stops at the first roll past it, and every ``RollKind`` lists its outcomes with their exact
+probabilities. Running the procedure once per node of that tree and multiplying the
+probabilities along each path gives every distinct result with an exact ``Fraction``; the
+fractions of a finished walk sum to exactly 1.
+
+The procedure is a black box, so the walk cannot be cleverer than the tree, except where a
+roll says its dice's order means nothing: a pool read die by die (``D6Pool``,
+``BattleDice``) branches once per result up to order, weighted by its orderings
+(``dice.branch_outcomes``), so eight d6 cost 1,287 runs, not 1,679,616. Otherwise the walk
+stays correct and is bounded: a leaf budget and a
+``time.monotonic()`` deadline. A few random probes first estimate the size of the tree (Knuth's
+estimator), so a walk that cannot finish is not started. When the tree is too large the answer
+is a Monte Carlo estimate from seeded random resolutions, each outcome with a 95% Wilson score
+interval, and the record says it is not exact and how many samples it rests on.
+
+A question a player answers mid-procedure (``Undecided``) is a choice, not a chance: the odds
+are given separately for each answer. An answer path is a set of (question, answer) pairs.
+Every node of the walk (every random resolution of an estimate) is run once for all the
+answer paths it stands for, and a question splits them: dice that never meet a question are
+not rolled again for each answer to it. A question is told apart by its key and its allowed
+answers, since the same key may offer different answers on different dice (a bonus melee's
+targets depend on who is still standing). Answers the request already gives are used as
+given and not split on; a question with one allowed answer is no choice and is not either.
+
+Expected losses come only from effects that count a loss in a number (``damage``, Fire at
+Will's ``lose_sp``, Le Baton's ``casualties``); an effect without a numeric loss (a rout, a
+unit removed) is left out rather than given a made-up weight.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from rules.core.decisions import Answer, Answers, Question, Undecided
+from rules.core.dice import (
+    DiceSource,
+    Faces,
+    RandomSource,
+    ReplaySource,
+    RollKind,
+    Unrolled,
+    branch_outcomes,
+)
+from rules.core.errors import InvalidInput, RulesError
+from rules.core.outcomes import Prepared, label_of
+from rules.core.records import Effect, EffectKind, Resolution, Severity
+from rules.core.registry import RuleSet, checked_request
+
+MAX_LEAVES = 20_000
+"""Paths walked before the walk gives up and samples instead: a run costs about 0.1 ms, so
+the default walk takes a few seconds at most."""
+SAMPLES = 10_000
+"""Random resolutions behind an estimate: a 95% interval of about ±1 point at 50%."""
+MIN_SAMPLES = 200
+"""Samples taken even past the deadline, so an estimate is never empty (every answer path
+counts every sample)."""
+MAX_BRANCHES = 64
+"""Answer paths at most: each one costs a walk or a set of samples of its own, and a player
+reads a handful, not hundreds; past it the request must give some of its answers."""
+PROBES = 16
+"""Random paths used to estimate the size of the tree before walking it."""
+WALK_SHARE = 0.75
+"""The part of the time to the deadline an exact walk may take before it gives way."""
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+REFUSED = "refused"
+"""The group of a path on which the procedure stops with a rules error after dice were rolled
+(dice tied too many times): a result in its own right, so the odds still sum to 1."""
+
+# Effect kinds that count a loss in a number, and the unit it counts in (None: the effect's
+# own ``measure``). Kinds not listed here carry no numeric loss.
+LOSS_KINDS: Mapping[str, str | None] = {
+    EffectKind.DAMAGE: None,
+    EffectKind.LOSE_SP: "SP",
+    EffectKind.CASUALTIES: "figures",
+}
+# Measures written in the singular for a loss of one (``1 block``) count with the plural.
+_PLURALS = {"block": "blocks", "increment": "increments", "figure": "figures",
+            "casualty": "figures", "casualties": "figures", "step": "steps"}
+
+AnswerPath = tuple[tuple[str, str], ...]
+"""(question key, answer key) pairs: the choices a distribution holds for."""
+_Decision = tuple[str, tuple[str, ...]]  # a question: its key and its allowed answers
+_Given = tuple[tuple[str, str], ...]  # the answers given so far on one path, in order
+
+
+# --- records -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer on an answer path, with the words a player reads."""
+
+    question: str  # the question's key: ``counter_charge``
+    text: str  # ``Does Hussars counter-charge?``
+    answer: str  # the answer's key: ``stand``
+    label: str  # ``Stand``
+
+
+@dataclass(frozen=True)
+class OutcomeOdds:
+    """One distinct outcome: what happens to the units, and how likely it is.
+
+    ``probability`` is exact when the distribution is; otherwise it is the share of samples
+    (``count`` of them) and ``interval`` its 95% Wilson score interval.
+    """
+
+    group: str  # what a player calls the result: the effects of its shape (``shape_of``),
+    # each number as the range it takes; a result with no effect on units, its headline
+    label: str  # the resolution's headline: how it came about (``Attackers win by 2: ...``)
+    severity: Severity
+    probability: Fraction
+    count: int | None = None
+    interval: tuple[float, float] | None = None
+    effects: str = ""  # the effects exactly, numbers and all (``outcomes.label_of``)
+
+    @property
+    def percent(self) -> float:
+        return float(self.probability * 100)
+
+
+@dataclass(frozen=True)
+class GroupOdds:
+    """The outcomes that share a headline, most likely first, and their total."""
+
+    group: str
+    probability: Fraction
+    outcomes: tuple[OutcomeOdds, ...]
+    count: int | None = None
+    interval: tuple[float, float] | None = None
+
+    @property
+    def percent(self) -> float:
+        return float(self.probability * 100)
+
+
+@dataclass(frozen=True)
+class ExpectedLoss:
+    """The mean loss of one unit (or one side, ``unit`` None), in the unit it counts in."""
+
+    unit: str | None
+    side: str | None
+    measure: str
+    expected: Fraction
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Every distinct outcome for one answer path, most likely first."""
+
+    answers: tuple[Choice, ...]
+    outcomes: tuple[OutcomeOdds, ...]
+    exact: bool
+    samples: int | None = None  # the number of random resolutions, when estimated
+    losses: tuple[ExpectedLoss, ...] = ()  # per unit
+    side_losses: tuple[ExpectedLoss, ...] = ()  # per side, where the sides are known
+
+    @property
+    def path(self) -> AnswerPath:
+        return tuple((c.question, c.answer) for c in self.answers)
+
+    @property
+    def total(self) -> Fraction:
+        """Exactly 1 for an exact distribution (and for an estimate, by construction)."""
+        return sum((o.probability for o in self.outcomes), Fraction(0))
+
+    @property
+    def groups(self) -> tuple[GroupOdds, ...]:
+        found: dict[str, list[OutcomeOdds]] = {}
+        for outcome in self.outcomes:
+            found.setdefault(outcome.group, []).append(outcome)
+        groups = []
+        for name, members in found.items():
+            probability = sum((o.probability for o in members), Fraction(0))
+            count = interval = None
+            if self.samples is not None:
+                count = sum(o.count or 0 for o in members)
+                interval = wilson_interval(count, self.samples)
+            groups.append(GroupOdds(name, probability, tuple(members), count, interval))
+        return tuple(sorted(groups, key=lambda g: (-g.probability, g.group)))
+
+    def probability_of(self, group: str, label: str | None = None) -> Fraction:
+        """The chance of a result (and of this headline of it, if given)."""
+        return sum((o.probability for o in self.outcomes
+                    if o.group == group and label in (None, o.label)), Fraction(0))
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The distributions of a procedure, one per answer path (a single one, with no answers,
+    when it asks nothing), and how they were found."""
+
+    branches: tuple[Distribution, ...]
+    exact: bool
+    leaves: int = 0  # paths the exact walk visited (0: it was skipped)
+    samples: int | None = None  # random resolutions per answer path, when estimated
+    reason: str = ""  # why the odds are estimated, not exact
+
+    @property
+    def by_answers(self) -> dict[AnswerPath, Distribution]:
+        return {branch.path: branch for branch in self.branches}
+
+    def branch(self, **answers: str) -> Distribution:
+        """The distribution for these answers (``branch(counter_charge="stand")``); with no
+        answers, the only one."""
+        wanted = set(answers.items())
+        found = [b for b in self.branches if wanted <= set(b.path)]
+        if len(found) != 1:
+            raise KeyError(f"{len(found)} answer paths match {answers}: "
+                           f"{[b.path for b in self.branches]}")
+        return found[0]
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: unlike the plain normal interval it stays
+    inside [0, 1] and is not empty at 0 or n successes, where rare outcomes sit."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p)))
+
+
+def loss_of(effect: Effect) -> tuple[str, int] | None:
+    """The numeric loss an effect counts, as (measure, amount); None when it counts none."""
+    kind = str(effect.kind)
+    if kind not in LOSS_KINDS or effect.amount is None:
+        return None
+    measure = LOSS_KINDS[kind] or effect.measure or "strength"
+    return _PLURALS.get(measure, measure), effect.amount
+
+
+# --- tallies -----------------------------------------------------------------------------------
+
+# (shape, or the headline of a result with no effect; the effects exactly; the headline)
+_OutcomeKey = tuple[Any, str, str]
+
+
+@dataclass
+class _Tally:
+    """What one answer path has reached so far: weights by outcome, weighted losses, and for
+    each shape of result its effects and the range each of their numbers took."""
+
+    weights: dict[_OutcomeKey, Any] = field(default_factory=dict)
+    severities: dict[_OutcomeKey, Severity] = field(default_factory=dict)
+    losses: dict[tuple[str, str], Any] = field(default_factory=dict)
+    shapes: dict[Any, tuple[tuple[Effect, ...], list[tuple[int, int] | None]]] = field(
+        default_factory=dict)
+
+    def copy(self) -> _Tally:
+        return _Tally(dict(self.weights), dict(self.severities), dict(self.losses),
+                      {k: (effects, list(spans)) for k, (effects, spans) in self.shapes.items()})
+
+    def add(self, reading: _Reading, weight: Any) -> None:
+        key = reading.key
+        self.weights[key] = self.weights.get(key, 0) + weight
+        self.severities.setdefault(key, reading.severity)
+        for loss_key, amount in reading.losses:
+            self.losses[loss_key] = self.losses.get(loss_key, 0) + weight * amount
+        if not reading.effects:
+            return
+        found = self.shapes.get(key[0])
+        if found is None:
+            self.shapes[key[0]] = (reading.effects, [
+                None if e.amount is None else (e.amount, e.amount) for e in reading.effects])
+            return
+        spans = found[1]
+        for index, effect in enumerate(reading.effects):
+            span = spans[index]
+            if span is not None and effect.amount is not None:
+                spans[index] = (min(span[0], effect.amount), max(span[1], effect.amount))
+
+    def name(self, shape: Any) -> str:
+        """A shape's name as a player reads it (a result with no effect: its headline)."""
+        if shape not in self.shapes:
+            return str(shape)
+        effects, spans = self.shapes[shape]
+        return _named(effects, spans)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A resolution reduced to what the odds count (computed once per distinct result):
+    its key is its shape (or, with no effect, its headline) and its headline."""
+
+    key: _OutcomeKey
+    severity: Severity
+    losses: tuple[tuple[tuple[str, str], int], ...]
+    effects: tuple[Effect, ...] = ()
+
+
+class _Reader:
+    """Reads resolutions into outcomes, describing each distinct set of effects once (the
+    words cost more than the lookup)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, tuple[Effect, ...], Severity], _Reading] = {}
+
+    def read(self, resolution: Resolution) -> _Reading:
+        key = (resolution.headline, resolution.effects, resolution.severity)
+        found = self._seen.get(key)
+        if found is None:
+            losses: dict[tuple[str, str], int] = {}
+            for effect in resolution.effects:
+                loss = loss_of(effect)
+                if loss is not None:
+                    measure, amount = loss
+                    losses[(effect.unit, measure)] = losses.get((effect.unit, measure), 0) + amount
+            shape: Any = shape_of(resolution) or resolution.headline
+            found = _Reading((shape, label_of(resolution), resolution.headline),
+                             resolution.severity, tuple(losses.items()), resolution.effects)
+            self._seen[key] = found
+        return found
+
+    @staticmethod
+    def refused(error: RulesError) -> _Reading:
+        return _Reading((REFUSED, str(error), str(error)), Severity.NONE, ())
+
+
+_Shape = tuple[tuple[str, str, str | None, str | None, str | None, str], ...]
+
+
+def shape_of(resolution: Resolution) -> _Shape:
+    """What a result does to whom, its numbers aside: a player's kind of result (``Béarn
+    routs and loses SP``), whatever the margin or the dice that got there. Results of one
+    shape are one result; its name gives the range of each number (``Fusiliers loses 1–3
+    blocks``)."""
+    return tuple((e.unit, str(e.kind), e.value, e.measure, e.direction, e.detail)
+                 for e in resolution.effects)
+
+
+def _named(effects: tuple[Effect, ...], ranges: list[tuple[int, int] | None]) -> str:
+    """The effects of a shape, each number as the range it took (one number when fixed)."""
+    said = []
+    for effect, span in zip(effects, ranges, strict=True):
+        if span is not None and span[0] != span[1]:
+            # The texts format the amount as given; a range reads as a plural count.
+            effect = replace(effect, amount=f"{span[0]}–{span[1]}")  # type: ignore[arg-type]
+        said.append(effect.describe())
+    return "; ".join(said)
+
+
+# --- running a procedure -----------------------------------------------------------------------
+
+
+def _play(prepared: Prepared, source: DiceSource, given: _Given) -> Resolution:
+    if not given:  # as its options say
+        return prepared(source)
+    return prepared(source, Answers(in_order=[answer for _, answer in given]))
+
+
+def _decision(question: Question) -> _Decision:
+    return question.key, tuple(a.key for a in question.answers)
+
+
+class _Rolls:
+    """Each kind of roll's outcomes, listed once (up to a cap) however often it is rolled:
+    listing twenty thousand outcomes of a big pool only to find there are more costs more
+    than the runs it saves."""
+
+    def __init__(self, cap: int) -> None:
+        self._cap = cap
+        self._listed: dict[RollKind, list[tuple[Faces, Fraction]] | None] = {}
+
+    def outcomes(self, kind: RollKind, room: int) -> list[tuple[Faces, Fraction]] | None:
+        """The roll's outcomes, or None when there are more than ``room`` (6¹² ways)."""
+        try:
+            listed = self._listed[kind]
+        except KeyError:
+            listed = self._list(kind)
+            self._listed[kind] = listed
+        except TypeError:  # a kind that cannot be a key is listed every time
+            listed = self._list(kind)
+        return None if listed is None or len(listed) > room else listed
+
+    def _list(self, kind: RollKind) -> list[tuple[Faces, Fraction]] | None:
+        pooled = hasattr(kind, "pool_outcomes")
+        if not pooled and 2 ** kind.dice_count > self._cap:  # two faces a die at least
+            return None
+        listed = list(itertools.islice(branch_outcomes(kind), self._cap + 1))
+        return None if len(listed) > self._cap else listed
+
+
+@dataclass
+class _Path:
+    """One answer path: the answers it gives, in the order they were first asked, and what
+    it has reached so far."""
+
+    decided: dict[_Decision, Answer]
+    choices: tuple[Choice, ...]
+    order: tuple[int, ...]  # which answer of each question: sorts the paths as asked
+    tally: _Tally
+
+    def answer(self, question: Question) -> Answer | None:
+        """The answer this path gives the question; None when it has to fork."""
+        if len(question.answers) == 1:  # no choice at all
+            return question.answers[0]
+        return self.decided.get(_decision(question))
+
+
+_Members = tuple[int, ...]  # the answer paths a node of the walk stands for
+
+
+class _AnswerPaths:
+    """Every answer path, grown as questions come up. A node of the walk (or a random
+    resolution) is run once for all the paths it stands for: dice that never meet a question
+    count in every answer to it without being rolled again, and only a question splits them.
+
+    A path that meets a question it has not answered splits into one path per answer, each
+    with a copy of what it had reached; nodes still waiting that named the old path stand for
+    all of its splits (``live``)."""
+
+    ROOT: _Members = (0,)  # every path grows out of the first one
+
+    def __init__(self, max_branches: int) -> None:
+        self._max = max_branches
+        self.paths = [_Path({}, (), (), _Tally())]
+        self._split: dict[int, list[int]] = {}
+
+    def live(self, members: _Members) -> list[int]:
+        found: list[int] = []
+        todo = list(reversed(members))
+        while todo:
+            member = todo.pop()
+            if member in self._split:
+                todo.extend(reversed(self._split[member]))
+            else:
+                found.append(member)
+        return found
+
+    def add(self, members: _Members, reading: _Reading, weight: Any) -> None:
+        for member in self.live(members):
+            self.paths[member].tally.add(reading, weight)
+
+    def partition(self, members: _Members, question: Question
+                  ) -> list[tuple[Answer, _Members]]:
+        """The paths of a node by the answer each gives the question (splitting those that
+        have none yet), in the question's order of answers."""
+        groups: dict[str, list[int]] = {a.key: [] for a in question.answers}
+        for member in self.live(members):
+            answer = self.paths[member].answer(question)
+            if answer is not None:
+                groups[answer.key].append(member)
+                continue
+            for index, fork in enumerate(self._fork(member, question)):
+                groups[question.answers[index].key].append(fork)
+        return [(a, tuple(groups[a.key])) for a in question.answers if groups[a.key]]
+
+    def _fork(self, member: int, question: Question) -> list[int]:
+        if len(self.paths) - len(self._split) + len(question.answers) - 1 > self._max:
+            raise InvalidInput(f"More than {self._max} combinations of answers to give the "
+                               f"odds for (at “{question.text}”).",
+                               hint="Give some of the answers (`answers`, or `choices` in a "
+                               "command) and ask again.")
+        old = self.paths[member]
+        forks = []
+        for index, answer in enumerate(question.answers):
+            forks.append(len(self.paths))
+            self.paths.append(_Path(
+                {**old.decided, _decision(question): answer},
+                (*old.choices, Choice(question.key, question.text, answer.key, answer.label)),
+                (*old.order, index), old.tally.copy()))
+        self._split[member] = forks
+        return forks
+
+    def final(self) -> list[_Path]:
+        ends = [p for i, p in enumerate(self.paths) if i not in self._split]
+        return sorted(ends, key=lambda p: p.order)
+
+
+class _TooBig(Exception):
+    """The walk went past its leaf budget or its deadline."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _Reader,
+          rolls: _Rolls, max_branches: int) -> tuple[list[_Path], int]:
+    """Every path of the tree, for every answer path; raises ``_TooBig`` past the bounds."""
+    answers = _AnswerPaths(max_branches)
+    stack: list[tuple[tuple[Faces, ...], _Given, Fraction, _Members]] = [
+        ((), (), Fraction(1), _AnswerPaths.ROOT)]
+    leaves = 0
+    while stack:
+        if leaves >= max_leaves:
+            raise _TooBig(f"more than {max_leaves:,} paths to walk")
+        if deadline is not None and time.monotonic() > deadline:
+            raise _TooBig("the time for an exact walk ran out")
+        prefix, given, weight, members = stack.pop()
+        try:
+            resolution = _play(prepared, ReplaySource(prefix), given)
+        except Unrolled as roll:
+            children = rolls.outcomes(roll.kind, max_leaves - leaves)
+            if children is None:
+                raise _TooBig(f"more than {max_leaves:,} paths to walk (at {roll.label}, "
+                              f"{roll.kind.describe()})") from None
+            stack.extend(((*prefix, faces), given, weight * p, members)
+                         for faces, p in children)
+            continue
+        except Undecided as asked:
+            question = asked.question
+            for answer, group in reversed(answers.partition(members, question)):
+                stack.append((prefix, (*given, (question.key, answer.key)), weight, group))
+            continue
+        except RulesError as error:
+            if not prefix and not given:
+                raise  # the request itself is refused
+            leaves += 1
+            answers.add(members, reader.refused(error), weight)
+            continue
+        leaves += 1
+        answers.add(members, reader.read(resolution), weight)
+    return answers.final(), leaves
+
+
+class _Probe:
+    """Goes down one random branch of the tree, multiplying the branching on the way.
+
+    Choosing each branch uniformly makes the product an unbiased estimate of the number of
+    leaves (Knuth's estimator), at the cost of one run (and one more per question)."""
+
+    def __init__(self, rng: random.Random, rolls: _Rolls, too_many: int) -> None:
+        self._rng = rng
+        self._rolls = rolls
+        self._too_many = too_many
+        self._path: list[Faces] = []
+        self._next = 0
+        self.leaves = 1.0
+
+    @property
+    def rolled(self) -> bool:
+        return bool(self._path)
+
+    def again(self) -> None:
+        """Replay the same dice from the start (after a question was answered)."""
+        self._next = 0
+
+    def roll(self, kind: RollKind, label: str) -> Faces:
+        if self._next < len(self._path):
+            faces = self._path[self._next]
+        else:
+            branches = self._rolls.outcomes(kind, self._too_many)
+            if branches is None:
+                self.leaves = math.inf
+                faces = kind.random_faces(self._rng)
+            else:
+                self.leaves *= len(branches)
+                faces = self._rng.choice(branches)[0]
+            self._path.append(faces)
+        self._next += 1
+        return faces
+
+
+def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES,
+                     rolls: _Rolls | None = None) -> float:
+    """Roughly how many leaves an exact walk would visit, every answer path together (inf
+    when one roll alone has more than ``too_many`` outcomes). A rules error before any dice
+    or answer (a refused request) is raised as it is."""
+    rolls = rolls or _Rolls(too_many)
+    total = 0.0
+    for seed in range(probes):
+        rng = random.Random(seed)
+        probe = _Probe(rng, rolls, too_many)
+        given: _Given = ()
+        while True:
+            probe.again()
+            try:
+                _play(prepared, probe, given)
+            except Undecided as asked:
+                answers = asked.question.answers
+                probe.leaves *= len(answers)
+                given = (*given, (asked.question.key, rng.choice(answers).key))
+                continue
+            except RulesError:
+                if not probe.rolled and not given:
+                    raise
+            break
+        total += probe.leaves
+    return total / probes if probes > 0 else 0.0  # no probes: walk and see
+
+
+def _sample_seed(seed: int, index: int) -> int:
+    return seed * 1_000_003 + index
+
+
+def _sample(prepared: Prepared, samples: int, seed: int, deadline: float | None,
+            reader: _Reader, max_branches: int) -> tuple[list[_Path], int]:
+    """``samples`` seeded random resolutions (fewer past the deadline, never fewer than
+    ``MIN_SAMPLES``), each counted in every answer path: a resolution is run again, on the
+    same dice, only where a question splits the paths."""
+    answers = _AnswerPaths(max_branches)
+    taken = 0
+    while taken < samples:
+        if deadline is not None and taken >= MIN_SAMPLES and time.monotonic() > deadline:
+            break
+        nodes: list[tuple[_Given, _Members]] = [((), _AnswerPaths.ROOT)]
+        while nodes:
+            given, members = nodes.pop()
+            try:  # the same seed rolls the same dice again after an answer
+                resolution = _play(prepared, RandomSource(_sample_seed(seed, taken)), given)
+            except Undecided as asked:
+                question = asked.question
+                for answer, group in reversed(answers.partition(members, question)):
+                    nodes.append(((*given, (question.key, answer.key)), group))
+                continue
+            except RulesError as error:
+                answers.add(members, reader.refused(error), 1)
+            else:
+                answers.add(members, reader.read(resolution), 1)
+        taken += 1
+    return answers.final(), taken
+
+
+# --- the distributions -------------------------------------------------------------------------
+
+
+def _losses(tally: _Tally, sides: Mapping[str, str], scale: Fraction
+            ) -> tuple[tuple[ExpectedLoss, ...], tuple[ExpectedLoss, ...]]:
+    units = tuple(sorted(
+        (ExpectedLoss(unit, sides.get(unit), measure, Fraction(total) * scale)
+         for (unit, measure), total in tally.losses.items()),
+        key=lambda loss: (loss.side or "", loss.unit or "", loss.measure)))
+    by_side: dict[tuple[str, str], Fraction] = {}
+    for loss in units:
+        if loss.side is not None:
+            key = (loss.side, loss.measure)
+            by_side[key] = by_side.get(key, Fraction(0)) + loss.expected
+    side_losses = tuple(ExpectedLoss(None, side, measure, expected)
+                        for (side, measure), expected in sorted(by_side.items()))
+    return units, side_losses
+
+
+def _exact_distribution(path: _Path, sides: Mapping[str, str]) -> Distribution:
+    tally = path.tally
+    outcomes = tuple(sorted(
+        (OutcomeOdds(tally.name(key[0]), key[2], tally.severities[key], weight,
+                     effects=key[1])
+         for key, weight in tally.weights.items()),
+        key=lambda o: (-o.probability, o.group, o.label)))
+    units, side_losses = _losses(path.tally, sides, Fraction(1))
+    return Distribution(path.choices, outcomes, True, None, units, side_losses)
+
+
+def _estimated_distribution(path: _Path, samples: int, sides: Mapping[str, str]
+                            ) -> Distribution:
+    tally = path.tally
+    outcomes = tuple(sorted(
+        (OutcomeOdds(tally.name(key[0]), key[2], tally.severities[key],
+                     Fraction(count, samples), count, wilson_interval(count, samples),
+                     effects=key[1])
+         for key, count in tally.weights.items()),
+        key=lambda o: (-o.probability, o.group, o.label)))
+    units, side_losses = _losses(path.tally, sides, Fraction(1, samples))
+    return Distribution(path.choices, outcomes, False, samples, units, side_losses)
+
+
+def exact_odds(
+    prepared: Prepared,
+    *,
+    max_leaves: int = MAX_LEAVES,
+    deadline: float | None = None,
+    samples: int = SAMPLES,
+    seed: int = 0,
+    sides: Mapping[str, str] | None = None,
+    probes: int = PROBES,
+    max_branches: int = MAX_BRANCHES,
+) -> Odds:
+    """The odds of every outcome of ``prepared``, one distribution per answer path.
+
+    Exact when the tree has at most ``max_leaves`` paths and the walk ends before
+    ``WALK_SHARE`` of the time to ``deadline`` (a ``time.monotonic()`` value) has gone;
+    otherwise ``samples`` seeded random resolutions (counted in every answer path), stopped
+    at the deadline. ``sides``
+    names the side of each unit (``{"2nd Foot": "defenders"}``) for the expected losses per
+    side. More than ``max_branches`` answer paths is refused (``InvalidInput``): give some
+    answers.
+    """
+    sides = sides or {}
+    reader = _Reader()
+    started = time.monotonic()
+    # The walk gets most of the time when its estimate says it fits (an estimate after a walk
+    # cut short needs far less: 10,000 samples take about a second).
+    walk_deadline = None if deadline is None else started + (deadline - started) * WALK_SHARE
+    rolls = _Rolls(max_leaves)
+    estimate = estimated_leaves(prepared, max_leaves, probes, rolls)
+    if estimate <= 2 * max_leaves:
+        try:
+            paths, leaves = _walk(prepared, max_leaves, walk_deadline, reader, rolls,
+                                  max_branches)
+        except _TooBig as stop:
+            reason = stop.reason
+        else:
+            return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves)
+    else:
+        reason = (f"about {estimate:,.0f} paths to walk, over the budget of {max_leaves:,}"
+                  if math.isfinite(estimate)
+                  else f"a roll has more outcomes than the budget of {max_leaves:,} paths")
+    paths, taken = _sample(prepared, samples, seed, deadline, reader, max_branches)
+    return Odds(tuple(_estimated_distribution(p, taken, sides) for p in paths), False, 0,
+                taken, reason)
+
+
+# --- requests ----------------------------------------------------------------------------------
+
+IGNORED_KEYS = ("dice", "seed", "mode")
+"""Request fields the odds do not read: no dice are rolled, and ``mode`` chose the odds."""
+
+
+def _names(value: Any) -> list[str]:
+    """The unit names a request field holds: a unit object, a list of them."""
+    if isinstance(value, Mapping) and isinstance(value.get("name"), str):
+        return [value["name"].strip()]
+    if isinstance(value, list):
+        return [name for item in value for name in _names(item)]
+    return []
+
+
+def request_sides(request: Mapping[str, Any], keys: Iterable[str]) -> dict[str, str]:
+    """Each unit of a request with the field that names it (``attackers``, ``target``): the
+    sides of a fight as the request sets them out. A unit given only by name (Le Baton's
+    ``target``) counts too, unless a unit object already claimed the name."""
+    sides: dict[str, str] = {}
+    keys = tuple(keys)
+    for key in keys:
+        for name in _names(request.get(key)):
+            sides.setdefault(name, key)
+    for key in keys:
+        value = request.get(key)
+        if isinstance(value, str) and value.strip():
+            sides.setdefault(value.strip(), key)
+    return sides
+
+
+def _with_answers(request: Mapping[str, Any], walked: list[str]) -> Mapping[str, Any]:
+    """The request with answers walked by the odds added after those it gives (which are
+    used first, as the procedure reads them)."""
+    if not walked:
+        return request
+    given = request.get("answers")
+    if given is None or given == "":
+        return {**request, "answers": list(walked)}
+    if isinstance(given, list):
+        return {**request, "answers": [*given, *walked]}
+    # Answers by question, or as text: only the text form holds both kinds at once.
+    if isinstance(given, Mapping):
+        parts = [f"{k}={v}" for k, v in given.items()]
+        clash = any(";" in str(v) for v in given.values())
+    else:
+        parts, clash = [str(given)], False
+    if clash or any(";" in w or "=" in w for w in walked):
+        raise InvalidInput("These answers cannot be combined with the ones the odds try.",
+                           hint="Give `answers` as a list, in the order the questions come.")
+    return {**request, "answers": "; ".join([*parts, *walked])}
+
+
+def prepare_request(rulesets: Mapping[str, RuleSet], request: Any
+                    ) -> tuple[RuleSet, Prepared, dict[str, str]]:
+    """A request checked as ``resolve_request`` checks it (its dice and seed aside), as a
+    prepared procedure that takes answers, with the sides of its units."""
+    if isinstance(request, Mapping):
+        request = {k: v for k, v in request.items() if k not in IGNORED_KEYS}
+    ruleset, procedure = checked_request(rulesets, request)
+    if request.get("answers") not in (None, ""):
+        Answers.read(request["answers"], "answers")  # refuse bad answers before any walk
+
+    def prepared(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        walked = list(answers.in_order) if answers is not None else []
+        return procedure.run(_with_answers(request, walked), dice)
+
+    charts = ruleset.battle.charts.key if ruleset.battle and ruleset.battle.charts else None
+    return ruleset, prepared, request_sides(request, [k for k in procedure.keys if k != charts])
+
+
+def odds_for_request(
+    rulesets: Mapping[str, RuleSet],
+    request: Any,
+    *,
+    max_leaves: int = MAX_LEAVES,
+    deadline: float | None = None,
+    samples: int = SAMPLES,
+    seed: int = 0,
+    max_branches: int = MAX_BRANCHES,
+) -> Odds:
+    """The odds of a JSON request (already parsed), validated as ``resolve_request`` validates
+    it; its ``dice`` and ``seed`` are ignored, its ``answers`` are used as given."""
+    _, prepared, sides = prepare_request(rulesets, request)
+    return exact_odds(prepared, max_leaves=max_leaves, deadline=deadline, samples=samples,
+                      seed=seed, sides=sides, max_branches=max_branches)
+
+
+# --- JSON --------------------------------------------------------------------------------------
+
+
+def _fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _percent(value: Fraction | float) -> float:
+    return round(float(value) * 100, 4)
+
+
+def _interval(interval: tuple[float, float] | None) -> dict[str, Any]:
+    if interval is None:
+        return {}
+    return {"interval": [_percent(interval[0]), _percent(interval[1])]}
+
+
+def _estimate(probability: Fraction, count: int | None, samples: int | None) -> str:
+    # An estimate reads as the samples it rests on (``123/20000``), not reduced.
+    if count is not None and samples is not None:
+        return f"{count}/{samples}"
+    return _fraction(probability)
+
+
+def _loss_json(loss: ExpectedLoss) -> dict[str, Any]:
+    return ({"unit": loss.unit} if loss.unit is not None else {}) | {
+        "side": loss.side, "measure": loss.measure, "expected": _fraction(loss.expected),
+        "value": round(float(loss.expected), 4)}
+
+
+def _distribution_json(d: Distribution) -> dict[str, Any]:
+    def outcome(o: OutcomeOdds) -> dict[str, Any]:
+        return {"label": o.label, "severity": o.severity.name.lower(),
+                "probability": _estimate(o.probability, o.count, d.samples),
+                "percent": _percent(o.probability)} | _interval(o.interval)
+
+    return {
+        "answers": [{"question": c.question, "text": c.text, "answer": c.answer,
+                     "label": c.label} for c in d.answers],
+        "exact": d.exact,
+        "samples": d.samples,
+        "groups": [{"group": g.group, "probability": _estimate(g.probability, g.count,
+                                                                d.samples),
+                    "percent": _percent(g.probability)} | _interval(g.interval)
+                   | {"outcomes": [outcome(o) for o in g.outcomes]} for g in d.groups],
+        "losses": [_loss_json(loss) for loss in d.losses],
+        "side_losses": [_loss_json(loss) for loss in d.side_losses],
+    }
+
+
+def to_json(odds: Odds | Distribution) -> dict[str, Any]:
+    """Plain JSON: fractions as ``"n/d"`` strings (an estimate as samples reached over samples
+    taken), percentages as numbers, intervals as [low, high] percentages."""
+    if isinstance(odds, Distribution):
+        return _distribution_json(odds)
+    return {"exact": odds.exact, "leaves": odds.leaves, "samples": odds.samples,
+            "reason": odds.reason or None,
+            "branches": [_distribution_json(b) for b in odds.branches]}

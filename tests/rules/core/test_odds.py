@@ -1,0 +1,570 @@
+"""Exact odds of every outcome: by hand for tiny procedures, against 20,000 seeded random
+resolutions for one request of every procedure of every rule set, per answer where a player
+decides, and a Monte Carlo estimate where the tree is too large to walk."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.core.decisions import Answer, Answers, Question, Undecided
+from rules.core.dice import D6, BattleDice, D6Pool, DiceSource, Symbol, TwoD6
+from rules.core.errors import InvalidInput, RulesError
+from rules.core.odds import (
+    MIN_SAMPLES,
+    REFUSED,
+    Distribution,
+    Odds,
+    exact_odds,
+    loss_of,
+    odds_for_request,
+    to_json,
+    wilson_interval,
+)
+from rules.core.outcomes import label_of
+from rules.core.records import Effect, EffectKind, Resolution, ResolutionBuilder, Severity
+from rules.core.registry import resolve_request
+from rules.registry import RULESETS
+
+PACK = json.loads((Path(__file__).parents[1] / "labataille" / "pack.json").read_text())
+SAMPLES = 20_000
+WALK = 20_000  # every request below walks in fewer paths than this
+
+
+# --- tiny procedures, by hand ------------------------------------------------------------------
+
+
+def _built(out: ResolutionBuilder, headline: str) -> Resolution:
+    return out.build(headline, Severity.MINOR if out.effects else Severity.NONE)
+
+
+def one_die(dice: DiceSource) -> Resolution:
+    (face,) = dice.roll(D6(), "one die")
+    out = ResolutionBuilder("test", "one die")
+    out.effect(EffectKind.DAMAGE, "Foe", face, measure="SP")
+    return _built(out, f"rolled {face}")
+
+
+def two_dice(dice: DiceSource) -> Resolution:
+    faces = dice.roll(TwoD6(), "2d6")
+    out = ResolutionBuilder("test", "2d6")
+    if sum(faces) >= 8:  # type: ignore[arg-type]
+        out.effect(EffectKind.ROUTED, "Foe")
+        return _built(out, "rout")
+    return _built(out, "stand")
+
+
+def test_one_die_each_face_is_a_sixth_and_the_mean_loss_is_three_and_a_half():
+    odds = exact_odds(one_die)
+    assert odds.exact and odds.leaves == 6 and odds.samples is None
+    (only,) = odds.branches
+    assert only.answers == () and only.path == ()
+    assert [o.probability for o in only.outcomes] == [Fraction(1, 6)] * 6
+    assert only.total == 1
+    # One result, as a player reads it: its number ranges over the faces.
+    assert only.probability_of("Foe loses 1–6 SP", "rolled 4") == Fraction(1, 6)
+    assert [(g.group, g.probability) for g in only.groups] == [("Foe loses 1–6 SP", 1)]
+    (loss,) = only.losses
+    assert (loss.unit, loss.measure, loss.expected) == ("Foe", "SP", Fraction(7, 2))
+
+
+def test_two_dice_summing_to_eight_or_more_is_fifteen_in_thirty_six():
+    only = exact_odds(two_dice).branch()
+    assert only.probability_of("Foe routs") == Fraction(15, 36)
+    assert [(g.group, g.probability) for g in only.groups] == [
+        ("stand", Fraction(21, 36)), ("Foe routs", Fraction(15, 36))]
+    assert only.total == 1
+    assert only.losses == ()  # a rout counts no number: no loss is made up for it
+
+
+def test_a_pool_is_walked_by_its_results_up_to_order_with_exact_binomial_odds():
+    def volley(dice: DiceSource) -> Resolution:
+        faces = dice.roll(D6Pool(3, 4), "volley")
+        out = ResolutionBuilder("test", "volley")
+        hits = sum(1 for f in faces if f >= 4)  # type: ignore[operator]
+        if hits:
+            out.effect(EffectKind.CASUALTIES, "Foe", hits)
+        return _built(out, f"{hits} hits")
+
+    odds = exact_odds(volley)
+    only = odds.branch()
+    assert {o.label: o.probability for o in only.outcomes} == {
+        "0 hits": Fraction(1, 8), "1 hits": Fraction(3, 8), "2 hits": Fraction(3, 8),
+        "3 hits": Fraction(1, 8)}
+    assert odds.leaves == 56  # the pool's results up to order, not its 216 orderings
+    (loss,) = only.losses
+    assert (loss.measure, loss.expected) == ("figures", Fraction(3, 2))
+
+
+def test_battle_dice_count_their_faces():
+    def sabers(dice: DiceSource) -> Resolution:
+        faces = dice.roll(BattleDice(2), "two battle dice")
+        out = ResolutionBuilder("test", "sabers")
+        return _built(out, "saber" if Symbol.SABER in faces else "none")
+
+    only = exact_odds(sabers).branch()
+    assert {o.group: o.probability for o in only.outcomes} == {
+        "saber": Fraction(11, 36), "none": Fraction(25, 36)}
+
+
+def test_a_rules_error_after_the_dice_is_an_outcome_and_one_before_them_is_raised():
+    def picky(dice: DiceSource) -> Resolution:
+        (face,) = dice.roll(D6(), "die")
+        if face == 6:
+            raise InvalidInput("a six is refused")
+        return _built(ResolutionBuilder("test", "picky"), "fine")
+
+    only = exact_odds(picky).branch()
+    assert only.probability_of(REFUSED, "a six is refused") == Fraction(1, 6)
+    assert only.total == 1
+
+    def refused(dice: DiceSource) -> Resolution:
+        raise InvalidInput("no such unit")
+
+    with pytest.raises(InvalidInput, match="no such unit"):
+        exact_odds(refused)
+
+
+def test_losses_count_only_effects_with_a_numeric_loss():
+    assert loss_of(Effect(EffectKind.LOSE_SP, "A", 2)) == ("SP", 2)
+    assert loss_of(Effect(EffectKind.CASUALTIES, "A", 3)) == ("figures", 3)
+    assert loss_of(Effect(EffectKind.DAMAGE, "A", 1, measure="block")) == ("blocks", 1)
+    assert loss_of(Effect(EffectKind.DAMAGE, "A", 2, measure="increments")) == ("increments", 2)
+    assert loss_of(Effect(EffectKind.RETIRE, "A", 3)) is None  # inches, not a loss
+    assert loss_of(Effect(EffectKind.REMOVED, "A")) is None
+    assert loss_of(Effect(EffectKind.ROUTED, "A")) is None
+
+
+# --- one request for every procedure of every rule set -----------------------------------------
+
+REQUESTS: dict[tuple[str, str], dict[str, Any]] = {
+    ("fire-at-will", "charge"): {
+        "target": {"name": "Militia", "arm": "infantry", "morale": 4},
+        "chargers": [{"name": "Grenadiers", "arm": "infantry", "direction": "rear"}],
+        "cover": "none"},
+    ("fire-at-will", "melee"): {
+        "attackers": [{"name": "Grenadiers", "arm": "infantry", "regular": True,
+                       "charging": True, "rear": True}],
+        "defenders": [{"name": "Béarn", "arm": "infantry", "regular": True,
+                       "general": "Bougainville"}]},
+    ("fire-at-will", "surrender"): {
+        "unit": {"name": "Light Dragoons", "arm": "cavalry", "routing": True},
+        "situation": "c"},
+    ("le-baton", "fire"): {
+        "shooter": {"name": "52nd", "nation": "british", "arm": "infantry", "figures": 4},
+        "target": "4e Léger", "target_type": "column", "distance": 3},
+    ("le-baton", "artillery-fire"): {
+        "battery": {"name": "Ross's Troop", "nation": "british", "arm": "artillery",
+                    "figures": 2, "guns": 9},
+        "target": "4e Léger", "target_type": "column", "behind": "70e Ligne",
+        "behind_type": "line", "level_ground": True, "range": "close"},
+    ("le-baton", "morale"): {
+        "unit": {"name": "4e Léger", "nation": "french", "arm": "infantry",
+                 "formation": "column", "casualties": 3},
+        "phase": 4, "charging": True, "opponent": "52nd"},
+    # Not obliged to roll: the player decides first (odds per answer).
+    ("le-baton", "recall"): {
+        "unit": {"name": "Hussars", "nation": "french", "arm": "cavalry"}},
+    ("le-baton", "charge"): {
+        "charger": {"name": "Cuirassiers", "nation": "french", "arm": "cavalry",
+                    "horse": "cuirassiers", "figures": 8},
+        "target": {"name": "52nd", "nation": "british", "arm": "infantry",
+                   "formation": "line", "figures": 8},
+        "answers": {"try_square": "try"}},
+    ("le-baton", "melee"): {
+        "phase": 6,
+        "attacker": {"name": "4e Léger", "nation": "french", "arm": "infantry",
+                     "formation": "column", "figures": 3},
+        "defender": {"name": "52nd", "nation": "british", "arm": "infantry",
+                     "formation": "line", "figures": 3}},
+    ("tricorne", "melee"): {
+        "attacker": {"name": "Foot", "type": "regular", "blocks": 3},
+        "defender": {"name": "Fusiliers", "type": "regular", "blocks": 2, "reduce": 1},
+        "answers": {"take_ground": "stay"}},
+    # A disordered defender that cannot pass routs: two d66 checks, then the advance. The
+    # mêlée roll would make it 6 × 36³ paths (the cavalry charge below reads the chart).
+    ("labataille", "assault"): {
+        "attackers": [{"name": "1/45e", "morale": 34, "melee": 12, "increments": 6}],
+        "defenders": [{"name": "52nd", "morale": 66, "state": "disordered", "melee": 8,
+                       "increments": 5}]},
+    ("labataille", "charge"): {
+        "attackers": [{"name": "1/3e Grenadiers", "morale": 55, "melee": 20, "increments": 8}],
+        "defenders": [{"name": "33rd", "nation": "british", "morale": 66,
+                       "state": "disordered", "melee": 6, "increments": 4}]},
+    # The Roll to Stand, the shift die and the mêlée roll read on the pack's chart. (Every
+    # run reads the pack again from the request: a third of a millisecond.)
+    ("labataille", "cavalry"): {
+        "attackers": [{"name": "2e Cuirassiers", "arm": "cavalry", "morale": 44, "melee": 18,
+                       "mp": 8, "nation": "french", "increments": 4}],
+        "defenders": [{"name": "2nd Foot", "morale": 41, "melee": 8, "increments": 5}],
+        "spent": 2, "charts": PACK},
+    ("labataille", "square"): {
+        "stack": {"name": "2nd Foot", "morale": 41, "nation": "british"}, "distance": 1,
+        "cavalry": {"name": "2e Cuirassiers", "arm": "cavalry", "morale": 44, "melee": 18,
+                    "mp": 8, "nation": "french", "charge": "charging"},
+        "target": True, "answers": {"recall": "recall", "after_recall": "end"},
+        "charts": PACK},
+    ("labataille", "reaction"): {
+        "reactor": {"name": "Lancers", "arm": "cavalry", "morale": 35},
+        "charger": {"name": "Hussars", "arm": "cavalry", "morale": 34, "charge": "charging"},
+        "gap": 3},
+    ("labataille", "formup"): {
+        "stack": {"name": "Cossacks", "arm": "cavalry", "formation": "skirmish", "morale": 34},
+        "charger": {"name": "Hussars", "arm": "cavalry", "morale": 44}},
+    ("labataille", "recall"): {
+        "attackers": [{"name": "16th Light Dragoons", "arm": "cavalry", "light": True,
+                       "morale": 44, "mp": 9, "nation": "british"}],
+        "answers": {"after_recall": "end"}},
+    # A tie is rolled off again and again (too deep to walk: see the Monte Carlo tests).
+    ("labataille", "order"): {"sides": {"French": 3, "British": 2}},
+}
+
+
+def request(ruleset: str, procedure: str) -> dict[str, Any]:
+    return {"ruleset": ruleset, "procedure": procedure, **REQUESTS[(ruleset, procedure)]}
+
+
+def test_every_procedure_of_every_rule_set_has_a_request_here():
+    registered = {(r.key, name) for r in RULESETS.values() for name in r.procedures}
+    assert registered == set(REQUESTS)
+
+
+def key_of(resolution: Resolution) -> tuple[str, str]:
+    return label_of(resolution), resolution.headline
+
+
+def sampled(req: dict[str, Any], path: tuple[tuple[str, str], ...], n: int
+            ) -> Counter[tuple[str, str]]:
+    """``n`` resolutions on random dice (seed 0 to n − 1), answering each question as the
+    answer path says: the way a player rolls, not the way the odds walk."""
+    decided = dict(path)
+    counts: Counter[tuple[str, str]] = Counter()
+    for seed in range(n):
+        answers: list[str] = []
+        while True:
+            attempt = {**req, "seed": seed} | ({"answers": answers} if answers else {})
+            try:
+                counts[key_of(resolve_request(RULESETS, attempt))] += 1
+            except Undecided as asked:
+                assert "answers" not in req, "a table request gives all its answers or none"
+                answers.append(decided[asked.question.key])
+                continue
+            except RulesError as error:
+                counts[(str(error), str(error))] += 1
+            break
+    return counts
+
+
+def assert_agrees(branch: Distribution, counts: Counter[tuple[str, str]], n: int) -> None:
+    exact = {(o.effects, o.label): o.probability for o in branch.outcomes}
+    assert sum(counts.values()) == n
+    for key in exact.keys() | counts.keys():
+        p = float(exact.get(key, 0))
+        p_hat = counts.get(key, 0) / n
+        allowed = 4.5 * math.sqrt(p * (1 - p) / n) + 1e-9
+        assert abs(p_hat - p) <= allowed, (branch.path, key, p, p_hat)
+
+
+@pytest.mark.parametrize("pair", sorted(REQUESTS), ids="-".join)
+def test_exact_odds_sum_to_one_and_agree_with_random_resolutions(pair):
+    req = request(*pair)
+    odds = odds_for_request(RULESETS, req, max_leaves=WALK)
+    assert odds.exact, odds.reason
+    assert odds.samples is None and odds.leaves >= 1
+    for branch in odds.branches:
+        assert branch.exact and branch.samples is None
+        assert branch.total == Fraction(1)
+        assert all(o.probability > 0 for o in branch.outcomes)
+        assert [o.probability for o in branch.outcomes] == sorted(
+            (o.probability for o in branch.outcomes), reverse=True)
+        assert_agrees(branch, sampled(req, branch.path, SAMPLES), SAMPLES)
+
+
+# --- decisions: the odds for each answer -------------------------------------------------------
+
+PRESS = Question("press", "Press on?", (Answer("yes", "Press on"), Answer("no", "Hold")))
+FLANK = Question("flank", "Which flank?", (Answer("left", "Left"), Answer("right", "Right")))
+
+
+def pressing(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+    """A 5+ earns a choice: press on (a second die, 4+ hurts the foe 2 SP) or hold. Holding
+    asks which flank to hold (no dice)."""
+    out = ResolutionBuilder("test", "press", answers=answers or Answers())
+    (first,) = dice.roll(D6(), "first")
+    if first < 5:  # type: ignore[operator]
+        return _built(out, "no chance")
+    if out.ask(PRESS).key == "no":
+        side = out.ask(FLANK).key
+        return _built(out, f"hold the {side}")
+    (second,) = dice.roll(D6(), "second")
+    if second >= 4:  # type: ignore[operator]
+        out.effect(EffectKind.LOSE_SP, "Foe", 2)
+        return _built(out, "pressed home")
+    return _built(out, "pressed in vain")
+
+
+def groups(branch: Distribution) -> dict[str, Fraction]:
+    return {g.group: g.probability for g in branch.groups}
+
+
+def test_a_question_forks_the_odds_and_paths_without_it_count_in_every_answer():
+    odds = exact_odds(pressing)
+    assert odds.exact
+    assert [b.path for b in odds.branches] == [
+        (("press", "yes"),), (("press", "no"), ("flank", "left")),
+        (("press", "no"), ("flank", "right"))]
+    press = odds.branch(press="yes")
+    # A result that touches a unit is named by what it does; one that does not, by its
+    # headline.
+    assert groups(press) == {"no chance": Fraction(2, 3), "Foe loses 2 SP": Fraction(1, 6),
+                             "pressed in vain": Fraction(1, 6)}
+    assert press.answers[0].text == "Press on?" and press.answers[0].label == "Press on"
+    assert [(loss.unit, loss.expected) for loss in press.losses] == [("Foe", Fraction(1, 3))]
+    hold_left = odds.branch(press="no", flank="left")
+    assert groups(hold_left) == {"no chance": Fraction(2, 3), "hold the left": Fraction(1, 3)}
+    assert hold_left.losses == ()
+    assert all(b.total == 1 for b in odds.branches)
+    assert set(odds.by_answers) == {b.path for b in odds.branches}
+
+
+def test_a_question_answered_in_the_request_is_not_forked_on():
+    base = {"ruleset": "fire-at-will", "procedure": "charge",
+            "target": {"name": "Hussars", "arm": "cavalry", "morale": 4},
+            "chargers": [{"name": "Rangers", "arm": "infantry", "order": "open"}]}
+    # 1d6 − 2 (cavalry charged only by infantry) − 2 (charged only by open order): below
+    # zero on 1 to 3, when the hussars may counter-charge.
+    odds = odds_for_request(RULESETS, base)
+    assert [b.path for b in odds.branches] == [(("counter_charge", "Rangers"),),
+                                               (("counter_charge", "stand"),)]
+    assert groups(odds.branch(counter_charge="Rangers")) == {
+        "Hussars counter-charges Rangers, meeting it halfway": Fraction(1, 2),
+        "Hussars stands: melee follows": Fraction(1, 2)}
+    assert groups(odds.branch(counter_charge="stand")) == {
+        "Hussars stands: melee follows": Fraction(1)}
+    for given in ({"counter_charge": "Rangers"}, ["Rangers"], "counter_charge=Rangers"):
+        (only,) = odds_for_request(RULESETS, {**base, "answers": given}).branches
+        assert only.answers == ()
+        assert groups(only) == groups(odds.branch(counter_charge="Rangers"))
+
+
+def test_answers_given_by_question_combine_with_the_answers_walked():
+    """Without a chart pack the player reads the Square chart (`carre_result`); the request
+    answers the cavalry's questions by name, the odds walk the chart's three results."""
+    req = request("labataille", "square")
+    del req["charts"]
+    odds = odds_for_request(RULESETS, req)
+    assert [b.path for b in odds.branches] == [(("carre_result", "C"),),
+                                               (("carre_result", "D"),),
+                                               (("carre_result", "R"),)]
+    for branch in odds.branches:
+        assert branch.total == 1
+        assert_agrees(branch, sampled_square(req, branch.path[0][1], 2_000), 2_000)
+    formed = odds.branch(carre_result="C")
+    assert len(formed.outcomes) == 2  # recalled on the die, or not
+    assert len(odds.branch(carre_result="R").outcomes) == 1
+
+
+def sampled_square(req: dict[str, Any], carre: str, n: int) -> Counter[tuple[str, str]]:
+    answers = {**req["answers"], "carre_result": carre}
+    return Counter(key_of(resolve_request(RULESETS, {**req, "answers": answers, "seed": s}))
+                   for s in range(n))
+
+
+def test_a_question_before_any_dice_forks_at_once():
+    odds = odds_for_request(RULESETS, request("le-baton", "recall"))
+    assert [b.path for b in odds.branches] == [(("roll_recall", "roll"),),
+                                               (("roll_recall", "stay"),)]
+    assert odds.leaves == 7
+    stay = odds.branch(roll_recall="stay")
+    assert [(o.group, o.probability) for o in stay.outcomes] == [
+        ("Hussars does not roll for recall", Fraction(1))]
+
+
+
+def test_dice_that_never_meet_a_question_are_walked_once_for_every_answer():
+    runs = []
+
+    def sixes(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        runs.append(1)
+        out = ResolutionBuilder("test", "sixes", answers=answers or Answers())
+        (face,) = dice.roll(D6(), "die")
+        if face == 6:
+            return _built(out, f"six, {out.ask(PRESS).key}")
+        return _built(out, "no six")
+
+    odds = exact_odds(sixes, probes=0)
+    assert odds.leaves == 7  # five plain faces, and the six once for each answer
+    assert len(runs) == 1 + 6 + 2  # the first roll, each face, each answer to the six
+    assert [groups(b) for b in odds.branches] == [
+        {"no six": Fraction(5, 6), "six, yes": Fraction(1, 6)},
+        {"no six": Fraction(5, 6), "six, no": Fraction(1, 6)}]
+
+def test_too_many_combinations_of_answers_are_refused_before_the_work():
+    def three_questions(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        out = ResolutionBuilder("test", "many", answers=answers or Answers())
+        dice.roll(D6(), "die")
+        for n in range(3):
+            out.ask(Question(f"q{n}", f"Question {n}?", tuple(Answer(a, a) for a in "abc")))
+        return _built(out, "asked")
+
+    assert len(exact_odds(three_questions).branches) == 27
+    for samples in (None, 100):  # walked, and sampled
+        budget = {"max_leaves": 1, "samples": samples} if samples else {}
+        with pytest.raises(InvalidInput, match="More than 10 combinations"):
+            exact_odds(three_questions, max_branches=10, **budget)
+
+def test_a_battle_command_s_prepared_procedure_takes_the_answers_walked():
+    """What `/odds` hands the engine in a battle: ``prepare`` with a command's options, its
+    ``choices`` used as given."""
+    from rules.fire_at_will.commands import prepare
+
+    options = {"target": "Hussars", "target_type": "cavalry", "morale": 4,
+               "chargers": "Rangers: infantry open"}
+    odds = exact_odds(prepare("charge", options, None, {}))
+    assert [b.path for b in odds.branches] == [(("counter_charge", "Rangers"),),
+                                               (("counter_charge", "stand"),)]
+    (only,) = exact_odds(prepare("charge", {**options, "choices": "stand"}, None, {})).branches
+    assert groups(only) == {"Hussars stands: melee follows": Fraction(1)}
+
+# --- the Monte Carlo fallback ------------------------------------------------------------------
+
+BIG_MELEE = {  # 8 dice a side: 6¹⁶ orderings
+    "ruleset": "le-baton", "procedure": "melee", "phase": 6,
+    "attacker": {"name": "4e Léger", "nation": "french", "arm": "infantry",
+                 "formation": "column", "figures": 12},
+    "defender": {"name": "52nd", "nation": "british", "arm": "infantry",
+                 "formation": "line", "figures": 12}}
+
+
+def assert_estimated(odds: Odds, samples: int) -> None:
+    assert not odds.exact and odds.reason and odds.leaves == 0
+    assert odds.samples == samples
+    for branch in odds.branches:
+        assert not branch.exact and branch.samples == samples
+        assert sum(o.count or 0 for o in branch.outcomes) == samples
+        assert branch.total == 1
+        for item in (*branch.outcomes, *branch.groups):
+            assert item.count is not None and item.interval is not None
+            low, high = item.interval
+            assert 0 <= low <= float(item.probability) <= high <= 1
+            assert item.probability == Fraction(item.count, samples)
+            assert (low, high) == wilson_interval(item.count, samples)
+
+
+def test_a_fight_too_big_to_walk_is_estimated_with_wilson_intervals():
+    odds = odds_for_request(RULESETS, BIG_MELEE, samples=400)
+    assert_estimated(odds, 400)
+    (branch,) = odds.branches
+    sides = {loss.side: loss for loss in branch.side_losses}
+    assert set(sides) == {"attacker", "defender"}
+    assert all(loss.measure == "figures" and loss.expected > 0 for loss in sides.values())
+    data = to_json(odds)
+    assert data["exact"] is False and data["samples"] == 400 and data["reason"]
+    first = data["branches"][0]["groups"][0]
+    numerator, denominator = first["probability"].split("/")
+    assert int(denominator) == 400 and 0 < int(numerator) <= 400
+    low, high = first["interval"]
+    assert low <= first["percent"] <= high
+
+
+def test_a_walk_past_its_leaf_budget_falls_back_to_sampling():
+    odds = odds_for_request(RULESETS, request("fire-at-will", "melee"), max_leaves=10,
+                            samples=300)
+    assert_estimated(odds, 300)
+
+
+def test_a_tie_rolled_off_again_and_again_is_too_deep_and_is_estimated():
+    tie = {"ruleset": "labataille", "procedure": "order", "sides": {"French": 2, "British": 2}}
+    odds = odds_for_request(RULESETS, tie, max_leaves=500, samples=2_000)
+    assert_estimated(odds, 2_000)
+    (branch,) = odds.branches
+    assert {g.group for g in branch.groups} == {
+        "French chooses the first assault (tie: the dice decided)",
+        "British chooses the first assault (tie: the dice decided)"}
+    for group in branch.groups:  # a half each, by symmetry
+        assert group.interval is not None
+        assert group.interval[0] <= 0.5 <= group.interval[1]
+
+
+def test_a_deadline_already_past_still_gives_a_minimal_estimate():
+    odds = exact_odds(one_die, deadline=time.monotonic() - 1, samples=5_000)
+    assert_estimated(odds, MIN_SAMPLES)
+
+
+def test_an_estimate_forks_on_questions_too():
+    req = {"ruleset": "tricorne", "procedure": "melee",
+           "attacker": {"name": "Foot", "type": "regular"},
+           "defender": {"name": "Hussars", "type": "light-cavalry"},
+           "answers": {"take_ground": "stay"}}
+    odds = odds_for_request(RULESETS, req, max_leaves=50, samples=300)
+    assert_estimated(odds, 300)
+    assert [b.path for b in odds.branches] == [(("retire", "retire"),), (("retire", "stand"),)]
+
+
+# --- requests and JSON -------------------------------------------------------------------------
+
+
+def test_requests_are_checked_as_resolve_checks_them_but_dice_and_seed_are_ignored():
+    req = request("fire-at-will", "surrender")
+    plain = odds_for_request(RULESETS, req)
+    rolled = odds_for_request(RULESETS, {**req, "dice": "6", "seed": 3})
+    assert to_json(plain) == to_json(rolled)
+    with pytest.raises(InvalidInput, match="Unknown field `colour`"):
+        odds_for_request(RULESETS, {**req, "colour": "red"})
+    with pytest.raises(InvalidInput, match="Unknown ruleset"):
+        odds_for_request(RULESETS, {**req, "ruleset": "warhammer"})
+    with pytest.raises(InvalidInput, match="Unknown procedure"):
+        odds_for_request(RULESETS, {**req, "procedure": "parley"})
+    with pytest.raises(InvalidInput, match="NaN"):
+        odds_for_request(RULESETS, {**req, "unit": {**req["unit"], "morale": float("nan")}})
+    with pytest.raises(InvalidInput, match="JSON object"):
+        odds_for_request(RULESETS, ["not", "an", "object"])
+    with pytest.raises(InvalidInput):
+        odds_for_request(RULESETS, {**req, "answers": [3]})
+
+
+def test_expected_losses_per_side_in_a_plain_melee():
+    """1d6 each: lost by 1 (10 of 36 rolls, 5 for each side) costs 1 SP, by 2 or more (20,
+    10 each) 2 SP; a draw's 3" retirement is not a loss: 5/36 + 20/36 = 25/36 a side."""
+    req = {"ruleset": "fire-at-will", "procedure": "melee",
+           "attackers": [{"name": "A", "arm": "infantry"}],
+           "defenders": [{"name": "D", "arm": "infantry"}]}
+    only = odds_for_request(RULESETS, req).branch()
+    assert [(loss.side, loss.measure, loss.expected) for loss in only.side_losses] == [
+        ("attackers", "SP", Fraction(25, 36)), ("defenders", "SP", Fraction(25, 36))]
+    assert [(loss.unit, loss.side) for loss in only.losses] == [("A", "attackers"),
+                                                                ("D", "defenders")]
+
+
+def test_blocks_lost_one_at_a_time_count_with_the_others():
+    only = odds_for_request(RULESETS, request("tricorne", "melee")).branch()
+    assert {loss.measure for loss in only.losses} == {"blocks"}
+
+
+def test_json_is_plain_with_fractions_as_text_and_percentages_as_numbers():
+    odds = exact_odds(two_dice)
+    data = json.loads(json.dumps(to_json(odds)))
+    assert data["exact"] is True and data["samples"] is None and data["reason"] is None
+    (branch,) = data["branches"]
+    assert branch["answers"] == [] and branch["exact"] is True
+    assert [(g["group"], g["probability"], g["percent"]) for g in branch["groups"]] == [
+        ("stand", "7/12", 58.3333), ("Foe routs", "5/12", 41.6667)]
+    assert branch["groups"][1]["outcomes"] == [
+        {"label": "rout", "severity": "minor", "probability": "5/12",
+         "percent": 41.6667}]
+    assert "interval" not in branch["groups"][0]
+    assert to_json(odds.branches[0]) == branch
+    pressed = to_json(exact_odds(pressing).branch(press="yes"))
+    assert pressed["answers"] == [{"question": "press", "text": "Press on?",
+                                   "answer": "yes", "label": "Press on"}]
+    assert pressed["losses"] == [{"unit": "Foe", "side": None, "measure": "SP",
+                                  "expected": "1/3", "value": 0.3333}]
+    assert sum(Fraction(o["probability"]) for g in pressed["groups"]
+               for o in g["outcomes"]) == 1
