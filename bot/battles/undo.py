@@ -9,17 +9,17 @@ be reasoned about, and the log stays gapless.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import Integer, Table, bindparam, column, delete, insert, select, text, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.dml import Insert
 
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM, NotTheLast
 from bot.battles.moves import Command
 from bot.battles.rows import (
     ADD_EVENT,
-    BATTLE_IN_CHANNEL,
     BATTLES,
     EVENTS,
     change_record,
@@ -27,15 +27,24 @@ from bot.battles.rows import (
 )
 from bot.battles.store import MODELS, NOT_UNDOABLE, restoring
 from bot.storage.database import Database
-from bot.storage.models import UNDOABLE, from_snapshot, plain_values
+from bot.storage.models import UNDOABLE, from_snapshot, plain_values, utcnow
 
 _KINDS_KEPT = ", ".join(f"'{kind}'" for kind in NOT_UNDOABLE)
-# The index's own condition, word for word, so that the planner uses it (see ``undoable``).
-LAST_UNDOABLE = text(
-    "SELECT id, seq, kind, summary, changes FROM events "
-    f"WHERE battle_id = :battle AND {UNDOABLE} AND kind NOT IN ({_KINDS_KEPT}) "
-    "ORDER BY seq DESC LIMIT 1"
-).columns(EVENTS.c.id, EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.summary, EVENTS.c.changes)
+# The battle in the channel (with the event the interaction already made, if any) and the
+# event undo would take back, in one statement. The index's own condition is repeated word
+# for word, so that the planner uses it (see ``undoable``).
+_EVENT_COLUMNS = ("id", "seq", "kind", "summary", "changes")
+BATTLE_AND_LAST = text(
+    f"SELECT {', '.join(f'b.{c.name}' for c in BATTLES.c)}, "
+    "(SELECT seq FROM events WHERE interaction_id = :interaction) AS applied, "
+    + ", ".join(f"e.{name} AS event_{name}" for name in _EVENT_COLUMNS) + " "
+    "FROM battles b LEFT JOIN events e ON e.id = ("
+    "SELECT id FROM events "
+    f"WHERE battle_id = b.id AND {UNDOABLE} AND kind NOT IN ({_KINDS_KEPT}) "
+    "ORDER BY seq DESC LIMIT 1) "
+    "WHERE b.channel_id = :channel AND b.status = 'active'"
+).columns(*BATTLES.c, column("applied", Integer),
+          *(column(f"event_{name}", EVENTS.c[name].type) for name in _EVENT_COLUMNS))
 
 
 @dataclass(frozen=True)
@@ -56,52 +65,130 @@ async def undo_last(db: Database, command: Command,
 
 
 def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection) -> Undone:
-    battle = conn.execute(BATTLE_IN_CHANNEL, {"channel": command.channel_id,
-                                              "interaction": command.interaction_id}).first()
-    if battle is None:
+    found = conn.execute(BATTLE_AND_LAST, {"channel": command.channel_id,
+                                           "interaction": command.interaction_id}).first()
+    if found is None:
         raise NoBattle()
-    if battle.applied is not None:
-        raise AlreadyApplied(battle.applied)
-    if not command.actor.is_gm(battle.created_by, battle.gm_role_id):
+    if found.applied is not None:
+        raise AlreadyApplied(found.applied)
+    if not command.actor.is_gm(found.created_by, found.gm_role_id):
         raise NotGM("undo")
-    event = conn.execute(LAST_UNDOABLE, {"battle": battle.id}).first()
-    if event is None:
+    if found.event_id is None:
         raise BattleError("There is nothing to undo in this battle.")
-    if expected is not None and expected != (battle.id, event.seq):
-        raise NotTheLast(expected[1], event.seq if expected[0] == battle.id else None)
-    changes = [_revert(conn, change) for change in reversed(event.changes)]
-    seq = battle.last_seq + 1
-    conn.execute(update(BATTLES).where(BATTLES.c.id == battle.id).values(last_seq=seq))
-    conn.execute(ADD_EVENT, dict(
-        battle_id=battle.id, seq=seq, interaction_id=command.interaction_id,
+    if expected is not None and expected != (found.id, found.event_seq):
+        raise NotTheLast(expected[1], found.event_seq if expected[0] == found.id else None)
+    reverted = list(reversed(found.event_changes))
+    rows = _rows_of(conn, reverted)
+    updates: list[tuple[Table, int, dict[str, Any]]] = []
+    changes = [_revert(conn, change, rows, updates) for change in reverted]
+    seq = found.last_seq + 1
+    event = dict(
+        battle_id=found.id, seq=seq, interaction_id=command.interaction_id,
         user_id=command.actor.user_id, user_name=command.actor.name[:100],
         command=command.text[:200], kind="undo",
-        summary=f"Undid #{event.seq}: {event.summary}"[:500], request=None, resolution=None,
+        summary=f"Undid #{found.event_seq}: {found.event_summary}"[:500], request=None,
+        resolution=None,
         changes=[c for c in changes if c is not None and c["before"] != c["after"]],
-        reverts=event.seq))
-    conn.execute(update(EVENTS).where(EVENTS.c.id == event.id).values(undone_by=seq))
-    return Undone(event.seq, event.kind, event.summary, seq)
+        reverts=found.event_seq, created_at=utcnow())
+    if conn.dialect.name == "postgresql":
+        # One round trip for the rows put back, the battle moved on, and both events. A
+        # statement may change a row once only: the battle's own row put back (its dice
+        # queue, its phase) moves on in the same update.
+        battle = {"last_seq": seq}
+        for table, row_id, values in [u for u in updates if u[0] is BATTLES]:
+            if row_id == found.id:
+                battle = {**values, **battle}
+                updates.remove((table, row_id, values))
+        statement, parameters = _at_once(found.id, found.event_id, battle, updates, event)
+        conn.execute(statement, parameters)
+    else:
+        for table, row_id, values in updates:
+            conn.execute(update(table).where(table.c.id == row_id).values(values))
+        conn.execute(update(BATTLES).where(BATTLES.c.id == found.id).values(last_seq=seq))
+        conn.execute(ADD_EVENT, event)
+        conn.execute(update(EVENTS).where(EVENTS.c.id == found.event_id)
+                     .values(undone_by=seq))
+    return Undone(found.event_seq, found.event_kind, found.event_summary, seq)
 
 
-def _revert(conn: Connection, change: dict[str, Any]) -> dict[str, Any] | None:
-    """Put one row back as the change found it; the change this makes, for the log."""
+def _rows_of(conn: Connection, changes: list[dict[str, Any]]) -> dict[tuple[str, int], Any]:
+    """The rows the changes name, as they are now: one statement per table."""
+    wanted: dict[str, set[int]] = {}
+    for change in changes:
+        wanted.setdefault(change["table"], set()).add(change["id"])
+    rows = {}
+    for name, ids in wanted.items():
+        table = MODELS[name].__table__
+        for row in conn.execute(select(table).where(table.c.id.in_(sorted(ids)))):
+            rows[(name, row.id)] = row
+    return rows
+
+
+def _revert(conn: Connection, change: dict[str, Any], rows: dict[tuple[str, int], Any],
+            updates: list[tuple[Table, int, dict[str, Any]]]) -> dict[str, Any] | None:
+    """Put one row back as the change found it (an update is left in ``updates``, to be
+    written with the rest); the change this makes, for the log."""
     model = MODELS[change["table"]]
     table = model.__table__
     row_id = change["id"]
-    row = conn.execute(select(table).where(table.c.id == row_id)).first()
+    row = rows.get((change["table"], row_id))
     step = restoring(change, row is not None)
     if step is None:
         return None
     action, values = step
     if action == "delete":
         conn.execute(delete(table).where(table.c.id == row_id))
+        rows.pop((change["table"], row_id), None)
         return change_record(table.name, row_id, row_snapshot(row, table), None)
     if action == "insert":
         conn.execute(insert(table).values({**from_snapshot(model, values), "id": row_id}))
         back = conn.execute(select(table).where(table.c.id == row_id)).one()
+        rows[(change["table"], row_id)] = back
         return change_record(table.name, row_id, None, row_snapshot(back, table))
     before = row_snapshot(row, table)
     if values:
-        conn.execute(update(table).where(table.c.id == row_id)
-                     .values(from_snapshot(model, values)))
+        updates.append((table, row_id, from_snapshot(model, values)))
     return change_record(table.name, row_id, before, {**before, **plain_values(values)})
+
+
+def _at_once(battle_id: int, undone_id: int, battle: dict[str, Any],
+             updates: list[tuple[Table, int, dict[str, Any]]],
+             event: dict[str, Any]) -> tuple[Insert, dict[str, Any]]:
+    """PostgreSQL: the undo's writes as one statement, and its parameters."""
+    statement = _at_once_statement(tuple(battle),
+                                   tuple((t.name, tuple(v)) for t, _, v in updates),
+                                   tuple(event))
+    # Not ``seq``: a bound name that is a column's name would set that column.
+    parameters: dict[str, Any] = {"battle": battle_id, "undone": undone_id,
+                                  "undo_seq": event["seq"]}
+    parameters.update((f"battle_{key}", value) for key, value in battle.items())
+    parameters.update((f"event_{key}", value) for key, value in event.items())
+    for index, (_, row_id, values) in enumerate(updates):
+        parameters[f"row_{index}"] = row_id
+        parameters.update((f"row_{index}_{key}", value) for key, value in values.items())
+    return statement, parameters
+
+
+@lru_cache(maxsize=128)
+def _at_once_statement(battle_keys: tuple[str, ...],
+                       updates: tuple[tuple[str, tuple[str, ...]], ...],
+                       event_keys: tuple[str, ...]) -> Insert:
+    """One statement per shape of undo, built once: the channel's lock is already held (the
+    batch took it), so each part simply runs; PostgreSQL runs every part of a WITH once."""
+    moved = (update(BATTLES).where(BATTLES.c.id == bindparam("battle"))
+             .values({key: bindparam(f"battle_{key}", type_=BATTLES.c[key].type)
+                      for key in battle_keys})
+             .cte("moved"))
+    marked = (update(EVENTS).where(EVENTS.c.id == bindparam("undone"))
+              .values(undone_by=bindparam("undo_seq")).cte("marked"))
+    restored = []
+    for index, (name, keys) in enumerate(updates):
+        table = MODELS[name].__table__
+        restored.append(update(table).where(table.c.id == bindparam(f"row_{index}"))
+                        .values({key: bindparam(f"row_{index}_{key}", type_=table.c[key].type)
+                                 for key in keys})
+                        .cte(f"restored_{index}"))
+    return (insert(EVENTS)
+            .values({key: bindparam(f"event_{key}", type_=EVENTS.c[key].type)
+                     for key in event_keys})
+            .add_cte(moved, marked, *restored))
