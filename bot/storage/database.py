@@ -143,10 +143,20 @@ def create_database_engine(
         engine = create_async_engine(url, **engine_options)
         configure_sqlite(engine, foreign_keys=foreign_keys)
         return engine
+    if "poolclass" not in engine_options:
+        engine_options = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW,
+                          **engine_options}
     engine = create_async_engine(url, **engine_options)
     ping_when_idle(engine)
     return engine
 
+
+POOL_SIZE = 20
+"""PostgreSQL connections a process keeps open. A connection opened past the pool is closed
+again when returned: under load (50 commands in flight) the default of 5 spent a third of
+the CPU opening connections, and its slowest moves waited 0.4 s; 20 kept them under 0.11 s."""
+POOL_OVERFLOW = 5
+"""Connections opened for a burst past ``POOL_SIZE`` (closed again after)."""
 
 IDLE_PING_SECONDS = 10.0
 """A pooled connection unused for longer than this is checked before it is handed out."""
