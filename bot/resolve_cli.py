@@ -58,7 +58,8 @@ def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
 
 
 ODDS_SECONDS = 10.0
-"""How long ``"mode": "odds"`` may work: an exact walk gets half, an estimate the rest."""
+"""How long ``"mode": "odds"`` may work: an exact walk gets three quarters (``WALK_SHARE``),
+an estimate the rest."""
 ODDS_LEAVES = 200_000
 
 

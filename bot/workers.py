@@ -36,6 +36,7 @@ MAX_OUTCOMES = 1_000
 CACHE_SIZE = 64
 """Listings kept, one per (battle, event); a GM only ever overrides recent events."""
 T = TypeVar("T")
+LISTINGS, ODDS = "listings", "odds"  # each has a process of its own
 GRACE_SECONDS = 5.0
 """Extra wait past the deadline before giving up on a worker (a queue behind other work)."""
 
@@ -66,11 +67,12 @@ ODDS_LEAVES = 200_000
 """Paths an exact walk of the odds may visit (a 3 against 3 Fire at Will melee is 46,656)."""
 
 
-def work_out_odds(job: OutcomeJob, seconds: float) -> Odds:
-    """Runs in the worker process: the odds of every result of the job's command."""
+def work_out_odds(job: OutcomeJob, deadline: float) -> Odds:
+    """Runs in the worker process: the odds of every result of the job's command, by
+    ``deadline`` (``time.monotonic()``, the same clock in every process): a job that waited
+    behind another still answers in time, with a smaller estimate if need be."""
     with rules_refusals():
-        return exact_odds(prepared(job), max_leaves=ODDS_LEAVES,
-                          deadline=time.monotonic() + seconds,
+        return exact_odds(prepared(job), max_leaves=ODDS_LEAVES, deadline=deadline,
                           sides=unit_sides(job.options, job.roster))
 
 
@@ -110,7 +112,8 @@ class TooSlow(RulesError):
 
 
 class OutcomeWorker:
-    """A one-process pool for outcome listings, with a small cache in front of it."""
+    """A worker process for outcome listings, with a small cache in front of it, and one for
+    the odds of commands (each started on first use)."""
 
     def __init__(self, *, seconds: float = OUTCOME_SECONDS, max_outcomes: int = MAX_OUTCOMES,
                  cache_size: int = CACHE_SIZE, processes: int = 1,
@@ -121,7 +124,7 @@ class OutcomeWorker:
         self._cache_size = cache_size
         self._processes = processes
         self._cache: OrderedDict[Hashable, asyncio.Future[Enumeration]] = OrderedDict()
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pools: dict[str, concurrent.futures.ProcessPoolExecutor] = {}
         self._closed = False
 
     @property
@@ -169,38 +172,46 @@ class OutcomeWorker:
                           hint="Try again in a minute.") from None
 
     async def odds(self, job: OutcomeJob) -> Odds:
-        """A command's odds, worked out in the worker (not cached: a roster moves on)."""
-        future = self._submit(work_out_odds, job, self.odds_seconds)
+        """A command's odds, worked out in a process of their own (so a GM's listing never
+        waits behind them), by a deadline counted from now; not cached: a roster moves on."""
+        deadline = time.monotonic() + self.odds_seconds
         try:
+            future = self._submit(work_out_odds, job, deadline, pool=ODDS)
             return await asyncio.wait_for(asyncio.wrap_future(future),
                                           self.odds_seconds + GRACE_SECONDS)
-        except TimeoutError:
+        except (TimeoutError, BrokenProcessPool):
             raise TooSlow("Working out the odds is taking too long.",
                           hint="Try again in a minute.") from None
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not self._closed or (task is not None and task.cancelling()):
+                raise
+            raise TooSlow("The bot is shutting down.", hint="Try again in a minute.") from None
 
-    def _submit(self, work: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+    def _submit(self, work: Callable[..., T], *args: Any,
+                pool: str = LISTINGS) -> concurrent.futures.Future[T]:
         if self._closed:
             raise RuntimeError("the outcome worker is closed")
         try:
-            return self._executor().submit(work, *args)
+            return self._executor(pool).submit(work, *args)
         except BrokenProcessPool:
             # A worker died (killed by the host, out of memory): start afresh once.
-            self._pool = None
-            return self._executor().submit(work, *args)
+            self._pools.pop(pool, None)
+            return self._executor(pool).submit(work, *args)
 
-    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._pool is None:
+    def _executor(self, pool: str) -> concurrent.futures.ProcessPoolExecutor:
+        if pool not in self._pools:
             # "spawn": a fresh interpreter, not a fork of a process holding an event loop,
-            # database connections and their threads.
-            self._pool = concurrent.futures.ProcessPoolExecutor(
+            # database connections and their threads. Started on first use only.
+            self._pools[pool] = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self._processes, mp_context=multiprocessing.get_context("spawn"))
-        return self._pool
+        return self._pools[pool]
 
     async def close(self) -> None:
-        """Stop the worker: queued listings are dropped, a running one is let finish."""
+        """Stop the workers: queued work is dropped, what is running is let finish."""
         self._closed = True
         self._cache.clear()
-        pool, self._pool = self._pool, None
-        if pool is not None:
+        pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
             # shutdown(wait=True) blocks; keep the loop free while the worker winds down.
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

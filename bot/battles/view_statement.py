@@ -27,27 +27,29 @@ from bot.storage.models import Engagement as EngagementRow
 _BATTLES = Battle.__table__
 
 # Each table's rows, in the order the ORM read of the same view gives them.
+# (name, rows, their order: ``json_agg`` keeps an order only when told it)
 _ROWS = (
-    ("units", "SELECT * FROM units WHERE battle_id = b.id ORDER BY side, id"),
-    ("generals", "SELECT * FROM generals WHERE battle_id = b.id ORDER BY id"),
-    ("engagements",
-     "SELECT * FROM engagements WHERE battle_id = b.id AND status = 'active' ORDER BY id"),
+    ("units", "SELECT * FROM units WHERE battle_id = b.id", "r.side, r.id"),
+    ("generals", "SELECT * FROM generals WHERE battle_id = b.id", "r.id"),
+    ("engagements", "SELECT * FROM engagements WHERE battle_id = b.id AND status = 'active'",
+     "r.id"),
 )
-_EVENTS = ("events", "SELECT * FROM (SELECT * FROM events WHERE battle_id = b.id "
-                     "ORDER BY seq DESC LIMIT :events) latest ORDER BY seq")
+_EVENTS = ("events", "SELECT * FROM events WHERE battle_id = b.id ORDER BY seq DESC "
+                     "LIMIT :events", "r.seq")
 
 
 @cache
 def view_statement(ended_too: bool, with_events: bool) -> TextClause:
     """The statement for one kind of view (an active battle, or the last one ended too)."""
     arrays = "".join(
-        f", (SELECT coalesce(json_agg(r), '[]') FROM ({query}) r) AS {name}_rows"
-        for name, query in (*_ROWS, *((_EVENTS,) if with_events else ())))
+        f", (SELECT coalesce(json_agg(r ORDER BY {order}), '[]') FROM ({query}) r) "
+        f"AS {name}_rows"
+        for name, query, order in (*_ROWS, *((_EVENTS,) if with_events else ())))
     where = "b.channel_id = :channel" + ("" if ended_too else " AND b.status = 'active'")
     order = " ORDER BY (b.status = 'active') DESC, b.id DESC" if ended_too else ""
     names = ", ".join(f"b.{c.name}" for c in _BATTLES.c)
     columns = [*_BATTLES.c, column("charts_file", String()),
-               *(column(f"{name}_rows", JSON()) for name, _ in _ROWS)]
+               *(column(f"{name}_rows", JSON()) for name, _, _ in _ROWS)]
     if with_events:
         columns.append(column("events_rows", JSON()))
     return text(

@@ -29,6 +29,8 @@ from bot.rulesets import RuleSetCommands
 from bot.workers import OutcomeJob, OutcomeWorker
 
 DICE_IGNORED = "Dice typed in are not used: the odds count every roll."
+QUEUED = ("The GM has queued dice: the next move rolls them, whatever these odds say "
+          "(`/gm dice` shows them)")
 
 
 class OddsLookups(Lookups):
@@ -66,6 +68,8 @@ class OddsLookups(Lookups):
                 notes = [f"On {read.battle.name}'s roster"]
                 if read.battle.charts is not None:
                     notes.append("read on its chart pack (`/battle charts` shows it)")
+                if read.battle.dice_queue:
+                    notes.append(QUEUED)
                 return OutcomeJob(ruleset, procedure, options, read.roster,
                                dict(read.facts.settings)), notes
         return OutcomeJob(ruleset, procedure, options, None, {}), []

@@ -87,7 +87,7 @@ LOSS_KINDS: Mapping[str, str | None] = {
 }
 # Measures written in the singular for a loss of one (``1 block``) count with the plural.
 _PLURALS = {"block": "blocks", "increment": "increments", "figure": "figures",
-            "casualty": "figures", "casualties": "figures", "step": "steps"}
+            "casualty": "figures", "casualties": "figures", "step": "steps", "hex": "hexes"}
 
 AnswerPath = tuple[tuple[str, str], ...]
 """(question key, answer key) pairs: the choices a distribution holds for."""
@@ -338,8 +338,9 @@ def shape_of(resolution: Resolution) -> _Shape:
     routs and loses SP``), whatever the margin or the dice that got there. Results of one
     shape are one result; its name gives the range of each number (``Fusiliers loses 1–3
     blocks``)."""
-    return tuple((e.unit, str(e.kind), e.value, e.measure, e.direction, e.detail)
-                 for e in resolution.effects)
+    # "1 block" and "2 blocks" are one shape: a measure counts in its plural.
+    return tuple((e.unit, str(e.kind), e.value, _PLURALS.get(e.measure or "", e.measure),
+                  e.direction, e.detail) for e in resolution.effects)
 
 
 def _named(effects: tuple[Effect, ...], ranges: list[tuple[int, int] | None]) -> str:
@@ -347,8 +348,10 @@ def _named(effects: tuple[Effect, ...], ranges: list[tuple[int, int] | None]) ->
     said = []
     for effect, span in zip(effects, ranges, strict=True):
         if span is not None and span[0] != span[1]:
-            # The texts format the amount as given; a range reads as a plural count.
-            effect = replace(effect, amount=f"{span[0]}–{span[1]}")  # type: ignore[arg-type]
+            # The texts format the amount as given; a range counts in the plural.
+            measure = _PLURALS.get(effect.measure or "", effect.measure)
+            effect = replace(effect, amount=f"{span[0]}–{span[1]}",  # type: ignore[arg-type]
+                             measure=measure)
         said.append(effect.describe())
     return "; ".join(said)
 

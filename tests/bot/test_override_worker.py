@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import multiprocessing
 import time
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 from sqlalchemy import select
 
 from bot.offline import OfflineDiscord, SentMessage
 from bot.storage.models import Event
-from bot.workers import OutcomeJob, OutcomeWorker
+from bot.workers import GRACE_SECONDS, OutcomeJob, OutcomeWorker, TooSlow
 from rules.core.errors import InvalidInput
+from rules.core.odds import MIN_SAMPLES
 from rules.core.roster import Roster
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send
@@ -102,7 +105,7 @@ async def test_the_listing_is_cached_and_offered_to_gms_only(discord_session):
     assert 1 < len(choices) <= 25
     assert await results(discord_session, PLAYER) == []  # cached, but still not for players
     # The override that follows the autocomplete reuses its listing: no new work.
-    def no_second_listing(job):
+    def no_second_listing(*args, **kwargs):
         raise AssertionError("the listing was worked out twice")
 
     discord_session.client.outcomes._submit = no_second_listing
@@ -165,3 +168,43 @@ async def test_a_listing_cut_short_says_why_a_result_is_missing(discord_session)
     assert "not among the results I could work out in time" in refused.content
     assert "`/gm dice`" in refused.content and "`/gm reroll`" in refused.content
     assert (await kinds_of_events(discord_session))[-1] == "resolution"
+
+
+TRICORNE = OutcomeJob("tricorne", "melee",
+                      {"attacker": "Black Watch: highland leader=Murray",
+                       "defender": "Fusiliers: regular", "choices": "take_ground=stay"},
+                      None, {})
+
+
+async def test_odds_queued_behind_others_still_answer_in_time_and_listings_do_not_wait():
+    worker = OutcomeWorker(odds_seconds=1.5)
+    try:
+        started = time.perf_counter()
+        first, second = await asyncio.gather(worker.odds(TRICORNE), worker.odds(TRICORNE))
+        # The second waited for the first; its deadline counted from its own request, it
+        # answers at once with the smallest estimate rather than failing.
+        assert not first.exact and not second.exact
+        assert second.samples is not None and second.samples >= MIN_SAMPLES
+        assert time.perf_counter() - started < 1.5 + GRACE_SECONDS
+        # Listings for /gm override have a process of their own.
+        job = OutcomeJob("fire-at-will", "melee", {"attackers": "A: inf",
+                                                   "defenders": "B: inf"}, None, {})
+        odds = asyncio.ensure_future(worker.odds(TRICORNE))
+        await asyncio.sleep(0.2)
+        listed = await worker.result(worker.start("quick", job), timeout=1.0)
+        assert listed.outcomes and not odds.done()
+        await odds
+    finally:
+        await worker.close()
+
+
+async def test_odds_from_a_worker_that_died_say_so_plainly():
+    worker = OutcomeWorker()
+    try:
+        future = concurrent.futures.Future()
+        future.set_exception(BrokenProcessPool("killed"))
+        worker._submit = lambda *args, **kwargs: future
+        with pytest.raises(TooSlow, match="taking too long"):
+            await worker.odds(TRICORNE)
+    finally:
+        await worker.close()

@@ -568,3 +568,15 @@ def test_json_is_plain_with_fractions_as_text_and_percentages_as_numbers():
                                   "expected": "1/3", "value": 0.3333}]
     assert sum(Fraction(o["probability"]) for g in pressed["groups"]
                for o in g["outcomes"]) == 1
+
+
+def test_a_count_of_one_and_of_two_are_one_result_named_in_the_plural():
+    def blocks(dice: DiceSource) -> Resolution:
+        (face,) = dice.roll(D6(), "die")
+        out = ResolutionBuilder("test", "blocks")
+        lost = 1 if face < 4 else 2  # type: ignore[operator]
+        out.effect(EffectKind.DAMAGE, "Foe", lost, measure="block" if lost == 1 else "blocks")
+        return _built(out, f"{lost} lost")
+
+    only = exact_odds(blocks).branch()
+    assert [(g.group, g.probability) for g in only.groups] == [("Foe loses 1–2 blocks", 1)]
