@@ -82,7 +82,8 @@ def add_odds(groups: Iterable[app_commands.Group],
     by_verb = {group.name: group for group in groups}
     for odds in procedure_groups(rulesets):
         holder = app_commands.Group(
-            name="odds", description=f"The odds of every result ({odds.description.lower()})")
+            name="odds", description="Before anyone rolls: the odds of every result, "
+                                     "with the same options")
         by_verb[odds.name].add_command(holder)
         for command in odds.commands:
             odds.remove_command(command.name)

@@ -102,6 +102,7 @@ async def test_the_overview_names_every_procedure(discord_session):
     text = json.dumps(message.embeds, ensure_ascii=False)
     for ruleset, sub in SUBCOMMANDS:
         assert f"/{sub.verb} {ruleset.key}" in text
+        assert f"/{sub.verb} odds" in text  # beside it, the odds of its results
 
 
 @pytest.mark.parametrize("pair", PROCEDURES, ids=ids)
