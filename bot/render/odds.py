@@ -59,7 +59,7 @@ def _description(odds: Odds) -> str:
 
 def _branch_field(branch: Distribution, several: bool, results: int, ways: int
                   ) -> FieldSpec:
-    answers = "; ".join(f"{c.text} {c.label}" for c in branch.answers)
+    answers = "; ".join(f"{c.text} → {c.label}" for c in branch.answers)
     groups = branch.groups
     lines = [_group_line(group, branch, ways) for group in groups[:results]]
     rarer = groups[results:]

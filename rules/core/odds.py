@@ -432,6 +432,7 @@ class _AnswerPaths:
         self._max = max_branches
         self.paths = [_Path({}, (), (), _Tally())]
         self._split: dict[int, list[int]] = {}
+        self._texts: dict[str, set[str]] = {}  # each question's wordings, as asked
 
     def live(self, members: _Members) -> list[int]:
         found: list[int] = []
@@ -452,6 +453,7 @@ class _AnswerPaths:
                   ) -> list[tuple[Answer, _Members]]:
         """The paths of a node by the answer each gives the question (splitting those that
         have none yet), in the question's order of answers."""
+        self._texts.setdefault(question.key, set()).add(question.text)
         groups: dict[str, list[int]] = {a.key: [] for a in question.answers}
         for member in self.live(members):
             answer = self.paths[member].answer(question)
@@ -481,7 +483,17 @@ class _AnswerPaths:
 
     def final(self) -> list[_Path]:
         ends = [p for i, p in enumerate(self.paths) if i not in self._split]
+        for path in ends:
+            path.choices = tuple(replace(c, text=self.wording(c.question, c.text))
+                                 for c in path.choices)
         return sorted(ends, key=lambda p: p.order)
+
+    def wording(self, key: str, text: str) -> str:
+        """A question asked in other words on other dice (a chart's row: "row 54") is one
+        question to the odds: its words up to the first colon, not those of one roll."""
+        if len(self._texts.get(key, ())) <= 1:
+            return text
+        return f"{text.split(':', 1)[0].rstrip('?.')} (whatever the dice)"
 
 
 class _TooBig(Exception):

@@ -59,12 +59,12 @@ async def test_a_question_on_the_way_gives_the_odds_for_each_answer(discord_sess
              'chargers:"Rangers: inf open"')
     message = await reply(discord_session, asked)
     fields = {f["name"]: f["value"] for e in message.embeds for f in e.get("fields", [])}
-    assert list(fields) == ["If: Does Hussars counter-charge? Counter-charge Rangers",
-                            "If: Does Hussars counter-charge? Stand"]
+    assert list(fields) == ["If: Does Hussars counter-charge? → Counter-charge Rangers",
+                            "If: Does Hussars counter-charge? → Stand"]
     assert ("**Hussars counter-charges Rangers, meeting it halfway** — 1/2 (50.0%)"
-            in fields["If: Does Hussars counter-charge? Counter-charge Rangers"])
+            in fields["If: Does Hussars counter-charge? → Counter-charge Rangers"])
     assert ("**Hussars stands: melee follows** — certain (100%)"
-            in fields["If: Does Hussars counter-charge? Stand"])
+            in fields["If: Does Hussars counter-charge? → Stand"])
     given = await reply(discord_session, asked + ' choices:"Rangers"')
     assert [f["name"] for e in given.embeds for f in e.get("fields", [])] == ["Results"]
 

@@ -580,3 +580,18 @@ def test_a_count_of_one_and_of_two_are_one_result_named_in_the_plural():
 
     only = exact_odds(blocks).branch()
     assert [(g.group, g.probability) for g in only.groups] == [("Foe loses 1–2 blocks", 1)]
+
+
+def test_a_question_worded_by_the_dice_is_named_once_for_all_of_them():
+    def chart(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        (face,) = dice.roll(D6(), "row")
+        out = ResolutionBuilder("test", "chart", answers=answers or Answers())
+        said = out.ask(Question("reading", f"Read the chart: row {face}. What does it say?",
+                                (Answer("hit", "Hit"), Answer("miss", "Miss")))).key
+        return _built(out, said)
+
+    odds = exact_odds(chart)
+    assert [[(c.question, c.text, c.label) for c in b.answers] for b in odds.branches] == [
+        [("reading", "Read the chart (whatever the dice)", "Hit")],
+        [("reading", "Read the chart (whatever the dice)", "Miss")]]
+    assert [b.groups[0].probability for b in odds.branches] == [1, 1]
