@@ -10,7 +10,7 @@ from fractions import Fraction
 import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
-from bot.render.resolution import escape, to_discord
+from bot.render.resolution import defaults_note, escape, to_discord
 from rules.core.odds import REFUSED, Distribution, ExpectedLoss, GroupOdds, Odds
 from rules.registry import RULESETS
 
@@ -29,7 +29,7 @@ def odds_messages(odds: Odds, ruleset: str, procedure: str,
     how = ("Exact: every roll counted." if odds.exact else
            f"Estimated from {odds.samples:,} random resolutions (95% intervals): "
            f"{odds.reason}.")
-    footer = " · ".join([how, *notes])
+    footer = " · ".join(filter(None, [how, *notes, defaults_note(odds.defaults)]))
     # One message, however many results: fewer lines each time until it fits.
     for results, ways in LEVELS_OF_DETAIL:
         fields: list[FieldSpec] = []

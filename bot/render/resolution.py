@@ -161,17 +161,17 @@ def resolution_specs(
         description=effects_block(resolution, battle_changes),
         colour=COLOURS[resolution.severity],
         author=source_line(resolution),
-        footer=" · ".join(filter(None, (dice_note, defaults_note(resolution)))),
+        footer=" · ".join(filter(None, (dice_note, defaults_note(resolution.defaults)))),
         fields=tuple(fields),
     )
     return pack_messages(head)
 
 
-def defaults_note(resolution: Resolution) -> str:
-    """Values the rules text does not print, which decided this outcome."""
-    if not resolution.defaults:
+def defaults_note(defaults: Sequence[str]) -> str:
+    """Values the rules text does not print, which decided this outcome (or these odds)."""
+    if not defaults:
         return ""
-    return "Project defaults (see /help): " + "; ".join(resolution.defaults)
+    return "Project defaults (see /help): " + "; ".join(defaults)
 
 
 def to_discord(spec: EmbedSpec) -> discord.Embed:

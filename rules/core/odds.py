@@ -206,6 +206,8 @@ class Odds:
     leaves: int = 0  # paths the exact walk visited (0: it was skipped)
     samples: int | None = None  # random resolutions per answer path, when estimated
     reason: str = ""  # why the odds are estimated, not exact
+    # Project defaults (values the rules text does not print) that decided some result.
+    defaults: tuple[str, ...] = ()
 
     @property
     def by_answers(self) -> dict[AnswerPath, Distribution]:
@@ -308,8 +310,10 @@ class _Reader:
 
     def __init__(self) -> None:
         self._seen: dict[tuple[str, tuple[Effect, ...], Severity], _Reading] = {}
+        self.defaults: dict[str, None] = {}  # project defaults that decided some result
 
     def read(self, resolution: Resolution) -> _Reading:
+        self.defaults.update(dict.fromkeys(resolution.defaults))
         key = (resolution.headline, resolution.effects, resolution.severity)
         found = self._seen.get(key)
         if found is None:
@@ -720,14 +724,15 @@ def exact_odds(
         except _TooBig as stop:
             reason = stop.reason
         else:
-            return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves)
+            return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves,
+                        defaults=tuple(reader.defaults))
     else:
         reason = (f"about {estimate:,.0f} paths to walk, over the budget of {max_leaves:,}"
                   if math.isfinite(estimate)
                   else f"a roll has more outcomes than the budget of {max_leaves:,} paths")
     paths, taken = _sample(prepared, samples, seed, deadline, reader, max_branches)
     return Odds(tuple(_estimated_distribution(p, taken, sides) for p in paths), False, 0,
-                taken, reason)
+                taken, reason, tuple(reader.defaults))
 
 
 # --- requests ----------------------------------------------------------------------------------
@@ -874,5 +879,5 @@ def to_json(odds: Odds | Distribution) -> dict[str, Any]:
     if isinstance(odds, Distribution):
         return _distribution_json(odds)
     return {"exact": odds.exact, "leaves": odds.leaves, "samples": odds.samples,
-            "reason": odds.reason or None,
+            "reason": odds.reason or None, "defaults": list(odds.defaults),
             "branches": [_distribution_json(b) for b in odds.branches]}

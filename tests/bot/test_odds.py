@@ -98,3 +98,12 @@ async def test_a_fight_too_big_to_walk_in_time_is_estimated(discord_session):
     assert "Estimated from" in text and "random resolutions (95% intervals)" in text
     assert "about " in text and "%–" in text
     assert not violations(message.embeds, message.content)
+
+
+async def test_the_project_defaults_that_decided_some_result_are_named(discord_session):
+    # Without a chart pack La Bataille reads odds on the Premier chart's columns.
+    message = await reply(discord_session, '/cavalry odds labataille chargers:"Hussards: '
+                                           'cavalry morale=34 melee=20 mp=8 charge=charging" '
+                                           'targets:"Dragoons: cavalry morale=34 melee=10"')
+    assert "Project defaults (see /help): without a chart pack, odds are read on the " \
+           "Premier chart's columns" in message.embeds[-1]["footer"]["text"]
