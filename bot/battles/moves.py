@@ -30,11 +30,11 @@ from sqlalchemy import Table, bindparam, exists, func, insert, select, text, upd
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Insert
-from sqlalchemy.sql.elements import BindParameter
 
 from bot.battles.actor import Actor
 from bot.battles.decisions import refuse_while_waiting
 from bot.battles.errors import AlreadyApplied, BattleError
+from bot.battles.one_statement import RowUpdate, Shape, bound, parameters, row_updates, shape_of
 from bot.battles.play import (
     BattleFacts,
     Move,
@@ -81,9 +81,8 @@ MOVE_BATTLE = (update(BATTLES)
                .where(BATTLES.c.id == bindparam("row_id"),
                       BATTLES.c.last_seq == bindparam("read_seq"),
                       BATTLES.c.pending.is_(None)))
-TABLES = {table.name: table for table in (UNITS, GENERALS, ENGAGEMENTS)}
-SET_ROW = {name: update(table).where(table.c.id == bindparam("row_id"))
-           for name, table in TABLES.items()}
+SET_ROW = {table.name: update(table).where(table.c.id == bindparam("row_id"))
+           for table in (UNITS, GENERALS, ENGAGEMENTS)}
 ADD_ENGAGEMENT = insert(ENGAGEMENTS)
 
 
@@ -289,30 +288,20 @@ def _event_values(read: BattleRead, move: Move, command: Command, seq: int,
         created_at=utcnow())
 
 
-def _at_once(battle: Columns, values: Mapping[str, Any],
-             updates: Sequence[tuple[Table, int, dict[str, Any]]],
+def _at_once(battle: Columns, values: Mapping[str, Any], updates: Sequence[RowUpdate],
              event: Mapping[str, Any]) -> tuple[Insert, dict[str, Any]]:
     """The whole write as one statement (PostgreSQL), and its parameters."""
-    statement = _at_once_statement(
-        tuple(values), tuple((table.name, tuple(new)) for table, _, new in updates),
-        tuple(event))
-    parameters = {"battle": battle.id, "read_seq": battle.last_seq,
-                  **{f"battle_{key}": value for key, value in values.items()},
-                  **{f"event_{key}": value for key, value in event.items()}}
-    for index, (_, row_id, new) in enumerate(updates):
-        parameters[f"row_{index}"] = row_id
-        parameters.update((f"row_{index}_{key}", value) for key, value in new.items())
-    return statement, parameters
+    statement = _at_once_statement(tuple(values), shape_of(updates), tuple(event))
+    return statement, parameters(values, updates, event, battle=battle.id,
+                                 read_seq=battle.last_seq)
 
 
 @lru_cache(maxsize=256)
-def _at_once_statement(battle_keys: tuple[str, ...],
-                       updates: tuple[tuple[str, tuple[str, ...]], ...],
+def _at_once_statement(battle_keys: tuple[str, ...], rows: Shape,
                        event_keys: tuple[str, ...]) -> Insert:
-    """One statement per shape of write, built once (building it costs far more than
-    running it): the channel's advisory lock, the battle moved on condition that it is still
-    at the event read, the changed rows and the event, each only if the battle moved. It
-    returns a row only if it stored the move.
+    """One statement per shape of write: the channel's advisory lock, the battle moved on
+    condition that it is still at the event read, the changed rows and the event, each only
+    if the battle moved. It returns a row only if it stored the move.
 
     The battle's row is where a concurrent writer shows: one that committed after this
     statement began is seen by the update's recheck of its condition, so the condition fails
@@ -323,23 +312,13 @@ def _at_once_statement(battle_keys: tuple[str, ...],
              .where(BATTLES.c.id == bindparam("battle"),
                     BATTLES.c.last_seq == bindparam("read_seq"),
                     BATTLES.c.pending.is_(None), exists(locked.select()))
-             .values({key: _bound(BATTLES, key, "battle_") for key in battle_keys})
+             .values({key: bound(BATTLES, key, "battle_") for key in battle_keys})
              .returning(BATTLES.c.id).cte("moved"))
     if_moved = exists(moved.select())
-    changed = []
-    for index, (name, keys) in enumerate(updates):
-        table = TABLES[name]
-        changed.append(update(table)
-                       .where(table.c.id == bindparam(f"row_{index}"), if_moved)
-                       .values({key: _bound(table, key, f"row_{index}_") for key in keys})
-                       .cte(f"changed_{index}"))
-    logged = select(*(_bound(EVENTS, key, "event_") for key in event_keys)).where(if_moved)
+    logged = select(*(bound(EVENTS, key, "event_") for key in event_keys)).where(if_moved)
     return (insert(EVENTS).from_select(list(event_keys), logged)
-            .returning(EVENTS.c.seq).add_cte(locked, moved, *changed))
-
-
-def _bound(table: Table, key: str, prefix: str) -> BindParameter[Any]:
-    return bindparam(prefix + key, type_=table.c[key].type)
+            .returning(EVENTS.c.seq)
+            .add_cte(locked, moved, *row_updates(rows, "changed", if_moved)))
 
 
 @dataclass
@@ -348,7 +327,7 @@ class _Changed:
     the updates to make, and the changes, for the log."""
 
     now: list[Any] = field(default_factory=list)
-    updates: list[tuple[Table, int, dict[str, Any]]] = field(default_factory=list)
+    updates: list[RowUpdate] = field(default_factory=list)
     changes: list[dict] = field(default_factory=list)
 
     def update(self, table: Table, row: Columns, new: dict[str, Any]) -> None:

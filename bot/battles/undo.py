@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
-from sqlalchemy import Integer, Table, bindparam, column, delete, insert, select, text, update
+from sqlalchemy import Integer, bindparam, column, delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.dml import Insert
 
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM, NotTheLast
 from bot.battles.moves import Command
+from bot.battles.one_statement import RowUpdate, Shape, bound, parameters, row_updates, shape_of
 from bot.battles.rows import (
     ADD_EVENT,
     BATTLES,
@@ -79,7 +80,7 @@ def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection) 
         raise NotTheLast(expected[1], found.event_seq if expected[0] == found.id else None)
     reverted = list(reversed(found.event_changes))
     rows = _rows_of(conn, reverted)
-    updates: list[tuple[Table, int, dict[str, Any]]] = []
+    updates: list[RowUpdate] = []
     changes = [_revert(conn, change, rows, updates) for change in reverted]
     seq = found.last_seq + 1
     event = dict(
@@ -125,7 +126,7 @@ def _rows_of(conn: Connection, changes: list[dict[str, Any]]) -> dict[tuple[str,
 
 
 def _revert(conn: Connection, change: dict[str, Any], rows: dict[tuple[str, int], Any],
-            updates: list[tuple[Table, int, dict[str, Any]]]) -> dict[str, Any] | None:
+            updates: list[RowUpdate]) -> dict[str, Any] | None:
     """Put one row back as the change found it (an update is left in ``updates``, to be
     written with the rest); the change this makes, for the log."""
     model = MODELS[change["table"]]
@@ -152,43 +153,24 @@ def _revert(conn: Connection, change: dict[str, Any], rows: dict[tuple[str, int]
 
 
 def _at_once(battle_id: int, undone_id: int, battle: dict[str, Any],
-             updates: list[tuple[Table, int, dict[str, Any]]],
-             event: dict[str, Any]) -> tuple[Insert, dict[str, Any]]:
+             updates: list[RowUpdate], event: dict[str, Any]) -> tuple[Insert, dict[str, Any]]:
     """PostgreSQL: the undo's writes as one statement, and its parameters."""
-    statement = _at_once_statement(tuple(battle),
-                                   tuple((t.name, tuple(v)) for t, _, v in updates),
-                                   tuple(event))
+    statement = _at_once_statement(tuple(battle), shape_of(updates), tuple(event))
     # Not ``seq``: a bound name that is a column's name would set that column.
-    parameters: dict[str, Any] = {"battle": battle_id, "undone": undone_id,
-                                  "undo_seq": event["seq"]}
-    parameters.update((f"battle_{key}", value) for key, value in battle.items())
-    parameters.update((f"event_{key}", value) for key, value in event.items())
-    for index, (_, row_id, values) in enumerate(updates):
-        parameters[f"row_{index}"] = row_id
-        parameters.update((f"row_{index}_{key}", value) for key, value in values.items())
-    return statement, parameters
+    return statement, parameters(battle, updates, event, battle=battle_id, undone=undone_id,
+                                 undo_seq=event["seq"])
 
 
 @lru_cache(maxsize=128)
-def _at_once_statement(battle_keys: tuple[str, ...],
-                       updates: tuple[tuple[str, tuple[str, ...]], ...],
+def _at_once_statement(battle_keys: tuple[str, ...], rows: Shape,
                        event_keys: tuple[str, ...]) -> Insert:
-    """One statement per shape of undo, built once: the channel's lock is already held (the
-    batch took it), so each part simply runs; PostgreSQL runs every part of a WITH once."""
+    """One statement per shape of undo: the channel's lock is already held (the batch took
+    it), so each part simply runs; PostgreSQL runs every part of a WITH once."""
     moved = (update(BATTLES).where(BATTLES.c.id == bindparam("battle"))
-             .values({key: bindparam(f"battle_{key}", type_=BATTLES.c[key].type)
-                      for key in battle_keys})
+             .values({key: bound(BATTLES, key, "battle_") for key in battle_keys})
              .cte("moved"))
     marked = (update(EVENTS).where(EVENTS.c.id == bindparam("undone"))
               .values(undone_by=bindparam("undo_seq")).cte("marked"))
-    restored = []
-    for index, (name, keys) in enumerate(updates):
-        table = MODELS[name].__table__
-        restored.append(update(table).where(table.c.id == bindparam(f"row_{index}"))
-                        .values({key: bindparam(f"row_{index}_{key}", type_=table.c[key].type)
-                                 for key in keys})
-                        .cte(f"restored_{index}"))
     return (insert(EVENTS)
-            .values({key: bindparam(f"event_{key}", type_=EVENTS.c[key].type)
-                     for key in event_keys})
-            .add_cte(moved, marked, *restored))
+            .values({key: bound(EVENTS, key, "event_") for key in event_keys})
+            .add_cte(moved, marked, *row_updates(rows, "restored")))
