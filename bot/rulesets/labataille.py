@@ -135,7 +135,9 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
     @app_commands.command(name=RULESET, description="La Bataille: a Reaction Charge against "
                           "charging cavalry (a morale check, then face to face midway)")
     @app_commands.describe(reactor="The reacting cavalry (good order, not exhausted)",
-                           charger=CHARGING, gap="Hexes between the two stacks",
+                           charger="The charging cavalry, with its Charge marker "
+                                   "(`charge=charging`; a Grand Charge: `;`-separated)",
+                           gap="Hexes between the two stacks",
                            dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
     async def reaction(
         interaction: discord.Interaction,
