@@ -17,6 +17,7 @@ from bot.battles.decisions import Asked
 from bot.battles.play import Played
 from bot.render.resolution import escape, question_messages, resolution_messages
 from bot.respond import Reply
+from rules.core.notation import possessive
 from rules.core.outcomes import Outcome
 
 ANSWER_PREFIX = "huzzah:answer:"
@@ -43,7 +44,8 @@ def gm_view(battle_id: int, seq: int) -> discord.ui.View:
 def asked_reply(asked: Asked) -> Reply:
     pending = asked.pending
     question = pending.question
-    whose = f"{escape(question.unit)}'s player" if question.unit else "The player who rolled"
+    whose = f"{escape(possessive(question.unit))} player" if question.unit else \
+        "The player who rolled"
     whose += f" (<@{pending.answerer}>)"
     if pending.seq is not None:
         whose += " or a GM"

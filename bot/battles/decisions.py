@@ -30,6 +30,7 @@ from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
 from rules.core.decisions import ANSWERED, Answer, Question, with_answer
 from rules.core.dice import plain_face
+from rules.core.notation import possessive
 from rules.core.records import Step
 
 QUESTIONS_KEPT = timedelta(days=14)
@@ -83,7 +84,7 @@ class Waiting(BattleError):
     """The battle is waiting for an answer: no other move until then."""
 
     def __init__(self, pending: Pending) -> None:
-        unit = f" ({pending.question.unit}'s player)" if pending.question.unit else ""
+        unit = f" ({possessive(pending.question.unit)} player)" if pending.question.unit else ""
         super().__init__(
             f"This battle is waiting for an answer: “{pending.question.text}” "
             f"(event #{pending.seq}){unit}.",
@@ -105,7 +106,8 @@ def refuse_while_waiting(battle: Any) -> None:
 def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
     if actor.user_id == pending.answerer or is_gm:
         return
-    whose = f"{pending.question.unit}'s player" if pending.question.unit else "the player"
+    whose = f"{possessive(pending.question.unit)} player" if pending.question.unit else \
+        "the player"
     raise BattleError(f"This is {whose}'s choice (<@{pending.answerer}>), or a GM's.",
                       hint="Wait for them to answer; a GM may answer for an absent player.")
 

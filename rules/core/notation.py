@@ -37,6 +37,11 @@ def echo(text: str) -> str:
     return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}…"
 
 
+def possessive(name: str) -> str:
+    """``Hussars'``, ``2nd Foot's``: many unit names end in s."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def split_name(text: str) -> tuple[str | None, str]:
     """``Name: words`` as (name, words); (None, text) when there is no name.
 

@@ -23,6 +23,7 @@ from rules.core.engagements import (
 )
 from rules.core.errors import InvalidInput
 from rules.core.fields import json_safe
+from rules.core.notation import possessive
 from rules.core.records import Effect, EffectKind
 from rules.core.registry import UnitWords
 from rules.core.roster import (
@@ -44,7 +45,6 @@ from rules.labataille.effects import (
     REACTED,
     SQUARE,
     TIRED,
-    possessive,
 )
 from rules.labataille.inputs import ROSTER_FIELDS, build_stack
 from rules.labataille.units import ChargeMarker, Fatigue, Formation, Order, Stack

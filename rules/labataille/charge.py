@@ -11,6 +11,7 @@ from __future__ import annotations
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.notation import possessive
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import (
     Assault,
@@ -27,7 +28,7 @@ from rules.labataille.assault import (
     unsupplied_artillery,
 )
 from rules.labataille.charts import ChartResult
-from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED, possessive
+from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED
 from rules.labataille.fire import fire
 from rules.labataille.morale import Check, morale_check
 from rules.labataille.published import (

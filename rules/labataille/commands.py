@@ -16,14 +16,13 @@ from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.fields import split_units
-from rules.core.notation import refuse_roster_word, roster_entry
+from rules.core.notation import possessive, refuse_roster_word, roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
 from rules.labataille.assault import Assault, resolve_assault
 from rules.labataille.battle import attempts_against, engine_stack, firefight_of
 from rules.labataille.charge import resolve_charge
 from rules.labataille.charts import ChartPack, read_pack
-from rules.labataille.effects import possessive
 from rules.labataille.inputs import ROSTER_FIELDS, SITUATION_FIELDS, read_stacks_text
 from rules.labataille.movement import light_recall
 from rules.labataille.order import assault_order

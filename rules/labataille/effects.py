@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.core.notation import possessive
 from rules.core.records import EffectKind as E
 
 DISORDERED = "disordered"  # the value of a core marker_set effect
@@ -19,10 +20,6 @@ def _reacted(effect) -> str:
     return (f"has made its attempt against {possessive(chargers)} {effect.detail} (once per "
             f"{effect.detail})")
 
-
-def possessive(name: str) -> str:
-    """``Hussars'``, ``2nd Foot's``: most cavalry names end in s."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 TEXTS = {

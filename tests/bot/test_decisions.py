@@ -58,7 +58,7 @@ async def test_the_question_waits_with_buttons_and_the_battle_waits_for_it(battl
     asked = await reply(battle_session, CHARGE, user_id=OTHER)
     assert not asked.ephemeral
     assert asked.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
-    assert f"Hussars's player (<@{PLAYER}>) or a GM decides" in asked.embeds[0]["description"]
+    assert f"Hussars' player (<@{PLAYER}>) or a GM decides" in asked.embeds[0]["description"]
     assert "below zero" in asked.embeds[0]["fields"][-1]["value"].lower()
     assert buttons(asked) == ["Counter-charge Rangers", "Stand"]
     db = battle_session.client.db
@@ -72,7 +72,7 @@ async def test_the_question_waits_with_buttons_and_the_battle_waits_for_it(battl
     assert refused.ephemeral and "Does Hussars counter-charge?" in refused.content
     # Only the hussars' player (or a GM) may answer.
     [not_yours] = await press(battle_session, asked, "Stand", OTHER)
-    assert not_yours.ephemeral and "This is Hussars's player's choice" in not_yours.content
+    assert not_yours.ephemeral and "This is Hussars' player's choice" in not_yours.content
     assert (await kinds(db))[-1] == "question"
 
 

@@ -131,7 +131,8 @@ async def test_a_roll_made_while_the_listing_runs_is_not_overridden(discord_sess
     await listing_started(discord_session)
     assert not override.done()
     # No transaction is held while the listing runs: the channel takes another roll.
-    await reply(discord_session, BIG_MELEE)
+    second = await reply(discord_session, BIG_MELEE)
+    assert not second.ephemeral, second.content
     gate.set()
     refused = (await override)[-1]
     assert refused.ephemeral
