@@ -65,7 +65,8 @@ def _branch_field(branch: Distribution, several: bool, results: int, ways: int
     rarer = groups[results:]
     if rarer:
         chance = sum((g.probability for g in rarer), Fraction(0))
-        lines.append(f"…and {len(rarer)} rarer results, {float(chance):.1%} in all")
+        lines.append(f"…and {len(rarer)} rarer {'result' if len(rarer) == 1 else 'results'}, "
+                     f"{float(chance):.1%} in all")
     losses = _losses_line(branch.side_losses or branch.losses)
     if losses:
         lines.append(losses)
@@ -83,7 +84,8 @@ def _group_line(group: GroupOdds, branch: Distribution, ways: int) -> str:
         chance = _chance(outcome.probability, outcome.interval, branch)
         line += f"\n  • {escape(outcome.label)}: {chance}"
     if len(shown) > ways:
-        line += f"\n  • and {len(shown) - ways} rarer ways"
+        rarer = len(shown) - ways
+        line += f"\n  • and {rarer} rarer {'way' if rarer == 1 else 'ways'}"
     elif len(group.outcomes) == 1 and group.outcomes[0].label != group.group:
         line += f"\n  • {escape(group.outcomes[0].label)}"
     return line
