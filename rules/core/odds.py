@@ -47,9 +47,7 @@ from rules.core.dice import (
     DiceSource,
     Faces,
     RandomSource,
-    ReplaySource,
     RollKind,
-    Unrolled,
     branch_outcomes,
 )
 from rules.core.errors import InvalidInput, RulesError
@@ -68,8 +66,10 @@ counts every sample)."""
 MAX_BRANCHES = 64
 """Answer paths at most: each one costs a walk or a set of samples of its own, and a player
 reads a handful, not hundreds; past it the request must give some of its answers."""
-PROBES = 16
-"""Random paths used to estimate the size of the tree before walking it."""
+PROBES = 256
+"""Random paths used to estimate the size of the tree, and the time a walk of it would take,
+before walking it: a tree with rare deep branches (a Tricorne melee's follow-up rolls) is
+underestimated a hundredfold by 16, and 256 cost a few milliseconds."""
 WALK_SHARE = 0.75
 """The part of the time to the deadline an exact walk may take before it gives way."""
 Z95 = 1.959963984540054
@@ -508,6 +508,38 @@ class _TooBig(Exception):
         self.reason = reason
 
 
+class _Descent:
+    """Replays a prefix of faces, then takes the first outcome of every roll past it,
+    leaving the others to the walk: one run of the procedure per leaf of the tree, rather
+    than one per node (a run that stopped at each new roll)."""
+
+    def __init__(self, prefix: tuple[Faces, ...], weight: Fraction, rolls: _Rolls,
+                 room: int) -> None:
+        self.path = list(prefix)
+        self.weight = weight
+        self.siblings: list[tuple[tuple[Faces, ...], Fraction]] = []
+        self._next = 0
+        self._rolls = rolls
+        self._room = room
+
+    def roll(self, kind: RollKind, label: str) -> Faces:
+        if self._next < len(self.path):
+            faces = self.path[self._next]
+        else:
+            children = self._rolls.outcomes(kind, self._room)
+            if children is None:
+                raise _TooBig(f"more than {self._room:,} paths left to walk (at {label}, "
+                              f"{kind.describe()})")
+            taken = tuple(self.path)
+            self.siblings.extend(((*taken, other), self.weight * p)
+                                 for other, p in reversed(children[1:]))
+            faces, p = children[0]
+            self.weight *= p
+            self.path.append(faces)
+        self._next += 1
+        return faces
+
+
 def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _Reader,
           rolls: _Rolls, max_branches: int) -> tuple[list[_Path], int]:
     """Every path of the tree, for every answer path; raises ``_TooBig`` past the bounds."""
@@ -521,29 +553,27 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
         if deadline is not None and time.monotonic() > deadline:
             raise _TooBig("the time for an exact walk ran out")
         prefix, given, weight, members = stack.pop()
+        source = _Descent(prefix, weight, rolls, max_leaves - leaves)
         try:
-            resolution = _play(prepared, ReplaySource(prefix), given)
-        except Unrolled as roll:
-            children = rolls.outcomes(roll.kind, max_leaves - leaves)
-            if children is None:
-                raise _TooBig(f"more than {max_leaves:,} paths to walk (at {roll.label}, "
-                              f"{roll.kind.describe()})") from None
-            stack.extend(((*prefix, faces), given, weight * p, members)
-                         for faces, p in children)
-            continue
+            resolution = _play(prepared, source, given)
         except Undecided as asked:
             question = asked.question
+            path = tuple(source.path)  # the dice before the question
             for answer, group in reversed(answers.partition(members, question)):
-                stack.append((prefix, (*given, (question.key, answer.key)), weight, group))
-            continue
+                stack.append((path, (*given, (question.key, answer.key)), source.weight,
+                              group))
+            reading = None
         except RulesError as error:
-            if not prefix and not given:
+            if not source.path and not given:
                 raise  # the request itself is refused
+            reading = reader.refused(error)
+        else:
+            reading = reader.read(resolution)
+        # The other outcomes of each roll this run took the first of, for the same answers.
+        stack.extend((path, given, w, members) for path, w in reversed(source.siblings))
+        if reading is not None:
             leaves += 1
-            answers.add(members, reader.refused(error), weight)
-            continue
-        leaves += 1
-        answers.add(members, reader.read(resolution), weight)
+            answers.add(members, reading, source.weight)
     return answers.final(), leaves
 
 
@@ -716,8 +746,12 @@ def exact_odds(
     # cut short needs far less: 10,000 samples take about a second).
     walk_deadline = None if deadline is None else started + (deadline - started) * WALK_SHARE
     rolls = _Rolls(max_leaves)
+    probing = time.monotonic()
     estimate = estimated_leaves(prepared, max_leaves, probes, rolls)
-    if estimate <= 2 * max_leaves:
+    # A probe is one run from the root to a leaf, as each run of the walk is.
+    per_run = (time.monotonic() - probing) / probes if probes else 0.0
+    slow = walk_deadline is not None and time.monotonic() + estimate * per_run > walk_deadline
+    if estimate <= 2 * max_leaves and not slow:
         try:
             paths, leaves = _walk(prepared, max_leaves, walk_deadline, reader, rolls,
                                   max_branches)
@@ -726,6 +760,9 @@ def exact_odds(
         else:
             return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves,
                         defaults=tuple(reader.defaults))
+    elif estimate <= 2 * max_leaves:
+        reason = (f"about {estimate:,.0f} paths to walk, about {estimate * per_run:,.0f} s, "
+                  "past the time allowed")
     else:
         reason = (f"about {estimate:,.0f} paths to walk, over the budget of {max_leaves:,}"
                   if math.isfinite(estimate)
