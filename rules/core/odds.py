@@ -51,7 +51,7 @@ from rules.core.dice import (
     branch_outcomes,
 )
 from rules.core.errors import InvalidInput, RulesError
-from rules.core.outcomes import Prepared, label_of
+from rules.core.outcomes import PROBES, Prepared, label_of
 from rules.core.records import Effect, EffectKind, Resolution, Severity
 from rules.core.registry import RuleSet, checked_request
 
@@ -66,10 +66,6 @@ counts every sample)."""
 MAX_BRANCHES = 64
 """Answer paths at most: each one costs a walk or a set of samples of its own, and a player
 reads a handful, not hundreds; past it the request must give some of its answers."""
-PROBES = 256
-"""Random paths used to estimate the size of the tree, and the time a walk of it would take,
-before walking it: a tree with rare deep branches (a Tricorne melee's follow-up rolls) is
-underestimated a hundredfold by 16, and 256 cost a few milliseconds."""
 WALK_SHARE = 0.75
 """The part of the time to the deadline an exact walk may take before it gives way."""
 Z95 = 1.959963984540054
