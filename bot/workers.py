@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rules.core.errors import InvalidInput, RulesError
+from rules.core.fields import unit_parts
 from rules.core.notation import split_name
 from rules.core.odds import Odds, Prepared, exact_odds
 from rules.core.outcomes import Enumeration, enumerate_outcomes
@@ -100,8 +101,8 @@ def unit_sides(options: Mapping[str, Any], roster: Roster | None) -> dict[str, s
     for key, value in options.items():
         if not isinstance(value, str):
             continue
-        for part in value.replace("\n", ";").split(";"):
-            name, _ = split_name(part.strip())
+        for part in unit_parts(value):
+            name, _ = split_name(part)
             if name:
                 sides.setdefault(name, key)
     return sides

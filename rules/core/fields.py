@@ -339,10 +339,14 @@ def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (v.value if isinstance(v, Enum) else v) for k, v in values.items()}
 
 
+def unit_parts(text: str) -> list[str]:
+    """The units of a list written one after another, separated by ``;`` or new lines."""
+    return [p for p in (p.strip() for p in text.replace("\n", ";").split(";")) if p]
+
+
 def split_units(text: str, where: str, limit: int) -> list[str]:
-    """Split a list of units written one after another, separated by ``;`` or new lines."""
-    parts = [p.strip() for p in text.replace("\n", ";").split(";")]
-    parts = [p for p in parts if p]
+    """Split a list of units written one after another, refusing none or too many."""
+    parts = unit_parts(text)
     if not parts:
         raise InvalidInput(
             f"{where}: no unit given.",

@@ -504,35 +504,48 @@ class _TooBig(Exception):
         self.reason = reason
 
 
-class _Descent:
+class _Extending:
+    """Replays the faces it has, and past them picks new ones (``_pick``) and keeps them, so
+    that a run after an answered question rolls the same dice again."""
+
+    def __init__(self, prefix: tuple[Faces, ...] = ()) -> None:
+        self.path = list(prefix)
+        self._next = 0
+
+    def roll(self, kind: RollKind, label: str) -> Faces:
+        if self._next == len(self.path):
+            self.path.append(self._pick(kind, label))
+        faces = self.path[self._next]
+        self._next += 1
+        return faces
+
+    def _pick(self, kind: RollKind, label: str) -> Faces:
+        raise NotImplementedError
+
+
+class _Descent(_Extending):
     """Replays a prefix of faces, then takes the first outcome of every roll past it,
     leaving the others to the walk: one run of the procedure per leaf of the tree, rather
     than one per node (a run that stopped at each new roll)."""
 
     def __init__(self, prefix: tuple[Faces, ...], weight: Fraction, rolls: _Rolls,
                  room: int) -> None:
-        self.path = list(prefix)
+        super().__init__(prefix)
         self.weight = weight
         self.siblings: list[tuple[tuple[Faces, ...], Fraction]] = []
-        self._next = 0
         self._rolls = rolls
         self._room = room
 
-    def roll(self, kind: RollKind, label: str) -> Faces:
-        if self._next < len(self.path):
-            faces = self.path[self._next]
-        else:
-            children = self._rolls.outcomes(kind, self._room)
-            if children is None:
-                raise _TooBig(f"more than {self._room:,} paths left to walk (at {label}, "
-                              f"{kind.describe()})")
-            taken = tuple(self.path)
-            self.siblings.extend(((*taken, other), self.weight * p)
-                                 for other, p in reversed(children[1:]))
-            faces, p = children[0]
-            self.weight *= p
-            self.path.append(faces)
-        self._next += 1
+    def _pick(self, kind: RollKind, label: str) -> Faces:
+        children = self._rolls.outcomes(kind, self._room)
+        if children is None:
+            raise _TooBig(f"more than {self._room:,} paths left to walk (at {label}, "
+                          f"{kind.describe()})")
+        taken = tuple(self.path)
+        self.siblings.extend(((*taken, other), self.weight * p)
+                             for other, p in reversed(children[1:]))
+        faces, p = children[0]
+        self.weight *= p
         return faces
 
 
@@ -573,42 +586,34 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
     return answers.final(), leaves
 
 
-class _Probe:
+class _Probe(_Extending):
     """Goes down one random branch of the tree, multiplying the branching on the way.
 
     Choosing each branch uniformly makes the product an unbiased estimate of the number of
     leaves (Knuth's estimator), at the cost of one run (and one more per question)."""
 
     def __init__(self, rng: random.Random, rolls: _Rolls, too_many: int) -> None:
+        super().__init__()
         self._rng = rng
         self._rolls = rolls
         self._too_many = too_many
-        self._path: list[Faces] = []
-        self._next = 0
         self.leaves = 1.0
 
     @property
     def rolled(self) -> bool:
-        return bool(self._path)
+        return bool(self.path)
 
     def again(self) -> None:
         """Replay the same dice from the start (after a question was answered)."""
         self._next = 0
 
-    def roll(self, kind: RollKind, label: str) -> Faces:
-        if self._next < len(self._path):
-            faces = self._path[self._next]
-        else:
-            branches = self._rolls.outcomes(kind, self._too_many)
-            if branches is None:
-                self.leaves = math.inf
-                faces = kind.random_faces(self._rng)
-            else:
-                self.leaves *= len(branches)
-                faces = self._rng.choice(branches)[0]
-            self._path.append(faces)
-        self._next += 1
-        return faces
+    def _pick(self, kind: RollKind, label: str) -> Faces:
+        branches = self._rolls.outcomes(kind, self._too_many)
+        if branches is None:
+            self.leaves = math.inf
+            return kind.random_faces(self._rng)
+        self.leaves *= len(branches)
+        return self._rng.choice(branches)[0]
 
 
 def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES,
