@@ -71,7 +71,7 @@ class OddsLookups(Lookups):
                 if read.battle.dice_queue:
                     notes.append(QUEUED)
                 return OutcomeJob(ruleset, procedure, options, read.roster,
-                               dict(read.facts.settings)), notes
+                                  dict(read.facts.settings)), notes
         return OutcomeJob(ruleset, procedure, options, None, {}), []
 
 
