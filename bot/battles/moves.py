@@ -66,6 +66,7 @@ from bot.battles.store import (
     unit_columns,
 )
 from bot.storage.database import Database, advisory_key
+from bot.storage.direct import execute_dml
 from bot.storage.models import plain_values, utcnow
 from rules.core.engagements import Engagement
 from rules.core.errors import RulesError
@@ -264,15 +265,15 @@ def _write(read: BattleRead, move: Move, command: Command, conn: Connection,
             raise _Moved
         stored_engagements = engagements.now
     else:
-        moved = conn.execute(MOVE_BATTLE, {"row_id": battle.id, "read_seq": battle.last_seq,
-                                           **values})
-        if moved.rowcount != 1:
+        moved = execute_dml(conn, MOVE_BATTLE, {"row_id": battle.id,
+                                                "read_seq": battle.last_seq, **values})
+        if moved != 1:
             raise _Moved
         for table, row_id, new in updates:
-            conn.execute(SET_ROW[table.name], {"row_id": row_id, **new})
+            execute_dml(conn, SET_ROW[table.name], {"row_id": row_id, **new})
         stored_engagements, begun = _begin_engagements(conn, battle.id, engagements.now)
         changes += units.changes + generals.changes + engagements.changes + begun
-        conn.execute(ADD_EVENT, _event_values(read, move, command, seq, changes))
+        execute_dml(conn, ADD_EVENT, _event_values(read, move, command, seq, changes))
     return seq, BattleRead(Record.of(battle, plain_values(values)), units.now, generals.now,
                            stored_engagements)
 

@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from sqlalchemy import URL, create_engine
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 
 T = TypeVar("T")
@@ -39,6 +40,8 @@ class SqliteThread:
                                      connect_args={"check_same_thread": False})
         configure(self._engine)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        self._open: Connection | None = None  # used only on the executor's thread
+        self._options: dict[str, object] = {}
 
     async def run(self, work: Work[T], options: dict[str, object],
                   on_commit: Callable[[str], None] | None = None) -> T:
@@ -47,17 +50,42 @@ class SqliteThread:
 
     def _call(self, work: Work[T], options: dict[str, object],
               on_commit: Callable[[str], None] | None) -> T:
-        with self._engine.connect() as connection:
-            connection.execution_options(**options)
+        connection = self._connection(options)
+        try:
             with connection.begin():
                 result = work(connection)
                 if on_commit:
                     on_commit("before_commit")
-            if on_commit:
-                on_commit("after_commit")
-            return result
+        except BaseException as error:
+            # Rolled back. A refusal raised by the work leaves the connection as good as
+            # new; one the driver failed on (or an interrupt) is not trusted again.
+            if not isinstance(error, Exception) or isinstance(error, DBAPIError):
+                self._drop_connection()
+            raise
+        if on_commit:
+            on_commit("after_commit")
+        return result
+
+    def _connection(self, options: dict[str, object]) -> Connection:
+        """The thread's connection, kept open between batches: checking it out of the pool
+        and back (which rolls back on return) cost more than a move's statements."""
+        if self._open is None or self._options != options:
+            self._drop_connection()
+            self._open = self._engine.connect()
+            self._open.execution_options(**options)
+            self._options = dict(options)
+        return self._open
+
+    def _drop_connection(self) -> None:
+        if self._open is not None:
+            self._open.close()
+            self._open = None
+
+    def _close_on_thread(self) -> None:
+        self._drop_connection()
+        self._engine.dispose()
 
     def close(self) -> None:
         """Finish the work queued, then close the connection."""
-        self._executor.submit(self._engine.dispose).result()
+        self._executor.submit(self._close_on_thread).result()
         self._executor.shutdown(wait=True)

@@ -67,3 +67,36 @@ async def test_no_batch_runs_once_the_database_is_closed(tmp_path):
     with pytest.raises(RuntimeError, match="closed"):
         await db.batch(count_battles)
     assert db._threads == {}
+
+
+async def test_a_failed_batch_leaves_nothing_behind_for_the_next(tmp_path):
+    """The batch threads keep their connection open between batches: whatever stopped one
+    (a refusal, or an error from SQLite itself), the next starts on a clean transaction."""
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+
+    class Refused(Exception):
+        pass
+
+    def refused(conn: Connection) -> None:
+        add_battle(1, conn)
+        raise Refused
+
+    def broken(conn: Connection) -> None:
+        add_battle(2, conn)
+        conn.execute(text("INSERT INTO no_such_table VALUES (1)"))
+
+    async with Database(url) as db:
+        await db.batch(count_battles, write=True)
+        kept = db._threads[True]._open
+        with pytest.raises(Refused):
+            await db.batch(refused, write=True)
+        assert kept is not None and db._threads[True]._open is kept
+        with pytest.raises(OperationalError, match="no_such_table"):
+            await db.batch(broken, write=True)
+        assert db._threads[True]._open is None  # not trusted again
+        await db.batch(lambda conn: add_battle(3, conn), write=True)
+        assert db._threads[True]._open is not kept
+        channels = await db.batch(lambda conn: conn.scalars(
+            text("SELECT channel_id FROM battles")).all())
+    assert channels == [3]

@@ -1,0 +1,77 @@
+"""Core INSERT and UPDATE statements run straight on SQLite's own connection.
+
+SQLAlchemy's execution of one statement (its context, events and result) cost a batch thread
+more than SQLite took to run it. On the batch threads (``bot.storage.batches``) a write's
+statements are therefore compiled once per statement and set of parameter names, then bound
+with SQLAlchemy's own type processors and handed to sqlite3. The SQL, the parameters as
+stored and the transaction are the same as ``Connection.execute`` gives. Anything else (a
+statement that needs a Python-side default filled in, or another database) goes through
+SQLAlchemy as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.sql.dml import Insert, Update
+
+Processor = Callable[[Any], Any] | None
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    names: tuple[str, ...]  # the parameters, in the statement's order
+    processors: tuple[Processor, ...]
+    fixed: Mapping[str, Any]  # values bound in the statement itself
+
+    def bind(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        bound = []
+        for name, process in zip(self.names, self.processors, strict=True):
+            value = values[name] if name in values else self.fixed[name]
+            bound.append(value if process is None else process(value))
+        return tuple(bound)
+
+
+_NOT_DIRECT = object()
+# Keyed by the statement itself (statements are module constants, kept alive here) and the
+# names bound, which decide an UPDATE's SET clause.
+_compiled: dict[tuple[Insert | Update, frozenset[str]], _Compiled | object] = {}
+
+
+def execute_dml(conn: Connection, statement: Insert | Update,
+                values: Mapping[str, Any]) -> int:
+    """Run an INSERT or UPDATE; the number of rows it changed."""
+    compiled = _direct(conn, statement, values)
+    if compiled is None:
+        return conn.execute(statement, dict(values)).rowcount
+    cursor = conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
+        compiled.sql, compiled.bind(values))
+    return cursor.rowcount
+
+
+def _direct(conn: Connection, statement: Insert | Update,
+            values: Mapping[str, Any]) -> _Compiled | None:
+    if conn.dialect.driver != "pysqlite":
+        return None
+    key = (statement, frozenset(values))
+    found = _compiled.get(key)
+    if found is None:
+        found = _compiled[key] = _compile(conn, statement, key[1])
+    return None if found is _NOT_DIRECT else found  # type: ignore[return-value]
+
+
+def _compile(conn: Connection, statement: Insert | Update,
+             names: frozenset[str]) -> _Compiled | object:
+    compiled = statement.compile(dialect=conn.dialect, column_keys=sorted(names))
+    if (compiled.insert_prefetch or compiled.update_prefetch or compiled.returning
+            or compiled.positiontup is None):
+        return _NOT_DIRECT  # SQLAlchemy must fill in defaults or read rows back
+    order = tuple(compiled.positiontup)
+    processors = compiled._bind_processors
+    fixed = {name: param.value for name, param in compiled.binds.items()
+             if name not in names}
+    return _Compiled(compiled.string, order, tuple(processors.get(n) for n in order), fixed)

@@ -1,0 +1,95 @@
+"""Writes run straight on sqlite3 store exactly what SQLAlchemy's execution stores."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import bindparam, text, update
+from sqlalchemy.engine import Connection
+
+from bot.battles.rows import ADD_EVENT, BATTLES, UNITS
+from bot.storage import Database
+from bot.storage.direct import _compiled, execute_dml
+from bot.storage.migrate import upgrade_async
+
+from .conftest import sqlite_url
+from .test_batches import add_battle
+
+SET_UNIT = update(UNITS).where(UNITS.c.id == bindparam("row_id"))
+MOVE = update(BATTLES).where(BATTLES.c.id == bindparam("row_id"),
+                             BATTLES.c.last_seq == bindparam("read_seq"))
+
+
+def event(seq: int, **values: object) -> dict[str, object]:
+    return {"battle_id": 1, "seq": seq, "interaction_id": None, "user_id": 7,
+            "user_name": "Ann «Ney»", "command": "/melee", "kind": "resolution",
+            "summary": "Artois gives ground", "request": {"dice": [3, 3], "note": None},
+            "resolution": None, "changes": [{"table": "units", "before": {"x": 1}}],
+            "reverts": None, "created_at": datetime(2026, 11, 25, 9, 30, 1, 250, tzinfo=UTC),
+            **values}
+
+
+def stored(conn: Connection, table: str, row_id: int) -> dict[str, object]:
+    row = conn.execute(text(f"SELECT * FROM {table} WHERE id = :id"), {"id": row_id}).one()
+    return {key: value for key, value in row._mapping.items() if key not in ("id", "seq")}
+
+
+def add_unit(conn: Connection, name: str) -> None:
+    conn.execute(text("INSERT INTO units (battle_id, side, name, name_key, attributes, "
+                      "status) VALUES (1, 'A', :name, lower(:name), '{}', 'active')"),
+                 {"name": name})
+
+
+async def test_an_insert_and_an_update_store_what_sqlalchemy_stores(tmp_path):
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    async with Database(url) as db:
+        def write(conn: Connection) -> list[int]:
+            add_battle(5, conn)
+            add_unit(conn, "Artois")
+            add_unit(conn, "Béarn")
+            counts = [execute_dml(conn, ADD_EVENT, event(1)),
+                      conn.execute(ADD_EVENT, event(2)).rowcount]
+            new = {"attributes": {"arm": "inf", "shaken": True}, "strength": 3,
+                   "status": "active"}
+            counts.append(execute_dml(conn, SET_UNIT, {"row_id": 1, **new}))
+            conn.execute(SET_UNIT, {"row_id": 2, **new})
+            # No row matches: nothing changes, and the count says so.
+            counts.append(execute_dml(conn, MOVE, {"row_id": 1, "read_seq": 99,
+                                                   "last_seq": 5}))
+            counts.append(execute_dml(conn, MOVE, {"row_id": 1, "read_seq": 0,
+                                                   "last_seq": 2}))
+            return counts
+
+        assert await db.batch(write, write=True) == [1, 1, 1, 0, 1]
+
+        def read(conn: Connection) -> tuple:
+            return (stored(conn, "events", 1), stored(conn, "events", 2),
+                    stored(conn, "units", 1), stored(conn, "units", 2),
+                    conn.scalar(text("SELECT last_seq FROM battles")))
+
+        direct_event, plain_event, direct_unit, plain_unit, last_seq = await db.batch(read)
+    assert direct_event == plain_event
+    assert direct_event["request"] == '{"dice": [3, 3], "note": null}'
+    for unit in (direct_unit, plain_unit):
+        del unit["name"], unit["name_key"]
+    assert direct_unit == plain_unit
+    assert direct_unit["attributes"] == '{"arm": "inf", "shaken": true}'
+    assert last_seq == 2
+
+
+async def test_a_statement_that_needs_a_default_goes_through_sqlalchemy(tmp_path):
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    async with Database(url) as db:
+        def write(conn: Connection) -> object:
+            add_battle(5, conn)
+            values = event(1)
+            del values["created_at"], values["changes"]  # filled in by the model's defaults
+            execute_dml(conn, ADD_EVENT, values)
+            return conn.execute(text("SELECT created_at, changes FROM events")).one()
+
+        created_at, changes = await db.batch(write, write=True)
+    assert created_at and changes == "[]"
+    assert any(statement is ADD_EVENT and len(names) == 11
+               for statement, names in _compiled)
