@@ -276,20 +276,20 @@ class InteractionCapture:
     def answer(self, route: discord.http.Route, request: SentRequest) -> Any:
         """Discord's JSON answer to ``request``, or raise the HTTP error Discord would.
 
-        Answers are copies: discord.py builds objects from them, and the
-        stored messages must not change behind the fake Discord's back.
+        The answer may share objects with the stored messages: the caller sends it over the
+        "wire" (``_offline_request``), which copies it.
         """
         if route.key == _CALLBACK:
             if str(route.webhook_id) != self.payload["id"]:
                 raise _discord_error(404, 10062, "Unknown interaction")
-            return _detached(self._callback(request))
+            return self._callback(request)
         if str(route.webhook_id) != self.payload["application_id"]:
             raise _discord_error(404, 10015, "Unknown Webhook")
         if route.key == _EXECUTE:
-            return _detached(self._execute(request))
+            return self._execute(request)
         if route.path in (_ORIGINAL, _MESSAGE):
             message_id = route.url.rsplit("/", 1)[-1]
-            return _detached(self._on_message(route.method, message_id, request))
+            return self._on_message(route.method, message_id, request)
         raise OfflineNetworkError(f"no offline answer for {route.method} {route.path}")
 
     # -- callback --------------------------------------------------------------
@@ -308,10 +308,7 @@ class InteractionCapture:
         elif callback_type == AUTOCOMPLETE_RESULT:
             check_choices(data)
         self.acknowledged = callback_type
-        answer = self._callback_answer(callback_type, data, request.files)
-        if "resource" in answer:
-            request.message = _detached(answer["resource"]["message"])
-        return answer
+        return self._callback_answer(callback_type, data, request.files)
 
     def _callback_answer(
         self, callback_type: int | None, data: Mapping[str, Any], files: Sequence[SentFile]
@@ -579,12 +576,17 @@ async def _offline_request(
     )
     _router.log_for(capture).append(request)
     try:
-        request.response = capture.answer(route, request)
+        answer = capture.answer(route, request)
     except discord.HTTPException as error:
         request.status = error.status
         request.response = getattr(error, "offline_body", None)
         raise
-    return _detached(request.response)
+    # Over the wire once: one copy kept in the log, one for discord.py to build from.
+    wire = json.dumps(answer)
+    request.response = json.loads(wire)
+    if route.key == _CALLBACK and request.response and "resource" in request.response:
+        request.message = request.response["resource"]["message"]
+    return json.loads(wire)
 
 
 class OfflineTransport:

@@ -44,7 +44,8 @@ _compiled: dict[tuple[Insert | Update, frozenset[str]], _Compiled | object] = {}
 
 def execute_dml(conn: Connection, statement: Insert | Update,
                 values: Mapping[str, Any]) -> int:
-    """Run an INSERT or UPDATE; the number of rows it changed."""
+    """Run an INSERT or UPDATE; the number of rows it changed. ``statement`` is a module
+    constant: each one is compiled once and kept."""
     compiled = _direct(conn, statement, values)
     if compiled is None:
         return conn.execute(statement, dict(values)).rowcount
