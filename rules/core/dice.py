@@ -212,10 +212,17 @@ class D66:
 
 @dataclass(frozen=True)
 class D6Pool:
-    """N d6, each read on its own against a target number (Le Baton fire and melee)."""
+    """N d6, each read on its own against a target number (Le Baton fire and melee).
+
+    ``only_hits`` is the rule set's word that nothing but the number of hits is read from
+    these dice: a die hits when its face plus ``bonus`` reaches ``target``
+    (``pool_readings``). The odds then branch once per number of hits, not once per result
+    of the dice."""
 
     count: int
     target: int
+    bonus: int = 0
+    only_hits: bool = False
 
     @property
     def dice_count(self) -> int:
@@ -231,16 +238,38 @@ class D6Pool:
         return _d6_outcomes(self.count)
 
     def pool_outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        if self.only_hits:
+            return hit_outcomes(self.count, self.target, self.bonus)
         # Each die is read on its own against the same number: their order means nothing.
         return pool_outcomes(D6_FACES, self.count)
 
 
+def hit_outcomes(count: int, target: int, bonus: int) -> Iterator[tuple[Faces, Fraction]]:
+    """Every number of hits of ``count`` d6 with its exact (binomial) probability, each as
+    dice that score it: the lowest face that misses and the highest that hits, in order."""
+    hitting = [face for face in D6_FACES if face + bonus >= target]
+    missing = [face for face in D6_FACES if face + bonus < target]
+    p = Fraction(len(hitting), len(D6_FACES))
+    for scored in range(count + 1):
+        if (scored and not hitting) or (scored < count and not missing):
+            continue
+        chance = math.comb(count, scored) * p**scored * (1 - p) ** (count - scored)
+        misses = (missing[0],) * (count - scored) if scored < count else ()
+        yield (*misses, *((hitting[-1],) * scored if scored else ())), chance
+
+
 @dataclass(frozen=True)
 class BattleDice:
-    """N Commands & Colors battle dice showing symbols."""
+    """N Commands & Colors battle dice showing symbols.
+
+    ``alike`` is the rule set's word that it reads the faces of each listed group the same
+    (a melee against infantry reads an infantry symbol and a saber both as a hit): the odds
+    then branch once per count of each group, not once per count of each symbol. Faces in
+    no group are told apart as usual."""
 
     count: int
     faces: tuple[Symbol, ...] = BATTLE_DIE_FACES
+    alike: tuple[tuple[Symbol, ...], ...] = ()
 
     @property
     def dice_count(self) -> int:
@@ -258,8 +287,16 @@ class BattleDice:
             yield faces, p
 
     def pool_outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
-        # The rules count symbols; which die showed which means nothing.
-        return pool_outcomes(self.faces, self.count)
+        # The rules count symbols; which die showed which means nothing. A group read alike
+        # counts as its first face, with the sides of all its faces.
+        standing_for = {face: group[0] for group in self.alike for face in group}
+        return pool_outcomes([standing_for.get(face, face) for face in self.faces], self.count)
+
+
+def read_alike(*groups: Iterable[Symbol]) -> tuple[tuple[Symbol, ...], ...]:
+    """Groups of faces a procedure reads the same, for ``BattleDice.alike``: empty groups
+    and faces alone are dropped, as they group nothing."""
+    return tuple(tuple(dict.fromkeys(g)) for g in map(tuple, groups) if len(set(g)) > 1)
 
 
 # --- reading faces -------------------------------------------------------------------------

@@ -7,13 +7,16 @@ probabilities. Running the procedure once per node of that tree and multiplying 
 probabilities along each path gives every distinct result with an exact ``Fraction``; the
 fractions of a finished walk sum to exactly 1.
 
-The procedure is a black box, so the walk cannot be cleverer than the tree, except where a
-roll says its dice's order means nothing: a pool read die by die (``D6Pool``,
-``BattleDice``) branches once per result up to order, weighted by its orderings
-(``dice.branch_outcomes``), so eight d6 cost 1,287 runs, not 1,679,616. Otherwise the walk
-stays correct and is bounded: a leaf budget and a
-``time.monotonic()`` deadline. A few random probes first estimate the size of the tree (Knuth's
-estimator), so a walk that cannot finish is not started. When the tree is too large the answer
+The procedure is a black box, so the walk cannot be cleverer than the tree, except where the
+rules say how they read their dice. A pool read die by die (``D6Pool``, ``BattleDice``)
+branches once per result up to order, weighted by its orderings (``dice.branch_outcomes``), so
+eight d6 cost 1,287 runs, not 1,679,616; a pool read only as hits (``D6Pool.only_hits``), or
+with faces read alike (``BattleDice.alike``), once per reading; and first rolls a rule set
+groups (``outcomes.with_roll_groups``: a Fire at Will melee reads each side's dice only as its
+highest score and who a loss falls on) once per group. Otherwise the walk stays correct and is
+bounded: a leaf budget and a ``time.monotonic()`` deadline. A short walk is tried first; a
+tree it does not finish is probed at random (Knuth's estimator), so a walk that cannot finish
+is not started. When the tree is too large the answer
 is a Monte Carlo estimate from seeded random resolutions, each outcome with a 95% Wilson score
 interval, and the record says it is not exact and how many samples it rests on.
 
@@ -40,6 +43,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from rules.core.decisions import Answer, Answers, Question, Undecided
@@ -51,7 +55,14 @@ from rules.core.dice import (
     branch_outcomes,
 )
 from rules.core.errors import InvalidInput, RulesError
-from rules.core.outcomes import PROBES, Prepared, label_of
+from rules.core.outcomes import (
+    PROBES,
+    Prepared,
+    RollGroups,
+    label_of,
+    roll_groups,
+    with_roll_groups,
+)
 from rules.core.records import Effect, EffectKind, Resolution, Severity
 from rules.core.registry import RuleSet, checked_request
 
@@ -66,6 +77,8 @@ counts every sample)."""
 MAX_BRANCHES = 64
 """Answer paths at most: each one costs a walk or a set of samples of its own, and a player
 reads a handful, not hundreds; past it the request must give some of its answers."""
+QUICK_WALK_LEAVES = 256
+"""Paths walked before any probe is made: most fights have fewer."""
 WALK_SHARE = 0.75
 """The part of the time to the deadline an exact walk may take before it gives way."""
 Z95 = 1.959963984540054
@@ -512,6 +525,12 @@ class _Extending:
         self.path = list(prefix)
         self._next = 0
 
+    @property
+    def rolled(self) -> bool:
+        """Whether this run has taken any dice yet: a rules error before any is the request
+        refused, not a result."""
+        return self._next > 0
+
     def roll(self, kind: RollKind, label: str) -> Faces:
         if self._next == len(self.path):
             self.path.append(self._pick(kind, label))
@@ -553,8 +572,9 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
           rolls: _Rolls, max_branches: int) -> tuple[list[_Path], int]:
     """Every path of the tree, for every answer path; raises ``_TooBig`` past the bounds."""
     answers = _AnswerPaths(max_branches)
+    groups = roll_groups(prepared) or [((), Fraction(1))]
     stack: list[tuple[tuple[Faces, ...], _Given, Fraction, _Members]] = [
-        ((), (), Fraction(1), _AnswerPaths.ROOT)]
+        (prefix, (), weight, _AnswerPaths.ROOT) for prefix, weight in reversed(groups)]
     leaves = 0
     while stack:
         if leaves >= max_leaves:
@@ -573,7 +593,7 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
                               group))
             reading = None
         except RulesError as error:
-            if not source.path and not given:
+            if not source.rolled and not given:
                 raise  # the request itself is refused
             reading = reader.refused(error)
         else:
@@ -592,16 +612,14 @@ class _Probe(_Extending):
     Choosing each branch uniformly makes the product an unbiased estimate of the number of
     leaves (Knuth's estimator), at the cost of one run (and one more per question)."""
 
-    def __init__(self, rng: random.Random, rolls: _Rolls, too_many: int) -> None:
-        super().__init__()
+    def __init__(self, rng: random.Random, rolls: _Rolls, too_many: int,
+                 groups: RollGroups | None = None) -> None:
+        # Grouped first rolls (``roll_groups``): one branch per group, as the walk takes them.
+        super().__init__(rng.choice(groups)[0] if groups else ())
         self._rng = rng
         self._rolls = rolls
         self._too_many = too_many
-        self.leaves = 1.0
-
-    @property
-    def rolled(self) -> bool:
-        return bool(self.path)
+        self.leaves = float(len(groups)) if groups else 1.0
 
     def again(self) -> None:
         """Replay the same dice from the start (after a question was answered)."""
@@ -622,10 +640,11 @@ def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES,
     when one roll alone has more than ``too_many`` outcomes). A rules error before any dice
     or answer (a refused request) is raised as it is."""
     rolls = rolls or _Rolls(too_many)
+    groups = roll_groups(prepared)
     total = 0.0
     for seed in range(probes):
         rng = random.Random(seed)
-        probe = _Probe(rng, rolls, too_many)
+        probe = _Probe(rng, rolls, too_many, groups)
         given: _Given = ()
         while True:
             probe.again()
@@ -747,6 +766,17 @@ def exact_odds(
     # cut short needs far less: 10,000 samples take about a second).
     walk_deadline = None if deadline is None else started + (deadline - started) * WALK_SHARE
     rolls = _Rolls(max_leaves)
+    # Most fights are small: a walk of as many paths as the probes would run settles them
+    # for no more than probing costs. One that does not finish so soon is probed as below,
+    # and walked again only if the probes say it fits.
+    try:
+        paths, leaves = _walk(prepared, min(max_leaves, max(probes, QUICK_WALK_LEAVES)),
+                              walk_deadline, reader, rolls, max_branches)
+    except _TooBig:
+        pass
+    else:
+        return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves,
+                    defaults=tuple(reader.defaults))
     probing = time.monotonic()
     estimate = estimated_leaves(prepared, max_leaves, probes, rolls)
     # A probe is one run from the root to a leaf, as each run of the walk is.
@@ -840,6 +870,8 @@ def prepare_request(rulesets: Mapping[str, RuleSet], request: Any
         walked = list(answers.in_order) if answers is not None else []
         return procedure.run(_with_answers(request, walked), dice)
 
+    if procedure.roll_groups is not None:
+        with_roll_groups(prepared, partial(procedure.roll_groups, request))
     charts = ruleset.battle.charts.key if ruleset.battle and ruleset.battle.charts else None
     return ruleset, prepared, request_sides(request, [k for k in procedure.keys if k != charts])
 

@@ -10,6 +10,7 @@ bound the whole search; a search they cut short says so.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -17,6 +18,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from rules.core.decisions import Answers, Undecided
 from rules.core.dice import (
@@ -33,6 +35,26 @@ from rules.core.records import Resolution
 Prepared = Callable[..., Resolution]
 """``prepared(dice)``; one that asks questions also takes ``prepared(dice, answers)``, the
 answers then replacing those of its options."""
+
+RollGroups = list[tuple[tuple[Faces, ...], Fraction]]
+"""The first rolls of a procedure grouped as its rules read them: dice standing for each
+group, and the group's exact probability."""
+
+
+def with_roll_groups(prepared: Prepared, groups: Callable[[], RollGroups | None]) -> Prepared:
+    """``prepared``, with its rule set's word that the procedure reads its first rolls only as
+    ``groups()`` tells them apart: every result of those dice leads where its group's dice
+    do. A walk of its outcomes then branches once per group, not once per result of the
+    dice. ``groups()`` may say None (too many to list): the walk branches as usual."""
+    prepared.roll_groups = functools.cache(groups)  # type: ignore[attr-defined]
+    return prepared
+
+
+def roll_groups(prepared: Prepared) -> RollGroups | None:
+    """The groups of the procedure's first rolls, if its rule set gives them."""
+    groups = getattr(prepared, "roll_groups", None)
+    return None if groups is None else groups()
+
 
 PROBES = 256
 """Random paths used to estimate the size of the tree (and, for the odds, the time a walk of
@@ -88,12 +110,18 @@ class _Probe:
     leaves (Knuth's estimator), at the cost of one run of the procedure.
     """
 
-    def __init__(self, seed: int, too_many: int) -> None:
+    def __init__(self, seed: int, too_many: int, groups: RollGroups | None = None) -> None:
         self._random = random.Random(seed)
         self._too_many = too_many
         self.leaves = 1.0
+        self._grouped: list[Faces] = []
+        if groups:  # the grouped rolls first: one branch per group
+            self.leaves = float(len(groups))
+            self._grouped = list(self._random.choice(groups)[0])
 
     def roll(self, kind: RollKind, label: str) -> Faces:
+        if self._grouped:
+            return self._grouped.pop(0)
         branches = _branches(kind, self._too_many)
         if branches is None:
             self.leaves = math.inf
@@ -112,8 +140,9 @@ def _branches(kind: RollKind, room: int) -> list[Faces] | None:
 def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES) -> float:
     """Roughly how many leaves walking the procedure's outcomes would visit."""
     total = 0.0
+    groups = roll_groups(prepared)
     for seed in range(probes):
-        probe = _Probe(seed, too_many)
+        probe = _Probe(seed, too_many, groups)
         try:
             prepared(probe)
         except Undecided as asked:  # rough: each answer as big as the tree so far
@@ -154,7 +183,9 @@ def _play(prepared: Prepared, source: DiceSource,
 def _walk(prepared: Prepared, search: _Search, max_leaves: int) -> bool:
     """Walk every outcome (and every answer to a question on the way); False when the tree
     turned out too big to finish."""
-    stack: list[tuple[tuple[Faces, ...], tuple[str, ...] | None]] = [((), None)]
+    groups = roll_groups(prepared) or [((), Fraction(1))]
+    stack: list[tuple[tuple[Faces, ...], tuple[str, ...] | None]] = [
+        (prefix, None) for prefix, _ in reversed(groups)]
     leaves = 0
     while stack and leaves < max_leaves and not search.must_stop():
         prefix, answers = stack.pop()

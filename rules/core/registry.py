@@ -19,6 +19,7 @@ from rules.core.dice import (
 from rules.core.effects import EffectText, register_effects
 from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet
+from rules.core.outcomes import RollGroups
 from rules.core.records import Effect, Resolution
 from rules.core.roster import Change, Roster
 
@@ -34,6 +35,8 @@ class Procedure:
     summary: str
     keys: tuple[str, ...]
     run: ProcedureRunner
+    # How the procedure reads its first rolls, for the odds (``outcomes.with_roll_groups``).
+    roll_groups: Callable[[Mapping[str, Any]], RollGroups | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any
 from rules.core.decisions import Answers
 from rules.core.dice import DiceSource
 from rules.core.fields import Field
+from rules.core.outcomes import RollGroups
 from rules.core.records import Resolution
 from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
 from rules.fire_at_will import battle, commands, effects
@@ -21,7 +22,7 @@ from rules.fire_at_will.inputs import (
     json_settings,
     json_unit,
 )
-from rules.fire_at_will.melee import resolve_melee
+from rules.fire_at_will.melee import melee_roll_groups, resolve_melee
 from rules.fire_at_will.surrender import SurrenderSituation
 from rules.fire_at_will.units import RULESET
 
@@ -51,6 +52,11 @@ def _melee(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
         dice,
         json_settings(request.get("settings")),
     )
+
+
+def _melee_groups(request: Mapping[str, Any]) -> RollGroups | None:
+    return melee_roll_groups(json_melee_side(request.get("attackers"), "attackers"),
+                             json_melee_side(request.get("defenders"), "defenders"))
 
 
 def _surrender(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
@@ -88,6 +94,7 @@ RULESET_ENTRY = RuleSet(
             "one melee, several units a side, with risk to generals",
             ("attackers", "defenders", "settings"),
             _melee,
+            roll_groups=_melee_groups,
         ),
         "surrender": Procedure(
             "surrender",

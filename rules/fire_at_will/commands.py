@@ -8,12 +8,14 @@ options add only what belongs to this one fight (charging, flank, cover…).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field
+from rules.core.outcomes import with_roll_groups
 from rules.core.records import Resolution
 from rules.core.roster import Roster
 from rules.fire_at_will.battle import (
@@ -27,7 +29,7 @@ from rules.fire_at_will.battle import (
 )
 from rules.fire_at_will.charge import MAX_CHARGERS, resolve_charge, resolve_surrender
 from rules.fire_at_will.inputs import build_unit, read_chargers, read_melee_side
-from rules.fire_at_will.melee import MAX_UNITS_PER_SIDE, resolve_melee
+from rules.fire_at_will.melee import MAX_UNITS_PER_SIDE, melee_roll_groups, resolve_melee
 from rules.fire_at_will.surrender import SurrenderSituation
 from rules.fire_at_will.units import Arm, Cover, ObstacleReading, Settings
 
@@ -103,7 +105,8 @@ def prepare_melee(
                                 melee_member, MAX_UNITS_PER_SIDE)
         check_two_sides([u for u, _ in att], [u for u, _ in dfn])
         attackers, defenders = [m for _, m in att], [m for _, m in dfn]
-    return lambda dice: resolve_melee(attackers, defenders, dice, settings)
+    return with_roll_groups(lambda dice: resolve_melee(attackers, defenders, dice, settings),
+                            partial(melee_roll_groups, attackers, defenders))
 
 
 def prepare_surrender(options: Mapping[str, Any], roster: Roster | None, _: Mapping) -> Prepared:

@@ -5,11 +5,15 @@ Source: ../shared/rules/fire-at-will-melee.txt.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol, TypeVar
 
-from rules.core.dice import D6, DiceSource
+from rules.core.dice import D6, D6_FACES, DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.outcomes import RollGroups
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.charge import ROUT_MOVE_NOTE
 from rules.fire_at_will.generals import risk_to_general
@@ -26,6 +30,8 @@ from rules.fire_at_will.units import (
 )
 
 MAX_UNITS_PER_SIDE = 10
+MAX_GROUPED_UNITS = 4
+"""Units a side may have for the odds to group its melee rolls (6⁴ results are listed)."""
 NA = None
 
 
@@ -176,6 +182,35 @@ def _score(member: MeleeUnit, dice: DiceSource) -> Score:
     return Score(member, roll)
 
 
+def melee_roll_groups(attackers: Sequence[MeleeUnit],
+                      defenders: Sequence[MeleeUnit]) -> RollGroups | None:
+    """The melee rolls (one d6 a unit, attackers first) grouped as ``resolve_melee`` reads
+    them: nothing of a side's dice decides the result but its highest score and the unit a
+    loss would fall on (``choose_affected``). Three against three is 324 groups, not 46,656
+    results. None when a side is too big to list."""
+    sides = [_side_groups(attackers), _side_groups(defenders)]
+    if sides[0] is None or sides[1] is None:
+        return None
+    return [((*ours, *theirs), p * q) for ours, p in sides[0] for theirs, q in sides[1]]
+
+
+def _side_groups(members: Sequence[MeleeUnit]) -> RollGroups | None:
+    if not members or len(members) > MAX_GROUPED_UNITS:
+        return None
+    bonuses = [sum(m.value for m in melee_modifiers(member)[0]) for member in members]
+    groups: dict[tuple[int, int], list] = {}
+    for faces in itertools.product(D6_FACES, repeat=len(members)):
+        scores = [_Total(member, face + bonus)
+                  for member, face, bonus in zip(members, faces, bonuses, strict=True)]
+        affected, _ = choose_affected(scores)
+        key = (max(s.total for s in scores),
+               next(i for i, score in enumerate(scores) if score is affected))
+        group = groups.setdefault(key, [tuple((face,) for face in faces), 0])
+        group[1] += 1
+    share = Fraction(1, len(D6_FACES) ** len(members))
+    return [(faces, count * share) for faces, count in groups.values()]
+
+
 def _column(arm: Arm) -> str:
     return {Arm.CAVALRY: "Cavalry", Arm.INFANTRY: "Infantry"}.get(arm, "Other")
 
@@ -187,7 +222,26 @@ def _tie(att: list[Score], dfn: list[Score], score: int, out: ResolutionBuilder)
     return out.build(f"Drawn at {score}: both sides retire 3\"", Severity.MINOR)
 
 
-def choose_affected(losers: Sequence[Score]) -> tuple[Score, str]:
+class Scored(Protocol):
+    """What choosing the affected unit reads of a score."""
+
+    @property
+    def member(self) -> MeleeUnit: ...
+
+    @property
+    def total(self) -> int: ...
+
+
+S = TypeVar("S", bound=Scored)
+
+
+@dataclass(frozen=True)
+class _Total:
+    member: MeleeUnit
+    total: int
+
+
+def choose_affected(losers: Sequence[S]) -> tuple[S, str]:
     """The one unit the result falls on when several lose together, and why."""
     if len(losers) == 1:
         return losers[0], ""

@@ -197,7 +197,9 @@ def shoot(shooter: Unit, target: Target, count: int, dice: DiceSource) -> Roll:
     """``count`` dice at a target of the phase 3/8 table; a roll record with hits as total."""
     kind = FireTarget(target.kind)
     needed = FIRE_TO_HIT[kind]
-    faces = dice.roll(D6Pool(count, needed), f"{shooter.name} fire") if count else ()
+    # Only the hits are read from these dice (``D6Pool.only_hits``).
+    pool = D6Pool(count, needed, only_hits=True)
+    faces = dice.roll(pool, f"{shooter.name} fire") if count else ()
     scored = hits(faces, needed, 0)
     return Roll(
         label=f"{shooter.name} → {target.name}",

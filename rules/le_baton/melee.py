@@ -121,8 +121,10 @@ def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
 def _roll(roller: Side, enemy: Side, dice: DiceSource) -> Roll:
     count, entry = melee_dice(roller.unit)
     modifiers = to_hit_modifiers(roller.unit, enemy)
-    faces = dice.roll(D6Pool(count, BASE_TO_HIT), f"{roller.unit.name} melee") if count else ()
     bonus = sum(m.value for m in modifiers)
+    # Only the hits are read from these dice (``D6Pool.only_hits``).
+    pool = D6Pool(count, BASE_TO_HIT, bonus, only_hits=True)
+    faces = dice.roll(pool, f"{roller.unit.name} melee") if count else ()
     scored = hits(faces, BASE_TO_HIT, bonus)
     return Roll(roller.unit.name, f"{count}d6", tuple(faces), tuple(modifiers),
                 target=f"{BASE_TO_HIT}+", result=f"{scored} {'hit' if scored == 1 else 'hits'}",

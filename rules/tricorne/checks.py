@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core.dice import BattleDice, DiceSource, Reading, Symbol
+from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.records import Roll
 from rules.tricorne.settings import RallyDice, RallySuccess, Settings
 from rules.tricorne.units import RALLY_MODIFIER, REFERENCE, TARGET_SYMBOL, Arm, Unit
@@ -52,7 +52,9 @@ def rallies(face: Symbol, unit: Unit, rule: RallySuccess) -> bool:
 
 def rally_check(unit: Unit, dice: DiceSource, settings: Settings) -> Check:
     count, arithmetic = rally_dice(unit, settings)
-    faces = dice.roll(BattleDice(count, settings.die), f"{unit.name} rally check")
+    alike = read_alike([f for f in settings.die if rallies(f, unit, settings.rally_success)],
+                       [f for f in settings.die if not rallies(f, unit, settings.rally_success)])
+    faces = dice.roll(BattleDice(count, settings.die, alike), f"{unit.name} rally check")
     readings = tuple(Reading.HIT if rallies(f, unit, settings.rally_success) else Reading.MISS
                      for f in faces)  # type: ignore[arg-type]
     passed = Reading.HIT in readings
@@ -70,13 +72,19 @@ def leader_check(unit: Unit, eliminated: bool, dice: DiceSource, settings: Setti
     With the unit eliminated, one die and a saber kills; else ``leader_dice`` dice and
     ``leader_sabers`` sabers kill."""
     count, needed = (1, 1) if eliminated else (settings.leader_dice, settings.leader_sabers)
-    faces = dice.roll(BattleDice(count, settings.die), f"{unit.leader} leader casualty check")
+    faces = dice.roll(BattleDice(count, settings.die, sabers_or_not(settings.die)),
+                      f"{unit.leader} leader casualty check")
     return _saber_check(f"{unit.leader} leader casualty check", faces, needed)
 
 
 def lone_leader_check(leader: str, faces: tuple, readings_needed: int = 1) -> Check:
     """A lone leader attacked in melee: the attacker's melee dice; a saber kills."""
     return _saber_check(f"{leader} (alone) attacked", faces, readings_needed)
+
+
+def sabers_or_not(die: tuple[Symbol, ...]) -> tuple[tuple[Symbol, ...], ...]:
+    """A saber check reads a saber, or anything else (``BattleDice.alike``)."""
+    return read_alike([f for f in die if f is not Symbol.SABER])
 
 
 def _saber_check(label: str, faces: tuple, needed: int) -> Check:

@@ -8,10 +8,11 @@ defender's battle back. A bonus melee runs the same steps against its own target
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 
 from rules.core.decisions import Answer, Answers, Question
-from rules.core.dice import BattleDice, DiceSource, Reading, Symbol
+from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
 from rules.tricorne.checks import (
@@ -19,6 +20,7 @@ from rules.tricorne.checks import (
     leader_check,
     lone_leader_check,
     rally_check,
+    sabers_or_not,
 )
 from rules.tricorne.dice_count import Role, melee_dice
 from rules.tricorne.effects import (
@@ -202,7 +204,9 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
         run.out.step(title, f"{count.arithmetic(attacker.kind)}: no dice, no hits.")
         run.phrases.append(f"{attacker.name} has no melee dice")
         return Attack()
-    faces = run.dice.roll(BattleDice(count.total, run.settings.die), f"{attacker.name} melee")
+    alike = read_alike_in_melee(attacker, defender, retiring, run.settings.die)
+    faces = run.dice.roll(BattleDice(count.total, run.settings.die, alike),
+                          f"{attacker.name} melee")
     readings, ignored = score(attacker, defender, faces, retiring)
     hits, flags = readings.count(Reading.HIT), readings.count(Reading.FLAG)
     applied = min(hits, defender.blocks)
@@ -236,14 +240,7 @@ def score(attacker: Unit, defender: Unit, faces: tuple, retiring: bool
     cavalry's sabers); flags may force a retreat. Retiring, only unit symbols count."""
     target = TARGET_SYMBOL[defender.arm]
     saber_hits = not retiring and attacker.kind not in NO_SABER_HITS
-    readings = []
-    for face in faces:
-        if face is target or (face is Symbol.SABER and saber_hits):
-            readings.append(Reading.HIT)
-        elif face is Symbol.FLAG and not retiring:
-            readings.append(Reading.FLAG)
-        else:
-            readings.append(Reading.MISS)
+    readings = [_reading(face, target, saber_hits, retiring) for face in faces]
     notes = []
     if attacker.kind in NO_SABER_HITS and Symbol.SABER in faces and not retiring:
         notes.append(f"{attacker.kind.value.replace('-', ' ')}: sabers score no hit")
@@ -257,6 +254,33 @@ def score(attacker: Unit, defender: Unit, faces: tuple, retiring: bool
                 notes.append(f"buildings: 1 symbol hit ignored ({REFERENCE} §5)")
                 break
     return tuple(readings), notes
+
+
+def _reading(face: Symbol, target: Symbol, saber_hits: bool, retiring: bool) -> Reading:
+    if face is target or (face is Symbol.SABER and saber_hits):
+        return Reading.HIT
+    if face is Symbol.FLAG and not retiring:
+        return Reading.FLAG
+    return Reading.MISS
+
+
+def read_alike_in_melee(attacker: Unit, defender: Unit, retiring: bool,
+                        die: tuple[Symbol, ...]) -> tuple[tuple[Symbol, ...], ...]:
+    """The faces ``score`` reads the same (``BattleDice.alike``). In buildings the target's
+    symbol stays apart: they ignore a symbol hit, not a saber."""
+    return _alike(TARGET_SYMBOL[defender.arm],
+                  not retiring and attacker.kind not in NO_SABER_HITS, retiring,
+                  defender.terrain is Terrain.BUILDINGS, die)
+
+
+@functools.cache
+def _alike(target: Symbol, saber_hits: bool, retiring: bool, buildings: bool,
+           die: tuple[Symbol, ...]) -> tuple[tuple[Symbol, ...], ...]:
+    groups: dict[tuple[Reading, bool], list[Symbol]] = {}
+    for face in dict.fromkeys(die):
+        reading = _reading(face, target, saber_hits, retiring)
+        groups.setdefault((reading, buildings and face is target), []).append(face)
+    return read_alike(*groups.values())
 
 
 def hits_outcome(defender: Unit, applied: int) -> str:
@@ -389,7 +413,8 @@ def attack_lone_leader(run: Run, attacker: Unit, leader: Unit, *, bonus: bool) -
     The attacker may take ground after either."""
     role = Role(ordered=True, bonus=bonus, card=run.melee.card)
     count = melee_dice(attacker, leader, role)
-    faces = run.dice.roll(BattleDice(max(count.total, 0), run.settings.die),
+    faces = run.dice.roll(BattleDice(max(count.total, 0), run.settings.die,
+                                     sabers_or_not(run.settings.die)),
                           f"{attacker.name} melee") if count.total else ()
     check = lone_leader_check(leader.name, faces)
     default = run.settings.leader_default()

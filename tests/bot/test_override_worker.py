@@ -171,17 +171,19 @@ async def test_a_listing_cut_short_says_why_a_result_is_missing(discord_session)
     assert (await kinds_of_events(discord_session))[-1] == "resolution"
 
 
-TRICORNE = OutcomeJob("tricorne", "melee",
-                      {"attacker": "Black Watch: highland leader=Murray",
-                       "defender": "Fusiliers: regular", "choices": "take_ground=stay"},
-                      None, {})
+# Five units a side, one d6 each: too many results to walk, so odds are sampled until
+# the deadline.
+TOO_BIG_TO_WALK = OutcomeJob("fire-at-will", "melee",
+                             {"attackers": "; ".join(f"A{i}: inf" for i in range(5)),
+                              "defenders": "; ".join(f"D{i}: inf" for i in range(5))},
+                             None, {})
 
 
 async def test_odds_queued_behind_others_still_answer_in_time_and_listings_do_not_wait():
     worker = OutcomeWorker(odds_seconds=1.5)
     try:
         started = time.perf_counter()
-        first, second = await asyncio.gather(worker.odds(TRICORNE), worker.odds(TRICORNE))
+        first, second = await asyncio.gather(worker.odds(TOO_BIG_TO_WALK), worker.odds(TOO_BIG_TO_WALK))
         # The second waited for the first; its deadline counted from its own request, it
         # answers at once with the smallest estimate rather than failing.
         assert not first.exact and not second.exact
@@ -190,7 +192,7 @@ async def test_odds_queued_behind_others_still_answer_in_time_and_listings_do_no
         # Listings for /gm override have a process of their own.
         job = OutcomeJob("fire-at-will", "melee", {"attackers": "A: inf",
                                                    "defenders": "B: inf"}, None, {})
-        odds = asyncio.ensure_future(worker.odds(TRICORNE))
+        odds = asyncio.ensure_future(worker.odds(TOO_BIG_TO_WALK))
         await asyncio.sleep(0.2)
         listed = await worker.result(worker.start("quick", job), timeout=1.0)
         assert listed.outcomes and not odds.done()
@@ -206,6 +208,6 @@ async def test_odds_from_a_worker_that_died_say_so_plainly():
         future.set_exception(BrokenProcessPool("killed"))
         worker._submit = lambda *args, **kwargs: future
         with pytest.raises(TooSlow, match="taking too long"):
-            await worker.odds(TRICORNE)
+            await worker.odds(TOO_BIG_TO_WALK)
     finally:
         await worker.close()

@@ -436,12 +436,12 @@ def test_a_battle_command_s_prepared_procedure_takes_the_answers_walked():
 
 # --- the Monte Carlo fallback ------------------------------------------------------------------
 
-BIG_MELEE = {  # 8 dice a side: 6¹⁶ orderings
-    "ruleset": "le-baton", "procedure": "melee", "phase": 6,
-    "attacker": {"name": "4e Léger", "nation": "french", "arm": "infantry",
-                 "formation": "column", "figures": 12},
-    "defender": {"name": "52nd", "nation": "british", "arm": "infantry",
-                 "formation": "line", "figures": 12}}
+# Five units a side, one d6 each: 6¹⁰ results, too many to group or to walk.
+BIG_MELEE = {
+    "ruleset": "fire-at-will", "procedure": "melee",
+    "attackers": [{"name": f"A{i}", "arm": "infantry", "charging": i % 2 == 0}
+                  for i in range(5)],
+    "defenders": [{"name": f"D{i}", "arm": "infantry", "deep": i == 0} for i in range(5)]}
 
 
 def assert_estimated(odds: Odds, samples: int) -> None:
@@ -464,8 +464,8 @@ def test_a_fight_too_big_to_walk_is_estimated_with_wilson_intervals():
     assert_estimated(odds, 400)
     (branch,) = odds.branches
     sides = {loss.side: loss for loss in branch.side_losses}
-    assert set(sides) == {"attacker", "defender"}
-    assert all(loss.measure == "figures" and loss.expected > 0 for loss in sides.values())
+    assert set(sides) == {"attackers", "defenders"}
+    assert all(loss.measure == "SP" and loss.expected > 0 for loss in sides.values())
     data = to_json(odds)
     assert data["exact"] is False and data["samples"] == 400 and data["reason"]
     first = data["branches"][0]["groups"][0]
