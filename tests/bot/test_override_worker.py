@@ -183,7 +183,8 @@ async def test_odds_queued_behind_others_still_answer_in_time_and_listings_do_no
     worker = OutcomeWorker(odds_seconds=1.5)
     try:
         started = time.perf_counter()
-        first, second = await asyncio.gather(worker.odds(TOO_BIG_TO_WALK), worker.odds(TOO_BIG_TO_WALK))
+        first, second = await asyncio.gather(worker.odds(TOO_BIG_TO_WALK),
+                                             worker.odds(TOO_BIG_TO_WALK))
         # The second waited for the first; its deadline counted from its own request, it
         # answers at once with the smallest estimate rather than failing.
         assert not first.exact and not second.exact
