@@ -51,14 +51,23 @@ async def answer(
     if defer_after is None:
         defer_after = DEFER_AFTER
 
-    task = asyncio.ensure_future(guarded(work()))
-    done, _ = await asyncio.wait({task}, timeout=defer_after)
-    if not done:
-        await defer(interaction, ephemeral=ephemeral)
-    reply, error = await task
-    if error is not None:
-        raise error
-    assert reply is not None
+    # The work runs right here; a timer starts the deferral beside it only if the work is
+    # still going when it fires (a task and a wait per command cost more than the timer).
+    deferring: asyncio.Task[None] | None = None
+
+    def start_deferring() -> None:
+        nonlocal deferring
+        deferring = asyncio.ensure_future(defer(interaction, ephemeral=ephemeral))
+
+    timer = asyncio.get_running_loop().call_later(defer_after, start_deferring)
+    try:
+        reply = await work()
+    finally:
+        timer.cancel()
+        if deferring is not None:
+            # Whatever the work did, the deferral is finished before anything else is sent:
+            # the reply (or the error handler's) then goes out as its follow-up.
+            await deferring
     await send(interaction, reply)
 
 
