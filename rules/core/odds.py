@@ -12,7 +12,7 @@ rules say how they read their dice. A pool read die by die (``D6Pool``, ``Battle
 branches once per result up to order, weighted by its orderings (``dice.branch_outcomes``), so
 eight d6 cost 1,287 runs, not 1,679,616; a pool read only as hits (``D6Pool.only_hits``), or
 with faces read alike (``BattleDice.alike``), once per reading; and first rolls a rule set
-groups (``outcomes.with_roll_groups``: a Fire at Will melee reads each side's dice only as its
+groups (``prepared.with_roll_groups``: a Fire at Will melee reads each side's dice only as its
 highest score and who a loss falls on) once per group. Otherwise the walk stays correct and is
 bounded: a leaf budget and a ``time.monotonic()`` deadline. A short walk is tried first; a
 tree it does not finish is probed at random (Knuth's estimator), so a walk that cannot finish
@@ -40,7 +40,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
@@ -55,7 +55,7 @@ from rules.core.dice import (
     branch_outcomes,
 )
 from rules.core.errors import InvalidInput, RulesError
-from rules.core.outcomes import (
+from rules.core.prepared import (
     PROBES,
     Prepared,
     RollGroups,
@@ -132,7 +132,7 @@ class OutcomeOdds:
     probability: Fraction
     count: int | None = None
     interval: tuple[float, float] | None = None
-    effects: str = ""  # the effects exactly, numbers and all (``outcomes.label_of``)
+    effects: str = ""  # the effects exactly, numbers and all (``prepared.label_of``)
 
     @property
     def percent(self) -> float:
@@ -568,8 +568,13 @@ class _Descent(_Extending):
         return faces
 
 
+_Seen = Callable[[_Reading, tuple[Faces, ...], _Given], None]
+"""Told of each leaf of a walk: its reading, the dice and the answers that reach it."""
+
+
 def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _Reader,
-          rolls: _Rolls, max_branches: int) -> tuple[list[_Path], int]:
+          rolls: _Rolls, max_branches: int, seen: _Seen | None = None
+          ) -> tuple[list[_Path], int]:
     """Every path of the tree, for every answer path; raises ``_TooBig`` past the bounds."""
     answers = _AnswerPaths(max_branches)
     groups = roll_groups(prepared) or [((), Fraction(1))]
@@ -603,7 +608,36 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
         if reading is not None:
             leaves += 1
             answers.add(members, reading, source.weight)
+            if seen is not None:
+                seen(reading, tuple(source.path), given)
     return answers.final(), leaves
+
+
+LISTED_BRANCHES = 4_096
+"""Answer paths a list of results walks at most: a GM picks among results, not answer paths,
+so the list is bounded by its leaves and its deadline rather than by what a player reads."""
+
+
+def walk_results(prepared: Prepared, found: Callable[[str, tuple[Faces, ...],
+                                                      tuple[str, ...] | None], bool],
+                 *, max_leaves: int, deadline: float | None) -> bool:
+    """Walk every path as the odds do, telling ``found`` each result (``label_of``) with the
+    dice and the answers that reach it (None: no question on the way). A result the rules
+    refuse mid-way is none. Stops when ``found`` says False; False when the walk did not
+    finish (stopped, too big, or out of time)."""
+    def seen(reading: _Reading, path: tuple[Faces, ...], given: _Given) -> None:
+        if reading.key[0] == REFUSED:
+            return
+        answers = tuple(answer for _, answer in given) or None
+        if not found(reading.key[1], path, answers):
+            raise _TooBig("enough results")
+
+    try:
+        _walk(prepared, max_leaves, deadline, _Reader(), _Rolls(max_leaves), LISTED_BRANCHES,
+              seen)
+    except _TooBig:
+        return False
+    return True
 
 
 class _Probe(_Extending):

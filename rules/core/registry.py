@@ -19,7 +19,7 @@ from rules.core.dice import (
 from rules.core.effects import EffectText, register_effects
 from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet
-from rules.core.outcomes import RollGroups
+from rules.core.prepared import RollGroups
 from rules.core.records import Effect, Resolution
 from rules.core.roster import Change, Roster
 
@@ -35,7 +35,7 @@ class Procedure:
     summary: str
     keys: tuple[str, ...]
     run: ProcedureRunner
-    # How the procedure reads its first rolls, for the odds (``outcomes.with_roll_groups``).
+    # How the procedure reads its first rolls, for the odds (``prepared.with_roll_groups``).
     roll_groups: Callable[[Mapping[str, Any]], RollGroups | None] | None = None
 
 

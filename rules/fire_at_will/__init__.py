@@ -8,7 +8,7 @@ from typing import Any
 from rules.core.decisions import Answers
 from rules.core.dice import DiceSource
 from rules.core.fields import Field
-from rules.core.outcomes import RollGroups
+from rules.core.prepared import RollGroups
 from rules.core.records import Resolution
 from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
 from rules.fire_at_will import battle, commands, effects

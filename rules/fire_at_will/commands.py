@@ -15,7 +15,7 @@ from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field
-from rules.core.outcomes import with_roll_groups
+from rules.core.prepared import with_roll_groups
 from rules.core.records import Resolution
 from rules.core.roster import Roster
 from rules.fire_at_will.battle import (

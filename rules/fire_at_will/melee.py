@@ -13,7 +13,7 @@ from typing import Protocol, TypeVar
 
 from rules.core.dice import D6, D6_FACES, DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.outcomes import RollGroups
+from rules.core.prepared import RollGroups
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.charge import ROUT_MOVE_NOTE
 from rules.fire_at_will.generals import risk_to_general

@@ -28,7 +28,7 @@ from rules.core.odds import (
     to_json,
     wilson_interval,
 )
-from rules.core.outcomes import label_of
+from rules.core.prepared import label_of
 from rules.core.records import Effect, EffectKind, Resolution, ResolutionBuilder, Severity
 from rules.core.registry import resolve_request
 from rules.registry import RULESETS

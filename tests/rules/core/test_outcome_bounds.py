@@ -5,7 +5,9 @@ from __future__ import annotations
 import time
 
 from rules.core.dice import ReplaySource
-from rules.core.outcomes import enumerate_outcomes, estimated_leaves, label_of
+from rules.core.odds import estimated_leaves
+from rules.core.outcomes import enumerate_outcomes
+from rules.core.prepared import label_of
 from rules.fire_at_will.melee import resolve_melee
 from rules.fire_at_will.units import Arm, MeleeUnit, Unit
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rules.core.dice import D6Pool, ReplaySource
-from rules.core.outcomes import distinct_outcomes, label_of
+from rules.core.outcomes import distinct_outcomes
+from rules.core.prepared import label_of
 from rules.core.records import EffectKind, ResolutionBuilder, Severity
 from rules.fire_at_will.charge import resolve_charge
 from rules.fire_at_will.melee import resolve_melee

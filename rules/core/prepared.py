@@ -1,0 +1,48 @@
+"""A procedure made ready to roll, and what the walks of its outcomes read of it.
+
+The odds (``rules.core.odds``) and the GM's list of allowed results (``rules.core.outcomes``)
+both run a prepared procedure on dice of their choosing and name what it did.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from fractions import Fraction
+
+from rules.core.dice import Faces
+from rules.core.records import Resolution
+
+Prepared = Callable[..., Resolution]
+"""``prepared(dice)``; one that asks questions also takes ``prepared(dice, answers)``, the
+answers then replacing those of its options."""
+
+RollGroups = list[tuple[tuple[Faces, ...], Fraction]]
+"""The first rolls of a procedure grouped as its rules read them: dice standing for each
+group, and the group's exact probability."""
+
+PROBES = 256
+"""Random paths used to estimate the size of the tree (and, for the odds, the time a walk of
+it would take) before walking it: a tree with rare deep branches (a Tricorne melee's
+follow-up rolls) is underestimated a hundredfold by 16, and 256 cost a few milliseconds."""
+
+
+def with_roll_groups(prepared: Prepared, groups: Callable[[], RollGroups | None]) -> Prepared:
+    """``prepared``, with its rule set's word that the procedure reads its first rolls only as
+    ``groups()`` tells them apart: every result of those dice leads where its group's dice
+    do. A walk of its outcomes then branches once per group, not once per result of the
+    dice. ``groups()`` may say None (too many to list): the walk branches as usual."""
+    prepared.roll_groups = functools.cache(groups)  # type: ignore[attr-defined]
+    return prepared
+
+
+def roll_groups(prepared: Prepared) -> RollGroups | None:
+    """The groups of the procedure's first rolls, if its rule set gives them."""
+    groups = getattr(prepared, "roll_groups", None)
+    return None if groups is None else groups()
+
+
+def label_of(resolution: Resolution) -> str:
+    """A result as a GM picks it and the odds name it: what it does to the units."""
+    effects = "; ".join(e.describe() for e in resolution.effects)
+    return effects or f"{resolution.headline} (no effect on units)"
