@@ -19,7 +19,7 @@ import discord
 from sqlalchemy import Select, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session, defer
+from sqlalchemy.orm import defer
 
 from bot.battles.actor import Actor
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM
@@ -592,33 +592,13 @@ def _read_view(channel_id: int, ended_too: bool, events: int | None,
 
 def _read_view_table_by_table(channel_id: int, ended_too: bool, events: int | None,
                               conn: Connection) -> BattleView | None:
-    with Session(bind=conn) as session:
-        query = select(Battle).where(Battle.channel_id == channel_id)
-        if ended_too:  # the active battle, or else the one that ended last
-            query = query.order_by((Battle.status == "active").desc(), Battle.id.desc())
-        else:
-            query = query.where(Battle.status == "active")
-        found = session.execute(query.outerjoin(Charts, Charts.battle_id == Battle.id)
-                                .add_columns(Charts.filename).limit(1)).first()
-        if found is None:
-            return None
-        battle, charts = found
-        units = list(session.scalars(
-            select(Unit).where(Unit.battle_id == battle.id).order_by(Unit.side, Unit.id)))
-        generals = list(session.scalars(
-            select(General).where(General.battle_id == battle.id).order_by(General.id)))
-        engagements = list(session.scalars(
-            select(EngagementRow).where(EngagementRow.battle_id == battle.id,
-                                        EngagementRow.status == "active")
-            .order_by(EngagementRow.id)))
-        log: list[Event] = []
-        if events != 0:
-            latest = select(Event).where(Event.battle_id == battle.id).order_by(Event.seq.desc())
-            if events is not None:
-                latest = latest.limit(events)
-            log = list(reversed(list(session.scalars(latest))))
-        return BattleView(*(plain_records(rows) for rows in (battle, units, generals, log,
-                                                        engagements)), charts=charts)
+    from bot.battles.view_rows import read_view_rows
+
+    found = read_view_rows(conn, channel_id, ended_too, events)
+    if found is None:
+        return None
+    battle, (units, generals, engagements, log), charts = found
+    return BattleView(battle, units, generals, log, engagements, charts=charts)
 
 
 def _read_view_at_once(conn: Connection, channel_id: int, ended_too: bool,

@@ -1,12 +1,17 @@
-"""The battle view read in one statement (PostgreSQL) is the view read table by table."""
+"""The battle view read in one statement (PostgreSQL), and table by table with Core
+statements (SQLite), is what the ORM reads of the same tables."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
 import pytest
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
 
-from bot.battles.store import _read_view, _read_view_table_by_table
+from bot.battles.store import BattleView, _read_view, _read_view_table_by_table, plain_records
+from bot.storage.models import Battle, Charts, Engagement, Event, General, Unit
 
 from .conftest import CHANNEL, GM_USER, reply
 from .test_le_baton import setup
@@ -25,6 +30,36 @@ def plain(view) -> dict:
                       else dict(found._mapping)) for name, found in rows.items()}}
 
 
+def orm_view(channel_id: int, ended_too: bool, events: int | None,
+             conn: Connection) -> BattleView | None:
+    """The view as the ORM loads it: the reference the quicker reads are held to."""
+    with Session(bind=conn) as session:
+        query = select(Battle).where(Battle.channel_id == channel_id)
+        if ended_too:
+            query = query.order_by((Battle.status == "active").desc(), Battle.id.desc())
+        else:
+            query = query.where(Battle.status == "active")
+        found = session.execute(query.outerjoin(Charts, Charts.battle_id == Battle.id)
+                                .add_columns(Charts.filename).limit(1)).first()
+        if found is None:
+            return None
+        battle, charts = found
+        units = list(session.scalars(
+            select(Unit).where(Unit.battle_id == battle.id).order_by(Unit.side, Unit.id)))
+        generals = list(session.scalars(
+            select(General).where(General.battle_id == battle.id).order_by(General.id)))
+        engagements = list(session.scalars(
+            select(Engagement).where(Engagement.battle_id == battle.id,
+                                     Engagement.status == "active").order_by(Engagement.id)))
+        log: list[Event] = []
+        if events != 0:
+            latest = select(Event).where(Event.battle_id == battle.id).order_by(Event.seq.desc())
+            log = list(reversed(list(session.scalars(
+                latest if events is None else latest.limit(events)))))
+        return BattleView(*(plain_records(rows) for rows in (battle, units, generals, log,
+                                                        engagements)), charts=charts)
+
+
 @pytest.mark.parametrize(("ended_too", "events"), [(False, 0), (False, 2), (True, None)])
 async def test_one_statement_reads_what_the_tables_hold(battle_session, ended_too, events):
     await setup(battle_session)
@@ -35,7 +70,8 @@ async def test_one_statement_reads_what_the_tables_hold(battle_session, ended_to
     at_once = await db.batch(lambda conn: _read_view(*args, conn),
                              one_statement=db.is_postgresql)
     by_table = await db.batch(lambda conn: _read_view_table_by_table(*args, conn))
-    assert plain(at_once) == plain(by_table)
+    by_orm = await db.batch(lambda conn: orm_view(*args, conn))
+    assert plain(at_once) == plain(by_table) == plain(by_orm)
     assert len(at_once.units) == 3 and len(at_once.generals) == 1
     assert len(at_once.engagements) == 1
     assert len(at_once.events) == {0: 0, 2: 2, None: 6}[events]
