@@ -50,6 +50,7 @@ from bot.battles.rows import (
     ENGAGEMENTS,
     EVENTS,
     GENERALS,
+    SET_ROW,
     UNITS,
     Record,
     change_record,
@@ -82,8 +83,6 @@ MOVE_BATTLE = (update(BATTLES)
                .where(BATTLES.c.id == bindparam("row_id"),
                       BATTLES.c.last_seq == bindparam("read_seq"),
                       BATTLES.c.pending.is_(None)))
-SET_ROW = {table.name: update(table).where(table.c.id == bindparam("row_id"))
-           for table in (UNITS, GENERALS, ENGAGEMENTS)}
 ADD_ENGAGEMENT = insert(ENGAGEMENTS)
 
 

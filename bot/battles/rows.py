@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import JSON, Integer, Table, column, insert, text
+from sqlalchemy import JSON, Integer, Table, bindparam, column, insert, select, text, update
 from sqlalchemy.engine import Row
 from sqlalchemy.sql.selectable import TextualSelect
 
-from bot.battles.store import NOT_RESTORED
+from bot.battles.store import MODELS, NOT_RESTORED
 from bot.storage.models import Battle, Engagement, Event, General, Unit, plain_values
 
 BATTLES, UNITS, GENERALS, EVENTS = (Battle.__table__, Unit.__table__, General.__table__,
@@ -34,6 +34,15 @@ BATTLE_IN_CHANNEL = text(
     "FROM battles WHERE channel_id = :channel AND status = 'active'"
 ).columns(*BATTLES.c, column("applied", Integer), column("charts", JSON()))
 ADD_EVENT = insert(EVENTS)
+# One row of any battle table changed by id: the columns set are those given beside
+# ``row_id`` (``bot.storage.direct.execute_dml`` compiles each set once).
+SET_ROW = {model.__tablename__: update(model.__table__)
+           .where(model.__table__.c.id == bindparam("row_id")) for model in MODELS.values()}
+SET_ROW["events"] = update(EVENTS).where(EVENTS.c.id == bindparam("row_id"))
+# The rows of one table with the ids given.
+ROWS_WITH_IDS = {model.__tablename__: select(model.__table__)
+                 .where(model.__table__.c.id.in_(bindparam("ids", expanding=True)))
+                 for model in MODELS.values()}
 
 
 class Record:

@@ -23,11 +23,14 @@ from bot.battles.rows import (
     ADD_EVENT,
     BATTLES,
     EVENTS,
+    ROWS_WITH_IDS,
+    SET_ROW,
     change_record,
     row_snapshot,
 )
 from bot.battles.store import MODELS, NOT_UNDOABLE, restoring
 from bot.storage.database import Database
+from bot.storage.direct import execute_dml
 from bot.storage.models import UNDOABLE, from_snapshot, plain_values, utcnow
 
 _KINDS_KEPT = ", ".join(f"'{kind}'" for kind in NOT_UNDOABLE)
@@ -104,11 +107,10 @@ def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection) 
         conn.execute(statement, parameters)
     else:
         for table, row_id, values in updates:
-            conn.execute(update(table).where(table.c.id == row_id).values(values))
-        conn.execute(update(BATTLES).where(BATTLES.c.id == found.id).values(last_seq=seq))
-        conn.execute(ADD_EVENT, event)
-        conn.execute(update(EVENTS).where(EVENTS.c.id == found.event_id)
-                     .values(undone_by=seq))
+            execute_dml(conn, SET_ROW[table.name], {"row_id": row_id, **values})
+        execute_dml(conn, SET_ROW["battles"], {"row_id": found.id, "last_seq": seq})
+        execute_dml(conn, ADD_EVENT, event)
+        execute_dml(conn, SET_ROW["events"], {"row_id": found.event_id, "undone_by": seq})
     return Undone(found.event_seq, found.event_kind, found.event_summary, seq)
 
 
@@ -119,8 +121,7 @@ def _rows_of(conn: Connection, changes: list[dict[str, Any]]) -> dict[tuple[str,
         wanted.setdefault(change["table"], set()).add(change["id"])
     rows = {}
     for name, ids in wanted.items():
-        table = MODELS[name].__table__
-        for row in conn.execute(select(table).where(table.c.id.in_(sorted(ids)))):
+        for row in conn.execute(ROWS_WITH_IDS[name], {"ids": sorted(ids)}):
             rows[(name, row.id)] = row
     return rows
 
