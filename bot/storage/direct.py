@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.dml import Insert, Update
 
 Processor = Callable[[Any], Any] | None
@@ -49,8 +50,16 @@ def execute_dml(conn: Connection, statement: Insert | Update,
     compiled = _direct(conn, statement, values)
     if compiled is None:
         return conn.execute(statement, dict(values)).rowcount
-    cursor = conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
-        compiled.sql, compiled.bind(values))
+    bound = compiled.bind(values)
+    driver_error = conn.dialect.loaded_dbapi.Error
+    try:
+        cursor = conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
+            compiled.sql, bound)
+    except driver_error as error:
+        # Raised as SQLAlchemy raises it (an ``IntegrityError`` for a duplicate delivery's
+        # interaction id), so that callers catch one kind of error whichever way ran.
+        raise DBAPIError.instance(compiled.sql, bound, error, driver_error,
+                                  dialect=conn.dialect) from error
     return cursor.rowcount
 
 

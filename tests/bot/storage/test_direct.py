@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy import bindparam, text, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from bot.battles.rows import ADD_EVENT, BATTLES, UNITS
 from bot.storage import Database
@@ -93,3 +95,19 @@ async def test_a_statement_that_needs_a_default_goes_through_sqlalchemy(tmp_path
     assert created_at and changes == "[]"
     assert any(statement is ADD_EVENT and len(names) == 11
                for statement, names in _compiled)
+
+
+async def test_a_refused_write_raises_what_sqlalchemy_raises(tmp_path):
+    """A duplicate delivery's interaction id is caught as SQLAlchemy's ``IntegrityError``,
+    whichever way the write ran."""
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    async with Database(url) as db:
+        def twice(conn: Connection) -> None:
+            add_battle(5, conn)
+            execute_dml(conn, ADD_EVENT, event(1, interaction_id=77))
+            execute_dml(conn, ADD_EVENT, event(2, interaction_id=77))
+
+        with pytest.raises(IntegrityError, match="interaction_id"):
+            await db.batch(twice, write=True)
+        assert await db.batch(lambda conn: conn.scalar(text("SELECT count(*) FROM events"))) == 0
