@@ -62,12 +62,20 @@ async def answer(
     timer = asyncio.get_running_loop().call_later(defer_after, start_deferring)
     try:
         reply = await work()
-    finally:
+    except BaseException:
         timer.cancel()
+        # The deferral is finished before the error handler answers (as a follow-up); the
+        # work's error is the one to report, whatever became of the deferral.
         if deferring is not None:
-            # Whatever the work did, the deferral is finished before anything else is sent:
-            # the reply (or the error handler's) then goes out as its follow-up.
-            await deferring
+            try:
+                await deferring
+            except Exception:
+                log.warning("the deferral of interaction %s failed", interaction.id,
+                            exc_info=True)
+        raise
+    timer.cancel()
+    if deferring is not None:
+        await deferring  # finished before the reply goes out as its follow-up
     await send(interaction, reply)
 
 

@@ -13,6 +13,7 @@ inside an ordinary async transaction through ``run_sync``.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -59,7 +60,7 @@ class SqliteThread:
         except BaseException as error:
             # Rolled back. A refusal raised by the work leaves the connection as good as
             # new; one the driver failed on (or an interrupt) is not trusted again.
-            if not isinstance(error, Exception) or isinstance(error, DBAPIError):
+            if not isinstance(error, Exception) or isinstance(error, DBAPIError | sqlite3.Error):
                 self._drop_connection()
             raise
         if on_commit:

@@ -82,6 +82,8 @@ def _compile(conn: Connection, statement: Insert | Update,
         return _NOT_DIRECT  # SQLAlchemy must fill in defaults or read rows back
     order = tuple(compiled.positiontup)
     processors = compiled._bind_processors
+    # Values the statement binds itself; a parameter left out that has none is an error,
+    # as it is in SQLAlchemy (a KeyError at binding).
     fixed = {name: param.value for name, param in compiled.binds.items()
-             if name not in names}
+             if name not in names and not param.required}
     return _Compiled(compiled.string, order, tuple(processors.get(n) for n in order), fixed)

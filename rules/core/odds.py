@@ -479,10 +479,10 @@ class _AnswerPaths:
 
     def _fork(self, member: int, question: Question) -> list[int]:
         if len(self.paths) - len(self._split) + len(question.answers) - 1 > self._max:
-            raise InvalidInput(f"More than {self._max} combinations of answers to give the "
-                               f"odds for (at “{question.text}”).",
-                               hint="Give some of the answers (`answers`, or `choices` in a "
-                               "command) and ask again.")
+            raise TooManyAnswers(f"More than {self._max} combinations of answers to give "
+                                 f"the odds for (at “{question.text}”).",
+                                 hint="Give some of the answers (`answers`, or `choices` in "
+                                 "a command) and ask again.")
         old = self.paths[member]
         forks = []
         for index, answer in enumerate(question.answers):
@@ -507,6 +507,10 @@ class _AnswerPaths:
         if len(self._texts.get(key, ())) <= 1:
             return text
         return f"{text.split(':', 1)[0].rstrip('?.')} (whatever the dice)"
+
+
+class TooManyAnswers(InvalidInput):
+    """More answer paths than a walk takes: the player must give some answers."""
 
 
 class _TooBig(Exception):
@@ -635,7 +639,7 @@ def walk_results(prepared: Prepared, found: Callable[[str, tuple[Faces, ...],
     try:
         _walk(prepared, max_leaves, deadline, _Reader(), _Rolls(max_leaves), LISTED_BRANCHES,
               seen)
-    except _TooBig:
+    except (_TooBig, TooManyAnswers):  # the list falls back to random rolls
         return False
     return True
 
@@ -807,7 +811,7 @@ def exact_odds(
         paths, leaves = _walk(prepared, min(max_leaves, max(probes, QUICK_WALK_LEAVES)),
                               walk_deadline, reader, rolls, max_branches)
     except _TooBig:
-        pass
+        reader = _Reader()  # the defaults named are those of the answer given
     else:
         return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves,
                     defaults=tuple(reader.defaults))

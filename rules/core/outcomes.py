@@ -69,14 +69,17 @@ class _Search:
 
     def add(self, label: str, path: tuple[Faces, ...], answers: tuple[str, ...] | None
             ) -> bool:
-        """Keep the first dice found for a result; False once the search must stop."""
-        self.found.setdefault(label, Outcome(label, path, answers))
+        """Keep the first dice found for a result; False once the search must stop (a result
+        past the cap, or the deadline: the list is then cut short)."""
+        if label not in self.found:
+            if len(self.found) >= self.max_outcomes:
+                self.cut_short = True
+                return False
+            self.found[label] = Outcome(label, path, answers)
         return not self.must_stop()
 
     def must_stop(self) -> bool:
-        if len(self.found) >= self.max_outcomes or (
-            self.deadline is not None and time.monotonic() > self.deadline
-        ):
+        if self.deadline is not None and time.monotonic() > self.deadline:
             self.cut_short = True
         return self.cut_short
 

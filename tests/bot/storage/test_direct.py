@@ -111,3 +111,12 @@ async def test_a_refused_write_raises_what_sqlalchemy_raises(tmp_path):
         with pytest.raises(IntegrityError, match="interaction_id"):
             await db.batch(twice, write=True)
         assert await db.batch(lambda conn: conn.scalar(text("SELECT count(*) FROM events"))) == 0
+
+
+async def test_a_parameter_left_out_is_an_error_not_a_null(tmp_path):
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    async with Database(url) as db:
+        with pytest.raises(KeyError, match="read_seq"):
+            await db.batch(lambda conn: execute_dml(conn, MOVE, {"row_id": 1, "last_seq": 2}),
+                           write=True)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import time
 
+from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import ReplaySource
 from rules.core.odds import estimated_leaves
 from rules.core.outcomes import enumerate_outcomes
 from rules.core.prepared import label_of
+from rules.core.records import EffectKind, ResolutionBuilder, Severity
 from rules.fire_at_will.melee import resolve_melee
 from rules.fire_at_will.units import Arm, MeleeUnit, Unit
 
@@ -43,3 +45,29 @@ def test_a_search_within_its_bounds_is_not_cut_short():
 def test_the_estimate_tells_a_small_tree_from_one_too_big_to_walk():
     assert estimated_leaves(melee(1), 20_000) == 36  # one d6 a side: 36 leaves
     assert estimated_leaves(melee(8), 20_000) > 6 ** 10  # sixteen dice, one by one
+
+
+def test_a_search_with_exactly_as_many_results_as_its_cap_is_not_cut_short():
+    everything = enumerate_outcomes(melee(1), max_outcomes=5)
+    assert len(everything.outcomes) == 5 and not everything.cut_short
+    capped = enumerate_outcomes(melee(1), max_outcomes=4)
+    assert len(capped.outcomes) == 4 and capped.cut_short
+
+
+def test_too_many_answers_to_walk_fall_back_to_random_rolls():
+    """Thirteen questions are 8,192 answer paths, more than a walk takes: the list is made
+    from random rolls and answers instead of refusing."""
+    questions = [Question(f"q{i}", f"Question {i}?", (Answer("yes", "Yes"), Answer("no", "No")))
+                 for i in range(13)]
+
+    def asking(dice, answers=None):
+        out = ResolutionBuilder("test", "asking", answers=answers or Answers())
+        said = [out.ask(q).key for q in questions]
+        out.effect(EffectKind.DAMAGE, "T", said.count("yes"), measure="blocks")
+        return out.build("asked", Severity.NONE)
+
+    assert estimated_leaves(asking, 20_000) == 2 ** 13  # small enough to try walking
+    listing = enumerate_outcomes(asking, samples=300)
+    assert listing.outcomes and not listing.cut_short
+    for outcome in listing.outcomes:
+        assert outcome.answers is not None and len(outcome.answers) == 13
