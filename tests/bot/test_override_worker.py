@@ -35,8 +35,11 @@ async def big_battle(session: OfflineDiscord) -> None:
             added = await reply(session, f'/unit add side:{side} name:"{name}" '
                                          'words:"inf morale=4" strength:10', user_id=GM_USER)
             assert not added.ephemeral, added.content
-    melee = await reply(session, BIG_MELEE)
+    # Equal dice for equal units: a draw, in which nobody routs, so that the same melee may
+    # be rolled again (random dice could rout a unit, and a routing unit fights no melee).
+    melee = await reply(session, f'{BIG_MELEE} dice:"{" ".join(["3"] * 2 * SIDE)}"')
     assert not melee.ephemeral, melee.content
+    assert melee.embeds[0]["title"].startswith("↔️ Drawn"), melee.embeds[0]["title"]
 
 
 async def listing_started(session: OfflineDiscord) -> None:
