@@ -628,7 +628,13 @@ def walk_results(prepared: Prepared, found: Callable[[str, tuple[Faces, ...],
     """Walk every path as the odds do, telling ``found`` each result (``label_of``) with the
     dice and the answers that reach it (None: no question on the way). A result the rules
     refuse mid-way is none. Stops when ``found`` says False; False when the walk did not
-    finish (stopped, too big, or out of time)."""
+    finish (stopped, too big, or out of time) or was not started: a walk that cannot finish
+    costs its whole leaf budget and finds little (it stays deep in one corner of the tree),
+    so the probes' estimate decides first."""
+    rolls = _Rolls(max_leaves)  # each roll's outcomes listed once, for probes and walk
+    if estimated_leaves(prepared, max_leaves, rolls=rolls) > 2 * max_leaves:
+        return False
+
     def seen(reading: _Reading, path: tuple[Faces, ...], given: _Given) -> None:
         if reading.key[0] == REFUSED:
             return
@@ -637,8 +643,7 @@ def walk_results(prepared: Prepared, found: Callable[[str, tuple[Faces, ...],
             raise _TooBig("enough results")
 
     try:
-        _walk(prepared, max_leaves, deadline, _Reader(), _Rolls(max_leaves), LISTED_BRANCHES,
-              seen)
+        _walk(prepared, max_leaves, deadline, _Reader(), rolls, LISTED_BRANCHES, seen)
     except (_TooBig, TooManyAnswers):  # the list falls back to random rolls
         return False
     return True

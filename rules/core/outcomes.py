@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from rules.core.decisions import Answers, Undecided
 from rules.core.dice import DiceSource, Faces, RandomSource, RollKind
-from rules.core.odds import estimated_leaves, walk_results
+from rules.core.odds import walk_results
 from rules.core.prepared import Prepared, label_of
 from rules.core.records import Resolution
 
@@ -117,11 +117,7 @@ def enumerate_outcomes(
 ) -> Enumeration:
     """The distinct results, sorted by label; ``deadline`` is a ``time.monotonic()`` value."""
     search = _Search(deadline, max_outcomes)
-    # A walk that cannot finish costs its whole leaf budget and finds little (it stays deep
-    # in one corner of the tree); skip it when the estimate says so.
-    walkable = estimated_leaves(prepared, max_leaves) <= 2 * max_leaves
-    if not (walkable and walk_results(prepared, search.add, max_leaves=max_leaves,
-                                      deadline=deadline)):
+    if not walk_results(prepared, search.add, max_leaves=max_leaves, deadline=deadline):
         _sample(prepared, search, samples)
     outcomes = tuple(sorted(search.found.values(), key=lambda o: o.label))
     return Enumeration(outcomes, search.cut_short)
