@@ -19,7 +19,7 @@ import itertools
 import math
 import random
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -247,8 +247,9 @@ class D6Pool:
 def hit_outcomes(count: int, target: int, bonus: int) -> Iterator[tuple[Faces, Fraction]]:
     """Every number of hits of ``count`` d6 with its exact (binomial) probability, each as
     dice that score it: the lowest face that misses and the highest that hits, in order."""
-    hitting = [face for face in D6_FACES if face + bonus >= target]
-    missing = [face for face in D6_FACES if face + bonus < target]
+    read = pool_readings(D6_FACES, target, bonus)  # as the rules read each face
+    hitting = [face for face, how in zip(D6_FACES, read, strict=True) if how is Reading.HIT]
+    missing = [face for face, how in zip(D6_FACES, read, strict=True) if how is not Reading.HIT]
     p = Fraction(len(hitting), len(D6_FACES))
     for scored in range(count + 1):
         if (scored and not hitting) or (scored < count and not missing):
@@ -293,10 +294,14 @@ class BattleDice:
         return pool_outcomes([standing_for.get(face, face) for face in self.faces], self.count)
 
 
-def read_alike(*groups: Iterable[Symbol]) -> tuple[tuple[Symbol, ...], ...]:
-    """Groups of faces a procedure reads the same, for ``BattleDice.alike``: empty groups
-    and faces alone are dropped, as they group nothing."""
-    return tuple(tuple(dict.fromkeys(g)) for g in map(tuple, groups) if len(set(g)) > 1)
+def read_alike(faces: Iterable[Symbol], reading: Callable[[Symbol], Hashable]
+               ) -> tuple[tuple[Symbol, ...], ...]:
+    """The faces a procedure reads the same, for ``BattleDice.alike``: grouped by what
+    ``reading`` makes of each. A face alone in its group groups nothing and is left out."""
+    groups: dict[Hashable, list[Symbol]] = {}
+    for face in dict.fromkeys(faces):
+        groups.setdefault(reading(face), []).append(face)
+    return tuple(tuple(group) for group in groups.values() if len(group) > 1)
 
 
 # --- reading faces -------------------------------------------------------------------------

@@ -52,8 +52,7 @@ def rallies(face: Symbol, unit: Unit, rule: RallySuccess) -> bool:
 
 def rally_check(unit: Unit, dice: DiceSource, settings: Settings) -> Check:
     count, arithmetic = rally_dice(unit, settings)
-    alike = read_alike([f for f in settings.die if rallies(f, unit, settings.rally_success)],
-                       [f for f in settings.die if not rallies(f, unit, settings.rally_success)])
+    alike = read_alike(settings.die, lambda f: rallies(f, unit, settings.rally_success))
     faces = dice.roll(BattleDice(count, settings.die, alike), f"{unit.name} rally check")
     readings = tuple(Reading.HIT if rallies(f, unit, settings.rally_success) else Reading.MISS
                      for f in faces)  # type: ignore[arg-type]
@@ -84,7 +83,7 @@ def lone_leader_check(leader: str, faces: tuple, readings_needed: int = 1) -> Ch
 
 def sabers_or_not(die: tuple[Symbol, ...]) -> tuple[tuple[Symbol, ...], ...]:
     """A saber check reads a saber, or anything else (``BattleDice.alike``)."""
-    return read_alike([f for f in die if f is not Symbol.SABER])
+    return read_alike(die, lambda f: f is Symbol.SABER)
 
 
 def _saber_check(label: str, faces: tuple, needed: int) -> Check:

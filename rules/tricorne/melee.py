@@ -238,8 +238,7 @@ def score(attacker: Unit, defender: Unit, faces: tuple, retiring: bool
           ) -> tuple[tuple[Reading, ...], list[str]]:
     """Each die read: its target's symbol and sabers hit (not a militia's or light
     cavalry's sabers); flags may force a retreat. Retiring, only unit symbols count."""
-    target = TARGET_SYMBOL[defender.arm]
-    saber_hits = not retiring and attacker.kind not in NO_SABER_HITS
+    target, saber_hits = _what_hits(attacker, defender, retiring)
     readings = [_reading(face, target, saber_hits, retiring) for face in faces]
     notes = []
     if attacker.kind in NO_SABER_HITS and Symbol.SABER in faces and not retiring:
@@ -256,6 +255,11 @@ def score(attacker: Unit, defender: Unit, faces: tuple, retiring: bool
     return tuple(readings), notes
 
 
+def _what_hits(attacker: Unit, defender: Unit, retiring: bool) -> tuple[Symbol, bool]:
+    """The target's symbol, and whether a saber hits too."""
+    return TARGET_SYMBOL[defender.arm], not retiring and attacker.kind not in NO_SABER_HITS
+
+
 def _reading(face: Symbol, target: Symbol, saber_hits: bool, retiring: bool) -> Reading:
     if face is target or (face is Symbol.SABER and saber_hits):
         return Reading.HIT
@@ -268,19 +272,15 @@ def read_alike_in_melee(attacker: Unit, defender: Unit, retiring: bool,
                         die: tuple[Symbol, ...]) -> tuple[tuple[Symbol, ...], ...]:
     """The faces ``score`` reads the same (``BattleDice.alike``). In buildings the target's
     symbol stays apart: they ignore a symbol hit, not a saber."""
-    return _alike(TARGET_SYMBOL[defender.arm],
-                  not retiring and attacker.kind not in NO_SABER_HITS, retiring,
+    return _alike(*_what_hits(attacker, defender, retiring), retiring,
                   defender.terrain is Terrain.BUILDINGS, die)
 
 
 @functools.cache
 def _alike(target: Symbol, saber_hits: bool, retiring: bool, buildings: bool,
            die: tuple[Symbol, ...]) -> tuple[tuple[Symbol, ...], ...]:
-    groups: dict[tuple[Reading, bool], list[Symbol]] = {}
-    for face in dict.fromkeys(die):
-        reading = _reading(face, target, saber_hits, retiring)
-        groups.setdefault((reading, buildings and face is target), []).append(face)
-    return read_alike(*groups.values())
+    return read_alike(die, lambda face: (_reading(face, target, saber_hits, retiring),
+                                         buildings and face is target))
 
 
 def hits_outcome(defender: Unit, applied: int) -> str:

@@ -16,7 +16,15 @@ from typing import Any
 import pytest
 
 from rules.core import dice, odds
-from rules.core.dice import D6_FACES, BattleDice, D6Pool, Symbol, hit_outcomes, read_alike
+from rules.core.dice import (
+    BATTLE_DIE_FACES,
+    D6_FACES,
+    BattleDice,
+    D6Pool,
+    Symbol,
+    hit_outcomes,
+    read_alike,
+)
 from rules.core.odds import Odds, odds_for_request
 from rules.registry import RULESETS
 
@@ -147,8 +155,9 @@ def test_hits_of_a_pool_are_binomial_and_stand_for_every_face_that_scores_them()
 
 
 def test_battle_dice_read_alike_count_as_their_first_face_with_all_their_sides():
-    alike = read_alike([Symbol.INFANTRY, Symbol.SABER], [Symbol.CAVALRY, Symbol.ARTILLERY],
-                       [Symbol.FLAG])
+    against_infantry = {Symbol.INFANTRY: "hit", Symbol.SABER: "hit", Symbol.CAVALRY: "miss",
+                        Symbol.ARTILLERY: "miss", Symbol.FLAG: "flag"}
+    alike = read_alike(BATTLE_DIE_FACES, against_infantry.__getitem__)
     assert alike == ((Symbol.INFANTRY, Symbol.SABER), (Symbol.CAVALRY, Symbol.ARTILLERY))
     listed = dict(BattleDice(2, alike=alike).pool_outcomes())
     assert listed == {
