@@ -594,18 +594,18 @@ def _read_view_table_by_table(channel_id: int, ended_too: bool, events: int | No
                               conn: Connection) -> BattleView | None:
     from bot.battles.view_rows import read_view_rows
 
-    found = read_view_rows(conn, channel_id, ended_too, events)
-    if found is None:
-        return None
-    battle, (units, generals, engagements, log), charts = found
-    return BattleView(battle, units, generals, log, engagements, charts=charts)
+    return _as_view(read_view_rows(conn, channel_id, ended_too, events))
 
 
 def _read_view_at_once(conn: Connection, channel_id: int, ended_too: bool,
                        events: int | None) -> BattleView | None:
     from bot.battles.view_statement import read_view_at_once
 
-    found = read_view_at_once(conn, channel_id, ended_too, events)
+    return _as_view(read_view_at_once(conn, channel_id, ended_too, events))
+
+
+def _as_view(found: Any) -> BattleView | None:
+    """What either read found (the battle, its tables' rows, its chart pack's file name)."""
     if found is None:
         return None
     battle, (units, generals, engagements, log), charts = found
