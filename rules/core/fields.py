@@ -17,6 +17,7 @@ import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 from rules.core.errors import InvalidInput
@@ -67,19 +68,23 @@ class Field:
         return value
 
     def enum_words(self) -> dict[str, Enum]:
+        return dict(self._enum_table)
+
+    @cached_property
+    def _enum_table(self) -> dict[str, Enum]:
         assert issubclass(self.kind, Enum)
         table: dict[str, Enum] = {str(m.value): m for m in self.kind}
         table.update(self.words or {})
         return table
 
-    @property
+    @cached_property
     def is_enum(self) -> bool:
         return isinstance(self.kind, type) and issubclass(self.kind, Enum)
 
     def _to_enum(self, raw: Any, where: str) -> Enum:
         if isinstance(raw, self.kind):
             return raw
-        table = self.enum_words()
+        table = self._enum_table
         word = str(raw).strip().lower()
         if word in table:
             return table[word]
@@ -177,8 +182,13 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
 class FieldSet:
     """The fields of one kind of unit description, with lookup by every word players may type."""
 
+    READ_MEMO = 4096  # JSON objects remembered as read, per field set
+
     def __init__(self, fields: Sequence[Field]) -> None:
         self.fields = tuple(fields)
+        # A battle's units are read from their stored JSON on every move: the same few
+        # objects, over and over. What an object reads as depends on nothing else.
+        self._read: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
         self._by_key: dict[str, Field] = {}
         self._by_word: dict[str, tuple[Field, Any]] = {}
         for spec in self.fields:
@@ -231,6 +241,20 @@ class FieldSet:
         """Read one JSON object; unknown keys are errors, not silently dropped."""
         if not isinstance(data, Mapping):
             raise InvalidInput(f"{where} must be a JSON object, not {type(data).__name__}.")
+        # The type is part of the key: True == 1 and 1 == 1.0, but they do not read alike.
+        key = tuple((k, type(v), v) for k, v in data.items())
+        try:
+            known = self._read.get(key)
+        except TypeError:  # a list or an object inside: read it each time
+            return self._read_json(data, where)
+        if known is None:
+            known = self._read_json(data, where)
+            if len(self._read) >= self.READ_MEMO:
+                self._read.clear()
+            self._read[key] = known
+        return dict(known)
+
+    def _read_json(self, data: Mapping[str, Any], where: str) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for key, raw in data.items():
             spec = self._by_key.get(key)

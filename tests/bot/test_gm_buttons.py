@@ -100,3 +100,28 @@ async def test_a_slow_press_is_deferred_then_answered(battle_session, monkeypatc
     assert [m.kind for m in sent] == ["edit", "followup"]
     assert sent[0].components == [] and "Undone by" in sent[0].content
     assert sent[1].content.startswith("↩️ Undid #4")
+
+
+async def test_buttons_are_sent_as_their_items_would_be_and_nothing_is_kept(battle_session):
+    """The buttons go out as plain component dicts: the same dicts discord.py would make of
+    the registered items, and no view kept per message (a press finds its item by id)."""
+    import discord
+
+    from bot.replies import AnswerButton, EndButton, GMButton, end_view, gm_view
+
+    def items_view(*items) -> list[dict]:
+        view = discord.ui.View(timeout=None)
+        for item in items:
+            view.add_item(item)
+        return view.to_components()
+
+    assert gm_view(7, 12).to_components() == items_view(GMButton("undo", 7, 12),
+                                                        GMButton("reroll", 7, 12))
+    assert end_view(7, "Minden " * 20).to_components() == items_view(
+        EndButton(7, "Minden " * 20))
+    assert [AnswerButton.label_for(""), AnswerButton.label_for("x" * 99)] == \
+        ["answer", "x" * 80]
+    await setup(battle_session)
+    store = battle_session.client._connection._view_store
+    await reply(battle_session, ONE_SP)
+    assert store._views == {} and store._synced_message_views == {}

@@ -107,3 +107,30 @@ def test_split_words_reads_as_shlex_does(text):
 def test_split_words_refuses_an_unclosed_quote_as_shlex_does():
     with pytest.raises(ValueError):
         split_words('general="Wolfe')
+
+
+def test_a_json_object_read_again_reads_the_same_and_is_not_shared():
+    """Stored units are read on every move, so a field set remembers what each object read
+    as: the same answer each time, a fresh dict each time, and still every refusal."""
+    from rules.fire_at_will.battle import ROSTER_FIELDS
+
+    first = ROSTER_FIELDS.read_json({"arm": "cavalry", "regular": True, "morale": 4}, "Hussars")
+    first["morale"] = 9  # a caller's change must not reach the next reader
+    again = ROSTER_FIELDS.read_json({"arm": "cavalry", "regular": True, "morale": 4}, "Hussars")
+    assert again == {"arm": Arm.CAVALRY, "regular": True, "morale": 4}
+    # True == 1 and 1 == 1.0 in Python, but not as stored values: each reads as itself.
+    assert ROSTER_FIELDS.read_json({"morale": 4.0}, "Hussars") == {"morale": 4}
+    with pytest.raises(InvalidInput, match="morale"):
+        ROSTER_FIELDS.read_json({"morale": True}, "Hussars")
+    for _ in range(2):  # a refusal is not remembered as a reading
+        with pytest.raises(InvalidInput, match="unknown field `moral`"):
+            ROSTER_FIELDS.read_json({"moral": 4}, "Hussars")
+
+
+def test_the_memory_of_json_objects_is_bounded():
+    from rules.core.fields import Field, FieldSet
+
+    fields = FieldSet([Field("morale", int, "morale", minimum=0, maximum=10**6)])
+    for value in range(FieldSet.READ_MEMO + 10):
+        assert fields.read_json({"morale": value}, "unit") == {"morale": value}
+    assert len(fields._read) <= FieldSet.READ_MEMO
