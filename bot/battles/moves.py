@@ -249,11 +249,10 @@ def _write(read: BattleRead, move: Move, command: Command, conn: Connection,
         after = {**before, "dice_queue": plain_values(move.queue)}
         changes.append(change_record("battles", battle.id, before, after))
     roster = move.after
-    units = _changed_rows(read.units, UNITS, {name_key(u.name): u for u in roster.units},
-                          roster_unit, unit_columns)
-    generals = _changed_rows(read.generals, GENERALS,
-                             {name_key(g.name): g for g in roster.generals},
-                             roster_general, general_columns)
+    units = _changed_rows(read.units, read.roster.units, UNITS,
+                          {name_key(u.name): u for u in roster.units}, unit_columns)
+    generals = _changed_rows(read.generals, read.roster.generals, GENERALS,
+                             {name_key(g.name): g for g in roster.generals}, general_columns)
     engagements = _changed_engagements(read.engagements, roster.engagements)
     updates = units.updates + generals.updates + engagements.updates
     if lock_key is not None:
@@ -338,14 +337,15 @@ class _Changed:
         self.changes.append(change_record(table.name, row.id, before, {**before, **stored}))
 
 
-def _changed_rows(rows: Sequence[Columns], table: Table, after: Mapping[str, Any],
-                  roster_row: Callable[[Any], Any],
+def _changed_rows(rows: Sequence[Columns], before: Sequence[Any], table: Table,
+                  after: Mapping[str, Any],
                   columns: Callable[[Any], dict[str, Any]]) -> _Changed:
-    """The rows whose roster entry the move changed."""
+    """The rows whose roster entry the move changed; ``before`` are the rows' entries, as the
+    read's roster holds them (in the rows' order)."""
     changed = _Changed()
-    for row in rows:
+    for row, was in zip(rows, before, strict=True):
         entry = after[row.name_key]
-        if roster_row(row) == entry:
+        if was == entry:
             changed.now.append(row)
         else:
             changed.update(table, row, columns(entry))
