@@ -65,3 +65,72 @@ async def test_undo_is_for_gms_and_needs_something_to_undo(battle_session):
     nothing = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert nothing.ephemeral
     assert "There is nothing to undo in this battle." in nothing.content
+
+
+def count_undos(monkeypatch) -> list[bool]:
+    """Each time an undo is worked out: True when optimistically, outside the lock."""
+    from bot.battles import undo
+
+    calls: list[bool] = []
+    real = undo._undo
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("lock_key") is not None)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(undo, "_undo", counted)
+    return calls
+
+
+async def test_an_undo_overtaken_by_another_process_is_worked_out_on_what_is_stored(
+        battle_session, monkeypatch):
+    """On PostgreSQL the undo reads outside the lock and writes on condition that nothing
+    moved the battle since; here another process writes in between, so the undo is worked
+    out again under the lock. On SQLite it simply waits for the write lock."""
+    import asyncio
+
+    from sqlalchemy import update
+
+    from bot.storage import Database
+
+    from .test_battle_safety import ONE_SP, setup
+
+    await setup(battle_session)
+    await reply(battle_session, ONE_SP)  # #4: Artois 100 -> 99
+    db = battle_session.client.db
+    undos = count_undos(monkeypatch)
+    async with Database(db.url) as other, \
+            other.transaction(channel_id=CHANNEL) as s:  # another process, mid-command
+        await s.execute(select(Battle.last_seq))
+        undo = asyncio.create_task(reply(battle_session, "/gm undo", user_id=GM_USER))
+        await asyncio.sleep(0.3)
+        assert not undo.done()  # the undo's write waits for the channel, writing nothing
+        await s.execute(update(Unit).where(Unit.name == "Artois").values(strength=50))
+        await s.execute(update(Battle).values(last_seq=Battle.last_seq + 1))  # to #5
+    message = await asyncio.wait_for(undo, 10)
+    assert message.content.startswith("↩️ Undid #4"), message.content
+    assert undos == ([True, False] if db.is_postgresql else [False])
+    async with db.reader() as s:
+        artois = await s.scalar(select(Unit).where(Unit.name == "Artois"))
+        logged = await s.scalar(select(Event).where(Event.kind == "undo"))
+    assert artois.strength == 100
+    # Logged as #6, after the other writer's #5, with Artois as it really was before.
+    assert logged.seq == 6
+    [change] = [c for c in logged.changes if c["table"] == "units"]
+    assert (change["before"]["strength"], change["after"]["strength"]) == (50, 100)
+
+
+async def test_an_undo_that_deletes_or_restores_a_row_is_made_under_the_lock(
+        battle_session, monkeypatch):
+    for line in SETUP:
+        await reply(battle_session, line, user_id=GM_USER)
+    await reply(battle_session, '/unit add side:French name:Navarre words:"inf" strength:3',
+                user_id=GM_USER)
+    undos = count_undos(monkeypatch)
+    message = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert message.content.startswith("↩️ Undid #5"), message.content
+    postgresql = battle_session.client.db.is_postgresql
+    assert undos == ([True, False] if postgresql else [False])
+    async with battle_session.client.db.reader() as s:
+        names = list(await s.scalars(select(Unit.name).order_by(Unit.id)))
+    assert names == ["12th Foot", "Picardie"]
