@@ -1,4 +1,5 @@
-"""A battle, its rows and its latest events read in one statement, on PostgreSQL.
+"""A battle, its rows and its latest events read in one statement, on PostgreSQL: for the
+views (``/battle show`` and the like) and for a move (``bot.battles.moves``).
 
 Each statement is a round trip to PostgreSQL, and a consistent read of several needs a
 transaction around them: BEGIN, the battle, units, generals, engagements, events, COMMIT.
@@ -16,7 +17,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import JSON, String, Table, column, text
+from sqlalchemy import JSON, Integer, String, Table, column, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import TextClause
 
@@ -38,13 +39,21 @@ _EVENTS = ("events", "SELECT * FROM events WHERE battle_id = b.id ORDER BY seq D
                      "LIMIT :events", "r.seq")
 
 
+# What a move reads: the rows in the order ``bot.battles.moves`` reads them table by table.
+_MOVE_ROWS = tuple((name, query, "r.id") for name, query, _ in _ROWS)
+
+
+def _arrays(rows: tuple[tuple[str, str, str], ...]) -> str:
+    return "".join(
+        f", (SELECT coalesce(json_agg(r ORDER BY {order}), '[]') FROM ({query}) r) "
+        f"AS {name}_rows"
+        for name, query, order in rows)
+
+
 @cache
 def view_statement(ended_too: bool, with_events: bool) -> TextClause:
     """The statement for one kind of view (an active battle, or the last one ended too)."""
-    arrays = "".join(
-        f", (SELECT coalesce(json_agg(r ORDER BY {order}), '[]') FROM ({query}) r) "
-        f"AS {name}_rows"
-        for name, query, order in (*_ROWS, *((_EVENTS,) if with_events else ())))
+    arrays = _arrays((*_ROWS, *((_EVENTS,) if with_events else ())))
     where = "b.channel_id = :channel" + ("" if ended_too else " AND b.status = 'active'")
     order = " ORDER BY (b.status = 'active') DESC, b.id DESC" if ended_too else ""
     names = ", ".join(f"b.{c.name}" for c in _BATTLES.c)
@@ -77,6 +86,35 @@ def read_view_at_once(conn: Connection, channel_id: int, ended_too: bool,
         _records(Event, found.events_rows) if events != 0 else [],
     ]
     return battle, tables, found.charts_file
+
+
+@cache
+def move_statement() -> TextClause:
+    """A move's read: the channel's active battle with the event the interaction already
+    made, if any, and its chart pack's content (as ``rows.BATTLE_IN_CHANNEL`` has them), then
+    its units, generals and engagements still going on."""
+    names = ", ".join(f"b.{c.name}" for c in _BATTLES.c)
+    return text(
+        f"SELECT {names}, "
+        "(SELECT seq FROM events WHERE interaction_id = :interaction) AS applied, "
+        "(SELECT content FROM charts WHERE charts.battle_id = b.id) AS charts"
+        f"{_arrays(_MOVE_ROWS)} FROM battles b "
+        "WHERE b.channel_id = :channel AND b.status = 'active'"
+    ).columns(*_BATTLES.c, column("applied", Integer()), column("charts", JSON()),
+              *(column(f"{name}_rows", JSON()) for name, _, _ in _MOVE_ROWS))
+
+
+def read_move_at_once(conn: Connection, channel_id: int, interaction_id: int | None
+                      ) -> tuple[Record, list[Record], list[Record], list[Record]] | None:
+    """The battle (with ``applied`` and ``charts``), its units, generals and engagements."""
+    found = conn.execute(move_statement(), {"channel": channel_id,
+                                            "interaction": interaction_id}).first()
+    if found is None:
+        return None
+    battle = Record({**{c.name: found._mapping[c.name] for c in _BATTLES.c},
+                     "applied": found.applied, "charts": found.charts})
+    return (battle, _records(Unit, found.units_rows), _records(General, found.generals_rows),
+            _records(EngagementRow, found.engagements_rows))
 
 
 def _records(model: type[Base], rows: list[dict[str, Any]]) -> list[Record]:

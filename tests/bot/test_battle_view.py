@@ -83,3 +83,35 @@ async def test_no_battle_reads_as_none(battle_session):
     db = battle_session.client.db
     assert await db.batch(lambda conn: _read_view(CHANNEL, False, 0, conn),
                           one_statement=db.is_postgresql) is None
+
+
+async def test_a_moves_one_statement_read_is_its_read_table_by_table(battle_session):
+    """On PostgreSQL a move reads the battle and its rows in one statement: exactly what
+    its read table by table gives (on SQLite both are the read table by table)."""
+    from bot.battles.moves import _read_rows, read_by_table
+
+    await setup(battle_session)
+    for line in PLAY:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    db = battle_session.client.db
+    async with db.transaction() as s:
+        battle = await s.scalar(select(Battle))
+        s.add(Charts(battle_id=battle.id, filename="pack.json", added_by=GM_USER,
+                     content={"name": "pack", "table": {"AS": [1, 2.5, None]}}))
+
+    def rows(read) -> dict:
+        return {"battle": dict(read.battle._mapping),
+                **{name: [dict(r._mapping) for r in getattr(read, name)]
+                   for name in ("units", "generals", "engagements")}}
+
+    async with db.reader() as s:
+        applied = await s.scalar(select(Event.interaction_id).where(Event.seq == 5))
+    for interaction in (None, applied):
+        at_once = await db.batch(lambda conn, i=interaction: _read_rows(CHANNEL, i, conn),
+                                 one_statement=db.is_postgresql)
+        by_table = await db.batch(lambda conn, i=interaction: read_by_table(CHANNEL, i, conn))
+        assert rows(at_once) == rows(by_table)
+        assert at_once.roster == by_table.roster
+        assert (len(at_once.units), len(at_once.generals), len(at_once.engagements)) == (3, 1, 1)
+        assert at_once.battle.applied == (5 if interaction else None)
+        assert at_once.battle.charts == {"name": "pack", "table": {"AS": [1, 2.5, None]}}

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import math
-from enum import Enum
+from enum import StrEnum
 
 import pytest
 
 from bot.storage.models import plain_values
 
 
-class Arm(str, Enum):
+class Arm(StrEnum):
     CAVALRY = "cavalry"
 
 
@@ -20,7 +20,7 @@ CASES = [
     {"sides": [["Grenadiers", "Rangers"], ["Artois"]], "state": {"round": 2, "hits": []}},
     {"pair": ("a", 1)},  # a tuple becomes a list
     {"arm": Arm.CAVALRY},  # an enum becomes its value
-    {"by_number": {1: "a", True: "b", None: "c"}},  # keys become text
+    {"by_number": {1: "a", 2.5: "b", None: "c"}},  # keys become text
     {"odd": [math.inf, -math.inf]},
     [{"deep": [[["x"]]]}],
 ]
