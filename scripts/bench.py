@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import gc
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -486,6 +488,11 @@ asyncio.run(ready(_migrated_url()))
 def start_up(runs: int) -> None:
     """The console from launch to its prompt (and out again), and its peak memory."""
     print("\nstart-up and memory of `huzzah console`")
+    # As installed (pip compiles what it installs): an editable checkout in an environment
+    # that writes no bytecode (PYTHONDONTWRITEBYTECODE) would compile every module of the
+    # bot on every launch, a cost no installed bot pays.
+    for package in ("bot", "rules"):
+        compileall.compile_dir(ROOT / package, quiet=1)
     huzzah = Path(sys.executable).with_name("huzzah")
     command = [str(huzzah)] if huzzah.exists() else [sys.executable, "-m", "bot.cli"]
     env = {**os.environ, "HUZZAH_LOG_LEVEL": "WARNING"}
@@ -503,6 +510,59 @@ def start_up(runs: int) -> None:
     absolute("`huzzah run` launch to ready (offline), median",
              statistics.median(ready) * 1000, "ms", 1000)
     absolute("console peak RSS over a short battle", peak, "MiB", 90)
+
+
+# --- instructions: a count that a noisy machine does not change ------------------------------
+
+COUNTED = (50, 250)
+"""Serial commands in each of two counted runs: the difference is the commands alone, without
+start-up."""
+
+
+async def counted_commands(kind: str, count: int) -> None:
+    """``count`` serial commands of one kind, for ``--instructions`` to count."""
+    with scratch_folder() as folder:
+        url = f"sqlite+aiosqlite:///{folder}/counted.db"
+        if kind == "floor":
+            async with floor_bot(url) as floor:
+                for _ in range(count):
+                    await floor.run('/move note:"a move"', 1)
+            return
+        async with huzzah_bot(url) as (huzzah, _):
+            for text in BATTLE:
+                await huzzah.run(text, 2)
+            for _ in range(count):
+                await huzzah.run(MOVE, 2)
+
+
+def callgrind_total(kind: str, count: int, folder: str) -> int:
+    out = Path(folder) / f"{kind}.{count}.out"
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                    sys.executable, __file__, "--counted", kind, str(count)],
+                   env={**os.environ, "PYTHONHASHSEED": "0"}, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for text in out.read_text().splitlines():
+        if text.startswith("totals:"):
+            return int(text.split()[1])
+    raise RuntimeError(f"no totals in {out}")
+
+
+def instructions() -> None:
+    """Instructions per serial command (SQLite), the floor's and a battle move's, counted by
+    callgrind: the same count on a busy machine as on an idle one, so a change can be
+    measured where timings drift by half. Informational: the targets are timings."""
+    print(f"\ninstructions per command, counted by callgrind (serial, SQLite; "
+          f"{COUNTED[1]} commands less {COUNTED[0]})")
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: skipped")
+        return
+    per: dict[str, float] = {}
+    with scratch_folder() as folder:
+        for kind in ("floor", "move"):
+            short, long = (callgrind_total(kind, n, folder) for n in COUNTED)
+            per[kind] = (long - short) / (COUNTED[1] - COUNTED[0])
+    line("battle move, instructions", f"{per['move'] / 1e6:.2f} M",
+         f"{per['floor'] / 1e6:.2f} M", f"{per['move'] / per['floor']:.2f}x", "", None)
 
 
 def memory() -> None:
@@ -526,7 +586,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="a few commands of each kind: checks the script, not the speed")
     parser.add_argument("--postgres", metavar="URL",
                         help="also measure on this PostgreSQL database (it is written to)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="only count instructions per command under valgrind (minutes)")
+    parser.add_argument("--counted", nargs=2, metavar=("KIND", "COUNT"),
+                        help=argparse.SUPPRESS)  # the run --instructions counts
     args = parser.parse_args(argv)
+    if args.counted:
+        asyncio.run(counted_commands(args.counted[0], int(args.counted[1])))
+        return 0
+    if args.instructions:
+        instructions()
+        return 0
     count, load_total, channels = (300, 4000, 200)
     if args.quick:
         count, load_total = 30, 400

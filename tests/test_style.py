@@ -29,3 +29,12 @@ def test_benchmark_prints_each_figure_beside_the_floor():
                    "console peak RSS"):
         assert any(line.startswith(figure) for line in judged), (figure, done.stdout)
     assert "targets met" in done.stdout
+
+
+def test_the_runs_the_instruction_count_measures_play_their_commands():
+    """``--instructions`` counts these runs under valgrind (minutes, so not here): each
+    must play its commands to the end."""
+    for kind in ("floor", "move"):
+        done = subprocess.run([sys.executable, "scripts/bench.py", "--counted", kind, "3"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
