@@ -47,26 +47,29 @@ ROWS_WITH_IDS = {model.__tablename__: select(model.__table__)
 
 class Record:
     """A row's columns kept past its transaction: read as a ``Row`` is (attributes and
-    ``_mapping``), and never changed, only copied with new values."""
+    ``_mapping``), and never changed, only copied with new values.
 
-    __slots__ = ("_mapping",)
+    The columns are the instance's own attributes, so reading one is a plain lookup: a
+    ``__getattr__`` behind the failed ordinary lookup cost the interpreter a formatted
+    ``AttributeError`` on every read, dozens of them in each move.
+    """
 
     def __init__(self, mapping: Mapping[str, Any]) -> None:
-        self._mapping = mapping
+        self.__dict__.update(mapping)
 
     @classmethod
     def of(cls, row: Row[Any] | Record, values: Mapping[str, Any]) -> Record:
-        return cls({**row._mapping, **values})
+        record = cls.__new__(cls)
+        record.__dict__ = {**row._mapping, **values}
+        return record
+
+    @property
+    def _mapping(self) -> Mapping[str, Any]:
+        return self.__dict__
 
     def snapshot(self) -> dict[str, Any]:
         """Every column as JSON-safe data, as ``Base.snapshot`` gives a row's."""
         return plain_values(dict(self._mapping))
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self._mapping[name]
-        except KeyError:
-            raise AttributeError(name) from None
 
 
 def row_snapshot(row: Row[Any] | Record, table: Table) -> dict[str, Any]:
