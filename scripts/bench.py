@@ -537,10 +537,12 @@ async def counted_commands(kind: str, count: int) -> None:
 
 def callgrind_total(kind: str, count: int, folder: str) -> int:
     out = Path(folder) / f"{kind}.{count}.out"
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                    sys.executable, __file__, "--counted", kind, str(count)],
-                   env={**os.environ, "PYTHONHASHSEED": "0"}, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                           sys.executable, __file__, "--counted", kind, str(count)],
+                          env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the counted {kind} run failed:\n{done.stderr[-2000:]}")
     for text in out.read_text().splitlines():
         if text.startswith("totals:"):
             return int(text.split()[1])
@@ -592,7 +594,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=argparse.SUPPRESS)  # the run --instructions counts
     args = parser.parse_args(argv)
     if args.counted:
-        asyncio.run(counted_commands(args.counted[0], int(args.counted[1])))
+        kind, count = args.counted
+        if kind not in ("floor", "move"):
+            parser.error("--counted takes floor or move")
+        asyncio.run(counted_commands(kind, int(count)))
         return 0
     if args.instructions:
         instructions()

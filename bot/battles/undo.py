@@ -93,8 +93,12 @@ async def undo_last(db: Database, command: Command,
                     write=True, one_statement=True)
             except _Overtaken:
                 pass  # moved by another process since the read, or a row to put back is gone
-        return await db.batch(partial(_undo, command, expected), write=True,
-                              channel_id=command.channel_id)
+        try:
+            return await db.batch(partial(_undo, command, expected), write=True,
+                                  channel_id=command.channel_id)
+        except _Overtaken:  # only a writer that skips the channel lock could cause this
+            raise BattleError("The battle changed while I undid its last event; nothing "
+                              "was undone.", hint="Try the command again.") from None
 
 
 def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection,

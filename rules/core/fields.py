@@ -241,8 +241,9 @@ class FieldSet:
         """Read one JSON object; unknown keys are errors, not silently dropped."""
         if not isinstance(data, Mapping):
             raise InvalidInput(f"{where} must be a JSON object, not {type(data).__name__}.")
-        # The type is part of the key: True == 1 and 1 == 1.0, but they do not read alike.
-        key = tuple((k, type(v), v) for k, v in data.items())
+        # The type is part of the key: True == 1 and 1 == 1.0, but they do not read alike;
+        # so is a float's sign (-0.0 == 0.0).
+        key = tuple((k, type(v), repr(v) if type(v) is float else v) for k, v in data.items())
         try:
             known = self._read.get(key)
         except TypeError:  # a list or an object inside: read it each time

@@ -134,3 +134,23 @@ async def test_an_undo_that_deletes_or_restores_a_row_is_made_under_the_lock(
     async with battle_session.client.db.reader() as s:
         names = list(await s.scalars(select(Unit.name).order_by(Unit.id)))
     assert names == ["12th Foot", "Picardie"]
+
+
+async def test_an_undo_overtaken_even_under_the_lock_says_so_and_changes_nothing(
+        battle_session, monkeypatch):
+    """Only a writer that skips the channel's lock could overtake the locked undo; if one
+    did, the GM is told plainly and nothing is undone."""
+    from bot.battles import undo
+
+    from .test_battle_safety import ONE_SP, setup, strength_and_log
+
+    await setup(battle_session)
+    await reply(battle_session, ONE_SP)
+
+    def overtaken(*args, **kwargs):
+        raise undo._Overtaken
+
+    monkeypatch.setattr(undo, "_undo", overtaken)
+    message = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert message.ephemeral and "nothing was undone" in message.content, message.content
+    assert await strength_and_log(battle_session.client.db) == (99, [1, 2, 3, 4])

@@ -134,3 +134,11 @@ def test_the_memory_of_json_objects_is_bounded():
     for value in range(FieldSet.READ_MEMO + 10):
         assert fields.read_json({"morale": value}, "unit") == {"morale": value}
     assert len(fields._read) <= FieldSet.READ_MEMO
+
+
+def test_a_float_read_again_keeps_its_sign():
+    from rules.core.fields import Field, FieldSet
+
+    fields = FieldSet([Field("width", float, "width")])
+    assert str(fields.read_json({"width": 0.0}, "unit")["width"]) == "0.0"
+    assert str(fields.read_json({"width": -0.0}, "unit")["width"]) == "-0.0"
