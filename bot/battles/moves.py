@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
 
-from sqlalchemy import Table, bindparam, exists, func, insert, select, text, update
+from sqlalchemy import Table, bindparam, insert, text, update
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Insert
@@ -34,7 +34,7 @@ from sqlalchemy.sql.dml import Insert
 from bot.battles.actor import Actor
 from bot.battles.decisions import refuse_while_waiting
 from bot.battles.errors import AlreadyApplied, BattleError
-from bot.battles.one_statement import RowUpdate, Shape, bound, parameters, row_updates, shape_of
+from bot.battles.one_statement import RowUpdate, Shape, guarded_write, parameters, shape_of
 from bot.battles.play import (
     BattleFacts,
     Move,
@@ -48,7 +48,6 @@ from bot.battles.rows import (
     BATTLE_IN_CHANNEL,
     BATTLES,
     ENGAGEMENTS,
-    EVENTS,
     GENERALS,
     SET_ROW,
     UNITS,
@@ -313,26 +312,10 @@ def _at_once(battle: Columns, values: Mapping[str, Any], updates: Sequence[RowUp
 @lru_cache(maxsize=256)
 def _at_once_statement(battle_keys: tuple[str, ...], rows: Shape,
                        event_keys: tuple[str, ...]) -> Insert:
-    """One statement per shape of write: the channel's advisory lock, the battle moved on
-    condition that it is still at the event read, the changed rows and the event, each only
-    if the battle moved. It returns a row only if it stored the move.
-
-    The battle's row is where a concurrent writer shows: one that committed after this
-    statement began is seen by the update's recheck of its condition, so the condition fails
-    rather than overwriting it.
-    """
-    locked = select(func.pg_advisory_xact_lock(bindparam("lock_key"))).cte("locked")
-    moved = (update(BATTLES)
-             .where(BATTLES.c.id == bindparam("battle"),
-                    BATTLES.c.last_seq == bindparam("read_seq"),
-                    BATTLES.c.pending.is_(None), exists(locked.select()))
-             .values({key: bound(BATTLES, key, "battle_") for key in battle_keys})
-             .returning(BATTLES.c.id).cte("moved"))
-    if_moved = exists(moved.select())
-    logged = select(*(bound(EVENTS, key, "event_") for key in event_keys)).where(if_moved)
-    return (insert(EVENTS).from_select(list(event_keys), logged)
-            .returning(EVENTS.c.seq)
-            .add_cte(locked, moved, *row_updates(rows, "changed", if_moved)))
+    """One statement per shape of write (``guarded_write``): the changed rows and the event,
+    on condition that the battle is still at the event read and waits for no answer."""
+    return guarded_write(battle_keys, rows, event_keys, "changed",
+                         BATTLES.c.pending.is_(None))
 
 
 @dataclass

@@ -9,10 +9,11 @@ their statement.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Table, bindparam, update
+from sqlalchemy import Table, bindparam, exists, func, insert, select, update
+from sqlalchemy.sql.dml import Insert
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
 from sqlalchemy.sql.selectable import CTE
 
@@ -60,3 +61,30 @@ def parameters(battle: Mapping[str, Any], updates: Sequence[RowUpdate],
         values[f"row_{index}"] = row_id
         values.update((f"row_{index}_{key}", value) for key, value in new.items())
     return values
+
+
+def guarded_write(battle_keys: tuple[str, ...], rows: Shape, event_keys: tuple[str, ...],
+                  rows_prefix: str, *conditions: ColumnElement[bool],
+                  also: Callable[[ColumnElement[bool]], Sequence[CTE]] = lambda _: ()
+                  ) -> Insert:
+    """A battle write as one statement: the channel's advisory lock (``lock_key``), the
+    battle moved on condition that it is still at the event read (``read_seq``, and any
+    ``conditions``), then the parts ``also`` makes, the rows and the event, each only if
+    the battle moved. It returns the event's number only if it stored the write.
+
+    The battle's row is where a concurrent writer shows: one that committed after this
+    statement began is seen by the update's recheck of its condition, so the condition fails
+    rather than overwriting it. PostgreSQL runs every part of a WITH once.
+    """
+    locked = select(func.pg_advisory_xact_lock(bindparam("lock_key"))).cte("locked")
+    moved = (update(BATTLES)
+             .where(BATTLES.c.id == bindparam("battle"),
+                    BATTLES.c.last_seq == bindparam("read_seq"),
+                    *conditions, exists(locked.select()))
+             .values({key: bound(BATTLES, key, "battle_") for key in battle_keys})
+             .returning(BATTLES.c.id).cte("moved"))
+    if_moved = exists(moved.select())
+    logged = select(*(bound(EVENTS, key, "event_") for key in event_keys)).where(if_moved)
+    return (insert(EVENTS).from_select(list(event_keys), logged)
+            .returning(EVENTS.c.seq)
+            .add_cte(locked, moved, *also(if_moved), *row_updates(rows, rows_prefix, if_moved)))

@@ -25,14 +25,19 @@ def rows_of(table: Table, where: str, then: str = "") -> TextualSelect:
     return text(f"SELECT {names} FROM {table.name} WHERE {where}{then}").columns(*table.c)
 
 
-# With the event the interaction already made, if any (a duplicate delivery, refused), and
-# the chart pack attached to the battle, if any.
+def applied_and_charts(battles: str) -> str:
+    """A move's read of the battle (``battles`` names it in the query) also takes the event
+    the interaction already made, if any (a duplicate delivery, refused), and the content of
+    the chart pack attached to the battle, if any: these columns."""
+    return ("(SELECT seq FROM events WHERE interaction_id = :interaction) AS applied, "
+            f"(SELECT content FROM charts WHERE charts.battle_id = {battles}.id) AS charts")
+
+
+APPLIED_AND_CHARTS = (column("applied", Integer()), column("charts", JSON()))
 BATTLE_IN_CHANNEL = text(
-    f"SELECT {', '.join(c.name for c in BATTLES.c)}, "
-    "(SELECT seq FROM events WHERE interaction_id = :interaction) AS applied, "
-    "(SELECT content FROM charts WHERE charts.battle_id = battles.id) AS charts "
+    f"SELECT {', '.join(c.name for c in BATTLES.c)}, {applied_and_charts('battles')} "
     "FROM battles WHERE channel_id = :channel AND status = 'active'"
-).columns(*BATTLES.c, column("applied", Integer), column("charts", JSON()))
+).columns(*BATTLES.c, *APPLIED_AND_CHARTS)
 ADD_EVENT = insert(EVENTS)
 # One row of any battle table changed by id: the columns set are those given beside
 # ``row_id`` (``bot.storage.direct.execute_dml`` compiles each set once).

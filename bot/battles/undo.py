@@ -23,8 +23,6 @@ from sqlalchemy import (
     bindparam,
     column,
     delete,
-    exists,
-    func,
     insert,
     select,
     text,
@@ -32,10 +30,12 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.selectable import CTE
 
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM, NotTheLast
 from bot.battles.moves import Command
-from bot.battles.one_statement import RowUpdate, Shape, bound, parameters, row_updates, shape_of
+from bot.battles.one_statement import RowUpdate, Shape, guarded_write, parameters, shape_of
 from bot.battles.rows import (
     ADD_EVENT,
     BATTLES,
@@ -217,20 +217,12 @@ def _at_once(battle_id: int, read_seq: int, undone_id: int, battle: dict[str, An
 @lru_cache(maxsize=128)
 def _at_once_statement(battle_keys: tuple[str, ...], rows: Shape,
                        event_keys: tuple[str, ...]) -> Insert:
-    """One statement per shape of undo: the channel's advisory lock, the battle moved on
-    condition that it is still at the event read, then the rows put back, the undone event
-    marked and the undo logged, each only if the battle moved. It returns a row only if it
-    stored the undo. PostgreSQL runs every part of a WITH once."""
-    locked = select(func.pg_advisory_xact_lock(bindparam("lock_key"))).cte("locked")
-    moved = (update(BATTLES)
-             .where(BATTLES.c.id == bindparam("battle"),
-                    BATTLES.c.last_seq == bindparam("read_seq"), exists(locked.select()))
-             .values({key: bound(BATTLES, key, "battle_") for key in battle_keys})
-             .returning(BATTLES.c.id).cte("moved"))
-    if_moved = exists(moved.select())
-    marked = (update(EVENTS).where(EVENTS.c.id == bindparam("undone"), if_moved)
-              .values(undone_by=bindparam("undo_seq")).cte("marked"))
-    logged = select(*(bound(EVENTS, key, "event_") for key in event_keys)).where(if_moved)
-    return (insert(EVENTS).from_select(list(event_keys), logged)
-            .returning(EVENTS.c.seq)
-            .add_cte(locked, moved, marked, *row_updates(rows, "restored", if_moved)))
+    """One statement per shape of undo (``guarded_write``): the rows put back, the undone
+    event marked and the undo logged, on condition that the battle is still at the event
+    read."""
+
+    def marked(if_moved: ColumnElement[bool]) -> list[CTE]:
+        return [update(EVENTS).where(EVENTS.c.id == bindparam("undone"), if_moved)
+                .values(undone_by=bindparam("undo_seq")).cte("marked")]
+
+    return guarded_write(battle_keys, rows, event_keys, "restored", also=marked)

@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import JSON, Integer, String, Table, column, text
+from sqlalchemy import JSON, String, Table, column, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import TextClause
 
-from bot.battles.rows import Record
+from bot.battles.rows import APPLIED_AND_CHARTS, Record, applied_and_charts
 from bot.storage.models import Base, Battle, Event, General, Unit, UTCDateTime
 from bot.storage.models import Engagement as EngagementRow
 
@@ -95,12 +95,9 @@ def move_statement() -> TextClause:
     its units, generals and engagements still going on."""
     names = ", ".join(f"b.{c.name}" for c in _BATTLES.c)
     return text(
-        f"SELECT {names}, "
-        "(SELECT seq FROM events WHERE interaction_id = :interaction) AS applied, "
-        "(SELECT content FROM charts WHERE charts.battle_id = b.id) AS charts"
-        f"{_arrays(_MOVE_ROWS)} FROM battles b "
+        f"SELECT {names}, {applied_and_charts('b')}{_arrays(_MOVE_ROWS)} FROM battles b "
         "WHERE b.channel_id = :channel AND b.status = 'active'"
-    ).columns(*_BATTLES.c, column("applied", Integer()), column("charts", JSON()),
+    ).columns(*_BATTLES.c, *APPLIED_AND_CHARTS,
               *(column(f"{name}_rows", JSON()) for name, _, _ in _MOVE_ROWS))
 
 
