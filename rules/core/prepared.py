@@ -6,6 +6,7 @@ both run a prepared procedure on dice of their choosing and name what it did.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -31,21 +32,8 @@ def with_roll_groups(prepared: Prepared, groups: Callable[[], RollGroups | None]
     ``groups()`` tells them apart: every result of those dice leads where its group's dice
     do. A walk of its outcomes then branches once per group, not once per result of the
     dice. ``groups()`` may say None (too many to list): the walk branches as usual."""
-    prepared.roll_groups = _once(groups)  # type: ignore[attr-defined]
+    prepared.roll_groups = functools.cache(groups)  # type: ignore[attr-defined]
     return prepared
-
-
-def _once(make: Callable[[], RollGroups | None]) -> Callable[[], RollGroups | None]:
-    """``make``, called at most once (``functools.cache`` costs more to set up, and every
-    move prepares a procedure whose groups only a walk of its outcomes will ask for)."""
-    made: list[RollGroups | None] = []
-
-    def once() -> RollGroups | None:
-        if not made:
-            made.append(make())
-        return made[0]
-
-    return once
 
 
 def roll_groups(prepared: Prepared) -> RollGroups | None:
