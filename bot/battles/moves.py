@@ -133,7 +133,7 @@ async def play_move(db: Database, command: Command, ruleset: str, procedure: str
         try:
             return await _play(db, command, ruleset, procedure, options, dice, kept, states)
         except IntegrityError:
-            applied = await db.batch(partial(_applied_seq, command.interaction_id))
+            applied = await db.batch(partial(_applied_seq, command.interaction_id), quick=True)
             if applied is None:
                 raise
             raise AlreadyApplied(applied) from None
@@ -152,7 +152,7 @@ async def _play(db: Database, command: Command, ruleset: str, procedure: str,
             move = None
     if move is None:
         fresh = await db.batch(partial(_read, command.channel_id, command.interaction_id),
-                               one_statement=db.is_postgresql)
+                               one_statement=db.is_postgresql, quick=True)
         if fresh is None:
             return None
         read, move = fresh, _plan(fresh, ruleset, procedure, options, dice)
@@ -165,7 +165,7 @@ async def _play(db: Database, command: Command, ruleset: str, procedure: str,
         try:
             locked = await db.batch(partial(_play_locked, command, ruleset, procedure,
                                             options, dice), write=True,
-                                    channel_id=command.channel_id)
+                                    channel_id=command.channel_id, quick=True)
         except _Moved:  # only a writer that skips the channel lock could cause this
             raise BattleError("The battle changed while I played this move; nothing was "
                               "applied.", hint="Try the command again.") from None
@@ -185,7 +185,7 @@ async def _store(db: Database, read: BattleRead, move: Move,
         return await db.batch(partial(_write, read, move, command, lock_key=lock_key),
                               write=True, one_statement=True)
     return await db.batch(partial(_write, read, move, command), write=True,
-                          channel_id=command.channel_id)
+                          channel_id=command.channel_id, quick=True)
 
 
 def _plan(read: BattleRead, ruleset: str, procedure: str, options: Mapping[str, Any],

@@ -42,6 +42,9 @@ MODELS: dict[str, type[Base]] = {"battles": Battle, "units": Unit, "generals": G
 # The sequence counter only ever grows: undo must not wind it back.
 NOT_RESTORED = ("last_seq",)
 NOT_UNDOABLE = ("undo", "battle_start")
+# A read of a battle and up to this many of its events is quick enough to run on the event
+# loop (see ``Database.batch``); the whole log, for an export, is not.
+QUICK_EVENTS = 50
 
 
 def snapshot(row: Base) -> dict[str, Any]:
@@ -550,7 +553,8 @@ class BattleStore:
         if known is not None:
             return known
         changed = self._hints_changed
-        ruleset = await self.db.batch(partial(_active_ruleset, channel_id), one_statement=True)
+        ruleset = await self.db.batch(partial(_active_ruleset, channel_id), one_statement=True,
+                                      quick=True)
         if ruleset is not None and changed == self._hints_changed:
             self._hint(channel_id, ruleset)
         return ruleset
@@ -571,7 +575,8 @@ class BattleStore:
         """
         # On PostgreSQL the view is one statement (see ``_read_view``).
         view = await self.db.batch(partial(_read_view, channel_id, ended_too, events),
-                                   one_statement=self.db.is_postgresql)
+                                   one_statement=self.db.is_postgresql,
+                                   quick=events is not None and events <= QUICK_EVENTS)
         if view is None:
             raise NoBattle()
         return view

@@ -95,7 +95,7 @@ async def undo_last(db: Database, command: Command,
                 pass  # moved by another process since the read, or a row to put back is gone
         try:
             return await db.batch(partial(_undo, command, expected), write=True,
-                                  channel_id=command.channel_id)
+                                  channel_id=command.channel_id, quick=True)
         except _Overtaken:  # only a writer that skips the channel lock could cause this
             raise BattleError("The battle changed while I undid its last event; nothing "
                               "was undone.", hint="Try the command again.") from None

@@ -60,7 +60,7 @@ class OddsLookups(Lookups):
         """The work, and what the reply should say of where its values came from."""
         channel = interaction.channel_id or 0
         if not lookup and await self.store.ruleset(channel) is not None:
-            read = await self.store.db.batch(partial(read_battle, channel))
+            read = await self.store.db.batch(partial(read_battle, channel), quick=True)
             if read is not None:
                 command = interaction.command.qualified_name if interaction.command else ""
                 check_ruleset(read.battle.name, read.battle.ruleset, ruleset,

@@ -2,11 +2,22 @@
 
 The async driver for SQLite hands every cursor call to its own thread and back: three or four
 hops of the event loop per statement, about half a millisecond each. A command's reads, or its
-writes, are a handful of statements; run together on a thread that owns a plain synchronous
-SQLite connection, they cost one hop, and SQLite's write lock is held for the time the
-statements take rather than for the hops between them.
+writes, are a handful of statements; run together on a plain synchronous SQLite connection,
+they cost one hop at most, and SQLite's write lock is held for the time the statements take
+rather than for the hops between them.
 
-PostgreSQL needs no such thing (asyncpg is quick per statement): the same function runs
+Work that touches one battle's rows (a move, an undo, a battle's read) does not need the hop
+at all: with WAL and ``synchronous = NORMAL`` a commit writes to the operating system's cache
+and does not wait for the disk, so the whole batch takes a fraction of a millisecond. Handing
+it to a thread cost more than that: the interpreter runs one thread's Python at a time, and
+every hand-over of its lock between the event loop and the thread is paid for in time.
+:class:`SqliteOnLoop` therefore runs such work on the event loop itself, on a connection that
+never waits: if another connection holds the lock (another process, say), SQLite refuses at
+once and the work goes to :class:`SqliteThread`, which waits for it there. That connection
+never checkpoints the log by itself either (a checkpoint waits for the disk); it asks for one
+to be run on a thread every so often.
+
+PostgreSQL needs none of this (asyncpg is quick per statement): the same function runs
 inside an ordinary async transaction through ``run_sync``.
 """
 
@@ -16,7 +27,7 @@ import asyncio
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import URL, create_engine
 from sqlalchemy.engine import Connection, Engine
@@ -28,30 +39,53 @@ T = TypeVar("T")
 Work = Callable[[Connection], T]
 """Synchronous database work: given a connection inside a transaction, returns its result."""
 
+OnCommit = Callable[[str], None]
 
-class SqliteThread:
-    """One thread owning one synchronous SQLite connection; work runs there, one job at a time.
+CHECKPOINT_EVERY = 200
+"""Commits on the event loop between two checkpoints of the log, run on a thread. A move
+writes a few pages, so this keeps the log near SQLite's own default of 1,000 pages."""
 
-    ``configure`` installs the same pragmas and BEGIN as the async engine's connections.
+
+class Busy(Exception):
+    """Another connection held SQLite's lock, and this one does not wait: nothing was done."""
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether ``error`` (sqlite3's, or SQLAlchemy's wrapping it) is SQLite's "busy"."""
+    original = getattr(error, "orig", None) or error
+    code = getattr(original, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_BUSY
+
+
+class KeptConnection:
+    """One synchronous SQLite connection, kept open between batches, used by one thread at a
+    time; each batch is one transaction.
+
+    ``configure`` installs the same pragmas as the async engine's connections; ``begin`` is
+    the BEGIN this connection's batches start with (``BEGIN IMMEDIATE`` for writes).
     """
 
-    def __init__(self, url: URL, configure: Callable[[Engine], None], name: str) -> None:
-        # One connection, only ever used from this one thread.
+    def __init__(self, url: URL, configure: Callable[[Engine], None], begin: str) -> None:
         self._engine = create_engine(url.set(drivername="sqlite"), poolclass=StaticPool,
                                      connect_args={"check_same_thread": False})
         configure(self._engine)
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
-        self._open: Connection | None = None  # used only on the executor's thread
+        self._begin = begin
+        self._open: Connection | None = None
         self._options: dict[str, object] = {}
 
-    async def run(self, work: Work[T], options: dict[str, object],
-                  on_commit: Callable[[str], None] | None = None) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._call, work, options, on_commit)
-
-    def _call(self, work: Work[T], options: dict[str, object],
-              on_commit: Callable[[str], None] | None) -> T:
+    def call(self, work: Work[T], options: dict[str, object], on_commit: OnCommit | None) -> T:
+        """Run ``work`` in one transaction. Raises :class:`Busy`, having done nothing, if the
+        transaction could not begin because another connection held the lock."""
         connection = self._connection(options)
+        try:
+            # Begun here rather than by SQLAlchemy's listener, so that a refusal is known to
+            # have come before any work (the listener sees the transaction and begins nothing).
+            connection.connection.dbapi_connection.execute(self._begin)  # type: ignore[union-attr]
+        except sqlite3.Error as error:
+            if is_busy(error):
+                raise Busy() from error
+            self._drop_connection()
+            raise
         try:
             with connection.begin():
                 result = work(connection)
@@ -67,9 +101,15 @@ class SqliteThread:
             on_commit("after_commit")
         return result
 
+    def checkpoint(self, options: dict[str, object]) -> None:
+        """Copy what the log holds into the database file, as far as no reader needs it
+        (``PASSIVE``: it waits for no one, and writers go on meanwhile)."""
+        raw: Any = self._connection(options).connection.dbapi_connection
+        raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
     def _connection(self, options: dict[str, object]) -> Connection:
-        """The thread's connection, kept open between batches: checking it out of the pool
-        and back (which rolls back on return) cost more than a move's statements."""
+        """The kept connection: checking one out of a pool and back (which rolls back on
+        return) cost more than a move's statements."""
         if self._open is None or self._options != options:
             self._drop_connection()
             self._open = self._engine.connect()
@@ -82,11 +122,71 @@ class SqliteThread:
             self._open.close()
             self._open = None
 
-    def _close_on_thread(self) -> None:
+    def close(self) -> None:
         self._drop_connection()
         self._engine.dispose()
 
+
+class SqliteThread:
+    """A thread owning one kept connection; work runs there, one job at a time, and waits
+    for SQLite's lock as long as the connection's busy timeout allows."""
+
+    def __init__(self, url: URL, configure: Callable[[Engine], None], name: str,
+                 begin: str) -> None:
+        self._kept = KeptConnection(url, configure, begin)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+
+    async def run(self, work: Work[T], options: dict[str, object],
+                  on_commit: OnCommit | None = None) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._kept.call, work, options,
+                                          on_commit)
+
+    async def checkpoint(self, options: dict[str, object]) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._kept.checkpoint, options)
+
     def close(self) -> None:
         """Finish the work queued, then close the connection."""
-        self._executor.submit(self._close_on_thread).result()
+        self._executor.submit(self._kept.close).result()
         self._executor.shutdown(wait=True)
+
+
+class SqliteOnLoop:
+    """A kept connection used on the event loop itself, for work that touches a handful of
+    rows. Its connection never waits for a lock (``busy_timeout`` 0) and never checkpoints
+    by itself: both would hold up every other command for as long as they took.
+
+    ``run`` raises :class:`Busy` when the work should go to a thread instead: the lock was
+    held, so nothing was done (or, for a read, what was done can simply be done again).
+    ``every_so_often`` is called once per :data:`CHECKPOINT_EVERY` commits, to have the log
+    checkpointed elsewhere.
+    """
+
+    def __init__(self, url: URL, configure: Callable[[Engine], None], begin: str,
+                 every_so_often: Callable[[], None] | None = None) -> None:
+        self._kept = KeptConnection(url, configure, begin)
+        self._every_so_often = every_so_often
+        self._commits = 0
+
+    def run(self, work: Work[T], options: dict[str, object], on_commit: OnCommit | None = None,
+            *, reads_only: bool = False) -> T:
+        try:
+            result = self._kept.call(work, options, on_commit)
+        except Busy:
+            raise
+        except Exception as error:
+            # A read can be refused its snapshot midway (rarely: while another connection
+            # recovers the log); it changed nothing, so it is done again on the thread.
+            if reads_only and is_busy(error):
+                raise Busy() from error
+            raise
+        if self._every_so_often is not None:
+            self._commits += 1
+            if self._commits >= CHECKPOINT_EVERY:
+                self._commits = 0
+                self._every_so_often()
+        return result
+
+    def close(self) -> None:
+        self._kept.close()

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import os
 import signal
 import time
 import weakref
 from collections.abc import AsyncIterator, Mapping
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -37,7 +38,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import Session
 
-from bot.storage.batches import SqliteThread, Work
+from bot.storage.batches import Busy, SqliteOnLoop, SqliteThread, Work
 
 DEFAULT_URL = "sqlite+aiosqlite:///huzzah.db"
 """A file ``huzzah.db`` in the working directory: zero set-up for a single small server."""
@@ -52,6 +53,8 @@ READ_ONLY_OPTION = "huzzah_read_only"
 """Execution option marking connections that only read (SQLite then begins DEFERRED)."""
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
 _ADVISORY_NAMESPACE = b"huzzah.battle-channel:"
@@ -188,6 +191,11 @@ def ping_when_idle(engine: AsyncEngine) -> None:
             raise DisconnectionError("a pooled connection went away while idle")
 
 
+def _begin(write: bool) -> str:
+    """A batch's BEGIN on SQLite: a write takes the write lock up front."""
+    return "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED"
+
+
 def _create_sqlite_directory(url: URL) -> None:
     """Make the folder for a SQLite file, so ``sqlite:///data/huzzah.db`` works on first run."""
     database = url.database or ""
@@ -201,6 +209,7 @@ def configure_sqlite(
     foreign_keys: bool = True,
     busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
     query_only: bool = False,
+    autocheckpoint: bool = True,
 ) -> None:
     """Install the per-connection pragmas and Huzzah's own BEGIN on a SQLite engine.
 
@@ -217,6 +226,8 @@ def configure_sqlite(
         "PRAGMA synchronous = NORMAL",
         # A connection that only reads cannot write by mistake (it takes no write lock).
         *(("PRAGMA query_only = ON",) if query_only else ()),
+        # A connection that must never wait for the disk leaves checkpoints to another.
+        *(() if autocheckpoint else ("PRAGMA wal_autocheckpoint = 0",)),
     )
 
     sync_engine = engine.sync_engine if isinstance(engine, AsyncEngine) else engine
@@ -236,11 +247,14 @@ def configure_sqlite(
     @event.listens_for(sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
         read_only = connection.get_execution_options().get(READ_ONLY_OPTION, False)
-        begin = "BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE"
+        begin = _begin(not read_only)
         if plain:
             # Straight to sqlite3: SQLAlchemy's execution of one BEGIN cost more than a
-            # move's other statements each (a tenth of the writer thread's time).
-            connection.connection.dbapi_connection.execute(begin)  # type: ignore[union-attr]
+            # move's other statements each (a tenth of the writer thread's time). The batch
+            # connections begin their transactions themselves (``KeptConnection.call``).
+            raw: Any = connection.connection.dbapi_connection
+            if not raw.in_transaction:
+                raw.execute(begin)
         else:
             connection.exec_driver_sql(begin)
 
@@ -283,6 +297,8 @@ class Database:
         # Other processes still meet the busy timeout.
         self._sqlite_writer = asyncio.Lock() if self.is_sqlite else None
         self._threads: dict[bool, SqliteThread] = {}
+        self._on_loop: dict[bool, SqliteOnLoop] = {}
+        self._checkpointing: asyncio.Future[None] | None = None
         self._closed = False
 
     @property
@@ -316,7 +332,8 @@ class Database:
         return self._process_lock(channel_id)
 
     async def batch(self, work: Work[T], *, write: bool = False,
-                    channel_id: int | None = None, one_statement: bool = False) -> T:
+                    channel_id: int | None = None, one_statement: bool = False,
+                    quick: bool = False) -> T:
         """Run ``work`` (synchronous, given a connection) in one transaction, as one round trip.
 
         A write takes SQLite's write lock (queued in this process) or, on PostgreSQL, the
@@ -324,6 +341,10 @@ class Database:
         Work of ``one_statement`` needs no transaction around it on PostgreSQL: it saves
         the BEGIN and COMMIT round trips. A write of one statement must take the channel's
         advisory lock itself (see ``bot.battles.moves``).
+
+        ``quick`` work touches the rows of one battle, not a whole log: on a SQLite file it
+        runs on the event loop itself (see ``bot.storage.batches``), unless another
+        connection holds the lock, when it waits on a thread as other work does.
         """
         if self._closed:
             raise RuntimeError("the database is closed: the bot is shutting down")
@@ -331,10 +352,17 @@ class Database:
         on_commit = crash_point if write else None
         thread = self._thread(write)
         if thread is not None:
+            on_loop = self._loop_connection(write) if quick else None
             if not write:
+                if on_loop is not None:
+                    with suppress(Busy):
+                        return on_loop.run(work, options, reads_only=True)
                 return await thread.run(work, options)
             assert self._sqlite_writer is not None
             async with self._sqlite_writer:
+                if on_loop is not None:
+                    with suppress(Busy):
+                        return on_loop.run(work, options, on_commit)
                 return await thread.run(work, options, on_commit)
         # An in-memory SQLite is one connection shared by every task: one batch at a time.
         shared = self._sqlite_writer if self.is_sqlite else None
@@ -379,8 +407,33 @@ class Database:
         if write not in self._threads:
             self._threads[write] = SqliteThread(
                 self.url, partial(configure_sqlite, foreign_keys=True, query_only=not write),
-                "huzzah-sqlite-" + ("writer" if write else "reader"))
+                "huzzah-sqlite-" + ("writer" if write else "reader"), _begin(write))
         return self._threads[write]
+
+    def _loop_connection(self, write: bool) -> SqliteOnLoop:
+        """The connection for quick work on the event loop (a SQLite file only)."""
+        if write not in self._on_loop:
+            configure = partial(configure_sqlite, foreign_keys=True, query_only=not write,
+                                busy_timeout_ms=0, autocheckpoint=False)
+            self._on_loop[write] = SqliteOnLoop(
+                self.url, configure, _begin(write),
+                self._checkpoint_soon if write else None)
+        return self._on_loop[write]
+
+    def _checkpoint_soon(self) -> None:
+        """Checkpoint the log on the writing thread, unless one is already under way."""
+        if self._checkpointing is not None and not self._checkpointing.done():
+            return
+        thread = self._thread(True)
+        assert thread is not None
+        self._checkpointing = asyncio.ensure_future(self._checkpoint(thread))
+
+    @staticmethod
+    async def _checkpoint(thread: SqliteThread) -> None:
+        try:
+            await thread.checkpoint({READ_ONLY_OPTION: False})
+        except Exception:  # the next one, or closing the database, catches up
+            log.warning("Checkpointing the SQLite log failed", exc_info=True)
 
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[AsyncSession]:
@@ -412,6 +465,12 @@ class Database:
     async def dispose(self) -> None:
         """Close every pooled connection; batches asked for afterwards are refused."""
         self._closed = True
+        if self._checkpointing is not None:
+            with suppress(Exception):  # the log is checkpointed on close anyway
+                await self._checkpointing
+        for on_loop in self._on_loop.values():
+            on_loop.close()
+        self._on_loop = {}
         threads, self._threads = list(self._threads.values()), {}
         try:
             for thread in threads:

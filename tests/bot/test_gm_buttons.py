@@ -3,6 +3,8 @@ still working after a restart."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.client import create_bot
 from bot.offline import OfflineDiscord
 from bot.storage import Database
@@ -96,6 +98,13 @@ async def test_a_slow_press_is_deferred_then_answered(battle_session, monkeypatc
     await setup(battle_session)
     result = await reply(battle_session, ONE_SP)
     monkeypatch.setattr(bot.buttons, "DEFER_AFTER", 0)  # every press counts as slow
+    quick = Database.batch
+
+    async def slow_batch(*args, **kwargs):  # a database that keeps the press waiting
+        await asyncio.sleep(0.01)
+        return await quick(*args, **kwargs)
+
+    monkeypatch.setattr(Database, "batch", slow_batch)
     sent = await press(battle_session, result, "↩️ Undo", GM_USER)
     assert [m.kind for m in sent] == ["edit", "followup"]
     assert sent[0].components == [] and "Undone by" in sent[0].content

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import threading
+from functools import partial
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import OperationalError
 
-from bot.storage import Database
+from bot.storage import Database, batches
+from bot.storage.batches import is_busy
 from bot.storage.database import is_in_memory
 from bot.storage.migrate import upgrade_async
 
-from .conftest import sqlite_url
+from .conftest import SQLITE_NAME, sqlite_url
 
 
 def count_battles(conn: Connection) -> int:
@@ -69,9 +73,15 @@ async def test_no_batch_runs_once_the_database_is_closed(tmp_path):
     assert db._threads == {}
 
 
-async def test_a_failed_batch_leaves_nothing_behind_for_the_next(tmp_path):
-    """The batch threads keep their connection open between batches: whatever stopped one
-    (a refusal, or an error from SQLite itself), the next starts on a clean transaction."""
+def _kept(db: Database, quick: bool):
+    """The connection a writing batch kept: the event loop's (quick) or the thread's."""
+    return (db._on_loop if quick else db._threads)[True]._kept
+
+
+@pytest.mark.parametrize("quick", [False, True], ids=["on a thread", "on the event loop"])
+async def test_a_failed_batch_leaves_nothing_behind_for_the_next(tmp_path, quick):
+    """Batches keep their connection open between batches: whatever stopped one (a refusal,
+    or an error from SQLite itself), the next starts on a clean transaction."""
     url = sqlite_url(tmp_path)
     await upgrade_async(url)
 
@@ -87,16 +97,124 @@ async def test_a_failed_batch_leaves_nothing_behind_for_the_next(tmp_path):
         conn.execute(text("INSERT INTO no_such_table VALUES (1)"))
 
     async with Database(url) as db:
-        await db.batch(count_battles, write=True)
-        kept = db._threads[True]._open
+        await db.batch(count_battles, write=True, quick=quick)
+        kept = _kept(db, quick)._open
         with pytest.raises(Refused):
-            await db.batch(refused, write=True)
-        assert kept is not None and db._threads[True]._open is kept
+            await db.batch(refused, write=True, quick=quick)
+        assert kept is not None and _kept(db, quick)._open is kept
         with pytest.raises(OperationalError, match="no_such_table"):
-            await db.batch(broken, write=True)
-        assert db._threads[True]._open is None  # not trusted again
-        await db.batch(lambda conn: add_battle(3, conn), write=True)
-        assert db._threads[True]._open is not kept
+            await db.batch(broken, write=True, quick=quick)
+        assert _kept(db, quick)._open is None  # not trusted again
+        await db.batch(lambda conn: add_battle(3, conn), write=True, quick=quick)
+        assert _kept(db, quick)._open is not kept
         channels = await db.batch(lambda conn: conn.scalars(
-            text("SELECT channel_id FROM battles")).all())
+            text("SELECT channel_id FROM battles")).all(), quick=quick)
     assert channels == [3]
+
+
+def _thread_name(conn: Connection) -> str:
+    return threading.current_thread().name
+
+
+async def test_quick_work_runs_on_the_event_loop_and_other_work_on_a_thread(tmp_path):
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    here = threading.current_thread().name
+    async with Database(url) as db:
+        assert await db.batch(_thread_name, quick=True) == here
+        assert await db.batch(_thread_name, write=True, quick=True) == here
+        assert (await db.batch(_thread_name)).startswith("huzzah-sqlite-reader")
+        assert (await db.batch(_thread_name, write=True)).startswith("huzzah-sqlite-writer")
+
+
+async def test_quick_work_waits_on_a_thread_while_another_connection_holds_the_lock(tmp_path):
+    """Another process writing: a quick write is not refused, and does not hold up the event
+    loop while it waits; a quick read does not wait at all (WAL readers never do)."""
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    other = sqlite3.connect(tmp_path / SQLITE_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO battles (channel_id, ruleset, name, status, created_by, settings, "
+                  "turn, last_seq, dice_queue, created_at) VALUES (9, 'fire-at-will', 'B', "
+                  "'active', 1, '{}', 1, 0, '[]', '2026-01-01')")
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    def write(conn: Connection) -> tuple[str, int]:
+        add_battle(1, conn)
+        return threading.current_thread().name, count_battles(conn)
+
+    async with Database(url) as db:
+        ticking = asyncio.create_task(ticker())
+        writing = asyncio.create_task(db.batch(write, write=True, channel_id=1, quick=True))
+        await asyncio.sleep(0.3)
+        assert not writing.done()
+        assert ticks >= 10  # the loop went on while the write waited
+        assert await db.batch(_thread_name, quick=True) == threading.current_thread().name
+        assert await db.batch(count_battles, quick=True) == 0  # the other's is not committed
+        other.execute("COMMIT")
+        name, count = await writing
+        ticking.cancel()
+        assert name.startswith("huzzah-sqlite-writer") and count == 2
+        assert await db.batch(count_battles, quick=True) == 2
+    other.close()
+
+
+async def test_a_quick_read_refused_midway_is_read_again_on_a_thread(tmp_path):
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    here = threading.current_thread().name
+    calls: list[str] = []
+
+    def read(conn: Connection) -> int:
+        calls.append(threading.current_thread().name)
+        if calls[-1] == here:
+            busy = sqlite3.OperationalError("database is locked")
+            busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
+            raise busy
+        return count_battles(conn)
+
+    async with Database(url) as db:
+        assert await db.batch(read, quick=True) == 0
+        assert calls[0] == here and calls[1].startswith("huzzah-sqlite-reader")
+        # A write is never done twice: one refused midway is an error, as on a thread.
+        calls.clear()
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            await db.batch(read, write=True, quick=True)
+        assert calls == [here]
+
+
+@pytest.mark.parametrize("every", [20, 10**9], ids=["checkpointed", "never (control)"])
+async def test_the_log_of_quick_writes_is_checkpointed_on_a_thread(tmp_path, monkeypatch, every):
+    """The event loop's connection never checkpoints by itself (that waits for the disk);
+    every so often a checkpoint runs on the writing thread, so the log stays small."""
+    monkeypatch.setattr(batches, "CHECKPOINT_EVERY", every)
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    async with Database(url) as db:
+        for channel in range(500):
+            await db.batch(partial(add_battle, channel), write=True, quick=True)
+            if db._checkpointing is not None:
+                await db._checkpointing
+        wal = (tmp_path / (SQLITE_NAME + "-wal")).stat().st_size
+        assert await db.batch(count_battles, quick=True) == 500
+    if every == 20:
+        assert wal < 512 * 1024
+    else:
+        assert wal > 1024 * 1024
+
+
+def test_only_sqlites_busy_counts_as_busy():
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorcode = sqlite3.SQLITE_BUSY | (1 << 8)  # an extended code: BUSY_RECOVERY
+    assert is_busy(busy)
+    assert is_busy(OperationalError("SELECT 1", {}, busy))
+    other = sqlite3.OperationalError("no such table")
+    other.sqlite_errorcode = sqlite3.SQLITE_ERROR
+    assert not is_busy(other)
+    assert not is_busy(ValueError("busy"))
