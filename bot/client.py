@@ -69,9 +69,12 @@ class HuzzahBot(commands.Bot):
         if self._settle_heap:  # a process that runs the bot: what is loaded now stays
             settle_heap()
 
-    async def on_app_command_completion(self, interaction: discord.Interaction,
-                                        _command: Any) -> None:
-        log_command(interaction, "ok")
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "app_command_completion":
+            # Logged at once: an ``on_app_command_completion`` listener would cost every
+            # command a task of its own.
+            log_command(args[0], "ok")
+        super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
         try:
