@@ -47,6 +47,7 @@ from bot.offline import (  # noqa: E402
     parse_command_line,
 )
 from bot.render.resolution import resolution_messages  # noqa: E402
+from bot.replies import gm_view  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from bot.storage.migrate import upgrade_async  # noqa: E402
 from bot.storage.models import Battle, Event  # noqa: E402
@@ -115,13 +116,19 @@ def percentile(timings: list[float], share: float) -> float:
 
 
 class FloorBot(discord.Client):
-    """One slash command: insert one row, answer one embed. Nothing else."""
+    """One slash command: insert one row, answer one embed. Nothing else.
+
+    A second command, ``/reply``, inserts the same row and answers with a battle move's
+    reply as Huzzah sent it (``reply``: its embeds, and the buttons under it): what
+    discord.py itself costs to send that reply, for the figures' reading.
+    """
 
     def __init__(self, url: str) -> None:
         super().__init__(intents=discord.Intents(guilds=True))
         self.url = url
         self.tree = app_commands.CommandTree(self)
         self.write: Callable[[int, str], Awaitable[None]] | None = None
+        self.reply: list[dict] = []
 
         @self.tree.command(name="move", description="Record a move")
         async def move(interaction: discord.Interaction, note: str = "") -> None:
@@ -129,6 +136,13 @@ class FloorBot(discord.Client):
             await self.write(interaction.channel_id or 0, note)
             embed = discord.Embed(title="Move recorded", description=note or "-")
             await interaction.response.send_message(embed=embed)
+
+        @self.tree.command(name="reply", description="Record a move, answered as Huzzah does")
+        async def reply(interaction: discord.Interaction, note: str = "") -> None:
+            assert self.write is not None
+            await self.write(interaction.channel_id or 0, note)
+            embeds = [discord.Embed.from_dict(embed) for embed in self.reply]
+            await interaction.response.send_message(embeds=embeds, view=gm_view(1, 1))
 
     async def setup_hook(self) -> None:
         if self.url.startswith("postgresql"):
@@ -196,6 +210,11 @@ class Driver:
         if not sent or (sent[0].ephemeral and text.startswith(("/melee", "/move"))):
             raise RuntimeError(f"{text!r} was refused: {sent[0].content if sent else 'no reply'}")
         return elapsed
+
+    async def reply(self, text: str, channel: int) -> list[dict]:
+        """The embeds of one command's reply."""
+        sent = await self.session.invoke_raw(self.payload(text, channel))
+        return sent[0].embeds
 
     async def serial(self, text: str, channel: int, count: int) -> list[float]:
         return [await self.run(text, channel) for _ in range(count)]
@@ -303,6 +322,7 @@ async def commands(url: str, floor_url: str, label: str, count: int, load_total:
             for text in BATTLE:
                 await huzzah.run(text, channel)
             await huzzah.serial(MOVE, channel, 20)
+        floor.session.client.reply = await huzzah.reply(MOVE, 3)
         await serial_figures(label, floor, huzzah, db, count)
         await load_figures(label, floor, huzzah, load_total, channel_count)
 
@@ -354,7 +374,7 @@ async def load_figures(label: str, floor: Driver, huzzah: Driver, load_total: in
             await huzzah.run(text, channel)
     floor_channels = list(range(100, 100 + channel_count))
     each = max(1, load_total // ROUNDS)
-    rates: dict[str, list[float]] = {"floor": [], "huzzah": []}
+    rates: dict[str, list[float]] = {"floor": [], "huzzah": [], "reply": []}
     timings: dict[str, list[float]] = {"floor": [], "huzzah": []}
     for _ in range(ROUNDS):
         default_collector()
@@ -365,12 +385,23 @@ async def load_figures(label: str, floor: Driver, huzzah: Driver, load_total: in
         rate, took = await huzzah.load(MOVE, channels, each, 50)
         rates["huzzah"].append(rate)
         timings["huzzah"] += took
+        default_collector()
+        rates["reply"].append((await floor.load('/reply note:"a move"', floor_channels,
+                                                each, 50))[0])
     ratio = statistics.median(ours / theirs
                               for ours, theirs in zip(rates["huzzah"], rates["floor"],
                                                       strict=True))
     against_floor("battle moves per second", statistics.median(rates["huzzah"]),
                   statistics.median(rates["floor"]), "/s", 0.5, higher_is_better=True,
                   ratio=ratio)
+    # What sending a move's reply costs discord.py alone, against the floor: the part of
+    # the ratio above that no work of Huzzah's own can take back.
+    reply_ratio = statistics.median(ours / theirs
+                                    for ours, theirs in zip(rates["reply"], rates["floor"],
+                                                            strict=True))
+    line("floor answering with a move's reply, per second",
+         f"{statistics.median(rates['reply']):,.1f} /s",
+         f"{statistics.median(rates['floor']):,.1f} /s", f"{reply_ratio:.2f}x", "", None)
     info("floor p50 under load", statistics.median(timings["floor"]), "ms")
     info("battle move p50 under load", statistics.median(timings["huzzah"]), "ms")
     absolute("battle move p99 under load", percentile(timings["huzzah"], 0.99), "ms", 250)

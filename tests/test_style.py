@@ -28,6 +28,9 @@ def test_benchmark_prints_each_figure_beside_the_floor():
     for figure in ("battle move p99 under load", "console launch", "`huzzah run` launch",
                    "console peak RSS"):
         assert any(line.startswith(figure) for line in judged), (figure, done.stdout)
+    reply = [line for line in done.stdout.splitlines()
+             if line.startswith("floor answering with a move's reply")]
+    assert reply and reply[0].split()[-1].endswith("x"), done.stdout  # a ratio, no target
     assert "targets met" in done.stdout
 
 
