@@ -181,9 +181,7 @@ async def _store(db: Database, read: BattleRead, move: Move,
     """Write the move: on PostgreSQL as one statement, unless it begins an engagement (whose
     new row's id the log needs before the event is written)."""
     if db.is_postgresql and not _begins_engagement(move):
-        lock_key = advisory_key(command.channel_id)
-        return await db.batch(partial(_write, read, move, command, lock_key=lock_key),
-                              write=True, one_statement=True)
+        return await _write_at_once(db, read, move, command)
     return await db.batch(partial(_write, read, move, command), write=True,
                           channel_id=command.channel_id, quick=True)
 
@@ -248,14 +246,32 @@ def _applied_seq(interaction_id: int | None, conn: Connection) -> int | None:
     return conn.execute(APPLIED, {"interaction": interaction_id}).scalar()
 
 
-def _write(read: BattleRead, move: Move, command: Command, conn: Connection,
-           lock_key: int | None = None) -> tuple[int, BattleRead]:
-    """Store the move if the battle is still as read: the event's number, and the battle as
-    the write leaves it. With ``lock_key`` (PostgreSQL, outside a transaction), as one
-    statement that takes the channel's advisory lock itself."""
+@dataclass
+class _Write:
+    """A move's write worked out: the battle's new values, the rows it changes, and the
+    changes for the log (those of engagements it begins are added once they are rows)."""
+
+    read: BattleRead
+    seq: int
+    values: dict[str, Any]
+    units: _Changed
+    generals: _Changed
+    engagements: _Changed
+    changes: list[dict]
+
+    @property
+    def updates(self) -> list[RowUpdate]:
+        return self.units.updates + self.generals.updates + self.engagements.updates
+
+    def after(self, engagements: Sequence[Columns]) -> BattleRead:
+        """The battle as the write leaves it, once stored."""
+        return BattleRead(Record.of(self.read.battle, plain_values(self.values)),
+                          self.units.now, self.generals.now, engagements)
+
+
+def _work_out(read: BattleRead, move: Move) -> _Write:
     battle = read.battle
-    seq = battle.last_seq + 1
-    values: dict[str, Any] = {"last_seq": seq}
+    values: dict[str, Any] = {"last_seq": battle.last_seq + 1}
     changes = []
     if move.queue is not None:
         values["dice_queue"] = move.queue
@@ -268,26 +284,39 @@ def _write(read: BattleRead, move: Move, command: Command, conn: Connection,
     generals = _changed_rows(read.generals, read.roster.generals, GENERALS,
                              {name_key(g.name): g for g in roster.generals}, general_columns)
     engagements = _changed_engagements(read.engagements, roster.engagements)
-    updates = units.updates + generals.updates + engagements.updates
-    if lock_key is not None:
-        changes += units.changes + generals.changes + engagements.changes
-        event = _event_values(read, move, command, seq, changes)
-        statement, parameters = _at_once(battle, values, updates, event)
-        if conn.execute(statement, {**parameters, "lock_key": lock_key}).first() is None:
-            raise _Moved
-        stored_engagements = engagements.now
-    else:
-        moved = execute_dml(conn, MOVE_BATTLE, {"row_id": battle.id,
-                                                "read_seq": battle.last_seq, **values})
-        if moved != 1:
-            raise _Moved
-        for table, row_id, new in updates:
-            execute_dml(conn, SET_ROW[table.name], {"row_id": row_id, **new})
-        stored_engagements, begun = _begin_engagements(conn, battle.id, engagements.now)
-        changes += units.changes + generals.changes + engagements.changes + begun
-        execute_dml(conn, ADD_EVENT, _event_values(read, move, command, seq, changes))
-    return seq, BattleRead(Record.of(battle, plain_values(values)), units.now, generals.now,
-                           stored_engagements)
+    changes += units.changes + generals.changes + engagements.changes
+    return _Write(read, battle.last_seq + 1, values, units, generals, engagements, changes)
+
+
+def _write(read: BattleRead, move: Move, command: Command,
+           conn: Connection) -> tuple[int, BattleRead]:
+    """Store the move if the battle is still as read: the event's number, and the battle as
+    the write leaves it."""
+    write = _work_out(read, move)
+    battle = read.battle
+    moved = execute_dml(conn, MOVE_BATTLE, {"row_id": battle.id,
+                                            "read_seq": battle.last_seq, **write.values})
+    if moved != 1:
+        raise _Moved
+    for table, row_id, new in write.updates:
+        execute_dml(conn, SET_ROW[table.name], {"row_id": row_id, **new})
+    stored_engagements, begun = _begin_engagements(conn, battle.id, write.engagements.now)
+    execute_dml(conn, ADD_EVENT,
+                _event_values(read, move, command, write.seq, write.changes + begun))
+    return write.seq, write.after(stored_engagements)
+
+
+async def _write_at_once(db: Database, read: BattleRead, move: Move,
+                         command: Command) -> tuple[int, BattleRead]:
+    """PostgreSQL: the write as one statement that takes the channel's advisory lock
+    itself, run outside any transaction (``Database.first_row``)."""
+    write = _work_out(read, move)
+    event = _event_values(read, move, command, write.seq, write.changes)
+    statement, values = _at_once(read.battle, write.values, write.updates, event)
+    values["lock_key"] = advisory_key(command.channel_id)
+    if await db.first_row(statement, values) is None:
+        raise _Moved
+    return write.seq, write.after(write.engagements.now)
 
 
 def _event_values(read: BattleRead, move: Move, command: Command, seq: int,

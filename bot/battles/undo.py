@@ -80,6 +80,16 @@ class Undone:
     undo_seq: int  # the undo's own event
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """An undo worked out on PostgreSQL outside the lock: the one statement that writes it
+    (taking the channel's lock itself), to be run straight on the driver."""
+
+    statement: Insert
+    values: dict[str, Any]
+    undone: Undone
+
+
 async def undo_last(db: Database, command: Command,
                     expected: tuple[int, int] | None = None) -> Undone:
     """Undo the battle's last undoable event; with ``expected`` (battle id, event number),
@@ -87,24 +97,37 @@ async def undo_last(db: Database, command: Command,
     async with db.channel_lock(command.channel_id):
         if db.is_postgresql:
             try:
-                return await db.batch(
-                    partial(_undo, command, expected,
-                            lock_key=advisory_key(command.channel_id)),
-                    write=True, one_statement=True)
+                return await _undo_at_once(db, command, expected)
             except _Overtaken:
                 pass  # moved by another process since the read, or a row to put back is gone
         try:
-            return await db.batch(partial(_undo, command, expected), write=True,
-                                  channel_id=command.channel_id, quick=True)
+            undone = await db.batch(partial(_undo, command, expected), write=True,
+                                    channel_id=command.channel_id, quick=True)
+            assert isinstance(undone, Undone)
+            return undone
         except _Overtaken:  # only a writer that skips the channel lock could cause this
             raise BattleError("The battle changed while I undid its last event; nothing "
                               "was undone.", hint="Try the command again.") from None
 
 
+async def _undo_at_once(db: Database, command: Command,
+                        expected: tuple[int, int] | None) -> Undone:
+    """PostgreSQL: read outside any transaction, then write in one statement that takes the
+    channel's lock and writes only if the battle is still at the event read; else raise
+    ``_Overtaken`` having written nothing."""
+    pending = await db.batch(partial(_undo, command, expected,
+                                     lock_key=advisory_key(command.channel_id)),
+                             one_statement=True)
+    assert isinstance(pending, _Pending)
+    if await db.first_row(pending.statement, pending.values) is None:
+        raise _Overtaken
+    return pending.undone
+
+
 def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection,
-          lock_key: int | None = None) -> Undone:
-    """With ``lock_key`` (PostgreSQL, outside a transaction): read, then write in one
-    statement that takes the lock itself, or raise ``_Overtaken`` having written nothing."""
+          lock_key: int | None = None) -> Undone | _Pending:
+    """With ``lock_key`` (PostgreSQL, outside a transaction): read, and return the one
+    statement that writes the undo taking the lock itself (or raise ``_Overtaken``)."""
     found = conn.execute(BATTLE_AND_LAST, {"channel": command.channel_id,
                                            "interaction": command.interaction_id}).first()
     if found is None:
@@ -143,16 +166,19 @@ def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection,
                 updates.remove((table, row_id, values))
         statement, parameters = _at_once(found.id, found.last_seq, found.event_id, battle,
                                          updates, event)
-        # Under the lock already (no ``lock_key``), the lock is taken again: it stacks.
-        lock = advisory_key(command.channel_id) if lock_key is None else lock_key
-        if conn.execute(statement, {**parameters, "lock_key": lock}).first() is None:
+        undone = Undone(found.event_seq, found.event_kind, found.event_summary, seq)
+        if lock_key is not None:
+            return _Pending(statement, {**parameters, "lock_key": lock_key}, undone)
+        # Under the lock already, the lock is taken again: it stacks.
+        parameters["lock_key"] = advisory_key(command.channel_id)
+        if conn.execute(statement, parameters).first() is None:
             raise _Overtaken
-    else:
-        for table, row_id, values in updates:
+        return undone
+    for table, row_id, values in updates:
             execute_dml(conn, SET_ROW[table.name], {"row_id": row_id, **values})
-        execute_dml(conn, SET_ROW["battles"], {"row_id": found.id, "last_seq": seq})
-        execute_dml(conn, ADD_EVENT, event)
-        execute_dml(conn, SET_ROW["events"], {"row_id": found.event_id, "undone_by": seq})
+    execute_dml(conn, SET_ROW["battles"], {"row_id": found.id, "last_seq": seq})
+    execute_dml(conn, ADD_EVENT, event)
+    execute_dml(conn, SET_ROW["events"], {"row_id": found.event_id, "undone_by": seq})
     return Undone(found.event_seq, found.event_kind, found.event_summary, seq)
 
 

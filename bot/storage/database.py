@@ -29,16 +29,19 @@ from typing import Any, TypeVar
 
 from sqlalchemy import URL, event, make_url, text
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.base import Executable
 
 from bot.storage.batches import Busy, SqliteOnLoop, SqliteThread, Work
+from bot.storage.direct import compiled_statement
 
 DEFAULT_URL = "sqlite+aiosqlite:///huzzah.db"
 """A file ``huzzah.db`` in the working directory: zero set-up for a single small server."""
@@ -191,6 +194,23 @@ def ping_when_idle(engine: AsyncEngine) -> None:
             raise DisconnectionError("a pooled connection went away while idle")
 
 
+async def _driver_error(connection: AsyncConnection, sql: str, bound: tuple[Any, ...],
+                        error: BaseException) -> BaseException:
+    """asyncpg's ``error`` as SQLAlchemy raises it; a connection left in doubt (anything but
+    the server's refusal of the statement) is not used again."""
+    import asyncpg
+
+    refused = isinstance(error, asyncpg.PostgresError) and not isinstance(
+        error, asyncpg.PostgresConnectionError)
+    if not refused:
+        await connection.invalidate()
+    if isinstance(error, asyncpg.IntegrityConstraintViolationError):
+        return IntegrityError(sql, bound, error)
+    if isinstance(error, Exception):
+        return DBAPIError(sql, bound, error, connection_invalidated=not refused)
+    return error  # a cancellation, or an interrupt: raised as it came
+
+
 def _begin(write: bool) -> str:
     """A batch's BEGIN on SQLite: a write takes the write lock up front."""
     return "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED"
@@ -338,9 +358,8 @@ class Database:
 
         A write takes SQLite's write lock (queued in this process) or, on PostgreSQL, the
         channel's advisory lock. The caller holds :meth:`channel_lock` if it needs it.
-        Work of ``one_statement`` needs no transaction around it on PostgreSQL: it saves
-        the BEGIN and COMMIT round trips. A write of one statement must take the channel's
-        advisory lock itself (see ``bot.battles.moves``).
+        A read of ``one_statement`` needs no transaction around it on PostgreSQL: it saves
+        the BEGIN and COMMIT round trips (a write of one statement is ``first_row``'s).
 
         ``quick`` work touches the rows of one battle, not a whole log: on a SQLite file it
         runs on the event loop itself (see ``bot.storage.batches``), unless another
@@ -366,8 +385,6 @@ class Database:
                 return await thread.run(work, options, on_commit)
         # An in-memory SQLite is one connection shared by every task: one batch at a time.
         shared = self._sqlite_writer if self.is_sqlite else None
-        if self.is_postgresql and write and one_statement:
-            return await self._one_statement_write(work, options)
         if self.is_postgresql and not write:
             # One snapshot for every statement of the read, as SQLite's reads have.
             options |= ({"isolation_level": "AUTOCOMMIT"} if one_statement else
@@ -385,19 +402,33 @@ class Database:
                 on_commit("after_commit")
             return result
 
-    async def _one_statement_write(self, work: Work[T], options: dict[str, Any]) -> T:
-        """PostgreSQL: a write made of one statement that takes the channel's lock itself.
+    async def first_row(self, statement: Executable, values: Mapping[str, Any]) -> Any | None:
+        """PostgreSQL: one statement run straight on asyncpg, outside any transaction (a
+        statement is one by itself); its first row, or None.
 
-        A statement is a transaction of its own: outside BEGIN and COMMIT it costs one round
-        trip instead of four. The crash points keep their meaning: before the statement,
-        nothing is stored; after it, all of it is.
+        SQLAlchemy's execution of a battle's write (forty parameters) cost more than the rest
+        of its round trip. The statement is compiled once (``compiled_statement``), bound
+        with SQLAlchemy's own type processors, and run on the driver's connection under one
+        from the engine's pool. Its errors are raised as SQLAlchemy raises them (an
+        ``IntegrityError`` for a duplicate delivery). A write must take the channel's
+        advisory lock itself.
         """
+        if self._closed:
+            raise RuntimeError("the database is closed: the bot is shutting down")
+        compiled = compiled_statement(statement, self.engine.dialect)
+        bound = compiled.bind(values)
         async with self.engine.connect() as connection:
-            await connection.execution_options(**options, isolation_level="AUTOCOMMIT")
+            raw = await connection.get_raw_connection()
             crash_point("before_commit")
-            result = await connection.run_sync(work)
+            try:
+                row = await raw.driver_connection.fetchrow(compiled.sql, *bound)
+            except BaseException as error:
+                translated = await _driver_error(connection, compiled.sql, bound, error)
+                if translated is error:
+                    raise
+                raise translated from error
         crash_point("after_commit")
-        return result
+        return row
 
     def _thread(self, write: bool) -> SqliteThread | None:
         """The SQLite thread for reads or for writes; None where work runs on the async

@@ -1,4 +1,4 @@
-"""Core INSERT and UPDATE statements run straight on SQLite's own connection.
+"""Core statements run straight on the driver: SQLite's own connection, or asyncpg's.
 
 SQLAlchemy's execution of one statement (its context, events and result) cost a batch thread
 more than SQLite took to run it. On the batch threads (``bot.storage.batches``) a write's
@@ -7,16 +7,21 @@ with SQLAlchemy's own type processors and handed to sqlite3. The SQL, the parame
 stored and the transaction are the same as ``Connection.execute`` gives. Anything else (a
 statement that needs a Python-side default filled in, or another database) goes through
 SQLAlchemy as usual.
+
+On PostgreSQL, a battle's one-statement write (``Database.first_row``) is compiled the same
+way, once per statement, and run on the asyncpg connection under SQLAlchemy's pooled one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.base import Executable
 from sqlalchemy.sql.dml import Insert, Update
 
 Processor = Callable[[Any], Any] | None
@@ -86,4 +91,18 @@ def _compile(conn: Connection, statement: Insert | Update,
     # as it is in SQLAlchemy (a KeyError at binding).
     fixed = {name: param.value for name, param in compiled.binds.items()
              if name not in names and not param.required}
+    return _Compiled(compiled.string, order, tuple(processors.get(n) for n in order), fixed)
+
+
+@lru_cache(maxsize=512)
+def compiled_statement(statement: Executable, dialect: Dialect) -> _Compiled:
+    """``statement`` compiled for ``dialect`` once (statements are kept by their makers, one
+    per shape of write). Every value it takes must be a parameter it names."""
+    compiled = statement.compile(dialect=dialect)  # type: ignore[attr-defined]
+    if compiled.positiontup is None or compiled.literal_execute_params \
+            or compiled.post_compile_params:
+        raise ValueError("a statement run straight on the driver binds plain parameters")
+    order = tuple(compiled.positiontup)
+    processors = compiled._bind_processors
+    fixed = {name: param.value for name, param in compiled.binds.items() if not param.required}
     return _Compiled(compiled.string, order, tuple(processors.get(n) for n in order), fixed)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import bindparam, text, update
+from sqlalchemy import bindparam, insert, text, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from bot.battles.rows import ADD_EVENT, BATTLES, UNITS
+from bot.battles.rows import ADD_EVENT, BATTLES, EVENTS, UNITS
 from bot.storage import Database
-from bot.storage.direct import _compiled, execute_dml
+from bot.storage.direct import _compiled, compiled_statement, execute_dml
 from bot.storage.migrate import upgrade_async
 
 from .conftest import sqlite_url
@@ -120,3 +120,63 @@ async def test_a_parameter_left_out_is_an_error_not_a_null(tmp_path):
         with pytest.raises(KeyError, match="read_seq"):
             await db.batch(lambda conn: execute_dml(conn, MOVE, {"row_id": 1, "last_seq": 2}),
                            write=True)
+
+
+# --- PostgreSQL: a one-statement write straight on asyncpg (Database.first_row) --------------
+
+ADD_EVENT_RETURNING = insert(EVENTS).values(
+    {key: bindparam(key, type_=EVENTS.c[key].type) for key in event(0)}).returning(EVENTS.c.seq)
+
+
+async def stored_events(db: Database) -> list[tuple]:
+    async with db.engine.connect() as conn:
+        return [tuple(row) for row in await conn.execute(text(
+            "SELECT seq, interaction_id, user_name, request::text, resolution::text, "
+            "changes::text, created_at FROM events ORDER BY seq"))]
+
+
+async def test_first_row_stores_what_sqlalchemy_stores_and_fails_as_it_does(db):
+    if not db.is_postgresql:
+        pytest.skip("a PostgreSQL write")
+    async with db.engine.begin() as conn:
+        await conn.run_sync(lambda sync: add_battle(5, sync))
+    row = await db.first_row(ADD_EVENT_RETURNING, event(1, interaction_id=41))
+    assert tuple(row) == (1,)
+    async with db.engine.begin() as conn:
+        await conn.execute(ADD_EVENT_RETURNING, event(2, interaction_id=42))
+    first, second = await stored_events(db)
+    assert first[0] == 1 and second[0] == 2
+    assert first[2:] == second[2:]  # the same text, JSON and time as SQLAlchemy stores
+    # A duplicate delivery fails as SQLAlchemy fails it; the connection is fine afterwards.
+    with pytest.raises(IntegrityError, match="interaction_id"):
+        await db.first_row(ADD_EVENT_RETURNING, event(3, interaction_id=41))
+    # A condition that holds for no row: no row back.
+    nothing = update(BATTLES).where(BATTLES.c.id == bindparam("row_id")).values(
+        last_seq=bindparam("seq")).returning(BATTLES.c.id)
+    assert await db.first_row(nothing, {"row_id": 99, "seq": 1}) is None
+    assert [r[0] for r in await stored_events(db)] == [1, 2]
+
+
+async def test_first_row_drops_a_connection_the_server_closed(db):
+    if not db.is_postgresql:
+        pytest.skip("a PostgreSQL connection")
+    async with db.engine.begin() as conn:
+        await conn.run_sync(lambda sync: add_battle(5, sync))
+    await db.first_row(ADD_EVENT_RETURNING, event(1))  # a connection now waits in the pool
+    async with Database(db.url) as other, other.engine.connect() as conn:
+        await conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE datname = current_database() "
+                                "AND pid <> pg_backend_pid()"))
+    with pytest.raises(DBAPIError) as failed:
+        await db.first_row(ADD_EVENT_RETURNING, event(2))
+    assert failed.value.connection_invalidated
+    await db.first_row(ADD_EVENT_RETURNING, event(2))  # on a new connection
+    assert [r[0] for r in await stored_events(db)] == [1, 2]
+
+
+def test_a_statement_run_straight_on_the_driver_binds_plain_parameters():
+    from sqlalchemy.dialects.postgresql import asyncpg
+
+    listed = update(BATTLES).where(BATTLES.c.id.in_(bindparam("ids", expanding=True)))
+    with pytest.raises(ValueError, match="plain parameters"):
+        compiled_statement(listed.values(turn=2), asyncpg.dialect())
