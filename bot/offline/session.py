@@ -465,6 +465,11 @@ class OfflineDiscord:
         result.raise_errors()
         return result.messages
 
+    def forget(self, payload: dict[str, Any]) -> None:
+        """Drop the record of an interaction that is over: no follow-up can be sent for it,
+        and its messages' buttons can no longer be pressed."""
+        self._transport.forget(payload["token"])
+
     async def dispatch(self, payload: dict[str, Any]) -> Dispatch:
         """Deliver a payload and wait until its handling is over; never raises for the bot.
 

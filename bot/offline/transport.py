@@ -623,6 +623,12 @@ class OfflineTransport:
             _router.uninstall()
             self._installed = False
 
+    def forget(self, token: str) -> None:
+        """Drop one interaction's record: nothing more can be sent for it (a real Discord
+        keeps it for 15 minutes; a long benchmark need not keep thousands)."""
+        self._tokens.discard(token)
+        _router.captures.pop(token, None)
+
     def __enter__(self) -> OfflineTransport:
         self.install()
         return self

@@ -752,3 +752,19 @@ def test_attachments_show_where_the_console_saved_them():
         "[attachment] a.txt (1 byte)",
         "[attachment] b.md (2.0 KiB) saved to /tmp/b.md",
     ]
+
+
+async def test_a_forgotten_interaction_keeps_nothing(offline: OfflineDiscord) -> None:
+    """Forgetting an answered interaction drops Discord's record of it: nothing of it is
+    kept (the benchmark runs thousands), so the same token starts afresh."""
+    payload = command_payload(
+        offline.tree,
+        ["roll", "d6"],
+        {"count": 1, "mode": "sum"},
+        application_id=offline.application_id,
+        **IN_GUILD,
+    )
+    first = await offline.invoke_raw(payload)
+    offline.forget(payload)
+    again = await offline.invoke_raw(payload)  # not refused as answered already
+    assert only(first).kind == only(again).kind == "response"
