@@ -62,28 +62,33 @@ class KeptConnection:
     time; each batch is one transaction.
 
     ``configure`` installs the same pragmas as the async engine's connections; ``begin`` is
-    the BEGIN this connection's batches start with (``BEGIN IMMEDIATE`` for writes).
+    the BEGIN this connection's batches start with (``BEGIN IMMEDIATE`` for writes). A
+    connection that ``gives_way`` raises :class:`Busy` when the lock is held elsewhere.
     """
 
-    def __init__(self, url: URL, configure: Callable[[Engine], None], begin: str) -> None:
+    def __init__(self, url: URL, configure: Callable[[Engine], None], begin: str,
+                 *, gives_way: bool = False) -> None:
         self._engine = create_engine(url.set(drivername="sqlite"), poolclass=StaticPool,
                                      connect_args={"check_same_thread": False})
         configure(self._engine)
         self._begin = begin
+        self._gives_way = gives_way
         self._open: Connection | None = None
         self._options: dict[str, object] = {}
+        self._closed = False
 
     def call(self, work: Work[T], options: dict[str, object], on_commit: OnCommit | None) -> T:
-        """Run ``work`` in one transaction. Raises :class:`Busy`, having done nothing, if the
-        transaction could not begin because another connection held the lock."""
-        connection = self._connection(options)
+        """Run ``work`` in one transaction. A connection that gives way raises :class:`Busy`,
+        having done nothing, if it could not open or begin because another connection held
+        the lock."""
         try:
+            connection = self._connection(options)
             # Begun here rather than by SQLAlchemy's listener, so that a refusal is known to
             # have come before any work (the listener sees the transaction and begins nothing).
             connection.connection.dbapi_connection.execute(self._begin)  # type: ignore[union-attr]
-        except sqlite3.Error as error:
-            if is_busy(error):
-                raise Busy() from error
+        except Exception as error:
+            if self._gives_way and is_busy(error):
+                raise Busy() from error  # the connection, if open, is as good as before
             self._drop_connection()
             raise
         try:
@@ -110,6 +115,8 @@ class KeptConnection:
     def _connection(self, options: dict[str, object]) -> Connection:
         """The kept connection: checking one out of a pool and back (which rolls back on
         return) cost more than a move's statements."""
+        if self._closed:
+            raise RuntimeError("the database is closed: the bot is shutting down")
         if self._open is None or self._options != options:
             self._drop_connection()
             self._open = self._engine.connect()
@@ -123,6 +130,7 @@ class KeptConnection:
             self._open = None
 
     def close(self) -> None:
+        self._closed = True
         self._drop_connection()
         self._engine.dispose()
 
@@ -165,7 +173,7 @@ class SqliteOnLoop:
 
     def __init__(self, url: URL, configure: Callable[[Engine], None], begin: str,
                  every_so_often: Callable[[], None] | None = None) -> None:
-        self._kept = KeptConnection(url, configure, begin)
+        self._kept = KeptConnection(url, configure, begin, gives_way=True)
         self._every_so_often = every_so_often
         self._commits = 0
 

@@ -20,7 +20,7 @@ import os
 import signal
 import time
 import weakref
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from functools import partial
 from pathlib import Path
@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.base import Executable
 
-from bot.storage.batches import Busy, SqliteOnLoop, SqliteThread, Work
+from bot.storage.batches import Busy, OnCommit, SqliteOnLoop, SqliteThread, Work
 from bot.storage.direct import compiled_statement
 
 DEFAULT_URL = "sqlite+aiosqlite:///huzzah.db"
@@ -200,10 +200,16 @@ async def _driver_error(connection: AsyncConnection, sql: str, bound: tuple[Any,
     the server's refusal of the statement) is not used again."""
     import asyncpg
 
-    refused = isinstance(error, asyncpg.PostgresError) and not isinstance(
+    # The connection is fine when the server refused the statement, or when asyncpg could
+    # not send a value (its client-side DataError, raised before anything was sent).
+    server_refused = isinstance(error, asyncpg.PostgresError) and not isinstance(
         error, asyncpg.PostgresConnectionError)
+    refused = server_refused or isinstance(error, asyncpg.exceptions._base.DataError)
     if not refused:
-        await connection.invalidate()
+        try:
+            await connection.invalidate()
+        except Exception:  # the error to report is the statement's
+            log.warning("could not invalidate a PostgreSQL connection", exc_info=True)
     if isinstance(error, asyncpg.IntegrityConstraintViolationError):
         return IntegrityError(sql, bound, error)
     if isinstance(error, Exception):
@@ -319,6 +325,7 @@ class Database:
         self._threads: dict[bool, SqliteThread] = {}
         self._on_loop: dict[bool, SqliteOnLoop] = {}
         self._checkpointing: asyncio.Future[None] | None = None
+        self._thread_batches = 0  # SQLite batches running on a thread now
         self._closed = False
 
     @property
@@ -371,18 +378,7 @@ class Database:
         on_commit = crash_point if write else None
         thread = self._thread(write)
         if thread is not None:
-            on_loop = self._loop_connection(write) if quick else None
-            if not write:
-                if on_loop is not None:
-                    with suppress(Busy):
-                        return on_loop.run(work, options, reads_only=True)
-                return await thread.run(work, options)
-            assert self._sqlite_writer is not None
-            async with self._sqlite_writer:
-                if on_loop is not None:
-                    with suppress(Busy):
-                        return on_loop.run(work, options, on_commit)
-                return await thread.run(work, options, on_commit)
+            return await self._sqlite_batch(thread, work, write, quick, options, on_commit)
         # An in-memory SQLite is one connection shared by every task: one batch at a time.
         shared = self._sqlite_writer if self.is_sqlite else None
         if self.is_postgresql and not write:
@@ -401,6 +397,32 @@ class Database:
             if on_commit:
                 on_commit("after_commit")
             return result
+
+    async def _sqlite_batch(self, thread: SqliteThread, work: Work[T], write: bool, quick: bool,
+                            options: dict[str, Any], on_commit: OnCommit | None) -> T:
+        """A SQLite file: quick work on the event loop, other work on a thread. Quick work
+        goes to the thread too while the lock is held elsewhere, or while a thread runs a
+        batch: the loop would wait for that thread's Python at each of its statements."""
+        if not write:
+            if quick and not self._thread_batches:
+                with suppress(Busy):
+                    return self._loop_connection(False).run(work, options, reads_only=True)
+            return await self._on_thread(thread.run(work, options))
+        assert self._sqlite_writer is not None
+        async with self._sqlite_writer:
+            if self._closed:  # closed while this write waited for its turn
+                raise RuntimeError("the database is closed: the bot is shutting down")
+            if quick and not self._thread_batches:
+                with suppress(Busy):
+                    return self._loop_connection(True).run(work, options, on_commit)
+            return await self._on_thread(thread.run(work, options, on_commit))
+
+    async def _on_thread(self, batch: Awaitable[T]) -> T:
+        self._thread_batches += 1
+        try:
+            return await batch
+        finally:
+            self._thread_batches -= 1
 
     async def first_row(self, statement: Executable, values: Mapping[str, Any]) -> Any | None:
         """PostgreSQL: one statement run straight on asyncpg, outside any transaction (a
@@ -452,8 +474,10 @@ class Database:
         return self._on_loop[write]
 
     def _checkpoint_soon(self) -> None:
-        """Checkpoint the log on the writing thread, unless one is already under way."""
-        if self._checkpointing is not None and not self._checkpointing.done():
+        """Checkpoint the log on the writing thread, unless one is already under way (or
+        the database is closing, which checkpoints it anyway)."""
+        if self._closed or (self._checkpointing is not None
+                            and not self._checkpointing.done()):
             return
         thread = self._thread(True)
         assert thread is not None

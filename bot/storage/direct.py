@@ -102,6 +102,9 @@ def compiled_statement(statement: Executable, dialect: Dialect) -> _Compiled:
     if compiled.positiontup is None or compiled.literal_execute_params \
             or compiled.post_compile_params:
         raise ValueError("a statement run straight on the driver binds plain parameters")
+    if compiled.insert_prefetch or compiled.update_prefetch:
+        raise ValueError("a statement run straight on the driver is given every value: "
+                         "no column default is filled in for it")
     order = tuple(compiled.positiontup)
     processors = compiled._bind_processors
     fixed = {name: param.value for name, param in compiled.binds.items() if not param.required}

@@ -129,7 +129,7 @@ async def test_quick_work_runs_on_the_event_loop_and_other_work_on_a_thread(tmp_
 
 async def test_quick_work_waits_on_a_thread_while_another_connection_holds_the_lock(tmp_path):
     """Another process writing: a quick write is not refused, and does not hold up the event
-    loop while it waits; a quick read does not wait at all (WAL readers never do)."""
+    loop while it waits; a quick read does not wait at all."""
     url = sqlite_url(tmp_path)
     await upgrade_async(url)
     other = sqlite3.connect(tmp_path / SQLITE_NAME, isolation_level=None)
@@ -155,8 +155,9 @@ async def test_quick_work_waits_on_a_thread_while_another_connection_holds_the_l
         await asyncio.sleep(0.3)
         assert not writing.done()
         assert ticks >= 10  # the loop went on while the write waited
-        assert await db.batch(_thread_name, quick=True) == threading.current_thread().name
-        assert await db.batch(count_battles, quick=True) == 0  # the other's is not committed
+        # Reads go on meanwhile (on a thread, as one is running a batch): WAL readers never
+        # wait, and the other's write is not committed yet.
+        assert await db.batch(count_battles, quick=True) == 0
         other.execute("COMMIT")
         name, count = await writing
         ticking.cancel()
@@ -218,3 +219,86 @@ def test_only_sqlites_busy_counts_as_busy():
     other.sqlite_errorcode = sqlite3.SQLITE_ERROR
     assert not is_busy(other)
     assert not is_busy(ValueError("busy"))
+
+
+async def test_quick_work_goes_to_a_thread_while_a_thread_runs_a_batch(tmp_path):
+    """The event loop would wait for a busy thread's Python at each of its statements: while
+    a thread runs a batch, quick work takes a thread too."""
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    release = threading.Event()
+
+    def slow(conn: Connection) -> None:
+        release.wait(5)
+
+    async with Database(url) as db:
+        writing = asyncio.create_task(db.batch(slow, write=True))  # not quick: a thread
+        await asyncio.sleep(0.05)
+        assert (await db.batch(_thread_name, quick=True)).startswith("huzzah-sqlite-reader")
+        release.set()
+        await writing
+        assert await db.batch(_thread_name, quick=True) == threading.current_thread().name
+
+
+async def test_a_quick_write_still_waiting_when_the_database_closes_is_refused(tmp_path):
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    db = Database(url)
+    async with db.transaction():  # holds this process's turn to write
+        waiting = asyncio.create_task(
+            db.batch(partial(add_battle, 1), write=True, channel_id=1, quick=True))
+        await asyncio.sleep(0.05)
+        closing = asyncio.create_task(db.dispose())
+        await asyncio.sleep(0.05)
+    with pytest.raises(RuntimeError, match="closed"):
+        await waiting
+    await closing
+    assert db._threads == {} and db._on_loop == {}
+    assert not [t for t in threading.enumerate() if t.name.startswith("huzzah-sqlite")]
+    async with Database(url) as again:
+        assert await again.batch(count_battles) == 0
+
+
+async def test_a_connection_that_cannot_open_for_the_lock_gives_way(tmp_path, monkeypatch):
+    """Opening the event loop's connection runs pragmas, which another process's lock can
+    refuse too: the work then goes to the thread, having done nothing."""
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+    async with Database(url) as db:
+        kept = db._loop_connection(True)._kept
+        opened = kept._connection
+
+        def refused_once(options):
+            monkeypatch.setattr(kept, "_connection", opened)
+            busy = sqlite3.OperationalError("database is locked")
+            busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
+            raise busy
+
+        monkeypatch.setattr(kept, "_connection", refused_once)
+        assert (await db.batch(_thread_name, write=True, quick=True)).startswith(
+            "huzzah-sqlite-writer")
+        assert await db.batch(_thread_name, write=True, quick=True) == \
+            threading.current_thread().name
+
+
+def test_a_thread_that_waited_in_vain_reports_sqlites_own_error(tmp_path):
+    """Only the event loop's connection gives way: a thread's, once its busy timeout is
+    spent, raises what SQLite said."""
+    from sqlalchemy import make_url
+
+    from bot.storage.batches import Busy, KeptConnection
+    from bot.storage.database import configure_sqlite
+
+    database = tmp_path / SQLITE_NAME
+    sqlite3.connect(database).execute("CREATE TABLE t (a INTEGER)").connection.close()
+    other = sqlite3.connect(database, isolation_level=None)
+    other.execute("PRAGMA journal_mode = WAL")
+    other.execute("BEGIN IMMEDIATE")
+    url = make_url(f"sqlite:///{database}")
+    for gives_way, raised in ((False, sqlite3.OperationalError), (True, Busy)):
+        kept = KeptConnection(url, partial(configure_sqlite, busy_timeout_ms=50),
+                              "BEGIN IMMEDIATE", gives_way=gives_way)
+        with pytest.raises(raised):
+            kept.call(count_battles, {}, None)
+        kept.close()
+    other.close()

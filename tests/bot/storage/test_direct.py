@@ -180,3 +180,12 @@ def test_a_statement_run_straight_on_the_driver_binds_plain_parameters():
     listed = update(BATTLES).where(BATTLES.c.id.in_(bindparam("ids", expanding=True)))
     with pytest.raises(ValueError, match="plain parameters"):
         compiled_statement(listed.values(turn=2), asyncpg.dialect())
+
+
+def test_a_statement_run_straight_on_the_driver_fills_in_no_defaults():
+    from sqlalchemy.dialects.postgresql import asyncpg
+
+    keys = [key for key in event(0) if key not in ("changes", "created_at")]
+    partial_event = insert(EVENTS).values({key: bindparam(key) for key in keys})
+    with pytest.raises(ValueError, match="no column default"):
+        compiled_statement(partial_event, asyncpg.dialect())
