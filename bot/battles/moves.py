@@ -271,7 +271,8 @@ class _Write:
 
 def _work_out(read: BattleRead, move: Move) -> _Write:
     battle = read.battle
-    values: dict[str, Any] = {"last_seq": battle.last_seq + 1}
+    seq = battle.last_seq + 1
+    values: dict[str, Any] = {"last_seq": seq}
     changes = []
     if move.queue is not None:
         values["dice_queue"] = move.queue
@@ -285,7 +286,7 @@ def _work_out(read: BattleRead, move: Move) -> _Write:
                              {name_key(g.name): g for g in roster.generals}, general_columns)
     engagements = _changed_engagements(read.engagements, roster.engagements)
     changes += units.changes + generals.changes + engagements.changes
-    return _Write(read, battle.last_seq + 1, values, units, generals, engagements, changes)
+    return _Write(read, seq, values, units, generals, engagements, changes)
 
 
 def _write(read: BattleRead, move: Move, command: Command,

@@ -41,6 +41,9 @@ Work = Callable[[Connection], T]
 
 OnCommit = Callable[[str], None]
 
+CLOSED = "the database is closed: the bot is shutting down"
+"""What work asked for once the database is closing is refused with (a ``RuntimeError``)."""
+
 CHECKPOINT_EVERY = 200
 """Commits on the event loop between two checkpoints of the log, run on a thread. A move
 writes a few pages, so this keeps the log near SQLite's own default of 1,000 pages."""
@@ -116,7 +119,7 @@ class KeptConnection:
         """The kept connection: checking one out of a pool and back (which rolls back on
         return) cost more than a move's statements."""
         if self._closed:
-            raise RuntimeError("the database is closed: the bot is shutting down")
+            raise RuntimeError(CLOSED)
         if self._open is None or self._options != options:
             self._drop_connection()
             self._open = self._engine.connect()

@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.base import Executable
 
-from bot.storage.batches import Busy, OnCommit, SqliteOnLoop, SqliteThread, Work
+from bot.storage.batches import CLOSED, Busy, OnCommit, SqliteOnLoop, SqliteThread, Work
 from bot.storage.direct import compiled_statement
 
 DEFAULT_URL = "sqlite+aiosqlite:///huzzah.db"
@@ -373,7 +373,7 @@ class Database:
         connection holds the lock, when it waits on a thread as other work does.
         """
         if self._closed:
-            raise RuntimeError("the database is closed: the bot is shutting down")
+            raise RuntimeError(CLOSED)
         options: dict[str, Any] = {READ_ONLY_OPTION: not write}
         on_commit = crash_point if write else None
         thread = self._thread(write)
@@ -411,7 +411,7 @@ class Database:
         assert self._sqlite_writer is not None
         async with self._sqlite_writer:
             if self._closed:  # closed while this write waited for its turn
-                raise RuntimeError("the database is closed: the bot is shutting down")
+                raise RuntimeError(CLOSED)
             if quick and not self._thread_batches:
                 with suppress(Busy):
                     return self._loop_connection(True).run(work, options, on_commit)
@@ -436,7 +436,7 @@ class Database:
         advisory lock itself.
         """
         if self._closed:
-            raise RuntimeError("the database is closed: the bot is shutting down")
+            raise RuntimeError(CLOSED)
         compiled = compiled_statement(statement, self.engine.dialect)
         bound = compiled.bind(values)
         async with self.engine.connect() as connection:

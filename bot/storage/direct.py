@@ -85,6 +85,12 @@ def _compile(conn: Connection, statement: Insert | Update,
     if (compiled.insert_prefetch or compiled.update_prefetch or compiled.returning
             or compiled.positiontup is None):
         return _NOT_DIRECT  # SQLAlchemy must fill in defaults or read rows back
+    return _compiled_from(compiled, names)
+
+
+def _compiled_from(compiled: Any, names: frozenset[str] = frozenset()) -> _Compiled:
+    """What binding needs of a compiled statement whose parameters, other than ``names``,
+    may carry values of their own."""
     order = tuple(compiled.positiontup)
     processors = compiled._bind_processors
     # Values the statement binds itself; a parameter left out that has none is an error,
@@ -105,7 +111,4 @@ def compiled_statement(statement: Executable, dialect: Dialect) -> _Compiled:
     if compiled.insert_prefetch or compiled.update_prefetch:
         raise ValueError("a statement run straight on the driver is given every value: "
                          "no column default is filled in for it")
-    order = tuple(compiled.positiontup)
-    processors = compiled._bind_processors
-    fixed = {name: param.value for name, param in compiled.binds.items() if not param.required}
-    return _Compiled(compiled.string, order, tuple(processors.get(n) for n in order), fixed)
+    return _compiled_from(compiled)

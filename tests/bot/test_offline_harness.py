@@ -511,14 +511,19 @@ async def test_concurrent_interactions_keep_their_own_replies(offline: OfflineDi
     assert len(tokens) == 2
 
 
-async def test_same_interaction_delivered_twice(offline: OfflineDiscord) -> None:
-    payload = command_payload(
+def roll_payload(offline: OfflineDiscord) -> dict[str, Any]:
+    """One ``/roll d6`` interaction, built once so that it can be delivered again."""
+    return command_payload(
         offline.tree,
         ["roll", "d6"],
         {"count": 1, "mode": "sum"},
         application_id=offline.application_id,
         **IN_GUILD,
     )
+
+
+async def test_same_interaction_delivered_twice(offline: OfflineDiscord) -> None:
+    payload = roll_payload(offline)
 
     first = await offline.invoke_raw(payload)
     second = await offline.dispatch(payload)
@@ -757,13 +762,7 @@ def test_attachments_show_where_the_console_saved_them():
 async def test_a_forgotten_interaction_keeps_nothing(offline: OfflineDiscord) -> None:
     """Forgetting an answered interaction drops Discord's record of it: nothing of it is
     kept (the benchmark runs thousands), so the same token starts afresh."""
-    payload = command_payload(
-        offline.tree,
-        ["roll", "d6"],
-        {"count": 1, "mode": "sum"},
-        application_id=offline.application_id,
-        **IN_GUILD,
-    )
+    payload = roll_payload(offline)
     first = await offline.invoke_raw(payload)
     offline.forget(payload)
     again = await offline.invoke_raw(payload)  # not refused as answered already
