@@ -72,11 +72,11 @@ async def test_an_insert_and_an_update_store_what_sqlalchemy_stores(tmp_path):
 
         direct_event, plain_event, direct_unit, plain_unit, last_seq = await db.batch(read)
     assert direct_event == plain_event
-    assert direct_event["request"] == '{"dice": [3, 3], "note": null}'
+    assert direct_event["request"] == '{"dice":[3,3],"note":null}'  # bot.storage.json_text
     for unit in (direct_unit, plain_unit):
         del unit["name"], unit["name_key"]
     assert direct_unit == plain_unit
-    assert direct_unit["attributes"] == '{"arm": "inf", "shaken": true}'
+    assert direct_unit["attributes"] == '{"arm":"inf","shaken":true}'
     assert last_seq == 2
 
 
