@@ -34,7 +34,8 @@ def command_name(interaction: discord.Interaction) -> str:
 
 def log_command(interaction: discord.Interaction, outcome: str) -> None:
     """Who, where, which command, how it ended, how long: never options, never the token."""
-    if interaction.type is not discord.InteractionType.application_command:
+    if interaction.type is not discord.InteractionType.application_command or \
+            not command_log.isEnabledFor(logging.INFO):
         return
     command_log.info(
         "command /%s user=%s guild=%s channel=%s outcome=%s ms=%d",

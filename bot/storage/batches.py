@@ -34,6 +34,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 
+from bot.storage.json_text import ENGINE_OPTIONS as JSON_OPTIONS
+
 T = TypeVar("T")
 
 Work = Callable[[Connection], T]
@@ -72,7 +74,8 @@ class KeptConnection:
     def __init__(self, url: URL, configure: Callable[[Engine], None], begin: str,
                  *, gives_way: bool = False) -> None:
         self._engine = create_engine(url.set(drivername="sqlite"), poolclass=StaticPool,
-                                     connect_args={"check_same_thread": False})
+                                     connect_args={"check_same_thread": False},
+                                     **JSON_OPTIONS)
         configure(self._engine)
         self._begin = begin
         self._gives_way = gives_way
@@ -86,28 +89,46 @@ class KeptConnection:
         the lock."""
         try:
             connection = self._connection(options)
+            raw: Any = connection.connection.dbapi_connection
             # Begun here rather than by SQLAlchemy's listener, so that a refusal is known to
             # have come before any work (the listener sees the transaction and begins nothing).
-            connection.connection.dbapi_connection.execute(self._begin)  # type: ignore[union-attr]
+            raw.execute(self._begin)
         except Exception as error:
             if self._gives_way and is_busy(error):
                 raise Busy() from error  # the connection, if open, is as good as before
             self._drop_connection()
             raise
         try:
-            with connection.begin():
-                result = work(connection)
-                if on_commit:
-                    on_commit("before_commit")
+            result = work(connection)
+            if on_commit:
+                on_commit("before_commit")
+            # Work that ran a statement through SQLAlchemy has begun its transaction there
+            # (on the one SQLite began above), and ends it there. Work that went straight to
+            # sqlite3 (a move's write, an undo) is committed straight on it: SQLAlchemy's
+            # transaction around it cost more than SQLite's BEGIN and COMMIT themselves.
+            if connection.in_transaction():
+                connection.commit()
+            else:
+                raw.commit()
         except BaseException as error:
-            # Rolled back. A refusal raised by the work leaves the connection as good as
-            # new; one the driver failed on (or an interrupt) is not trusted again.
+            self._roll_back(connection, raw)
+            # A refusal raised by the work leaves the connection as good as new; one the
+            # driver failed on (or an interrupt) is not trusted again.
             if not isinstance(error, Exception) or isinstance(error, DBAPIError | sqlite3.Error):
                 self._drop_connection()
             raise
         if on_commit:
             on_commit("after_commit")
         return result
+
+    def _roll_back(self, connection: Connection, raw: Any) -> None:
+        try:
+            if connection.in_transaction():
+                connection.rollback()
+            elif raw.in_transaction:
+                raw.rollback()
+        except Exception:  # the error to report is the work's; the connection is dropped
+            self._drop_connection()
 
     def checkpoint(self, options: dict[str, object]) -> None:
         """Copy what the log holds into the database file, as far as no reader needs it

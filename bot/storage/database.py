@@ -14,12 +14,14 @@ COMMIT (so a second bot process, or a restarted one, waits too):
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import os
 import signal
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from functools import partial
@@ -42,6 +44,7 @@ from sqlalchemy.sql.base import Executable
 
 from bot.storage.batches import CLOSED, Busy, OnCommit, SqliteOnLoop, SqliteThread, Work
 from bot.storage.direct import compiled_statement
+from bot.storage.json_text import ENGINE_OPTIONS as JSON_OPTIONS
 
 DEFAULT_URL = "sqlite+aiosqlite:///huzzah.db"
 """A file ``huzzah.db`` in the working directory: zero set-up for a single small server."""
@@ -124,14 +127,17 @@ MIGRATION_LOCK_KEY = int.from_bytes(
 """PostgreSQL advisory-lock key that keeps two processes from migrating at the same moment."""
 
 
+_CRASH_AT = os.environ.get(CRASH_ENV)
+
+
 def crash_point(name: str) -> None:
     """Kill this process outright (SIGKILL) when ``HUZZAH_TEST_CRASH_AT`` equals ``name``.
 
     A fault-injection seam for crash tests, which check that a process dying just before or just
     after COMMIT leaves the database either without or with the whole transaction. In normal
-    running it costs one environment lookup.
+    running it costs one comparison: the variable is read once, when the process starts.
     """
-    if os.environ.get(CRASH_ENV) == name:
+    if name == _CRASH_AT:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -146,16 +152,19 @@ def create_database_engine(
     url = make_url(async_url(url))
     if url.get_backend_name() == "sqlite":
         _create_sqlite_directory(url)
-        engine = create_async_engine(url, **engine_options)
+        engine = create_async_engine(url, **JSON_OPTIONS, **engine_options)
         configure_sqlite(engine, foreign_keys=foreign_keys)
         return engine
     if "poolclass" not in engine_options:
         engine_options = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW,
                           **engine_options}
-    engine = create_async_engine(url, **engine_options)
+    engine = create_async_engine(url, **JSON_OPTIONS, **engine_options)
     ping_when_idle(engine)
     return engine
 
+
+RECENT_LOCKS = 1_000
+"""Channels whose lock is kept between commands (``Database._process_lock``)."""
 
 POOL_SIZE = 20
 """PostgreSQL connections a process keeps open. A connection opened past the pool is closed
@@ -322,19 +331,25 @@ class Database:
         # busy handler (which sleeps in growing steps: seconds at the tail under load).
         # Other processes still meet the busy timeout.
         self._sqlite_writer = asyncio.Lock() if self.is_sqlite else None
+        self._recent_locks: OrderedDict[int, asyncio.Lock] = OrderedDict()
         self._threads: dict[bool, SqliteThread] = {}
         self._on_loop: dict[bool, SqliteOnLoop] = {}
         self._checkpointing: asyncio.Future[None] | None = None
         self._thread_batches = 0  # SQLite batches running on a thread now
         self._closed = False
 
-    @property
+    @functools.cached_property
     def is_sqlite(self) -> bool:
         return self.url.get_backend_name() == "sqlite"
 
-    @property
+    @functools.cached_property
     def is_postgresql(self) -> bool:
         return self.url.get_backend_name() == "postgresql"
+
+    @functools.cached_property
+    def _in_memory(self) -> bool:
+        # Asked by every batch: a URL is parsed once, not on each.
+        return is_in_memory(self.url)
 
     @asynccontextmanager
     async def transaction(self, channel_id: int | None = None) -> AsyncIterator[AsyncSession]:
@@ -405,16 +420,20 @@ class Database:
         batch: the loop would wait for that thread's Python at each of its statements."""
         if not write:
             if quick and not self._thread_batches:
-                with suppress(Busy):
+                try:
                     return self._loop_connection(False).run(work, options, reads_only=True)
+                except Busy:
+                    pass
             return await self._on_thread(thread.run(work, options))
         assert self._sqlite_writer is not None
         async with self._sqlite_writer:
             if self._closed:  # closed while this write waited for its turn
                 raise RuntimeError(CLOSED)
             if quick and not self._thread_batches:
-                with suppress(Busy):
+                try:
                     return self._loop_connection(True).run(work, options, on_commit)
+                except Busy:
+                    pass
             return await self._on_thread(thread.run(work, options, on_commit))
 
     async def _on_thread(self, batch: Awaitable[T]) -> T:
@@ -455,7 +474,7 @@ class Database:
     def _thread(self, write: bool) -> SqliteThread | None:
         """The SQLite thread for reads or for writes; None where work runs on the async
         engine (PostgreSQL, or an in-memory SQLite that another connection could not see)."""
-        if not self.is_sqlite or is_in_memory(self.url):
+        if not self.is_sqlite or self._in_memory:
             return None
         if write not in self._threads:
             self._threads[write] = SqliteThread(
@@ -507,6 +526,14 @@ class Database:
         if lock is None:
             lock = asyncio.Lock()
             self._channel_locks[channel_id] = lock
+        # The channels used lately keep their locks: made again for every command, a lock
+        # and its weak reference cost more than the lock itself. The weak map still holds
+        # every lock in use, so one dropped here while held is the one handed out.
+        recent = self._recent_locks
+        recent[channel_id] = lock
+        recent.move_to_end(channel_id)
+        if len(recent) > RECENT_LOCKS:
+            recent.popitem(last=False)
         return lock
 
     async def _start(self, session: AsyncSession, channel_id: int | None) -> None:

@@ -112,6 +112,43 @@ async def test_a_failed_batch_leaves_nothing_behind_for_the_next(tmp_path, quick
     assert channels == [3]
 
 
+@pytest.mark.parametrize("quick", [False, True], ids=["on a thread", "on the event loop"])
+async def test_work_straight_on_sqlite3_is_one_transaction_as_other_work_is(tmp_path, quick):
+    """Work that writes straight on sqlite3 (as a move does) is committed there, and work
+    that also runs a statement through SQLAlchemy is committed through it: either way the
+    batch is one transaction, stored whole or not at all."""
+    url = sqlite_url(tmp_path)
+    await upgrade_async(url)
+
+    class Refused(Exception):
+        pass
+
+    def raw_battle(channel: int, conn: Connection) -> None:
+        conn.connection.dbapi_connection.execute(
+            "INSERT INTO battles (channel_id, ruleset, name, status, created_by, settings, "
+            "turn, last_seq, dice_queue, created_at) VALUES (?, 'fire-at-will', 'B', "
+            "'active', 1, '{}', 1, 0, '[]', '2026-01-01')", (channel,))
+
+    def refused(*work) -> None:
+        raise Refused
+
+    def both(first: int, then: int, conn: Connection) -> None:
+        raw_battle(first, conn)
+        add_battle(then, conn)
+
+    async with Database(url) as db:
+        await db.batch(partial(raw_battle, 1), write=True, quick=quick)
+        await db.batch(partial(both, 2, 3), write=True, quick=quick)
+        for work in (partial(raw_battle, 4), partial(both, 5, 6)):
+            with pytest.raises(Refused):
+                await db.batch(lambda conn, work=work: refused(work(conn)), write=True,
+                               quick=quick)
+        await db.batch(partial(raw_battle, 7), write=True, quick=quick)
+        channels = await db.batch(lambda conn: conn.scalars(
+            text("SELECT channel_id FROM battles ORDER BY channel_id")).all(), quick=quick)
+    assert channels == [1, 2, 3, 7]
+
+
 def _thread_name(conn: Connection) -> str:
     return threading.current_thread().name
 

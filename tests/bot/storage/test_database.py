@@ -550,3 +550,27 @@ async def killed_while_idle(db: Database, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(database_module, "IDLE_PING_SECONDS", 0.0)
     async with db.engine.connect() as connection:  # the pooled one is dead: pinged, replaced
         assert await connection.scalar(text("SELECT pg_backend_pid()")) != backend
+
+
+async def test_a_channel_keeps_its_lock_and_a_held_lock_is_never_made_twice(tmp_path,
+                                                                           monkeypatch):
+    """Channels used lately keep their lock between commands; one dropped from that list
+    while held is still the lock handed out, so two commands never hold two locks of one
+    channel."""
+    monkeypatch.setattr(database_module, "RECENT_LOCKS", 2)
+    async with Database(f"sqlite+aiosqlite:///{tmp_path / 'locks.db'}") as db:
+        first = db.channel_lock(1)
+        assert db.channel_lock(1) is first
+        async with first:
+            for channel in range(2, 10):
+                db.channel_lock(channel)
+            assert db.channel_lock(1) is first
+            waiting = asyncio.ensure_future(_hold(db.channel_lock(1)))
+            await asyncio.sleep(0.01)
+            assert not waiting.done()
+        await waiting
+
+
+async def _hold(lock: Any) -> None:
+    async with lock:
+        pass
