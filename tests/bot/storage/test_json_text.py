@@ -20,7 +20,7 @@ class Plain(Enum):
 
 @pytest.mark.parametrize("value", [
     {"dice": [3, 3], "note": None, "unit": "Béarn 🎲", "ok": True, "half": 0.5},
-    {1: "number keys", 2.5: "float keys", True: "bool keys"},
+    {1: "number keys", 2.5: "float keys", None: "null keys"},
     {"arm": Arm.INFANTRY, "plain": Plain.ONE, "pair": (1, 2)},
     [2 ** 70, -(2 ** 70)],  # past 64 bits: written by the standard library
 ])
