@@ -6,8 +6,8 @@ both run a prepared procedure on dice of their choosing and name what it did.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
+from contextlib import suppress
 from fractions import Fraction
 
 from rules.core.dice import Faces
@@ -31,15 +31,27 @@ def with_roll_groups(prepared: Prepared, groups: Callable[[], RollGroups | None]
     """``prepared``, with its rule set's word that the procedure reads its first rolls only as
     ``groups()`` tells them apart: every result of those dice leads where its group's dice
     do. A walk of its outcomes then branches once per group, not once per result of the
-    dice. ``groups()`` may say None (too many to list): the walk branches as usual."""
-    prepared.roll_groups = functools.cache(groups)  # type: ignore[attr-defined]
+    dice. ``groups()`` may say None (too many to list): the walk branches as usual.
+
+    Only a walk asks for the groups, and most procedures are played, not walked: they are
+    worked out on the first asking (``roll_groups``), not here."""
+    prepared.roll_groups = groups  # type: ignore[attr-defined]
     return prepared
 
 
+_NOT_YET = object()
+
+
 def roll_groups(prepared: Prepared) -> RollGroups | None:
-    """The groups of the procedure's first rolls, if its rule set gives them."""
-    groups = getattr(prepared, "roll_groups", None)
-    return None if groups is None else groups()
+    """The groups of the procedure's first rolls, if its rule set gives them: worked out
+    once per prepared procedure, however often a walk asks."""
+    found = getattr(prepared, "roll_groups_found", _NOT_YET)
+    if found is _NOT_YET:
+        groups = getattr(prepared, "roll_groups", None)
+        found = None if groups is None else groups()
+        with suppress(AttributeError):  # a prepared procedure that keeps no attributes
+            prepared.roll_groups_found = found  # type: ignore[attr-defined]
+    return found  # type: ignore[return-value]
 
 
 def label_of(resolution: Resolution) -> str:
