@@ -13,6 +13,7 @@ import re
 import pytest
 from discord import app_commands
 
+from bot.render import limits
 from bot.render.limits import MAX_MESSAGES, EmbedSpec, FieldSpec, pack_messages, violations
 from bot.render.resolution import resolution_messages, to_discord
 from rules.core.decisions import Answers, Undecided
@@ -143,6 +144,32 @@ def test_the_packer_never_exceeds_a_limit_whatever_it_is_given():
         assert 1 <= len(messages) <= MAX_MESSAGES
         for message in messages:
             assert violations([to_discord(spec).to_dict() for spec in message]) == []
+
+
+def test_an_embed_within_every_limit_is_sent_as_it_is_and_packing_agrees(monkeypatch):
+    """The packer gives back an embed that already fits without building it again; built
+    again, field by field, it comes out the same. Sizes straddle each limit."""
+    rng = random.Random(11)
+    fitted = 0
+    for _ in range(400):
+        fields = tuple(
+            FieldSpec(rng.choice(["", " ", "n" * rng.randint(1, 260)]),
+                      rng.choice(["", "\n", " \n ", "v" * rng.randint(1, 1030),
+                                  "a\n\nb" * rng.randint(1, 3)]))
+            for _ in range(rng.choice([0, 1, 3, 25, 26])))
+        head = EmbedSpec(title="t" * rng.choice([0, 10, 256, 257]),
+                         description="d" * rng.choice([0, 100, 4096, 4097]),
+                         author="a" * rng.choice([0, 10, 256, 257]),
+                         footer="f" * rng.choice([0, 100, 2048, 2049]), fields=fields)
+        packed = pack_messages(head)
+        with monkeypatch.context() as slow:
+            slow.setattr(limits, "_fits_as_it_is", lambda head: False)
+            assert packed == limits.pack_messages(head)
+        fitted += packed == [[head]]
+    assert 10 < fitted < 390  # both ways were taken
+    for count in (25, 26):
+        small = EmbedSpec(title="t", fields=tuple(FieldSpec("n", "v") for _ in range(count)))
+        assert (pack_messages(small) == [[small]]) is (count == 25)
 
 
 def test_long_outputs_continue_in_more_fields_and_embeds():
