@@ -105,9 +105,36 @@ class BattleRead:
             tuple(map(roster_unit, self.units)), tuple(map(roster_general, self.generals)),
             tuple(map(roster_engagement, self.engagements))))
 
+    @classmethod
+    def after_write(cls, before: BattleRead, battle: Columns, units: Sequence[Columns],
+                    generals: Sequence[Columns],
+                    engagements: Sequence[Columns]) -> BattleRead:
+        """The battle as a write of ``before`` left it: a row the write kept as it was (the
+        same object, in the same place) keeps its roster entry, and only the rows written
+        are read into the roster again."""
+        read = cls.__new__(cls)
+        for name, value in (("battle", battle), ("units", units), ("generals", generals),
+                            ("engagements", engagements)):
+            object.__setattr__(read, name, value)
+        object.__setattr__(read, "roster", Roster(
+            _entries(before.units, before.roster.units, units, roster_unit),
+            _entries(before.generals, before.roster.generals, generals, roster_general),
+            tuple(map(roster_engagement, engagements))))
+        return read
+
     @property
     def facts(self) -> BattleFacts:
         return battle_facts(self.battle, self.battle.charts)
+
+
+def _entries(rows: Sequence[Columns], entries: Sequence[Any], now: Sequence[Columns],
+             entry: Callable[[Any], Any]) -> tuple[Any, ...]:
+    """The roster entries of the rows ``now``: those of ``rows`` (read into ``entries``)
+    that are still there, unchanged, in the same place, are taken as they are."""
+    if len(rows) != len(now):
+        return tuple(map(entry, now))
+    return tuple(was if row is old else entry(row)
+                 for old, was, row in zip(rows, entries, now, strict=True))
 
 
 class _Moved(Exception):
@@ -265,8 +292,9 @@ class _Write:
 
     def after(self, engagements: Sequence[Columns]) -> BattleRead:
         """The battle as the write leaves it, once stored."""
-        return BattleRead(Record.of(self.read.battle, plain_values(self.values)),
-                          self.units.now, self.generals.now, engagements)
+        return BattleRead.after_write(self.read,
+                                      Record.of(self.read.battle, plain_values(self.values)),
+                                      self.units.now, self.generals.now, engagements)
 
 
 def _work_out(read: BattleRead, move: Move) -> _Write:
@@ -360,9 +388,10 @@ class _Changed:
     def update(self, table: Table, row: Columns, new: dict[str, Any]) -> None:
         self.updates.append((table, row.id, new))
         stored = plain_values(new)  # as the row will read back
-        self.now.append(Record.of(row, stored))
         before = row_snapshot(row, table)
-        self.changes.append(change_record(table.name, row.id, before, {**before, **stored}))
+        after = {**before, **stored}
+        self.now.append(Record.of(row, stored, written=after))
+        self.changes.append(change_record(table.name, row.id, before, after))
 
 
 def _changed_rows(rows: Sequence[Columns], before: Sequence[Any], table: Table,

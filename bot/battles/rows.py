@@ -57,15 +57,26 @@ class Record:
     The columns are the instance's own attributes, so reading one is a plain lookup: a
     ``__getattr__`` behind the failed ordinary lookup cost the interpreter a formatted
     ``AttributeError`` on every read, dozens of them in each move.
+
+    A row a move wrote keeps the snapshot the move logged as its state after (``written``):
+    it is the state before of the next move that changes it, which then need not make it
+    again. Snapshots are shared, so nothing may change one once it is made.
     """
+
+    __slots__ = ("__dict__", "written")
 
     def __init__(self, mapping: Mapping[str, Any]) -> None:
         self.__dict__.update(mapping)
+        self.written: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, row: Row[Any] | Record, values: Mapping[str, Any]) -> Record:
+    def of(cls, row: Row[Any] | Record, values: Mapping[str, Any],
+           written: dict[str, Any] | None = None) -> Record:
+        """``row`` with ``values`` in place of its own; ``written``, when given, is its
+        snapshot (``row_snapshot`` of the record made)."""
         record = cls.__new__(cls)
         record.__dict__ = {**row._mapping, **values}
+        record.written = written
         return record
 
     @property
@@ -79,6 +90,8 @@ class Record:
 
 def row_snapshot(row: Row[Any] | Record, table: Table) -> dict[str, Any]:
     """The row's columns as ``Base.snapshot`` gives them (nothing else the read added)."""
+    if type(row) is Record and row.written is not None:
+        return row.written
     values = plain_values({c.name: row._mapping[c.name] for c in table.c})
     for key in NOT_RESTORED:
         values.pop(key, None)

@@ -8,8 +8,9 @@ import asyncio
 from sqlalchemy import select, update
 
 from bot.battles import moves
+from bot.battles.store import snapshot
 from bot.storage import Database
-from bot.storage.models import Battle, Unit
+from bot.storage.models import Battle, Event, Unit
 
 from .conftest import CHANNEL, GM_USER, reply
 from .test_battle_safety import ONE_SP, setup, strength_and_log
@@ -38,6 +39,33 @@ async def test_moves_in_a_row_read_the_battle_once(battle_session, monkeypatch):
         assert not (await reply(battle_session, ONE_SP)).ephemeral
     assert len(reads) == 1
     assert await strength_and_log(battle_session.client.db) == (97, list(range(1, 7)))
+
+
+async def test_a_kept_row_logs_as_its_state_before_what_the_last_move_logged_after(
+        battle_session):
+    """The snapshot a move logs of a row it changed is kept with the row, and logged as that
+    row's state before by the next move: the same as a snapshot of the stored row."""
+    await setup(battle_session)
+    for _ in range(3):
+        await reply(battle_session, ONE_SP)
+    db = battle_session.client.db
+    async with db.reader() as session:
+        events = list(await session.scalars(select(Event).order_by(Event.seq)))
+        artois = await session.scalar(select(Unit).where(Unit.name == "Artois"))
+        stored = snapshot(artois)
+    logged = [change for event in events[-3:] for change in event.changes
+              if change["table"] == "units"]
+    assert len(logged) == 3
+    assert logged[1]["before"] == logged[0]["after"]
+    assert logged[2]["before"] == logged[1]["after"]
+    assert logged[2]["after"] == stored
+    assert [c["after"]["strength"] for c in logged] == [99, 98, 97]
+    # The kept roster, which takes over the entries of rows left as they were, is the one
+    # its rows read into afresh.
+    kept = battle_session.client.store._states.get(CHANNEL)
+    fresh = moves.BattleRead(kept.battle, kept.units, kept.generals, kept.engagements)
+    assert kept.roster == fresh.roster
+    assert [u.strength for u in kept.roster.units if u.name == "Artois"] == [97]
 
 
 async def test_any_other_command_in_the_channel_drops_the_kept_state(battle_session,
