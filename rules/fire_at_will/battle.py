@@ -109,9 +109,38 @@ def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
     return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
 
 
+ENGINE_UNITS_KEPT = 4096
+"""Engine units remembered by what they were made of (``engine_unit``); past this many the
+memo starts again."""
+_engine_units: dict[tuple[Any, ...], Unit] = {}
+
+
 def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
-    attrs = check_attributes(unit.attributes, unit.name)
+    """The engine's unit for a roster unit (with the general attached to it, if any).
+
+    A roster unit reads the same on every move until it changes, and the engine's units
+    are frozen: each is made once for what it is made of (its name, its stored attributes
+    with their types, its general) and shared. A refusal is never remembered."""
     general = roster.general_with(unit.name)
+    try:
+        # Typed, as ``FieldSet.read_json`` keys its memo: True is not 1, 1 is not 1.0, and
+        # -0.0 is not 0.0.
+        key = (unit.name, *((k, type(v), repr(v) if type(v) is float else v)
+                            for k, v in unit.attributes.items()),
+               None if general is None else (general.name, general.wounds > 0))
+        known = _engine_units.get(key)
+    except TypeError:  # an attribute that is a list or an object: made each time
+        return _made_unit(unit, general)
+    if known is None:
+        known = _made_unit(unit, general)
+        if len(_engine_units) >= ENGINE_UNITS_KEPT:
+            _engine_units.clear()
+        _engine_units[key] = known
+    return known
+
+
+def _made_unit(unit: RosterUnit, general: RosterGeneral | None) -> Unit:
+    attrs = check_attributes(unit.attributes, unit.name)
     return Unit(
         name=unit.name,
         arm=Arm(attrs.get("arm", Arm.OTHER.value)),

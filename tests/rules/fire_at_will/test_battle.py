@@ -144,3 +144,29 @@ def test_roster_attributes_are_validated_like_the_notation():
         check_attributes({"arm": "infantry", "morale": 0}, "2nd Foot")
     with pytest.raises(InvalidInput, match="unknown field `general`"):
         check_attributes({"arm": "infantry", "general": "x"}, "2nd Foot")
+
+
+def test_an_engine_unit_is_made_once_for_what_it_is_made_of():
+    """Roster units that read alike share one (frozen) engine unit; anything that changes
+    how it reads (an attribute, its type, the general with it) makes another, and a
+    refusal is not remembered."""
+    from rules.fire_at_will.battle import engine_unit
+
+    def unit(**attributes) -> RosterUnit:
+        return RosterUnit("Artois", "French", {"arm": "infantry", **attributes}, 4)
+
+    alone = Roster((unit(),))
+    assert engine_unit(unit(regular=True), alone) is engine_unit(unit(regular=True), alone)
+    regular, shaken = engine_unit(unit(regular=True), alone), engine_unit(unit(shaken=True),
+                                                                         alone)
+    assert (regular.regular, regular.shaken, shaken.regular, shaken.shaken) == (
+        True, False, False, True)
+    assert engine_unit(unit(morale=4), alone) is not engine_unit(unit(morale=4.0), alone)
+    led = Roster((unit(),), (RosterGeneral("Montcalm", "French", "Artois"),))
+    wounded = Roster((unit(),), (RosterGeneral("Montcalm", "French", "Artois", wounds=1),))
+    assert engine_unit(unit(), alone).general is None
+    assert engine_unit(unit(), led).general.wounded is False
+    assert engine_unit(unit(), wounded).general.wounded is True
+    for _ in range(2):
+        with pytest.raises(InvalidInput, match="Artois"):
+            engine_unit(unit(morale=99), alone)
