@@ -21,8 +21,21 @@ ACTIVE = "active"
 GONE = "gone"
 
 
+NAME_KEYS_KEPT = 4096
+"""Names whose lookup form is remembered (``name_key``); past this many the memo starts
+again."""
+_name_keys: dict[str, str] = {}
+
+
 def name_key(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    """The lookup form of a name: a move asks it of the same few names a dozen times."""
+    key = _name_keys.get(name)
+    if key is None:
+        key = " ".join(name.split()).casefold()
+        if len(_name_keys) >= NAME_KEYS_KEPT:
+            _name_keys.clear()
+        _name_keys[name] = key
+    return key
 
 
 @dataclass(frozen=True)
@@ -116,6 +129,8 @@ class Roster:
 
 
 def unit_changes(before: RosterUnit, after: RosterUnit) -> list[Change]:
+    if before is after:  # an effect leaves most units as they were: the same entry
+        return []
     changes = []
     for name in ("name", "side", "strength", "status", "gone_reason", "commander"):
         old, new = getattr(before, name), getattr(after, name)

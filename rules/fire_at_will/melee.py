@@ -80,8 +80,26 @@ MELEE_FACTORS: tuple[MeleeFactor, ...] = (
 MELEE_SOURCE = f"{MELEE_TEXT}: factor table"
 
 
+MODIFIERS_KEPT = 4096
+"""Units in a melee whose factors are remembered (``melee_modifiers``)."""
+_modifiers: dict[MeleeUnit, tuple[tuple[Modifier, ...], tuple[str, ...]]] = {}
+
+
 def melee_modifiers(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
-    """The factors that apply to one unit, and notes for factors its column marks NA."""
+    """The factors that apply to one unit, and notes for factors its column marks NA.
+
+    Worked out once for each unit and situation (a unit in a melee is frozen, and the
+    table's fifteen rows read the same each time) and given out as fresh lists."""
+    known = _modifiers.get(member)
+    if known is None:
+        modifiers, notes = _factors(member)
+        if len(_modifiers) >= MODIFIERS_KEPT:
+            _modifiers.clear()
+        known = _modifiers[member] = (tuple(modifiers), tuple(notes))
+    return list(known[0]), list(known[1])
+
+
+def _factors(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
     modifiers: list[Modifier] = []
     notes: list[str] = []
     for factor in MELEE_FACTORS:

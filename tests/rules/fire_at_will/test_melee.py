@@ -7,7 +7,7 @@ import pytest
 from rules.core.errors import InvalidInput, NotAllowed, TooManyDice
 from rules.core.records import EffectKind as E
 from rules.fire_at_will.melee import MELEE_FACTORS, melee_modifiers, resolve_melee
-from rules.fire_at_will.units import Arm, ObstacleReading, Settings, Unit
+from rules.fire_at_will.units import Arm, MeleeUnit, ObstacleReading, Settings, Unit
 
 from .helpers import dice, effects, foot, general, guns, horse, m, run, skirmishers
 
@@ -310,3 +310,18 @@ def test_several_losers_get_a_step_naming_who_takes_the_result():
     assert result.steps[-1].title == "Who is affected"
     assert result.steps[-1].outcome == (
         "Only D1 takes the result (it has the lowest score); the other defenders retire 3\".")
+
+
+def test_a_units_factors_are_worked_out_once_and_given_out_fresh():
+    """The factors of a unit in its situation are remembered; each caller gets lists of its
+    own, so changing one changes nothing for the next."""
+    member = MeleeUnit(Unit("Grenadiers", Arm.INFANTRY, regular=True), charging=True)
+    first, notes = melee_modifiers(member)
+    assert [(m.value, m.reason) for m in first] == [(1, "charging"), (1, "European regulars")]
+    first.clear()
+    notes.append("scribbled")
+    again, notes_again = melee_modifiers(MeleeUnit(Unit("Grenadiers", Arm.INFANTRY,
+                                                        regular=True), charging=True))
+    assert len(again) == 2 and notes_again == []
+    assert melee_modifiers(MeleeUnit(Unit("Grenadiers", Arm.CAVALRY, regular=True),
+                                     charging=True))[0][0].reason == "unit is cavalry"
