@@ -31,9 +31,8 @@ from typing import Any, TypeVar
 
 from sqlalchemy import URL, event, make_url, text
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -44,6 +43,7 @@ from sqlalchemy.sql.base import Executable
 
 from bot.storage.batches import CLOSED, Busy, OnCommit, SqliteOnLoop, SqliteThread, Work
 from bot.storage.direct import compiled_statement
+from bot.storage.direct_pool import DirectPool
 from bot.storage.json_text import ENGINE_OPTIONS as JSON_OPTIONS
 
 DEFAULT_URL = "sqlite+aiosqlite:///huzzah.db"
@@ -203,29 +203,6 @@ def ping_when_idle(engine: AsyncEngine) -> None:
             raise DisconnectionError("a pooled connection went away while idle")
 
 
-async def _driver_error(connection: AsyncConnection, sql: str, bound: tuple[Any, ...],
-                        error: BaseException) -> BaseException:
-    """asyncpg's ``error`` as SQLAlchemy raises it; a connection left in doubt (anything but
-    the server's refusal of the statement) is not used again."""
-    import asyncpg
-
-    # The connection is fine when the server refused the statement, or when asyncpg could
-    # not send a value (its client-side DataError, raised before anything was sent).
-    server_refused = isinstance(error, asyncpg.PostgresError) and not isinstance(
-        error, asyncpg.PostgresConnectionError)
-    refused = server_refused or isinstance(error, asyncpg.exceptions._base.DataError)
-    if not refused:
-        try:
-            await connection.invalidate()
-        except Exception:  # the error to report is the statement's
-            log.warning("could not invalidate a PostgreSQL connection", exc_info=True)
-    if isinstance(error, asyncpg.IntegrityConstraintViolationError):
-        return IntegrityError(sql, bound, error)
-    if isinstance(error, Exception):
-        return DBAPIError(sql, bound, error, connection_invalidated=not refused)
-    return error  # a cancellation, or an interrupt: raised as it came
-
-
 def _begin(write: bool) -> str:
     """A batch's BEGIN on SQLite: a write takes the write lock up front."""
     return "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED"
@@ -332,6 +309,7 @@ class Database:
         # Other processes still meet the busy timeout.
         self._sqlite_writer = asyncio.Lock() if self.is_sqlite else None
         self._recent_locks: OrderedDict[int, asyncio.Lock] = OrderedDict()
+        self._direct = DirectPool(self.engine)  # PostgreSQL's one-statement writes
         self._threads: dict[bool, SqliteThread] = {}
         self._on_loop: dict[bool, SqliteOnLoop] = {}
         self._checkpointing: asyncio.Future[None] | None = None
@@ -448,26 +426,18 @@ class Database:
         statement is one by itself); its first row, or None.
 
         SQLAlchemy's execution of a battle's write (forty parameters) cost more than the rest
-        of its round trip. The statement is compiled once (``compiled_statement``), bound
-        with SQLAlchemy's own type processors, and run on the driver's connection under one
-        from the engine's pool. Its errors are raised as SQLAlchemy raises them (an
-        ``IntegrityError`` for a duplicate delivery). A write must take the channel's
-        advisory lock itself.
+        of its round trip, and so did taking a connection through its async engine. The
+        statement is compiled once (``compiled_statement``), bound with SQLAlchemy's own type
+        processors, and run on a connection of asyncpg's own pool (``DirectPool``). Its
+        errors are raised as SQLAlchemy raises them (an ``IntegrityError`` for a duplicate
+        delivery). A write must take the channel's advisory lock itself.
         """
         if self._closed:
             raise RuntimeError(CLOSED)
         compiled = compiled_statement(statement, self.engine.dialect)
         bound = compiled.bind(values)
-        async with self.engine.connect() as connection:
-            raw = await connection.get_raw_connection()
-            crash_point("before_commit")
-            try:
-                row = await raw.driver_connection.fetchrow(compiled.sql, *bound)
-            except BaseException as error:
-                translated = await _driver_error(connection, compiled.sql, bound, error)
-                if translated is error:
-                    raise
-                raise translated from error
+        crash_point("before_commit")
+        row = await self._direct.fetchrow(compiled.sql, bound)
         crash_point("after_commit")
         return row
 
@@ -557,6 +527,7 @@ class Database:
         try:
             for thread in threads:
                 await asyncio.to_thread(thread.close)
+            await self._direct.close()
         finally:
             await self.engine.dispose()
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import bindparam, insert, text, update
+from sqlalchemy import bindparam, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -158,20 +159,37 @@ async def test_first_row_stores_what_sqlalchemy_stores_and_fails_as_it_does(db):
 
 
 async def test_first_row_drops_a_connection_the_server_closed(db):
+    """A connection the server closed is not used again. Closed while it waited in the
+    pool, the next write goes through on a new one, or (when asyncpg has not yet read the
+    server's goodbye) fails as dropped; closed under a statement, that statement fails as
+    dropped. Either way the write after goes through, on a new connection."""
     if not db.is_postgresql:
         pytest.skip("a PostgreSQL connection")
     async with db.engine.begin() as conn:
         await conn.run_sync(lambda sync: add_battle(5, sync))
     await db.first_row(ADD_EVENT_RETURNING, event(1))  # a connection now waits in the pool
+    await _terminate_others(db, "AND query LIKE 'INSERT INTO events%'")
+    try:
+        await db.first_row(ADD_EVENT_RETURNING, event(2))
+    except DBAPIError as failed:
+        assert failed.connection_invalidated
+        await db.first_row(ADD_EVENT_RETURNING, event(2))  # on a new connection
+    sleeping = asyncio.ensure_future(db.first_row(select(func.pg_sleep(5)), {}))
+    await asyncio.sleep(0.5)
+    await _terminate_others(db, "AND query LIKE '%pg_sleep%'")
+    with pytest.raises(DBAPIError) as failed:
+        await sleeping
+    assert failed.value.connection_invalidated
+    await db.first_row(ADD_EVENT_RETURNING, event(3))  # on a new connection
+    assert [r[0] for r in await stored_events(db)] == [1, 2, 3]
+
+
+async def _terminate_others(db: Database, which: str = "") -> None:
+    """Have the server close the other connections to this database (``which`` of them)."""
     async with Database(db.url) as other, other.engine.connect() as conn:
         await conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                 "WHERE datname = current_database() "
-                                "AND pid <> pg_backend_pid()"))
-    with pytest.raises(DBAPIError) as failed:
-        await db.first_row(ADD_EVENT_RETURNING, event(2))
-    assert failed.value.connection_invalidated
-    await db.first_row(ADD_EVENT_RETURNING, event(2))  # on a new connection
-    assert [r[0] for r in await stored_events(db)] == [1, 2]
+                                f"AND pid <> pg_backend_pid() {which}"))
 
 
 def test_a_statement_run_straight_on_the_driver_binds_plain_parameters():
