@@ -212,9 +212,12 @@ def _effect_dict(effect: Effect) -> dict[str, Any]:
         "detail": effect.detail,
         "value": effect.value,
     }
-    data |= {key: getattr(effect, key) for key in ("measure", "direction")
-             if getattr(effect, key) is not None}
-    return data | {"text": effect.describe()}
+    if effect.measure is not None:
+        data["measure"] = effect.measure
+    if effect.direction is not None:
+        data["direction"] = effect.direction
+    data["text"] = effect.describe()
+    return data
 
 
 @dataclass

@@ -227,7 +227,7 @@ def apply_effects(
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
     match effect.kind:
         case EffectKind.LOSE_SP if unit.strength is not None:
-            return replace(unit, strength=max(0, unit.strength - (effect.amount or 0)))
+            return unit.changed(strength=max(0, unit.strength - (effect.amount or 0)))
         case EffectKind.SHAKEN:
             return unit.with_attr("shaken", True)
         case EffectKind.ROUTED:

@@ -170,3 +170,15 @@ def test_an_engine_unit_is_made_once_for_what_it_is_made_of():
     for _ in range(2):
         with pytest.raises(InvalidInput, match="Artois"):
             engine_unit(unit(morale=99), alone)
+
+
+def test_a_changed_roster_unit_is_the_unit_with_those_fields_only():
+    from dataclasses import replace
+
+    unit = RosterUnit("Artois", "French", {"arm": "infantry"}, 4, commander="Montcalm")
+    assert unit.changed(strength=3) == replace(unit, strength=3)
+    assert unit.with_attr("shaken", True) == replace(
+        unit, attributes={"arm": "infantry", "shaken": True})
+    assert unit.attributes == {"arm": "infantry"}  # the unit itself is left as it was
+    with pytest.raises(TypeError):
+        unit.changed(morale=4)  # not a field of a roster unit
