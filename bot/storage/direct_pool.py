@@ -24,9 +24,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger(__name__)
 
-DIRECT_POOL_SIZE = 10
+DIRECT_POOL_SIZE = 20
 """Connections a process keeps for one-statement writes, beside the engine's own pool. A
-write holds one for a single round trip, so a few serve many commands in flight."""
+write holds one for a single round trip; with 50 moves in flight, 10 of them made the
+slowest moves wait for one (a p99 of 0.4 s against 0.24 s with 20)."""
 CLOSE_SECONDS = 10.0
 """How long closing waits for the writes under way before it closes their connections."""
 
@@ -84,8 +85,11 @@ class DirectPool:
                 _, options = self._engine.dialect.create_connect_args(self._engine.url)
                 for key in _ADAPTER_ONLY:
                     options.pop(key, None)
+                # All opened at once, on the first write: opened one by one as moves came
+                # in, they held up the first moves of a busy minute (a p99 of 0.6 s).
                 self._pool = await asyncpg.create_pool(
-                    min_size=0, max_size=DIRECT_POOL_SIZE, reset=_keep_as_it_is, **options)
+                    min_size=DIRECT_POOL_SIZE, max_size=DIRECT_POOL_SIZE,
+                    reset=_keep_as_it_is, **options)
         return self._pool
 
 
