@@ -134,8 +134,15 @@ class Effect:
     direction: str | None = None
 
     def describe(self) -> str:
-        words = effect_words(self)
-        return f"{self.unit}{words}" if words.startswith(":") else f"{self.unit} {words}"
+        # Said several times a move (the log's record, the reply, the odds' labels) and the
+        # same each time: an effect is frozen. Kept beside the fields, so equality, hashing
+        # and ``replace`` never see it.
+        said = self.__dict__.get("_said")
+        if said is None:
+            words = effect_words(self)
+            said = f"{self.unit}{words}" if words.startswith(":") else f"{self.unit} {words}"
+            object.__setattr__(self, "_said", said)
+        return said
 
 
 class Severity(IntEnum):

@@ -60,3 +60,15 @@ def test_one_of_a_counted_measure_reads_singular():
     assert Effect(EffectKind.DAMAGE, "Foot", amount=2, measure="increments").describe() == \
         "Foot loses 2 increments"
     assert Effect(EffectKind.DAMAGE, "Foot", amount=1, measure="SP").describe() == "Foot loses 1 SP"
+
+
+def test_an_effect_says_itself_once_and_its_copies_say_their_own():
+    from dataclasses import replace
+
+
+    effect = Effect("lose_sp", "Artois", 1)
+    said = effect.describe()
+    assert effect.describe() is said and said == "Artois loses 1 SP"
+    assert replace(effect, amount=2).describe() == "Artois loses 2 SP"
+    assert effect == Effect("lose_sp", "Artois", 1)  # what it said is not a field
+    assert hash(effect) == hash(Effect("lose_sp", "Artois", 1))
