@@ -189,6 +189,10 @@ class FieldSet:
         # A battle's units are read from their stored JSON on every move: the same few
         # objects, over and over. What an object reads as depends on nothing else.
         self._read: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
+        # So are a fight's words (``charging``, ``flank``, none): what a text reads as
+        # depends on nothing but the text and how it is read (``where`` only names it in a
+        # refusal, and refusals are not remembered).
+        self._texts: dict[tuple[str, bool, bool], tuple[str | None, dict[str, Any]]] = {}
         self._by_key: dict[str, Field] = {}
         self._by_word: dict[str, tuple[Field, Any]] = {}
         for spec in self.fields:
@@ -279,6 +283,17 @@ class FieldSet:
         known ones then read as a name that lost its colon (``Hussars cav``). ``several``
         says the option takes a list of units, for the hint when two are run together.
         """
+        key = (text, names, several)
+        known = self._texts.get(key)
+        if known is None:
+            known = self._read_text(text, where, names, several)
+            if len(self._texts) >= self.READ_MEMO:
+                self._texts.clear()
+            self._texts[key] = known
+        return known[0], dict(known[1])
+
+    def _read_text(self, text: str, where: str, names: bool,
+                   several: bool) -> tuple[str | None, dict[str, Any]]:
         name, rest = split_name(text)
         if name is not None and len(name) > MAX_NAME_LENGTH:
             raise InvalidInput(

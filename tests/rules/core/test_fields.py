@@ -142,3 +142,20 @@ def test_a_float_read_again_keeps_its_sign():
     fields = FieldSet([Field("width", float, "width")])
     assert str(fields.read_json({"width": 0.0}, "unit")["width"]) == "0.0"
     assert str(fields.read_json({"width": -0.0}, "unit")["width"]) == "-0.0"
+
+
+def test_a_text_read_again_reads_alike_and_its_refusal_names_each_place():
+    """What a text reads as is remembered: each reading gets a dict of its own, and a
+    refusal is not remembered, so it names the place of each reading."""
+    from rules.core.fields import Field, FieldSet
+
+    fields = FieldSet([Field("morale", int, "morale", minimum=0, maximum=10**6)])
+    first = fields.read_text("Hussars: morale=4", "attackers")
+    first[1]["morale"] = 99
+    assert fields.read_text("Hussars: morale=4", "defenders") == ("Hussars", {"morale": 4})
+    for where in ("attackers", "defenders"):
+        with pytest.raises(InvalidInput, match=f"^{where}: "):
+            fields.read_text("Hussars: morale=x", where)
+    for value in range(FieldSet.READ_MEMO + 10):
+        fields.read_text(f"morale={value}", "unit", names=False)
+    assert len(fields._texts) <= FieldSet.READ_MEMO
