@@ -48,6 +48,12 @@ def split_name(text: str) -> tuple[str | None, str]:
     Only a colon outside quotes ends a name, and a name holds no ``=`` or quote, so
     ``inf general="Sir John: the elder"`` has no name.
     """
+    if '"' not in text and "'" not in text:  # nearly always: the first colon ends the name
+        index = text.find(":")
+        if index < 0:
+            return None, text
+        name = text[:index].strip()
+        return (None, text) if "=" in name else (name or None, text[index + 1:])
     quote = ""
     for index, char in enumerate(text):
         if quote:

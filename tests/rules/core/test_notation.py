@@ -135,3 +135,27 @@ def test_one_unit_options_in_a_battle():
 def test_an_unknown_roster_name_is_still_unknown():
     message = refused(roster_entry, "Béarn charging", ROSTER, "attackers")
     assert re.match(r"There is no unit called `Béarn charging` in this battle", message)
+
+
+def test_splitting_a_name_off_reads_quotes_only_where_there_are_some():
+    """The way without quotes (nearly every text) splits as the way through them would."""
+    import random
+
+    def char_by_char(text: str) -> tuple[str | None, str]:
+        quote = ""
+        for index, char in enumerate(text):
+            if quote:
+                quote = "" if char == quote else quote
+            elif char in "\"'":
+                quote = char
+            elif char == ":":
+                name = text[:index].strip()
+                if "=" in name or '"' in name or "'" in name:
+                    return None, text
+                return name or None, text[index + 1:]
+        return None, text
+
+    rng = random.Random(5)
+    for _ in range(20000):
+        text = "".join(rng.choice("ab :=\"' ") for _ in range(rng.randint(0, 10)))
+        assert split_name(text) == char_by_char(text), text
