@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import Any
 
 from rules.core.errors import InvalidInput
+from rules.core.memo import MEMO_SIZE, Memo
 from rules.core.notation import comma_between_words, echo, missing_colon, second_unit, split_name
 
 MAX_NAME_LENGTH = 64
@@ -182,17 +183,19 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
 class FieldSet:
     """The fields of one kind of unit description, with lookup by every word players may type."""
 
-    READ_MEMO = 4096  # JSON objects remembered as read, per field set
+    READ_MEMO = MEMO_SIZE  # JSON objects (and texts) remembered as read, per field set
 
     def __init__(self, fields: Sequence[Field]) -> None:
         self.fields = tuple(fields)
         # A battle's units are read from their stored JSON on every move: the same few
         # objects, over and over. What an object reads as depends on nothing else.
-        self._read: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
+        self._read: Memo[tuple[tuple[str, type, Any], ...], dict[str, Any]] = Memo(
+            self.READ_MEMO)
         # So are a fight's words (``charging``, ``flank``, none): what a text reads as
         # depends on nothing but the text and how it is read (``where`` only names it in a
         # refusal, and refusals are not remembered).
-        self._texts: dict[tuple[str, bool, bool], tuple[str | None, dict[str, Any]]] = {}
+        self._texts: Memo[tuple[str, bool, bool], tuple[str | None, dict[str, Any]]] = Memo(
+            self.READ_MEMO)
         self._by_key: dict[str, Field] = {}
         self._by_word: dict[str, tuple[Field, Any]] = {}
         for spec in self.fields:
@@ -253,10 +256,7 @@ class FieldSet:
         except TypeError:  # a list or an object inside: read it each time
             return self._read_json(data, where)
         if known is None:
-            known = self._read_json(data, where)
-            if len(self._read) >= self.READ_MEMO:
-                self._read.clear()
-            self._read[key] = known
+            known = self._read.keep(key, self._read_json(data, where))
         return dict(known)
 
     def _read_json(self, data: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -286,10 +286,7 @@ class FieldSet:
         key = (text, names, several)
         known = self._texts.get(key)
         if known is None:
-            known = self._read_text(text, where, names, several)
-            if len(self._texts) >= self.READ_MEMO:
-                self._texts.clear()
-            self._texts[key] = known
+            known = self._texts.keep(key, self._read_text(text, where, names, several))
         return known[0], dict(known[1])
 
     def _read_text(self, text: str, where: str, names: bool,

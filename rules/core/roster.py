@@ -16,25 +16,20 @@ from typing import Any
 
 from rules.core.engagements import Engagement, engagement_words
 from rules.core.errors import InvalidInput
+from rules.core.memo import Memo
 
 ACTIVE = "active"
 GONE = "gone"
 
 
-NAME_KEYS_KEPT = 4096
-"""Names whose lookup form is remembered (``name_key``); past this many the memo starts
-again."""
-_name_keys: dict[str, str] = {}
+_name_keys: Memo[str, str] = Memo()
 
 
 def name_key(name: str) -> str:
     """The lookup form of a name: a move asks it of the same few names a dozen times."""
     key = _name_keys.get(name)
     if key is None:
-        key = " ".join(name.split()).casefold()
-        if len(_name_keys) >= NAME_KEYS_KEPT:
-            _name_keys.clear()
-        _name_keys[name] = key
+        key = _name_keys.keep(name, " ".join(name.split()).casefold())
     return key
 
 

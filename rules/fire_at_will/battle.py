@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
+from rules.core.memo import Memo
 from rules.core.notation import refuse_roster_word, roster_entry
 from rules.core.records import Effect, EffectKind
 from rules.core.registry import UnitWords
@@ -109,10 +110,7 @@ def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
     return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
 
 
-ENGINE_UNITS_KEPT = 4096
-"""Engine units remembered by what they were made of (``engine_unit``); past this many the
-memo starts again."""
-_engine_units: dict[tuple[Any, ...], Unit] = {}
+_engine_units: Memo[tuple[Any, ...], Unit] = Memo()
 
 
 def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
@@ -132,10 +130,7 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
     except TypeError:  # an attribute that is a list or an object: made each time
         return _made_unit(unit, general)
     if known is None:
-        known = _made_unit(unit, general)
-        if len(_engine_units) >= ENGINE_UNITS_KEPT:
-            _engine_units.clear()
-        _engine_units[key] = known
+        known = _engine_units.keep(key, _made_unit(unit, general))
     return known
 
 

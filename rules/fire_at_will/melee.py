@@ -13,6 +13,7 @@ from typing import Protocol, TypeVar
 
 from rules.core.dice import D6, D6_FACES, DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.memo import Memo
 from rules.core.prepared import RollGroups
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.charge import ROUT_MOVE_NOTE
@@ -80,9 +81,7 @@ MELEE_FACTORS: tuple[MeleeFactor, ...] = (
 MELEE_SOURCE = f"{MELEE_TEXT}: factor table"
 
 
-MODIFIERS_KEPT = 4096
-"""Units in a melee whose factors are remembered (``melee_modifiers``)."""
-_modifiers: dict[MeleeUnit, tuple[tuple[Modifier, ...], tuple[str, ...]]] = {}
+_modifiers: Memo[MeleeUnit, tuple[tuple[Modifier, ...], tuple[str, ...]]] = Memo()
 
 
 def melee_modifiers(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
@@ -93,9 +92,7 @@ def melee_modifiers(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
     known = _modifiers.get(member)
     if known is None:
         modifiers, notes = _factors(member)
-        if len(_modifiers) >= MODIFIERS_KEPT:
-            _modifiers.clear()
-        known = _modifiers[member] = (tuple(modifiers), tuple(notes))
+        known = _modifiers.keep(member, (tuple(modifiers), tuple(notes)))
     return list(known[0]), list(known[1])
 
 
