@@ -83,14 +83,25 @@ MAX_MESSAGES = 5
 HEAD_RESERVE = 1000  # room kept for fields next to a very long description
 
 
+def _description_room(title: str, author: str) -> int:
+    """The most a head's description may hold beside its title and author, leaving room in
+    the message's 6000 characters for fields."""
+    return min(DESCRIPTION, TOTAL - len(title) - len(author) - HEAD_RESERVE)
+
+
+def _footer_room(title: str, author: str, description: str) -> int:
+    """The most a head's footer may hold beside the rest of the head: half the room kept
+    for fields may go to it."""
+    return min(FOOTER, TOTAL - len(title) - len(author) - len(description) - HEAD_RESERVE
+               + HEAD_RESERVE // 2)
+
+
 def _fit_head(head: EmbedSpec) -> EmbedSpec:
     """Clip the head so that, alone, it leaves room in a message's 6000 characters."""
     title = clip(head.title, TITLE)
     author = clip(head.author, AUTHOR)
-    room = TOTAL - len(title) - len(author) - HEAD_RESERVE
-    description = clip(head.description, min(DESCRIPTION, room))
-    room -= len(description)
-    footer = clip(head.footer, min(FOOTER, room + HEAD_RESERVE // 2))
+    description = clip(head.description, _description_room(title, author))
+    footer = clip(head.footer, _footer_room(title, author, description))
     return replace(head, title=title, author=author, description=description, footer=footer,
                    fields=())
 
@@ -100,10 +111,9 @@ def _fits_as_it_is(head: EmbedSpec) -> bool:
     give it back unchanged: nearly every reply is, and building it again field by field cost
     a fifth of a reply's rendering. What packing would change (a clipped text, a field split
     or emptied, a second embed) is left to it."""
-    room = TOTAL - len(head.title) - len(head.author) - HEAD_RESERVE
     if (len(head.title) > TITLE or len(head.author) > AUTHOR or len(head.fields) > FIELDS
-            or len(head.description) > min(DESCRIPTION, room)
-            or len(head.footer) > min(FOOTER, room - len(head.description) + HEAD_RESERVE // 2)
+            or len(head.description) > _description_room(head.title, head.author)
+            or len(head.footer) > _footer_room(head.title, head.author, head.description)
             or head.size() > TOTAL):
         return False
     return all(f.name and len(f.name) <= FIELD_NAME and len(f.value) <= FIELD_VALUE

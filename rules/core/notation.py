@@ -54,6 +54,12 @@ def split_name(text: str) -> tuple[str | None, str]:
             return None, text
         name = text[:index].strip()
         return (None, text) if "=" in name else (name or None, text[index + 1:])
+    return _split_name_outside_quotes(text)
+
+
+def _split_name_outside_quotes(text: str) -> tuple[str | None, str]:
+    """``split_name`` for any text, character by character: a colon inside quotes is not
+    the end of a name."""
     quote = ""
     for index, char in enumerate(text):
         if quote:

@@ -141,21 +141,9 @@ def test_splitting_a_name_off_reads_quotes_only_where_there_are_some():
     """The way without quotes (nearly every text) splits as the way through them would."""
     import random
 
-    def char_by_char(text: str) -> tuple[str | None, str]:
-        quote = ""
-        for index, char in enumerate(text):
-            if quote:
-                quote = "" if char == quote else quote
-            elif char in "\"'":
-                quote = char
-            elif char == ":":
-                name = text[:index].strip()
-                if "=" in name or '"' in name or "'" in name:
-                    return None, text
-                return name or None, text[index + 1:]
-        return None, text
+    from rules.core.notation import _split_name_outside_quotes
 
     rng = random.Random(5)
     for _ in range(20000):
         text = "".join(rng.choice("ab :=\"' ") for _ in range(rng.randint(0, 10)))
-        assert split_name(text) == char_by_char(text), text
+        assert split_name(text) == _split_name_outside_quotes(text), text
