@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.storage.batches import CLOSED
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +45,12 @@ class DirectPool:
         self._engine = engine
         self._pool: Any = None
         self._opening = asyncio.Lock()
+        self._closed = False
 
     async def fetchrow(self, sql: str, bound: tuple[Any, ...]) -> Any | None:
         """The statement's first row, or None; its errors as SQLAlchemy raises them."""
+        pool = await self._opened()
         try:
-            pool = await self._opened()
             async with pool.acquire() as connection:
                 try:
                     return await connection.fetchrow(sql, *bound)
@@ -56,12 +59,11 @@ class DirectPool:
                         connection.terminate()  # left in doubt: the pool opens another
                     raise
         except BaseException as error:
-            translated = translate(sql, bound, error)
-            if translated is error:
-                raise
-            raise translated from error
+            raise_translated(sql, bound, error)
 
     async def close(self) -> None:
+        """Close the pool; a write asked for afterwards opens no other."""
+        self._closed = True
         pool, self._pool = self._pool, None
         if pool is None:
             return
@@ -79,6 +81,8 @@ class DirectPool:
         if self._pool is not None:
             return self._pool
         async with self._opening:
+            if self._closed:  # closed while this write waited for its turn to open it
+                raise RuntimeError(CLOSED)
             if self._pool is None:
                 import asyncpg
 
@@ -87,9 +91,12 @@ class DirectPool:
                     options.pop(key, None)
                 # All opened at once, on the first write: opened one by one as moves came
                 # in, they held up the first moves of a busy minute (a p99 of 0.6 s).
-                self._pool = await asyncpg.create_pool(
-                    min_size=DIRECT_POOL_SIZE, max_size=DIRECT_POOL_SIZE,
-                    reset=_keep_as_it_is, **options)
+                try:
+                    self._pool = await asyncpg.create_pool(
+                        min_size=DIRECT_POOL_SIZE, max_size=DIRECT_POOL_SIZE,
+                        reset=_keep_as_it_is, **options)
+                except BaseException as error:  # the server could not be reached
+                    raise_translated("", (), error)
         return self._pool
 
 
@@ -107,6 +114,13 @@ def refused(error: BaseException) -> bool:
     server_refused = isinstance(error, asyncpg.PostgresError) and not isinstance(
         error, asyncpg.PostgresConnectionError)
     return server_refused or isinstance(error, asyncpg.exceptions._base.DataError)
+
+
+def raise_translated(sql: str, bound: tuple[Any, ...], error: BaseException) -> NoReturn:
+    translated = translate(sql, bound, error)
+    if translated is error:
+        raise error
+    raise translated from error
 
 
 def translate(sql: str, bound: tuple[Any, ...], error: BaseException) -> BaseException:

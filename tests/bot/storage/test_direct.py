@@ -207,3 +207,20 @@ def test_a_statement_run_straight_on_the_driver_fills_in_no_defaults():
     partial_event = insert(EVENTS).values({key: bindparam(key) for key in keys})
     with pytest.raises(ValueError, match="no column default"):
         compiled_statement(partial_event, asyncpg.dialect())
+
+
+async def test_writes_once_the_pool_is_closed_open_no_other():
+    """A one-statement write asked for after closing (one that waited to open the pool,
+    say) is refused and opens no connection."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from bot.storage.batches import CLOSED
+    from bot.storage.direct_pool import DirectPool
+
+    engine = create_async_engine("postgresql+asyncpg://nobody@127.0.0.1:9/none")
+    pool = DirectPool(engine)
+    await pool.close()
+    with pytest.raises(RuntimeError, match=CLOSED):
+        await pool.fetchrow("SELECT 1", ())
+    assert pool._pool is None
+    await engine.dispose()
