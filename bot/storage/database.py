@@ -24,6 +24,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -41,7 +42,15 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.base import Executable
 
-from bot.storage.batches import CLOSED, Busy, OnCommit, SqliteOnLoop, SqliteThread, Work
+from bot.storage.batches import (
+    CLOSED,
+    GROUP_LIMIT,
+    Busy,
+    OnCommit,
+    SqliteOnLoop,
+    SqliteThread,
+    Work,
+)
 from bot.storage.direct import compiled_statement
 from bot.storage.direct_pool import DirectPool
 from bot.storage.json_text import ENGINE_OPTIONS as JSON_OPTIONS
@@ -284,6 +293,26 @@ def _refuse_flush(session: Session, _context: Any, _instances: Any) -> None:
     raise RuntimeError("Database.reader() sessions are read-only: use Database.transaction()")
 
 
+@dataclass(slots=True)
+class _QueuedWrite:
+    """A quick write waiting for its group, and the future its caller awaits."""
+
+    work: Work[Any]
+    options: dict[str, Any]
+    on_commit: OnCommit | None
+    future: asyncio.Future[Any]
+
+    def settle(self, result: Any, error: BaseException | None) -> None:
+        if self.future.done():  # its caller gave up waiting (cancelled)
+            return
+        if isinstance(error, asyncio.CancelledError):
+            self.future.cancel()
+        elif error is None:
+            self.future.set_result(result)
+        else:
+            self.future.set_exception(error)
+
+
 class Database:
     """Huzzah's database: the engine, its session factories, and the per-channel locks.
 
@@ -314,6 +343,8 @@ class Database:
         self._on_loop: dict[bool, SqliteOnLoop] = {}
         self._checkpointing: asyncio.Future[None] | None = None
         self._thread_batches = 0  # SQLite batches running on a thread now
+        self._queued_writes: list[_QueuedWrite] = []  # quick writes waiting for their group
+        self._writing_group: asyncio.Future[None] | None = None
         self._closed = False
 
     @functools.cached_property
@@ -403,16 +434,73 @@ class Database:
                 except Busy:
                     pass
             return await self._on_thread(thread.run(work, options))
+        if quick:
+            return await self._grouped_write(work, options, on_commit)
         assert self._sqlite_writer is not None
         async with self._sqlite_writer:
             if self._closed:  # closed while this write waited for its turn
                 raise RuntimeError(CLOSED)
-            if quick and not self._thread_batches:
-                try:
-                    return self._loop_connection(True).run(work, options, on_commit)
-                except Busy:
-                    pass
             return await self._on_thread(thread.run(work, options, on_commit))
+
+    async def _grouped_write(self, work: Work[T], options: dict[str, Any],
+                             on_commit: OnCommit | None) -> T:
+        """A quick write, committed with the quick writes queued beside it (SQLite's group
+        commit): each is rolled back alone if it fails, and none is answered before the
+        commit. Writes queue while one group is written; the next group takes them."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queued_writes.append(_QueuedWrite(work, options, on_commit, future))
+        if self._writing_group is None:
+            self._writing_group = asyncio.ensure_future(self._write_groups())
+        return await future
+
+    async def _write_groups(self) -> None:
+        """Write the queued quick writes, a group at a time, until none is left."""
+        try:
+            while self._queued_writes:
+                group = self._queued_writes[:GROUP_LIMIT]
+                del self._queued_writes[:GROUP_LIMIT]
+                try:
+                    await self._write_group(group)
+                except BaseException as error:  # cancelled: no write is left waiting
+                    for queued in (*group, *self._queued_writes):
+                        queued.settle(None, error)
+                    self._queued_writes.clear()
+                    raise
+        finally:
+            self._writing_group = None
+
+    async def _write_group(self, group: list[_QueuedWrite]) -> None:
+        assert self._sqlite_writer is not None
+        async with self._sqlite_writer:
+            if self._closed:  # closed while these writes waited for their turn
+                for queued in group:
+                    queued.settle(None, RuntimeError(CLOSED))
+                return
+            options, on_commit = group[0].options, group[0].on_commit
+            if not self._thread_batches:
+                try:
+                    outcomes = self._loop_connection(True).run_group(
+                        [queued.work for queued in group], options, on_commit)
+                except Busy:
+                    pass  # another connection holds the lock: each waits for it on a thread
+                except Exception as error:  # the transaction failed: no write was committed
+                    for queued in group:
+                        queued.settle(None, error)
+                    return
+                else:
+                    for queued, outcome in zip(group, outcomes, strict=True):
+                        queued.settle(outcome.result, outcome.error)
+                    return
+            thread = self._thread(True)
+            assert thread is not None
+            for queued in group:
+                try:
+                    result = await self._on_thread(
+                        thread.run(queued.work, queued.options, queued.on_commit))
+                except Exception as error:
+                    queued.settle(None, error)
+                else:
+                    queued.settle(result, None)
 
     async def _on_thread(self, batch: Awaitable[T]) -> T:
         self._thread_batches += 1
@@ -517,6 +605,8 @@ class Database:
     async def dispose(self) -> None:
         """Close every pooled connection; batches asked for afterwards are refused."""
         self._closed = True
+        if self._writing_group is not None:  # its writes are written, or refused as closed
+            await asyncio.wait([self._writing_group])
         if self._checkpointing is not None:
             with suppress(Exception):  # the log is checkpointed on close anyway
                 await self._checkpointing

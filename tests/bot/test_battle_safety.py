@@ -88,6 +88,38 @@ async def test_other_channels_keep_working_alongside(battle_session):
     assert strength == 90
 
 
+async def test_moves_in_many_channels_at_once_are_each_stored_whole(battle_session):
+    """Moves asked for together in many channels (on SQLite their writes are committed
+    together): each channel's battle takes each of its moves once, its log without a gap,
+    and a move refused among them changes nothing of its own."""
+    channels = [CHANNEL + i for i in range(8)]
+    for channel in channels:
+        for line in SETUP:
+            message = await reply(battle_session, line, user_id=GM_USER, channel_id=channel)
+            assert not message.ephemeral, message.content
+    command = parse_command_line(battle_session.tree, ONE_SP, guild_id=GUILD)
+    unknown = parse_command_line(battle_session.tree, ONE_SP.replace("Artois", "Bearn"),
+                                 guild_id=GUILD)
+    runs = [battle_session.invoke(command.path, command.options, channel_id=channel,
+                                  user_id=PLAYER, guild_id=GUILD)
+            for _ in range(3) for channel in channels]
+    runs.append(battle_session.invoke(unknown.path, unknown.options, channel_id=channels[0],
+                                      user_id=PLAYER, guild_id=GUILD))
+    results = await asyncio.gather(*runs)
+    assert all(len(r) == 1 and not r[0].ephemeral for r in results[:-1])
+    assert results[-1][0].ephemeral and "Bearn" in results[-1][0].content
+    async with battle_session.client.db.reader() as session:
+        strengths = list(await session.scalars(
+            select(Unit.strength).where(Unit.name == "Artois").order_by(Unit.battle_id)))
+        logs = (await session.execute(select(Event.battle_id, Event.seq)
+                                      .order_by(Event.battle_id, Event.seq))).all()
+    assert strengths == [97] * len(channels)
+    by_battle: dict[int, list[int]] = {}
+    for battle_id, seq in logs:
+        by_battle.setdefault(battle_id, []).append(seq)
+    assert list(by_battle.values()) == [list(range(1, 7))] * len(channels)
+
+
 async def test_the_same_interaction_twice_changes_the_battle_once(battle_session, caplog):
     await setup(battle_session)
     command = parse_command_line(battle_session.tree, ONE_SP, guild_id=GUILD)
