@@ -516,7 +516,7 @@ class Database:
         SQLAlchemy's execution of a battle's write (forty parameters) cost more than the rest
         of its round trip, and so did taking a connection through its async engine. The
         statement is compiled once (``compiled_statement``), bound with SQLAlchemy's own type
-        processors, and run on a connection of asyncpg's own pool (``DirectPool``). Its
+        processors, and run on an asyncpg connection of Huzzah's own pool (``DirectPool``). Its
         errors are raised as SQLAlchemy raises them (an ``IntegrityError`` for a duplicate
         delivery). A write must take the channel's advisory lock itself.
         """

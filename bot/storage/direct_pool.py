@@ -1,22 +1,26 @@
-"""PostgreSQL connections for one-statement writes, from asyncpg's own pool.
+"""PostgreSQL connections for one-statement writes, kept in a pool of this module's own.
 
 A battle's write on PostgreSQL is one statement outside any transaction
 (``Database.first_row``). Taking a connection for it through SQLAlchemy's async engine (its
 pool in a greenlet, the connection's wrappers and events, then the driver's connection under
-them) cost more CPU than asyncpg's pool takes for the same: about 180 µs against 70 µs on
-this project's benchmark machine, on every move and every undo.
+them) cost about 180 µs of CPU on this project's benchmark machine; asyncpg's own pool, 70 µs
+with the statement's own bookkeeping, of which taking and giving back a connection was 22 µs
+(its acquire and release each run through several coroutines, a timeout and a reset hook).
+Here taking one is a pop from a list and giving it back an append, or a hand-over to the
+write waiting longest.
 
 These connections are asyncpg's, opened with the same arguments SQLAlchemy opens its own
 with. They carry nothing from one statement to the next (no transaction, no session
 setting: the channel's advisory lock is the statement's own and ends with it), so none is
-reset on its way back to the pool. One left in doubt (anything but the server's refusal of
-the statement) is closed, and the pool opens another in its place.
+reset on its way back. One left in doubt (anything but the server's refusal of the
+statement) is closed, and the next write that finds none free opens another in its place.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from typing import Any, NoReturn
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -37,72 +41,194 @@ CLOSE_SECONDS = 10.0
 _ADAPTER_ONLY = ("async_fallback", "async_creator_fn", "prepared_statement_cache_size",
                  "prepared_statement_name_func")
 
+_OPEN_ANOTHER = None
+"""Handed to a waiting write instead of a connection: one was closed, so it opens another."""
+
 
 class DirectPool:
-    """asyncpg's pool for ``engine``'s database, opened when first needed."""
+    """Up to :data:`DIRECT_POOL_SIZE` asyncpg connections to ``engine``'s database, all
+    opened together on the first write."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
-        self._pool: Any = None
+        self._options: dict[str, Any] | None = None  # asyncpg's, once the pool is opened
+        self._free: list[Any] = []
+        self._taken: set[Any] = set()
+        self._waiting: deque[asyncio.Future[Any]] = deque()
+        self._count = 0  # connections open, or being opened
         self._opening = asyncio.Lock()
+        self._all_back: asyncio.Event | None = None  # set once closing has them all back
         self._closed = False
 
     async def fetchrow(self, sql: str, bound: tuple[Any, ...]) -> Any | None:
         """The statement's first row, or None; its errors as SQLAlchemy raises them."""
-        pool = await self._opened()
+        connection = await self._take()
         try:
-            async with pool.acquire() as connection:
-                try:
-                    return await connection.fetchrow(sql, *bound)
-                except BaseException as error:
-                    if not refused(error):
-                        connection.terminate()  # left in doubt: the pool opens another
-                    raise
+            return await connection.fetchrow(sql, *bound)
         except BaseException as error:
+            if not refused(error):
+                connection.terminate()  # left in doubt: another is opened in its place
             raise_translated(sql, bound, error)
+        finally:
+            self._give_back(connection)
 
     async def close(self) -> None:
-        """Close the pool; a write asked for afterwards opens no other."""
+        """Close every connection, once the writes under way are done (or after
+        :data:`CLOSE_SECONDS`); a write asked for afterwards opens no other."""
         self._closed = True
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        try:
-            await asyncio.wait_for(pool.close(), CLOSE_SECONDS)
-        except TimeoutError:
-            log.warning("writes still under way after %s s: their connections are closed",
-                        CLOSE_SECONDS)
-            pool.terminate()
-        except asyncio.CancelledError:
-            pool.terminate()
-            raise
+        while self._waiting:
+            waiting = self._waiting.popleft()
+            if not waiting.done():
+                waiting.set_exception(RuntimeError(CLOSED))
+        if self._taken:
+            self._all_back = asyncio.Event()
+            try:
+                await asyncio.wait_for(self._all_back.wait(), CLOSE_SECONDS)
+            except TimeoutError:
+                log.warning("writes still under way after %s s: their connections are closed",
+                            CLOSE_SECONDS)
+                for connection in self._taken:
+                    connection.terminate()
+        free, self._free = self._free, []
+        await _close_all(free)
 
-    async def _opened(self) -> Any:
-        if self._pool is not None:
-            return self._pool
+    async def _take(self) -> Any:
+        if self._closed:
+            raise RuntimeError(CLOSED)
+        connection = self._free_one()
+        if connection is None:
+            if self._options is None:
+                connection = await self._open_pool()
+            elif self._count < DIRECT_POOL_SIZE:
+                connection = await self._open_one()
+            else:
+                connection = await self._wait_for_one()
+        self._taken.add(connection)
+        return connection
+
+    def _free_one(self) -> Any | None:
+        """A free connection still open (the server may have closed one while it waited)."""
+        while self._free:
+            connection = self._free.pop()
+            if not connection.is_closed():
+                return connection
+            self._count -= 1
+        return None
+
+    def _give_back(self, connection: Any) -> None:
+        self._taken.discard(connection)
+        if self._closed:
+            if self._all_back is None or self._all_back.is_set():
+                connection.terminate()  # closing is over: nothing else would close it
+                return
+            if not connection.is_closed():
+                self._free.append(connection)  # closing closes it once all are back
+            if not self._taken:
+                self._all_back.set()
+            return
+        if connection.is_closed():
+            self._count -= 1
+            self._hand_over(_OPEN_ANOTHER)
+        elif not self._hand_over(connection):
+            self._free.append(connection)
+
+    def _hand_over(self, connection: Any) -> bool:
+        """Give ``connection`` (or leave to open another) to the write waiting longest."""
+        while self._waiting:
+            waiting = self._waiting.popleft()
+            if not waiting.done():
+                waiting.set_result(connection)
+                return True
+        return False
+
+    async def _wait_for_one(self) -> Any:
+        waiting: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiting)
+        try:
+            connection = await waiting
+        except asyncio.CancelledError:
+            # Handed one just as this write was cancelled: it goes to the next.
+            if waiting.done() and not waiting.cancelled() and waiting.exception() is None:
+                handed = waiting.result()
+                if handed is _OPEN_ANOTHER:
+                    self._hand_over(_OPEN_ANOTHER)
+                else:
+                    self._give_back(handed)
+            raise
+        if connection is _OPEN_ANOTHER:
+            return await self._open_one()
+        if self._closed:  # handed over just before closing began
+            connection.terminate()
+            raise RuntimeError(CLOSED)
+        return connection
+
+    async def _open_one(self) -> Any:
+        assert self._options is not None
+        self._count += 1
+        try:
+            connection = await _connect(self._options)
+        except BaseException:
+            self._count -= 1
+            self._hand_over(_OPEN_ANOTHER)  # a write waiting for this one tries itself
+            raise
+        if self._closed:
+            await _close_all([connection])
+            raise RuntimeError(CLOSED)
+        return connection
+
+    async def _open_pool(self) -> Any:
+        """Open the pool's connections all at once and take one: opened one by one as moves
+        came in, they held up the first moves of a busy minute (a p99 of 0.6 s)."""
         async with self._opening:
             if self._closed:  # closed while this write waited for its turn to open it
                 raise RuntimeError(CLOSED)
-            if self._pool is None:
-                import asyncpg
-
+            if self._options is None:
                 _, options = self._engine.dialect.create_connect_args(self._engine.url)
                 for key in _ADAPTER_ONLY:
                     options.pop(key, None)
-                # All opened at once, on the first write: opened one by one as moves came
-                # in, they held up the first moves of a busy minute (a p99 of 0.6 s).
-                try:
-                    self._pool = await asyncpg.create_pool(
-                        min_size=DIRECT_POOL_SIZE, max_size=DIRECT_POOL_SIZE,
-                        reset=_keep_as_it_is, **options)
-                except BaseException as error:  # the server could not be reached
-                    raise_translated("", (), error)
-        return self._pool
+                opened = await asyncio.gather(
+                    *(_connect(options) for _ in range(DIRECT_POOL_SIZE)),
+                    return_exceptions=True)
+                connections = [c for c in opened if not isinstance(c, BaseException)]
+                failed = [c for c in opened if isinstance(c, BaseException)]
+                if failed or self._closed:
+                    await _close_all(connections)
+                    if failed:
+                        raise failed[0]
+                    raise RuntimeError(CLOSED)
+                self._options = options
+                self._count = len(connections)
+                self._free.extend(connections)
+        return await self._take_after_opening()
+
+    async def _take_after_opening(self) -> Any:
+        connection = self._free_one()
+        if connection is not None:
+            return connection
+        if self._count < DIRECT_POOL_SIZE:
+            return await self._open_one()
+        return await self._wait_for_one()
 
 
-async def _keep_as_it_is(_connection: Any) -> None:
-    """Nothing to reset: see the module's description. (asyncpg's own reset is a round
-    trip on every release.)"""
+async def _connect(options: dict[str, Any]) -> Any:
+    """A new connection; a failure to open one raised as SQLAlchemy raises it."""
+    import asyncpg
+
+    try:
+        return await asyncpg.connect(**options)
+    except BaseException as error:  # the server could not be reached
+        raise_translated("", (), error)
+
+
+async def _close_all(connections: list[Any]) -> None:
+    """Close ``connections`` politely, or outright if the server does not answer."""
+    async def close(connection: Any) -> None:
+        try:
+            await asyncio.wait_for(connection.close(), CLOSE_SECONDS)
+        except Exception:
+            connection.terminate()
+
+    await asyncio.gather(*(close(connection) for connection in connections))
 
 
 def refused(error: BaseException) -> bool:

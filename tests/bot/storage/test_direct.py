@@ -222,5 +222,5 @@ async def test_writes_once_the_pool_is_closed_open_no_other():
     await pool.close()
     with pytest.raises(RuntimeError, match=CLOSED):
         await pool.fetchrow("SELECT 1", ())
-    assert pool._pool is None
+    assert pool._options is None and pool._count == 0
     await engine.dispose()
