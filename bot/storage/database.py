@@ -461,6 +461,10 @@ class Database:
                 del self._queued_writes[:GROUP_LIMIT]
                 try:
                     await self._write_group(group)
+                    if self._queued_writes:
+                        # Between two groups the loop runs: the writes just stored are
+                        # answered, and nothing holds it up for more than a group.
+                        await asyncio.sleep(0)
                 except BaseException as error:  # cancelled: no write is left waiting
                     for queued in (*group, *self._queued_writes):
                         queued.settle(None, error)
