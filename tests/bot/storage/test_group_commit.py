@@ -216,3 +216,26 @@ async def test_the_log_is_checkpointed_by_works_written_not_by_commits(db, monke
     db._on_loop.clear()
     await together(db, [partial(raw_battle, channel) for channel in range(12)])
     assert asked == [1]
+
+
+async def test_the_loop_runs_between_two_groups(db, monkeypatch):
+    """A long queue of writes is written a group at a time, and other tasks run between
+    two groups: no queue holds the event loop for longer than one group takes."""
+    monkeypatch.setattr(database_module, "GROUP_LIMIT", 2)
+    ticks = 0
+    seen: list[int] = []
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    def work(conn: Connection) -> None:
+        seen.append(ticks)
+
+    ticking = asyncio.ensure_future(ticker())
+    await together(db, [work] * 6)
+    ticking.cancel()
+    assert seen[0] == seen[1] and seen[2] == seen[3] and seen[4] == seen[5]
+    assert seen[0] < seen[2] < seen[4]
