@@ -17,6 +17,12 @@ once and the work goes to :class:`SqliteThread`, which waits for it there. That 
 never checkpoints the log by itself either (a checkpoint waits for the disk); it asks for one
 to be run on a thread every so often.
 
+Quick writes asked for at the same moment (moves in several channels) are committed together
+(:meth:`KeptConnection.call_group`): one BEGIN and COMMIT for the group, each write under a
+savepoint of its own, so that one refused is rolled back alone. SQLite's commit writes every
+page the transaction changed, and writes committed together share their pages and the cost
+of the commit itself. ``Database`` queues the writes and hands them over a group at a time.
+
 PostgreSQL needs none of this (asyncpg is quick per statement): the same function runs
 inside an ordinary async transaction through ``run_sync``.
 """
