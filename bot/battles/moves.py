@@ -91,6 +91,18 @@ Columns = Row[Any] | Record
 
 
 @dataclass(frozen=True)
+class LoggedEvent:
+    """The event a write of this process logged, as stored: what an undo right after it
+    takes back without reading it again (``bot.battles.undo``)."""
+
+    id: int
+    seq: int
+    kind: str
+    summary: str
+    changes: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class BattleRead:
     """The battle as one consistent read saw it, or as a write left it."""
 
@@ -99,22 +111,25 @@ class BattleRead:
     generals: Sequence[Columns]
     engagements: Sequence[Columns] = ()  # those still going on
     roster: Roster = field(init=False, compare=False)
+    # The event the write that left this state logged, when this process knows its id.
+    last_event: LoggedEvent | None = field(default=None, init=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "last_event", None)
         object.__setattr__(self, "roster", Roster(
             tuple(map(roster_unit, self.units)), tuple(map(roster_general, self.generals)),
             tuple(map(roster_engagement, self.engagements))))
 
     @classmethod
     def after_write(cls, before: BattleRead, battle: Columns, units: Sequence[Columns],
-                    generals: Sequence[Columns],
-                    engagements: Sequence[Columns]) -> BattleRead:
+                    generals: Sequence[Columns], engagements: Sequence[Columns],
+                    last_event: LoggedEvent | None = None) -> BattleRead:
         """The battle as a write of ``before`` left it: a row the write kept as it was (the
         same object, in the same place) keeps its roster entry, and only the rows written
         are read into the roster again."""
         read = cls.__new__(cls)
         for name, value in (("battle", battle), ("units", units), ("generals", generals),
-                            ("engagements", engagements)):
+                            ("engagements", engagements), ("last_event", last_event)):
             object.__setattr__(read, name, value)
         object.__setattr__(read, "roster", Roster(
             _entries(before.units, before.roster.units, units, roster_unit),
@@ -290,11 +305,13 @@ class _Write:
     def updates(self) -> list[RowUpdate]:
         return self.units.updates + self.generals.updates + self.engagements.updates
 
-    def after(self, engagements: Sequence[Columns]) -> BattleRead:
+    def after(self, engagements: Sequence[Columns],
+              last_event: LoggedEvent | None = None) -> BattleRead:
         """The battle as the write leaves it, once stored."""
         return BattleRead.after_write(self.read,
                                       Record.of(self.read.battle, plain_values(self.values)),
-                                      self.units.now, self.generals.now, engagements)
+                                      self.units.now, self.generals.now, engagements,
+                                      last_event)
 
 
 def _work_out(read: BattleRead, move: Move) -> _Write:
@@ -343,9 +360,12 @@ async def _write_at_once(db: Database, read: BattleRead, move: Move,
     event = _event_values(read, move, command, write.seq, write.changes)
     statement, values = _at_once(read.battle, write.values, write.updates, event)
     values["lock_key"] = advisory_key(command.channel_id)
-    if await db.first_row(statement, values) is None:
+    stored = await db.first_row(statement, values)
+    if stored is None:
         raise _Moved
-    return write.seq, write.after(write.engagements.now)
+    logged = LoggedEvent(stored["id"], write.seq, event["kind"], event["summary"],
+                         event["changes"])
+    return write.seq, write.after(write.engagements.now, logged)
 
 
 def _event_values(read: BattleRead, move: Move, command: Command, seq: int,

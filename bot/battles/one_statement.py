@@ -70,7 +70,7 @@ def guarded_write(battle_keys: tuple[str, ...], rows: Shape, event_keys: tuple[s
     """A battle write as one statement: the channel's advisory lock (``lock_key``), the
     battle moved on condition that it is still at the event read (``read_seq``, and any
     ``conditions``), then the parts ``also`` makes, the rows and the event, each only if
-    the battle moved. It returns the event's number only if it stored the write.
+    the battle moved. It returns the event's number and id only if it stored the write.
 
     The battle's row is where a concurrent writer shows: one that committed after this
     statement began is seen by the update's recheck of its condition, so the condition fails
@@ -86,5 +86,5 @@ def guarded_write(battle_keys: tuple[str, ...], rows: Shape, event_keys: tuple[s
     if_moved = exists(moved.select())
     logged = select(*(bound(EVENTS, key, "event_") for key in event_keys)).where(if_moved)
     return (insert(EVENTS).from_select(list(event_keys), logged)
-            .returning(EVENTS.c.seq)
+            .returning(EVENTS.c.seq, EVENTS.c.id)
             .add_cte(locked, moved, *also(if_moved), *row_updates(rows, rows_prefix, if_moved)))

@@ -523,9 +523,10 @@ class BattleStore:
         from bot.battles.undo import undo_last
 
         channel_id = interaction.channel_id or 0
+        kept = self._states.get(channel_id)
         self._states.forget(channel_id)
         return await undo_last(self.db, Command(channel_id, Actor.from_interaction(interaction),
-                                                interaction.id, command), expected)
+                                                interaction.id, command), expected, kept)
 
     def for_interaction(self, interaction: discord.Interaction, command: str):
         """``command`` for the interaction's channel, player and interaction id."""

@@ -9,7 +9,10 @@ On PostgreSQL an undo that only updates rows first runs as a move does (``bot.ba
 two reads outside any transaction, then one statement that takes the channel's advisory lock
 and writes only if the battle is still at the event read. Every change to a battle moves its
 ``last_seq``, so a read overtaken by another process fails that condition, and the undo is
-worked out again inside one locked transaction. Three round trips instead of six.
+worked out again inside one locked transaction. Three round trips instead of six. Right
+after this process's move in the channel, the reads are skipped: the state the move left
+holds its rows and its event as stored, and the one statement checks that the battle is
+still at that move (one round trip).
 """
 
 from __future__ import annotations
@@ -29,12 +32,13 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.selectable import CTE
 
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM, NotTheLast
-from bot.battles.moves import Command
+from bot.battles.moves import BattleRead, Command
 from bot.battles.one_statement import RowUpdate, Shape, guarded_write, parameters, shape_of
 from bot.battles.rows import (
     ADD_EVENT,
@@ -91,11 +95,18 @@ class _Pending:
 
 
 async def undo_last(db: Database, command: Command,
-                    expected: tuple[int, int] | None = None) -> Undone:
+                    expected: tuple[int, int] | None = None,
+                    kept: BattleRead | None = None) -> Undone:
     """Undo the battle's last undoable event; with ``expected`` (battle id, event number),
-    only if that is still the one (a button under an older result)."""
+    only if that is still the one (a button under an older result). ``kept`` is the state
+    this process's last move in the channel left, if it knows it."""
     async with db.channel_lock(command.channel_id):
         if db.is_postgresql:
+            if kept is not None and kept.last_event is not None:
+                try:
+                    return await _undo_kept(db, command, expected, kept)
+                except (_Overtaken, IntegrityError):
+                    pass  # moved since, or delivered twice: read, and find out which
             try:
                 return await _undo_at_once(db, command, expected)
             except _Overtaken:
@@ -124,12 +135,73 @@ async def _undo_at_once(db: Database, command: Command,
     return pending.undone
 
 
+async def _undo_kept(db: Database, command: Command, expected: tuple[int, int] | None,
+                     kept: BattleRead) -> Undone:
+    """PostgreSQL, right after this process's move in the channel: the undo of that move,
+    worked out from the state the move left (its rows and its event, as stored), in the one
+    statement that takes the channel's lock and writes only if the battle is still at that
+    move; else raise ``_Overtaken`` having written nothing. An undo is one round trip, as a
+    move is, instead of three."""
+    try:
+        pending = _undo_found(command, expected, _KeptFound.of(kept), _kept_rows(kept), None,
+                              lock_key=advisory_key(command.channel_id))
+    except BattleError:
+        # A refusal (not the GM, not the last event) is given from what is stored, not
+        # from a state another process may have overtaken.
+        raise _Overtaken from None
+    assert isinstance(pending, _Pending)
+    if await db.first_row(pending.statement, pending.values) is None:
+        raise _Overtaken
+    return pending.undone
+
+
+@dataclass(frozen=True)
+class _KeptFound:
+    """What ``BATTLE_AND_LAST`` would read, as a kept state holds it."""
+
+    id: int
+    created_by: int
+    gm_role_id: int | None
+    last_seq: int
+    event_id: int
+    event_seq: int
+    event_kind: str
+    event_summary: str
+    event_changes: list[dict[str, Any]]
+    applied: None = None
+
+    @classmethod
+    def of(cls, kept: BattleRead) -> _KeptFound:
+        battle, event = kept.battle, kept.last_event
+        assert event is not None
+        return cls(battle.id, battle.created_by, battle.gm_role_id, battle.last_seq,
+                   event.id, event.seq, event.kind, event.summary, event.changes)
+
+
+def _kept_rows(kept: BattleRead) -> dict[tuple[str, int], Any]:
+    """The rows a kept state holds, by table and id, as ``_rows_of`` gives them."""
+    rows: dict[tuple[str, int], Any] = {("battles", kept.battle.id): kept.battle}
+    for table, held in (("units", kept.units), ("generals", kept.generals),
+                        ("engagements", kept.engagements)):
+        rows.update(((table, row.id), row) for row in held)
+    return rows
+
+
 def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection,
           lock_key: int | None = None) -> Undone | _Pending:
     """With ``lock_key`` (PostgreSQL, outside a transaction): read, and return the one
     statement that writes the undo taking the lock itself (or raise ``_Overtaken``)."""
     found = conn.execute(BATTLE_AND_LAST, {"channel": command.channel_id,
                                            "interaction": command.interaction_id}).first()
+    return _undo_found(command, expected, found, None, conn, lock_key=lock_key)
+
+
+def _undo_found(command: Command, expected: tuple[int, int] | None, found: Any,
+                known_rows: dict[tuple[str, int], Any] | None, conn: Connection | None,
+                lock_key: int | None = None) -> Undone | _Pending:
+    """The undo of what ``found`` holds (the battle and its last undoable event), on the
+    rows as they are now: ``known_rows`` when a kept state holds them (then only an undo
+    that updates rows is worked out, ``_Overtaken`` otherwise), else read on ``conn``."""
     if found is None:
         raise NoBattle()
     if found.applied is not None:
@@ -141,7 +213,12 @@ def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection,
     if expected is not None and expected != (found.id, found.event_seq):
         raise NotTheLast(expected[1], found.event_seq if expected[0] == found.id else None)
     reverted = list(reversed(found.event_changes))
-    rows = _rows_of(conn, reverted)
+    if known_rows is None:
+        assert conn is not None
+        rows = _rows_of(conn, reverted)
+    else:
+        rows = {(c["table"], c["id"]): known_rows[(c["table"], c["id"])]
+                for c in reverted if (c["table"], c["id"]) in known_rows}
     if lock_key is not None and not _only_updates(reverted, rows):
         raise _Overtaken  # an insert or a delete is a statement of its own: under the lock
     updates: list[RowUpdate] = []
@@ -155,7 +232,7 @@ def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection,
         resolution=None,
         changes=[c for c in changes if c is not None and c["before"] != c["after"]],
         reverts=found.event_seq, created_at=utcnow())
-    if conn.dialect.name == "postgresql":
+    if conn is None or conn.dialect.name == "postgresql":
         # One round trip for the rows put back, the battle moved on, and both events. A
         # statement may change a row once only: the battle's own row put back (its dice
         # queue, its phase) moves on in the same update.
@@ -169,6 +246,7 @@ def _undo(command: Command, expected: tuple[int, int] | None, conn: Connection,
         undone = Undone(found.event_seq, found.event_kind, found.event_summary, seq)
         if lock_key is not None:
             return _Pending(statement, {**parameters, "lock_key": lock_key}, undone)
+        assert conn is not None
         # Under the lock already, the lock is taken again: it stacks.
         parameters["lock_key"] = advisory_key(command.channel_id)
         if conn.execute(statement, parameters).first() is None:
@@ -204,7 +282,7 @@ def _rows_of(conn: Connection, changes: list[dict[str, Any]]) -> dict[tuple[str,
     return rows
 
 
-def _revert(conn: Connection, change: dict[str, Any], rows: dict[tuple[str, int], Any],
+def _revert(conn: Connection | None, change: dict[str, Any], rows: dict[tuple[str, int], Any],
             updates: list[RowUpdate]) -> dict[str, Any] | None:
     """Put one row back as the change found it (an update is left in ``updates``, to be
     written with the rest); the change this makes, for the log."""
@@ -216,6 +294,8 @@ def _revert(conn: Connection, change: dict[str, Any], rows: dict[tuple[str, int]
     if step is None:
         return None
     action, values = step
+    if action in ("delete", "insert"):
+        assert conn is not None  # an undo worked out from a kept state only updates rows
     if action == "delete":
         conn.execute(delete(table).where(table.c.id == row_id))
         rows.pop((change["table"], row_id), None)

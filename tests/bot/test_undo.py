@@ -67,18 +67,24 @@ async def test_undo_is_for_gms_and_needs_something_to_undo(battle_session):
     assert "There is nothing to undo in this battle." in nothing.content
 
 
-def count_undos(monkeypatch) -> list[bool]:
-    """Each time an undo is worked out: True when optimistically, outside the lock."""
+def count_undos(monkeypatch) -> list[bool | str]:
+    """Each time an undo is worked out: "kept" when from the state this process's last move
+    left (no read), True when read outside the lock, False when read under it."""
     from bot.battles import undo
 
-    calls: list[bool] = []
-    real = undo._undo
+    calls: list[bool | str] = []
+    real, real_kept = undo._undo, undo._undo_kept
 
     def counted(*args, **kwargs):
         calls.append(kwargs.get("lock_key") is not None)
         return real(*args, **kwargs)
 
+    async def counted_kept(*args, **kwargs):
+        calls.append("kept")
+        return await real_kept(*args, **kwargs)
+
     monkeypatch.setattr(undo, "_undo", counted)
+    monkeypatch.setattr(undo, "_undo_kept", counted_kept)
     return calls
 
 
@@ -109,7 +115,9 @@ async def test_an_undo_overtaken_by_another_process_is_worked_out_on_what_is_sto
         await s.execute(update(Battle).values(last_seq=Battle.last_seq + 1))  # to #5
     message = await asyncio.wait_for(undo, 10)
     assert message.content.startswith("↩️ Undid #4"), message.content
-    assert undos == ([True, False] if db.is_postgresql else [False])
+    # On PostgreSQL, the undo of this process's own move is first worked out from the state
+    # it left; its write, overtaken, writes nothing, and the undo is read again.
+    assert undos == (["kept", True] if db.is_postgresql else [False])
     async with db.reader() as s:
         artois = await s.scalar(select(Unit).where(Unit.name == "Artois"))
         logged = await s.scalar(select(Event).where(Event.kind == "undo"))
@@ -150,7 +158,55 @@ async def test_an_undo_overtaken_even_under_the_lock_says_so_and_changes_nothing
     def overtaken(*args, **kwargs):
         raise undo._Overtaken
 
+    async def kept_overtaken(*args, **kwargs):
+        raise undo._Overtaken
+
     monkeypatch.setattr(undo, "_undo", overtaken)
+    monkeypatch.setattr(undo, "_undo_kept", kept_overtaken)
     message = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert message.ephemeral and "nothing was undone" in message.content, message.content
     assert await strength_and_log(battle_session.client.db) == (99, [1, 2, 3, 4])
+
+
+async def test_an_undo_right_after_a_move_reads_nothing_and_logs_what_a_read_one_logs(
+        battle_session, monkeypatch):
+    """On PostgreSQL the undo of this process's own last move is worked out from the state
+    the move left (its rows, and its event as stored): one statement, no read. It stores and
+    logs what the undo that reads everything first does."""
+    for line in SETUP:
+        await reply(battle_session, line, user_id=GM_USER)
+    await reply(battle_session, QUEUE, user_id=GM_USER)
+    before = await state(battle_session)
+    undos = count_undos(monkeypatch)
+    await reply(battle_session, MOVE)
+    kept = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert kept.content.startswith("↩️ Undid #6 (resolution)"), kept.content
+    assert (await state(battle_session))[:3] == before[:3]
+    await reply(battle_session, MOVE)  # the same dice again: the queue was put back
+    battle_session.client.store._states.forget(CHANNEL)  # as if another process had moved
+    read = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert read.content.startswith("↩️ Undid #8 (resolution)"), read.content
+    assert (await state(battle_session))[:3] == before[:3]
+    postgresql = battle_session.client.db.is_postgresql
+    assert undos == (["kept", True] if postgresql else [False, False])
+    *_, first_move, by_kept, second_move, by_read = (await state(battle_session))[3]
+    assert (by_kept.reverts, first_move.undone_by, by_read.reverts, second_move.undone_by) \
+        == (6, 7, 8, 9)
+    assert by_kept.changes == by_read.changes
+    assert {c["table"] for c in by_kept.changes} == {"battles", "units", "generals"}
+
+
+async def test_a_refusal_after_a_move_comes_from_what_is_stored(battle_session, monkeypatch):
+    """A player who is not the GM is refused from the battle as stored, not from the state
+    this process's move left (another process may have changed who the GM is)."""
+    for line in SETUP:
+        await reply(battle_session, line, user_id=GM_USER)
+    await reply(battle_session, QUEUE, user_id=GM_USER)
+    await reply(battle_session, MOVE)
+    undos = count_undos(monkeypatch)
+    refused = await reply(battle_session, "/gm undo")
+    assert refused.ephemeral and "GM" in refused.content
+    postgresql = battle_session.client.db.is_postgresql
+    assert undos == (["kept", True] if postgresql else [False])
+    events = (await state(battle_session))[3]
+    assert [e.kind for e in events][-1] == "resolution" and events[-1].undone_by is None
