@@ -480,6 +480,11 @@ class Database:
                 for queued in group:
                     queued.settle(None, RuntimeError(CLOSED))
                 return
+            # A write whose caller stopped waiting (cancelled) is not made: its caller was
+            # told it failed, and has let go of its channel.
+            group = [queued for queued in group if not queued.future.done()]
+            if not group:
+                return
             options, on_commit = group[0].options, group[0].on_commit
             if not self._thread_batches:
                 try:
@@ -498,6 +503,8 @@ class Database:
             thread = self._thread(True)
             assert thread is not None
             for queued in group:
+                if queued.future.done():  # its caller stopped waiting meanwhile
+                    continue
                 try:
                     result = await self._on_thread(
                         thread.run(queued.work, queued.options, queued.on_commit))

@@ -80,17 +80,24 @@ class DirectPool:
             waiting = self._waiting.popleft()
             if not waiting.done():
                 waiting.set_exception(RuntimeError(CLOSED))
-        if self._taken:
-            self._all_back = asyncio.Event()
-            try:
-                await asyncio.wait_for(self._all_back.wait(), CLOSE_SECONDS)
-            except TimeoutError:
-                log.warning("writes still under way after %s s: their connections are closed",
-                            CLOSE_SECONDS)
-                for connection in self._taken:
-                    connection.terminate()
-        free, self._free = self._free, []
-        await _close_all(free)
+        try:
+            if self._taken:
+                if self._all_back is None:  # a second close waits for the same
+                    self._all_back = asyncio.Event()
+                try:
+                    await asyncio.wait_for(self._all_back.wait(), CLOSE_SECONDS)
+                except TimeoutError:
+                    log.warning("writes still under way after %s s: their connections are "
+                                "closed", CLOSE_SECONDS)
+                    for connection in self._taken:
+                        connection.terminate()
+            free, self._free = self._free, []
+            await _close_all(free)
+        except asyncio.CancelledError:  # shutting down at once: close them outright
+            for connection in (*self._taken, *self._free):
+                connection.terminate()
+            self._free = []
+            raise
 
     async def _take(self) -> Any:
         if self._closed:
@@ -127,10 +134,15 @@ class DirectPool:
                 self._all_back.set()
             return
         if connection.is_closed():
-            self._count -= 1
-            self._hand_over(_OPEN_ANOTHER)
+            self._pass_place_on()
         elif not self._hand_over(connection):
             self._free.append(connection)
+
+    def _pass_place_on(self) -> None:
+        """A connection is gone (closed, or never opened): its place in the pool goes to the
+        write waiting longest, which opens another in it; with none waiting, it is free."""
+        if not self._hand_over(_OPEN_ANOTHER):
+            self._count -= 1
 
     def _hand_over(self, connection: Any) -> bool:
         """Give ``connection`` (or leave to open another) to the write waiting longest."""
@@ -151,27 +163,30 @@ class DirectPool:
             if waiting.done() and not waiting.cancelled() and waiting.exception() is None:
                 handed = waiting.result()
                 if handed is _OPEN_ANOTHER:
-                    self._hand_over(_OPEN_ANOTHER)
+                    self._pass_place_on()
                 else:
                     self._give_back(handed)
             raise
         if connection is _OPEN_ANOTHER:
-            return await self._open_one()
+            return await self._open_one(place_taken=True)
         if self._closed:  # handed over just before closing began
             connection.terminate()
             raise RuntimeError(CLOSED)
         return connection
 
-    async def _open_one(self) -> Any:
+    async def _open_one(self, *, place_taken: bool = False) -> Any:
+        """A new connection in a place of the pool: a free one, or (``place_taken``) the
+        place of one that is gone, passed on to this write."""
         assert self._options is not None
-        self._count += 1
+        if not place_taken:
+            self._count += 1
         try:
             connection = await _connect(self._options)
         except BaseException:
-            self._count -= 1
-            self._hand_over(_OPEN_ANOTHER)  # a write waiting for this one tries itself
+            self._pass_place_on()  # a write waiting for a connection tries itself
             raise
         if self._closed:
+            self._count -= 1
             await _close_all([connection])
             raise RuntimeError(CLOSED)
         return connection
@@ -186,9 +201,16 @@ class DirectPool:
                 _, options = self._engine.dialect.create_connect_args(self._engine.url)
                 for key in _ADAPTER_ONLY:
                     options.pop(key, None)
-                opened = await asyncio.gather(
-                    *(_connect(options) for _ in range(DIRECT_POOL_SIZE)),
-                    return_exceptions=True)
+                connecting = [asyncio.ensure_future(_connect(options))
+                              for _ in range(DIRECT_POOL_SIZE)]
+                try:
+                    opened = await asyncio.gather(*connecting, return_exceptions=True)
+                except BaseException:  # cancelled: none of them is kept
+                    for task in connecting:
+                        if task.done() and not task.cancelled() and task.exception() is None:
+                            task.result().terminate()
+                        task.cancel()
+                    raise
                 connections = [c for c in opened if not isinstance(c, BaseException)]
                 failed = [c for c in opened if isinstance(c, BaseException)]
                 if failed or self._closed:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import Any
 
 import pytest
 from sqlalchemy.exc import DBAPIError
@@ -110,3 +111,65 @@ async def test_a_server_that_cannot_be_reached_fails_as_sqlalchemy_says():
     assert pool._options is None and pool._count == 0
     await pool.close()
     await engine.dispose()
+
+
+async def test_a_place_passed_on_is_not_taken_twice(pool):
+    """A connection gone: its place goes to the write waiting longest, and a write that
+    comes meanwhile waits too, so the pool never holds more than its size."""
+    first, second = await pool._take(), await pool._take()
+    waiting = asyncio.ensure_future(pool._take())
+    await asyncio.sleep(0.05)
+    first.terminate()
+    newcomer = asyncio.ensure_future(pool._take())  # runs before the waiting write wakes
+    pool._give_back(first)
+    replacement = await asyncio.wait_for(waiting, 3)
+    await asyncio.sleep(0.05)
+    assert not newcomer.done() and pool._count == 2
+    pool._give_back(second)
+    assert await asyncio.wait_for(newcomer, 3) is second
+    for connection in (replacement, second):
+        pool._give_back(connection)
+    assert pool._count == 2 and len(pool._free) == 2
+
+
+async def test_closing_cut_short_closes_every_connection_outright(pool):
+    under_way = asyncio.ensure_future(backend_after(pool, 1))
+    await asyncio.sleep(0.1)
+    free = await pool._take()
+    pool._give_back(free)
+    connections = [*pool._taken, *pool._free]
+    closing = asyncio.ensure_future(pool.close())
+    await asyncio.sleep(0.05)
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await closing
+    assert all(connection.is_closed() for connection in connections)
+    with pytest.raises(DBAPIError):
+        await under_way  # its connection was closed under it
+
+
+async def test_a_first_write_cancelled_while_the_pool_opens_keeps_no_connection(
+        pool, monkeypatch):
+    opened: list[Any] = []
+
+    class Connection:
+        def __init__(self) -> None:
+            self.closed = False
+
+        def terminate(self) -> None:
+            self.closed = True
+
+    async def connect(options):
+        if len(opened) == 1:
+            await asyncio.sleep(5)  # the second connection is slow to open
+        opened.append(Connection())
+        return opened[-1]
+
+    monkeypatch.setattr(direct_pool, "_connect", connect)
+    first = asyncio.ensure_future(pool.fetchrow("SELECT 1", ()))
+    await asyncio.sleep(0.1)
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    assert len(opened) == 1 and opened[0].closed
+    assert pool._options is None and pool._count == 0 and not pool._free

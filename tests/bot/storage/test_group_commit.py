@@ -199,6 +199,8 @@ async def test_writes_wait_on_a_thread_while_another_connection_holds_the_lock(d
 
 
 async def test_a_caller_that_stops_waiting_leaves_the_others_their_answers(db):
+    """A write whose caller was cancelled while it waited for its group is not made (its
+    caller was told it failed); the others are."""
     first = asyncio.ensure_future(db.batch(partial(raw_battle, 1), write=True, quick=True))
     second = asyncio.ensure_future(db.batch(partial(raw_battle, 2), write=True, quick=True))
     await asyncio.sleep(0)
@@ -206,6 +208,7 @@ async def test_a_caller_that_stops_waiting_leaves_the_others_their_answers(db):
     assert await asyncio.wait_for(second, 5) == 2
     with pytest.raises(asyncio.CancelledError):
         await first
+    assert await db.batch(channels_stored, quick=True) == [2]
 
 
 async def test_the_log_is_checkpointed_by_works_written_not_by_commits(db, monkeypatch):
