@@ -115,7 +115,6 @@ class BattleRead:
     last_event: LoggedEvent | None = field(default=None, init=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "last_event", None)
         object.__setattr__(self, "roster", Roster(
             tuple(map(roster_unit, self.units)), tuple(map(roster_general, self.generals)),
             tuple(map(roster_engagement, self.engagements))))

@@ -262,15 +262,15 @@ class SqliteOnLoop:
 
     ``run`` raises :class:`Busy` when the work should go to a thread instead: the lock was
     held, so nothing was done (or, for a read, what was done can simply be done again).
-    ``every_so_often`` is called once per :data:`CHECKPOINT_EVERY` commits, to have the log
-    checkpointed elsewhere.
+    ``every_so_often`` is called once per :data:`CHECKPOINT_EVERY` works written, to have the
+    log checkpointed elsewhere.
     """
 
     def __init__(self, url: URL, configure: Callable[[Engine], None], begin: str,
                  every_so_often: Callable[[], None] | None = None) -> None:
         self._kept = KeptConnection(url, configure, begin, gives_way=True)
         self._every_so_often = every_so_often
-        self._commits = 0
+        self._written = 0
 
     def run(self, work: Work[T], options: dict[str, object], on_commit: OnCommit | None = None,
             *, reads_only: bool = False) -> T:
@@ -297,9 +297,9 @@ class SqliteOnLoop:
 
     def _wrote(self, works: int) -> None:
         if self._every_so_often is not None:
-            self._commits += works
-            if self._commits >= CHECKPOINT_EVERY:
-                self._commits = 0
+            self._written += works
+            if self._written >= CHECKPOINT_EVERY:
+                self._written = 0
                 self._every_so_often()
 
     def close(self) -> None:
