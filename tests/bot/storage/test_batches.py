@@ -24,6 +24,19 @@ def count_battles(conn: Connection) -> int:
     return conn.scalar(text("SELECT count(*) FROM battles"))
 
 
+class Refused(Exception):
+    pass
+
+
+def raw_battle(channel: int, conn: Connection) -> int:
+    """A battle written straight on sqlite3, as a move's write is; its channel back."""
+    conn.connection.dbapi_connection.execute(
+        "INSERT INTO battles (channel_id, ruleset, name, status, created_by, settings, "
+        "turn, last_seq, dice_queue, created_at) VALUES (?, 'fire-at-will', 'B', "
+        "'active', 1, '{}', 1, 0, '[]', '2026-01-01')", (channel,))
+    return channel
+
+
 def add_battle(channel: int, conn: Connection) -> None:
     conn.execute(text("INSERT INTO battles (channel_id, ruleset, name, status, created_by, "
                       "settings, turn, last_seq, dice_queue, created_at) VALUES (:c, "
@@ -85,9 +98,6 @@ async def test_a_failed_batch_leaves_nothing_behind_for_the_next(tmp_path, quick
     url = sqlite_url(tmp_path)
     await upgrade_async(url)
 
-    class Refused(Exception):
-        pass
-
     def refused(conn: Connection) -> None:
         add_battle(1, conn)
         raise Refused
@@ -119,15 +129,6 @@ async def test_work_straight_on_sqlite3_is_one_transaction_as_other_work_is(tmp_
     batch is one transaction, stored whole or not at all."""
     url = sqlite_url(tmp_path)
     await upgrade_async(url)
-
-    class Refused(Exception):
-        pass
-
-    def raw_battle(channel: int, conn: Connection) -> None:
-        conn.connection.dbapi_connection.execute(
-            "INSERT INTO battles (channel_id, ruleset, name, status, created_by, settings, "
-            "turn, last_seq, dice_queue, created_at) VALUES (?, 'fire-at-will', 'B', "
-            "'active', 1, '{}', 1, 0, '[]', '2026-01-01')", (channel,))
 
     def refused(*work) -> None:
         raise Refused

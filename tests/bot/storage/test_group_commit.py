@@ -16,20 +16,7 @@ from bot.storage import database as database_module
 from bot.storage.migrate import upgrade_async
 
 from .conftest import SQLITE_NAME, sqlite_url
-from .test_batches import add_battle
-
-
-class Refused(Exception):
-    pass
-
-
-def raw_battle(channel: int, conn: Connection) -> int:
-    """A battle written straight on sqlite3, as a move's write is; its channel back."""
-    conn.connection.dbapi_connection.execute(
-        "INSERT INTO battles (channel_id, ruleset, name, status, created_by, settings, "
-        "turn, last_seq, dice_queue, created_at) VALUES (?, 'fire-at-will', 'B', "
-        "'active', 1, '{}', 1, 0, '[]', '2026-01-01')", (channel,))
-    return channel
+from .test_batches import Refused, add_battle, raw_battle
 
 
 def refused_after(write, conn: Connection) -> None:
