@@ -324,10 +324,9 @@ def _work_out(read: BattleRead, move: Move) -> _Write:
         after = {**before, "dice_queue": plain_values(move.queue)}
         changes.append(change_record("battles", battle.id, before, after))
     roster = move.after
-    units = _changed_rows(read.units, read.roster.units, UNITS,
-                          {name_key(u.name): u for u in roster.units}, unit_columns)
-    generals = _changed_rows(read.generals, read.roster.generals, GENERALS,
-                             {name_key(g.name): g for g in roster.generals}, general_columns)
+    units = _changed_rows(read.units, read.roster.units, UNITS, roster.units, unit_columns)
+    generals = _changed_rows(read.generals, read.roster.generals, GENERALS, roster.generals,
+                             general_columns)
     engagements = _changed_engagements(read.engagements, roster.engagements)
     changes += units.changes + generals.changes + engagements.changes
     return _Write(read, seq, values, units, generals, engagements, changes)
@@ -414,14 +413,26 @@ class _Changed:
 
 
 def _changed_rows(rows: Sequence[Columns], before: Sequence[Any], table: Table,
-                  after: Mapping[str, Any],
-                  columns: Callable[[Any], dict[str, Any]]) -> _Changed:
+                  after: Sequence[Any], columns: Callable[[Any], dict[str, Any]]) -> _Changed:
     """The rows whose roster entry the move changed; ``before`` are the rows' entries, as the
-    read's roster holds them (in the rows' order)."""
+    read's roster holds them (in the rows' order), ``after`` the entries the move left.
+
+    The engine keeps a roster's order, so each row's entry after is found in its place (by
+    name only if it is not); an entry it left alone is the very same object, passed over
+    without a look: a big battle's move changes a few rows of hundreds."""
     changed = _Changed()
-    for row, was in zip(rows, before, strict=True):
-        entry = after[row.name_key]
-        if was == entry:
+    by_name: dict[str, Any] | None = None
+    in_place = len(after) == len(before)
+    for index, (row, was) in enumerate(zip(rows, before, strict=True)):
+        entry = after[index] if in_place else None
+        if entry is was:
+            changed.now.append(row)
+            continue
+        if entry is None or name_key(entry.name) != row.name_key:
+            if by_name is None:
+                by_name = {name_key(e.name): e for e in after}
+            entry = by_name[row.name_key]
+        if entry is was or entry == was:
             changed.now.append(row)
         else:
             changed.update(table, row, columns(entry))

@@ -12,25 +12,23 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from rules.core.engagements import Engagement, engagement_words
 from rules.core.errors import InvalidInput
-from rules.core.memo import Memo
+from rules.core.memo import MEMO_SIZE
 
 ACTIVE = "active"
 GONE = "gone"
 
 
-_name_keys: Memo[str, str] = Memo()
-
-
+@lru_cache(maxsize=MEMO_SIZE)
 def name_key(name: str) -> str:
-    """The lookup form of a name: a move asks it of the same few names a dozen times."""
-    key = _name_keys.get(name)
-    if key is None:
-        key = _name_keys.keep(name, " ".join(name.split()).casefold())
-    return key
+    """The lookup form of a name. A move asks it of every unit of the roster (a big battle
+    has hundreds) and of the same few names a dozen times: remembered by the standard
+    library's cache, whose look-up costs a fraction of a call to Python."""
+    return " ".join(name.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -140,6 +138,17 @@ def unit_changes(before: RosterUnit, after: RosterUnit) -> list[Change]:
         old, new = before.attributes.get(key), after.attributes.get(key)
         if old != new:
             changes.append(Change(before.name, "unit", key, old, new))
+    return changes
+
+
+def roster_changes(before: Roster, after: Roster) -> list[Change]:
+    """Every field that differs between two rosters of the same units and generals, in
+    order. An entry an effect left alone is the very same object, passed over without a
+    look: a big battle's move changes a few entries of hundreds."""
+    changes = [c for old, new in zip(before.units, after.units, strict=True)
+               if old is not new for c in unit_changes(old, new)]
+    changes += [c for old, new in zip(before.generals, after.generals, strict=True)
+                if old is not new for c in general_changes(old, new)]
     return changes
 
 

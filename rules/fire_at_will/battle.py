@@ -20,10 +20,9 @@ from rules.core.roster import (
     Roster,
     RosterGeneral,
     RosterUnit,
-    general_changes,
     name_key,
     register_phrases,
-    unit_changes,
+    roster_changes,
 )
 from rules.fire_at_will.inputs import CHARGER_FIELDS, MELEE_FIELDS, UNIT_FIELDS
 from rules.fire_at_will.units import (
@@ -212,10 +211,7 @@ def apply_effects(
                     if unit.commander and name_key(unit.commander) == key and is_active(unit):
                         units[unit_key] = unit.with_attr("shaken", True)
     after = Roster(tuple(units.values()), tuple(generals.values()))
-    changes = [c for old, new in zip(roster.units, after.units, strict=True)
-               for c in unit_changes(old, new)]
-    changes += [c for old, new in zip(roster.generals, after.generals, strict=True)
-                for c in general_changes(old, new)]
+    changes = roster_changes(roster, after)
     return after, changes
 
 

@@ -32,10 +32,9 @@ from rules.core.roster import (
     Phrase,
     Roster,
     RosterUnit,
-    general_changes,
     name_key,
     register_phrases,
-    unit_changes,
+    roster_changes,
 )
 from rules.labataille.effects import (
     CHARGED,
@@ -145,8 +144,7 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
                   for u in roster.units)
     after = replace(roster, units=units, engagements=tuple(
         e for e in roster.engagements if e.kind not in REACTIONS.values()))
-    return after, [c for old, new in zip(roster.units, after.units, strict=True)
-                   for c in unit_changes(old, new)] + engagement_changes(roster, after)
+    return after, roster_changes(roster, after) + engagement_changes(roster, after)
 
 
 def attempts_against(roster: Roster, stack: str, chargers: Sequence[str], event: str
@@ -199,10 +197,7 @@ def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, li
             after, _ = disengage(after, _roster_name(after, name), FIREFIGHT)
         after = engage(after, FIREFIGHT, [_roster_name(after, n) for n in attackers],
                        [_roster_name(after, n) for n in defenders])
-    changes = [c for old, new in zip(roster.units, after.units, strict=True)
-               for c in unit_changes(old, new)]
-    changes += [c for old, new in zip(roster.generals, after.generals, strict=True)
-                for c in general_changes(old, new)]
+    changes = roster_changes(roster, after)
     return after, changes + engagement_changes(roster, after)
 
 

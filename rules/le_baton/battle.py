@@ -18,10 +18,9 @@ from rules.core.roster import (
     Phrase,
     Roster,
     RosterUnit,
-    general_changes,
     name_key,
     register_phrases,
-    unit_changes,
+    roster_changes,
 )
 from rules.le_baton.inputs import ROSTER_FIELDS, UNIT
 from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit, check_description
@@ -150,10 +149,7 @@ def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, li
     for effect in effects:
         if find_unit(after, effect.unit) is not None:
             after = _effect(after, effect)
-    changes = [c for old, new in zip(roster.units, after.units, strict=True)
-               for c in unit_changes(old, new)]
-    changes += [c for old, new in zip(roster.generals, after.generals, strict=True)
-                for c in general_changes(old, new)]
+    changes = roster_changes(roster, after)
     return after, changes + engagement_changes(roster, after)
 
 
@@ -228,9 +224,7 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
     """A halt lasts for its turn."""
     units = tuple(u.with_attr("halted", False) if u.attr("halted") else u for u in roster.units)
     after = replace(roster, units=units)
-    changes = [c for old, new in zip(roster.units, after.units, strict=True)
-               for c in unit_changes(old, new)]
-    return after, changes
+    return after, roster_changes(roster, after)
 
 
 def reminders(roster: Roster, phase: str | None) -> list[str]:

@@ -19,10 +19,9 @@ from rules.core.roster import (
     Roster,
     RosterGeneral,
     RosterUnit,
-    general_changes,
     name_key,
     register_phrases,
-    unit_changes,
+    roster_changes,
 )
 from rules.tricorne.effects import (
     ELIMINATED,
@@ -110,8 +109,7 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
     """A new turn: no unit has moved yet."""
     units = tuple(u.with_attr("moved", False) if u.attr("moved") else u for u in roster.units)
     after = replace(roster, units=units)
-    return after, [c for old, new in zip(roster.units, units, strict=True)
-                   for c in unit_changes(old, new)]
+    return after, roster_changes(roster, after)
 
 
 def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:
@@ -124,10 +122,7 @@ def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, li
         elif key in generals:
             generals[key] = _general_effect(generals[key], effect)
     after = replace(roster, units=tuple(units.values()), generals=tuple(generals.values()))
-    changes = [c for old, new in zip(roster.units, after.units, strict=True)
-               for c in unit_changes(old, new)]
-    changes += [c for old, new in zip(roster.generals, after.generals, strict=True)
-                for c in general_changes(old, new)]
+    changes = roster_changes(roster, after)
     return after, changes
 
 
