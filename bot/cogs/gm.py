@@ -31,6 +31,7 @@ from bot.battles.rerolls import (
 )
 from bot.battles.store import BattleStore
 from bot.buttons import press
+from bot.render.resolution import escape
 from bot.replies import MENU_SIZE, override_view, played_reply, reply_to
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
@@ -76,7 +77,7 @@ class GM(commands.Cog):
                      expected: tuple[int, int] | None = None) -> Reply:
         undone = await self.store.undo(interaction, "/gm undo", expected)
         return public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
-                      f"{undone.summary} (event #{undone.undo_seq}).")
+                      f"{escape(undone.summary)} (event #{undone.undo_seq}).")
 
     @gm.command(name="reroll", description="Undo the last roll and roll it again")
     async def reroll(self, interaction: discord.Interaction) -> None:
@@ -91,7 +92,7 @@ class GM(commands.Cog):
     async def pressed(self, interaction: discord.Interaction, action: str, battle_id: int,
                       seq: int) -> None:
         """Undo or Reroll under a result: as the command, and only while it is the last."""
-        who = interaction.user.display_name
+        who = escape(interaction.user.display_name)
         if action == "undo":
             await press(interaction, lambda: self.undone(interaction, (battle_id, seq)),
                         done=f"↩️ Undone by {who}")
@@ -144,7 +145,7 @@ class GM(commands.Cog):
         """A result picked from the override menu: as ``/gm override result``."""
         await press(interaction,
                     lambda: self.overridden(interaction, result, (battle_id, seq)),
-                    done=f"🛠️ Overridden by {interaction.user.display_name}")
+                    done=f"🛠️ Overridden by {escape(interaction.user.display_name)}")
 
     async def _listing(
         self, interaction: discord.Interaction
@@ -203,7 +204,7 @@ class GM(commands.Cog):
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/gm set") as tx:
                 changes, seq = await set_unit_field(tx, unit, field, value)
-            return public(f"🛠️ {'; '.join(changes)} (event #{seq}).")
+            return public(f"🛠️ {escape('; '.join(changes))} (event #{seq}).")
 
         await answer(interaction, work)
 
@@ -221,7 +222,7 @@ class GM(commands.Cog):
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/gm restore") as tx:
                 name, seq = await restore_unit(tx, unit)
-            return public(f"♻️ {name} is back in the battle (event #{seq}).")
+            return public(f"♻️ {escape(name)} is back in the battle (event #{seq}).")
 
         await answer(interaction, work)
 
@@ -233,7 +234,7 @@ class GM(commands.Cog):
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/gm general") as tx:
                 changes, seq = await set_general_field(tx, general, field.value, value)
-            return public(f"🛠️ {'; '.join(changes)} (event #{seq}).")
+            return public(f"🛠️ {escape('; '.join(changes))} (event #{seq}).")
 
         await answer(interaction, work)
 

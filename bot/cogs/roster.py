@@ -21,6 +21,7 @@ from bot.battles.validate import (
 )
 from bot.cogs.battle import server_group
 from bot.render.battle import attribute_words, battle_messages
+from bot.render.resolution import escape
 from bot.respond import Reply, answer
 from rules.core.fields import Field, FieldSet
 from rules.core.registry import BattleRules
@@ -57,7 +58,7 @@ def sides_note(before: list[str] | None, after: list[str] | None) -> str:
     """Said once, when the command fixed the battle's two sides."""
     if before or not after:
         return ""
-    return f" The battle's sides are now {after[0]} and {after[1]}."
+    return f" The battle's sides are now {escape(after[0])} and {escape(after[1])}."
 
 
 class Roster(commands.Cog):
@@ -85,7 +86,8 @@ class Roster(commands.Cog):
             described = attribute_words(added.attributes or {})
             if added.strength is not None:
                 described.append(strength_count(added.strength, added.strength_label))
-            return done(f"➕ {added.name} joins the {added.side} side: {', '.join(described)} "
+            return done(f"➕ {escape(added.name)} joins the {escape(added.side)} side: "
+                        f"{escape(', '.join(described))} "
                         f"(event #{added.seq}).{sides_note(added.sides_before, added.sides_after)}")
 
         await answer(interaction, work)
@@ -102,7 +104,7 @@ class Roster(commands.Cog):
             async with self.store.for_interaction(interaction, "/unit edit") as tx:
                 changes, seq = await edit_unit(tx, unit, words, strength, side, rename,
                                                commander)
-            return done(f"✏️ {'; '.join(changes)} (event #{seq}).")
+            return done(f"✏️ {escape('; '.join(changes))} (event #{seq}).")
 
         await answer(interaction, work)
 
@@ -112,7 +114,7 @@ class Roster(commands.Cog):
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/unit remove") as tx:
                 name, seq = await remove_unit(tx, unit)
-            return done(f"➖ {name} removed from the roster (event #{seq}; a GM can "
+            return done(f"➖ {escape(name)} removed from the roster (event #{seq}; a GM can "
                         "`/gm undo` it).")
 
         await answer(interaction, work)
@@ -149,8 +151,8 @@ class Roster(commands.Cog):
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/general add") as tx:
                 added = await add_general(tx, name, side, unit, wounds, interaction.user.id)
-            where = f" with {added.with_unit}" if added.with_unit else ""
-            return done(f"🎖️ {added.name} ({added.side}) takes the field{where} "
+            where = f" with {escape(added.with_unit)}" if added.with_unit else ""
+            return done(f"🎖️ {escape(added.name)} ({escape(added.side)}) takes the field{where} "
                         f"(event #{added.seq}).{sides_note(added.sides_before, added.sides_after)}")
 
         await answer(interaction, work)
@@ -161,7 +163,7 @@ class Roster(commands.Cog):
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/general remove") as tx:
                 general, seq = await remove_general(tx, name)
-            return done(f"➖ General {general} removed (event #{seq}).")
+            return done(f"➖ General {escape(general)} removed (event #{seq}).")
 
         await answer(interaction, work)
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.render.resolution import escape
+
+from .conftest import GM_USER, reply, send
 
 # The rule as written out once: a backslash before each of \ * _ ` ~ | >.
 ONE_BY_ONE = re.compile(r"([\\*_`~|>])")
@@ -19,3 +23,35 @@ def test_markdown_is_escaped_and_plain_text_is_left_alone():
     for _ in range(5000):
         text = "".join(rng.choice("ab é🎲\\*_`~|>:") for _ in range(rng.randint(0, 16)))
         assert escape(text) == ONE_BY_ONE.sub(r"\\\1", text)
+
+
+# --- the roster's and the GM's replies, through the command tree ----------------------------
+
+# Each roster reply, and the markdown-laden names it must show as typed.
+ROSTER_REPLIES = [
+    ('/unit add side:"*French*" name:"La *Sarre*" words:"inf regular morale=4" strength:4',
+     ["➕ La \\*Sarre\\* joins the \\*French\\* side"]),
+    ('/unit add side:"_British_" name:"78th `Fraser`" words:"inf regular morale=4" strength:4',
+     ["➕ 78th \\`Fraser\\` joins the \\_British\\_ side",
+      "sides are now \\*French\\* and \\_British\\_"]),
+    ('/unit edit unit:"La *Sarre*" rename:"La ~Reine~"',
+     ["✏️ La \\*Sarre\\*", "La \\~Reine\\~"]),
+    ('/general add name:"**Montcalm**" side:"*French*" unit:"La ~Reine~"',
+     ["🎖️ \\*\\*Montcalm\\*\\* (\\*French\\*) takes the field with La \\~Reine\\~"]),
+    ("/gm undo", ["Added general \\*\\*Montcalm\\*\\*"]),
+    ('/unit remove unit:"78th `Fraser`"', ["➖ 78th \\`Fraser\\` removed"]),
+]
+
+
+@pytest.mark.parametrize("line,shown", ROSTER_REPLIES, ids=lambda v: str(v)[:24])
+async def test_roster_and_undo_replies_show_names_as_typed(discord_session, line, shown):
+    """A unit called ``La *Sarre*`` is not shown as ``La`` and an italic ``Sarre``: every
+    name, side and change in a roster reply (and the summary an undo repeats) is escaped."""
+    await send(discord_session, "/battle start ruleset:fire-at-will name:Carillon",
+               user_id=GM_USER)
+    for earlier, _ in ROSTER_REPLIES[:ROSTER_REPLIES.index((line, shown))]:
+        await send(discord_session, earlier, user_id=GM_USER)
+    message = await reply(discord_session, line, user_id=GM_USER)
+    assert not message.ephemeral, message.content
+    for text in shown:
+        assert text in message.content, message.content
