@@ -79,9 +79,10 @@ async def play_the_battle(session: OfflineDiscord) -> list[SentMessage]:
 async def test_no_reply_in_a_battle_of_mention_names_can_ping(discord_session):
     sent = await play_the_battle(discord_session)
     texts = [m.content or str(m.embeds) for m in sent]
-    # The names are echoed as typed; only allowed_mentions keeps them quiet.
+    # The names are echoed as typed (markdown escaped: `<@1000\>` shows as `<@1000>`); only
+    # allowed_mentions keeps them quiet.
     assert any("@everyone" in text for text in texts)
-    assert any("<@1000>" in text for text in texts)
+    assert any("<@1000\\>" in text for text in texts)
     assert any("GM role set to @everyone" in text for text in texts), "in the log"
     assert any(m.ephemeral for m in sent), "the misspelt unit is refused"
     assert_cannot_ping(sent)
