@@ -452,7 +452,9 @@ class ScriptedSource:
         self._faces = list(faces)
         self._used = 0
         self._fallback = fallback
-        self.rolls: list[tuple[str, str]] = []
+        # Each roll asked for, and its kind: said (``describe``) only in a hint, when the
+        # dice run short or are left over.
+        self.rolls: list[tuple[str, RollKind]] = []
         self.fresh = 0  # dice the fallback supplied
 
     @classmethod
@@ -469,19 +471,22 @@ class ScriptedSource:
 
     def roll(self, kind: RollKind, label: str) -> Faces:
         need = kind.dice_count
-        self.rolls.append((label, kind.describe()))
-        if self._fallback is not None and self.remaining < need:
-            return self._queued_then_fallback(kind, label)
-        if self.remaining < need:
+        self.rolls.append((label, kind))
+        used = self._used
+        remaining = len(self._faces) - used
+        if remaining < need:
+            if self._fallback is not None:
+                return self._queued_then_fallback(kind, label)
             raise NotEnoughDice(
                 f"Not enough dice: {label} needs {kind.describe()} "
-                f"but only {self.remaining} of your {len(self._faces)} dice "
-                f"{'was' if self.remaining == 1 else 'were'} left.",
+                f"but only {remaining} of your {len(self._faces)} dice "
+                f"{'was' if remaining == 1 else 'were'} left.",
                 hint=self._needed_hint(),
             )
-        taken = self._faces[self._used : self._used + need]
-        self._used += need
-        return tuple(_check_face(kind, face, label) for face in taken)
+        self._used = used + need
+        if need == 1:  # most rolls: one die
+            return (_check_face(kind, self._faces[used], label),)
+        return tuple(_check_face(kind, face, label) for face in self._faces[used:used + need])
 
     def _queued_then_fallback(self, kind: RollKind, label: str) -> Faces:
         """The faces still queued, then fresh dice for the rest of the roll (a GM who
@@ -504,7 +509,7 @@ class ScriptedSource:
             )
 
     def _needed_hint(self) -> str:
-        needed = ", ".join(f"{label} ({kind})" for label, kind in self.rolls)
+        needed = ", ".join(f"{label} ({kind.describe()})" for label, kind in self.rolls)
         return f"Rolls so far, in order: {needed}." if needed else ""
 
 

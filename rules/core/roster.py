@@ -134,6 +134,8 @@ def unit_changes(before: RosterUnit, after: RosterUnit) -> list[Change]:
         old, new = getattr(before, name), getattr(after, name)
         if old != new:
             changes.append(Change(before.name, "unit", name, old, new))
+    if before.attributes is after.attributes:  # a change of strength or status only
+        return changes
     for key in sorted(set(before.attributes) | set(after.attributes)):
         old, new = before.attributes.get(key), after.attributes.get(key)
         if old != new:

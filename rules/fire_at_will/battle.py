@@ -168,8 +168,22 @@ def read_roster_units(
     return read
 
 
+_members: Memo[tuple[int, tuple[tuple[str, Any], ...]], MeleeUnit] = Memo()
+
+
 def melee_member(unit: Unit, values: dict[str, Any]) -> MeleeUnit:
-    return MeleeUnit(unit=unit, **values)
+    """The unit in this melee situation. A battle's engine unit is shared from move to move
+    (``engine_unit``), and so is the unit in the same situation: what the melee works out
+    of it once (its factors) is kept with it. Keyed by the unit's identity, which the kept
+    member keeps alive, not by its value, which would cost hashing every field."""
+    key = (id(unit), tuple(values.items()))
+    try:
+        known = _members.get(key)
+    except TypeError:  # a value that cannot be hashed: made each time
+        return MeleeUnit(unit=unit, **values)
+    if known is None or known.unit is not unit:
+        known = _members.keep(key, MeleeUnit(unit=unit, **values))
+    return known
 
 
 def charger(unit: Unit, values: dict[str, Any]) -> Charger:

@@ -181,18 +181,43 @@ def _check_not_routing(member: MeleeUnit) -> None:
         )
 
 
+@dataclass(frozen=True)
+class _Scoring:
+    """What a unit's melee roll adds to the die, and is read against, whatever it shows."""
+
+    modifiers: tuple[Modifier, ...]
+    notes: tuple[str, ...]
+    bonus: int
+    target: str
+
+
+_ONE_D6 = D6()
+
+
+def _scoring(member: MeleeUnit) -> _Scoring:
+    # Kept on the unit itself: in a battle the same unit in the same situation is the same
+    # object from move to move (``rules.fire_at_will.battle.melee_member``), and finding it
+    # there spares hashing the unit and its whole situation.
+    known: _Scoring | None = member.__dict__.get("_scoring")
+    if known is None:
+        modifiers, notes = melee_modifiers(member)
+        known = _Scoring(tuple(modifiers), tuple(notes), sum(m.value for m in modifiers),
+                         f"{_column(member.unit.arm)} column")
+        object.__setattr__(member, "_scoring", known)
+    return known
+
+
 def _score(member: MeleeUnit, dice: DiceSource) -> Score:
-    (face,) = dice.roll(D6(), f"{member.name} melee roll")
-    modifiers, notes = melee_modifiers(member)
-    total = face + sum(m.value for m in modifiers)
+    (face,) = dice.roll(_ONE_D6, f"{member.name} melee roll")
+    scoring = _scoring(member)
     roll = Roll(
         label=member.name,
         kind="1d6",
         dice=(face,),
-        modifiers=tuple(modifiers),
-        total=total,
-        target=f"{_column(member.unit.arm)} column",
-        notes=tuple(notes),
+        modifiers=scoring.modifiers,
+        total=face + scoring.bonus,
+        target=scoring.target,
+        notes=scoring.notes,
     )
     return Score(member, roll)
 
