@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
 from rules.core.memo import Memo
-from rules.core.notation import refuse_roster_word, roster_entry
+from rules.core.notation import refuse_roster_word, roster_entry, split_name
 from rules.core.records import Effect, EffectKind
 from rules.core.registry import UnitWords
 from rules.core.roster import (
@@ -157,14 +157,42 @@ def read_roster_units(
     build: Callable[[Unit, dict[str, Any]], T],
     limit: int,
 ) -> list[tuple[RosterUnit, T]]:
-    """``2nd Foot: charging front; Rangers``: roster names, then this fight's situation words."""
+    """``2nd Foot: charging front; Rangers``: roster names, then this fight's situation words.
+
+    A side is typed the same way move after move: what its text says (each unit's name as
+    typed, and its words' values) is kept once it has been read without a refusal. Only
+    finding the names in the roster is done again on every move."""
+    key = (text, where, id(situation), limit)  # the situations are the module's own
+    parts = _sides.get(key)
+    if parts is None:
+        return _read_roster_units(text, where, roster, situation, build, limit, key)
     read = []
+    for part, name, values in parts:
+        # A part without a colon is read against the roster's names (a name that lost its
+        # colon is refused with its right form), so it is read afresh.
+        unit = roster.unit(name) if name is not None else roster_entry(part, roster, where)[0]
+        read.append((unit, build(engine_unit(unit, roster), dict(values))))
+    return read
+
+
+# A side's text as read: each part, its name as typed (None: no colon) and its words' values.
+_sides: Memo[tuple[str, str, int, int],
+             tuple[tuple[str, str | None, tuple[tuple[str, Any], ...]], ...]] = Memo()
+
+
+def _read_roster_units(text: str, where: str, roster: Roster, situation: FieldSet,
+                       build: Callable[[Unit, dict[str, Any]], T], limit: int,
+                       key: tuple[str, str, int, int]) -> list[tuple[RosterUnit, T]]:
+    read = []
+    parts = []
     for part in split_units(text, where, limit):
         unit, words = roster_entry(part, roster, where)
         for word in words.split():
             refuse_roster_word(word, unit.name, where, UNIT_WORDS)
         _, values = situation.read_text(words, f"{where}: {unit.name}", names=False)
+        parts.append((part, split_name(part)[0], tuple(values.items())))
         read.append((unit, build(engine_unit(unit, roster), values)))
+    _sides.keep(key, tuple(parts))
     return read
 
 

@@ -182,3 +182,43 @@ def test_a_changed_roster_unit_is_the_unit_with_those_fields_only():
     assert unit.attributes == {"arm": "infantry"}  # the unit itself is left as it was
     with pytest.raises(TypeError):
         unit.changed(morale=4)  # not a field of a roster unit
+
+
+def test_a_side_read_before_is_found_again_in_the_roster_as_it_is_now():
+    """A side's text is read once, but its units are looked up on every move: a unit
+    renamed, gone or changed since is found (or refused) as the roster is now, and a
+    refused text is refused again."""
+    options = {"attackers": "Béarn: charging", "defenders": "2nd Foot"}
+    first = play("melee", options, "3 5")
+    assert [r.total for r in first.steps[0].rolls] == [3 + 1 + 1, 5 + 1]
+    # The same text, now that Béarn no longer counts as regulars and 2nd Foot is renamed.
+    bearn, foot = ROSTER.units[2], ROSTER.units[0]
+    changed = Roster((bearn.with_attr("regular", False), foot.changed(name="Grenadiers"),
+                      *ROSTER.units[3:]), ROSTER.generals)
+    with pytest.raises(InvalidInput, match="no unit called `2nd Foot`"):
+        play("melee", options, "3 5", changed)
+    again = play("melee", {**options, "defenders": "Grenadiers"}, "3 5", changed)
+    assert [r.total for r in again.steps[0].rolls] == [3 + 1, 5 + 1]  # no longer regulars
+    gone = Roster((*ROSTER.units[:2], bearn.changed(status="gone", gone_reason="routed off"),
+                   *ROSTER.units[3:]), ROSTER.generals)
+    with pytest.raises(InvalidInput, match="Béarn is out of the battle"):
+        play("melee", options, "3 5", gone)
+    for _ in range(2):
+        with pytest.raises(InvalidInput, match="`cav` describes the unit itself"):
+            play("melee", {**options, "attackers": "Béarn: cav"}, "1 1")
+
+
+def test_a_unit_in_the_same_melee_situation_is_one_member_and_scored_once():
+    """From move to move a battle's unit in the same situation is the same (frozen) member,
+    whose factors are worked out once; another situation is another member."""
+    from rules.fire_at_will.battle import engine_unit, melee_member
+
+    unit = engine_unit(ROSTER.units[2], ROSTER)
+    charging = melee_member(unit, {"charging": True})
+    assert melee_member(unit, {"charging": True}) is charging
+    assert melee_member(unit, {"charging": False}) is not charging
+    first = play("melee", {"attackers": "Béarn: charging", "defenders": "2nd Foot"}, "3 5")
+    second = play("melee", {"attackers": "Béarn: charging", "defenders": "2nd Foot"}, "2 6")
+    assert first.steps[0].rolls[0].modifiers is second.steps[0].rolls[0].modifiers
+    assert [m.reason for m in second.steps[0].rolls[0].modifiers] == [
+        "charging", "European regulars"]
