@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from functools import partial
 
 import pytest
@@ -208,9 +209,9 @@ async def test_the_log_is_checkpointed_by_works_written_not_by_commits(db, monke
     assert asked == [1]
 
 
-async def test_the_loop_runs_between_two_groups(db, monkeypatch):
-    """A long queue of writes is written a group at a time, and other tasks run between
-    two groups: no queue holds the event loop for longer than one group takes."""
+async def queue_of_writes(db, monkeypatch, work_seconds: float) -> list[int]:
+    """Six writes queued at once, two a group, each taking ``work_seconds``: for each, how
+    many times another task had run before it was written."""
     monkeypatch.setattr(database_module, "GROUP_LIMIT", 2)
     ticks = 0
     seen: list[int] = []
@@ -223,9 +224,31 @@ async def test_the_loop_runs_between_two_groups(db, monkeypatch):
 
     def work(conn: Connection) -> None:
         seen.append(ticks)
+        time.sleep(work_seconds)
 
     ticking = asyncio.ensure_future(ticker())
     await together(db, [work] * 6)
     ticking.cancel()
+    return seen
+
+
+async def test_the_loop_runs_between_groups_once_they_have_held_it_long_enough(
+        db, monkeypatch):
+    """A long queue of writes is written a group at a time, and other tasks run between
+    two groups once the groups written in one go have held the event loop
+    ``WRITING_HOLD``: no queue holds it much longer."""
+    seen = await queue_of_writes(db, monkeypatch, database_module.WRITING_HOLD / 2)
+    # Each group of two writes takes the whole hold: the loop runs after each.
     assert seen[0] == seen[1] and seen[2] == seen[3] and seen[4] == seen[5]
     assert seen[0] < seen[2] < seen[4]
+
+
+async def test_quick_groups_are_written_in_one_go(db, monkeypatch):
+    """Groups that write quickly are written one after another, the loop running only once
+    they have held it ``WRITING_HOLD``: letting it run after each cost a tenth of the moves
+    written per second under load."""
+    seen = await queue_of_writes(db, monkeypatch, 0)
+    assert len(set(seen)) == 1
+    monkeypatch.setattr(database_module, "WRITING_HOLD", 0)
+    seen = await queue_of_writes(db, monkeypatch, 0)
+    assert seen[0] == seen[1] < seen[2] == seen[3] < seen[4] == seen[5]
