@@ -92,7 +92,7 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
     for unit in units:
         sides.setdefault(unit.side, []).append(unit)
     fields = [
-        FieldSpec(side, "\n".join(unit_line(u, generals, label, words) for u in members))
+        FieldSpec(escape(side), "\n".join(unit_line(u, generals, label, words) for u in members))
         for side, members in sides.items()
     ]
     if generals:

@@ -55,3 +55,14 @@ async def test_roster_and_undo_replies_show_names_as_typed(discord_session, line
     assert not message.ephemeral, message.content
     for text in shown:
         assert text in message.content, message.content
+
+
+async def test_battle_show_names_each_side_as_typed(discord_session):
+    """A side is a field's name in `/battle show`: ``*French*`` is not shown in italics."""
+    await send(discord_session, "/battle start ruleset:fire-at-will name:Carillon",
+               user_id=GM_USER)
+    await send(discord_session, ROSTER_REPLIES[0][0], user_id=GM_USER)
+    shown = await reply(discord_session, "/battle show", user_id=GM_USER)
+    names = [field["name"] for embed in shown.embeds for field in embed.get("fields", [])]
+    assert "\\*French\\*" in names, names
+    assert "*French*" not in names, names
