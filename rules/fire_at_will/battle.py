@@ -162,7 +162,7 @@ def read_roster_units(
     A side is typed the same way move after move: what its text says (each unit's name as
     typed, and its words' values) is kept once it has been read without a refusal. Only
     finding the names in the roster is done again on every move."""
-    key = (text, where, id(situation), limit)  # the situations are the module's own
+    key = (text, where, situation, limit)  # a field set is keyed (and kept) as itself
     parts = _sides.get(key)
     if parts is None:
         return _read_roster_units(text, where, roster, situation, build, limit, key)
@@ -176,13 +176,13 @@ def read_roster_units(
 
 
 # A side's text as read: each part, its name as typed (None: no colon) and its words' values.
-_sides: Memo[tuple[str, str, int, int],
+_sides: Memo[tuple[str, str, FieldSet, int],
              tuple[tuple[str, str | None, tuple[tuple[str, Any], ...]], ...]] = Memo()
 
 
 def _read_roster_units(text: str, where: str, roster: Roster, situation: FieldSet,
                        build: Callable[[Unit, dict[str, Any]], T], limit: int,
-                       key: tuple[str, str, int, int]) -> list[tuple[RosterUnit, T]]:
+                       key: tuple[str, str, FieldSet, int]) -> list[tuple[RosterUnit, T]]:
     read = []
     parts = []
     for part in split_units(text, where, limit):

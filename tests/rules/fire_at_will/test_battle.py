@@ -222,3 +222,21 @@ def test_a_unit_in_the_same_melee_situation_is_one_member_and_scored_once():
     assert first.steps[0].rolls[0].modifiers is second.steps[0].rolls[0].modifiers
     assert [m.reason for m in second.steps[0].rolls[0].modifiers] == [
         "charging", "European regulars"]
+
+
+def test_a_side_is_read_again_for_another_situation(monkeypatch):
+    """What a side's text says is kept per situation (the words a fight takes): another set
+    of words reads it afresh, even one at a forgotten one's address (every object is given
+    the same address here, as the interpreter may give a new object a freed one's)."""
+    from rules.core.fields import Field, FieldSet
+    from rules.fire_at_will import battle
+
+    monkeypatch.setattr(battle, "id", lambda _: 1, raising=False)
+
+    def read(situation: FieldSet):
+        return battle.read_roster_units("Béarn: charging", "attackers", ROSTER, situation,
+                                        lambda unit, values: values, 4)
+
+    assert read(FieldSet((Field("charging", bool, "charging"),)))[0][1] == {"charging": True}
+    with pytest.raises(InvalidInput, match="I don't know `charging`"):
+        read(FieldSet((Field("flank", bool, "flank"),)))
