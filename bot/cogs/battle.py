@@ -149,7 +149,7 @@ class Battles(commands.Cog):
 
     async def pressed_end(self, interaction: discord.Interaction, battle_id: int) -> None:
         await press(interaction, lambda: self.ended(interaction, battle_id=battle_id),
-                    done=f"🏁 Ended by {interaction.user.display_name}")
+                    done=f"🏁 Ended by {escape(interaction.user.display_name)}")
 
     @battle.command(name="setting", description="Change one of the rule set's settings (GM)")
     @app_commands.describe(name="The setting (the list offers them)",

@@ -22,6 +22,7 @@ from bot.battles.decisions import (
 from bot.battles.play import Played
 from bot.battles.store import BattleStore
 from bot.buttons import press as pressed
+from bot.render.resolution import escape
 from bot.replies import reply_to
 from bot.respond import Reply, answer
 
@@ -97,4 +98,5 @@ async def press(interaction: discord.Interaction, button_id: str, index: int) ->
     async def work() -> Reply:
         return reply_to(await cog.play_on(interaction, button_id, index))
 
-    await pressed(interaction, work, done=f"✅ Answered by {interaction.user.display_name}")
+    await pressed(interaction, work,
+                  done=f"✅ Answered by {escape(interaction.user.display_name)}")

@@ -142,7 +142,8 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
             for k, v in battle.settings.items())
     if charts:
         description += f"\nChart pack: {escape(charts)} (`/battle charts` shows it)"
-    head = EmbedSpec(title=f"⚔️ {battle.name}", description=description, colour=BATTLE_COLOUR,
+    head = EmbedSpec(title=f"⚔️ {escape(battle.name)}", description=description,
+                     colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
                      fields=(*roster_fields(units, generals, battle_rules(battle)),
                              *engagement_field(engagements),
@@ -160,7 +161,7 @@ def log_line(event: Event) -> str:
 
 def log_messages(battle: Battle, events: Sequence[Event]):
     head = EmbedSpec(
-        title=f"📜 {battle.name}: the last "
+        title=f"📜 {escape(battle.name)}: the last "
               + ("event" if len(events) == 1 else f"{len(events)} events"),
         description="\n".join(log_line(e) for e in events) or "Nothing has happened yet.",
         colour=BATTLE_COLOUR,

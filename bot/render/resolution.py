@@ -127,7 +127,7 @@ def step_field(step: Step) -> FieldSpec:
     else:
         lines.append(escape(step.outcome))
     name = f"{step.title} · vs {target}" if target else step.title
-    return FieldSpec(name, "\n".join(lines))
+    return FieldSpec(escape(name), "\n".join(lines))
 
 
 def effect_lines(resolution: Resolution) -> list[str]:
@@ -162,7 +162,7 @@ def resolution_specs(
     if resolution.notes:
         fields.append(FieldSpec("Reminders", "\n".join(f"• {n}" for n in resolution.notes)))
     head = EmbedSpec(
-        title=f"{ICONS[resolution.severity]} {resolution.headline}",
+        title=f"{ICONS[resolution.severity]} {escape(resolution.headline)}",
         description=effects_block(resolution, battle_changes),
         colour=COLOURS[resolution.severity],
         author=source_line(resolution),
@@ -215,7 +215,7 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     buttons under it (or ``/answer``). ``whose`` is markdown, names already escaped."""
     answers = " · ".join(f"`{a.key}`" for a in question.answers)
     head = EmbedSpec(
-        title=f"❓ {question.text}",
+        title=f"❓ {escape(question.text)}",
         description=f"{whose} decides. Answer with a button below, or `/answer` "
                     f"with one of: {answers}.",
         colour=QUESTION_COLOUR,

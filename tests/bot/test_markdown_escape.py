@@ -66,3 +66,18 @@ async def test_battle_show_names_each_side_as_typed(discord_session):
     names = [field["name"] for embed in shown.embeds for field in embed.get("fields", [])]
     assert "\\*French\\*" in names, names
     assert "*French*" not in names, names
+
+
+async def test_titles_name_the_battle_and_units_as_typed(discord_session):
+    """A battle's name heads `/battle show` and `/battle log`, and a unit's name is in the
+    headline a move's title says: each is escaped."""
+    for line in ('/battle start ruleset:fire-at-will name:"*Carillon*"',
+                 ROSTER_REPLIES[0][0], ROSTER_REPLIES[1][0]):
+        await send(discord_session, line, user_id=GM_USER)
+    move = await reply(discord_session, '/melee fire-at-will attackers:"78th `Fraser`: charging" '
+                       'defenders:"La *Sarre*" dice:"3 3"', user_id=GM_USER)
+    assert move.embeds[0]["title"] == \
+        "⚠️ Attackers win by 1: La \\*Sarre\\* retires 3\", −1 SP, shaken"
+    for line, title in (("/battle show", "⚔️ \\*Carillon\\*"), ("/battle log", "📜 \\*Carillon\\*")):
+        shown = await reply(discord_session, line, user_id=GM_USER)
+        assert shown.embeds[0]["title"].startswith(title), shown.embeds[0]["title"]
