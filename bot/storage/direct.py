@@ -35,17 +35,17 @@ class _Compiled:
     fixed: Mapping[str, Any]  # values bound in the statement itself
 
     def bind(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        bound = []
-        for name, process in zip(self.names, self.processors, strict=True):
-            value = values[name] if name in values else self.fixed[name]
-            bound.append(value if process is None else process(value))
-        return tuple(bound)
+        if self.fixed:
+            values = {**self.fixed, **values}
+        return tuple([values[name] if process is None else process(values[name])
+                      for name, process in zip(self.names, self.processors, strict=True)])
 
 
 _NOT_DIRECT = object()
 # Keyed by the statement itself (statements are module constants, kept alive here) and the
-# names bound, which decide an UPDATE's SET clause.
-_compiled: dict[tuple[Insert | Update, frozenset[str]], _Compiled | object] = {}
+# names bound, in the order given, which decide an UPDATE's SET clause (a caller gives them
+# in one order each time: another order is compiled once more, to the same statement).
+_compiled: dict[tuple[Insert | Update, tuple[str, ...]], _Compiled | object] = {}
 
 
 def execute_dml(conn: Connection, statement: Insert | Update,
@@ -72,10 +72,10 @@ def _direct(conn: Connection, statement: Insert | Update,
             values: Mapping[str, Any]) -> _Compiled | None:
     if conn.dialect.driver != "pysqlite":
         return None
-    key = (statement, frozenset(values))
+    key = (statement, tuple(values))
     found = _compiled.get(key)
     if found is None:
-        found = _compiled[key] = _compile(conn, statement, key[1])
+        found = _compiled[key] = _compile(conn, statement, frozenset(key[1]))
     return None if found is _NOT_DIRECT else found  # type: ignore[return-value]
 
 
