@@ -89,11 +89,16 @@ def melee_modifiers(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
 
     Worked out once for each unit and situation (a unit in a melee is frozen, and the
     table's fifteen rows read the same each time) and given out as fresh lists."""
+    modifiers, notes = _kept_factors(member)
+    return list(modifiers), list(notes)
+
+
+def _kept_factors(member: MeleeUnit) -> tuple[tuple[Modifier, ...], tuple[str, ...]]:
     known = _modifiers.get(member)
     if known is None:
         modifiers, notes = _factors(member)
         known = _modifiers.keep(member, (tuple(modifiers), tuple(notes)))
-    return list(known[0]), list(known[1])
+    return known
 
 
 def _factors(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
@@ -200,8 +205,8 @@ def _scoring(member: MeleeUnit) -> _Scoring:
     # there spares hashing the unit and its whole situation.
     known: _Scoring | None = member.__dict__.get("_scoring")
     if known is None:
-        modifiers, notes = melee_modifiers(member)
-        known = _Scoring(tuple(modifiers), tuple(notes), sum(m.value for m in modifiers),
+        modifiers, notes = _kept_factors(member)
+        known = _Scoring(modifiers, notes, sum(m.value for m in modifiers),
                          f"{_column(member.unit.arm)} column")
         object.__setattr__(member, "_scoring", known)
     return known
