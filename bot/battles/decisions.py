@@ -23,7 +23,16 @@ from sqlalchemy import delete, select
 
 from bot.battles.actor import Actor
 from bot.battles.errors import BattleError
-from bot.battles.play import Paused, Played, play_in_battle, quick_lookup
+from bot.battles.play import (
+    MOVE,
+    NO_DICE,
+    DiceUse,
+    Paused,
+    Played,
+    play_in_battle,
+    queue_left,
+    quick_lookup,
+)
 from bot.battles.store import BattleTx, active_battle
 from bot.storage.database import Database
 from bot.storage.models import Question as QuestionRow
@@ -47,26 +56,41 @@ class Pending:
     options: dict[str, Any]
     dice: str | None  # typed-in dice: replayed from their text
     faces: list[Any]  # dice rolled (or queued) before the question: replayed first
-    asked_by: int
+    asked_by: int  # who made the move
     answerer: int  # the player whose choice it is (a GM may answer too)
     seq: int | None = None  # the battle event that asked it; None in a quick lookup
+    move: int | None = None  # the first event of the move it belongs to (in a battle)
+    use: DiceUse = NO_DICE  # where ``faces`` came from
+    asked_at: str | None = None  # when it was asked (ISO 8601, UTC)
 
     def to_dict(self) -> dict[str, Any]:
         return {"question": self.question.to_dict(), "ruleset": self.ruleset,
                 "procedure": self.procedure, "options": self.options, "dice": self.dice,
                 "faces": [plain_face(f) for f in self.faces],
-                "asked_by": self.asked_by, "answerer": self.answerer, "seq": self.seq}
+                "asked_by": self.asked_by, "answerer": self.answerer, "seq": self.seq,
+                "move": self.move, "use": self.use.to_dict(), "asked_at": self.asked_at}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Pending:
         return cls(Question.from_dict(data["question"]), data["ruleset"], data["procedure"],
                    dict(data["options"]), data.get("dice"), list(data["faces"]),
-                   data["asked_by"], data["answerer"], data.get("seq"))
+                   data["asked_by"], data["answerer"], data.get("seq"),
+                   data.get("move", data.get("seq")), DiceUse.from_dict(data.get("use")),
+                   data.get("asked_at"))
 
     def answered(self, answer: Answer) -> dict[str, Any]:
         """The command's options with the answer added to those the bot asked for."""
         return {**self.options,
                 ANSWERED: with_answer(self.options.get(ANSWERED), self.question, answer)}
+
+    def choose(self, given: str | int) -> Answer:
+        """The answer typed (checked against the question), or the one at a button's place."""
+        if isinstance(given, str):
+            return self.question.answer(given)
+        if not 0 <= given < len(self.question.answers):
+            raise BattleError("That button no longer matches the question.",
+                              hint="Use the buttons under the question, or `/answer`.")
+        return self.question.answers[given]
 
 
 @dataclass(frozen=True)
@@ -116,45 +140,61 @@ def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
 
 
 async def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
-                        dice: str | None, paused: Paused) -> Asked:
-    """Keep the question on the battle, logged as an event, in the command's transaction."""
+                        dice: str | None, paused: Paused, *, mover: int | None = None,
+                        move: int | None = None, before: DiceUse = NO_DICE) -> Asked:
+    """Keep the question on the battle, logged as an event, in the command's transaction.
+
+    ``mover`` made the move (default: whoever runs this command), ``move`` is the move's
+    first event when the question follows an answer, ``before`` where the dice before this
+    command came from."""
     battle = tx.require_battle()
     refuse_while_waiting(battle)
+    seq = battle.last_seq + 1
+    mover = tx.actor.user_id if mover is None else mover
     pending = Pending(paused.question, battle.ruleset, procedure, dict(options), dice,
-                      paused.faces, tx.actor.user_id,
-                      await _answerer(tx, paused.question, tx.actor.user_id),
-                      seq=battle.last_seq + 1)
+                      paused.faces, mover, await _answerer(tx, paused.question, mover),
+                      seq=seq, move=seq if move is None else move, use=paused.use,
+                      asked_at=_now())
     tx.touch(battle)
     battle.pending = pending.to_dict()
-    if paused.queue is not None:  # the GM's queued dice it took are spent
-        battle.dice_queue = paused.queue
+    left = queue_left(battle.dice_queue or [], paused.use, before)
+    if left is not None:  # the GM's queued dice it took are spent
+        battle.dice_queue = left
     await tx.record("question", f"Asked: {paused.question.text}",
                     request={"ruleset": battle.ruleset, "procedure": procedure,
-                             "options": dict(options)})
+                             "options": dict(options), MOVE: pending.move})
     return Asked(pending, paused.steps, paused.dice_note, f"b{battle.id}:{pending.seq}")
 
 
 async def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
-                           given: str) -> Played | Asked:
+                           given: str | int) -> Played | Asked:
     """Play the waiting procedure on with the answer: one event, which clears the question
     (or keeps the next one, when the procedure asks another). ``asked`` (battle id, event
-    number) names the question a button was under; None: whichever is waiting."""
+    number) names the question a button was under, and ``given`` is then the answer's place
+    among its buttons; None: whichever is waiting, answered in words."""
     battle = tx.require_battle()
     pending = pending_of(battle)
     if pending is None or (asked is not None and asked != (battle.id, pending.seq)):
         raise BattleError("That question has already been answered, or was taken back.",
                           hint="`/battle log` shows what happened.")
     check_answerer(tx.actor, pending, tx.actor.is_gm(battle.created_by, battle.gm_role_id))
-    answer = pending.question.answer(given)
+    answer = pending.choose(given)
     tx.touch(battle)
     battle.pending = None
     options = pending.answered(answer)
+    summary = f"Answered “{pending.question.text}” (#{pending.seq}): {answer.label}. "
     try:
         return await play_in_battle(tx, pending.procedure, options, pending.dice,
-                                    replay=pending.faces,
-                                    summary_prefix=f"{answer.label} (#{pending.seq}): ")
+                                    replay=pending.faces, before=pending.use,
+                                    summary_prefix=summary, move=pending.move)
     except Paused as paused:  # the answer leads to another question
-        return await ask_in_battle(tx, pending.procedure, options, pending.dice, paused)
+        return await ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
+                                   mover=pending.asked_by, move=pending.move,
+                                   before=pending.use)
+
+
+def _now() -> str:
+    return utcnow().isoformat(timespec="seconds")
 
 
 async def _answerer(tx: BattleTx, question: Question, asker: int) -> int:
@@ -173,7 +213,7 @@ async def ask_in_lookup(db: Database, channel_id: int, actor: Actor, ruleset: st
                         procedure: str, options: Mapping[str, Any], dice: str | None,
                         paused: Paused) -> Asked:
     pending = Pending(paused.question, ruleset, procedure, dict(options), dice, paused.faces,
-                      actor.user_id, actor.user_id)
+                      actor.user_id, actor.user_id, use=paused.use, asked_at=_now())
     async with db.transaction() as session:
         # Questions nobody answered in a fortnight will not be: clear them as new ones come.
         await session.execute(delete(QuestionRow).where(
@@ -187,9 +227,10 @@ async def ask_in_lookup(db: Database, channel_id: int, actor: Actor, ruleset: st
 
 
 async def answer_in_lookup(db: Database, actor: Actor, question_id: int | None,
-                           channel_id: int, given: str) -> Played | Asked:
+                           channel_id: int, given: str | int) -> Played | Asked:
     """Play a quick lookup on with its answer; ``question_id`` None: the latest question
-    this player has waiting in the channel."""
+    this player has waiting in the channel (``given`` in words; a button gives the
+    answer's place under the question it names)."""
     async with db.transaction() as session:
         query = select(QuestionRow).where(QuestionRow.channel_id == channel_id)
         if question_id is not None:
@@ -204,15 +245,16 @@ async def answer_in_lookup(db: Database, actor: Actor, question_id: int | None,
                               "waiting here.", hint="Run the command again to be asked anew.")
         pending = Pending.from_dict(row.data)
         check_answerer(actor, pending, is_gm=False)
-        answer = pending.question.answer(given)
+        answer = pending.choose(given)
         options = pending.answered(answer)
         await session.delete(row)
         try:
             return quick_lookup(pending.ruleset, pending.procedure, options, pending.dice,
-                                replay=pending.faces)
+                                replay=pending.faces, before=pending.use)
         except Paused as paused:
             follow = Pending(paused.question, pending.ruleset, pending.procedure, options,
-                             pending.dice, paused.faces, pending.asked_by, pending.answerer)
+                             pending.dice, paused.faces, pending.asked_by, pending.answerer,
+                             use=paused.use, asked_at=_now())
             again = QuestionRow(channel_id=channel_id, user_id=row.user_id,
                                 data=follow.to_dict())
             session.add(again)
@@ -234,9 +276,3 @@ async def waiting_question(db: Database, channel_id: int, user_id: int) -> Pendi
                                       QuestionRow.user_id == user_id)
             .order_by(QuestionRow.id.desc()).limit(1))
         return Pending.from_dict(row.data) if row else in_battle
-
-
-async def lookup_question(db: Database, question_id: int) -> Pending | None:
-    async with db.reader() as session:
-        row = await session.get(QuestionRow, question_id)
-        return Pending.from_dict(row.data) if row else None

@@ -372,7 +372,7 @@ def _event_values(read: BattleRead, move: Move, command: Command, seq: int,
         battle_id=read.battle.id, seq=seq, interaction_id=command.interaction_id,
         user_id=command.actor.user_id, user_name=command.actor.name[:100],
         command=command.text[:200], kind="resolution",
-        summary=move.resolution.headline[:500], request=move.request, resolution=move.record,
+        summary=move.summary[:500], request=move.request, resolution=move.record,
         changes=[c for c in changes if c["before"] != c["after"]], reverts=None,
         created_at=utcnow())
 

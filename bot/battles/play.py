@@ -18,6 +18,9 @@ from rules.core.dice import (
     ScriptedSource,
     parse_dice,
 )
+from rules.core.errors import RulesError
+from rules.core.fields import unit_parts
+from rules.core.notation import split_name
 from rules.core.records import Resolution, Step
 from rules.core.registry import BattleRules
 from rules.core.roster import Roster, describe_changes
@@ -33,22 +36,61 @@ class Played:
     battle_id: int | None = None  # in a battle: which, for the buttons under the result
 
 
+@dataclass(frozen=True)
+class DiceUse:
+    """Where a move's dice came from, said in its footer: typed in, queued by the GM, or
+    rolled by Huzzah. Counted over the whole move, the dice before its questions included."""
+
+    typed: str | None = None  # the dice as typed with the command
+    queued: int = 0
+    rolled: int = 0
+    unused: str = ""  # typed dice that the path the answers took did not need
+
+    def plus(self, queued: int, rolled: int) -> DiceUse:
+        return replace(self, queued=self.queued + queued, rolled=self.rolled + rolled)
+
+    def note(self) -> str:
+        if self.typed is not None:
+            note = f"Dice typed in: {self.typed}"
+            if self.rolled:
+                note += f", then {self.rolled} rolled by Huzzah"
+            if self.unused:
+                note += f"; not needed after the answers: {self.unused}"
+            return note
+        if self.queued:
+            note = f"{self.queued} {'die' if self.queued == 1 else 'dice'} queued by the GM"
+            return f"{note}, {self.rolled} rolled" if self.rolled else note
+        return "Dice rolled by Huzzah" if self.rolled else "No dice rolled yet"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"typed": self.typed, "queued": self.queued, "rolled": self.rolled}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> DiceUse:
+        data = data or {}
+        return cls(data.get("typed"), int(data.get("queued", 0)), int(data.get("rolled", 0)))
+
+
+NO_DICE = DiceUse()
+
+
 class Paused(Exception):
     """A procedure stopped at a question nobody has answered yet.
 
     ``faces`` are the dice rolled before it, to replay once it is answered (typed-in dice are
-    replayed from their text instead); ``queue`` is the GM's dice queue without the dice it
-    gave, or None when it gave none.
+    replayed from their text instead); ``use`` says where they came from.
     """
 
-    def __init__(self, asked: Undecided, faces: list[Face], queue: list[Any] | None,
-                 dice_note: str) -> None:
+    def __init__(self, asked: Undecided, faces: list[Face], use: DiceUse) -> None:
         super().__init__(asked.question.text)
         self.question: Question = asked.question
         self.steps: tuple[Step, ...] = asked.steps
         self.faces = faces
-        self.queue = queue
-        self.dice_note = dice_note
+        self.use = use
+
+    @property
+    def dice_note(self) -> str:
+        return self.use.note()
 
 
 def rules_for(ruleset: str) -> BattleRules:
@@ -57,48 +99,59 @@ def rules_for(ruleset: str) -> BattleRules:
     return rules
 
 
-def roll_typed_or_random(
-    dice: str | None, prepared: Callable[[DiceSource], Resolution], faces: DiceFaces,
-    replay: Sequence[Face] | None = None,
-) -> tuple[Resolution, str]:
-    """Typed-in dice (every one must be used) or fresh random dice, after ``replay`` (the
-    dice rolled before a question, when playing on after its answer)."""
-    if dice and dice.strip():
-        typed = f"Dice typed in: {dice.strip()}"
-        if replay is not None:
-            # Played on after an answer: the typed dice were typed before the question, so
-            # the path the answer took may need more (rolled) or fewer (left unused).
-            source = ScriptedSource(parse_dice(dice, faces), fallback=RandomSource())
-            resolution = _until_asked(prepared, source, None, typed)
-            return resolution, typed + (f", then {source.fresh} rolled by Huzzah"
-                                        if source.fresh else "")
-        source = ScriptedSource(parse_dice(dice, faces))
-        resolution = _until_asked(prepared, source, None, typed)
-        source.finish()
-        return resolution, typed
-    random = RandomSource()
-    source = ScriptedSource(replay, fallback=random) if replay else random
-    return _until_asked(prepared, source, None, "Dice rolled by Huzzah"), "Dice rolled by Huzzah"
+def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,
+              typed: str | None = None, queue: Sequence[Any] = (),
+              replay: Sequence[Face] | None = None,
+              before: DiceUse = NO_DICE) -> tuple[Resolution, DiceUse]:
+    """Run a procedure on its dice, and say where they came from.
+
+    Typed-in dice come first and must fit exactly when the procedure runs at once. When it
+    is played on after an answer (``replay`` given), they were typed before the question,
+    so the path the answer took may need more (rolled) or fewer (named in the note). Without
+    typed dice: the dice rolled before the question (``replay``, counted in ``before``), then
+    the GM's ``queue``, then fresh ones. A question on the way raises ``Paused``.
+    """
+    if typed and typed.strip():
+        typed = typed.strip()
+        answered = replay is not None
+        scripted = ScriptedSource(parse_dice(typed, faces),
+                                  fallback=RandomSource() if answered else None)
+        resolution = _until_asked(prepared, RecordingSource(scripted),
+                                  lambda: DiceUse(typed, rolled=scripted.fresh))
+        if not answered:
+            scripted.finish()
+        return resolution, DiceUse(typed, rolled=scripted.fresh, unused=scripted.left())
+    replayed = list(replay or ())
+    if not replayed and not queue:  # nearly every roll: no queue, nothing to replay
+        fresh = RecordingSource(RandomSource())
+        resolution = _until_asked(prepared, fresh, lambda: before.plus(0, len(fresh.faces)))
+        return resolution, before.plus(0, len(fresh.faces))
+    source = ScriptedSource([*replayed, *queue], fallback=RandomSource())
+
+    def used() -> DiceUse:
+        return before.plus(max(0, source.consumed - len(replayed)), source.fresh)
+
+    resolution = _until_asked(prepared, RecordingSource(source), used)
+    return resolution, used()
 
 
-def _until_asked(prepared: Callable[[DiceSource], Resolution], source: DiceSource,
-                 queue: Callable[[], list[Any] | None] | None, note: str) -> Resolution:
+def _until_asked(prepared: Callable[[DiceSource], Resolution], recorder: RecordingSource,
+                 used: Callable[[], DiceUse]) -> Resolution:
     """Run the procedure; a question on the way pauses it with the dice rolled so far."""
-    recorder = RecordingSource(source)
     try:
         return prepared(recorder)
     except Undecided as asked:
-        # Asked before any die was rolled: say so, not where dice came from.
-        note = note if recorder.faces else "No dice rolled yet"
-        raise Paused(asked, recorder.faces, queue() if queue else None, note) from None
+        raise Paused(asked, recorder.faces, used()) from None
 
 
 def quick_lookup(ruleset: str, procedure: str, options: Mapping[str, Any],
-                 dice: str | None, replay: Sequence[Face] | None = None) -> Played:
+                 dice: str | None, replay: Sequence[Face] | None = None,
+                 before: DiceUse = NO_DICE) -> Played:
     rules = rules_for(ruleset)
     prepared = rules.prepare(procedure, options, None, {})
-    resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces, replay)
-    return Played(resolution, note)
+    resolution, use = roll_dice(prepared, rules.dice_faces, typed=dice, replay=replay,
+                                before=before)
+    return Played(resolution, use.note())
 
 
 def check_ruleset(battle_name: str, battle_ruleset: str, ruleset: str, command: str) -> None:
@@ -117,11 +170,17 @@ class Move:
 
     resolution: Resolution
     dice_note: str
+    before: Roster
     after: Roster
     lines: list[str]  # the roster changes, in words
     queue: list[Any] | None  # the GM's dice queue after the move; None when it was not used
     request: dict[str, Any]
     record: dict[str, Any]
+
+    @property
+    def summary(self) -> str:
+        """The log's line: the units the command named, unless the headline names them."""
+        return logged_summary(self.resolution.headline, self.request["options"], self.before)
 
 
 @dataclass(frozen=True)
@@ -136,30 +195,62 @@ class BattleFacts:
 
 def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mapping[str, Any],
               dice: str | None, forced: DiceSource | None = None,
-              replay: Sequence[Face] | None = None) -> Move:
+              replay: Sequence[Face] | None = None, before: DiceUse = NO_DICE) -> Move:
     """Resolve against the roster and apply the effects, touching no storage: a pure step,
     so the storage layer may run it before it takes any lock.
 
-    ``replay`` are the dice rolled before a question that has now been answered. A question
-    not yet answered raises ``Paused``.
+    ``replay`` are the dice rolled before a question that has now been answered, ``before``
+    where they came from. A question not yet answered raises ``Paused``.
     """
     rules = rules_for(facts.ruleset)
     prepared = rules.prepare(procedure, options, roster, dict(facts.settings or {}))
-    queue = None
+    queue = list(facts.dice_queue or [])
+    left = None
     if forced is not None:
         resolution, note = prepared(forced), "Result set by the GM"
-    elif dice and dice.strip():
-        resolution, note = roll_typed_or_random(dice, prepared, rules.dice_faces, replay)
     else:
-        resolution, note, queue = _roll_with_queue(list(facts.dice_queue or []), prepared,
-                                                   replay)
+        resolution, use = roll_dice(prepared, rules.dice_faces, typed=dice, queue=queue,
+                                    replay=replay, before=before)
+        note = use.note()
+        left = queue_left(queue, use, before)
     resolution = _with_phase_warning(resolution, rules, procedure, options, roster, facts.phase)
     after, changes = rules.apply_effects(resolution.effects, roster)
     lines = describe_changes(changes, rules.strength_label)
     record = resolution.to_dict()
     record["roster_changes"] = lines
     request = {"ruleset": facts.ruleset, "procedure": procedure, "options": dict(options)}
-    return Move(resolution, note, after, lines, queue, request, record)
+    return Move(resolution, note, roster, after, lines, left, request, record)
+
+
+def logged_summary(headline: str, options: Mapping[str, Any], roster: Roster) -> str:
+    """``78th Highlanders vs La Sarre: DR1: the defenders rout``: what a log line needs to
+    say whom a move concerns, when its headline does not name them all."""
+    sides = [names for names in (units_named(value, roster) for value in options.values())
+             if names]
+    if all(name in headline for names in sides for name in names):
+        return headline
+    return f"{' vs '.join(' & '.join(names) for names in sides)}: {headline}"
+
+
+def units_named(value: Any, roster: Roster) -> list[str]:
+    """The roster units an option names (``Béarn: charging; Rangers``), as the roster
+    spells them; none for an option that is not a list of units."""
+    if not isinstance(value, str):
+        return []
+    names = []
+    for part in unit_parts(value):
+        name, _ = split_name(part)
+        try:
+            names.append(roster.unit(name or part, allow_gone=True).name)
+        except RulesError:
+            continue
+    return names
+
+
+def queue_left(queue: Sequence[Any], use: DiceUse, before: DiceUse) -> list[Any] | None:
+    """The GM's queue without the dice this run took from it; None when it took none."""
+    taken = use.queued - before.queued
+    return list(queue[taken:]) if taken > 0 else None
 
 
 def battle_facts(battle: Any, charts: Mapping[str, Any] | None) -> BattleFacts:
@@ -178,6 +269,11 @@ def play_settings(ruleset: str, settings: Mapping[str, Any] | None,
     return played
 
 
+MOVE = "move"
+"""The request key that names a move's first event, on the events of a move that stopped
+for questions: reroll and override take back the move whole."""
+
+
 async def play_in_battle(
     tx: BattleTx,
     procedure: str,
@@ -188,19 +284,23 @@ async def play_in_battle(
     forced: DiceSource | None = None,
     summary_prefix: str = "",
     replay: Sequence[Face] | None = None,
+    before: DiceUse = NO_DICE,
+    move: int | None = None,
 ) -> Played:
-    """Resolve against the roster, apply the effects, and record it all as one event."""
+    """Resolve against the roster, apply the effects, and record it all as one event.
+    ``move`` is the first event of the move when this plays on after an answer."""
     battle = tx.require_battle()
     charts = await tx.charts_row()
-    move = plan_move(battle_facts(battle, charts.content if charts else None), await tx.roster(),
-                     procedure, options, dice, forced, replay)
-    if move.queue is not None:
+    planned = plan_move(battle_facts(battle, charts.content if charts else None),
+                        await tx.roster(), procedure, options, dice, forced, replay, before)
+    if planned.queue is not None:
         tx.touch(battle)
-        battle.dice_queue = move.queue
-    await tx.write_roster(move.after)
-    event = await tx.record(kind, f"{summary_prefix}{move.resolution.headline}",
-                            request=move.request, resolution=move.record)
-    return Played(move.resolution, move.dice_note, move.lines, event.seq, battle.id)
+        battle.dice_queue = planned.queue
+    await tx.write_roster(planned.after)
+    request = planned.request if move is None else {**planned.request, MOVE: move}
+    event = await tx.record(kind, f"{summary_prefix}{planned.summary}",
+                            request=request, resolution=planned.record)
+    return Played(planned.resolution, planned.dice_note, planned.lines, event.seq, battle.id)
 
 
 def _with_phase_warning(resolution: Resolution, rules: BattleRules, procedure: str,
@@ -212,32 +312,3 @@ def _with_phase_warning(resolution: Resolution, rules: BattleRules, procedure: s
     if warning is None:
         return resolution
     return replace(resolution, notes=(warning, *resolution.notes))
-
-
-def _roll_with_queue(
-    queue: list[Any], prepared: Callable[[DiceSource], Resolution],
-    replay: Sequence[Face] | None = None
-) -> tuple[Resolution, str, list[Any] | None]:
-    """The dice of an answered question's first part, then those the GM queued; whatever
-    else the procedure needs is rolled."""
-    replay = list(replay or ())
-    if not queue and not replay:
-        return _until_asked(prepared, RandomSource(), None, "Dice rolled by Huzzah"), \
-            "Dice rolled by Huzzah", None
-    source = ScriptedSource([*replay, *queue], fallback=RandomSource())
-
-    def queue_left() -> list[Any] | None:
-        used = max(0, source.consumed - len(replay))
-        return queue[used:] if used else None
-
-    resolution = _until_asked(prepared, source, queue_left, "Dice queued by the GM")
-    used = max(0, source.consumed - len(replay))
-    return resolution, queue_note(used, source.fresh), queue[used:] if queue else None
-
-
-def queue_note(queued: int, rolled: int) -> str:
-    """``2 dice queued by the GM``, ``2 dice queued by the GM, 1 rolled``: exactly what was used."""
-    if queued == 0:
-        return "Dice rolled by Huzzah"
-    note = f"{queued} {'die' if queued == 1 else 'dice'} queued by the GM"
-    return f"{note}, {rolled} rolled" if rolled else note

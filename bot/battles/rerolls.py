@@ -1,6 +1,13 @@
 """Rerolling and overriding the last roll: the GM's second look at a result. Each runs
 inside the command's transaction (the listing of what an override may choose is worked out
-by a worker, on the roster as it was before the roll)."""
+by a worker, on the roster as it was before the roll).
+
+A roll is taken back as a whole move: the command that rolled, with the questions asked and
+answered on its way (each its own event, linked by the move's first event). A reroll plays
+the command again from the start, asking its questions again; an override lists and applies
+any result the move could reach, whatever the answers. The dice the GM queued and the move
+took stay spent: a reroll takes the next ones, or rolls.
+"""
 
 from __future__ import annotations
 
@@ -9,60 +16,88 @@ from typing import Any
 from bot.battles.actor import Actor
 from bot.battles.decisions import Asked, ask_in_battle
 from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast
-from bot.battles.play import Paused, Played, play_in_battle, play_settings
+from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
 from bot.battles.store import BattleTx, active_battle
 from bot.storage.database import Database
+from bot.storage.models import Event
 from bot.workers import OutcomeJob
 from rules.core.decisions import ANSWERED
 from rules.core.dice import ReplaySource
 from rules.core.outcomes import Enumeration
 
-RESOLUTION_KINDS = ("resolution", "reroll", "override")
+RESOLUTION_KINDS = ("resolution", "reroll", "override", "question")
 # Events that leave units alone; a reroll or override may reach past them.
 BESIDE_THE_ROSTER = ("dice_queue", "gm_role")
+# What a taken-back move leaves as it is now: the GM's queue (the dice it took stay spent).
+KEPT_BY_A_REROLL = ("dice_queue",)
 
-ListingKey = tuple[int, int]  # (battle id, event seq)
+ListingKey = tuple[int, int]  # (battle id, seq of the move's last event)
 
 
-async def last_resolution(tx: BattleTx):
-    event = await tx.last_undoable(skipping=BESIDE_THE_ROSTER)
-    if event.kind not in RESOLUTION_KINDS or not event.request:
+async def last_move(tx: BattleTx) -> list[Event]:
+    """The events of the last roll, oldest first: the command's, then those of the answers
+    given on its way (and a question still waiting, if any)."""
+    last = await tx.last_undoable(skipping=BESIDE_THE_ROSTER)
+    if last.kind not in RESOLUTION_KINDS or not last.request:
         raise BattleError(
-            f"The last event (#{event.seq}, {event.kind.replace('_', ' ')}) is not a roll.",
+            f"The last event (#{last.seq}, {last.kind.replace('_', ' ')}) is not a roll.",
             hint="Reroll and override work on the last melee, charge or test; "
-            "`/gm undo` takes back anything.",
-        )
-    return event
+            "`/gm undo` takes back anything.")
+    first = last.request.get(MOVE, last.seq)
+    if first == last.seq:
+        return [last]
+    return await tx.events_since(first, skipping=BESIDE_THE_ROSTER)
 
 
-async def job_before(tx: BattleTx, event) -> OutcomeJob:
-    """The event's command on the roster as it was before it: what a worker re-runs."""
-    await tx.revert(event)
-    request = event.request
+def move_options(events: list[Event]) -> dict[str, Any]:
+    """The command's options as first given: answers given ahead (``choices``) stay, those
+    the bot asked for go, to be asked again (or walked, for an override)."""
+    return {k: v for k, v in events[0].request["options"].items() if k != ANSWERED}
+
+
+def numbers(events: list[Event]) -> str:
+    return f"#{events[0].seq}" if len(events) == 1 else f"#{events[0].seq}–#{events[-1].seq}"
+
+
+async def take_back(tx: BattleTx, events: list[Event], why: str) -> None:
+    """Undo each event of the move, newest first, leaving the GM's dice queue as it is."""
+    for event in reversed(events):
+        await tx.undo(event, f"Undid #{event.seq} {why}", keeping=KEPT_BY_A_REROLL)
+
+
+def check_last(tx: BattleTx, events: list[Event], expected: ListingKey | None) -> None:
+    """With ``expected`` (a button under a result), only while that is still the last roll."""
+    battle_id = tx.require_battle().id
+    seq = events[-1].seq
+    if expected is not None and expected != (battle_id, seq):
+        raise NotTheLast(expected[1], seq if expected[0] == battle_id else None)
+
+
+async def job_before(tx: BattleTx, events: list[Event]) -> OutcomeJob:
+    """The move's command on the roster as it was before it: what a worker re-runs."""
+    for event in reversed(events):
+        await tx.revert(event)
+    request = events[0].request
     battle = tx.require_battle()
     charts = await tx.charts_row()
-    return OutcomeJob(battle.ruleset, request["procedure"], request["options"],
+    return OutcomeJob(battle.ruleset, request["procedure"], move_options(events),
                       await tx.roster(), play_settings(battle.ruleset, battle.settings,
                                                        charts.content if charts else None))
 
 
 async def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | Asked:
-    """Undo the last roll and play its command again on fresh dice; with ``expected``, only
-    while that is still the last roll (a button under it)."""
+    """Undo the last roll, its answers with it, and play its command again on fresh dice."""
     tx.require_gm("reroll")
-    event = await last_resolution(tx)
-    battle_id = tx.require_battle().id
-    if expected is not None and expected != (battle_id, event.seq):
-        raise NotTheLast(expected[1], event.seq if expected[0] == battle_id else None)
-    await tx.undo(event, f"Undid #{event.seq} to reroll it")
-    request = event.request
-    # Answers given after seeing the old dice are asked again; those given ahead stay.
-    options = {k: v for k, v in request["options"].items() if k != ANSWERED}
+    events = await last_move(tx)
+    check_last(tx, events, expected)
+    await take_back(tx, events, "to reroll it")
+    procedure, options = events[0].request["procedure"], move_options(events)
     try:
-        return await play_in_battle(tx, request["procedure"], options, None, kind="reroll",
-                                    summary_prefix=f"Reroll of #{event.seq}: ")
+        return await play_in_battle(tx, procedure, options, None, kind="reroll",
+                                    summary_prefix=f"Reroll of {numbers(events)}: ")
     except Paused as paused:  # the new dice lead to a question for a player
-        return await ask_in_battle(tx, request["procedure"], options, None, paused)
+        return await ask_in_battle(tx, procedure, options, None, paused,
+                                   mover=events[0].user_id)
 
 
 async def last_roll(db: Database, channel_id: int, actor: Actor) -> ListingKey:
@@ -73,40 +108,36 @@ async def last_roll(db: Database, channel_id: int, actor: Actor) -> ListingKey:
             raise NoBattle()
         if not actor.is_gm(battle.created_by, battle.gm_role_id):
             raise NotGM("override a result")
-        event = await last_resolution(BattleTx(session, battle, actor, channel_id, None,
-                                               "read"))
-        return battle.id, event.seq
+        events = await last_move(BattleTx(session, battle, actor, channel_id, None, "read"))
+        return battle.id, events[-1].seq
 
 
 async def listing_job(tx: BattleTx) -> tuple[ListingKey, OutcomeJob]:
     """The last roll, and its command on the roster as it was before it (``tx`` is rolled
     back afterwards: a peek)."""
-    event = await last_resolution(tx)
-    return (tx.require_battle().id, event.seq), await job_before(tx, event)
+    events = await last_move(tx)
+    return (tx.require_battle().id, events[-1].seq), await job_before(tx, events)
 
 
 async def override_last(tx: BattleTx, key: ListingKey, found: Enumeration,
                         result: str) -> Played:
     """Replace the last roll's result with ``result``, one the listing found."""
     tx.require_gm("override a result")
-    event = await last_resolution(tx)
-    if (tx.require_battle().id, event.seq) != key:
+    events = await last_move(tx)
+    if (tx.require_battle().id, events[-1].seq) != key:
         raise BattleError(f"The last roll changed while I worked out its results "
-                          f"(it is now #{event.seq}).", hint="Run `/gm override` again.")
+                          f"(it is now #{events[-1].seq}).", hint="Run `/gm override` again.")
     chosen = found.find(result)
     if chosen is None:
         raise not_listed(found)
-    await tx.revert(event)
-    undo = await tx.record("undo", f"Undid #{event.seq} to override it", reverts=event.seq)
-    event.undone_by = undo.seq
-    request = event.request
+    await take_back(tx, events, "to override it")
     # The answers on the way to this result replace those the players gave.
-    options: dict[str, Any] = {k: v for k, v in request["options"].items() if k != ANSWERED}
+    options = move_options(events)
     if chosen.answers is not None:
         options[ANSWERED] = "; ".join(chosen.answers)
     return await play_in_battle(
-        tx, request["procedure"], options, None, kind="override",
-        forced=ReplaySource(chosen.path), summary_prefix=f"GM override of #{event.seq}: ")
+        tx, events[0].request["procedure"], options, None, kind="override",
+        forced=ReplaySource(chosen.path), summary_prefix=f"GM override of {numbers(events)}: ")
 
 
 def not_listed(listing: Enumeration) -> BattleError:

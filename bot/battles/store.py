@@ -323,8 +323,19 @@ class BattleTx:
             raise BattleError("There is nothing to undo in this battle.")
         return event
 
-    async def revert(self, event: Event) -> None:
-        """Put every row the event changed back as it was before it."""
+    async def events_since(self, seq: int, *, skipping: tuple[str, ...] = ()) -> list[Event]:
+        """The events from ``seq`` on that undo could take back, oldest first, passing over
+        events of the ``skipping`` kinds."""
+        battle = self.require_battle()
+        found = await self.session.scalars(
+            select(Event).where(Event.battle_id == battle.id, text(UNDOABLE), Event.seq >= seq,
+                                Event.kind.not_in((*NOT_UNDOABLE, *skipping)))
+            .order_by(Event.seq).options(defer(Event.resolution, raiseload=True)))
+        return list(found)
+
+    async def revert(self, event: Event, *, keeping: tuple[str, ...] = ()) -> None:
+        """Put every row the event changed back as it was before it, but for the battle's
+        fields in ``keeping`` (a reroll keeps the dice queue as it is now)."""
         for change in reversed(event.changes):
             model = MODELS[change["table"]]
             row = await self.session.get(model, change["id"])
@@ -332,6 +343,8 @@ class BattleTx:
             if step is None:
                 continue
             action, values = step
+            if change["table"] == "battles":
+                values = {k: v for k, v in values.items() if k not in keeping}
             if action == "delete":
                 await self.delete(row)
             elif action == "insert":
@@ -343,8 +356,8 @@ class BattleTx:
                 self.touch(row)
                 row.restore(values)
 
-    async def undo(self, event: Event, summary: str) -> Event:
-        await self.revert(event)
+    async def undo(self, event: Event, summary: str, *, keeping: tuple[str, ...] = ()) -> Event:
+        await self.revert(event, keeping=keeping)
         undo = await self.record("undo", summary, reverts=event.seq)
         event.undone_by = undo.seq
         return undo
@@ -507,7 +520,7 @@ class BattleStore:
                 return await ask_in_battle(tx, procedure, options, dice, paused)
 
     async def answer(self, interaction: discord.Interaction, asked: tuple[int, int] | None,
-                     given: str) -> Played | Asked:
+                     given: str | int) -> Played | Asked:
         """A player's answer to the question the channel's battle is waiting on."""
         from bot.battles.decisions import answer_in_battle
 
@@ -528,10 +541,11 @@ class BattleStore:
         return await undo_last(self.db, Command(channel_id, Actor.from_interaction(interaction),
                                                 interaction.id, command), expected, kept)
 
-    def for_interaction(self, interaction: discord.Interaction, command: str):
+    def for_interaction(self, interaction: discord.Interaction, command: str, *,
+                        while_waiting: bool = False):
         """``command`` for the interaction's channel, player and interaction id."""
         return self.command(interaction.channel_id or 0, Actor.from_interaction(interaction),
-                            interaction.id, command)
+                            interaction.id, command, while_waiting=while_waiting)
 
     async def unit_names(self, channel_id: int, *, gone_too: bool = False) -> list[str] | None:
         """Names of the units in the channel's battle; None when there is no battle."""

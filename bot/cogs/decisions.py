@@ -12,13 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.battles.actor import Actor
-from bot.battles.decisions import (
-    Asked,
-    Pending,
-    answer_in_lookup,
-    lookup_question,
-    waiting_question,
-)
+from bot.battles.decisions import Asked, Pending, answer_in_lookup, waiting_question
+from bot.battles.errors import BattleError
 from bot.battles.play import Played
 from bot.battles.store import BattleStore
 from bot.buttons import press as pressed
@@ -62,32 +57,37 @@ class Decisions(commands.Cog):
 
     async def play_on(self, interaction: discord.Interaction, button_id: str | None,
                       given: str | int) -> Played | Asked:
-        """The answer to the question ``button_id`` names (None: the one waiting here)."""
-        where, seq = (button_id.split(":") if button_id else ("", "0"))
+        """The answer to the question ``button_id`` names (None: the one waiting here). A
+        button gives its answer's place among that question's answers, and is read against
+        that question only."""
+        where, _ = button_id.split(":", 1) if button_id else ("", "")
         if not where:  # `/answer`: whatever is waiting here
             waiting = await self.waiting(interaction)
             # Nothing waiting, or a quick lookup's question: the lookup path says which.
-            where = "q" if waiting is None or waiting.seq is None else ""
+            if waiting is None or waiting.seq is None:
+                return await answer_in_lookup(self.store.db, Actor.from_interaction(interaction),
+                                              None, interaction.channel_id or 0, given)
+            return await self.store.answer(interaction, None, given)
+        ids = question_ids(button_id)
+        if ids is None:
+            raise BattleError("That button no longer matches a question.",
+                              hint="Use the buttons under the latest question, or `/answer`.")
         if where.startswith("q"):
-            question_id = int(where[1:]) if len(where) > 1 else None
             return await answer_in_lookup(self.store.db, Actor.from_interaction(interaction),
-                                          question_id, interaction.channel_id or 0,
-                                          await self._answer_key(interaction, given,
-                                                                 question_id))
-        asked = (int(where[1:]), int(seq)) if where else None
-        return await self.store.answer(interaction, asked,
-                                       await self._answer_key(interaction, given, None))
+                                          ids[0], interaction.channel_id or 0, given)
+        return await self.store.answer(interaction, ids, given)
 
-    async def _answer_key(self, interaction: discord.Interaction, given: str | int,
-                          question_id: int | None) -> str:
-        """A button gives the answer's place in the list; the key is what is replayed."""
-        if isinstance(given, str):
-            return given
-        pending = await self.waiting(interaction) if question_id is None else \
-            await lookup_question(self.store.db, question_id)
-        if pending is None or not 0 <= given < len(pending.question.answers):
-            return ""  # refused as "already answered" by the play-on that follows
-        return pending.question.answers[given].key
+
+def question_ids(button_id: str) -> tuple[int, int] | None:
+    """``b<battle>:<seq>`` or ``q<question>:0`` as two ids; None when they are not ids a
+    database holds (a forged or garbled button)."""
+    where, _, seq = button_id.partition(":")
+    try:
+        ids = (int(where[1:]), int(seq))
+    except ValueError:
+        return None
+    return ids if all(0 <= i < 2**63 for i in ids) else None
+
 
 async def press(interaction: discord.Interaction, button_id: str, index: int) -> None:
     """A button under a question: the result goes out publicly; the question's buttons go

@@ -85,7 +85,9 @@ class GM(commands.Cog):
 
     async def rerolled(self, interaction: discord.Interaction,
                        expected: tuple[int, int] | None = None) -> Reply:
-        async with self.store.for_interaction(interaction, "/gm reroll") as tx:
+        # A question waiting belongs to the last roll, which the reroll takes back with it.
+        async with self.store.for_interaction(interaction, "/gm reroll",
+                                              while_waiting=True) as tx:
             played = await reroll_last(tx, expected)
         return reply_to(played)
 
@@ -122,7 +124,8 @@ class GM(commands.Cog):
         if expected is not None and expected != key:
             raise NotTheLast(expected[1], key[1] if expected[0] == key[0] else None)
         found = await self.outcomes.result(listing)
-        async with self.store.for_interaction(interaction, "/gm override") as tx:
+        async with self.store.for_interaction(interaction, "/gm override",
+                                              while_waiting=True) as tx:
             played = await override_last(tx, key, found, result)
         return played_reply(played)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from .transport import SentFile, SentMessage
@@ -30,12 +31,21 @@ _HEADINGS = {
 }
 
 
+_TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
+
+
 def plain(text: str) -> str:
-    """Discord markdown to plain text: ``**bold**``, ``__underline__`` and ``~~strike~~``."""
+    """Discord markdown to plain text: ``**bold**``, ``__underline__`` and ``~~strike~~``;
+    a timestamp (``<t:1700000000:R>``), which Discord shows in the reader's time, in UTC."""
     previous = None
     while previous != text:
         previous, text = text, _EMPHASIS.sub(r"\2", text)
-    return text
+    return _TIMESTAMP.sub(_utc, text)
+
+
+def _utc(match: re.Match[str]) -> str:
+    when = datetime.fromtimestamp(int(match[1]), tz=UTC)
+    return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _heading(message: SentMessage) -> str:

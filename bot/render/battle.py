@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
 from rules.core.engagements import Engagement
+from rules.core.notation import possessive
 from rules.core.registry import BattleRules, UnitWords
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, strength_count
 from rules.registry import RULESETS
@@ -127,6 +129,21 @@ def standing_field(rules: BattleRules | None, units: Sequence[Unit],
     return [FieldSpec("Standing", "\n".join(escape(line) for line in lines))] if lines else []
 
 
+def pending_line(pending: Mapping[str, Any] | None) -> str:
+    """``❓ Waiting since …: “Will Black Watch take ground?” (#9): Black Watch's player
+    (@Ann) or a GM``: the question a battle waits on, whose it is and since when."""
+    if not pending:
+        return ""
+    question = pending["question"]
+    whose = f"{escape(possessive(question['unit']))} player" if question.get("unit") else \
+        "the player who made the move"
+    since = ""
+    if pending.get("asked_at"):
+        since = f" since <t:{int(datetime.fromisoformat(pending['asked_at']).timestamp())}:R>"
+    return (f"❓ Waiting{since} for an answer to “{escape(question['text'])}” "
+            f"(#{pending.get('seq')}): {whose} (<@{pending['answerer']}>) or a GM")
+
+
 def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
                     engagements: Sequence[Any] = (), charts: str | None = None):
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
@@ -142,6 +159,9 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
             for k, v in battle.settings.items())
     if charts:
         description += f"\nChart pack: {escape(charts)} (`/battle charts` shows it)"
+    waiting = pending_line(getattr(battle, "pending", None))
+    if waiting:
+        description += f"\n{waiting}"
     head = EmbedSpec(title=f"⚔️ {escape(battle.name)}", description=description,
                      colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",

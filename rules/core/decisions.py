@@ -59,23 +59,33 @@ class Question:
 
 
 class Undecided(RulesError):
-    """The procedure reached a question nobody has answered: ask it, then play again."""
+    """The procedure reached a question nobody has answered: ask it, then play again.
+    ``set_aside`` is an answer given ahead that did not fit it, said beside the question."""
 
-    def __init__(self, question: Question, steps: Sequence[Any] = ()) -> None:
+    def __init__(self, question: Question, steps: Sequence[Any] = (),
+                 set_aside: str | None = None) -> None:
         super().__init__(f"{question.text} ({', '.join(a.key for a in question.answers)})",
                          hint="Answer it with the buttons, or give `choices`.")
         self.question = question
         self.steps = tuple(steps)  # what the procedure had done before it asked
+        self.set_aside = set_aside
 
 
 @dataclass
 class Answers:
     """Scripted answers: by question (``counter_charge=Hussars``) or in the order the
-    questions come (``counter-charge``)."""
+    questions come (``counter-charge``).
+
+    ``playing_on`` says the procedure is played again after an answer the bot asked for.
+    An answer given ahead that does not fit its question is then set aside and the question
+    asked (the command was accepted long ago: refusing now would leave the question with no
+    answer the bot could take); in the command itself it is refused, so it can be retyped.
+    """
 
     by_question: dict[str, str] = field(default_factory=dict)
     in_order: list[str] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)  # questions answered so far, in order
+    playing_on: bool = False
 
     def decide(self, question: Question) -> Answer:
         if question.key in self.by_question:
@@ -84,8 +94,14 @@ class Answers:
             given = self.in_order.pop(0)
         else:
             raise Undecided(question)
+        try:
+            answer = question.answer(given)
+        except InvalidInput:
+            if not self.playing_on:
+                raise
+            raise Undecided(question, set_aside=given) from None
         self.asked.append(question.key)
-        return question.answer(given)
+        return answer
 
     def unused(self) -> list[str]:
         """Answers given for questions never asked: worth a word, since they changed nothing."""
@@ -127,6 +143,7 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
         asked = Answers.read(options.get(ANSWERED), ANSWERED)
         answers.by_question |= asked.by_question
         answers.in_order += asked.in_order
+        answers.playing_on = bool(asked.by_question or asked.in_order)
     else:
         answers = Answers.read(options.get("answers"), "answers")
     if more is not None:

@@ -498,10 +498,14 @@ class ScriptedSource:
         self.fresh += len(fresh)
         return queued + fresh
 
+    def left(self) -> str:
+        """The faces no roll used, as typed (empty when all were used)."""
+        return " ".join(str(f) for f in self._faces[self._used :])
+
     def finish(self) -> None:
         """Raise if faces were typed that no roll used."""
         if self._fallback is None and self.remaining > 0:
-            extra = " ".join(str(f) for f in self._faces[self._used :])
+            extra = self.left()
             raise TooManyDice(
                 f"Too many dice: this resolution used {self._used} "
                 f"but you gave {len(self._faces)} (unused: {extra}).",

@@ -267,8 +267,11 @@ class ResolutionBuilder:
         """A player's choice; unanswered, the procedure stops here with what it has done."""
         try:
             return (answers if answers is not None else self.answers).decide(question)
-        except Undecided:
-            raise Undecided(question, tuple(self.steps)) from None
+        except Undecided as undecided:
+            if undecided.set_aside is not None:
+                self.step("Choices given ahead", f"The answer given ahead, {undecided.set_aside}, "
+                          f"does not fit “{question.text}”: it is asked instead.")
+            raise Undecided(question, tuple(self.steps), undecided.set_aside) from None
 
     def build(self, headline: str, severity: Severity) -> Resolution:
         return Resolution(

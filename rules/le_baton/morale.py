@@ -149,7 +149,8 @@ def run_check(
         outcome = OUTCOMES[phase](unit, situation, check, dice, consequences)
     except Undecided as asked:  # show the check and what followed it before the question
         step = _check_step(unit, phase, check, "")
-        raise Undecided(asked.question, (*out.steps, step, *consequences.steps)) from None
+        raise Undecided(asked.question, (*out.steps, step, *consequences.steps),
+                        asked.set_aside) from None
     out.steps.append(_check_step(unit, phase, check, outcome.text))
     out.steps.extend(consequences.steps)
     out.effects.extend(consequences.effects)

@@ -95,7 +95,8 @@ async def test_a_button_answers_after_a_restart(db):
             event = await s.scalar(select(Event).where(Event.seq == 5))
         # The answer is part of the move's request: a reroll or an override replays it.
         assert event.request["options"]["answered"] == "counter_charge=Rangers"
-        assert event.summary.startswith("Counter-charge Rangers (#4): ")
+        assert event.summary == ("Answered “Does Hussars counter-charge?” (#4): "
+                                 "Counter-charge Rangers. Hussars counter-charges Rangers")
         [again] = await press(session, asked, "Stand", PLAYER)
         assert again.ephemeral and "already been answered" in again.content
         # The battle moves on.

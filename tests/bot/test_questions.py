@@ -1,0 +1,141 @@
+"""Questions in a battle: whose each is, what the footer says of the dice, what the log and
+/battle show say of them, and a button that answers exactly the question it was sent with."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+
+from bot.battles import play
+from bot.storage.models import Battle, Event
+from rules.core.dice import ScriptedSource, parse_dice
+
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .test_decisions import CHARGE, OTHER, buttons
+from .test_decisions import setup as setup_charge
+from .test_tricorne import MELEE
+from .test_tricorne import setup as setup_tricorne
+
+BRITISH = 4000
+LA_BATAILLE = [
+    ("/battle start ruleset:labataille name:Talavera", GM_USER),
+    ('/unit add side:French name:"1/45e" words:"infantry morale=34 melee=12 fire=6 '
+     'defence=9" strength:4', PLAYER),
+    ('/unit add side:British name:"52nd" words:"infantry nation=british morale=41 melee=8 '
+     'fire=5 defence=9" strength:4', BRITISH),
+]
+ASSAULT = '/assault labataille attackers:"1/45e: distance=2" defenders:"52nd"'
+
+
+async def press(session, message, label: str, user: int):
+    return await session.press(message, label, channel_id=CHANNEL, user_id=user,
+                               guild_id=GUILD)
+
+
+async def setup_assault(session) -> None:
+    for line, user in LA_BATAILLE:
+        assert not (await reply(session, line, user_id=user)).ephemeral
+
+
+async def test_the_chart_reading_is_the_movers_after_the_defender_answers_huzzah(
+        battle_session):
+    await setup_assault(battle_session)
+    huzzah = await reply(battle_session, ASSAULT + ' dice:"44 52 5 33 41 55"', user_id=PLAYER)
+    assert f"52nd's player (<@{BRITISH}>) or a GM" in text_of(huzzah)
+    [refused] = await press(battle_session, huzzah, "No Huzzah", PLAYER)
+    assert refused.ephemeral and "52nd's player" in refused.content
+    [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
+    assert f"The player who rolled (<@{PLAYER}>) or a GM" in text_of(chart)
+    [refused] = await press(battle_session, chart, "DR2", BRITISH)
+    assert refused.ephemeral and f"<@{PLAYER}>" in refused.content
+    [_, result] = await press(battle_session, chart, "DR2", PLAYER)
+    assert result.embeds[0]["title"].endswith("DR2: the defenders rout")
+
+
+async def test_the_footer_says_where_the_dice_came_from_after_an_answer(battle_session,
+                                                                         monkeypatch):
+    # Huzzah's own dice, made foreseeable: every roll it makes reads these faces.
+    monkeypatch.setattr(play, "RandomSource",
+                        lambda: ScriptedSource(parse_dice("44 52 5 33 41 55")))
+    await setup_assault(battle_session)
+    huzzah = await reply(battle_session, ASSAULT, user_id=PLAYER)
+    assert huzzah.embeds[0]["footer"]["text"].startswith("Dice rolled by Huzzah ·")
+    [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
+    assert chart.embeds[0]["footer"]["text"].startswith("Dice rolled by Huzzah ·")
+
+
+async def test_queued_dice_are_counted_over_the_whole_move(battle_session):
+    await setup_assault(battle_session)
+    await reply(battle_session, '/gm dice dice:"44 52 5 33 41"', user_id=GM_USER)
+    huzzah = await reply(battle_session, ASSAULT, user_id=PLAYER)
+    assert huzzah.embeds[0]["footer"]["text"].startswith("9 dice queued by the GM ·")
+    [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
+    assert chart.embeds[0]["footer"]["text"].startswith("9 dice queued by the GM, 2 rolled ·")
+
+
+async def test_typed_dice_a_path_did_not_need_are_named(battle_session):
+    await setup_charge(battle_session)
+    asked = await reply(battle_session, CHARGE.replace("dice:1", 'dice:"1 6 6"'), user_id=OTHER)
+    [_, result] = await press(battle_session, asked, "Stand", PLAYER)
+    assert result.embeds[0]["footer"]["text"].startswith(
+        "Dice typed in: 1 6 6; not needed after the answers: 6 6 ·")
+
+
+async def test_battle_show_says_which_question_waits_whose_it_is_and_since_when(
+        battle_session):
+    await setup_charge(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    async with battle_session.client.db.reader() as s:
+        asked_at = (await s.scalar(select(Battle))).pending["asked_at"]
+    shown = text_of(await reply(battle_session, "/battle show"))
+    stamp = int(datetime.fromisoformat(asked_at).timestamp())
+    assert (f"❓ Waiting since <t:{stamp}:R> for an answer to “Does Hussars counter-charge?” "
+            f"(#4): Hussars' player (<@{PLAYER}>) or a GM") in shown
+
+
+async def test_the_log_names_the_units_and_who_answered_what(battle_session):
+    await setup_assault(battle_session)
+    huzzah = await reply(battle_session, ASSAULT + ' dice:"44 52 5 33 41 55"', user_id=PLAYER)
+    [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
+    await press(battle_session, chart, "DR2", PLAYER)
+    log = text_of(await reply(battle_session, "/battle log"))
+    assert ("`#6` **resolution** · player: Answered “Read the Assault et Mêlée chart: the 1:2 "
+            "column, row 55. What does it say?” (#5): DR2. 1/45e vs 52nd: DR2: the defenders "
+            "rout") in log
+
+
+async def test_a_gms_button_answers_the_battles_question_not_his_own_lookup(battle_session):
+    await setup_charge(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    # The GM has a quick-lookup question of his own waiting in the channel.
+    own = await reply(battle_session, '/melee tricorne attacker:"A: grenadier" '
+                                      'defender:"B: light-cavalry" lookup:true', user_id=GM_USER)
+    assert buttons(own) == ["Retire and rally", "Stand and fight"]
+    [_, result] = await press(battle_session, asked, "Counter-charge Rangers", GM_USER)
+    assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
+    # And his own question is still there, answered by its own buttons.
+    [_, mine] = await press(battle_session, own, "Stand and fight", GM_USER)
+    assert not mine.ephemeral
+
+
+async def test_a_bad_answer_given_ahead_for_a_later_question_is_set_aside(battle_session):
+    await setup_tricorne(battle_session)
+    asked = await reply(battle_session, MELEE + ' choices:"take_ground=charge"', user_id=PLAYER)
+    assert buttons(asked) == ["Retire and rally", "Stand and fight"]
+    [_, ground] = await press(battle_session, asked, "Stand and fight", GM_USER)
+    assert not ground.ephemeral, ground.content
+    assert ground.embeds[0]["title"] == ("❓ Will Black Watch take ground (advance into the "
+                                         "vacated hex)?")
+    assert ("The answer given ahead, charge, does not fit “Will Black Watch take ground "
+            "(advance into the vacated hex)?”: it is asked instead.") in text_of(ground)
+    [_, bonus] = await press(battle_session, ground, "Take ground", GM_USER)
+    assert buttons(bonus)[-1] == "No bonus melee"
+
+
+async def test_a_bad_answer_given_with_the_command_is_refused_at_once(battle_session):
+    await setup_tricorne(battle_session)
+    refused = await reply(battle_session, MELEE + ' choices:"retire=maybe"', user_id=PLAYER)
+    assert refused.ephemeral and "`maybe` is not an answer" in refused.content
+    async with battle_session.client.db.reader() as s:
+        assert [e.kind for e in await s.scalars(select(Event))][-1] == "general_add"

@@ -1,0 +1,145 @@
+"""Reroll and override take back a whole move: the roll and the questions answered on its
+way, with dice that are never the ones of the roll they replace."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from bot.battles.rerolls import listing_job
+from bot.storage.models import Battle
+from rules.core.decisions import ANSWERED
+
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send
+from .test_battles import events, gm, setup_battle, units
+from .test_decisions import buttons
+from .test_tricorne import MELEE, press
+from .test_tricorne import setup as setup_tricorne
+
+FAW_MELEE = '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot"'
+
+
+async def queue(session) -> list:
+    async with session.client.db.reader() as s:
+        return list((await s.scalar(select(Battle))).dice_queue)
+
+
+async def test_a_reroll_takes_the_next_queued_dice_not_the_ones_it_replaces(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, '/gm dice dice:"6 1 6 6 1 6 3 3"')
+    first = await reply(battle_session, FAW_MELEE)
+    assert first.embeds[0]["title"] == "💥 Attackers win by 5: 2nd Foot routs, −2 SP"
+    assert await queue(battle_session) == [1, 6, 3, 3]
+    rerolled = await gm(battle_session, "/gm reroll")
+    assert rerolled.embeds[0]["footer"]["text"].startswith("2 dice queued by the GM")
+    assert rerolled.embeds[0]["title"] == "💥 Defenders win by 5: Béarn routs, −2 SP"
+    assert await queue(battle_session) == [3, 3]
+    # Undoing the reroll puts back the queue it took, not the dice the first roll used.
+    await gm(battle_session, "/gm undo")
+    assert await queue(battle_session) == [1, 6, 3, 3]
+
+
+async def test_a_reroll_after_the_queue_was_cleared_rolls_fresh_dice(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, '/gm dice dice:"6 1 6 6"')
+    await reply(battle_session, FAW_MELEE)
+    await gm(battle_session, "/gm dice clear:true")
+    rerolled = await gm(battle_session, "/gm reroll")
+    assert rerolled.embeds[0]["footer"]["text"].startswith("Dice rolled by Huzzah")
+    assert await queue(battle_session) == []
+
+
+async def test_a_reroll_never_replays_typed_dice(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, '/gm dice dice:"1 6"')
+    await reply(battle_session, FAW_MELEE + ' dice:"6 1 6 6"')
+    rerolled = await gm(battle_session, "/gm reroll")
+    assert rerolled.embeds[0]["footer"]["text"].startswith("2 dice queued by the GM")
+    assert rerolled.embeds[0]["title"] == "💥 Defenders win by 5: Béarn routs, −2 SP"
+
+
+async def answered_tricorne_melee(session):
+    """A Tricorne melee whose two questions were answered: three events, one move."""
+    await setup_tricorne(session)
+    asked = await reply(session, MELEE, user_id=PLAYER)
+    [_, ground] = await press(session, asked, "Stand and fight")
+    [_, bonus] = await press(session, ground, "Take ground")
+    [_, done] = await press(session, bonus, "No bonus melee")
+    return done
+
+
+async def test_a_reroll_takes_back_the_roll_with_its_answers_and_asks_again(battle_session):
+    done = await answered_tricorne_melee(battle_session)
+    before = [e.seq for e in await events(battle_session) if e.undone_by is None]
+    await gm(battle_session, '/gm dice dice:"inf inf inf inf inf  inf inf inf inf"')
+    rerolled = await gm(battle_session, "/gm reroll")
+    assert not rerolled.ephemeral, rerolled.content
+    # The defending dragoons are asked again whether to retire, before any die.
+    assert rerolled.embeds[0]["title"].startswith("❓ Will Dragoons retire and rally")
+    log = await events(battle_session)
+    move = [e for e in log if e.seq in before[-4:]]
+    assert [e.kind for e in move] == ["question", "question", "question", "resolution"]
+    assert all(e.undone_by is not None for e in move)
+    state = await units(battle_session)
+    assert state["Dragoons"].status == "active" and state["Dragoons"].strength == 4
+    # The Reroll button under the old result is no longer the last roll.
+    [refused] = await press(battle_session, done, "🎲 Reroll")
+    assert refused.ephemeral and "no longer the last one" in refused.content
+
+
+async def test_the_reroll_button_under_an_answered_result_works(battle_session):
+    done = await answered_tricorne_melee(battle_session)
+    [update, rerolled] = await press(battle_session, done, "🎲 Reroll")
+    assert "Rerolled by" in update.content
+    assert rerolled.embeds[0]["title"].startswith("❓ Will Dragoons retire and rally")
+    assert buttons(rerolled) == ["Retire and rally", "Stand and fight"]
+
+
+async def test_a_reroll_while_a_question_waits_rerolls_the_move(battle_session):
+    await setup_tricorne(battle_session)
+    asked = await reply(battle_session, MELEE, user_id=PLAYER)
+    [_, ground] = await press(battle_session, asked, "Stand and fight")
+    assert "take ground" in ground.embeds[0]["title"]
+    rerolled = await gm(battle_session, "/gm reroll")
+    assert rerolled.embeds[0]["title"].startswith("❓ Will Dragoons retire and rally")
+    async with battle_session.client.db.reader() as s:
+        pending = (await s.scalar(select(Battle))).pending
+    assert pending["question"]["key"] == "retire"
+
+
+def menu_of(messages):
+    [menu] = [m for m in messages if m.components]
+    assert menu.ephemeral, menu.content
+    return menu
+
+
+async def test_override_works_out_the_whole_move_with_its_answers_open(battle_session):
+    await answered_tricorne_melee(battle_session)
+    log = await events(battle_session)
+    store = battle_session.client.get_cog("GM").store
+    async with store.peek(CHANNEL) as tx:
+        key, job = await listing_job(tx)
+        roster = await tx.roster()
+    assert key == (log[-1].battle_id, log[-1].seq)
+    # The command as first given: every answer is open to the listing.
+    assert job.options == log[-4].request["options"] and ANSWERED not in job.options
+    dragoons = roster.unit("Dragoons")
+    assert (dragoons.status, dragoons.strength) == ("active", 4)
+    menu = menu_of(await send(battle_session, "/gm override", user_id=GM_USER))
+    assert menu.content.startswith(f"Override #{log[-1].seq} with:")
+
+
+async def test_override_while_a_question_waits(battle_session):
+    await setup_tricorne(battle_session)
+    asked = await reply(battle_session, MELEE, user_id=PLAYER)
+    await press(battle_session, asked, "Stand and fight")
+    menu = menu_of(await send(battle_session, "/gm override", user_id=GM_USER))
+    seq = (await events(battle_session))[-1].seq
+    assert menu.content.startswith(f"Override #{seq} with:")
+    [picked] = [o for row in menu.components for item in row["components"]
+                for o in item["options"]][:1]
+    messages = await battle_session.pick(menu, picked["label"], channel_id=CHANNEL,
+                                         user_id=GM_USER, guild_id=GUILD)
+    result = messages[-1]
+    assert not result.ephemeral and "GM" in result.embeds[0]["footer"]["text"]
+    async with battle_session.client.db.reader() as s:
+        assert (await s.scalar(select(Battle))).pending is None
