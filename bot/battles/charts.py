@@ -14,6 +14,7 @@ from typing import Any
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
 from bot.storage.models import Charts
+from bot.unsendable import in_json, refusal
 from rules.core.registry import ChartsSpec
 from rules.registry import RULESETS
 
@@ -47,6 +48,9 @@ def read_chart_file(data: bytes, filename: str) -> dict[str, Any]:
     if not isinstance(content, dict):
         raise BattleError(f"{filename} holds a JSON {type(content).__name__}, not an object.",
                           hint=hint)
+    found = in_json(content)
+    if found is not None:
+        raise refusal(found, "Take it out of the file and attach it again.", filename)
     return content
 
 

@@ -164,3 +164,34 @@ async def test_an_answered_question_plays_on_with_the_pack(discord_session):
                                               user_id=GM_USER, guild_id=GUILD)
     assert result.embeds[0]["title"].endswith("DR1: the defenders rout")
     assert "Test pack: made for Huzzah's tests" in text_of(result)
+
+
+def with_text(name: str) -> bytes:
+    """The test pack named ``name``, written as JSON writes it (``\\ud800`` as an escape)."""
+    data = json.loads(PACK.data)
+    data["name"] = name
+    return json.dumps(data).encode()
+
+
+async def test_a_pack_holding_text_that_cannot_be_sent_is_refused_and_nothing_is_kept(
+        discord_session):
+    await setup(discord_session)
+    surrogate = await attach(discord_session, OfflineFile("odd.json", with_text("Odd \ud800")))
+    assert surrogate.ephemeral
+    assert surrogate.content == (
+        "⚠️ odd.json: `name` holds `\\ud800` (a lone UTF-16 surrogate), a character I can "
+        "neither send nor keep. Take it out of the file and attach it again.")
+    data = json.loads(PACK.data)
+    data["assault"]["rows"]["\udfff"] = data["assault"]["rows"].pop("31-36")
+    in_a_key = await attach(discord_session, OfflineFile("key.json", json.dumps(data).encode()))
+    assert in_a_key.ephemeral
+    assert in_a_key.content.startswith(
+        "⚠️ key.json: a key of `assault.rows` holds `\\udfff` (a lone UTF-16 surrogate)")
+    nul = await attach(discord_session, OfflineFile("nul.json", with_text("Nul \u0000")))
+    assert nul.ephemeral and "`name` holds `\\u0000` (NUL)" in nul.content
+    none = await reply(discord_session, "/battle charts")
+    assert "This battle has no chart pack" in none.content
+    # The battle plays on: the move asks for the chart, and says so.
+    asked = await reply(discord_session, ASSAULT)
+    assert asked.embeds[0]["title"].startswith("❓ Read the Assault et Mêlée chart")
+
