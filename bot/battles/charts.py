@@ -40,6 +40,9 @@ def read_chart_file(data: bytes, filename: str) -> dict[str, Any]:
         raise BattleError(f"{filename} is not text (UTF-8).", hint=hint) from None
     try:
         content = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise BattleError(f"{filename} nests lists or objects too deeply to be a chart pack.",
+                          hint=hint) from None
     except json.JSONDecodeError as error:
         raise BattleError(f"{filename} is not JSON: {error.msg} at line {error.lineno}, "
                           f"column {error.colno}.", hint=hint) from None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import aiohttp
+
 from bot.offline.payloads import CDN, OfflineFile, build_command_data
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
@@ -195,3 +197,31 @@ async def test_a_pack_holding_text_that_cannot_be_sent_is_refused_and_nothing_is
     asked = await reply(discord_session, ASSAULT)
     assert asked.embeds[0]["title"].startswith("❓ Read the Assault et Mêlée chart")
 
+
+async def test_a_pack_nested_too_deeply_is_refused(discord_session):
+    await setup(discord_session)
+    deep = await attach(discord_session, OfflineFile("deep.json", b"[" * 100_000))
+    assert deep.ephemeral
+    assert deep.content == ("⚠️ deep.json nests lists or objects too deeply to be a chart "
+                            "pack. Attach the chart pack as a JSON file (see the rule set's "
+                            "documentation).")
+
+
+async def test_a_download_that_fails_is_refused_whatever_the_failure(discord_session):
+    await setup(discord_session)
+    failures = [aiohttp.ClientConnectionError("Connection reset by peer"),
+                ConnectionResetError(104, "Connection reset by peer"),
+                TimeoutError(),
+                aiohttp.ClientPayloadError("Response payload is not completed")]
+
+    async def fail(url: str) -> bytes:
+        raise failures.pop(0)
+
+    discord_session.client.http.get_from_cdn = fail
+    while failures:
+        refused = await attach(discord_session, PACK)
+        assert refused.ephemeral
+        assert refused.content == ("⚠️ I could not download bussaco-charts.json from Discord. "
+                                   "Attach it again; an attachment can expire.")
+    none = await reply(discord_session, "/battle charts")
+    assert "This battle has no chart pack" in none.content
