@@ -18,30 +18,32 @@ from bot.cogs.lookups import Lookups, procedure_groups
 from bot.cogs.odds import OddsLookups, add_odds
 from bot.cogs.roster import Roster
 from bot.command_log import log_command, mark_started
+from bot.door import refused_at_the_door, unsendable_option
 from bot.errors import InputRefused, on_app_command_error
 from bot.heap import settle_heap
 from bot.replies import AnswerButton, EndButton, GMButton, OverrideMenu
 from bot.rulesets import RuleSetCommands, each_ruleset
 from bot.storage.database import Database
-from bot.unsendable import in_options, refusal
 from bot.workers import OutcomeWorker
 
 log = logging.getLogger(__name__)
-OPTION_HINT = "Type it again without it (text pasted from some editors carries one)."
 
 
 class HuzzahTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Every command and autocomplete passes here first: the clock for the command log.
         mark_started(interaction)
-        found = in_options(interaction.data or {})
-        if found is None:
-            return True
+        data = interaction.data or {}
         if interaction.type is discord.InteractionType.autocomplete:
+            if unsendable_option(data) is None:
+                return True
             # Nothing matches such text, and suggestions echoing it could not be sent.
             await interaction.response.autocomplete([])
             return False
-        raise InputRefused(refusal(found, OPTION_HINT))
+        refused = refused_at_the_door(data)
+        if refused is None:
+            return True
+        raise InputRefused(refused)
 
 
 class HuzzahBot(commands.Bot):

@@ -3,15 +3,15 @@
 JSON may write a lone UTF-16 surrogate (``"\\ud800"``, half of a pair with no other half):
 Python reads it into a string, but no UTF-8 encoder writes it, so every reply quoting it
 fails, after the command's work is done and kept. NUL is the other such character: a
-PostgreSQL text column refuses it. Options, attachments' names and the files a command reads
-are looked at before anything is done with them; a refusal quoting such text shows each of
-these characters as its escape.
+PostgreSQL text column refuses it. Options and attachments' names (``bot.door``) and the
+files a command reads are looked at before anything is done with them; a refusal quoting such
+text shows each of these characters as its escape.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,16 +57,6 @@ def shown(text: str) -> str:
     return UNSENDABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def in_options(data: Mapping[str, Any]) -> Found | None:
-    """The first such character in an interaction's options, or in the name of a file
-    attached to one."""
-    for where, text in _option_texts(data):
-        character = first_unsendable(text)
-        if character is not None:
-            return Found(where, character)
-    return None
-
-
 def in_json(value: Any) -> Found | None:
     """The first such character in a parsed JSON value, in a key or a string, and where it
     is. Walked without recursion: a file may nest as deep as the parser allows."""
@@ -89,17 +79,3 @@ def in_json(value: Any) -> Found | None:
             stack.extend((f"{path}[{index}]", member)
                          for index, member in reversed(list(enumerate(item))))
     return None
-
-
-def _option_texts(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """Each text option's name and value (subcommands opened), then each attachment's name."""
-    stack = list(data.get("options") or ())
-    while stack:
-        option = stack.pop()
-        value = option.get("value")
-        if isinstance(value, str):
-            yield f"the `{option.get('name', '?')}` option", value
-        stack.extend(option.get("options") or ())
-    attachments = (data.get("resolved") or {}).get("attachments") or {}
-    for attachment in attachments.values():
-        yield "the attached file's name", str(attachment.get("filename", ""))
