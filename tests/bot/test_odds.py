@@ -4,6 +4,9 @@ estimated where the walk would be too long; nothing is rolled or written."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from sqlalchemy import select
 
 from bot.render.limits import EmbedSpec, violations
@@ -134,3 +137,12 @@ async def test_the_odds_are_rendered_in_the_worker_process(discord_session, monk
     assert all(isinstance(spec, EmbedSpec) for spec in embeds)
     assert [e["title"] for e in message.embeds] == [spec.title for spec in embeds]
     assert "**Artois routs; Artois loses 2 SP** — 5/18 (27.8%)" in text_of(message)
+
+
+def test_the_worker_renders_without_loading_discord():
+    """A worker process imports ``bot.workers`` and what it renders with, nothing more."""
+    probe = ("import sys, bot.workers; print(sorted(m for m in ('discord', 'sqlalchemy', "
+             "'aiohttp') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
