@@ -28,8 +28,8 @@ UNANSWERABLE = (ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK)
 
 
 class InputRefused(app_commands.AppCommandError):
-    """Input refused before the command ran (text that cannot be sent): told as the rules'
-    refusals are."""
+    """Input refused before the command ran (``bot.door``: text no reply could carry, a file
+    Discord did not send): told as the rules' refusals are."""
 
     def __init__(self, original: RulesError) -> None:
         super().__init__(str(original))

@@ -30,9 +30,8 @@ class Found:
     @property
     def said(self) -> str:
         """The character as a player can read it: ``\\ud800`` (a lone surrogate)."""
-        code = f"\\u{ord(self.character):04x}"
         kind = "NUL" if self.character == "\x00" else "a lone UTF-16 surrogate"
-        return f"`{code}` ({kind})"
+        return f"`{escaped(self.character)}` ({kind})"
 
 
 def refusal(found: Found, hint: str, source: str | None = None) -> InvalidInput:
@@ -54,7 +53,12 @@ def shown(text: str) -> str:
     message quoting bad input still goes out."""
     if UNSENDABLE.search(text) is None:
         return text
-    return UNSENDABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return UNSENDABLE.sub(lambda found: escaped(found.group()), text)
+
+
+def escaped(character: str) -> str:
+    """A character as JSON and Python write it: ``\\ud800``."""
+    return f"\\u{ord(character):04x}"
 
 
 def in_json(value: Any) -> Found | None:
