@@ -18,7 +18,8 @@ from bot.cogs.lookups import Lookups, procedure_groups
 from bot.cogs.odds import OddsLookups, add_odds
 from bot.cogs.roster import Roster
 from bot.command_log import log_command, mark_started
-from bot.errors import on_app_command_error
+from bot.door import refused_at_the_door, unsendable_option
+from bot.errors import InputRefused, on_app_command_error
 from bot.heap import settle_heap
 from bot.replies import AnswerButton, EndButton, GMButton, OverrideMenu
 from bot.rulesets import RuleSetCommands, each_ruleset
@@ -32,7 +33,17 @@ class HuzzahTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Every command and autocomplete passes here first: the clock for the command log.
         mark_started(interaction)
-        return True
+        data = interaction.data or {}
+        if interaction.type is discord.InteractionType.autocomplete:
+            if unsendable_option(data) is None:
+                return True
+            # Nothing matches such text, and suggestions echoing it could not be sent.
+            await interaction.response.autocomplete([])
+            return False
+        refused = refused_at_the_door(data)
+        if refused is None:
+            return True
+        raise InputRefused(refused)
 
 
 class HuzzahBot(commands.Bot):

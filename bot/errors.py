@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import logging
 import uuid
+from typing import Protocol
 
 import discord
 from discord import app_commands
 
 from bot.command_log import log_command
 from bot.respond import send_first
+from bot.unsendable import shown
 from rules.core.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -25,9 +27,18 @@ UNKNOWN_WEBHOOK = 10015
 UNANSWERABLE = (ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK)
 
 
+class InputRefused(app_commands.AppCommandError):
+    """Input refused before the command ran (``bot.door``: text no reply could carry, a file
+    Discord did not send): told as the rules' refusals are."""
+
+    def __init__(self, original: RulesError) -> None:
+        super().__init__(str(original))
+        self.original = original
+
+
 def player_message(error: Exception) -> str | None:
     """The message for an error the player can fix, or None for our own faults."""
-    if isinstance(error, app_commands.CommandInvokeError):
+    if isinstance(error, app_commands.CommandInvokeError | InputRefused):
         error = error.original
     if isinstance(error, RulesError):
         return f"⚠️ {error}"
@@ -53,7 +64,8 @@ def unanswerable(error: Exception) -> discord.HTTPException | None:
 
 async def reply_privately(interaction: discord.Interaction, text: str) -> None:
     try:
-        await send_first(interaction, ephemeral=True, content=text)
+        # A refusal may quote the very text that could not be sent.
+        await send_first(interaction, ephemeral=True, content=shown(text)[:2000])
     except discord.HTTPException as error:
         log.warning("could not reply to interaction %s (Discord error %s: %s)",
                     interaction.id, error.code, error.text)
@@ -85,9 +97,32 @@ async def handle_error(interaction: discord.Interaction, error: Exception) -> st
     if message is None:
         ref = uuid.uuid4().hex[:8]
         log.error("command failed (ref %s)", ref, exc_info=error)
-        message = (
-            f"💥 Something went wrong on my side (ref `{ref}`). Nothing was changed; "
-            "please try again, and tell the bot's host if it keeps happening."
-        )
-    await reply_privately(interaction, message[:2000])
+        message = await fault_message(interaction, ref)
+    await reply_privately(interaction, message)
     return outcome
+
+
+class KeepsEvents(Protocol):
+    async def applied(self, interaction_id: int) -> int | None:
+        """The event the interaction recorded in a battle, if any."""
+
+
+async def fault_message(interaction: discord.Interaction, ref: str) -> str:
+    """Our own failure, and whether the command's change was kept all the same: a reply can
+    fail after the change was written, and a player told nothing changed would make it
+    twice."""
+    store: KeepsEvents | None = getattr(interaction.client, "store", None)
+    try:
+        kept = None if store is None else await store.applied(interaction.id)
+    except Exception:
+        log.warning("could not check whether interaction %s was kept", interaction.id,
+                    exc_info=True)
+        return (f"💥 Something went wrong on my side (ref `{ref}`), and I could not check "
+                "whether your command was kept: look at `/battle log` before you run it "
+                "again, and tell the bot's host if it keeps happening.")
+    if kept is not None:
+        return (f"💥 Something went wrong on my side (ref `{ref}`) after your command was "
+                f"done: it was kept, as event #{kept} (`/battle log` shows it), so do not "
+                "run it again. Tell the bot's host if this keeps happening.")
+    return (f"💥 Something went wrong on my side (ref `{ref}`). Nothing was changed; "
+            "please try again, and tell the bot's host if it keeps happening.")

@@ -22,6 +22,19 @@ from rules.core.outcomes import Outcome
 
 ANSWER_PREFIX = "huzzah:answer:"
 MAX_BUTTONS = 25  # five rows of five
+ROW_NUMBER_MAX = 2**31 - 1
+"""The largest id or event number a button can name: ``Integer`` columns, 32 bits wide in
+PostgreSQL."""
+
+
+def row_number(digits: str) -> int:
+    """A number in a custom id, as the id or event number it names. One no row can have (a
+    forged id) is read as 0, which no row has either: the press is refused as a stale one
+    is, where the database would have failed on it."""
+    if len(digits) > len(str(ROW_NUMBER_MAX)):
+        return 0
+    number = int(digits)
+    return number if number <= ROW_NUMBER_MAX else 0
 
 
 def played_reply(played: Played) -> Reply:
@@ -130,7 +143,9 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> AnswerButton:
         label = getattr(item, "label", None) or "answer"
-        return cls(f"{match['where']}:{match['seq']}", int(match["index"]), label)
+        where = match["where"]
+        return cls(f"{where[0]}{row_number(where[1:])}:{row_number(match['seq'])}",
+                   int(match["index"]), label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from bot.cogs.decisions import press

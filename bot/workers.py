@@ -16,12 +16,14 @@ import concurrent.futures
 import multiprocessing
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from bot.render.limits import EmbedSpec
+from bot.render.odds import odds_specs
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.fields import unit_parts
 from rules.core.notation import split_name
@@ -75,6 +77,14 @@ def work_out_odds(job: OutcomeJob, deadline: float) -> Odds:
     with rules_refusals():
         return exact_odds(prepared(job), max_leaves=ODDS_LEAVES, deadline=deadline,
                           sides=unit_sides(job.options, job.roster))
+
+
+def work_out_odds_reply(job: OutcomeJob, deadline: float,
+                        notes: Sequence[str]) -> list[list[EmbedSpec]]:
+    """Runs in the worker process: the odds, as the reply's embeds (``notes`` in the
+    footer). Grouping and summing thousands of outcomes would otherwise hold the event loop,
+    and the embeds cost far less to send back than the odds themselves."""
+    return odds_specs(work_out_odds(job, deadline), job.ruleset, job.procedure, notes)
 
 
 def prepared(job: OutcomeJob) -> Prepared:
@@ -175,9 +185,17 @@ class OutcomeWorker:
     async def odds(self, job: OutcomeJob) -> Odds:
         """A command's odds, worked out in a process of their own (so a GM's listing never
         waits behind them), by a deadline counted from now; not cached: a roster moves on."""
+        return await self._odds(work_out_odds, job)
+
+    async def odds_reply(self, job: OutcomeJob,
+                         notes: Sequence[str] = ()) -> list[list[EmbedSpec]]:
+        """As ``odds``, rendered in the worker too: the reply's embeds."""
+        return await self._odds(work_out_odds_reply, job, tuple(notes))
+
+    async def _odds(self, work: Callable[..., T], job: OutcomeJob, *args: Any) -> T:
         deadline = time.monotonic() + self.odds_seconds
         try:
-            future = self._submit(work_out_odds, job, deadline, pool=ODDS)
+            future = self._submit(work, job, deadline, *args, pool=ODDS)
             return await asyncio.wait_for(asyncio.wrap_future(future),
                                           self.odds_seconds + GRACE_SECONDS)
         except (TimeoutError, BrokenProcessPool):

@@ -14,6 +14,7 @@ from typing import Any
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
 from bot.storage.models import Charts
+from bot.unsendable import in_json, refusal
 from rules.core.registry import ChartsSpec
 from rules.registry import RULESETS
 
@@ -39,6 +40,9 @@ def read_chart_file(data: bytes, filename: str) -> dict[str, Any]:
         raise BattleError(f"{filename} is not text (UTF-8).", hint=hint) from None
     try:
         content = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise BattleError(f"{filename} nests lists or objects too deeply to be a chart pack.",
+                          hint=hint) from None
     except json.JSONDecodeError as error:
         raise BattleError(f"{filename} is not JSON: {error.msg} at line {error.lineno}, "
                           f"column {error.colno}.", hint=hint) from None
@@ -47,6 +51,9 @@ def read_chart_file(data: bytes, filename: str) -> dict[str, Any]:
     if not isinstance(content, dict):
         raise BattleError(f"{filename} holds a JSON {type(content).__name__}, not an object.",
                           hint=hint)
+    found = in_json(content)
+    if found is not None:
+        raise refusal(found, "Take it out of the file and attach it again.", filename)
     return content
 
 

@@ -541,6 +541,13 @@ class BattleStore:
         return await undo_last(self.db, Command(channel_id, Actor.from_interaction(interaction),
                                                 interaction.id, command), expected, kept)
 
+    async def applied(self, interaction_id: int) -> int | None:
+        """The event the interaction recorded, if any: asked when its reply failed, so the
+        player is not told that nothing changed when it did."""
+        async with self.db.reader() as session:
+            return await session.scalar(
+                select(Event.seq).where(Event.interaction_id == interaction_id))
+
     def for_interaction(self, interaction: discord.Interaction, command: str, *,
                         while_waiting: bool = False):
         """``command`` for the interaction's channel, player and interaction id."""

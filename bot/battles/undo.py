@@ -77,11 +77,22 @@ class _Overtaken(Exception):
 
 
 @dataclass(frozen=True)
+class TurnAt:
+    """A battle's turn and phase, as ``turn_line`` words them."""
+
+    turn: int
+    phase: str | None
+
+
+@dataclass(frozen=True)
 class Undone:
     seq: int  # the event taken back
     kind: str
     summary: str
     undo_seq: int  # the undo's own event
+    # Where the undo put the battle's turn back to, when it moved it: the undone event's
+    # summary then says where that event had moved it, which is no longer so.
+    back_to: TurnAt | None = None
 
 
 @dataclass(frozen=True)
@@ -243,7 +254,8 @@ def _undo_found(command: Command, expected: tuple[int, int] | None, found: Any,
                 updates.remove((table, row_id, values))
         statement, parameters = _at_once(found.id, found.last_seq, found.event_id, battle,
                                          updates, event)
-        undone = Undone(found.event_seq, found.event_kind, found.event_summary, seq)
+        undone = Undone(found.event_seq, found.event_kind, found.event_summary, seq,
+                        _turn_put_back(event["changes"]))
         if lock_key is not None:
             return _Pending(statement, {**parameters, "lock_key": lock_key}, undone)
         assert conn is not None
@@ -257,7 +269,19 @@ def _undo_found(command: Command, expected: tuple[int, int] | None, found: Any,
     execute_dml(conn, SET_ROW["battles"], {"row_id": found.id, "last_seq": seq})
     execute_dml(conn, ADD_EVENT, event)
     execute_dml(conn, SET_ROW["events"], {"row_id": found.event_id, "undone_by": seq})
-    return Undone(found.event_seq, found.event_kind, found.event_summary, seq)
+    return Undone(found.event_seq, found.event_kind, found.event_summary, seq,
+                  _turn_put_back(event["changes"]))
+
+
+def _turn_put_back(changes: list[dict[str, Any]]) -> TurnAt | None:
+    """The turn and phase the undo's changes put the battle back to, if they moved them."""
+    for change in changes:
+        if change["table"] != "battles" or not change["before"] or not change["after"]:
+            continue
+        before, after = change["before"], change["after"]
+        if (before.get("turn"), before.get("phase")) != (after.get("turn"), after.get("phase")):
+            return TurnAt(after["turn"], after.get("phase"))
+    return None
 
 
 def _only_updates(changes: list[dict[str, Any]], rows: dict[tuple[str, int], Any]) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -71,12 +72,14 @@ def charts_notice(title: str, said: ChartsSaid) -> Reply:
 
 
 async def download(file: discord.Attachment) -> bytes:
-    """The attachment's bytes, refused before the download when it is too large to be one."""
+    """The attachment's bytes, refused before the download when it is too large to be one,
+    and refused when the download fails: by Discord's answer, or by the connection (reset,
+    timed out, cut short)."""
     check_size(file.filename, file.size)
     try:
         return await file.read()
-    except discord.HTTPException:
-        raise BattleError(f"Discord did not let me download {file.filename}.",
+    except (discord.HTTPException, aiohttp.ClientError, OSError):
+        raise BattleError(f"I could not download {file.filename} from Discord.",
                           hint="Attach it again; an attachment can expire.") from None
 
 

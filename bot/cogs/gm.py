@@ -31,6 +31,7 @@ from bot.battles.rerolls import (
 )
 from bot.battles.store import BattleStore
 from bot.buttons import press
+from bot.render.battle import turn_line
 from bot.render.resolution import escape
 from bot.replies import MENU_SIZE, override_view, played_reply, reply_to
 from bot.respond import Reply, answer
@@ -76,8 +77,12 @@ class GM(commands.Cog):
     async def undone(self, interaction: discord.Interaction,
                      expected: tuple[int, int] | None = None) -> Reply:
         undone = await self.store.undo(interaction, "/gm undo", expected)
+        # The reply says the battle as the undo left it: a turn's own summary says where it
+        # had moved the battle on to.
+        said = escape(undone.summary) if undone.back_to is None else \
+            f"back to {turn_line(undone.back_to)}"
         return public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
-                      f"{escape(undone.summary)} (event #{undone.undo_seq}).")
+                      f"{said} (event #{undone.undo_seq}).")
 
     @gm.command(name="reroll", description="Undo the last roll and roll it again")
     async def reroll(self, interaction: discord.Interaction) -> None:

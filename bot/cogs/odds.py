@@ -7,7 +7,8 @@ sit in each verb's group, beside the command they give the odds of: Discord coun
 8,000 characters of names and descriptions in one top-level command, and every procedure's
 options under a single ``/odds`` would hold about 11,000. The work
 runs in the worker process (``bot.workers``): an exact walk of every roll where it fits its
-budget, an estimate from random resolutions where it does not.
+budget, an estimate from random resolutions where it does not; the reply's embeds are
+rendered there too.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from bot.battles.moves import read_battle
 from bot.battles.play import check_ruleset
 from bot.battles.store import BattleStore
 from bot.cogs.lookups import Lookups, plain, procedure_groups
-from bot.render.odds import odds_messages
+from bot.render.resolution import to_discord
 from bot.respond import Reply, answer
 from bot.rulesets import RuleSetCommands
 from bot.workers import OutcomeJob, OutcomeWorker
@@ -48,10 +49,11 @@ class OddsLookups(Lookups):
 
         async def work() -> Reply:
             job, notes = await self._job(interaction, ruleset, procedure, options, lookup)
-            odds = await self.worker.odds(job)
             if dice and dice.strip():
                 notes.append(DICE_IGNORED)
-            return Reply(odds_messages(odds, ruleset, procedure, notes))
+            # Worked out and rendered in the worker; only Discord's embeds are made here.
+            messages = await self.worker.odds_reply(job, notes)
+            return Reply([[to_discord(spec) for spec in message] for message in messages])
 
         await answer(interaction, work)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -419,6 +420,37 @@ class OfflineDiscord:
             message, {"custom_id": buttons[label]["custom_id"], "component_type": _BUTTON},
             channel_id=channel_id, user_id=user_id, guild_id=guild_id,
             permissions=permissions, roles=roles, user_name=user_name)
+
+    async def press_forged(
+        self,
+        message: SentMessage,
+        label: str,
+        custom_id: str,
+        *,
+        channel_id: int,
+        user_id: int,
+        guild_id: int | None,
+        permissions: int = 0,
+        roles: Sequence[int] = (),
+        user_name: str = "player",
+    ) -> list[SentMessage]:
+        """Press the button labelled ``label`` under ``message`` with ``custom_id`` in place
+        of its own, as a client that forges one would (the message delivered with the press
+        holds the forged id too, as discord.py looks the button up there)."""
+        await self.start()
+        held = message.request.message if message.request is not None else None
+        if held is None:
+            raise OfflineInputError("that message was never created, so it has no buttons")
+        forged = copy.deepcopy(held)
+        buttons = {b.get("label"): b for b in _buttons(forged.get("components") or [])}
+        if label not in buttons:
+            raise OfflineInputError(f"no button {label!r} under that message")
+        buttons[label]["custom_id"] = custom_id  # type: ignore[index]
+        payload = self._payload(_COMPONENT, {"custom_id": custom_id, "component_type": _BUTTON},
+                                channel_id=channel_id, user_id=user_id, guild_id=guild_id,
+                                permissions=permissions, roles=roles, user_name=user_name)
+        payload["message"] = forged
+        return await self.invoke_raw(payload)
 
     async def pick(
         self,

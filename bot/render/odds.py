@@ -1,16 +1,18 @@
 """The odds of a procedure as embeds: each result a player would name, most likely first,
 with its exact fraction and percentage (or an estimate and its 95% interval), the distinct
-outcomes under it, and the expected losses. One section per answer when the rules ask."""
+outcomes under it, and the expected losses. One section per answer when the rules ask.
+
+Built as plain ``EmbedSpec`` records, with nothing of Discord's API: the worker process that
+works the odds out renders them too (``bot.workers``), since grouping thousands of outcomes
+and their intervals would hold the event loop for a third of a second."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
 
-import discord
-
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
-from bot.render.resolution import defaults_note, escape, to_discord
+from bot.render.text import defaults_note, escape
 from rules.core.odds import REFUSED, Distribution, ExpectedLoss, GroupOdds, Odds
 from rules.registry import RULESETS
 
@@ -23,18 +25,22 @@ MAX_BRANCHES_SHOWN = 8
 """Answer paths shown; past them, the reply says to give some answers with ``choices``."""
 
 
-def odds_messages(odds: Odds, ruleset: str, procedure: str,
-                  notes: Sequence[str] = ()) -> list[list[discord.Embed]]:
+def odds_specs(odds: Odds, ruleset: str, procedure: str,
+               notes: Sequence[str] = ()) -> list[list[EmbedSpec]]:
+    """The reply's messages, each a list of embeds (``to_discord`` makes them Discord's)."""
     title = RULESETS[ruleset].title if ruleset in RULESETS else ruleset
     how = ("Exact: every roll counted." if odds.exact else
            f"Estimated from {odds.samples:,} random resolutions (95% intervals): "
            f"{odds.reason}.")
     footer = " · ".join(filter(None, [how, *notes, defaults_note(odds.defaults)]))
+    # Grouped once: each level of detail below reads the same groups.
+    shown = [(branch, branch.groups) for branch in odds.branches[:MAX_BRANCHES_SHOWN]]
     # One message, however many results: fewer lines each time until it fits.
     for results, ways in LEVELS_OF_DETAIL:
         fields: list[FieldSpec] = []
-        for branch in odds.branches[:MAX_BRANCHES_SHOWN]:
-            fields.append(_branch_field(branch, len(odds.branches) > 1, results, ways))
+        for branch, groups in shown:
+            fields.append(_branch_field(branch, groups, len(odds.branches) > 1, results,
+                                        ways))
         hidden = len(odds.branches) - MAX_BRANCHES_SHOWN
         if hidden > 0:
             fields.append(FieldSpec("More answers", f"{hidden} more combinations of answers: "
@@ -47,7 +53,7 @@ def odds_messages(odds: Odds, ruleset: str, procedure: str,
         messages = pack_messages(head)
         if len(messages) == 1:
             break
-    return [[to_discord(spec) for spec in message] for message in messages]
+    return messages
 
 
 def _description(odds: Odds) -> str:
@@ -57,10 +63,9 @@ def _description(odds: Odds) -> str:
             "likely result first.")
 
 
-def _branch_field(branch: Distribution, several: bool, results: int, ways: int
-                  ) -> FieldSpec:
+def _branch_field(branch: Distribution, groups: Sequence[GroupOdds], several: bool,
+                  results: int, ways: int) -> FieldSpec:
     answers = "; ".join(f"{c.text} → {c.label}" for c in branch.answers)
-    groups = branch.groups
     lines = [_group_line(group, branch, ways) for group in groups[:results]]
     rarer = groups[results:]
     if rarer:

@@ -9,12 +9,12 @@ it was read against), the step's outcome closing its last roll.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
+from bot.render.text import defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.records import Modifier, Resolution, Roll, Severity, Step
@@ -33,18 +33,6 @@ ICONS: dict[Severity, str] = {
     Severity.MAJOR: "⚠️",
     Severity.DECISIVE: "💥",
 }
-
-# Each markdown character behind a backslash. Most text has none, which one search finds
-# out; a substitution with a template on every text cost a reply a tenth of its rendering.
-_MARKDOWN_CHARACTER = re.compile(r"[\\*_`~|>]")
-_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\*_`~|>"})
-
-
-def escape(text: str) -> str:
-    """Escape Discord markdown in player-given text (unit names)."""
-    if _MARKDOWN_CHARACTER.search(text) is None:
-        return text
-    return text.translate(_MARKDOWN)
 
 
 def source_line(resolution: Resolution) -> str:
@@ -170,13 +158,6 @@ def resolution_specs(
         fields=tuple(fields),
     )
     return pack_messages(head)
-
-
-def defaults_note(defaults: Sequence[str]) -> str:
-    """Values the rules text does not print, which decided this outcome (or these odds)."""
-    if not defaults:
-        return ""
-    return "Project defaults (see /help): " + "; ".join(defaults)
 
 
 def to_discord(spec: EmbedSpec) -> discord.Embed:

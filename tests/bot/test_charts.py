@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import aiohttp
+
 from bot.offline.payloads import CDN, OfflineFile, build_command_data
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
@@ -164,3 +166,62 @@ async def test_an_answered_question_plays_on_with_the_pack(discord_session):
                                               user_id=GM_USER, guild_id=GUILD)
     assert result.embeds[0]["title"].endswith("DR1: the defenders rout")
     assert "Test pack: made for Huzzah's tests" in text_of(result)
+
+
+def with_text(name: str) -> bytes:
+    """The test pack named ``name``, written as JSON writes it (``\\ud800`` as an escape)."""
+    data = json.loads(PACK.data)
+    data["name"] = name
+    return json.dumps(data).encode()
+
+
+async def test_a_pack_holding_text_that_cannot_be_sent_is_refused_and_nothing_is_kept(
+        discord_session):
+    await setup(discord_session)
+    surrogate = await attach(discord_session, OfflineFile("odd.json", with_text("Odd \ud800")))
+    assert surrogate.ephemeral
+    assert surrogate.content == (
+        "⚠️ odd.json: `name` holds `\\ud800` (a lone UTF-16 surrogate), a character I can "
+        "neither send nor keep. Take it out of the file and attach it again.")
+    data = json.loads(PACK.data)
+    data["assault"]["rows"]["\udfff"] = data["assault"]["rows"].pop("31-36")
+    in_a_key = await attach(discord_session, OfflineFile("key.json", json.dumps(data).encode()))
+    assert in_a_key.ephemeral
+    assert in_a_key.content.startswith(
+        "⚠️ key.json: a key of `assault.rows` holds `\\udfff` (a lone UTF-16 surrogate)")
+    nul = await attach(discord_session, OfflineFile("nul.json", with_text("Nul \u0000")))
+    assert nul.ephemeral and "`name` holds `\\u0000` (NUL)" in nul.content
+    none = await reply(discord_session, "/battle charts")
+    assert "This battle has no chart pack" in none.content
+    # The battle plays on: the move asks for the chart, and says so.
+    asked = await reply(discord_session, ASSAULT)
+    assert asked.embeds[0]["title"].startswith("❓ Read the Assault et Mêlée chart")
+
+
+async def test_a_pack_nested_too_deeply_is_refused(discord_session):
+    await setup(discord_session)
+    deep = await attach(discord_session, OfflineFile("deep.json", b"[" * 100_000))
+    assert deep.ephemeral
+    assert deep.content == ("⚠️ deep.json nests lists or objects too deeply to be a chart "
+                            "pack. Attach the chart pack as a JSON file (see the rule set's "
+                            "documentation).")
+
+
+async def test_a_download_that_fails_is_refused_whatever_the_failure(discord_session):
+    await setup(discord_session)
+    failures = [aiohttp.ClientConnectionError("Connection reset by peer"),
+                ConnectionResetError(104, "Connection reset by peer"),
+                TimeoutError(),
+                aiohttp.ClientPayloadError("Response payload is not completed")]
+
+    async def fail(url: str) -> bytes:
+        raise failures.pop(0)
+
+    discord_session.client.http.get_from_cdn = fail
+    while failures:
+        refused = await attach(discord_session, PACK)
+        assert refused.ephemeral
+        assert refused.content == ("⚠️ I could not download bussaco-charts.json from Discord. "
+                                   "Attach it again; an attachment can expire.")
+    none = await reply(discord_session, "/battle charts")
+    assert "This battle has no chart pack" in none.content

@@ -4,9 +4,12 @@ estimated where the walk would be too long; nothing is rolled or written."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from sqlalchemy import select
 
-from bot.render.limits import violations
+from bot.render.limits import EmbedSpec, violations
 from bot.storage.models import Battle
 
 from .conftest import GM_USER, reply, text_of
@@ -107,3 +110,39 @@ async def test_the_project_defaults_that_decided_some_result_are_named(discord_s
                                            'targets:"Dragoons: cavalry morale=34 melee=10"')
     assert "Project defaults (see /help): without a chart pack, odds are read on the " \
            "Premier chart's columns" in message.embeds[-1]["footer"]["text"]
+
+
+async def test_the_odds_are_rendered_in_the_worker_process(discord_session, monkeypatch):
+    """The worker sends back the reply's embeds, not the odds: grouping and summing
+    thousands of outcomes never runs on the event loop."""
+    import bot.render.odds
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("the odds were rendered on the event loop")
+
+    monkeypatch.setattr(bot.render.odds, "odds_specs", not_here, raising=False)  # here only
+    worker = discord_session.client.outcomes
+    submitted, submit = [], worker._submit
+
+    def watched(work, *args, **kwargs):
+        submitted.append(future := submit(work, *args, **kwargs))
+        return future
+
+    monkeypatch.setattr(worker, "_submit", watched)
+    message = await reply(discord_session, EVEN)
+    [future] = submitted
+    came_back = future.result()  # from the worker process
+    assert isinstance(came_back, list), type(came_back)
+    [embeds] = came_back
+    assert all(isinstance(spec, EmbedSpec) for spec in embeds)
+    assert [e["title"] for e in message.embeds] == [spec.title for spec in embeds]
+    assert "**Artois routs; Artois loses 2 SP** — 5/18 (27.8%)" in text_of(message)
+
+
+def test_the_worker_renders_without_loading_discord():
+    """A worker process imports ``bot.workers`` and what it renders with, nothing more."""
+    probe = ("import sys, bot.workers; print(sorted(m for m in ('discord', 'sqlalchemy', "
+             "'aiohttp') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr

@@ -210,3 +210,14 @@ async def test_a_refusal_after_a_move_comes_from_what_is_stored(battle_session, 
     assert undos == (["kept", True] if postgresql else [False])
     events = (await state(battle_session))[3]
     assert [e.kind for e in events][-1] == "resolution" and events[-1].undone_by is None
+
+
+async def test_undoing_a_new_turn_says_where_the_battle_is_now(battle_session):
+    await reply(battle_session, "/battle start ruleset:tricorne name:Minden", user_id=GM_USER)
+    for _ in range(5):  # through the five phases of Turn 1, into Turn 2
+        moved = await reply(battle_session, "/battle next", user_id=GM_USER)
+    assert moved.embeds[0]["title"] == "⏭️ Minden: Turn 2, play a Command card"
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content == "↩️ Undid #6 (turn): back to Turn 1, draw a Command card (event #7)."
+    shown = await reply(battle_session, "/battle show")
+    assert "Turn 1, draw a Command card" in shown.embeds[0]["description"]
