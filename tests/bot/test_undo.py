@@ -37,7 +37,8 @@ async def test_undo_restores_every_row_and_logs_what_the_general_path_logs(battl
     before = await state(battle_session)
     await reply(battle_session, MOVE)
     quick = await reply(battle_session, "/gm undo", user_id=GM_USER)
-    assert quick.content.startswith("↩️ Undid #6 (resolution): Attackers win by 4: Picardie routs")
+    assert quick.content.startswith("↩️ Undid #6 (resolution): 12th Foot vs Picardie: Attackers "
+                                 "win by 4: Picardie routs")
     assert quick.content.endswith("(event #7).")
     after_quick = await state(battle_session)
     assert after_quick[:3] == before[:3]
