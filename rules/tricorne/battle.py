@@ -108,13 +108,13 @@ def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
 
 def engine_unit(unit: RosterUnit, roster: Roster, situation: Mapping[str, Any]) -> Unit:
     """A roster unit (blocks as its strength, the general with it as its leader), with this
-    melee's situation words."""
+    melee's situation words. A unit stored with more blocks than its full strength is
+    refused as a quick lookup's would be, not counted as at full strength."""
     attrs = ROSTER_FIELDS.read_json(dict(unit.attributes), unit.name)
     general = roster.general_with(unit.name)
     full = attrs.get("full", DEFAULT_FULL)
     blocks = full if unit.strength is None else unit.strength
-    values = {**attrs, **situation, "blocks": blocks,
-              "full": max(full, blocks)}
+    values = {**attrs, **situation, "blocks": blocks, "full": full}
     if general is not None:
         values["leader"] = general.name
     return replace(build_unit(unit.name, values, unit.name), side=unit.side)
