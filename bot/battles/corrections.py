@@ -12,6 +12,7 @@ from bot.battles.validate import battle_side, check_commander, check_new_name
 from rules.core.dice import Face, parse_dice
 from rules.core.errors import InvalidInput
 from rules.core.roster import (
+    GONE,
     MAX_STRENGTH,
     describe_changes,
     general_changes,
@@ -69,7 +70,11 @@ async def set_unit_field(tx: BattleTx, unit: str, field: str,
     row = await tx.unit_row(unit, allow_gone=True)
     before = roster_unit(row)
     tx.touch(row)
-    await _set_unit_field(tx, row, field.strip().lower(), value)
+    field = field.strip().lower()
+    await _set_unit_field(tx, row, field, value)
+    back = field == "status" and row.status != GONE  # restored by hand
+    if field == "strength" or back or _is_word(tx, field):
+        _check_unit(tx, row, strength_set=field == "strength")
     changes = describe_changes(unit_changes(before, roster_unit(row)),
                                tx.rules.strength_label)
     if not changes:
@@ -97,18 +102,31 @@ async def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> Non
         await tx.unit_renamed_or_gone(old_name, row.name)
     elif field == "commander":
         row.commander = await check_commander(tx, value)
-    elif tx.rules.unit_fields.knows(f"{field}=x") or field in {
-        f.name for f in tx.rules.unit_fields.fields
-    }:
+    elif _is_word(tx, field):
         attributes: dict[str, Any] = dict(row.attributes)
         if value.strip().casefold() == "none":
             attributes.pop(field, None)
         else:
             attributes[field] = value
-        row.attributes = tx.rules.check_attributes(attributes, row.name)
+        row.attributes = attributes
     else:
         names = ", ".join([*UNIT_COLUMNS, *(f.name for f in tx.rules.unit_fields.fields)])
         raise InvalidInput(f"`{field}` is not a unit field.", hint=f"Fields: {names}.")
+
+
+def _is_word(tx: BattleTx, field: str) -> bool:
+    """One of the rule set's unit words (`morale`, `full`, `formation`)."""
+    return tx.rules.unit_fields.knows(f"{field}=x") or field in {
+        f.name for f in tx.rules.unit_fields.fields}
+
+
+def _check_unit(tx: BattleTx, row: Any, *, strength_set: bool = False) -> None:
+    """The unit as the GM leaves it, checked as `/unit add` checks a new one. A unit out of
+    the battle keeps the strength it left with (a destroyed stack, no increments): that is
+    checked when it is set, and when the unit comes back."""
+    counted = strength_set or row.status != GONE
+    row.attributes = tx.rules.check_unit(row.name, row.attributes,
+                                         row.strength if counted else None, row.name)
 
 
 async def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
@@ -119,6 +137,7 @@ async def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
         raise BattleError(f"{row.name} is still in the battle.")
     tx.touch(row)
     row.status, row.gone_reason = "active", None
+    _check_unit(tx, row)
     event = await tx.record("gm_restore", f"GM restored {row.name}")
     return row.name, event.seq
 

@@ -51,7 +51,8 @@ async def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int
     battle = tx.require_battle()
     sides = battle.sides
     unit_name = await check_new_name(tx, name)
-    attributes, count = read_words(tx, words, strength, require_arm=True)
+    words_read, count = read_words(tx, words, strength, require_arm=True)
+    attributes = tx.rules.check_unit(unit_name, words_read, count, unit_name)
     row = Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
                side=await battle_side(tx, side), strength=count, status="active",
                attributes=attributes, commander=await check_commander(tx, commander),
@@ -71,10 +72,13 @@ async def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | 
     before = roster_unit(row)
     tx.touch(row)
     new, count = read_words(tx, words or "", strength, require_arm=False)
-    if new:
-        row.attributes = tx.rules.check_attributes({**row.attributes, **new}, row.name)
-    if count is not None:
-        row.strength = count
+    if new or count is not None:
+        # The unit as it would stand, checked whole: new words against the strength it
+        # has, a new strength against the words it has.
+        strength_after = row.strength if count is None else count
+        row.attributes = tx.rules.check_unit(row.name, {**row.attributes, **new},
+                                             strength_after, row.name)
+        row.strength = strength_after
     if side is not None:
         row.side = await battle_side(tx, side)
     if commander is not None:

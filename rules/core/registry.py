@@ -76,7 +76,12 @@ class BattleRules:
     phases: tuple[str, ...]
     unit_fields: FieldSet
     read_attributes: Callable[..., dict[str, Any]]
-    check_attributes: Callable[[Mapping[str, Any], str], dict[str, Any]]
+    # A unit's words and strength checked together, by the same checks the rule set's
+    # lookups make on a unit typed there (types, ranges, d66 values, strength against full
+    # strength, fields that need one another): (name, words, strength or None, where) ->
+    # the words as stored, or InvalidInput naming the field and the values it takes.
+    # Whatever sets a roster unit's words or strength calls it before writing.
+    check_unit: Callable[[str, Mapping[str, Any], int | None, str], dict[str, Any]]
     prepare: Callable[[str, Mapping[str, Any], Roster | None, Mapping[str, Any]], Prepared]
     apply_effects: Callable[[Sequence[Effect], Roster], tuple[Roster, list[Change]]]
     # What a new turn does by itself (a halt ends), and what each phase should remind of.

@@ -24,7 +24,7 @@ from rules.core.roster import (
     register_phrases,
     roster_changes,
 )
-from rules.fire_at_will.inputs import CHARGER_FIELDS, MELEE_FIELDS, UNIT_FIELDS
+from rules.fire_at_will.inputs import CHARGER_FIELDS, MELEE_FIELDS, UNIT_FIELDS, build_unit
 from rules.fire_at_will.units import (
     Arm,
     Charger,
@@ -96,17 +96,33 @@ def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[
             f"{where}: only words go here (`inf regular morale=4`), not `{name}:`.",
             hint="The unit's name has its own option.",
         )
-    if require_arm and "arm" not in values:
+    if require_arm:
+        _require_arm(values, where)
+    return json_safe(values)
+
+
+def _require_arm(values: Mapping[str, Any], where: str) -> None:
+    if "arm" not in values:
         raise InvalidInput(
             f"{where}: say what the unit is.",
             hint="Add cavalry, infantry, artillery or other, e.g. `inf regular morale=4`.",
         )
-    return json_safe(values)
 
 
 def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
     """Validate stored or GM-set attributes as strictly as `/unit add` does."""
     return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
+
+
+def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
+               where: str) -> dict[str, Any]:
+    """A roster unit as a quick lookup's unit is checked (its arm, its morale's range).
+    Its SP are bounded only by the roster's range: the texts give no starting SP, so
+    nothing bounds them from above (../shared/reference/fire-at-will.md)."""
+    values = ROSTER_FIELDS.read_json(dict(attributes), where)
+    _require_arm(values, where)
+    build_unit(name, values, where)
+    return json_safe(values)
 
 
 _engine_units: Memo[tuple[Any, ...], Unit] = Memo()

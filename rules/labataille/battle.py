@@ -45,7 +45,7 @@ from rules.labataille.effects import (
     SQUARE,
     TIRED,
 )
-from rules.labataille.inputs import ROSTER_FIELDS, build_stack
+from rules.labataille.inputs import INCREMENTS, ROSTER_FIELDS, build_stack
 from rules.labataille.units import ChargeMarker, Fatigue, Formation, Order, Stack
 
 FIREFIGHT = "firefight"
@@ -110,14 +110,28 @@ def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[
     if name is not None:
         raise InvalidInput(f"{where}: only words go here (`infantry morale=34`), not "
                            f"`{name}:`.", hint="The stack's name has its own option.")
-    if require_arm and "morale" not in values:
-        raise InvalidInput(f"{where}: give the stack's morale (`morale=34`).",
-                           hint="e.g. `infantry morale=34 melee=12 fire=6 defence=9`.")
+    if require_arm:
+        _require_morale(values, where)
     return json_safe(values)
 
 
-def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
-    return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
+def _require_morale(values: Mapping[str, Any], where: str) -> None:
+    if "morale" not in values:
+        raise InvalidInput(f"{where}: give the stack's morale (`morale=34`).",
+                           hint="e.g. `infantry morale=34 melee=12 fire=6 defence=9`.")
+
+
+def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
+               where: str) -> dict[str, Any]:
+    """A roster stack as a quick lookup's stack is checked: its morale a d66 value, its
+    increments (the strength) within the lookup's range, by the lookup's own checks."""
+    values = ROSTER_FIELDS.read_json(dict(attributes), where)
+    _require_morale(values, where)
+    stack = dict(values)
+    if strength is not None:
+        stack["increments"] = INCREMENTS.convert(strength, where)
+    build_stack(name, stack, where)
+    return json_safe(values)
 
 
 def engine_stack(unit: RosterUnit, roster: Roster, situation: Mapping[str, Any]) -> Stack:

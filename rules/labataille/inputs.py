@@ -69,10 +69,12 @@ SITUATION: tuple[Field, ...] = (
           maximum=7),
 )
 
-# A quick lookup's stack also says its increments and its leader.
+# A quick lookup's stack also says its increments and its leader (in a battle, its
+# strength and the general with it).
+INCREMENTS = Field("increments", int, "increments", aliases=("inc",), minimum=1,
+                   maximum=MAX_INCREMENTS)
 QUICK: tuple[Field, ...] = (
-    Field("increments", int, "increments", aliases=("inc",), minimum=1,
-          maximum=MAX_INCREMENTS),
+    INCREMENTS,
     Field("leader", str, "the stacked leader's name"),
 )
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.core.engagements import disengage, engage, engagement_changes
 from rules.core.errors import InvalidInput
-from rules.core.fields import json_safe
+from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.records import Effect, EffectKind
 from rules.core.registry import UnitWords
 from rules.core.roster import (
@@ -22,8 +22,8 @@ from rules.core.roster import (
     register_phrases,
     roster_changes,
 )
-from rules.le_baton.inputs import ROSTER_FIELDS, UNIT
-from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit, check_description
+from rules.le_baton.inputs import FIGURES, ROSTER_FIELDS, UNIT, build_unit
+from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit
 
 PHASES: tuple[str, ...] = (
     "1. artillery fire",
@@ -41,8 +41,12 @@ PHASES: tuple[str, ...] = (
     "13. cavalry recall",
 )
 
-# Markers the battle keeps on a unit, besides its description.
+# Markers the battle keeps on a unit, besides its description, read by their own types.
 MARKERS = ("casualties", "halted", "held", "charge_marker", "fought")
+MARKER_FIELDS = FieldSet((
+    *(f for f in UNIT.fields if f.name in MARKERS),
+    Field("fought", bool, "it has fought a round of its current melee"),
+))
 # Melees that continue and firefights are engagements of the battle (rules.core.engagements).
 MELEE, FIREFIGHT = "melee", "firefight"
 
@@ -89,37 +93,39 @@ def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[
         raise InvalidInput(f"{where}: only words go here (`british inf veteran line`), "
                            f"not `{name}:`.", hint="The unit's name has its own option.")
     if require_arm:
-        for needed in ("nation", "arm"):
-            if needed not in values:
-                raise InvalidInput(f"{where}: say the unit's {needed}.",
-                                   hint="e.g. `british inf veteran line`, and its strength "
-                                        "as `figures=12`.")
-    checked = json_safe(values)
-    _check_description("The unit", checked)
-    return checked
+        _require_nation_and_arm(values, where)
+    # What each arm may have is checked with the rest of the unit (``check_unit``).
+    return json_safe(values)
 
 
-def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """Description fields as strictly as `/unit add`; markers by their own types."""
+def _require_nation_and_arm(values: Mapping[str, Any], where: str) -> None:
+    for needed in ("nation", "arm"):
+        if needed not in values:
+            raise InvalidInput(f"{where}: say the unit's {needed}.",
+                               hint="e.g. `british inf veteran line`, and its strength "
+                                    "as `figures=12`.")
+
+
+def _stored_words(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The description and the markers, each read by its own type."""
     values = dict(values)
     markers = {k: values.pop(k) for k in MARKERS if k in values}
-    checked = json_safe(ROSTER_FIELDS.read_json(values, where))
-    for key, value in markers.items():
-        if key == "casualties":
-            checked[key] = UNIT.read_json({"casualties": value}, where)["casualties"]
-        else:
-            checked[key] = UNIT.read_json({key: value}, where)[key]
-    _check_description(where, checked)
+    return {**json_safe(ROSTER_FIELDS.read_json(values, where)),
+            **MARKER_FIELDS.read_json(markers, where)}
+
+
+def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
+               where: str) -> dict[str, Any]:
+    """A roster unit as a quick lookup's unit is checked: its nation and arm, what each arm
+    may have, its figures (the strength) within the lookup's range, by the lookup's own
+    checks."""
+    checked = _stored_words(attributes, where)
+    _require_nation_and_arm(checked, where)
+    unit = dict(checked)
+    if strength is not None:
+        unit["figures"] = FIGURES.convert(strength, where)
+    build_unit(name, unit, where)
     return checked
-
-
-def _check_description(name: str, values: Mapping[str, Any]) -> None:
-    """A stored or typed description as strictly as a unit built for a procedure."""
-    if "arm" in values:
-        check_description(
-            name, Arm(values["arm"]),
-            Formation(values["formation"]) if values.get("formation") else None,
-            Horse(values["horse"]) if values.get("horse") else None, values.get("guns"))
 
 
 def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:

@@ -22,9 +22,11 @@ DESCRIPTION_FIELDS: tuple[Field, ...] = (
     Field("horse", Horse, "cavalry type (cuirassiers and lancers change melee rolls)"),
     Field("guns", int, "weight of shot in pounds (artillery)", minimum=1, maximum=48),
 )
+# A quick lookup's unit says its figures; in a battle they are its strength.
+FIGURES = Field("figures", int, "figures in the unit (artillery: crew)", minimum=0,
+                maximum=MAX_FIGURES)
 STATE_FIELDS: tuple[Field, ...] = (
-    Field("figures", int, "figures in the unit (artillery: crew)", minimum=0,
-          maximum=MAX_FIGURES),
+    FIGURES,
     Field("casualties", int, "casualties taken so far (−1 morale per 3)", minimum=0,
           maximum=MAX_FIGURES),
     Field("general", bool, "a general is attached"),

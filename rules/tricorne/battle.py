@@ -31,7 +31,7 @@ from rules.tricorne.effects import (
     ROUTED_OFF,
     TAKES_GROUND,
 )
-from rules.tricorne.inputs import ROSTER_FIELDS, build_unit
+from rules.tricorne.inputs import BLOCKS, ROSTER_FIELDS, build_unit
 from rules.tricorne.settings import SETTINGS
 from rules.tricorne.units import DEFAULT_FULL, Terrain, Unit, UnitType
 
@@ -73,29 +73,48 @@ def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[
     if name is not None:
         raise InvalidInput(f"{where}: only words go here (`highland full=4`), not `{name}:`.",
                            hint="The unit's name has its own option.")
-    if require_arm and "type" not in values:
-        raise InvalidInput(f"{where}: say what the unit is.",
-                           hint="e.g. `regular`, `highland`, `battle-cavalry` or "
-                                "`trained-artillery`, and its blocks as `blocks=4`.")
-    if values.get("type") is UnitType.LEADER:
-        raise InvalidInput(f"{where}: a leader is a general, not a unit.",
-                           hint="Add it with `/general add`; without a unit it is alone.")
+    if require_arm:
+        _require_type(values, where)
+    _refuse_leader(values, where)
     return json_safe(values)
 
 
-def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
-    return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
+def _require_type(values: Mapping[str, Any], where: str) -> None:
+    if "type" not in values:
+        raise InvalidInput(f"{where}: say what the unit is.",
+                           hint="e.g. `regular`, `highland`, `battle-cavalry` or "
+                                "`trained-artillery`, and its blocks as `blocks=4`.")
+
+
+def _refuse_leader(values: Mapping[str, Any], where: str) -> None:
+    if values.get("type") is UnitType.LEADER:
+        raise InvalidInput(f"{where}: a leader is a general, not a unit.",
+                           hint="Add it with `/general add`; without a unit it is alone.")
+
+
+def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
+               where: str) -> dict[str, Any]:
+    """A roster unit as a quick lookup's unit is checked: its blocks (the strength) within
+    the lookup's range and no more than its full strength, by the lookup's own checks."""
+    values = ROSTER_FIELDS.read_json(dict(attributes), where)
+    _require_type(values, where)
+    _refuse_leader(values, where)
+    unit = dict(values)
+    if strength is not None:
+        unit["blocks"] = BLOCKS.convert(strength, where)
+    build_unit(name, unit, where)
+    return json_safe(values)
 
 
 def engine_unit(unit: RosterUnit, roster: Roster, situation: Mapping[str, Any]) -> Unit:
     """A roster unit (blocks as its strength, the general with it as its leader), with this
-    melee's situation words."""
+    melee's situation words. A unit stored with more blocks than its full strength is
+    refused as a quick lookup's would be, not counted as at full strength."""
     attrs = ROSTER_FIELDS.read_json(dict(unit.attributes), unit.name)
     general = roster.general_with(unit.name)
     full = attrs.get("full", DEFAULT_FULL)
     blocks = full if unit.strength is None else unit.strength
-    values = {**attrs, **situation, "blocks": blocks,
-              "full": max(full, blocks)}
+    values = {**attrs, **situation, "blocks": blocks, "full": full}
     if general is not None:
         values["leader"] = general.name
     return replace(build_unit(unit.name, values, unit.name), side=unit.side)

@@ -46,10 +46,12 @@ SITUATION: tuple[Field, ...] = (
     Field("retire_onto", str, "a lone friendly leader one hex back it would retire onto"),
 )
 
-# A quick lookup's unit also says its blocks and its leader.
+# A quick lookup's unit also says its blocks and its leader (in a battle, its strength and
+# the general with it).
+BLOCKS = Field("blocks", int, f"blocks left (default {DEFAULT_FULL})", minimum=0,
+               maximum=MAX_BLOCKS)
 QUICK: tuple[Field, ...] = (
-    Field("blocks", int, f"blocks left (default {DEFAULT_FULL})", minimum=0,
-          maximum=MAX_BLOCKS),
+    BLOCKS,
     Field("leader", str, "the attached leader's name"),
 )
 
@@ -69,9 +71,7 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
                                 "light-artillery or leader.")
     full = values.get("full", DEFAULT_FULL)
     blocks = values.get("blocks", full)
-    if blocks > full:
-        raise InvalidInput(f"{where}: {name} has {blocks} blocks but {full} at full strength.",
-                           hint=f"Give `full={blocks}` or fewer blocks.")
+    check_blocks(name, blocks, full, where)
     return Unit(
         name=name,
         kind=values["type"],
@@ -86,6 +86,16 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
         cannot_retire=values.get("cannot_retire", False),
         retire_onto=values.get("retire_onto"),
     )
+
+
+def check_blocks(name: str, blocks: int, full: int, where: str) -> None:
+    """A unit has no more blocks than at full strength: more would read as full strength
+    and roll the full-strength die (step 3) for blocks it never had."""
+    if blocks > full:
+        # A roster unit is checked under its own name: said once.
+        who = name if where == name else f"{where}: {name}"
+        raise InvalidInput(f"{who} has {blocks} blocks but {full} at full strength.",
+                           hint=f"Give 0 to {full} blocks, or `full={blocks}`.")
 
 
 def read_unit_text(text: str, where: str, default: str) -> Unit:

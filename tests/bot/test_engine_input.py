@@ -216,7 +216,7 @@ async def test_a_roster_cavalry_unit_cannot_be_given_a_formation(battle_session)
     content = await refusal(battle_session, '/unit add side:British name:Greys '
                             'words:"british cav heavy-dragoons column" strength:8',
                             user_id=GM_USER)
-    assert content == ("⚠️ The unit is cavalry: column, line, square and skirmish are infantry "
+    assert content == ("⚠️ Greys is cavalry: column, line, square and skirmish are infantry "
                        "formations. Drop `column`.")
 
 

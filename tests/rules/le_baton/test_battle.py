@@ -13,7 +13,7 @@ from rules.le_baton import RULESET_ENTRY
 from rules.le_baton.battle import (
     PHASES,
     apply_effects,
-    check_attributes,
+    check_unit,
     engine_unit,
     new_turn,
     read_roster_attributes,
@@ -233,14 +233,21 @@ def test_roster_words_refuse_a_name_and_need_nation_and_arm():
     assert read_roster_attributes("square", "unit", require_arm=False) == {"formation": "square"}
 
 
-def test_check_attributes_keeps_markers_by_their_own_types():
-    checked = check_attributes(british("infantry", casualties="3", held="yes",
-                                       charge_marker=False), "unit")
+def test_check_unit_keeps_markers_by_their_own_types():
+    checked = check_unit("unit", british("infantry", casualties="3", held="yes",
+                                         charge_marker=False), None, "unit")
     assert checked == {"nation": "british", "arm": "infantry", "casualties": 3,
                        "held": True, "charge_marker": False}
     with pytest.raises(InvalidInput, match="unit: `wedge` is not a valid formation. Use one "
                                            "of: column, line, square, skirmish."):
-        check_attributes({"formation": "wedge"}, "unit")
+        check_unit("unit", {"formation": "wedge"}, None, "unit")
+
+
+def test_check_unit_takes_the_mark_of_a_round_fought():
+    # A melee marks its units as having fought a round; their words still check.
+    fought = british("infantry", fought=True)
+    assert check_unit("Buffs", fought, 8, "Buffs") == fought
+    assert check_unit("Buffs", {**fought, "fought": None}, 8, "Buffs") == british("infantry")
 
 
 def test_engine_unit_reads_the_roster():

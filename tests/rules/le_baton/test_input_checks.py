@@ -7,7 +7,7 @@ import pytest
 
 from rules.core.errors import InvalidInput
 from rules.core.records import EffectKind as E
-from rules.le_baton.battle import check_attributes, read_roster_attributes
+from rules.le_baton.battle import check_unit, read_roster_attributes
 from rules.le_baton.charge import ChargeSituation, resolve_charge
 from rules.le_baton.inputs import read_unit_text
 from rules.le_baton.melee import Side, resolve_melee
@@ -113,13 +113,17 @@ def test_what_each_arm_has_is_accepted():
 
 
 def test_roster_words_are_checked_on_add_and_after_an_edit():
-    assert refused(read_roster_attributes, "british cav column", "words",
-                   require_arm=True).startswith("The unit is cavalry: column, line, square")
+    # `/unit add words:"british cav column"`: read, then checked as a whole unit.
+    typed = read_roster_attributes("british cav column", "words", require_arm=True)
+    assert refused(check_unit, "16th LD", typed, 8, "16th LD") == (
+        "16th LD is cavalry: column, line, square and skirmish are infantry formations. "
+        "Drop `column`.")
     # `/unit edit words:column` on cavalry: the words alone name no arm, the merge does.
     assert read_roster_attributes("column", "words", require_arm=False) == {
         "formation": "column"}
     stored = {"nation": "british", "arm": "cavalry", "horse": "hussars"}
-    assert refused(check_attributes, {**stored, "formation": "column"}, "16th LD") == (
+    assert refused(check_unit, "16th LD", {**stored, "formation": "column"}, 8,
+                   "16th LD") == (
         "16th LD is cavalry: column, line, square and skirmish are infantry formations. "
         "Drop `column`.")
-    assert check_attributes(stored, "16th LD") == stored
+    assert check_unit("16th LD", stored, 8, "16th LD") == stored

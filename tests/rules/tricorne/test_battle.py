@@ -55,6 +55,16 @@ def test_a_roster_unit_is_an_engine_unit_with_its_blocks_leader_and_situation():
     assert engine_unit(roster().units[2], roster(), {}).terrain is Terrain.FOREST
 
 
+def test_a_stored_unit_with_more_blocks_than_its_full_strength_is_refused_not_full():
+    # Stored before its words and strength were checked together: not counted as a unit
+    # at full strength (step 3's extra die) but refused, saying how to put it right.
+    seven = RosterUnit("Barrell", "British", {"type": "regular"}, 7)
+    with pytest.raises(InvalidInput) as refused:
+        engine_unit(seven, Roster(units=(seven,)), {})
+    assert str(refused.value) == ("Barrell has 7 blocks but 4 at full strength. Give 0 to 4 "
+                                  "blocks, or `full=7`.")
+
+
 def test_damage_removes_blocks_and_elimination_or_a_rout_takes_the_unit_off():
     effects = [Effect(EffectKind.DAMAGE, "Picardie", 1), Effect(ELIMINATED, "Royal Scots"),
                Effect(ROUTED_OFF, "Hussars"), Effect(BANNER, "Black Watch")]
