@@ -35,6 +35,8 @@ REFERENCE = (
         "Grenadier 3; regular, highland, lowland, militia, cavalry, artillery 2.",
         "+1 full strength, +1 leader attached, +1 highland when ordered or in a bonus melee, "
         "+ cards; then −1 ordered infantry that moved, − terrain.",
+        "Cavalry and artillery that entered forest or buildings this turn (`forest moved`) "
+        "may not battle.",
     )),
     ("Hits (step 5)", (
         "1 hit per symbol of the target's arm and per saber (not militia's or light "

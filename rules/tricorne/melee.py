@@ -48,6 +48,8 @@ from rules.tricorne.units import (
 )
 
 MAX_BONUS_TARGETS = 8
+STOPPED = ("cavalry and artillery that enter forest or buildings must stop and may not "
+           "battle")
 RETIRE, STAND = Answer("retire", "Retire and rally"), Answer("stand", "Stand and fight")
 ADVANCE, STAY = Answer("advance", "Take ground"), Answer("stay", "Stay")
 NO_BONUS = Answer("none", "No bonus melee")
@@ -108,6 +110,11 @@ def check_melee(melee: Melee) -> None:
         raise NotAllowed(f"{attacker.name} is a lone leader: a leader may not engage in melee "
                          "combat when alone in a hex.",
                          hint="Attach the leader to a unit and melee with the unit.")
+    if attacker.stopped_from_battle:
+        raise NotAllowed(f"{attacker.name} entered {attacker.terrain.value} this turn: "
+                         f"{STOPPED} ({REFERENCE} §5).",
+                         hint="It may battle from there next turn. If it did not enter that "
+                              "hex this turn, say so with `moved=false`.")
     if attacker.name.casefold() == defender.name.casefold():
         raise InvalidInput("A unit cannot melee itself.", hint="Name an adjacent enemy unit.")
     for unit in (attacker, defender, *melee.bonus_targets):
@@ -134,7 +141,7 @@ def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> Non
         result = retire_and_rally(run, attacker, defender, result)
     vacated = result.eliminated or result.retreated or result.routed
     if vacated:
-        took_ground = ask_take_ground(run, attacker, prefix)
+        took_ground = ask_take_ground(run, attacker, defender, prefix)
         if took_ground and not retiring and not bonus:
             ask_bonus_melee(run, attacker, defender)
         elif took_ground and retiring:
@@ -433,14 +440,14 @@ def attack_lone_leader(run: Run, attacker: Unit, leader: Unit, *, bonus: bool) -
         run.hurt(Severity.MINOR)
         outcome = f"{leader.name} survives and retreats toward its side."
     run.out.step(f"{attacker.name} attacks {leader.name}", outcome, roll)
-    if ask_take_ground(run, attacker, "bonus_" if bonus else "") and not bonus:
+    if ask_take_ground(run, attacker, leader, "bonus_" if bonus else "") and not bonus:
         ask_bonus_melee(run, attacker, leader)
 
 
 # --- step 7: taking ground and the bonus melee ----------------------------------------------
 
 
-def ask_take_ground(run: Run, attacker: Unit, prefix: str) -> bool:
+def ask_take_ground(run: Run, attacker: Unit, vacated: Unit, prefix: str) -> bool:
     if not can_take_ground(attacker) or run.melee.card:
         why = ("an Ambush or First Strike card's melee" if run.melee.card
                else "artillery")
@@ -452,9 +459,15 @@ def ask_take_ground(run: Run, attacker: Unit, prefix: str) -> bool:
     if run.out.ask(question) is STAY:
         run.out.step("Take ground", f"{attacker.name} stays in its hex.")
         return False
+    # It now stands in the vacated hex, on that hex's terrain ("taking ground is never
+    # mandatory and follows the normal terrain movement rules", reference §6). A lone
+    # leader's hex has no terrain on record: the unit's is left as it was.
+    terrain = None if vacated.alone else vacated.terrain
+    shown = f" ({terrain.value})" if terrain not in (None, Terrain.OPEN) else ""
     run.out.effect(EffectKind.MOVED, attacker.name, 1, value=TAKES_GROUND, measure="hex",
-                   direction="into the vacated hex")
-    run.update(attacker, moved=True)
+                   direction=f"into the vacated hex{shown}",
+                   detail=terrain.value if terrain else "")
+    run.update(attacker, moved=True, **({"terrain": terrain} if terrain else {}))
     run.out.step("Take ground", f"{attacker.name} takes ground: it counts as movement.")
     return True
 
@@ -470,6 +483,11 @@ def ask_bonus_melee(run: Run, attacker: Unit, defender: Unit) -> None:
     if not bonus_eligible(attacker):
         run.out.step("Bonus melee", f"{attacker.name} gains no bonus melee (only infantry "
                      "with an attached leader, highland units and cavalry do).")
+        return
+    if attacker.stopped_from_battle:
+        run.out.step("Bonus melee", f"{attacker.name} took ground into "
+                     f"{attacker.terrain.value}: cavalry that enters forest or buildings must "
+                     f"stop and may not battle, so it makes no bonus melee ({REFERENCE} §5).")
         return
     targets = bonus_targets(run, defender)
     if not targets:

@@ -51,6 +51,10 @@ class Terrain(StrEnum):
     BUILDINGS = "buildings"
 
 
+# Terrain a unit "must stop" on entering (reference §5): forest and buildings.
+CLOSED = (Terrain.FOREST, Terrain.BUILDINGS)
+
+
 ARM: dict[UnitType, Arm] = {
     UnitType.GRENADIER: Arm.INFANTRY,
     UnitType.REGULAR: Arm.INFANTRY,
@@ -130,6 +134,18 @@ class Unit:
     @property
     def full_strength(self) -> bool:
         return self.blocks >= self.full
+
+    @property
+    def entered_closed(self) -> bool:
+        """It moved this turn and stands in forest or buildings: it entered that hex this
+        turn (a unit that moved stands in a hex it entered)."""
+        return self.moved and self.terrain in CLOSED
+
+    @property
+    def stopped_from_battle(self) -> bool:
+        """Reference §5: cavalry and artillery that entered forest or buildings this turn
+        "may not battle" (infantry may, at −1 die)."""
+        return self.entered_closed and self.arm in (Arm.CAVALRY, Arm.ARTILLERY)
 
     def describe(self) -> str:
         if self.alone:

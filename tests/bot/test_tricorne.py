@@ -169,3 +169,32 @@ async def test_settings_change_the_checks_and_are_checked_together(battle_sessio
     assert "a failed rally check routs" not in result.embeds[0]["footer"]["text"]
     units, _ = await roster(battle_session.client.db)
     assert units["Fusiliers"].strength == 2 and units["Fusiliers"].status == "active"
+
+
+async def test_cavalry_that_entered_a_wood_this_turn_is_refused_its_melee(battle_session):
+    await setup(battle_session)
+    added = await reply(battle_session, '/unit add side:Jacobites name:"Lord Elcho\'s '
+                                        'Lifeguards" words:"battle-cavalry forest moved"')
+    assert not added.ephemeral, added.content
+    refused = await reply(battle_session, '/melee tricorne attacker:"Lord Elcho\'s '
+                                          'Lifeguards" defender:Fusiliers')
+    assert refused.ephemeral
+    assert refused.content == (
+        "⚠️ Lord Elcho's Lifeguards entered forest this turn: cavalry and artillery that "
+        "enter forest or buildings must stop and may not battle (reference/tricorne.md §5). "
+        "It may battle from there next turn. If it did not enter that hex this turn, say so "
+        "with `moved=false`.")
+    units, _ = await roster(battle_session.client.db)
+    assert units["Fusiliers"].strength == 3
+    # Infantry that entered the wood battles at one die less.
+    await reply(battle_session, '/unit add side:Jacobites name:Ogilvy words:"regular forest '
+                                'moved"')
+    fought = await reply(battle_session, '/melee tricorne attacker:Ogilvy defender:Fusiliers '
+                                         'dice:"art art  art art"')
+    assert "− 1 moved into forest (ordered infantry) = 2 dice" in text_of(fought)
+    looked = await reply(battle_session, '/melee tricorne attacker:"Guns: trained-artillery '
+                                         'buildings moved" defender:"Foot: regular" '
+                                         'lookup:true')
+    assert looked.ephemeral
+    assert looked.content.startswith("⚠️ Guns entered buildings this turn: cavalry and "
+                                     "artillery that enter forest or buildings must stop")
