@@ -226,18 +226,28 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
                 result=f"{_n(hits, 'hit')}" + (f", {_n(flags, 'flag')}" if flags else ""),
                 notes=tuple(notes))
     run.out.step(title, hits_outcome(defender, applied), roll)
+    return take_roll(run, attacker, defender, applied, 0 if retiring else flags)
+
+
+def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int) -> Attack:
+    """Steps 5 and 6 for one roll: blocks off, flags and retreats, one leader casualty check
+    once the roll's blocks are all removed (hits, then a blocked retreat), then the rally
+    check."""
     result = Attack(hits=applied)
-    if not applied:
-        run.phrases.append(f"{attacker.name} scores no hit on {defender.name}")
     if applied:
         result.eliminated = take_hits(run, attacker, defender, applied)
-    if result.eliminated or retiring:
-        return result
-    defender = run.now(defender)
-    flags = ignore_flag(run, attacker, defender, flags)
-    if flags:
-        result.retreated, result.eliminated, result.routed = retreat(run, attacker, defender,
-                                                                     flags)
+    else:
+        run.phrases.append(f"{attacker.name} scores no hit on {defender.name}")
+    if not result.eliminated:
+        flags = ignore_flag(run, attacker, run.now(defender), flags)
+        if flags:
+            result.retreated, result.eliminated = retreat(run, attacker, run.now(defender),
+                                                          flags)
+    if applied or result.eliminated:
+        check_attached_leader(run, attacker, defender, result.eliminated)
+    if flags and not result.eliminated:
+        # "The unit must make its rally check, even if the unit did not retreat."
+        result.routed = take_rally_check(run, defender, attacker)
     return result
 
 
@@ -313,26 +323,37 @@ def take_hits(run: Run, attacker: Unit, defender: Unit, applied: int) -> bool:
         run.phrases.append(f"{attacker.name} eliminates {defender.name}")
     else:
         run.phrases.append(f"{attacker.name} scores {_n(applied, 'hit')} on {defender.name}")
-    if defender.leader:
-        check_leader(run, attacker, run.now(defender), eliminated)
     return eliminated
 
 
-def check_leader(run: Run, attacker: Unit, unit: Unit, eliminated: bool) -> None:
-    check = leader_check(unit, eliminated, run.dice, run.settings)
+def check_attached_leader(run: Run, enemy: Unit, unit: Unit, gone: bool) -> None:
+    """The check of the leader attached to ``unit``, if it has one; ``gone``: the unit has
+    left the field (eliminated or routed) and left the leader alone in its hex."""
+    unit = run.now(unit)
+    if unit.leader:
+        check_leader(run, enemy, unit, gone)
+
+
+def check_leader(run: Run, enemy: Unit, unit: Unit, gone: bool) -> None:
+    check = leader_check(unit, gone, run.dice, run.settings)
     default = run.settings.leader_default()
     if default:
         run.out.default(default)
     leader = unit.leader or ""
+    run.update(unit, leader=None if gone or not check.passed else leader)
     if not check.passed:
         run.out.effect(LEADER_KILLED, leader)
-        run.out.effect(BANNER, attacker.name, value=f"{leader} killed")
-        run.update(unit, leader=None)
+        run.out.effect(BANNER, enemy.name, value=f"{leader} killed")
         run.hurt(Severity.DECISIVE)
+        run.phrases.append(f"{leader} is killed")
         outcome = f"{leader} is killed: a Victory Banner."
-    elif eliminated:
-        run.out.effect(LEADER_ESCAPES, leader)
-        outcome = f"{leader} survives and escapes to the nearest friendly unit."
+    elif gone:
+        # The unit is gone; its leader is not: he stands alone, a lone leader, until a unit
+        # takes him in (reference §2: a unit retreating onto a lone friendly leader).
+        run.out.effect(LEADER_ESCAPES, leader, value=unit.name)
+        run.phrases.append(f"{leader} escapes alone")
+        outcome = (f"{leader} survives and escapes alone toward the nearest friendly unit: "
+                   f"a lone leader now that {unit.name} is gone.")
     else:
         outcome = f"{leader} survives and stays with {unit.name}."
     run.out.step("Leader casualty check", outcome, check.roll)
@@ -348,9 +369,9 @@ def ignore_flag(run: Run, attacker: Unit, defender: Unit, flags: int) -> int:
     return flags
 
 
-def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool, bool, bool]:
-    """Step 6: back per flag; a block lost per hex it cannot complete; then a rally check.
-    Returns (left its hex, eliminated, routed)."""
+def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool, bool]:
+    """Step 6: back per flag; a block lost per hex it cannot complete. Returns (left its
+    hex, eliminated)."""
     hexes = flags * retreat_per_flag(defender.kind)
     room = hexes if defender.retreat_room is None else min(hexes, defender.retreat_room)
     lost = min(hexes - room, defender.blocks)
@@ -372,14 +393,22 @@ def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool,
         run.out.effect(BANNER, attacker.name, value=f"{defender.name} eliminated")
         run.hurt(Severity.DECISIVE)
         run.out.step("Retreat", " ".join([*words, "Eliminated."]))
-        return bool(room), True, False
+        return bool(room), True
     run.out.step("Retreat", " ".join(words))
-    # "The unit must make its rally check, even if the unit did not retreat."
-    return bool(room), False, take_rally_check(run, defender, attacker)
+    return bool(room), False
 
 
 def take_rally_check(run: Run, unit: Unit, enemy: Unit) -> bool:
-    """True when the unit failed and left the field."""
+    """True when the unit failed and left the field (its leader, if any, is then left
+    alone and makes the check of a leader whose unit is gone)."""
+    gone = rally(run, unit, enemy)
+    if gone:
+        check_attached_leader(run, enemy, unit, gone=True)
+    return gone
+
+
+def rally(run: Run, unit: Unit, enemy: Unit) -> bool:
+    """The rally check and what failing it does: True when the unit left the field."""
     unit = run.now(unit)
     check = rally_check(unit, run.dice, run.settings)
     for default in (run.settings.rally_default(),

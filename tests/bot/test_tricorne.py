@@ -198,3 +198,32 @@ async def test_cavalry_that_entered_a_wood_this_turn_is_refused_its_melee(battle
     assert looked.ephemeral
     assert looked.content.startswith("⚠️ Guns entered buildings this turn: cavalry and "
                                      "artillery that enter forest or buildings must stop")
+
+
+async def test_a_leader_whose_unit_routs_is_left_alone_and_undo_puts_him_back(battle_session):
+    for line in ["/battle start ruleset:tricorne name:Culloden",
+                 '/unit add side:Government name:"Barrell\'s 4th Foot" words:regular strength:2',
+                 "/unit add side:Jacobites name:Camerons words:highland strength:4",
+                 '/general add name:Cumberland side:Government unit:"Barrell\'s 4th Foot"']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+    # A flag; the rally check (2 blocks + 1 leader) fails; Cumberland's one die is no saber.
+    result = await reply(battle_session, '/melee tricorne attacker:Camerons '
+                                         'defender:"Barrell\'s 4th Foot" '
+                                         'dice:"flag art art art  cav cav cav  flag" '
+                                         'choices:"take_ground=stay"')
+    text = text_of(result)
+    assert ("Cumberland survives and escapes alone toward the nearest friendly unit: a lone "
+            "leader now that Barrell's 4th Foot is gone.") in text
+    assert ("**Cumberland** escapes alone toward the nearest friendly unit (a lone leader)\n"
+            "📋 Barrell's 4th Foot routs off the field\n"
+            "📋 Cumberland has left Barrell's 4th Foot") in text
+    _, generals = await roster(battle_session.client.db)
+    assert (generals["Cumberland"].unit_name, generals["Cumberland"].status) == (None,
+                                                                                 "active")
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "**Barrell's 4th Foot** · 2 blocks · regular, of 4 · *out: routed*\n" in shown
+    assert "**Cumberland** (Government)\n" in shown
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert not undone.ephemeral, undone.content
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "**Cumberland** (Government) · with Barrell's 4th Foot" in shown
