@@ -11,7 +11,7 @@ from rules.core.errors import InvalidInput
 from rules.core.records import Resolution
 from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
 from rules.tricorne import battle, commands, effects
-from rules.tricorne.inputs import UNIT, json_unit, json_units
+from rules.tricorne.inputs import TYPED_BONUS_TARGET, UNIT, json_unit, json_units
 from rules.tricorne.melee import Melee, resolve_melee
 from rules.tricorne.settings import SETTINGS, settings_from
 from rules.tricorne.units import RULESET
@@ -25,7 +25,7 @@ def _melee(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
         raise InvalidInput("`card` is true or false (an Ambush or First Strike card's melee).")
     melee = Melee(json_unit(request.get("attacker"), "attacker"),
                   json_unit(request.get("defender"), "defender"), card,
-                  tuple(json_units(request.get("bonus"), "bonus")))
+                  tuple(json_units(request.get("bonus"), "bonus")), TYPED_BONUS_TARGET)
     return resolve_melee(melee, dice, Answers.read(request.get("answers"), "answers"),
                          settings_from(request.get("settings")))
 

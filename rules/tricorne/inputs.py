@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, split_units
-from rules.tricorne.melee import MAX_BONUS_TARGETS
+from rules.tricorne.melee import MAX_BONUS_TARGETS, TypedTarget
 from rules.tricorne.units import (
     DEFAULT_FULL,
     MAX_BLOCKS,
@@ -115,3 +115,9 @@ def json_units(data: Any, where: str) -> list[Unit]:
     if not isinstance(data, list) or len(data) > MAX_BONUS_TARGETS:
         raise InvalidInput(f"`{where}` must be a list of up to {MAX_BONUS_TARGETS} units.")
     return [json_unit(item, f"{where}[{i}]") for i, item in enumerate(data)]
+
+
+# A quick lookup's (and a JSON request's) bonus target typed as the answer to `bonus_melee`.
+TYPED_BONUS_TARGET = TypedTarget(
+    lambda text: read_unit_text(text, "bonus melee target", "Target"),
+    "the unit it attacks, written as in `bonus` (`Fusiliers: regular blocks=3`)")

@@ -9,12 +9,14 @@ defender's battle back. A bonus melee runs the same steps against its own target
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.roster import name_key
 from rules.tricorne.checks import (
     can_take_ground,
     leader_check,
@@ -56,11 +58,21 @@ NO_BONUS = Answer("none", "No bonus melee")
 
 
 @dataclass(frozen=True)
+class TypedTarget:
+    """How a bonus melee's target typed as the answer is read, and what to type (said with
+    the question)."""
+
+    read: Callable[[str], Unit]
+    help: str
+
+
+@dataclass(frozen=True)
 class Melee:
     attacker: Unit
     defender: Unit
     card: bool = False  # the attack is an Ambush or First Strike card's
     bonus_targets: tuple[Unit, ...] = ()
+    typed_target: TypedTarget | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -519,27 +531,53 @@ def ask_bonus_melee(run: Run, attacker: Unit, defender: Unit) -> None:
                      f"stop and may not battle, so it makes no bonus melee ({REFERENCE} §5).")
         return
     targets = bonus_targets(run, defender)
-    if not targets:
+    typed = run.melee.typed_target
+    if not targets and typed is None:
         run.out.step("Bonus melee", f"{attacker.name} may make a bonus melee, but no target "
                      "is left: name the units it could attack with the bonus option.")
         return
     answers = (*(Answer(t.name, f"Attack {t.name}") for t in targets), NO_BONUS)
+    # Who is adjacent after taking ground is the table's knowledge: besides the targets
+    # named ahead, the player may type the one it attacks.
     question = Question("bonus_melee", f"Will {attacker.name} make a bonus melee?", answers,
-                        unit=attacker.name, by="attacker")
+                        unit=attacker.name, by="attacker", typed=typed.help if typed else "")
     chosen = run.out.ask(question)
     if chosen is NO_BONUS:
         run.out.step("Bonus melee", f"{attacker.name} makes no bonus melee.")
         return
-    target = next(t for t in targets if t.name == chosen.key)
-    melee_round(run, attacker, target, bonus=True)
+    target = next((t for t in targets if t.name == chosen.key), None)
+    melee_round(run, attacker, target or typed_target(run, attacker, defender, chosen.key),
+                bonus=True)
 
 
 def bonus_targets(run: Run, defender: Unit) -> list[Unit]:
     """The targets the player named; else the defender, if it is still on the field."""
-    gone = {e.unit for e in run.out.effects if e.kind in (ELIMINATED, ROUTED_OFF, LEADER_KILLED)}
+    gone = gone_names(run)
     named = [run.now(t) for t in run.melee.bonus_targets]
     candidates = named or [run.now(defender)]
     return [t for t in candidates if t.name not in gone][:MAX_BONUS_TARGETS]
+
+
+def gone_names(run: Run) -> set[str]:
+    """The units and leaders this melee has taken off the field so far."""
+    return {e.unit for e in run.out.effects if e.kind in (ELIMINATED, ROUTED_OFF, LEADER_KILLED)}
+
+
+def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
+    """The bonus melee's target as the player typed it: a unit of this melee by its name
+    (as it stands now), else read the way the bonus option reads one."""
+    known = {name_key(u.name): u for u in (attacker, defender, *run.melee.bonus_targets)}
+    typed = run.melee.typed_target
+    assert typed is not None  # asked only with a reader
+    target = run.now(known.get(name_key(text)) or typed.read(text))
+    again = "Name the unit its bonus melee attacks, or answer `none`."
+    if name_key(target.name) == name_key(attacker.name):
+        raise InvalidInput("A unit cannot melee itself.", hint=again)
+    if target.name in gone_names(run):
+        raise InvalidInput(f"{target.name} has left the field in this melee.", hint=again)
+    if not target.alone and target.blocks <= 0:
+        raise InvalidInput(f"{target.name} has no blocks left.", hint=again)
+    return target
 
 
 # --- step 8: battle back ---------------------------------------------------------------------

@@ -227,3 +227,38 @@ async def test_a_leader_whose_unit_routs_is_left_alone_and_undo_puts_him_back(ba
     assert not undone.ephemeral, undone.content
     shown = text_of(await reply(battle_session, "/battle show"))
     assert "**Cumberland** (Government) · with Barrell's 4th Foot" in shown
+
+
+async def test_a_quick_lookups_bonus_melee_target_is_named_in_the_answer(discord_session):
+    asked = await reply(discord_session,
+                        '/melee tricorne attacker:"Dragoons: battle-cavalry" '
+                        'defender:"Fusiliers: regular blocks=1" '
+                        'dice:"inf art art  inf art art  art art art"')
+    [_, bonus] = await press(discord_session, asked, "Take ground", user=PLAYER)
+    assert bonus.embeds[0]["title"] == "❓ Will Dragoons make a bonus melee?"
+    assert buttons(bonus) == ["No bonus melee"]
+    assert bonus.embeds[0]["description"].endswith(
+        "or `/answer` with one of: `none`; or with the unit it attacks, written as in `bonus` "
+        "(`Fusiliers: regular blocks=3`).")
+    typo = await reply(discord_session, '/answer choice:"Grenadiers: grenadeer blocks=2"')
+    assert typo.ephemeral and "Did you mean `grenadier`?" in typo.content
+    result = await reply(discord_session, '/answer choice:"Grenadiers: grenadier blocks=2"')
+    assert not result.ephemeral, result.content
+    text = text_of(result)
+    assert "Dragoons (battle cavalry, 4 blocks) melees Grenadiers (grenadier infantry, " \
+           "2 blocks)" in text
+    assert "Grenadiers battles back against Dragoons" in text
+
+
+async def test_in_a_battle_the_bonus_target_may_be_typed_with_its_words(battle_session):
+    await setup(battle_session)
+    asked = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                                        'defender:Dragoons dice:"cav cav flag inf inf  flag '
+                                        'flag  saber cav cav inf  cav cav cav"', user_id=PLAYER)
+    [_, ground] = await press(battle_session, asked, "Stand and fight")
+    [_, bonus] = await press(battle_session, ground, "Take ground")
+    assert "; or with the name of the enemy unit it attacks." in \
+        bonus.embeds[0]["description"]
+    result = await reply(battle_session, '/answer choice:"Fusiliers: cards=1"',
+                         user_id=GM_USER)
+    assert "2 (regular) + 1 Command/Combat cards = 3 dice" in text_of(result)
