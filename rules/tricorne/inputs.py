@@ -44,6 +44,7 @@ SITUATION: tuple[Field, ...] = (
           aliases=("room",), minimum=0, maximum=12),
     Field("cannot_retire", bool, "cavalry with no two hexes to retire and rally into"),
     Field("retire_onto", str, "a lone friendly leader one hex back it would retire onto"),
+    Field("other_hill", bool, "on a hill, its enemy on another group of hill hexes"),
 )
 
 # A quick lookup's unit also says its blocks and its leader.
@@ -85,6 +86,7 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
         retreat_room=values.get("retreat_room"),
         cannot_retire=values.get("cannot_retire", False),
         retire_onto=values.get("retire_onto"),
+        other_hill=values.get("other_hill", False),
     )
 
 

@@ -133,6 +133,15 @@ def check_melee(melee: Melee) -> None:
         if not unit.alone and unit.blocks <= 0:
             raise InvalidInput(f"{unit.name} has no blocks left.",
                                hint="Give it blocks=1 or more, or leave it out.")
+        check_other_hill(unit)
+
+
+def check_other_hill(unit: Unit) -> None:
+    if unit.other_hill and unit.terrain is not Terrain.HILL:
+        raise InvalidInput(f"{unit.name}: `other-hill` says it stands on a hill, but its "
+                           f"terrain is {unit.terrain.value}.",
+                           hint="Give its terrain as `hill` (in a battle, with `/unit edit`), "
+                                "or leave `other-hill` out.")
 
 
 def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> None:
@@ -372,13 +381,26 @@ def check_leader(run: Run, enemy: Unit, unit: Unit, gone: bool) -> None:
 
 
 def ignore_flag(run: Run, attacker: Unit, defender: Unit, flags: int) -> int:
-    """A hill ignores 1 flag when attacked from a lower level, never against artillery."""
-    if (flags and defender.terrain is Terrain.HILL and attacker.terrain is not Terrain.HILL
-            and attacker.arm is not Arm.ARTILLERY):
-        run.out.step("Hill", f"{defender.name} on a hill attacked from below ignores 1 flag "
+    """A hill ignores 1 flag when attacked from a lower level or from a different group of
+    hill hexes, never against artillery (reference §5)."""
+    why = hill_protection(attacker, defender)
+    if flags and why:
+        run.out.step("Hill", f"{defender.name} on a hill attacked {why} ignores 1 flag "
                      f"({REFERENCE} §5).")
         return flags - 1
     return flags
+
+
+def hill_protection(attacker: Unit, defender: Unit) -> str | None:
+    """Where the attack comes from, when the defender's hill protects it. `other-hill`, on
+    either unit, says the two stand on different groups of hill hexes."""
+    if defender.terrain is not Terrain.HILL or attacker.arm is Arm.ARTILLERY:
+        return None
+    if attacker.terrain is not Terrain.HILL:
+        return "from below"
+    if attacker.other_hill or defender.other_hill:
+        return "from another group of hill hexes"
+    return None
 
 
 def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool, bool]:
@@ -508,7 +530,9 @@ def ask_take_ground(run: Run, attacker: Unit, vacated: Unit, prefix: str) -> boo
     run.out.effect(EffectKind.MOVED, attacker.name, 1, value=TAKES_GROUND, measure="hex",
                    direction=f"into the vacated hex{shown}",
                    detail=terrain.value if terrain else "")
-    run.update(attacker, moved=True, **({"terrain": terrain} if terrain else {}))
+    # Its `other-hill` was said of the hex it left.
+    run.update(attacker, moved=True, other_hill=False,
+               **({"terrain": terrain} if terrain else {}))
     run.out.step("Take ground", f"{attacker.name} takes ground: it counts as movement.")
     return True
 
@@ -577,6 +601,7 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
         raise InvalidInput(f"{target.name} has left the field in this melee.", hint=again)
     if not target.alone and target.blocks <= 0:
         raise InvalidInput(f"{target.name} has no blocks left.", hint=again)
+    check_other_hill(target)
     return target
 
 

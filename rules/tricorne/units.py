@@ -120,6 +120,7 @@ class Unit:
     retreat_room: int | None = None  # hexes it can retreat; None: as far as the flags say
     cannot_retire: bool = False  # no two hexes to retire and rally into
     retire_onto: str | None = None  # a lone friendly leader one hex back to retire onto
+    other_hill: bool = False  # on a hill, and its enemy on another group of hill hexes
     side: str = ""
 
     @property

@@ -262,3 +262,21 @@ async def test_in_a_battle_the_bonus_target_may_be_typed_with_its_words(battle_s
     result = await reply(battle_session, '/answer choice:"Fusiliers: cards=1"',
                          user_id=GM_USER)
     assert "2 (regular) + 1 Command/Combat cards = 3 dice" in text_of(result)
+
+
+async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):
+    await setup(battle_session)
+    for line in ['/unit add side:Jacobites name:Atholl words:"highland hill"',
+                 '/unit add side:Government name:Pulteney words:"regular hill" strength:3']:
+        assert not (await reply(battle_session, line)).ephemeral
+    result = await reply(battle_session, '/melee tricorne attacker:"Atholl: other-hill" '
+                                         'defender:Pulteney dice:"flag art art art  art art"')
+    text = text_of(result)
+    assert ("Pulteney on a hill attacked from another group of hill hexes ignores 1 flag "
+            "(reference/tricorne.md §5).") in text
+    assert "Pulteney battles back against Atholl" in text
+    refused = await reply(battle_session, '/melee tricorne attacker:"Black Watch: other-hill" '
+                                          'defender:Pulteney')
+    assert refused.ephemeral
+    assert "Black Watch: `other-hill` says it stands on a hill, but its terrain is open." \
+        in refused.content
