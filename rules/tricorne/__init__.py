@@ -41,6 +41,8 @@ REFERENCE = (
     ("Hits (step 5)", (
         "1 hit per symbol of the target's arm and per saber (not militia's or light "
         "cavalry's sabers); flags retreat; hits past the last block are wasted.",
+        "A hill ignores 1 flag attacked from below or from another hill (`other-hill`), not "
+        "by artillery; a grenadier may ignore 1 flag (its owner is asked).",
     )),
     ("Project defaults (docs/tricorne.md)", (
         "Die: inf inf cav art saber flag. Rally check: 1 die per block left, +1 leader; its "

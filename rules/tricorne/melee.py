@@ -37,6 +37,8 @@ from rules.tricorne.effects import (
 )
 from rules.tricorne.settings import FailedRally, Settings
 from rules.tricorne.units import (
+    IGNORE_FLAGS,
+    IGNORE_FLAGS_SOURCE,
     NO_SABER_HITS,
     REFERENCE,
     RULESET,
@@ -54,6 +56,7 @@ STOPPED = ("cavalry and artillery that enter forest or buildings must stop and m
            "battle")
 RETIRE, STAND = Answer("retire", "Retire and rally"), Answer("stand", "Stand and fight")
 ADVANCE, STAY = Answer("advance", "Take ground"), Answer("stay", "Stay")
+TAKE_FLAGS = Answer("take", "Take every flag")
 NO_BONUS = Answer("none", "No bonus melee")
 
 
@@ -156,7 +159,7 @@ def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> Non
         return
     retiring = ask_retire(run, attacker, defender, prefix)
     role = Role(ordered=True, bonus=bonus, card=run.melee.card)
-    result = attack(run, attacker, defender, role, retiring=retiring)
+    result = attack(run, attacker, defender, role, retiring=retiring, prefix=prefix)
     defender = run.now(defender)
     if retiring and not result.eliminated:
         result = retire_and_rally(run, attacker, defender, result)
@@ -169,7 +172,7 @@ def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> Non
             run.out.note(f"{attacker.name} took ground after a retire and rally: no bonus "
                          f"melee ({TEXT} step 2).")
     elif not result.eliminated:
-        battle_back(run, defender, attacker)
+        battle_back(run, defender, attacker, prefix)
 
 
 # --- step 2: retire and rally --------------------------------------------------------------
@@ -224,7 +227,10 @@ def retire_and_rally(run: Run, attacker: Unit, defender: Unit, result: Attack) -
 # --- steps 3 to 6: dice, hits, leaders, flags ----------------------------------------------
 
 
-def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bool) -> Attack:
+def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bool,
+           prefix: str) -> Attack:
+    """One roll of melee dice and what it does; ``prefix`` names the questions it asks
+    (``bonus_``, ``back_``)."""
     count = melee_dice(attacker, defender, role)
     what = "battles back" if role.battling_back else "rolls"
     title = f"{attacker.name} {what} against {defender.name}"
@@ -247,10 +253,11 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
                 result=f"{_n(hits, 'hit')}" + (f", {_n(flags, 'flag')}" if flags else ""),
                 notes=tuple(notes))
     run.out.step(title, hits_outcome(defender, applied), roll)
-    return take_roll(run, attacker, defender, applied, 0 if retiring else flags)
+    return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix)
 
 
-def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int) -> Attack:
+def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int,
+              prefix: str) -> Attack:
     """Steps 5 and 6 for one roll: blocks off, flags and retreats, one leader casualty check
     once the roll's blocks are all removed (hits, then a blocked retreat), then the rally
     check."""
@@ -261,6 +268,7 @@ def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int
         run.phrases.append(f"{attacker.name} scores no hit on {defender.name}")
     if not result.eliminated:
         flags = ignore_flag(run, attacker, run.now(defender), flags)
+        flags = ask_ignore_flag(run, run.now(defender), flags, prefix)
         if flags:
             result.retreated, result.eliminated = retreat(run, attacker, run.now(defender),
                                                           flags)
@@ -389,6 +397,28 @@ def ignore_flag(run: Run, attacker: Unit, defender: Unit, flags: int) -> int:
                      f"({REFERENCE} §5).")
         return flags - 1
     return flags
+
+
+def ask_ignore_flag(run: Run, unit: Unit, flags: int, prefix: str) -> int:
+    """A unit whose class "may ignore" flags (the government grenadier, 1): its owner's
+    choice, asked once the flags are known, after the hill's."""
+    may = IGNORE_FLAGS.get(unit.kind, 0)
+    if not flags or not may:
+        return flags
+    ignored = min(may, flags)
+    by = "attacker" if "back_" in prefix else "defender"
+    question = Question(f"{prefix}ignore_flag",
+                        f"Will {unit.name} ignore {_n(ignored, 'flag')} of the "
+                        f"{_n(flags, 'flag')} against it?",
+                        (Answer("ignore", f"Ignore {_n(ignored, 'flag')}"), TAKE_FLAGS),
+                        unit=unit.name, by=by)
+    if run.out.ask(question) is TAKE_FLAGS:
+        run.out.step("Flags", f"{unit.name} takes every flag.")
+        return flags
+    run.out.step("Flags", f"{unit.name} ignores {_n(ignored, 'flag')}: a "
+                 f"{unit.kind.value.replace('-', ' ')} may ignore {_n(may, 'flag')} "
+                 f"({IGNORE_FLAGS_SOURCE}).")
+    return flags - ignored
 
 
 def hill_protection(attacker: Unit, defender: Unit) -> str | None:
@@ -608,14 +638,14 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
 # --- step 8: battle back ---------------------------------------------------------------------
 
 
-def battle_back(run: Run, defender: Unit, attacker: Unit) -> None:
+def battle_back(run: Run, defender: Unit, attacker: Unit, prefix: str) -> None:
     """The defender, if it kept a block and its hex, attacks the original attacker: no
     retire and rally against it, no highland bonus, no taking ground."""
     defender, attacker = run.now(defender), run.now(attacker)
     if defender.arm is Arm.LEADER or defender.blocks == 0:
         return
     role = Role(ordered=False, battling_back=True)
-    attack(run, defender, attacker, role, retiring=False)
+    attack(run, defender, attacker, role, retiring=False, prefix=f"{prefix}back_")
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

@@ -92,6 +92,12 @@ RETREAT_PER_FLAG: dict[Arm | UnitType, int] = {
     Arm.CAVALRY: 2,
 }
 
+# Flags a unit "may ignore", its owner's choice: the government grenadier's page (the one
+# reference §2 cites for its rally die) gives its morale as "Retreat 1 hex for each flag •
+# May ignore 1 flag."
+IGNORE_FLAGS: dict[UnitType, int] = {UnitType.GRENADIER: 1}
+IGNORE_FLAGS_SOURCE = "Government Grenadier unit page"
+
 # Rally check dice the unit pages give (reference §2): grenadier +1 die, lowland −1 die.
 RALLY_MODIFIER: dict[UnitType, int] = {UnitType.GRENADIER: 1, UnitType.LOWLAND: -1}
 

@@ -280,3 +280,24 @@ async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):
     assert refused.ephemeral
     assert "Black Watch: `other-hill` says it stands on a hill, but its terrain is open." \
         in refused.content
+
+
+async def test_a_grenadiers_player_chooses_to_ignore_a_flag_with_a_button(battle_session):
+    await setup(battle_session)
+    added = await reply(battle_session, '/unit add side:Government name:"Ligonier\'s '
+                                        'Grenadiers" words:grenadier strength:4')
+    assert not added.ephemeral
+    asked = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                                        'defender:"Ligonier\'s Grenadiers" '
+                                        'dice:"flag art art art art  art art art art"',
+                        user_id=GM_USER)
+    assert asked.embeds[0]["title"] == ("❓ Will Ligonier's Grenadiers ignore 1 flag of the 1 "
+                                        "flag against it?")
+    assert buttons(asked) == ["Ignore 1 flag", "Take every flag"]
+    assert f"Ligonier's Grenadiers' player (<@{PLAYER}>) or a GM decides" in \
+        asked.embeds[0]["description"]
+    [_, result] = await press(battle_session, asked, "Ignore 1 flag", user=PLAYER)
+    text = text_of(result)
+    assert ("Ligonier's Grenadiers ignores 1 flag: a grenadier may ignore 1 flag (Government "
+            "Grenadier unit page).") in text
+    assert "Ligonier's Grenadiers battles back against Black Watch" in text

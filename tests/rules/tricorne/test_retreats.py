@@ -23,7 +23,8 @@ def test_each_flag_retreats_the_unit_by_its_class(kind, per_flag):
     target = unit("Target", kind, blocks=2, cannot_retire=True)
     count = rally_dice(target, settings())[0]
     miss = "inf" if target.arm.value == "cavalry" else "cav"
-    result = melee(ATTACKER, target, f"flag flag {miss} " + " sab" * count, "stay")
+    result = melee(ATTACKER, target, f"flag flag {miss} " + " sab" * count,
+                   "ignore_flag=take; take_ground=stay")
     assert ("moved", "Target", 2 * per_flag) in effects(result)
     assert step(result, "Retreat").outcome == (
         f"2 flags: Target must retreat {2 * per_flag} hexes.")
