@@ -195,10 +195,11 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     """What happened before a question, and the question: the player answers with the
     buttons under it (or ``/answer``). ``whose`` is markdown, names already escaped."""
     answers = " · ".join(f"`{a.key}`" for a in question.answers)
+    typed = f"; or with {question.typed}" if question.typed else ""
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
         description=f"{whose} decides. Answer with a button below, or `/answer` "
-                    f"with one of: {answers}.",
+                    f"with one of: {answers}{typed}.",
         colour=QUESTION_COLOUR,
         author=f"{RULESETS[ruleset].title if ruleset in RULESETS else ruleset} · "
                f"{procedure.replace('-', ' ').capitalize()}",

@@ -16,6 +16,7 @@ from typing import Any
 
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.fields import did_you_mean
+from rules.core.notation import echo
 
 
 @dataclass(frozen=True)
@@ -33,13 +34,19 @@ class Question:
     answers: tuple[Answer, ...]
     unit: str | None = None  # the unit whose player decides; None: the GM or whoever rolled
     by: str = "player"  # the role in the procedure: attacker, defender, player, gm
+    # What a player may type instead of a listed answer (``the unit it attacks, as `Name:
+    # words```), for a choice no list can hold; empty: only the listed answers.
+    typed: str = ""
 
     def answer(self, given: str) -> Answer:
-        """The allowed answer ``given`` names (case and spacing aside), or a clear refusal."""
+        """The allowed answer ``given`` names (case and spacing aside), else the text as
+        typed where the question takes one, or a clear refusal."""
         wanted = _key(given)
         for answer in self.answers:
             if wanted in (_key(answer.key), _key(answer.label)):
                 return answer
+        if self.typed and given.strip():
+            return self._typed(given.strip())
         keys = [a.key for a in self.answers]
         raise InvalidInput(
             f"`{given}` is not an answer to “{self.text}”.",
@@ -47,15 +54,25 @@ class Question:
             + did_you_mean(given, keys),
         )
 
+    def _typed(self, text: str) -> Answer:
+        if ";" in text:
+            # Answers are kept for replay as `question=answer`, `;` between them.
+            raise InvalidInput(f"`{echo(text)}`: an answer holds no `;`.",
+                               hint=f"Answer with {self.typed}, one at a time.")
+        return Answer(text, text)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "text": self.text, "unit": self.unit, "by": self.by,
+        data = {"key": self.key, "text": self.text, "unit": self.unit, "by": self.by,
                 "answers": [{"key": a.key, "label": a.label} for a in self.answers]}
+        if self.typed:
+            data["typed"] = self.typed
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Question:
         return cls(data["key"], data["text"],
                    tuple(Answer(a["key"], a["label"]) for a in data["answers"]),
-                   data.get("unit"), data.get("by", "player"))
+                   data.get("unit"), data.get("by", "player"), data.get("typed", ""))
 
 
 class Undecided(RulesError):

@@ -11,7 +11,7 @@ from rules.core.errors import InvalidInput
 from rules.core.records import Resolution
 from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
 from rules.tricorne import battle, commands, effects
-from rules.tricorne.inputs import UNIT, json_unit, json_units
+from rules.tricorne.inputs import TYPED_BONUS_TARGET, UNIT, json_unit, json_units
 from rules.tricorne.melee import Melee, resolve_melee
 from rules.tricorne.settings import SETTINGS, settings_from
 from rules.tricorne.units import RULESET
@@ -25,7 +25,7 @@ def _melee(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
         raise InvalidInput("`card` is true or false (an Ambush or First Strike card's melee).")
     melee = Melee(json_unit(request.get("attacker"), "attacker"),
                   json_unit(request.get("defender"), "defender"), card,
-                  tuple(json_units(request.get("bonus"), "bonus")))
+                  tuple(json_units(request.get("bonus"), "bonus")), TYPED_BONUS_TARGET)
     return resolve_melee(melee, dice, Answers.read(request.get("answers"), "answers"),
                          settings_from(request.get("settings")))
 
@@ -35,10 +35,14 @@ REFERENCE = (
         "Grenadier 3; regular, highland, lowland, militia, cavalry, artillery 2.",
         "+1 full strength, +1 leader attached, +1 highland when ordered or in a bonus melee, "
         "+ cards; then −1 ordered infantry that moved, − terrain.",
+        "Cavalry and artillery that entered forest or buildings this turn (`forest moved`) "
+        "may not battle.",
     )),
     ("Hits (step 5)", (
         "1 hit per symbol of the target's arm and per saber (not militia's or light "
         "cavalry's sabers); flags retreat; hits past the last block are wasted.",
+        "A hill ignores 1 flag attacked from below or from another hill (`other-hill`), not "
+        "by artillery; a grenadier may ignore 1 flag (its owner is asked).",
     )),
     ("Project defaults (docs/tricorne.md)", (
         "Die: inf inf cav art saber flag. Rally check: 1 die per block left, +1 leader; its "

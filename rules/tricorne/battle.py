@@ -151,8 +151,9 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             blocks = unit.strength if unit.strength is not None else DEFAULT_FULL
             return replace(unit, strength=max(0, blocks - (effect.amount or 0)))
         case EffectKind.MOVED if effect.value == TAKES_GROUND:
-            # "Taking ground is counted as movement" (reference §5).
-            return unit.with_attr("moved", True)
+            # "Taking ground is counted as movement" (reference §5), into the vacated hex,
+            # whose terrain (when known) the effect carries.
+            return _on_terrain(unit.with_attr("moved", True), effect.detail)
         case _ if effect.kind == ELIMINATED:
             return replace(unit, strength=0, status=GONE, gone_reason="eliminated")
         case _ if effect.kind == ROUTED_OFF:
@@ -161,6 +162,17 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             # Moves, retreats and banners: positions are the table's; banners are counted
             # from the units and leaders each side has lost.
             return unit
+
+
+def _on_terrain(unit: RosterUnit, terrain: str) -> RosterUnit:
+    """The unit standing on ``terrain`` (none given: where it was). Open ground is kept as
+    no terrain at all, as `/unit add` leaves it."""
+    if not terrain or terrain == (unit.attr("terrain") or Terrain.OPEN.value):
+        return unit
+    attributes = {k: v for k, v in unit.attributes.items() if k != "terrain"}
+    if terrain != Terrain.OPEN.value:
+        attributes["terrain"] = terrain
+    return unit.changed(attributes=attributes)
 
 
 def _general_effect(general: RosterGeneral, effect: Effect) -> RosterGeneral:

@@ -22,10 +22,11 @@ from rules.tricorne.battle import engine_unit, lone_leader
 from rules.tricorne.inputs import (
     ROSTER_FIELDS,
     SITUATION_FIELDS,
+    TYPED_BONUS_TARGET,
     read_unit_text,
     read_units_text,
 )
-from rules.tricorne.melee import MAX_BONUS_TARGETS, Melee, resolve_melee
+from rules.tricorne.melee import MAX_BONUS_TARGETS, Melee, TypedTarget, resolve_melee
 from rules.tricorne.settings import settings_from
 from rules.tricorne.units import Unit
 
@@ -40,6 +41,7 @@ def prepare_melee(options: Mapping[str, Any], roster: Roster | None,
         attacker = read_unit_text(options["attacker"], "attacker", "Attacker")
         defender = read_unit_text(options["defender"], "defender", "Defender")
         bonus = read_units_text(options["bonus"], "bonus") if options.get("bonus") else []
+        typed = TYPED_BONUS_TARGET
     else:
         attacker = roster_unit(options["attacker"], "attacker", roster)
         defender = roster_unit(options["defender"], "defender", roster)
@@ -48,7 +50,8 @@ def prepare_melee(options: Mapping[str, Any], roster: Roster | None,
                  ] if options.get("bonus") else []
         check_sides(attacker, [defender, *named])
         bonus = named or enemies(roster, defender)
-    melee = Melee(attacker, defender, card, tuple(bonus))
+        typed = typed_roster_target(attacker, roster)
+    melee = Melee(attacker, defender, card, tuple(bonus), typed)
     given = dict(options)
 
     def melee_now(dice: DiceSource, answers: Answers | None = None) -> Resolution:
@@ -95,6 +98,17 @@ def enemies(roster: Roster, defender: Unit) -> list[Unit]:
                if name_key(g.side) == side and g.unit is None and g.status == ACTIVE]
     ordered = sorted((*units, *leaders), key=lambda u: u.name != defender.name)
     return ordered[:MAX_BONUS_TARGETS]
+
+
+def typed_roster_target(attacker: Unit, roster: Roster) -> TypedTarget:
+    """In a battle, a bonus melee's target typed as the answer is an enemy roster unit or
+    lone leader, by name."""
+    def read(text: str) -> Unit:
+        target = roster_unit(text, "bonus melee target", roster)
+        check_sides(attacker, [target])
+        return target
+
+    return TypedTarget(read, "the name of the enemy unit it attacks")
 
 
 def check_sides(attacker: Unit, others: list[Unit]) -> None:

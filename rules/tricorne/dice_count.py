@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.core.records import Modifier
-from rules.tricorne.units import BASE_DICE, REFERENCE, TEXT, Arm, Terrain, Unit, UnitType
+from rules.tricorne.units import BASE_DICE, CLOSED, REFERENCE, TEXT, Arm, Unit, UnitType
 
 STEP3 = f"{TEXT} step 3"
 TERRAIN = f"{REFERENCE} §5 (American Revolution terrain)"
-CLOSED = (Terrain.FOREST, Terrain.BUILDINGS)
 
 
 @dataclass(frozen=True)
@@ -57,13 +56,23 @@ def melee_dice(unit: Unit, target: Unit, role: Role) -> DiceCount:
         additions.append(Modifier(unit.cards, "Command/Combat cards", STEP3))
     reductions = []
     if unit.arm is Arm.INFANTRY and unit.moved and role.ordered:
-        reductions.append(Modifier(-1, "moved (ordered infantry)", STEP3))
+        reductions.append(moved_reduction(unit))
     terrain = terrain_reduction(unit, target)
     if terrain:
         reductions.append(terrain)
     if unit.reduce:
         reductions.append(Modifier(-unit.reduce, "terrain (given)", STEP3))
     return DiceCount(BASE_DICE[unit.kind], tuple(additions), tuple(reductions))
+
+
+def moved_reduction(unit: Unit) -> Modifier:
+    """Ordered infantry that moved: −1 die. Infantry that entered forest or buildings "may
+    battle at −1 die" (reference §5): the same die, since entering is its move; the reason
+    says so."""
+    if unit.entered_closed:
+        return Modifier(-1, f"moved into {unit.terrain.value} (ordered infantry)",
+                        f"{STEP3}; {TERRAIN}")
+    return Modifier(-1, "moved (ordered infantry)", STEP3)
 
 
 def highland_bonus(role: Role) -> bool:

@@ -16,7 +16,7 @@ TEXTS = {
     ROUTED_OFF: "fails its rally check and routs off the field",
     BANNER: "wins a Victory Banner for its side ({value})",
     LEADER_KILLED: "is killed",
-    LEADER_ESCAPES: "escapes to the nearest friendly unit",
+    LEADER_ESCAPES: "escapes alone toward the nearest friendly unit (a lone leader)",
     LEADER_JOINS: "joins {value}",
     LEADER_RETREATS: "retreats toward its side",
 }

@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, split_units
-from rules.tricorne.melee import MAX_BONUS_TARGETS
+from rules.tricorne.melee import MAX_BONUS_TARGETS, TypedTarget
 from rules.tricorne.units import (
     DEFAULT_FULL,
     MAX_BLOCKS,
@@ -44,6 +44,7 @@ SITUATION: tuple[Field, ...] = (
           aliases=("room",), minimum=0, maximum=12),
     Field("cannot_retire", bool, "cavalry with no two hexes to retire and rally into"),
     Field("retire_onto", str, "a lone friendly leader one hex back it would retire onto"),
+    Field("other_hill", bool, "on a hill, its enemy on another group of hill hexes"),
 )
 
 # A quick lookup's unit also says its blocks and its leader (in a battle, its strength and
@@ -85,6 +86,7 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
         retreat_room=values.get("retreat_room"),
         cannot_retire=values.get("cannot_retire", False),
         retire_onto=values.get("retire_onto"),
+        other_hill=values.get("other_hill", False),
     )
 
 
@@ -125,3 +127,9 @@ def json_units(data: Any, where: str) -> list[Unit]:
     if not isinstance(data, list) or len(data) > MAX_BONUS_TARGETS:
         raise InvalidInput(f"`{where}` must be a list of up to {MAX_BONUS_TARGETS} units.")
     return [json_unit(item, f"{where}[{i}]") for i, item in enumerate(data)]
+
+
+# A quick lookup's (and a JSON request's) bonus target typed as the answer to `bonus_melee`.
+TYPED_BONUS_TARGET = TypedTarget(
+    lambda text: read_unit_text(text, "bonus melee target", "Target"),
+    "the unit it attacks, written as in `bonus` (`Fusiliers: regular blocks=3`)")

@@ -9,12 +9,14 @@ defender's battle back. A bonus melee runs the same steps against its own target
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.roster import name_key
 from rules.tricorne.checks import (
     can_take_ground,
     leader_check,
@@ -35,6 +37,8 @@ from rules.tricorne.effects import (
 )
 from rules.tricorne.settings import FailedRally, Settings
 from rules.tricorne.units import (
+    IGNORE_FLAGS,
+    IGNORE_FLAGS_SOURCE,
     NO_SABER_HITS,
     REFERENCE,
     RULESET,
@@ -48,9 +52,21 @@ from rules.tricorne.units import (
 )
 
 MAX_BONUS_TARGETS = 8
+STOPPED = ("cavalry and artillery that enter forest or buildings must stop and may not "
+           "battle")
 RETIRE, STAND = Answer("retire", "Retire and rally"), Answer("stand", "Stand and fight")
 ADVANCE, STAY = Answer("advance", "Take ground"), Answer("stay", "Stay")
+TAKE_FLAGS = Answer("take", "Take every flag")
 NO_BONUS = Answer("none", "No bonus melee")
+
+
+@dataclass(frozen=True)
+class TypedTarget:
+    """How a bonus melee's target typed as the answer is read, and what to type (said with
+    the question)."""
+
+    read: Callable[[str], Unit]
+    help: str
 
 
 @dataclass(frozen=True)
@@ -59,6 +75,7 @@ class Melee:
     defender: Unit
     card: bool = False  # the attack is an Ambush or First Strike card's
     bonus_targets: tuple[Unit, ...] = ()
+    typed_target: TypedTarget | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -108,12 +125,26 @@ def check_melee(melee: Melee) -> None:
         raise NotAllowed(f"{attacker.name} is a lone leader: a leader may not engage in melee "
                          "combat when alone in a hex.",
                          hint="Attach the leader to a unit and melee with the unit.")
+    if attacker.stopped_from_battle:
+        raise NotAllowed(f"{attacker.name} entered {attacker.terrain.value} this turn: "
+                         f"{STOPPED} ({REFERENCE} §5).",
+                         hint="It may battle from there next turn. If it did not enter that "
+                              "hex this turn, say so with `moved=false`.")
     if attacker.name.casefold() == defender.name.casefold():
         raise InvalidInput("A unit cannot melee itself.", hint="Name an adjacent enemy unit.")
     for unit in (attacker, defender, *melee.bonus_targets):
         if not unit.alone and unit.blocks <= 0:
             raise InvalidInput(f"{unit.name} has no blocks left.",
                                hint="Give it blocks=1 or more, or leave it out.")
+        check_other_hill(unit)
+
+
+def check_other_hill(unit: Unit) -> None:
+    if unit.other_hill and unit.terrain is not Terrain.HILL:
+        raise InvalidInput(f"{unit.name}: `other-hill` says it stands on a hill, but its "
+                           f"terrain is {unit.terrain.value}.",
+                           hint="Give its terrain as `hill` (in a battle, with `/unit edit`), "
+                                "or leave `other-hill` out.")
 
 
 def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> None:
@@ -128,20 +159,20 @@ def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> Non
         return
     retiring = ask_retire(run, attacker, defender, prefix)
     role = Role(ordered=True, bonus=bonus, card=run.melee.card)
-    result = attack(run, attacker, defender, role, retiring=retiring)
+    result = attack(run, attacker, defender, role, retiring=retiring, prefix=prefix)
     defender = run.now(defender)
     if retiring and not result.eliminated:
         result = retire_and_rally(run, attacker, defender, result)
     vacated = result.eliminated or result.retreated or result.routed
     if vacated:
-        took_ground = ask_take_ground(run, attacker, prefix)
+        took_ground = ask_take_ground(run, attacker, defender, prefix)
         if took_ground and not retiring and not bonus:
             ask_bonus_melee(run, attacker, defender)
         elif took_ground and retiring:
             run.out.note(f"{attacker.name} took ground after a retire and rally: no bonus "
                          f"melee ({TEXT} step 2).")
     elif not result.eliminated:
-        battle_back(run, defender, attacker)
+        battle_back(run, defender, attacker, prefix)
 
 
 # --- step 2: retire and rally --------------------------------------------------------------
@@ -196,7 +227,10 @@ def retire_and_rally(run: Run, attacker: Unit, defender: Unit, result: Attack) -
 # --- steps 3 to 6: dice, hits, leaders, flags ----------------------------------------------
 
 
-def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bool) -> Attack:
+def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bool,
+           prefix: str) -> Attack:
+    """One roll of melee dice and what it does; ``prefix`` names the questions it asks
+    (``bonus_``, ``back_``)."""
     count = melee_dice(attacker, defender, role)
     what = "battles back" if role.battling_back else "rolls"
     title = f"{attacker.name} {what} against {defender.name}"
@@ -219,18 +253,30 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
                 result=f"{_n(hits, 'hit')}" + (f", {_n(flags, 'flag')}" if flags else ""),
                 notes=tuple(notes))
     run.out.step(title, hits_outcome(defender, applied), roll)
+    return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix)
+
+
+def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int,
+              prefix: str) -> Attack:
+    """Steps 5 and 6 for one roll: blocks off, flags and retreats, one leader casualty check
+    once the roll's blocks are all removed (hits, then a blocked retreat), then the rally
+    check."""
     result = Attack(hits=applied)
-    if not applied:
-        run.phrases.append(f"{attacker.name} scores no hit on {defender.name}")
     if applied:
         result.eliminated = take_hits(run, attacker, defender, applied)
-    if result.eliminated or retiring:
-        return result
-    defender = run.now(defender)
-    flags = ignore_flag(run, attacker, defender, flags)
-    if flags:
-        result.retreated, result.eliminated, result.routed = retreat(run, attacker, defender,
-                                                                     flags)
+    else:
+        run.phrases.append(f"{attacker.name} scores no hit on {defender.name}")
+    if not result.eliminated:
+        flags = ignore_flag(run, attacker, run.now(defender), flags)
+        flags = ask_ignore_flag(run, run.now(defender), flags, prefix)
+        if flags:
+            result.retreated, result.eliminated = retreat(run, attacker, run.now(defender),
+                                                          flags)
+    if applied or result.eliminated:
+        check_attached_leader(run, attacker, defender, result.eliminated)
+    if flags and not result.eliminated:
+        # "The unit must make its rally check, even if the unit did not retreat."
+        result.routed = take_rally_check(run, defender, attacker)
     return result
 
 
@@ -306,44 +352,90 @@ def take_hits(run: Run, attacker: Unit, defender: Unit, applied: int) -> bool:
         run.phrases.append(f"{attacker.name} eliminates {defender.name}")
     else:
         run.phrases.append(f"{attacker.name} scores {_n(applied, 'hit')} on {defender.name}")
-    if defender.leader:
-        check_leader(run, attacker, run.now(defender), eliminated)
     return eliminated
 
 
-def check_leader(run: Run, attacker: Unit, unit: Unit, eliminated: bool) -> None:
-    check = leader_check(unit, eliminated, run.dice, run.settings)
+def check_attached_leader(run: Run, enemy: Unit, unit: Unit, gone: bool) -> None:
+    """The check of the leader attached to ``unit``, if it has one; ``gone``: the unit has
+    left the field (eliminated or routed) and left the leader alone in its hex."""
+    unit = run.now(unit)
+    if unit.leader:
+        check_leader(run, enemy, unit, gone)
+
+
+def check_leader(run: Run, enemy: Unit, unit: Unit, gone: bool) -> None:
+    check = leader_check(unit, gone, run.dice, run.settings)
     default = run.settings.leader_default()
     if default:
         run.out.default(default)
     leader = unit.leader or ""
+    run.update(unit, leader=None if gone or not check.passed else leader)
     if not check.passed:
         run.out.effect(LEADER_KILLED, leader)
-        run.out.effect(BANNER, attacker.name, value=f"{leader} killed")
-        run.update(unit, leader=None)
+        run.out.effect(BANNER, enemy.name, value=f"{leader} killed")
         run.hurt(Severity.DECISIVE)
+        run.phrases.append(f"{leader} is killed")
         outcome = f"{leader} is killed: a Victory Banner."
-    elif eliminated:
-        run.out.effect(LEADER_ESCAPES, leader)
-        outcome = f"{leader} survives and escapes to the nearest friendly unit."
+    elif gone:
+        # The unit is gone; its leader is not: he stands alone, a lone leader, until a unit
+        # takes him in (reference §2: a unit retreating onto a lone friendly leader).
+        run.out.effect(LEADER_ESCAPES, leader, value=unit.name)
+        run.phrases.append(f"{leader} escapes alone")
+        outcome = (f"{leader} survives and escapes alone toward the nearest friendly unit: "
+                   f"a lone leader now that {unit.name} is gone.")
     else:
         outcome = f"{leader} survives and stays with {unit.name}."
     run.out.step("Leader casualty check", outcome, check.roll)
 
 
 def ignore_flag(run: Run, attacker: Unit, defender: Unit, flags: int) -> int:
-    """A hill ignores 1 flag when attacked from a lower level, never against artillery."""
-    if (flags and defender.terrain is Terrain.HILL and attacker.terrain is not Terrain.HILL
-            and attacker.arm is not Arm.ARTILLERY):
-        run.out.step("Hill", f"{defender.name} on a hill attacked from below ignores 1 flag "
+    """A hill ignores 1 flag when attacked from a lower level or from a different group of
+    hill hexes, never against artillery (reference §5)."""
+    why = hill_protection(attacker, defender)
+    if flags and why:
+        run.out.step("Hill", f"{defender.name} on a hill attacked {why} ignores 1 flag "
                      f"({REFERENCE} §5).")
         return flags - 1
     return flags
 
 
-def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool, bool, bool]:
-    """Step 6: back per flag; a block lost per hex it cannot complete; then a rally check.
-    Returns (left its hex, eliminated, routed)."""
+def ask_ignore_flag(run: Run, unit: Unit, flags: int, prefix: str) -> int:
+    """A unit whose class "may ignore" flags (the government grenadier, 1): its owner's
+    choice, asked once the flags are known, after the hill's."""
+    may = IGNORE_FLAGS.get(unit.kind, 0)
+    if not flags or not may:
+        return flags
+    ignored = min(may, flags)
+    by = "attacker" if "back_" in prefix else "defender"
+    question = Question(f"{prefix}ignore_flag",
+                        f"Will {unit.name} ignore {_n(ignored, 'flag')} of the "
+                        f"{_n(flags, 'flag')} against it?",
+                        (Answer("ignore", f"Ignore {_n(ignored, 'flag')}"), TAKE_FLAGS),
+                        unit=unit.name, by=by)
+    if run.out.ask(question) is TAKE_FLAGS:
+        run.out.step("Flags", f"{unit.name} takes every flag.")
+        return flags
+    run.out.step("Flags", f"{unit.name} ignores {_n(ignored, 'flag')}: a "
+                 f"{unit.kind.value.replace('-', ' ')} may ignore {_n(may, 'flag')} "
+                 f"({IGNORE_FLAGS_SOURCE}).")
+    return flags - ignored
+
+
+def hill_protection(attacker: Unit, defender: Unit) -> str | None:
+    """Where the attack comes from, when the defender's hill protects it. `other-hill`, on
+    either unit, says the two stand on different groups of hill hexes."""
+    if defender.terrain is not Terrain.HILL or attacker.arm is Arm.ARTILLERY:
+        return None
+    if attacker.terrain is not Terrain.HILL:
+        return "from below"
+    if attacker.other_hill or defender.other_hill:
+        return "from another group of hill hexes"
+    return None
+
+
+def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool, bool]:
+    """Step 6: back per flag; a block lost per hex it cannot complete. Returns (left its
+    hex, eliminated)."""
     hexes = flags * retreat_per_flag(defender.kind)
     room = hexes if defender.retreat_room is None else min(hexes, defender.retreat_room)
     lost = min(hexes - room, defender.blocks)
@@ -365,14 +457,22 @@ def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool,
         run.out.effect(BANNER, attacker.name, value=f"{defender.name} eliminated")
         run.hurt(Severity.DECISIVE)
         run.out.step("Retreat", " ".join([*words, "Eliminated."]))
-        return bool(room), True, False
+        return bool(room), True
     run.out.step("Retreat", " ".join(words))
-    # "The unit must make its rally check, even if the unit did not retreat."
-    return bool(room), False, take_rally_check(run, defender, attacker)
+    return bool(room), False
 
 
 def take_rally_check(run: Run, unit: Unit, enemy: Unit) -> bool:
-    """True when the unit failed and left the field."""
+    """True when the unit failed and left the field (its leader, if any, is then left
+    alone and makes the check of a leader whose unit is gone)."""
+    gone = rally(run, unit, enemy)
+    if gone:
+        check_attached_leader(run, enemy, unit, gone=True)
+    return gone
+
+
+def rally(run: Run, unit: Unit, enemy: Unit) -> bool:
+    """The rally check and what failing it does: True when the unit left the field."""
     unit = run.now(unit)
     check = rally_check(unit, run.dice, run.settings)
     for default in (run.settings.rally_default(),
@@ -433,14 +533,14 @@ def attack_lone_leader(run: Run, attacker: Unit, leader: Unit, *, bonus: bool) -
         run.hurt(Severity.MINOR)
         outcome = f"{leader.name} survives and retreats toward its side."
     run.out.step(f"{attacker.name} attacks {leader.name}", outcome, roll)
-    if ask_take_ground(run, attacker, "bonus_" if bonus else "") and not bonus:
+    if ask_take_ground(run, attacker, leader, "bonus_" if bonus else "") and not bonus:
         ask_bonus_melee(run, attacker, leader)
 
 
 # --- step 7: taking ground and the bonus melee ----------------------------------------------
 
 
-def ask_take_ground(run: Run, attacker: Unit, prefix: str) -> bool:
+def ask_take_ground(run: Run, attacker: Unit, vacated: Unit, prefix: str) -> bool:
     if not can_take_ground(attacker) or run.melee.card:
         why = ("an Ambush or First Strike card's melee" if run.melee.card
                else "artillery")
@@ -452,9 +552,17 @@ def ask_take_ground(run: Run, attacker: Unit, prefix: str) -> bool:
     if run.out.ask(question) is STAY:
         run.out.step("Take ground", f"{attacker.name} stays in its hex.")
         return False
+    # It now stands in the vacated hex, on that hex's terrain ("taking ground is never
+    # mandatory and follows the normal terrain movement rules", reference §6). A lone
+    # leader's hex has no terrain on record: the unit's is left as it was.
+    terrain = None if vacated.alone else vacated.terrain
+    shown = f" ({terrain.value})" if terrain not in (None, Terrain.OPEN) else ""
     run.out.effect(EffectKind.MOVED, attacker.name, 1, value=TAKES_GROUND, measure="hex",
-                   direction="into the vacated hex")
-    run.update(attacker, moved=True)
+                   direction=f"into the vacated hex{shown}",
+                   detail=terrain.value if terrain else "")
+    # Its `other-hill` was said of the hex it left.
+    run.update(attacker, moved=True, other_hill=False,
+               **({"terrain": terrain} if terrain else {}))
     run.out.step("Take ground", f"{attacker.name} takes ground: it counts as movement.")
     return True
 
@@ -471,41 +579,73 @@ def ask_bonus_melee(run: Run, attacker: Unit, defender: Unit) -> None:
         run.out.step("Bonus melee", f"{attacker.name} gains no bonus melee (only infantry "
                      "with an attached leader, highland units and cavalry do).")
         return
+    if attacker.stopped_from_battle:
+        run.out.step("Bonus melee", f"{attacker.name} took ground into "
+                     f"{attacker.terrain.value}: cavalry that enters forest or buildings must "
+                     f"stop and may not battle, so it makes no bonus melee ({REFERENCE} §5).")
+        return
     targets = bonus_targets(run, defender)
-    if not targets:
+    typed = run.melee.typed_target
+    if not targets and typed is None:
         run.out.step("Bonus melee", f"{attacker.name} may make a bonus melee, but no target "
                      "is left: name the units it could attack with the bonus option.")
         return
     answers = (*(Answer(t.name, f"Attack {t.name}") for t in targets), NO_BONUS)
+    # Who is adjacent after taking ground is the table's knowledge: besides the targets
+    # named ahead, the player may type the one it attacks.
     question = Question("bonus_melee", f"Will {attacker.name} make a bonus melee?", answers,
-                        unit=attacker.name, by="attacker")
+                        unit=attacker.name, by="attacker", typed=typed.help if typed else "")
     chosen = run.out.ask(question)
     if chosen is NO_BONUS:
         run.out.step("Bonus melee", f"{attacker.name} makes no bonus melee.")
         return
-    target = next(t for t in targets if t.name == chosen.key)
-    melee_round(run, attacker, target, bonus=True)
+    target = next((t for t in targets if t.name == chosen.key), None)
+    melee_round(run, attacker, target or typed_target(run, attacker, defender, chosen.key),
+                bonus=True)
 
 
 def bonus_targets(run: Run, defender: Unit) -> list[Unit]:
     """The targets the player named; else the defender, if it is still on the field."""
-    gone = {e.unit for e in run.out.effects if e.kind in (ELIMINATED, ROUTED_OFF, LEADER_KILLED)}
+    gone = gone_names(run)
     named = [run.now(t) for t in run.melee.bonus_targets]
     candidates = named or [run.now(defender)]
     return [t for t in candidates if t.name not in gone][:MAX_BONUS_TARGETS]
 
 
+def gone_names(run: Run) -> set[str]:
+    """The units and leaders this melee has taken off the field so far."""
+    return {e.unit for e in run.out.effects if e.kind in (ELIMINATED, ROUTED_OFF, LEADER_KILLED)}
+
+
+def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
+    """The bonus melee's target as the player typed it: a unit of this melee by its name
+    (as it stands now), else read the way the bonus option reads one."""
+    known = {name_key(u.name): u for u in (attacker, defender, *run.melee.bonus_targets)}
+    typed = run.melee.typed_target
+    assert typed is not None  # asked only with a reader
+    target = run.now(known.get(name_key(text)) or typed.read(text))
+    again = "Name the unit its bonus melee attacks, or answer `none`."
+    if name_key(target.name) == name_key(attacker.name):
+        raise InvalidInput("A unit cannot melee itself.", hint=again)
+    if target.name in gone_names(run):
+        raise InvalidInput(f"{target.name} has left the field in this melee.", hint=again)
+    if not target.alone and target.blocks <= 0:
+        raise InvalidInput(f"{target.name} has no blocks left.", hint=again)
+    check_other_hill(target)
+    return target
+
+
 # --- step 8: battle back ---------------------------------------------------------------------
 
 
-def battle_back(run: Run, defender: Unit, attacker: Unit) -> None:
+def battle_back(run: Run, defender: Unit, attacker: Unit, prefix: str) -> None:
     """The defender, if it kept a block and its hex, attacks the original attacker: no
     retire and rally against it, no highland bonus, no taking ground."""
     defender, attacker = run.now(defender), run.now(attacker)
     if defender.arm is Arm.LEADER or defender.blocks == 0:
         return
     role = Role(ordered=False, battling_back=True)
-    attack(run, defender, attacker, role, retiring=False)
+    attack(run, defender, attacker, role, retiring=False, prefix=f"{prefix}back_")
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

@@ -51,6 +51,10 @@ class Terrain(StrEnum):
     BUILDINGS = "buildings"
 
 
+# Terrain a unit "must stop" on entering (reference §5): forest and buildings.
+CLOSED = (Terrain.FOREST, Terrain.BUILDINGS)
+
+
 ARM: dict[UnitType, Arm] = {
     UnitType.GRENADIER: Arm.INFANTRY,
     UnitType.REGULAR: Arm.INFANTRY,
@@ -88,6 +92,12 @@ RETREAT_PER_FLAG: dict[Arm | UnitType, int] = {
     Arm.CAVALRY: 2,
 }
 
+# Flags a unit "may ignore", its owner's choice: the government grenadier's page (the one
+# reference §2 cites for its rally die) gives its morale as "Retreat 1 hex for each flag •
+# May ignore 1 flag."
+IGNORE_FLAGS: dict[UnitType, int] = {UnitType.GRENADIER: 1}
+IGNORE_FLAGS_SOURCE = "Government Grenadier unit page"
+
 # Rally check dice the unit pages give (reference §2): grenadier +1 die, lowland −1 die.
 RALLY_MODIFIER: dict[UnitType, int] = {UnitType.GRENADIER: 1, UnitType.LOWLAND: -1}
 
@@ -116,6 +126,7 @@ class Unit:
     retreat_room: int | None = None  # hexes it can retreat; None: as far as the flags say
     cannot_retire: bool = False  # no two hexes to retire and rally into
     retire_onto: str | None = None  # a lone friendly leader one hex back to retire onto
+    other_hill: bool = False  # on a hill, and its enemy on another group of hill hexes
     side: str = ""
 
     @property
@@ -130,6 +141,18 @@ class Unit:
     @property
     def full_strength(self) -> bool:
         return self.blocks >= self.full
+
+    @property
+    def entered_closed(self) -> bool:
+        """It moved this turn and stands in forest or buildings: it entered that hex this
+        turn (a unit that moved stands in a hex it entered)."""
+        return self.moved and self.terrain in CLOSED
+
+    @property
+    def stopped_from_battle(self) -> bool:
+        """Reference §5: cavalry and artillery that entered forest or buildings this turn
+        "may not battle" (infantry may, at −1 die)."""
+        return self.entered_closed and self.arm in (Arm.CAVALRY, Arm.ARTILLERY)
 
     def describe(self) -> str:
         if self.alone:

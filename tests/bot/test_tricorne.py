@@ -169,3 +169,135 @@ async def test_settings_change_the_checks_and_are_checked_together(battle_sessio
     assert "a failed rally check routs" not in result.embeds[0]["footer"]["text"]
     units, _ = await roster(battle_session.client.db)
     assert units["Fusiliers"].strength == 2 and units["Fusiliers"].status == "active"
+
+
+async def test_cavalry_that_entered_a_wood_this_turn_is_refused_its_melee(battle_session):
+    await setup(battle_session)
+    added = await reply(battle_session, '/unit add side:Jacobites name:"Lord Elcho\'s '
+                                        'Lifeguards" words:"battle-cavalry forest moved"')
+    assert not added.ephemeral, added.content
+    refused = await reply(battle_session, '/melee tricorne attacker:"Lord Elcho\'s '
+                                          'Lifeguards" defender:Fusiliers')
+    assert refused.ephemeral
+    assert refused.content == (
+        "⚠️ Lord Elcho's Lifeguards entered forest this turn: cavalry and artillery that "
+        "enter forest or buildings must stop and may not battle (reference/tricorne.md §5). "
+        "It may battle from there next turn. If it did not enter that hex this turn, say so "
+        "with `moved=false`.")
+    units, _ = await roster(battle_session.client.db)
+    assert units["Fusiliers"].strength == 3
+    # Infantry that entered the wood battles at one die less.
+    await reply(battle_session, '/unit add side:Jacobites name:Ogilvy words:"regular forest '
+                                'moved"')
+    fought = await reply(battle_session, '/melee tricorne attacker:Ogilvy defender:Fusiliers '
+                                         'dice:"art art  art art"')
+    assert "− 1 moved into forest (ordered infantry) = 2 dice" in text_of(fought)
+    looked = await reply(battle_session, '/melee tricorne attacker:"Guns: trained-artillery '
+                                         'buildings moved" defender:"Foot: regular" '
+                                         'lookup:true')
+    assert looked.ephemeral
+    assert looked.content.startswith("⚠️ Guns entered buildings this turn: cavalry and "
+                                     "artillery that enter forest or buildings must stop")
+
+
+async def test_a_leader_whose_unit_routs_is_left_alone_and_undo_puts_him_back(battle_session):
+    for line in ["/battle start ruleset:tricorne name:Culloden",
+                 '/unit add side:Government name:"Barrell\'s 4th Foot" words:regular strength:2',
+                 "/unit add side:Jacobites name:Camerons words:highland strength:4",
+                 '/general add name:Cumberland side:Government unit:"Barrell\'s 4th Foot"']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+    # A flag; the rally check (2 blocks + 1 leader) fails; Cumberland's one die is no saber.
+    result = await reply(battle_session, '/melee tricorne attacker:Camerons '
+                                         'defender:"Barrell\'s 4th Foot" '
+                                         'dice:"flag art art art  cav cav cav  flag" '
+                                         'choices:"take_ground=stay"')
+    text = text_of(result)
+    assert ("Cumberland survives and escapes alone toward the nearest friendly unit: a lone "
+            "leader now that Barrell's 4th Foot is gone.") in text
+    assert ("**Cumberland** escapes alone toward the nearest friendly unit (a lone leader)\n"
+            "📋 Barrell's 4th Foot routs off the field\n"
+            "📋 Cumberland has left Barrell's 4th Foot") in text
+    _, generals = await roster(battle_session.client.db)
+    assert (generals["Cumberland"].unit_name, generals["Cumberland"].status) == (None,
+                                                                                 "active")
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "**Barrell's 4th Foot** · 2 blocks · regular, of 4 · *out: routed*\n" in shown
+    assert "**Cumberland** (Government)\n" in shown
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert not undone.ephemeral, undone.content
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "**Cumberland** (Government) · with Barrell's 4th Foot" in shown
+
+
+async def test_a_quick_lookups_bonus_melee_target_is_named_in_the_answer(discord_session):
+    asked = await reply(discord_session,
+                        '/melee tricorne attacker:"Dragoons: battle-cavalry" '
+                        'defender:"Fusiliers: regular blocks=1" '
+                        'dice:"inf art art  inf art art  art art art"')
+    [_, bonus] = await press(discord_session, asked, "Take ground", user=PLAYER)
+    assert bonus.embeds[0]["title"] == "❓ Will Dragoons make a bonus melee?"
+    assert buttons(bonus) == ["No bonus melee"]
+    assert bonus.embeds[0]["description"].endswith(
+        "or `/answer` with one of: `none`; or with the unit it attacks, written as in `bonus` "
+        "(`Fusiliers: regular blocks=3`).")
+    typo = await reply(discord_session, '/answer choice:"Grenadiers: grenadeer blocks=2"')
+    assert typo.ephemeral and "Did you mean `grenadier`?" in typo.content
+    result = await reply(discord_session, '/answer choice:"Grenadiers: grenadier blocks=2"')
+    assert not result.ephemeral, result.content
+    text = text_of(result)
+    assert "Dragoons (battle cavalry, 4 blocks) melees Grenadiers (grenadier infantry, " \
+           "2 blocks)" in text
+    assert "Grenadiers battles back against Dragoons" in text
+
+
+async def test_in_a_battle_the_bonus_target_may_be_typed_with_its_words(battle_session):
+    await setup(battle_session)
+    asked = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                                        'defender:Dragoons dice:"cav cav flag inf inf  flag '
+                                        'flag  saber cav cav inf  cav cav cav"', user_id=PLAYER)
+    [_, ground] = await press(battle_session, asked, "Stand and fight")
+    [_, bonus] = await press(battle_session, ground, "Take ground")
+    assert "; or with the name of the enemy unit it attacks." in \
+        bonus.embeds[0]["description"]
+    result = await reply(battle_session, '/answer choice:"Fusiliers: cards=1"',
+                         user_id=GM_USER)
+    assert "2 (regular) + 1 Command/Combat cards = 3 dice" in text_of(result)
+
+
+async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):
+    await setup(battle_session)
+    for line in ['/unit add side:Jacobites name:Atholl words:"highland hill"',
+                 '/unit add side:Government name:Pulteney words:"regular hill" strength:3']:
+        assert not (await reply(battle_session, line)).ephemeral
+    result = await reply(battle_session, '/melee tricorne attacker:"Atholl: other-hill" '
+                                         'defender:Pulteney dice:"flag art art art  art art"')
+    text = text_of(result)
+    assert ("Pulteney on a hill attacked from another group of hill hexes ignores 1 flag "
+            "(reference/tricorne.md §5).") in text
+    assert "Pulteney battles back against Atholl" in text
+    refused = await reply(battle_session, '/melee tricorne attacker:"Black Watch: other-hill" '
+                                          'defender:Pulteney')
+    assert refused.ephemeral
+    assert "Black Watch: `other-hill` says it stands on a hill, but its terrain is open." \
+        in refused.content
+
+
+async def test_a_grenadiers_player_chooses_to_ignore_a_flag_with_a_button(battle_session):
+    await setup(battle_session)
+    added = await reply(battle_session, '/unit add side:Government name:"Ligonier\'s '
+                                        'Grenadiers" words:grenadier strength:4')
+    assert not added.ephemeral
+    asked = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                                        'defender:"Ligonier\'s Grenadiers" '
+                                        'dice:"flag art art art art  art art art art"',
+                        user_id=GM_USER)
+    assert asked.embeds[0]["title"] == ("❓ Will Ligonier's Grenadiers ignore 1 flag of the 1 "
+                                        "flag against it?")
+    assert buttons(asked) == ["Ignore 1 flag", "Take every flag"]
+    assert f"Ligonier's Grenadiers' player (<@{PLAYER}>) or a GM decides" in \
+        asked.embeds[0]["description"]
+    [_, result] = await press(battle_session, asked, "Ignore 1 flag", user=PLAYER)
+    text = text_of(result)
+    assert ("Ligonier's Grenadiers ignores 1 flag: a grenadier may ignore 1 flag (Government "
+            "Grenadier unit page).") in text
+    assert "Ligonier's Grenadiers battles back against Black Watch" in text

@@ -45,6 +45,22 @@ def test_a_question_survives_storage():
     assert Question.from_dict(QUESTION.to_dict()) == QUESTION
 
 
+TYPED = Question("target", "Which unit does the 42nd attack?", (Answer("none", "None"),),
+                 typed="the unit it attacks, as `Name: words`")
+
+
+def test_a_question_may_also_take_a_typed_answer():
+    assert Answers.read("target=Hussars: cav blocks=2").decide(TYPED) == Answer(
+        "Hussars: cav blocks=2", "Hussars: cav blocks=2")
+    assert Answers.read(["None"]).decide(TYPED) is TYPED.answers[0]  # a listed one first
+    assert Question.from_dict(TYPED.to_dict()) == TYPED
+    assert "typed" not in QUESTION.to_dict()  # said only where a question takes one
+    with pytest.raises(InvalidInput, match="`;`"):
+        TYPED.answer("Hussars: cav; Rangers: inf")
+    with pytest.raises(InvalidInput, match="not an answer"):
+        QUESTION.answer("Hussars: cav")
+
+
 def test_an_answer_is_added_to_the_choices_for_replay():
     assert with_answer(None, QUESTION, QUESTION.answers[0]) == "counter_charge=Hussars"
     assert with_answer("a=b", QUESTION, QUESTION.answers[1]) == "a=b; counter_charge=stand"

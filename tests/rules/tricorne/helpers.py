@@ -7,7 +7,7 @@ import pytest
 from rules.core.decisions import Answers, Undecided
 from rules.core.dice import BATTLE_DICE_FACES, ScriptedSource, parse_dice
 from rules.core.records import Resolution
-from rules.tricorne.melee import Melee, resolve_melee
+from rules.tricorne.melee import Melee, TypedTarget, resolve_melee
 from rules.tricorne.settings import Settings, settings_from
 from rules.tricorne.units import Terrain, Unit, UnitType
 
@@ -35,22 +35,33 @@ def settings(**values) -> Settings:
 
 
 def melee(attacker: Unit, defender: Unit, rolled: str, answers: str = "", *,
-          card: bool = False, bonus: tuple[Unit, ...] = (), **setting_values) -> Resolution:
+          card: bool = False, bonus: tuple[Unit, ...] = (), typed: TypedTarget | None = None,
+          **setting_values) -> Resolution:
     """One melee on scripted dice and answers; every die typed must be used."""
     source = dice(rolled)
-    result = resolve_melee(Melee(attacker, defender, card, bonus), source,
+    result = resolve_melee(Melee(attacker, defender, card, bonus, typed), source,
                            Answers.read(answers), settings(**setting_values))
     source.finish()
     return result
 
 
 def asked(attacker: Unit, defender: Unit, rolled: str, answers: str = "", *,
-          card: bool = False, bonus: tuple[Unit, ...] = ()) -> tuple[str, int]:
+          card: bool = False, bonus: tuple[Unit, ...] = (),
+          typed: TypedTarget | None = None) -> tuple[str, int]:
     """The question the melee stops at, and how many dice it had used by then."""
+    return question(attacker, defender, rolled, answers, card=card, bonus=bonus,
+                    typed=typed)[0:2]
+
+
+def question(attacker: Unit, defender: Unit, rolled: str, answers: str = "", *,
+             card: bool = False, bonus: tuple[Unit, ...] = (),
+             typed: TypedTarget | None = None):
+    """The question the melee stops at, the dice used by then, and the question itself."""
     source = dice(rolled)
     with pytest.raises(Undecided) as stop:
-        resolve_melee(Melee(attacker, defender, card, bonus), source, Answers.read(answers))
-    return stop.value.question.key, source.consumed
+        resolve_melee(Melee(attacker, defender, card, bonus, typed), source,
+                      Answers.read(answers))
+    return stop.value.question.key, source.consumed, stop.value.question
 
 
 def effects(result: Resolution) -> list[tuple[str, str, int | None]]:

@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import pytest
 
+from rules.core.errors import InvalidInput
 from rules.tricorne.dice_count import Role, melee_dice
 from rules.tricorne.effects import BANNER, ELIMINATED, TAKES_GROUND
+from rules.tricorne.inputs import TYPED_BONUS_TARGET
 
-from .helpers import asked, cavalry, effects, melee, regular, rolls, step, titles, unit
+from .helpers import (
+    asked,
+    cavalry,
+    effects,
+    melee,
+    question,
+    regular,
+    rolls,
+    step,
+    titles,
+    unit,
+)
 
 ONE_BLOCK = regular("Target", blocks=1)
 ELIMINATE = "inf art art"  # one hit on infantry: the last block of ONE_BLOCK
@@ -91,6 +104,40 @@ def test_the_bonus_melee_is_optional():
 def test_with_no_target_named_and_the_defender_gone_there_is_no_one_to_attack():
     result = melee(cavalry("Attacker"), ONE_BLOCK, ELIMINATE, "advance")
     assert "no target is left" in step(result, "Bonus melee").outcome
+
+
+def test_the_player_may_type_the_bonus_target_when_none_is_left_to_pick():
+    key, used, bonus_question = question(cavalry("Dragoons"), ONE_BLOCK, ELIMINATE, "advance",
+                                         typed=TYPED_BONUS_TARGET)
+    assert (key, used) == ("bonus_melee", 3)
+    assert [a.key for a in bonus_question.answers] == ["none"]
+    assert bonus_question.typed == (
+        "the unit it attacks, written as in `bonus` (`Fusiliers: regular blocks=3`)")
+    result = melee(cavalry("Dragoons"), ONE_BLOCK, f"{ELIMINATE}  inf art art  art art art",
+                   "advance; bonus_melee=Grenadiers: grenadier blocks=2",
+                   typed=TYPED_BONUS_TARGET)
+    assert step(result, "Bonus melee: announce").outcome == (
+        "Dragoons (battle cavalry, 4 blocks) melees Grenadiers (grenadier infantry, 2 "
+        "blocks).")
+    assert effects(result)[-1] == ("damage", "Grenadiers", 1)
+    assert titles(result)[-1] == "Grenadiers battles back against Dragoons"
+
+
+def test_a_typed_bonus_target_naming_a_unit_of_the_melee_is_that_unit_as_it_stands():
+    target = regular("Target", blocks=3)
+    result = melee(cavalry("Dragoons"), target,
+                   "flag art art  inf inf inf  inf art art  art art",
+                   "advance; bonus_melee=target", typed=TYPED_BONUS_TARGET)
+    assert step(result, "Bonus melee: announce").outcome.endswith(
+        "melees Target (regular infantry, 3 blocks).")
+    for typed, refusal in [("target", "Target has left the field in this melee."),
+                           ("dragoons", "A unit cannot melee itself."),
+                           ("X: regular blocks=0", "X has no blocks left."),
+                           ("X: regulr", "I don't know `regulr`")]:
+        with pytest.raises(InvalidInput) as refused:
+            melee(cavalry("Dragoons"), ONE_BLOCK, ELIMINATE,
+                  f"advance; bonus_melee={typed}", typed=TYPED_BONUS_TARGET)
+        assert refusal in refused.value.message
 
 
 def test_a_bonus_melee_runs_the_whole_procedure_against_its_target_once():

@@ -90,6 +90,17 @@ def test_taking_ground_marks_the_unit_moved_and_a_new_turn_clears_it():
         ("Royal Scots", "moved", True, False), ("Hussars", "moved", True, False)]
 
 
+def test_taking_ground_puts_the_unit_on_the_vacated_hexs_terrain():
+    into_wood = Effect(EffectKind.MOVED, "Royal Scots", 1, detail="forest", value=TAKES_GROUND)
+    out_of_wood = Effect(EffectKind.MOVED, "Picardie", 1, detail="open", value=TAKES_GROUND)
+    unknown = Effect(EffectKind.MOVED, "Black Watch", 1, value=TAKES_GROUND)
+    after, changes = apply_effects([into_wood, out_of_wood, unknown], roster())
+    assert [u.attr("terrain") for u in after.units[:3]] == [None, "forest", None]
+    assert "terrain" not in after.units[2].attributes
+    assert [(c.who, c.field, c.before, c.after) for c in changes if c.field == "terrain"] == [
+        ("Royal Scots", "terrain", None, "forest"), ("Picardie", "terrain", "forest", None)]
+
+
 def test_leaders_killed_escaping_and_joining():
     after, _ = apply_effects([Effect(LEADER_KILLED, "Murray")], roster())
     assert after.generals[0].status == "killed"

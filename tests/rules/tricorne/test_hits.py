@@ -13,6 +13,7 @@ from rules.tricorne.effects import (
     LEADER_ESCAPES,
     LEADER_KILLED,
     LEADER_RETREATS,
+    ROUTED_OFF,
 )
 
 from .helpers import asked, cavalry, effects, melee, regular, rolls, step, titles, unit
@@ -127,7 +128,60 @@ def test_a_leader_whose_unit_is_eliminated_checks_with_one_die_and_a_saber_kills
     escapes = melee(regular("Attacker"), led(blocks=1), "inf cav cav  flag", "stay")
     assert (LEADER_ESCAPES, "Drummond", None) in effects(escapes)
     assert step(escapes, "Leader casualty check").outcome == (
-        "Drummond survives and escapes to the nearest friendly unit.")
+        "Drummond survives and escapes alone toward the nearest friendly unit: a lone leader "
+        "now that Royal Ecossais is gone.")
+
+
+@pytest.mark.parametrize(("die", "fate"), [("flag", LEADER_ESCAPES), ("sab", LEADER_KILLED)])
+def test_a_leader_whose_unit_routs_checks_with_one_die_and_is_left_alone(die, fate):
+    # A flag, the rally check fails (2 blocks + 1 leader = 3 dice), the unit routs.
+    result = melee(regular("Attacker"), led(blocks=2), f"flag cav cav  cav cav cav  {die}",
+                   "stay")
+    assert titles(result)[2:5] == ["Retreat", "Rally check", "Leader casualty check"]
+    assert effects(result)[1:] == [(ROUTED_OFF, "Royal Ecossais", None),
+                                   (BANNER, "Attacker", None), *(
+                                       [(fate, "Drummond", None)] if fate == LEADER_ESCAPES
+                                       else [(fate, "Drummond", None),
+                                             (BANNER, "Attacker", None)])]
+    assert step(result, "Leader casualty check").rolls[0].dice == (
+        {"sab": "saber"}.get(die, die),)
+    if fate == LEADER_ESCAPES:
+        assert result.effects[-1].value == "Royal Ecossais"
+        assert result.headline == ("Attacker scores no hit on Royal Ecossais; Royal Ecossais "
+                                   "retreats 1 hex; Royal Ecossais routs; Drummond escapes "
+                                   "alone")
+
+
+def test_a_unit_eliminated_by_a_blocked_retreat_leaves_its_leader_alone():
+    result = melee(regular("Attacker"), led(blocks=1, retreat_room=0), "flag cav cav  flag",
+                   "stay")
+    assert effects(result) == [("damage", "Royal Ecossais", 1),
+                               (ELIMINATED, "Royal Ecossais", None),
+                               (BANNER, "Attacker", None), (LEADER_ESCAPES, "Drummond", None)]
+    assert step(result, "Leader casualty check").rolls[0].dice == ("flag",)
+
+
+def test_hits_then_a_blocked_retreat_that_eliminates_make_one_check_of_one_die():
+    result = melee(regular("Attacker"), led(blocks=2, retreat_room=0), "inf flag cav  sab",
+                   "stay")
+    assert titles(result).count("Leader casualty check") == 1
+    assert titles(result)[2:4] == ["Retreat", "Leader casualty check"]
+    assert (LEADER_KILLED, "Drummond", None) in effects(result)
+
+
+def test_a_failed_rally_that_takes_the_last_block_leaves_the_leader_alone():
+    result = melee(regular("Attacker"), led(blocks=1), "flag cav cav  cav cav  inf", "stay",
+                   failed_rally="lose-block")
+    assert effects(result)[-2:] == [(BANNER, "Attacker", None),
+                                    (LEADER_ESCAPES, "Drummond", None)]
+
+
+def test_a_retiring_unit_that_routs_leaves_its_leader_alone():
+    dragoons = cavalry("Dragoons", blocks=2, leader="Cope")
+    result = melee(regular("Attacker"), dragoons, "inf art art  inf inf inf  flag",
+                   "retire; stay")
+    assert titles(result)[-3:] == ["Rally check", "Leader casualty check", "Take ground"]
+    assert effects(result)[-1] == (LEADER_ESCAPES, "Cope", None)
 
 
 def test_the_leader_check_follows_the_settings():

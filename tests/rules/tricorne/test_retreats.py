@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.core.errors import InvalidInput
 from rules.tricorne.checks import rally_dice
 from rules.tricorne.effects import BANNER, ELIMINATED, ROUTED_OFF
 
@@ -22,7 +23,8 @@ def test_each_flag_retreats_the_unit_by_its_class(kind, per_flag):
     target = unit("Target", kind, blocks=2, cannot_retire=True)
     count = rally_dice(target, settings())[0]
     miss = "inf" if target.arm.value == "cavalry" else "cav"
-    result = melee(ATTACKER, target, f"flag flag {miss} " + " sab" * count, "stay")
+    result = melee(ATTACKER, target, f"flag flag {miss} " + " sab" * count,
+                   "ignore_flag=take; take_ground=stay")
     assert ("moved", "Target", 2 * per_flag) in effects(result)
     assert step(result, "Retreat").outcome == (
         f"2 flags: Target must retreat {2 * per_flag} hexes.")
@@ -74,6 +76,49 @@ def test_a_hill_ignores_one_flag_when_attacked_from_below(attacker, ignored):
     result = melee(attacker, hill, rolled, "stay")
     assert ("Hill" in titles(result)) is ignored
     assert (("moved", "Target", 1) in effects(result)) is not ignored
+
+
+@pytest.mark.parametrize(("attacker", "target_words", "ignored"), [
+    (regular("Attacker", terrain="hill", other_hill=True), {}, True),
+    (regular("Attacker", terrain="hill"), {"other_hill": True}, True),  # said on either
+    (unit("Guns", "trained-artillery", terrain="hill", other_hill=True), {}, False),
+])
+def test_a_hill_ignores_one_flag_when_attacked_from_another_group_of_hill_hexes(
+        attacker, target_words, ignored):
+    hill = regular("Target", blocks=2, terrain="hill", **target_words)
+    rolled = "flag cav cav  art art" if ignored else "flag cav cav  inf inf"
+    result = melee(attacker, hill, rolled, "stay")
+    assert ("Hill" in titles(result)) is ignored
+    if ignored:
+        assert step(result, "Hill").outcome == (
+            "Target on a hill attacked from another group of hill hexes ignores 1 flag "
+            "(reference/tricorne.md §5).")
+
+
+def test_the_other_hill_protects_the_attacker_against_the_battle_back_too():
+    attacker = regular("Attacker", terrain="hill", other_hill=True)
+    result = melee(attacker, regular("Target", blocks=3, terrain="hill"),
+                   "cav cav cav  flag art")
+    assert step(result, "Hill").outcome.startswith("Attacker on a hill attacked from another "
+                                                   "group of hill hexes ignores 1 flag")
+    assert "Retreat" not in titles(result)
+
+
+def test_after_taking_ground_the_bonus_target_says_whether_its_hill_is_another():
+    attacker = cavalry("Dragoons", terrain="hill", other_hill=True)
+    first = regular("Target", blocks=1, terrain="hill")
+    same_hill = regular("Second", blocks=2, terrain="hill")
+    result = melee(attacker, first, "inf art art  flag art art  inf inf", "advance; Second; stay",
+                   bonus=(same_hill,))
+    assert "Hill" not in titles(result)  # it took ground onto the hill the target is on
+    assert ("moved", "Second", 1) in effects(result)
+
+
+def test_other_hill_is_refused_for_a_unit_not_on_a_hill():
+    with pytest.raises(InvalidInput) as refused:
+        melee(regular("Attacker", other_hill=True), regular("Target", terrain="hill"), "")
+    assert refused.value.message == (
+        "Attacker: `other-hill` says it stands on a hill, but its terrain is open.")
 
 
 # --- the rally check -------------------------------------------------------------------------
