@@ -12,23 +12,14 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from rules.core.engagements import Engagement, engagement_words
 from rules.core.errors import InvalidInput
-from rules.core.memo import MEMO_SIZE
+from rules.core.names import name_key
 
 ACTIVE = "active"
 GONE = "gone"
-
-
-@lru_cache(maxsize=MEMO_SIZE)
-def name_key(name: str) -> str:
-    """The lookup form of a name. A move asks it of every unit of the roster (a big battle
-    has hundreds) and of the same few names a dozen times: remembered by the standard
-    library's cache, whose look-up costs a fraction of a call to Python."""
-    return " ".join(name.split()).casefold()
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.names import name_key
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
 from rules.tricorne.checks import (
     can_take_ground,
@@ -108,7 +109,7 @@ def check_melee(melee: Melee) -> None:
         raise NotAllowed(f"{attacker.name} is a lone leader: a leader may not engage in melee "
                          "combat when alone in a hex.",
                          hint="Attach the leader to a unit and melee with the unit.")
-    if attacker.name.casefold() == defender.name.casefold():
+    if name_key(attacker.name) == name_key(defender.name):
         raise InvalidInput("A unit cannot melee itself.", hint="Name an adjacent enemy unit.")
     for unit in (attacker, defender, *melee.bonus_targets):
         if not unit.alone and unit.blocks <= 0:

@@ -30,6 +30,24 @@ def test_split_name_stops_at_the_first_colon_outside_quotes():
     assert split_name(": inf") == (None, " inf")
 
 
+def test_an_apostrophe_is_part_of_a_name():
+    assert split_name("Fraser's Highlanders: inf regular charging") == (
+        "Fraser's Highlanders", " inf regular charging")
+    assert split_name("Lochiel’s Camerons: cards=1") == ("Lochiel’s Camerons", " cards=1")
+    name, values = MELEE.read_text(
+        "Fraser's Highlanders: inf regular charging general=\"Lord George's\"", "attackers")
+    assert name == "Fraser's Highlanders"
+    assert values["general"] == "Lord George's" and values["charging"] is True
+
+
+def test_a_name_in_double_quotes_may_hold_a_colon_or_a_semicolon():
+    assert split_name('"Regiment: 1st Bn": inf') == ("Regiment: 1st Bn", " inf")
+    assert split_name('"Regiment; 1st Bn": inf') == ("Regiment; 1st Bn", " inf")
+    (first, second) = read_melee_side('"Regiment; 1st Bn": inf; "Fraser\'s: Old": cav',
+                                      "attackers")
+    assert (first.name, second.name) == ("Regiment; 1st Bn", "Fraser's: Old")
+
+
 def test_a_quoted_colon_in_a_general_is_no_unit_name():
     name, values = MELEE.read_text('inf general="Sir John: the elder"', "x")
     assert name is None and values["general"] == "Sir John: the elder"
@@ -130,6 +148,18 @@ def test_one_unit_options_in_a_battle():
                    words=False) == (
         "charger: nothing goes after La Sarre's name here (`charging`). Give the situation "
         "with the command's own options.")
+
+
+def test_roster_names_with_an_apostrophe():
+    roster = Roster((RosterUnit("Lochiel's Camerons", "Jacobite"),
+                     RosterUnit("Barrell's", "Government")))
+    unit, words = roster_entry("Lochiel's Camerons: cards=1", roster, "attacker")
+    assert unit.name == "Lochiel's Camerons" and words.split() == ["cards=1"]
+    assert roster_entry("Barrell's", roster, "defender")[0].name == "Barrell's"
+    assert roster_entry('"Barrell\'s": flank', roster, "defender")[0].name == "Barrell's"
+    assert roster_entry('"Barrell\'s"', roster, "defender")[0].name == "Barrell's"
+    assert refused(roster_entry, "Barrell's flank", roster, "defender") == (
+        f"defender: put a colon after the unit's name: `Barrell's: flank`. {FORM_HINT}")
 
 
 def test_an_unknown_roster_name_is_still_unknown():
