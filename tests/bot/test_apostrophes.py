@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from bot.storage.models import General, Unit
+from rules.core.notation import QUOTING_RULE
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
 from .test_cli import resolve
@@ -243,3 +244,8 @@ def test_resolve_reads_names_with_an_apostrophe_and_answers_naming_them():
         2, "Two units are called `Fraser’s`. Give each unit its own name so the results say "
            "who is who.")
 
+
+async def test_help_gives_the_quoting_rule(discord_session):
+    for line in ("/help", "/help topic:tricorne"):
+        message = await reply(discord_session, line)
+        assert QUOTING_RULE in message.embeds[0]["description"]
