@@ -154,11 +154,17 @@ def roster_entry(text: str, roster: Roster, where: str, *, several: bool = True,
 
 def _unit_without_colon(text: str, roster: Roster, where: str, several: bool,
                         words: bool) -> RosterUnit:
+    """The roster unit ``text`` names whole; a roster name that starts it, followed by
+    more, is refused with the right form. Only prefixes that could be a roster name are
+    tried (no more words than its longest, and one more for a separator after it), each
+    looked up in a set: the work grows with the text, not with the text times the roster."""
     split = text.split()
-    for count in range(len(split) - 1, 0, -1):
+    keys = {name_key(u.name) for u in roster.units}
+    longest = max((len(key.split()) for key in keys), default=0)
+    for count in range(min(len(split) - 1, longest + 1), 0, -1):
         prefix = " ".join(split[:count])
         bare = prefix.rstrip(",|&/")
-        if any(name_key(u.name) == name_key(bare) for u in roster.units):
+        if name_key(bare) in keys:
             raise _after_name(text, bare, " ".join(split[count:]), where,
                               several=several, words=words, separated=bare != prefix)
     return roster.unit(unquoted(text))

@@ -8,7 +8,7 @@ import pytest
 
 from rules.core.errors import InvalidInput
 from rules.core.notation import FORM_HINT, ONE_UNIT_HINT, roster_entry, split_name
-from rules.core.roster import Roster, RosterUnit
+from rules.core.roster import Roster, RosterUnit, name_key
 from rules.fire_at_will.inputs import MELEE, read_chargers, read_melee_side
 from rules.le_baton.inputs import read_unit_text
 
@@ -177,3 +177,30 @@ def test_splitting_a_name_off_reads_quotes_only_where_there_are_some():
     for _ in range(20000):
         text = "".join(rng.choice("ab :=\"' ") for _ in range(rng.randint(0, 10)))
         assert split_name(text) == _split_name_outside_quotes(text), text
+
+
+def test_a_name_without_its_colon_is_looked_for_in_as_many_prefixes_as_the_roster_allows(
+        monkeypatch):
+    """A 6,000-character option (Discord's most) without a colon tries no more prefixes
+    than the roster's longest name has words, plus one for a separator after it: each
+    prefix is looked up once, not compared with every roster unit."""
+    import rules.core.notation as notation
+
+    calls = []
+
+    def counted(name: str) -> str:
+        calls.append(name)
+        return name_key(name)
+
+    monkeypatch.setattr(notation, "name_key", counted)
+    for words in (60, 3000):
+        calls.clear()
+        message = refused(roster_entry, ("x " * words)[:6000], ROSTER, "attackers")
+        assert message.startswith("There is no unit called `x x x")
+        # One key per roster unit, then at most 2 + 1 prefixes ("La Sarre" has 2 words).
+        assert len(calls) == len(ROSTER.units) + 3
+
+
+def test_a_separator_after_the_longest_roster_name_still_reads_as_one():
+    assert refused(roster_entry, "La Sarre , Rangers", ROSTER, "defenders").startswith(
+        "defenders: `La Sarre , Rangers` holds more than one unit.")
