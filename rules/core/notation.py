@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, echo
 from rules.core.roster import Roster, RosterUnit, name_key
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ FORM_HINT = (
     f"`;`: {LIST_FORM}."
 )
 ONE_UNIT_HINT = f"This option takes one unit, written {UNIT_FORM}: give each unit its own."
-MAX_ECHO = 80
 
 QUOTE = '"'
 QUOTING_RULE = (
@@ -40,12 +39,6 @@ QUOTING_RULE = (
 
 # A comma (or |, &, /, "and") just before another ``Name:``: where a `;` belongs.
 _WRONG_SEPARATOR = re.compile(r"\s*(?:[,|&/]|\band\b)\s*(?=[^,|&/:;=\"]+:)")
-
-
-def echo(text: str) -> str:
-    """Player text quoted back in a message, cut to a readable length."""
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}…"
 
 
 def possessive(name: str) -> str:

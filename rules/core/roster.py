@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core.engagements import Engagement, engagement_words
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, echo
 from rules.core.names import name_key
 
 ACTIVE = "active"
@@ -93,7 +93,7 @@ class Roster:
         known = [u.name for u in self.units if not u.gone]
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
         raise InvalidInput(
-            f"There is no unit called `{name}` in this battle."
+            f"There is no unit called `{echo(name)}` in this battle."
             + (f" Did you mean `{close[0]}`?" if close else ""),
             hint="`/unit list` shows the roster; `/unit add` adds a unit; or add `lookup:true` "
             "for a quick lookup that leaves the battle alone.",
@@ -105,7 +105,7 @@ class Roster:
             if name_key(general.name) == key:
                 return general
         raise InvalidInput(
-            f"There is no general called `{name}` in this battle.",
+            f"There is no general called `{echo(name)}` in this battle.",
             hint="`/general add` adds one.",
         )
 
