@@ -22,6 +22,7 @@ from typing import Any
 from rules.core.errors import InvalidInput
 from rules.core.memo import MEMO_SIZE, Memo
 from rules.core.notation import (
+    MAX_NAME_LENGTH,
     QUOTE,
     QUOTING_RULE,
     comma_between_words,
@@ -31,8 +32,6 @@ from rules.core.notation import (
     second_unit,
     split_name,
 )
-
-MAX_NAME_LENGTH = 64
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,13 @@ QUOTING_RULE = (
 )
 """The quoting rule, as `/help` and the README give it."""
 
-# A comma (or |, &, /, "and") just before another ``Name:``: where a `;` belongs.
-_WRONG_SEPARATOR = re.compile(r"\s*(?:[,|&/]|\band\b)\s*(?=[^,|&/:;=\"]+:)")
+MAX_NAME_LENGTH = 64
+
+# A comma (or |, &, /, "and") just before another ``Name:``: where a `;` belongs. A name is
+# at most MAX_NAME_LENGTH characters, so the look for its colon goes no further: the work
+# stays in proportion to the text however many separators it holds.
+_WRONG_SEPARATOR = re.compile(
+    rf"\s*(?:[,|&/]|\band\b)\s*(?=[^,|&/:;=\"]{{1,{MAX_NAME_LENGTH}}}:)")
 
 
 def possessive(name: str) -> str:

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from rules.core.errors import InvalidInput
-from rules.core.notation import FORM_HINT, ONE_UNIT_HINT, roster_entry, split_name
+from rules.core.notation import FORM_HINT, ONE_UNIT_HINT, echo, roster_entry, split_name
 from rules.core.roster import Roster, RosterUnit, name_key
 from rules.fire_at_will.inputs import MELEE, read_chargers, read_melee_side
 from rules.le_baton.inputs import read_unit_text
@@ -204,3 +204,12 @@ def test_a_name_without_its_colon_is_looked_for_in_as_many_prefixes_as_the_roste
 def test_a_separator_after_the_longest_roster_name_still_reads_as_one():
     assert refused(roster_entry, "La Sarre , Rangers", ROSTER, "defenders").startswith(
         "defenders: `La Sarre , Rangers` holds more than one unit.")
+
+
+def test_a_wrong_separator_is_looked_for_only_before_a_name_as_long_as_names_go():
+    """The look for the colon of the next name after a comma stops at the longest a name
+    may be (64 characters): a text of thousands of "and"s is not read once per "and"."""
+    name = "B" * 64
+    assert refused(read_melee_side, f"A: inf, {name}: inf", "attackers").endswith(
+        f"Here: `A: inf; {echo(name)}: inf`.")
+    assert refused(read_melee_side, f"A: inf, {name}B: inf", "attackers").endswith(FORM_HINT)
