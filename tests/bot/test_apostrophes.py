@@ -249,3 +249,18 @@ async def test_help_gives_the_quoting_rule(discord_session):
     for line in ("/help", "/help topic:tricorne"):
         message = await reply(discord_session, line)
         assert QUOTING_RULE in message.embeds[0]["description"]
+
+
+async def test_answers_autocomplete_and_a_battle_ends_whichever_apostrophe(battle_session):
+    await played(battle_session, *TRICORNE)
+    await reply(battle_session, '/melee tricorne attacker:"Lochiel’s Camerons" '
+                                'defender:"Barrell’s" choices:"take_ground=advance" '
+                                'dice:"inf inf inf inf  flag flag flag"')
+    choices = await battle_session.autocomplete(["answer"], {"choice": "wolfe's"}, "choice",
+                                                **WHERE)
+    assert [c["value"] for c in choices] == ["Wolfe’s"]
+    await played(battle_session, "/battle start ruleset:tricorne name:\"The Prince's Battle\"",
+                 channel=CHANNEL + 1)
+    ended = await reply(battle_session, "/battle end confirm:\"the prince’s battle\"",
+                        user_id=GM_USER, channel_id=CHANNEL + 1)
+    assert not ended.ephemeral, ended.content
