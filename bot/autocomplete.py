@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 
 from rules.core.fields import FieldSet
+from rules.core.names import name_key
+from rules.core.notation import outside_quotes
 
 if TYPE_CHECKING:
     from bot.battles.store import BattleStore
@@ -17,9 +19,9 @@ MAX_VALUE = 100
 
 def suggestions(fields: FieldSet, current: str) -> list[app_commands.Choice[str]]:
     """The text typed so far, extended by each word that fits where the cursor is."""
-    unit_start = current.rfind(";") + 1
-    unit_text = current[unit_start:]
-    body = unit_text.split(":", 1)[1] if ":" in unit_text else unit_text
+    unit_text = current[_unit_start(current):]
+    colons = outside_quotes(unit_text, ":")
+    body = unit_text[colons[0] + 1:] if colons else unit_text
     partial = "" if not body or body[-1].isspace() else body.split()[-1]
     if "=" in partial:
         return []
@@ -39,6 +41,18 @@ def suggestions(fields: FieldSet, current: str) -> list[app_commands.Choice[str]
     return choices
 
 
+def _unit_start(current: str) -> int:
+    """Where the unit being typed begins: after the last `;` outside double quotes."""
+    separators = outside_quotes(current, ";")
+    return separators[-1] + 1 if separators else 0
+
+
+def _found(partial: str, name: str) -> bool:
+    """Whether what is typed is part of a name, as lookups compare names (a phone's ’
+    finds ')."""
+    return name_key(partial) in name_key(name)
+
+
 def roster_suggestions(
     names: list[str], situation: FieldSet | None, current: str
 ) -> list[app_commands.Choice[str]]:
@@ -47,22 +61,17 @@ def roster_suggestions(
     ``situation`` is None for options that take a single unit name.
     """
     if situation is None:
-        partial = current.strip().casefold()
-        return [
-            app_commands.Choice(name=n, value=n)
-            for n in names
-            if partial in n.casefold()
-        ][:MAX_CHOICES]
-    start = current.rfind(";") + 1
+        return [app_commands.Choice(name=n, value=n) for n in names
+                if _found(current, n)][:MAX_CHOICES]
+    start = _unit_start(current)
     head, part = current[:start], current[start:]
-    if ":" in part:
+    if outside_quotes(part, ":"):
         return suggestions(situation, current)
-    partial = part.strip().casefold()
     prefix = f"{head} " if head and not head.endswith(" ") else head
     choices = []
     for name in names:
         value = f"{prefix}{name}"
-        if partial in name.casefold() and len(value) <= MAX_VALUE:
+        if _found(part, name) and len(value) <= MAX_VALUE:
             choices.append(app_commands.Choice(name=value, value=value))
     return choices[:MAX_CHOICES]
 

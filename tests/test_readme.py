@@ -22,3 +22,10 @@ def test_quick_start_has_a_console_command_and_a_test_command():
     commands = readme_commands()
     assert any(c.endswith("huzzah console") for c in commands)
     assert any(c.endswith("python -m pytest") for c in commands)
+
+
+def test_the_readme_gives_the_quoting_rule_help_gives():
+    from rules.core.notation import QUOTING_RULE
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert " ".join(QUOTING_RULE.split()) in readme

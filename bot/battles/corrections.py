@@ -97,7 +97,7 @@ async def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> Non
         row.side = await battle_side(tx, value)
     elif field == "name":
         old_name = row.name
-        row.name = await check_new_name(tx, value)
+        row.name = await check_new_name(tx, value, renaming=row.name_key)
         row.name_key = name_key(row.name)
         await tx.unit_renamed_or_gone(old_name, row.name)
     elif field == "commander":

@@ -10,6 +10,7 @@ from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx, plain_records
 from bot.battles.validate import read_sides
 from bot.storage.models import Battle, utcnow
+from rules.core.names import name_key
 from rules.core.roster import describe_changes
 from rules.registry import RULESETS
 
@@ -49,7 +50,7 @@ async def end_battle(tx: BattleTx, *, confirm: str | None = None,
     if battle_id is not None and battle.id != battle_id:
         raise BattleError("That battle has already ended.",
                           hint="`/battle show` shows the one in play now.")
-    if confirm is not None and confirm.strip().casefold() != battle.name.casefold():
+    if confirm is not None and name_key(confirm) != name_key(battle.name):
         raise BattleError(
             f"To end {battle.name}, confirm with its name.",
             hint=f"Run `/battle end confirm:{battle.name}`, or `/battle end` for a "

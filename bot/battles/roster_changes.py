@@ -85,7 +85,7 @@ async def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | 
         row.commander = await check_commander(tx, commander)
     if rename is not None:
         old_name = row.name
-        row.name = await check_new_name(tx, rename)
+        row.name = await check_new_name(tx, rename, renaming=row.name_key)
         row.name_key = name_key(row.name)
         await tx.unit_renamed_or_gone(old_name, row.name)
     changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.strength_label)

@@ -13,19 +13,25 @@ from rules.core.roster import name_key
 
 MAX_SIDE = 32
 MAX_NAME = 64
+# What the unit notation reads as the end of a name, of a unit, or as a quote.
+NOT_IN_NAMES = ';:"'
 
 
-async def check_new_name(tx: BattleTx, name: str) -> str:
-    """A free name for a new unit or general (names are unique, ignoring case and spacing)."""
+async def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None) -> str:
+    """A free name for a new unit or general (names are unique, ignoring case, spacing and
+    the kind of apostrophe). ``renaming``: the name's own key, when a unit is renamed, so
+    that it may be spelled anew (``Barrell’s`` to ``Barrell's``)."""
     name = " ".join(name.split())
-    if not name or len(name) > MAX_NAME or ";" in name or ":" in name:
+    if not name or len(name) > MAX_NAME or any(c in name for c in NOT_IN_NAMES):
         raise BattleError(f"`{name}` cannot be a name.",
-                          hint=f"Use 1 to {MAX_NAME} characters, without ; or :.")
-    taken = {u.name_key for u in await tx.unit_rows()}
-    taken |= {g.name_key for g in await tx.general_rows()}
+                          hint=f"Use 1 to {MAX_NAME} characters, without ; : or \" "
+                               "(an apostrophe is fine).")
+    taken = {u.name_key: u.name for u in await tx.unit_rows()}
+    taken |= {g.name_key: g.name for g in await tx.general_rows()}
+    taken.pop(renaming, None)
     if name_key(name) in taken:
-        raise BattleError(f"There is already a unit or general called {name} in this battle.",
-                          hint="Pick another name, or edit the existing one.")
+        raise BattleError(f"There is already a unit or general called {taken[name_key(name)]} "
+                          "in this battle.", hint="Pick another name, or edit the existing one.")
     return name
 
 

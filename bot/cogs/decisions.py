@@ -20,6 +20,7 @@ from bot.buttons import press as pressed
 from bot.render.resolution import escape
 from bot.replies import reply_to
 from bot.respond import Reply, answer
+from rules.core.names import name_key
 
 MAX_CHOICES = 25
 
@@ -44,10 +45,10 @@ class Decisions(commands.Cog):
         pending = await self.waiting(interaction)
         if pending is None:
             return []
-        wanted = current.casefold()
+        wanted = name_key(current)  # an answer naming a unit: ’ finds '
         return [app_commands.Choice(name=a.label[:100], value=a.key[:100])
                 for a in pending.question.answers
-                if wanted in a.label.casefold() or wanted in a.key.casefold()][:MAX_CHOICES]
+                if wanted in name_key(a.label) or wanted in name_key(a.key)][:MAX_CHOICES]
 
     async def waiting(self, interaction: discord.Interaction) -> Pending | None:
         """The question this channel's battle waits on, else this player's latest quick

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack
 from bot.render.resolution import to_discord
+from rules.core.notation import QUOTING_RULE
 from rules.core.roster import strength_word
 from rules.registry import RULESETS
 
@@ -19,7 +20,7 @@ NOTATION = (
     "Describe units in one option as `Name: words; Name: words`. "
     "The name comes before the colon; the words after it say what the unit is and what it "
     "is doing, e.g. `2nd Foot: inf regular charging general=\"Wolfe\"`. "
-    "Put quotes around values with spaces."
+    + QUOTING_RULE
 )
 
 ORDER = ("melee", "charge", "fire", "artillery", "morale", "recall", "surrender", "answer",

@@ -11,6 +11,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
 from rules.core.engagements import Engagement
+from rules.core.names import name_key
 from rules.core.notation import possessive
 from rules.core.registry import BattleRules, UnitWords
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, strength_count
@@ -68,8 +69,8 @@ def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP
     line = " · ".join(parts)
     if markers:
         line += " · " + ", ".join(f"*{m}*" for m in markers)
-    with_general = [g.name for g in generals if g.unit_name and g.unit_name.casefold()
-                    == unit.name.casefold() and g.status == "active"]
+    with_general = [g.name for g in generals if g.unit_name and name_key(g.unit_name)
+                    == name_key(unit.name) and g.status == "active"]
     if with_general:
         line += f" · with {', '.join(escape(g) for g in with_general)}"
     return line

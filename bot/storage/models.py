@@ -30,6 +30,10 @@ from sqlalchemy import (
 from sqlalchemy.ext.mutable import MutableDict, MutableList
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+# The lookup form of a unit's or general's name ("1ST FOOT", "Lochiel’s" find "1st Foot",
+# "Lochiel's"): the engine's, so that a stored key is the one a lookup computes.
+from rules.core.names import name_key
+
 #: Constraint names are spelled out by convention so that migrations (and SQLite batch
 #: rebuilds, which must name what they drop) see the same names on every database.
 NAMING_CONVENTION: dict[str, str] = {
@@ -49,11 +53,6 @@ ENGAGEMENT_STATUSES = ("active", "ended")
 def utcnow() -> datetime:
     """The current time, timezone-aware, in UTC: the only kind of timestamp stored."""
     return datetime.now(UTC)
-
-
-def name_key(name: str) -> str:
-    """The lookup form of a unit or general name, so "1st Foot" and "1ST FOOT" are one unit."""
-    return " ".join(name.split()).casefold()
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -109,6 +108,15 @@ def from_snapshot(model: type[Base], snapshot: dict[str, Any]) -> dict[str, Any]
         elif isinstance(value, dict | list):
             value = _plain_json(value)
         values[attribute.key] = value
+    return _keyed_by_name(model, values)
+
+
+def _keyed_by_name(model: type[Base], values: dict[str, Any]) -> dict[str, Any]:
+    """A name's key is worked out from the name put back, never taken from the snapshot: a
+    snapshot logged before the key's form changed would put back a key no lookup finds."""
+    values.pop("name_key", None)
+    if "name" in values and "name_key" in model.__mapper__.column_attrs:
+        values["name_key"] = name_key(values["name"])
     return values
 
 

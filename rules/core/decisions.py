@@ -16,6 +16,7 @@ from typing import Any
 
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.fields import did_you_mean
+from rules.core.names import name_key
 from rules.core.notation import echo
 
 
@@ -176,7 +177,8 @@ def with_answer(answered: str | None, question: Question, answer: Answer) -> str
 
 
 def _key(text: str) -> str:
-    return " ".join(text.replace("-", " ").replace("_", " ").split()).casefold()
+    """An answer as typed, compared with case, spacing, dashes and apostrophes aside."""
+    return name_key(text.replace("-", " ").replace("_", " "))
 
 
 def _text(value: Any, where: str) -> str:

@@ -12,12 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from rules.core.names import name_key
+
 if TYPE_CHECKING:
     from rules.core.roster import Change, Roster
-
-
-def _key(name: str) -> str:
-    return " ".join(name.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -28,17 +26,17 @@ class Engagement:
     id: int | None = None  # storage's; None until stored
 
     def involves(self, unit: str) -> bool:
-        return any(_key(unit) == _key(name) for side in self.sides for name in side)
+        return any(name_key(unit) == name_key(name) for side in self.sides for name in side)
 
     def facing(self, unit: str) -> tuple[str, ...]:
         """The units on the other side from ``unit``."""
         first, other = self.sides
-        return other if any(_key(unit) == _key(name) for name in first) else first
+        return other if any(name_key(unit) == name_key(name) for name in first) else first
 
     def joins(self, first: Sequence[str], other: Sequence[str]) -> bool:
         """Whether this engagement is between these two groups of units (either way round)."""
-        mine = ({_key(n) for n in self.sides[0]}, {_key(n) for n in self.sides[1]})
-        theirs = ({_key(n) for n in first}, {_key(n) for n in other})
+        mine = ({name_key(n) for n in self.sides[0]}, {name_key(n) for n in self.sides[1]})
+        theirs = ({name_key(n) for n in first}, {name_key(n) for n in other})
         return mine in (theirs, theirs[::-1])
 
     @property

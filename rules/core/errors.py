@@ -7,6 +7,15 @@ how to fix it, in the player's terms.
 
 from __future__ import annotations
 
+MAX_ECHO = 80
+
+
+def echo(text: str) -> str:
+    """Player text quoted back in a message, cut to a readable length: a pasted wall of
+    text must leave room for the rest of the message, which says how to fix it."""
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}…"
+
 
 class RulesError(Exception):
     """Base of every error the engine raises on purpose."""

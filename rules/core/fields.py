@@ -13,7 +13,6 @@ import difflib
 import itertools
 import math
 import re
-import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -22,9 +21,17 @@ from typing import Any
 
 from rules.core.errors import InvalidInput
 from rules.core.memo import MEMO_SIZE, Memo
-from rules.core.notation import comma_between_words, echo, missing_colon, second_unit, split_name
-
-MAX_NAME_LENGTH = 64
+from rules.core.notation import (
+    MAX_NAME_LENGTH,
+    QUOTE,
+    QUOTING_RULE,
+    comma_between_words,
+    echo,
+    missing_colon,
+    outside_quotes,
+    second_unit,
+    split_name,
+)
 
 
 @dataclass(frozen=True)
@@ -301,7 +308,8 @@ class FieldSet:
             tokens = split_words(rest)
         except ValueError:
             raise InvalidInput(
-                f"{where}: a quote is not closed in `{echo(text)}`."
+                f"{where}: a double quote is not closed in `{echo(text)}`.",
+                hint=QUOTING_RULE,
             ) from None
         self._check_one_unit(text, tokens, where, several)
         if names and name is None:
@@ -331,7 +339,7 @@ class FieldSet:
         # Capitalised words go on with the name: in `2nd Foot inf`, Foot is not the word foot.
         name = leading + list(itertools.takewhile(
             lambda t: "=" not in t and t[:1].isupper(), tokens[len(leading):]))
-        raise missing_colon(name, shlex.join(tokens[len(name):]), where)
+        raise missing_colon(name, join_words(tokens[len(name):]), where)
 
     def _close_word(self, word: str) -> bool:
         return bool(did_you_mean(word, list(self._by_word) + list(self._by_key)))
@@ -358,17 +366,36 @@ class FieldSet:
         )
 
 
-_QUOTING = re.compile(r"[\"'\\]")
-_WORD = re.compile(r"[^ \t\r\n]+")
+# A word: letters (an apostrophe is one) and double-quoted text, up to a space outside quotes.
+# The whitespace is what the notation has always split on (not every Unicode space).
+_WORD = re.compile(r'(?:[^ \t\r\n"]++|"[^"]*+")++')
+_NEEDS_QUOTES = re.compile(r"[ \t\r\n;:]")
 
 
 def split_words(text: str) -> list[str]:
-    """Words as ``shlex.split`` reads them (quotes group words); text without quotes or
-    backslashes, which is nearly all of it, is split directly: shlex costs far more per call
-    than the rest of a unit's reading."""
-    if _QUOTING.search(text) is None:
-        return _WORD.findall(text)  # shlex's whitespace, exactly
-    return shlex.split(text)
+    """The words of a unit, split at spaces outside double quotes; the quotes go
+    (``general="Sir John"`` is the word ``general=Sir John``). Only double quotes group:
+    ``Fraser's`` is one word. A quote left open is a ``ValueError``."""
+    if QUOTE not in text:  # nearly always
+        return _WORD.findall(text)
+    if text.count(QUOTE) % 2:
+        raise ValueError("a quote is not closed")
+    return [word.replace(QUOTE, "") for word in _WORD.findall(text)]
+
+
+def join_words(words: Iterable[str]) -> str:
+    """Words as they would be typed, so that ``split_words`` reads them back:
+    ``general="Sir John"``."""
+    return " ".join(_typed(word) for word in words)
+
+
+def _typed(word: str) -> str:
+    if not _NEEDS_QUOTES.search(word):
+        return word
+    key, equals, value = word.partition("=")
+    if equals and not _NEEDS_QUOTES.search(key):
+        return f'{key}="{value}"'
+    return f'"{word}"'
 
 
 def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -377,8 +404,15 @@ def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def unit_parts(text: str) -> list[str]:
-    """The units of a list written one after another, separated by ``;`` or new lines."""
-    return [p for p in (p.strip() for p in text.replace("\n", ";").split(";")) if p]
+    """The units of a list written one after another, separated by ``;`` or new lines
+    outside double quotes (``"Regiment; 1st Bn": inf`` is one unit)."""
+    text = text.replace("\n", ";")
+    if QUOTE in text:
+        ends = [*outside_quotes(text, ";"), len(text)]
+        parts = [text[start + 1:end] for start, end in zip([-1, *ends], ends, strict=False)]
+    else:
+        parts = text.split(";")
+    return [p for p in (p.strip() for p in parts) if p]
 
 
 def split_units(text: str, where: str, limit: int) -> list[str]:

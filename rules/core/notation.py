@@ -1,9 +1,11 @@
-"""Slips in the unit notation that deserve their own message.
+"""The unit notation's quoting, and slips in it that deserve their own message.
 
-Players write units as ``Name: words``, several separated by ``;``. The usual slips are a
-name without its colon (``Hussars cav``), units run together with a comma (``A: inf, B:
-cav``) and commas between words (``inf, charging``). Read as plain unknown words they would
-earn a misleading "did you mean"; these helpers name the slip and show the right form.
+Players write units as ``Name: words``, several separated by ``;``. Double quotes group
+text (``general="Sir John"``); an apostrophe is a letter of a name (``Fraser's``), never a
+quote. The usual slips are a name without its colon (``Hussars cav``), units run together
+with a comma (``A: inf, B: cav``) and commas between words (``inf, charging``). Read as
+plain unknown words they would earn a misleading "did you mean"; these helpers name the
+slip and show the right form.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, echo
 from rules.core.roster import Roster, RosterUnit, name_key
 
 if TYPE_CHECKING:
@@ -25,16 +27,23 @@ FORM_HINT = (
     f"`;`: {LIST_FORM}."
 )
 ONE_UNIT_HINT = f"This option takes one unit, written {UNIT_FORM}: give each unit its own."
-MAX_ECHO = 80
 
-# A comma (or |, &, /, "and") just before another ``Name:``: where a `;` belongs.
-_WRONG_SEPARATOR = re.compile(r"\s*(?:[,|&/]|\band\b)\s*(?=[^,|&/:;=\"']+:)")
+QUOTE = '"'
+QUOTING_RULE = (
+    "An apostrophe is part of a name: `Fraser's Highlanders: inf`, and `Lochiel’s` typed on "
+    "a phone finds `Lochiel's`. Double quotes, and only they, group text: a value with "
+    "spaces (`general=\"Sir John\"`), or a name holding `:` or `;` "
+    "(`\"Regiment: 1st Bn\": inf`)."
+)
+"""The quoting rule, as `/help` and the README give it."""
 
+MAX_NAME_LENGTH = 64
 
-def echo(text: str) -> str:
-    """Player text quoted back in a message, cut to a readable length."""
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}…"
+# A comma (or |, &, /, "and") just before another ``Name:``: where a `;` belongs. A name is
+# at most MAX_NAME_LENGTH characters, so the look for its colon goes no further: the work
+# stays in proportion to the text however many separators it holds.
+_WRONG_SEPARATOR = re.compile(
+    rf"\s*(?:[,|&/]|\band\b)\s*(?=[^,|&/:;=\"]{{1,{MAX_NAME_LENGTH}}}:)")
 
 
 def possessive(name: str) -> str:
@@ -42,13 +51,35 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def outside_quotes(text: str, chars: str) -> list[int]:
+    """Where ``chars`` occur in ``text`` outside double quotes."""
+    found = []
+    quoted = False
+    for match in re.finditer(f"[{re.escape(QUOTE + chars)}]", text):
+        if match.group() == QUOTE:
+            quoted = not quoted
+        elif not quoted:
+            found.append(match.start())
+    return found
+
+
+def unquoted(text: str) -> str:
+    """Text without its spaces around and the double quotes around it, if it has both:
+    ``"Regiment: 1st Bn"`` names the regiment ``Regiment: 1st Bn``."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] == QUOTE and QUOTE not in text[1:-1]:
+        return text[1:-1].strip()
+    return text
+
+
 def split_name(text: str) -> tuple[str | None, str]:
     """``Name: words`` as (name, words); (None, text) when there is no name.
 
-    Only a colon outside quotes ends a name, and a name holds no ``=`` or quote, so
-    ``inf general="Sir John: the elder"`` has no name.
+    Only a colon outside double quotes ends a name, and a name holds no ``=`` or quote
+    unless it is quoted whole, so ``inf general="Sir John: the elder"`` has no name and
+    ``"Regiment: 1st Bn": inf`` is the regiment's.
     """
-    if '"' not in text and "'" not in text:  # nearly always: the first colon ends the name
+    if QUOTE not in text:  # nearly always: the first colon ends the name
         index = text.find(":")
         if index < 0:
             return None, text
@@ -58,20 +89,15 @@ def split_name(text: str) -> tuple[str | None, str]:
 
 
 def _split_name_outside_quotes(text: str) -> tuple[str | None, str]:
-    """``split_name`` for any text, character by character: a colon inside quotes is not
-    the end of a name."""
-    quote = ""
-    for index, char in enumerate(text):
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "\"'":
-            quote = char
-        elif char == ":":
-            name = text[:index].strip()
-            if "=" in name or '"' in name or "'" in name:
-                return None, text
-            return name or None, text[index + 1 :]
-    return None, text
+    """``split_name`` for any text: a colon inside double quotes is not the end of a name."""
+    colons = outside_quotes(text, ":")
+    if not colons:
+        return None, text
+    typed = text[:colons[0]].strip()
+    name = unquoted(typed)
+    if name == typed and ("=" in name or QUOTE in name):
+        return None, text
+    return name or None, text[colons[0] + 1:]
 
 
 def second_unit(text: str, token: str, where: str, *, several: bool = True) -> InvalidInput:
@@ -126,14 +152,20 @@ def roster_entry(text: str, roster: Roster, where: str, *, several: bool = True,
 
 def _unit_without_colon(text: str, roster: Roster, where: str, several: bool,
                         words: bool) -> RosterUnit:
+    """The roster unit ``text`` names whole; a roster name that starts it, followed by
+    more, is refused with the right form. Only prefixes that could be a roster name are
+    tried (no more words than its longest, and one more for a separator after it), each
+    looked up in a set: the work grows with the text, not with the text times the roster."""
     split = text.split()
-    for count in range(len(split) - 1, 0, -1):
+    keys = {name_key(u.name) for u in roster.units}
+    longest = max((len(key.split()) for key in keys), default=0)
+    for count in range(min(len(split) - 1, longest + 1), 0, -1):
         prefix = " ".join(split[:count])
         bare = prefix.rstrip(",|&/")
-        if any(name_key(u.name) == name_key(bare) for u in roster.units):
+        if name_key(bare) in keys:
             raise _after_name(text, bare, " ".join(split[count:]), where,
                               several=several, words=words, separated=bare != prefix)
-    return roster.unit(text.strip())
+    return roster.unit(unquoted(text))
 
 
 def _after_name(text: str, name: str, rest: str, where: str, *, several: bool, words: bool,

@@ -12,23 +12,14 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from rules.core.engagements import Engagement, engagement_words
-from rules.core.errors import InvalidInput
-from rules.core.memo import MEMO_SIZE
+from rules.core.errors import InvalidInput, echo
+from rules.core.names import name_key
 
 ACTIVE = "active"
 GONE = "gone"
-
-
-@lru_cache(maxsize=MEMO_SIZE)
-def name_key(name: str) -> str:
-    """The lookup form of a name. A move asks it of every unit of the roster (a big battle
-    has hundreds) and of the same few names a dozen times: remembered by the standard
-    library's cache, whose look-up costs a fraction of a call to Python."""
-    return " ".join(name.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -102,7 +93,7 @@ class Roster:
         known = [u.name for u in self.units if not u.gone]
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
         raise InvalidInput(
-            f"There is no unit called `{name}` in this battle."
+            f"There is no unit called `{echo(name)}` in this battle."
             + (f" Did you mean `{close[0]}`?" if close else ""),
             hint="`/unit list` shows the roster; `/unit add` adds a unit; or add `lookup:true` "
             "for a quick lookup that leaves the battle alone.",
@@ -114,7 +105,7 @@ class Roster:
             if name_key(general.name) == key:
                 return general
         raise InvalidInput(
-            f"There is no general called `{name}` in this battle.",
+            f"There is no general called `{echo(name)}` in this battle.",
             hint="`/general add` adds one.",
         )
 

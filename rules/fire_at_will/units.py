@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.core.errors import InvalidInput
+from rules.core.names import name_key
 
 RULESET = "fire-at-will"
 # Project limits, not rules values: a d6 plus every factor cannot pass 14, so a basic
@@ -153,7 +154,7 @@ class Settings:
 def check_unique_names(names: list[str]) -> None:
     seen: set[str] = set()
     for name in names:
-        key = name.casefold()
+        key = name_key(name)
         if key in seen:
             raise InvalidInput(
                 f"Two units are called `{name}`.",

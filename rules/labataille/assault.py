@@ -15,6 +15,7 @@ from fractions import Fraction
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, D66, DiceSource, d66_add, d66_value
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.names import name_key
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.charts import ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS
@@ -108,7 +109,7 @@ def check_assault(assault: Assault) -> None:
             raise InvalidInput(f"Name the {label}.", hint="One stack or more: `Name: words`.")
         if len(group) > MAX_STACKS:
             raise InvalidInput(f"At most {MAX_STACKS} {label} in one assault.")
-    names = [s.name.casefold() for s in (*assault.attackers, *assault.defenders)]
+    names = [name_key(s.name) for s in (*assault.attackers, *assault.defenders)]
     if len(set(names)) != len(names):
         raise InvalidInput("A stack is named twice.", hint="Give each stack its own name.")
     for shooters, targets in ((assault.attackers, assault.defenders),
@@ -364,7 +365,7 @@ def offensive_and_defensive_fire(run: Run) -> None:
 def _target(run: Run, stack: Stack, targets: list[str]) -> Stack:
     standing = run.standing(targets)
     if stack.at:
-        named = [t for t in standing if t.name.casefold() == stack.at.casefold()]
+        named = [t for t in standing if name_key(t.name) == name_key(stack.at)]
         if named:
             return named[0]
     return standing[0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rules.core.dice import D6, DiceSource
 from rules.core.errors import InvalidInput
+from rules.core.names import name_key
 from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.units import RULESET, TEXT
 
@@ -29,7 +30,7 @@ def assault_order(sides: tuple[tuple[str, int], tuple[str, int]], dice: DiceSour
         raise InvalidInput(f"`kind` is one of {', '.join(KINDS)}, not `{kind}`.")
     many, one = KINDS[kind]
     (first, first_count), (second, second_count) = sides
-    if first.casefold() == second.casefold():
+    if name_key(first) == name_key(second):
         raise InvalidInput("Name two different sides.")
     for side, count in sides:
         if not 0 <= count <= MAX_ASSAULTS:

@@ -15,7 +15,7 @@ from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import split_units
-from rules.core.notation import refuse_roster_word, roster_entry, split_name
+from rules.core.notation import refuse_roster_word, roster_entry, split_name, unquoted
 from rules.core.records import Resolution
 from rules.core.roster import ACTIVE, Roster, name_key
 from rules.tricorne.battle import engine_unit, lone_leader
@@ -65,7 +65,7 @@ def roster_unit(text: str, where: str, roster: Roster) -> Unit:
     of a general alone in a hex."""
     name, words = split_name(text)
     if name is None:
-        name, words = text.strip(), ""
+        name, words = unquoted(text), ""
     leader = _lone_leader(name, roster)
     if leader is not None:
         if words.strip():

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.names import name_key
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
-from rules.core.roster import name_key
 from rules.tricorne.checks import (
     can_take_ground,
     leader_check,
@@ -130,7 +130,7 @@ def check_melee(melee: Melee) -> None:
                          f"{STOPPED} ({REFERENCE} §5).",
                          hint="It may battle from there next turn. If it did not enter that "
                               "hex this turn, say so with `moved=false`.")
-    if attacker.name.casefold() == defender.name.casefold():
+    if name_key(attacker.name) == name_key(defender.name):
         raise InvalidInput("A unit cannot melee itself.", hint="Name an adjacent enemy unit.")
     for unit in (attacker, defender, *melee.bonus_targets):
         if not unit.alone and unit.blocks <= 0:

@@ -104,6 +104,18 @@ async def test_a_roster_name_without_its_colon_in_a_battle(battle_session):
                        + FORM)
 
 
+async def test_a_long_option_naming_no_unit_is_echoed_short_and_says_how_to_fix_it(
+        battle_session):
+    """A 6,000-character option (Discord's most) is quoted back cut short, so the reply
+    keeps the roster's hint instead of being cut off inside the player's text."""
+    await setup(battle_session, FAW_BATTLE)
+    content = await refusal(battle_session, '/melee fire-at-will attackers:"'
+                            + ("x " * 3000)[:6000] + '" defenders:"2nd Foot"')
+    assert content == (f"⚠️ There is no unit called `{'x ' * 40}…` in this battle. "
+                       "`/unit list` shows the roster; `/unit add` adds a unit; or add "
+                       "`lookup:true` for a quick lookup that leaves the battle alone.")
+
+
 async def test_roster_units_run_together_in_a_battle(battle_session):
     await setup(battle_session, FAW_BATTLE)
     content = await refusal(battle_session, '/melee fire-at-will attackers:"La Sarre" '

@@ -7,7 +7,8 @@ import shlex
 import pytest
 
 from rules.core.errors import InvalidInput
-from rules.core.fields import split_units, split_words
+from rules.core.fields import join_words, split_units, split_words, unit_parts
+from rules.core.notation import QUOTING_RULE
 from rules.fire_at_will.inputs import MELEE, MELEE_JSON, read_chargers, read_melee_side
 from rules.fire_at_will.units import Arm, Direction, Order
 
@@ -48,8 +49,9 @@ def test_contradiction_is_refused():
 
 
 def test_unclosed_quote():
-    with pytest.raises(InvalidInput, match="quote is not closed"):
+    with pytest.raises(InvalidInput, match="a double quote is not closed") as refused:
         MELEE.read_text('inf general="Sir', "u")
+    assert refused.value.hint == QUOTING_RULE
 
 
 def test_split_units_and_limits():
@@ -96,17 +98,47 @@ def test_long_names_are_refused():
         MELEE.read_text("x" * 65 + ": inf", "u")
 
 
+def shlex_with_double_quotes(text: str) -> list[str]:
+    """``shlex.split`` as the notation quotes: double quotes only, no escapes, no comments."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split, lexer.commenters, lexer.quotes, lexer.escape = True, "", '"', ""
+    return list(lexer)
+
+
 @pytest.mark.parametrize("text", [
     "charging front", "  inf   regular\tmorale=4\n", "", "   ", "a\x0bb", "é\u00a0x",
-    'general="Wolfe" cav', "name='2nd Foot' inf", r"a\ b", 'x="a b" "c d"',
+    'general="Wolfe" cav', "name='2nd Foot' inf", r"a\ b", 'x="a b" "c d"', 'a"b c"d', '""',
+    "Fraser's general=\"Lord George's\"", "x ’ ‘ y",
 ])
-def test_split_words_reads_as_shlex_does(text):
-    assert split_words(text) == shlex.split(text)
+def test_split_words_reads_as_shlex_does_with_double_quotes_only(text):
+    assert split_words(text) == shlex_with_double_quotes(text)
 
 
 def test_split_words_refuses_an_unclosed_quote_as_shlex_does():
     with pytest.raises(ValueError):
         split_words('general="Wolfe')
+    with pytest.raises(ValueError):
+        shlex_with_double_quotes('general="Wolfe')
+
+
+def test_an_apostrophe_is_a_letter_of_a_word():
+    assert split_words("Fraser's inf general=Lord_George's") == [
+        "Fraser's", "inf", "general=Lord_George's"]
+    assert split_words("Lochiel’s ‘x") == ["Lochiel’s", "‘x"]
+    assert split_words("general=\"Lord George's\" 'open'") == [
+        "general=Lord George's", "'open'"]
+
+
+def test_words_are_typed_back_so_that_they_read_the_same():
+    words = ["general=Sir John: the elder", "Fraser's", "A; B", "inf"]
+    assert join_words(words) == 'general="Sir John: the elder" Fraser\'s "A; B" inf'
+    assert split_words(join_words(words)) == words
+
+
+def test_a_semicolon_in_double_quotes_does_not_end_a_unit():
+    assert unit_parts('"Regiment; 1st Bn": inf; B: cav\nC') == [
+        '"Regiment; 1st Bn": inf', "B: cav", "C"]
+    assert unit_parts("Fraser's: inf; Barrell's: inf") == ["Fraser's: inf", "Barrell's: inf"]
 
 
 def test_a_json_object_read_again_reads_the_same_and_is_not_shared():

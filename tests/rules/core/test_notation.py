@@ -7,8 +7,8 @@ import re
 import pytest
 
 from rules.core.errors import InvalidInput
-from rules.core.notation import FORM_HINT, ONE_UNIT_HINT, roster_entry, split_name
-from rules.core.roster import Roster, RosterUnit
+from rules.core.notation import FORM_HINT, ONE_UNIT_HINT, echo, roster_entry, split_name
+from rules.core.roster import Roster, RosterUnit, name_key
 from rules.fire_at_will.inputs import MELEE, read_chargers, read_melee_side
 from rules.le_baton.inputs import read_unit_text
 
@@ -28,6 +28,24 @@ def test_split_name_stops_at_the_first_colon_outside_quotes():
         None, 'inf general="Sir John: the elder"')
     assert split_name("inf general=A:B") == (None, "inf general=A:B")
     assert split_name(": inf") == (None, " inf")
+
+
+def test_an_apostrophe_is_part_of_a_name():
+    assert split_name("Fraser's Highlanders: inf regular charging") == (
+        "Fraser's Highlanders", " inf regular charging")
+    assert split_name("Lochiel’s Camerons: cards=1") == ("Lochiel’s Camerons", " cards=1")
+    name, values = MELEE.read_text(
+        "Fraser's Highlanders: inf regular charging general=\"Lord George's\"", "attackers")
+    assert name == "Fraser's Highlanders"
+    assert values["general"] == "Lord George's" and values["charging"] is True
+
+
+def test_a_name_in_double_quotes_may_hold_a_colon_or_a_semicolon():
+    assert split_name('"Regiment: 1st Bn": inf') == ("Regiment: 1st Bn", " inf")
+    assert split_name('"Regiment; 1st Bn": inf') == ("Regiment; 1st Bn", " inf")
+    (first, second) = read_melee_side('"Regiment; 1st Bn": inf; "Fraser\'s: Old": cav',
+                                      "attackers")
+    assert (first.name, second.name) == ("Regiment; 1st Bn", "Fraser's: Old")
 
 
 def test_a_quoted_colon_in_a_general_is_no_unit_name():
@@ -132,6 +150,18 @@ def test_one_unit_options_in_a_battle():
         "with the command's own options.")
 
 
+def test_roster_names_with_an_apostrophe():
+    roster = Roster((RosterUnit("Lochiel's Camerons", "Jacobite"),
+                     RosterUnit("Barrell's", "Government")))
+    unit, words = roster_entry("Lochiel's Camerons: cards=1", roster, "attacker")
+    assert unit.name == "Lochiel's Camerons" and words.split() == ["cards=1"]
+    assert roster_entry("Barrell's", roster, "defender")[0].name == "Barrell's"
+    assert roster_entry('"Barrell\'s": flank', roster, "defender")[0].name == "Barrell's"
+    assert roster_entry('"Barrell\'s"', roster, "defender")[0].name == "Barrell's"
+    assert refused(roster_entry, "Barrell's flank", roster, "defender") == (
+        f"defender: put a colon after the unit's name: `Barrell's: flank`. {FORM_HINT}")
+
+
 def test_an_unknown_roster_name_is_still_unknown():
     message = refused(roster_entry, "Béarn charging", ROSTER, "attackers")
     assert re.match(r"There is no unit called `Béarn charging` in this battle", message)
@@ -147,3 +177,39 @@ def test_splitting_a_name_off_reads_quotes_only_where_there_are_some():
     for _ in range(20000):
         text = "".join(rng.choice("ab :=\"' ") for _ in range(rng.randint(0, 10)))
         assert split_name(text) == _split_name_outside_quotes(text), text
+
+
+def test_a_name_without_its_colon_is_looked_for_in_as_many_prefixes_as_the_roster_allows(
+        monkeypatch):
+    """A 6,000-character option (Discord's most) without a colon tries no more prefixes
+    than the roster's longest name has words, plus one for a separator after it: each
+    prefix is looked up once, not compared with every roster unit."""
+    import rules.core.notation as notation
+
+    calls = []
+
+    def counted(name: str) -> str:
+        calls.append(name)
+        return name_key(name)
+
+    monkeypatch.setattr(notation, "name_key", counted)
+    for words in (60, 3000):
+        calls.clear()
+        message = refused(roster_entry, ("x " * words)[:6000], ROSTER, "attackers")
+        assert message.startswith("There is no unit called `x x x")
+        # One key per roster unit, then at most 2 + 1 prefixes ("La Sarre" has 2 words).
+        assert len(calls) == len(ROSTER.units) + 3
+
+
+def test_a_separator_after_the_longest_roster_name_still_reads_as_one():
+    assert refused(roster_entry, "La Sarre , Rangers", ROSTER, "defenders").startswith(
+        "defenders: `La Sarre , Rangers` holds more than one unit.")
+
+
+def test_a_wrong_separator_is_looked_for_only_before_a_name_as_long_as_names_go():
+    """The look for the colon of the next name after a comma stops at the longest a name
+    may be (64 characters): a text of thousands of "and"s is not read once per "and"."""
+    name = "B" * 64
+    assert refused(read_melee_side, f"A: inf, {name}: inf", "attackers").endswith(
+        f"Here: `A: inf; {echo(name)}: inf`.")
+    assert refused(read_melee_side, f"A: inf, {name}B: inf", "attackers").endswith(FORM_HINT)
