@@ -22,7 +22,7 @@ UNITS = [  # (id, name, key as it was stored, commander)
 ]
 # A snapshot of unit 2 as the log keeps it, to put back on an undo.
 SNAPSHOT = {"id": 2, "battle_id": 1, "name": "Barrell’s", "name_key": "barrell’s",
-            "side": "Government", "strength": 4, "status": "active", "attributes": {},
+            "side": "Government", "strength": 4, "status": "active", "attributes": {"type": "highland"},
             "commander": "Lord George’s"}
 
 
