@@ -46,6 +46,7 @@ INTO_A_UNIT = Answer("unit", "Into or through a unit: pursue it")
 INTO_NONE = Answer("none", "No unit: the charge ends")
 REGROUP_HEXES = 2
 PURSUIT_SOURCE = f"{TEXT}, Cavalry Charge vs. PGD step 1 and vs. Infantry step 8"
+CANISTER_SOURCE = f"{TEXT}, Cavalry Charge vs. Infantry and Artillery step 3 NOTE"
 STEPS = {
     PGD: {"regroup": "2"},
     INFANTRY: {"shifts": "3", "odds": "5", "roll": "6", "advance": "7", "regroup": "9"},
@@ -279,7 +280,7 @@ def defensive_fire(run: Run) -> None:
         target = run.standing(run.attackers)[0]
         canister = stack.canister and stack.arm is Arm.ARTILLERY
         shots.append(fire(stack, target, stack.name in run.doubled, run.dice,
-                          canister=canister))
+                          canister=canister, canister_source=CANISTER_SOURCE))
     if not shots:
         run.out.step("4. Defensive Fire", "No target stack has a fire value: no fire.")
         return

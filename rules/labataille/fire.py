@@ -2,8 +2,8 @@
 
 A stack's fire value (doubled when it passed its morale check) against its target's
 fire-defence value gives the odds, rounded down to a column in the target's favour; defending
-artillery firing canister shifts two columns right (the text's step 3 note). The d66 roll
-reads the casualties in increments.
+artillery firing canister shifts two columns right (the text's step 3 note: reference A.5's
+apps shift one, and the text wins). The d66 roll reads the casualties in increments.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from fractions import Fraction
 from rules.core.dice import D66, DiceSource, d66_value
 from rules.core.records import Roll
 from rules.labataille.published import FIRE_CHART, FIRE_SOURCE, fire_casualties
-from rules.labataille.units import Stack
+from rules.labataille.units import TEXT, Stack
 
 CANISTER_SHIFT = 2
+# Where the two columns come from: the NOTE of the assault's step 3b (the Old Guard Charge's
+# is the same words); a charge's mêlée has its own, in its step 3.
+ASSAULT_CANISTER = f"{TEXT} step 3b NOTE"
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ def fire_column(strength: int, defence: int, shift: int = 0) -> int | None:
 
 
 def fire(stack: Stack, target: Stack, doubled: bool, dice: DiceSource, *,
-         canister: bool = False) -> Shot:
+         canister: bool = False, canister_source: str = ASSAULT_CANISTER) -> Shot:
     assert stack.fire is not None and target.defence is not None
     strength = stack.fire * (2 if doubled else 1)
     column = fire_column(strength, target.defence, CANISTER_SHIFT if canister else 0)
@@ -44,7 +47,7 @@ def fire(stack: Stack, target: Stack, doubled: bool, dice: DiceSource, *,
     words = [f"fire {stack.fire}" + (" × 2 (passed its morale check)" if doubled else "")
              + f" against defence {target.defence}"]
     if canister:
-        words.append("canister: 2 columns right")
+        words.append(f"canister: {CANISTER_SHIFT} columns right ({canister_source})")
     if column is None:
         return Shot(stack, target, 0, None)
     faces = dice.roll(D66(), f"{stack.name} fire")

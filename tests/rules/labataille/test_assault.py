@@ -130,7 +130,11 @@ def test_defending_artillery_with_canister_fires_two_columns_right():
     result = assault([stack("A", melee=20, defence=9)], [guns], "45 45 1 33 41", pack=pack())
     shot = step(result, "4. Offensive and Defensive Fire").rolls[0]
     assert shot.target == "2:1 column (12 against 9)"
-    assert "canister: 2 columns right" in shot.notes
+    # Two columns is the revised text's (its step 3b NOTE), not reference A.5's one column.
+    assert shot.notes == ("fire 6 × 2 (passed its morale check) against defence 9",
+                          "canister: 2 columns right (labataille-revised-assault-and-charge.txt "
+                          "step 3b NOTE)",
+                          "reference/labataille.md A.5 (Premier fire chart)")
 
 
 def test_a_stack_without_a_fire_value_does_not_fire_and_fire_needs_the_targets_defence():
