@@ -27,7 +27,7 @@ from rules.labataille.assault import (
     shift_roll,
     unsupplied_artillery,
 )
-from rules.labataille.charts import ChartResult
+from rules.labataille.charts import ChartPack, ChartResult
 from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED
 from rules.labataille.fire import fire
 from rules.labataille.morale import Check, morale_check
@@ -98,6 +98,8 @@ def check_charge(charge: Assault) -> None:
         raise NotAllowed(f"{' and '.join(charged)} {carries} an inverted Charge marker: "
                          "charged this turn (or met by a Reaction Charge).",
                          hint="A new turn takes the inverted markers off.")
+    if any(s.retreats for s in charge.defenders):  # a Recall may follow (step 1b)
+        check_recall(charge.attackers, charge.pack)
     if target_kind(charge.defenders) == CAVALRY or not charge.reached:
         return
     if charge.spent is None:
@@ -237,18 +239,33 @@ def recall(run: Run, title: str) -> bool:
 
 
 def recall_threshold(run: Run, stack: Stack) -> tuple[int, str]:
+    return threshold_of(stack, run.assault.pack)
+
+
+def threshold_of(stack: Stack, pack: ChartPack | None) -> tuple[int, str]:
+    """A stack's Recall threshold on 1d6 and where it comes from: its own `recall`, the chart
+    pack's game, else Talavera's (reference A.8), named as such."""
     if stack.recall is not None:
         return stack.recall, "Recall threshold given"
     nation = stack.nation.casefold()
-    pack = run.assault.pack
-    if pack is not None and pack.recall is not None and nation in pack.recall.values:
-        return int(pack.recall.values[nation]), pack.recall.provenance
+    table = pack.recall if pack is not None else None
+    if table is not None and nation in table.values:
+        return int(table.values[nation]), table.provenance
     if nation in RECALL_THRESHOLDS:
-        return RECALL_THRESHOLDS[nation], RECALL_SOURCE
+        lacking = f"; the chart pack has none for {nation}" if table is not None else ""
+        return RECALL_THRESHOLDS[nation], RECALL_SOURCE + lacking
     raise InvalidInput(f"{stack.name}: no Recall threshold for "
                        f"{stack.nation or 'a stack without a nation'}.",
-                       hint="Give `recall=N` (recalled on N or more on 1d6), or its "
-                            "`nation` (french, british, spanish, prussian, cossack).")
+                       hint="Give `recall=N` (recalled on N or more on 1d6), or a chart "
+                            "pack's `recall` table for your game; the thresholds shipped are "
+                            f"Talavera's ({', '.join(RECALL_THRESHOLDS)}).")
+
+
+def check_recall(chargers: tuple[Stack, ...], pack: ChartPack | None) -> None:
+    """Refuses, before any die, a charge that may be asked to Recall without a threshold
+    (a Grand Charge recalls on its first-named stack's)."""
+    if chargers:
+        threshold_of(chargers[0], pack)
 
 
 # --- steps 2 to 4 ----------------------------------------------------------------------------

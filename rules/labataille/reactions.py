@@ -17,7 +17,7 @@ from rules.core.dice import D66, DiceSource, d66_add, d66_value
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import Assault, Run
-from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, recall
+from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, check_recall, recall
 from rules.labataille.charts import CARRE_RESULTS, ChartPack
 from rules.labataille.effects import CHARGED, CHARGING, DISORDERED, REACTED, SQUARE
 from rules.labataille.morale import Check, morale_check
@@ -57,6 +57,8 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
                 ) -> Resolution:
     check_square(infantry, distance)
     check_chargers(chargers)
+    if event(chargers) == "charge":  # a square that forms asks for the Recall
+        check_recall(chargers, pack)
     out = ResolutionBuilder(RULESET, "square", answers=answers or Answers())
     reacted(out, infantry, chargers)
     modifiers = [Modifier(infantry.mod, "Square chart modifiers (given)", "the players' charts")

@@ -10,11 +10,12 @@ import pytest
 from rules.core.decisions import Answers, Undecided
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.labataille.charts import read_pack
 from rules.labataille.effects import CHARGED, CHARGING, SQUARE
 from rules.labataille.reactions import form_square, reaction_charge
 from rules.labataille.units import Arm, ChargeMarker, Fatigue, Formation, Order
 
-from .helpers import charge, charge_asks, effects, pack, stack, step, titles
+from .helpers import PACK_DATA, charge, charge_asks, effects, pack, stack, step, titles
 
 HUSSARS = stack("Hussars", arm=Arm.CAVALRY, melee=20, mp=8, nation="french", defence=6)
 CHARGING_HUSSARS = replace(HUSSARS, charge=ChargeMarker.CHARGING)
@@ -328,3 +329,39 @@ def test_a_pack_may_halve_tired_cavalry_in_a_charge_melee():
     result = charge([HUSSARS], [tired], "41", pack=pack())
     assert step(result, "2. Mêlée odds").outcome.startswith(
         "The 2:1 column: Hussars 20 = 20 against Dragoons 20 (× 0.5 tired) = 10.")
+
+
+# --- Recall thresholds: Talavera's, by name; a pack carries its own game's --------------------
+
+
+def test_the_shipped_recall_thresholds_are_talaveras_and_say_so():
+    skirmishers = stack("Voltigeurs", retreats=True)
+    recalled = charge([HUSSARS], [skirmishers], "2", "recall=recall; after_recall=end", spent=2)
+    assert step(recalled, "1b. Recall").rolls[0].notes == (
+        "reference/labataille.md A.8: Talavera's threshold (lb.react talavera.json)",)
+
+
+@pytest.mark.parametrize("nation", ["prussian", "cossack"])
+def test_a_nation_without_a_talavera_threshold_is_refused_before_any_die(nation):
+    # Prussian cavalry recalls on 4 at Auerstaedt and Ligny but on 2 at Eylau and Leipzig
+    # (reference A.8): no game's value is taken for another's.
+    riders = replace(HUSSARS, nation=nation)
+    with pytest.raises(InvalidInput, match=f"Hussars: no Recall threshold for {nation}") as no:
+        charge([riders], [stack("Voltigeurs", retreats=True)], "", spent=2)
+    assert "a chart pack's `recall` table for your game" in str(no.value)
+    with pytest.raises(InvalidInput, match="no Recall threshold"):
+        square(stack("Foot"), 1, "", cavalry=[replace(CHARGING_HUSSARS, nation=nation)])
+
+
+def test_a_pack_carries_its_games_thresholds_and_talavera_fills_only_what_it_lacks():
+    leipzig = read_pack({**PACK_DATA, "recall": {"provenance": "Leipzig, cavalry recall",
+                                                  "prussian": 2}})
+    prussians = replace(HUSSARS, name="Brandenburg Hussars", nation="prussian")
+    rides = charge([prussians], [stack("Voltigeurs", retreats=True)], "2",
+                   "recall=recall; after_recall=end", spent=2, pack=leipzig)
+    assert step(rides, "1b. Recall").rolls[0].notes == ("Leipzig, cavalry recall",)
+    french = charge([HUSSARS], [stack("Voltigeurs", retreats=True)], "2",
+                    "recall=recall; after_recall=end", spent=2, pack=leipzig)
+    assert step(french, "1b. Recall").rolls[0].notes == (
+        "reference/labataille.md A.8: Talavera's threshold (lb.react talavera.json); the "
+        "chart pack has none for french",)
