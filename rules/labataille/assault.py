@@ -20,6 +20,7 @@ from rules.labataille.charts import ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS
 from rules.labataille.fire import fire
 from rules.labataille.morale import SHIFT_SOURCE, Check, Outcome, morale_check, shift_count
+from rules.labataille.needs import check_assault_needs
 from rules.labataille.published import (
     PREMIER_COLUMNS,
     PREMIER_COLUMNS_SOURCE,
@@ -127,6 +128,8 @@ def check_assault(assault: Assault) -> None:
             raise NotAllowed("Old Guard units involved in a Firefight may not conduct an Old "
                              "Guard Charge.",
                              hint="Only Old Guard entering the firefight as new units may.")
+    if not assault.cavalry:  # a charge checks its own (rules.labataille.charge)
+        check_assault_needs(assault.attackers, assault.defenders)
 
 
 def sequence(run: Run) -> None:
@@ -373,6 +376,7 @@ def _target(run: Run, stack: Stack, targets: list[str]) -> Stack:
 def lose(run: Run, stack: Stack, casualties: int, why: str = "fire") -> None:
     """Increments lost (to fire, or to a pursuit); a stack with none left is removed."""
     stack = run.stacks[stack.name]
+    assert stack.increments is not None  # rules.labataille.needs asked for them
     lost = min(casualties, stack.increments)
     run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS, detail=why)
     run.stacks[stack.name] = _with(stack, increments=stack.increments - lost)
@@ -463,6 +467,7 @@ def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
     table = multipliers(run.assault, role)
     total, parts = Fraction(0), []
     for stack in run.standing(names):
+        assert stack.melee is not None  # rules.labataille.needs asked for it
         value = Fraction(stack.melee).limit_denominator(100)
         why = []
         if table is not None:
@@ -500,8 +505,8 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
                                                                    "defending")):
         led = [s for s in run.standing(names) if s.leader and s.leader_value]
         if led:
-            best = max(led, key=lambda s: s.leader_value)
-            modifiers.append(Modifier(sign * best.leader_value, f"{best.leader} ({role})",
+            best = max(led, key=lambda s: s.leader_value or 0)
+            modifiers.append(Modifier(sign * (best.leader_value or 0), f"{best.leader} ({role})",
                                       "reference/labataille.md A.6"))
     faces = run.dice.roll(D66(), "mêlée resolution")
     natural = d66_value(faces)  # type: ignore[arg-type]

@@ -8,6 +8,8 @@ cavalry, cavalry; otherwise infantry and artillery. The reply says which.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
@@ -31,6 +33,7 @@ from rules.labataille.charts import ChartPack, ChartResult
 from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED
 from rules.labataille.fire import fire
 from rules.labataille.morale import Check, morale_check
+from rules.labataille.needs import check_charge_needs
 from rules.labataille.published import (
     RECALL_LEADER,
     RECALL_SOURCE,
@@ -100,14 +103,19 @@ def check_charge(charge: Assault) -> None:
                          hint="A new turn takes the inverted markers off.")
     if any(s.retreats for s in charge.defenders):  # a Recall may follow (step 1b)
         check_recall(charge.attackers, charge.pack)
-    if target_kind(charge.defenders) == CAVALRY or not charge.reached:
+    if not charge.reached:
         return
-    if charge.spent is None:
-        raise InvalidInput("Give `spent`: the MPs the charge expended (0 to 5).",
-                           hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
-    if not any(s.mp for s in charge.attackers):
-        raise InvalidInput("Give the charging cavalry's printed Movement Potential (`mp=6`).",
-                           hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
+    kind = target_kind(charge.defenders)
+    if kind != CAVALRY:
+        if charge.spent is None:
+            raise InvalidInput("Give `spent`: the MPs the charge expended (0 to 5).",
+                               hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
+        if not any(s.mp for s in charge.attackers):
+            raise InvalidInput("Give the charging cavalry's printed Movement Potential "
+                               "(`mp=6`).",
+                               hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
+    check_charge_needs(charge.attackers, charge.defenders, pgd=kind == PGD,
+                       cavalry=kind == CAVALRY, losses=pursuit_count(charge))
 
 
 def fell_short(run: Run) -> None:
@@ -400,15 +408,27 @@ def pursuit_of_routed(run: Run, routed: list[Stack]) -> None:
                  "pursuit, then completes its rout.")
 
 
+def fastest(chargers: Sequence[Stack]) -> Stack | None:
+    """The charging stack with the highest printed Movement Potential."""
+    return max((s for s in chargers if s.mp), key=lambda s: s.mp or 0, default=None)
+
+
+def pursuit_count(charge: Assault) -> int:
+    """(printed MP − MPs expended) ÷ 3, rounded down, on the cavalry with the highest MP."""
+    quickest = fastest(charge.attackers)
+    if quickest is None or charge.spent is None:
+        return 0
+    return max(0, ((quickest.mp or 0) - charge.spent) // 3)
+
+
 def pursuit_losses(run: Run, title: str) -> int:
     """(printed MP − MPs expended) ÷ 3, rounded down, on the cavalry with the highest MP."""
-    fastest = max((s for s in run.standing(run.attackers) if s.mp),
-                  key=lambda s: s.mp or 0, default=None)
-    if fastest is None or run.assault.spent is None:
+    quickest = fastest(run.standing(run.attackers))
+    if quickest is None or run.assault.spent is None:
         return 0
-    mp = fastest.mp or 0
+    mp = quickest.mp or 0
     losses = max(0, (mp - run.assault.spent) // 3)
-    run.out.step(title, f"Pursuit losses: ({possessive(fastest.name)} printed MP {mp} − "
+    run.out.step(title, f"Pursuit losses: ({possessive(quickest.name)} printed MP {mp} − "
                  f"{run.assault.spent} MPs expended) ÷ 3, rounded down = {losses}. "
                  f"({PURSUIT_SOURCE})")
     return losses

@@ -32,7 +32,8 @@ DESCRIPTION: tuple[Field, ...] = (
         "cav": Arm.CAVALRY}),
     Field("morale", int, "printed morale, a d66 value (11 to 66): a check passes above it",
           minimum=11, maximum=66),
-    Field("melee", float, "mêlée value of the stack", minimum=0, maximum=MAX_VALUE),
+    Field("melee", float, "mêlée value of the stack (needed where the odds are read)",
+          minimum=0, maximum=MAX_VALUE),
     Field("fire", int, "fire value (left out: it does not fire)", minimum=0,
           maximum=MAX_VALUE),
     Field("defence", int, "fire-defence value it is fired on with", aliases=("defense",),
@@ -71,7 +72,8 @@ SITUATION: tuple[Field, ...] = (
 
 # A quick lookup's stack also says its increments and its leader.
 QUICK: tuple[Field, ...] = (
-    Field("increments", int, "increments", aliases=("inc",), minimum=1,
+    Field("increments", int, "increments (needed where fire or a pursuit may cost some)",
+          aliases=("inc",), minimum=1,
           maximum=MAX_INCREMENTS),
     Field("leader", str, "the stacked leader's name"),
 )

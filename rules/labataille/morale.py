@@ -53,22 +53,37 @@ def modifiers(stack: Stack, check: Check, pack: ChartPack | None, *, distance: b
                       Check.DEFENDER: pack.defender_situations,
                       Check.STAND: pack.stand_situations}.get(check)
     found += _situations(stack, situations)
-    if check is Check.ATTACKER and stack.distance is not None:
-        if not distance:
+    if check is Check.ATTACKER:
+        if distance:
+            found_, notes_ = distance_modifier(stack, pack)
+            found += found_
+            notes += notes_
+        elif stack.distance is not None:
             notes.append(f"{stack.name}: no distance modifier (locked in the firefight)")
-        elif pack is not None and pack.distance is not None:
-            value = pack.distance.values.get(str(stack.distance))
-            if value is None:
-                notes.append(f"{stack.name}: the chart pack has no distance {stack.distance}")
-            elif value:
-                found.append(Modifier(int(value), f"distance {stack.distance}",
-                                      pack.distance.provenance))
-        else:
-            notes.append(f"{stack.name}: distance {stack.distance} has no modifier without a "
-                         "chart pack (give it in `mod`)")
     if stack.mod:
         found.append(Modifier(stack.mod, "chart modifiers (given)", "the players' charts"))
     return found, notes
+
+
+def distance_modifier(stack: Stack, pack: ChartPack | None
+                      ) -> tuple[list[Modifier], list[str]]:
+    """The Attacker Morale Check chart's distance modifier, from the pack's table; what no
+    table (or no `distance`) gave is said in a note, never taken as 0 silently."""
+    table = pack.distance if pack is not None else None
+    elsewhere = ("give `distance=N`" if table is not None
+                 else "without a chart pack, give it in `mod`" if pack is None
+                 else "the chart pack has no distance table: give it in `mod`")
+    if stack.distance is None:
+        return [], [f"{stack.name}: no `distance` given: no distance modifier ({elsewhere})"]
+    if table is None:
+        return [], [f"{stack.name}: distance {stack.distance} has no modifier "
+                    + ("without a chart pack (give it in `mod`)" if pack is None
+                       else "in the chart pack (give it in `mod`)")]
+    value = table.values.get(str(stack.distance))
+    if value is None:
+        return [], [f"{stack.name}: the chart pack has no distance {stack.distance}"]
+    return ([Modifier(int(value), f"distance {stack.distance}", table.provenance)]
+            if value else []), []
 
 
 def _situations(stack: Stack, table: Table | None) -> list[Modifier]:

@@ -21,6 +21,7 @@ from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, check_recall, r
 from rules.labataille.charts import CARRE_RESULTS, ChartPack
 from rules.labataille.effects import CHARGED, CHARGING, DISORDERED, REACTED, SQUARE
 from rules.labataille.morale import Check, morale_check
+from rules.labataille.needs import check_leaders
 from rules.labataille.units import RULESET, Arm, ChargeMarker, Fatigue, Formation, Order, Stack
 
 SQUARE_DISTANCE = 4  # "if the phasing cavalry moves within 4 hexes"
@@ -181,6 +182,7 @@ def accepting(out: ResolutionBuilder, reactor: Stack, chargers: tuple[Stack, ...
 
 
 def check_reaction(reactor: Stack, chargers: tuple[Stack, ...], gap: int) -> None:
+    check_leaders([reactor])
     if reactor.arm is not Arm.CAVALRY or any(c.arm is not Arm.CAVALRY for c in chargers):
         raise NotAllowed("A Reaction Charge is cavalry against charging cavalry.")
     if reactor.state is not Order.GOOD:
@@ -227,6 +229,7 @@ def form_up(skirmishers: Stack, chargers: tuple[Stack, ...], pack: ChartPack | N
 
 
 def check_form_up(stack: Stack) -> None:
+    check_leaders([stack])
     if stack.arm is not Arm.CAVALRY or stack.formation is not Formation.SKIRMISH:
         raise NotAllowed(f"{stack.name} is not cavalry in Skirmish Order: only skirmishing "
                          "cavalry forms up to stand.",

@@ -7,8 +7,8 @@ from .conftest import CHANNEL, GUILD, PLAYER, reply, text_of
 from .test_decisions import buttons
 
 ASSAULT = ('/assault labataille attackers:"1/45e: infantry morale=34 melee=12 fire=6 defence=9 '
-           'distance=2 leader=Ney lv=2" defenders:"52nd: infantry nation=british morale=41 '
-           'melee=8 fire=5 defence=9"')
+           'inc=6 distance=2 leader=Ney lv=2" defenders:"52nd: infantry nation=british '
+           'morale=41 melee=8 fire=5 defence=9 inc=5"')
 
 
 async def press(session, message, label: str):
@@ -59,3 +59,28 @@ async def test_bad_input_is_refused_with_how_to_fix_it(discord_session):
     no_defence = await reply(discord_session, '/assault labataille attackers:"A: morale=34 '
                                               'fire=6" defenders:"B: morale=34"')
     assert no_defence.ephemeral and "B: give `defence=N`" in no_defence.content
+
+
+async def test_a_value_left_out_is_refused_by_name_not_taken_as_zero(discord_session):
+    no_melee = await reply(discord_session, '/assault labataille attackers:"A: infantry '
+                                            'morale=34" defenders:"B: infantry morale=34 '
+                                            'melee=8"')
+    assert no_melee.ephemeral
+    assert no_melee.content.startswith("⚠️ A has no mêlée value: give it (`melee=12`")
+    no_increments = await reply(discord_session, '/assault labataille attackers:"A: morale=34 '
+                                                 'melee=12 fire=6 inc=4" defenders:"B: '
+                                                 'morale=34 melee=8 defence=9"')
+    assert no_increments.ephemeral
+    assert ("B's increments are not given, and fire may cost it some: give them (`inc=5`)"
+            in no_increments.content)
+    no_value = await reply(discord_session, '/assault labataille attackers:"A: morale=34 '
+                                            'melee=12 leader=Ney" defenders:"B: morale=34 '
+                                            'melee=8"')
+    assert no_value.ephemeral and "Ney, with A, has no value: give it (`lv=2`)" in \
+        no_value.content
+    no_threshold = await reply(discord_session, '/cavalry labataille chargers:"Hussars: '
+                                                'cavalry morale=44 melee=18 mp=8 '
+                                                'nation=prussian" targets:"Jäger: infantry '
+                                                'morale=34 melee=4 retreats" spent:2')
+    assert no_threshold.ephemeral
+    assert "Hussars: no Recall threshold for prussian" in no_threshold.content

@@ -19,7 +19,7 @@ FIELDS = {"morale": 34, "melee": 10}
 
 def roster(engaged: bool = False) -> Roster:
     units = (
-        RosterUnit("1/45e", "French", {**FIELDS, "melee": 20}, 6),
+        RosterUnit("1/45e", "French", {**FIELDS, "melee": 20, "leader_value": 0}, 6),
         RosterUnit("2/45e", "French", FIELDS, 6),
         RosterUnit("52nd", "British", {**FIELDS, "nation": "british"}, 5),
         RosterUnit("95th", "British", FIELDS, 4),
