@@ -252,7 +252,10 @@ def morale_checks(run: Run) -> bool:
     pack = run.assault.pack
     attacker_outcomes = [morale_check(s, Check.ATTACKER, run.dice, pack, distance=not s.locked)
                          for s in run.standing(run.attackers)]
-    defender_outcomes = [morale_check(s, Check.DEFENDER, run.dice, pack)
+    # New units joining a firefight apply the distance modifiers "regardless of their role
+    # as attacker or defender" (the text's notes on firefights).
+    defender_outcomes = [morale_check(s, Check.DEFENDER, run.dice, pack,
+                                      distance=run.assault.firefight and not s.locked)
                          for s in run.standing(run.defenders)]
     for outcome in attacker_outcomes:
         stack = outcome.stack

@@ -53,13 +53,12 @@ def modifiers(stack: Stack, check: Check, pack: ChartPack | None, *, distance: b
                       Check.DEFENDER: pack.defender_situations,
                       Check.STAND: pack.stand_situations}.get(check)
     found += _situations(stack, situations)
-    if check is Check.ATTACKER:
-        if distance:
-            found_, notes_ = distance_modifier(stack, pack)
-            found += found_
-            notes += notes_
-        elif stack.distance is not None:
-            notes.append(f"{stack.name}: no distance modifier (locked in the firefight)")
+    if distance:
+        found_, notes_ = distance_modifier(stack, pack)
+        found += found_
+        notes += notes_
+    elif check is Check.ATTACKER and stack.distance is not None:
+        notes.append(f"{stack.name}: no distance modifier (locked in the firefight)")
     if stack.mod:
         found.append(Modifier(stack.mod, "chart modifiers (given)", "the players' charts"))
     return found, notes
@@ -95,7 +94,9 @@ def _situations(stack: Stack, table: Table | None) -> list[Modifier]:
 
 
 def morale_check(stack: Stack, check: Check, dice: DiceSource, pack: ChartPack | None,
-                 *, distance: bool = True, label: str = "morale check") -> Outcome:
+                 *, distance: bool = False, label: str = "morale check") -> Outcome:
+    """``distance``: the stack applies the Attacker Morale Check chart's distance modifier
+    (an attacker, or a new unit joining a firefight on either side)."""
     found, notes = modifiers(stack, check, pack, distance=distance)
     faces = dice.roll(D66(), f"{stack.name} {label}")
     natural = d66_value(faces)  # type: ignore[arg-type]

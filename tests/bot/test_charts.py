@@ -164,3 +164,26 @@ async def test_an_answered_question_plays_on_with_the_pack(discord_session):
                                               user_id=GM_USER, guild_id=GUILD)
     assert result.embeds[0]["title"].endswith("DR1: the defenders rout")
     assert "Test pack: made for Huzzah's tests" in text_of(result)
+
+
+async def test_new_units_joining_a_battles_firefight_apply_distance_on_either_side(
+        discord_session):
+    await setup(discord_session)
+    for line in ('/unit add side:French name:2/45e words:"infantry morale=34 melee=10" '
+                 "strength:6",
+                 '/unit add side:British name:52nd words:"infantry morale=34 melee=10" '
+                 "strength:5"):
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+    await attach(discord_session, PACK)
+    blank = await reply(discord_session, '/assault labataille attackers:1/45e defenders:95th '
+                                         'dice:"45 45 1 23"')
+    assert blank.embeds[0]["title"].endswith("blank: a firefight")
+    joined = await reply(discord_session, '/assault labataille attackers:"1/45e; 2/45e: '
+                                          'distance=2" defenders:"95th; 52nd: distance=3" '
+                                          'dice:"45 45 45 45 1 41"')
+    text = text_of(joined)
+    assert "2/45e, 52nd join: the assault is resolved as a new mêlée" in text
+    # The text: new units "apply Distance modifiers regardless of their role".
+    assert "**52nd morale check** 🎲 4 5 −6 distance 3 = **35**" in text
+    assert "**2/45e morale check** 🎲 4 5 −3 distance 2 = **42**" in text
+    assert "**95th morale check** 🎲 4 5 = **45**" in text  # locked: none

@@ -266,6 +266,25 @@ def test_new_units_joining_make_it_a_new_melee_with_real_odds():
     assert step(result, "6. Mêlée odds").outcome.startswith("The 3:1 column")
 
 
+def test_new_units_joining_a_firefight_apply_distance_whichever_side_they_join():
+    # "New units joining a Firefight this turn do apply Distance modifiers regardless of
+    # their role as attacker or defender."
+    result = assault([stack("A", melee=20, locked=True, distance=2), stack("B", distance=2)],
+                     [stack("D", locked=True, distance=1), stack("E", distance=3)],
+                     "45 45 45 45 1 41", firefight=True, pack=pack())
+    checks = {roll.label: roll for title in ("3a. Attacker morale check",
+                                             "3b. Defender morale check")
+              for s in result.steps if s.title == title for roll in s.rolls}
+    assert [(m.value, m.reason) for m in checks["E morale check"].modifiers] == [
+        (-6, "distance 3")]
+    assert checks["E morale check"].total == 35
+    assert [(m.value, m.reason) for m in checks["B morale check"].modifiers] == [
+        (-3, "distance 2")]
+    assert checks["A morale check"].modifiers == checks["D morale check"].modifiers == ()
+    assert checks["A morale check"].notes == ("A: no distance modifier (locked in the "
+                                              "firefight)",)
+
+
 def test_new_units_on_the_defending_side_only_switch_the_roles():
     result = assault([stack("A", melee=10, locked=True)],
                      [stack("D", melee=10, locked=True), stack("E", melee=20)],
