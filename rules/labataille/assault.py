@@ -18,7 +18,7 @@ from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.charts import ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS
-from rules.labataille.fire import fire
+from rules.labataille.fire import BELOW_SAID, FireBelowChart, fire
 from rules.labataille.morale import SHIFT_SOURCE, Check, Outcome, morale_check, shift_count
 from rules.labataille.needs import check_assault_needs
 from rules.labataille.published import (
@@ -51,6 +51,7 @@ class Assault:
     cavalry: bool = False  # a Cavalry Charge (rules.labataille.charge)
     spent: int | None = None  # the MPs the charge expended (cavalry: pursuit losses)
     reached: bool = True  # the charge came adjacent to its declared target within 5 MPs
+    fire_below: FireBelowChart = FireBelowChart.LOWEST  # the battle's reading (fire.py)
 
     @property
     def procedure(self) -> str:
@@ -342,7 +343,7 @@ def offensive_and_defensive_fire(run: Run) -> None:
             target = _target(run, stack, targets)
             canister = stack.canister and stack.arm is Arm.ARTILLERY and shooters is run.defenders
             shots.append(fire(stack, target, stack.name in run.doubled, run.dice,
-                              canister=canister))
+                              canister=canister, below=run.assault.fire_below))
     if not shots:
         run.out.step("4. Offensive and Defensive Fire", "No stack has a fire value: no fire.")
         return
@@ -352,7 +353,7 @@ def offensive_and_defensive_fire(run: Run) -> None:
         by_side[side] += shot.casualties
         outcome = (f"{shot.stack.name} fires on {shot.target.name}: "
                    + (f"{_n(shot.casualties, 'casualty', 'casualties')}." if shot.roll
-                      else "odds below the chart, no effect."))
+                      else f"{BELOW_SAID[FireBelowChart.NONE]}."))
         run.out.step("4. Offensive and Defensive Fire", outcome,
                      *([shot.roll] if shot.roll else []))
     for shot in shots:

@@ -31,7 +31,7 @@ from rules.labataille.assault import (
 )
 from rules.labataille.charts import ChartPack, ChartResult
 from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED
-from rules.labataille.fire import fire
+from rules.labataille.fire import BELOW_SAID, FireBelowChart, fire
 from rules.labataille.morale import Check, morale_check
 from rules.labataille.needs import check_charge_needs
 from rules.labataille.published import (
@@ -305,7 +305,8 @@ def defensive_fire(run: Run) -> None:
         target = run.standing(run.attackers)[0]
         canister = stack.canister and stack.arm is Arm.ARTILLERY
         shots.append(fire(stack, target, stack.name in run.doubled, run.dice,
-                          canister=canister, canister_source=CANISTER_SOURCE))
+                          canister=canister, canister_source=CANISTER_SOURCE,
+                          below=run.assault.fire_below))
     if not shots:
         run.out.step("4. Defensive Fire", "No target stack has a fire value: no fire.")
         return
@@ -314,8 +315,8 @@ def defensive_fire(run: Run) -> None:
         casualties += shot.casualties
         run.out.step("4. Defensive Fire", f"{shot.stack.name} fires on {shot.target.name}: "
                      + (f"{_n(shot.casualties, 'casualty', 'casualties')}." if shot.roll
-                        else "odds below the chart, no effect."), *([shot.roll] if shot.roll
-                                                                    else []))
+                        else f"{BELOW_SAID[FireBelowChart.NONE]}."),
+                     *([shot.roll] if shot.roll else []))
     for shot in shots:
         if shot.casualties:
             lose(run, shot.target, shot.casualties)

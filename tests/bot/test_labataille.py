@@ -3,7 +3,7 @@ the order of assaults, and bad input refused privately with how to fix it."""
 
 from __future__ import annotations
 
-from .conftest import CHANNEL, GUILD, PLAYER, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
 from .test_decisions import buttons
 
 ASSAULT = ('/assault labataille attackers:"1/45e: infantry morale=34 melee=12 fire=6 defence=9 '
@@ -84,3 +84,33 @@ async def test_a_value_left_out_is_refused_by_name_not_taken_as_zero(discord_ses
                                                 'morale=34 melee=4 retreats" spent:2')
     assert no_threshold.ephemeral
     assert "Hussars: no Recall threshold for prussian" in no_threshold.content
+
+
+FIRE_SETUP = [
+    "/battle start ruleset:labataille name:Talavera",
+    '/unit add side:French name:"Voltigeurs" words:"infantry morale=34 melee=4 fire=1 '
+    'defence=9" strength:2',
+    '/unit add side:British name:"Guards" words:"infantry morale=34 melee=12 defence=9" '
+    "strength:4",
+]
+LONG_ODDS = '/assault labataille attackers:Voltigeurs defenders:Guards dice:"45 45 1 65 23"'
+
+
+async def test_fire_below_the_chart_is_a_battle_setting_named_when_it_applies(battle_session):
+    for line in FIRE_SETUP:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    lowest = text_of(await reply(battle_session, LONG_ODDS + ' choices:"chart_result=AR"'))
+    assert "**Voltigeurs fire** 🎲 6 5 = **65** vs 1:3 column (2 against 9) → 1 casualty" \
+        in lowest
+    assert ("odds below the chart: read on its lowest column, 1:3 (battle setting "
+            "fire_below_chart: lowest, as the public La Bataille apps read it)") in lowest
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    setting = await reply(battle_session, "/battle setting name:fire_below_chart value:none",
+                          user_id=GM_USER)
+    assert setting.embeds[0]["title"] == "⚙️ Setting: fire_below_chart = none"
+    none = text_of(await reply(battle_session, '/assault labataille attackers:Voltigeurs '
+                                               'defenders:Guards dice:"45 45 1 23" '
+                                               'choices:"chart_result=AR"'))
+    # A step's words are shown escaped for Discord, which shows fire_below_chart.
+    assert ("Voltigeurs fires on Guards: odds below the chart, no effect (battle setting "
+            "fire\\_below\\_chart: none).") in none
