@@ -26,7 +26,7 @@ from rules.labataille.published import (
     PREMIER_COLUMNS_SOURCE,
     ratio_value,
 )
-from rules.labataille.units import MAX_STACKS, RULESET, TEXT, Arm, Order, Stack
+from rules.labataille.units import MAX_STACKS, RULESET, TEXT, Arm, Formation, Order, Stack
 
 YES_HUZZAH, NO_HUZZAH = Answer("huzzah", "Huzzah!"), Answer("no", "No Huzzah")
 NEW_ASSAULT, NO_NEW_ASSAULT = Answer("new", "Declare a new assault"), Answer("no", "Finish")
@@ -450,6 +450,8 @@ def odds(run: Run) -> int | None:
     ratio = Fraction(attack) / Fraction(defend) if defend else None
     index = _column(columns, ratio)
     words = [f"{attack_words} against {defend_words}"]
+    if run.assault.cavalry:
+        words += square_multipliers(run)
     if ratio is not None and ratio < ratio_value(columns[0]):
         words.append("below the chart: the lowest column")
     shift = run.left_shifts * (1 if run.right_shifts else -1)
@@ -482,6 +484,19 @@ def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
         total += value
         parts.append(f"{stack.name} {stack.melee:g}" + (f" ({' '.join(why)})" if why else ""))
     return total, f"{' + '.join(parts)} = {float(total):g}"
+
+
+def square_multipliers(run: Run) -> list[str]:
+    """A charge into a Square: the pack's Mêlée Modifiers for Cavalry count it (the odds show
+    its multiplier); without one, the reply says it must be counted in the values given."""
+    table = multipliers(run.assault, "defender")
+    if table is not None and Formation.SQUARE.value in table.values:
+        return []
+    lacking = ("no chart pack, so the Mêlée Modifiers for Cavalry's" if run.assault.pack is None
+               else "the chart pack's Mêlée Modifiers for Cavalry have no")
+    return [f"{s.name} is in Square: {lacking} square multiplier must be counted in the mêlée "
+            "values given" for s in run.standing(run.defenders)
+            if s.formation is Formation.SQUARE]
 
 
 def multipliers(assault: Assault, role: str) -> Table | None:

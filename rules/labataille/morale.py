@@ -19,7 +19,7 @@ from rules.labataille.published import (
     MORALE_SOURCE,
     ROUTED,
 )
-from rules.labataille.units import Arm, Order, Stack
+from rules.labataille.units import Arm, Formation, Order, Stack
 
 
 class Check(StrEnum):
@@ -53,6 +53,8 @@ def modifiers(stack: Stack, check: Check, pack: ChartPack | None, *, distance: b
                       Check.DEFENDER: pack.defender_situations,
                       Check.STAND: pack.stand_situations}.get(check)
     found += _situations(stack, situations)
+    if check is Check.STAND and stack.formation is Formation.SQUARE:
+        notes.append(square_stand_note(stack, pack, situations))
     if distance:
         found_, notes_ = distance_modifier(stack, pack)
         found += found_
@@ -83,6 +85,26 @@ def distance_modifier(stack: Stack, pack: ChartPack | None
         return [], [f"{stack.name}: the chart pack has no distance {stack.distance}"]
     return ([Modifier(int(value), f"distance {stack.distance}", table.provenance)]
             if value else []), []
+
+
+# Reference A.7's Roll to Stand modifier for a square: said, never applied (the revised
+# chart's is the players').
+SQUARE_STAND_PUBLISHED = "reference A.7: +12 at Talavera and most games, +6 in later ones"
+
+
+def square_stand_note(stack: Stack, pack: ChartPack | None, table: Table | None) -> str:
+    """How a square counts in its Roll to Stand: the chart pack's square situation when it
+    has one, else that the modifier must be given."""
+    said = f"{stack.name} is in Square: "
+    if table is not None and table.values.get(Formation.SQUARE.value) is not None:
+        value = int(table.values[Formation.SQUARE.value])
+        return said + f"{value:+d} from the chart pack's Roll to Stand chart ({table.provenance})"
+    if pack is None:
+        return said + ("no chart pack, so the Roll to Stand chart's square modifier must be "
+                       f"given in `mod` ({SQUARE_STAND_PUBLISHED})")
+    lacking = ("the chart pack's Roll to Stand chart has no square modifier" if table is not None
+               else "the chart pack has no Roll to Stand chart")
+    return said + f"{lacking}: it must be given in `mod` ({SQUARE_STAND_PUBLISHED})"
 
 
 def _situations(stack: Stack, table: Table | None) -> list[Modifier]:

@@ -114,3 +114,17 @@ async def test_fire_below_the_chart_is_a_battle_setting_named_when_it_applies(ba
     # A step's words are shown escaped for Discord, which shows fire_below_chart.
     assert ("Voltigeurs fires on Guards: odds below the chart, no effect (battle setting "
             "fire\\_below\\_chart: none).") in none
+
+
+async def test_a_charge_into_a_square_says_how_the_square_counts(discord_session):
+    message = await reply(discord_session, '/cavalry labataille chargers:"2e Cuirassiers: '
+                                           'cavalry morale=44 melee=18 mp=8 nation=french" '
+                                           'targets:"2nd Foot: infantry morale=41 melee=8 '
+                                           'inc=5 formation=square" spent:2 dice:"45 1 41" '
+                                           'choices:"chart_result=AR"')
+    text = text_of(message)
+    assert ("2nd Foot is in Square: no chart pack, so the Roll to Stand chart's square "
+            "modifier must be given in `mod` (reference A.7: +12 at Talavera and most games, "
+            "+6 in later ones)") in text
+    assert ("2nd Foot is in Square: no chart pack, so the Mêlée Modifiers for Cavalry's "
+            "square multiplier must be counted in the mêlée values given") in text

@@ -365,3 +365,39 @@ def test_a_pack_carries_its_games_thresholds_and_talavera_fills_only_what_it_lac
     assert step(french, "1b. Recall").rolls[0].notes == (
         "reference/labataille.md A.8: Talavera's threshold (lb.react talavera.json); the "
         "chart pack has none for french",)
+
+
+# --- a charge into a Square ------------------------------------------------------------------
+
+
+SQUARE_FOOT = stack("2nd Foot", formation=Formation.SQUARE, melee=8)
+
+
+def test_a_charge_into_a_square_reads_the_packs_square_and_says_so():
+    with_square = read_pack({**PACK_DATA, "stand_morale": {
+        "provenance": "Talavera, roll to stand", "situations": {"square": 12}}})
+    result = charge([HUSSARS], [SQUARE_FOOT], "35 1 41", spent=2, pack=with_square)
+    stand = step(result, "3. Roll to Stand").rolls[0]
+    assert [(m.value, m.reason) for m in stand.modifiers] == [(12, "square")]
+    assert stand.notes == ("2nd Foot is in Square: +12 from the chart pack's Roll to Stand "
+                           "chart (Talavera, roll to stand)",)
+    # The pack's Mêlée Modifiers for Cavalry count the square (× 3 in the test pack).
+    assert step(result, "5. Mêlée odds").outcome.startswith(
+        "The 1:2 column: Hussars 20 = 20 against 2nd Foot 8 (× 3 square) = 24.")
+
+
+def test_a_charge_into_a_square_without_its_values_says_they_must_be_given():
+    result = charge([HUSSARS], [SQUARE_FOOT], "45 1 41", "chart_result=DR", spent=2)
+    stand = step(result, "3. Roll to Stand").rolls[0]
+    assert stand.modifiers == ()
+    assert stand.notes == ("2nd Foot is in Square: no chart pack, so the Roll to Stand "
+                           "chart's square modifier must be given in `mod` (reference A.7: "
+                           "+12 at Talavera and most games, +6 in later ones)",)
+    assert ("2nd Foot is in Square: no chart pack, so the Mêlée Modifiers for Cavalry's "
+            "square multiplier must be counted in the mêlée values given") in step(
+        result, "5. Mêlée odds").outcome
+    on_test_pack = charge([HUSSARS], [SQUARE_FOOT], "45 1 41", spent=2, pack=pack())
+    assert step(on_test_pack, "3. Roll to Stand").rolls[0].notes == (
+        "2nd Foot is in Square: the chart pack's Roll to Stand chart has no square modifier: "
+        "it must be given in `mod` (reference A.7: +12 at Talavera and most games, +6 in "
+        "later ones)",)
