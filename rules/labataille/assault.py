@@ -16,7 +16,7 @@ from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, D66, DiceSource, d66_add, d66_value
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
-from rules.labataille.charts import ChartPack, ChartResult, Table, parse_result
+from rules.labataille.charts import MAX_IMPETUS, ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS
 from rules.labataille.fire import BELOW_SAID, FireBelowChart, fire
 from rules.labataille.morale import SHIFT_SOURCE, Check, Outcome, morale_check, shift_count
@@ -32,8 +32,8 @@ YES_HUZZAH, NO_HUZZAH = Answer("huzzah", "Huzzah!"), Answer("no", "No Huzzah")
 NEW_ASSAULT, NO_NEW_ASSAULT = Answer("new", "Declare a new assault"), Answer("no", "Finish")
 CHART_ANSWERS = (
     Answer("AS", "AS"), Answer("AR", "AR"), Answer("firefight", "Blank: firefight"),
-    *(Answer(f"DR{n}", f"DR{n}") for n in range(6)),
-    *(Answer(f"DS{n}", f"DS{n}") for n in range(6)),
+    *(Answer(f"DR{n}", f"DR{n}") for n in range(MAX_IMPETUS + 1)),
+    *(Answer(f"DS{n}", f"DS{n}") for n in range(MAX_IMPETUS + 1)),
 )
 # In a charge a blank is a bounce, and the # of DR# and DS# is ignored.
 CHARGE_ANSWERS = (Answer("AS", "AS"), Answer("AR", "AR"), Answer("bounce", "Blank: bounce"),

@@ -102,6 +102,15 @@ async def test_a_pack_that_is_not_one_is_refused_privately_and_nothing_is_kept(
     assert wrong_cell.ephemeral
     assert ("assault: row 31-36, column 2:1: `XR2` is not an Assault et Mêlée result"
             in wrong_cell.content)
+    data["assault"]["rows"]["61-66"][3] = "DS9"
+    data["recall"]["french"] = 9
+    three = await attach(discord_session, OfflineFile("typos.json", json.dumps(data).encode()))
+    assert three.ephemeral
+    assert three.content.splitlines() == [
+        "⚠️ the chart pack: 3 errors (fix them all; docs/labataille.md gives the format):",
+        "• assault: row 31-36, column 2:1: `XR2` is not an Assault et Mêlée result.",
+        "• assault: row 61-66, column 3:1: `DS9`: DR# and DS# go from 0 to 5 (hexes of impetus).",
+        "• recall: `french` must be a threshold from 1 to 7 (on 1d6)."]
     not_json = await attach(discord_session, OfflineFile("notes.txt", b"AS AR DR1"))
     assert not_json.ephemeral
     assert "notes.txt is not JSON: Expecting value at line 1, column 1." in not_json.content

@@ -74,3 +74,38 @@ def test_a_broken_pack_is_refused_with_where(change, message):
 def test_a_pack_must_be_an_object():
     with pytest.raises(InvalidInput, match="must be a JSON object"):
         read_pack(["not", "a", "pack"])
+
+
+def test_a_pack_is_checked_whole_and_every_error_listed_at_once():
+    def three(d):
+        d["assault"]["rows"]["41-46"][2] = "DX1"
+        d["attacker_morale"]["distance"]["30"] = -9
+        d["melee_multipliers"]["attacker"]["disordered"] = 0
+    with pytest.raises(InvalidInput) as error:
+        read_pack(broken(three))
+    assert str(error.value).splitlines()[:4] == [
+        "chart pack: 3 errors (fix them all; docs/labataille.md gives the format):",
+        "• assault: row 41-46, column 2:1: `DX1` is not an Assault et Mêlée result.",
+        "• attacker_morale: distance: `30` is not a distance in hexes (1 to 20).",
+        "• melee_multipliers: attacker: `disordered` must be a positive number.",
+    ]
+
+
+def test_at_most_20_errors_are_listed():
+    def many(d):
+        for key in d["assault"]["rows"]:
+            d["assault"]["rows"][key] = ["XX"] * 5
+    with pytest.raises(InvalidInput) as error:
+        read_pack(broken(many))
+    lines = str(error.value).splitlines()
+    assert lines[0].startswith("chart pack: 30 errors")
+    assert len([line for line in lines if line.startswith("• ")]) == 20
+    assert lines[-1] == "…and 10 more."
+
+
+@pytest.mark.parametrize("cell", ["DS9", "DR6"])
+def test_a_result_the_procedure_cannot_apply_is_refused(cell):
+    # The # of DR# and DS# is what the procedure offers: DR0 to DR5 (its buttons).
+    with pytest.raises(InvalidInput, match=rf"row 61-66, column 3:1: `{cell}`: DR# and DS# "
+                                           r"go from 0 to 5 \(hexes of impetus\)"):
+        read_pack(broken(lambda d: d["assault"]["rows"]["61-66"].__setitem__(3, cell)))
