@@ -446,7 +446,7 @@ def odds(run: Run) -> int | None:
         return None
     attack, attack_words = melee_total(run, run.attackers, "attacker")
     defend, defend_words = melee_total(run, run.defenders, "defender")
-    columns = pack.columns if pack else PREMIER_COLUMNS
+    columns = chart_columns(pack)
     ratio = Fraction(attack) / Fraction(defend) if defend else None
     index = _column(columns, ratio)
     words = [f"{attack_words} against {defend_words}"]
@@ -460,13 +460,23 @@ def odds(run: Run) -> int | None:
         words.append(f"{abs(shift)} {'right' if shift > 0 else 'left'} shift"
                      f"{'s' if abs(shift) != 1 else ''}: {columns[index]} → {columns[moved]}")
         index = moved
-    source = (f"columns: {pack.name}, {pack.assault_provenance}" if pack
+    source = (f"columns: {pack.name}, {pack.assault_provenance}" if read_on(pack)
               else f"columns: {PREMIER_COLUMNS_SOURCE}")
-    if pack is None:
-        run.out.default("without a chart pack, odds are read on the Premier chart's columns "
-                        "(1:2 to 5:1)")
+    if not read_on(pack):
+        run.out.default(("without a chart pack" if pack is None else "the chart pack has no "
+                         "Assault et Mêlée chart") + ", odds are read on the Premier chart's "
+                        "columns (1:2 to 5:1)")
     run.out.step(title, f"The {columns[index]} column: " + "; ".join(words) + f". ({source})")
     return index
+
+
+def read_on(pack: ChartPack | None) -> bool:
+    """Whether the Assault et Mêlée chart is the pack's (else the players read theirs)."""
+    return pack is not None and pack.has_assault
+
+
+def chart_columns(pack: ChartPack | None) -> tuple[str, ...]:
+    return pack.columns if read_on(pack) else PREMIER_COLUMNS  # type: ignore[union-attr]
 
 
 def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
@@ -530,10 +540,10 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
     faces = run.dice.roll(D66(), "mêlée resolution")
     natural = d66_value(faces)  # type: ignore[arg-type]
     total = d66_add(natural, sum(m.value for m in modifiers))
-    name = "Firefight" if column is None else (pack.columns if pack else PREMIER_COLUMNS)[column]
+    name = "Firefight" if column is None else chart_columns(pack)[column]
     roll = Roll("mêlée resolution", "d66", faces, modifiers=tuple(modifiers), total=total,
                 target=f"the {name} column")
-    readable = pack is not None and (column is not None or pack.firefight)
+    readable = read_on(pack) and (column is not None or pack.firefight)  # type: ignore[union-attr]
     if readable:
         result = pack.result(total, column)  # type: ignore[union-attr]
         said = result.read_in(run.assault.cavalry)

@@ -13,9 +13,11 @@ GM attaches to a battle or gives to ``huzzah resolve``; docs/labataille.md docum
      "cavalry_multipliers": {"attacker": {...}, "defender": {"square": 0.5}},
      "stand_morale": {"situations": {"square": 12}},
      "recall": {"french": 2, "british": 5},
-     "carre": {"french": {"4": {"11-54": "C", "55-66": "D"}, "3": {...}}, "any": {...}}}
+     "carre": {"french": {"4": {"11-54": "C", "55-66": "D"}, "3": {...}}, "any": {...},
+               "prussian": {"column": {"4": {...}, ...}, "line": {...}}}}
 
-Every table but ``assault`` is optional; each may carry its own ``provenance``. Validation
+Only ``provenance`` is required: a pack holds the charts its players own; each table may
+carry its own ``provenance``. Validation
 is strict, and an error names the table, the row and the column.
 """
 
@@ -98,19 +100,40 @@ class Table:
 CARRE_RESULTS = {"C": "forms square", "D": "is disordered", "R": "routs"}
 
 
+ANY = "any"  # a Carré table for any nation, or any formation
+
+
 @dataclass(frozen=True)
 class Carre:
-    """The Square (Carré) Realization chart: by nation (or ``any``) and the cavalry's
-    distance in hexes (1 to 4), each d66 result is C (square formed), D or R."""
+    """The Square (Carré) Realization chart: by nation (or ``any``), then by the formation the
+    stack forms from (some games split it by column and line; ``any`` when one table serves),
+    then the cavalry's distance in hexes (1 to 4): each d66 result is C (square formed), D or
+    R."""
 
-    results: Mapping[str, Mapping[int, Mapping[int, str]]]
+    results: Mapping[str, Mapping[str, Mapping[int, Mapping[int, str]]]]
     provenance: str
 
-    def result(self, nation: str, distance: int, roll: int) -> str | None:
-        table = self.results.get(nation.casefold()) or self.results.get("any")
+    def _table(self, nation: str, formation: str) -> Mapping[int, Mapping[int, str]] | None:
+        by_formation = self.results.get(nation.casefold()) or self.results.get(ANY)
+        if by_formation is None:
+            return None
+        return by_formation.get(formation) or by_formation.get(ANY)
+
+    def result(self, nation: str, formation: str, distance: int, roll: int) -> str | None:
+        table = self._table(nation, formation)
         if table is None or distance not in table:
             return None
         return table[distance][roll]
+
+    def missing(self, nation: str, formation: str, distance: int) -> str:
+        """Why the chart has no cell for this stack (the player then reads the printed one)."""
+        said = "the chart pack's Carré chart has no"
+        by_formation = self.results.get(nation.casefold()) or self.results.get(ANY)
+        if by_formation is None:
+            return f"{said} table for {nation or 'a stack without a nation'}"
+        if self._table(nation, formation) is None:
+            return f"{said} {nation.casefold() or ANY} table for {formation}"
+        return f"{said} row for {distance} hexes"
 
 
 @dataclass(frozen=True)
@@ -131,6 +154,12 @@ class ChartPack:
     stand_situations: Table | None = None  # the Roll to Stand vs. Cavalry modifiers
     recall: Table | None = None  # nation -> Recall threshold on 1d6
     carre: Carre | None = None  # the Square (Carré) Realization chart
+
+    @property
+    def has_assault(self) -> bool:
+        """Whether the pack holds an Assault et Mêlée chart (without one, its result is asked
+        of the players, on the Premier chart's columns)."""
+        return bool(self.columns)
 
     def result(self, roll: int, column: int | None) -> ChartResult:
         """The cell at a d66 ``roll``; column None is the Firefight column."""
@@ -239,9 +268,13 @@ class AssaultChart:
 
 
 def _assault(value: Any, fallback: str, problems: Problems) -> AssaultChart | None:
+    """The Assault et Mêlée chart, when the pack has one (a pack holds the charts its players
+    own: the Carré chart alone is a pack)."""
+    if value is None:
+        return None
     if not isinstance(value, Mapping):
         with problems.each():
-            raise InvalidInput("`assault` (the Assault et Mêlée chart) is required.")
+            raise InvalidInput("`assault` (the Assault et Mêlée chart) must be a JSON object.")
         return None
     columns: tuple[str, ...] | None = None
     firefight = False
@@ -269,9 +302,11 @@ def describe_pack(data: Any) -> list[str]:
     pack = read_pack(data, "the chart pack")
     columns = [*pack.columns, *([FIREFIGHT_COLUMN] if pack.firefight else [])]
     lines = [f"{pack.name} ({pack.provenance})",
-             f"Assault et Mêlée: {len(columns)} columns, {' '.join(columns)}"
-             + ("" if pack.assault_provenance == pack.provenance
-                else f" ({pack.assault_provenance})")]
+             (f"Assault et Mêlée: {len(columns)} columns, {' '.join(columns)}"
+              + ("" if pack.assault_provenance == pack.provenance
+                 else f" ({pack.assault_provenance})")) if pack.has_assault
+             else "Assault et Mêlée: not in this pack (its results are asked, on the Premier "
+                  "chart's columns)"]
     tables = (("attacker morale, distance", pack.distance),
               ("attacker morale, situations", pack.attacker_situations),
               ("defender morale, situations", pack.defender_situations),
@@ -289,7 +324,9 @@ def describe_pack(data: Any) -> list[str]:
     if pack.carre is not None:
         source = "" if pack.carre.provenance == pack.provenance else \
             f" ({pack.carre.provenance})"
-        lines.append(f"Square (Carré) Realization: {', '.join(pack.carre.results)}{source}")
+        tables = [nation + ("" if list(by) == [ANY] else f" ({', '.join(by)})")
+                  for nation, by in pack.carre.results.items()]
+        lines.append(f"Square (Carré) Realization: {', '.join(tables)}{source}")
     return lines
 
 
@@ -329,23 +366,54 @@ def _carre(value: Any, fallback: str, problems: Problems) -> Carre | None:
     with problems.each():
         provenance = _provenance(table, fallback, where)
     table.pop("provenance", None)
-    results: dict[str, dict[int, dict[int, str]]] = {}
-    for nation, by_distance in table.items():
+    results: dict[str, dict[str, dict[int, dict[int, str]]]] = {}
+    for nation, by_key in table.items():
         here = f"{where}: {nation}"
-        if not isinstance(by_distance, Mapping) or not by_distance:
+        if not isinstance(by_key, Mapping) or not by_key:
             with problems.each():
-                raise InvalidInput(f"{here} maps the cavalry's distance (1 to 4 hexes) to "
-                                   "rows.")
+                raise InvalidInput(f"{here} maps the cavalry's distance (1 to 4 hexes), or "
+                                   "the formation it forms from, to rows.")
             continue
-        results[str(nation).casefold()] = {}
-        for distance, rows in by_distance.items():
-            with problems.each():
-                if str(distance) not in ("1", "2", "3", "4"):
-                    raise InvalidInput(f"{here}: `{distance}` is not a distance (1 to 4 "
-                                       "hexes).")
-                results[str(nation).casefold()][int(distance)] = _carre_rows(
-                    rows, f"{here}, {distance} hexes", problems)
+        results[str(nation).casefold()] = _carre_formations(by_key, here, problems)
     return Carre(results, provenance)
+
+
+CARRE_DISTANCES = ("1", "2", "3", "4")
+CARRE_FORMATIONS = frozenset({*(f.value for f in Formation), ANY})
+
+
+def _carre_formations(by_key: Mapping[str, Any], where: str, problems: Problems
+                      ) -> dict[str, dict[int, dict[int, str]]]:
+    """A nation's table: distances (one table for any formation), or formations each mapping
+    distances, as the printed chart is split."""
+    if not any(str(k) in CARRE_FORMATIONS for k in by_key):
+        return {ANY: _carre_distances(by_key, where, problems)}
+    tables: dict[str, dict[int, dict[int, str]]] = {}
+    for formation, by_distance in by_key.items():
+        with problems.each():
+            if str(formation) in CARRE_DISTANCES:
+                raise InvalidInput(f"{where}: `{formation}`: give distances or formations "
+                                   "(column, line…), not both.")
+            if str(formation) not in CARRE_FORMATIONS:
+                raise InvalidInput(f"{where}: `{formation}` is not a formation (column, line, "
+                                   "square, skirmish, general, or any).")
+            if not isinstance(by_distance, Mapping) or not by_distance:
+                raise InvalidInput(f"{where}, {formation} maps the cavalry's distance (1 to 4 "
+                                   "hexes) to rows.")
+            tables[str(formation)] = _carre_distances(by_distance, f"{where}, {formation}",
+                                                      problems)
+    return tables
+
+
+def _carre_distances(by_distance: Mapping[str, Any], where: str, problems: Problems
+                     ) -> dict[int, dict[int, str]]:
+    rows_by: dict[int, dict[int, str]] = {}
+    for distance, rows in by_distance.items():
+        with problems.each():
+            if str(distance) not in CARRE_DISTANCES:
+                raise InvalidInput(f"{where}: `{distance}` is not a distance (1 to 4 hexes).")
+            rows_by[int(distance)] = _carre_rows(rows, f"{where}, {distance} hexes", problems)
+    return rows_by
 
 
 def _carre_rows(rows: Any, where: str, problems: Problems) -> dict[int, str]:

@@ -34,6 +34,10 @@ RECALL_SQUARE = (TRY_RECALL, Answer("no", "Ride on"))
 FORMED = Formation.LINE  # skirmishing cavalry that forms up (project reading: in line)
 
 
+def hexes(distance: int) -> str:
+    return f"{distance} hex" if distance == 1 else f"{distance} hexes"
+
+
 def event(chargers: tuple[Stack, ...]) -> str:
     """The triggering event: the charge, once the cavalry carries its Charge marker; before
     that, its move."""
@@ -67,18 +71,22 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
     faces = dice.roll(D66(), f"{infantry.name} square")
     total = d66_add(d66_value(faces), sum(m.value for m in modifiers))  # type: ignore[arg-type]
     roll = Roll(f"{infantry.name} square", "d66", faces, modifiers=tuple(modifiers),
-                total=total, target=f"{infantry.nation or 'any nation'}, {distance} hexes")
-    found = pack.carre.result(infantry.nation, distance, total) \
-        if pack is not None and pack.carre is not None else None
+                total=total, target=f"{infantry.nation or 'any nation'}, from "
+                                    f"{infantry.formation.value}, {hexes(distance)}")
+    carre = pack.carre if pack is not None else None
+    formation = infantry.formation.value
+    found = carre.result(infantry.nation, formation, distance, total) if carre else None
     if found is not None:
         source = f"{pack.name}: {pack.carre.provenance}"  # type: ignore[union-attr]
-        out.step("2. Form Square", f"Row {total}, {distance} hexes: {found}.",
+        out.step("2. Form Square", f"Row {total}, {hexes(distance)}: {found}.",
                  replace(roll, result=found, notes=(source,)))
     else:
+        why = f"; {carre.missing(infantry.nation, formation, distance)}" if carre else ""
         out.step("2. Form Square", f"Read row {total} of the Square (Carré) Realization chart "
-                 f"({infantry.nation or 'its nation'}, {distance} hexes).", roll)
+                 f"({infantry.nation or 'its nation'}, from {formation}, {hexes(distance)}"
+                 f"{why}).", roll)
         found = out.ask(Question("carre_result", f"Read the Square (Carré) Realization chart: "
-                                 f"{distance} hexes, row {total}. What does it say?",
+                                 f"{hexes(distance)}, row {total}. What does it say?",
                                  CARRE_ANSWERS, by="defender", unit=infantry.name)).key
     phrase = f"{infantry.name} {CARRE_RESULTS[found]}"
     severity = Severity.NONE

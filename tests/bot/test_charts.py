@@ -4,6 +4,7 @@ option, downloaded from the CDN), procedures read it, and undo takes it back."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from bot.offline.payloads import CDN, OfflineFile, build_command_data
@@ -196,3 +197,22 @@ async def test_new_units_joining_a_battles_firefight_apply_distance_on_either_si
     assert "**52nd morale check** 🎲 4 5 −6 distance 3 = **35**" in text
     assert "**2/45e morale check** 🎲 4 5 −3 distance 2 = **42**" in text
     assert "**95th morale check** 🎲 4 5 = **45**" in text  # locked: none
+
+
+def test_the_documented_prusse_1806_square_runs_in_the_console(tmp_path):
+    from .test_console import ROOT, console
+
+    doc = (ROOT / "docs" / "labataille.md").read_text()
+    [example] = [block for block in re.findall(r"```text\n(.*?)```", doc, re.S)
+                 if "labataille-prusse-1806-carre.json" in block]
+    done = console(*example.splitlines(), database=tmp_path / "jena.db")
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "Traceback" not in out and "⚠️" not in out, out
+    assert "📊 Chart pack attached: labataille-prusse-1806-carre.json" in out
+    assert "Premier, not the revised chart" in out
+    assert "Square (Carré) Realization: french (column, line)" in out
+    assert ("1/17e Ligne square 🎲 2 3 −6 Square chart modifiers (given) = 13 vs french, from "
+            "line, 1 hex → C") in out
+    assert "# 🛡️ 1/17e Ligne forms square" in out
+    assert "it is moving, not charging, so there is no Recall" in out

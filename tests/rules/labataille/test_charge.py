@@ -3,6 +3,7 @@ on scripted dice and answers, with the test chart pack and without any pack."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -401,3 +402,39 @@ def test_a_charge_into_a_square_without_its_values_says_they_must_be_given():
         "2nd Foot is in Square: the chart pack's Roll to Stand chart has no square modifier: "
         "it must be given in `mod` (reference A.7: +12 at Talavera and most games, +6 in "
         "later ones)",)
+
+
+# --- Square on a chart split by formation: the Prusse 1806 example pack -----------------------
+
+
+def prusse():
+    from pathlib import Path
+    path = Path(__file__).parents[3] / "docs" / "examples" / "labataille-prusse-1806-carre.json"
+    return read_pack(json.loads(path.read_text()))
+
+
+def test_square_reads_the_table_of_the_formation_it_forms_from():
+    line = stack("1/17e Ligne", formation=Formation.LINE, nation="french")
+    disordered = square(line, 1, "23", charts=prusse())
+    roll = step(disordered, "2. Form Square").rolls[0]
+    assert (roll.target, roll.result) == ("french, from line, 1 hex", "D")
+    assert roll.notes == ("La Bataille pour la Prusse 1806: Carré Realization (French): La "
+                          "Bataille pour la Prusse 1806 (Marshal Enterprises), Special Rules "
+                          "p.5, the French Carré Realization Table (reference A.12): Premier, "
+                          "not the revised chart",)
+    # From column, 23 at 1 hex forms square; a personality in the hex (−6, given) does too.
+    assert effects(square(replace(line, formation=Formation.COLUMN), 1, "23",
+                          charts=prusse())) == [("marker_set", "1/17e Ligne", SQUARE)]
+    assert effects(square(replace(line, mod=-6), 1, "23", charts=prusse())) == [
+        ("marker_set", "1/17e Ligne", SQUARE)]
+
+
+def test_a_stack_the_pack_has_no_table_for_reads_the_printed_chart_and_is_told_why():
+    british = stack("2nd Foot", formation=Formation.LINE, nation="british")
+    source = ScriptedSource.from_text("23")
+    with pytest.raises(Undecided):
+        form_square(british, 1, (), False, prusse(), source, Answers())
+    result = square(british, 1, "23", "carre_result=C", charts=prusse())
+    assert step(result, "2. Form Square").outcome == (
+        "Read row 23 of the Square (Carré) Realization chart (british, from line, 1 hex; "
+        "the chart pack's Carré chart has no table for british).")
