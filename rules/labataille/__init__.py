@@ -19,7 +19,7 @@ from rules.labataille.inputs import STACK, json_stacks
 from rules.labataille.movement import light_recall
 from rules.labataille.order import assault_order
 from rules.labataille.reactions import form_square, form_up, reaction_charge
-from rules.labataille.units import RULESET
+from rules.labataille.units import MAX_LEADER, RULESET
 
 __all__ = ["RULESET_ENTRY", "resolve_assault"]
 
@@ -158,6 +158,8 @@ RULESET_ENTRY = RuleSet(
         dice_faces=D6_DICE,
         charts=ChartsSpec(commands.PACK, describe_pack, "docs/labataille.md"),
         settings=battle.SETTINGS,
+        # A leader's value is a dice modifier (reference A.6): a general carries his own.
+        general_values=(-MAX_LEADER, MAX_LEADER),
     ),
     procedures={
         "assault": Procedure(

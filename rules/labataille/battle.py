@@ -2,9 +2,9 @@
 
 A roster unit is a stack: its increments are its strength, its arm, morale, mêlée, fire and
 fire-defence values, formation, order and nationality its attributes, and the general with it
-its leader (whose value is the stack's ``leader_value``). A blank result starts a firefight
-engagement (attackers first); the next assault between those units is played as a
-firefight; it ends with any other result or when a side has gone.
+its leader, with his value (the roster general's own; else the stack's ``leader_value``).
+A blank result starts a firefight engagement (attackers first); the next assault between
+those units is played as a firefight; it ends with any other result or when a side has gone.
 """
 
 from __future__ import annotations
@@ -145,6 +145,8 @@ def engine_stack(unit: RosterUnit, roster: Roster, situation: Mapping[str, Any])
     general = roster.general_with(unit.name)
     if general is not None:
         values["leader"] = general.name
+        if general.value is not None:  # his own value wins over the stack's `leader_value`
+            values["leader_value"] = general.value
     return replace(build_stack(unit.name, values, unit.name), side=unit.side)
 
 

@@ -43,7 +43,8 @@ DESCRIPTION: tuple[Field, ...] = (
     Field("state", Order, "good, disordered or routed",
           words={"disorder": Order.DISORDERED, "rout": Order.ROUTED}),
     Field("nation", str, "nationality (`british` and `kgl` may Huzzah)"),
-    Field("leader_value", int, "the stacked leader's value (a dice modifier)",
+    Field("leader_value", int, "the stacked leader's value (a dice modifier; a roster "
+          "general's own wins)",
           aliases=("lv",), minimum=-MAX_LEADER, maximum=MAX_LEADER),
     Field("mp", int, "printed Movement Potential (cavalry: pursuit losses)", minimum=1,
           maximum=MAX_MP),

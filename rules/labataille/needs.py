@@ -17,7 +17,7 @@ from rules.core.notation import possessive
 from rules.labataille.units import Arm, Stack
 
 LEADER_HINT = ("A leader's value is a dice modifier for morale and mêlée (reference A.6). In a "
-               "battle, give the stack `leader_value=N` with `/unit edit`.")
+               "battle: `/gm general general:{leader} field:value value:2`.")
 
 
 def fighting(defenders: Sequence[Stack]) -> list[Stack]:
@@ -78,5 +78,5 @@ def check_leaders(stacks: Sequence[Stack]) -> None:
     for stack in stacks:
         if stack.leader and stack.leader_value is None:
             raise InvalidInput(f"{stack.leader}, with {stack.name}, has no value: give it "
-                               "(`lv=2`).", hint=LEADER_HINT)
+                               "(`lv=2`).", hint=LEADER_HINT.format(leader=stack.leader))
 
