@@ -427,6 +427,10 @@ def test_square_reads_the_table_of_the_formation_it_forms_from():
                           charts=prusse())) == [("marker_set", "1/17e Ligne", SQUARE)]
     assert effects(square(replace(line, mod=-6), 1, "23", charts=prusse())) == [
         ("marker_set", "1/17e Ligne", SQUARE)]
+    # A stack without `formation` is in column, and the roll names the table it read.
+    unsaid = stack("1/17e Ligne", nation="french")
+    assert step(square(unsaid, 2, "44", charts=prusse()), "2. Form Square").rolls[0].target \
+        == "french, from column, 2 hexes"
 
 
 def test_a_stack_the_pack_has_no_table_for_reads_the_printed_chart_and_is_told_why():
