@@ -30,10 +30,10 @@ def fighting(defenders: Sequence[Stack]) -> list[Stack]:
 def check_assault_needs(attackers: Sequence[Stack], defenders: Sequence[Stack]) -> None:
     """An Infantry Assault or Old Guard Charge: every stack checks morale (its leader's value
     counts), the odds read both sides' mêlée values, and fire takes increments."""
-    check_leaders([*attackers, *defenders])
     standing = fighting(defenders)
     if not standing:
         return
+    check_leaders([*attackers, *standing])
     check_melee([*attackers, *standing])
     if any(s.fire is not None for s in attackers):
         check_increments(standing, "fire")

@@ -35,6 +35,8 @@ def test_stacks_that_never_reach_the_odds_need_no_melee_value():
     assert step(result, "1. Retreat Before Assault").outcome.startswith("Skirmishers retreat")
     alone = assault([Stack(name="A2", morale=34)], [leaving], "", "new_assault=no")
     assert alone.headline == "Skirmishers retreat before the assault"
+    led = Stack(name="A3", morale=34, leader="Ney")  # no morale check: no value needed
+    assert assault([led], [leaving], "", "new_assault=no").headline == alone.headline
     routed = Stack(name="Rabble", morale=34, increments=2, state=Order.ROUTED)
     assert charge([HUSSARS], [routed], "", spent=5).headline == "Rabble are ridden down"
 
