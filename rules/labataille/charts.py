@@ -180,6 +180,9 @@ class Problems:
     def __init__(self) -> None:
         self.found: list[InvalidInput] = []
 
+    def add(self, message: str, hint: str | None = None) -> None:
+        self.found.append(InvalidInput(message, hint=hint))
+
     @contextmanager
     def each(self) -> Iterator[None]:
         """Checks one part of the pack: its mistake is kept, and the next part is checked."""
@@ -217,9 +220,8 @@ def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
     problems = Problems()
     extra = sorted(set(data) - PACK_KEYS)
     for key in extra:
-        with problems.each():
-            raise InvalidInput(f"unknown key `{key}`.",
-                               hint=f"Keys are {', '.join(sorted(PACK_KEYS))}.")
+        problems.add(f"unknown key `{key}`.",
+                     hint=f"Keys are {', '.join(sorted(PACK_KEYS))}.")
     name = provenance = ""
     with problems.each():
         name = _text(data.get("name", "chart pack"), "name")
@@ -227,6 +229,9 @@ def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
         provenance = _text(data.get("provenance"), "provenance",
                            hint="Say where the values come from (a rules book and page).")
     chart = _assault(data.get("assault"), provenance, problems)
+    charts = sorted(PACK_KEYS - {"name", "provenance"})
+    if not any(key in data for key in charts):
+        problems.add(f"it holds no chart: give at least one of {', '.join(charts)}.")
     tables = {key: _owner(data, key, keys, problems) for key, keys in (
         ("attacker_morale", {"distance", "situations", "provenance"}),
         ("defender_morale", {"situations", "provenance"}),
@@ -273,8 +278,7 @@ def _assault(value: Any, fallback: str, problems: Problems) -> AssaultChart | No
     if value is None:
         return None
     if not isinstance(value, Mapping):
-        with problems.each():
-            raise InvalidInput("`assault` (the Assault et Mêlée chart) must be a JSON object.")
+        problems.add("`assault` (the Assault et Mêlée chart) must be a JSON object.")
         return None
     columns: tuple[str, ...] | None = None
     firefight = False
@@ -334,8 +338,7 @@ def _recall(data: Mapping[str, Any], fallback: str, problems: Problems) -> Table
     if "recall" not in data:
         return None
     if not isinstance(data["recall"], Mapping):
-        with problems.each():
-            raise InvalidInput("recall must be a JSON object.")
+        problems.add("recall must be a JSON object.")
         return None
     table = dict(data["recall"])
     provenance = fallback
@@ -358,8 +361,7 @@ def _carre(value: Any, fallback: str, problems: Problems) -> Carre | None:
     if value is None:
         return None
     if not isinstance(value, Mapping):
-        with problems.each():
-            raise InvalidInput(f"{where} must be a JSON object.")
+        problems.add(f"{where} must be a JSON object.")
         return None
     table = dict(value)
     provenance = fallback
@@ -370,9 +372,8 @@ def _carre(value: Any, fallback: str, problems: Problems) -> Carre | None:
     for nation, by_key in table.items():
         here = f"{where}: {nation}"
         if not isinstance(by_key, Mapping) or not by_key:
-            with problems.each():
-                raise InvalidInput(f"{here} maps the cavalry's distance (1 to 4 hexes), or "
-                                   "the formation it forms from, to rows.")
+            problems.add(f"{here} maps the cavalry's distance (1 to 4 hexes), or "
+                         "the formation it forms from, to rows.")
             continue
         results[str(nation).casefold()] = _carre_formations(by_key, here, problems)
     return Carre(results, provenance)
@@ -478,9 +479,8 @@ def _columns(value: Any, where: str) -> tuple[tuple[str, ...], bool]:
 def _rows(value: Any, columns: tuple[str, ...], firefight: bool, where: str,
           problems: Problems) -> dict[int, tuple[ChartResult, ...]]:
     if not isinstance(value, Mapping):
-        with problems.each():
-            raise InvalidInput(f"{where}: `rows` maps d66 values (or ranges like `11-16`) to "
-                               "one result per column.")
+        problems.add(f"{where}: `rows` maps d66 values (or ranges like `11-16`) to "
+                     "one result per column.")
         return {}
     names = [*columns, *([FIREFIGHT_COLUMN] if firefight else [])]
     rows: dict[int, tuple[ChartResult, ...]] = {}
@@ -556,8 +556,7 @@ def _table(owner: Mapping[str, Any], name: str, fallback: str, where: str, check
     value = owner[name]
     here = f"{where}: {name}"
     if not isinstance(value, Mapping) or not value:
-        with problems.each():
-            raise InvalidInput(f"{here} must be a JSON object of values.")
+        problems.add(f"{here} must be a JSON object of values.")
         return None
     values: dict[str, float] = {}
     for key, number in value.items():

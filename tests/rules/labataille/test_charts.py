@@ -167,3 +167,9 @@ def test_a_pack_without_an_assault_chart_reads_and_the_result_is_asked():
                      pack=carre_only)
     assert played.defaults == ("the chart pack has no Assault et Mêlée chart, odds are read on "
                                "the Premier chart's columns (1:2 to 5:1)",)
+
+
+def test_a_pack_with_no_chart_is_refused():
+    with pytest.raises(InvalidInput, match="chart pack: it holds no chart: give at least one "
+                                           "of assault, attacker_morale"):
+        read_pack({"name": "Empty", "provenance": "nowhere"})
