@@ -101,10 +101,10 @@ def check_charge(charge: Assault) -> None:
         raise NotAllowed(f"{' and '.join(charged)} {carries} an inverted Charge marker: "
                          "charged this turn (or met by a Reaction Charge).",
                          hint="A new turn takes the inverted markers off.")
-    if any(s.retreats for s in charge.defenders):  # a Recall may follow (step 1b)
-        check_recall(charge.attackers, charge.pack)
     if not charge.reached:
         return
+    if any(s.retreats for s in charge.defenders):  # a Recall may follow (step 1b)
+        check_recall(charge.attackers, charge.pack)
     kind = target_kind(charge.defenders)
     if kind != CAVALRY:
         if charge.spent is None:

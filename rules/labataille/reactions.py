@@ -190,7 +190,6 @@ def accepting(out: ResolutionBuilder, reactor: Stack, chargers: tuple[Stack, ...
 
 
 def check_reaction(reactor: Stack, chargers: tuple[Stack, ...], gap: int) -> None:
-    check_leaders([reactor])
     if reactor.arm is not Arm.CAVALRY or any(c.arm is not Arm.CAVALRY for c in chargers):
         raise NotAllowed("A Reaction Charge is cavalry against charging cavalry.")
     if reactor.state is not Order.GOOD:
@@ -208,6 +207,7 @@ def check_reaction(reactor: Stack, chargers: tuple[Stack, ...], gap: int) -> Non
                          "Charge is attempted during Charge movement.",
                          hint="Give the charging cavalry its marker: the word "
                               "`charge=charging` (in a battle, `/gm set` or `/unit add`).")
+    check_leaders([reactor])  # its morale check counts its leader's value
 
 
 
@@ -237,10 +237,10 @@ def form_up(skirmishers: Stack, chargers: tuple[Stack, ...], pack: ChartPack | N
 
 
 def check_form_up(stack: Stack) -> None:
-    check_leaders([stack])
     if stack.arm is not Arm.CAVALRY or stack.formation is not Formation.SKIRMISH:
         raise NotAllowed(f"{stack.name} is not cavalry in Skirmish Order: only skirmishing "
                          "cavalry forms up to stand.",
                          hint="Give it `cavalry formation=skirmish`.")
     if stack.routed:
         raise NotAllowed(f"{stack.name} is routed and cannot form up.")
+    check_leaders([stack])  # its morale check counts its leader's value
