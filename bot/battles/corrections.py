@@ -8,7 +8,12 @@ from typing import Any
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx, roster_general, roster_unit
-from bot.battles.validate import battle_side, check_commander, check_new_name
+from bot.battles.validate import (
+    battle_side,
+    check_commander,
+    check_new_name,
+    general_value_bounds,
+)
 from rules.core.dice import Face, parse_dice
 from rules.core.errors import InvalidInput
 from rules.core.roster import (
@@ -21,7 +26,7 @@ from rules.core.roster import (
 )
 
 UNIT_COLUMNS = ("name", "side", "strength", "status", "commander")
-GENERAL_FIELDS = ("side", "unit", "wounds", "status")
+GENERAL_FIELDS = ("side", "unit", "wounds", "status", "value")
 GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
 # The bounds /unit add and /general add put on their options: a GM's correction is held to
 # the same, so no value reaches the database that a player could not have entered.
@@ -152,6 +157,9 @@ async def set_general_field(tx: BattleTx, general: str, field: str,
     if field == "wounds":
         # As many as the rule set lets a general carry, as `/general add` takes.
         row.wounds = parse_int(value, "wounds", (0, tx.rules.max_wounds)) or 0
+    elif field == "value":
+        # As `/general add` takes it: within the rule set's bounds, `none` to clear.
+        row.value = parse_int(value, "value", general_value_bounds(tx))
     elif field == "status":
         if value not in GENERAL_STATUSES:
             raise InvalidInput(f"`status` is one of {', '.join(GENERAL_STATUSES)}.")

@@ -9,7 +9,13 @@ from typing import Any
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx, roster_unit
-from bot.battles.validate import battle_side, check_commander, check_new_name, check_wounds
+from bot.battles.validate import (
+    battle_side,
+    check_commander,
+    check_general_value,
+    check_new_name,
+    check_wounds,
+)
 from bot.storage.models import General, Unit
 from rules.core.roster import (
     describe_changes,
@@ -33,6 +39,7 @@ class Added:
     strength: int | None = None
     strength_label: str = ""
     with_unit: str | None = None  # a general's unit
+    value: int | None = None  # a general's value, where the rule set counts one
 
 
 def read_words(tx: BattleTx, words: str, strength: int | None, *,
@@ -107,18 +114,20 @@ async def remove_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
 
 
 async def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: int,
-                      added_by: int) -> Added:
+                      added_by: int, value: int | None = None) -> Added:
     battle = tx.require_battle()
     check_wounds(wounds, tx.rules)
+    check_general_value(tx, value)
     sides = battle.sides
     general_name = await check_new_name(tx, name)
     with_unit = (await tx.unit_row(unit)).name if unit else None
     row = General(battle_id=battle.id, name=general_name, name_key=name_key(general_name),
                   side=await battle_side(tx, side), unit_name=with_unit, wounds=wounds,
-                  status="active", added_by=added_by)
+                  status="active", added_by=added_by, value=value)
     tx.add(row)
     event = await tx.record("general_add", f"Added general {general_name}")
-    return Added(general_name, row.side, event.seq, sides, battle.sides, with_unit=with_unit)
+    return Added(general_name, row.side, event.seq, sides, battle.sides, with_unit=with_unit,
+                 value=value)
 
 
 async def remove_general(tx: BattleTx, name: str) -> tuple[str, int]:

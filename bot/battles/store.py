@@ -67,7 +67,7 @@ def roster_unit(row: Unit) -> RosterUnit:
 
 
 def roster_general(row: General) -> RosterGeneral:
-    return RosterGeneral(row.name, row.side, row.unit_name, row.wounds, row.status)
+    return RosterGeneral(row.name, row.side, row.unit_name, row.wounds, row.status, row.value)
 
 
 def roster_engagement(row: Any) -> Engagement:

@@ -10,6 +10,7 @@ from bot.battles.store import BattleTx
 from rules.core.errors import InvalidInput
 from rules.core.registry import BattleRules
 from rules.core.roster import name_key
+from rules.registry import RULESETS
 
 MAX_SIDE = 32
 MAX_NAME = 64
@@ -98,8 +99,29 @@ def did_you_mean(side: str, known: list[str]) -> str:
     return f" Did you mean {lowered[close[0]]}?" if close else ""
 
 
+MAX_GENERAL_VALUE = 9
+"""The largest value (either sign) any option takes; each rule set says its own bounds."""
 MAX_WOUNDS = 9
 """The most light wounds any option takes; each rule set says how many it allows."""
+
+
+def general_value_bounds(tx: BattleTx) -> tuple[int, int]:
+    """The bounds of a general's value in the battle's rule set; refused where it counts
+    none."""
+    if tx.rules.general_values is None:
+        title = RULESETS[tx.require_battle().ruleset].title
+        raise InvalidInput(f"{title} generals carry no value.", hint="Leave `value` out.")
+    return tx.rules.general_values
+
+
+def check_general_value(tx: BattleTx, value: int | None) -> None:
+    """A general's value, within the bounds of the battle's rule set."""
+    if value is None:
+        return
+    low, high = general_value_bounds(tx)
+    if not low <= value <= high:
+        raise InvalidInput(f"A general's value goes from {low} to {high} here.",
+                           hint=f"Use {low} to {high}.")
 
 
 def check_wounds(wounds: int, rules: BattleRules) -> None:

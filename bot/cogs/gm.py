@@ -234,7 +234,7 @@ class GM(commands.Cog):
 
         await answer(interaction, work)
 
-    @gm.command(name="general", description="Set a general's side, unit, wounds or status")
+    @gm.command(name="general", description="Set a general's side, unit, wounds, status or value")
     @app_commands.describe(general="The general", field="The field to set", value="New value")
     @app_commands.choices(field=[app_commands.Choice(name=f, value=f) for f in GENERAL_FIELDS])
     async def general(self, interaction: discord.Interaction, general: str,

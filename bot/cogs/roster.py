@@ -16,6 +16,7 @@ from bot.battles.roster_changes import (
 )
 from bot.battles.store import BattleStore
 from bot.battles.validate import (
+    MAX_GENERAL_VALUE,
     MAX_SIDE,
     MAX_WOUNDS,
 )
@@ -142,16 +143,22 @@ class Roster(commands.Cog):
 
     @general.command(name="add", description="Add a general to the battle")
     @app_commands.describe(name="The general's name", side="His side",
-                           unit="The unit he is with", wounds="Light wounds he already has")
+                           unit="The unit he is with", wounds="Light wounds he already has",
+                           value="His value where the rule set counts one (La Bataille: the "
+                                 "leader's dice modifier)")
     async def general_add(self, interaction: discord.Interaction,
                           name: app_commands.Range[str, 1, 64],
                           side: app_commands.Range[str, 1, MAX_SIDE],
                           unit: str | None = None,
-                          wounds: app_commands.Range[int, 0, MAX_WOUNDS] = 0) -> None:
+                          wounds: app_commands.Range[int, 0, MAX_WOUNDS] = 0,
+                          value: app_commands.Range[int, -MAX_GENERAL_VALUE,
+                                                    MAX_GENERAL_VALUE] | None = None) -> None:
         async def work() -> Reply:
             async with self.store.for_interaction(interaction, "/general add") as tx:
-                added = await add_general(tx, name, side, unit, wounds, interaction.user.id)
+                added = await add_general(tx, name, side, unit, wounds, interaction.user.id,
+                                          value)
             where = f" with {escape(added.with_unit)}" if added.with_unit else ""
+            where += f", value {added.value:+d}" if added.value is not None else ""
             return done(f"🎖️ {escape(added.name)} ({escape(added.side)}) takes the field{where} "
                         f"(event #{added.seq}).{sides_note(added.sides_before, added.sides_after)}")
 

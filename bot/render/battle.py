@@ -80,6 +80,8 @@ def general_line(general: General) -> str:
     parts = [f"**{escape(general.name)}** ({escape(general.side)})"]
     if general.unit_name:
         parts.append(f"with {escape(general.unit_name)}")
+    if general.value is not None:
+        parts.append(f"value {general.value:+d}")
     if general.wounds:
         parts.append(f"{general.wounds} wound{'s' if general.wounds > 1 else ''}")
     if general.status != "active":
@@ -124,7 +126,7 @@ def standing_field(rules: BattleRules | None, units: Sequence[Unit],
     roster = Roster(
         tuple(RosterUnit(u.name, u.side, dict(u.attributes or {}), u.strength, u.status,
                          u.gone_reason, u.commander) for u in units),
-        tuple(RosterGeneral(g.name, g.side, g.unit_name, g.wounds, g.status)
+        tuple(RosterGeneral(g.name, g.side, g.unit_name, g.wounds, g.status, g.value)
               for g in generals))
     lines = rules.standings(roster)
     return [FieldSpec("Standing", "\n".join(escape(line) for line in lines))] if lines else []

@@ -197,7 +197,8 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
     return [
         Subcommand("assault", "assault", assault,
                    '/assault labataille attackers:"1/45e: infantry morale=34 melee=12 fire=6 '
-                   'defence=9" defenders:"52nd: infantry morale=41 melee=8 fire=5 defence=9" '
+                   'defence=9 inc=6" defenders:"52nd: infantry morale=41 melee=8 fire=5 '
+                   'defence=9 inc=5" '
                    'dice:"44 52 5 33 41 55" choices:"chart_result=DR2"'),
         Subcommand("charge", "charge", charge,
                    '/charge labataille attackers:"1/3e Grenadiers: infantry morale=55 '
@@ -205,7 +206,7 @@ def subcommands(lookups: Lookups) -> list[Subcommand]:
                    'dice:"61 32 45" choices:"chart_result=DS1"'),
         Subcommand("cavalry", "cavalry", cavalry,
                    '/cavalry labataille chargers:"2e Cuirassiers: cavalry morale=44 melee=18 '
-                   'mp=8 nation=french" targets:"2nd Foot: infantry morale=41 melee=8" '
+                   'mp=8 nation=french" targets:"2nd Foot: infantry morale=41 melee=8 inc=5" '
                    'spent:2 dice:"45 1 41" choices:"chart_result=DR"'),
         Subcommand("square", "square", square,
                    '/square labataille stack:"2nd Foot: infantry morale=41 nation=british" '

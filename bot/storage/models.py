@@ -305,6 +305,9 @@ class General(Base):
     unit_name: Mapped[str | None] = mapped_column(String(64))
     wounds: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), default="active")
+    # His value where the rule set counts one (La Bataille: a leader's dice modifier); None:
+    # not given, never taken as 0.
+    value: Mapped[int | None] = mapped_column(Integer)
     # Who added him: as for units, they or a GM may remove him; None means GM only.
     added_by: Mapped[int | None] = mapped_column(BigInteger)
 

@@ -96,6 +96,9 @@ class BattleRules:
     unit_words: Callable[[Mapping[str, Any]], UnitWords] = lambda attributes: UnitWords()
     # Light wounds a general may carry and stay in play (0: the rule set counts none).
     max_wounds: int = 0
+    # The bounds of a general's value where the rule set counts one (a leader's dice
+    # modifier); None: its generals carry none.
+    general_values: tuple[int, int] | None = None
     # A battle's settings, where players are known to read the rules differently; each
     # field's help says the default and why (`/battle setting` changes one).
     settings: FieldSet = field(default_factory=lambda: FieldSet(()))

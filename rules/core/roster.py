@@ -55,6 +55,7 @@ class RosterGeneral:
     unit: str | None = None
     wounds: int = 0
     status: str = ACTIVE
+    value: int | None = None  # where the rule set counts one (BattleRules.general_values)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def roster_changes(before: Roster, after: Roster) -> list[Change]:
 def general_changes(before: RosterGeneral, after: RosterGeneral) -> list[Change]:
     return [
         Change(before.name, "general", name, getattr(before, name), getattr(after, name))
-        for name in ("name", "side", "unit", "wounds", "status")
+        for name in ("name", "side", "unit", "wounds", "status", "value")
         if getattr(before, name) != getattr(after, name)
     ]
 
@@ -380,4 +381,6 @@ def _general_phrase(change: Change) -> str:
             return f"is wounded ({wounds})" if after > (before or 0) else f"now has {wounds}"
         case "status":
             return GENERAL_STATUS.get(str(after), f"is now {after}")
+        case "value":
+            return "has no value" if after is None else f"now has a value of {after:+d}"
     return _generic(change.field, before, after)

@@ -19,7 +19,7 @@ from rules.labataille.inputs import STACK, json_stacks
 from rules.labataille.movement import light_recall
 from rules.labataille.order import assault_order
 from rules.labataille.reactions import form_square, form_up, reaction_charge
-from rules.labataille.units import RULESET
+from rules.labataille.units import MAX_LEADER, RULESET
 
 __all__ = ["RULESET_ENTRY", "resolve_assault"]
 
@@ -30,7 +30,8 @@ def _assault(request: Mapping[str, Any], dice: DiceSource, *, old_guard: bool) -
         raise InvalidInput("`firefight` is true or false (a firefight carried over).")
     assault = Assault(tuple(json_stacks(request.get("attackers"), "attackers")),
                       tuple(json_stacks(request.get("defenders"), "defenders")),
-                      old_guard, firefight, _pack(request))
+                      old_guard, firefight, _pack(request),
+                      fire_below=_fire_below(request))
     return resolve_assault(assault, dice, Answers.read(request.get("answers"), "answers"))
 
 
@@ -61,6 +62,12 @@ def _pack(request: Mapping[str, Any]):
     return read_pack(request["charts"], "charts") if request.get("charts") is not None else None
 
 
+def _fire_below(request: Mapping[str, Any]):
+    """`settings`: the battle settings a request reads (`fire_below_chart`)."""
+    settings = request.get("settings") or {}
+    return battle.fire_below(battle.SETTINGS.read_json(settings, "settings"))
+
+
 def _whole(request: Mapping[str, Any], key: str, low: int, high: int,
            required: bool = True) -> int | None:
     value = request.get(key)
@@ -77,7 +84,8 @@ def _cavalry(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
                      pack=_pack(request), cavalry=True,
                      spent=_whole(request, "spent", 0, MAX_CHARGE_MP, required=False),
                      reached=_flag(request, "reached", True, "the charge came adjacent to "
-                                   "its declared target"))
+                                   "its declared target"),
+                     fire_below=_fire_below(request))
     return resolve_charge(charge, dice, Answers.read(request.get("answers"), "answers"))
 
 
@@ -149,19 +157,22 @@ RULESET_ENTRY = RuleSet(
         strength_label="increments",
         dice_faces=D6_DICE,
         charts=ChartsSpec(commands.PACK, describe_pack, "docs/labataille.md"),
+        settings=battle.SETTINGS,
+        # A leader's value is a dice modifier (reference A.6): a general carries his own.
+        general_values=(-MAX_LEADER, MAX_LEADER),
     ),
     procedures={
         "assault": Procedure(
             "assault", "an Infantry Assault: morale checks, fire, Huzzah, odds, the chart",
-            ("attackers", "defenders", "firefight", "charts"),
+            ("attackers", "defenders", "firefight", "charts", "settings"),
             lambda request, dice: _assault(request, dice, old_guard=False)),
         "charge": Procedure(
             "charge", "an Old Guard Charge: the assault's steps, then exploitation",
-            ("attackers", "defenders", "firefight", "charts"),
+            ("attackers", "defenders", "firefight", "charts", "settings"),
             lambda request, dice: _assault(request, dice, old_guard=True)),
         "cavalry": Procedure(
             "cavalry", "a Cavalry Charge's mêlée: vs PGD, infantry and artillery, or cavalry",
-            ("attackers", "defenders", "spent", "reached", "charts"), _cavalry),
+            ("attackers", "defenders", "spent", "reached", "charts", "settings"), _cavalry),
         "square": Procedure(
             "square", "an infantry stack forms Square as cavalry comes on, then the Recall",
             ("stack", "distance", "cavalry", "target", "charts"), _square),

@@ -17,23 +17,24 @@ from rules.core.dice import D6, D66, DiceSource, d66_add, d66_value
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.names import name_key
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
-from rules.labataille.charts import ChartPack, ChartResult, Table, parse_result
+from rules.labataille.charts import MAX_IMPETUS, ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS
-from rules.labataille.fire import fire
+from rules.labataille.fire import BELOW_SAID, FireBelowChart, fire
 from rules.labataille.morale import SHIFT_SOURCE, Check, Outcome, morale_check, shift_count
+from rules.labataille.needs import check_assault_needs
 from rules.labataille.published import (
     PREMIER_COLUMNS,
     PREMIER_COLUMNS_SOURCE,
     ratio_value,
 )
-from rules.labataille.units import MAX_STACKS, RULESET, TEXT, Arm, Order, Stack
+from rules.labataille.units import MAX_STACKS, RULESET, TEXT, Arm, Formation, Order, Stack
 
 YES_HUZZAH, NO_HUZZAH = Answer("huzzah", "Huzzah!"), Answer("no", "No Huzzah")
 NEW_ASSAULT, NO_NEW_ASSAULT = Answer("new", "Declare a new assault"), Answer("no", "Finish")
 CHART_ANSWERS = (
     Answer("AS", "AS"), Answer("AR", "AR"), Answer("firefight", "Blank: firefight"),
-    *(Answer(f"DR{n}", f"DR{n}") for n in range(6)),
-    *(Answer(f"DS{n}", f"DS{n}") for n in range(6)),
+    *(Answer(f"DR{n}", f"DR{n}") for n in range(MAX_IMPETUS + 1)),
+    *(Answer(f"DS{n}", f"DS{n}") for n in range(MAX_IMPETUS + 1)),
 )
 # In a charge a blank is a bounce, and the # of DR# and DS# is ignored.
 CHARGE_ANSWERS = (Answer("AS", "AS"), Answer("AR", "AR"), Answer("bounce", "Blank: bounce"),
@@ -51,6 +52,7 @@ class Assault:
     cavalry: bool = False  # a Cavalry Charge (rules.labataille.charge)
     spent: int | None = None  # the MPs the charge expended (cavalry: pursuit losses)
     reached: bool = True  # the charge came adjacent to its declared target within 5 MPs
+    fire_below: FireBelowChart = FireBelowChart.LOWEST  # the battle's reading (fire.py)
 
     @property
     def procedure(self) -> str:
@@ -128,6 +130,8 @@ def check_assault(assault: Assault) -> None:
             raise NotAllowed("Old Guard units involved in a Firefight may not conduct an Old "
                              "Guard Charge.",
                              hint="Only Old Guard entering the firefight as new units may.")
+    if not assault.cavalry:  # a charge checks its own (rules.labataille.charge)
+        check_assault_needs(assault.attackers, assault.defenders)
 
 
 def sequence(run: Run) -> None:
@@ -250,7 +254,10 @@ def morale_checks(run: Run) -> bool:
     pack = run.assault.pack
     attacker_outcomes = [morale_check(s, Check.ATTACKER, run.dice, pack, distance=not s.locked)
                          for s in run.standing(run.attackers)]
-    defender_outcomes = [morale_check(s, Check.DEFENDER, run.dice, pack)
+    # New units joining a firefight apply the distance modifiers "regardless of their role
+    # as attacker or defender" (the text's notes on firefights).
+    defender_outcomes = [morale_check(s, Check.DEFENDER, run.dice, pack,
+                                      distance=run.assault.firefight and not s.locked)
                          for s in run.standing(run.defenders)]
     for outcome in attacker_outcomes:
         stack = outcome.stack
@@ -337,7 +344,7 @@ def offensive_and_defensive_fire(run: Run) -> None:
             target = _target(run, stack, targets)
             canister = stack.canister and stack.arm is Arm.ARTILLERY and shooters is run.defenders
             shots.append(fire(stack, target, stack.name in run.doubled, run.dice,
-                              canister=canister))
+                              canister=canister, below=run.assault.fire_below))
     if not shots:
         run.out.step("4. Offensive and Defensive Fire", "No stack has a fire value: no fire.")
         return
@@ -347,7 +354,7 @@ def offensive_and_defensive_fire(run: Run) -> None:
         by_side[side] += shot.casualties
         outcome = (f"{shot.stack.name} fires on {shot.target.name}: "
                    + (f"{_n(shot.casualties, 'casualty', 'casualties')}." if shot.roll
-                      else "odds below the chart, no effect."))
+                      else f"{BELOW_SAID[FireBelowChart.NONE]}."))
         run.out.step("4. Offensive and Defensive Fire", outcome,
                      *([shot.roll] if shot.roll else []))
     for shot in shots:
@@ -374,6 +381,7 @@ def _target(run: Run, stack: Stack, targets: list[str]) -> Stack:
 def lose(run: Run, stack: Stack, casualties: int, why: str = "fire") -> None:
     """Increments lost (to fire, or to a pursuit); a stack with none left is removed."""
     stack = run.stacks[stack.name]
+    assert stack.increments is not None  # rules.labataille.needs asked for them
     lost = min(casualties, stack.increments)
     run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS, detail=why)
     run.stacks[stack.name] = _with(stack, increments=stack.increments - lost)
@@ -439,10 +447,12 @@ def odds(run: Run) -> int | None:
         return None
     attack, attack_words = melee_total(run, run.attackers, "attacker")
     defend, defend_words = melee_total(run, run.defenders, "defender")
-    columns = pack.columns if pack else PREMIER_COLUMNS
+    columns = chart_columns(pack)
     ratio = Fraction(attack) / Fraction(defend) if defend else None
     index = _column(columns, ratio)
     words = [f"{attack_words} against {defend_words}"]
+    if run.assault.cavalry:
+        words += square_multipliers(run)
     if ratio is not None and ratio < ratio_value(columns[0]):
         words.append("below the chart: the lowest column")
     shift = run.left_shifts * (1 if run.right_shifts else -1)
@@ -451,19 +461,30 @@ def odds(run: Run) -> int | None:
         words.append(f"{abs(shift)} {'right' if shift > 0 else 'left'} shift"
                      f"{'s' if abs(shift) != 1 else ''}: {columns[index]} → {columns[moved]}")
         index = moved
-    source = (f"columns: {pack.name}, {pack.assault_provenance}" if pack
+    source = (f"columns: {pack.name}, {pack.assault_provenance}" if read_on(pack)
               else f"columns: {PREMIER_COLUMNS_SOURCE}")
-    if pack is None:
-        run.out.default("without a chart pack, odds are read on the Premier chart's columns "
-                        "(1:2 to 5:1)")
+    if not read_on(pack):
+        run.out.default(("without a chart pack" if pack is None else "the chart pack has no "
+                         "Assault et Mêlée chart") + ", odds are read on the Premier chart's "
+                        "columns (1:2 to 5:1)")
     run.out.step(title, f"The {columns[index]} column: " + "; ".join(words) + f". ({source})")
     return index
+
+
+def read_on(pack: ChartPack | None) -> bool:
+    """Whether the Assault et Mêlée chart is the pack's (else the players read theirs)."""
+    return pack is not None and pack.has_assault
+
+
+def chart_columns(pack: ChartPack | None) -> tuple[str, ...]:
+    return pack.columns if read_on(pack) else PREMIER_COLUMNS  # type: ignore[union-attr]
 
 
 def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
     table = multipliers(run.assault, role)
     total, parts = Fraction(0), []
     for stack in run.standing(names):
+        assert stack.melee is not None  # rules.labataille.needs asked for it
         value = Fraction(stack.melee).limit_denominator(100)
         why = []
         if table is not None:
@@ -474,6 +495,19 @@ def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
         total += value
         parts.append(f"{stack.name} {stack.melee:g}" + (f" ({' '.join(why)})" if why else ""))
     return total, f"{' + '.join(parts)} = {float(total):g}"
+
+
+def square_multipliers(run: Run) -> list[str]:
+    """A charge into a Square: the pack's Mêlée Modifiers for Cavalry count it (the odds show
+    its multiplier); without one, the reply says it must be counted in the values given."""
+    table = multipliers(run.assault, "defender")
+    if table is not None and Formation.SQUARE.value in table.values:
+        return []
+    lacking = ("no chart pack, so the Mêlée Modifiers for Cavalry's" if run.assault.pack is None
+               else "the chart pack's Mêlée Modifiers for Cavalry have no")
+    return [f"{s.name} is in Square: {lacking} square multiplier must be counted in the mêlée "
+            "values given" for s in run.standing(run.defenders)
+            if s.formation is Formation.SQUARE]
 
 
 def multipliers(assault: Assault, role: str) -> Table | None:
@@ -501,16 +535,16 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
                                                                    "defending")):
         led = [s for s in run.standing(names) if s.leader and s.leader_value]
         if led:
-            best = max(led, key=lambda s: s.leader_value)
-            modifiers.append(Modifier(sign * best.leader_value, f"{best.leader} ({role})",
+            best = max(led, key=lambda s: s.leader_value or 0)
+            modifiers.append(Modifier(sign * (best.leader_value or 0), f"{best.leader} ({role})",
                                       "reference/labataille.md A.6"))
     faces = run.dice.roll(D66(), "mêlée resolution")
     natural = d66_value(faces)  # type: ignore[arg-type]
     total = d66_add(natural, sum(m.value for m in modifiers))
-    name = "Firefight" if column is None else (pack.columns if pack else PREMIER_COLUMNS)[column]
+    name = "Firefight" if column is None else chart_columns(pack)[column]
     roll = Roll("mêlée resolution", "d66", faces, modifiers=tuple(modifiers), total=total,
                 target=f"the {name} column")
-    readable = pack is not None and (column is not None or pack.firefight)
+    readable = read_on(pack) and (column is not None or pack.firefight)  # type: ignore[union-attr]
     if readable:
         result = pack.result(total, column)  # type: ignore[union-attr]
         said = result.read_in(run.assault.cavalry)

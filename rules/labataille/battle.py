@@ -2,9 +2,9 @@
 
 A roster unit is a stack: its increments are its strength, its arm, morale, mêlée, fire and
 fire-defence values, formation, order and nationality its attributes, and the general with it
-its leader (whose value is the stack's ``leader_value``). A blank result starts a firefight
-engagement (attackers first); the next assault between those units is played as a
-firefight; it ends with any other result or when a side has gone.
+its leader, with his value (the roster general's own; else the stack's ``leader_value``).
+A blank result starts a firefight engagement (attackers first); the next assault between
+those units is played as a firefight; it ends with any other result or when a side has gone.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rules.core.engagements import (
     register_engagement_words,
 )
 from rules.core.errors import InvalidInput
-from rules.core.fields import json_safe
+from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.notation import possessive
 from rules.core.records import Effect, EffectKind
 from rules.core.registry import UnitWords
@@ -45,6 +45,8 @@ from rules.labataille.effects import (
     SQUARE,
     TIRED,
 )
+from rules.labataille.fire import SETTING as FIRE_BELOW
+from rules.labataille.fire import FireBelowChart
 from rules.labataille.inputs import INCREMENTS, ROSTER_FIELDS, build_stack
 from rules.labataille.units import ChargeMarker, Fatigue, Formation, Order, Stack
 
@@ -68,6 +70,21 @@ register_engagement_words({
 MELEE_SEGMENT = "Mêlée Segment"
 # The segments the text names (project default for their order: the Premier turn).
 PHASES: tuple[str, ...] = ("Maneuver Segment", "Fire Segment", MELEE_SEGMENT)
+
+# Where players read the rules differently (docs/labataille.md): a battle's settings.
+SETTINGS = FieldSet((
+    Field(FIRE_BELOW, FireBelowChart,
+          "fire at odds below the fire chart's 1:3: `lowest` reads the 1:3 column (default, "
+          "as the public La Bataille apps) or `none` (no effect)"),
+))
+
+
+def fire_below(settings: Mapping[str, Any]) -> FireBelowChart:
+    """The battle's reading of fire below the chart (its default when not set)."""
+    value = settings.get(FIRE_BELOW)
+    return FireBelowChart.LOWEST if value is None else \
+        SETTINGS.fields[0].convert(value, FIRE_BELOW)
+
 
 CHANGE_PHRASES: dict[str, Phrase] = {
     "state": Phrase("is now {value}", "is in good order"),
@@ -142,6 +159,8 @@ def engine_stack(unit: RosterUnit, roster: Roster, situation: Mapping[str, Any])
     general = roster.general_with(unit.name)
     if general is not None:
         values["leader"] = general.name
+        if general.value is not None:  # his own value wins over the stack's `leader_value`
+            values["leader_value"] = general.value
     return replace(build_stack(unit.name, values, unit.name), side=unit.side)
 
 

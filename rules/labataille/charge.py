@@ -8,6 +8,8 @@ cavalry, cavalry; otherwise infantry and artillery. The reply says which.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
@@ -27,10 +29,11 @@ from rules.labataille.assault import (
     shift_roll,
     unsupplied_artillery,
 )
-from rules.labataille.charts import ChartResult
+from rules.labataille.charts import ChartPack, ChartResult
 from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED
-from rules.labataille.fire import fire
+from rules.labataille.fire import BELOW_SAID, FireBelowChart, fire
 from rules.labataille.morale import Check, morale_check
+from rules.labataille.needs import check_charge_needs
 from rules.labataille.published import (
     RECALL_LEADER,
     RECALL_SOURCE,
@@ -46,6 +49,7 @@ INTO_A_UNIT = Answer("unit", "Into or through a unit: pursue it")
 INTO_NONE = Answer("none", "No unit: the charge ends")
 REGROUP_HEXES = 2
 PURSUIT_SOURCE = f"{TEXT}, Cavalry Charge vs. PGD step 1 and vs. Infantry step 8"
+CANISTER_SOURCE = f"{TEXT}, Cavalry Charge vs. Infantry and Artillery step 3 NOTE"
 STEPS = {
     PGD: {"regroup": "2"},
     INFANTRY: {"shifts": "3", "odds": "5", "roll": "6", "advance": "7", "regroup": "9"},
@@ -97,14 +101,21 @@ def check_charge(charge: Assault) -> None:
         raise NotAllowed(f"{' and '.join(charged)} {carries} an inverted Charge marker: "
                          "charged this turn (or met by a Reaction Charge).",
                          hint="A new turn takes the inverted markers off.")
-    if target_kind(charge.defenders) == CAVALRY or not charge.reached:
+    if not charge.reached:
         return
-    if charge.spent is None:
-        raise InvalidInput("Give `spent`: the MPs the charge expended (0 to 5).",
-                           hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
-    if not any(s.mp for s in charge.attackers):
-        raise InvalidInput("Give the charging cavalry's printed Movement Potential (`mp=6`).",
-                           hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
+    if any(s.retreats for s in charge.defenders):  # a Recall may follow (step 1b)
+        check_recall(charge.attackers, charge.pack)
+    kind = target_kind(charge.defenders)
+    if kind != CAVALRY:
+        if charge.spent is None:
+            raise InvalidInput("Give `spent`: the MPs the charge expended (0 to 5).",
+                               hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
+        if not any(s.mp for s in charge.attackers):
+            raise InvalidInput("Give the charging cavalry's printed Movement Potential "
+                               "(`mp=6`).",
+                               hint="Pursuit losses are (printed MP − MPs expended) ÷ 3.")
+    check_charge_needs(charge.attackers, charge.defenders, pgd=kind == PGD,
+                       cavalry=kind == CAVALRY, losses=pursuit_count(charge))
 
 
 def fell_short(run: Run) -> None:
@@ -236,18 +247,33 @@ def recall(run: Run, title: str) -> bool:
 
 
 def recall_threshold(run: Run, stack: Stack) -> tuple[int, str]:
+    return threshold_of(stack, run.assault.pack)
+
+
+def threshold_of(stack: Stack, pack: ChartPack | None) -> tuple[int, str]:
+    """A stack's Recall threshold on 1d6 and where it comes from: its own `recall`, the chart
+    pack's game, else Talavera's (reference A.8), named as such."""
     if stack.recall is not None:
         return stack.recall, "Recall threshold given"
     nation = stack.nation.casefold()
-    pack = run.assault.pack
-    if pack is not None and pack.recall is not None and nation in pack.recall.values:
-        return int(pack.recall.values[nation]), pack.recall.provenance
+    table = pack.recall if pack is not None else None
+    if table is not None and nation in table.values:
+        return int(table.values[nation]), table.provenance
     if nation in RECALL_THRESHOLDS:
-        return RECALL_THRESHOLDS[nation], RECALL_SOURCE
+        lacking = f"; the chart pack has none for {nation}" if table is not None else ""
+        return RECALL_THRESHOLDS[nation], RECALL_SOURCE + lacking
     raise InvalidInput(f"{stack.name}: no Recall threshold for "
                        f"{stack.nation or 'a stack without a nation'}.",
-                       hint="Give `recall=N` (recalled on N or more on 1d6), or its "
-                            "`nation` (french, british, spanish, prussian, cossack).")
+                       hint="Give `recall=N` (recalled on N or more on 1d6), or a chart "
+                            "pack's `recall` table for your game; the thresholds shipped are "
+                            f"Talavera's ({', '.join(RECALL_THRESHOLDS)}).")
+
+
+def check_recall(chargers: tuple[Stack, ...], pack: ChartPack | None) -> None:
+    """Refuses, before any die, a charge that may be asked to Recall without a threshold
+    (a Grand Charge recalls on its first-named stack's)."""
+    if chargers:
+        threshold_of(chargers[0], pack)
 
 
 # --- steps 2 to 4 ----------------------------------------------------------------------------
@@ -279,7 +305,8 @@ def defensive_fire(run: Run) -> None:
         target = run.standing(run.attackers)[0]
         canister = stack.canister and stack.arm is Arm.ARTILLERY
         shots.append(fire(stack, target, stack.name in run.doubled, run.dice,
-                          canister=canister))
+                          canister=canister, canister_source=CANISTER_SOURCE,
+                          below=run.assault.fire_below))
     if not shots:
         run.out.step("4. Defensive Fire", "No target stack has a fire value: no fire.")
         return
@@ -288,8 +315,8 @@ def defensive_fire(run: Run) -> None:
         casualties += shot.casualties
         run.out.step("4. Defensive Fire", f"{shot.stack.name} fires on {shot.target.name}: "
                      + (f"{_n(shot.casualties, 'casualty', 'casualties')}." if shot.roll
-                        else "odds below the chart, no effect."), *([shot.roll] if shot.roll
-                                                                    else []))
+                        else f"{BELOW_SAID[FireBelowChart.NONE]}."),
+                     *([shot.roll] if shot.roll else []))
     for shot in shots:
         if shot.casualties:
             lose(run, shot.target, shot.casualties)
@@ -382,15 +409,27 @@ def pursuit_of_routed(run: Run, routed: list[Stack]) -> None:
                  "pursuit, then completes its rout.")
 
 
+def fastest(chargers: Sequence[Stack]) -> Stack | None:
+    """The charging stack with the highest printed Movement Potential."""
+    return max((s for s in chargers if s.mp), key=lambda s: s.mp or 0, default=None)
+
+
+def pursuit_count(charge: Assault) -> int:
+    """(printed MP − MPs expended) ÷ 3, rounded down, on the cavalry with the highest MP."""
+    quickest = fastest(charge.attackers)
+    if quickest is None or charge.spent is None:
+        return 0
+    return max(0, ((quickest.mp or 0) - charge.spent) // 3)
+
+
 def pursuit_losses(run: Run, title: str) -> int:
     """(printed MP − MPs expended) ÷ 3, rounded down, on the cavalry with the highest MP."""
-    fastest = max((s for s in run.standing(run.attackers) if s.mp),
-                  key=lambda s: s.mp or 0, default=None)
-    if fastest is None or run.assault.spent is None:
+    quickest = fastest(run.standing(run.attackers))
+    if quickest is None or run.assault.spent is None:
         return 0
-    mp = fastest.mp or 0
+    mp = quickest.mp or 0
     losses = max(0, (mp - run.assault.spent) // 3)
-    run.out.step(title, f"Pursuit losses: ({possessive(fastest.name)} printed MP {mp} − "
+    run.out.step(title, f"Pursuit losses: ({possessive(quickest.name)} printed MP {mp} − "
                  f"{run.assault.spent} MPs expended) ÷ 3, rounded down = {losses}. "
                  f"({PURSUIT_SOURCE})")
     return losses

@@ -20,7 +20,7 @@ from rules.core.notation import possessive, refuse_roster_word, roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
 from rules.labataille.assault import Assault, resolve_assault
-from rules.labataille.battle import attempts_against, engine_stack, firefight_of
+from rules.labataille.battle import attempts_against, engine_stack, fire_below, firefight_of
 from rules.labataille.charge import resolve_charge
 from rules.labataille.charts import ChartPack, read_pack
 from rules.labataille.inputs import ROSTER_FIELDS, SITUATION_FIELDS, read_stacks_text
@@ -44,7 +44,8 @@ def prepare_assault(options: Mapping[str, Any], roster: Roster | None,
         attackers = roster_stacks(options["attackers"], "attackers", roster)
         defenders = roster_stacks(options["defenders"], "defenders", roster)
         attackers, defenders, firefight = locked_in(roster, attackers, defenders)
-    assault = Assault(tuple(attackers), tuple(defenders), old_guard, firefight, pack)
+    assault = Assault(tuple(attackers), tuple(defenders), old_guard, firefight, pack,
+                      fire_below=fire_below(settings))
     given = dict(options)
 
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
@@ -124,7 +125,8 @@ def prepare_cavalry(options: Mapping[str, Any], roster: Roster | None,
     charge = Assault(tuple(given_stacks(options, "chargers", roster, "Charger")),
                      tuple(given_stacks(options, "targets", roster, "Target")),
                      pack=battle_pack(settings), cavalry=True, spent=options.get("spent"),
-                     reached=options.get("reached") is not False)
+                     reached=options.get("reached") is not False,
+                     fire_below=fire_below(settings))
     given = dict(options)
 
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:

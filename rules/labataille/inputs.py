@@ -32,7 +32,8 @@ DESCRIPTION: tuple[Field, ...] = (
         "cav": Arm.CAVALRY}),
     Field("morale", int, "printed morale, a d66 value (11 to 66): a check passes above it",
           minimum=11, maximum=66),
-    Field("melee", float, "mêlée value of the stack", minimum=0, maximum=MAX_VALUE),
+    Field("melee", float, "mêlée value of the stack (needed where the odds are read)",
+          minimum=0, maximum=MAX_VALUE),
     Field("fire", int, "fire value (left out: it does not fire)", minimum=0,
           maximum=MAX_VALUE),
     Field("defence", int, "fire-defence value it is fired on with", aliases=("defense",),
@@ -42,7 +43,8 @@ DESCRIPTION: tuple[Field, ...] = (
     Field("state", Order, "good, disordered or routed",
           words={"disorder": Order.DISORDERED, "rout": Order.ROUTED}),
     Field("nation", str, "nationality (`british` and `kgl` may Huzzah)"),
-    Field("leader_value", int, "the stacked leader's value (a dice modifier)",
+    Field("leader_value", int, "the stacked leader's value (a dice modifier; a roster "
+          "general's own wins)",
           aliases=("lv",), minimum=-MAX_LEADER, maximum=MAX_LEADER),
     Field("mp", int, "printed Movement Potential (cavalry: pursuit losses)", minimum=1,
           maximum=MAX_MP),
@@ -71,7 +73,8 @@ SITUATION: tuple[Field, ...] = (
 
 # A quick lookup's stack also says its increments and its leader (in a battle, its
 # strength and the general with it).
-INCREMENTS = Field("increments", int, "increments", aliases=("inc",), minimum=1,
+INCREMENTS = Field("increments", int, "increments (needed where fire or a pursuit may cost some)",
+                   aliases=("inc",), minimum=1,
                    maximum=MAX_INCREMENTS)
 QUICK: tuple[Field, ...] = (
     INCREMENTS,

@@ -19,7 +19,7 @@ from rules.labataille.published import (
     MORALE_SOURCE,
     ROUTED,
 )
-from rules.labataille.units import Arm, Order, Stack
+from rules.labataille.units import Arm, Formation, Order, Stack
 
 
 class Check(StrEnum):
@@ -53,22 +53,58 @@ def modifiers(stack: Stack, check: Check, pack: ChartPack | None, *, distance: b
                       Check.DEFENDER: pack.defender_situations,
                       Check.STAND: pack.stand_situations}.get(check)
     found += _situations(stack, situations)
-    if check is Check.ATTACKER and stack.distance is not None:
-        if not distance:
-            notes.append(f"{stack.name}: no distance modifier (locked in the firefight)")
-        elif pack is not None and pack.distance is not None:
-            value = pack.distance.values.get(str(stack.distance))
-            if value is None:
-                notes.append(f"{stack.name}: the chart pack has no distance {stack.distance}")
-            elif value:
-                found.append(Modifier(int(value), f"distance {stack.distance}",
-                                      pack.distance.provenance))
-        else:
-            notes.append(f"{stack.name}: distance {stack.distance} has no modifier without a "
-                         "chart pack (give it in `mod`)")
+    if check is Check.STAND and stack.formation is Formation.SQUARE:
+        notes.append(square_stand_note(stack, pack, situations))
+    if distance:
+        found_, notes_ = distance_modifier(stack, pack)
+        found += found_
+        notes += notes_
+    elif check is Check.ATTACKER and stack.distance is not None:
+        notes.append(f"{stack.name}: no distance modifier (locked in the firefight)")
     if stack.mod:
         found.append(Modifier(stack.mod, "chart modifiers (given)", "the players' charts"))
     return found, notes
+
+
+def distance_modifier(stack: Stack, pack: ChartPack | None
+                      ) -> tuple[list[Modifier], list[str]]:
+    """The Attacker Morale Check chart's distance modifier, from the pack's table; what no
+    table (or no `distance`) gave is said in a note, never taken as 0 silently."""
+    table = pack.distance if pack is not None else None
+    elsewhere = ("give `distance=N`" if table is not None
+                 else "without a chart pack, give it in `mod`" if pack is None
+                 else "the chart pack has no distance table: give it in `mod`")
+    if stack.distance is None:
+        return [], [f"{stack.name}: no `distance` given: no distance modifier ({elsewhere})"]
+    if table is None:
+        return [], [f"{stack.name}: distance {stack.distance} has no modifier "
+                    + ("without a chart pack (give it in `mod`)" if pack is None
+                       else "in the chart pack (give it in `mod`)")]
+    value = table.values.get(str(stack.distance))
+    if value is None:
+        return [], [f"{stack.name}: the chart pack has no distance {stack.distance}"]
+    return ([Modifier(int(value), f"distance {stack.distance}", table.provenance)]
+            if value else []), []
+
+
+# Reference A.7's Roll to Stand modifier for a square: said, never applied (the revised
+# chart's is the players').
+SQUARE_STAND_PUBLISHED = "reference A.7: +12 at Talavera and most games, +6 in later ones"
+
+
+def square_stand_note(stack: Stack, pack: ChartPack | None, table: Table | None) -> str:
+    """How a square counts in its Roll to Stand: the chart pack's square situation when it
+    has one, else that the modifier must be given."""
+    said = f"{stack.name} is in Square: "
+    if table is not None and table.values.get(Formation.SQUARE.value) is not None:
+        value = int(table.values[Formation.SQUARE.value])
+        return said + f"{value:+d} from the chart pack's Roll to Stand chart ({table.provenance})"
+    if pack is None:
+        return said + ("no chart pack, so the Roll to Stand chart's square modifier must be "
+                       f"given in `mod` ({SQUARE_STAND_PUBLISHED})")
+    lacking = ("the chart pack's Roll to Stand chart has no square modifier" if table is not None
+               else "the chart pack has no Roll to Stand chart")
+    return said + f"{lacking}: it must be given in `mod` ({SQUARE_STAND_PUBLISHED})"
 
 
 def _situations(stack: Stack, table: Table | None) -> list[Modifier]:
@@ -80,7 +116,9 @@ def _situations(stack: Stack, table: Table | None) -> list[Modifier]:
 
 
 def morale_check(stack: Stack, check: Check, dice: DiceSource, pack: ChartPack | None,
-                 *, distance: bool = True, label: str = "morale check") -> Outcome:
+                 *, distance: bool = False, label: str = "morale check") -> Outcome:
+    """``distance``: the stack applies the Attacker Morale Check chart's distance modifier
+    (an attacker, or a new unit joining a firefight on either side)."""
     found, notes = modifiers(stack, check, pack, distance=distance)
     faces = dice.roll(D66(), f"{stack.name} {label}")
     natural = d66_value(faces)  # type: ignore[arg-type]

@@ -65,7 +65,9 @@ def ratio_value(column: str) -> Fraction:
 
 
 # --- cavalry recall (A.8): 1d6, +1 for a cavalry leader, recalled on the threshold or more ----
-RECALL_SOURCE = f"{REFERENCE} A.8 (lb.react: Talavera and other games)"
-RECALL_THRESHOLDS: dict[str, int] = {"french": 2, "british": 5, "spanish": 3,
-                                     "prussian": 4, "cossack": 5, "cossacks": 5}
+# The thresholds are each game's (Prussian 4 at Auerstaedt and Ligny, 2 at Eylau and Leipzig;
+# French 2 at Talavera, 3 at Auerstaedt, 4 at Lützen): only Talavera's are shipped, by name.
+# A chart pack's `recall` table carries another game's.
+RECALL_SOURCE = f"{REFERENCE} A.8: Talavera's threshold (lb.react talavera.json)"
+RECALL_THRESHOLDS: dict[str, int] = {"french": 2, "british": 5, "spanish": 3}
 RECALL_LEADER = 1

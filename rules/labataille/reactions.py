@@ -17,10 +17,11 @@ from rules.core.dice import D66, DiceSource, d66_add, d66_value
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import Assault, Run
-from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, recall
+from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, check_recall, recall
 from rules.labataille.charts import CARRE_RESULTS, ChartPack
 from rules.labataille.effects import CHARGED, CHARGING, DISORDERED, REACTED, SQUARE
 from rules.labataille.morale import Check, morale_check
+from rules.labataille.needs import check_leaders
 from rules.labataille.units import RULESET, Arm, ChargeMarker, Fatigue, Formation, Order, Stack
 
 SQUARE_DISTANCE = 4  # "if the phasing cavalry moves within 4 hexes"
@@ -31,6 +32,10 @@ RECALL_SQUARE = (TRY_RECALL, Answer("no", "Ride on"))
 
 
 FORMED = Formation.LINE  # skirmishing cavalry that forms up (project reading: in line)
+
+
+def hexes(distance: int) -> str:
+    return f"{distance} hex" if distance == 1 else f"{distance} hexes"
 
 
 def event(chargers: tuple[Stack, ...]) -> str:
@@ -57,6 +62,8 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
                 ) -> Resolution:
     check_square(infantry, distance)
     check_chargers(chargers)
+    if event(chargers) == "charge":  # a square that forms asks for the Recall
+        check_recall(chargers, pack)
     out = ResolutionBuilder(RULESET, "square", answers=answers or Answers())
     reacted(out, infantry, chargers)
     modifiers = [Modifier(infantry.mod, "Square chart modifiers (given)", "the players' charts")
@@ -64,18 +71,22 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
     faces = dice.roll(D66(), f"{infantry.name} square")
     total = d66_add(d66_value(faces), sum(m.value for m in modifiers))  # type: ignore[arg-type]
     roll = Roll(f"{infantry.name} square", "d66", faces, modifiers=tuple(modifiers),
-                total=total, target=f"{infantry.nation or 'any nation'}, {distance} hexes")
-    found = pack.carre.result(infantry.nation, distance, total) \
-        if pack is not None and pack.carre is not None else None
+                total=total, target=f"{infantry.nation or 'any nation'}, from "
+                                    f"{infantry.formation.value}, {hexes(distance)}")
+    carre = pack.carre if pack is not None else None
+    formation = infantry.formation.value
+    found = carre.result(infantry.nation, formation, distance, total) if carre else None
     if found is not None:
         source = f"{pack.name}: {pack.carre.provenance}"  # type: ignore[union-attr]
-        out.step("2. Form Square", f"Row {total}, {distance} hexes: {found}.",
+        out.step("2. Form Square", f"Row {total}, {hexes(distance)}: {found}.",
                  replace(roll, result=found, notes=(source,)))
     else:
+        why = f"; {carre.missing(infantry.nation, formation, distance)}" if carre else ""
         out.step("2. Form Square", f"Read row {total} of the Square (Carré) Realization chart "
-                 f"({infantry.nation or 'its nation'}, {distance} hexes).", roll)
+                 f"({infantry.nation or 'its nation'}, from {formation}, {hexes(distance)}"
+                 f"{why}).", roll)
         found = out.ask(Question("carre_result", f"Read the Square (Carré) Realization chart: "
-                                 f"{distance} hexes, row {total}. What does it say?",
+                                 f"{hexes(distance)}, row {total}. What does it say?",
                                  CARRE_ANSWERS, by="defender", unit=infantry.name)).key
     phrase = f"{infantry.name} {CARRE_RESULTS[found]}"
     severity = Severity.NONE
@@ -196,6 +207,7 @@ def check_reaction(reactor: Stack, chargers: tuple[Stack, ...], gap: int) -> Non
                          "Charge is attempted during Charge movement.",
                          hint="Give the charging cavalry its marker: the word "
                               "`charge=charging` (in a battle, `/gm set` or `/unit add`).")
+    check_leaders([reactor])  # its morale check counts its leader's value
 
 
 
@@ -231,3 +243,4 @@ def check_form_up(stack: Stack) -> None:
                          hint="Give it `cavalry formation=skirmish`.")
     if stack.routed:
         raise NotAllowed(f"{stack.name} is routed and cannot form up.")
+    check_leaders([stack])  # its morale check counts its leader's value

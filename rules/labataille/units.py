@@ -70,16 +70,16 @@ class Stack:
     name: str
     side: str = ""
     arm: Arm = Arm.INFANTRY
-    increments: int = 1
+    increments: int | None = None  # None: not given (refused where a loss may fall on it)
     morale: int = 36  # printed morale, a d66 value: a check passes when the roll exceeds it
-    melee: float = 0  # mêlée value (the stack's total, as the counters give it)
+    melee: float | None = None  # mêlée value (the stack's total); None: not given
     fire: int | None = None  # fire value; None: the stack does not fire
     defence: int | None = None  # fire-defence value when fired on (terrain and formation)
     formation: Formation = Formation.COLUMN
     state: Order = Order.GOOD
     nation: str = ""
     leader: str | None = None
-    leader_value: int = 0  # the leader's value: a dice modifier for morale and mêlée
+    leader_value: int | None = None  # the leader's dice modifier (morale, mêlée); None: not given
     mod: int = 0  # morale check modifiers from the players' charts, in d66 steps
     distance: int | None = None  # hexes from the target when the assault was declared
     locked: bool = False  # already in this firefight (no distance modifier)
@@ -108,12 +108,15 @@ class Stack:
         return self.nation.casefold() in HUZZAH_NATIONS
 
     def describe(self) -> str:
-        words = [f"{self.arm.value}", f"{self.increments} increment"
-                 + ("s" if self.increments != 1 else ""), f"morale {self.morale}"]
+        words = [f"{self.arm.value}"]
+        if self.increments is not None:
+            words.append(f"{self.increments} increment" + ("s" if self.increments != 1 else ""))
+        words.append(f"morale {self.morale}")
         if self.state is not Order.GOOD:
             words.append(self.state.value)
         if self.fatigue is not Fatigue.FRESH:
             words.append(self.fatigue.value)
         if self.leader:
-            words.append(f"with {self.leader} ({self.leader_value:+d})")
+            value = "" if self.leader_value is None else f" ({self.leader_value:+d})"
+            words.append(f"with {self.leader}{value}")
         return ", ".join(words)

@@ -4,6 +4,7 @@ option, downloaded from the CDN), procedures read it, and undo takes it back."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import aiohttp
@@ -104,6 +105,15 @@ async def test_a_pack_that_is_not_one_is_refused_privately_and_nothing_is_kept(
     assert wrong_cell.ephemeral
     assert ("assault: row 31-36, column 2:1: `XR2` is not an Assault et Mêlée result"
             in wrong_cell.content)
+    data["assault"]["rows"]["61-66"][3] = "DS9"
+    data["recall"]["french"] = 9
+    three = await attach(discord_session, OfflineFile("typos.json", json.dumps(data).encode()))
+    assert three.ephemeral
+    assert three.content.splitlines() == [
+        "⚠️ the chart pack: 3 errors (fix them all; docs/labataille.md gives the format):",
+        "• assault: row 31-36, column 2:1: `XR2` is not an Assault et Mêlée result.",
+        "• assault: row 61-66, column 3:1: `DS9`: DR# and DS# go from 0 to 5 (hexes of impetus).",
+        "• recall: `french` must be a threshold from 1 to 7 (on 1d6)."]
     not_json = await attach(discord_session, OfflineFile("notes.txt", b"AS AR DR1"))
     assert not_json.ephemeral
     assert "notes.txt is not JSON: Expecting value at line 1, column 1." in not_json.content
@@ -225,3 +235,45 @@ async def test_a_download_that_fails_is_refused_whatever_the_failure(discord_ses
                                    "Attach it again; an attachment can expire.")
     none = await reply(discord_session, "/battle charts")
     assert "This battle has no chart pack" in none.content
+
+
+async def test_new_units_joining_a_battles_firefight_apply_distance_on_either_side(
+        discord_session):
+    await setup(discord_session)
+    for line in ('/unit add side:French name:2/45e words:"infantry morale=34 melee=10" '
+                 "strength:6",
+                 '/unit add side:British name:52nd words:"infantry morale=34 melee=10" '
+                 "strength:5"):
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+    await attach(discord_session, PACK)
+    blank = await reply(discord_session, '/assault labataille attackers:1/45e defenders:95th '
+                                         'dice:"45 45 1 23"')
+    assert blank.embeds[0]["title"].endswith("blank: a firefight")
+    joined = await reply(discord_session, '/assault labataille attackers:"1/45e; 2/45e: '
+                                          'distance=2" defenders:"95th; 52nd: distance=3" '
+                                          'dice:"45 45 45 45 1 41"')
+    text = text_of(joined)
+    assert "2/45e, 52nd join: the assault is resolved as a new mêlée" in text
+    # The text: new units "apply Distance modifiers regardless of their role".
+    assert "**52nd morale check** 🎲 4 5 −6 distance 3 = **35**" in text
+    assert "**2/45e morale check** 🎲 4 5 −3 distance 2 = **42**" in text
+    assert "**95th morale check** 🎲 4 5 = **45**" in text  # locked: none
+
+
+def test_the_documented_prusse_1806_square_runs_in_the_console(tmp_path):
+    from .test_console import ROOT, console
+
+    doc = (ROOT / "docs" / "labataille.md").read_text()
+    [example] = [block for block in re.findall(r"```text\n(.*?)```", doc, re.S)
+                 if "labataille-prusse-1806-carre.json" in block]
+    done = console(*example.splitlines(), database=tmp_path / "jena.db")
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "Traceback" not in out and "⚠️" not in out, out
+    assert "📊 Chart pack attached: labataille-prusse-1806-carre.json" in out
+    assert "Premier, not the revised chart" in out
+    assert "Square (Carré) Realization: french (column, line)" in out
+    assert ("1/17e Ligne square 🎲 2 3 −6 Square chart modifiers (given) = 13 vs french, from "
+            "line, 1 hex → C") in out
+    assert "# 🛡️ 1/17e Ligne forms square" in out
+    assert "it is moving, not charging, so there is no Recall" in out

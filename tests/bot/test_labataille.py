@@ -3,12 +3,12 @@ the order of assaults, and bad input refused privately with how to fix it."""
 
 from __future__ import annotations
 
-from .conftest import CHANNEL, GUILD, PLAYER, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
 from .test_decisions import buttons
 
 ASSAULT = ('/assault labataille attackers:"1/45e: infantry morale=34 melee=12 fire=6 defence=9 '
-           'distance=2 leader=Ney lv=2" defenders:"52nd: infantry nation=british morale=41 '
-           'melee=8 fire=5 defence=9"')
+           'inc=6 distance=2 leader=Ney lv=2" defenders:"52nd: infantry nation=british '
+           'morale=41 melee=8 fire=5 defence=9 inc=5"')
 
 
 async def press(session, message, label: str):
@@ -59,3 +59,72 @@ async def test_bad_input_is_refused_with_how_to_fix_it(discord_session):
     no_defence = await reply(discord_session, '/assault labataille attackers:"A: morale=34 '
                                               'fire=6" defenders:"B: morale=34"')
     assert no_defence.ephemeral and "B: give `defence=N`" in no_defence.content
+
+
+async def test_a_value_left_out_is_refused_by_name_not_taken_as_zero(discord_session):
+    no_melee = await reply(discord_session, '/assault labataille attackers:"A: infantry '
+                                            'morale=34" defenders:"B: infantry morale=34 '
+                                            'melee=8"')
+    assert no_melee.ephemeral
+    assert no_melee.content.startswith("⚠️ A has no mêlée value: give it (`melee=12`")
+    no_increments = await reply(discord_session, '/assault labataille attackers:"A: morale=34 '
+                                                 'melee=12 fire=6 inc=4" defenders:"B: '
+                                                 'morale=34 melee=8 defence=9"')
+    assert no_increments.ephemeral
+    assert ("B's increments are not given, and fire may cost it some: give them (`inc=5`)"
+            in no_increments.content)
+    no_value = await reply(discord_session, '/assault labataille attackers:"A: morale=34 '
+                                            'melee=12 leader=Ney" defenders:"B: morale=34 '
+                                            'melee=8"')
+    assert no_value.ephemeral and "Ney, with A, has no value: give it (`lv=2`)" in \
+        no_value.content
+    no_threshold = await reply(discord_session, '/cavalry labataille chargers:"Hussars: '
+                                                'cavalry morale=44 melee=18 mp=8 '
+                                                'nation=prussian" targets:"Jäger: infantry '
+                                                'morale=34 melee=4 retreats" spent:2')
+    assert no_threshold.ephemeral
+    assert "Hussars: no Recall threshold for prussian" in no_threshold.content
+
+
+FIRE_SETUP = [
+    "/battle start ruleset:labataille name:Talavera",
+    '/unit add side:French name:"Voltigeurs" words:"infantry morale=34 melee=4 fire=1 '
+    'defence=9" strength:2',
+    '/unit add side:British name:"Guards" words:"infantry morale=34 melee=12 defence=9" '
+    "strength:4",
+]
+LONG_ODDS = '/assault labataille attackers:Voltigeurs defenders:Guards dice:"45 45 1 65 23"'
+
+
+async def test_fire_below_the_chart_is_a_battle_setting_named_when_it_applies(battle_session):
+    for line in FIRE_SETUP:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    lowest = text_of(await reply(battle_session, LONG_ODDS + ' choices:"chart_result=AR"'))
+    assert "**Voltigeurs fire** 🎲 6 5 = **65** vs 1:3 column (2 against 9) → 1 casualty" \
+        in lowest
+    assert ("odds below the chart: read on its lowest column, 1:3 (battle setting "
+            "fire_below_chart: lowest, as the public La Bataille apps read it)") in lowest
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    setting = await reply(battle_session, "/battle setting name:fire_below_chart value:none",
+                          user_id=GM_USER)
+    assert setting.embeds[0]["title"] == "⚙️ Setting: fire_below_chart = none"
+    none = text_of(await reply(battle_session, '/assault labataille attackers:Voltigeurs '
+                                               'defenders:Guards dice:"45 45 1 23" '
+                                               'choices:"chart_result=AR"'))
+    # A step's words are shown escaped for Discord, which shows fire_below_chart.
+    assert ("Voltigeurs fires on Guards: odds below the chart, no effect (battle setting "
+            "fire\\_below\\_chart: none).") in none
+
+
+async def test_a_charge_into_a_square_says_how_the_square_counts(discord_session):
+    message = await reply(discord_session, '/cavalry labataille chargers:"2e Cuirassiers: '
+                                           'cavalry morale=44 melee=18 mp=8 nation=french" '
+                                           'targets:"2nd Foot: infantry morale=41 melee=8 '
+                                           'inc=5 formation=square" spent:2 dice:"45 1 41" '
+                                           'choices:"chart_result=AR"')
+    text = text_of(message)
+    assert ("2nd Foot is in Square: no chart pack, so the Roll to Stand chart's square "
+            "modifier must be given in `mod` (reference A.7: +12 at Talavera and most games, "
+            "+6 in later ones)") in text
+    assert ("2nd Foot is in Square: no chart pack, so the Mêlée Modifiers for Cavalry's "
+            "square multiplier must be counted in the mêlée values given") in text

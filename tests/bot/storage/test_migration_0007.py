@@ -22,8 +22,8 @@ UNITS = [  # (id, name, key as it was stored, commander)
 ]
 # A snapshot of unit 2 as the log keeps it, to put back on an undo.
 SNAPSHOT = {"id": 2, "battle_id": 1, "name": "Barrell’s", "name_key": "barrell’s",
-            "side": "Government", "strength": 4, "status": "active", "attributes": {"type": "highland"},
-            "commander": "Lord George’s"}
+            "side": "Government", "strength": 4, "status": "active",
+            "attributes": {"type": "highland"}, "commander": "Lord George’s"}
 
 
 def fill_0006(path: Path) -> None:

@@ -130,7 +130,11 @@ def test_defending_artillery_with_canister_fires_two_columns_right():
     result = assault([stack("A", melee=20, defence=9)], [guns], "45 45 1 33 41", pack=pack())
     shot = step(result, "4. Offensive and Defensive Fire").rolls[0]
     assert shot.target == "2:1 column (12 against 9)"
-    assert "canister: 2 columns right" in shot.notes
+    # Two columns is the revised text's (its step 3b NOTE), not reference A.5's one column.
+    assert shot.notes == ("fire 6 × 2 (passed its morale check) against defence 9",
+                          "canister: 2 columns right (labataille-revised-assault-and-charge.txt "
+                          "step 3b NOTE)",
+                          "reference/labataille.md A.5 (Premier fire chart)")
 
 
 def test_a_stack_without_a_fire_value_does_not_fire_and_fire_needs_the_targets_defence():
@@ -260,6 +264,25 @@ def test_new_units_joining_make_it_a_new_melee_with_real_odds():
                      pack=pack())
     assert step(result, "Firefight: new units").outcome.startswith("B join")
     assert step(result, "6. Mêlée odds").outcome.startswith("The 3:1 column")
+
+
+def test_new_units_joining_a_firefight_apply_distance_whichever_side_they_join():
+    # "New units joining a Firefight this turn do apply Distance modifiers regardless of
+    # their role as attacker or defender."
+    result = assault([stack("A", melee=20, locked=True, distance=2), stack("B", distance=2)],
+                     [stack("D", locked=True, distance=1), stack("E", distance=3)],
+                     "45 45 45 45 1 41", firefight=True, pack=pack())
+    checks = {roll.label: roll for title in ("3a. Attacker morale check",
+                                             "3b. Defender morale check")
+              for s in result.steps if s.title == title for roll in s.rolls}
+    assert [(m.value, m.reason) for m in checks["E morale check"].modifiers] == [
+        (-6, "distance 3")]
+    assert checks["E morale check"].total == 35
+    assert [(m.value, m.reason) for m in checks["B morale check"].modifiers] == [
+        (-3, "distance 2")]
+    assert checks["A morale check"].modifiers == checks["D morale check"].modifiers == ()
+    assert checks["A morale check"].notes == ("A: no distance modifier (locked in the "
+                                              "firefight)",)
 
 
 def test_new_units_on_the_defending_side_only_switch_the_roles():

@@ -3,6 +3,8 @@ switch roles), effects on the roster, reminders, and the order of assaults."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.core.decisions import Undecided
@@ -11,7 +13,7 @@ from rules.core.errors import InvalidInput
 from rules.core.records import Effect, EffectKind
 from rules.core.roster import GONE, Roster, RosterGeneral, RosterUnit
 from rules.labataille.battle import MELEE_SEGMENT, apply_effects, reminders
-from rules.labataille.commands import prepare
+from rules.labataille.commands import prepare, roster_stacks
 from rules.labataille.order import assault_order
 
 FIELDS = {"morale": 34, "melee": 10}
@@ -24,7 +26,8 @@ def roster(engaged: bool = False) -> Roster:
         RosterUnit("52nd", "British", {**FIELDS, "nation": "british"}, 5),
         RosterUnit("95th", "British", FIELDS, 4),
     )
-    base = Roster(units=units, generals=(RosterGeneral("Ney", "French", unit="1/45e"),))
+    base = Roster(units=units, generals=(RosterGeneral("Ney", "French", unit="1/45e",
+                                                       value=0),))
     if not engaged:
         return base
     after, _ = apply_effects([Effect(EffectKind.FIREFIGHT, "1/45e", value="52nd",
@@ -87,6 +90,27 @@ def test_roster_stacks_carry_increments_leader_and_this_assaults_words():
         run({"attackers": "1/45e: distance=2", "defenders": "95th"}, roster(), "45 45 1 41")
     with pytest.raises(InvalidInput, match="describes the stack itself"):
         prepare("assault", {"attackers": "1/45e: morale=40", "defenders": "95th"}, roster(), {})
+
+
+def test_a_roster_generals_value_counts_where_a_leader_counts():
+    board = roster()
+    led = replace(board, generals=(RosterGeneral("Ney", "French", unit="1/45e", value=2),))
+    [stack] = roster_stacks("1/45e", "attackers", led)
+    assert (stack.leader, stack.leader_value) == ("Ney", 2)
+    result = run({"attackers": "1/45e", "defenders": "95th", "choices": "chart_result=DR1"},
+                 led, "43 45 1 41")
+    checks = [r for s in result.steps for r in s.rolls if r.label == "1/45e morale check"]
+    assert [(m.value, m.reason) for m in checks[0].modifiers] == [(2, "Ney")]
+    melee = [r for s in result.steps for r in s.rolls if r.label == "mêlée resolution"]
+    assert [(m.value, m.reason) for m in melee[0].modifiers] == [(2, "Ney (attacking)")]
+    # His own value wins over a `leader_value` kept on the stack; without either, none is
+    # assumed: the assault is refused by name.
+    worded = replace(led, units=tuple(replace(u, attributes={**u.attributes, "leader_value": 5})
+                                      if u.name == "1/45e" else u for u in led.units))
+    assert roster_stacks("1/45e", "attackers", worded)[0].leader_value == 2
+    bare = replace(board, generals=(RosterGeneral("Ney", "French", unit="1/45e"),))
+    with pytest.raises(InvalidInput, match="Ney, with 1/45e, has no value"):
+        run({"attackers": "1/45e", "defenders": "95th"}, bare, "")
 
 
 def test_effects_on_the_roster():

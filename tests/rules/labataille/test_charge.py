@@ -3,6 +3,7 @@ on scripted dice and answers, with the test chart pack and without any pack."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -10,11 +11,12 @@ import pytest
 from rules.core.decisions import Answers, Undecided
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.labataille.charts import read_pack
 from rules.labataille.effects import CHARGED, CHARGING, SQUARE
 from rules.labataille.reactions import form_square, reaction_charge
 from rules.labataille.units import Arm, ChargeMarker, Fatigue, Formation, Order
 
-from .helpers import charge, charge_asks, effects, pack, stack, step, titles
+from .helpers import PACK_DATA, charge, charge_asks, effects, pack, stack, step, titles
 
 HUSSARS = stack("Hussars", arm=Arm.CAVALRY, melee=20, mp=8, nation="french", defence=6)
 CHARGING_HUSSARS = replace(HUSSARS, charge=ChargeMarker.CHARGING)
@@ -328,3 +330,115 @@ def test_a_pack_may_halve_tired_cavalry_in_a_charge_melee():
     result = charge([HUSSARS], [tired], "41", pack=pack())
     assert step(result, "2. Mêlée odds").outcome.startswith(
         "The 2:1 column: Hussars 20 = 20 against Dragoons 20 (× 0.5 tired) = 10.")
+
+
+# --- Recall thresholds: Talavera's, by name; a pack carries its own game's --------------------
+
+
+def test_the_shipped_recall_thresholds_are_talaveras_and_say_so():
+    skirmishers = stack("Voltigeurs", retreats=True)
+    recalled = charge([HUSSARS], [skirmishers], "2", "recall=recall; after_recall=end", spent=2)
+    assert step(recalled, "1b. Recall").rolls[0].notes == (
+        "reference/labataille.md A.8: Talavera's threshold (lb.react talavera.json)",)
+
+
+@pytest.mark.parametrize("nation", ["prussian", "cossack"])
+def test_a_nation_without_a_talavera_threshold_is_refused_before_any_die(nation):
+    # Prussian cavalry recalls on 4 at Auerstaedt and Ligny but on 2 at Eylau and Leipzig
+    # (reference A.8): no game's value is taken for another's.
+    riders = replace(HUSSARS, nation=nation)
+    with pytest.raises(InvalidInput, match=f"Hussars: no Recall threshold for {nation}") as no:
+        charge([riders], [stack("Voltigeurs", retreats=True)], "", spent=2)
+    assert "a chart pack's `recall` table for your game" in str(no.value)
+    with pytest.raises(InvalidInput, match="no Recall threshold"):
+        square(stack("Foot"), 1, "", cavalry=[replace(CHARGING_HUSSARS, nation=nation)])
+
+
+def test_a_pack_carries_its_games_thresholds_and_talavera_fills_only_what_it_lacks():
+    leipzig = read_pack({**PACK_DATA, "recall": {"provenance": "Leipzig, cavalry recall",
+                                                  "prussian": 2}})
+    prussians = replace(HUSSARS, name="Brandenburg Hussars", nation="prussian")
+    rides = charge([prussians], [stack("Voltigeurs", retreats=True)], "2",
+                   "recall=recall; after_recall=end", spent=2, pack=leipzig)
+    assert step(rides, "1b. Recall").rolls[0].notes == ("Leipzig, cavalry recall",)
+    french = charge([HUSSARS], [stack("Voltigeurs", retreats=True)], "2",
+                    "recall=recall; after_recall=end", spent=2, pack=leipzig)
+    assert step(french, "1b. Recall").rolls[0].notes == (
+        "reference/labataille.md A.8: Talavera's threshold (lb.react talavera.json); the "
+        "chart pack has none for french",)
+
+
+# --- a charge into a Square ------------------------------------------------------------------
+
+
+SQUARE_FOOT = stack("2nd Foot", formation=Formation.SQUARE, melee=8)
+
+
+def test_a_charge_into_a_square_reads_the_packs_square_and_says_so():
+    with_square = read_pack({**PACK_DATA, "stand_morale": {
+        "provenance": "Talavera, roll to stand", "situations": {"square": 12}}})
+    result = charge([HUSSARS], [SQUARE_FOOT], "35 1 41", spent=2, pack=with_square)
+    stand = step(result, "3. Roll to Stand").rolls[0]
+    assert [(m.value, m.reason) for m in stand.modifiers] == [(12, "square")]
+    assert stand.notes == ("2nd Foot is in Square: +12 from the chart pack's Roll to Stand "
+                           "chart (Talavera, roll to stand)",)
+    # The pack's Mêlée Modifiers for Cavalry count the square (× 3 in the test pack).
+    assert step(result, "5. Mêlée odds").outcome.startswith(
+        "The 1:2 column: Hussars 20 = 20 against 2nd Foot 8 (× 3 square) = 24.")
+
+
+def test_a_charge_into_a_square_without_its_values_says_they_must_be_given():
+    result = charge([HUSSARS], [SQUARE_FOOT], "45 1 41", "chart_result=DR", spent=2)
+    stand = step(result, "3. Roll to Stand").rolls[0]
+    assert stand.modifiers == ()
+    assert stand.notes == ("2nd Foot is in Square: no chart pack, so the Roll to Stand "
+                           "chart's square modifier must be given in `mod` (reference A.7: "
+                           "+12 at Talavera and most games, +6 in later ones)",)
+    assert ("2nd Foot is in Square: no chart pack, so the Mêlée Modifiers for Cavalry's "
+            "square multiplier must be counted in the mêlée values given") in step(
+        result, "5. Mêlée odds").outcome
+    on_test_pack = charge([HUSSARS], [SQUARE_FOOT], "45 1 41", spent=2, pack=pack())
+    assert step(on_test_pack, "3. Roll to Stand").rolls[0].notes == (
+        "2nd Foot is in Square: the chart pack's Roll to Stand chart has no square modifier: "
+        "it must be given in `mod` (reference A.7: +12 at Talavera and most games, +6 in "
+        "later ones)",)
+
+
+# --- Square on a chart split by formation: the Prusse 1806 example pack -----------------------
+
+
+def prusse():
+    from pathlib import Path
+    path = Path(__file__).parents[3] / "docs" / "examples" / "labataille-prusse-1806-carre.json"
+    return read_pack(json.loads(path.read_text()))
+
+
+def test_square_reads_the_table_of_the_formation_it_forms_from():
+    line = stack("1/17e Ligne", formation=Formation.LINE, nation="french")
+    disordered = square(line, 1, "23", charts=prusse())
+    roll = step(disordered, "2. Form Square").rolls[0]
+    assert (roll.target, roll.result) == ("french, from line, 1 hex", "D")
+    assert roll.notes == ("La Bataille pour la Prusse 1806: Carré Realization (French): La "
+                          "Bataille pour la Prusse 1806 (Marshal Enterprises), Special Rules "
+                          "p.5, the French Carré Realization Table (reference A.12): Premier, "
+                          "not the revised chart",)
+    # From column, 23 at 1 hex forms square; a personality in the hex (−6, given) does too.
+    assert effects(square(replace(line, formation=Formation.COLUMN), 1, "23",
+                          charts=prusse())) == [("marker_set", "1/17e Ligne", SQUARE)]
+    assert effects(square(replace(line, mod=-6), 1, "23", charts=prusse())) == [
+        ("marker_set", "1/17e Ligne", SQUARE)]
+    # A stack without `formation` is in column, and the roll names the table it read.
+    unsaid = stack("1/17e Ligne", nation="french")
+    assert step(square(unsaid, 2, "44", charts=prusse()), "2. Form Square").rolls[0].target \
+        == "french, from column, 2 hexes"
+
+
+def test_a_stack_the_pack_has_no_table_for_reads_the_printed_chart_and_is_told_why():
+    british = stack("2nd Foot", formation=Formation.LINE, nation="british")
+    source = ScriptedSource.from_text("23")
+    with pytest.raises(Undecided):
+        form_square(british, 1, (), False, prusse(), source, Answers())
+    result = square(british, 1, "23", "carre_result=C", charts=prusse())
+    assert step(result, "2. Form Square").outcome == (
+        "Read row 23 of the Square (Carré) Realization chart (british, from line, 1 hex; "
+        "the chart pack's Carré chart has no table for british).")

@@ -52,7 +52,8 @@ def test_defending_artillery_fires_canister_at_the_charging_cavalry():
     guns = stack("Battery", arm=Arm.ARTILLERY, fire=6, canister=True, melee=4)
     result = charge([HUSSARS], [guns], "45 1 33 41", spent=2, pack=pack())
     shot = step(result, "4. Defensive Fire").rolls[0]
-    assert "canister: 2 columns right" in shot.notes
+    assert ("canister: 2 columns right (labataille-revised-assault-and-charge.txt, Cavalry "
+            "Charge vs. Infantry and Artillery step 3 NOTE)") in shot.notes
 
 
 def test_leaders_modify_the_charge_melee_roll():

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import pytest
 
 from rules.core.errors import InvalidInput
-from rules.labataille.charts import ChartResult, parse_result, read_pack
+from rules.labataille.charts import ChartResult, describe_pack, parse_result, read_pack
 
 from .helpers import PACK_DATA, pack
 
@@ -63,7 +65,8 @@ def broken(change) -> dict:
      "`disordered` must be a positive number"),
     (lambda d: d["defender_morale"]["situations"].__setitem__("tired", 3),
      "`tired` is not a situation"),
-    (lambda d: d.pop("assault"), "`assault` (the Assault et Mêlée chart) is required"),
+    (lambda d: d.__setitem__("assault", ["AR"]), "`assault` (the Assault et Mêlée chart) "
+                                                 "must be a JSON object"),
 ])
 def test_a_broken_pack_is_refused_with_where(change, message):
     with pytest.raises(InvalidInput) as error:
@@ -74,3 +77,99 @@ def test_a_broken_pack_is_refused_with_where(change, message):
 def test_a_pack_must_be_an_object():
     with pytest.raises(InvalidInput, match="must be a JSON object"):
         read_pack(["not", "a", "pack"])
+
+
+def test_a_pack_is_checked_whole_and_every_error_listed_at_once():
+    def three(d):
+        d["assault"]["rows"]["41-46"][2] = "DX1"
+        d["attacker_morale"]["distance"]["30"] = -9
+        d["melee_multipliers"]["attacker"]["disordered"] = 0
+    with pytest.raises(InvalidInput) as error:
+        read_pack(broken(three))
+    assert str(error.value).splitlines()[:4] == [
+        "chart pack: 3 errors (fix them all; docs/labataille.md gives the format):",
+        "• assault: row 41-46, column 2:1: `DX1` is not an Assault et Mêlée result.",
+        "• attacker_morale: distance: `30` is not a distance in hexes (1 to 20).",
+        "• melee_multipliers: attacker: `disordered` must be a positive number.",
+    ]
+
+
+def test_at_most_20_errors_are_listed():
+    def many(d):
+        for key in d["assault"]["rows"]:
+            d["assault"]["rows"][key] = ["XX"] * 5
+    with pytest.raises(InvalidInput) as error:
+        read_pack(broken(many))
+    lines = str(error.value).splitlines()
+    assert lines[0].startswith("chart pack: 30 errors")
+    assert len([line for line in lines if line.startswith("• ")]) == 20
+    assert lines[-1] == "…and 10 more."
+
+
+@pytest.mark.parametrize("cell", ["DS9", "DR6"])
+def test_a_result_the_procedure_cannot_apply_is_refused(cell):
+    # The # of DR# and DS# is what the procedure offers: DR0 to DR5 (its buttons).
+    with pytest.raises(InvalidInput, match=rf"row 61-66, column 3:1: `{cell}`: DR# and DS# "
+                                           r"go from 0 to 5 \(hexes of impetus\)"):
+        read_pack(broken(lambda d: d["assault"]["rows"]["61-66"].__setitem__(3, cell)))
+
+
+# --- the shipped example: the printed Premier Carré table of La Bataille pour la Prusse 1806 ---
+
+PRUSSE = Path(__file__).parents[3] / "docs" / "examples" / "labataille-prusse-1806-carre.json"
+
+
+def test_the_prusse_1806_carre_pack_reads_and_says_it_is_premier():
+    prusse = read_pack(json.loads(PRUSSE.read_text()))
+    assert "Premier, not the revised chart" in prusse.provenance
+    assert "La Bataille pour la Prusse 1806" in prusse.provenance
+    assert not prusse.has_assault  # a pack may hold only the charts its players own
+    carre = prusse.carre
+    # Reference A.12, French, by the formation it forms from and the cavalry's distance.
+    assert [carre.result("french", "column", 4, r) for r in (11, 66)] == ["C", "C"]
+    assert [carre.result("french", "column", 2, r) for r in (43, 44, 61, 62)] == [
+        "C", "D", "D", "R"]
+    assert [carre.result("french", "line", 4, r) for r in (64, 65)] == ["C", "D"]
+    assert [carre.result("french", "line", 1, r) for r in (22, 23, 53, 54)] == [
+        "C", "D", "D", "R"]  # the Austerlitz figure of reference A.7
+    assert carre.result("french", "skirmish", 1, 22) is None
+    assert carre.result("british", "line", 1, 22) is None
+    assert carre.missing("french", "skirmish", 1) == ("the chart pack's Carré chart has no "
+                                                      "french table for skirmish")
+    assert carre.missing("british", "line", 1) == ("the chart pack's Carré chart has no "
+                                                   "table for british")
+
+
+def test_a_carre_table_split_by_formation_is_checked_like_any_other():
+    bad = {"name": "x", "provenance": "y", "carre": {"french": {
+        "column": {"4": {"11-66": "C"}}, "line": {"4": {"11-64": "C"}}, "2": {"11-66": "C"}}}}
+    with pytest.raises(InvalidInput) as error:
+        read_pack(bad)
+    lines = str(error.value).splitlines()
+    assert "• carre: french, line, 4 hexes: no row for 65, 66." in lines
+    assert "• carre: french: `2`: give distances or formations (column, line…), not both." \
+        in lines
+
+
+def test_a_pack_without_an_assault_chart_reads_and_the_result_is_asked():
+    from .helpers import asked, assault, stack
+
+    carre_only = read_pack({key: PACK_DATA[key] for key in ("name", "provenance", "carre")})
+    assert not carre_only.has_assault
+    assert describe_pack({key: PACK_DATA[key] for key in ("name", "provenance", "carre")}) == [
+        "Test pack (made for Huzzah's tests: not a La Bataille chart)",
+        "Assault et Mêlée: not in this pack (its results are asked, on the Premier chart's "
+        "columns)",
+        "Square (Carré) Realization: any"]
+    assert asked([stack("A", melee=20)], [stack("D")], "45 45 1 41",
+                 pack=carre_only) == "chart_result"
+    played = assault([stack("A", melee=20)], [stack("D")], "45 45 1 41", "chart_result=DR1",
+                     pack=carre_only)
+    assert played.defaults == ("the chart pack has no Assault et Mêlée chart, odds are read on "
+                               "the Premier chart's columns (1:2 to 5:1)",)
+
+
+def test_a_pack_with_no_chart_is_refused():
+    with pytest.raises(InvalidInput, match="chart pack: it holds no chart: give at least one "
+                                           "of assault, attacker_morale"):
+        read_pack({"name": "Empty", "provenance": "nowhere"})

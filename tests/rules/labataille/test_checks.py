@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.core.dice import ScriptedSource
-from rules.labataille.fire import fire, fire_column
+from rules.core.errors import InvalidInput
+from rules.labataille.fire import FireBelowChart, fire, fire_column
 from rules.labataille.morale import Check, morale_check, shift_count
 from rules.labataille.published import FIRE_CHART
 from rules.labataille.units import Formation, Order
@@ -70,9 +71,22 @@ def test_fire_odds_round_down_to_a_column(strength, defence, shift, column):
     assert FIRE_CHART[fire_column(strength, defence, shift)][0] == column
 
 
-def test_fire_below_the_chart_has_no_effect():
-    assert fire_column(2, 9) is None
-    shot = fire(stack("A", fire=2), stack("D", defence=9), False, ScriptedSource([]))
+def test_fire_below_the_chart_reads_its_lowest_column_by_default_and_says_why():
+    assert fire_column(2, 9) is None  # 2 against 9 is below 1:3
+    shot = fire(stack("A", fire=2), stack("D", defence=9), False,
+                ScriptedSource.from_text("65"))
+    assert (shot.casualties, shot.roll.target) == (1, "1:3 column (2 against 9)")
+    assert ("odds below the chart: read on its lowest column, 1:3 (battle setting "
+            "fire_below_chart: lowest, as the public La Bataille apps read it)"
+            in shot.roll.notes)
+    canister = fire(stack("Guns", fire=2), stack("D", defence=9), False,
+                    ScriptedSource.from_text("62"), canister=True)
+    assert (canister.casualties, canister.roll.target) == (1, "1:2 column (2 against 9)")
+
+
+def test_fire_below_the_chart_has_no_effect_when_the_battle_reads_it_so():
+    shot = fire(stack("A", fire=2), stack("D", defence=9), False, ScriptedSource([]),
+                below=FireBelowChart.NONE)
     assert (shot.casualties, shot.roll) == (0, None)
 
 
@@ -84,3 +98,22 @@ def test_fire_casualties_read_on_the_column(rolled, casualties):
                 ScriptedSource.from_text(rolled))
     assert shot.casualties == casualties
     assert shot.roll.target == "4:1 column (36 against 9)"
+
+
+def test_a_resolve_request_takes_the_fire_below_chart_setting():
+    from rules.core.registry import resolve_request
+    from rules.registry import RULESETS
+
+    request = {"ruleset": "labataille", "procedure": "assault", "dice": "45 45 1 23",
+               "attackers": [{"name": "A", "morale": 34, "melee": 4, "fire": 1,
+                              "defence": 9, "increments": 2}],
+               "defenders": [{"name": "D", "morale": 34, "melee": 12, "defence": 9,
+                              "increments": 4}],
+               "settings": {"fire_below_chart": "none"},
+               "answers": {"chart_result": "AR"}}
+    fired = [s for s in resolve_request(RULESETS, request).steps
+             if s.title == "4. Offensive and Defensive Fire"]
+    assert fired[0].outcome == ("A fires on D: odds below the chart, no effect (battle "
+                                "setting fire_below_chart: none).")
+    with pytest.raises(InvalidInput, match="settings: unknown field `fire_below`"):
+        resolve_request(RULESETS, {**request, "settings": {"fire_below": "none"}})
