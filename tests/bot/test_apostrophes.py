@@ -78,9 +78,10 @@ async def test_le_baton_and_la_bataille_lookups_read_names_with_an_apostrophe(di
     assert morale.embeds[0]["title"] == "🛡️ Barrell's passes"
     assault = await reply(discord_session,
                           '/assault labataille attackers:"Ney\'s 1/45e: infantry morale=34 '
-                          'melee=12 fire=6 defence=9 distance=2 leader=\\"Ney\'s\\" lv=2" '
-                          'defenders:"Wellington\'s 52nd: infantry nation=british morale=41 '
-                          'melee=8 fire=5 defence=9" dice:"44 52 5 33 41 55" choices:no')
+                          'melee=12 fire=6 defence=9 distance=2 inc=4 leader=\\"Ney\'s\\" '
+                          'lv=2" defenders:"Wellington\'s 52nd: infantry nation=british '
+                          'morale=41 melee=8 fire=5 defence=9 inc=4" dice:"44 52 5 33 41 55" '
+                          'choices:no')
     assert not assault.ephemeral, assault.content
     assert "Ney's 1/45e fires on Wellington's 52nd: 0 casualties." in text_of(assault)
 

@@ -89,7 +89,7 @@ TRICORNE_LOOKUP = ('/melee tricorne attacker:"Barrell: regular {}" defender:"Cla
                    'lookup:true')
 BATON_LOOKUP = ('/melee le-baton attacker:"Buffs: british {} figures=8" '
                 'defender:"28e: french inf figures=8" phase:6 lookup:true')
-ASSAULT_LOOKUP = ('/assault labataille attackers:"Garde: {}" defenders:"B: morale=34" '
+ASSAULT_LOOKUP = ('/assault labataille attackers:"Garde: {}" defenders:"B: morale=34 melee=8" '
                   'lookup:true')
 
 BAD = {
@@ -253,8 +253,8 @@ GOOD = {
          "52nd": ({"nation": "british", "arm": "cavalry", "horse": "lancers"}, 60),
          "RHA": ({"nation": "british", "arm": "artillery", "guns": 12}, 0)}),
     "labataille": Good(
-        "labataille", (ASSAULT_LOOKUP.format("morale=11 inc=1"),
-                       ASSAULT_LOOKUP.format("morale=66 inc=40")),
+        "labataille", (ASSAULT_LOOKUP.format("morale=11 melee=12 inc=1"),
+                       ASSAULT_LOOKUP.format("morale=66 melee=12 inc=40")),
         ('/unit add side:French name:Ney words:"infantry morale=66" strength:40',
          "/unit edit unit:Garde words:morale=11 strength:1",
          "/gm set unit:Ney field:morale value:45",
