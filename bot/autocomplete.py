@@ -11,7 +11,7 @@ from rules.core.names import name_key
 from rules.core.notation import outside_quotes
 
 if TYPE_CHECKING:
-    from bot.battles.store import BattleStore
+    from bot.battles.service import BattleStore
 
 MAX_CHOICES = 25
 MAX_VALUE = 100

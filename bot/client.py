@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.battles.store import BattleStore
+from bot.battles.service import BattleStore
 from bot.cogs.battle import Battles
 from bot.cogs.decisions import Decisions
 from bot.cogs.gm import GM

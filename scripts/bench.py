@@ -410,7 +410,7 @@ async def load_figures(label: str, floor: Driver, huzzah: Driver, load_total: in
                               for ours, theirs in zip(rates["huzzah"], rates["floor"],
                                                       strict=True))
     against_floor("battle moves per second", statistics.median(rates["huzzah"]),
-                  statistics.median(rates["floor"]), "/s", 0.5, higher_is_better=True,
+                  statistics.median(rates["floor"]), "/s", 0.25, higher_is_better=True,
                   ratio=ratio)
     # What sending a move's reply costs discord.py alone, against the floor: the part of
     # the ratio above that no work of Huzzah's own can take back.

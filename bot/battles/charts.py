@@ -81,41 +81,40 @@ def charts_spec(tx: BattleTx) -> ChartsSpec:
     return spec
 
 
-async def attach_charts(tx: BattleTx, filename: str, content: dict[str, Any]) -> ChartsSaid:
+def attach_charts(tx: BattleTx, filename: str, content: dict[str, Any]) -> ChartsSaid:
     """Attach (or replace) the battle's chart pack, once it reads as one."""
     battle = tx.require_gm("attach a chart pack")
     lines = charts_spec(tx).describe(content)
     filename = " ".join(filename.split())[:200] or "charts.json"
-    row = await tx.charts_row()
+    row = tx.charts_row()
     replaced = None
     if row is None:
-        row = Charts(battle_id=battle.id, filename=filename, content=content,
-                     added_by=tx.actor.user_id)
-        tx.add(row)
+        tx.add(Charts(battle_id=battle.id, filename=filename, content=content,
+                      added_by=tx.actor.user_id))
     else:
         replaced = row.filename
         tx.touch(row)
         row.filename, row.content, row.added_by = filename, content, tx.actor.user_id
-    event = await tx.record("charts", f"GM attached the chart pack {filename}"
+    event = tx.record("charts", f"GM attached the chart pack {filename}"
                             + (f" (in place of {replaced})" if replaced else ""))
     return ChartsSaid(filename, lines, event.seq, replaced)
 
 
-async def remove_charts(tx: BattleTx) -> ChartsSaid:
+def remove_charts(tx: BattleTx) -> ChartsSaid:
     """Take the chart pack off the battle: its procedures ask for chart results again."""
     tx.require_gm("remove the chart pack")
     charts_spec(tx)
-    row = await tx.charts_row()
+    row = tx.charts_row()
     if row is None:
         raise BattleError("This battle has no chart pack to remove.",
                           hint="`/battle charts file:` attaches one.")
-    await tx.delete(row)
-    event = await tx.record("charts", f"GM removed the chart pack {row.filename}")
+    tx.delete(row)
+    event = tx.record("charts", f"GM removed the chart pack {row.filename}")
     return ChartsSaid(row.filename, [], event.seq)
 
 
-async def attached_charts(tx: BattleTx) -> ChartsSaid | None:
+def attached_charts(tx: BattleTx) -> ChartsSaid | None:
     """The pack the battle plays with, described; None when it has none."""
     spec = charts_spec(tx)
-    row = await tx.charts_row()
+    row = tx.charts_row()
     return None if row is None else ChartsSaid(row.filename, spec.describe(row.content))

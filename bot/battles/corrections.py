@@ -53,7 +53,7 @@ def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
 
 
 
-async def queue_dice(tx: BattleTx, dice: str | None, clear: bool) -> list[Face]:
+def queue_dice(tx: BattleTx, dice: str | None, clear: bool) -> list[Face]:
     """Add faces to the dice queue (or empty it); the queue as it now stands."""
     battle = tx.require_gm("queue dice")
     if not clear and not (dice and dice.strip()):
@@ -64,19 +64,19 @@ async def queue_dice(tx: BattleTx, dice: str | None, clear: bool) -> list[Face]:
     queued = len(battle.dice_queue)
     summary = "GM cleared the dice queue" if clear else (
         f"GM queued {len(faces)} dice ({queued} waiting)")
-    await tx.record("dice_queue", summary)
+    tx.record("dice_queue", summary)
     return list(battle.dice_queue)
 
 
-async def set_unit_field(tx: BattleTx, unit: str, field: str,
+def set_unit_field(tx: BattleTx, unit: str, field: str,
                          value: str) -> tuple[list[str], int]:
     """Set one field of a unit; the changes in words, and the event's number."""
     tx.require_gm("set unit fields")
-    row = await tx.unit_row(unit, allow_gone=True)
+    row = tx.unit_row(unit, allow_gone=True)
     before = roster_unit(row)
     tx.touch(row)
     field = field.strip().lower()
-    await _set_unit_field(tx, row, field, value)
+    _set_unit_field(tx, row, field, value)
     back = field == "status" and row.status != GONE  # restored by hand
     if field == "strength" or back or _is_word(tx, field):
         _check_unit(tx, row, strength_set=field == "strength")
@@ -84,11 +84,11 @@ async def set_unit_field(tx: BattleTx, unit: str, field: str,
                                tx.rules.strength_label)
     if not changes:
         raise BattleError(f"{row.name}'s {field} is already {value}.")
-    event = await tx.record("gm_set", "GM set " + "; ".join(changes))
+    event = tx.record("gm_set", "GM set " + "; ".join(changes))
     return changes, event.seq
 
 
-async def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
+def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
     if field == "strength":
         row.strength = parse_int(value, "strength", STRENGTH_RANGE)
     elif field == "status":
@@ -97,16 +97,16 @@ async def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> Non
         row.status = value
         row.gone_reason = None if value == "active" else "removed by the GM"
         if value == "gone":
-            await tx.unit_renamed_or_gone(row.name, None)
+            tx.unit_renamed_or_gone(row.name, None)
     elif field == "side":
-        row.side = await battle_side(tx, value)
+        row.side = battle_side(tx, value)
     elif field == "name":
         old_name = row.name
-        row.name = await check_new_name(tx, value, renaming=row.name_key)
+        row.name = check_new_name(tx, value, renaming=row.name_key)
         row.name_key = name_key(row.name)
-        await tx.unit_renamed_or_gone(old_name, row.name)
+        tx.unit_renamed_or_gone(old_name, row.name)
     elif field == "commander":
-        row.commander = await check_commander(tx, value)
+        row.commander = check_commander(tx, value)
     elif _is_word(tx, field):
         attributes: dict[str, Any] = dict(row.attributes)
         if value.strip().casefold() == "none":
@@ -134,24 +134,24 @@ def _check_unit(tx: BattleTx, row: Any, *, strength_set: bool = False) -> None:
                                          row.strength if counted else None, row.name)
 
 
-async def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
+def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
     """Bring a unit that is out of the battle back; its name and the event's number."""
     tx.require_gm("restore units")
-    row = await tx.unit_row(unit, allow_gone=True)
+    row = tx.unit_row(unit, allow_gone=True)
     if row.status != "gone":
         raise BattleError(f"{row.name} is still in the battle.")
     tx.touch(row)
     row.status, row.gone_reason = "active", None
     _check_unit(tx, row)
-    event = await tx.record("gm_restore", f"GM restored {row.name}")
+    event = tx.record("gm_restore", f"GM restored {row.name}")
     return row.name, event.seq
 
 
-async def set_general_field(tx: BattleTx, general: str, field: str,
+def set_general_field(tx: BattleTx, general: str, field: str,
                             value: str) -> tuple[list[str], int]:
     """Set one field of a general; the changes in words, and the event's number."""
     tx.require_gm("set generals' fields")
-    row = await tx.general_row(general)
+    row = tx.general_row(general)
     before = roster_general(row)
     tx.touch(row)
     if field == "wounds":
@@ -166,18 +166,18 @@ async def set_general_field(tx: BattleTx, general: str, field: str,
         row.status = value
     elif field == "unit":
         row.unit_name = (None if value.strip().casefold() == "none"
-                         else (await tx.unit_row(value)).name)
+                         else (tx.unit_row(value)).name)
     else:
-        row.side = await battle_side(tx, value)
+        row.side = battle_side(tx, value)
     changes = describe_changes(general_changes(before, roster_general(row)))
     if not changes:
         raise BattleError(f"{row.name}'s {field} is already {value}.")
-    event = await tx.record("gm_set", "GM set " + "; ".join(changes))
+    event = tx.record("gm_set", "GM set " + "; ".join(changes))
     return changes, event.seq
 
 
-async def set_gm_role(tx: BattleTx, role_id: int | None, role_name: str | None) -> None:
+def set_gm_role(tx: BattleTx, role_id: int | None, role_name: str | None) -> None:
     battle = tx.require_gm("name the GM role")
     tx.touch(battle)
     battle.gm_role_id = role_id
-    await tx.record("gm_role", f"GM role set to {role_name}" if role_id else "GM role cleared")
+    tx.record("gm_role", f"GM role set to {role_name}" if role_id else "GM role cleared")

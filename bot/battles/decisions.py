@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy.engine import Connection
 
 from bot.battles.actor import Actor
 from bot.battles.errors import BattleError
@@ -34,7 +35,6 @@ from bot.battles.play import (
     quick_lookup,
 )
 from bot.battles.store import BattleTx, active_battle
-from bot.storage.database import Database
 from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
 from rules.core.decisions import ANSWERED, Answer, Question, with_answer
@@ -139,7 +139,7 @@ def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
 # --- in a battle ------------------------------------------------------------------------------
 
 
-async def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
+def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
                         dice: str | None, paused: Paused, *, mover: int | None = None,
                         move: int | None = None, before: DiceUse = NO_DICE) -> Asked:
     """Keep the question on the battle, logged as an event, in the command's transaction.
@@ -152,7 +152,7 @@ async def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any]
     seq = battle.last_seq + 1
     mover = tx.actor.user_id if mover is None else mover
     pending = Pending(paused.question, battle.ruleset, procedure, dict(options), dice,
-                      paused.faces, mover, await _answerer(tx, paused.question, mover),
+                      paused.faces, mover, _answerer(tx, paused.question, mover),
                       seq=seq, move=seq if move is None else move, use=paused.use,
                       asked_at=_now())
     tx.touch(battle)
@@ -160,13 +160,13 @@ async def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any]
     left = queue_left(battle.dice_queue or [], paused.use, before)
     if left is not None:  # the GM's queued dice it took are spent
         battle.dice_queue = left
-    await tx.record("question", f"Asked: {paused.question.text}",
+    tx.record("question", f"Asked: {paused.question.text}",
                     request={"ruleset": battle.ruleset, "procedure": procedure,
                              "options": dict(options), MOVE: pending.move})
     return Asked(pending, paused.steps, paused.dice_note, f"b{battle.id}:{pending.seq}")
 
 
-async def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
+def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
                            given: str | int) -> Played | Asked:
     """Play the waiting procedure on with the answer: one event, which clears the question
     (or keeps the next one, when the procedure asks another). ``asked`` (battle id, event
@@ -184,11 +184,11 @@ async def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     options = pending.answered(answer)
     summary = f"Answered “{pending.question.text}” (#{pending.seq}): {answer.label}. "
     try:
-        return await play_in_battle(tx, pending.procedure, options, pending.dice,
+        return play_in_battle(tx, pending.procedure, options, pending.dice,
                                     replay=pending.faces, before=pending.use,
                                     summary_prefix=summary, move=pending.move)
     except Paused as paused:  # the answer leads to another question
-        return await ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
+        return ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
                                    mover=pending.asked_by, move=pending.move,
                                    before=pending.use)
 
@@ -197,10 +197,10 @@ def _now() -> str:
     return utcnow().isoformat(timespec="seconds")
 
 
-async def _answerer(tx: BattleTx, question: Question, asker: int) -> int:
+def _answerer(tx: BattleTx, question: Question, asker: int) -> int:
     """The player of the unit the question names, when on record; else whoever asked."""
     if question.unit is not None:
-        for row in await tx.unit_rows():
+        for row in tx.unit_rows():
             if row.name_key == name_key(question.unit) and row.added_by is not None:
                 return row.added_by
     return asker
@@ -209,70 +209,69 @@ async def _answerer(tx: BattleTx, question: Question, asker: int) -> int:
 # --- in a quick lookup ------------------------------------------------------------------------
 
 
-async def ask_in_lookup(db: Database, channel_id: int, actor: Actor, ruleset: str,
-                        procedure: str, options: Mapping[str, Any], dice: str | None,
-                        paused: Paused) -> Asked:
+QUESTIONS = QuestionRow.__table__
+# A player's latest question in a channel, or the one a button names.
+_LATEST = (select(QUESTIONS).where(QUESTIONS.c.channel_id == bindparam("channel"),
+                                   QUESTIONS.c.user_id == bindparam("user"))
+           .order_by(QUESTIONS.c.id.desc()).limit(1))
+_NAMED = select(QUESTIONS).where(QUESTIONS.c.channel_id == bindparam("channel"),
+                                 QUESTIONS.c.id == bindparam("question"))
+
+
+def ask_in_lookup(conn: Connection, channel_id: int, actor: Actor, ruleset: str,
+                  procedure: str, options: Mapping[str, Any], dice: str | None,
+                  paused: Paused) -> Asked:
+    """Keep a quick lookup's question for its player, in ``conn``'s transaction."""
     pending = Pending(paused.question, ruleset, procedure, dict(options), dice, paused.faces,
                       actor.user_id, actor.user_id, use=paused.use, asked_at=_now())
-    async with db.transaction() as session:
-        # Questions nobody answered in a fortnight will not be: clear them as new ones come.
-        await session.execute(delete(QuestionRow).where(
-            QuestionRow.created_at < utcnow() - QUESTIONS_KEPT))
-        row = QuestionRow(channel_id=channel_id, user_id=actor.user_id,
-                          data=pending.to_dict())
-        session.add(row)
-        await session.flush()
-        question_id = row.id
-    return Asked(pending, paused.steps, paused.dice_note, f"q{question_id}:0")
+    # Questions nobody answered in a fortnight will not be: clear them as new ones come.
+    conn.execute(delete(QUESTIONS).where(QUESTIONS.c.created_at < utcnow() - QUESTIONS_KEPT))
+    return Asked(pending, paused.steps, paused.dice_note,
+                 f"q{_keep(conn, channel_id, actor.user_id, pending)}:0")
 
 
-async def answer_in_lookup(db: Database, actor: Actor, question_id: int | None,
-                           channel_id: int, given: str | int) -> Played | Asked:
-    """Play a quick lookup on with its answer; ``question_id`` None: the latest question
-    this player has waiting in the channel (``given`` in words; a button gives the
-    answer's place under the question it names)."""
-    async with db.transaction() as session:
-        query = select(QuestionRow).where(QuestionRow.channel_id == channel_id)
-        if question_id is not None:
-            query = query.where(QuestionRow.id == question_id)
-        else:
-            query = query.where(QuestionRow.user_id == actor.user_id)
-        # Locked (on PostgreSQL; SQLite writes one at a time): two presses answer once.
-        row = await session.scalar(query.order_by(QuestionRow.id.desc()).limit(1)
-                                   .with_for_update())
-        if row is None:
-            raise BattleError("That question has already been answered, or there is none "
-                              "waiting here.", hint="Run the command again to be asked anew.")
-        pending = Pending.from_dict(row.data)
-        check_answerer(actor, pending, is_gm=False)
-        answer = pending.choose(given)
-        options = pending.answered(answer)
-        await session.delete(row)
-        try:
-            return quick_lookup(pending.ruleset, pending.procedure, options, pending.dice,
-                                replay=pending.faces, before=pending.use)
-        except Paused as paused:
-            follow = Pending(paused.question, pending.ruleset, pending.procedure, options,
-                             pending.dice, paused.faces, pending.asked_by, pending.answerer,
-                             use=paused.use, asked_at=_now())
-            again = QuestionRow(channel_id=channel_id, user_id=row.user_id,
-                                data=follow.to_dict())
-            session.add(again)
-            await session.flush()
-            return Asked(follow, paused.steps, paused.dice_note, f"q{again.id}:0")
+def _keep(conn: Connection, channel_id: int, user_id: int, pending: Pending) -> int:
+    """Store a quick lookup's question; its id, for its buttons."""
+    return conn.execute(insert(QUESTIONS).returning(QUESTIONS.c.id),
+                        {"channel_id": channel_id, "user_id": user_id,
+                         "data": pending.to_dict()}).scalar_one()
 
 
-async def waiting_question(db: Database, channel_id: int, user_id: int) -> Pending | None:
+def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
+                     channel_id: int, given: str | int) -> Played | Asked:
+    """Play a quick lookup on with its answer, in ``conn``'s transaction; ``question_id``
+    None: the latest question this player has waiting in the channel (``given`` in words; a
+    button gives the answer's place under the question it names)."""
+    query = _LATEST if question_id is None else _NAMED
+    # Locked (on PostgreSQL; SQLite writes one at a time): two presses answer once.
+    row = conn.execute(query.with_for_update(), {"channel": channel_id, "user": actor.user_id,
+                                                 "question": question_id}).first()
+    if row is None:
+        raise BattleError("That question has already been answered, or there is none "
+                          "waiting here.", hint="Run the command again to be asked anew.")
+    pending = Pending.from_dict(row.data)
+    check_answerer(actor, pending, is_gm=False)
+    answer = pending.choose(given)
+    options = pending.answered(answer)
+    conn.execute(delete(QUESTIONS).where(QUESTIONS.c.id == row.id))
+    try:
+        return quick_lookup(pending.ruleset, pending.procedure, options, pending.dice,
+                            replay=pending.faces, before=pending.use)
+    except Paused as paused:
+        follow = Pending(paused.question, pending.ruleset, pending.procedure, options,
+                         pending.dice, paused.faces, pending.asked_by, pending.answerer,
+                         use=paused.use, asked_at=_now())
+        return Asked(follow, paused.steps, paused.dice_note,
+                     f"q{_keep(conn, channel_id, row.user_id, follow)}:0")
+
+
+def waiting_question(conn: Connection, channel_id: int, user_id: int) -> Pending | None:
     """The question waiting here for this player: the battle's when it is theirs to answer;
     else their latest quick-lookup question (one run with `lookup:true` in a battle channel
     too); else the battle's (a GM may answer for an absent player)."""
-    async with db.reader() as session:
-        battle = await active_battle(session, channel_id)
-        in_battle = pending_of(battle) if battle is not None else None
-        if in_battle is not None and in_battle.answerer == user_id:
-            return in_battle
-        row = await session.scalar(
-            select(QuestionRow).where(QuestionRow.channel_id == channel_id,
-                                      QuestionRow.user_id == user_id)
-            .order_by(QuestionRow.id.desc()).limit(1))
-        return Pending.from_dict(row.data) if row else in_battle
+    battle = active_battle(conn, channel_id)
+    in_battle = pending_of(battle) if battle is not None else None
+    if in_battle is not None and in_battle.answerer == user_id:
+        return in_battle
+    row = conn.execute(_LATEST, {"channel": channel_id, "user": user_id}).first()
+    return Pending.from_dict(row.data) if row else in_battle

@@ -7,16 +7,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.battles.errors import BattleError
-from bot.battles.store import BattleTx, plain_records
+from bot.battles.store import BattleTx
 from bot.battles.validate import read_sides
+from bot.battles.views import BattleRecord, record
 from bot.storage.models import Battle, utcnow
 from rules.core.names import name_key
 from rules.core.roster import describe_changes
 from rules.registry import RULESETS
 
 
-async def start_battle(tx: BattleTx, ruleset: str, name: str, sides: str | None,
-                       channel_id: int, guild_id: int | None, created_by: int) -> Any:
+def start_battle(tx: BattleTx, ruleset: str, name: str, sides: str | None,
+                       channel_id: int, guild_id: int | None, created_by: int) -> BattleRecord:
     """A new battle in the channel (none may be going on there); the battle as a record."""
     if tx.battle is not None:
         raise BattleError(
@@ -26,25 +27,24 @@ async def start_battle(tx: BattleTx, ruleset: str, name: str, sides: str | None,
     rules = RULESETS[ruleset].battle
     assert rules is not None
     phases = rules.phases
-    battle = Battle(channel_id=channel_id, guild_id=guild_id, ruleset=ruleset,
-                    name=name.strip(), created_by=created_by,
-                    sides=read_sides(sides) if sides is not None else None,
-                    phase=phases[0] if phases else None, settings={}, dice_queue=[], turn=1,
-                    last_seq=0, status="active")
-    tx.add(battle)
+    battle = tx.add(Battle(channel_id=channel_id, guild_id=guild_id, ruleset=ruleset,
+                           name=name.strip(), created_by=created_by,
+                           sides=read_sides(sides) if sides is not None else None,
+                           phase=phases[0] if phases else None, settings={}, dice_queue=[],
+                           turn=1, last_seq=0, status="active"))
     tx.battle = battle
-    await tx.record("battle_start",
+    tx.record("battle_start",
                     f"Battle started: {battle.name} ({RULESETS[ruleset].title})")
-    return plain_records(battle)
+    return record(BattleRecord, battle)
 
 
-async def battle_for_gm(tx: BattleTx, what: str) -> Any:
+def battle_for_gm(tx: BattleTx, what: str) -> BattleRecord:
     """The channel's battle, for a GM about to ``what``."""
-    return plain_records(tx.require_gm(what))
+    return record(BattleRecord, tx.require_gm(what))
 
 
-async def end_battle(tx: BattleTx, *, confirm: str | None = None,
-                     battle_id: int | None = None) -> Any:
+def end_battle(tx: BattleTx, *, confirm: str | None = None,
+                     battle_id: int | None = None) -> BattleRecord:
     """End the battle (typed confirmation by its name, or a button for this very battle)."""
     battle = tx.require_gm("end the battle")
     if battle_id is not None and battle.id != battle_id:
@@ -59,18 +59,18 @@ async def end_battle(tx: BattleTx, *, confirm: str | None = None,
     tx.touch(battle)
     battle.status = "ended"
     battle.ended_at = utcnow()
-    await tx.record("battle_end", f"Battle ended: {battle.name}")
-    return plain_records(battle)
+    tx.record("battle_end", f"Battle ended: {battle.name}")
+    return record(BattleRecord, battle)
 
 
 @dataclass(frozen=True)
 class Stepped:
-    battle: Any  # as it now stands
+    battle: BattleRecord  # as it now stands
     reminders: list[str]  # what the new phase must not forget
     changes: list[str]  # what a new turn did by itself (a halt ends)
 
 
-async def next_phase(tx: BattleTx, turn_text: Any) -> Stepped:
+def next_phase(tx: BattleTx, turn_text: Any) -> Stepped:
     """On to the next phase, or the next turn; ``turn_text`` words the log's line."""
     battle = tx.require_gm("move the battle on to the next phase or turn")
     rules = tx.rules
@@ -83,16 +83,16 @@ async def next_phase(tx: BattleTx, turn_text: Any) -> Stepped:
         battle.turn += 1
         battle.phase = phases[0] if phases else None
         if rules.new_turn is not None:
-            after, diff = rules.new_turn(await tx.roster())
-            await tx.write_roster(after)
+            after, diff = rules.new_turn(tx.roster())
+            tx.write_roster(after)
             changes = describe_changes(diff, rules.strength_label)
-    roster = await tx.roster()
-    await tx.record("turn", f"Now {turn_text(battle)}")
+    roster = tx.roster()
+    tx.record("turn", f"Now {turn_text(battle)}")
     reminders = rules.reminders(roster, battle.phase) if rules.reminders else []
-    return Stepped(plain_records(battle), reminders, changes)
+    return Stepped(record(BattleRecord, battle), reminders, changes)
 
 
-async def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
+def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
     """Set (or, with ``default``, clear) one of the rule set's battle settings; what it now
     reads, and the event's number."""
     battle = tx.require_gm("change the battle's settings")
@@ -114,5 +114,5 @@ async def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
         tx.rules.check_settings(settings)  # values that only make sense together
     tx.touch(battle)
     battle.settings = settings
-    event = await tx.record("setting", f"GM set {said}")
+    event = tx.record("setting", f"GM set {said}")
     return said, event.seq

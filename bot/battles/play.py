@@ -274,7 +274,7 @@ MOVE = "move"
 for questions: reroll and override take back the move whole."""
 
 
-async def play_in_battle(
+def play_in_battle(
     tx: BattleTx,
     procedure: str,
     options: Mapping[str, Any],
@@ -290,15 +290,14 @@ async def play_in_battle(
     """Resolve against the roster, apply the effects, and record it all as one event.
     ``move`` is the first event of the move when this plays on after an answer."""
     battle = tx.require_battle()
-    charts = await tx.charts_row()
-    planned = plan_move(battle_facts(battle, charts.content if charts else None),
-                        await tx.roster(), procedure, options, dice, forced, replay, before)
+    planned = plan_move(battle_facts(battle, tx.charts_content()),
+                        tx.roster(), procedure, options, dice, forced, replay, before)
     if planned.queue is not None:
         tx.touch(battle)
         battle.dice_queue = planned.queue
-    await tx.write_roster(planned.after)
+    tx.write_roster(planned.after)
     request = planned.request if move is None else {**planned.request, MOVE: move}
-    event = await tx.record(kind, f"{summary_prefix}{planned.summary}",
+    event = tx.record(kind, f"{summary_prefix}{planned.summary}",
                             request=request, resolution=planned.record)
     return Played(planned.resolution, planned.dice_note, planned.lines, event.seq, battle.id)
 

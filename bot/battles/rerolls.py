@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.engine import Connection
+
 from bot.battles.actor import Actor
 from bot.battles.decisions import Asked, ask_in_battle
 from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast
 from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
-from bot.battles.store import BattleTx, active_battle
-from bot.storage.database import Database
-from bot.storage.models import Event
+from bot.battles.store import BattleTx, Row, active_battle
 from bot.workers import OutcomeJob
 from rules.core.decisions import ANSWERED
 from rules.core.dice import ReplaySource
@@ -34,10 +34,10 @@ KEPT_BY_A_REROLL = ("dice_queue",)
 ListingKey = tuple[int, int]  # (battle id, seq of the move's last event)
 
 
-async def last_move(tx: BattleTx) -> list[Event]:
+def last_move(tx: BattleTx) -> list[Row]:
     """The events of the last roll, oldest first: the command's, then those of the answers
     given on its way (and a question still waiting, if any)."""
-    last = await tx.last_undoable(skipping=BESIDE_THE_ROSTER)
+    last = tx.last_undoable(skipping=BESIDE_THE_ROSTER)
     if last.kind not in RESOLUTION_KINDS or not last.request:
         raise BattleError(
             f"The last event (#{last.seq}, {last.kind.replace('_', ' ')}) is not a roll.",
@@ -46,26 +46,26 @@ async def last_move(tx: BattleTx) -> list[Event]:
     first = last.request.get(MOVE, last.seq)
     if first == last.seq:
         return [last]
-    return await tx.events_since(first, skipping=BESIDE_THE_ROSTER)
+    return tx.events_since(first, skipping=BESIDE_THE_ROSTER)
 
 
-def move_options(events: list[Event]) -> dict[str, Any]:
+def move_options(events: list[Row]) -> dict[str, Any]:
     """The command's options as first given: answers given ahead (``choices``) stay, those
     the bot asked for go, to be asked again (or walked, for an override)."""
     return {k: v for k, v in events[0].request["options"].items() if k != ANSWERED}
 
 
-def numbers(events: list[Event]) -> str:
+def numbers(events: list[Row]) -> str:
     return f"#{events[0].seq}" if len(events) == 1 else f"#{events[0].seq}–#{events[-1].seq}"
 
 
-async def take_back(tx: BattleTx, events: list[Event], why: str) -> None:
+def take_back(tx: BattleTx, events: list[Row], why: str) -> None:
     """Undo each event of the move, newest first, leaving the GM's dice queue as it is."""
     for event in reversed(events):
-        await tx.undo(event, f"Undid #{event.seq} {why}", keeping=KEPT_BY_A_REROLL)
+        tx.undo(event, f"Undid #{event.seq} {why}", keeping=KEPT_BY_A_REROLL)
 
 
-def check_last(tx: BattleTx, events: list[Event], expected: ListingKey | None) -> None:
+def check_last(tx: BattleTx, events: list[Row], expected: ListingKey | None) -> None:
     """With ``expected`` (a button under a result), only while that is still the last roll."""
     battle_id = tx.require_battle().id
     seq = events[-1].seq
@@ -73,69 +73,67 @@ def check_last(tx: BattleTx, events: list[Event], expected: ListingKey | None) -
         raise NotTheLast(expected[1], seq if expected[0] == battle_id else None)
 
 
-async def job_before(tx: BattleTx, events: list[Event]) -> OutcomeJob:
+def job_before(tx: BattleTx, events: list[Row]) -> OutcomeJob:
     """The move's command on the roster as it was before it: what a worker re-runs."""
     for event in reversed(events):
-        await tx.revert(event)
+        tx.revert(event)
     request = events[0].request
     battle = tx.require_battle()
-    charts = await tx.charts_row()
     return OutcomeJob(battle.ruleset, request["procedure"], move_options(events),
-                      await tx.roster(), play_settings(battle.ruleset, battle.settings,
-                                                       charts.content if charts else None))
+                      tx.roster(), play_settings(battle.ruleset, battle.settings,
+                                                 tx.charts_content()))
 
 
-async def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | Asked:
+def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | Asked:
     """Undo the last roll, its answers with it, and play its command again on fresh dice."""
     tx.require_gm("reroll")
-    events = await last_move(tx)
+    events = last_move(tx)
     check_last(tx, events, expected)
-    await take_back(tx, events, "to reroll it")
+    take_back(tx, events, "to reroll it")
     procedure, options = events[0].request["procedure"], move_options(events)
     try:
-        return await play_in_battle(tx, procedure, options, None, kind="reroll",
+        return play_in_battle(tx, procedure, options, None, kind="reroll",
                                     summary_prefix=f"Reroll of {numbers(events)}: ")
     except Paused as paused:  # the new dice lead to a question for a player
-        return await ask_in_battle(tx, procedure, options, None, paused,
+        return ask_in_battle(tx, procedure, options, None, paused,
                                    mover=events[0].user_id)
 
 
-async def last_roll(db: Database, channel_id: int, actor: Actor) -> ListingKey:
-    """Which roll an override would replace (for a GM): one read, no lock."""
-    async with db.reader() as session:
-        battle = await active_battle(session, channel_id)
-        if battle is None:
-            raise NoBattle()
-        if not actor.is_gm(battle.created_by, battle.gm_role_id):
-            raise NotGM("override a result")
-        events = await last_move(BattleTx(session, battle, actor, channel_id, None, "read"))
-        return battle.id, events[-1].seq
+def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:
+    """Which roll an override would replace (for a GM), read on ``conn``."""
+    battle = active_battle(conn, channel_id)
+    if battle is None:
+        raise NoBattle()
+    if not actor.is_gm(battle.created_by, battle.gm_role_id):
+        raise NotGM("override a result")
+    events = last_move(BattleTx(conn, battle, actor, channel_id, None, "read"))
+    return battle.id, events[-1].seq
 
 
-async def listing_job(tx: BattleTx) -> tuple[ListingKey, OutcomeJob]:
+def listing_job(tx: BattleTx) -> tuple[ListingKey, OutcomeJob]:
     """The last roll, and its command on the roster as it was before it (``tx`` is rolled
     back afterwards: a peek)."""
-    events = await last_move(tx)
-    return (tx.require_battle().id, events[-1].seq), await job_before(tx, events)
+    events = last_move(tx)
+    return (tx.require_battle().id, events[-1].seq), job_before(tx, events)
 
 
-async def override_last(tx: BattleTx, key: ListingKey, found: Enumeration,
+def override_last(tx: BattleTx, key: ListingKey, found: Enumeration,
                         result: str) -> Played:
     """Replace the last roll's result with ``result``, one the listing found."""
     tx.require_gm("override a result")
-    events = await last_move(tx)
+    events = last_move(tx)
     if (tx.require_battle().id, events[-1].seq) != key:
         raise BattleError(f"The last roll changed while I worked out its results "
                           f"(it is now #{events[-1].seq}).", hint="Run `/gm override` again.")
     chosen = found.find(result)
     if chosen is None:
         raise not_listed(found)
-    await take_back(tx, events, "to override it")
+    take_back(tx, events, "to override it")
     # The answers on the way to this result replace those the players gave.
     options = move_options(events)
     if chosen.answers is not None:
         options[ANSWERED] = "; ".join(chosen.answers)
-    return await play_in_battle(
+    return play_in_battle(
         tx, events[0].request["procedure"], options, None, kind="override",
         forced=ReplaySource(chosen.path), summary_prefix=f"GM override of {numbers(events)}: ")
 

@@ -53,28 +53,27 @@ def read_words(tx: BattleTx, words: str, strength: int | None, *,
     return attributes, one_strength(strength, typed, label)
 
 
-async def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | None,
+def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | None,
                    commander: str | None, added_by: int) -> Added:
     battle = tx.require_battle()
     sides = battle.sides
-    unit_name = await check_new_name(tx, name)
+    unit_name = check_new_name(tx, name)
     words_read, count = read_words(tx, words, strength, require_arm=True)
     attributes = tx.rules.check_unit(unit_name, words_read, count, unit_name)
-    row = Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
-               side=await battle_side(tx, side), strength=count, status="active",
-               attributes=attributes, commander=await check_commander(tx, commander),
-               added_by=added_by)
-    tx.add(row)
-    event = await tx.record("unit_add", f"Added {unit_name} ({row.side})")
+    row = tx.add(Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
+                      side=battle_side(tx, side), strength=count, status="active",
+                      attributes=attributes, commander=check_commander(tx, commander),
+                      added_by=added_by))
+    event = tx.record("unit_add", f"Added {unit_name} ({row.side})")
     return Added(unit_name, row.side, event.seq, sides, battle.sides, attributes, count,
                  tx.rules.strength_label)
 
 
-async def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
+def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
                     side: str | None, rename: str | None,
                     commander: str | None) -> tuple[list[str], int]:
     """Change a unit (its player or a GM); the changes in words, and the event's number."""
-    row = await tx.unit_row(unit)
+    row = tx.unit_row(unit)
     tx.require_owner(row, "edit")
     before = roster_unit(row)
     tx.touch(row)
@@ -87,53 +86,53 @@ async def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | 
                                              strength_after, row.name)
         row.strength = strength_after
     if side is not None:
-        row.side = await battle_side(tx, side)
+        row.side = battle_side(tx, side)
     if commander is not None:
-        row.commander = await check_commander(tx, commander)
+        row.commander = check_commander(tx, commander)
     if rename is not None:
         old_name = row.name
-        row.name = await check_new_name(tx, rename, renaming=row.name_key)
+        row.name = check_new_name(tx, rename, renaming=row.name_key)
         row.name_key = name_key(row.name)
-        await tx.unit_renamed_or_gone(old_name, row.name)
+        tx.unit_renamed_or_gone(old_name, row.name)
     changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.strength_label)
     if not changes:
         raise BattleError(f"Nothing to change on {row.name}.",
                           hint="Give words, strength, side, rename or commander.")
-    event = await tx.record("unit_edit", "; ".join(changes))
+    event = tx.record("unit_edit", "; ".join(changes))
     return changes, event.seq
 
 
-async def remove_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
-    row = await tx.unit_row(unit, allow_gone=True)
+def remove_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
+    row = tx.unit_row(unit, allow_gone=True)
     tx.require_owner(row, "remove")
     name = row.name
-    await tx.unit_renamed_or_gone(name, None)
-    await tx.delete(row)
-    event = await tx.record("unit_remove", f"Removed {name}")
+    tx.unit_renamed_or_gone(name, None)
+    tx.delete(row)
+    event = tx.record("unit_remove", f"Removed {name}")
     return name, event.seq
 
 
-async def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: int,
+def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: int,
                       added_by: int, value: int | None = None) -> Added:
     battle = tx.require_battle()
     check_wounds(wounds, tx.rules)
     check_general_value(tx, value)
     sides = battle.sides
-    general_name = await check_new_name(tx, name)
-    with_unit = (await tx.unit_row(unit)).name if unit else None
-    row = General(battle_id=battle.id, name=general_name, name_key=name_key(general_name),
-                  side=await battle_side(tx, side), unit_name=with_unit, wounds=wounds,
-                  status="active", added_by=added_by, value=value)
-    tx.add(row)
-    event = await tx.record("general_add", f"Added general {general_name}")
+    general_name = check_new_name(tx, name)
+    with_unit = (tx.unit_row(unit)).name if unit else None
+    row = tx.add(General(battle_id=battle.id, name=general_name,
+                         name_key=name_key(general_name), side=battle_side(tx, side),
+                         unit_name=with_unit, wounds=wounds, status="active",
+                         added_by=added_by, value=value))
+    event = tx.record("general_add", f"Added general {general_name}")
     return Added(general_name, row.side, event.seq, sides, battle.sides, with_unit=with_unit,
                  value=value)
 
 
-async def remove_general(tx: BattleTx, name: str) -> tuple[str, int]:
-    row = await tx.general_row(name)
+def remove_general(tx: BattleTx, name: str) -> tuple[str, int]:
+    row = tx.general_row(name)
     tx.require_owner(row, "remove")
     general = row.name
-    await tx.delete(row)
-    event = await tx.record("general_remove", f"Removed general {general}")
+    tx.delete(row)
+    event = tx.record("general_remove", f"Removed general {general}")
     return general, event.seq

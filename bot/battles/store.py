@@ -1,60 +1,142 @@
 """The unit of work for battle commands.
 
-Every command that touches a battle runs inside ``BattleStore.command``: one transaction,
-with the channel locked (commands in one channel apply one at a time, across processes),
-the same Discord interaction refused if it was already applied, and every row it changes
-snapshotted before and after. ``record`` turns those snapshots into an event in the log, so
-undo can put back exactly what was there.
+Every command that touches a battle runs as one unit of work (``BattleStore``): one
+transaction, with the channel locked (commands in one channel apply one at a time, across
+processes), the same Discord interaction refused if it was already applied, and every row it
+changes snapshotted before and after. ``BattleTx.record`` turns those snapshots into an event
+in the log, so undo can put back exactly what was there.
+
+It is plain synchronous code on a SQLAlchemy Core ``Connection`` (``Database.run`` runs it in
+one piece), with statements built once: the ORM's own unit of work cost a move four times the
+database time (docs/performance.md). The tables are the ORM models' (``bot.storage.models``);
+a row held here is a ``Row`` of them, one object per row for the unit of work, so a change
+made to it is what the next read and the log see.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from functools import partial
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-import discord
-from sqlalchemy import Select, select, text
+from sqlalchemy import Select, bindparam, delete, insert, inspect, select, text, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import defer
+from sqlalchemy.sql.schema import Table
 
 from bot.battles.actor import Actor
-from bot.battles.errors import AlreadyApplied, BattleError, NoBattle, NotGM
-from bot.battles.states import ChannelStates
-from bot.storage.database import Database
-from bot.storage.models import UNDOABLE, Base, Battle, Charts, Event, General, Unit
+from bot.battles.errors import BattleError, NoBattle, NotGM
+from bot.storage.models import (
+    UNDOABLE,
+    Base,
+    Battle,
+    Charts,
+    Event,
+    General,
+    Unit,
+    detached,
+    from_snapshot,
+    plain_values,
+)
 from bot.storage.models import Engagement as EngagementRow
 from rules.core.engagements import Engagement
 from rules.core.registry import BattleRules
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, name_key
 from rules.registry import RULESETS
 
-if TYPE_CHECKING:
-    from bot.battles.decisions import Asked
-    from bot.battles.play import Played
-    from bot.battles.undo import Undone
-
 MODELS: dict[str, type[Base]] = {"battles": Battle, "units": Unit, "generals": General,
                                  "engagements": EngagementRow, "charts": Charts}
+TABLES: dict[str, Table] = {name: model.__table__ for name, model in  # type: ignore[misc]
+                            (*MODELS.items(), ("events", Event))}
 # The sequence counter only ever grows: undo must not wind it back.
 NOT_RESTORED = ("last_seq",)
 NOT_UNDOABLE = ("undo", "battle_start")
-# A read of a battle and up to this many of its events is quick enough to run on the event
-# loop (see ``Database.batch``); the whole log, for an export, is not.
-QUICK_EVENTS = 50
 
 
-def snapshot(row: Base) -> dict[str, Any]:
-    values = row.snapshot()
+class Row:
+    """One row of a battle's tables as a unit of work holds it: its columns as attributes,
+    which a command may set once it has told the unit of work (``BattleTx.touch``)."""
+
+    def __init__(self, table: str, values: Mapping[str, Any]) -> None:
+        self.__dict__.update(values)
+        self.__dict__["__tablename__"] = table
+
+    @property
+    def table(self) -> Table:
+        return TABLES[self.__tablename__]
+
+    def columns(self) -> dict[str, Any]:
+        return {c.key: self.__dict__[c.key] for c in self.table.c}
+
+    def __repr__(self) -> str:
+        return f"<Row {self.__tablename__} {self.__dict__.get('id')}>"
+
+
+def snapshot(row: Row) -> dict[str, Any]:
+    """The row's columns as the log keeps them: JSON-safe, detached, without the counter."""
+    values = plain_values(row.columns())
     for key in NOT_RESTORED:
         values.pop(key, None)
     return values
 
 
-def roster_unit(row: Unit) -> RosterUnit:
+# Built once: building and compiling a statement costs more than SQLite takes to run it.
+_IN_CHANNEL = select(TABLES["battles"]).where(
+    TABLES["battles"].c.channel_id == bindparam("channel"), TABLES["battles"].c.status == "active")
+_OF_BATTLE = {name: select(TABLES[name]).where(TABLES[name].c.battle_id == bindparam("battle"))
+              .order_by(TABLES[name].c.id) for name in ("units", "generals", "charts")}
+_ACTIVE_ENGAGEMENTS = (select(TABLES["engagements"])
+                       .where(TABLES["engagements"].c.battle_id == bindparam("battle"),
+                              TABLES["engagements"].c.status == "active")
+                       .order_by(TABLES["engagements"].c.id))
+_BY_ID = {name: select(table).where(table.c.id == bindparam("row_id"))
+          for name, table in TABLES.items()}
+_INSERT = {name: insert(table).returning(*table.c) for name, table in TABLES.items()}
+# An event is written as given: its id is all the command needs back (reading its JSON back
+# would cost more than writing it).
+_INSERT_EVENT = insert(TABLES["events"]).returning(TABLES["events"].c.id)
+# The columns set are those given beside ``row_id``.
+_UPDATE = {name: update(table).where(table.c.id == bindparam("row_id"))
+           for name, table in TABLES.items()}
+_DELETE = {name: delete(table).where(table.c.id == bindparam("row_id"))
+           for name, table in TABLES.items()}
+# An event as undo reads it: all but the recorded resolution, the largest column, never read.
+_EVENT_COLUMNS = [c for c in TABLES["events"].c if c.key != "resolution"]
+
+
+def active_battle(conn: Connection, channel_id: int) -> Row | None:
+    found = conn.execute(_IN_CHANNEL, {"channel": channel_id}).first()
+    return None if found is None else Row("battles", found._mapping)
+
+
+# The channel's battle, and the event the interaction already made if any (a duplicate
+# delivery): one statement, as a command's first read.
+_APPLIED = (select(TABLES["events"].c.seq)
+            .where(TABLES["events"].c.interaction_id == bindparam("interaction")))
+_WITH_APPLIED = select(TABLES["battles"], _APPLIED.scalar_subquery().label("applied")).where(
+    TABLES["battles"].c.channel_id == bindparam("channel"),
+    TABLES["battles"].c.status == "active")
+
+
+def battle_and_applied(conn: Connection, channel_id: int, interaction_id: int | None,
+                       kept: Kept | None = None) -> tuple[Row | None, int | None, bool]:
+    """The channel's active battle (None: none), the event this interaction already
+    recorded (None: none), and whether ``kept`` holds the battle as it still is."""
+    if kept is not None:
+        still = conn.execute(_STILL, {"battle": kept.battle.id,
+                                      "interaction": interaction_id}).first()
+        if still is not None and still.last_seq == kept.battle.last_seq:
+            return kept.battle, still.applied, True
+    where = {"channel": channel_id, "interaction": interaction_id}
+    found = conn.execute(_WITH_APPLIED, where).first()
+    if found is None:  # no battle (a battle ended by this very interaction, say)
+        applied = conn.scalar(_APPLIED, where) if interaction_id is not None else None
+        return None, applied, False
+    values = dict(found._mapping)
+    applied = values.pop("applied")
+    return Row("battles", values), applied, False
+
+
+def roster_unit(row: Any) -> RosterUnit:
     return RosterUnit(
         name=row.name,
         side=row.side,
@@ -66,7 +148,7 @@ def roster_unit(row: Unit) -> RosterUnit:
     )
 
 
-def roster_general(row: General) -> RosterGeneral:
+def roster_general(row: Any) -> RosterGeneral:
     return RosterGeneral(row.name, row.side, row.unit_name, row.wounds, row.status, row.value)
 
 
@@ -92,10 +174,40 @@ def general_columns(general: RosterGeneral) -> dict[str, Any]:
     return {"wounds": general.wounds, "status": general.status, "unit_name": general.unit}
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A channel's battle as this process's last command there left it, committed: its rows,
+    owned by nobody else. The next command there takes them instead of reading them, once
+    one statement has shown that the battle has not moved since (``last_seq``, which every
+    change to a battle moves, in any process). A move then reads one row instead of four
+    tables (docs/performance.md)."""
+
+    battle: Row
+    units: list[Row] | None
+    generals: list[Row] | None
+    engagements: list[Row] | None
+
+
+def _detached(row: Row) -> Row:
+    """A copy of the row that shares no JSON value with it."""
+    return Row(row.__tablename__, {k: detached(v) if isinstance(v, dict | list) else v
+                                   for k, v in row.columns().items()})
+
+
+def _all_detached(rows: list[Row] | None) -> list[Row] | None:
+    return None if rows is None else [_detached(row) for row in rows]
+
+
+# Whether a kept battle is still as it was, and whether the interaction was applied already.
+_STILL = select(TABLES["battles"].c.last_seq, _APPLIED.scalar_subquery().label("applied")).where(
+    TABLES["battles"].c.id == bindparam("battle"), TABLES["battles"].c.status == "active")
+
+
 @dataclass
 class Tracked:
-    row: Base
-    before: dict[str, Any] | None
+    row: Row
+    before: dict[str, Any] | None  # its snapshot before this event; None: a new row
+    stored: dict[str, Any]  # its columns as the database holds them now (JSON-safe)
     deleted: bool = False
 
 
@@ -103,36 +215,54 @@ class BattleTx:
     """One command's view of its channel's battle, inside the command's transaction."""
 
     def __init__(
-        self, session: AsyncSession, battle: Battle | None, actor: Actor, channel_id: int,
-        interaction_id: int | None, command: str,
+        self, conn: Connection, battle: Row | None, actor: Actor, channel_id: int,
+        interaction_id: int | None, command: str, kept: Kept | None = None,
     ) -> None:
-        self.session = session
+        self.conn = conn
         self.battle = battle
         self.actor = actor
         self.channel_id = channel_id
         self.interaction_id = interaction_id
         self.command = command
-        # Keyed by object identity: the session's identity map gives one object per row.
-        self._tracked: dict[int, Tracked] = {}
+        # One object per row, as read or added: a change made to it is what the next read
+        # sees, until it is written (before any read, and with the event).
+        self._rows: dict[tuple[str, int], Row] = {}
+        if battle is not None:
+            self._rows[("battles", battle.id)] = battle
+        self._tracked: dict[int, Tracked] = {}  # by object identity: one object per row
         # Read once per command: the channel is locked, so only this command changes them.
-        self._units: list[Unit] | None = None
-        self._generals: list[General] | None = None
-        self._engagements: list[EngagementRow] | None = None
+        self._units: list[Row] | None = None
+        self._generals: list[Row] | None = None
+        self._engagements: list[Row] | None = None
+        if kept is not None:
+            self._units, self._generals = kept.units, kept.generals
+            self._engagements = kept.engagements
+            for rows in (self._units, self._generals, self._engagements):
+                for row in rows or ():
+                    self._rows[(row.__tablename__, row.id)] = row
+
+    def keep(self) -> Kept | None:
+        """The battle's rows as this command leaves them, for the next command in the
+        channel (call once committed); None when there is no battle going on."""
+        if self.battle is None or self.battle.status != "active":
+            return None
+        return Kept(_detached(self.battle), _all_detached(self._units),
+                    _all_detached(self._generals), _all_detached(self._engagements))
 
     # --- guards ---------------------------------------------------------------------------
 
-    def require_battle(self) -> Battle:
+    def require_battle(self) -> Row:
         if self.battle is None:
             raise NoBattle()
         return self.battle
 
-    def require_gm(self, what: str) -> Battle:
+    def require_gm(self, what: str) -> Row:
         battle = self.require_battle()
         if not self.actor.is_gm(battle.created_by, battle.gm_role_id):
             raise NotGM(what)
         return battle
 
-    def require_owner(self, row: Unit | General, what: str) -> None:
+    def require_owner(self, row: Row, what: str) -> None:
         """Only whoever added a unit or general, or a GM, may ``what`` (edit, remove) it."""
         battle = self.require_battle()
         if not self.actor.may_change(row.added_by, battle.created_by, battle.gm_role_id):
@@ -147,94 +277,124 @@ class BattleTx:
 
     # --- reading --------------------------------------------------------------------------
 
-    async def unit_rows(self) -> list[Unit]:
+    def _read(self, table: str, statement: Any, values: Mapping[str, Any]) -> list[Row]:
+        """Rows as held here: what this command changed and has not written yet is written
+        first, so the read sees it; a row held already is the same object."""
+        self._write_changes()
+        rows = []
+        for found in self.conn.execute(statement, values):
+            key = (table, found.id)
+            row = self._rows.get(key)
+            if row is None:
+                row = self._rows[key] = Row(table, found._mapping)
+            rows.append(row)
+        return rows
+
+    def unit_rows(self) -> list[Row]:
         if self._units is None:
             battle = self.require_battle()
-            self._units = list(await self.session.scalars(
-                select(Unit).where(Unit.battle_id == battle.id).order_by(Unit.id)
-            ))
+            self._units = self._read("units", _OF_BATTLE["units"], {"battle": battle.id})
         return list(self._units)
 
-    async def general_rows(self) -> list[General]:
+    def general_rows(self) -> list[Row]:
         if self._generals is None:
             battle = self.require_battle()
-            self._generals = list(await self.session.scalars(
-                select(General).where(General.battle_id == battle.id).order_by(General.id)
-            ))
+            self._generals = self._read("generals", _OF_BATTLE["generals"],
+                                        {"battle": battle.id})
         return list(self._generals)
 
-    async def engagement_rows(self) -> list[EngagementRow]:
+    def engagement_rows(self) -> list[Row]:
         """The battle's engagements still going on."""
         if self._engagements is None:
             battle = self.require_battle()
-            self._engagements = list(await self.session.scalars(
-                select(EngagementRow).where(EngagementRow.battle_id == battle.id,
-                                            EngagementRow.status == "active")
-                .order_by(EngagementRow.id)))
+            self._engagements = self._read("engagements", _ACTIVE_ENGAGEMENTS,
+                                           {"battle": battle.id})
         return list(self._engagements)
 
-    async def charts_row(self) -> Charts | None:
+    def charts_content(self) -> dict[str, Any] | None:
+        """What the battle's chart pack holds, when its rule set reads one."""
+        if self.rules.charts is None:
+            return None
+        charts = self.charts_row()
+        return charts.content if charts else None
+
+    def charts_row(self) -> Row | None:
         """The chart pack attached to the battle, if any."""
         battle = self.require_battle()
-        return await self.session.scalar(select(Charts).where(Charts.battle_id == battle.id))
+        found = self._read("charts", _OF_BATTLE["charts"], {"battle": battle.id})
+        return found[0] if found else None
 
     def _forget_rows(self) -> None:
         """Rows were added or deleted: read the lists afresh when next asked."""
         self._units = self._generals = self._engagements = None
 
-    async def roster(self) -> Roster:
-        units = await self.unit_rows()
-        generals = await self.general_rows()
-        engagements = await self.engagement_rows()
+    def roster(self) -> Roster:
+        units = self.unit_rows()
+        generals = self.general_rows()
+        engagements = self.engagement_rows()
         return Roster(tuple(map(roster_unit, units)), tuple(map(roster_general, generals)),
                       tuple(map(roster_engagement, engagements)))
 
-    async def unit_row(self, name: str, *, allow_gone: bool = False) -> Unit:
-        roster = await self.roster()
+    def unit_row(self, name: str, *, allow_gone: bool = False) -> Row:
+        roster = self.roster()
         unit = roster.unit(name, allow_gone=allow_gone)  # the engine's error on a miss
-        return next(r for r in await self.unit_rows() if r.name_key == name_key(unit.name))
+        return next(r for r in self.unit_rows() if r.name_key == name_key(unit.name))
 
-    async def general_row(self, name: str) -> General:
-        roster = await self.roster()
+    def general_row(self, name: str) -> Row:
+        roster = self.roster()
         general = roster.general(name)
-        return next(g for g in await self.general_rows() if g.name_key == name_key(general.name))
+        return next(g for g in self.general_rows() if g.name_key == name_key(general.name))
 
     # --- writing, with snapshots for undo ---------------------------------------------------
 
-    def touch(self, row: Base) -> None:
+    def touch(self, row: Row) -> None:
         """Call before changing a row: remembers how it was."""
         if id(row) not in self._tracked:
-            self._tracked[id(row)] = Tracked(row, snapshot(row))
+            stored = plain_values(row.columns())
+            before = {k: v for k, v in stored.items() if k not in NOT_RESTORED}
+            self._tracked[id(row)] = Tracked(row, before, stored)
 
-    def add(self, row: Base) -> None:
-        self.session.add(row)
-        self._tracked[id(row)] = Tracked(row, None)
+    def add(self, new: Base) -> Row:
+        """Store a new row, made as its model (``Unit(...)``): the row as stored, with its id
+        and the columns' defaults."""
+        table = new.__tablename__
+        values = {k: v for k, v in inspect(new).dict.items() if k in TABLES[table].c}
+        return self._insert(table, values)
+
+    def _insert(self, table: str, values: Mapping[str, Any]) -> Row:
+        self._write_changes()
+        found = self.conn.execute(_INSERT[table], dict(values)).one()
+        row = self._rows[(table, found.id)] = Row(table, found._mapping)
+        self._tracked[id(row)] = Tracked(row, None, plain_values(row.columns()))
         self._forget_rows()
+        return row
 
-    async def delete(self, row: Base) -> None:
+    def delete(self, row: Row) -> None:
         self.touch(row)
+        self._write_changes()
+        self.conn.execute(_DELETE[row.__tablename__], {"row_id": row.id})
         self._tracked[id(row)].deleted = True
-        await self.session.delete(row)
+        self._rows.pop((row.__tablename__, row.id), None)
         self._forget_rows()
 
-    async def write_roster(self, after: Roster) -> None:
+    def write_roster(self, after: Roster) -> None:
         """Write the engine's roster back onto the rows that differ."""
-        units = {r.name_key: r for r in await self.unit_rows()}
+        units = {r.name_key: r for r in self.unit_rows()}
         for unit in after.units:
             row = units[name_key(unit.name)]
             if roster_unit(row) != unit:
                 self._set(row, unit_columns(unit))
-        generals = {g.name_key: g for g in await self.general_rows()}
+        generals = {g.name_key: g for g in self.general_rows()}
         for general in after.generals:
             row = generals[name_key(general.name)]
             if roster_general(row) != general:
                 self._set(row, general_columns(general))
-        await self._write_engagements(after.engagements)
+        self._write_engagements(after.engagements)
 
-    async def unit_renamed_or_gone(self, name: str, new_name: str | None) -> None:
+    def unit_renamed_or_gone(self, name: str, new_name: str | None) -> None:
         """Engagements follow a unit renamed (``new_name``), and end for one removed (None):
         nobody stays locked in a fight with a name no unit has."""
-        for row in await self.engagement_rows():
+        for row in self.engagement_rows():
             engagement = roster_engagement(row)
             if not engagement.involves(name):
                 continue
@@ -245,10 +405,10 @@ class BattleTx:
                          for side in engagement.sides]
                 self._set(row, {"sides": sides})
 
-    async def _write_engagements(self, after: tuple[Engagement, ...]) -> None:
+    def _write_engagements(self, after: tuple[Engagement, ...]) -> None:
         """New engagements get a row; ended ones are marked so; changed ones are updated."""
         battle = self.require_battle()
-        rows = {row.id: row for row in await self.engagement_rows()}
+        rows = {row.id: row for row in self.engagement_rows()}
         kept = {e.id for e in after if e.id is not None}
         for row_id, row in rows.items():
             if row_id not in kept:
@@ -260,12 +420,25 @@ class BattleTx:
             elif roster_engagement(rows[engagement.id]) != engagement:
                 self._set(rows[engagement.id], engagement_columns(engagement))
 
-    def _set(self, row: Base, values: dict[str, Any]) -> None:
+    def _set(self, row: Row, values: dict[str, Any]) -> None:
         self.touch(row)
         for column, value in values.items():
             setattr(row, column, value)
 
-    async def record(
+    def _write_changes(self) -> None:
+        """Write each row changed since it was last written: only the columns changed."""
+        for tracked in self._tracked.values():
+            if tracked.deleted:
+                continue
+            now = plain_values(tracked.row.columns())
+            changed = {k: getattr(tracked.row, k) for k, v in now.items()
+                       if tracked.stored[k] != v}
+            if changed:
+                self.conn.execute(_UPDATE[tracked.row.__tablename__],
+                                  {"row_id": tracked.row.id, **changed})
+            tracked.stored = now
+
+    def record(
         self,
         kind: str,
         summary: str,
@@ -273,92 +446,96 @@ class BattleTx:
         request: dict[str, Any] | None = None,
         resolution: dict[str, Any] | None = None,
         reverts: int | None = None,
-    ) -> Event:
-        """Append the event for everything touched so far; the log has no gaps."""
+    ) -> Row:
+        """Write everything touched so far, and the event that logs it; the log has no
+        gaps."""
         battle = self.require_battle()
-        await self.session.flush()
+        self.touch(battle)
+        battle.last_seq += 1
+        self._write_changes()
         changes = [self._change(t) for t in self._tracked.values()]
         self._tracked.clear()
-        battle.last_seq += 1
-        event = Event(
-            battle_id=battle.id,
-            seq=battle.last_seq,
-            interaction_id=self.interaction_id,
-            user_id=self.actor.user_id,
-            user_name=self.actor.name[:100],
-            command=self.command[:200],
-            kind=kind,
-            summary=summary[:500],
-            request=request,
-            resolution=resolution,
-            changes=[c for c in changes if c["before"] != c["after"]],
-            reverts=reverts,
-        )
-        self.session.add(event)
+        values = {
+            "battle_id": battle.id,
+            "seq": battle.last_seq,
+            "interaction_id": self.interaction_id,
+            "user_id": self.actor.user_id,
+            "user_name": self.actor.name[:100],
+            "command": self.command[:200],
+            "kind": kind,
+            "summary": summary[:500],
+            "request": request,
+            "resolution": resolution,
+            "changes": [c for c in changes if c["before"] != c["after"]],
+            "reverts": reverts,
+        }
+        values["id"] = self.conn.execute(_INSERT_EVENT, values).scalar_one()
         # One interaction records one event; a second in the same command has no id.
         self.interaction_id = None
-        return event  # written with the rest at the next flush or at commit
+        return Row("events", values)
 
     @staticmethod
     def _change(tracked: Tracked) -> dict[str, Any]:
-        row = tracked.row
-        return {
-            "table": row.__tablename__,
-            "id": row.id,  # type: ignore[attr-defined]
-            "before": tracked.before,
-            "after": None if tracked.deleted else snapshot(row),
-        }
+        """The row before and after the event (as written a moment ago)."""
+        after = None if tracked.deleted else {k: v for k, v in tracked.stored.items()
+                                              if k not in NOT_RESTORED}
+        return {"table": tracked.row.__tablename__, "id": tracked.row.id,
+                "before": tracked.before, "after": after}
 
     # --- undo -----------------------------------------------------------------------------
 
-    async def last_undoable(self, *, skipping: tuple[str, ...] = ()) -> Event:
+    def last_undoable(self, *, skipping: tuple[str, ...] = ()) -> Row:
         """The latest event not yet undone, passing over events of the ``skipping`` kinds."""
         battle = self.require_battle()
-        event = await self.session.scalar(
-            undoable(battle.id, skipping)
-            # The recorded resolution is the largest column and undo never reads it.
-            .options(defer(Event.resolution, raiseload=True))
-        )
-        if event is None:
+        found = self.conn.execute(undoable(battle.id, skipping)).first()
+        if found is None:
             raise BattleError("There is nothing to undo in this battle.")
-        return event
+        return Row("events", found._mapping)
 
-    async def events_since(self, seq: int, *, skipping: tuple[str, ...] = ()) -> list[Event]:
+    def events_since(self, seq: int, *, skipping: tuple[str, ...] = ()) -> list[Row]:
         """The events from ``seq`` on that undo could take back, oldest first, passing over
         events of the ``skipping`` kinds."""
         battle = self.require_battle()
-        found = await self.session.scalars(
-            select(Event).where(Event.battle_id == battle.id, text(UNDOABLE), Event.seq >= seq,
-                                Event.kind.not_in((*NOT_UNDOABLE, *skipping)))
-            .order_by(Event.seq).options(defer(Event.resolution, raiseload=True)))
-        return list(found)
+        statement = (select(*_EVENT_COLUMNS)
+                     .where(TABLES["events"].c.battle_id == battle.id, text(UNDOABLE),
+                            TABLES["events"].c.seq >= seq,
+                            TABLES["events"].c.kind.not_in((*NOT_UNDOABLE, *skipping)))
+                     .order_by(TABLES["events"].c.seq))
+        return [Row("events", found._mapping) for found in self.conn.execute(statement)]
 
-    async def revert(self, event: Event, *, keeping: tuple[str, ...] = ()) -> None:
+    def revert(self, event: Row, *, keeping: tuple[str, ...] = ()) -> None:
         """Put every row the event changed back as it was before it, but for the battle's
         fields in ``keeping`` (a reroll keeps the dice queue as it is now)."""
         for change in reversed(event.changes):
-            model = MODELS[change["table"]]
-            row = await self.session.get(model, change["id"])
+            table = change["table"]
+            row = self._row(table, change["id"])
             step = restoring(change, row is not None)
             if step is None:
                 continue
             action, values = step
-            if change["table"] == "battles":
+            if table == "battles":
                 values = {k: v for k, v in values.items() if k not in keeping}
+            restored = from_snapshot(MODELS[table], values)
             if action == "delete":
-                await self.delete(row)
+                assert row is not None
+                self.delete(row)
             elif action == "insert":
-                row = model()
-                row.restore(values)
-                row.id = change["id"]  # type: ignore[attr-defined]
-                self.add(row)
+                self._insert(table, {**restored, "id": change["id"]})
             else:
-                self.touch(row)
-                row.restore(values)
+                assert row is not None
+                self._set(row, {k: v for k, v in restored.items() if k != "id"})
 
-    async def undo(self, event: Event, summary: str, *, keeping: tuple[str, ...] = ()) -> Event:
-        await self.revert(event, keeping=keeping)
-        undo = await self.record("undo", summary, reverts=event.seq)
+    def _row(self, table: str, row_id: int) -> Row | None:
+        held = self._rows.get((table, row_id))
+        if held is not None:
+            return held
+        found = self._read(table, _BY_ID[table], {"row_id": row_id})
+        return found[0] if found else None
+
+    def undo(self, event: Row, summary: str, *, keeping: tuple[str, ...] = ()) -> Row:
+        self.revert(event, keeping=keeping)
+        undo = self.record("undo", summary, reverts=event.seq)
+        self.conn.execute(_UPDATE["events"], {"row_id": event.id, "undone_by": undo.seq})
         event.undone_by = undo.seq
         return undo
 
@@ -376,14 +553,15 @@ def restoring(change: dict[str, Any], exists: bool) -> tuple[str, dict[str, Any]
     return "update", {key: value for key, value in before.items() if after.get(key) != value}
 
 
-def undoable(battle_id: int, skipping: tuple[str, ...] = ()) -> Select[tuple[Event]]:
+def undoable(battle_id: int, skipping: tuple[str, ...] = ()) -> Select[Any]:
     """The latest event undo may take back. The condition of the index on such events is
     repeated word for word (literals, not bound values): SQLite's planner then sees that
     the query implies it, and each undo is one index step however long the log."""
-    return (select(Event)
-            .where(Event.battle_id == battle_id, text(UNDOABLE),
-                   Event.kind.not_in((*NOT_UNDOABLE, *skipping)))
-            .order_by(Event.seq.desc())
+    events = TABLES["events"]
+    return (select(*_EVENT_COLUMNS)
+            .where(events.c.battle_id == battle_id, text(UNDOABLE),
+                   events.c.kind.not_in((*NOT_UNDOABLE, *skipping)))
+            .order_by(events.c.seq.desc())
             .limit(1))
 
 
@@ -398,258 +576,3 @@ class NotOwner(BattleError):
             text = f"Only <@{added_by}>, who added {name}, or a GM can {what} it."
         super().__init__(text, hint="GMs are whoever started the battle, members with Manage "
                                     "Channel, and the GM role (`/gm role`).")
-
-
-class _RollBack(Exception):
-    """Leaves a ``peek`` transaction without committing it."""
-
-
-@dataclass(frozen=True)
-class BattleView:
-    """A consistent read of a battle, as plain read-only records (never database rows)."""
-
-    battle: Any
-    units: list[Any]
-    generals: list[Any]
-    events: list[Any]
-    engagements: list[Any] = field(default_factory=list)  # still going on
-    charts: str | None = None  # the file name of the chart pack attached, if any
-
-
-CHANNELS_REMEMBERED = 10_000
-
-
-class BattleStore:
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        # The rule set of the battle last seen in each channel. A hint only, so that a move
-        # goes straight to its transaction: every battle command and move reads the battle
-        # again under the channel's lock and corrects the hint, so a battle ended or started
-        # by another process costs one extra transaction, never a wrong result. Until this
-        # process runs a command there, autocomplete may offer the old rule set's words.
-        self._rulesets: dict[int, str] = {}
-        # Bumped on every change to the hints, so a read that raced one is not remembered.
-        self._hints_changed = 0
-        # What each channel's battle was left as by this process's last move there.
-        self._states = ChannelStates()
-
-    @asynccontextmanager
-    async def command(
-        self, channel_id: int, actor: Actor, interaction_id: int | None, command: str,
-        *, while_waiting: bool = False,
-    ) -> AsyncIterator[BattleTx]:
-        """A battle command's transaction. A battle waiting for a player's answer takes
-        no other command, unless ``while_waiting`` (the answer itself)."""
-        from bot.battles.decisions import refuse_while_waiting
-
-        self._states.forget(channel_id)
-        async with self.db.transaction(channel_id=channel_id) as session:
-            self._states.forget(channel_id)  # a move may have kept one while this waited
-            if interaction_id is not None:
-                seq = await session.scalar(
-                    select(Event.seq).where(Event.interaction_id == interaction_id)
-                )
-                if seq is not None:
-                    raise AlreadyApplied(seq)
-            battle = await active_battle(session, channel_id)
-            if battle is not None and not while_waiting:
-                refuse_while_waiting(battle)
-            tx = BattleTx(session, battle, actor, channel_id, interaction_id, command)
-            yield tx
-        self._remember(channel_id, tx.battle)
-
-    def _remember(self, channel_id: int, battle: Battle | None) -> None:
-        active = battle is not None and battle.status == "active"
-        self._hint(channel_id, battle.ruleset if active else None)  # type: ignore[union-attr]
-
-    def _hint(self, channel_id: int, ruleset: str | None) -> None:
-        """What this command saw under the channel's lock: the channel's rule set, or none."""
-        self._hints_changed += 1
-        if ruleset is None:
-            self._rulesets.pop(channel_id, None)
-            return
-        if len(self._rulesets) >= CHANNELS_REMEMBERED and channel_id not in self._rulesets:
-            self._rulesets.clear()
-        self._rulesets[channel_id] = ruleset
-
-    @asynccontextmanager
-    async def peek(self, channel_id: int) -> AsyncIterator[BattleTx]:
-        """A battle transaction that is always rolled back: for trying changes out."""
-        actor = Actor(0, "", False, frozenset())
-        try:
-            async with self.db.transaction(channel_id=channel_id) as session:
-                battle = await active_battle(session, channel_id)
-                yield BattleTx(session, battle, actor, channel_id, None, "peek")
-                raise _RollBack
-        except _RollBack:
-            pass
-
-    async def move(self, interaction: discord.Interaction, command: str, ruleset: str,
-                   procedure: str, options: Mapping[str, Any],
-                   dice: str | None) -> Played | Asked | None:
-        """Play a procedure as a move in the channel's battle (see ``bot.battles.moves``);
-        None when the channel has no battle. A procedure that stops at a question for a
-        player is played again under the battle's lock, which keeps the question."""
-        from bot.battles.moves import Command, play_move
-        from bot.battles.play import Paused
-
-        channel_id = interaction.channel_id or 0
-        try:
-            played: Played | Asked | None = await play_move(
-                self.db, Command(channel_id, Actor.from_interaction(interaction),
-                                 interaction.id, command), ruleset, procedure, options, dice,
-                self._states)
-        except Paused:
-            played = await self._play_or_ask(interaction, command, procedure, options, dice)
-        except BattleError:
-            self._hint(channel_id, None)  # perhaps another rule set's battle by now
-            raise
-        self._hint(channel_id, None if played is None else ruleset)
-        return played
-
-    async def _play_or_ask(self, interaction: discord.Interaction, command: str,
-                           procedure: str, options: Mapping[str, Any],
-                           dice: str | None) -> Played | Asked:
-        from bot.battles.decisions import ask_in_battle
-        from bot.battles.play import Paused, play_in_battle
-
-        async with self.for_interaction(interaction, command) as tx:
-            try:
-                return await play_in_battle(tx, procedure, options, dice)
-            except Paused as paused:
-                return await ask_in_battle(tx, procedure, options, dice, paused)
-
-    async def answer(self, interaction: discord.Interaction, asked: tuple[int, int] | None,
-                     given: str | int) -> Played | Asked:
-        """A player's answer to the question the channel's battle is waiting on."""
-        from bot.battles.decisions import answer_in_battle
-
-        async with self.command(interaction.channel_id or 0,
-                                Actor.from_interaction(interaction), interaction.id,
-                                "/answer", while_waiting=True) as tx:
-            return await answer_in_battle(tx, asked, given)
-
-    async def undo(self, interaction: discord.Interaction, command: str,
-                   expected: tuple[int, int] | None = None) -> Undone:
-        """Take back the channel's last undoable event (see ``bot.battles.undo``)."""
-        from bot.battles.moves import Command
-        from bot.battles.undo import undo_last
-
-        channel_id = interaction.channel_id or 0
-        kept = self._states.get(channel_id)
-        self._states.forget(channel_id)
-        return await undo_last(self.db, Command(channel_id, Actor.from_interaction(interaction),
-                                                interaction.id, command), expected, kept)
-
-    async def applied(self, interaction_id: int) -> int | None:
-        """The event the interaction recorded, if any: asked when its reply failed, so the
-        player is not told that nothing changed when it did."""
-        async with self.db.reader() as session:
-            return await session.scalar(
-                select(Event.seq).where(Event.interaction_id == interaction_id))
-
-    def for_interaction(self, interaction: discord.Interaction, command: str, *,
-                        while_waiting: bool = False):
-        """``command`` for the interaction's channel, player and interaction id."""
-        return self.command(interaction.channel_id or 0, Actor.from_interaction(interaction),
-                            interaction.id, command, while_waiting=while_waiting)
-
-    async def unit_names(self, channel_id: int, *, gone_too: bool = False) -> list[str] | None:
-        """Names of the units in the channel's battle; None when there is no battle."""
-        async with self.db.reader() as session:
-            battle = await active_battle(session, channel_id)
-            if battle is None:
-                return None
-            query = select(Unit.name).where(Unit.battle_id == battle.id)
-            if not gone_too:
-                query = query.where(Unit.status == "active")
-            return list(await session.scalars(query.order_by(Unit.side, Unit.id)))
-
-    async def ruleset(self, channel_id: int) -> str | None:
-        """The rule set of the channel's active battle; None when there is none.
-
-        Remembered once seen (see ``_rulesets``): callers that act on the answer check it
-        again inside their transaction.
-        """
-        known = self._rulesets.get(channel_id)
-        if known is not None:
-            return known
-        changed = self._hints_changed
-        ruleset = await self.db.batch(partial(_active_ruleset, channel_id), one_statement=True,
-                                      quick=True)
-        if ruleset is not None and changed == self._hints_changed:
-            self._hint(channel_id, ruleset)
-        return ruleset
-
-    async def general_names(self, channel_id: int) -> list[str]:
-        """Names of the generals in the channel's battle (none without a battle)."""
-        async with self.db.reader() as session:
-            query = (select(General.name).join(Battle, General.battle_id == Battle.id)
-                     .where(Battle.channel_id == channel_id, Battle.status == "active"))
-            return list(await session.scalars(query.order_by(General.id)))
-
-    async def view(
-        self, channel_id: int, *, ended_too: bool = False, events: int | None = 0
-    ) -> BattleView:
-        """A consistent read of the channel's battle: rows, roster and the latest events.
-
-        ``events`` is how many of the latest events to read (None: all of them).
-        """
-        # On PostgreSQL the view is one statement (see ``_read_view``).
-        view = await self.db.batch(partial(_read_view, channel_id, ended_too, events),
-                                   one_statement=self.db.is_postgresql,
-                                   quick=events is not None and events <= QUICK_EVENTS)
-        if view is None:
-            raise NoBattle()
-        return view
-
-
-def _active_ruleset(channel_id: int, conn: Connection) -> str | None:
-    return conn.scalar(select(Battle.ruleset).where(Battle.channel_id == channel_id,
-                                                    Battle.status == "active"))
-
-
-def _read_view(channel_id: int, ended_too: bool, events: int | None,
-               conn: Connection) -> BattleView | None:
-    """Run as one batch: the rows come back detached, fully loaded."""
-    if conn.dialect.name == "postgresql":
-        return _read_view_at_once(conn, channel_id, ended_too, events)
-    return _read_view_table_by_table(channel_id, ended_too, events, conn)
-
-
-def _read_view_table_by_table(channel_id: int, ended_too: bool, events: int | None,
-                              conn: Connection) -> BattleView | None:
-    from bot.battles.view_rows import read_view_rows
-
-    return _as_view(read_view_rows(conn, channel_id, ended_too, events))
-
-
-def _read_view_at_once(conn: Connection, channel_id: int, ended_too: bool,
-                       events: int | None) -> BattleView | None:
-    from bot.battles.view_statement import read_view_at_once
-
-    return _as_view(read_view_at_once(conn, channel_id, ended_too, events))
-
-
-def _as_view(found: Any) -> BattleView | None:
-    """What either read found (the battle, its tables' rows, its chart pack's file name)."""
-    if found is None:
-        return None
-    battle, (units, generals, engagements, log), charts = found
-    return BattleView(battle, units, generals, log, engagements, charts=charts)
-
-
-def plain_records(rows: Any) -> Any:
-    """Rows as plain, read-only records: what the store hands to cogs and renderers."""
-    from bot.battles.rows import Record
-
-    def one(row: Base) -> Record:
-        return Record({c.key: getattr(row, c.key) for c in row.__mapper__.column_attrs})
-
-    return [one(row) for row in rows] if isinstance(rows, list) else one(rows)
-
-
-async def active_battle(session: AsyncSession, channel_id: int) -> Battle | None:
-    return await session.scalar(
-        select(Battle).where(Battle.channel_id == channel_id, Battle.status == "active")
-    )

@@ -18,7 +18,7 @@ MAX_NAME = 64
 NOT_IN_NAMES = ';:"'
 
 
-async def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None) -> str:
+def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None) -> str:
     """A free name for a new unit or general (names are unique, ignoring case, spacing and
     the kind of apostrophe). ``renaming``: the name's own key, when a unit is renamed, so
     that it may be spelled anew (``Barrell’s`` to ``Barrell's``)."""
@@ -27,8 +27,8 @@ async def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None
         raise BattleError(f"`{name}` cannot be a name.",
                           hint=f"Use 1 to {MAX_NAME} characters, without ; : or \" "
                                "(an apostrophe is fine).")
-    taken = {u.name_key: u.name for u in await tx.unit_rows()}
-    taken |= {g.name_key: g.name for g in await tx.general_rows()}
+    taken = {u.name_key: u.name for u in tx.unit_rows()}
+    taken |= {g.name_key: g.name for g in tx.general_rows()}
     taken.pop(renaming, None)
     if name_key(name) in taken:
         raise BattleError(f"There is already a unit or general called {taken[name_key(name)]} "
@@ -36,11 +36,11 @@ async def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None
     return name
 
 
-async def check_commander(tx: BattleTx, commander: str | None) -> str | None:
+def check_commander(tx: BattleTx, commander: str | None) -> str | None:
     """An existing general's name, or None for `none`."""
     if commander is None or commander.strip().casefold() in ("", "none"):
         return None
-    return (await tx.general_row(commander)).name
+    return (tx.general_row(commander)).name
 
 
 def check_side(side: str) -> str:
@@ -60,26 +60,26 @@ def read_sides(text: str) -> list[str]:
     return sides
 
 
-async def battle_sides(tx: BattleTx) -> list[str]:
+def battle_sides(tx: BattleTx) -> list[str]:
     """The battle's sides: fixed ones, else those its units and generals are on so far."""
     battle = tx.require_battle()
     if battle.sides:
         return list(battle.sides)
     seen: dict[str, str] = {}
-    rows = [*await tx.unit_rows(), *await tx.general_rows()]
+    rows = [*tx.unit_rows(), *tx.general_rows()]
     for row in rows:
         seen.setdefault(name_key(row.side), row.side)
     return list(seen.values())
 
 
-async def battle_side(tx: BattleTx, side: str) -> str:
+def battle_side(tx: BattleTx, side: str) -> str:
     """One of the battle's sides, in its own spelling, whatever the case typed.
 
     The first two sides typed become the battle's sides; a third is refused, with a
     "did you mean" for a near miss, so `Britsh` never starts a side of its own.
     """
     side = check_side(side)
-    known = await battle_sides(tx)
+    known = battle_sides(tx)
     for existing in known:
         if name_key(existing) == name_key(side):
             return existing

@@ -26,7 +26,7 @@ from bot.battles.lifecycle import (
     set_setting,
     start_battle,
 )
-from bot.battles.store import BattleStore
+from bot.battles.service import BattleStore
 from bot.buttons import press
 from bot.render.battle import (
     BATTLE_COLOUR,
@@ -102,11 +102,13 @@ class Battles(commands.Cog):
     async def start(self, interaction: discord.Interaction, ruleset: app_commands.Choice[str],
                     name: app_commands.Range[str, 1, 100],
                     sides: app_commands.Range[str, 1, 100] | None = None) -> None:
+        channel, guild, user = interaction.channel_id or 0, interaction.guild_id, \
+            interaction.user.id
+
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/battle start") as tx:
-                battle = await start_battle(tx, ruleset.value, name, sides,
-                                            interaction.channel_id or 0, interaction.guild_id,
-                                            interaction.user.id)
+            battle = await self.store.apply(
+                interaction, "/battle start",
+                lambda tx: start_battle(tx, ruleset.value, name, sides, channel, guild, user))
             sides_line = f"Sides: {' and '.join(battle.sides)}\n" if battle.sides else ""
             return notice(
                 f"⚔️ Battle started: {battle.name}",
@@ -121,8 +123,7 @@ class Battles(commands.Cog):
     @battle.command(name="show", description="Show the battle: turn, roster, generals")
     async def show(self, interaction: discord.Interaction) -> None:
         view = await self.store.view(interaction.channel_id or 0)
-        first, *_ = battle_messages(view.battle, view.units, view.generals,
-                                     view.engagements, view.charts)
+        first, *_ = battle_messages(view)
         await interaction.response.send_message(embeds=first)
 
     @battle.command(name="end", description="End this channel's battle (GM)")
@@ -137,16 +138,17 @@ class Battles(commands.Cog):
 
     async def offer_end(self, interaction: discord.Interaction) -> Reply:
         """Without a typed confirmation: ask the GM, privately, with a button."""
-        async with self.store.for_interaction(interaction, "/battle end") as tx:
-            battle = await battle_for_gm(tx, "end the battle")
+        battle = await self.store.apply(
+            interaction, "/battle end", lambda tx: battle_for_gm(tx, "end the battle"))
         return Reply(content=f"End **{escape(battle.name)}**? Its log stays available to "
                      f"`/battle export`. (Or type `/battle end confirm:{battle.name}`.)",
                      ephemeral=True, view=end_view(battle.id, battle.name))
 
     async def ended(self, interaction: discord.Interaction, *, confirm: str | None = None,
                     battle_id: int | None = None) -> Reply:
-        async with self.store.for_interaction(interaction, "/battle end") as tx:
-            battle = await end_battle(tx, confirm=confirm, battle_id=battle_id)
+        battle = await self.store.apply(
+            interaction, "/battle end",
+            lambda tx: end_battle(tx, confirm=confirm, battle_id=battle_id))
         return notice(f"🏁 {battle.name} has ended",
                       f"{turn_line(battle)}. `/battle export` gives the whole log.")
 
@@ -161,8 +163,8 @@ class Battles(commands.Cog):
                       name: app_commands.Range[str, 1, 64],
                       value: app_commands.Range[str, 1, 64]) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/battle setting") as tx:
-                said, seq = await set_setting(tx, name, value)
+            said, seq = await self.store.apply(
+                interaction, "/battle setting", lambda tx: set_setting(tx, name, value))
             return notice(f"⚙️ Setting: {said}", f"Event #{seq}.")
 
         await answer(interaction, work)
@@ -190,16 +192,16 @@ class Battles(commands.Cog):
                                        "removes.")
             if file is not None:
                 content = read_chart_file(await download(file), file.filename)
-                async with self.store.for_interaction(interaction, "/battle charts") as tx:
-                    said = await attach_charts(tx, file.filename, content)
+                said = await self.store.apply(
+                    interaction, "/battle charts",
+                    lambda tx: attach_charts(tx, file.filename, content))
                 return charts_notice("📊 Chart pack attached", said)
-            async with self.store.for_interaction(interaction, "/battle charts") as tx:
-                if remove:
-                    said = await remove_charts(tx)
-                    return notice(f"📊 Chart pack removed: {said.filename}"[:256],
-                                  "Procedures ask for the chart result again. "
-                                  f"Event #{said.seq}; `/gm undo` takes it back.")
-                attached = await attached_charts(tx)
+            if remove:
+                said = await self.store.apply(interaction, "/battle charts", remove_charts)
+                return notice(f"📊 Chart pack removed: {said.filename}"[:256],
+                              "Procedures ask for the chart result again. "
+                              f"Event #{said.seq}; `/gm undo` takes it back.")
+            attached = await self.store.apply(interaction, "/battle charts", attached_charts)
             if attached is None:
                 return Reply(content="This battle has no chart pack: its procedures say "
                              "which column and row to read and ask for the result. Attach "
@@ -236,8 +238,8 @@ class Battles(commands.Cog):
     @battle.command(name="next", description="Move on to the next phase, or turn (GM)")
     async def next(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/battle next") as tx:
-                stepped = await next_phase(tx, turn_line)
+            stepped = await self.store.apply(
+                interaction, "/battle next", lambda tx: next_phase(tx, turn_line))
             lines = [f"• {line}" for line in [*stepped.reminders, *stepped.changes]]
             return notice(f"⏭️ {stepped.battle.name}: {turn_line(stepped.battle)}",
                           "\n".join(lines))

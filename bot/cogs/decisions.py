@@ -11,11 +11,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.battles.actor import Actor
-from bot.battles.decisions import Asked, Pending, answer_in_lookup, waiting_question
+from bot.battles.decisions import Asked, Pending
 from bot.battles.errors import BattleError
 from bot.battles.play import Played
-from bot.battles.store import BattleStore
+from bot.battles.service import BattleStore
 from bot.buttons import press as pressed
 from bot.render.resolution import escape
 from bot.replies import reply_to
@@ -53,8 +52,8 @@ class Decisions(commands.Cog):
     async def waiting(self, interaction: discord.Interaction) -> Pending | None:
         """The question this channel's battle waits on, else this player's latest quick
         lookup question here."""
-        return await waiting_question(self.store.db, interaction.channel_id or 0,
-                                      interaction.user.id)
+        return await self.store.waiting_question(interaction.channel_id or 0,
+                                                 interaction.user.id)
 
     async def play_on(self, interaction: discord.Interaction, button_id: str | None,
                       given: str | int) -> Played | Asked:
@@ -66,16 +65,14 @@ class Decisions(commands.Cog):
             waiting = await self.waiting(interaction)
             # Nothing waiting, or a quick lookup's question: the lookup path says which.
             if waiting is None or waiting.seq is None:
-                return await answer_in_lookup(self.store.db, Actor.from_interaction(interaction),
-                                              None, interaction.channel_id or 0, given)
+                return await self.store.answer_lookup(interaction, None, given)
             return await self.store.answer(interaction, None, given)
         ids = question_ids(button_id)
         if ids is None:
             raise BattleError("That button no longer matches a question.",
                               hint="Use the buttons under the latest question, or `/answer`.")
         if where.startswith("q"):
-            return await answer_in_lookup(self.store.db, Actor.from_interaction(interaction),
-                                          ids[0], interaction.channel_id or 0, given)
+            return await self.store.answer_lookup(interaction, ids[0], given)
         return await self.store.answer(interaction, ids, given)
 
 

@@ -23,13 +23,12 @@ from bot.battles.errors import BattleError, NotTheLast
 from bot.battles.play import rules_for
 from bot.battles.rerolls import (
     ListingKey,
-    last_roll,
     listing_job,
     not_listed,
     override_last,
     reroll_last,
 )
-from bot.battles.store import BattleStore
+from bot.battles.service import BattleStore
 from bot.buttons import press
 from bot.render.battle import turn_line
 from bot.render.resolution import escape
@@ -91,9 +90,8 @@ class GM(commands.Cog):
     async def rerolled(self, interaction: discord.Interaction,
                        expected: tuple[int, int] | None = None) -> Reply:
         # A question waiting belongs to the last roll, which the reroll takes back with it.
-        async with self.store.for_interaction(interaction, "/gm reroll",
-                                              while_waiting=True) as tx:
-            played = await reroll_last(tx, expected)
+        played = await self.store.apply(
+            interaction, "/gm reroll", lambda tx: reroll_last(tx, expected), while_waiting=True)
         return reply_to(played)
 
     async def pressed(self, interaction: discord.Interaction, action: str, battle_id: int,
@@ -129,9 +127,9 @@ class GM(commands.Cog):
         if expected is not None and expected != key:
             raise NotTheLast(expected[1], key[1] if expected[0] == key[0] else None)
         found = await self.outcomes.result(listing)
-        async with self.store.for_interaction(interaction, "/gm override",
-                                              while_waiting=True) as tx:
-            played = await override_last(tx, key, found, result)
+        played = await self.store.apply(
+            interaction, "/gm override", lambda tx: override_last(tx, key, found, result),
+            while_waiting=True)
         return played_reply(played)
 
     async def override_menu(self, interaction: discord.Interaction) -> Reply:
@@ -164,11 +162,10 @@ class GM(commands.Cog):
         the roster back as it was before the roll and hand that to the worker.
         """
         channel = interaction.channel_id or 0
-        key = await last_roll(self.store.db, channel, Actor.from_interaction(interaction))
+        key = await self.store.last_roll(channel, Actor.from_interaction(interaction))
         listing = self.outcomes.cached(key)
         if listing is None:
-            async with self.store.peek(channel) as tx:
-                key, job = await listing_job(tx)
+            key, job = await self.store.peek(channel, listing_job)
             listing = self.outcomes.start(key, job)
         return key, listing
 
@@ -195,8 +192,8 @@ class GM(commands.Cog):
     async def dice(self, interaction: discord.Interaction, dice: str | None = None,
                    clear: bool = False) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/gm dice") as tx:
-                queue = await queue_dice(tx, dice, clear)
+            queue = await self.store.apply(
+                interaction, "/gm dice", lambda tx: queue_dice(tx, dice, clear))
             shown = " ".join(str(f) for f in queue) or "empty"
             return private(f"🎲 Dice queue: {shown}. The next rolls in this channel use them "
                            "first, in order.")
@@ -210,8 +207,8 @@ class GM(commands.Cog):
     async def set(self, interaction: discord.Interaction, unit: str, field: str,
                   value: str) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/gm set") as tx:
-                changes, seq = await set_unit_field(tx, unit, field, value)
+            changes, seq = await self.store.apply(
+                interaction, "/gm set", lambda tx: set_unit_field(tx, unit, field, value))
             return public(f"🛠️ {escape('; '.join(changes))} (event #{seq}).")
 
         await answer(interaction, work)
@@ -228,8 +225,8 @@ class GM(commands.Cog):
     @app_commands.describe(unit="The unit to restore")
     async def restore(self, interaction: discord.Interaction, unit: str) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/gm restore") as tx:
-                name, seq = await restore_unit(tx, unit)
+            name, seq = await self.store.apply(
+                interaction, "/gm restore", lambda tx: restore_unit(tx, unit))
             return public(f"♻️ {escape(name)} is back in the battle (event #{seq}).")
 
         await answer(interaction, work)
@@ -240,8 +237,9 @@ class GM(commands.Cog):
     async def general(self, interaction: discord.Interaction, general: str,
                       field: app_commands.Choice[str], value: str) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/gm general") as tx:
-                changes, seq = await set_general_field(tx, general, field.value, value)
+            changes, seq = await self.store.apply(
+                interaction, "/gm general",
+                lambda tx: set_general_field(tx, general, field.value, value))
             return public(f"🛠️ {escape('; '.join(changes))} (event #{seq}).")
 
         await answer(interaction, work)
@@ -251,8 +249,9 @@ class GM(commands.Cog):
     async def role(self, interaction: discord.Interaction,
                    role: discord.Role | None = None) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/gm role") as tx:
-                await set_gm_role(tx, role.id if role else None, role.name if role else None)
+            role_id, name = (role.id, role.name) if role else (None, None)
+            await self.store.apply(interaction, "/gm role",
+                                   lambda tx: set_gm_role(tx, role_id, name))
             return public(f"👑 GM role: {role.mention if role else 'none'}.")
 
         await answer(interaction, work)

@@ -16,10 +16,9 @@ import discord
 from discord import app_commands
 
 from bot.autocomplete import roster_suggestions, suggestions, unit_name_choices
-from bot.battles.actor import Actor
-from bot.battles.decisions import Asked, ask_in_lookup
+from bot.battles.decisions import Asked
 from bot.battles.play import Paused, Played, quick_lookup
-from bot.battles.store import BattleStore
+from bot.battles.service import BattleStore
 from bot.replies import reply_to
 from bot.respond import Reply, answer
 from bot.rulesets import RuleSetCommands
@@ -97,9 +96,8 @@ class Lookups:
         try:
             return quick_lookup(ruleset, procedure, options, dice)
         except Paused as paused:
-            return await ask_in_lookup(self.store.db, interaction.channel_id or 0,
-                                       Actor.from_interaction(interaction), ruleset,
-                                       procedure, options, dice, paused)
+            return await self.store.ask_lookup(interaction, ruleset, procedure, options, dice,
+                                               paused)
 
     async def roster_names(self, interaction: discord.Interaction) -> list[str] | None:
         """The battle's unit names; None for a quick lookup (no battle, or `lookup:true`)."""

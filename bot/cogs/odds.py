@@ -14,15 +14,13 @@ rendered there too.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import partial
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.battles.moves import read_battle
 from bot.battles.play import check_ruleset
-from bot.battles.store import BattleStore
+from bot.battles.service import BattleStore
 from bot.cogs.lookups import Lookups, plain, procedure_groups
 from bot.render.resolution import to_discord
 from bot.respond import Reply, answer
@@ -62,18 +60,18 @@ class OddsLookups(Lookups):
         """The work, and what the reply should say of where its values came from."""
         channel = interaction.channel_id or 0
         if not lookup and await self.store.ruleset(channel) is not None:
-            read = await self.store.db.batch(partial(read_battle, channel), quick=True)
+            read = await self.store.roster_read(channel)
             if read is not None:
                 command = interaction.command.qualified_name if interaction.command else ""
                 check_ruleset(read.battle.name, read.battle.ruleset, ruleset,
                               command.rsplit(" ", 1)[0])
                 notes = [f"On {read.battle.name}'s roster"]
-                if read.battle.charts is not None:
+                if read.charts:
                     notes.append("read on its chart pack (`/battle charts` shows it)")
                 if read.battle.dice_queue:
                     notes.append(QUEUED)
                 return OutcomeJob(ruleset, procedure, options, read.roster,
-                                  dict(read.facts.settings)), notes
+                                  read.settings), notes
         return OutcomeJob(ruleset, procedure, options, None, {}), []
 
 

@@ -14,7 +14,7 @@ from bot.battles.roster_changes import (
     remove_general,
     remove_unit,
 )
-from bot.battles.store import BattleStore
+from bot.battles.service import BattleStore
 from bot.battles.validate import (
     MAX_GENERAL_VALUE,
     MAX_SIDE,
@@ -80,10 +80,12 @@ class Roster(commands.Cog):
                   name: app_commands.Range[str, 1, 64], words: str,
                   strength: app_commands.Range[int, 0, MAX_STRENGTH] | None = None,
                   commander: str | None = None) -> None:
+        user = interaction.user.id
+
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/unit add") as tx:
-                added = await add_unit(tx, side, name, words, strength, commander,
-                                       interaction.user.id)
+            added = await self.store.apply(
+                interaction, "/unit add",
+                lambda tx: add_unit(tx, side, name, words, strength, commander, user))
             described = attribute_words(added.attributes or {})
             if added.strength is not None:
                 described.append(strength_count(added.strength, added.strength_label))
@@ -102,9 +104,9 @@ class Roster(commands.Cog):
                    side: str | None = None, rename: str | None = None,
                    commander: str | None = None) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/unit edit") as tx:
-                changes, seq = await edit_unit(tx, unit, words, strength, side, rename,
-                                               commander)
+            changes, seq = await self.store.apply(
+                interaction, "/unit edit",
+                lambda tx: edit_unit(tx, unit, words, strength, side, rename, commander))
             return done(f"✏️ {escape('; '.join(changes))} (event #{seq}).")
 
         await answer(interaction, work)
@@ -113,8 +115,8 @@ class Roster(commands.Cog):
     @app_commands.describe(unit="The unit")
     async def remove(self, interaction: discord.Interaction, unit: str) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/unit remove") as tx:
-                name, seq = await remove_unit(tx, unit)
+            name, seq = await self.store.apply(
+                interaction, "/unit remove", lambda tx: remove_unit(tx, unit))
             return done(f"➖ {escape(name)} removed from the roster (event #{seq}; a GM can "
                         "`/gm undo` it).")
 
@@ -123,8 +125,7 @@ class Roster(commands.Cog):
     @unit.command(name="list", description="The battle's roster")
     async def list(self, interaction: discord.Interaction) -> None:
         view = await self.store.view(interaction.channel_id or 0)
-        first, *_ = battle_messages(view.battle, view.units, view.generals,
-                                     view.engagements, view.charts)
+        first, *_ = battle_messages(view)
         await interaction.response.send_message(embeds=first)
 
     @edit.autocomplete("unit")
@@ -153,10 +154,12 @@ class Roster(commands.Cog):
                           wounds: app_commands.Range[int, 0, MAX_WOUNDS] = 0,
                           value: app_commands.Range[int, -MAX_GENERAL_VALUE,
                                                     MAX_GENERAL_VALUE] | None = None) -> None:
+        user = interaction.user.id
+
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/general add") as tx:
-                added = await add_general(tx, name, side, unit, wounds, interaction.user.id,
-                                          value)
+            added = await self.store.apply(
+                interaction, "/general add",
+                lambda tx: add_general(tx, name, side, unit, wounds, user, value))
             where = f" with {escape(added.with_unit)}" if added.with_unit else ""
             where += f", value {added.value:+d}" if added.value is not None else ""
             return done(f"🎖️ {escape(added.name)} ({escape(added.side)}) takes the field{where} "
@@ -168,8 +171,8 @@ class Roster(commands.Cog):
     @app_commands.describe(name="The general")
     async def general_remove(self, interaction: discord.Interaction, name: str) -> None:
         async def work() -> Reply:
-            async with self.store.for_interaction(interaction, "/general remove") as tx:
-                general, seq = await remove_general(tx, name)
+            general, seq = await self.store.apply(
+                interaction, "/general remove", lambda tx: remove_general(tx, name))
             return done(f"➖ General {escape(general)} removed (event #{seq}).")
 
         await answer(interaction, work)

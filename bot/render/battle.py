@@ -7,6 +7,15 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.battles.views import (
+    BattleRecord,
+    BattleView,
+    EngagementRecord,
+    EventRecord,
+    GeneralRecord,
+    UnitRecord,
+    snapshot,
+)
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
@@ -14,14 +23,14 @@ from rules.core.engagements import Engagement
 from rules.core.names import name_key
 from rules.core.notation import possessive
 from rules.core.registry import BattleRules, UnitWords
-from rules.core.roster import Roster, RosterGeneral, RosterUnit, strength_count
+from rules.core.roster import Roster, strength_count
 from rules.registry import RULESETS
 
 BATTLE_COLOUR = 0x1F4E79
 
-# A battle, unit, general or event as the store hands it out: its columns as attributes,
-# read-only (``bot.battles.rows.Record``); never a database row.
-Battle = Unit = General = Event = Any
+# A battle, unit, general or event as the store hands it out: a read-only record, never a
+# database row.
+Battle, Unit, General, Event = BattleRecord, UnitRecord, GeneralRecord, EventRecord
 
 
 def ruleset_title(battle: Battle) -> str:
@@ -105,7 +114,7 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
     return fields or [FieldSpec("Roster", "No units yet: add them with `/unit add`.")]
 
 
-def engagement_field(engagements: Sequence[Any]) -> list[FieldSpec]:
+def engagement_field(engagements: Sequence[EngagementRecord]) -> list[FieldSpec]:
     """The fights that last, one line each: ``Melee: 4e Léger against 52nd``."""
     if not engagements:
         return []
@@ -118,16 +127,10 @@ def engagement_field(engagements: Sequence[Any]) -> list[FieldSpec]:
     return [FieldSpec("Engagements", "\n".join(lines))]
 
 
-def standing_field(rules: BattleRules | None, units: Sequence[Unit],
-                   generals: Sequence[General]) -> list[FieldSpec]:
+def standing_field(rules: BattleRules | None, roster: Roster) -> list[FieldSpec]:
     """What each side has won so far, where the rule set counts it."""
     if rules is None or rules.standings is None:
         return []
-    roster = Roster(
-        tuple(RosterUnit(u.name, u.side, dict(u.attributes or {}), u.strength, u.status,
-                         u.gone_reason, u.commander) for u in units),
-        tuple(RosterGeneral(g.name, g.side, g.unit_name, g.wounds, g.status, g.value)
-              for g in generals))
     lines = rules.standings(roster)
     return [FieldSpec("Standing", "\n".join(escape(line) for line in lines))] if lines else []
 
@@ -147,8 +150,8 @@ def pending_line(pending: Mapping[str, Any] | None) -> str:
             f"(#{pending.get('seq')}): {whose} (<@{pending['answerer']}>) or a GM")
 
 
-def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
-                    engagements: Sequence[Any] = (), charts: str | None = None):
+def battle_messages(view: BattleView):
+    battle, units, generals, charts = view.battle, view.units, view.generals, view.charts
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
     queued = len(battle.dice_queue or [])
     description = f"{ruleset_title(battle)} · {turn_line(battle)}\nGM: {gm}"
@@ -162,15 +165,15 @@ def battle_messages(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
             for k, v in battle.settings.items())
     if charts:
         description += f"\nChart pack: {escape(charts)} (`/battle charts` shows it)"
-    waiting = pending_line(getattr(battle, "pending", None))
+    waiting = pending_line(battle.pending)
     if waiting:
         description += f"\n{waiting}"
     head = EmbedSpec(title=f"⚔️ {escape(battle.name)}", description=description,
                      colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
                      fields=(*roster_fields(units, generals, battle_rules(battle)),
-                             *engagement_field(engagements),
-                             *standing_field(battle_rules(battle), units, generals)))
+                             *engagement_field(view.engagements),
+                             *standing_field(battle_rules(battle), view.roster)))
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
 
@@ -236,9 +239,9 @@ def export_json(battle: Battle, units: Sequence[Unit], generals: Sequence[Genera
     data: dict[str, Any] = {
         "format": "huzzah-battle-log",
         "version": 1,
-        "battle": battle.snapshot(),
-        "units": [u.snapshot() for u in units],
-        "generals": [g.snapshot() for g in generals],
-        "events": [e.snapshot() for e in events],
+        "battle": snapshot(battle),
+        "units": [snapshot(u) for u in units],
+        "generals": [snapshot(g) for g in generals],
+        "events": [snapshot(e) for e in events],
     }
     return json.dumps(data, ensure_ascii=False, indent=2)

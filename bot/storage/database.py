@@ -9,6 +9,13 @@ COMMIT (so a second bot process, or a restarted one, waits too):
 * PostgreSQL: ``pg_advisory_xact_lock`` on a key derived from the channel id;
 * SQLite: every writing transaction starts with ``BEGIN IMMEDIATE``, which takes the database's
   single write lock up front, so read-then-write can never interleave with another writer.
+
+A unit of work is a plain function of a SQLAlchemy Core ``Connection`` (:meth:`Database.run`),
+run in one transaction: on PostgreSQL through ``AsyncConnection.run_sync`` over asyncpg; on
+SQLite, where every statement through aiosqlite is several hops to its thread and back, on a
+worker thread with the sqlite3 driver, one hop a unit (docs/performance.md has the figures).
+No statement runs on the event loop's thread. :meth:`Database.transaction` and
+:meth:`Database.reader` are asyncio sessions for the rest (scripts, tests).
 """
 
 from __future__ import annotations
@@ -16,21 +23,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import logging
 import os
 import signal
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Mapping
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
-from dataclasses import dataclass
-from functools import partial
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from sqlalchemy import URL, event, make_url, text
+from sqlalchemy import URL, create_engine, event, func, make_url, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
@@ -40,19 +44,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.orm import Session
-from sqlalchemy.sql.base import Executable
+from sqlalchemy.pool import StaticPool
 
-from bot.storage.batches import (
-    CLOSED,
-    GROUP_LIMIT,
-    Busy,
-    OnCommit,
-    SqliteOnLoop,
-    SqliteThread,
-    Work,
-)
-from bot.storage.direct import compiled_statement
-from bot.storage.direct_pool import DirectPool
 from bot.storage.json_text import ENGINE_OPTIONS as JSON_OPTIONS
 
 DEFAULT_URL = "sqlite+aiosqlite:///huzzah.db"
@@ -68,8 +61,8 @@ READ_ONLY_OPTION = "huzzah_read_only"
 """Execution option marking connections that only read (SQLite then begins DEFERRED)."""
 
 T = TypeVar("T")
-
-log = logging.getLogger(__name__)
+Work = Callable[[Connection], T]
+"""A unit of work: what it does on the connection it is given, in one transaction."""
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
 _ADVISORY_NAMESPACE = b"huzzah.battle-channel:"
@@ -150,6 +143,19 @@ def crash_point(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+POOL_SIZE = 20
+"""PostgreSQL connections a process keeps open. Under load (50 commands in flight) the
+default of 5 spent a third of the CPU opening connections (docs/performance.md)."""
+POOL_OVERFLOW = 5
+"""Connections opened for a burst past ``POOL_SIZE`` (closed again after)."""
+
+IDLE_PING_SECONDS = 10.0
+"""A pooled connection unused for longer than this is checked before it is handed out."""
+
+RECENT_LOCKS = 1_000
+"""Channels whose lock is kept between commands (``Database._process_lock``)."""
+
+
 def create_database_engine(
     url: str | URL, *, foreign_keys: bool = True, **engine_options: Any
 ) -> AsyncEngine:
@@ -161,6 +167,9 @@ def create_database_engine(
     url = make_url(async_url(url))
     if url.get_backend_name() == "sqlite":
         _create_sqlite_directory(url)
+        if is_in_memory(url) and "poolclass" not in engine_options:
+            # One connection, shared: a second would see another, empty database.
+            engine_options = {"poolclass": StaticPool, **engine_options}
         engine = create_async_engine(url, **JSON_OPTIONS, **engine_options)
         configure_sqlite(engine, foreign_keys=foreign_keys)
         return engine
@@ -170,26 +179,6 @@ def create_database_engine(
     engine = create_async_engine(url, **JSON_OPTIONS, **engine_options)
     ping_when_idle(engine)
     return engine
-
-
-RECENT_LOCKS = 1_000
-"""Channels whose lock is kept between commands (``Database._process_lock``)."""
-
-WRITING_HOLD = 0.002
-"""Seconds of writing queued groups (SQLite's group commit) after which the event loop runs
-again before the next group. Under load, letting it run after every group (a millisecond or
-so) cost a tenth of the moves written per second; groups written for up to this long hold it
-a few milliseconds at most."""
-
-POOL_SIZE = 20
-"""PostgreSQL connections a process keeps open. A connection opened past the pool is closed
-again when returned: under load (50 commands in flight) the default of 5 spent a third of
-the CPU opening connections, and its slowest moves waited 0.4 s; 20 kept them under 0.11 s."""
-POOL_OVERFLOW = 5
-"""Connections opened for a burst past ``POOL_SIZE`` (closed again after)."""
-
-IDLE_PING_SECONDS = 10.0
-"""A pooled connection unused for longer than this is checked before it is handed out."""
 
 
 def ping_when_idle(engine: AsyncEngine) -> None:
@@ -218,11 +207,6 @@ def ping_when_idle(engine: AsyncEngine) -> None:
             raise DisconnectionError("a pooled connection went away while idle")
 
 
-def _begin(write: bool) -> str:
-    """A batch's BEGIN on SQLite: a write takes the write lock up front."""
-    return "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED"
-
-
 def _create_sqlite_directory(url: URL) -> None:
     """Make the folder for a SQLite file, so ``sqlite:///data/huzzah.db`` works on first run."""
     database = url.database or ""
@@ -235,8 +219,6 @@ def configure_sqlite(
     *,
     foreign_keys: bool = True,
     busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
-    query_only: bool = False,
-    autocheckpoint: bool = True,
 ) -> None:
     """Install the per-connection pragmas and Huzzah's own BEGIN on a SQLite engine.
 
@@ -244,19 +226,16 @@ def configure_sqlite(
     SELECT run outside the transaction and two read-then-write transactions interleave. Setting
     the DB-API connection's ``isolation_level`` to ``None`` turns that off, and the ``begin``
     listener emits ``BEGIN IMMEDIATE`` (``BEGIN DEFERRED`` for read-only connections) the moment
-    SQLAlchemy starts a transaction. The driver still issues COMMIT and ROLLBACK itself.
+    SQLAlchemy starts a transaction (SQLAlchemy's documented recipe for SQLite transactions).
     """
     pragmas = (
         f"PRAGMA busy_timeout = {int(busy_timeout_ms)}",  # first: WAL below may wait for a lock
         "PRAGMA journal_mode = WAL",
         f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}",
+        # With WAL, a commit reaches the operating system at once and the disk at the next
+        # checkpoint: a crash of the process loses nothing, a power cut at most the last moves.
         "PRAGMA synchronous = NORMAL",
-        # A connection that only reads cannot write by mistake (it takes no write lock).
-        *(("PRAGMA query_only = ON",) if query_only else ()),
-        # A connection that must never wait for the disk leaves checkpoints to another.
-        *(() if autocheckpoint else ("PRAGMA wal_autocheckpoint = 0",)),
     )
-
     sync_engine = engine.sync_engine if isinstance(engine, AsyncEngine) else engine
 
     @event.listens_for(sync_engine, "connect")
@@ -269,19 +248,14 @@ def configure_sqlite(
         finally:
             cursor.close()
 
-    plain = sync_engine.dialect.driver == "pysqlite"  # the batch threads' own connections
-
     @event.listens_for(sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
         read_only = connection.get_execution_options().get(READ_ONLY_OPTION, False)
-        begin = _begin(not read_only)
-        if plain:
-            # Straight to sqlite3: SQLAlchemy's execution of one BEGIN cost more than a
-            # move's other statements each (a tenth of the writer thread's time). The batch
-            # connections begin their transactions themselves (``KeptConnection.call``).
-            raw: Any = connection.connection.dbapi_connection
-            if not raw.in_transaction:
-                raw.execute(begin)
+        begin = "BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE"
+        if sync_engine.dialect.driver == "pysqlite":
+            # Straight to sqlite3 (the units of work): through SQLAlchemy, one BEGIN cost a
+            # unit as much as one of its statements.
+            connection.connection.dbapi_connection.execute(begin)  # type: ignore[union-attr]
         else:
             connection.exec_driver_sql(begin)
 
@@ -299,24 +273,14 @@ def _refuse_flush(session: Session, _context: Any, _instances: Any) -> None:
     raise RuntimeError("Database.reader() sessions are read-only: use Database.transaction()")
 
 
-@dataclass(slots=True)
-class _QueuedWrite:
-    """A quick write waiting for its group, and the future its caller awaits."""
-
-    work: Work[Any]
-    options: dict[str, Any]
-    on_commit: OnCommit | None
-    future: asyncio.Future[Any]
-
-    def settle(self, result: Any, error: BaseException | None) -> None:
-        if self.future.done():  # its caller gave up waiting (cancelled)
-            return
-        if isinstance(error, asyncio.CancelledError):
-            self.future.cancel()
-        elif error is None:
-            self.future.set_result(result)
-        else:
-            self.future.set_exception(error)
+def sqlite_engine(url: URL) -> Engine:
+    """The same SQLite database through the sqlite3 driver, for work on worker threads."""
+    options: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+    if is_in_memory(url):
+        options["poolclass"] = StaticPool
+    engine = create_engine(url.set(drivername="sqlite+pysqlite"), **JSON_OPTIONS, **options)
+    configure_sqlite(engine)
+    return engine
 
 
 class Database:
@@ -330,28 +294,26 @@ class Database:
         self.url: URL = make_url(async_url(url) if url is not None else database_url())
         self.engine: AsyncEngine = create_database_engine(self.url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._readers = async_sessionmaker(
-            self.engine.execution_options(**{READ_ONLY_OPTION: True}),
-            expire_on_commit=False,
-            sync_session_class=ReadOnlySession,
-        )
+        reading = {READ_ONLY_OPTION: True}
+        if self.is_postgresql:  # one snapshot for every statement of a read, as on SQLite
+            reading |= {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+        self._readers = async_sessionmaker(self.engine.execution_options(**reading),
+                                           expire_on_commit=False,
+                                           sync_session_class=ReadOnlySession)
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+        self._recent_locks: OrderedDict[int, asyncio.Lock] = OrderedDict()
         # SQLite has one writer at a time in the whole file. Writers of this process queue
         # here, in order, instead of each holding a pooled connection and polling SQLite's
         # busy handler (which sleeps in growing steps: seconds at the tail under load).
-        # Other processes still meet the busy timeout.
+        # Other processes still meet the busy timeout. An in-memory database is a single
+        # shared connection: its readers take turns here too.
         self._sqlite_writer = asyncio.Lock() if self.is_sqlite else None
-        self._recent_locks: OrderedDict[int, asyncio.Lock] = OrderedDict()
-        self._direct = DirectPool(self.engine)  # PostgreSQL's one-statement writes
-        self._threads: dict[bool, SqliteThread] = {}
-        self._on_loop: dict[bool, SqliteOnLoop] = {}
-        self._checkpointing: asyncio.Future[None] | None = None
-        self._thread_batches = 0  # SQLite batches running on a thread now
-        self._queued_writes: list[_QueuedWrite] = []  # quick writes waiting for their group
-        self._writing_group: asyncio.Future[None] | None = None
-        self._closed = False
+        self._shared = self._sqlite_writer if is_in_memory(self.url) else None
+        # SQLite's units of work: the same file through the sqlite3 driver, on a worker
+        # thread, set up as the asyncio engine is (pragmas, BEGIN IMMEDIATE).
+        self._sqlite_engine = sqlite_engine(self.url) if self.is_sqlite else None
 
     @functools.cached_property
     def is_sqlite(self) -> bool:
@@ -360,11 +322,6 @@ class Database:
     @functools.cached_property
     def is_postgresql(self) -> bool:
         return self.url.get_backend_name() == "postgresql"
-
-    @functools.cached_property
-    def _in_memory(self) -> bool:
-        # Asked by every batch: a URL is parsed once, not on each.
-        return is_in_memory(self.url)
 
     @asynccontextmanager
     async def transaction(self, channel_id: int | None = None) -> AsyncIterator[AsyncSession]:
@@ -378,214 +335,58 @@ class Database:
         lock = self._process_lock(channel_id)
         writer = self._sqlite_writer or nullcontext()
         async with lock, writer, self._sessions() as session, session.begin():
-            await self._start(session, channel_id)
+            await session.connection()  # BEGIN now: SQLite's write lock is taken here
+            if channel_id is not None and self.is_postgresql:
+                await session.execute(select(func.pg_advisory_xact_lock(
+                    advisory_key(channel_id))))
             yield session
             crash_point("before_commit")
         crash_point("after_commit")
 
-    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[Any]:
-        """This process's lock for a channel: held across a command's read, its rules and its
-        write, so commands of one channel in one process never race each other."""
-        return self._process_lock(channel_id)
+    async def run(self, work: Work[T], *, write: bool = False,
+                  channel_id: int | None = None) -> T:
+        """Run ``work`` in one transaction, committed when it returns (a ``write``) or rolled
+        back (a read, or work that raises).
 
-    async def batch(self, work: Work[T], *, write: bool = False,
-                    channel_id: int | None = None, one_statement: bool = False,
-                    quick: bool = False) -> T:
-        """Run ``work`` (synchronous, given a connection) in one transaction, as one round trip.
-
-        A write takes SQLite's write lock (queued in this process) or, on PostgreSQL, the
-        channel's advisory lock. The caller holds :meth:`channel_lock` if it needs it.
-        A read of ``one_statement`` needs no transaction around it on PostgreSQL: it saves
-        the BEGIN and COMMIT round trips (a write of one statement is ``first_row``'s).
-
-        ``quick`` work touches the rows of one battle, not a whole log: on a SQLite file it
-        runs on the event loop itself (see ``bot.storage.batches``), unless another
-        connection holds the lock, when it waits on a thread as other work does.
+        A write with ``channel_id`` holds that channel's lock, in this process and in the
+        database, from its first statement until after COMMIT (see :meth:`transaction`). A
+        read takes no lock: on SQLite it begins DEFERRED, on PostgreSQL it reads one snapshot.
         """
-        if self._closed:
-            raise RuntimeError(CLOSED)
-        options: dict[str, Any] = {READ_ONLY_OPTION: not write}
-        on_commit = crash_point if write else None
-        thread = self._thread(write)
-        if thread is not None:
-            return await self._sqlite_batch(thread, work, write, quick, options, on_commit)
-        # An in-memory SQLite is one connection shared by every task: one batch at a time.
-        shared = self._sqlite_writer if self.is_sqlite else None
-        if self.is_postgresql and not write:
-            # One snapshot for every statement of the read, as SQLite's reads have.
-            options |= ({"isolation_level": "AUTOCOMMIT"} if one_statement else
-                        {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True})
-        async with shared or nullcontext(), self.engine.connect() as connection:
-            await connection.execution_options(**options)
-            async with connection.begin():
-                if write and channel_id is not None and self.is_postgresql:
-                    await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
-                                             {"key": advisory_key(channel_id)})
-                result = await connection.run_sync(work)
-                if on_commit:
-                    on_commit("before_commit")
-            if on_commit:
-                on_commit("after_commit")
+        lock = self._process_lock(channel_id) if write else nullcontext()
+        writer = self._sqlite_writer if write else self._shared
+        async with lock, writer or nullcontext():
+            if self._sqlite_engine is not None:
+                result = await asyncio.to_thread(self._run_on_sqlite, work, write)
+            else:
+                result = await self._run_on_postgresql(work, write, channel_id)
+        if write:
+            crash_point("after_commit")
+        return result
+
+    def _run_on_sqlite(self, work: Work[T], write: bool) -> T:
+        assert self._sqlite_engine is not None
+        if not write:  # BEGIN DEFERRED; closing the connection rolls back
+            with self._sqlite_engine.connect() as conn:
+                return work(conn.execution_options(**{READ_ONLY_OPTION: True}))
+        with self._sqlite_engine.connect() as conn, conn.begin():
+            result = work(conn)
+            crash_point("before_commit")
             return result
 
-    async def _sqlite_batch(self, thread: SqliteThread, work: Work[T], write: bool, quick: bool,
-                            options: dict[str, Any], on_commit: OnCommit | None) -> T:
-        """A SQLite file: quick work on the event loop, other work on a thread. Quick work
-        goes to the thread too while the lock is held elsewhere, or while a thread runs a
-        batch: the loop would wait for that thread's Python at each of its statements."""
-        if not write:
-            if quick and not self._thread_batches:
-                try:
-                    return self._loop_connection(False).run(work, options, reads_only=True)
-                except Busy:
-                    pass
-            return await self._on_thread(thread.run(work, options))
-        if quick:
-            return await self._grouped_write(work, options, on_commit)
-        assert self._sqlite_writer is not None
-        async with self._sqlite_writer:
-            if self._closed:  # closed while this write waited for its turn
-                raise RuntimeError(CLOSED)
-            return await self._on_thread(thread.run(work, options, on_commit))
-
-    async def _grouped_write(self, work: Work[T], options: dict[str, Any],
-                             on_commit: OnCommit | None) -> T:
-        """A quick write, committed with the quick writes queued beside it (SQLite's group
-        commit): each is rolled back alone if it fails, and none is answered before the
-        commit. Writes queue while one group is written; the next group takes them."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queued_writes.append(_QueuedWrite(work, options, on_commit, future))
-        if self._writing_group is None:
-            self._writing_group = asyncio.ensure_future(self._write_groups())
-        return await future
-
-    async def _write_groups(self) -> None:
-        """Write the queued quick writes, a group at a time, until none is left. The loop
-        runs again once the groups written in one go have held it ``WRITING_HOLD``."""
-        try:
-            held_since = time.perf_counter()
-            while self._queued_writes:
-                group = self._queued_writes[:GROUP_LIMIT]
-                del self._queued_writes[:GROUP_LIMIT]
-                try:
-                    await self._write_group(group)
-                    if self._queued_writes and \
-                            time.perf_counter() - held_since >= WRITING_HOLD:
-                        # The writes stored so far are answered, and other work goes on.
-                        await asyncio.sleep(0)
-                        held_since = time.perf_counter()
-                except BaseException as error:  # cancelled: no write is left waiting
-                    for queued in (*group, *self._queued_writes):
-                        queued.settle(None, error)
-                    self._queued_writes.clear()
-                    raise
-        finally:
-            self._writing_group = None
-
-    async def _write_group(self, group: list[_QueuedWrite]) -> None:
-        assert self._sqlite_writer is not None
-        async with self._sqlite_writer:
-            if self._closed:  # closed while these writes waited for their turn
-                for queued in group:
-                    queued.settle(None, RuntimeError(CLOSED))
-                return
-            # A write whose caller stopped waiting (cancelled) is not made: its caller was
-            # told it failed, and has let go of its channel.
-            group = [queued for queued in group if not queued.future.done()]
-            if not group:
-                return
-            options, on_commit = group[0].options, group[0].on_commit
-            if not self._thread_batches:
-                try:
-                    outcomes = self._loop_connection(True).run_group(
-                        [queued.work for queued in group], options, on_commit)
-                except Busy:
-                    pass  # another connection holds the lock: each waits for it on a thread
-                except Exception as error:  # the transaction failed: no write was committed
-                    for queued in group:
-                        queued.settle(None, error)
-                    return
-                else:
-                    for queued, outcome in zip(group, outcomes, strict=True):
-                        queued.settle(outcome.result, outcome.error)
-                    return
-            thread = self._thread(True)
-            assert thread is not None
-            for queued in group:
-                if queued.future.done():  # its caller stopped waiting meanwhile
-                    continue
-                try:
-                    result = await self._on_thread(
-                        thread.run(queued.work, queued.options, queued.on_commit))
-                except Exception as error:
-                    queued.settle(None, error)
-                else:
-                    queued.settle(result, None)
-
-    async def _on_thread(self, batch: Awaitable[T]) -> T:
-        self._thread_batches += 1
-        try:
-            return await batch
-        finally:
-            self._thread_batches -= 1
-
-    async def first_row(self, statement: Executable, values: Mapping[str, Any]) -> Any | None:
-        """PostgreSQL: one statement run straight on asyncpg, outside any transaction (a
-        statement is one by itself); its first row, or None.
-
-        SQLAlchemy's execution of a battle's write (forty parameters) cost more than the rest
-        of its round trip, and so did taking a connection through its async engine. The
-        statement is compiled once (``compiled_statement``), bound with SQLAlchemy's own type
-        processors, and run on an asyncpg connection of Huzzah's own pool (``DirectPool``). Its
-        errors are raised as SQLAlchemy raises them (an ``IntegrityError`` for a duplicate
-        delivery). A write must take the channel's advisory lock itself.
-        """
-        if self._closed:
-            raise RuntimeError(CLOSED)
-        compiled = compiled_statement(statement, self.engine.dialect)
-        bound = compiled.bind(values)
-        crash_point("before_commit")
-        row = await self._direct.fetchrow(compiled.sql, bound)
-        crash_point("after_commit")
-        return row
-
-    def _thread(self, write: bool) -> SqliteThread | None:
-        """The SQLite thread for reads or for writes; None where work runs on the async
-        engine (PostgreSQL, or an in-memory SQLite that another connection could not see)."""
-        if not self.is_sqlite or self._in_memory:
-            return None
-        if write not in self._threads:
-            self._threads[write] = SqliteThread(
-                self.url, partial(configure_sqlite, foreign_keys=True, query_only=not write),
-                "huzzah-sqlite-" + ("writer" if write else "reader"), _begin(write))
-        return self._threads[write]
-
-    def _loop_connection(self, write: bool) -> SqliteOnLoop:
-        """The connection for quick work on the event loop (a SQLite file only)."""
-        if write not in self._on_loop:
-            configure = partial(configure_sqlite, foreign_keys=True, query_only=not write,
-                                busy_timeout_ms=0, autocheckpoint=False)
-            self._on_loop[write] = SqliteOnLoop(
-                self.url, configure, _begin(write),
-                self._checkpoint_soon if write else None)
-        return self._on_loop[write]
-
-    def _checkpoint_soon(self) -> None:
-        """Checkpoint the log on the writing thread, unless one is already under way (or
-        the database is closing, which checkpoints it anyway)."""
-        if self._closed or (self._checkpointing is not None
-                            and not self._checkpointing.done()):
-            return
-        thread = self._thread(True)
-        assert thread is not None
-        self._checkpointing = asyncio.ensure_future(self._checkpoint(thread))
-
-    @staticmethod
-    async def _checkpoint(thread: SqliteThread) -> None:
-        try:
-            await thread.checkpoint({READ_ONLY_OPTION: False})
-        except Exception:  # the next one, or closing the database, catches up
-            log.warning("Checkpointing the SQLite log failed", exc_info=True)
+    async def _run_on_postgresql(self, work: Work[T], write: bool,
+                                 channel_id: int | None) -> T:
+        async with self.engine.connect() as conn:
+            if not write:  # one snapshot for every statement; closing rolls back
+                await conn.execution_options(isolation_level="REPEATABLE READ",
+                                             postgresql_readonly=True)
+                return await conn.run_sync(work)
+            async with conn.begin():
+                if channel_id is not None:
+                    await conn.execute(select(func.pg_advisory_xact_lock(
+                        advisory_key(channel_id))))
+                result = await conn.run_sync(work)
+                crash_point("before_commit")
+                return result
 
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[AsyncSession]:
@@ -593,8 +394,14 @@ class Database:
 
         On SQLite it begins DEFERRED, so with WAL it neither waits for nor blocks writers.
         """
-        async with self._readers() as session:
+        # Closing the session rolls its transaction back: a reader commits nothing.
+        async with self._shared or nullcontext(), self._readers() as session:
             yield session
+
+    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[Any]:
+        """This process's lock for a channel: held across a command's read, its rules and its
+        write, so commands of one channel in one process never race each other."""
+        return self._process_lock(channel_id)
 
     def _process_lock(self, channel_id: int | None) -> AbstractAsyncContextManager[Any]:
         """This process's lock for a channel, made on first use and dropped once unused."""
@@ -604,9 +411,8 @@ class Database:
         if lock is None:
             lock = asyncio.Lock()
             self._channel_locks[channel_id] = lock
-        # The channels used lately keep their locks: made again for every command, a lock
-        # and its weak reference cost more than the lock itself. The weak map still holds
-        # every lock in use, so one dropped here while held is the one handed out.
+        # The channels used lately keep their locks; the weak map still holds every lock in
+        # use, so one dropped here while held is the one handed out.
         recent = self._recent_locks
         recent[channel_id] = lock
         recent.move_to_end(channel_id)
@@ -614,32 +420,11 @@ class Database:
             recent.popitem(last=False)
         return lock
 
-    async def _start(self, session: AsyncSession, channel_id: int | None) -> None:
-        """Begin at once (taking SQLite's write lock) and take the channel's database lock."""
-        await session.connection()
-        if channel_id is not None and self.is_postgresql:
-            await session.execute(
-                text("SELECT pg_advisory_xact_lock(:key)"), {"key": advisory_key(channel_id)}
-            )
-
     async def dispose(self) -> None:
-        """Close every pooled connection; batches asked for afterwards are refused."""
-        self._closed = True
-        if self._writing_group is not None:  # its writes are written, or refused as closed
-            await asyncio.wait([self._writing_group])
-        if self._checkpointing is not None:
-            with suppress(Exception):  # the log is checkpointed on close anyway
-                await self._checkpointing
-        for on_loop in self._on_loop.values():
-            on_loop.close()
-        self._on_loop = {}
-        threads, self._threads = list(self._threads.values()), {}
-        try:
-            for thread in threads:
-                await asyncio.to_thread(thread.close)
-            await self._direct.close()
-        finally:
-            await self.engine.dispose()
+        """Close every pooled connection."""
+        if self._sqlite_engine is not None:
+            await asyncio.to_thread(self._sqlite_engine.dispose)
+        await self.engine.dispose()
 
     async def __aenter__(self) -> Database:
         return self

@@ -106,7 +106,7 @@ def from_snapshot(model: type[Base], snapshot: dict[str, Any]) -> dict[str, Any]
         if isinstance(attribute.columns[0].type, UTCDateTime) and isinstance(value, str):
             value = datetime.fromisoformat(value)
         elif isinstance(value, dict | list):
-            value = _plain_json(value)
+            value = detached(value)
         values[attribute.key] = value
     return _keyed_by_name(model, values)
 
@@ -132,11 +132,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, dict | list):
-        return _plain_json(value)
+        return detached(value)
     return value
 
 
-def _plain_json(value: Any) -> Any:
+def detached(value: Any) -> Any:
     """A deep, detached copy made of plain dicts/lists, so snapshots never alias live state:
     what a trip through JSON gives, made directly when the value is plain JSON already (a
     move copies a few small objects; the trip cost five times as much)."""

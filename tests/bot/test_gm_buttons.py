@@ -98,13 +98,13 @@ async def test_a_slow_press_is_deferred_then_answered(battle_session, monkeypatc
     await setup(battle_session)
     result = await reply(battle_session, ONE_SP)
     monkeypatch.setattr(bot.buttons, "DEFER_AFTER", 0)  # every press counts as slow
-    quick = Database.batch
+    quick = Database.run
 
-    async def slow_batch(*args, **kwargs):  # a database that keeps the press waiting
+    async def slow_run(*args, **kwargs):  # a database that keeps the press waiting
         await asyncio.sleep(0.01)
         return await quick(*args, **kwargs)
 
-    monkeypatch.setattr(Database, "batch", slow_batch)
+    monkeypatch.setattr(Database, "run", slow_run)
     sent = await press(battle_session, result, "↩️ Undo", GM_USER)
     assert [m.kind for m in sent] == ["edit", "followup"]
     assert sent[0].components == [] and "Undone by" in sent[0].content

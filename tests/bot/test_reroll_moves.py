@@ -116,9 +116,7 @@ async def test_override_works_out_the_whole_move_with_its_answers_open(battle_se
     await answered_tricorne_melee(battle_session)
     log = await events(battle_session)
     store = battle_session.client.get_cog("GM").store
-    async with store.peek(CHANNEL) as tx:
-        key, job = await listing_job(tx)
-        roster = await tx.roster()
+    key, job, roster = await store.peek(CHANNEL, lambda tx: (*listing_job(tx), tx.roster()))
     assert key == (log[-1].battle_id, log[-1].seq)
     # The command as first given: every answer is open to the listing.
     assert job.options == log[-4].request["options"] and ANSWERED not in job.options

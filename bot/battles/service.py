@@ -1,0 +1,326 @@
+"""The battle services the cogs call: each runs its command as one unit of work
+(``Database.run``), a change with the channel locked, and hands back plain records.
+
+A change runs through ``BattleStore.apply``: the interaction refused if it was already
+applied, a battle waiting for an answer refused anything else (but the answer, and a GM
+taking the move back), and everything the command changes logged by its ``BattleTx``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+import discord
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
+
+from bot.battles.actor import Actor
+from bot.battles.decisions import (
+    Asked,
+    Pending,
+    answer_in_battle,
+    answer_in_lookup,
+    ask_in_battle,
+    ask_in_lookup,
+    refuse_while_waiting,
+    waiting_question,
+)
+from bot.battles.errors import AlreadyApplied, BattleError, NoBattle
+from bot.battles.play import Paused, Played, check_ruleset, play_in_battle, play_settings
+from bot.battles.rerolls import ListingKey, last_roll
+from bot.battles.store import TABLES, BattleTx, Kept, active_battle, battle_and_applied
+from bot.battles.undo import Undone, undo_last
+from bot.battles.views import BattleRecord, BattleView, read_view, record
+from bot.storage.database import Database
+from rules.core.roster import Roster
+
+T = TypeVar("T")
+NOBODY = Actor(0, "", False, frozenset())
+
+_BATTLES, _UNITS, _GENERALS, _EVENTS = (TABLES["battles"], TABLES["units"], TABLES["generals"],
+                                        TABLES["events"])
+_APPLIED = select(_EVENTS.c.seq).where(_EVENTS.c.interaction_id == bindparam("interaction"))
+_RULESET = select(_BATTLES.c.ruleset).where(_BATTLES.c.channel_id == bindparam("channel"),
+                                            _BATTLES.c.status == "active")
+_UNIT_NAMES = (select(_UNITS.c.name).where(_UNITS.c.battle_id == bindparam("battle"))
+               .order_by(_UNITS.c.side, _UNITS.c.id))
+_ACTIVE_UNIT_NAMES = _UNIT_NAMES.where(_UNITS.c.status == "active")
+_GENERAL_NAMES = (select(_GENERALS.c.name)
+                  .join(_BATTLES, _GENERALS.c.battle_id == _BATTLES.c.id)
+                  .where(_BATTLES.c.channel_id == bindparam("channel"),
+                         _BATTLES.c.status == "active")
+                  .order_by(_GENERALS.c.id))
+
+
+@dataclass(frozen=True)
+class Command:
+    """Who runs which command where: all a unit of work needs of the interaction (discord.py's
+    objects stay on the event loop)."""
+
+    channel_id: int
+    actor: Actor
+    interaction_id: int | None
+    name: str
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction, name: str) -> Command:
+        return cls(interaction.channel_id or 0, Actor.from_interaction(interaction),
+                   interaction.id, name)
+
+
+@dataclass(frozen=True)
+class RosterRead:
+    """A battle as a procedure reads it, outside any move (the odds)."""
+
+    battle: BattleRecord
+    roster: Roster
+    settings: dict[str, Any]  # the battle's, with its chart pack
+    charts: bool  # whether a chart pack is attached
+
+
+def battle_tx(conn: Connection, command: Command, *, while_waiting: bool,
+              kept: Kept | None = None) -> BattleTx:
+    """The command's view of its channel's battle (``kept``: as the last command there left
+    it, if still so): refused when the interaction was already applied (Discord delivering
+    it twice), or, unless ``while_waiting``, when the battle waits for an answer."""
+    battle, applied, still = battle_and_applied(conn, command.channel_id,
+                                                command.interaction_id, kept)
+    if applied is not None:
+        raise AlreadyApplied(applied)
+    if battle is not None and not while_waiting:
+        refuse_while_waiting(battle)
+    return BattleTx(conn, battle, command.actor, command.channel_id,
+                    command.interaction_id, command.name, kept if still else None)
+
+
+def _apply(command: Command, work: Callable[[BattleTx], T], while_waiting: bool,
+           kept: Kept | None, conn: Connection) -> tuple[T, BattleTx]:
+    """The work's result, and the unit of work it ran in."""
+    tx = battle_tx(conn, command, while_waiting=while_waiting, kept=kept)
+    return work(tx), tx
+
+
+class _RollBack(Exception):
+    """Leaves a ``peek`` without committing anything, with what it found."""
+
+    def __init__(self, found: Any) -> None:
+        super().__init__()
+        self.found = found
+
+
+def _peeked(channel_id: int, work: Callable[[BattleTx], T], conn: Connection) -> T:
+    battle = active_battle(conn, channel_id)
+    raise _RollBack(work(BattleTx(conn, battle, NOBODY, channel_id, None, "peek")))
+
+
+CHANNELS_REMEMBERED = 10_000
+KEPT_CHANNELS = 1_000
+"""Channels whose battle's rows are kept between commands."""
+
+
+class BattleStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        # The rule set of the battle each channel was last seen with. A hint, so that a
+        # command in a battle's channel goes straight to its transaction instead of reading
+        # first whether there is one (a read costs a move a tenth of its time,
+        # docs/performance.md): every battle command reads the battle again in its
+        # transaction, and corrects the hint.
+        self._rulesets: dict[int, str] = {}
+        # Each channel's battle as this process's last command there left it.
+        self._kept: OrderedDict[int, Kept] = OrderedDict()
+
+    def _hint(self, channel_id: int, ruleset: str | None) -> None:
+        if ruleset is None:
+            self._rulesets.pop(channel_id, None)
+            return
+        if len(self._rulesets) >= CHANNELS_REMEMBERED and channel_id not in self._rulesets:
+            self._rulesets.clear()
+        self._rulesets[channel_id] = ruleset
+
+    # --- changes ----------------------------------------------------------------------------
+
+    async def apply(self, command: Command | discord.Interaction, name: str,
+                    work: Callable[[BattleTx], T], *, while_waiting: bool = False) -> T:
+        """Run ``work`` on the channel's battle as one command, in one transaction with the
+        channel locked; ``name`` is the command as the log records it."""
+        if isinstance(command, discord.Interaction):
+            command = Command.of(command, name)
+        channel = command.channel_id
+        kept = self._kept.pop(channel, None)  # taken: a command that fails keeps nothing
+        try:
+            result, tx = await self.db.run(partial(_apply, command, work, while_waiting, kept),
+                                           write=True, channel_id=channel)
+        except BattleError:
+            self._hint(channel, None)  # another rule set's battle by now, perhaps
+            raise
+        left = tx.keep()
+        self._hint(channel, left.battle.ruleset if left else None)
+        if left is not None:
+            self._kept[channel] = left
+            if len(self._kept) > KEPT_CHANNELS:
+                self._kept.popitem(last=False)
+        return result
+
+    async def peek(self, channel_id: int, work: Callable[[BattleTx], T]) -> T:
+        """``work`` on the channel's battle in a transaction that is always rolled back: for
+        trying changes out."""
+        try:
+            await self.db.run(partial(_peeked, channel_id, work), write=True,
+                              channel_id=channel_id)
+        except _RollBack as rolled_back:
+            return rolled_back.found
+        raise AssertionError("a peek always rolls back")
+
+    async def move(self, interaction: discord.Interaction, command: str, ruleset: str,
+                   procedure: str, options: Mapping[str, Any],
+                   dice: str | None) -> Played | Asked | None:
+        """Play a procedure as a move in the channel's battle: one transaction that reads the
+        roster, plays the rules and logs the event; None when the channel has no battle. A
+        procedure that stops at a question for a player keeps the question instead."""
+        return await self.apply(interaction, command,
+                                partial(_move, ruleset, procedure, dict(options), dice))
+
+    async def answer(self, interaction: discord.Interaction, asked: tuple[int, int] | None,
+                     given: str | int) -> Played | Asked:
+        """A player's answer to the question the channel's battle is waiting on."""
+        return await self.apply(interaction, "/answer",
+                                lambda tx: answer_in_battle(tx, asked, given),
+                                while_waiting=True)
+
+    async def undo(self, interaction: discord.Interaction, command: str,
+                   expected: tuple[int, int] | None = None) -> Undone:
+        """Take back the channel's last undoable event (a question waiting included)."""
+        return await self.apply(interaction, command, lambda tx: undo_last(tx, expected),
+                                while_waiting=True)
+
+    # --- quick lookups' questions -------------------------------------------------------------
+
+    async def ask_lookup(self, interaction: discord.Interaction, ruleset: str, procedure: str,
+                         options: Mapping[str, Any], dice: str | None,
+                         paused: Paused) -> Asked:
+        work = partial(_ask_lookup, interaction.channel_id or 0,
+                       Actor.from_interaction(interaction), ruleset, procedure, dict(options),
+                       dice, paused)
+        return await self.db.run(work, write=True)
+
+    async def answer_lookup(self, interaction: discord.Interaction, question_id: int | None,
+                            given: str | int) -> Played | Asked:
+        work = partial(_answer_lookup, Actor.from_interaction(interaction), question_id,
+                       interaction.channel_id or 0, given)
+        return await self.db.run(work, write=True)
+
+    async def waiting_question(self, channel_id: int, user_id: int) -> Pending | None:
+        return await self.db.run(partial(_waiting, channel_id, user_id))
+
+    # --- reading ------------------------------------------------------------------------------
+
+    async def last_roll(self, channel_id: int, actor: Actor) -> ListingKey:
+        """Which roll an override would replace (for a GM): one read, no lock."""
+        return await self.db.run(partial(_last_roll, channel_id, actor))
+
+    async def applied(self, interaction_id: int) -> int | None:
+        """The event the interaction recorded, if any: asked when its reply failed, so the
+        player is not told that nothing changed when it did."""
+        return await self.db.run(partial(_applied, interaction_id))
+
+    async def view(self, channel_id: int, *, ended_too: bool = False,
+                   events: int | None = 0) -> BattleView:
+        """A consistent read of the channel's battle: its rows as records, and the latest
+        ``events`` (None: all of them)."""
+        view = await self.db.run(partial(read_view, channel_id=channel_id,
+                                         ended_too=ended_too, events=events))
+        if view is None:
+            raise NoBattle()
+        return view
+
+    async def roster_read(self, channel_id: int) -> RosterRead | None:
+        """The channel's battle as a procedure reads it (a question waiting does not stop
+        it); None when there is none."""
+        return await self.db.run(partial(_roster_read, channel_id))
+
+    async def ruleset(self, channel_id: int) -> str | None:
+        """The rule set of the channel's active battle; None when there is none. Remembered
+        once seen (a hint: callers that act on it read the battle again)."""
+        known = self._rulesets.get(channel_id)
+        if known is None:
+            known = await self.db.run(partial(_ruleset, channel_id))
+            if known is not None:
+                self._hint(channel_id, known)
+        return known
+
+    async def unit_names(self, channel_id: int, *, gone_too: bool = False) -> list[str] | None:
+        """Names of the units in the channel's battle; None when there is no battle."""
+        return await self.db.run(partial(_unit_names, channel_id, gone_too))
+
+    async def general_names(self, channel_id: int) -> list[str]:
+        """Names of the generals in the channel's battle (none without a battle)."""
+        return await self.db.run(partial(_general_names, channel_id))
+
+
+# --- the units of work ------------------------------------------------------------------------
+
+
+def _move(ruleset: str, procedure: str, options: dict[str, Any], dice: str | None,
+          tx: BattleTx) -> Played | Asked | None:
+    if tx.battle is None:
+        return None
+    check_ruleset(tx.battle.name, tx.battle.ruleset, ruleset, procedure)
+    try:
+        return play_in_battle(tx, procedure, options, dice)
+    except Paused as paused:
+        return ask_in_battle(tx, procedure, options, dice, paused)
+
+
+def _ask_lookup(channel_id: int, actor: Actor, ruleset: str, procedure: str,
+                options: dict[str, Any], dice: str | None, paused: Paused,
+                conn: Connection) -> Asked:
+    return ask_in_lookup(conn, channel_id, actor, ruleset, procedure, options, dice, paused)
+
+
+def _answer_lookup(actor: Actor, question_id: int | None, channel_id: int, given: str | int,
+                   conn: Connection) -> Played | Asked:
+    return answer_in_lookup(conn, actor, question_id, channel_id, given)
+
+
+def _waiting(channel_id: int, user_id: int, conn: Connection) -> Pending | None:
+    return waiting_question(conn, channel_id, user_id)
+
+
+def _last_roll(channel_id: int, actor: Actor, conn: Connection) -> ListingKey:
+    return last_roll(conn, channel_id, actor)
+
+
+def _applied(interaction_id: int, conn: Connection) -> int | None:
+    return conn.scalar(_APPLIED, {"interaction": interaction_id})
+
+
+def _roster_read(channel_id: int, conn: Connection) -> RosterRead | None:
+    battle = active_battle(conn, channel_id)
+    if battle is None:
+        return None
+    tx = BattleTx(conn, battle, NOBODY, channel_id, None, "read")
+    charts = tx.charts_content()
+    return RosterRead(record(BattleRecord, battle), tx.roster(),
+                      play_settings(battle.ruleset, battle.settings, charts),
+                      charts is not None)
+
+
+def _ruleset(channel_id: int, conn: Connection) -> str | None:
+    return conn.scalar(_RULESET, {"channel": channel_id})
+
+
+def _unit_names(channel_id: int, gone_too: bool, conn: Connection) -> list[str] | None:
+    battle = active_battle(conn, channel_id)
+    if battle is None:
+        return None
+    return list(conn.scalars(_UNIT_NAMES if gone_too else _ACTIVE_UNIT_NAMES,
+                             {"battle": battle.id}))
+
+
+def _general_names(channel_id: int, conn: Connection) -> list[str]:
+    return list(conn.scalars(_GENERAL_NAMES, {"channel": channel_id}))
