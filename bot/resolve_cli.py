@@ -10,6 +10,7 @@ import sys
 import time
 from typing import IO, Any
 
+from bot.unsendable import in_json, refusal
 from rules.core.decisions import Undecided
 from rules.core.errors import InvalidInput, RulesError
 from rules.registry import resolve
@@ -37,8 +38,14 @@ def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
             "bad_json", f"The request holds a number too long to read ({exc}). "
             "Numbers in a request are small: a unit's strength, a distance, a morale."
         )
+    except RecursionError:
+        return EXIT_BAD_INPUT, error_object(
+            "bad_json", "The request nests lists or objects too deeply to read.")
     try:
         request = with_files(request)
+        found = in_json(request)
+        if found is not None:  # a lone surrogate, say: no answer could quote it
+            raise refusal(found, "Take it out of the request.")
         if isinstance(request, dict) and request.get("mode") == "odds":
             return 0, {"version": SCHEMA_VERSION, "mode": "odds", **odds_of(request)}
         if isinstance(request, dict) and request.get("mode", "resolve") != "resolve":
@@ -54,6 +61,10 @@ def resolve_text(text: str) -> tuple[int, dict[str, Any]]:
         return EXIT_BAD_INPUT, response
     except RulesError as exc:
         return EXIT_BAD_INPUT, error_object(_kind(exc), str(exc))
+    except RecursionError:  # read, but too deep for the checks that walk it
+        return EXIT_BAD_INPUT, error_object(
+            "invalid_input", "The request nests lists or objects too deeply: no field of a "
+            "request goes more than a few levels down.")
     return 0, {"version": SCHEMA_VERSION, **resolution.to_dict()}
 
 
@@ -99,6 +110,9 @@ def with_files(request: Any) -> Any:
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"`files`: `{path}` is not valid JSON: {exc.msg} (line "
                                f"{exc.lineno}).") from None
+        except RecursionError:
+            raise InvalidInput(f"`files`: `{path}` nests lists or objects too deeply to "
+                               "read.") from None
     return request
 
 

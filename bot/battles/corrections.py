@@ -96,8 +96,8 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
             raise InvalidInput("`status` is active or gone.")
         row.status = value
         row.gone_reason = None if value == "active" else "removed by the GM"
-        if value == "gone":
-            tx.unit_renamed_or_gone(row.name, None)
+        if value == "gone":  # out of its fights; its general's fate is the GM's to set
+            tx.unit_renamed_or_gone(row.name, None, generals=False)
     elif field == "side":
         row.side = battle_side(tx, value)
     elif field == "name":
@@ -140,6 +140,10 @@ def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
     row = tx.unit_row(unit, allow_gone=True)
     if row.status != "gone":
         raise BattleError(f"{row.name} is still in the battle.")
+    if row.strength == 0:
+        raise BattleError(f"{row.name} has no {tx.rules.strength_label} left to come back "
+                          "with.", hint=f"Give it some first: `/gm set unit:{row.name} "
+                          "field:strength value:…`, then restore it.")
     tx.touch(row)
     row.status, row.gone_reason = "active", None
     _check_unit(tx, row)

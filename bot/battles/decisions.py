@@ -140,8 +140,9 @@ def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
 
 
 def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
-                        dice: str | None, paused: Paused, *, mover: int | None = None,
-                        move: int | None = None, before: DiceUse = NO_DICE) -> Asked:
+                  dice: str | None, paused: Paused, *, mover: int | None = None,
+                  move: int | None = None, before: DiceUse = NO_DICE,
+                  summary_prefix: str = "") -> Asked:
     """Keep the question on the battle, logged as an event, in the command's transaction.
 
     ``mover`` made the move (default: whoever runs this command), ``move`` is the move's
@@ -160,7 +161,7 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     left = queue_left(battle.dice_queue or [], paused.use, before)
     if left is not None:  # the GM's queued dice it took are spent
         battle.dice_queue = left
-    tx.record("question", f"Asked: {paused.question.text}",
+    tx.record("question", f"{summary_prefix}Asked: {paused.question.text}",
                     request={"ruleset": battle.ruleset, "procedure": procedure,
                              "options": dict(options), MOVE: pending.move})
     return Asked(pending, paused.steps, paused.dice_note, f"b{battle.id}:{pending.seq}")
@@ -189,8 +190,8 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
                                     summary_prefix=summary, move=pending.move)
     except Paused as paused:  # the answer leads to another question
         return ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
-                                   mover=pending.asked_by, move=pending.move,
-                                   before=pending.use)
+                             mover=pending.asked_by, move=pending.move, before=pending.use,
+                             summary_prefix=summary)
 
 
 def _now() -> str:

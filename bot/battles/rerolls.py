@@ -51,8 +51,10 @@ def last_move(tx: BattleTx) -> list[Row]:
 
 def move_options(events: list[Row]) -> dict[str, Any]:
     """The command's options as first given: answers given ahead (``choices``) stay, those
-    the bot asked for go, to be asked again (or walked, for an override)."""
-    return {k: v for k, v in events[0].request["options"].items() if k != ANSWERED}
+    the bot asked for go, to be asked again (or walked, for an override). The command is
+    played again: an answer given ahead that fits no question is set aside, as it was."""
+    options = {k: v for k, v in events[0].request["options"].items() if k != ANSWERED}
+    return {**options, ANSWERED: ""}
 
 
 def numbers(events: list[Row]) -> str:
@@ -131,7 +133,7 @@ def override_last(tx: BattleTx, key: ListingKey, found: Enumeration,
     take_back(tx, events, "to override it")
     # The answers on the way to this result replace those the players gave.
     options = move_options(events)
-    if chosen.answers is not None:
+    if chosen.answers:
         options[ANSWERED] = "; ".join(chosen.answers)
     return play_in_battle(
         tx, events[0].request["procedure"], options, None, kind="override",

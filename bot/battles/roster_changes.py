@@ -102,14 +102,16 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
     return changes, event.seq
 
 
-def remove_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
+def remove_unit(tx: BattleTx, unit: str) -> tuple[str, int, list[str]]:
+    """Remove a unit: its name, the event's number, and the generals it leaves alone."""
     row = tx.unit_row(unit, allow_gone=True)
     tx.require_owner(row, "remove")
     name = row.name
-    tx.unit_renamed_or_gone(name, None)
+    alone = tx.unit_renamed_or_gone(name, None)
     tx.delete(row)
-    event = tx.record("unit_remove", f"Removed {name}")
-    return name, event.seq
+    event = tx.record("unit_remove", f"Removed {name}"
+                      + (f"; {', '.join(alone)} left alone" if alone else ""))
+    return name, event.seq, alone
 
 
 def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: int,

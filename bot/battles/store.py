@@ -391,9 +391,12 @@ class BattleTx:
                 self._set(row, general_columns(general))
         self._write_engagements(after.engagements)
 
-    def unit_renamed_or_gone(self, name: str, new_name: str | None) -> None:
-        """Engagements follow a unit renamed (``new_name``), and end for one removed (None):
-        nobody stays locked in a fight with a name no unit has."""
+    def unit_renamed_or_gone(self, name: str, new_name: str | None, *,
+                             generals: bool = True) -> list[str]:
+        """Engagements and (with ``generals``) generals follow a unit renamed
+        (``new_name``); for one removed (None) its engagements end and its generals are left
+        alone: nobody stays with, or locked in a fight with, a name no unit has. The
+        generals left alone, by name."""
         for row in self.engagement_rows():
             engagement = roster_engagement(row)
             if not engagement.involves(name):
@@ -404,6 +407,13 @@ class BattleTx:
                 sides = [[new_name if name_key(n) == name_key(name) else n for n in side]
                          for side in engagement.sides]
                 self._set(row, {"sides": sides})
+        alone: list[str] = []
+        for general in self.general_rows() if generals else ():
+            if general.unit_name and name_key(general.unit_name) == name_key(name):
+                self._set(general, {"unit_name": new_name})
+                if new_name is None:
+                    alone.append(general.name)
+        return alone
 
     def _write_engagements(self, after: tuple[Engagement, ...]) -> None:
         """New engagements get a row; ended ones are marked so; changed ones are updated."""

@@ -115,10 +115,11 @@ class Roster(commands.Cog):
     @app_commands.describe(unit="The unit")
     async def remove(self, interaction: discord.Interaction, unit: str) -> None:
         async def work() -> Reply:
-            name, seq = await self.store.apply(
+            name, seq, alone = await self.store.apply(
                 interaction, "/unit remove", lambda tx: remove_unit(tx, unit))
+            left = "".join(f" {escape(general)} is left alone, with no unit." for general in alone)
             return done(f"➖ {escape(name)} removed from the roster (event #{seq}; a GM can "
-                        "`/gm undo` it).")
+                        f"`/gm undo` it).{left}")
 
         await answer(interaction, work)
 

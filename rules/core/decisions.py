@@ -106,7 +106,8 @@ class Answers:
     playing_on: bool = False
 
     def decide(self, question: Question) -> Answer:
-        if question.key in self.by_question:
+        keyed = question.key in self.by_question
+        if keyed:
             given = self.by_question[question.key]
         elif self.in_order:
             given = self.in_order.pop(0)
@@ -117,7 +118,11 @@ class Answers:
         except InvalidInput:
             if not self.playing_on:
                 raise
-            raise Undecided(question, set_aside=given) from None
+            if not keyed or not self.in_order:
+                raise Undecided(question, set_aside=given) from None
+            # Set aside for the answers that follow in order (a walk of every answer).
+            del self.by_question[question.key]
+            return self.decide(question)
         self.asked.append(question.key)
         return answer
 
@@ -150,7 +155,8 @@ class Answers:
 
 ANSWERED = "answered"
 """The option where the bot keeps the answers players gave to its questions (apart from
-``choices``, given ahead with the command: a reroll keeps those and asks the others again)."""
+``choices``, given ahead with the command: a reroll keeps those and asks the others again).
+Present, even empty, it says the command is being played again."""
 
 
 def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> Answers:
@@ -161,7 +167,9 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
         asked = Answers.read(options.get(ANSWERED), ANSWERED)
         answers.by_question |= asked.by_question
         answers.in_order += asked.in_order
-        answers.playing_on = bool(asked.by_question or asked.in_order)
+        # Played again (after an answer, or a GM's reroll or override): the command was
+        # accepted long ago.
+        answers.playing_on = options.get(ANSWERED) is not None
     else:
         answers = Answers.read(options.get("answers"), "answers")
     if more is not None:

@@ -47,7 +47,10 @@ _WRONG_SEPARATOR = re.compile(
 
 
 def possessive(name: str) -> str:
-    """``Hussars'``, ``2nd Foot's``: many unit names end in s."""
+    """``Hussars'``, ``2nd Foot's``: many unit names end in s; a name that reads as a
+    possessive already (``Barrell's``) is left as it is."""
+    if name.endswith(("'s", "’s")):
+        return name
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 

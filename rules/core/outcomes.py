@@ -103,6 +103,8 @@ def _sample(prepared: Prepared, search: _Search, samples: int) -> None:
                 resolution = _play(prepared, recorder, answers)
                 break
             except Undecided as asked:
+                if search.must_stop():  # a question that keeps coming back ends the search
+                    return
                 answers = (*(answers or ()), pick.choice(asked.question.answers).key)
         search.add(label_of(resolution), tuple(recorder.path), answers)
 

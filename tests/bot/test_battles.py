@@ -355,3 +355,24 @@ async def test_the_battle_setting_changes_how_a_melee_reads(battle_session):
     await gm(battle_session, "/battle setting name:obstacle_reading value:attacker")
     attacker = await reply(battle_session, melee)
     assert attacker.embeds[0]["title"] == "💥 Attackers win by 3: D routs, −2 SP"
+
+
+async def test_removing_a_unit_leaves_its_general_alone_and_undo_puts_him_back(battle_session):
+    await setup_battle(battle_session)
+    removed = await gm(battle_session, '/unit remove unit:"2nd Foot"')
+    assert removed.content.endswith("Wolfe is left alone, with no unit.")
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "**Wolfe** (British)\n" in shown + "\n" and "with 2nd Foot" not in shown
+    await gm(battle_session, "/gm undo")
+    assert "**Wolfe** (British) · with 2nd Foot" in text_of(
+        await reply(battle_session, "/battle show"))
+
+
+async def test_a_unit_with_no_strength_left_is_restored_only_once_given_some(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, "/gm set unit:Rangers field:strength value:0")
+    await gm(battle_session, "/gm set unit:Rangers field:status value:gone")
+    refused = await gm(battle_session, "/gm restore unit:Rangers")
+    assert refused.ephemeral and "Rangers has no SP left to come back with" in refused.content
+    await gm(battle_session, "/gm set unit:Rangers field:strength value:2")
+    assert not (await gm(battle_session, "/gm restore unit:Rangers")).ephemeral

@@ -84,12 +84,22 @@ def test_resolve_errors_exit_2_with_an_error_object():
                     "situation": "c", "dice": ""}): "not_enough_dice",
         "[]": "invalid_input",
         '{"ruleset": "fire-at-will", "strength": ' + "9" * 5000 + "}": "bad_json",
+        # Text no answer could quote, and nesting too deep to read or to walk.
+        json.dumps({"ruleset": "tricorne", "procedure": "melee",
+                    "attacker": {"name": "Barrell\ud800", "type": "regular"},
+                    "defender": {"name": "B", "type": "regular"}}): "invalid_input",
+        "[" * 100_000 + "]" * 100_000: "bad_json",
     }
     for text, kind in cases.items():
         status, response = resolve(text)
         assert status == 2, text
         assert response["error"]["kind"] == kind, (text, response)
         assert response["error"]["message"]
+    # Deep enough to be read, or not, as the interpreter's stack allows: refused either way.
+    deep = ('{"ruleset": "tricorne", "procedure": "melee", "attacker": ' + "[" * 990
+            + "]" * 990 + "}")
+    status, response = resolve(deep)
+    assert status == 2 and "nests lists or objects too deeply" in response["error"]["message"]
 
 
 def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:

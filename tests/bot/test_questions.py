@@ -11,7 +11,7 @@ from bot.battles import play
 from bot.storage.models import Battle, Event
 from rules.core.dice import ScriptedSource, parse_dice
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
 from .test_decisions import CHARGE, OTHER, buttons
 from .test_decisions import setup as setup_charge
 from .test_tricorne import MELEE
@@ -139,3 +139,24 @@ async def test_a_bad_answer_given_with_the_command_is_refused_at_once(battle_ses
     assert refused.ephemeral and "`maybe` is not an answer" in refused.content
     async with battle_session.client.db.reader() as s:
         assert [e.kind for e in await s.scalars(select(Event))][-1] == "general_add"
+
+
+async def test_an_answer_that_leads_to_another_question_is_logged_too(battle_session):
+    await setup_tricorne(battle_session)
+    asked = await reply(battle_session, MELEE, user_id=PLAYER)
+    await press(battle_session, asked, "Stand and fight", GM_USER)
+    log = text_of(await reply(battle_session, "/battle log"))
+    assert ("**question** · player: Answered “Will Dragoons retire and rally before Black "
+            "Watch rolls?” (#7): Stand and fight. Asked: Will Black Watch take ground") in log
+
+
+async def test_a_move_whose_answer_given_ahead_was_set_aside_can_be_rerolled(battle_session):
+    await setup_tricorne(battle_session)
+    asked = await reply(battle_session, MELEE + ' choices:"take_ground=charge"', user_id=PLAYER)
+    [_, ground] = await press(battle_session, asked, "Stand and fight", GM_USER)
+    assert "does not fit" in text_of(ground)
+    rerolled = await reply(battle_session, "/gm reroll", user_id=GM_USER)
+    assert not rerolled.ephemeral, rerolled.content
+    assert rerolled.embeds[0]["title"].startswith("❓ Will Dragoons retire and rally")
+    menu = await send(battle_session, "/gm override", user_id=GM_USER)
+    assert [m for m in menu if m.components], [m.content for m in menu]

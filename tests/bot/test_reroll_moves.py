@@ -119,7 +119,7 @@ async def test_override_works_out_the_whole_move_with_its_answers_open(battle_se
     key, job, roster = await store.peek(CHANNEL, lambda tx: (*listing_job(tx), tx.roster()))
     assert key == (log[-1].battle_id, log[-1].seq)
     # The command as first given: every answer is open to the listing.
-    assert job.options == log[-4].request["options"] and ANSWERED not in job.options
+    assert job.options == {**log[-4].request["options"], ANSWERED: ""}
     dragoons = roster.unit("Dragoons")
     assert (dragoons.status, dragoons.strength) == ("active", 4)
     menu = menu_of(await send(battle_session, "/gm override", user_id=GM_USER))
