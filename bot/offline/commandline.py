@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from discord import app_commands
 
+from .discord_internals import NO_DESCRIPTION
 from .payloads import (
     OPTION_TYPE_NAMES,
     OfflineInputError,
@@ -40,8 +41,6 @@ __all__ = [
 _QUOTES = "\"'"
 #: How a mention-type value is typed in the console.
 _PLACEHOLDERS = {6: "<@user-id>", 7: "<#channel-id>", 8: "<@&role-id>", 9: "<@id>"}
-#: discord.py's placeholder for options registered without a description.
-_NO_DESCRIPTION = "…"
 
 
 class CommandLineError(OfflineInputError):
@@ -312,7 +311,7 @@ def _either(items: Sequence[str]) -> str:
 
 def _describe(schema: Mapping[str, Any]) -> str:
     description = str(schema.get("description") or "")
-    return "" if description == _NO_DESCRIPTION else description
+    return "" if description == NO_DESCRIPTION else description
 
 
 def _line(label: str, description: str, indent: int = 0) -> str:

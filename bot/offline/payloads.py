@@ -6,7 +6,8 @@ are strings, permissions are decimal strings, options are typed and nested
 under their subcommand and group.
 
 Option values are checked against the command's *registered schema*, i.e. the
-JSON ``Command.to_dict(tree)`` produces for Discord at sync time. Using that
+JSON a command is registered with at sync time
+(:func:`bot.offline.discord_internals.command_schema`). Using that
 schema (rather than reading the Python signature) means the offline layer
 refuses exactly what the Discord client would refuse: unknown names, missing
 required options, values outside choices or ranges.
@@ -26,6 +27,8 @@ from typing import Any
 
 import discord
 from discord import app_commands, utils
+
+from .discord_internals import command_schema
 
 __all__ = [
     "DEFAULT_APP_PERMISSIONS",
@@ -499,13 +502,14 @@ def top_level_schemas(
     """Slash commands a user sees in this place, by name; guild commands shadow global ones."""
     found: dict[str, RegisteredCommand] = {}
     for command in tree.get_commands(type=discord.AppCommandType.chat_input):
-        schema = command.to_dict(tree)
+        schema = command_schema(command, tree)
         if _usable_in(schema, guild_id):
             found[command.name] = RegisteredCommand(command, schema, None)
     if guild_id is not None:
         guild = discord.Object(id=guild_id)
         for command in tree.get_commands(guild=guild, type=discord.AppCommandType.chat_input):
-            found[command.name] = RegisteredCommand(command, command.to_dict(tree), guild_id)
+            found[command.name] = RegisteredCommand(command, command_schema(command, tree),
+                                                    guild_id)
     return dict(sorted(found.items()))
 
 

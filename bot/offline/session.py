@@ -7,9 +7,8 @@ payloads and handed to the real ``CommandTree``, so option parsing,
 transformers, checks and error handlers all run as they do live; only the
 webhook layer underneath is replaced (see :mod:`bot.offline.transport`).
 
-Relies on discord.py private API, hence the pinned minor version:
-``Client._async_setup_hook``, ``Client._connection``, ``ConnectionState._add_guild``,
-``CommandTree._call`` and ``CommandTree._dispatch_error``.
+It relies on discord.py's private API, through :mod:`bot.offline.discord_internals`
+alone (hence the pinned minor version).
 """
 
 from __future__ import annotations
@@ -24,8 +23,23 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.user import ClientUser
 
+from .discord_internals import (
+    NETWORK_METHODS,
+    cache_guild,
+    cached_guild,
+    dispatch_component,
+    emit_event,
+    is_library_timer,
+    known_application_id,
+    make_interaction,
+    prepare_client,
+    replace_http_methods,
+    restore_http_methods,
+    route_label,
+    run_app_command,
+    set_identity,
+)
 from .payloads import (
     CDN,
     OfflineInputError,
@@ -48,9 +62,6 @@ from .transport import (
 
 __all__ = ["Dispatch", "OfflineDiscord"]
 
-#: The only ``client.http`` entry points that reach the network; all REST calls
-#: funnel through ``request``.
-_NETWORK_METHODS = ("request", "get_from_cdn", "static_login", "ws_connect")
 _COMMAND, _COMPONENT, _AUTOCOMPLETE = 2, 3, 4
 _BUTTON, _SELECT = 2, 3
 
@@ -58,33 +69,14 @@ _BUTTON, _SELECT = 2, 3
 # --------------------------------------------------------------------------- task tracking
 
 
-#: discord.py's own delayed jobs (view timeouts, ``delete_after``, typing loops).
-#: They belong to the interaction but would keep a dispatch waiting for minutes.
-_TIMER_QUALNAMES = (
-    "BaseView.__timeout_task_impl",
-    ".<locals>.inner_call",
-    ".<locals>.delete",
-    "Typing.do_typing",
-)
-
-
-def _is_library_timer(task: asyncio.Task[Any]) -> bool:
-    coro = task.get_coro()
-    code = getattr(coro, "cr_code", None)
-    frame = getattr(coro, "cr_frame", None)
-    if code is None or frame is None:
-        return False
-    module = frame.f_globals.get("__name__", "")
-    return module.startswith("discord.") and code.co_qualname.endswith(_TIMER_QUALNAMES)
-
-
 class _TaskScope:
     """Tasks started, directly or transitively, while one interaction is handled.
 
     A command may hand its follow-up to a task of its own, and discord.py runs
     event listeners as tasks; the dispatch is only finished when those are.
-    Library timers are kept apart: they are cancelled when the session closes
-    rather than waited for.
+    Library timers (view timeouts, ``delete_after``, typing loops) belong to the
+    interaction but would keep a dispatch waiting for minutes: they are kept
+    apart, and cancelled when the session closes rather than waited for.
     """
 
     def __init__(self) -> None:
@@ -93,7 +85,7 @@ class _TaskScope:
         self.errors: list[BaseException] = []
 
     def adopt(self, task: asyncio.Task[Any]) -> None:
-        if _is_library_timer(task):
+        if is_library_timer(task):
             self.timers.add(task)
             return
         self.tasks.add(task)
@@ -232,8 +224,9 @@ class OfflineDiscord:
         self.client = client
         self.tree: app_commands.CommandTree[Any] = tree
         self.ids = ids or Snowflakes()
-        state = client._connection
-        self.application_id: int = application_id or state.application_id or self.ids.next()
+        self.application_id: int = (
+            application_id or known_application_id(client) or self.ids.next()
+        )
         self.bot_user: dict[str, Any] = user_payload(
             bot_user_id or self.application_id, bot_name, bot=True
         )
@@ -276,13 +269,9 @@ class OfflineDiscord:
                 raise
 
     async def _log_in(self) -> None:
-        client = self.client
-        await client._async_setup_hook()
-        state = client._connection
-        if state.application_id is None:
-            state.application_id = self.application_id
-        state.user = ClientUser(state=state, data=self.bot_user)  # type: ignore[arg-type]
-        await client.setup_hook()
+        await prepare_client(self.client)
+        set_identity(self.client, self.application_id, self.bot_user)
+        await self.client.setup_hook()
 
     async def close(self) -> None:
         """Cancel tasks still running from earlier dispatches, close the client, unpatch."""
@@ -304,14 +293,12 @@ class OfflineDiscord:
         self._transport.uninstall()
         if self._loop is not None:
             _task_hook.uninstall(self._loop)
-        for name in _NETWORK_METHODS:
-            self.client.http.__dict__.pop(name, None)
+        restore_http_methods(self.client)
 
     def _block_network(self) -> None:
         """Make every network entry point of ``client.http`` fail loudly and be counted."""
-        for name in _NETWORK_METHODS:
-            setattr(self.client.http, name, self._refusal(name))
-        self.client.http.get_from_cdn = self._cdn  # type: ignore[method-assign]
+        refusals = {name: self._refusal(name) for name in NETWORK_METHODS}
+        replace_http_methods(self.client, {**refusals, "get_from_cdn": self._cdn})
 
     async def _cdn(self, url: str) -> bytes:
         """What Discord's CDN serves: the files attached offline; nothing else is reachable."""
@@ -515,7 +502,7 @@ class OfflineDiscord:
                              "AUTOCOMPLETE (4) are dispatched")
         self._seed_guild(payload)
         capture = self._transport.open(payload)
-        interaction = discord.Interaction(data=payload, state=self.client._connection)
+        interaction = make_interaction(self.client, payload)
         scope, log = _TaskScope(), []
         errors: list[BaseException] = []
         try:
@@ -536,19 +523,11 @@ class OfflineDiscord:
         """What ``ConnectionState.parse_interaction_create`` does, awaited instead of spawned."""
         _scope.set(scope)
         with OfflineTransport.recording(capture, log):
-            self.client.dispatch("interaction", interaction)
+            emit_event(self.client, "interaction", interaction)
             if interaction.type is discord.InteractionType.component:
-                # As the connection state does: the view store finds the button's item
-                # (a persistent one, or a dynamic item by its custom id) and runs it.
-                data = interaction.data or {}
-                self.client._connection._view_store.dispatch_view(
-                    data["component_type"], data["custom_id"], interaction)  # type: ignore
+                dispatch_component(self.client, interaction)
                 return
-            try:
-                await self.tree._call(interaction)
-            except app_commands.AppCommandError as error:
-                # CommandTree._from_interaction's wrapper does the same.
-                await self.tree._dispatch_error(interaction, error)
+            await run_app_command(self.tree, interaction)
 
     # -- state ---------------------------------------------------------------------------
 
@@ -575,13 +554,12 @@ class OfflineDiscord:
         member = payload.get("member") or {}
         new_roles = {int(role) for role in member.get("roles", [])} - roles
         new_channel = {int(payload["channel_id"])} - channels
-        state = self.client._connection
-        if not (new_roles or new_channel) and state._get_guild(int(guild_id)) is not None:
+        if not (new_roles or new_channel) and cached_guild(self.client, int(guild_id)) is not None:
             return
         roles |= new_roles
         channels |= new_channel
         data = guild_payload(int(guild_id), channel_ids=sorted(channels), role_ids=sorted(roles))
-        state._add_guild(discord.Guild(data=data, state=state))  # type: ignore[arg-type]
+        cache_guild(self.client, data)
 
 
 def _components(components: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -603,7 +581,5 @@ def _words(path: str | Sequence[str]) -> list[str]:
 
 
 def _describe(args: tuple[Any, ...]) -> str:
-    route = args[0] if args else None
-    if isinstance(route, discord.http.Route):
-        return f"({route.method} {route.path})"
-    return "(...)"
+    label = route_label(args[0]) if args else None
+    return "(...)" if label is None else f"({label})"

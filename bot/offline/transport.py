@@ -1,9 +1,10 @@
 """Capture what the bot sends in answer to interactions, answering as Discord would.
 
 discord.py sends every interaction response, follow-up and edit through one
-method, ``discord.webhook.async_.AsyncWebhookAdapter.request``. Replacing that
-method (and nothing else) keeps all of discord.py's own payload building in
-play, while no request leaves the process.
+method of its webhook adapter. Replacing that method (and nothing else) keeps
+all of discord.py's own payload building in play, while no request leaves the
+process; :mod:`bot.offline.discord_internals` holds the replacement's side that
+depends on discord.py.
 
 Requests are routed by the interaction token in their URL, so each interaction
 has its own Discord-side record (acknowledged or not, its messages) no matter
@@ -27,8 +28,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
-from discord.webhook import async_ as webhook_async
 
+from .discord_internals import (
+    CALLBACK_ROUTE,
+    EXECUTE_ROUTE,
+    MESSAGE_PATH,
+    ORIGINAL_MESSAGE_PATH,
+    WebhookRequest,
+    WebhookRoute,
+    http_error,
+    json_codec,
+    replace_webhook_request,
+    upload_bytes,
+    webhook_request_stand_in,
+)
 from .payloads import Snowflakes, user_payload
 
 __all__ = [
@@ -48,8 +61,7 @@ AUTOCOMPLETE_RESULT, MODAL = 8, 9
 
 # The JSON codec discord.py's own HTTP adapter uses (orjson when it is installed, as it is
 # with Huzzah): the stand-in for the network spends on JSON what the real request would.
-_to_json = discord.utils._to_json
-_from_json = discord.utils._from_json
+_to_json, _from_json = json_codec()
 
 
 def _detached(value: Any) -> Any:
@@ -62,11 +74,6 @@ def _detached(value: Any) -> Any:
 
 EPHEMERAL = 64
 LOADING = 128
-
-_CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
-_EXECUTE = "POST /webhooks/{webhook_id}/{webhook_token}"
-_ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
-_MESSAGE = "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
 
 #: Discord's documented limits, checked on every message the bot sends.
 _LIMITS = {
@@ -134,7 +141,7 @@ class SentRequest:
     @property
     def callback_type(self) -> int | None:
         """The interaction callback type (4 message, 5 deferral, 8 autocomplete ...)."""
-        if self.route != _CALLBACK or self.payload is None:
+        if self.route != CALLBACK_ROUTE or self.payload is None:
             return None
         return self.payload.get("type")
 
@@ -171,21 +178,13 @@ class SentMessage:
 # --------------------------------------------------------------------------- Discord's answers
 
 
-@dataclass(frozen=True)
-class _FakeResponse:
-    """Enough of an aiohttp response for discord.HTTPException to describe the error."""
-
-    status: int
-    reason: str
-
-
 def _discord_error(status: int, code: int, message: str, errors: dict | None = None) -> Exception:
     body: dict[str, Any] = {"code": code, "message": message}
     if errors:
         body["errors"] = errors
-    response = _FakeResponse(status, {400: "Bad Request", 404: "Not Found"}.get(status, "Error"))
+    reason = {400: "Bad Request", 404: "Not Found"}.get(status, "Error")
     error_type = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
-    error = error_type(response, body)  # type: ignore[arg-type]
+    error = http_error(error_type, status, reason, body)
     error.offline_body = body  # type: ignore[attr-defined]
     return error
 
@@ -278,21 +277,21 @@ class InteractionCapture:
 
     # -- routing -------------------------------------------------------------
 
-    def answer(self, route: discord.http.Route, request: SentRequest) -> Any:
+    def answer(self, route: WebhookRoute, request: SentRequest) -> Any:
         """Discord's JSON answer to ``request``, or raise the HTTP error Discord would.
 
         The answer may share objects with the stored messages: the caller sends it over the
         "wire" (``_offline_request``), which copies it.
         """
-        if route.key == _CALLBACK:
-            if str(route.webhook_id) != self.payload["id"]:
+        if route.key == CALLBACK_ROUTE:
+            if route.webhook_id != self.payload["id"]:
                 raise _discord_error(404, 10062, "Unknown interaction")
             return self._callback(request)
-        if str(route.webhook_id) != self.payload["application_id"]:
+        if route.webhook_id != self.payload["application_id"]:
             raise _discord_error(404, 10015, "Unknown Webhook")
-        if route.key == _EXECUTE:
+        if route.key == EXECUTE_ROUTE:
             return self._execute(request)
-        if route.path in (_ORIGINAL, _MESSAGE):
+        if route.path in (ORIGINAL_MESSAGE_PATH, MESSAGE_PATH):
             message_id = route.url.rsplit("/", 1)[-1]
             return self._on_message(route.method, message_id, request)
         raise OfflineNetworkError(f"no offline answer for {route.method} {route.path}")
@@ -493,10 +492,7 @@ def _read_files(files: Sequence[discord.File] | None) -> list[SentFile]:
     """Copy upload bytes now: discord.py closes the files once the request returns."""
     sent = []
     for file in files or []:
-        file.reset()
-        data = file.fp.read()
-        file.reset()
-        sent.append(SentFile(file.filename or "untitled", data, file.description))
+        sent.append(SentFile(file.filename or "untitled", upload_bytes(file), file.description))
     return sent
 
 
@@ -515,7 +511,7 @@ def _json_body(
 
 
 class _Router:
-    """Process-wide switchboard behind the replaced ``AsyncWebhookAdapter.request``.
+    """Process-wide switchboard behind the replaced webhook adapter's ``request``.
 
     The patch is shared by every open transport (reference counted) so that
     sessions can overlap and close in any order.
@@ -528,14 +524,13 @@ class _Router:
 
     def install(self) -> None:
         if self.users == 0:
-            self.original = webhook_async.AsyncWebhookAdapter.request
-            webhook_async.AsyncWebhookAdapter.request = _offline_request  # type: ignore[method-assign]
+            self.original = replace_webhook_request(_offline_request)
         self.users += 1
 
     def uninstall(self) -> None:
         self.users -= 1
         if self.users == 0:
-            webhook_async.AsyncWebhookAdapter.request = self.original  # type: ignore[method-assign]
+            replace_webhook_request(self.original)
             self.original = None
 
     def log_for(self, capture: InteractionCapture) -> list[SentRequest]:
@@ -549,26 +544,14 @@ class _Router:
 _router = _Router()
 
 
-async def _offline_request(
-    self: webhook_async.AsyncWebhookAdapter,
-    route: discord.http.Route,
-    session: Any = None,
-    *,
-    payload: dict[str, Any] | None = None,
-    multipart: list[dict[str, Any]] | None = None,
-    proxy: str | None = None,
-    proxy_auth: Any = None,
-    files: Sequence[discord.File] | None = None,
-    reason: str | None = None,
-    auth_token: str | None = None,
-    params: dict[str, Any] | None = None,
-) -> Any:
-    """Stand-in for ``AsyncWebhookAdapter.request``: same parameters, no network.
+async def _answer_offline(sent: WebhookRequest) -> Any:
+    """Discord's answer to one webhook request, with no network.
 
     It yields to the loop once, as a real request would, so that concurrent
     handlers interleave the way they do live.
     """
     await asyncio.sleep(0)
+    route, payload, params = sent.route, sent.payload, sent.params
     capture = _router.captures.get(route.webhook_token or "")
     if capture is None:
         raise OfflineNetworkError(
@@ -577,8 +560,8 @@ async def _offline_request(
     request = SentRequest(
         method=route.method,
         url=route.url,
-        payload=_json_body(payload, multipart),
-        files=_read_files(files),
+        payload=_json_body(payload, sent.multipart),
+        files=_read_files(sent.files),
         route=route.key,
         params=dict(params) if params else None,
     )
@@ -592,9 +575,13 @@ async def _offline_request(
     # Over the wire once: one copy kept in the log, one for discord.py to build from.
     wire = _to_json(answer)
     request.response = _from_json(wire)
-    if route.key == _CALLBACK and request.response and "resource" in request.response:
+    if route.key == CALLBACK_ROUTE and request.response and "resource" in request.response:
         request.message = request.response["resource"]["message"]
     return _from_json(wire)
+
+
+#: In place of ``AsyncWebhookAdapter.request`` while a transport is installed.
+_offline_request = webhook_request_stand_in(_answer_offline)
 
 
 class OfflineTransport:
@@ -684,14 +671,14 @@ class OfflineTransport:
 
 
 def _request_kind(request: SentRequest) -> str | None:
-    if request.route == _CALLBACK:
+    if request.route == CALLBACK_ROUTE:
         return {
             CHANNEL_MESSAGE: "response",
             DEFERRED_CHANNEL_MESSAGE: "deferral",
             UPDATE_MESSAGE: "update",
             MODAL: "modal",
         }.get(request.callback_type or 0)
-    if request.route == _EXECUTE:
+    if request.route == EXECUTE_ROUTE:
         return "followup"
     if request.route.startswith("PATCH "):
         return "edit"
@@ -719,7 +706,7 @@ def _to_message(request: SentRequest, kind: str) -> SentMessage:
     visibility Discord gave it.
     """
     payload = request.payload or {}
-    data = (payload.get("data") or {}) if request.route == _CALLBACK else payload
+    data = (payload.get("data") or {}) if request.route == CALLBACK_ROUTE else payload
     if kind in ("followup", "edit") and request.message is not None:
         data = request.message
     return SentMessage(
