@@ -6,14 +6,20 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import signal
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.config import load_config
 from bot.logs import setup_logging
+from bot.process import (
+    EXIT_CONFIG,
+    EXIT_INTERRUPTED,
+    EXIT_NETWORK,
+    EXIT_OK,
+    StopSignals,
+    checkpoint,
+)
 
 if TYPE_CHECKING:
     import discord
@@ -23,14 +29,6 @@ if TYPE_CHECKING:
 # and `huzzah --help` need neither, and start several times faster without them.
 
 log = logging.getLogger("huzzah")
-
-EXIT_OK = 0
-EXIT_NETWORK = 1
-"""Discord (or the network) could not be reached: worth retrying, so supervisors restart."""
-EXIT_CONFIG = 2
-"""A configuration error (no token, token rejected, database unusable): restarting cannot help."""
-EXIT_INTERRUPTED = 130
-"""Stopped with Ctrl-C (SIGINT), as shells report it."""
 
 STOP_GRACE = 8.0
 """Seconds that commands in progress get to finish on shutdown: under ``docker stop``'s 10."""
@@ -69,61 +67,6 @@ def _migrated_url() -> str:
 
 
 # --------------------------------------------------------------------------- stopping cleanly
-
-
-class StopSignals:
-    """SIGTERM and SIGINT as a request to stop, so the work in progress can finish first.
-
-    ``systemctl stop`` and ``docker stop`` send SIGTERM; left to its default, it would end the
-    process between two statements of a command. Handlers are installed on the running loop.
-    """
-
-    SIGNALS = (signal.SIGTERM, signal.SIGINT)
-
-    def __init__(self) -> None:
-        self.received: int | None = None
-        self.event = asyncio.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def install(self) -> StopSignals:
-        self._loop = asyncio.get_running_loop()
-        for number in self.SIGNALS:
-            self._loop.add_signal_handler(number, self._receive, number)
-        return self
-
-    def remove(self) -> None:
-        if self._loop is not None:
-            for number in self.SIGNALS:
-                self._loop.remove_signal_handler(number)
-            self._loop = None
-
-    def __enter__(self) -> StopSignals:
-        return self.install()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.remove()
-
-    def _receive(self, number: int) -> None:
-        if self.received is None:
-            self.received = number
-            log.info("received %s: stopping once the commands in progress are done",
-                     signal.Signals(number).name)
-        self.event.set()
-
-    @property
-    def requested(self) -> bool:
-        return self.received is not None
-
-    @property
-    def name(self) -> str:
-        return signal.Signals(self.received).name if self.received is not None else ""
-
-    def exit_status(self, otherwise: int = EXIT_OK) -> int:
-        """130 after Ctrl-C; SIGTERM is an ordinary stop, so it keeps ``otherwise``."""
-        return EXIT_INTERRUPTED if self.received == signal.SIGINT else otherwise
-
-    async def wait(self) -> None:
-        await self.event.wait()
 
 
 class CommandGate:
@@ -175,42 +118,6 @@ async def _refuse(interaction: discord.Interaction[Any]) -> None:
         return
     with contextlib.suppress(discord.HTTPException):
         await interaction.response.send_message(SHUTTING_DOWN, ephemeral=True)
-
-
-def sqlite_file(url: str) -> str | None:
-    """The file behind a SQLite URL; ``None`` for PostgreSQL and in-memory databases."""
-    from sqlalchemy import make_url
-
-    parsed = make_url(url)
-    database = parsed.database or ""
-    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:"):
-        return None
-    if database.startswith("file:"):
-        return None
-    return database
-
-
-async def checkpoint(url: str) -> None:
-    """Fold SQLite's write-ahead log into the database file, once every connection is closed.
-
-    The last connection to close normally does this; doing it explicitly leaves one
-    self-contained file even when a connection was left open.
-    """
-    path = sqlite_file(url)
-    if path is None:
-        return
-
-    def fold() -> None:
-        connection = sqlite3.connect(path, timeout=5)
-        try:
-            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            connection.close()
-
-    try:
-        await asyncio.to_thread(fold)
-    except sqlite3.Error as error:  # another process holds it: its own close will fold the log
-        log.warning("could not checkpoint the SQLite log: %s", error)
 
 
 async def serve(

@@ -19,7 +19,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.cli import EXIT_OK, StopSignals, checkpoint, sqlite_file
 from bot.client import create_bot
 from bot.offline import (
     OfflineDiscord,
@@ -31,6 +30,7 @@ from bot.offline import (
     parse_command_line,
     render_messages,
 )
+from bot.process import EXIT_OK, StopSignals, checkpoint, sqlite_file
 from bot.storage.database import Database, async_url, database_url, is_in_memory
 from bot.storage.migrate import upgrade_if_needed
 

@@ -2,14 +2,18 @@
 
 The buttons are ``DynamicItem``s: their custom ids say which question and which answer
 (``huzzah:answer:b12:7:0`` is answer 0 to the question battle 12 asked in event 7;
-``q5:0`` is quick-lookup question 5), so they keep working after a restart.
+``q5:0`` is quick-lookup question 5), so they keep working after a restart. A press is
+answered by the cog whose command the button stands for, found in the bot's cogs by its name
+and known here by the methods it answers with (:class:`AnswerPresses`, :class:`GMPresses`,
+:class:`EndPresses`): those cogs build their replies with this module, so it imports none of
+them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -25,6 +29,36 @@ MAX_BUTTONS = 25  # five rows of five
 ROW_NUMBER_MAX = 2**31 - 1
 """The largest id or event number a button can name: ``Integer`` columns, 32 bits wide in
 PostgreSQL."""
+
+
+class AnswerPresses(Protocol):
+    """Answers a question's buttons (the ``Decisions`` cog)."""
+
+    async def pressed(self, interaction: discord.Interaction, button_id: str,
+                      index: int) -> None: ...
+
+
+class GMPresses(Protocol):
+    """Answers Undo, Reroll and the override menu (the ``GM`` cog)."""
+
+    async def pressed(self, interaction: discord.Interaction, action: str, battle_id: int,
+                      seq: int) -> None: ...
+
+    async def picked(self, interaction: discord.Interaction, battle_id: int, seq: int,
+                     result: str) -> None: ...
+
+
+class EndPresses(Protocol):
+    """Answers the button that confirms ``/battle end`` (the ``Battles`` cog)."""
+
+    async def pressed_end(self, interaction: discord.Interaction, battle_id: int) -> None: ...
+
+
+def cog_named(interaction: discord.Interaction, name: str) -> Any:
+    """The bot's cog of that name, which answers a press; every cog is added at start-up."""
+    cog = interaction.client.get_cog(name)  # type: ignore[attr-defined]
+    assert cog is not None, name
+    return cog
 
 
 def row_number(digits: str) -> int:
@@ -148,9 +182,8 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    int(match["index"]), label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.cogs.decisions import press
-
-        await press(interaction, self.button_id, self.index)
+        cog: AnswerPresses = cog_named(interaction, "Decisions")
+        await cog.pressed(interaction, self.button_id, self.index)
 
 
 GM_PREFIX = "huzzah:gm:"
@@ -178,10 +211,7 @@ class GMButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["action"], int(match["battle"]), int(match["seq"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.cogs.gm import GM
-
-        cog = interaction.client.get_cog("GM")  # type: ignore[attr-defined]
-        assert isinstance(cog, GM)
+        cog: GMPresses = cog_named(interaction, "GM")
         await cog.pressed(interaction, self.action, self.battle_id, self.seq)
 
 
@@ -217,10 +247,7 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["battle"]), getattr(item, "label", None) or "the battle")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.cogs.battle import Battles
-
-        cog = interaction.client.get_cog("Battles")  # type: ignore[attr-defined]
-        assert isinstance(cog, Battles)
+        cog: EndPresses = cog_named(interaction, "Battles")
         await cog.pressed_end(interaction, self.battle_id)
 
 
@@ -255,9 +282,6 @@ class OverrideMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["battle"]), int(match["seq"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.cogs.gm import GM
-
-        cog = interaction.client.get_cog("GM")  # type: ignore[attr-defined]
-        assert isinstance(cog, GM)
+        cog: GMPresses = cog_named(interaction, "GM")
         values = (interaction.data or {}).get("values") or ["-"]
         await cog.picked(interaction, self.battle_id, self.seq, str(values[0]))

@@ -15,7 +15,7 @@ from bot.battles.decisions import Asked, Pending
 from bot.battles.errors import BattleError
 from bot.battles.play import Played
 from bot.battles.service import BattleStore
-from bot.buttons import press as pressed
+from bot.buttons import press
 from bot.render.resolution import escape
 from bot.replies import reply_to
 from bot.respond import Reply, answer
@@ -75,6 +75,16 @@ class Decisions(commands.Cog):
             return await self.store.answer_lookup(interaction, ids[0], given)
         return await self.store.answer(interaction, ids, given)
 
+    async def pressed(self, interaction: discord.Interaction, button_id: str,
+                      index: int) -> None:
+        """A button under a question: the result goes out publicly; the question's buttons go
+        away once it is answered; a refusal is private and changes nothing."""
+        async def work() -> Reply:
+            return reply_to(await self.play_on(interaction, button_id, index))
+
+        await press(interaction, work,
+                    done=f"✅ Answered by {escape(interaction.user.display_name)}")
+
 
 def question_ids(button_id: str) -> tuple[int, int] | None:
     """``b<battle>:<seq>`` or ``q<question>:0`` as two ids; None when they are not ids a
@@ -86,15 +96,3 @@ def question_ids(button_id: str) -> tuple[int, int] | None:
         return None
     return ids if all(0 <= i < 2**63 for i in ids) else None
 
-
-async def press(interaction: discord.Interaction, button_id: str, index: int) -> None:
-    """A button under a question: the result goes out publicly; the question's buttons go
-    away once it is answered; a refusal is private and changes nothing."""
-    cog = interaction.client.get_cog("Decisions")  # type: ignore[attr-defined]
-    assert isinstance(cog, Decisions)
-
-    async def work() -> Reply:
-        return reply_to(await cog.play_on(interaction, button_id, index))
-
-    await pressed(interaction, work,
-                  done=f"✅ Answered by {escape(interaction.user.display_name)}")

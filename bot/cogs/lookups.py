@@ -9,7 +9,6 @@ applied to the roster and logged, in one transaction.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import Enum
 from typing import Any
 
 import discord
@@ -24,10 +23,6 @@ from bot.respond import Reply, answer
 from bot.rulesets import RuleSetCommands
 from rules.core.fields import FieldSet
 
-DICE_HELP = "Your own dice, in the order the reply lists the rolls, e.g. `3 5`; blank: I roll"
-LOOKUP_HELP = "Just look it up: leave this channel's battle alone"
-CHOICES_HELP = "Answers to the questions the rules may ask, given ahead (e.g. `stand`)"
-
 # The verbs every rule set shares, in the order /help lists them; a rule set with a verb of
 # its own gives it a description with ``VERBS`` in its module.
 VERBS = {
@@ -39,12 +34,6 @@ VERBS = {
     "recall": "Roll a cavalry recall",
     "surrender": "Roll a surrender test",
 }
-
-
-def choices_of(enum: type[Enum]) -> list[app_commands.Choice[str]]:
-    """Readable choices for an enum's values (``enfiladed-line`` shows as ``enfiladed line``)."""
-    return [app_commands.Choice(name=str(m.value).replace("-", " "), value=str(m.value))
-            for m in enum]
 
 
 def plain(value: Any) -> Any:

@@ -2,7 +2,9 @@
 
 A module ``bot.rulesets.<key with underscores>`` has ``subcommands(lookups)``, which returns a
 :class:`Subcommand` for every procedure of the rule set. The shared code groups them by verb
-(``/melee fire-at-will``, ``/melee le-baton``) and names no rule set itself.
+(``/melee fire-at-will``, ``/melee le-baton``) and names no rule set itself. What those modules
+share is here: the options' help, :func:`choices_of`, and :class:`ProcedureRunner`, what their
+commands call.
 """
 
 from __future__ import annotations
@@ -10,15 +12,43 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from enum import Enum
+from typing import Any, Protocol
 
+import discord
 from discord import app_commands
 
+from rules.core.fields import FieldSet
 from rules.core.registry import RuleSet
 from rules.registry import RULESETS
 
-if TYPE_CHECKING:
-    from bot.cogs.lookups import Lookups
+DICE_HELP = "Your own dice, in the order the reply lists the rolls, e.g. `3 5`; blank: I roll"
+LOOKUP_HELP = "Just look it up: leave this channel's battle alone"
+CHOICES_HELP = "Answers to the questions the rules may ask, given ahead (e.g. `stand`)"
+
+
+def choices_of(enum: type[Enum]) -> list[app_commands.Choice[str]]:
+    """Readable choices for an enum's values (``enfiladed-line`` shows as ``enfiladed line``)."""
+    return [app_commands.Choice(name=str(m.value).replace("-", " "), value=str(m.value))
+            for m in enum]
+
+
+class ProcedureRunner(Protocol):
+    """What a rule set's commands call: ``bot.cogs.lookups.Lookups`` runs the procedure as a
+    quick lookup or a battle move, ``bot.cogs.odds.OddsLookups`` gives its odds. The commands
+    know it by these methods alone: the cogs that run them also group them, so they import
+    this package, not the other way round."""
+
+    async def resolve(self, interaction: discord.Interaction, ruleset: str, procedure: str,
+                      options: dict[str, Any], dice: str | None,
+                      lookup: bool = False) -> None: ...
+
+    async def unit_choices(self, interaction: discord.Interaction, current: str,
+                           words: FieldSet, situation: FieldSet | None = None
+                           ) -> list[app_commands.Choice[str]]: ...
+
+    async def name_choices(self, interaction: discord.Interaction,
+                           current: str) -> list[app_commands.Choice[str]]: ...
 
 
 @dataclass(frozen=True)
@@ -42,9 +72,9 @@ def module_name(ruleset: RuleSet) -> str:
     return f"{__name__}.{ruleset.key.replace('-', '_')}"
 
 
-def each_ruleset(lookups: Lookups) -> Iterator[RuleSetCommands]:
+def each_ruleset(lookups: ProcedureRunner) -> Iterator[RuleSetCommands]:
     """Every registered rule set with its commands, loaded from its module here."""
     for ruleset in RULESETS.values():
         module = importlib.import_module(module_name(ruleset))
-        build: Callable[[Lookups], list[Subcommand]] = module.subcommands
+        build: Callable[[ProcedureRunner], list[Subcommand]] = module.subcommands
         yield RuleSetCommands(ruleset, build(lookups), getattr(module, "VERBS", {}))

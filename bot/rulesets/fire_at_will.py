@@ -5,8 +5,14 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.lookups import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, Lookups, choices_of
-from bot.rulesets import Subcommand
+from bot.rulesets import (
+    CHOICES_HELP,
+    DICE_HELP,
+    LOOKUP_HELP,
+    ProcedureRunner,
+    Subcommand,
+    choices_of,
+)
 from rules.fire_at_will.battle import CHARGER_SITUATION, MELEE_SITUATION
 from rules.fire_at_will.inputs import CHARGER, MELEE
 from rules.fire_at_will.units import RULESET, Arm, Cover, ObstacleReading, Order
@@ -23,7 +29,7 @@ SURRENDER_SITUATIONS = [
 ]
 
 
-def subcommands(lookups: Lookups) -> list[Subcommand]:
+def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
     @app_commands.command(
         name=RULESET,
         description="Fire at Will: the charged unit tests 1d6 + factors vs its basic morale")

@@ -9,8 +9,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.lookups import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, Lookups
-from bot.rulesets import Subcommand
+from bot.rulesets import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, ProcedureRunner, Subcommand
 from rules.labataille.inputs import SITUATION_FIELDS, STACK
 from rules.labataille.units import RULESET
 
@@ -35,7 +34,7 @@ DEFENDERS = "The target stacks e.g. `52nd: infantry nation=british morale=41 mel
 FIREFIGHT = "A firefight carried over (quick lookups; a battle finds it on the roster)"
 
 
-def subcommands(lookups: Lookups) -> list[Subcommand]:
+def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
     @app_commands.command(name=RULESET, description="La Bataille: a revised infantry assault, "
                           "morale, fire, Huzzah, odds and the Assault et Mêlée chart")
     @app_commands.describe(attackers=ATTACKERS, defenders=DEFENDERS, firefight=FIREFIGHT,

@@ -5,8 +5,14 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.lookups import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, Lookups, choices_of
-from bot.rulesets import Subcommand
+from bot.rulesets import (
+    CHOICES_HELP,
+    DICE_HELP,
+    LOOKUP_HELP,
+    ProcedureRunner,
+    Subcommand,
+    choices_of,
+)
 from rules.le_baton.fire import ArtilleryTarget, FireTarget, Range
 from rules.le_baton.inputs import MELEE_SITUATION, MELEE_UNIT, UNIT
 from rules.le_baton.morale import PHASE_TITLES
@@ -25,7 +31,7 @@ DESCRIPTIONS = {
 }
 
 
-def subcommands(lookups: Lookups) -> list[Subcommand]:
+def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
     @app_commands.command(name=RULESET, description=DESCRIPTIONS["fire"])
     @app_commands.describe(
         shooter="The unit shooting `Name: words` (in a battle: a roster unit)",

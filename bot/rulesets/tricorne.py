@@ -5,13 +5,12 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.lookups import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, Lookups
-from bot.rulesets import Subcommand
+from bot.rulesets import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, ProcedureRunner, Subcommand
 from rules.tricorne.inputs import SITUATION_FIELDS, UNIT
 from rules.tricorne.units import RULESET
 
 
-def subcommands(lookups: Lookups) -> list[Subcommand]:
+def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
     @app_commands.command(
         name=RULESET,
         description="Commands & Colors Tricorne: battle dice, retire and rally, take ground, "

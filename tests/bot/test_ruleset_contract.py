@@ -148,13 +148,3 @@ def test_only_the_rule_set_modules_import_a_rule_set():
     for path in (ROOT / "rules" / "core").glob("*.py"):
         assert rule_set_imports(path) == [], path
 
-
-def test_cogs_and_renderers_take_plain_records_not_database_rows():
-    """Storage stays behind one layer (bot/battles, bot/storage)."""
-    shared = [*(ROOT / "bot" / "render").glob("*.py"), *(ROOT / "bot" / "cogs").glob("*.py"),
-              *(ROOT / "bot" / "rulesets").glob("*.py")]
-    for path in shared:
-        tree = ast.parse(path.read_text(), str(path))
-        imported = [node.module for node in ast.walk(tree)
-                    if isinstance(node, ast.ImportFrom) and node.module]
-        assert not [m for m in imported if m.startswith(("bot.storage", "sqlalchemy"))], path
