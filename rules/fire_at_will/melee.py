@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol, TypeVar
 
-from rules.core.dice import D6, D6_FACES, DiceSource
+from rules.core.dice import D6, D6_FACES, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.memo import Memo
 from rules.core.prepared import RollGroups
@@ -223,6 +223,7 @@ def _score(member: MeleeUnit, dice: DiceSource) -> Score:
         total=face + scoring.bonus,
         target=scoring.target,
         notes=scoring.notes,
+        readings=plain_readings((face,)),
     )
     return Score(member, roll)
 
