@@ -312,9 +312,8 @@ def test_several_losers_get_a_step_naming_who_takes_the_result():
         "Only D1 takes the result (it has the lowest score); the other defenders retire 3\".")
 
 
-def test_a_units_factors_are_worked_out_once_and_given_out_fresh():
-    """The factors of a unit in its situation are remembered; each caller gets lists of its
-    own, so changing one changes nothing for the next."""
+def test_a_units_factors_are_given_out_fresh():
+    """Each caller gets lists of its own, so changing one changes nothing for the next."""
     member = MeleeUnit(Unit("Grenadiers", Arm.INFANTRY, regular=True), charging=True)
     first, notes = melee_modifiers(member)
     assert [(m.value, m.reason) for m in first] == [(1, "charging"), (1, "European regulars")]
