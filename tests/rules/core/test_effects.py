@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import rules.fire_at_will  # noqa: F401  (registers its own kinds: lose_sp, shaken)
 from rules.core.effects import is_registered, register_effects
 from rules.core.records import Effect, _effect_dict
 from rules.core.records import EffectKind as E
@@ -64,8 +65,6 @@ def test_one_of_a_counted_measure_reads_singular():
 
 def test_an_effect_says_what_its_fields_say_and_its_copies_say_their_own():
     from dataclasses import replace
-
-    import rules.fire_at_will  # noqa: F401  (registers lose_sp)
 
     effect = Effect("lose_sp", "Artois", 1)
     assert effect.describe() == effect.describe() == "Artois loses 1 SP"
