@@ -87,15 +87,22 @@ class Field:
     def _to_enum(self, raw: Any, where: str) -> Enum:
         if isinstance(raw, self.kind):
             return raw
-        table = self.enum_words()
         word = str(raw).strip().lower()
-        if word in table:
-            return table[word]
+        member = self._member(word)
+        if member is not None:
+            return member
         choices = ", ".join(str(m.value) for m in self.kind)
         raise InvalidInput(
             f"{where}: `{_shown(raw)}` is not a valid {self.name.replace('_', ' ')}.",
-            hint=f"Use one of: {choices}.{did_you_mean(word, table)}",
+            hint=f"Use one of: {choices}.{did_you_mean(word, self.enum_words())}",
         )
+
+    def _member(self, word: str) -> Enum | None:
+        """The member a word names: one of the field's own ``words`` first (as in
+        ``enum_words``), else a member's value."""
+        if self.words and word in self.words:
+            return self.words[word]
+        return next((m for m in self.kind if str(m.value) == word), None)
 
     def _to_number(self, raw: Any, where: str) -> int | float:
         value = self._read_number(raw)

@@ -127,11 +127,11 @@ def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
 def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
     """The engine's unit for a roster unit (with the general attached to it, if any)."""
     general = roster.general_with(unit.name)
-    attrs = check_attributes(unit.attributes, unit.name)
+    attrs = ROSTER_FIELDS.read_json(unit.attributes, unit.name)  # checked as /unit add checks
     return Unit(
         name=unit.name,
-        arm=Arm(attrs.get("arm", Arm.OTHER.value)),
-        order=Order(attrs.get("order", Order.CLOSE.value)),
+        arm=attrs.get("arm", Arm.OTHER),
+        order=attrs.get("order", Order.CLOSE),
         basic_morale=attrs.get("morale"),
         shaken=attrs.get("shaken", False),
         routing=attrs.get("routing", False),
