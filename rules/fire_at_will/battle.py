@@ -108,11 +108,6 @@ def _require_arm(values: Mapping[str, Any], where: str) -> None:
         )
 
 
-def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """Validate stored or GM-set attributes as strictly as `/unit add` does."""
-    return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
-
-
 def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
                where: str) -> dict[str, Any]:
     """A roster unit as a quick lookup's unit is checked (its arm, its morale's range).

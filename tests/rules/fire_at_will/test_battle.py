@@ -10,7 +10,7 @@ from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import Effect, EffectKind
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, describe_changes
-from rules.fire_at_will.battle import apply_effects, check_attributes, read_roster_attributes
+from rules.fire_at_will.battle import apply_effects, check_unit, read_roster_attributes
 from rules.fire_at_will.commands import prepare
 
 ROSTER = Roster(
@@ -141,9 +141,9 @@ def test_roster_attributes_are_validated_like_the_notation():
     with pytest.raises(InvalidInput, match="only words go here"):
         read_roster_attributes("2nd Foot: inf", "unit", require_arm=True)
     with pytest.raises(InvalidInput, match="cannot be 0"):
-        check_attributes({"arm": "infantry", "morale": 0}, "2nd Foot")
+        check_unit("2nd Foot", {"arm": "infantry", "morale": 0}, 4, "2nd Foot")
     with pytest.raises(InvalidInput, match="unknown field `general`"):
-        check_attributes({"arm": "infantry", "general": "x"}, "2nd Foot")
+        check_unit("2nd Foot", {"arm": "infantry", "general": "x"}, 4, "2nd Foot")
 
 
 def test_an_engine_unit_is_what_its_roster_unit_and_its_general_make_it():
