@@ -5,6 +5,7 @@ Source: ../shared/rules/fire-at-will-melee.txt.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -80,8 +81,14 @@ MELEE_FACTORS: tuple[MeleeFactor, ...] = (
 MELEE_SOURCE = f"{MELEE_TEXT}: factor table"
 
 
-def melee_modifiers(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
-    """The factors that apply to one unit, and notes for factors its column marks NA."""
+@functools.lru_cache(maxsize=1024)
+def melee_modifiers(member: MeleeUnit) -> tuple[tuple[Modifier, ...], tuple[str, ...]]:
+    """The factors that apply to one unit, and notes for factors its column marks NA.
+
+    A pure function of the unit in its situation (both frozen), kept by the standard
+    library's cache: reading the table's thirteen rows costs more than the rest of a
+    unit's roll, and a side rolls again and again in the same situation (a melee that
+    goes on, the odds' walk)."""
     modifiers: list[Modifier] = []
     notes: list[str] = []
     for factor in MELEE_FACTORS:
@@ -94,7 +101,7 @@ def melee_modifiers(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
             modifiers.append(Modifier(value, factor.reason, MELEE_SOURCE))
     if member.deep and member.unit.light:
         notes.append("two or more bases deep: not for light troops")
-    return modifiers, notes
+    return tuple(modifiers), tuple(notes)
 
 
 @dataclass(frozen=True)
@@ -173,10 +180,10 @@ def _score(member: MeleeUnit, dice: DiceSource) -> Score:
         label=member.name,
         kind="1d6",
         dice=(face,),
-        modifiers=tuple(modifiers),
+        modifiers=modifiers,
         total=face + sum(m.value for m in modifiers),
         target=f"{_column(member.unit.arm)} column",
-        notes=tuple(notes),
+        notes=notes,
         readings=plain_readings((face,)),
     )
     return Score(member, roll)
