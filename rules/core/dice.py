@@ -100,6 +100,11 @@ def plain_reading(face: Face) -> Reading:
     return Reading.FLAG if face is Symbol.FLAG else Reading.SYMBOL
 
 
+def plain_readings(faces: Iterable[Face]) -> tuple[Reading, ...]:
+    """Each die read as it fell: its pips counted, a symbol as a symbol."""
+    return tuple(map(plain_reading, faces))
+
+
 def pool_readings(faces: Iterable[Face], needed: int, bonus: int = 0) -> tuple[Reading, ...]:
     """Each d6 of a pool read against a number, after a bonus to every die."""
     return tuple(Reading.HIT if isinstance(face, int) and face + bonus >= needed

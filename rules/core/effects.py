@@ -4,8 +4,11 @@ An effect is data (``rules.core.records.Effect``): a kind, the unit it falls on,
 a value. The core vocabulary covers what every rule set has in some form: damage counted in
 the rule set's own word (SP, figures, blocks), a marker set or cleared, a move with its unit
 of distance and its direction, a unit removed, a leader hit, an engagement begun or ended. A
-rule set registers its own kinds, with their texts, when it is imported; how battle state
-applies and undoes them is its ``apply_effects`` (the battle log undoes whatever it changed).
+rule set registers its own kinds, with their texts, when its entry is made (``RuleSet``'s
+``effects``), that is when its package is imported: the core names no rule set, so an effect
+of a rule set's own kind reads once that rule set is imported. How battle state applies and
+undoes effects is the rule set's ``apply_effects`` (the battle log undoes whatever it
+changed).
 
 A text is the words that follow the unit's name (``loses 2 SP``), as a format string over the
 effect's ``amount``, ``value``, ``measure`` and ``direction``, or a function of the effect.
@@ -40,11 +43,6 @@ def is_registered(kind: str) -> bool:
 def effect_words(effect: Any) -> str:
     """The words that follow the unit's name."""
     text = _TEXTS.get(str(effect.kind))
-    if text is None:
-        # The rule sets register their kinds as their entries are made: make sure they are.
-        import rules.registry  # noqa: F401
-
-        text = _TEXTS.get(str(effect.kind))
     if text is None:
         raise KeyError(f"no text for the effect kind `{effect.kind}`: register it with "
                        "rules.core.effects.register_effects")

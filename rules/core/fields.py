@@ -16,11 +16,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
 from typing import Any
 
 from rules.core.errors import InvalidInput
-from rules.core.memo import MEMO_SIZE, Memo
 from rules.core.notation import (
     MAX_NAME_LENGTH,
     QUOTE,
@@ -76,31 +74,35 @@ class Field:
         return value
 
     def enum_words(self) -> dict[str, Enum]:
-        return dict(self._enum_table)
-
-    @cached_property
-    def _enum_table(self) -> dict[str, Enum]:
+        """Every word that names a member: its value, and the field's own ``words``."""
         assert issubclass(self.kind, Enum)
         table: dict[str, Enum] = {str(m.value): m for m in self.kind}
         table.update(self.words or {})
         return table
 
-    @cached_property
+    @property
     def is_enum(self) -> bool:
         return isinstance(self.kind, type) and issubclass(self.kind, Enum)
 
     def _to_enum(self, raw: Any, where: str) -> Enum:
         if isinstance(raw, self.kind):
             return raw
-        table = self._enum_table
         word = str(raw).strip().lower()
-        if word in table:
-            return table[word]
+        member = self._member(word)
+        if member is not None:
+            return member
         choices = ", ".join(str(m.value) for m in self.kind)
         raise InvalidInput(
             f"{where}: `{_shown(raw)}` is not a valid {self.name.replace('_', ' ')}.",
-            hint=f"Use one of: {choices}.{did_you_mean(word, table)}",
+            hint=f"Use one of: {choices}.{did_you_mean(word, self.enum_words())}",
         )
+
+    def _member(self, word: str) -> Enum | None:
+        """The member a word names: one of the field's own ``words`` first (as in
+        ``enum_words``), else a member's value."""
+        if self.words and word in self.words:
+            return self.words[word]
+        return next((m for m in self.kind if str(m.value) == word), None)
 
     def _to_number(self, raw: Any, where: str) -> int | float:
         value = self._read_number(raw)
@@ -190,19 +192,8 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
 class FieldSet:
     """The fields of one kind of unit description, with lookup by every word players may type."""
 
-    READ_MEMO = MEMO_SIZE  # JSON objects (and texts) remembered as read, per field set
-
     def __init__(self, fields: Sequence[Field]) -> None:
         self.fields = tuple(fields)
-        # A battle's units are read from their stored JSON on every move: the same few
-        # objects, over and over. What an object reads as depends on nothing else.
-        self._read: Memo[tuple[tuple[str, type, Any], ...], dict[str, Any]] = Memo(
-            self.READ_MEMO)
-        # So are a fight's words (``charging``, ``flank``, none): what a text reads as
-        # depends on nothing but the text and how it is read (``where`` only names it in a
-        # refusal, and refusals are not remembered).
-        self._texts: Memo[tuple[str, bool, bool], tuple[str | None, dict[str, Any]]] = Memo(
-            self.READ_MEMO)
         self._by_key: dict[str, Field] = {}
         self._by_word: dict[str, tuple[Field, Any]] = {}
         for spec in self.fields:
@@ -255,18 +246,6 @@ class FieldSet:
         """Read one JSON object; unknown keys are errors, not silently dropped."""
         if not isinstance(data, Mapping):
             raise InvalidInput(f"{where} must be a JSON object, not {type(data).__name__}.")
-        # The type is part of the key: True == 1 and 1 == 1.0, but they do not read alike;
-        # so is a float's sign (-0.0 == 0.0).
-        key = tuple((k, type(v), repr(v) if type(v) is float else v) for k, v in data.items())
-        try:
-            known = self._read.get(key)
-        except TypeError:  # a list or an object inside: read it each time
-            return self._read_json(data, where)
-        if known is None:
-            known = self._read.keep(key, self._read_json(data, where))
-        return dict(known)
-
-    def _read_json(self, data: Mapping[str, Any], where: str) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for key, raw in data.items():
             spec = self._by_key.get(key)
@@ -290,14 +269,6 @@ class FieldSet:
         known ones then read as a name that lost its colon (``Hussars cav``). ``several``
         says the option takes a list of units, for the hint when two are run together.
         """
-        key = (text, names, several)
-        known = self._texts.get(key)
-        if known is None:
-            known = self._texts.keep(key, self._read_text(text, where, names, several))
-        return known[0], dict(known[1])
-
-    def _read_text(self, text: str, where: str, names: bool,
-                   several: bool) -> tuple[str | None, dict[str, Any]]:
         name, rest = split_name(text)
         if name is not None and len(name) > MAX_NAME_LENGTH:
             raise InvalidInput(

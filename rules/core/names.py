@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rules.core.memo import MEMO_SIZE
-
 APOSTROPHES = "’‘"
 """Typed in place of ``'``: a phone's right and left single quotation marks."""
 _STRAIGHT = str.maketrans(dict.fromkeys(APOSTROPHES, "'"))
 
 
-@lru_cache(maxsize=MEMO_SIZE)
+@lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """The lookup form of a name. A move asks it of every unit of the roster (a big battle
     has hundreds) and of the same few names a dozen times: remembered by the standard

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rules.core.errors import InvalidInput, echo
 from rules.core.roster import Roster, RosterUnit, name_key
-
-if TYPE_CHECKING:
-    from rules.core.fields import FieldSet
 
 UNIT_FORM = "`Name: words`"
 LIST_FORM = "`Name: words; Name: words`"
@@ -186,8 +183,15 @@ def _after_name(text: str, name: str, rest: str, where: str, *, several: bool, w
     )
 
 
-def refuse_roster_word(word: str, unit: str, where: str, described: FieldSet,
-                       allowed: FieldSet | None = None, what: str = "unit") -> None:
+class Vocabulary(Protocol):
+    """The words a unit or a fight may be described with: a ``rules.core.fields.FieldSet``,
+    which reads the notation these helpers check."""
+
+    def knows(self, token: str) -> bool: ...
+
+
+def refuse_roster_word(word: str, unit: str, where: str, described: Vocabulary,
+                       allowed: Vocabulary | None = None, what: str = "unit") -> None:
     """A word after a roster name that describes the unit itself (its class, its morale):
     the roster says that, so the word is refused with where to change it. ``allowed`` are
     this fight's words, which may share a spelling with the unit's own."""

@@ -13,7 +13,7 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 from rules.core.decisions import Answer, Answers, Question, Undecided
-from rules.core.dice import D66, Faces, Reading, d66_value, plain_face, plain_reading
+from rules.core.dice import D66, Faces, Reading, d66_value, plain_face
 from rules.core.effects import effect_words
 
 D66_KIND = D66().describe()  # "d66": the kind a Roll record of a d66 carries
@@ -48,12 +48,11 @@ class Roll:
     # For dice read one by one against a target number: how many met it. ``modifiers`` then
     # apply to each die.
     hits: int | None = None
-    # How each die was read, one per die; left out, each reads as plain pips or a symbol.
-    readings: tuple[Reading, ...] = ()
+    # How each die was read, one per die: ``plain_readings(dice)`` for dice read as they
+    # fall, ``pool_readings`` for dice read one by one against a number.
+    readings: tuple[Reading, ...] = field(kw_only=True)
 
     def __post_init__(self) -> None:
-        if not self.readings:
-            object.__setattr__(self, "readings", tuple(map(plain_reading, self.dice)))
         if len(self.readings) != len(self.dice):
             raise ValueError(f"{self.label}: {len(self.dice)} dice but "
                              f"{len(self.readings)} readings")
@@ -134,15 +133,8 @@ class Effect:
     direction: str | None = None
 
     def describe(self) -> str:
-        # Said several times a move (the log's record, the reply, the odds' labels) and the
-        # same each time: an effect is frozen. Kept beside the fields, so equality, hashing
-        # and ``replace`` never see it.
-        said = self.__dict__.get("_said")
-        if said is None:
-            words = effect_words(self)
-            said = f"{self.unit}{words}" if words.startswith(":") else f"{self.unit} {words}"
-            object.__setattr__(self, "_said", said)
-        return said
+        words = effect_words(self)
+        return f"{self.unit}{words}" if words.startswith(":") else f"{self.unit} {words}"
 
 
 class Severity(IntEnum):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.core.engagements import Engagement, engagement_words
@@ -152,6 +152,44 @@ def general_changes(before: RosterGeneral, after: RosterGeneral) -> list[Change]
         for name in ("name", "side", "unit", "wounds", "status", "value")
         if getattr(before, name) != getattr(after, name)
     ]
+
+
+# --- engagements: the fights that last, held by the roster --------------------------------
+
+
+def engage(roster: Roster, kind: str, first: Sequence[str], other: Sequence[str],
+           state: Mapping[str, Any] | None = None) -> Roster:
+    """The roster with an engagement of ``kind`` between the two groups (once only)."""
+    if any(e.kind == kind and e.joins(first, other) for e in roster.engagements):
+        return roster
+    engagement = Engagement(kind, (tuple(first), tuple(other)), dict(state or {}))
+    return replace(roster, engagements=(*roster.engagements, engagement))
+
+
+def disengage(roster: Roster, unit: str, kind: str | None = None) -> tuple[Roster, list[str]]:
+    """The roster without the engagements ``unit`` is in (of ``kind``, or any); and the
+    units those engagements held, for the rule set's own bookkeeping."""
+    kept, released = [], []
+    for engagement in roster.engagements:
+        if engagement.involves(unit) and kind in (None, engagement.kind):
+            released += [name for side in engagement.sides for name in side]
+        else:
+            kept.append(engagement)
+    return replace(roster, engagements=tuple(kept)), released
+
+
+def engagement_changes(before: Roster, after: Roster) -> list[Change]:
+    """Engagements begun and ended, as changes the log and the reply say."""
+
+    def same(a: Engagement, b: Engagement) -> bool:
+        return a.kind == b.kind and a.joins(*b.sides)
+
+    # The field is the engagement's kind: how its beginning and end read depends on it.
+    changes = [Change(e.label, "engagement", e.kind, "active", None)
+               for e in before.engagements if not any(same(e, f) for f in after.engagements)]
+    changes += [Change(e.label, "engagement", e.kind, None, "active")
+                for e in after.engagements if not any(same(e, f) for f in before.engagements)]
+    return changes
 
 
 # --- a unit's strength, in the rule set's own word -----------------------------------------

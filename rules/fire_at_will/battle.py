@@ -8,8 +8,7 @@ from typing import Any, TypeVar
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
-from rules.core.memo import Memo
-from rules.core.notation import refuse_roster_word, roster_entry, split_name
+from rules.core.notation import refuse_roster_word, roster_entry
 from rules.core.records import Effect, EffectKind
 from rules.core.registry import UnitWords
 from rules.core.roster import (
@@ -109,11 +108,6 @@ def _require_arm(values: Mapping[str, Any], where: str) -> None:
         )
 
 
-def check_attributes(values: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """Validate stored or GM-set attributes as strictly as `/unit add` does."""
-    return json_safe(ROSTER_FIELDS.read_json(dict(values), where))
-
-
 def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
                where: str) -> dict[str, Any]:
     """A roster unit as a quick lookup's unit is checked (its arm, its morale's range).
@@ -125,36 +119,14 @@ def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
     return json_safe(values)
 
 
-_engine_units: Memo[tuple[Any, ...], Unit] = Memo()
-
-
 def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
-    """The engine's unit for a roster unit (with the general attached to it, if any).
-
-    A roster unit reads the same on every move until it changes, and the engine's units
-    are frozen: each is made once for what it is made of (its name, its stored attributes
-    with their types, its general) and shared. A refusal is never remembered."""
+    """The engine's unit for a roster unit (with the general attached to it, if any)."""
     general = roster.general_with(unit.name)
-    try:
-        # Typed, as ``FieldSet.read_json`` keys its memo: True is not 1, 1 is not 1.0, and
-        # -0.0 is not 0.0.
-        key = (unit.name, *((k, type(v), repr(v) if type(v) is float else v)
-                            for k, v in unit.attributes.items()),
-               None if general is None else (general.name, general.wounds > 0))
-        known = _engine_units.get(key)
-    except TypeError:  # an attribute that is a list or an object: made each time
-        return _made_unit(unit, general)
-    if known is None:
-        known = _engine_units.keep(key, _made_unit(unit, general))
-    return known
-
-
-def _made_unit(unit: RosterUnit, general: RosterGeneral | None) -> Unit:
-    attrs = check_attributes(unit.attributes, unit.name)
+    attrs = ROSTER_FIELDS.read_json(unit.attributes, unit.name)  # checked as /unit add checks
     return Unit(
         name=unit.name,
-        arm=Arm(attrs.get("arm", Arm.OTHER.value)),
-        order=Order(attrs.get("order", Order.CLOSE.value)),
+        arm=attrs.get("arm", Arm.OTHER),
+        order=attrs.get("order", Order.CLOSE),
         basic_morale=attrs.get("morale"),
         shaken=attrs.get("shaken", False),
         routing=attrs.get("routing", False),
@@ -173,61 +145,19 @@ def read_roster_units(
     build: Callable[[Unit, dict[str, Any]], T],
     limit: int,
 ) -> list[tuple[RosterUnit, T]]:
-    """``2nd Foot: charging front; Rangers``: roster names, then this fight's situation words.
-
-    A side is typed the same way move after move: what its text says (each unit's name as
-    typed, and its words' values) is kept once it has been read without a refusal. Only
-    finding the names in the roster is done again on every move."""
-    key = (text, where, situation, limit)  # a field set is keyed (and kept) as itself
-    parts = _sides.get(key)
-    if parts is None:
-        return _read_roster_units(text, where, roster, situation, build, limit, key)
+    """``2nd Foot: charging front; Rangers``: roster names, then this fight's situation words."""
     read = []
-    for part, name, values in parts:
-        # A part without a colon is read against the roster's names (a name that lost its
-        # colon is refused with its right form), so it is read afresh.
-        unit = roster.unit(name) if name is not None else roster_entry(part, roster, where)[0]
-        read.append((unit, build(engine_unit(unit, roster), dict(values))))
-    return read
-
-
-# A side's text as read: each part, its name as typed (None: no colon) and its words' values.
-_sides: Memo[tuple[str, str, FieldSet, int],
-             tuple[tuple[str, str | None, tuple[tuple[str, Any], ...]], ...]] = Memo()
-
-
-def _read_roster_units(text: str, where: str, roster: Roster, situation: FieldSet,
-                       build: Callable[[Unit, dict[str, Any]], T], limit: int,
-                       key: tuple[str, str, FieldSet, int]) -> list[tuple[RosterUnit, T]]:
-    read = []
-    parts = []
     for part in split_units(text, where, limit):
         unit, words = roster_entry(part, roster, where)
         for word in words.split():
             refuse_roster_word(word, unit.name, where, UNIT_WORDS)
         _, values = situation.read_text(words, f"{where}: {unit.name}", names=False)
-        parts.append((part, split_name(part)[0], tuple(values.items())))
         read.append((unit, build(engine_unit(unit, roster), values)))
-    _sides.keep(key, tuple(parts))
     return read
 
 
-_members: Memo[tuple[int, tuple[tuple[str, Any], ...]], MeleeUnit] = Memo()
-
-
 def melee_member(unit: Unit, values: dict[str, Any]) -> MeleeUnit:
-    """The unit in this melee situation. A battle's engine unit is shared from move to move
-    (``engine_unit``), and so is the unit in the same situation: what the melee works out
-    of it once (its factors) is kept with it. Keyed by the unit's identity, which the kept
-    member keeps alive, not by its value, which would cost hashing every field."""
-    key = (id(unit), tuple(values.items()))
-    try:
-        known = _members.get(key)
-    except TypeError:  # a value that cannot be hashed: made each time
-        return MeleeUnit(unit=unit, **values)
-    if known is None or known.unit is not unit:
-        known = _members.keep(key, MeleeUnit(unit=unit, **values))
-    return known
+    return MeleeUnit(unit=unit, **values)
 
 
 def charger(unit: Unit, values: dict[str, Any]) -> Charger:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rules.core.decisions import Answer, Answers, Question
-from rules.core.dice import D6, DiceSource
+from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.surrender import SurrenderSituation, surrender_test
@@ -198,6 +198,7 @@ def _charge_test(
         total=score,
         target=f"basic morale {morale}",
         result=result,
+        readings=plain_readings((face,)),
     )
     if score >= morale:
         return _routs(target, chargers, roll, dice, out)

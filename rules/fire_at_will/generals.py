@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core.dice import DiceSource, TwoD6
+from rules.core.dice import DiceSource, TwoD6, plain_readings
 from rules.core.records import EffectKind, ResolutionBuilder, Roll
 from rules.fire_at_will.units import MELEE_TEXT, General
 
@@ -66,6 +66,7 @@ def risk_to_general(
         total=total,
         target=f"row {band.row()} ({which} table)",
         result=_RESULT_TEXT[result],
+        readings=plain_readings(faces),
     )
     out.step(
         f"Risk to {general.name} (with {unit_name}, which {which})",

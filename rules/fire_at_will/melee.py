@@ -5,15 +5,15 @@ Source: ../shared/rules/fire-at-will-melee.txt.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol, TypeVar
 
-from rules.core.dice import D6, D6_FACES, DiceSource
+from rules.core.dice import D6, D6_FACES, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.memo import Memo
 from rules.core.prepared import RollGroups
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.charge import ROUT_MOVE_NOTE
@@ -81,27 +81,14 @@ MELEE_FACTORS: tuple[MeleeFactor, ...] = (
 MELEE_SOURCE = f"{MELEE_TEXT}: factor table"
 
 
-_modifiers: Memo[MeleeUnit, tuple[tuple[Modifier, ...], tuple[str, ...]]] = Memo()
-
-
-def melee_modifiers(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
+@functools.lru_cache(maxsize=1024)
+def melee_modifiers(member: MeleeUnit) -> tuple[tuple[Modifier, ...], tuple[str, ...]]:
     """The factors that apply to one unit, and notes for factors its column marks NA.
 
-    Worked out once for each unit and situation (a unit in a melee is frozen, and the
-    table's fifteen rows read the same each time) and given out as fresh lists."""
-    modifiers, notes = _kept_factors(member)
-    return list(modifiers), list(notes)
-
-
-def _kept_factors(member: MeleeUnit) -> tuple[tuple[Modifier, ...], tuple[str, ...]]:
-    known = _modifiers.get(member)
-    if known is None:
-        modifiers, notes = _factors(member)
-        known = _modifiers.keep(member, (tuple(modifiers), tuple(notes)))
-    return known
-
-
-def _factors(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
+    A pure function of the unit in its situation (both frozen), kept by the standard
+    library's cache: reading the table's thirteen rows costs more than the rest of a
+    unit's roll, and a side rolls again and again in the same situation (a melee that
+    goes on, the odds' walk)."""
     modifiers: list[Modifier] = []
     notes: list[str] = []
     for factor in MELEE_FACTORS:
@@ -114,7 +101,7 @@ def _factors(member: MeleeUnit) -> tuple[list[Modifier], list[str]]:
             modifiers.append(Modifier(value, factor.reason, MELEE_SOURCE))
     if member.deep and member.unit.light:
         notes.append("two or more bases deep: not for light troops")
-    return modifiers, notes
+    return tuple(modifiers), tuple(notes)
 
 
 @dataclass(frozen=True)
@@ -186,43 +173,18 @@ def _check_not_routing(member: MeleeUnit) -> None:
         )
 
 
-@dataclass(frozen=True)
-class _Scoring:
-    """What a unit's melee roll adds to the die, and is read against, whatever it shows."""
-
-    modifiers: tuple[Modifier, ...]
-    notes: tuple[str, ...]
-    bonus: int
-    target: str
-
-
-_ONE_D6 = D6()
-
-
-def _scoring(member: MeleeUnit) -> _Scoring:
-    # Kept on the unit itself: in a battle the same unit in the same situation is the same
-    # object from move to move (``rules.fire_at_will.battle.melee_member``), and finding it
-    # there spares hashing the unit and its whole situation.
-    known: _Scoring | None = member.__dict__.get("_scoring")
-    if known is None:
-        modifiers, notes = _kept_factors(member)
-        known = _Scoring(modifiers, notes, sum(m.value for m in modifiers),
-                         f"{_column(member.unit.arm)} column")
-        object.__setattr__(member, "_scoring", known)
-    return known
-
-
 def _score(member: MeleeUnit, dice: DiceSource) -> Score:
-    (face,) = dice.roll(_ONE_D6, f"{member.name} melee roll")
-    scoring = _scoring(member)
+    (face,) = dice.roll(D6(), f"{member.name} melee roll")
+    modifiers, notes = melee_modifiers(member)
     roll = Roll(
         label=member.name,
         kind="1d6",
         dice=(face,),
-        modifiers=scoring.modifiers,
-        total=face + scoring.bonus,
-        target=scoring.target,
-        notes=scoring.notes,
+        modifiers=modifiers,
+        total=face + sum(m.value for m in modifiers),
+        target=f"{_column(member.unit.arm)} column",
+        notes=notes,
+        readings=plain_readings((face,)),
     )
     return Score(member, roll)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from rules.core.dice import D6, DiceSource
+from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.records import EffectKind, ResolutionBuilder, Roll
 from rules.fire_at_will.units import CHARGING_TEXT, Unit
 
@@ -48,6 +48,7 @@ def surrender_test(
         total=face,
         target=f"{target}+ ({kind})",
         result="surrenders" if surrenders else "does not surrender",
+        readings=plain_readings((face,)),
     )
     outcome = (
         f"{unit.name} surrenders and is removed from the table."

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from rules.core.decisions import Answer, Answers, Question
-from rules.core.dice import D6, D66, DiceSource, d66_add, d66_value
+from rules.core.dice import D6, D66, DiceSource, d66_add, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.names import name_key
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
@@ -305,7 +305,8 @@ def shift_roll(run: Run) -> None:
     faces = run.dice.roll(D6(), "defender column shifts")
     run.left_shifts = shift_count(int(faces[0]))  # type: ignore[arg-type]
     roll = Roll("defender column shifts", "1d6", faces, result=f"{run.left_shifts} left",
-                notes=("1-2: 0, 3-4: 1, 5-6: 2 left column shifts", SHIFT_SOURCE))
+                notes=("1-2: 0, 3-4: 1, 5-6: 2 left column shifts", SHIFT_SOURCE),
+                readings=plain_readings(faces))
     run.out.step(title, f"{_n(run.left_shifts, 'left column shift')} on the "
                  "Assault et Mêlée chart.", roll)
 
@@ -543,7 +544,7 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
     total = d66_add(natural, sum(m.value for m in modifiers))
     name = "Firefight" if column is None else chart_columns(pack)[column]
     roll = Roll("mêlée resolution", "d66", faces, modifiers=tuple(modifiers), total=total,
-                target=f"the {name} column")
+                target=f"the {name} column", readings=plain_readings(faces))
     readable = read_on(pack) and (column is not None or pack.firefight)  # type: ignore[union-attr]
     if readable:
         result = pack.result(total, column)  # type: ignore[union-attr]

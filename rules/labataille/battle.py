@@ -13,14 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.core.engagements import (
-    Engagement,
-    EngagementWords,
-    disengage,
-    engage,
-    engagement_changes,
-    register_engagement_words,
-)
+from rules.core.engagements import Engagement, EngagementWords, register_engagement_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.notation import possessive
@@ -32,6 +25,9 @@ from rules.core.roster import (
     Phrase,
     Roster,
     RosterUnit,
+    disengage,
+    engage,
+    engagement_changes,
     name_key,
     register_phrases,
     roster_changes,

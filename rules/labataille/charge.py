@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.core.decisions import Answer, Answers, Question
-from rules.core.dice import D6, DiceSource
+from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.notation import possessive
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
@@ -230,7 +230,7 @@ def recall(run: Run, title: str) -> bool:
     recalled = total >= threshold
     roll = Roll("recall", "1d6", faces, modifiers=modifiers, total=total,
                 target=f"≥ {threshold}", result="recalled" if recalled else "rides on",
-                notes=(source,))
+                notes=(source,), readings=plain_readings(faces))
     if not recalled:
         run.out.step(title, "The Recall fails: the cavalry rides on.", roll)
         return False

@@ -14,6 +14,7 @@ from typing import Any
 
 from rules.core.decisions import Answers, given_answers
 from rules.core.dice import DiceSource
+from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.fields import split_units
 from rules.core.notation import possessive, refuse_roster_word, roster_entry
@@ -69,14 +70,17 @@ def roster_stacks(text: str, where: str, roster: Roster) -> list[Stack]:
 def locked_in(roster: Roster, attackers: list[Stack], defenders: list[Stack]
               ) -> tuple[list[Stack], list[Stack], bool]:
     """Stacks already in a firefight with each other are locked in it; the others are new."""
-    fights = {id(f): f for s in (*attackers, *defenders)
-              if (f := firefight_of(roster, s.name)) is not None}
+    fights: list[Engagement] = []
+    for stack in (*attackers, *defenders):
+        fight = firefight_of(roster, stack.name)
+        if fight is not None and fight not in fights:
+            fights.append(fight)
     if not fights:
         return attackers, defenders, False
     if len(fights) > 1:
         raise InvalidInput("These stacks are in different firefights.",
                            hint="Fight each firefight as its own assault.")
-    fight = next(iter(fights.values()))
+    fight = fights[0]
     first = {name_key(n) for n in fight.sides[0]}
     for stack in (*attackers, *defenders):
         if fight.involves(stack.name) and (name_key(stack.name) in first) != (stack in attackers):

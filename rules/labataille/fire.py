@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from rules.core.dice import D66, DiceSource, d66_value
+from rules.core.dice import D66, DiceSource, d66_value, plain_readings
 from rules.core.records import Roll
 from rules.labataille.published import FIRE_CHART, FIRE_SOURCE, fire_casualties
 from rules.labataille.units import TEXT, Stack
@@ -79,5 +79,5 @@ def fire(stack: Stack, target: Stack, doubled: bool, dice: DiceSource, *,
     roll = Roll(f"{stack.name} fire", "d66", faces, total=d66_value(faces),  # type: ignore[arg-type]
                 target=f"{FIRE_CHART[column][0]} column ({odds})",
                 result=f"{casualties} casualt{'y' if casualties == 1 else 'ies'}",
-                notes=(*words, FIRE_SOURCE))
+                notes=(*words, FIRE_SOURCE), readings=plain_readings(faces))
     return Shot(stack, target, casualties, roll)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.core.dice import D66, DiceSource, d66_add, d66_value
+from rules.core.dice import D66, DiceSource, d66_add, d66_value, plain_readings
 from rules.core.records import Modifier, Roll
 from rules.labataille.charts import ChartPack, Table
 from rules.labataille.published import (
@@ -126,7 +126,7 @@ def morale_check(stack: Stack, check: Check, dice: DiceSource, pack: ChartPack |
     passed = total > stack.morale
     roll = Roll(f"{stack.name} {label}", "d66", faces, modifiers=tuple(found), total=total,
                 target=f"> {stack.morale}", result="passes" if passed else "fails",
-                notes=tuple(notes))
+                notes=tuple(notes), readings=plain_readings(faces))
     return Outcome(stack, roll, passed)
 
 

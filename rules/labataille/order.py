@@ -8,7 +8,7 @@ rule decides it (project reading, docs/labataille.md)."""
 
 from __future__ import annotations
 
-from rules.core.dice import D6, DiceSource
+from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput
 from rules.core.names import name_key
 from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity
@@ -48,7 +48,8 @@ def assault_order(sides: tuple[tuple[str, int], tuple[str, int]], dice: DiceSour
         return out.build(f"{chooser} chooses the first {one}", Severity.NONE)
     for _ in range(MAX_ROUNDS):
         a, b = dice.roll(D6(), f"{first} die")[0], dice.roll(D6(), f"{second} die")[0]
-        roll = Roll("tie", "1d6 each", (a, b), result=f"{first} {a}, {second} {b}")
+        roll = Roll("tie", "1d6 each", (a, b), result=f"{first} {a}, {second} {b}",
+                    readings=plain_readings((a, b)))
         if a != b:
             chooser = first if a > b else second  # type: ignore[operator]
             out.step("Order of resolution", f"A tie at {first_count}: the dice decide. "

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.core.decisions import Answer, Answers, Question
-from rules.core.dice import D66, DiceSource, d66_add, d66_value
+from rules.core.dice import D66, DiceSource, d66_add, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import Assault, Run
@@ -72,7 +72,8 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
     total = d66_add(d66_value(faces), sum(m.value for m in modifiers))  # type: ignore[arg-type]
     roll = Roll(f"{infantry.name} square", "d66", faces, modifiers=tuple(modifiers),
                 total=total, target=f"{infantry.nation or 'any nation'}, from "
-                                    f"{infantry.formation.value}, {hexes(distance)}")
+                                    f"{infantry.formation.value}, {hexes(distance)}",
+                readings=plain_readings(faces))
     carre = pack.carre if pack is not None else None
     formation = infantry.formation.value
     found = carre.result(infantry.nation, formation, distance, total) if carre else None

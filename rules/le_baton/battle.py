@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.core.engagements import disengage, engage, engagement_changes
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.records import Effect, EffectKind
@@ -18,6 +17,9 @@ from rules.core.roster import (
     Phrase,
     Roster,
     RosterUnit,
+    disengage,
+    engage,
+    engagement_changes,
     name_key,
     register_phrases,
     roster_changes,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.core.decisions import Answers
-from rules.core.dice import D6, DiceSource, TwoD6
+from rules.core.dice import D6, DiceSource, TwoD6, plain_readings
 from rules.core.errors import NotAllowed
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
@@ -108,7 +108,7 @@ def _rolls_a_six(charger: Unit, dice: DiceSource, out: ResolutionBuilder) -> boo
     out.step("British infantry without a general",
              "It charges." if ok else "It does not charge.",
              Roll(f"{charger.name} to charge", "1d6", (face,), total=face, target="6",
-                  result="charges" if ok else "stays"))
+                  result="charges" if ok else "stays", readings=plain_readings((face,))))
     return ok
 
 
@@ -121,7 +121,7 @@ def _bonus_move(charger: Unit, dice: DiceSource, out: ResolutionBuilder) -> None
              "stopping at the end of its move or on meeting enemy cavalry, difficult terrain "
              "or friendly infantry or cavalry.",
              Roll(f"{charger.name} bonus move", "2d6", faces, total=inches,
-                  result=f'+{inches}"'))
+                  result=f'+{inches}"', readings=plain_readings(faces)))
     out.effect(EffectKind.CHARGE_MARKER, charger.name, detail=f"{SHEET}: cavalry charges")
 
 
@@ -142,7 +142,8 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
         inches = sum(faces)
         out.step(f"{target.name} (skirmishers) shoot and evade",
                  f"They shoot, then move {inches}\" away.", roll,
-                 Roll(f"{target.name} evade", "2d6", faces, total=inches, result=f'{inches}"'))
+                 Roll(f"{target.name} evade", "2d6", faces, total=inches, result=f'{inches}"',
+                      readings=plain_readings(faces)))
         out.effect(EffectKind.PLACED, target.name, inches, value=f"away from {charger.name}")
     else:
         return charger

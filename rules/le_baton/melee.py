@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core.dice import D6, D6Pool, DiceSource, pool_readings
+from rules.core.dice import D6, D6Pool, DiceSource, plain_readings, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import (
     EffectKind,
@@ -101,7 +101,8 @@ def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
     for number in range(1, cavalry.units_contacted + 1):
         (face,) = dice.roll(D6(), f"{name} passing infantry unit {number}")
         rolls.append(Roll(f"{name} past infantry unit {number}", "1d6", (face,), total=face,
-                          target="4+", result="a casualty" if face >= 4 else "no casualty"))
+                          target="4+", result="a casualty" if face >= 4 else "no casualty",
+                          readings=plain_readings((face,))))
     lost = sum(1 for r in rolls if (r.total or 0) >= 4)
     what = "square" if infantry.unit.formation is Formation.SQUARE else "fortification"
     out.step("Result", f"Cavalry vs. infantry {what}: the infantry do not roll melee dice. "

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.core.decisions import Answer, Answers, Question, Undecided
-from rules.core.dice import D6, DiceSource
+from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import NotAllowed
 from rules.core.records import (
     EffectKind,
@@ -134,6 +134,7 @@ def roll_check(unit: Unit, phase: int, situation: Situation, dice: DiceSource) -
         target=f"{threshold} or less ({arithmetic})",
         result="passes" if fail_by == 0 else f"fails by {fail_by}",
         target_modifiers=tuple(modifiers),
+        readings=plain_readings((face,)),
     )
     return Check(roll, threshold, fail_by)
 
@@ -205,7 +206,8 @@ def _rout(unit: Unit, check: Check, out: ResolutionBuilder) -> Outcome:
 def _d6_casualties(unit: Unit, why: str, dice: DiceSource, out: ResolutionBuilder) -> int:
     (face,) = dice.roll(D6(), f"{unit.name} casualties ({why})")
     out.step("Unable to form line", f"{unit.name} takes {face} casualties.",
-             Roll(f"{unit.name} casualties", "1d6", (face,), total=face, result=f"{face}"))
+             Roll(f"{unit.name} casualties", "1d6", (face,), total=face, result=f"{face}",
+                  readings=plain_readings((face,))))
     out.effect(EffectKind.CASUALTIES, unit.name, face, detail=f"{SHEET}: {why}")
     return face
 
@@ -279,7 +281,7 @@ def _form_square_on_4(unit: Unit, dice: DiceSource, out: ResolutionBuilder) -> b
     out.step("Form square (4+)",
              f"{unit.name} {'forms square' if formed else 'does not form square'}.",
              Roll(f"{unit.name} forms square", "1d6", (face,), total=face, target="4+",
-                  result="formed" if formed else "not formed"))
+                  result="formed" if formed else "not formed", readings=plain_readings((face,))))
     if formed:
         out.effect(EffectKind.FORMATION, unit.name, detail=f"{SHEET}: phase 5", value="square")
     return formed
@@ -381,7 +383,8 @@ def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
     if unit.formation is Formation.LINE:
         (face,) = dice.roll(D6(), f"{unit.name} retires (d6\")")
         out.step("Retire d6\"", f"{unit.name} retires {face}\"; {s.opponent} follows up.",
-                 Roll(f"{unit.name} retires", "1d6", (face,), total=face, result=f'{face}"'))
+                 Roll(f"{unit.name} retires", "1d6", (face,), total=face, result=f'{face}"',
+                      readings=plain_readings((face,))))
         out.effect(EffectKind.RETIRE, unit.name, face, detail=f"{SHEET}: already in line")
         out.effect(EffectKind.FOLLOW_UP, s.opponent)
         return Outcome(f"Already in line: it retires d6\" and the winner follows up; fighting "

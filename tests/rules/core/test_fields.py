@@ -142,8 +142,8 @@ def test_a_semicolon_in_double_quotes_does_not_end_a_unit():
 
 
 def test_a_json_object_read_again_reads_the_same_and_is_not_shared():
-    """Stored units are read on every move, so a field set remembers what each object read
-    as: the same answer each time, a fresh dict each time, and still every refusal."""
+    """Stored units are read on every move: the same answer each time, a fresh dict each
+    time, and every refusal each time."""
     from rules.fire_at_will.battle import ROSTER_FIELDS
 
     first = ROSTER_FIELDS.read_json({"arm": "cavalry", "regular": True, "morale": 4}, "Hussars")
@@ -154,18 +154,9 @@ def test_a_json_object_read_again_reads_the_same_and_is_not_shared():
     assert ROSTER_FIELDS.read_json({"morale": 4.0}, "Hussars") == {"morale": 4}
     with pytest.raises(InvalidInput, match="morale"):
         ROSTER_FIELDS.read_json({"morale": True}, "Hussars")
-    for _ in range(2):  # a refusal is not remembered as a reading
+    for _ in range(2):
         with pytest.raises(InvalidInput, match="unknown field `moral`"):
             ROSTER_FIELDS.read_json({"moral": 4}, "Hussars")
-
-
-def test_the_memory_of_json_objects_is_bounded():
-    from rules.core.fields import Field, FieldSet
-
-    fields = FieldSet([Field("morale", int, "morale", minimum=0, maximum=10**6)])
-    for value in range(FieldSet.READ_MEMO + 10):
-        assert fields.read_json({"morale": value}, "unit") == {"morale": value}
-    assert len(fields._read) <= FieldSet.READ_MEMO
 
 
 def test_a_float_read_again_keeps_its_sign():
@@ -177,8 +168,8 @@ def test_a_float_read_again_keeps_its_sign():
 
 
 def test_a_text_read_again_reads_alike_and_its_refusal_names_each_place():
-    """What a text reads as is remembered: each reading gets a dict of its own, and a
-    refusal is not remembered, so it names the place of each reading."""
+    """Each reading of a text gets a dict of its own, and a refusal names the place of each
+    reading."""
     from rules.core.fields import Field, FieldSet
 
     fields = FieldSet([Field("morale", int, "morale", minimum=0, maximum=10**6)])
@@ -188,6 +179,3 @@ def test_a_text_read_again_reads_alike_and_its_refusal_names_each_place():
     for where in ("attackers", "defenders"):
         with pytest.raises(InvalidInput, match=f"^{where}: "):
             fields.read_text("Hussars: morale=x", where)
-    for value in range(FieldSet.READ_MEMO + 10):
-        fields.read_text(f"morale={value}", "unit", names=False)
-    assert len(fields._texts) <= FieldSet.READ_MEMO

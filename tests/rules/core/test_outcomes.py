@@ -49,7 +49,7 @@ def test_a_pool_too_large_to_walk_is_sampled_not_expanded():
     def volley(dice):
         faces = dice.roll(D6Pool(30, 4), "volley")
         out = ResolutionBuilder("test", "volley")
-        out.effect(EffectKind.CASUALTIES, "T", sum(1 for f in faces if f >= 4))
+        out.effect(EffectKind.DAMAGE, "T", sum(1 for f in faces if f >= 4))
         return out.build("volley", Severity.NONE)
 
     outcomes = distinct_outcomes(volley, max_leaves=1000, samples=300)

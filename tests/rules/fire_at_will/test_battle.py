@@ -10,7 +10,7 @@ from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import Effect, EffectKind
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, describe_changes
-from rules.fire_at_will.battle import apply_effects, check_attributes, read_roster_attributes
+from rules.fire_at_will.battle import apply_effects, check_unit, read_roster_attributes
 from rules.fire_at_will.commands import prepare
 
 ROSTER = Roster(
@@ -141,27 +141,28 @@ def test_roster_attributes_are_validated_like_the_notation():
     with pytest.raises(InvalidInput, match="only words go here"):
         read_roster_attributes("2nd Foot: inf", "unit", require_arm=True)
     with pytest.raises(InvalidInput, match="cannot be 0"):
-        check_attributes({"arm": "infantry", "morale": 0}, "2nd Foot")
+        check_unit("2nd Foot", {"arm": "infantry", "morale": 0}, 4, "2nd Foot")
     with pytest.raises(InvalidInput, match="unknown field `general`"):
-        check_attributes({"arm": "infantry", "general": "x"}, "2nd Foot")
+        check_unit("2nd Foot", {"arm": "infantry", "general": "x"}, 4, "2nd Foot")
 
 
-def test_an_engine_unit_is_made_once_for_what_it_is_made_of():
-    """Roster units that read alike share one (frozen) engine unit; anything that changes
-    how it reads (an attribute, its type, the general with it) makes another, and a
-    refusal is not remembered."""
+def test_an_engine_unit_is_what_its_roster_unit_and_its_general_make_it():
+    """Roster units that read alike make equal engine units; anything that changes how it
+    reads (an attribute, the general with it) makes another, and a refusal is made again
+    each time."""
     from rules.fire_at_will.battle import engine_unit
 
     def unit(**attributes) -> RosterUnit:
         return RosterUnit("Artois", "French", {"arm": "infantry", **attributes}, 4)
 
     alone = Roster((unit(),))
-    assert engine_unit(unit(regular=True), alone) is engine_unit(unit(regular=True), alone)
+    assert engine_unit(unit(regular=True), alone) == engine_unit(unit(regular=True), alone)
     regular, shaken = engine_unit(unit(regular=True), alone), engine_unit(unit(shaken=True),
                                                                          alone)
     assert (regular.regular, regular.shaken, shaken.regular, shaken.shaken) == (
         True, False, False, True)
-    assert engine_unit(unit(morale=4), alone) is not engine_unit(unit(morale=4.0), alone)
+    whole = engine_unit(unit(morale=4.0), alone)
+    assert whole == engine_unit(unit(morale=4), alone) and type(whole.basic_morale) is int
     led = Roster((unit(),), (RosterGeneral("Montcalm", "French", "Artois"),))
     wounded = Roster((unit(),), (RosterGeneral("Montcalm", "French", "Artois", wounds=1),))
     assert engine_unit(unit(), alone).general is None
@@ -185,9 +186,9 @@ def test_a_changed_roster_unit_is_the_unit_with_those_fields_only():
 
 
 def test_a_side_read_before_is_found_again_in_the_roster_as_it_is_now():
-    """A side's text is read once, but its units are looked up on every move: a unit
-    renamed, gone or changed since is found (or refused) as the roster is now, and a
-    refused text is refused again."""
+    """The same text on a later move finds its units as the roster is then: a unit renamed,
+    gone or changed since is found (or refused) as it is now, and a refused text is refused
+    again."""
     options = {"attackers": "Béarn: charging", "defenders": "2nd Foot"}
     first = play("melee", options, "3 5")
     assert [r.total for r in first.steps[0].rolls] == [3 + 1 + 1, 5 + 1]
@@ -208,18 +209,18 @@ def test_a_side_read_before_is_found_again_in_the_roster_as_it_is_now():
             play("melee", {**options, "attackers": "Béarn: cav"}, "1 1")
 
 
-def test_a_unit_in_the_same_melee_situation_is_one_member_and_scored_once():
-    """From move to move a battle's unit in the same situation is the same (frozen) member,
-    whose factors are worked out once; another situation is another member."""
+def test_a_unit_in_the_same_melee_situation_scores_alike_from_move_to_move():
+    """A battle's unit in the same situation is an equal member on every move, and its
+    factors read the same; another situation is another member."""
     from rules.fire_at_will.battle import engine_unit, melee_member
 
     unit = engine_unit(ROSTER.units[2], ROSTER)
     charging = melee_member(unit, {"charging": True})
-    assert melee_member(unit, {"charging": True}) is charging
-    assert melee_member(unit, {"charging": False}) is not charging
+    assert melee_member(unit, {"charging": True}) == charging
+    assert melee_member(unit, {"charging": False}) != charging
     first = play("melee", {"attackers": "Béarn: charging", "defenders": "2nd Foot"}, "3 5")
     second = play("melee", {"attackers": "Béarn: charging", "defenders": "2nd Foot"}, "2 6")
-    assert first.steps[0].rolls[0].modifiers is second.steps[0].rolls[0].modifiers
+    assert first.steps[0].rolls[0].modifiers == second.steps[0].rolls[0].modifiers
     assert [m.reason for m in second.steps[0].rolls[0].modifiers] == [
         "charging", "European regulars"]
 

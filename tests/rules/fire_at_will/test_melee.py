@@ -77,7 +77,7 @@ def test_attacked_in_the_rear_applies_once_though_printed_twice():
 def test_light_troops_never_count_as_two_bases_deep():
     member = m(foot(light=True), deep=True)
     modifiers, notes = melee_modifiers(member)
-    assert modifiers == []
+    assert modifiers == ()
     assert "not for light troops" in notes[-1]
 
 
@@ -312,16 +312,15 @@ def test_several_losers_get_a_step_naming_who_takes_the_result():
         "Only D1 takes the result (it has the lowest score); the other defenders retire 3\".")
 
 
-def test_a_units_factors_are_worked_out_once_and_given_out_fresh():
-    """The factors of a unit in its situation are remembered; each caller gets lists of its
-    own, so changing one changes nothing for the next."""
+def test_a_units_factors_read_alike_for_an_equal_unit_and_no_caller_can_change_them():
+    """The same unit in the same situation reads the same factors, given as tuples: what one
+    caller does with them changes nothing for the next."""
     member = MeleeUnit(Unit("Grenadiers", Arm.INFANTRY, regular=True), charging=True)
     first, notes = melee_modifiers(member)
     assert [(m.value, m.reason) for m in first] == [(1, "charging"), (1, "European regulars")]
-    first.clear()
-    notes.append("scribbled")
+    assert (type(first), type(notes)) == (tuple, tuple)
     again, notes_again = melee_modifiers(MeleeUnit(Unit("Grenadiers", Arm.INFANTRY,
                                                         regular=True), charging=True))
-    assert len(again) == 2 and notes_again == []
+    assert again == first and notes_again == ()
     assert melee_modifiers(MeleeUnit(Unit("Grenadiers", Arm.CAVALRY, regular=True),
                                      charging=True))[0][0].reason == "unit is cavalry"

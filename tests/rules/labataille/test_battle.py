@@ -85,6 +85,19 @@ def test_a_locked_unit_named_on_the_wrong_side_is_refused():
                 {})
 
 
+def test_stacks_of_two_firefights_are_refused_and_one_firefight_is_found_once():
+    both, _ = apply_effects([Effect(EffectKind.FIREFIGHT, "2/45e", value="95th",
+                                    detail="attacker"),
+                             Effect(EffectKind.FIREFIGHT, "95th", value="2/45e",
+                                    detail="defender")], roster(engaged=True))
+    assert len(both.engagements) == 2
+    with pytest.raises(InvalidInput, match="These stacks are in different firefights"):
+        prepare("assault", {"attackers": "1/45e; 2/45e", "defenders": "52nd"}, both, {})
+    result = run({"attackers": "1/45e", "defenders": "52nd", "choices": "chart_result=DR1"},
+                 both, "45 45 51")
+    assert result.steps[0].title == "Firefight"
+
+
 def test_roster_stacks_carry_increments_leader_and_this_assaults_words():
     with pytest.raises(Undecided):
         run({"attackers": "1/45e: distance=2", "defenders": "95th"}, roster(), "45 45 1 41")
