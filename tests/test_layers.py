@@ -29,8 +29,6 @@ STORE_USERS = ("bot/cogs", "bot/render", "bot/rulesets")
 # The engine is pure: no Discord, no database, no bot.
 ENGINE_FORBIDDEN = ("discord", "aiohttp", *DATABASE_IMPORTS, "bot")
 
-RULES_CIRCLES = ("rules/ still holds import circles (the core's effects and records read "
-                 "the registry of rule sets, which imports every rule set)")
 
 
 @dataclass(frozen=True)
@@ -188,8 +186,7 @@ GRAPH = import_graph(KNOWN)
 # --------------------------------------------------------------------------- the project
 
 
-@pytest.mark.parametrize("package", [
-    "bot", pytest.param("rules", marks=pytest.mark.xfail(strict=False, reason=RULES_CIRCLES))])
+@pytest.mark.parametrize("package", ["bot", "rules"])
 def test_no_module_imports_itself_back_through_others(package):
     found = [group for group in circles(GRAPH)
              if any(name.split(".")[0] == package for name in group)]

@@ -366,7 +366,9 @@ async def test_a_destroyed_stack_keeps_no_increments_until_a_gm_gives_it_some(di
     renamed = await gm(session, "/gm set unit:Garde field:morale value:45")
     assert not renamed.ephemeral, renamed.content
     refused = await gm(session, "/gm restore unit:Garde")
-    assert refused.content == "⚠️ Garde: `increments` cannot be 0. It must be at least 1."
+    assert refused.content == ("⚠️ Garde has no increments left to come back with. Give it "
+                               "some first: `/gm set unit:Garde field:strength value:…`, then "
+                               "restore it.")
     await gm(session, "/gm set unit:Garde field:strength value:2")
     assert not (await gm(session, "/gm restore unit:Garde")).ephemeral
     garde = (await units(session))["Garde"]
