@@ -17,7 +17,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import delete, func, inspect, select, text, update
+from sqlalchemy import delete, event, func, inspect, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -390,28 +390,44 @@ async def test_one_channel_never_loses_an_update(db: Database) -> None:
     assert await last_seq(db, battle_id) == 50
 
 
+def lock_requested(database: Database) -> asyncio.Event:
+    """An event set once ``database`` asks the database for a channel's lock: SQLite's
+    ``BEGIN IMMEDIATE`` (its one write lock), PostgreSQL's advisory lock."""
+    asked = asyncio.Event()
+
+    @event.listens_for(database.engine.sync_engine, "before_cursor_execute")
+    def _asking(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.startswith("BEGIN IMMEDIATE") or "pg_advisory_xact_lock" in statement:
+            asked.set()
+
+    return asked
+
+
 async def test_the_channel_lock_holds_across_database_objects(db: Database) -> None:
     """Two ``Database`` objects share no asyncio lock (like two processes): the database must."""
     battle_id = await add_battle(db)
     other = Database(plain_url(db))
+    waiting = lock_requested(other)
     holding, release = asyncio.Event(), asyncio.Event()
 
     async def hold_the_channel() -> None:
-        async with db.transaction(channel_id=CHANNEL):
+        async with db.transaction(channel_id=CHANNEL) as session:
             holding.set()
             await release.wait()
+            await session.execute(update(Battle).values(last_seq=10))
 
     try:
         holder = asyncio.create_task(hold_the_channel())
         await holding.wait()
         waiter = asyncio.create_task(increment(other, battle_id))
-        await asyncio.sleep(0.3)
+        await asyncio.wait_for(waiting.wait(), 60)
         assert not waiter.done()
         release.set()
-        await asyncio.wait_for(asyncio.gather(holder, waiter), 10)
+        await asyncio.wait_for(asyncio.gather(holder, waiter), 60)
     finally:
         await other.dispose()
-    assert await last_seq(db, battle_id) == 1
+    # The waiter read the channel only once the holder had committed.
+    assert await last_seq(db, battle_id) == 11
 
 
 @POSTGRES_ONLY
