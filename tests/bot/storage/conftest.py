@@ -87,10 +87,11 @@ def worker_database(url: str, worker: str) -> tuple[str, str]:
 def postgres_failure(url: str, doing: str, error: BaseException | str) -> str:
     """What went wrong with the configured PostgreSQL, said so that it can be fixed."""
     shown = make_url(url).render_as_string(hide_password=True)
-    # The driver's own words, without SQLAlchemy's second line (a link to its docs).
-    reason = error if isinstance(error, str) else \
-        f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-    return f"{POSTGRES_ENV} is set ({shown}), but {doing} failed: {reason}"
+    if isinstance(error, BaseException):
+        # The driver's own words, without SQLAlchemy's second line (a link to its docs).
+        first_line = next(iter(str(error).splitlines()), "")
+        error = f"{type(error).__name__}: {first_line}"
+    return f"{POSTGRES_ENV} is set ({shown}), but {doing} failed: {error}"
 
 
 def attempt(url: str, doing: str, step: Callable[[], object]) -> None:
