@@ -86,7 +86,7 @@ async def test_an_undo_waits_for_another_process_and_works_on_what_it_wrote(batt
         assert not undo.done()  # the undo's write waits for the channel, writing nothing
         await s.execute(update(Unit).where(Unit.name == "Artois").values(strength=50))
         await s.execute(update(Battle).values(last_seq=Battle.last_seq + 1))  # to #5
-    message = await asyncio.wait_for(undo, 10)
+    message = await asyncio.wait_for(undo, 60)
     assert message.content.startswith("↩️ Undid #4"), message.content
     async with db.reader() as s:
         artois = await s.scalar(select(Unit).where(Unit.name == "Artois"))

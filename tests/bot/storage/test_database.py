@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[3]
 CHANNEL = 100
 SQLITE_ONLY = pytest.mark.parametrize("db", ["sqlite"], indirect=True)
 POSTGRES_ONLY = pytest.mark.parametrize("db", ["postgresql"], indirect=True)
+HANG_GUARD = 60  # seconds: a wait that only keeps a broken test from hanging
 
 
 def new_battle(channel_id: int = CHANNEL, **fields: Any) -> Battle:
@@ -373,7 +374,7 @@ async def test_a_transaction_that_raises_leaves_no_trace(db: Database) -> None:
     assert await count(db, Unit) == 0
     async with db.reader() as session:
         assert (await session.get_one(Battle, battle_id)).turn == 1
-    await asyncio.wait_for(increment(db, battle_id), 5)  # and the channel is free again
+    await asyncio.wait_for(increment(db, battle_id), HANG_GUARD)  # the channel is free again
 
 
 async def test_reader_sessions_refuse_to_write(db: Database) -> None:
@@ -420,10 +421,10 @@ async def test_the_channel_lock_holds_across_database_objects(db: Database) -> N
         holder = asyncio.create_task(hold_the_channel())
         await holding.wait()
         waiter = asyncio.create_task(increment(other, battle_id))
-        await asyncio.wait_for(waiting.wait(), 60)
+        await asyncio.wait_for(waiting.wait(), HANG_GUARD)
         assert not waiter.done()
         release.set()
-        await asyncio.wait_for(asyncio.gather(holder, waiter), 60)
+        await asyncio.wait_for(asyncio.gather(holder, waiter), HANG_GUARD)
     finally:
         await other.dispose()
     # The waiter read the channel only once the holder had committed.
@@ -445,7 +446,7 @@ async def test_different_channels_do_not_wait_for_each_other(db: Database) -> No
         await increment(db, battle_id, channel_id=2)
         other_done.set()
 
-    await asyncio.wait_for(asyncio.gather(hold_channel_one(), use_channel_two()), 10)
+    await asyncio.wait_for(asyncio.gather(hold_channel_one(), use_channel_two()), HANG_GUARD)
     assert await last_seq(db, battle_id) == 1
 
 
@@ -537,8 +538,10 @@ async def test_a_crash_keeps_all_or_nothing(
     reopened = Database(url)
     try:
         assert await count(reopened, Battle, Battle.name == "Crash") == int(committed)
-        # The dead process's locks died with it: the channel takes new work at once.
-        async with asyncio.timeout(10), reopened.transaction(channel_id=CHANNEL) as session:
+        # The dead process's locks died with it: the channel takes new work (a lock left
+        # behind would hold it for good, or past SQLite's busy timeout).
+        async with asyncio.timeout(HANG_GUARD), \
+                reopened.transaction(channel_id=CHANNEL) as session:
             session.add(new_battle(channel_id=CHANNEL + 1))
     finally:
         await reopened.dispose()
