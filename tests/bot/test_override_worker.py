@@ -59,16 +59,16 @@ async def listing_started(session: OfflineDiscord, override: asyncio.Task) -> No
 def hold_listings(session: OfflineDiscord) -> asyncio.Event:
     """Keep every override waiting for its listing until the test sets the event returned:
     the worker may be quicker than the test's next command on a busy machine."""
-    gate = asyncio.Event()
+    release = asyncio.Event()
     worker = session.client.outcomes
     real = worker.result
 
     async def held(listing, timeout=None):
-        await gate.wait()
+        await release.wait()
         return await real(listing, timeout)
 
     worker.result = held
-    return gate
+    return release
 
 
 def gate_listings(session: OfflineDiscord, path: Path) -> None:
@@ -149,7 +149,7 @@ async def test_players_cannot_start_a_listing(discord_session):
 
 async def test_a_roll_made_while_the_listing_runs_is_not_overridden(discord_session):
     await big_battle(discord_session)
-    gate = hold_listings(discord_session)
+    release = hold_listings(discord_session)
     override = asyncio.create_task(send(discord_session, "/gm override result:abc",
                                         user_id=GM_USER))
     await listing_started(discord_session, override)
@@ -157,7 +157,7 @@ async def test_a_roll_made_while_the_listing_runs_is_not_overridden(discord_sess
     # No transaction is held while the listing runs: the channel takes another roll.
     second = await reply(discord_session, BIG_MELEE)
     assert not second.ephemeral, second.content
-    gate.set()
+    release.set()
     refused = (await override)[-1]
     assert refused.ephemeral
     assert "The last roll changed while I worked out its results" in refused.content
