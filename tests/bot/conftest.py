@@ -6,6 +6,7 @@ backend (PostgreSQL when ``HUZZAH_TEST_POSTGRES_URL`` is set, skipped visibly ot
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,6 +15,9 @@ from typing import Any
 import discord
 import pytest
 
+import bot.buttons
+import bot.respond
+import bot.workers
 from bot.client import create_bot
 from bot.offline import OfflineDiscord, SentMessage, parse_command_line
 from bot.storage import Database
@@ -30,6 +34,27 @@ CHANNEL = 100
 PLAYER = 1000
 GM_USER = 2000
 MANAGE_CHANNELS = discord.Permissions(manage_channels=True).value
+UNHURRIED_SECONDS = 600.0
+"""The wall-clock limits' stand-in in tests: a wait that only guards against a hang."""
+
+
+@pytest.fixture(autouse=True)
+def unhurried(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a command sends does not depend on how busy the machine is.
+
+    The bot defers a reply after 2 seconds, Discord drops an interaction not answered in 3,
+    the offline harness waits 5 seconds for the tasks a command starts, and a worker process
+    is given a few seconds of grace: all wall-clock, so on a loaded machine any command could
+    cross them. Here each is a bound against a hang only; the tests of those limits set their
+    own (``test_respond``, ``test_gm_hardening``, ``test_gm_buttons``, ``test_mentions``,
+    ``test_offline_harness``).
+    """
+    monkeypatch.setattr(bot.respond, "DEFER_AFTER", UNHURRIED_SECONDS)
+    monkeypatch.setattr(bot.buttons, "DEFER_AFTER", UNHURRIED_SECONDS)
+    monkeypatch.setattr(bot.workers, "GRACE_SECONDS", UNHURRIED_SECONDS)
+    defaults = OfflineDiscord.__init__.__kwdefaults__
+    monkeypatch.setitem(defaults, "response_deadline", None)
+    monkeypatch.setitem(defaults, "settle_timeout", UNHURRIED_SECONDS)
 
 
 @pytest.fixture
@@ -69,3 +94,18 @@ def text_of(message: SentMessage) -> str:
         parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
         parts.append(embed.get("footer", {}).get("text", ""))
     return "\n".join(parts)
+
+
+def writes_begun(database: Database) -> asyncio.Event:
+    """An event set once a unit of work that writes is handed to ``database``: from then on
+    the command is in the middle of its work, waiting for the channel if another holds it."""
+    begun = asyncio.Event()
+    run = database.run
+
+    async def watched(work: Any, *, write: bool = False, channel_id: int | None = None) -> Any:
+        if write:
+            begun.set()
+        return await run(work, write=write, channel_id=channel_id)
+
+    database.run = watched  # type: ignore[method-assign]
+    return begun

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import multiprocessing
 import time
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
-from bot.offline import OfflineDiscord, SentMessage
+from bot.offline import OfflineDiscord
 from bot.storage.models import Event
-from bot.workers import GRACE_SECONDS, OutcomeJob, OutcomeWorker, TooSlow
+from bot.workers import OutcomeJob, OutcomeWorker, TooSlow, work_out, work_out_odds
 from rules.core.errors import InvalidInput
 from rules.core.odds import MIN_SAMPLES
 from rules.core.roster import Roster
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send
+from .worker_gate import after_gate, gate, open_gate
 
 SIDE = 10
 BRITISH = [f"Foot {i}" for i in range(1, SIDE + 1)]
@@ -26,6 +29,7 @@ FRENCH = [f"Ligne {i}" for i in range(1, SIDE + 1)]
 BIG_MELEE = (f'/melee fire-at-will attackers:"{"; ".join(BRITISH)}" '
              f'defenders:"{"; ".join(FRENCH)}"')
 LOOKUP = '/melee fire-at-will attackers:"A: inf" defenders:"D: inf" dice:"2 2"'
+HANG_GUARD = 60  # seconds: a wait that only keeps a broken test from hanging
 
 
 async def big_battle(session: OfflineDiscord) -> None:
@@ -42,33 +46,42 @@ async def big_battle(session: OfflineDiscord) -> None:
     assert melee.embeds[0]["title"].startswith("↔️ Drawn"), melee.embeds[0]["title"]
 
 
-async def listing_started(session: OfflineDiscord) -> None:
+async def listing_started(session: OfflineDiscord, override: asyncio.Task) -> None:
     """Wait until the override has handed its listing to the worker (no fixed sleep)."""
-    deadline = time.perf_counter() + 10
-    while session.client.outcomes.size == 0:
-        assert time.perf_counter() < deadline, "the listing never started"
-        await asyncio.sleep(0.005)
+    async def started() -> None:
+        while session.client.outcomes.size == 0:
+            assert not override.done(), override.result()
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(started(), HANG_GUARD)
 
 
 def hold_listings(session: OfflineDiscord) -> asyncio.Event:
     """Keep every override waiting for its listing until the test sets the event returned:
     the worker may be quicker than the test's next command on a busy machine."""
-    gate = asyncio.Event()
+    release = asyncio.Event()
     worker = session.client.outcomes
     real = worker.result
 
     async def held(listing, timeout=None):
-        await gate.wait()
+        await release.wait()
         return await real(listing, timeout)
 
     worker.result = held
-    return gate
+    return release
 
 
-async def timed(run) -> tuple[list[SentMessage], float]:
-    """Run a dispatch; return what it sent and the moment it finished."""
-    messages = await run
-    return messages, time.perf_counter()
+def gate_listings(session: OfflineDiscord, path: Path) -> None:
+    """Hold every listing in the worker process itself until the gate at ``path`` opens."""
+    worker = session.client.outcomes
+    submit = worker._submit
+
+    def gated(work, *args, **kwargs):
+        if work is work_out:
+            return submit(functools.partial(after_gate, str(path), work), *args, **kwargs)
+        return submit(work, *args, **kwargs)
+
+    worker._submit = gated
 
 
 async def kinds_of_events(session: OfflineDiscord) -> list[str]:
@@ -81,16 +94,21 @@ async def results(session: OfflineDiscord, user: int, typed: str = "") -> list[d
                                       channel_id=CHANNEL, user_id=user, guild_id=GUILD)
 
 
-async def test_other_channels_are_answered_while_an_override_is_worked_out(discord_session):
+async def test_other_channels_are_answered_while_an_override_is_worked_out(discord_session,
+                                                                          tmp_path):
     await big_battle(discord_session)
-    override = asyncio.create_task(timed(
-        send(discord_session, "/gm override result:abc", user_id=GM_USER)))
-    await listing_started(discord_session)
-    assert not override.done()
-    lookup, answered = await timed(send(discord_session, LOOKUP, channel_id=CHANNEL + 1))
-    refused, overridden = await override
-    assert lookup[0].embeds and not lookup[0].ephemeral
-    assert answered < overridden  # not held up behind the listing
+    with gate(tmp_path) as listing_gate:
+        # The listing stays in the worker process until the gate opens: everything the bot
+        # answers meanwhile was answered while the override was being worked out.
+        gate_listings(discord_session, listing_gate)
+        override = asyncio.create_task(
+            send(discord_session, "/gm override result:abc", user_id=GM_USER))
+        await listing_started(discord_session, override)
+        lookup = await send(discord_session, LOOKUP, channel_id=CHANNEL + 1)
+        assert lookup[0].embeds and not lookup[0].ephemeral
+        assert not override.done()  # the lookup was not held up behind the listing
+        open_gate(listing_gate)
+        refused = await override
     # The made-up result is refused privately, and nothing was applied.
     assert refused[-1].ephemeral
     assert "That is not a result the rules allow here." in refused[-1].content
@@ -100,11 +118,14 @@ async def test_other_channels_are_answered_while_an_override_is_worked_out(disco
 async def test_the_listing_is_cached_and_offered_to_gms_only(discord_session):
     await big_battle(discord_session)
     assert await results(discord_session, PLAYER) == []
-    started = time.perf_counter()
-    choices = []
-    while not choices or choices[0]["value"] == "still-working":
-        choices = await results(discord_session, GM_USER)
-        assert time.perf_counter() - started < 30
+
+    async def listed() -> list[dict]:
+        choices = []
+        while not choices or choices[0]["value"] == "still-working":
+            choices = await results(discord_session, GM_USER)
+        return choices
+
+    choices = await asyncio.wait_for(listed(), HANG_GUARD)
     assert 1 < len(choices) <= 25
     assert await results(discord_session, PLAYER) == []  # cached, but still not for players
     # The override that follows the autocomplete reuses its listing: no new work.
@@ -128,15 +149,15 @@ async def test_players_cannot_start_a_listing(discord_session):
 
 async def test_a_roll_made_while_the_listing_runs_is_not_overridden(discord_session):
     await big_battle(discord_session)
-    gate = hold_listings(discord_session)
+    release = hold_listings(discord_session)
     override = asyncio.create_task(send(discord_session, "/gm override result:abc",
                                         user_id=GM_USER))
-    await listing_started(discord_session)
+    await listing_started(discord_session, override)
     assert not override.done()
     # No transaction is held while the listing runs: the channel takes another roll.
     second = await reply(discord_session, BIG_MELEE)
     assert not second.ephemeral, second.content
-    gate.set()
+    release.set()
     refused = (await override)[-1]
     assert refused.ephemeral
     assert "The last roll changed while I worked out its results" in refused.content
@@ -182,27 +203,64 @@ TOO_BIG_TO_WALK = OutcomeJob("fire-at-will", "melee",
                              None, {})
 
 
-async def test_odds_queued_behind_others_still_answer_in_time_and_listings_do_not_wait():
-    worker = OutcomeWorker(odds_seconds=1.5)
+SMALL_LISTING = OutcomeJob("fire-at-will", "melee", {"attackers": "A: inf", "defenders": "B: inf"},
+                          None, {})
+
+
+def gate_odds(worker: OutcomeWorker, path: Path) -> list[float]:
+    """Hold every odds request in the worker process until the gate at ``path`` opens;
+    return the deadline handed over with each, as they are submitted."""
+    deadlines: list[float] = []
+    submit = worker._submit
+
+    def gated(work, *args, **kwargs):
+        if work is work_out_odds:
+            deadlines.append(args[1])
+            return submit(functools.partial(after_gate, str(path), work), *args, **kwargs)
+        return submit(work, *args, **kwargs)
+
+    worker._submit = gated
+    return deadlines
+
+
+async def test_odds_queued_behind_others_answer_by_their_own_deadline(tmp_path):
+    """A request's deadline counts from the request, not from when the worker gets to it:
+    one that waited past it in the queue answers at once with the smallest estimate rather
+    than failing, or taking its whole time again."""
+    worker = OutcomeWorker(odds_seconds=0.2)
     try:
-        started = time.perf_counter()
-        first, second = await asyncio.gather(worker.odds(TOO_BIG_TO_WALK),
-                                             worker.odds(TOO_BIG_TO_WALK))
-        # The second waited for the first; its deadline counted from its own request, it
-        # answers at once with the smallest estimate rather than failing.
+        with gate(tmp_path) as odds_gate:
+            deadlines = gate_odds(worker, odds_gate)
+            requests = asyncio.gather(worker.odds(TOO_BIG_TO_WALK), worker.odds(TOO_BIG_TO_WALK))
+
+            async def past_the_deadlines() -> None:
+                while len(deadlines) < 2 or time.monotonic() <= max(deadlines):
+                    await asyncio.sleep(0.01)
+
+            await asyncio.wait_for(past_the_deadlines(), HANG_GUARD)
+            open_gate(odds_gate)
+            first, second = await requests
         assert not first.exact and not second.exact
-        assert second.samples is not None and second.samples >= MIN_SAMPLES
-        assert time.perf_counter() - started < 1.5 + GRACE_SECONDS
-        # Listings for /gm override have a process of their own, started here first: the
-        # wait below is for the listing, not for a process to start on a busy machine.
-        job = OutcomeJob("fire-at-will", "melee", {"attackers": "A: inf",
-                                                   "defenders": "B: inf"}, None, {})
-        await worker.result(worker.start("started", job))
-        odds = asyncio.ensure_future(worker.odds(TOO_BIG_TO_WALK))
-        await asyncio.sleep(0.2)
-        listed = await worker.result(worker.start("quick", job), timeout=1.0)
-        assert listed.outcomes and not odds.done()
-        await odds
+        assert first.samples == second.samples == MIN_SAMPLES
+    finally:
+        await worker.close()
+
+
+async def test_a_listing_does_not_wait_behind_the_odds(tmp_path):
+    """Listings for /gm override have a process of their own: a GM's listing is answered
+    while the odds of a command are still being worked out."""
+    worker = OutcomeWorker()
+    try:
+        with gate(tmp_path) as odds_gate:
+            deadlines = gate_odds(worker, odds_gate)
+            odds = asyncio.ensure_future(worker.odds(TOO_BIG_TO_WALK))
+            while not deadlines:  # the odds are submitted before the listing
+                await asyncio.sleep(0)
+            listed = await worker.result(worker.start("quick", SMALL_LISTING), HANG_GUARD)
+            assert listed.outcomes
+            assert not odds.done()
+            open_gate(odds_gate)
+            await odds
     finally:
         await worker.close()
 

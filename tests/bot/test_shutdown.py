@@ -24,11 +24,12 @@ from bot import cli
 from bot.client import HuzzahBot, create_bot
 from bot.offline import OfflineDiscord
 from bot.storage import Database
-from tests.bot.conftest import send, text_of
+from tests.bot.conftest import send, text_of, writes_begun
 from tests.bot.storage.conftest import SQLITE_NAME, sqlite_template, sqlite_url  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 START = '/battle start ruleset:fire-at-will name:"Plains of Abraham"'
+HANG_GUARD = 60  # seconds: a wait that only keeps a broken test from hanging
 
 
 def unit_line(number: int) -> str:
@@ -46,6 +47,21 @@ def reopen(path: Path) -> tuple[str, list[int], list[str]]:
     finally:
         connection.close()
     return integrity, seqs, names
+
+
+def signal_taken(pid: int, number: int) -> None:
+    """Wait until the process has taken the signal sent to it: no longer pending, its
+    handler has run (Python's handler wakes the event loop, which acts on it next)."""
+    bit = 1 << (number - 1)
+    deadline = time.monotonic() + HANG_GUARD
+    while True:
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+        pending = [int(line.split()[1], 16) for line in status
+                   if line.startswith(("SigPnd:", "ShdPnd:"))]
+        if not any(mask & bit for mask in pending):
+            return
+        assert time.monotonic() < deadline, f"process {pid} never took signal {number}"
+        time.sleep(0.01)
 
 
 def assert_log_folded(path: Path) -> None:
@@ -100,10 +116,9 @@ def test_sigterm_mid_command_finishes_it_and_runs_nothing_after(tmp_path):
     blocker = sqlite3.connect(database, isolation_level=None)
     blocker.execute("BEGIN IMMEDIATE")
     console.type(unit_line(3), unit_line(4), unit_line(5))
-    console.wait_for(f"> {unit_line(3)}")
-    time.sleep(0.3)
+    console.wait_for(f"> {unit_line(3)}")  # echoed as its handling starts: it is under way
     console.process.send_signal(signal.SIGTERM)
-    time.sleep(0.5)
+    signal_taken(console.process.pid, signal.SIGTERM)
     assert console.process.poll() is None, "it must wait for the command in progress"
     blocker.execute("ROLLBACK")
     blocker.close()
@@ -150,18 +165,28 @@ async def until_closed(bot: HuzzahBot) -> None:
         await asyncio.sleep(0.01)
 
 
+async def closing(bot: HuzzahBot) -> None:
+    """Wait until ``serve`` has begun to close: new commands are refused from then on."""
+    gate = bot.tree.interaction_check.__self__  # serve's CommandGate hooks the tree
+    assert isinstance(gate, cli.CommandGate)
+    while not gate.closing:
+        await asyncio.sleep(0.01)
+
+
 async def test_serve_lets_a_command_finish_refuses_new_ones_then_closes(database_file):
     async with Database(sqlite_url(database_file.parent)) as db, \
             OfflineDiscord(create_bot(db)) as session:
         bot = session.client
+        writing = writes_begun(db)
         with cli.StopSignals() as stop:
-            serving = asyncio.create_task(cli.serve(bot, until_closed(bot), stop, grace=20))
+            serving = asyncio.create_task(cli.serve(bot, until_closed(bot), stop,
+                                                    grace=HANG_GUARD))
             blocker = sqlite3.connect(database_file, isolation_level=None)
             blocker.execute("BEGIN IMMEDIATE")
             in_progress = asyncio.create_task(send(session, START, user_id=2000))
-            await asyncio.sleep(0.3)
+            await asyncio.wait_for(writing.wait(), HANG_GUARD)  # mid-command, held
             os.kill(os.getpid(), signal.SIGTERM)
-            await asyncio.sleep(0.3)
+            await asyncio.wait_for(closing(bot), HANG_GUARD)
             assert stop.name == "SIGTERM" and not serving.done()
 
             [refused] = await send(session, unit_line(1), user_id=2000)
@@ -171,7 +196,7 @@ async def test_serve_lets_a_command_finish_refuses_new_ones_then_closes(database
             blocker.execute("ROLLBACK")
             blocker.close()
             finished = await in_progress
-            await asyncio.wait_for(serving, 20)
+            await asyncio.wait_for(serving, HANG_GUARD)
         assert "Battle started: Plains of Abraham" in text_of(finished[-1])
         assert bot.is_closed()
     integrity, seqs, names = reopen(database_file)
@@ -179,14 +204,17 @@ async def test_serve_lets_a_command_finish_refuses_new_ones_then_closes(database
 
 
 async def test_run_stops_on_sigterm_with_the_database_closed(database_file, monkeypatch):
+    connected = asyncio.Event()
+
     async def start(self: HuzzahBot, token: str) -> None:
+        connected.set()  # the stop signals are handled by now
         await until_closed(self)
 
     monkeypatch.setattr(HuzzahBot, "start", start)
     running = asyncio.create_task(cli._run_bot("token", sqlite_url(database_file.parent)))
-    await asyncio.sleep(0.5)
+    await asyncio.wait_for(connected.wait(), HANG_GUARD)
     assert not running.done()
     os.kill(os.getpid(), signal.SIGTERM)
-    assert await asyncio.wait_for(running, 20) == 0
+    assert await asyncio.wait_for(running, HANG_GUARD) == 0
     assert_log_folded(database_file)
     assert reopen(database_file)[0] == "ok"

@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from bot.storage.models import Battle, Event, General, Unit
 
-from .conftest import CHANNEL, GM_USER, reply
+from .conftest import CHANNEL, GM_USER, reply, writes_begun
 
 SETUP = [
     '/battle start ruleset:fire-at-will name:Minden',
@@ -77,15 +77,16 @@ async def test_an_undo_waits_for_another_process_and_works_on_what_it_wrote(batt
     await setup(battle_session)
     await reply(battle_session, ONE_SP)  # #4: Artois 100 -> 99
     db = battle_session.client.db
+    writing = writes_begun(db)
     async with Database(db.url) as other, \
             other.transaction(channel_id=CHANNEL) as s:  # another process, mid-command
         await s.execute(select(Battle.last_seq))
         undo = asyncio.create_task(reply(battle_session, "/gm undo", user_id=GM_USER))
-        await asyncio.sleep(0.3)
+        await asyncio.wait_for(writing.wait(), 60)  # the undo's unit of work has begun
         assert not undo.done()  # the undo's write waits for the channel, writing nothing
         await s.execute(update(Unit).where(Unit.name == "Artois").values(strength=50))
         await s.execute(update(Battle).values(last_seq=Battle.last_seq + 1))  # to #5
-    message = await asyncio.wait_for(undo, 10)
+    message = await asyncio.wait_for(undo, 60)
     assert message.content.startswith("↩️ Undid #4"), message.content
     async with db.reader() as s:
         artois = await s.scalar(select(Unit).where(Unit.name == "Artois"))

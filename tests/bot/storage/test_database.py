@@ -17,7 +17,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import delete, func, inspect, select, text, update
+from sqlalchemy import delete, event, func, inspect, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[3]
 CHANNEL = 100
 SQLITE_ONLY = pytest.mark.parametrize("db", ["sqlite"], indirect=True)
 POSTGRES_ONLY = pytest.mark.parametrize("db", ["postgresql"], indirect=True)
+HANG_GUARD = 60  # seconds: a wait that only keeps a broken test from hanging
 
 
 def new_battle(channel_id: int = CHANNEL, **fields: Any) -> Battle:
@@ -373,7 +374,7 @@ async def test_a_transaction_that_raises_leaves_no_trace(db: Database) -> None:
     assert await count(db, Unit) == 0
     async with db.reader() as session:
         assert (await session.get_one(Battle, battle_id)).turn == 1
-    await asyncio.wait_for(increment(db, battle_id), 5)  # and the channel is free again
+    await asyncio.wait_for(increment(db, battle_id), HANG_GUARD)  # the channel is free again
 
 
 async def test_reader_sessions_refuse_to_write(db: Database) -> None:
@@ -390,28 +391,44 @@ async def test_one_channel_never_loses_an_update(db: Database) -> None:
     assert await last_seq(db, battle_id) == 50
 
 
+def lock_requested(database: Database) -> asyncio.Event:
+    """An event set once ``database`` asks the database for a channel's lock: SQLite's
+    ``BEGIN IMMEDIATE`` (its one write lock), PostgreSQL's advisory lock."""
+    asked = asyncio.Event()
+
+    @event.listens_for(database.engine.sync_engine, "before_cursor_execute")
+    def _asking(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.startswith("BEGIN IMMEDIATE") or "pg_advisory_xact_lock" in statement:
+            asked.set()
+
+    return asked
+
+
 async def test_the_channel_lock_holds_across_database_objects(db: Database) -> None:
     """Two ``Database`` objects share no asyncio lock (like two processes): the database must."""
     battle_id = await add_battle(db)
     other = Database(plain_url(db))
+    waiting = lock_requested(other)
     holding, release = asyncio.Event(), asyncio.Event()
 
     async def hold_the_channel() -> None:
-        async with db.transaction(channel_id=CHANNEL):
+        async with db.transaction(channel_id=CHANNEL) as session:
             holding.set()
             await release.wait()
+            await session.execute(update(Battle).values(last_seq=10))
 
     try:
         holder = asyncio.create_task(hold_the_channel())
         await holding.wait()
         waiter = asyncio.create_task(increment(other, battle_id))
-        await asyncio.sleep(0.3)
+        await asyncio.wait_for(waiting.wait(), HANG_GUARD)
         assert not waiter.done()
         release.set()
-        await asyncio.wait_for(asyncio.gather(holder, waiter), 10)
+        await asyncio.wait_for(asyncio.gather(holder, waiter), HANG_GUARD)
     finally:
         await other.dispose()
-    assert await last_seq(db, battle_id) == 1
+    # The waiter read the channel only once the holder had committed.
+    assert await last_seq(db, battle_id) == 11
 
 
 @POSTGRES_ONLY
@@ -429,7 +446,7 @@ async def test_different_channels_do_not_wait_for_each_other(db: Database) -> No
         await increment(db, battle_id, channel_id=2)
         other_done.set()
 
-    await asyncio.wait_for(asyncio.gather(hold_channel_one(), use_channel_two()), 10)
+    await asyncio.wait_for(asyncio.gather(hold_channel_one(), use_channel_two()), HANG_GUARD)
     assert await last_seq(db, battle_id) == 1
 
 
@@ -521,8 +538,10 @@ async def test_a_crash_keeps_all_or_nothing(
     reopened = Database(url)
     try:
         assert await count(reopened, Battle, Battle.name == "Crash") == int(committed)
-        # The dead process's locks died with it: the channel takes new work at once.
-        async with asyncio.timeout(10), reopened.transaction(channel_id=CHANNEL) as session:
+        # The dead process's locks died with it: the channel takes new work (a lock left
+        # behind would hold it for good, or past SQLite's busy timeout).
+        async with asyncio.timeout(HANG_GUARD), \
+                reopened.transaction(channel_id=CHANNEL) as session:
             session.add(new_battle(channel_id=CHANNEL + 1))
     finally:
         await reopened.dispose()
