@@ -226,7 +226,7 @@ class BattleStore:
     async def applied(self, interaction_id: int) -> int | None:
         """The event the interaction recorded, if any: asked when its reply failed, so the
         player is not told that nothing changed when it did."""
-        return await self.db.run(partial(_applied, interaction_id))
+        return await self.db.run(partial(_applied, interaction_id), one_statement=True)
 
     async def view(self, channel_id: int, *, ended_too: bool = False,
                    events: int | None = 0) -> BattleView:
@@ -248,7 +248,7 @@ class BattleStore:
         once seen (a hint: callers that act on it read the battle again)."""
         known = self._rulesets.get(channel_id)
         if known is None:
-            known = await self.db.run(partial(_ruleset, channel_id))
+            known = await self.db.run(partial(_ruleset, channel_id), one_statement=True)
             if known is not None:
                 self._hint(channel_id, known)
         return known
@@ -259,7 +259,7 @@ class BattleStore:
 
     async def general_names(self, channel_id: int) -> list[str]:
         """Names of the generals in the channel's battle (none without a battle)."""
-        return await self.db.run(partial(_general_names, channel_id))
+        return await self.db.run(partial(_general_names, channel_id), one_statement=True)
 
 
 # --- the units of work ------------------------------------------------------------------------

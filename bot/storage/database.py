@@ -344,13 +344,14 @@ class Database:
         crash_point("after_commit")
 
     async def run(self, work: Work[T], *, write: bool = False,
-                  channel_id: int | None = None) -> T:
+                  channel_id: int | None = None, one_statement: bool = False) -> T:
         """Run ``work`` in one transaction, committed when it returns (a ``write``) or rolled
         back (a read, or work that raises).
 
         A write with ``channel_id`` holds that channel's lock, in this process and in the
         database, from its first statement until after COMMIT (see :meth:`transaction`). A
-        read takes no lock: on SQLite it begins DEFERRED, on PostgreSQL it reads one snapshot.
+        read takes no lock: on SQLite it begins DEFERRED, on PostgreSQL it reads one snapshot
+        (a read of ``one_statement`` needs none there: it saves two round trips).
         """
         lock = self._process_lock(channel_id) if write else nullcontext()
         writer = self._sqlite_writer if write else self._shared
@@ -358,7 +359,7 @@ class Database:
             if self._sqlite_engine is not None:
                 result = await asyncio.to_thread(self._run_on_sqlite, work, write)
             else:
-                result = await self._run_on_postgresql(work, write, channel_id)
+                result = await self._run_on_postgresql(work, write, channel_id, one_statement)
         if write:
             crash_point("after_commit")
         return result
@@ -373,12 +374,13 @@ class Database:
             crash_point("before_commit")
             return result
 
-    async def _run_on_postgresql(self, work: Work[T], write: bool,
-                                 channel_id: int | None) -> T:
+    async def _run_on_postgresql(self, work: Work[T], write: bool, channel_id: int | None,
+                                 one_statement: bool) -> T:
         async with self.engine.connect() as conn:
             if not write:  # one snapshot for every statement; closing rolls back
-                await conn.execution_options(isolation_level="REPEATABLE READ",
-                                             postgresql_readonly=True)
+                await conn.execution_options(
+                    isolation_level="AUTOCOMMIT" if one_statement else "REPEATABLE READ",
+                    postgresql_readonly=True)
                 return await conn.run_sync(work)
             async with conn.begin():
                 if channel_id is not None:
@@ -397,11 +399,6 @@ class Database:
         # Closing the session rolls its transaction back: a reader commits nothing.
         async with self._shared or nullcontext(), self._readers() as session:
             yield session
-
-    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[Any]:
-        """This process's lock for a channel: held across a command's read, its rules and its
-        write, so commands of one channel in one process never race each other."""
-        return self._process_lock(channel_id)
 
     def _process_lock(self, channel_id: int | None) -> AbstractAsyncContextManager[Any]:
         """This process's lock for a channel, made on first use and dropped once unused."""
