@@ -246,8 +246,11 @@ class BattleTx:
         channel (call once committed); None when there is no battle going on."""
         if self.battle is None or self.battle.status != "active":
             return None
+        # Still going on: the list holds, as read, those this command ended.
+        engagements = None if self._engagements is None else [
+            row for row in self._engagements if row.status == "active"]
         return Kept(_detached(self.battle), _all_detached(self._units),
-                    _all_detached(self._generals), _all_detached(self._engagements))
+                    _all_detached(self._generals), _all_detached(engagements))
 
     # --- guards ---------------------------------------------------------------------------
 
