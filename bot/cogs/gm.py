@@ -192,8 +192,10 @@ class GM(commands.Cog):
     async def dice(self, interaction: discord.Interaction, dice: str | None = None,
                    clear: bool = False) -> None:
         async def work() -> Reply:
+            # The queue moves no unit: the GM may set it while a question waits.
             queue = await self.store.apply(
-                interaction, "/gm dice", lambda tx: queue_dice(tx, dice, clear))
+                interaction, "/gm dice", lambda tx: queue_dice(tx, dice, clear),
+                while_waiting=True)
             shown = " ".join(str(f) for f in queue) or "empty"
             return private(f"🎲 Dice queue: {shown}. The next rolls in this channel use them "
                            "first, in order.")

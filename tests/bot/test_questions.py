@@ -160,3 +160,10 @@ async def test_a_move_whose_answer_given_ahead_was_set_aside_can_be_rerolled(bat
     assert rerolled.embeds[0]["title"].startswith("❓ Will Dragoons retire and rally")
     menu = await send(battle_session, "/gm override", user_id=GM_USER)
     assert [m for m in menu if m.components], [m.content for m in menu]
+
+
+async def test_the_gm_may_queue_dice_while_a_question_waits(battle_session):
+    await setup_charge(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    queued = await reply(battle_session, '/gm dice dice:"6 6"', user_id=GM_USER)
+    assert queued.ephemeral and queued.content.startswith("🎲 Dice queue: 6 6.")
