@@ -27,7 +27,6 @@ import os
 import signal
 import time
 import weakref
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
@@ -151,9 +150,6 @@ POOL_OVERFLOW = 5
 
 IDLE_PING_SECONDS = 10.0
 """A pooled connection unused for longer than this is checked before it is handed out."""
-
-RECENT_LOCKS = 1_000
-"""Channels whose lock is kept between commands (``Database._process_lock``)."""
 
 
 def create_database_engine(
@@ -303,7 +299,6 @@ class Database:
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
-        self._recent_locks: OrderedDict[int, asyncio.Lock] = OrderedDict()
         # SQLite has one writer at a time in the whole file. Writers of this process queue
         # here, in order, instead of each holding a pooled connection and polling SQLite's
         # busy handler (which sleeps in growing steps: seconds at the tail under load).
@@ -408,13 +403,6 @@ class Database:
         if lock is None:
             lock = asyncio.Lock()
             self._channel_locks[channel_id] = lock
-        # The channels used lately keep their locks; the weak map still holds every lock in
-        # use, so one dropped here while held is the one handed out.
-        recent = self._recent_locks
-        recent[channel_id] = lock
-        recent.move_to_end(channel_id)
-        if len(recent) > RECENT_LOCKS:
-            recent.popitem(last=False)
         return lock
 
     async def dispose(self) -> None:

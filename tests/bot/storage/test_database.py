@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import signal
@@ -571,23 +572,23 @@ async def killed_while_idle(db: Database, monkeypatch: pytest.MonkeyPatch) -> No
         assert await connection.scalar(text("SELECT pg_backend_pid()")) != backend
 
 
-async def test_a_channel_keeps_its_lock_and_a_held_lock_is_never_made_twice(tmp_path,
-                                                                           monkeypatch):
-    """Channels used lately keep their lock between commands; one dropped from that list
-    while held is still the lock handed out, so two commands never hold two locks of one
-    channel."""
-    monkeypatch.setattr(database_module, "RECENT_LOCKS", 2)
+async def test_a_held_channel_lock_is_the_one_handed_out_and_a_free_one_is_dropped(
+        tmp_path) -> None:
+    """Two commands of one channel never hold two locks of it; a lock nobody holds is not
+    kept (a bot in thousands of channels keeps no lock per channel)."""
     async with Database(f"sqlite+aiosqlite:///{tmp_path / 'locks.db'}") as db:
-        first = db.channel_lock(1)
-        assert db.channel_lock(1) is first
+        first = db._process_lock(1)
         async with first:
-            for channel in range(2, 10):
-                db.channel_lock(channel)
-            assert db.channel_lock(1) is first
-            waiting = asyncio.ensure_future(_hold(db.channel_lock(1)))
-            await asyncio.sleep(0.01)
+            assert db._process_lock(1) is first
+            assert db._process_lock(2) is not first
+            waiting = asyncio.ensure_future(_hold(db._process_lock(1)))
+            for _ in range(3):
+                await asyncio.sleep(0)
             assert not waiting.done()
         await waiting
+        del first, waiting
+        gc.collect()
+        assert 1 not in db._channel_locks
 
 
 async def _hold(lock: Any) -> None:
