@@ -97,8 +97,8 @@ def battle_tx(conn: Connection, command: Command, *, while_waiting: bool,
                     command.interaction_id, command.name, kept if still else None)
 
 
-def _apply(command: Command, work: Callable[[BattleTx], T], while_waiting: bool,
-           kept: Kept | None, conn: Connection) -> tuple[T, BattleTx]:
+def _apply(conn: Connection, command: Command, work: Callable[[BattleTx], T],
+           while_waiting: bool, kept: Kept | None) -> tuple[T, BattleTx]:
     """The work's result, and the unit of work it ran in."""
     tx = battle_tx(conn, command, while_waiting=while_waiting, kept=kept)
     return work(tx), tx
@@ -112,7 +112,7 @@ class _RollBack(Exception):
         self.found = found
 
 
-def _peeked(channel_id: int, work: Callable[[BattleTx], T], conn: Connection) -> T:
+def _peeked(conn: Connection, channel_id: int, work: Callable[[BattleTx], T]) -> T:
     battle = active_battle(conn, channel_id)
     raise _RollBack(work(BattleTx(conn, battle, NOBODY, channel_id, None, "peek")))
 
@@ -153,7 +153,7 @@ class BattleStore:
         channel = command.channel_id
         kept = self._kept.pop(channel, None)  # taken: a command that fails keeps nothing
         try:
-            result, tx = await self.db.run(partial(_apply, command, work, while_waiting, kept),
+            result, tx = await self.db.run(_apply, command, work, while_waiting, kept,
                                            write=True, channel_id=channel)
         except BattleError:
             self._hint(channel, None)  # another rule set's battle by now, perhaps
@@ -170,8 +170,7 @@ class BattleStore:
         """``work`` on the channel's battle in a transaction that is always rolled back: for
         trying changes out."""
         try:
-            await self.db.run(partial(_peeked, channel_id, work), write=True,
-                              channel_id=channel_id)
+            await self.db.run(_peeked, channel_id, work, write=True, channel_id=channel_id)
         except _RollBack as rolled_back:
             return rolled_back.found
         raise AssertionError("a peek always rolls back")
@@ -203,37 +202,35 @@ class BattleStore:
     async def ask_lookup(self, interaction: discord.Interaction, ruleset: str, procedure: str,
                          options: Mapping[str, Any], dice: str | None,
                          paused: Paused) -> Asked:
-        work = partial(_ask_lookup, interaction.channel_id or 0,
-                       Actor.from_interaction(interaction), ruleset, procedure, dict(options),
-                       dice, paused)
-        return await self.db.run(work, write=True)
+        return await self.db.run(ask_in_lookup, interaction.channel_id or 0,
+                                 Actor.from_interaction(interaction), ruleset, procedure,
+                                 dict(options), dice, paused, write=True)
 
     async def answer_lookup(self, interaction: discord.Interaction, question_id: int | None,
                             given: str | int) -> Played | Asked:
-        work = partial(_answer_lookup, Actor.from_interaction(interaction), question_id,
-                       interaction.channel_id or 0, given)
-        return await self.db.run(work, write=True)
+        return await self.db.run(answer_in_lookup, Actor.from_interaction(interaction),
+                                 question_id, interaction.channel_id or 0, given, write=True)
 
     async def waiting_question(self, channel_id: int, user_id: int) -> Pending | None:
-        return await self.db.run(partial(_waiting, channel_id, user_id))
+        return await self.db.run(waiting_question, channel_id, user_id)
 
     # --- reading ------------------------------------------------------------------------------
 
     async def last_roll(self, channel_id: int, actor: Actor) -> ListingKey:
         """Which roll an override would replace (for a GM): one read, no lock."""
-        return await self.db.run(partial(_last_roll, channel_id, actor))
+        return await self.db.run(last_roll, channel_id, actor)
 
     async def applied(self, interaction_id: int) -> int | None:
         """The event the interaction recorded, if any: asked when its reply failed, so the
         player is not told that nothing changed when it did."""
-        return await self.db.run(partial(_applied, interaction_id), one_statement=True)
+        return await self.db.run(Connection.scalar, _APPLIED, {"interaction": interaction_id},
+                                 one_statement=True)
 
     async def view(self, channel_id: int, *, ended_too: bool = False,
                    events: int | None = 0) -> BattleView:
         """A consistent read of the channel's battle: its rows as records, and the latest
         ``events`` (None: all of them)."""
-        view = await self.db.run(partial(read_view, channel_id=channel_id,
-                                         ended_too=ended_too, events=events))
+        view = await self.db.run(read_view, channel_id, ended_too, events)
         if view is None:
             raise NoBattle()
         return view
@@ -241,25 +238,27 @@ class BattleStore:
     async def roster_read(self, channel_id: int) -> RosterRead | None:
         """The channel's battle as a procedure reads it (a question waiting does not stop
         it); None when there is none."""
-        return await self.db.run(partial(_roster_read, channel_id))
+        return await self.db.run(_roster_read, channel_id)
 
     async def ruleset(self, channel_id: int) -> str | None:
         """The rule set of the channel's active battle; None when there is none. Remembered
         once seen (a hint: callers that act on it read the battle again)."""
         known = self._rulesets.get(channel_id)
         if known is None:
-            known = await self.db.run(partial(_ruleset, channel_id), one_statement=True)
+            known = await self.db.run(Connection.scalar, _RULESET, {"channel": channel_id},
+                                      one_statement=True)
             if known is not None:
                 self._hint(channel_id, known)
         return known
 
     async def unit_names(self, channel_id: int, *, gone_too: bool = False) -> list[str] | None:
         """Names of the units in the channel's battle; None when there is no battle."""
-        return await self.db.run(partial(_unit_names, channel_id, gone_too))
+        return await self.db.run(_unit_names, channel_id, gone_too)
 
     async def general_names(self, channel_id: int) -> list[str]:
         """Names of the generals in the channel's battle (none without a battle)."""
-        return await self.db.run(partial(_general_names, channel_id), one_statement=True)
+        return list(await self.db.run(Connection.scalars, _GENERAL_NAMES,
+                                      {"channel": channel_id}, one_statement=True))
 
 
 # --- the units of work ------------------------------------------------------------------------
@@ -276,30 +275,7 @@ def _move(ruleset: str, procedure: str, options: dict[str, Any], dice: str | Non
         return ask_in_battle(tx, procedure, options, dice, paused)
 
 
-def _ask_lookup(channel_id: int, actor: Actor, ruleset: str, procedure: str,
-                options: dict[str, Any], dice: str | None, paused: Paused,
-                conn: Connection) -> Asked:
-    return ask_in_lookup(conn, channel_id, actor, ruleset, procedure, options, dice, paused)
-
-
-def _answer_lookup(actor: Actor, question_id: int | None, channel_id: int, given: str | int,
-                   conn: Connection) -> Played | Asked:
-    return answer_in_lookup(conn, actor, question_id, channel_id, given)
-
-
-def _waiting(channel_id: int, user_id: int, conn: Connection) -> Pending | None:
-    return waiting_question(conn, channel_id, user_id)
-
-
-def _last_roll(channel_id: int, actor: Actor, conn: Connection) -> ListingKey:
-    return last_roll(conn, channel_id, actor)
-
-
-def _applied(interaction_id: int, conn: Connection) -> int | None:
-    return conn.scalar(_APPLIED, {"interaction": interaction_id})
-
-
-def _roster_read(channel_id: int, conn: Connection) -> RosterRead | None:
+def _roster_read(conn: Connection, channel_id: int) -> RosterRead | None:
     battle = active_battle(conn, channel_id)
     if battle is None:
         return None
@@ -310,17 +286,10 @@ def _roster_read(channel_id: int, conn: Connection) -> RosterRead | None:
                       charts is not None)
 
 
-def _ruleset(channel_id: int, conn: Connection) -> str | None:
-    return conn.scalar(_RULESET, {"channel": channel_id})
-
-
-def _unit_names(channel_id: int, gone_too: bool, conn: Connection) -> list[str] | None:
+def _unit_names(conn: Connection, channel_id: int, gone_too: bool) -> list[str] | None:
     battle = active_battle(conn, channel_id)
     if battle is None:
         return None
     return list(conn.scalars(_UNIT_NAMES if gone_too else _ACTIVE_UNIT_NAMES,
                              {"battle": battle.id}))
 
-
-def _general_names(channel_id: int, conn: Connection) -> list[str]:
-    return list(conn.scalars(_GENERAL_NAMES, {"channel": channel_id}))

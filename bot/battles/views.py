@@ -142,7 +142,7 @@ _ENGAGED = (select(_ENGAGEMENTS).where(_ENGAGEMENTS.c.battle_id == bindparam("ba
 _CHARTS_FILE = select(_CHARTS.c.filename).where(_CHARTS.c.battle_id == bindparam("battle"))
 
 
-def read_view(conn: Connection, channel_id: int, *, ended_too: bool = False,
+def read_view(conn: Connection, channel_id: int, ended_too: bool = False,
               events: int | None = 0) -> BattleView | None:
     """The channel's battle (the active one, or with ``ended_too`` the latest), its units by
     side, generals, engagements still going on, its latest ``events`` (None: all of them)

@@ -14,8 +14,8 @@ A unit of work is a plain function of a SQLAlchemy Core ``Connection`` (:meth:`D
 run in one transaction: on PostgreSQL through ``AsyncConnection.run_sync`` over asyncpg; on
 SQLite, where every statement through aiosqlite is several hops to its thread and back, on a
 worker thread with the sqlite3 driver, one hop a unit (docs/performance.md has the figures).
-No statement runs on the event loop's thread. :meth:`Database.transaction` and
-:meth:`Database.reader` are asyncio sessions for the rest (scripts, tests).
+No statement runs on the event loop's thread. :meth:`Database.transaction` is an asyncio
+session for the rest (scripts, tests).
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from bot.storage.json_text import ENGINE_OPTIONS as JSON_OPTIONS
@@ -60,8 +59,8 @@ READ_ONLY_OPTION = "huzzah_read_only"
 """Execution option marking connections that only read (SQLite then begins DEFERRED)."""
 
 T = TypeVar("T")
-Work = Callable[[Connection], T]
-"""A unit of work: what it does on the connection it is given, in one transaction."""
+Work = Callable[..., T]
+"""A unit of work: what it does on the connection it is given first, in one transaction."""
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
 _ADVISORY_NAMESPACE = b"huzzah.battle-channel:"
@@ -256,19 +255,6 @@ def configure_sqlite(
             connection.exec_driver_sql(begin)
 
 
-class ReadOnlySession(Session):
-    """A session that refuses to flush, for :meth:`Database.reader`.
-
-    Reader sessions skip the channel lock, so a write through one could lose another command's
-    update; failing loudly beats a rare, silent corruption.
-    """
-
-
-@event.listens_for(ReadOnlySession, "before_flush")
-def _refuse_flush(session: Session, _context: Any, _instances: Any) -> None:
-    raise RuntimeError("Database.reader() sessions are read-only: use Database.transaction()")
-
-
 def sqlite_engine(url: URL) -> Engine:
     """The same SQLite database through the sqlite3 driver, for work on worker threads."""
     options: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
@@ -290,12 +276,6 @@ class Database:
         self.url: URL = make_url(async_url(url) if url is not None else database_url())
         self.engine: AsyncEngine = create_database_engine(self.url, **engine_options)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        reading = {READ_ONLY_OPTION: True}
-        if self.is_postgresql:  # one snapshot for every statement of a read, as on SQLite
-            reading |= {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
-        self._readers = async_sessionmaker(self.engine.execution_options(**reading),
-                                           expire_on_commit=False,
-                                           sync_session_class=ReadOnlySession)
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -338,10 +318,10 @@ class Database:
             crash_point("before_commit")
         crash_point("after_commit")
 
-    async def run(self, work: Work[T], *, write: bool = False,
+    async def run(self, work: Work[T], *args: Any, write: bool = False,
                   channel_id: int | None = None, one_statement: bool = False) -> T:
-        """Run ``work`` in one transaction, committed when it returns (a ``write``) or rolled
-        back (a read, or work that raises).
+        """Run ``work(connection, *args)`` in one transaction, committed when it returns (a
+        ``write``) or rolled back (a read, or work that raises).
 
         A write with ``channel_id`` holds that channel's lock, in this process and in the
         database, from its first statement until after COMMIT (see :meth:`transaction`). A
@@ -352,48 +332,39 @@ class Database:
         writer = self._sqlite_writer if write else self._shared
         async with lock, writer or nullcontext():
             if self._sqlite_engine is not None:
-                result = await asyncio.to_thread(self._run_on_sqlite, work, write)
+                result = await asyncio.to_thread(self._run_on_sqlite, work, args, write)
             else:
-                result = await self._run_on_postgresql(work, write, channel_id, one_statement)
+                result = await self._run_on_postgresql(work, args, write, channel_id,
+                                                        one_statement)
         if write:
             crash_point("after_commit")
         return result
 
-    def _run_on_sqlite(self, work: Work[T], write: bool) -> T:
+    def _run_on_sqlite(self, work: Work[T], args: tuple[Any, ...], write: bool) -> T:
         assert self._sqlite_engine is not None
         if not write:  # BEGIN DEFERRED; closing the connection rolls back
             with self._sqlite_engine.connect() as conn:
-                return work(conn.execution_options(**{READ_ONLY_OPTION: True}))
+                return work(conn.execution_options(**{READ_ONLY_OPTION: True}), *args)
         with self._sqlite_engine.connect() as conn, conn.begin():
-            result = work(conn)
+            result = work(conn, *args)
             crash_point("before_commit")
             return result
 
-    async def _run_on_postgresql(self, work: Work[T], write: bool, channel_id: int | None,
-                                 one_statement: bool) -> T:
+    async def _run_on_postgresql(self, work: Work[T], args: tuple[Any, ...], write: bool,
+                                 channel_id: int | None, one_statement: bool) -> T:
         async with self.engine.connect() as conn:
             if not write:  # one snapshot for every statement; closing rolls back
                 await conn.execution_options(
                     isolation_level="AUTOCOMMIT" if one_statement else "REPEATABLE READ",
                     postgresql_readonly=True)
-                return await conn.run_sync(work)
+                return await conn.run_sync(work, *args)
             async with conn.begin():
                 if channel_id is not None:
                     await conn.execute(select(func.pg_advisory_xact_lock(
                         advisory_key(channel_id))))
-                result = await conn.run_sync(work)
+                result = await conn.run_sync(work, *args)
                 crash_point("before_commit")
                 return result
-
-    @asynccontextmanager
-    async def reader(self) -> AsyncIterator[AsyncSession]:
-        """A session for reading only: no channel lock, nothing committed, flushes refused.
-
-        On SQLite it begins DEFERRED, so with WAL it neither waits for nor blocks writers.
-        """
-        # Closing the session rolls its transaction back: a reader commits nothing.
-        async with self._shared or nullcontext(), self._readers() as session:
-            yield session
 
     def _process_lock(self, channel_id: int | None) -> AbstractAsyncContextManager[Any]:
         """This process's lock for a channel, made on first use and dropped once unused."""

@@ -44,14 +44,17 @@ def unhurried(monkeypatch: pytest.MonkeyPatch) -> None:
 
     The bot defers a reply after 2 seconds, Discord drops an interaction not answered in 3,
     the offline harness waits 5 seconds for the tasks a command starts, and a worker process
-    is given a few seconds of grace: all wall-clock, so on a loaded machine any command could
-    cross them. Here each is a bound against a hang only; the tests of those limits set their
-    own (``test_respond``, ``test_gm_hardening``, ``test_gm_buttons``, ``test_mentions``,
-    ``test_offline_harness``).
+    is given a few seconds of work and of grace: all wall-clock, so on a loaded machine any
+    command could cross them. Here each is a bound against a hang only; the tests of those
+    limits set their own (``test_respond``, ``test_gm_hardening``, ``test_gm_buttons``,
+    ``test_mentions``, ``test_offline_harness``).
     """
     monkeypatch.setattr(bot.respond, "DEFER_AFTER", UNHURRIED_SECONDS)
     monkeypatch.setattr(bot.buttons, "DEFER_AFTER", UNHURRIED_SECONDS)
     monkeypatch.setattr(bot.workers, "GRACE_SECONDS", UNHURRIED_SECONDS)
+    # An override's listing of results gets a few seconds of work in the worker.
+    monkeypatch.setitem(bot.workers.OutcomeWorker.__init__.__kwdefaults__, "seconds",
+                        UNHURRIED_SECONDS)
     defaults = OfflineDiscord.__init__.__kwdefaults__
     monkeypatch.setitem(defaults, "response_deadline", None)
     monkeypatch.setitem(defaults, "settle_timeout", UNHURRIED_SECONDS)
@@ -102,10 +105,10 @@ def writes_begun(database: Database) -> asyncio.Event:
     begun = asyncio.Event()
     run = database.run
 
-    async def watched(work: Any, *, write: bool = False, channel_id: int | None = None) -> Any:
+    async def watched(work: Any, *args: Any, write: bool = False, **options: Any) -> Any:
         if write:
             begun.set()
-        return await run(work, write=write, channel_id=channel_id)
+        return await run(work, *args, write=write, **options)
 
     database.run = watched  # type: ignore[method-assign]
     return begun

@@ -17,7 +17,7 @@ WHERE = {"channel_id": CHANNEL, "user_id": PLAYER, "guild_id": GUILD}
 
 
 async def roster(session) -> tuple[dict[str, Unit], dict[str, General]]:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return ({u.name: u for u in await s.scalars(select(Unit))},
                 {g.name: g for g in await s.scalars(select(General))})
 

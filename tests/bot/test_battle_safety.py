@@ -44,7 +44,7 @@ async def setup(session: OfflineDiscord) -> None:
 
 async def everything(db: Database) -> dict[str, list[dict]]:
     """Every row of every table, for before/after comparisons."""
-    async with db.reader() as session:
+    async with db.transaction() as session:
         return {
             table.name: [dict(row._mapping) for row in
                          await session.execute(select(table).order_by(*table.primary_key))]
@@ -53,7 +53,7 @@ async def everything(db: Database) -> dict[str, list[dict]]:
 
 
 async def strength_and_log(db: Database) -> tuple[int, list[int]]:
-    async with db.reader() as session:
+    async with db.transaction() as session:
         artois = await session.scalar(select(Unit).where(Unit.name == "Artois"))
         seqs = list(await session.scalars(select(Event.seq).order_by(Event.seq)))
     return artois.strength, seqs
@@ -108,7 +108,7 @@ async def test_moves_in_many_channels_at_once_are_each_stored_whole(battle_sessi
     results = await asyncio.gather(*runs)
     assert all(len(r) == 1 and not r[0].ephemeral for r in results[:-1])
     assert results[-1][0].ephemeral and "Bearn" in results[-1][0].content
-    async with battle_session.client.db.reader() as session:
+    async with battle_session.client.db.transaction() as session:
         strengths = list(await session.scalars(
             select(Unit.strength).where(Unit.name == "Artois").order_by(Unit.battle_id)))
         logs = (await session.execute(select(Event.battle_id, Event.seq)

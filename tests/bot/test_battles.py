@@ -36,12 +36,12 @@ async def setup_battle(session: OfflineDiscord) -> None:
 
 async def units(session: OfflineDiscord) -> dict[str, Unit]:
     db = session.client.db
-    async with db.reader() as s:
+    async with db.transaction() as s:
         return {u.name: u for u in await s.scalars(select(Unit))}
 
 
 async def events(session: OfflineDiscord) -> list[Event]:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return list(await s.scalars(select(Event).order_by(Event.seq)))
 
 
@@ -141,7 +141,7 @@ async def test_queued_dice_are_used_first(battle_session):
     embed = message.embeds[0]
     assert "🎲 6 +2 non-cavalry charged by cavalry" in text_of(message)
     assert embed["footer"]["text"].startswith("1 die queued by the GM · event #")
-    async with battle_session.client.db.reader() as s:
+    async with battle_session.client.db.transaction() as s:
         battle = await s.scalar(select(Battle))
     assert battle.dice_queue == []
 

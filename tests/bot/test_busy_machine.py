@@ -30,9 +30,9 @@ def stall_every_write(session: OfflineDiscord, stall: Stall, seconds: float) -> 
     database = session.client.db
     run = database.run
 
-    async def stalled(work: Any, **kwargs: Any) -> Any:
+    async def stalled(work: Any, *args: Any, **kwargs: Any) -> Any:
         stall.seconds += seconds  # past the deferral's 2 seconds and Discord's 3
-        return await run(work, **kwargs)
+        return await run(work, *args, **kwargs)
 
     database.run = stalled
 

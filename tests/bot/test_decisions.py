@@ -40,12 +40,12 @@ async def press(session: OfflineDiscord, message, label: str, user: int):
 
 
 async def kinds(db: Database) -> list[str]:
-    async with db.reader() as s:
+    async with db.transaction() as s:
         return list(await s.scalars(select(Event.kind).order_by(Event.seq)))
 
 
 async def pending(db: Database):
-    async with db.reader() as s:
+    async with db.transaction() as s:
         return (await s.scalar(select(Battle))).pending
 
 
@@ -91,7 +91,7 @@ async def test_a_button_answers_after_a_restart(db):
         assert await kinds(second) == ["battle_start", "unit_add", "unit_add", "question",
                                        "resolution"]
         assert await pending(second) is None
-        async with second.reader() as s:
+        async with second.transaction() as s:
             event = await s.scalar(select(Event).where(Event.seq == 5))
         # The answer is part of the move's request: a reroll or an override replays it.
         assert event.request["options"]["answered"] == "counter_charge=Rangers"
@@ -144,7 +144,7 @@ async def test_a_quick_lookup_asks_too_and_keeps_its_question(battle_session):
     result = await reply(battle_session, "/answer choice:stand", user_id=PLAYER,
                          channel_id=CHANNEL + 1)
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
-    async with battle_session.client.db.reader() as s:
+    async with battle_session.client.db.transaction() as s:
         assert list(await s.scalars(select(Question))) == []
     nothing = await reply(battle_session, "/answer choice:stand", user_id=PLAYER,
                           channel_id=CHANNEL + 1)
@@ -201,7 +201,7 @@ async def test_a_button_from_another_battle_does_not_answer_this_one(battle_sess
 
 
 async def kinds_now(session) -> list[str]:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         battle = await s.scalar(select(Battle).where(Battle.status == "active"))
         return list(await s.scalars(select(Event.kind).where(Event.battle_id == battle.id)
                                     .order_by(Event.seq)))

@@ -41,7 +41,7 @@ async def refusal(session, line: str, **where) -> str:
 
 
 async def event_count(session) -> int:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return len(list(await s.scalars(select(Event))))
 
 
@@ -201,7 +201,7 @@ async def test_a_routing_unit_cannot_be_fought_in_melee(battle_session):
         "and loses 1 SP. If it has rallied, mark it `routing=no` first (in a battle: "
         "`/unit edit`).")
     assert await event_count(battle_session) == before
-    async with battle_session.client.db.reader() as s:
+    async with battle_session.client.db.transaction() as s:
         bearn = await s.scalar(select(Unit).where(Unit.name == "Béarn"))
     assert bearn.strength == 5 and not bearn.attributes.get("shaken")
 
@@ -241,7 +241,7 @@ async def test_a_procedure_out_of_its_phase_is_played_with_a_warning(battle_sess
     warning = ("Out of phase: the battle is in phase 1 (artillery fire), and a phase 6 melee "
                "belongs to phase 6. Played as asked; `/battle next` steps through the phases.")
     assert f"• {warning}" in text_of(message)
-    async with battle_session.client.db.reader() as s:
+    async with battle_session.client.db.transaction() as s:
         event = await s.scalar(select(Event).order_by(Event.seq.desc()))
     assert event.resolution["notes"][0] == warning
 
@@ -253,7 +253,7 @@ async def test_a_procedure_in_its_phase_has_no_warning(battle_session):
     assert "Out of phase" not in text_of(message)
     for _ in range(2):
         await reply(battle_session, "/battle next", user_id=GM_USER)
-    async with battle_session.client.db.reader() as s:
+    async with battle_session.client.db.transaction() as s:
         battle = await s.scalar(select(Battle))
     assert battle.phase == "3. French move, British shoot"
     message = await reply(battle_session, '/fire le-baton shooter:Buffs target:"28e Ligne" '

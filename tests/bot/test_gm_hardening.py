@@ -36,7 +36,7 @@ async def test_gm_set_takes_the_top_of_the_range(discord_session):
 
 
 async def wounds(session) -> int:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return (await s.scalar(select(General).where(General.name == "Wolfe"))).wounds
 
 

@@ -16,7 +16,7 @@ from .test_tricorne import setup as setup_tricorne
 async def assert_kept_is_stored(session) -> None:
     kept = session.client.store._kept.get(CHANNEL)
     assert kept is not None
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         def rows(table, **where):
             query = select(TABLES[table]).where(TABLES[table].c.battle_id == kept.battle.id,
                                                 *(TABLES[table].c[k] == v

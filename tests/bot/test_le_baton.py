@@ -23,13 +23,13 @@ async def setup(session) -> None:
 
 
 async def roster(session) -> dict[str, Unit]:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return {u.name: u for u in await s.scalars(select(Unit))}
 
 
 async def engagements(session) -> list[tuple[str, list, str]]:
     """Every engagement the battle has had: kind, sides, status."""
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return [(e.kind, e.sides, e.status)
                 for e in await s.scalars(select(Engagement).order_by(Engagement.id))]
 

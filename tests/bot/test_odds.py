@@ -46,7 +46,7 @@ async def test_odds_in_a_battle_use_its_roster_and_write_nothing(discord_session
     assert "Expected losses: A 0.69 SP, B 0.69 SP" in text  # the roster's sides
     assert "On Odds's roster" in text
     assert "Dice typed in are not used: the odds count every roll." in text
-    async with discord_session.client.db.reader() as session:
+    async with discord_session.client.db.transaction() as session:
         assert await session.scalar(select(Battle.last_seq)) == 3  # no event logged
     unknown = await reply(discord_session, "/melee odds fire-at-will attackers:Nobody "
                                            "defenders:Artois")

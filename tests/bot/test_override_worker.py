@@ -85,7 +85,7 @@ def gate_listings(session: OfflineDiscord, path: Path) -> None:
 
 
 async def kinds_of_events(session: OfflineDiscord) -> list[str]:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return list(await s.scalars(select(Event.kind).order_by(Event.seq)))
 
 

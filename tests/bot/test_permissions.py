@@ -25,7 +25,7 @@ async def setup(session: OfflineDiscord) -> None:
 
 
 async def state(session: OfflineDiscord):
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         units = {u.name: (u.strength, u.added_by) for u in await s.scalars(select(Unit))}
         generals = {g.name: g.added_by for g in await s.scalars(select(General))}
         battle = await s.scalar(select(Battle))

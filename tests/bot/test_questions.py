@@ -86,7 +86,7 @@ async def test_battle_show_says_which_question_waits_whose_it_is_and_since_when(
         battle_session):
     await setup_charge(battle_session)
     await reply(battle_session, CHARGE, user_id=OTHER)
-    async with battle_session.client.db.reader() as s:
+    async with battle_session.client.db.transaction() as s:
         asked_at = (await s.scalar(select(Battle))).pending["asked_at"]
     shown = text_of(await reply(battle_session, "/battle show"))
     stamp = int(datetime.fromisoformat(asked_at).timestamp())
@@ -137,7 +137,7 @@ async def test_a_bad_answer_given_with_the_command_is_refused_at_once(battle_ses
     await setup_tricorne(battle_session)
     refused = await reply(battle_session, MELEE + ' choices:"retire=maybe"', user_id=PLAYER)
     assert refused.ephemeral and "`maybe` is not an answer" in refused.content
-    async with battle_session.client.db.reader() as s:
+    async with battle_session.client.db.transaction() as s:
         assert [e.kind for e in await s.scalars(select(Event))][-1] == "general_add"
 
 

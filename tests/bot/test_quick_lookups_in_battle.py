@@ -26,7 +26,7 @@ async def setup(session: OfflineDiscord) -> None:
 
 async def battle_state(session: OfflineDiscord) -> tuple:
     """Everything a lookup must not touch: the events, the units and the dice queue."""
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         log = [(e.seq, e.kind) for e in await s.scalars(select(Event).order_by(Event.seq))]
         units = [(u.name, u.strength, dict(u.attributes)) for u in await s.scalars(select(Unit))]
         queue = [list(b.dice_queue or []) for b in await s.scalars(select(Battle))]

@@ -19,7 +19,7 @@ FAW_MELEE = '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot"'
 
 
 async def queue(session) -> list:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return list((await s.scalar(select(Battle))).dice_queue)
 
 
@@ -101,7 +101,7 @@ async def test_a_reroll_while_a_question_waits_rerolls_the_move(battle_session):
     assert "take ground" in ground.embeds[0]["title"]
     rerolled = await gm(battle_session, "/gm reroll")
     assert rerolled.embeds[0]["title"].startswith("❓ Will Dragoons retire and rally")
-    async with battle_session.client.db.reader() as s:
+    async with battle_session.client.db.transaction() as s:
         pending = (await s.scalar(select(Battle))).pending
     assert pending["question"]["key"] == "retire"
 
@@ -139,5 +139,5 @@ async def test_override_while_a_question_waits(battle_session):
                                          user_id=GM_USER, guild_id=GUILD)
     result = messages[-1]
     assert not result.ephemeral and "GM" in result.embeds[0]["footer"]["text"]
-    async with battle_session.client.db.reader() as s:
+    async with battle_session.client.db.transaction() as s:
         assert (await s.scalar(select(Battle))).pending is None

@@ -19,7 +19,7 @@ async def gm(session: OfflineDiscord, line: str):
 
 
 async def stored(session: OfflineDiscord):
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         battle = await s.scalar(select(Battle))
         units = {u.name: u.side for u in await s.scalars(select(Unit))}
         generals = {g.name: g.side for g in await s.scalars(select(General))}
@@ -75,7 +75,7 @@ async def test_start_needs_two_different_sides(discord_session):
         assert refused.ephemeral
         assert refused.content == ("⚠️ A battle has two different sides. Name them separated "
                                    "by a comma, e.g. `sides:British, French`.")
-    async with discord_session.client.db.reader() as s:
+    async with discord_session.client.db.transaction() as s:
         assert await s.scalar(select(Battle)) is None
 
 

@@ -19,12 +19,12 @@ async def gm(session: OfflineDiscord, line: str):
 
 
 async def strengths(session: OfflineDiscord) -> dict[str, int | None]:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return {u.name: u.strength for u in await s.scalars(select(Unit))}
 
 
 async def event_count(session: OfflineDiscord) -> int:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         return len(list(await s.scalars(select(Event))))
 
 

@@ -38,7 +38,7 @@ async def press(session, message, label: str, user: int = GM_USER):
 
 
 async def roster(db: Database) -> tuple[dict[str, Unit], dict[str, General]]:
-    async with db.reader() as s:
+    async with db.transaction() as s:
         units = {u.name: u for u in await s.scalars(select(Unit))}
         generals = {g.name: g for g in await s.scalars(select(General))}
     return units, generals

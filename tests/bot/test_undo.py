@@ -20,7 +20,7 @@ MOVE = '/melee fire-at-will attackers:"12th Foot: charging" defenders:Picardie'
 
 
 async def state(session) -> tuple:
-    async with session.client.db.reader() as s:
+    async with session.client.db.transaction() as s:
         battle = (await s.scalars(select(Battle))).one().snapshot()
         battle.pop("last_seq")
         units = [u.snapshot() for u in await s.scalars(select(Unit).order_by(Unit.id))]
@@ -88,7 +88,7 @@ async def test_an_undo_waits_for_another_process_and_works_on_what_it_wrote(batt
         await s.execute(update(Battle).values(last_seq=Battle.last_seq + 1))  # to #5
     message = await asyncio.wait_for(undo, 60)
     assert message.content.startswith("↩️ Undid #4"), message.content
-    async with db.reader() as s:
+    async with db.transaction() as s:
         artois = await s.scalar(select(Unit).where(Unit.name == "Artois"))
         logged = await s.scalar(select(Event).where(Event.kind == "undo"))
     assert artois.strength == 100

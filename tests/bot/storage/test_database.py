@@ -38,7 +38,7 @@ from bot.storage import (
     utcnow,
 )
 from bot.storage import database as database_module
-from bot.storage.database import CRASH_ENV, advisory_key
+from bot.storage.database import CRASH_ENV, READ_ONLY_OPTION, advisory_key
 from bot.storage.models import Base
 
 from .conftest import POSTGRES_SKIP, plain_url
@@ -75,12 +75,12 @@ async def add_battle(db: Database, **fields: Any) -> int:
 
 
 async def count(db: Database, model: type[Base], *where: Any) -> int:
-    async with db.reader() as session:
+    async with db.transaction() as session:
         return await session.scalar(select(func.count()).select_from(model).where(*where)) or 0
 
 
 async def last_seq(db: Database, battle_id: int) -> int | None:
-    async with db.reader() as session:
+    async with db.transaction() as session:
         return await session.scalar(select(Battle.last_seq).where(Battle.id == battle_id))
 
 
@@ -123,7 +123,7 @@ def test_database_url_comes_from_the_environment() -> None:
 async def test_the_sqlite_folder_is_created(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path}/new/folder/huzzah.db")
     try:
-        async with db.reader() as session:
+        async with db.transaction() as session:
             await session.execute(text("SELECT 1"))
     finally:
         await db.dispose()
@@ -186,11 +186,10 @@ async def test_blocking_migrations_refuse_to_run_inside_an_event_loop() -> None:
 @SQLITE_ONLY
 async def test_sqlite_pragmas_hold_on_every_pooled_connection(db: Database) -> None:
     async with AsyncExitStack() as stack:
-        sessions = [await stack.enter_async_context(db.reader()) for _ in range(3)]
-        sessions.append(await stack.enter_async_context(db.transaction()))
+        connections = [await stack.enter_async_context(db.engine.connect()) for _ in range(4)]
         dbapi_connections = set()
-        for session in sessions:
-            connection = await session.connection()
+        for connection in connections:
+            await connection.execution_options(**{READ_ONLY_OPTION: True})  # BEGIN DEFERRED
             raw = await connection.get_raw_connection()
             dbapi_connections.add(id(raw.dbapi_connection))
             pragma = connection.exec_driver_sql
@@ -217,9 +216,12 @@ async def test_sqlite_transactions_hold_the_write_lock_from_their_start(db: Data
         await session.execute(select(Battle.id))  # nothing written yet
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             await asyncio.to_thread(try_to_take_the_write_lock, path)
-    async with db.reader() as session:
-        await session.execute(select(Battle.id))
-        await asyncio.to_thread(try_to_take_the_write_lock, path)  # readers leave it free
+
+    def read_then_try(conn: Connection) -> None:
+        conn.execute(select(Battle.id))
+        try_to_take_the_write_lock(path)  # a read leaves it free
+
+    await db.run(read_then_try)
 
 
 # --- Constraints -----------------------------------------------------------------------------
@@ -265,7 +267,7 @@ async def test_a_savepoint_absorbs_a_duplicate_and_the_transaction_goes_on(db: D
                 session.add(new_event(battle_id, 2, 555))
         session.add(new_event(battle_id, 2, 556))
     assert await count(db, Event) == 2
-    async with db.reader() as session:
+    async with db.transaction() as session:
         assert (await session.get_one(Battle, battle_id)).turn == 2
 
 
@@ -352,7 +354,7 @@ async def test_snapshot_and_restore_round_trip_every_model(db: Database) -> None
         assert [model.snapshot() for model in models] == before
         keys = [(type(model), model.id) for model in models]
 
-    async with db.reader() as session:
+    async with db.transaction() as session:
         reloaded = [await session.get_one(model, key) for model, key in keys]
         assert [model.snapshot() for model in reloaded] == before
         assert reloaded[0].created_at.utcoffset() is not None
@@ -373,17 +375,9 @@ async def test_a_transaction_that_raises_leaves_no_trace(db: Database) -> None:
             raise RuntimeError("boom")
     assert await count(db, Battle) == 1
     assert await count(db, Unit) == 0
-    async with db.reader() as session:
+    async with db.transaction() as session:
         assert (await session.get_one(Battle, battle_id)).turn == 1
     await asyncio.wait_for(increment(db, battle_id), HANG_GUARD)  # the channel is free again
-
-
-async def test_reader_sessions_refuse_to_write(db: Database) -> None:
-    async with db.reader() as session:
-        session.add(new_battle())
-        with pytest.raises(RuntimeError, match="read-only"):
-            await session.flush()
-    assert await count(db, Battle) == 0
 
 
 async def test_one_channel_never_loses_an_update(db: Database) -> None:

@@ -50,11 +50,10 @@ def inf(name: str, **more: Any) -> dict[str, Any]:
 
 
 FIRE_AT_WILL = {
-    "two against two, mixed arms and a general": fire_at_will(
+    "two against one, mixed arms and a general": fire_at_will(
         [inf("Grenadiers", regular=True, charging=True, front=True),
          {"name": "Hussars", "arm": "cavalry", "flank": True}],
-        [inf("Béarn", regular=True, general="Bougainville", front=True),
-         inf("Rangers", order="open", overlapping=True)]),
+        [inf("Béarn", regular=True, general="Bougainville", front=True)]),
     "one against three, behind an obstacle": fire_at_will(
         [inf("Grenadiers", regular=True, charging=True)],
         [inf("Béarn", behind_obstacle=True), inf("Guyenne", deep=True),
@@ -107,7 +106,7 @@ TRICORNE = {
     "a highland unit with a leader against a leader's unit": tricorne(
         {"name": "Black Watch", "type": "highland", "blocks": 2, "leader": "Murray",
          "reduce": 2},
-        {"name": "Fusiliers", "type": "regular", "blocks": 2, "leader": "Howe",
+        {"name": "Fusiliers", "type": "regular", "blocks": 1, "leader": "Howe",
          "reduce": 1}, answers={"take_ground": "stay"}),
     "into buildings, where a symbol hit is ignored and a saber is not": tricorne(
         {"name": "Grenadiers", "type": "grenadier", "blocks": 2},

@@ -34,7 +34,9 @@ from rules.core.registry import resolve_request
 from rules.registry import RULESETS
 
 PACK = json.loads((Path(__file__).parents[1] / "labataille" / "pack.json").read_text())
-SAMPLES = 20_000
+# Resolutions on seeds 0 to SAMPLES - 1, held to the exact odds within 4.5 standard errors
+# (about ±3 points at even odds): the same seeds every run, so a pass is a pass every time.
+SAMPLES = 6_000
 WALK = 20_000  # every request below walks in fewer paths than this
 
 
