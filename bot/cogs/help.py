@@ -90,9 +90,10 @@ def subcommand_names(tree: app_commands.CommandTree, name: str) -> str:
 def overview(tree: app_commands.CommandTree,
              rulesets: Sequence[RuleSetCommands]) -> list[EmbedSpec]:
     battle = "\n".join(filter(None, (subcommand_names(tree, g) for g in BATTLE_GROUPS)))
+    first, key = rulesets[0].subcommands[0], rulesets[0].ruleset.key
     lines = (
         *(ruleset_lines(r) for r in rulesets),
-        "**Odds** first: `odds` after the verb, `/melee odds tricorne …`",
+        f"**Odds** before rolling: `odds` after the verb, `/{first.verb} odds {key} …`",
         "**More**: `/help topic:` every example, the unit words and quoting names, the "
         "settings",
         f"**A battle here**: {battle}\nThen the commands above move its units; "
@@ -150,9 +151,11 @@ def takes(setting: Field) -> str:
     """The values a setting takes, as a GM types them."""
     if setting.is_enum:
         return " · ".join(f"`{member.value}`" for member in setting.kind)
-    if setting.kind is int:
-        low, high = setting.bounds()
-        return f"a whole number, {low:g} to {high:g}"
+    if setting.kind in (int, float):
+        kind = "a whole number" if setting.kind is int else "a number"
+        if setting.minimum is None or setting.maximum is None:
+            return kind
+        return f"{kind}, {setting.minimum:g} to {setting.maximum:g}"
     if setting.kind is bool:
         return "`true` · `false`"
     return "text"
@@ -220,7 +223,8 @@ class Help(commands.Cog):
     def rulesets(self) -> list[RuleSetCommands]:
         return list(getattr(self.bot, "rulesets", []))
 
-    @app_commands.command(name="help", description="How to use Huzzah: commands and unit words")
+    @app_commands.command(name="help",
+                          description="How to use Huzzah: commands, examples, unit words, settings")
     @app_commands.describe(topic="A rule set: its commands with examples, words and settings",
                            part="One part of the rule set's topic (default: its commands)")
     @app_commands.choices(

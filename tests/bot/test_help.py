@@ -12,10 +12,11 @@ import re
 import pytest
 from discord import app_commands
 
-from bot.cogs.help import Part, parts_of
+from bot.cogs.help import Part, parts_of, takes
 from bot.cogs.lookups import Lookups
 from bot.render.limits import violations
 from bot.rulesets import each_ruleset
+from rules.core.fields import Field
 from rules.core.notation import QUOTING_RULE
 from rules.registry import RULESETS
 
@@ -118,3 +119,9 @@ async def test_each_setting_shown_is_taken_by_battle_setting_as_shown(discord_se
             said = ("back to its default" if value == "default"
                     else f"= {value}")
             assert done.embeds[0]["title"] == f"⚙️ Setting: {setting.name} {said}"
+
+
+def test_a_setting_says_the_values_it_takes_as_a_gm_types_them():
+    assert [takes(Field("n", int, "", minimum=0, maximum=3)), takes(Field("x", float, "")),
+            takes(Field("on", bool, "")), takes(Field("die", str, ""))] == [
+        "a whole number, 0 to 3", "a number", "`true` · `false`", "text"]
