@@ -90,12 +90,12 @@ def subcommand_names(tree: app_commands.CommandTree, name: str) -> str:
 def overview(tree: app_commands.CommandTree,
              rulesets: Sequence[RuleSetCommands]) -> list[EmbedSpec]:
     battle = "\n".join(filter(None, (subcommand_names(tree, g) for g in BATTLE_GROUPS)))
-    first, key = rulesets[0].subcommands[0], rulesets[0].ruleset.key
+    odds = min((f"/{sub.verb} odds {r.ruleset.key}" for r in rulesets for sub in r.subcommands),
+               key=len)
     lines = (
         *(ruleset_lines(r) for r in rulesets),
-        f"**Odds** before rolling: `odds` after the verb, `/{first.verb} odds {key} …`",
-        "**More**: `/help topic:` every example, the unit words and quoting names, the "
-        "settings",
+        f"**Odds**: `{odds} …`, any verb",
+        "**Words, quoting names, settings**: `/help topic:`",
         f"**A battle here**: {battle}\nThen the commands above move its units; "
         "`lookup:true` only looks up.",
         f"**GM**: {subcommand_names(tree, GM_GROUP)}",

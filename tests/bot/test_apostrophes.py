@@ -248,8 +248,7 @@ def test_resolve_reads_names_with_an_apostrophe_and_answers_naming_them():
 
 async def test_help_gives_the_quoting_rule(discord_session):
     overview = await reply(discord_session, "/help")
-    assert "`/help topic:` every example, the unit words and quoting names" in \
-        overview.embeds[0]["description"]
+    assert "quoting names, settings**: `/help topic:`" in overview.embeds[0]["description"]
     message = await reply(discord_session, "/help topic:tricorne part:words")
     assert QUOTING_RULE in message.embeds[0]["description"]
 
