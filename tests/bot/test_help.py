@@ -31,6 +31,7 @@ async def test_the_overview_fits_two_phone_screens(discord_session):
     message = await reply(discord_session, "/help")
     assert message.ephemeral
     assert violations(message.embeds, message.content) == []
+    assert "cut to fit" not in text_of(message)
     assert phone_lines(message) <= 2 * PHONE_SCREEN, "\n".join(screen(message))
 
 

@@ -85,6 +85,7 @@ async def help_part(session, ruleset: RuleSet, part: str):
     message = await reply(session, f"/help topic:{ruleset.key} part:{part}")
     assert message.ephemeral
     assert violations(message.embeds) == []
+    assert "cut to fit" not in text_of(message)  # whole, not packed short
     return message
 
 
