@@ -1,8 +1,20 @@
-"""/help: the commands, the rule sets, and the words the unit notation takes."""
+"""/help: the overview in two phone screens, and each rule set's topic one part at a time.
+
+The overview names every rule set with its commands and one example, how to ask for the odds,
+where the words and settings are, and the battle and GM commands in brief. A topic is given in
+parts (its commands with their examples, the words its units take, its battle settings, its
+reference text): a whole topic passes the 6000 characters one message may carry, and a phone
+would scroll through screens of it to find one word.
+
+Everything shown is read from the rule sets' own declarations (their commands, examples, unit
+words, settings and reference) and from the command tree, so a rule set added later is shown
+with no change here.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 import discord
 from discord import app_commands
@@ -10,60 +22,114 @@ from discord.ext import commands
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack
 from bot.render.resolution import to_discord
-from rules.core.notation import QUOTING_RULE
+from bot.rulesets import RuleSetCommands, Subcommand
+from rules.core.errors import InvalidInput
+from rules.core.fields import Field
+from rules.core.notation import LIST_FORM, QUOTING_RULE
+from rules.core.registry import RuleSet
 from rules.core.roster import strength_word
 from rules.registry import RULESETS
 
 HELP_COLOUR = 0x34495E
+TITLE = "Huzzah: dice for horse-and-musket wargames"
+SETTING_COMMAND = "/battle setting"
 
 NOTATION = (
-    "Describe units in one option as `Name: words; Name: words`. "
+    f"Describe units in one option as {LIST_FORM}. "
     "The name comes before the colon; the words after it say what the unit is and what it "
     "is doing, e.g. `2nd Foot: inf regular charging general=\"Wolfe\"`. "
     + QUOTING_RULE
 )
 
-ORDER = ("melee", "charge", "fire", "artillery", "morale", "recall", "surrender", "answer",
-         "battle",
-         "unit", "general", "gm", "help")
+# The commands of a battle, in the order a table meets them; each line lists its group's
+# subcommands as the command tree has them.
+BATTLE_GROUPS = ("battle", "unit", "general")
+GM_GROUP = "gm"
 
 
-def command_fields(tree: app_commands.CommandTree) -> list[FieldSpec]:
-    """One field per top-level command, listing its subcommands."""
-    commands = sorted(tree.get_commands(),
-                      key=lambda c: ORDER.index(c.name) if c.name in ORDER else len(ORDER))
-    fields = []
-    for command in commands:
-        if isinstance(command, app_commands.Group):
-            lines = [f"`/{command.name} {sub.name}`: {sub.description}"
-                     for sub in command.commands]
-            fields.append(FieldSpec(f"/{command.name}: {command.description}", "\n".join(lines)))
-        else:
-            fields.append(FieldSpec(f"/{command.name}", command.description))
-    return fields
+class Part(StrEnum):
+    """The parts of a rule set's topic, each one reply."""
+
+    COMMANDS = "commands"
+    WORDS = "words"
+    SETTINGS = "settings"
+    REFERENCE = "reference"
 
 
-def overview(tree: app_commands.CommandTree) -> list[EmbedSpec]:
-    rulesets = "\n".join(
-        f"`{r.key}`: {r.title}: " + ", ".join(r.procedures) for r in RULESETS.values()
+PART_SAYS = {
+    Part.COMMANDS: "its commands, each with an example",
+    Part.WORDS: "the words its units take, and how to quote names",
+    Part.SETTINGS: "a battle's settings: key, default, what each changes",
+    Part.REFERENCE: "figures its players look up often",
+}
+
+
+# --- /help --------------------------------------------------------------------------------
+
+
+def shortest_example(rule_set: RuleSetCommands) -> str:
+    """The rule set's example that takes the fewest lines on a phone: the overview shows one."""
+    return min((sub.example for sub in rule_set.subcommands), key=len)
+
+
+def ruleset_lines(rule_set: RuleSetCommands) -> str:
+    """``**Fire at Will**: /charge fire-at-will · …``, then one example."""
+    ruleset = rule_set.ruleset
+    names = " · ".join(f"`/{sub.verb} {ruleset.key}`" for sub in rule_set.subcommands)
+    return f"**{ruleset.title}**: {names}\ne.g. `{shortest_example(rule_set)}`"
+
+
+def subcommand_names(tree: app_commands.CommandTree, name: str) -> str:
+    """``/gm undo · reroll · …``: a group and its subcommands as the tree has them."""
+    group = tree.get_command(name)
+    if not isinstance(group, app_commands.Group):
+        return ""
+    return f"`/{name}` " + " · ".join(sub.name for sub in group.commands)
+
+
+def overview(tree: app_commands.CommandTree,
+             rulesets: Sequence[RuleSetCommands]) -> list[EmbedSpec]:
+    battle = "\n".join(filter(None, (subcommand_names(tree, g) for g in BATTLE_GROUPS)))
+    odds = min((f"/{sub.verb} odds {r.ruleset.key}" for r in rulesets for sub in r.subcommands),
+               key=len)
+    lines = (
+        *(ruleset_lines(r) for r in rulesets),
+        f"**Odds**: `{odds} …`, any verb",
+        "**Words, quoting names, settings**: `/help topic:`",
+        f"**A battle here**: {battle}\nThen the commands above move its units; "
+        "`lookup:true` only looks up.",
+        f"**GM**: {subcommand_names(tree, GM_GROUP)}",
+        "`/answer` the question a roll waits on",
     )
-    return pack(
-        EmbedSpec(
-            title="Huzzah: dice for horse-and-musket wargames",
-            description=NOTATION,
-            colour=HELP_COLOUR,
-            fields=(
-                *command_fields(tree),
-                FieldSpec("Rule sets", rulesets),
-                FieldSpec("More", "`/help topic:<rule set>` lists the words each rule set takes."),
-            ),
-        )
-    )
+    return pack(EmbedSpec(title=TITLE, description="\n".join(lines), colour=HELP_COLOUR))
 
 
-def battle_words(topic: str) -> list[FieldSpec]:
+# --- /help topic:<rule set> part:<part> ---------------------------------------------------
+
+
+def described(sub: Subcommand, ruleset: RuleSet) -> str:
+    """The command's description without the rule set's title it starts with."""
+    text = sub.command.description
+    prefix = f"{ruleset.title}: "
+    return text[len(prefix):] if text.startswith(prefix) else text
+
+
+def commands_part(rule_set: RuleSetCommands) -> EmbedSpec:
+    ruleset = rule_set.ruleset
+    fields = tuple(FieldSpec(f"/{sub.verb} {ruleset.key}",
+                             f"{described(sub, ruleset)}\n`{sub.example}`")
+                   for sub in rule_set.subcommands)
+    first = rule_set.subcommands[0]
+    return EmbedSpec(
+        title=f"{ruleset.title}: commands",
+        description=(f"Each example is a quick lookup with its own dice. `odds` after the "
+                     f"verb gives the odds first (`/{first.verb} odds {ruleset.key} …`)."),
+        fields=fields)
+
+
+def battle_words(ruleset: RuleSet) -> list[FieldSpec]:
     """How a battle's roster takes this rule set's words, and its own word for strength."""
-    rules = RULESETS[topic].battle
+    rules = ruleset.battle
     if rules is None:
         return []
     label = rules.strength_label
@@ -74,41 +140,113 @@ def battle_words(topic: str) -> list[FieldSpec]:
         f"`/battle show` and every reply count it in {label}."))]
 
 
-def topic_help(topic: str, examples: Sequence[str] = ()) -> list[EmbedSpec]:
-    ruleset = RULESETS[topic]
+def words_part(ruleset: RuleSet) -> EmbedSpec:
     fields = tuple(FieldSpec(label, "\n".join(words.help_lines()))
                    for label, words in ruleset.help.words)
-    fields += tuple(battle_words(topic))
-    fields += tuple(FieldSpec(label, "\n".join(f"• {line}" for line in lines))
-                    for label, lines in ruleset.help.reference)
-    if examples:
-        fields += (FieldSpec("Try it (a quick lookup with your own dice)",
-                             "\n".join(f"`{example}`" for example in examples)),)
-    return pack(
-        EmbedSpec(title=f"{ruleset.title}: unit words", description=NOTATION,
-                  colour=HELP_COLOUR, fields=fields)
-    )
+    return EmbedSpec(title=f"{ruleset.title}: unit words", description=NOTATION,
+                     fields=fields + tuple(battle_words(ruleset)))
+
+
+def takes(setting: Field) -> str:
+    """The values a setting takes, as a GM types them."""
+    if setting.is_enum:
+        return " · ".join(f"`{member.value}`" for member in setting.kind)
+    if setting.kind in (int, float):
+        kind = "a whole number" if setting.kind is int else "a number"
+        if setting.minimum is None or setting.maximum is None:
+            return kind
+        return f"{kind}, {setting.minimum:g} to {setting.maximum:g}"
+    if setting.kind is bool:
+        return "`true` · `false`"
+    return "text"
+
+
+def settings_part(ruleset: RuleSet) -> EmbedSpec:
+    settings = ruleset.battle.settings.fields if ruleset.battle else ()
+    title = f"{ruleset.title}: battle settings"
+    if not settings:
+        return EmbedSpec(title=title, description=(
+            f"{ruleset.title} has no settings: a battle plays it as its text reads."))
+    example = settings[0].name
+    return EmbedSpec(
+        title=title,
+        description=(f"Where players read the rules differently. A GM changes one with "
+                     f"`{SETTING_COMMAND} name:{example} value:…`; `value:default` puts it "
+                     f"back. `huzzah resolve` takes them as `settings`."),
+        fields=tuple(FieldSpec(f"{setting.name}: {takes(setting)}", setting.help)
+                     for setting in settings))
+
+
+def reference_part(ruleset: RuleSet) -> EmbedSpec:
+    title = f"{ruleset.title}: reference"
+    if not ruleset.help.reference:
+        return EmbedSpec(title=title, description=f"{ruleset.title} has no reference page.")
+    return EmbedSpec(title=title, fields=tuple(
+        FieldSpec(label, "\n".join(f"• {line}" for line in lines))
+        for label, lines in ruleset.help.reference))
+
+
+def parts_of(ruleset: RuleSet) -> list[Part]:
+    """The parts with something in them: every rule set has commands and words."""
+    parts = [Part.COMMANDS, Part.WORDS]
+    if ruleset.battle and ruleset.battle.settings.fields:
+        parts.append(Part.SETTINGS)
+    if ruleset.help.reference:
+        parts.append(Part.REFERENCE)
+    return parts
+
+
+def others(ruleset: RuleSet, shown: Part) -> str:
+    """The footer: the topic's other parts, as typed (a footer shows no markdown)."""
+    parts = " · ".join(f"part:{part.value}" for part in parts_of(ruleset) if part is not shown)
+    return f"More of /help topic:{ruleset.key}: {parts}"
+
+
+def topic_help(rule_set: RuleSetCommands, part: Part = Part.COMMANDS) -> list[EmbedSpec]:
+    ruleset = rule_set.ruleset
+    if part is Part.COMMANDS:
+        spec = commands_part(rule_set)
+    elif part is Part.WORDS:
+        spec = words_part(ruleset)
+    elif part is Part.SETTINGS:
+        spec = settings_part(ruleset)
+    else:
+        spec = reference_part(ruleset)
+    return pack(EmbedSpec(title=spec.title, description=spec.description, colour=HELP_COLOUR,
+                          fields=spec.fields, footer=others(ruleset, part)))
 
 
 class Help(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    def examples(self, topic: str) -> list[str]:
-        rulesets = getattr(self.bot, "rulesets", [])
-        return [sub.example for commands in rulesets if commands.ruleset.key == topic
-                for sub in commands.subcommands]
+    def rulesets(self) -> list[RuleSetCommands]:
+        return list(getattr(self.bot, "rulesets", []))
 
-    @app_commands.command(name="help", description="How to use Huzzah: commands and unit words")
-    @app_commands.describe(topic="A rule set, to list the words its units take")
+    @app_commands.command(name="help",
+                          description="How to use Huzzah: commands, examples, unit words, settings")
+    @app_commands.describe(topic="A rule set: its commands with examples, words and settings",
+                           part="One part of the rule set's topic (default: its commands)")
     @app_commands.choices(
-        topic=[app_commands.Choice(name=r.title, value=r.key) for r in RULESETS.values()]
+        topic=[app_commands.Choice(name=r.title, value=r.key) for r in RULESETS.values()],
+        part=[app_commands.Choice(name=f"{p.value}: {PART_SAYS[p]}", value=p.value)
+              for p in Part],
     )
     async def help(
-        self, interaction: discord.Interaction, topic: app_commands.Choice[str] | None = None
+        self, interaction: discord.Interaction,
+        topic: app_commands.Choice[str] | None = None,
+        part: app_commands.Choice[str] | None = None,
     ) -> None:
-        specs = (topic_help(topic.value, self.examples(topic.value)) if topic
-                 else overview(self.bot.tree))
+        if topic is None:
+            if part is not None:
+                raise InvalidInput(
+                    f"`part:{part.value}` is a part of a rule set's topic.",
+                    hint=f"Name the rule set too: `/help topic:{next(iter(RULESETS))} "
+                         f"part:{part.value}`.")
+            specs = overview(self.bot.tree, self.rulesets())
+        else:
+            (rule_set,) = [r for r in self.rulesets() if r.ruleset.key == topic.value]
+            specs = topic_help(rule_set, Part(part.value) if part else Part.COMMANDS)
         await interaction.response.send_message(
             embeds=[to_discord(s) for s in specs], ephemeral=True
         )

@@ -13,7 +13,7 @@ from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
 from rules.tricorne import battle, commands, effects
 from rules.tricorne.inputs import TYPED_BONUS_TARGET, UNIT, json_unit, json_units
 from rules.tricorne.melee import Melee, resolve_melee
-from rules.tricorne.settings import SETTINGS, settings_from
+from rules.tricorne.settings import settings_from
 from rules.tricorne.units import RULESET
 
 __all__ = ["RULESET_ENTRY", "resolve_melee"]
@@ -56,8 +56,9 @@ RULESET_ENTRY = RuleSet(
     key=RULESET,
     title="Commands & Colors Tricorne",
     effects=effects.TEXTS,
-    help=HelpTopic(words=(("Melee units (attacker, defender, bonus)", UNIT),
-                          ("Battle settings", SETTINGS)), reference=REFERENCE),
+    # Its settings are shown from `battle.settings` (`/help topic:tricorne part:settings`).
+    help=HelpTopic(words=(("Melee units (attacker, defender, bonus)", UNIT),),
+                   reference=REFERENCE),
     battle=BattleRules(
         phases=battle.PHASES,
         unit_fields=battle.ROSTER_FIELDS,

@@ -247,9 +247,10 @@ def test_resolve_reads_names_with_an_apostrophe_and_answers_naming_them():
 
 
 async def test_help_gives_the_quoting_rule(discord_session):
-    for line in ("/help", "/help topic:tricorne"):
-        message = await reply(discord_session, line)
-        assert QUOTING_RULE in message.embeds[0]["description"]
+    overview = await reply(discord_session, "/help")
+    assert "quoting names, settings**: `/help topic:`" in overview.embeds[0]["description"]
+    message = await reply(discord_session, "/help topic:tricorne part:words")
+    assert QUOTING_RULE in message.embeds[0]["description"]
 
 
 async def test_answers_autocomplete_and_a_battle_ends_whichever_apostrophe(battle_session):

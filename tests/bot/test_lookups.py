@@ -212,22 +212,25 @@ async def test_unit_words_autocomplete(discord_session):
 async def test_help_lists_every_command_privately(discord_session):
     message = await reply(discord_session, "/help")
     assert message.ephemeral
-    commands = "\n".join(f["value"] for f in message.embeds[0]["fields"])
+    commands = message.embeds[0]["description"]
     for name in ("/charge fire-at-will", "/melee fire-at-will", "/surrender fire-at-will",
-                 "/battle start", "/unit add", "/gm undo"):
+                 "/battle", "/unit", "/gm"):
         assert f"`{name}`" in commands
+    assert "`/battle` start · show" in commands and "`/gm` undo · reroll" in commands
 
 
 async def test_help_topic_lists_the_unit_words(discord_session):
-    message = await reply(discord_session, "/help topic:fire-at-will")
+    message = await reply(discord_session, "/help topic:fire-at-will part:words")
     words = field(message.embeds[0], "Melee units")
     assert "over-obstacle: charging over an obstacle" in words
 
 
 async def test_le_baton_help_lists_its_words_and_movement(discord_session):
-    message = await reply(discord_session, "/help topic:le-baton")
-    fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+    words = await reply(discord_session, "/help topic:le-baton part:words")
+    fields = {f["name"]: f["value"] for f in words.embeds[0]["fields"]}
     assert "elite / veteran / conscript" in fields["Units"]
+    reference = await reply(discord_session, "/help topic:le-baton part:reference")
+    fields = {f["name"]: f["value"] for f in reference.embeds[0]["fields"]}
     movement = fields["Movement (phases 3 and 8)"]
     assert 'infantry square 0"' in movement and 'light cavalry 14"' in movement
     assert "locked in a firefight" in movement

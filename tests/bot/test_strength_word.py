@@ -99,7 +99,7 @@ async def test_the_strength_option_is_described_for_every_rule_set(discord_sessi
 async def test_help_names_each_rule_sets_strength_word(discord_session):
     for topic, label, word in (("le-baton", "figures", "figures=N"),
                                ("fire-at-will", "SP", "sp=N")):
-        message = await reply(discord_session, f"/help topic:{topic}")
+        message = await reply(discord_session, f"/help topic:{topic} part:words")
         fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
         text = fields[f"In a battle: strength in {label}"]
         assert f"`{word}`" in text and f"counts {label}" in text

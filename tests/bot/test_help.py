@@ -1,0 +1,126 @@
+"""/help on a phone: the overview in two screens, each rule set's topic one part at a time.
+
+What the pages show is read from the registry and the command tree, so a rule set added later
+is held to the same: its commands and examples in the overview and its topic, its settings
+by the key a GM types in `/battle setting`.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from discord import app_commands
+
+from bot.cogs.help import Part, parts_of, takes
+from bot.cogs.lookups import Lookups
+from bot.render.limits import violations
+from bot.rulesets import each_ruleset
+from rules.core.fields import Field
+from rules.core.notation import QUOTING_RULE
+from rules.registry import RULESETS
+
+from .conftest import GM_USER, reply, text_of
+from .phone import PHONE_SCREEN, phone_lines, screen
+
+COMMANDS = list(each_ruleset(Lookups(store=None)))  # type: ignore[arg-type]
+WITH_SETTINGS = [r for r in RULESETS.values() if r.battle and r.battle.settings.fields]
+
+
+async def test_the_overview_fits_two_phone_screens(discord_session):
+    message = await reply(discord_session, "/help")
+    assert message.ephemeral
+    assert violations(message.embeds, message.content) == []
+    assert "cut to fit" not in text_of(message)
+    assert phone_lines(message) <= 2 * PHONE_SCREEN, "\n".join(screen(message))
+
+
+async def test_the_overview_shows_one_example_of_each_rule_set_as_typed(discord_session):
+    text = text_of(await reply(discord_session, "/help"))
+    for commands in COMMANDS:
+        shown = [sub.example for sub in commands.subcommands if f"`{sub.example}`" in text]
+        assert len(shown) == 1, (commands.ruleset.key, shown)
+
+
+async def test_the_overview_names_every_battle_and_gm_command(discord_session):
+    text = text_of(await reply(discord_session, "/help"))
+    for name in ("battle", "unit", "general", "gm"):
+        group = discord_session.tree.get_command(name)
+        assert isinstance(group, app_commands.Group)
+        (line,) = [line for line in text.split("\n") if f"`/{name}` " in line]
+        named = re.findall(r"[a-z]+", line.split(f"`/{name}` ", 1)[1])
+        assert set(named) >= {sub.name for sub in group.commands}, name
+    assert "`/answer`" in text
+
+
+async def test_the_overview_says_where_the_words_settings_and_quoting_are(discord_session):
+    text = text_of(await reply(discord_session, "/help"))
+    assert "**Words, quoting names, settings**: `/help topic:`" in text
+
+
+@pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
+async def test_the_topic_starts_with_its_commands(discord_session, ruleset):
+    plain = await reply(discord_session, f"/help topic:{ruleset.key}")
+    commands = await reply(discord_session, f"/help topic:{ruleset.key} part:commands")
+    assert plain.embeds == commands.embeds
+    assert plain.embeds[0]["title"] == f"{ruleset.title}: commands"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
+async def test_each_part_the_footer_offers_has_something_in_it(discord_session, ruleset):
+    for part in parts_of(ruleset):
+        message = await reply(discord_session, f"/help topic:{ruleset.key} part:{part}")
+        assert message.ephemeral and violations(message.embeds) == []
+        assert message.embeds[0]["fields"], part
+        footer = message.embeds[-1]["footer"]["text"]
+        offered = re.findall(r"part:(\w+)", footer)
+        assert offered == [p.value for p in parts_of(ruleset) if p is not part]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
+async def test_the_words_part_gives_the_quoting_rule(discord_session, ruleset):
+    message = await reply(discord_session, f"/help topic:{ruleset.key} part:words")
+    assert QUOTING_RULE in message.embeds[0]["description"]
+
+
+async def test_a_part_the_rule_set_lacks_says_so_plainly(discord_session):
+    without = next(r for r in RULESETS.values() if Part.SETTINGS not in parts_of(r))
+    message = await reply(discord_session, f"/help topic:{without.key} part:settings")
+    assert message.ephemeral
+    assert message.embeds[0]["description"] == (
+        f"{without.title} has no settings: a battle plays it as its text reads.")
+
+
+async def test_a_part_without_a_topic_says_to_name_the_rule_set(discord_session):
+    message = await reply(discord_session, "/help part:words")
+    assert message.ephemeral
+    first = next(iter(RULESETS))
+    assert message.content == ("⚠️ `part:words` is a part of a rule set's topic. "
+                               f"Name the rule set too: `/help topic:{first} part:words`.")
+
+
+@pytest.mark.parametrize("ruleset", WITH_SETTINGS, ids=lambda r: r.key)
+async def test_each_setting_shown_is_taken_by_battle_setting_as_shown(discord_session,
+                                                                    ruleset):
+    """The key and the values the settings part shows are what a GM types."""
+    page = await reply(discord_session, f"/help topic:{ruleset.key} part:settings")
+    shown = {f["name"].split(":")[0]: f["name"] for f in page.embeds[0]["fields"]}
+    await reply(discord_session, f"/battle start ruleset:{ruleset.key} name:Trial",
+                user_id=GM_USER)
+    for setting in ruleset.battle.settings.fields:
+        values = re.findall(r"`([^`]+)`", shown[setting.name])
+        if setting.is_enum:
+            assert values == [str(member.value) for member in setting.kind]
+        for value in (*values, "default"):
+            done = await reply(discord_session,
+                               f"/battle setting name:{setting.name} value:{value}",
+                               user_id=GM_USER)
+            said = ("back to its default" if value == "default"
+                    else f"= {value}")
+            assert done.embeds[0]["title"] == f"⚙️ Setting: {setting.name} {said}"
+
+
+def test_a_setting_says_the_values_it_takes_as_a_gm_types_them():
+    assert [takes(Field("n", int, "", minimum=0, maximum=3)), takes(Field("x", float, "")),
+            takes(Field("on", bool, "")), takes(Field("die", str, ""))] == [
+        "a whole number, 0 to 3", "a number", "`true` · `false`", "text"]
