@@ -133,6 +133,7 @@ class OutcomeOdds:
     count: int | None = None
     interval: tuple[float, float] | None = None
     effects: str = ""  # the effects exactly, numbers and all (``prepared.label_of``)
+    changes: tuple[Effect, ...] = ()  # those effects as data (``odds_glance`` reads them)
 
     @property
     def percent(self) -> float:
@@ -217,6 +218,7 @@ class Odds:
     reason: str = ""  # why the odds are estimated, not exact
     # Project defaults (values the rules text does not print) that decided some result.
     defaults: tuple[str, ...] = ()
+    sides: tuple[tuple[str, str], ...] = ()  # (unit, its side) for the units of the fight
 
     @property
     def by_answers(self) -> dict[AnswerPath, Distribution]:
@@ -267,18 +269,21 @@ class _Tally:
 
     weights: dict[_OutcomeKey, Any] = field(default_factory=dict)
     severities: dict[_OutcomeKey, Severity] = field(default_factory=dict)
+    effects: dict[_OutcomeKey, tuple[Effect, ...]] = field(default_factory=dict)
     losses: dict[tuple[str, str], Any] = field(default_factory=dict)
     shapes: dict[Any, tuple[tuple[Effect, ...], list[tuple[int, int] | None]]] = field(
         default_factory=dict)
 
     def copy(self) -> _Tally:
-        return _Tally(dict(self.weights), dict(self.severities), dict(self.losses),
+        return _Tally(dict(self.weights), dict(self.severities), dict(self.effects),
+                      dict(self.losses),
                       {k: (effects, list(spans)) for k, (effects, spans) in self.shapes.items()})
 
     def add(self, reading: _Reading, weight: Any) -> None:
         key = reading.key
         self.weights[key] = self.weights.get(key, 0) + weight
         self.severities.setdefault(key, reading.severity)
+        self.effects.setdefault(key, reading.effects)
         for loss_key, amount in reading.losses:
             self.losses[loss_key] = self.losses.get(loss_key, 0) + weight * amount
         if not reading.effects:
@@ -761,7 +766,7 @@ def _exact_distribution(path: _Path, sides: Mapping[str, str]) -> Distribution:
     tally = path.tally
     outcomes = tuple(sorted(
         (OutcomeOdds(tally.name(key[0]), key[2], tally.severities[key], weight,
-                     effects=key[1])
+                     effects=key[1], changes=tally.effects[key])
          for key, weight in tally.weights.items()),
         key=lambda o: (-o.probability, o.group, o.label)))
     units, side_losses = _losses(path.tally, sides, Fraction(1))
@@ -774,7 +779,7 @@ def _estimated_distribution(path: _Path, samples: int, sides: Mapping[str, str]
     outcomes = tuple(sorted(
         (OutcomeOdds(tally.name(key[0]), key[2], tally.severities[key],
                      Fraction(count, samples), count, wilson_interval(count, samples),
-                     effects=key[1])
+                     effects=key[1], changes=tally.effects[key])
          for key, count in tally.weights.items()),
         key=lambda o: (-o.probability, o.group, o.label)))
     units, side_losses = _losses(path.tally, sides, Fraction(1, samples))
@@ -819,7 +824,7 @@ def exact_odds(
         reader = _Reader()  # the defaults named are those of the answer given
     else:
         return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves,
-                    defaults=tuple(reader.defaults))
+                    defaults=tuple(reader.defaults), sides=tuple(sides.items()))
     probing = time.monotonic()
     estimate = estimated_leaves(prepared, max_leaves, probes, rolls)
     # A probe is one run from the root to a leaf, as each run of the walk is.
@@ -833,7 +838,7 @@ def exact_odds(
             reason = stop.reason
         else:
             return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves,
-                        defaults=tuple(reader.defaults))
+                        defaults=tuple(reader.defaults), sides=tuple(sides.items()))
     elif estimate <= 2 * max_leaves:
         reason = (f"about {estimate:,.0f} paths to walk, about {estimate * per_run:,.0f} s, "
                   "past the time allowed")
@@ -843,7 +848,7 @@ def exact_odds(
                   else f"a roll has more outcomes than the budget of {max_leaves:,} paths")
     paths, taken = _sample(prepared, samples, seed, deadline, reader, max_branches)
     return Odds(tuple(_estimated_distribution(p, taken, sides) for p in paths), False, 0,
-                taken, reason, tuple(reader.defaults))
+                taken, reason, tuple(reader.defaults), tuple(sides.items()))
 
 
 # --- requests ----------------------------------------------------------------------------------

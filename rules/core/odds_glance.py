@@ -1,0 +1,274 @@
+"""The odds at a glance: who wins, the few results that decide it, and one line for the rest.
+
+A distribution (``rules.core.odds``) lists every distinct result, and a melee of a few dice has
+dozens of them, most differing only in detail: one more block lost, a general wounded rather
+than unhurt, the winner advancing or not. A player about to charge asks who wins, and how.
+This module reads a distribution as that player does.
+
+- **Fates.** What decides a fight is which units give way: a unit *gone* (eliminated,
+  surrendered, removed), one that *routs*, one that *falls back* (retires, retreats, is halted,
+  bounces). A fate is read from the effect's kind, and for a move from its verb; only effects
+  on the units of the fight count (a general or a leader is no unit of it). Everything else
+  (losses, markers, advances, banners, a general's fate) is detail.
+- **Main outcomes.** Results with the same fates are one main outcome, named by them ("Béarn
+  routs"). A result where no unit gives way is named by the lead of its headline, up to a
+  colon, a parenthesis or a number ("52nd wins the melee", "4e Léger and 52nd tie").
+- **Who wins.** In a fight of two sides or more, a main outcome where the units of some sides
+  gave way and those of one side did not is that side's win; where every side gave way it is
+  a draw; where none did, its lead may name a winner ("52nd wins") or a tie, else it decides
+  nothing and is named by its lead.
+- **One main outcome** says nothing: the lines are then the distinct results under it, named
+  by the effects that set them apart from the others.
+
+Every figure is the exact sum of the results under it (or, for an estimate, their count of
+samples and its Wilson interval): the lines, with the rest, sum to exactly 1.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from fractions import Fraction
+
+from rules.core.odds import REFUSED, Distribution, OutcomeOdds, wilson_interval
+from rules.core.records import Effect, EffectKind
+
+
+class Fate(IntEnum):
+    """How far a unit gave way; a unit's fate in a result is the worst of its effects'."""
+
+    FALLS_BACK = 1
+    ROUTS = 2
+    GONE = 3
+
+
+# (a word of the effect's kind, or of a move's verb; the fate; how a player says it), in the
+# order they are tried: "routed_off" routs, "surrendered" is gone.
+_FATE_WORDS: tuple[tuple[str, Fate, str], ...] = (
+    ("surrender", Fate.GONE, "surrenders"),
+    ("eliminat", Fate.GONE, "is eliminated"),
+    ("destroy", Fate.GONE, "is destroyed"),
+    ("remov", Fate.GONE, "is removed"),
+    ("rout", Fate.ROUTS, "routs"),
+    ("retire", Fate.FALLS_BACK, "retires"),
+    ("retreat", Fate.FALLS_BACK, "retreats"),
+    ("halt", Fate.FALLS_BACK, "is halted"),
+    ("bounce", Fate.FALLS_BACK, "bounces"),
+)
+DRAWN = "drawn"
+HOLD = "both hold"
+OTHER = "other results"
+NOTHING_MORE = "nothing more"
+
+
+def fate_of(effect: Effect) -> tuple[Fate, str] | None:
+    """The fate an effect deals its unit, with the words for it; None for detail."""
+    words = (effect.value or "") if effect.kind == EffectKind.MOVED else str(effect.kind)
+    words = words.casefold()
+    for word, fate, said in _FATE_WORDS:
+        if word in words:
+            return fate, said
+    return None
+
+
+_LEAD_END = re.compile(r"[:;]| \(| by \d| at \d|, ")
+
+
+def lead_of(headline: str) -> str:
+    """A headline's lead: what happened, without how (``52nd wins the melee (4–2): ...`` is
+    ``52nd wins the melee``; ``4e Léger and 52nd tie, 3 all`` is ``4e Léger and 52nd
+    tie``)."""
+    found = _LEAD_END.search(headline)
+    lead = headline[:found.start()] if found and found.start() > 0 else headline
+    return lead.strip() or headline
+
+
+# --- records -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the glance: a main outcome (or a result under the only one), or the rest.
+
+    ``probability`` is the exact sum of its results' (for an estimate, ``count`` samples of
+    ``samples``, with the 95% Wilson ``interval``)."""
+
+    label: str
+    probability: Fraction
+    outcomes: tuple[OutcomeOdds, ...]
+    count: int | None = None
+    interval: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Glance:
+    """A distribution as a player reads it first.
+
+    ``verdicts`` say who wins (empty when the fight has one side, or nothing is decided);
+    ``lines`` are every main outcome, most likely first (or, when there is only one, the
+    results under it)."""
+
+    verdicts: tuple[Line, ...]
+    lines: tuple[Line, ...]
+    exact: bool
+    samples: int | None = None
+
+    def top(self, shown: int) -> tuple[tuple[Line, ...], Line | None]:
+        """The ``shown`` likeliest lines, and one line for the rest (None when nothing is left;
+        a rest of one line is that line, shown)."""
+        if len(self.lines) <= shown + 1:
+            return self.lines, None
+        return self.lines[:shown], self._line(OTHER, [o for line in self.lines[shown:]
+                                                      for o in line.outcomes])
+
+    def _line(self, label: str, outcomes: Sequence[OutcomeOdds]) -> Line:
+        probability = sum((o.probability for o in outcomes), Fraction(0))
+        if self.exact or self.samples is None:
+            return Line(label, probability, tuple(outcomes))
+        count = sum(o.count or 0 for o in outcomes)
+        return Line(label, probability, tuple(outcomes), count,
+                    wilson_interval(count, self.samples))
+
+
+# --- reading a distribution --------------------------------------------------------------------
+
+
+def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple[str, str]]
+           ) -> Glance:
+    """``distribution`` at a glance; ``sides`` names the side of each unit (``{"Béarn":
+    "defenders"}``): only their effects deal fates, and who wins is said per side."""
+    sides = dict(sides)
+    outcomes = distribution.outcomes
+    reader = Glance((), (), distribution.exact, distribution.samples)
+    keyed: dict[tuple[object, ...], list[OutcomeOdds]] = {}
+    labels: dict[tuple[object, ...], str] = {}
+    fates_by_key: dict[tuple[object, ...], dict[str, tuple[Fate, str]]] = {}
+    for outcome in outcomes:
+        fates = _fates(outcome, sides)
+        if outcome.group == REFUSED:
+            key: tuple[object, ...] = (REFUSED,)
+            label = "refused by the rules"
+        elif fates:
+            key = ("fates", *sorted((unit, said) for unit, (_, said) in fates.items()))
+            label = _fates_label(fates)
+        else:
+            label = lead_of(outcome.label)
+            key = ("lead", label)
+        keyed.setdefault(key, []).append(outcome)
+        labels.setdefault(key, label)
+        fates_by_key.setdefault(key, fates)
+    fight = _fight(outcomes, sides)
+    said = {key: _verdict(fates_by_key[key], labels[key], sides, fight) for key in keyed}
+    decided = len(fight) > 1 and any(_decides(v) for v in said.values())
+    verdicts: dict[str, list[OutcomeOdds]] = {}
+    if decided:
+        for key, members in keyed.items():
+            if not _decides(said[key]) and key[0] == "lead":
+                # No unit gave way and no winner is named: beside results that decide, it
+                # is one outcome, whatever the dice did on the way.
+                said[key] = labels[key] = HOLD if len(fight) == 2 else "all hold"
+            verdicts.setdefault(said[key], []).extend(members)
+    merged: dict[str, list[OutcomeOdds]] = {}
+    for key, members in keyed.items():
+        merged.setdefault(labels[key], []).extend(members)
+    lines = _sorted(reader._line(label, members) for label, members in merged.items())
+    if len(lines) == 1:
+        lines = _results_under(reader, outcomes)
+    shown = _sorted(reader._line(v, members) for v, members in verdicts.items())
+    return Glance(shown, lines, distribution.exact, distribution.samples)
+
+
+def _decides(verdict: str) -> bool:
+    return verdict == DRAWN or verdict.endswith((" win", " wins"))
+
+
+def _sorted(lines: Iterable[Line]) -> tuple[Line, ...]:
+    return tuple(sorted(lines, key=lambda line: (-line.probability, line.label)))
+
+
+def _fates(outcome: OutcomeOdds, sides: Mapping[str, str]) -> dict[str, tuple[Fate, str]]:
+    """Each unit of the fight that gave way in ``outcome``, with its worst fate."""
+    found: dict[str, tuple[Fate, str]] = {}
+    for effect in outcome.changes:
+        if sides and effect.unit not in sides:
+            continue  # a general, a leader: not a unit of the fight
+        fate = fate_of(effect)
+        if fate is not None and (effect.unit not in found or fate[0] > found[effect.unit][0]):
+            found[effect.unit] = fate
+    return found
+
+
+def _fates_label(fates: Mapping[str, tuple[Fate, str]]) -> str:
+    """``Béarn routs``; ``Grenadiers and Béarn retire``; ``Béarn routs, Artois retires``."""
+    by_words: dict[str, list[str]] = {}
+    for unit, (_, said) in fates.items():
+        by_words.setdefault(said, []).append(unit)
+    parts = []
+    for said, units in by_words.items():
+        if len(units) == 1:
+            parts.append(f"{units[0]} {said}")
+        else:
+            names = ", ".join(units[:-1]) + f" and {units[-1]}"
+            parts.append(f"{names} {_plural(said)}")
+    return ", ".join(parts)
+
+
+def _plural(said: str) -> str:
+    if said.startswith("is "):
+        return "are " + said[3:]
+    return said[:-1] if said.endswith("s") else said
+
+
+def _fight(outcomes: Sequence[OutcomeOdds], sides: Mapping[str, str]) -> list[str]:
+    """The sides of the units the results name, in the order ``sides`` gives them: a battle's
+    roster names every unit, the fight only some."""
+    named: set[str] = set()
+    for outcome in outcomes:
+        named.update(e.unit for e in outcome.changes)
+        named.update(unit for unit in sides if unit in outcome.label)
+    return list(dict.fromkeys(side for unit, side in sides.items() if unit in named))
+
+
+def _verdict(fates: Mapping[str, tuple[Fate, str]], label: str, sides: Mapping[str, str],
+             fight: Sequence[str]) -> str:
+    """Who won a main outcome: ``<side> wins``, ``drawn``, or (nothing decided) its label."""
+    if len(fight) < 2:
+        return label
+    gave_way = {sides[unit] for unit in fates if unit in sides}
+    if gave_way:
+        held = [side for side in fight if side not in gave_way]
+        if not held:
+            return DRAWN
+        return _wins(held[0], sides) if len(held) == 1 else label
+    for unit, side in sides.items():
+        if side in fight and label.startswith(f"{unit} win"):
+            return _wins(side, sides)
+    if re.search(r"\b(tie|ties|drawn|draw)\b", label):
+        return DRAWN
+    return label
+
+
+def _wins(side: str, sides: Mapping[str, str]) -> str:
+    """A side with one unit wins by that unit's name; a side of several by its own."""
+    units = [unit for unit, s in sides.items() if s == side]
+    if len(units) == 1:
+        return f"{units[0]} wins"
+    return f"{side[:1].upper()}{side[1:]} win"
+
+
+def _results_under(reader: Glance, outcomes: Sequence[OutcomeOdds]) -> tuple[Line, ...]:
+    """The results of the only main outcome, each named by the effects that set it apart:
+    those every result has are left out (a result with none of its own, by its lead)."""
+    clauses = {o.group: tuple(o.group.split("; ")) for o in outcomes}
+    common = set.intersection(*(set(c) for c in clauses.values())) if clauses else set()
+    keyed: dict[frozenset[str], list[OutcomeOdds]] = {}
+    labels: dict[frozenset[str], str] = {}
+    for outcome in outcomes:
+        own = tuple(c for c in clauses[outcome.group] if c not in common)
+        key = frozenset(own)
+        keyed.setdefault(key, []).append(outcome)
+        labels.setdefault(key, "; ".join(own) or (NOTHING_MORE if common
+                                                  else lead_of(outcome.label)))
+    return _sorted(reader._line(labels[key], members) for key, members in keyed.items())
