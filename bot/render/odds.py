@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
+from bot.render.limits import EmbedSpec, pack_messages
 from bot.render.text import defaults_note, escape
 from rules.core.odds import Distribution, ExpectedLoss, Odds
-from rules.core.odds_glance import Glance, Line, glance
+from rules.core.odds_glance import Glance, Line, fight_of, glance
 from rules.registry import RULESETS
 
 ODDS_COLOUR = 0x9B59B6
@@ -34,7 +34,6 @@ MAX_ROWS = 4
 """Rows of the table of answers; past them the reply says to give some with ``choices``."""
 ROW_FIGURES = 2
 """Chances per row of the table: the likeliest."""
-OTHER_ANSWERS = "Other answers"
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
@@ -58,24 +57,20 @@ def odds_specs(odds: Odds, ruleset: str, procedure: str,
     losses = _losses_line(odds.branches[rows[0].members[0]], sides)
     if losses:
         lines.append(losses)
-    fields = []
-    # Who wins, where it differs from answer to answer; else how.
-    by_verdict = len({_figures(row.glance.verdicts[:ROW_FIGURES], row.glance)
+    # The other answers, a row each: who wins where answers change the likeliest winner,
+    # else how (a few points' difference in who wins says less than how it comes about).
+    by_verdict = len({row.glance.verdicts[0].label if row.glance.verdicts else ""
                       for row in rows}) > 1
-    if several:
-        fields.append(FieldSpec(OTHER_ANSWERS,
-                                "\n".join(_row_line(row, by_verdict)
-                                          for row in rows[1:MAX_ROWS])))
-        hidden = len(rows) - MAX_ROWS
-        if hidden > 0:
-            fields.append(FieldSpec("More answers", f"{hidden} more rows of answers: give "
-                                    "some with `choices` to see their odds."))
+    lines += [_row_line(row, by_verdict) for row in rows[1:MAX_ROWS]]
+    hidden = len(rows) - MAX_ROWS
+    if hidden > 0:
+        lines.append(f"…and {hidden} more {'row' if hidden == 1 else 'rows'} of answers: "
+                     "give some with `choices` to see their odds.")
     verdict = _figures(first.verdicts, first) if first.verdicts else ""
     head = EmbedSpec(
         title=f"🎯 Odds: {verdict}" if verdict else
         f"🎯 Odds: {procedure.replace('-', ' ')} ({title})",
-        description="\n".join(lines), colour=ODDS_COLOUR, footer=footer,
-        fields=tuple(fields))
+        description="\n".join(lines), colour=ODDS_COLOUR, footer=footer)
     return pack_messages(head)
 
 
@@ -94,8 +89,9 @@ class _Row:
 def _rows(branches: Sequence[Distribution], sides: Mapping[str, str]) -> list[_Row]:
     grouped: dict[tuple[object, ...], list[int]] = {}
     glances: dict[tuple[object, ...], Glance] = {}
+    fight = fight_of(branches, sides)  # every answer's: the same fight
     for index, branch in enumerate(branches):
-        seen = glance(branch, sides)
+        seen = glance(branch, sides, fight)
         key = (tuple((v.label, v.probability) for v in seen.verdicts),
                tuple((line.label, line.probability) for line in seen.lines))
         grouped.setdefault(key, []).append(index)
@@ -108,8 +104,9 @@ def _rows(branches: Sequence[Distribution], sides: Mapping[str, str]) -> list[_R
 
 
 def _row_label(members: Sequence[int], answers: Sequence[tuple[str, ...]]) -> str:
-    """The answers of a row: those its paths share (``Take ground, Attack Fusiliers``) when no
-    other path shares them too, else each path's."""
+    """The answers of a row: those its paths share (``Take ground & Attack Fusiliers``) when
+    no other path shares them too, else each path's (``Take ground & No bonus melee or
+    Stay``)."""
     paths = [answers[i] for i in members]
     shared: list[str] = []
     for labels in zip(*paths, strict=False):
@@ -119,15 +116,15 @@ def _row_label(members: Sequence[int], answers: Sequence[tuple[str, ...]]) -> st
     others = [a for i, a in enumerate(answers) if i not in members]
     if len(paths) == 1 or (shared and not any(a[:len(shared)] == tuple(shared)
                                               for a in others)):
-        return ", ".join(shared) if len(paths) > 1 else ", ".join(paths[0])
-    return " / ".join(", ".join(path) for path in paths)
+        return " & ".join(shared) if len(paths) > 1 else " & ".join(paths[0])
+    return " or ".join(" & ".join(path) for path in paths)
 
 
 def _row_line(row: _Row, by_verdict: bool) -> str:
     seen = row.glance
     # The same winners in every row: what differs is how, and its likeliest line says it.
     figures = seen.verdicts[:ROW_FIGURES] if by_verdict and seen.verdicts else seen.lines[:1]
-    return f"{escape(row.label)} → {_figures(figures, seen)}"
+    return f"If {escape(row.label)} → {_figures(figures, seen)}"
 
 
 # --- lines -------------------------------------------------------------------------------------
@@ -179,8 +176,11 @@ def _how(odds: Odds, seen: Sequence[Glance]) -> str:
                       abs(Fraction(hi).limit_denominator(10**6) - line.probability))
                   for s in seen for line in (*s.verdicts, *s.lines)
                   for lo, hi in [line.interval or (0.0, 0.0)]), default=Fraction(0))
-    return (f"Estimated from {odds.samples:,} random resolutions (each figure within "
-            f"{float(widest * 100):.1f} points, 95%): {odds.reason}.")
+    # The whole reason (the paths, the seconds) is in ``huzzah resolve``'s JSON.
+    why = "too long to count every roll" if "time" in odds.reason else \
+        "too many rolls to count each"
+    return (f"Estimated from {odds.samples:,} random resolutions, ±{float(widest * 100):.1f} "
+            f"points (95%): {why}.")
 
 
 def _losses_line(branch: Distribution, sides: Mapping[str, str]) -> str:

@@ -135,12 +135,15 @@ class Glance:
 # --- reading a distribution --------------------------------------------------------------------
 
 
-def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple[str, str]]
-           ) -> Glance:
+def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple[str, str]],
+           fight: Sequence[str] | None = None) -> Glance:
     """``distribution`` at a glance; ``sides`` names the side of each unit (``{"Béarn":
-    "defenders"}``): only their effects deal fates, and who wins is said per side."""
+    "defenders"}``): only their effects deal fates, and who wins is said per side. ``fight``
+    is the sides that fight (``fight_of``: every answer's results together); by default those
+    this distribution's results name."""
     sides = dict(sides)
     outcomes = distribution.outcomes
+    fight = list(fight) if fight is not None else fight_of([distribution], sides)
     reader = Glance((), (), distribution.exact, distribution.samples)
     keyed: dict[tuple[object, ...], list[OutcomeOdds]] = {}
     labels: dict[tuple[object, ...], str] = {}
@@ -152,14 +155,13 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
             label = "refused by the rules"
         elif fates:
             key = ("fates", *sorted((unit, said) for unit, (_, said) in fates.items()))
-            label = _fates_label(fates)
+            label = _fates_label(fates, sides)
         else:
             label = lead_of(outcome.label)
             key = ("lead", label)
         keyed.setdefault(key, []).append(outcome)
         labels.setdefault(key, label)
         fates_by_key.setdefault(key, fates)
-    fight = _fight(outcomes, sides)
     said = {key: _verdict(fates_by_key[key], labels[key], sides, fight) for key in keyed}
     decided = len(fight) > 1 and any(_decides(v) for v in said.values())
     verdicts: dict[str, list[OutcomeOdds]] = {}
@@ -174,8 +176,8 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
     for key, members in keyed.items():
         merged.setdefault(labels[key], []).extend(members)
     lines = _sorted(reader._line(label, members) for label, members in merged.items())
-    if len(lines) == 1:
-        lines = _results_under(reader, outcomes)
+    if len(lines) == 1 and len(outcomes) > 1:
+        lines = _results_under(reader, outcomes) or lines
     shown = _sorted(reader._line(v, members) for v, members in verdicts.items())
     return Glance(shown, lines, distribution.exact, distribution.samples)
 
@@ -200,19 +202,33 @@ def _fates(outcome: OutcomeOdds, sides: Mapping[str, str]) -> dict[str, tuple[Fa
     return found
 
 
-def _fates_label(fates: Mapping[str, tuple[Fate, str]]) -> str:
-    """``Béarn routs``; ``Grenadiers and Béarn retire``; ``Béarn routs, Artois retires``."""
+def _fates_label(fates: Mapping[str, tuple[Fate, str]], sides: Mapping[str, str]) -> str:
+    """``Béarn routs``; ``Grenadiers and Béarn retire``; ``Béarn routs, Artois retires``;
+    every unit of a side alike, by the side (``Defenders retire``); every unit, ``all``."""
     by_words: dict[str, list[str]] = {}
     for unit, (_, said) in fates.items():
         by_words.setdefault(said, []).append(unit)
     parts = []
     for said, units in by_words.items():
-        if len(units) == 1:
-            parts.append(f"{units[0]} {said}")
-        else:
-            names = ", ".join(units[:-1]) + f" and {units[-1]}"
-            parts.append(f"{names} {_plural(said)}")
+        names = _names(units, sides)
+        parts.append(f"{names[0]} {said}" if len(names) == 1 and names[0] in units
+                     else f"{_joined(names)} {_plural(said)}")
     return ", ".join(parts)
+
+
+def _names(units: Sequence[str], sides: Mapping[str, str]) -> list[str]:
+    """Units by name, or by their side where they are all of its units (of two or more)."""
+    whole = [side for side in dict.fromkeys(sides.values())
+             if len([u for u, s in sides.items() if s == side]) > 1
+             and all(u in units for u, s in sides.items() if s == side)]
+    if whole and len(whole) == len(set(sides.values())):
+        return ["all"]
+    rest = [unit for unit in units if sides.get(unit) not in whole]
+    return [f"{side[:1].upper()}{side[1:]}" for side in whole] + rest
+
+
+def _joined(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def _plural(said: str) -> str:
@@ -221,11 +237,11 @@ def _plural(said: str) -> str:
     return said[:-1] if said.endswith("s") else said
 
 
-def _fight(outcomes: Sequence[OutcomeOdds], sides: Mapping[str, str]) -> list[str]:
+def fight_of(distributions: Iterable[Distribution], sides: Mapping[str, str]) -> list[str]:
     """The sides of the units the results name, in the order ``sides`` gives them: a battle's
     roster names every unit, the fight only some."""
     named: set[str] = set()
-    for outcome in outcomes:
+    for outcome in (o for d in distributions for o in d.outcomes):
         named.update(e.unit for e in outcome.changes)
         named.update(unit for unit in sides if unit in outcome.label)
     return list(dict.fromkeys(side for unit, side in sides.items() if unit in named))
@@ -262,7 +278,7 @@ def _results_under(reader: Glance, outcomes: Sequence[OutcomeOdds]) -> tuple[Lin
     """The results of the only main outcome, each named by the effects that set it apart:
     those every result has are left out (a result with none of its own, by its lead)."""
     clauses = {o.group: tuple(o.group.split("; ")) for o in outcomes}
-    common = set.intersection(*(set(c) for c in clauses.values())) if clauses else set()
+    common = set.intersection(*(set(c) for c in clauses.values()))
     keyed: dict[frozenset[str], list[OutcomeOdds]] = {}
     labels: dict[frozenset[str], str] = {}
     for outcome in outcomes:
