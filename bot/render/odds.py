@@ -30,6 +30,8 @@ BAR_WIDTH = 8
 MAIN_LINES = 5
 """Main outcomes shown, the rest summed in one line; fewer beside a table of answers."""
 TABLE_LINES = 2
+CHART_LINES = 7
+"""Lines beside a chart the player reads: a d66 chart's six bands of rows, and one more."""
 MAX_ROWS = 4
 """Rows of the table of answers; past them the reply says to give some with ``choices``."""
 ROW_FIGURES = 2
@@ -50,7 +52,11 @@ def odds_specs(odds: Odds, ruleset: str, procedure: str,
     several = len(rows) > 1
     if several:
         lines.append(f"If {rows[0].label}:")
-    shown, rest = first.top(TABLE_LINES if several else MAIN_LINES)
+    if first.charts:  # the chart unread: every band of rows it may be read on
+        column = f", the {first.column} column" if first.column else ""
+        lines.append(f"Read on your {' and '.join(first.charts)} chart{column}:")
+    shown, rest = first.top(TABLE_LINES if several else
+                            CHART_LINES if first.charts else MAIN_LINES)
     lines += [_bar_line(line, first) for line in shown]
     if rest is not None:
         lines.append(_bar_line(rest, first))

@@ -60,6 +60,7 @@ _FATE_WORDS: tuple[tuple[str, Fate, str], ...] = (
 DRAWN = "drawn"
 HOLD = "both hold"
 OTHER = "other results"
+OTHER_COLUMNS = "other columns"
 NOTHING_MORE = "nothing more"
 
 
@@ -114,6 +115,8 @@ class Glance:
     lines: tuple[Line, ...]
     exact: bool
     samples: int | None = None
+    charts: tuple[str, ...] = ()  # the charts the player reads (``Question.cell``), if any
+    column: str | None = None  # the column whose rows are lines, when there are several
 
     def top(self, shown: int) -> tuple[tuple[Line, ...], Line | None]:
         """The ``shown`` likeliest lines, and one line for the rest (None when nothing is left;
@@ -148,9 +151,16 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
     keyed: dict[tuple[object, ...], list[OutcomeOdds]] = {}
     labels: dict[tuple[object, ...], str] = {}
     fates_by_key: dict[tuple[object, ...], dict[str, tuple[Fate, str]]] = {}
+    columns = _columns(outcomes)
     for outcome in outcomes:
         fates = _fates(outcome, sides)
-        if outcome.group == REFUSED:
+        if outcome.cell is not None:
+            # Where the dice landed on a chart the player reads: the rows of the likeliest
+            # column, one line each; the other columns together.
+            _, column, rows = outcome.cell
+            key = ("chart", column, rows)
+            label = f"rows {rows}" if column == columns[0] else OTHER_COLUMNS
+        elif outcome.group == REFUSED:
             key: tuple[object, ...] = (REFUSED,)
             label = "refused by the rules"
         elif fates:
@@ -162,12 +172,13 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
         keyed.setdefault(key, []).append(outcome)
         labels.setdefault(key, label)
         fates_by_key.setdefault(key, fates)
-    said = {key: _verdict(fates_by_key[key], labels[key], sides, fight) for key in keyed}
-    decided = len(fight) > 1 and any(_decides(v) for v in said.values())
+    said = {key: f"the {key[1]} column" if key[0] == "chart"  # type: ignore[str-bytes-safe]
+            else _verdict(fates_by_key[key], labels[key], sides, fight) for key in keyed}
+    fought = len(fight) > 1 and any(_decides(v) for v in said.values())
     verdicts: dict[str, list[OutcomeOdds]] = {}
-    if decided:
+    if fought or columns:  # who wins, or (the chart unread) on which column
         for key, members in keyed.items():
-            if not _decides(said[key]) and key[0] == "lead":
+            if fought and not _decides(said[key]) and key[0] == "lead":
                 # No unit gave way and no winner is named: beside results that decide, it
                 # is one outcome, whatever the dice did on the way.
                 said[key] = labels[key] = HOLD if len(fight) == 2 else "all hold"
@@ -176,10 +187,28 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
     for key, members in keyed.items():
         merged.setdefault(labels[key], []).extend(members)
     lines = _sorted(reader._line(label, members) for label, members in merged.items())
+    # A chart's rows read in their order, first: where the dice land is what there is to say.
+    on_chart = {labels[key]: (labels[key] == OTHER_COLUMNS, key[2]) for key in keyed
+                if key[0] == "chart"}
+    lines = (*sorted((line for line in lines if line.label in on_chart),
+                     key=lambda line: on_chart[line.label]),
+             *(line for line in lines if line.label not in on_chart))
     if len(lines) == 1 and len(outcomes) > 1:
         lines = _results_under(reader, outcomes) or lines
     shown = _sorted(reader._line(v, members) for v, members in verdicts.items())
-    return Glance(shown, lines, distribution.exact, distribution.samples)
+    charts = tuple(dict.fromkeys(o.cell[0] for o in outcomes if o.cell is not None))
+    return Glance(shown, lines, distribution.exact, distribution.samples, charts,
+                  columns[0] if len(columns) > 1 else None)
+
+
+def _columns(outcomes: Sequence[OutcomeOdds]) -> list[str]:
+    """The columns of the charts read, likeliest first."""
+    chances: dict[str, Fraction] = {}
+    for outcome in outcomes:
+        if outcome.cell is not None:
+            column = outcome.cell[1]
+            chances[column] = chances.get(column, Fraction(0)) + outcome.probability
+    return sorted(chances, key=lambda column: -chances[column])
 
 
 def _decides(verdict: str) -> bool:

@@ -101,9 +101,13 @@ async def test_a_chart_pack_attached_to_the_battle_reads_the_chart(discord_sessi
         assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
     command = "/cavalry odds labataille chargers:Hussards targets:Dragoons"
     unread = await reply(discord_session, command)
-    # Without a pack the player reads the chart: the odds for each reading of it.
-    assert sum(1 for line in unread.embeds[0]["description"].split("\n")
-               if line.startswith("If ")) >= 4
+    # Without a pack the player reads the chart: where the dice land on it, by column and
+    # band of rows (no modifier: each band a sixth).
+    (embed,) = unread.embeds
+    assert embed["title"] == "🎯 Odds: the 2:1 column 100%"
+    assert embed["description"].split("\n") == [
+        "Read on your Assault et Mêlée chart:",
+        *(f"`█▍         17%` rows {tens}1–{tens}6" for tens in range(1, 7))]
     await attach(discord_session, PACK)
     read = await reply(discord_session, command)
     text = text_of(read)
