@@ -26,11 +26,13 @@ samples and its Wilson interval): the lines, with the rest, sum to exactly 1.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
+from functools import lru_cache
 
 from rules.core.odds import REFUSED, Distribution, OutcomeOdds, wilson_interval
 from rules.core.records import Effect, EffectKind
@@ -64,6 +66,7 @@ OTHER_COLUMNS = "other columns"
 NOTHING_MORE = "nothing more"
 
 
+@lru_cache(maxsize=4096)
 def fate_of(effect: Effect) -> tuple[Fate, str] | None:
     """The fate an effect deals its unit, with the words for it; None for detail."""
     words = (effect.value or "") if effect.kind == EffectKind.MOVED else str(effect.kind)
@@ -127,12 +130,20 @@ class Glance:
                                                       for o in line.outcomes])
 
     def _line(self, label: str, outcomes: Sequence[OutcomeOdds]) -> Line:
-        probability = sum((o.probability for o in outcomes), Fraction(0))
+        probability = total(o.probability for o in outcomes)
         if self.exact or self.samples is None:
             return Line(label, probability, tuple(outcomes))
         count = sum(o.count or 0 for o in outcomes)
         return Line(label, probability, tuple(outcomes), count,
                     wilson_interval(count, self.samples))
+
+
+def total(probabilities: Iterable[Fraction]) -> Fraction:
+    """The exact sum, over the least common denominator at once: adding Fractions one by one
+    reduces each time, and the fractions of one walk have few prime factors between them."""
+    parts = [(p.numerator, p.denominator) for p in probabilities]
+    common = math.lcm(*(d for _, d in parts)) if parts else 1
+    return Fraction(sum(n * (common // d) for n, d in parts), common)
 
 
 # --- reading a distribution --------------------------------------------------------------------
@@ -152,7 +163,14 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
     labels: dict[tuple[object, ...], str] = {}
     fates_by_key: dict[tuple[object, ...], dict[str, tuple[Fate, str]]] = {}
     columns = _columns(outcomes)
+    # Results of one shape (``group``: the same effects, numbers aside) have the same fates:
+    # each shape is read once.
+    seen: dict[str, tuple[tuple[object, ...], str, dict[str, tuple[Fate, str]]]] = {}
     for outcome in outcomes:
+        found = seen.get(outcome.group) if outcome.cell is None else None
+        if found is not None:
+            keyed[found[0]].append(outcome)
+            continue
         fates = _fates(outcome, sides)
         if outcome.cell is not None:
             # Where the dice landed on a chart the player reads: the rows of the likeliest
@@ -165,7 +183,8 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
             label = "refused by the rules"
         elif fates:
             key = ("fates", *sorted((unit, said) for unit, (_, said) in fates.items()))
-            label = _fates_label(fates, sides)
+            label = labels[key] if key in labels else _fates_label(fates, sides)
+            seen[outcome.group] = (key, label, fates)
         else:
             label = lead_of(outcome.label)
             key = ("lead", label)
@@ -203,11 +222,11 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
 
 def _columns(outcomes: Sequence[OutcomeOdds]) -> list[str]:
     """The columns of the charts read, likeliest first."""
-    chances: dict[str, Fraction] = {}
+    found: dict[str, list[Fraction]] = {}
     for outcome in outcomes:
         if outcome.cell is not None:
-            column = outcome.cell[1]
-            chances[column] = chances.get(column, Fraction(0)) + outcome.probability
+            found.setdefault(outcome.cell[1], []).append(outcome.probability)
+    chances = {column: total(ps) for column, ps in found.items()}
     return sorted(chances, key=lambda column: -chances[column])
 
 
@@ -269,10 +288,14 @@ def _plural(said: str) -> str:
 def fight_of(distributions: Iterable[Distribution], sides: Mapping[str, str]) -> list[str]:
     """The sides of the units the results name, in the order ``sides`` gives them: a battle's
     roster names every unit, the fight only some."""
-    named: set[str] = set()
+    shapes: dict[str, tuple[Effect, ...]] = {}  # the units a shape names are its results'
+    headlines: set[str] = set()
     for outcome in (o for d in distributions for o in d.outcomes):
-        named.update(e.unit for e in outcome.changes)
-        named.update(unit for unit in sides if unit in outcome.label)
+        shapes.setdefault(outcome.group, outcome.changes)
+        headlines.add(outcome.label)
+    named = {e.unit for effects in shapes.values() for e in effects}
+    named.update(unit for unit in sides if unit not in named
+                 and any(unit in headline for headline in headlines))
     return list(dict.fromkeys(side for unit, side in sides.items() if unit in named))
 
 
