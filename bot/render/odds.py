@@ -203,4 +203,5 @@ def _side_name(loss: ExpectedLoss, sides: Mapping[str, str]) -> str:
     if loss.unit is not None:
         return loss.unit
     units = [unit for unit, side in sides.items() if side == loss.side]
-    return units[0] if len(units) == 1 else loss.side or ""
+    side = loss.side or ""
+    return units[0] if len(units) == 1 else side[:1].upper() + side[1:]

@@ -266,11 +266,11 @@ def _fates_label(fates: Mapping[str, tuple[Fate, str]], sides: Mapping[str, str]
 
 def _names(units: Sequence[str], sides: Mapping[str, str]) -> list[str]:
     """Units by name, or by their side where they are all of its units (of two or more)."""
+    if len(units) > 1 and all(unit in units for unit in sides):
+        return ["all"]
     whole = [side for side in dict.fromkeys(sides.values())
              if len([u for u, s in sides.items() if s == side]) > 1
              and all(u in units for u, s in sides.items() if s == side)]
-    if whole and len(whole) == len(set(sides.values())):
-        return ["all"]
     rest = [unit for unit in units if sides.get(unit) not in whole]
     return [f"{side[:1].upper()}{side[1:]}" for side in whole] + rest
 

@@ -44,7 +44,7 @@ async def test_a_quick_lookup_gives_each_result_with_its_exact_chance(discord_se
     assert embed["description"].split("\n") == [
         "`██▎        28%` Artois routs",
         "`██▎        28%` Grenadiers routs",
-        "`█▍         17%` Grenadiers and Artois retire",
+        "`█▍         17%` all retire",
         "`█▏         14%` Artois retires",
         "`█▏         14%` Grenadiers retires",
         "Expected losses: Grenadiers 0.69 SP, Artois 0.69 SP"]

@@ -176,3 +176,21 @@ def test_every_figure_of_every_rule_set_s_glance_is_the_exact_sum_under_it(pair)
             assert total + (rest.probability if rest else 0) == 1
         if seen.verdicts:
             assert sum((v.probability for v in seen.verdicts), Fraction(0)) == 1
+
+
+def test_units_that_give_way_alike_are_named_together_by_side_or_all():
+    def rout(dice: DiceSource) -> Resolution:
+        (face,) = dice.roll(D6(), "d6")
+        out = ResolutionBuilder("test", "rout")
+        losers = {1: ["A1", "A2", "D1"], 2: ["A1", "A2"], 3: ["A1"]}.get(face, [])
+        for unit in losers:
+            out.effect(EffectKind.RETIRE, unit, 3)
+        return out.build(f"rolled {face}", Severity.MINOR)
+
+    sides = {"A1": "attackers", "A2": "attackers", "D1": "defenders"}
+    seen = glance(exact_odds(rout, sides=sides).branch(), sides)
+    assert {line.label: line.probability for line in seen.lines} == {
+        "all retire": Fraction(1, 6), "Attackers retire": Fraction(1, 6),
+        "A1 retires": Fraction(1, 6), HOLD: Fraction(1, 2)}
+    assert {line.label: line.probability for line in seen.verdicts} == {
+        DRAWN: Fraction(1, 6), "D1 wins": Fraction(1, 3), HOLD: Fraction(1, 2)}
