@@ -20,7 +20,7 @@ from fractions import Fraction
 from bot.render.limits import EmbedSpec, pack_messages
 from bot.render.text import defaults_note, escape
 from rules.core.odds import Distribution, ExpectedLoss, Odds
-from rules.core.odds_glance import Glance, Line, fight_of, glance
+from rules.core.odds_glance import Glance, Line, fight_of, glance, total
 from rules.registry import RULESETS
 
 ODDS_COLOUR = 0x9B59B6
@@ -34,6 +34,8 @@ CHART_LINES = 7
 """Lines beside a chart the player reads: a d66 chart's six bands of rows, and one more."""
 MAX_ROWS = 4
 """Rows of the table of answers; past them the reply says to give some with ``choices``."""
+TITLE_VERDICTS = 3
+"""Who wins, in the title: the likeliest three, and the rest in one."""
 ROW_FIGURES = 2
 """Chances per row of the table: the likeliest."""
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -72,7 +74,7 @@ def odds_specs(odds: Odds, ruleset: str, procedure: str,
     if hidden > 0:
         lines.append(f"…and {hidden} more {'row' if hidden == 1 else 'rows'} of answers: "
                      "give some with `choices` to see their odds.")
-    verdict = _figures(first.verdicts, first) if first.verdicts else ""
+    verdict = _verdict(first)
     head = EmbedSpec(
         title=f"🎯 Odds: {verdict}" if verdict else
         f"🎯 Odds: {procedure.replace('-', ' ')} ({title})",
@@ -134,6 +136,16 @@ def _row_line(row: _Row, by_verdict: bool) -> str:
 
 
 # --- lines -------------------------------------------------------------------------------------
+
+
+def _verdict(seen: Glance) -> str:
+    """Who wins, the likeliest ``TITLE_VERDICTS`` and the rest in one (a fight of many sides,
+    a chart of many columns)."""
+    verdicts = seen.verdicts
+    if len(verdicts) <= TITLE_VERDICTS + 1:
+        return _figures(verdicts, seen)
+    rest = total(line.probability for line in verdicts[TITLE_VERDICTS:])
+    return f"{_figures(verdicts[:TITLE_VERDICTS], seen)} · other {_percent(rest, seen)}"
 
 
 def _figures(lines: Sequence[Line], seen: Glance) -> str:
