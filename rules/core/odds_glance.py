@@ -60,6 +60,7 @@ _FATE_WORDS: tuple[tuple[str, Fate, str], ...] = (
     ("bounce", Fate.FALLS_BACK, "bounces"),
 )
 DRAWN = "drawn"
+FIREFIGHT = "firefight"
 HOLD = "both hold"
 OTHER = "other results"
 OTHER_COLUMNS = "other columns"
@@ -181,6 +182,9 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
         elif outcome.group == REFUSED:
             key: tuple[object, ...] = (REFUSED,)
             label = "refused by the rules"
+        elif not fates and any(e.kind == EffectKind.FIREFIGHT for e in outcome.changes):
+            # Nobody gave way and the two stand and fire on: an outcome of its own.
+            key, label = ("firefight",), FIREFIGHT
         elif fates:
             key = ("fates", *sorted((unit, said) for unit, (_, said) in fates.items()))
             label = labels[key] if key in labels else _fates_label(fates, sides)
@@ -192,6 +196,7 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
         labels.setdefault(key, label)
         fates_by_key.setdefault(key, fates)
     said = {key: f"the {key[1]} column" if key[0] == "chart"  # type: ignore[str-bytes-safe]
+            else FIREFIGHT if key[0] == "firefight"
             else _verdict(fates_by_key[key], labels[key], sides, fight) for key in keyed}
     fought = len(fight) > 1 and any(_decides(v) for v in said.values())
     verdicts: dict[str, list[OutcomeOdds]] = {}
@@ -231,7 +236,7 @@ def _columns(outcomes: Sequence[OutcomeOdds]) -> list[str]:
 
 
 def _decides(verdict: str) -> bool:
-    return verdict == DRAWN or verdict.endswith((" win", " wins"))
+    return verdict in (DRAWN, FIREFIGHT) or verdict.endswith((" win", " wins"))
 
 
 def _sorted(lines: Iterable[Line]) -> tuple[Line, ...]:

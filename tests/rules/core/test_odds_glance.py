@@ -12,6 +12,7 @@ from rules.core.dice import D6, DiceSource, TwoD6
 from rules.core.odds import exact_odds, odds_for_request
 from rules.core.odds_glance import (
     DRAWN,
+    FIREFIGHT,
     HOLD,
     NOTHING_MORE,
     OTHER,
@@ -194,3 +195,22 @@ def test_units_that_give_way_alike_are_named_together_by_side_or_all():
         "A1 retires": Fraction(1, 6), HOLD: Fraction(1, 2)}
     assert {line.label: line.probability for line in seen.verdicts} == {
         DRAWN: Fraction(1, 6), "D1 wins": Fraction(1, 3), HOLD: Fraction(1, 2)}
+
+
+def test_a_firefight_is_an_outcome_of_its_own_beside_who_wins():
+    def assault(dice: DiceSource) -> Resolution:
+        (face,) = dice.roll(D6(), "d6")
+        out = ResolutionBuilder("test", "assault")
+        if face <= 2:
+            out.effect(EffectKind.ROUTED, "52nd")
+            return out.build("DR: the defenders rout", Severity.MAJOR)
+        out.effect(EffectKind.FIREFIGHT, "1/45e", value="52nd")
+        out.effect(EffectKind.FIREFIGHT, "52nd", value="1/45e")
+        return out.build(f"Blank ({face}): a firefight", Severity.MINOR)
+
+    sides = {"1/45e": "attackers", "52nd": "defenders"}
+    seen = glance(exact_odds(assault, sides=sides).branch(), sides)
+    assert [(line.label, line.probability) for line in seen.verdicts] == [
+        (FIREFIGHT, Fraction(2, 3)), ("1/45e wins", Fraction(1, 3))]
+    assert [(line.label, line.probability) for line in seen.lines] == [
+        (FIREFIGHT, Fraction(2, 3)), ("52nd routs", Fraction(1, 3))]
