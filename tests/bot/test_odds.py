@@ -66,7 +66,7 @@ async def test_odds_in_a_battle_use_its_roster_and_write_nothing(discord_session
     assert "Expected losses: Grenadiers 0.69 SP, Artois 0.69 SP" in text
     assert "On Odds's roster" in text
     assert "Dice typed in are not used." in text
-    async with discord_session.client.db.reader() as session:
+    async with discord_session.client.db.transaction() as session:
         assert await session.scalar(select(Battle.last_seq)) == 3  # no event logged
     unknown = await reply(discord_session, "/melee odds fire-at-will attackers:Nobody "
                                            "defenders:Artois")
