@@ -27,7 +27,7 @@ from bot.respond import Reply, answer
 from bot.rulesets import RuleSetCommands
 from bot.workers import OutcomeJob, OutcomeWorker
 
-DICE_IGNORED = "Dice typed in are not used: the odds count every roll."
+DICE_IGNORED = "Dice typed in are not used."
 QUEUED = ("The GM has queued dice: the next move rolls them, whatever these odds say "
           "(`/gm dice` shows them)")
 

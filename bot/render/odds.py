@@ -1,114 +1,219 @@
-"""The odds of a procedure as embeds: each result a player would name, most likely first,
-with its exact fraction and percentage (or an estimate and its 95% interval), the distinct
-outcomes under it, and the expected losses. One section per answer when the rules ask.
+"""The odds of a procedure as one embed a phone shows at a glance.
+
+The title says who wins, each side's chance (``rules.core.odds_glance``); then the main
+outcomes, each with a bar of fixed width and its percentage, one line for the rest, and the
+expected losses. Where the rules ask a player to decide, the bars are those of the first
+answers, and a table gives each other answer's chances (answers with the same chances share a
+row). The footer says whether the odds are exact or estimated. ``huzzah resolve`` with
+``"mode": "odds"`` gives every result with its exact fraction.
 
 Built as plain ``EmbedSpec`` records, with nothing of Discord's API: the worker process that
 works the odds out renders them too (``bot.workers``), since grouping thousands of outcomes
-and their intervals would hold the event loop for a third of a second."""
+would hold the event loop."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
+from bot.render.limits import EmbedSpec, pack_messages
 from bot.render.text import defaults_note, escape
-from rules.core.odds import REFUSED, Distribution, ExpectedLoss, GroupOdds, Odds
+from rules.core.odds import Distribution, ExpectedLoss, Odds
+from rules.core.odds_glance import Glance, Line, fight_of, glance, total
 from rules.registry import RULESETS
 
 ODDS_COLOUR = 0x9B59B6
-LEVELS_OF_DETAIL = ((8, 4), (6, 2), (5, 0), (3, 0), (1, 0))
-"""(results listed per answer, ways of coming to each listed under it), tried in turn until
-the reply fits one message; the rarer results are summed up (``huzzah resolve`` with
-``"mode": "odds"`` gives them all)."""
-MAX_BRANCHES_SHOWN = 8
-"""Answer paths shown; past them, the reply says to give some answers with ``choices``."""
+BAR_WIDTH = 8
+"""Cells of a bar, each of eight steps: with its percentage, 14 characters, so that a label of
+30 fits a phone's 45-character line."""
+MAIN_LINES = 5
+"""Main outcomes shown, the rest summed in one line; fewer beside a table of answers."""
+TABLE_LINES = 2
+CHART_LINES = 7
+"""Lines beside a chart the player reads: a d66 chart's six bands of rows, and one more."""
+MAX_ROWS = 4
+"""Rows of the table of answers; past them the reply says to give some with ``choices``."""
+TITLE_VERDICTS = 3
+"""Who wins, in the title: the likeliest three, and the rest in one."""
+ROW_FIGURES = 2
+"""Chances per row of the table: the likeliest."""
+_EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
 def odds_specs(odds: Odds, ruleset: str, procedure: str,
                notes: Sequence[str] = ()) -> list[list[EmbedSpec]]:
     """The reply's messages, each a list of embeds (``to_discord`` makes them Discord's)."""
     title = RULESETS[ruleset].title if ruleset in RULESETS else ruleset
-    how = ("Exact: every roll counted." if odds.exact else
-           f"Estimated from {odds.samples:,} random resolutions (95% intervals): "
-           f"{odds.reason}.")
+    sides = dict(odds.sides)
+    rows = _rows(odds.branches, sides)
+    first = rows[0].glance
+    how = _how(odds, [first, *(row.glance for row in rows[1:])])
     footer = " · ".join(filter(None, [how, *notes, defaults_note(odds.defaults)]))
-    # Grouped once: each level of detail below reads the same groups.
-    shown = [(branch, branch.groups) for branch in odds.branches[:MAX_BRANCHES_SHOWN]]
-    # One message, however many results: fewer lines each time until it fits.
-    for results, ways in LEVELS_OF_DETAIL:
-        fields: list[FieldSpec] = []
-        for branch, groups in shown:
-            fields.append(_branch_field(branch, groups, len(odds.branches) > 1, results,
-                                        ways))
-        hidden = len(odds.branches) - MAX_BRANCHES_SHOWN
-        if hidden > 0:
-            fields.append(FieldSpec("More answers", f"{hidden} more combinations of answers: "
-                                    "give some with `choices` to see their odds."))
-        head = EmbedSpec(
-            title=f"🎯 Odds: {procedure.replace('-', ' ')} ({title})",
-            description=_description(odds), colour=ODDS_COLOUR,
-            author=f"{title} · {procedure.replace('-', ' ').capitalize()}",
-            footer=footer, fields=tuple(fields))
-        messages = pack_messages(head)
-        if len(messages) == 1:
-            break
-    return messages
-
-
-def _description(odds: Odds) -> str:
-    if len(odds.branches) == 1:
-        return "Each result, most likely first, before anyone rolls."
-    return ("The rules ask a player to decide on the way: the odds for each answer, most "
-            "likely result first.")
-
-
-def _branch_field(branch: Distribution, groups: Sequence[GroupOdds], several: bool,
-                  results: int, ways: int) -> FieldSpec:
-    answers = "; ".join(f"{c.text} → {c.label}" for c in branch.answers)
-    lines = [_group_line(group, branch, ways) for group in groups[:results]]
-    rarer = groups[results:]
-    if rarer:
-        chance = sum((g.probability for g in rarer), Fraction(0))
-        lines.append(f"…and {len(rarer)} rarer {'result' if len(rarer) == 1 else 'results'}, "
-                     f"{float(chance):.1%} in all")
-    losses = _losses_line(branch.side_losses or branch.losses)
+    lines = []
+    several = len(rows) > 1
+    if several:
+        lines.append(f"If {rows[0].label}:")
+    if first.charts:  # the chart unread: every band of rows it may be read on
+        column = f", the {first.column} column" if first.column else ""
+        lines.append(f"Read on your {' and '.join(first.charts)} chart{column}:")
+    shown, rest = first.top(TABLE_LINES if several else
+                            CHART_LINES if first.charts else MAIN_LINES)
+    lines += [_bar_line(line, first) for line in shown]
+    if rest is not None:
+        lines.append(_bar_line(rest, first))
+    losses = _losses_line(odds.branches[rows[0].members[0]], sides)
     if losses:
         lines.append(losses)
-    name = f"If: {answers}" if several and answers else "Results"
-    return FieldSpec(escape(name)[:256], "\n".join(lines))
+    # The other answers, a row each: who wins where answers change the likeliest winner,
+    # else how (a few points' difference in who wins says less than how it comes about).
+    by_verdict = len({row.glance.verdicts[0].label if row.glance.verdicts else ""
+                      for row in rows}) > 1
+    lines += [_row_line(row, by_verdict) for row in rows[1:MAX_ROWS]]
+    hidden = len(rows) - MAX_ROWS
+    if hidden > 0:
+        lines.append(f"…and {hidden} more {'row' if hidden == 1 else 'rows'} of answers: "
+                     "give some with `choices` to see their odds.")
+    verdict = _verdict(first)
+    head = EmbedSpec(
+        title=f"🎯 Odds: {verdict}" if verdict else
+        f"🎯 Odds: {procedure.replace('-', ' ')} ({title})",
+        description="\n".join(lines), colour=ODDS_COLOUR, footer=footer)
+    return pack_messages(head)
 
 
-def _group_line(group: GroupOdds, branch: Distribution, ways: int) -> str:
-    name = "Refused by the rules" if group.group == REFUSED else group.group
-    line = f"**{escape(name)}** — {_chance(group.probability, group.interval, branch)}"
-    if not ways:
-        return line
-    shown = group.outcomes if len(group.outcomes) > 1 else ()
-    for outcome in shown[:ways]:
-        chance = _chance(outcome.probability, outcome.interval, branch)
-        line += f"\n  • {escape(outcome.label)}: {chance}"
-    if len(shown) > ways:
-        rarer = len(shown) - ways
-        line += f"\n  • and {rarer} rarer {'way' if rarer == 1 else 'ways'}"
-    elif len(group.outcomes) == 1 and group.outcomes[0].label != group.group:
-        line += f"\n  • {escape(group.outcomes[0].label)}"
-    return line
+# --- rows of answers ---------------------------------------------------------------------------
 
 
-def _chance(probability: Fraction, interval: tuple[float, float] | None,
-            branch: Distribution) -> str:
-    if branch.exact:
-        if probability == 1:
-            return "certain (100%)"
-        return f"{probability.numerator}/{probability.denominator} ({float(probability):.1%})"
-    low, high = interval or (0.0, 1.0)
-    return f"about {float(probability):.1%} ({low:.1%}–{high:.1%})"
+@dataclass(frozen=True)
+class _Row:
+    """Answer paths with the same chances: one row of the table."""
+
+    members: tuple[int, ...]  # indexes into ``odds.branches``
+    glance: Glance
+    label: str
 
 
-def _losses_line(losses: Sequence[ExpectedLoss]) -> str:
+def _rows(branches: Sequence[Distribution], sides: Mapping[str, str]) -> list[_Row]:
+    grouped: dict[tuple[object, ...], list[int]] = {}
+    glances: dict[tuple[object, ...], Glance] = {}
+    fight = fight_of(branches, sides)  # every answer's: the same fight
+    for index, branch in enumerate(branches):
+        seen = glance(branch, sides, fight)
+        key = (tuple((v.label, v.probability) for v in seen.verdicts),
+               tuple((line.label, line.probability) for line in seen.lines))
+        grouped.setdefault(key, []).append(index)
+        glances.setdefault(key, seen)
+    answers = [tuple(c.label for c in branch.answers) for branch in branches]
+    rows = []
+    for key, members in grouped.items():
+        rows.append(_Row(tuple(members), glances[key], _row_label(members, answers)))
+    return rows
+
+
+def _row_label(members: Sequence[int], answers: Sequence[tuple[str, ...]]) -> str:
+    """The answers of a row: those its paths share (``Take ground & Attack Fusiliers``) when
+    no other path shares them too, else each path's (``Take ground & No bonus melee or
+    Stay``)."""
+    paths = [answers[i] for i in members]
+    shared: list[str] = []
+    for labels in zip(*paths, strict=False):
+        if len(set(labels)) > 1:
+            break
+        shared.append(labels[0])
+    others = [a for i, a in enumerate(answers) if i not in members]
+    if len(paths) == 1 or (shared and not any(a[:len(shared)] == tuple(shared)
+                                              for a in others)):
+        return " & ".join(shared) if len(paths) > 1 else " & ".join(paths[0])
+    return " or ".join(" & ".join(path) for path in paths)
+
+
+def _row_line(row: _Row, by_verdict: bool) -> str:
+    seen = row.glance
+    # The same winners in every row: what differs is how, and its likeliest line says it.
+    figures = seen.verdicts[:ROW_FIGURES] if by_verdict and seen.verdicts else seen.lines[:1]
+    return f"If {escape(row.label)} → {_figures(figures, seen)}"
+
+
+# --- lines -------------------------------------------------------------------------------------
+
+
+def _verdict(seen: Glance) -> str:
+    """Who wins, the likeliest ``TITLE_VERDICTS`` and the rest in one (a fight of many sides,
+    a chart of many columns)."""
+    verdicts = seen.verdicts
+    if len(verdicts) <= TITLE_VERDICTS + 1:
+        return _figures(verdicts, seen)
+    rest = total(line.probability for line in verdicts[TITLE_VERDICTS:])
+    return f"{_figures(verdicts[:TITLE_VERDICTS], seen)} · other {_percent(rest, seen)}"
+
+
+def _figures(lines: Sequence[Line], seen: Glance) -> str:
+    return " · ".join(f"{escape(line.label)} {_percent(line.probability, seen)}"
+                      for line in lines)
+
+
+def bar(probability: Fraction) -> str:
+    """A bar of ``BAR_WIDTH`` cells in eighths; any chance above none shows a sliver."""
+    eighths = round(probability * BAR_WIDTH * 8)
+    if probability > 0:
+        eighths = max(eighths, 1)
+    full, part = divmod(eighths, 8)
+    drawn = "█" * full + (_EIGHTHS[part] if part else "")
+    return drawn.ljust(BAR_WIDTH)
+
+
+def _bar_line(line: Line, seen: Glance) -> str:
+    return f"`{bar(line.probability)}{_percent(line.probability, seen):>6}` " \
+           f"{escape(line.label)}"
+
+
+def percent(probability: Fraction) -> str:
+    """``42%``; a tenth of a point under 10% and over 99% (``8.3%``, ``99.6%``); never 0%
+    or 100% for a chance that is neither."""
+    value = float(probability * 100)
+    if probability == 1:
+        return "100%"
+    if probability == 0:
+        return "0%"
+    if value < 0.1:
+        return "<0.1%"
+    if value > 99.9:
+        return ">99.9%"
+    return f"{value:.1f}%" if value < 10 or value > 99 else f"{value:.0f}%"
+
+
+def _percent(probability: Fraction, seen: Glance) -> str:
+    return percent(probability) if seen.exact else f"~{percent(probability)}"
+
+
+def _how(odds: Odds, seen: Sequence[Glance]) -> str:
+    if odds.exact:
+        return "Exact: every roll counted."
+    widest = max((max(abs(line.probability - Fraction(lo).limit_denominator(10**6)),
+                      abs(Fraction(hi).limit_denominator(10**6) - line.probability))
+                  for s in seen for line in (*s.verdicts, *s.lines)
+                  for lo, hi in [line.interval or (0.0, 0.0)]), default=Fraction(0))
+    # The whole reason (the paths, the seconds) is in ``huzzah resolve``'s JSON.
+    why = "too long to count every roll" if "time" in odds.reason else \
+        "too many rolls to count each"
+    return (f"Estimated from {odds.samples:,} random resolutions, ±{float(widest * 100):.1f} "
+            f"points (95%): {why}.")
+
+
+def _losses_line(branch: Distribution, sides: Mapping[str, str]) -> str:
+    losses: Sequence[ExpectedLoss] = branch.side_losses or branch.losses
     if not losses:
         return ""
-    said = [f"{escape(loss.side or loss.unit or '')} {float(loss.expected):.2f} {loss.measure}"
+    said = [f"{escape(_side_name(loss, sides))} {float(loss.expected):.2f} {loss.measure}"
             for loss in losses]
     return "Expected losses: " + ", ".join(said)
+
+
+def _side_name(loss: ExpectedLoss, sides: Mapping[str, str]) -> str:
+    """A side of one unit by the unit's name (``Béarn``, not ``defenders``)."""
+    if loss.unit is not None:
+        return loss.unit
+    units = [unit for unit, side in sides.items() if side == loss.side]
+    side = loss.side or ""
+    return units[0] if len(units) == 1 else side[:1].upper() + side[1:]

@@ -38,6 +38,10 @@ class Question:
     # What a player may type instead of a listed answer (``the unit it attacks, as `Name:
     # words```), for a choice no list can hold; empty: only the listed answers.
     typed: str = ""
+    # A chart the player reads, where the dice landed on it: (chart, column, band of rows),
+    # ``("Assault et Mêlée", "2:1", "41–46")``. The answer is what the cell says, not a
+    # choice: the odds give the chance of each cell rather than walk each answer.
+    cell: tuple[str, str, str] | None = None
 
     def answer(self, given: str) -> Answer:
         """The allowed answer ``given`` names (case and spacing aside), else the text as
@@ -67,13 +71,16 @@ class Question:
                 "answers": [{"key": a.key, "label": a.label} for a in self.answers]}
         if self.typed:
             data["typed"] = self.typed
+        if self.cell:
+            data["cell"] = list(self.cell)
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Question:
         return cls(data["key"], data["text"],
                    tuple(Answer(a["key"], a["label"]) for a in data["answers"]),
-                   data.get("unit"), data.get("by", "player"), data.get("typed", ""))
+                   data.get("unit"), data.get("by", "player"), data.get("typed", ""),
+                   tuple(data["cell"]) if data.get("cell") else None)  # type: ignore[arg-type]
 
 
 class Undecided(RulesError):
@@ -81,12 +88,13 @@ class Undecided(RulesError):
     ``set_aside`` is an answer given ahead that did not fit it, said beside the question."""
 
     def __init__(self, question: Question, steps: Sequence[Any] = (),
-                 set_aside: str | None = None) -> None:
+                 set_aside: str | None = None, defaults: Sequence[str] = ()) -> None:
         super().__init__(f"{question.text} ({', '.join(a.key for a in question.answers)})",
                          hint="Answer it with the buttons, or give `choices`.")
         self.question = question
         self.steps = tuple(steps)  # what the procedure had done before it asked
         self.set_aside = set_aside
+        self.defaults = tuple(defaults)  # project defaults that decided what it had done
 
 
 @dataclass

@@ -331,6 +331,12 @@ def d66_from_index(index: int) -> int:
     return (tens + 1) * 10 + units + 1
 
 
+def d66_band(value: int) -> str:
+    """The block of six rows a d66 value sits in, as a chart prints them: ``41–46``."""
+    tens = value // 10
+    return f"{tens}1–{tens}6"
+
+
 def d66_add(value: int, steps: int) -> int:
     """A d66 value moved by ``steps`` results (base 6): 43 + 4 = 51."""
     return d66_from_index(d66_index(value) + steps)

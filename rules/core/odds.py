@@ -133,6 +133,9 @@ class OutcomeOdds:
     count: int | None = None
     interval: tuple[float, float] | None = None
     effects: str = ""  # the effects exactly, numbers and all (``prepared.label_of``)
+    changes: tuple[Effect, ...] = ()  # those effects as data (``odds_glance`` reads them)
+    # A chart the player reads (``Question.cell``): the result is where the dice landed.
+    cell: tuple[str, str, str] | None = None
 
     @property
     def percent(self) -> float:
@@ -217,6 +220,7 @@ class Odds:
     reason: str = ""  # why the odds are estimated, not exact
     # Project defaults (values the rules text does not print) that decided some result.
     defaults: tuple[str, ...] = ()
+    sides: tuple[tuple[str, str], ...] = ()  # (unit, its side) for the units of the fight
 
     @property
     def by_answers(self) -> dict[AnswerPath, Distribution]:
@@ -267,18 +271,24 @@ class _Tally:
 
     weights: dict[_OutcomeKey, Any] = field(default_factory=dict)
     severities: dict[_OutcomeKey, Severity] = field(default_factory=dict)
+    effects: dict[_OutcomeKey, tuple[Effect, ...]] = field(default_factory=dict)
+    cells: dict[_OutcomeKey, tuple[str, str, str]] = field(default_factory=dict)
     losses: dict[tuple[str, str], Any] = field(default_factory=dict)
     shapes: dict[Any, tuple[tuple[Effect, ...], list[tuple[int, int] | None]]] = field(
         default_factory=dict)
 
     def copy(self) -> _Tally:
-        return _Tally(dict(self.weights), dict(self.severities), dict(self.losses),
+        return _Tally(dict(self.weights), dict(self.severities), dict(self.effects),
+                      dict(self.cells), dict(self.losses),
                       {k: (effects, list(spans)) for k, (effects, spans) in self.shapes.items()})
 
     def add(self, reading: _Reading, weight: Any) -> None:
         key = reading.key
         self.weights[key] = self.weights.get(key, 0) + weight
         self.severities.setdefault(key, reading.severity)
+        self.effects.setdefault(key, reading.effects)
+        if reading.cell is not None:
+            self.cells.setdefault(key, reading.cell)
         for loss_key, amount in reading.losses:
             self.losses[loss_key] = self.losses.get(loss_key, 0) + weight * amount
         if not reading.effects:
@@ -311,6 +321,7 @@ class _Reading:
     severity: Severity
     losses: tuple[tuple[tuple[str, str], int], ...]
     effects: tuple[Effect, ...] = ()
+    cell: tuple[str, str, str] | None = None
 
 
 class _Reader:
@@ -341,6 +352,16 @@ class _Reader:
     @staticmethod
     def refused(error: RulesError) -> _Reading:
         return _Reading((REFUSED, str(error), str(error)), Severity.NONE, ())
+
+    def chart(self, asked: Undecided) -> _Reading:
+        """A chart the player reads, where the dice landed: what the cell says is not known,
+        so the path ends there (``Question.cell``)."""
+        self.defaults.update(dict.fromkeys(asked.defaults))
+        question = asked.question
+        assert question.cell is not None
+        chart, column, rows = question.cell
+        said = f"Read the {chart} chart: {column}, rows {rows}"
+        return _Reading((said, said, said), Severity.NONE, (), (), question.cell)
 
 
 _Shape = tuple[tuple[str, str, str | None, str | None, str | None, str], ...]
@@ -577,9 +598,10 @@ _Seen = Callable[[_Reading, tuple[Faces, ...], _Given], None]
 
 
 def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _Reader,
-          rolls: _Rolls, max_branches: int, seen: _Seen | None = None
+          rolls: _Rolls, max_branches: int, seen: _Seen | None = None, charts: bool = False
           ) -> tuple[list[_Path], int]:
-    """Every path of the tree, for every answer path; raises ``_TooBig`` past the bounds."""
+    """Every path of the tree, for every answer path; raises ``_TooBig`` past the bounds.
+    With ``charts``, a path ends at a chart the player reads (``Question.cell``)."""
     answers = _AnswerPaths(max_branches)
     groups = roll_groups(prepared) or [((), Fraction(1))]
     stack: list[tuple[tuple[Faces, ...], _Given, Fraction, _Members]] = [
@@ -596,11 +618,14 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
             resolution = _play(prepared, source, given)
         except Undecided as asked:
             question = asked.question
-            path = tuple(source.path)  # the dice before the question
-            for answer, group in reversed(answers.partition(members, question)):
-                stack.append((path, (*given, (question.key, answer.key)), source.weight,
-                              group))
-            reading = None
+            if charts and question.cell is not None:
+                reading = reader.chart(asked)
+            else:
+                path = tuple(source.path)  # the dice before the question
+                for answer, group in reversed(answers.partition(members, question)):
+                    stack.append((path, (*given, (question.key, answer.key)), source.weight,
+                                  group))
+                reading = None
         except RulesError as error:
             if not source.rolled and not given:
                 raise  # the request itself is refused
@@ -678,10 +703,11 @@ class _Probe(_Extending):
 
 
 def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES,
-                     rolls: _Rolls | None = None) -> float:
+                     rolls: _Rolls | None = None, charts: bool = False) -> float:
     """Roughly how many leaves an exact walk would visit, every answer path together (inf
-    when one roll alone has more than ``too_many`` outcomes). A rules error before any dice
-    or answer (a refused request) is raised as it is."""
+    when one roll alone has more than ``too_many`` outcomes); with ``charts``, a chart the
+    player reads ends a path. A rules error before any dice or answer (a refused request)
+    is raised as it is."""
     rolls = rolls or _Rolls(too_many)
     groups = roll_groups(prepared)
     total = 0.0
@@ -694,6 +720,8 @@ def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES,
             try:
                 _play(prepared, probe, given)
             except Undecided as asked:
+                if charts and asked.question.cell is not None:
+                    break
                 answers = asked.question.answers
                 probe.leaves *= len(answers)
                 given = (*given, (asked.question.key, rng.choice(answers).key))
@@ -727,6 +755,9 @@ def _sample(prepared: Prepared, samples: int, seed: int, deadline: float | None,
                 resolution = _play(prepared, RandomSource(_sample_seed(seed, taken)), given)
             except Undecided as asked:
                 question = asked.question
+                if question.cell is not None:  # a chart the player reads: the end
+                    answers.add(members, reader.chart(asked), 1)
+                    continue
                 for answer, group in reversed(answers.partition(members, question)):
                     nodes.append(((*given, (question.key, answer.key)), group))
                 continue
@@ -761,7 +792,7 @@ def _exact_distribution(path: _Path, sides: Mapping[str, str]) -> Distribution:
     tally = path.tally
     outcomes = tuple(sorted(
         (OutcomeOdds(tally.name(key[0]), key[2], tally.severities[key], weight,
-                     effects=key[1])
+                     effects=key[1], changes=tally.effects[key], cell=tally.cells.get(key))
          for key, weight in tally.weights.items()),
         key=lambda o: (-o.probability, o.group, o.label)))
     units, side_losses = _losses(path.tally, sides, Fraction(1))
@@ -774,7 +805,7 @@ def _estimated_distribution(path: _Path, samples: int, sides: Mapping[str, str]
     outcomes = tuple(sorted(
         (OutcomeOdds(tally.name(key[0]), key[2], tally.severities[key],
                      Fraction(count, samples), count, wilson_interval(count, samples),
-                     effects=key[1])
+                     effects=key[1], changes=tally.effects[key], cell=tally.cells.get(key))
          for key, count in tally.weights.items()),
         key=lambda o: (-o.probability, o.group, o.label)))
     units, side_losses = _losses(path.tally, sides, Fraction(1, samples))
@@ -814,26 +845,26 @@ def exact_odds(
     # and walked again only if the probes say it fits.
     try:
         paths, leaves = _walk(prepared, min(max_leaves, max(probes, QUICK_WALK_LEAVES)),
-                              walk_deadline, reader, rolls, max_branches)
+                              walk_deadline, reader, rolls, max_branches, charts=True)
     except _TooBig:
         reader = _Reader()  # the defaults named are those of the answer given
     else:
         return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves,
-                    defaults=tuple(reader.defaults))
+                    defaults=tuple(reader.defaults), sides=tuple(sides.items()))
     probing = time.monotonic()
-    estimate = estimated_leaves(prepared, max_leaves, probes, rolls)
+    estimate = estimated_leaves(prepared, max_leaves, probes, rolls, charts=True)
     # A probe is one run from the root to a leaf, as each run of the walk is.
     per_run = (time.monotonic() - probing) / probes if probes else 0.0
     slow = walk_deadline is not None and time.monotonic() + estimate * per_run > walk_deadline
     if estimate <= 2 * max_leaves and not slow:
         try:
             paths, leaves = _walk(prepared, max_leaves, walk_deadline, reader, rolls,
-                                  max_branches)
+                                  max_branches, charts=True)
         except _TooBig as stop:
             reason = stop.reason
         else:
             return Odds(tuple(_exact_distribution(p, sides) for p in paths), True, leaves,
-                        defaults=tuple(reader.defaults))
+                        defaults=tuple(reader.defaults), sides=tuple(sides.items()))
     elif estimate <= 2 * max_leaves:
         reason = (f"about {estimate:,.0f} paths to walk, about {estimate * per_run:,.0f} s, "
                   "past the time allowed")
@@ -843,7 +874,7 @@ def exact_odds(
                   else f"a roll has more outcomes than the budget of {max_leaves:,} paths")
     paths, taken = _sample(prepared, samples, seed, deadline, reader, max_branches)
     return Odds(tuple(_estimated_distribution(p, taken, sides) for p in paths), False, 0,
-                taken, reason, tuple(reader.defaults))
+                taken, reason, tuple(reader.defaults), tuple(sides.items()))
 
 
 # --- requests ----------------------------------------------------------------------------------

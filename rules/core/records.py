@@ -263,7 +263,8 @@ class ResolutionBuilder:
             if undecided.set_aside is not None:
                 self.step("Choices given ahead", f"The answer given ahead, {undecided.set_aside}, "
                           f"does not fit “{question.text}”: it is asked instead.")
-            raise Undecided(question, tuple(self.steps), undecided.set_aside) from None
+            raise Undecided(question, tuple(self.steps), undecided.set_aside,
+                            tuple(self.defaults)) from None
 
     def build(self, headline: str, severity: Severity) -> Resolution:
         return Resolution(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from rules.core.decisions import Answer, Answers, Question
-from rules.core.dice import D6, D66, DiceSource, d66_add, d66_value, plain_readings
+from rules.core.dice import D6, D66, DiceSource, d66_add, d66_band, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.names import name_key
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
@@ -556,7 +556,8 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
         return result
     answers = CHARGE_ANSWERS if run.assault.cavalry else CHART_ANSWERS
     question = Question("chart_result", f"Read the Assault et Mêlée chart: the {name} column, "
-                        f"row {total}. What does it say?", answers, by="player")
+                        f"row {total}. What does it say?", answers, by="player",
+                        cell=("Assault et Mêlée", name, d66_band(total)))
     run.out.step(f"{run.steps['roll']}. Mêlée resolution", f"Read row {total} of the {name} "
                  "column on your Assault et Mêlée chart.", roll)
     answer = run.out.ask(question)

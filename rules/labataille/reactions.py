@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.core.decisions import Answer, Answers, Question
-from rules.core.dice import D66, DiceSource, d66_add, d66_value, plain_readings
+from rules.core.dice import D66, DiceSource, d66_add, d66_band, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import Assault, Run
@@ -88,7 +88,9 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
                  f"{why}).", roll)
         found = out.ask(Question("carre_result", f"Read the Square (Carré) Realization chart: "
                                  f"{hexes(distance)}, row {total}. What does it say?",
-                                 CARRE_ANSWERS, by="defender", unit=infantry.name)).key
+                                 CARRE_ANSWERS, by="defender", unit=infantry.name,
+                                 cell=("Square (Carré) Realization", hexes(distance),
+                                       d66_band(total)))).key
     phrase = f"{infantry.name} {CARRE_RESULTS[found]}"
     severity = Severity.NONE
     if found == "C":

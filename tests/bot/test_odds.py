@@ -6,14 +6,29 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from fractions import Fraction
 
+import pytest
 from sqlalchemy import select
 
+from bot.cogs.lookups import Lookups
 from bot.render.limits import EmbedSpec, violations
+from bot.render.odds import bar, percent
+from bot.rulesets import each_ruleset
 from bot.storage.models import Battle
 
-from .conftest import GM_USER, reply, text_of
+from .conftest import GM_USER, reply, send, text_of
+from .phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
 from .test_charts import PACK, attach
+
+
+def odds_examples() -> list[str]:
+    """Every registered rule set's `/help` examples, as odds: ``odds`` after the verb."""
+    return [sub.example.replace(f"/{sub.verb} {commands.ruleset.key} ",
+                                f"/{sub.verb} odds {commands.ruleset.key} ", 1)
+            for commands in each_ruleset(Lookups(store=None))  # type: ignore[arg-type]
+            for sub in commands.subcommands]
+
 
 EVEN = ('/melee odds fire-at-will attackers:"Grenadiers: inf regular morale=4" '
         'defenders:"Artois: inf regular morale=4"')
@@ -22,15 +37,18 @@ EVEN = ('/melee odds fire-at-will attackers:"Grenadiers: inf regular morale=4" '
 async def test_a_quick_lookup_gives_each_result_with_its_exact_chance(discord_session):
     message = await reply(discord_session, EVEN)
     assert not message.ephemeral
-    assert message.embeds[0]["title"] == "🎯 Odds: melee (Fire at Will)"
-    text = text_of(message)
-    # Two equal regulars: each routs the other on a win by 2 or more, 5/18 of the time.
-    assert "**Artois routs; Artois loses 2 SP** — 5/18 (27.8%)" in text
-    assert "**Grenadiers routs; Grenadiers loses 2 SP** — 5/18 (27.8%)" in text
-    assert '**Grenadiers retires 3"; Artois retires 3"** — 1/6 (16.7%)' in text
-    assert "• Attackers win by 2: Artois routs, −2 SP: 1/9 (11.1%)" in text
-    assert "Expected losses: attackers 0.69 SP, defenders 0.69 SP" in text
-    assert "Exact: every roll counted." in text
+    (embed,) = message.embeds
+    # Two equal regulars: each wins 15/36 of the time (routing the other on a win by 2 or
+    # more, 5/18), and they draw (both retire) 1/6 of the time.
+    assert embed["title"] == "🎯 Odds: Artois wins 42% · Grenadiers wins 42% · drawn 17%"
+    assert embed["description"].split("\n") == [
+        "`██▎        28%` Artois routs",
+        "`██▎        28%` Grenadiers routs",
+        "`█▍         17%` all retire",
+        "`█▏         14%` Artois retires",
+        "`█▏         14%` Grenadiers retires",
+        "Expected losses: Grenadiers 0.69 SP, Artois 0.69 SP"]
+    assert embed["footer"]["text"] == "Exact: every roll counted."
     assert not violations(message.embeds, message.content)
 
 
@@ -42,10 +60,12 @@ async def test_odds_in_a_battle_use_its_roster_and_write_nothing(discord_session
     message = await reply(discord_session, '/melee odds fire-at-will attackers:Grenadiers '
                                            'defenders:Artois dice:"3 3"')
     text = text_of(message)
-    assert "**Artois routs; Artois loses 2 SP** — 5/18 (27.8%)" in text
-    assert "Expected losses: A 0.69 SP, B 0.69 SP" in text  # the roster's sides
+    assert "`██▎        28%` Artois routs" in text
+    # Sides A and B of the roster, each of one unit, named by it.
+    assert message.embeds[0]["title"].startswith("🎯 Odds: Artois wins 42% · ")
+    assert "Expected losses: Grenadiers 0.69 SP, Artois 0.69 SP" in text
     assert "On Odds's roster" in text
-    assert "Dice typed in are not used: the odds count every roll." in text
+    assert "Dice typed in are not used." in text
     async with discord_session.client.db.transaction() as session:
         assert await session.scalar(select(Battle.last_seq)) == 3  # no event logged
     unknown = await reply(discord_session, "/melee odds fire-at-will attackers:Nobody "
@@ -61,15 +81,15 @@ async def test_a_question_on_the_way_gives_the_odds_for_each_answer(discord_sess
     asked = ('/charge odds fire-at-will target:Hussars target_type:cavalry morale:4 '
              'chargers:"Rangers: inf open"')
     message = await reply(discord_session, asked)
-    fields = {f["name"]: f["value"] for e in message.embeds for f in e.get("fields", [])}
-    assert list(fields) == ["If: Does Hussars counter-charge? → Counter-charge Rangers",
-                            "If: Does Hussars counter-charge? → Stand"]
-    assert ("**Hussars counter-charges Rangers, meeting it halfway** — 1/2 (50.0%)"
-            in fields["If: Does Hussars counter-charge? → Counter-charge Rangers"])
-    assert ("**Hussars stands: melee follows** — certain (100%)"
-            in fields["If: Does Hussars counter-charge? → Stand"])
+    (embed,) = message.embeds
+    # The bars are the first answer's; the table gives the other's chances.
+    assert embed["description"].split("\n") == [
+        "If Counter-charge Rangers:",
+        "`████       50%` Hussars counter-charges Rangers",
+        "`████       50%` Hussars stands",
+        "If Stand → Hussars stands 100%"]
     given = await reply(discord_session, asked + ' choices:"Rangers"')
-    assert [f["name"] for e in given.embeds for f in e.get("fields", [])] == ["Results"]
+    assert "If " not in given.embeds[0]["description"]
 
 
 async def test_a_chart_pack_attached_to_the_battle_reads_the_chart(discord_session):
@@ -81,14 +101,18 @@ async def test_a_chart_pack_attached_to_the_battle_reads_the_chart(discord_sessi
         assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
     command = "/cavalry odds labataille chargers:Hussards targets:Dragoons"
     unread = await reply(discord_session, command)
-    # Without a pack the player reads the chart: the odds for each reading of it.
-    assert sum(1 for e in unread.embeds for f in e.get("fields", [])
-               if f["name"].startswith("If:")) >= 5
+    # Without a pack the player reads the chart: where the dice land on it, by column and
+    # band of rows (no modifier: each band a sixth).
+    (embed,) = unread.embeds
+    assert embed["title"] == "🎯 Odds: the 2:1 column 100%"
+    assert embed["description"].split("\n") == [
+        "Read on your Assault et Mêlée chart:",
+        *(f"`█▍         17%` rows {tens}1–{tens}6" for tens in range(1, 7))]
     await attach(discord_session, PACK)
     read = await reply(discord_session, command)
     text = text_of(read)
     assert "read on its chart pack (`/battle charts` shows it)" in text
-    assert "If:" not in text and "Exact: every roll counted." in text
+    assert "If " not in text and "Exact: every roll counted." in text
     assert "Dragoons routs" in text
 
 
@@ -98,8 +122,10 @@ async def test_a_fight_too_big_to_walk_in_time_is_estimated(discord_session):
     message = await reply(discord_session, f'/melee odds fire-at-will attackers:"{sides}" '
                                            'defenders:"D1: inf; D2: inf; D3: inf"')
     text = text_of(message)
-    assert "Estimated from" in text and "random resolutions (95% intervals)" in text
-    assert "about " in text and "%–" in text
+    assert "Estimated from" in text and "random resolutions, ±" in text
+    assert "points (95%): too " in text
+    assert all("~" in line for line in message.embeds[0]["description"].split("\n")
+               if line.startswith("`"))
     assert not violations(message.embeds, message.content)
 
 
@@ -136,7 +162,7 @@ async def test_the_odds_are_rendered_in_the_worker_process(discord_session, monk
     [embeds] = came_back
     assert all(isinstance(spec, EmbedSpec) for spec in embeds)
     assert [e["title"] for e in message.embeds] == [spec.title for spec in embeds]
-    assert "**Artois routs; Artois loses 2 SP** — 5/18 (27.8%)" in text_of(message)
+    assert "`██▎        28%` Artois routs" in text_of(message)
 
 
 def test_the_worker_renders_without_loading_discord():
@@ -146,3 +172,45 @@ def test_the_worker_renders_without_loading_discord():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("line", odds_examples(), ids=lambda line: " ".join(line.split()[:3]))
+async def test_the_odds_of_every_help_example_fit_a_phone_screen(discord_session, line):
+    """Held for every rule set the registry has, a later one too: one screen of a phone,
+    each clause said once."""
+    sent = [m for m in await send(discord_session, line) if m.kind != "deferral"]
+    (message,) = sent
+    assert not message.ephemeral, message.content
+    assert phone_lines(message) <= PHONE_SCREEN, "\n".join(screen(message))
+    assert repeated_effects(message) == [], "\n".join(screen(message))
+    assert violations(message.embeds, message.content) == []
+
+
+async def test_answers_with_other_chances_are_a_row_each_of_the_table(discord_session):
+    message = await reply(discord_session, '/charge odds le-baton charger:"Cuirassiers: french '
+                                           'cav cuirassiers figures=8" target:"52nd: british '
+                                           'inf line figures=8"')
+    (embed,) = message.embeds
+    assert embed["title"] == "🎯 Odds: charge (Le Baton)"  # a charge decides no winner
+    # Every result of the charge leaves its marker and locks both in melee: said by no
+    # line; what sets them apart is whether 52nd forms square.
+    assert embed["description"].split("\n") == [
+        "If Try for square (4+):",
+        "`███████▍   92%` 52nd forms square",
+        "`▋         8.3%` nothing more",
+        "If Stay as it is → 52nd forms square 83%"]
+
+
+def test_a_bar_has_a_fixed_width_in_eighths_and_any_chance_shows():
+    assert bar(Fraction(1)) == "████████"
+    assert bar(Fraction(42, 100)) == "███▍    "
+    assert bar(Fraction(1, 2)) == "████    "
+    assert bar(Fraction(1, 10_000)) == "▏       "
+    assert bar(Fraction(0)) == "        "
+    assert {len(bar(Fraction(n, 97))) for n in range(98)} == {8}
+
+
+def test_a_percentage_is_never_rounded_to_certain_or_impossible():
+    assert [percent(Fraction(n, d)) for n, d in ((1, 1), (0, 1), (5, 12), (1, 12), (1, 2000),
+                                                 (1999, 2000), (1, 100_000))] == [
+        "100%", "0%", "42%", "8.3%", "<0.1%", ">99.9%", "<0.1%"]

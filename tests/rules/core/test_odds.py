@@ -357,26 +357,40 @@ def test_a_question_answered_in_the_request_is_not_forked_on():
 
 
 def test_answers_given_by_question_combine_with_the_answers_walked():
-    """Without a chart pack the player reads the Square chart (`carre_result`); the request
-    answers the cavalry's questions by name, the odds walk the chart's three results."""
+    """The square forms on the pack's chart; the request answers the Recall by name, the odds
+    walk what the recalled cavalry does next."""
     req = request("labataille", "square")
-    del req["charts"]
+    req["answers"] = {"recall": "recall"}
     odds = odds_for_request(RULESETS, req)
-    assert [b.path for b in odds.branches] == [(("carre_result", "C"),),
-                                               (("carre_result", "D"),),
-                                               (("carre_result", "R"),)]
+    assert [b.path for b in odds.branches] == [(("after_recall", "new"),),
+                                               (("after_recall", "end"),)]
     for branch in odds.branches:
         assert branch.total == 1
         assert_agrees(branch, sampled_square(req, branch.path[0][1], 2_000), 2_000)
-    formed = odds.branch(carre_result="C")
-    assert len(formed.outcomes) == 2  # recalled on the die, or not
-    assert len(odds.branch(carre_result="R").outcomes) == 1
 
 
-def sampled_square(req: dict[str, Any], carre: str, n: int) -> Counter[tuple[str, str]]:
-    answers = {**req["answers"], "carre_result": carre}
+def sampled_square(req: dict[str, Any], after: str, n: int) -> Counter[tuple[str, str]]:
+    answers = {**req["answers"], "after_recall": after}
     return Counter(key_of(resolve_request(RULESETS, {**req, "answers": answers, "seed": s}))
                    for s in range(n))
+
+
+def test_a_chart_the_player_reads_ends_the_walk_with_the_chance_of_each_band_of_rows():
+    """Without a chart pack the player reads the Square chart: the odds are where the d66
+    lands (its six printed bands of rows), not each answer the chart might give."""
+    req = request("labataille", "square")
+    del req["charts"]
+    odds = odds_for_request(RULESETS, req)
+    assert odds.exact and [b.path for b in odds.branches] == [()]
+    (branch,) = odds.branches
+    assert [(o.cell, o.probability) for o in branch.outcomes] == [
+        (("Square (Carré) Realization", "1 hex", f"{tens}1–{tens}6"), Fraction(1, 6))
+        for tens in range(1, 7)]
+    assert branch.total == 1
+    # Given what the chart says, the walk goes on past it.
+    read = odds_for_request(RULESETS, {**req, "answers": {**req["answers"],
+                                                          "carre_result": "C"}})
+    assert all(o.cell is None for b in read.branches for o in b.outcomes)
 
 
 def test_a_question_before_any_dice_forks_at_once():
