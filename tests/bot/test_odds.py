@@ -17,7 +17,7 @@ from bot.render.odds import bar, percent
 from bot.rulesets import each_ruleset
 from bot.storage.models import Battle
 
-from .conftest import GM_USER, reply, send, text_of
+from .conftest import GM_USER, UNHURRIED_SECONDS, reply, send, text_of
 from .phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
 from .test_charts import PACK, attach
 
@@ -109,6 +109,9 @@ async def test_a_chart_pack_attached_to_the_battle_reads_the_chart(discord_sessi
         "Read on your Assault et Mêlée chart:",
         *(f"`█▍         17%` rows {tens}1–{tens}6" for tens in range(1, 7))]
     await attach(discord_session, PACK)
+    # Read on the pack the walk is a few thousand paths: exact however busy the machine, as
+    # long as the clock does not cut it short (its leaves bound it).
+    discord_session.client.outcomes.odds_seconds = UNHURRIED_SECONDS
     read = await reply(discord_session, command)
     text = text_of(read)
     assert "read on its chart pack (`/battle charts` shows it)" in text
