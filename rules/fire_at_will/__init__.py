@@ -70,6 +70,7 @@ RULESET_ENTRY = RuleSet(
     key=RULESET,
     title="Fire at Will",
     effects=effects.TEXTS,
+    losses=effects.LOSSES,
     help=HelpTopic(words=(("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER))),
     battle=BattleRules(
         phases=battle.PHASES,
@@ -77,6 +78,7 @@ RULESET_ENTRY = RuleSet(
         read_attributes=battle.read_roster_attributes,
         check_unit=battle.check_unit,
         prepare=commands.prepare,
+        phrases=battle.CHANGE_PHRASES,
         apply_effects=battle.apply_effects,
         unit_words=battle.unit_words,
         max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)

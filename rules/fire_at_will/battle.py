@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
 from rules.core.notation import refuse_roster_word, roster_entry
-from rules.core.records import Effect, EffectKind
+from rules.core.records import Effect
 from rules.core.registry import UnitWords
 from rules.core.roster import (
     ACTIVE,
@@ -20,9 +20,9 @@ from rules.core.roster import (
     RosterGeneral,
     RosterUnit,
     name_key,
-    register_phrases,
     roster_changes,
 )
+from rules.fire_at_will.effects import EffectKind
 from rules.fire_at_will.inputs import CHARGER_FIELDS, MELEE_FIELDS, UNIT_FIELDS, build_unit
 from rules.fire_at_will.units import (
     Arm,
@@ -55,7 +55,6 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "indian": Phrase("now counts as an Indian unit", "no longer counts as an Indian unit"),
     "light": Phrase("now counts as light troops", "no longer counts as light troops"),
 }
-register_phrases(CHANGE_PHRASES)
 
 # Where players read the rules differently (docs/fire-at-will.md): a battle's settings.
 SETTINGS = FieldSet((

@@ -1,9 +1,17 @@
-"""How Fire at Will's effects read (the kinds its entry registers beside the core
+"""How Fire at Will's effects read (the kinds its entry declares beside the core
 vocabulary)."""
 
 from __future__ import annotations
 
-from rules.core.records import EffectKind as E
+from rules.core.records import effect_kinds
+
+EffectKind = E = effect_kinds(
+    LOSE_SP="lose_sp", SHAKEN="shaken", ROUTED="routed", RETIRE="retire",
+    SURRENDERED="surrendered", COUNTER_CHARGE="counter_charge",
+    GENERAL_WOUNDED="general_wounded", GENERAL_INCAPACITATED="general_incapacitated",
+    GENERAL_CAPTURED="general_captured", GENERAL_KILLED="general_killed",
+    COMMAND_SHAKEN="command_shaken",
+)
 
 TEXTS = {
     E.LOSE_SP: "loses {amount} SP",
@@ -19,3 +27,5 @@ TEXTS = {
     # "all units under his command within 18" become shaken": said after the general's name.
     E.COMMAND_SHAKEN: ': units of his command within 18" are shaken',
 }
+
+LOSSES = {E.LOSE_SP: "SP"}  # the kinds that count a loss in a number, and its measure

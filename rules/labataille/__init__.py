@@ -150,6 +150,7 @@ RULESET_ENTRY = RuleSet(
         read_attributes=battle.read_roster_attributes,
         check_unit=battle.check_unit,
         prepare=commands.prepare,
+        phrases=battle.CHANGE_PHRASES,
         apply_effects=battle.apply_effects,
         new_turn=battle.new_turn,
         reminders=battle.reminders,

@@ -17,7 +17,7 @@ from rules.core.engagements import Engagement, EngagementWords, register_engagem
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.notation import possessive
-from rules.core.records import Effect, EffectKind
+from rules.core.records import Effect
 from rules.core.registry import UnitWords
 from rules.core.roster import (
     GONE,
@@ -29,7 +29,6 @@ from rules.core.roster import (
     engage,
     engagement_changes,
     name_key,
-    register_phrases,
     roster_changes,
 )
 from rules.labataille.effects import (
@@ -40,6 +39,7 @@ from rules.labataille.effects import (
     REACTED,
     SQUARE,
     TIRED,
+    EffectKind,
 )
 from rules.labataille.fire import SETTING as FIRE_BELOW
 from rules.labataille.fire import FireBelowChart
@@ -93,7 +93,6 @@ FATIGUE = {TIRED: Fatigue.TIRED.value, EXHAUSTED: Fatigue.EXHAUSTED.value}
 CHARGE_MARKERS = {CHARGING: ChargeMarker.CHARGING.value, CHARGED: ChargeMarker.CHARGED.value,
                   # as logged before the markers read as sentences
                   "charging": ChargeMarker.CHARGING.value, "charged": ChargeMarker.CHARGED.value}
-register_phrases(CHANGE_PHRASES)
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
-from rules.core.records import Effect, EffectKind
+from rules.core.records import Effect
 from rules.core.registry import UnitWords
 from rules.core.roster import (
     GONE,
@@ -21,9 +21,9 @@ from rules.core.roster import (
     engage,
     engagement_changes,
     name_key,
-    register_phrases,
     roster_changes,
 )
+from rules.le_baton.effects import EffectKind
 from rules.le_baton.inputs import FIGURES, ROSTER_FIELDS, UNIT, build_unit
 from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit
 
@@ -73,7 +73,6 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "charge_marker": Phrase("has a charge marker", "has its charge marker removed"),
     "fought": Phrase(""),
 }
-register_phrases(CHANGE_PHRASES)
 
 # Markers shown by name on a roster line, in this order.
 SHOWN_MARKERS = ("halted", "held", "charge_marker")

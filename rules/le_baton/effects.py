@@ -1,10 +1,16 @@
-"""How Le Baton's effects read (the kinds its entry registers beside the core
+"""How Le Baton's effects read (the kinds its entry declares beside the core
 vocabulary)."""
 
 from __future__ import annotations
 
-from rules.core.records import Effect
-from rules.core.records import EffectKind as E
+from rules.core.records import Effect, effect_kinds
+
+EffectKind = E = effect_kinds(
+    ROUTED="routed", RETIRE="retire", HALTED="halted", CASUALTIES="casualties",
+    FORMATION="formation", PLACED="placed", FOLLOW_UP="follow_up",
+    CHARGE_MARKER="charge_marker", RECALLED="recalled", HELD="held", IN_MELEE="in_melee",
+    MELEE_ENDS="melee_ends", FIREFIGHT="firefight", FOUGHT="fought",
+)
 
 
 def _casualties(effect: Effect) -> str:
@@ -27,3 +33,5 @@ TEXTS = {
     E.FIREFIGHT: "is locked in a firefight with {value}",
     E.FOUGHT: "has had its first combat: it continues the melee without its edge",
 }
+
+LOSSES = {E.CASUALTIES: "figures"}  # the kinds that count a loss in a number, and its measure

@@ -20,7 +20,6 @@ from rules.core.roster import (
     RosterGeneral,
     RosterUnit,
     name_key,
-    register_phrases,
     roster_changes,
 )
 from rules.tricorne.effects import (
@@ -55,7 +54,6 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "terrain": Phrase("is now in {value}", "is in the open"),
     "moved": Phrase("has moved this turn", "has not moved this turn"),
 }
-register_phrases(CHANGE_PHRASES)
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:

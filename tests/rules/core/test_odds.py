@@ -29,8 +29,8 @@ from rules.core.odds import (
     wilson_interval,
 )
 from rules.core.prepared import label_of
-from rules.core.records import Effect, EffectKind, Resolution, ResolutionBuilder, Severity
-from rules.core.registry import resolve_request
+from rules.core.records import Effect, Resolution, ResolutionBuilder, Severity, effect_kinds
+from rules.core.registry import HelpTopic, RuleSet, resolve_request
 from rules.registry import RULESETS
 
 PACK = json.loads((Path(__file__).parents[1] / "labataille" / "pack.json").read_text())
@@ -39,6 +39,14 @@ WALK = 20_000  # every request below walks in fewer paths than this
 
 
 # --- tiny procedures, by hand ------------------------------------------------------------------
+
+# The tiny procedures' rule set: a few kinds of its own, two of which count a loss.
+EffectKind = effect_kinds(ROUTED="routed", RETIRE="retire", LOSE_SP="lose_sp",
+                          CASUALTIES="casualties")
+TEST_RULESET = RuleSet("test", "Test", {}, HelpTopic(()), effects={
+    EffectKind.ROUTED: "routs", EffectKind.RETIRE: 'retires {amount}"',
+    EffectKind.LOSE_SP: "loses {amount} SP", EffectKind.CASUALTIES: "takes {amount} casualties",
+}, losses={EffectKind.LOSE_SP: "SP", EffectKind.CASUALTIES: "figures"})
 
 
 def _built(out: ResolutionBuilder, headline: str) -> Resolution:
@@ -133,13 +141,14 @@ def test_a_rules_error_after_the_dice_is_an_outcome_and_one_before_them_is_raise
 
 
 def test_losses_count_only_effects_with_a_numeric_loss():
-    assert loss_of(Effect(EffectKind.LOSE_SP, "A", 2)) == ("SP", 2)
-    assert loss_of(Effect(EffectKind.CASUALTIES, "A", 3)) == ("figures", 3)
+    assert loss_of(Effect(EffectKind.LOSE_SP, "A", 2, ruleset="test")) == ("SP", 2)
+    assert loss_of(Effect(EffectKind.CASUALTIES, "A", 3, ruleset="test")) == ("figures", 3)
+    assert loss_of(Effect(EffectKind.CASUALTIES, "A", 3, ruleset="other")) is None  # its own
     assert loss_of(Effect(EffectKind.DAMAGE, "A", 1, measure="block")) == ("blocks", 1)
     assert loss_of(Effect(EffectKind.DAMAGE, "A", 2, measure="increments")) == ("increments", 2)
-    assert loss_of(Effect(EffectKind.RETIRE, "A", 3)) is None  # inches, not a loss
+    assert loss_of(Effect(EffectKind.RETIRE, "A", 3, ruleset="test")) is None  # inches
     assert loss_of(Effect(EffectKind.REMOVED, "A")) is None
-    assert loss_of(Effect(EffectKind.ROUTED, "A")) is None
+    assert loss_of(Effect(EffectKind.ROUTED, "A", ruleset="test")) is None
 
 
 # --- one request for every procedure of every rule set -----------------------------------------
