@@ -27,6 +27,23 @@ LOOKUP_HELP = "Just look it up: leave this channel's battle alone"
 CHOICES_HELP = "Answers to the questions the rules may ask, given ahead (e.g. `stand`)"
 
 
+def slash(ruleset: RuleSet, description: str, *, choices: bool = False,
+          **described: str) -> Callable[[Any], app_commands.Command]:
+    """The decorators every rule set's command carries: named after the rule set, described
+    after its title, with the help of its own options (``described``) and of the shared ones
+    (``dice``, ``lookup``, and ``choices`` for a procedure that may ask a question)."""
+    shared = {"dice": DICE_HELP, "lookup": LOOKUP_HELP} | (
+        {"choices": CHOICES_HELP} if choices else {})
+
+    def decorate(callback: Any) -> app_commands.Command:
+        described_callback = app_commands.describe(**described, **shared)(callback)
+        return app_commands.command(name=ruleset.key,
+                                    description=f"{ruleset.title}: {description}"[:100],
+                                    )(described_callback)
+
+    return decorate
+
+
 def choices_of(enum: type[Enum]) -> list[app_commands.Choice[str]]:
     """Readable choices for an enum's values (``enfiladed-line`` shows as ``enfiladed line``)."""
     return [app_commands.Choice(name=str(m.value).replace("-", " "), value=str(m.value))
