@@ -83,6 +83,12 @@ def fire_below(settings: Mapping[str, Any]) -> FireBelowChart:
 
 
 CHANGE_PHRASES: dict[str, Phrase] = {
+    "arm": Phrase("is now {value}"),
+    "nation": Phrase("is now {value}", words=(("french", "French"), ("british", "British"))),
+    "morale": Phrase("now has morale {value}"),
+    "formation": Phrase("is now in {value}", "no longer has a formation",
+                        words=(("skirmish", "skirmish order"),)),
+    "light": Phrase("now counts as light cavalry", "no longer counts as light cavalry"),
     "state": Phrase("is now {value}", "is in good order"),
     "fatigue": Phrase("is now {value}", "is fresh"),
     "charge": Phrase("now carries {value}", "has its Charge marker removed", words=(
