@@ -19,7 +19,7 @@ from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.names import name_key
 from rules.core.records import Effect, EffectKind, Resolution
-from rules.core.registry import Prepared, Procedure
+from rules.core.registry import BattleRules, Prepared, Procedure
 from rules.core.roster import (
     GONE,
     Change,
@@ -45,6 +45,24 @@ def dispatcher(procedures: Mapping[str, Prepare]) -> Callable[..., Prepared]:
         return procedures[procedure](options, roster, settings or {})
 
     return prepare
+
+
+# BattleRules fields a battle module may give by these names; `battle_rules` reads them.
+_OPTIONAL = {"phrases": "CHANGE_PHRASES", "unit_words": "unit_words", "new_turn": "new_turn",
+             "reminders": "reminders", "settings": "SETTINGS"}
+
+
+def battle_rules(battle: Any, prepare: Callable[..., Prepared], **more: Any) -> BattleRules:
+    """``BattleRules`` from a battle module laid out as the built-in rule sets lay theirs out:
+    ``PHASES``, ``ROSTER_FIELDS``, ``read_roster_attributes``, ``check_unit`` and
+    ``apply_effects``, and where it has them ``CHANGE_PHRASES``, ``unit_words``,
+    ``new_turn``, ``reminders`` and ``SETTINGS``; ``more`` gives the other fields."""
+    found = {name: getattr(battle, attr) for name, attr in _OPTIONAL.items()
+             if hasattr(battle, attr)}
+    return BattleRules(phases=battle.PHASES, unit_fields=battle.ROSTER_FIELDS,
+                       read_attributes=battle.read_roster_attributes,
+                       check_unit=battle.check_unit, prepare=prepare,
+                       apply_effects=battle.apply_effects, **(found | more))
 
 
 def procedures(prepare: Callable[..., Prepared],
@@ -73,6 +91,17 @@ def asking(options: Mapping[str, Any], play: Play) -> Prepared:
     return prepared
 
 
+def read_words(fields: FieldSet, text: str, where: str, example: str,
+               noun: str = "unit") -> dict[str, Any]:
+    """A roster unit's words as typed (``/unit add words:``): words only, its name has its
+    own option. ``example`` is words that would do (``inf regular morale=4``)."""
+    name, values = fields.read_text(text, where, names=False)
+    if name is not None:
+        raise InvalidInput(f"{where}: only words go here (`{example}`), not `{name}:`.",
+                           hint=f"The {noun}'s name has its own option.")
+    return values
+
+
 @dataclass(frozen=True)
 class RosterWords:
     """A roster unit's words (``/unit add words:``), read and checked with the very
@@ -91,10 +120,7 @@ class RosterWords:
     def read(self, text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
         """``BattleRules.read_attributes``: the words as typed, ``require_arm`` for a new
         unit (its required fields must be there)."""
-        name, values = self.fields.read_text(text, where, names=False)
-        if name is not None:
-            raise InvalidInput(f"{where}: only words go here (`{self.example}`), not "
-                               f"`{name}:`.", hint="The unit's name has its own option.")
+        values = read_words(self.fields, text, where, self.example)
         if require_arm:
             self._require(values, where)
         return json_safe(values)

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from rules.core.defaults import read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
 from rules.core.notation import refuse_roster_word, roster_entry
@@ -88,12 +89,7 @@ T = TypeVar("T")
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
     """Unit words for `/unit add` and `/unit edit`: ``inf regular morale=4``."""
-    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
-    if name is not None:
-        raise InvalidInput(
-            f"{where}: only words go here (`inf regular morale=4`), not `{name}:`.",
-            hint="The unit's name has its own option.",
-        )
+    values = read_words(ROSTER_FIELDS, text, where, "inf regular morale=4")
     if require_arm:
         _require_arm(values, where)
     return json_safe(values)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rules.core.defaults import read_words
 from rules.core.engagements import Engagement, EngagementWords, register_engagement_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
@@ -124,10 +125,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
-    if name is not None:
-        raise InvalidInput(f"{where}: only words go here (`infantry morale=34`), not "
-                           f"`{name}:`.", hint="The stack's name has its own option.")
+    values = read_words(ROSTER_FIELDS, text, where, "infantry morale=34", "stack")
     if require_arm:
         _require_morale(values, where)
     return json_safe(values)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.core.defaults import battle_rules
 from rules.core.dice import DiceSource
 from rules.core.records import Resolution
-from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
+from rules.core.registry import HelpTopic, Procedure, RuleSet
 from rules.le_baton import battle, commands, effects, phases
 from rules.le_baton.inputs import MELEE_SITUATION, UNIT
 from rules.le_baton.movement import movement_lines
@@ -43,18 +44,6 @@ RULESET_ENTRY = RuleSet(
         name: Procedure(name, SUMMARIES[name], commands.REQUEST_KEYS[name], _runner(name))
         for name in commands.PROCEDURES
     },
-    battle=BattleRules(
-        phases=battle.PHASES,
-        unit_fields=battle.ROSTER_FIELDS,
-        read_attributes=battle.read_roster_attributes,
-        check_unit=battle.check_unit,
-        prepare=commands.prepare,
-        phrases=battle.CHANGE_PHRASES,
-        apply_effects=battle.apply_effects,
-        new_turn=battle.new_turn,
-        reminders=battle.reminders,
-        phase_warning=phases.phase_warning,
-        strength_label="figures",
-        unit_words=battle.unit_words,
-    ),
+    battle=battle_rules(battle, commands.prepare, phase_warning=phases.phase_warning,
+                        strength_label="figures"),
 )

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rules.core.defaults import read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.records import Effect
@@ -89,10 +90,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
-    if name is not None:
-        raise InvalidInput(f"{where}: only words go here (`british inf veteran line`), "
-                           f"not `{name}:`.", hint="The unit's name has its own option.")
+    values = read_words(ROSTER_FIELDS, text, where, "british inf veteran line")
     if require_arm:
         _require_nation_and_arm(values, where)
     # What each arm may have is checked with the rest of the unit (``check_unit``).

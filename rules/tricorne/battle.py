@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rules.core.defaults import read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import json_safe
 from rules.core.records import Effect, EffectKind
@@ -67,10 +68,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
-    if name is not None:
-        raise InvalidInput(f"{where}: only words go here (`highland full=4`), not `{name}:`.",
-                           hint="The unit's name has its own option.")
+    values = read_words(ROSTER_FIELDS, text, where, "highland full=4")
     if require_arm:
         _require_type(values, where)
     _refuse_leader(values, where)
