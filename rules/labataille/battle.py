@@ -84,12 +84,14 @@ def fire_below(settings: Mapping[str, Any]) -> FireBelowChart:
 
 
 CHANGE_PHRASES: dict[str, Phrase] = {
-    "arm": Phrase("is now {value}"),
+    # Said as the other rule sets say them (a change read without its rule set, in a rule
+    # set's own tests, takes the words the rule sets agree on).
+    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
     "nation": Phrase("is now {value}", words=(("french", "French"), ("british", "British"))),
-    "morale": Phrase("now has morale {value}"),
+    "morale": Phrase("now has basic morale {value}", "no longer has a basic morale"),
     "formation": Phrase("is now in {value}", "no longer has a formation",
                         words=(("skirmish", "skirmish order"),)),
-    "light": Phrase("now counts as light cavalry", "no longer counts as light cavalry"),
+    "light": Phrase("now counts as light troops", "no longer counts as light troops"),
     "state": Phrase("is now {value}", "is in good order"),
     "fatigue": Phrase("is now {value}", "is fresh"),
     "charge": Phrase("now carries {value}", "has its Charge marker removed", words=(
