@@ -44,6 +44,31 @@ def slash(ruleset: RuleSet, description: str, *, choices: bool = False,
     return decorate
 
 
+Option = tuple[app_commands.Command, str]  # a command and the name of one of its options
+
+
+def offer_units(lookups: ProcedureRunner, words: FieldSet, situation: FieldSet | None,
+                *options: Option) -> None:
+    """Autocomplete for options that take units: roster names (then the situation's words) in
+    a battle, the unit words in a quick lookup."""
+    async def units(interaction: discord.Interaction, current: str
+                    ) -> list[app_commands.Choice[str]]:
+        return await lookups.unit_choices(interaction, current, words, situation)
+
+    for command, option in options:
+        command.autocomplete(option)(units)
+
+
+def offer_names(lookups: ProcedureRunner, *options: Option) -> None:
+    """Autocomplete for options that name a roster unit only."""
+    async def names(interaction: discord.Interaction, current: str
+                    ) -> list[app_commands.Choice[str]]:
+        return await lookups.name_choices(interaction, current)
+
+    for command, option in options:
+        command.autocomplete(option)(names)
+
+
 def choices_of(enum: type[Enum]) -> list[app_commands.Choice[str]]:
     """Readable choices for an enum's values (``enfiladed-line`` shows as ``enfiladed line``)."""
     return [app_commands.Choice(name=str(m.value).replace("-", " "), value=str(m.value))
