@@ -24,6 +24,7 @@ from rules.core.roster import (
     GONE,
     Change,
     Roster,
+    RosterGeneral,
     RosterUnit,
     disengage,
     engagement_changes,
@@ -144,8 +145,27 @@ class RosterWords:
                                hint=f"e.g. `{self.example}`.")
 
 
-# What a unit's own effect does to it: (the unit, the effect) -> the unit after.
+# What a unit's own effect does to it: (the unit, the effect) -> the unit after; likewise a
+# general's.
 UnitEffect = Callable[[RosterUnit, Effect], RosterUnit]
+GeneralEffect = Callable[[RosterGeneral, Effect], RosterGeneral]
+
+
+def apply_each(effects: Sequence[Effect], roster: Roster, unit_effect: UnitEffect,
+               general_effect: GeneralEffect | None = None) -> tuple[Roster, list[Change]]:
+    """Each effect applied to the unit (or else the general) it names, by the rule set's own
+    functions; an effect on a name the roster does not hold changes nothing. The roster's
+    engagements stay as they are."""
+    units = {name_key(u.name): u for u in roster.units}
+    generals = {name_key(g.name): g for g in roster.generals}
+    for effect in effects:
+        key = name_key(effect.unit)
+        if key in units:
+            units[key] = unit_effect(units[key], effect)
+        elif key in generals and general_effect is not None:
+            generals[key] = general_effect(generals[key], effect)
+    after = Roster(tuple(units.values()), tuple(generals.values()), roster.engagements)
+    return after, roster_changes(roster, after)
 
 
 def apply_effects(effects: Sequence[Effect], roster: Roster, own: UnitEffect | None = None,

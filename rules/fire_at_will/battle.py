@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from rules.core.defaults import read_words
+from rules.core.defaults import apply_each, read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
 from rules.core.notation import refuse_roster_word, roster_entry
@@ -179,23 +179,16 @@ def apply_effects(
     effects: Sequence[Effect], roster: Roster
 ) -> tuple[Roster, list[Change]]:
     """The roster after the effects, and every field that changed (before and after)."""
-    units = {name_key(u.name): u for u in roster.units}
-    generals = {name_key(g.name): g for g in roster.generals}
-    for effect in effects:
-        key = name_key(effect.unit)
-        if key in units:
-            units[key] = _unit_effect(units[key], effect)
-        elif key in generals:
-            generals[key] = _general_effect(generals[key], effect)
-            if effect.kind is EffectKind.COMMAND_SHAKEN:
-                # "all units in his chain of command within 18\"": the bot cannot measure, so
-                # it shakes his whole command; the reply says so and a GM can correct it.
-                for unit_key, unit in units.items():
-                    if unit.commander and name_key(unit.commander) == key and is_active(unit):
-                        units[unit_key] = unit.with_attr("shaken", True)
-    after = Roster(tuple(units.values()), tuple(generals.values()))
-    changes = roster_changes(roster, after)
-    return after, changes
+    after, _ = apply_each(effects, roster, _unit_effect, _general_effect)
+    # "all units in his chain of command within 18\"": the bot cannot measure, so it shakes
+    # his whole command still in the battle; the reply says so and a GM can correct it.
+    shaken = {name_key(e.unit) for e in effects if e.kind is EffectKind.COMMAND_SHAKEN}
+    if shaken:
+        after = replace(after, units=tuple(
+            u.with_attr("shaken", True)
+            if u.commander and name_key(u.commander) in shaken and is_active(u) else u
+            for u in after.units))
+    return after, roster_changes(roster, after)
 
 
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.core.defaults import read_words
+from rules.core.defaults import apply_each, read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import json_safe
 from rules.core.records import Effect, EffectKind
@@ -128,17 +128,7 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
 
 
 def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:
-    units = {name_key(u.name): u for u in roster.units}
-    generals = {name_key(g.name): g for g in roster.generals}
-    for effect in effects:
-        key = name_key(effect.unit)
-        if key in units:
-            units[key] = _unit_effect(units[key], effect)
-        elif key in generals:
-            generals[key] = _general_effect(generals[key], effect)
-    after = replace(roster, units=tuple(units.values()), generals=tuple(generals.values()))
-    changes = roster_changes(roster, after)
-    return after, changes
+    return apply_each(effects, roster, _unit_effect, _general_effect)
 
 
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
