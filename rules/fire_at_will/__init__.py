@@ -74,7 +74,7 @@ RULESET_ENTRY = RuleSet(
     losses=effects.LOSSES,
     help=HelpTopic(words=(("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER))),
     battle=battle_rules(
-        battle, commands.prepare,
+        battle, commands.prepare, phrases=effects.CHANGE_PHRASES,
         max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)
     ),
     procedures={

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from rules.core.defaults import apply_each, read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
+from rules.core.names import name_key
 from rules.core.notation import refuse_roster_word, roster_entry
 from rules.core.records import Effect
 from rules.core.registry import UnitWords
@@ -16,11 +17,9 @@ from rules.core.roster import (
     ACTIVE,
     GONE,
     Change,
-    Phrase,
     Roster,
     RosterGeneral,
     RosterUnit,
-    name_key,
     roster_changes,
 )
 from rules.fire_at_will.effects import EffectKind
@@ -44,18 +43,6 @@ PHASES: tuple[str, ...] = (
     "charges",
     "melee",
 )
-
-# How players say a change to each roster field ("La Sarre is shaken").
-CHANGE_PHRASES: dict[str, Phrase] = {
-    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
-    "order": Phrase("is now in {value} order", "has no order given"),
-    "morale": Phrase("now has basic morale {value}", "no longer has a basic morale"),
-    "shaken": Phrase("is shaken", "is no longer shaken"),
-    "routing": Phrase("is routing", "is no longer routing"),
-    "regular": Phrase("now counts as European regulars", "no longer counts as regulars"),
-    "indian": Phrase("now counts as an Indian unit", "no longer counts as an Indian unit"),
-    "light": Phrase("now counts as light troops", "no longer counts as light troops"),
-}
 
 # Where players read the rules differently (docs/fire-at-will.md): a battle's settings.
 SETTINGS = FieldSet((

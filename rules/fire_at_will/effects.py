@@ -4,6 +4,7 @@ vocabulary)."""
 from __future__ import annotations
 
 from rules.core.records import effect_kinds
+from rules.core.roster import Phrase
 
 EffectKind = E = effect_kinds(
     LOSE_SP="lose_sp", SHAKEN="shaken", ROUTED="routed", RETIRE="retire",
@@ -29,3 +30,15 @@ TEXTS = {
 }
 
 LOSSES = {E.LOSE_SP: "SP"}  # the kinds that count a loss in a number, and its measure
+
+# How players say a change to each roster field ("La Sarre is shaken").
+CHANGE_PHRASES: dict[str, Phrase] = {
+    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
+    "order": Phrase("is now in {value} order", "has no order given"),
+    "morale": Phrase("now has basic morale {value}", "no longer has a basic morale"),
+    "shaken": Phrase("is shaken", "is no longer shaken"),
+    "routing": Phrase("is routing", "is no longer routing"),
+    "regular": Phrase("now counts as European regulars", "no longer counts as regulars"),
+    "indian": Phrase("now counts as an Indian unit", "no longer counts as an Indian unit"),
+    "light": Phrase("now counts as light troops", "no longer counts as light troops"),
+}

@@ -31,6 +31,7 @@ RULESET_ENTRY = RuleSet(
     # A request is read as the command's options are: one input path per procedure.
     procedures=procedures(commands.prepare, {
         name: (SUMMARIES[name], commands.REQUEST_KEYS[name]) for name in commands.PROCEDURES}),
-    battle=battle_rules(battle, commands.prepare, phase_warning=phases.phase_warning,
+    battle=battle_rules(battle, commands.prepare, phrases=effects.CHANGE_PHRASES,
+                        phase_warning=phases.phase_warning,
                         strength_label="figures"),
 )

@@ -10,18 +10,17 @@ from typing import Any
 from rules.core.defaults import read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
+from rules.core.names import name_key
 from rules.core.records import Effect
 from rules.core.registry import UnitWords
 from rules.core.roster import (
     GONE,
     Change,
-    Phrase,
     Roster,
     RosterUnit,
     disengage,
     engage,
     engagement_changes,
-    name_key,
     roster_changes,
 )
 from rules.le_baton.effects import EffectKind
@@ -53,27 +52,6 @@ MARKER_FIELDS = FieldSet((
 # Melees that continue and firefights are engagements of the battle (rules.core.engagements).
 MELEE, FIREFIGHT = "melee", "firefight"
 
-
-# How players say a change to each roster field and marker ("La Sarre is now in melee with
-# 42nd Highlanders"). Whether a unit has fought a round of its melee is the engine's own
-# bookkeeping, as the roster line leaves it out too.
-CHANGE_PHRASES: dict[str, Phrase] = {
-    "nation": Phrase("is now {value}", words=(("french", "French"), ("british", "British"))),
-    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
-    "quality": Phrase("is now {value}"),
-    "formation": Phrase("is now in {value}", "no longer has a formation",
-                        words=(("skirmish", "skirmish order"),)),
-    "horse": Phrase("is now {value}", "no longer has a cavalry type",
-                    words=(("heavy-dragoons", "heavy dragoons"),
-                           ("light-dragoons", "light dragoons"))),
-    "guns": Phrase("now fires {value}-pound shot", "no longer has a weight of shot"),
-    "casualties": Phrase("has {value} casualties in all", "has no casualties",
-                         one="has 1 casualty in all"),
-    "halted": Phrase("is halted", "is no longer halted"),
-    "held": Phrase("is held (failed recall)", "is no longer held"),
-    "charge_marker": Phrase("has a charge marker", "has its charge marker removed"),
-    "fought": Phrase(""),
-}
 
 # Markers shown by name on a roster line, in this order.
 SHOWN_MARKERS = ("halted", "held", "charge_marker")

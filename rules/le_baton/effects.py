@@ -4,6 +4,7 @@ vocabulary)."""
 from __future__ import annotations
 
 from rules.core.records import Effect, effect_kinds
+from rules.core.roster import Phrase
 
 EffectKind = E = effect_kinds(
     ROUTED="routed", RETIRE="retire", HALTED="halted", CASUALTIES="casualties",
@@ -35,3 +36,24 @@ TEXTS = {
 }
 
 LOSSES = {E.CASUALTIES: "figures"}  # the kinds that count a loss in a number, and its measure
+
+# How players say a change to each roster field and marker ("La Sarre is now in melee with
+# 42nd Highlanders"). Whether a unit has fought a round of its melee is the engine's own
+# bookkeeping, as the roster line leaves it out too.
+CHANGE_PHRASES: dict[str, Phrase] = {
+    "nation": Phrase("is now {value}", words=(("french", "French"), ("british", "British"))),
+    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
+    "quality": Phrase("is now {value}"),
+    "formation": Phrase("is now in {value}", "no longer has a formation",
+                        words=(("skirmish", "skirmish order"),)),
+    "horse": Phrase("is now {value}", "no longer has a cavalry type",
+                    words=(("heavy-dragoons", "heavy dragoons"),
+                           ("light-dragoons", "light dragoons"))),
+    "guns": Phrase("now fires {value}-pound shot", "no longer has a weight of shot"),
+    "casualties": Phrase("has {value} casualties in all", "has no casualties",
+                         one="has 1 casualty in all"),
+    "halted": Phrase("is halted", "is no longer halted"),
+    "held": Phrase("is held (failed recall)", "is no longer held"),
+    "charge_marker": Phrase("has a charge marker", "has its charge marker removed"),
+    "fought": Phrase(""),
+}
