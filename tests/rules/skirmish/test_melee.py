@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from rules.core import dice, odds
 from rules.core.decisions import Undecided
-from rules.core.dice import ScriptedSource
+from rules.core.dice import D6_FACES, D6Pool, ScriptedSource
 from rules.core.errors import InvalidInput
 from rules.core.odds import odds_for_request
 from rules.core.roster import Roster, RosterUnit, describe_changes
@@ -89,3 +90,22 @@ def test_the_odds_count_expected_losses_in_stands():
     (branch,) = odds_for_request(RULESETS, request).branches
     assert {(loss.unit, loss.measure, loss.expected) for loss in branch.losses} == {
         ("Rangers", "stands", 3 / 2), ("Voltigeurs", "stands", 2)}
+
+
+def test_reading_the_pools_only_as_hits_changes_no_fraction(monkeypatch):
+    request = {"ruleset": "skirmish", "procedure": "melee", "attacker": RANGERS,
+               "defender": VOLTIGEURS}
+
+    def fractions(found):
+        return {b.path: ({o.label: o.probability for o in b.outcomes},
+                         {(loss.unit, loss.expected) for loss in b.losses})
+                for b in found.branches}
+
+    grouped = odds_for_request(RULESETS, request)
+    with monkeypatch.context() as plain_walk:
+        plain_walk.setattr(D6Pool, "pool_outcomes",
+                           lambda self: dice.pool_outcomes(D6_FACES, self.count))
+        plain_walk.setattr(odds, "roll_groups", lambda prepared: None)
+        plain = odds_for_request(RULESETS, request, max_leaves=400_000)
+    assert fractions(grouped) == fractions(plain)
+    assert grouped.leaves < plain.leaves
