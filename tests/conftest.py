@@ -8,8 +8,13 @@ runs (and before pytest-xdist starts its workers), says it in one line and ends 
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
+
+# The example rule set of docs/adding-a-rule-set.md runs with the others in every shared test
+# (rules.registry reads this when first imported, after this file).
+os.environ["HUZZAH_EXAMPLES"] = "1"
 
 from tests.bot.storage.conftest import check_server, configured_postgres_url, postgres_failure
 

@@ -80,8 +80,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     back = field == "status" and row.status != GONE  # restored by hand
     if field == "strength" or back or _is_word(tx, field):
         _check_unit(tx, row, strength_set=field == "strength")
-    changes = describe_changes(unit_changes(before, roster_unit(row)),
-                               tx.rules.strength_label)
+    changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
     if not changes:
         raise BattleError(f"{row.name}'s {field} is already {value}.")
     event = tx.record("gm_set", "GM set " + "; ".join(changes))

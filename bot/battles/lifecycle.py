@@ -85,7 +85,7 @@ def next_phase(tx: BattleTx, turn_text: Any) -> Stepped:
         if rules.new_turn is not None:
             after, diff = rules.new_turn(tx.roster())
             tx.write_roster(after)
-            changes = describe_changes(diff, rules.strength_label)
+            changes = describe_changes(diff, rules.wording)
     roster = tx.roster()
     tx.record("turn", f"Now {turn_text(battle)}")
     reminders = rules.reminders(roster, battle.phase) if rules.reminders else []

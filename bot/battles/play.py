@@ -215,7 +215,7 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
         left = queue_left(queue, use, before)
     resolution = _with_phase_warning(resolution, rules, procedure, options, roster, facts.phase)
     after, changes = rules.apply_effects(resolution.effects, roster)
-    lines = describe_changes(changes, rules.strength_label)
+    lines = describe_changes(changes, rules.wording)
     record = resolution.to_dict()
     record["roster_changes"] = lines
     request = {"ruleset": facts.ruleset, "procedure": procedure, "options": dict(options)}

@@ -94,7 +94,7 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
         row.name = check_new_name(tx, rename, renaming=row.name_key)
         row.name_key = name_key(row.name)
         tx.unit_renamed_or_gone(old_name, row.name)
-    changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.strength_label)
+    changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
     if not changes:
         raise BattleError(f"Nothing to change on {row.name}.",
                           hint="Give words, strength, side, rename or commander.")

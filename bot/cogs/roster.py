@@ -35,12 +35,23 @@ from rules.registry import RULESETS
 
 UNIT_WORDS = ("Unit words, e.g. `inf regular morale=4`; strength as `sp=4` or `figures=12` "
               "(see /help topic)")
-# One option for every rule set, so its description names each one's word for strength (by
-# key: the titles would pass Discord's 100 characters).
-STRENGTH = "Strength: " + ", ".join(
-    f"{r.battle.strength_label} ({r.key})" for r in RULESETS.values() if r.battle)
-if len(STRENGTH) > 100:  # Discord's limit for an option's description
-    STRENGTH = "Strength, in the rule set's own unit (see /help topic)"
+# One option serves every rule set: its description stays the same, within Discord's 100
+# characters however many rule sets there are, and autocomplete says the number in the word
+# of the battle's rule set (`4 figures`, `4 SP`).
+STRENGTH = "Strength, in the rule set's own word (offered as you type a number)"
+STRENGTH_OFFERED = range(1, 13)  # offered before a number is typed
+
+
+def strength_choices(rules: BattleRules | None, current: object
+                     ) -> list[app_commands.Choice[int]]:
+    """The number typed so far (or the small ones) in the battle's word for strength."""
+    if rules is None:
+        return []
+    typed = str(current or "").strip()
+    numbers = [int(typed)] if typed.isdigit() and int(typed) <= MAX_STRENGTH else (
+        [] if typed else list(STRENGTH_OFFERED))
+    return [app_commands.Choice(name=strength_count(n, rules.strength_label), value=n)
+            for n in numbers]
 
 
 def done(text: str) -> Reply:
@@ -133,6 +144,12 @@ class Roster(commands.Cog):
     @remove.autocomplete("unit")
     async def _unit(self, interaction: discord.Interaction, current: str):
         return await unit_name_choices(self.store, interaction.channel_id, current)
+
+    @add.autocomplete("strength")
+    @edit.autocomplete("strength")
+    async def _strength(self, interaction: discord.Interaction, current: str):
+        ruleset = await self.store.ruleset(interaction.channel_id or 0)
+        return strength_choices(RULESETS[ruleset].battle if ruleset else None, current)
 
     @add.autocomplete("words")
     @edit.autocomplete("words")

@@ -27,6 +27,48 @@ LOOKUP_HELP = "Just look it up: leave this channel's battle alone"
 CHOICES_HELP = "Answers to the questions the rules may ask, given ahead (e.g. `stand`)"
 
 
+def slash(ruleset: RuleSet, description: str, *, choices: bool = False,
+          **described: str) -> Callable[[Any], app_commands.Command]:
+    """The decorators every rule set's command carries: named after the rule set, described
+    after its title, with the help of its own options (``described``) and of the shared ones
+    (``dice``, ``lookup``, and ``choices`` for a procedure that may ask a question)."""
+    shared = {"dice": DICE_HELP, "lookup": LOOKUP_HELP} | (
+        {"choices": CHOICES_HELP} if choices else {})
+
+    def decorate(callback: Any) -> app_commands.Command:
+        described_callback = app_commands.describe(**described, **shared)(callback)
+        return app_commands.command(name=ruleset.key,
+                                    description=f"{ruleset.title}: {description}"[:100],
+                                    )(described_callback)
+
+    return decorate
+
+
+Option = tuple[app_commands.Command, str]  # a command and the name of one of its options
+
+
+def offer_units(lookups: ProcedureRunner, words: FieldSet, situation: FieldSet | None,
+                *options: Option) -> None:
+    """Autocomplete for options that take units: roster names (then the situation's words) in
+    a battle, the unit words in a quick lookup."""
+    async def units(interaction: discord.Interaction, current: str
+                    ) -> list[app_commands.Choice[str]]:
+        return await lookups.unit_choices(interaction, current, words, situation)
+
+    for command, option in options:
+        command.autocomplete(option)(units)
+
+
+def offer_names(lookups: ProcedureRunner, *options: Option) -> None:
+    """Autocomplete for options that name a roster unit only."""
+    async def names(interaction: discord.Interaction, current: str
+                    ) -> list[app_commands.Choice[str]]:
+        return await lookups.name_choices(interaction, current)
+
+    for command, option in options:
+        command.autocomplete(option)(names)
+
+
 def choices_of(enum: type[Enum]) -> list[app_commands.Choice[str]]:
     """Readable choices for an enum's values (``enfiladed-line`` shows as ``enfiladed line``)."""
     return [app_commands.Choice(name=str(m.value).replace("-", " "), value=str(m.value))

@@ -5,14 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.rulesets import (
-    CHOICES_HELP,
-    DICE_HELP,
-    LOOKUP_HELP,
-    ProcedureRunner,
-    Subcommand,
-    choices_of,
-)
+from bot.rulesets import ProcedureRunner, Subcommand, choices_of, offer_names, offer_units, slash
+from rules.fire_at_will import RULESET_ENTRY
 from rules.fire_at_will.battle import CHARGER_SITUATION, MELEE_SITUATION
 from rules.fire_at_will.inputs import CHARGER, MELEE
 from rules.fire_at_will.units import RULESET, Arm, Cover, ObstacleReading, Order
@@ -30,10 +24,8 @@ SURRENDER_SITUATIONS = [
 
 
 def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
-    @app_commands.command(
-        name=RULESET,
-        description="Fire at Will: the charged unit tests 1d6 + factors vs its basic morale")
-    @app_commands.describe(
+    @slash(
+        RULESET_ENTRY, "the charged unit tests 1d6 + factors vs its basic morale", choices=True,
         target="The charged unit (in a battle: a roster unit)",
         chargers="Charging units `Name: words; …` e.g. `Hussars: cav flank distance=5`",
         target_type="What the charged unit is (quick lookups)",
@@ -42,7 +34,6 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         cover="Where the charged unit stands",
         shaken="The charged unit is shaken (quick lookups)",
         routing="The charged unit is already routing (quick lookups)",
-        dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP,
     )
     @app_commands.choices(target_type=ARM_CHOICES, order=choices_of(Order),
                           cover=choices_of(Cover))
@@ -64,17 +55,11 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "routing": routing, "choices": choices}
         await lookups.resolve(interaction, RULESET, "charge", options, dice, lookup)
 
-    @charge.autocomplete("chargers")
-    async def _chargers(interaction: discord.Interaction, current: str):
-        return await lookups.unit_choices(interaction, current, CHARGER, CHARGER_SITUATION)
 
-    @app_commands.command(name=RULESET,
-                          description="Fire at Will: 1d6 per unit + factor table; highest "
-                          "score per side")
-    @app_commands.describe(
+    @slash(
+        RULESET_ENTRY, "1d6 per unit + factor table; highest score per side",
         attackers="Attacking units `Name: words; …` e.g. `2nd Foot: inf regular charging`",
         defenders="Defending units `Name: words; …` e.g. `Rangers: inf open front`",
-        dice=DICE_HELP, lookup=LOOKUP_HELP,
         obstacle_rule="Whom the 'defender behind an obstacle' exception spares "
                       "(default either side)",
     )
@@ -89,18 +74,13 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         options = {"attackers": attackers, "defenders": defenders, "obstacle_rule": obstacle_rule}
         await lookups.resolve(interaction, RULESET, "melee", options, dice, lookup)
 
-    @melee.autocomplete("attackers")
-    @melee.autocomplete("defenders")
-    async def _melee_units(interaction: discord.Interaction, current: str):
-        return await lookups.unit_choices(interaction, current, MELEE, MELEE_SITUATION)
+    offer_units(lookups, MELEE, MELEE_SITUATION, (melee, "attackers"), (melee, "defenders"))
 
-    @app_commands.command(name=RULESET,
-                          description="Fire at Will: 1d6, foot surrender on 4+, mounted on 5+")
-    @app_commands.describe(
+    @slash(
+        RULESET_ENTRY, "1d6, foot surrender on 4+, mounted on 5+",
         unit="The unit testing (in a battle: a roster unit)",
         situation="Why it tests",
         unit_type="What the unit is (quick lookups; cavalry counts as mounted)",
-        dice=DICE_HELP, lookup=LOOKUP_HELP,
     )
     @app_commands.choices(unit_type=ARM_CHOICES, situation=SURRENDER_SITUATIONS)
     async def surrender(
@@ -113,10 +93,8 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         options = {"unit": unit, "situation": situation, "unit_type": unit_type}
         await lookups.resolve(interaction, RULESET, "surrender", options, dice, lookup)
 
-    @charge.autocomplete("target")
-    @surrender.autocomplete("unit")
-    async def _roster_name(interaction: discord.Interaction, current: str):
-        return await lookups.name_choices(interaction, current)
+    offer_units(lookups, CHARGER, CHARGER_SITUATION, (charge, "chargers"))
+    offer_names(lookups, (charge, "target"), (surrender, "unit"))
 
     return [
         Subcommand("charge", "charge", charge,

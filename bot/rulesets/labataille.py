@@ -9,7 +9,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.rulesets import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, ProcedureRunner, Subcommand
+from bot.rulesets import ProcedureRunner, Subcommand, offer_units, slash
+from rules.labataille import RULESET_ENTRY
 from rules.labataille.inputs import SITUATION_FIELDS, STACK
 from rules.labataille.units import RULESET
 
@@ -35,10 +36,10 @@ FIREFIGHT = "A firefight carried over (quick lookups; a battle finds it on the r
 
 
 def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
-    @app_commands.command(name=RULESET, description="La Bataille: a revised infantry assault, "
-                          "morale, fire, Huzzah, odds and the Assault et Mêlée chart")
-    @app_commands.describe(attackers=ATTACKERS, defenders=DEFENDERS, firefight=FIREFIGHT,
-                           dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    @slash(
+        RULESET_ENTRY, "a revised infantry assault, "
+        "morale, fire, Huzzah, odds and the Assault et Mêlée chart", choices=True,
+        attackers=ATTACKERS, defenders=DEFENDERS, firefight=FIREFIGHT)
     async def assault(
         interaction: discord.Interaction,
         attackers: app_commands.Range[str, 1, 600],
@@ -51,11 +52,11 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "choices": choices}
         await lookups.resolve(interaction, RULESET, "assault", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description="La Bataille: a revised Old Guard Charge "
-                          "(the assault's steps, then exploitation)")
-    @app_commands.describe(attackers="The charging Old Guard stack `Name: words`",
-                           defenders=DEFENDERS, firefight=FIREFIGHT, dice=DICE_HELP,
-                           lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    @slash(
+        RULESET_ENTRY, "a revised Old Guard Charge "
+        "(the assault's steps, then exploitation)", choices=True,
+        attackers="The charging Old Guard stack `Name: words`",
+        defenders=DEFENDERS, firefight=FIREFIGHT)
     async def charge(
         interaction: discord.Interaction,
         attackers: app_commands.Range[str, 1, 300],
@@ -68,12 +69,12 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "choices": choices}
         await lookups.resolve(interaction, RULESET, "charge", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description="La Bataille: the side with the most "
-                          "assaults chooses first (a tie: the dice)")
-    @app_commands.describe(first="A side", first_assaults="Its number of assaults",
-                           second="The other side", second_assaults="Its number of assaults",
-                           kind="Assaults (default), or cavalry-vs-cavalry mêlées",
-                           dice=DICE_HELP, lookup=LOOKUP_HELP)
+    @slash(
+        RULESET_ENTRY, "the side with the most "
+        "assaults chooses first (a tie: the dice)",
+        first="A side", first_assaults="Its number of assaults",
+        second="The other side", second_assaults="Its number of assaults",
+        kind="Assaults (default), or cavalry-vs-cavalry mêlées")
     @app_commands.choices(kind=[app_commands.Choice(name="assaults", value="assaults"),
                                 app_commands.Choice(name="cavalry mêlées", value="cavalry")])
     async def order(
@@ -89,14 +90,14 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "second_assaults": second_assaults, "kind": kind}
         await lookups.resolve(interaction, RULESET, "order", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description="La Bataille: a cavalry charge's mêlée "
-                          "(vs PGD, infantry, cavalry), pursuit and regroup")
-    @app_commands.describe(chargers=CHARGERS, targets=TARGETS,
-                           spent="MPs the charge expended (0-5): pursuit losses are (printed "
-                                 "MP − spent) ÷ 3",
-                           reached="false: the charge did not reach its declared target in "
-                                   "5 MPs (disordered, finished)",
-                           dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    @slash(
+        RULESET_ENTRY, "a cavalry charge's mêlée "
+        "(vs PGD, infantry, cavalry), pursuit and regroup", choices=True,
+        chargers=CHARGERS, targets=TARGETS,
+        spent="MPs the charge expended (0-5): pursuit losses are (printed "
+        "MP − spent) ÷ 3",
+        reached="false: the charge did not reach its declared target in "
+        "5 MPs (disordered, finished)")
     async def cavalry(
         interaction: discord.Interaction,
         chargers: app_commands.Range[str, 1, 600],
@@ -110,14 +111,14 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "reached": reached, "choices": choices}
         await lookups.resolve(interaction, RULESET, "cavalry", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description="La Bataille: infantry forms Square as "
-                          "cavalry comes within 4 hexes, then the cavalry's Recall")
-    @app_commands.describe(stack="The infantry stack e.g. `2nd Foot: infantry morale=41 "
-                                 "nation=british`",
-                           distance="The cavalry's distance in hexes (1-4)",
-                           cavalry=CHARGING + ": its Recall if the square forms",
-                           target="The square was the charge's declared target",
-                           dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    @slash(
+        RULESET_ENTRY, "infantry forms Square as "
+        "cavalry comes within 4 hexes, then the cavalry's Recall", choices=True,
+        stack="The infantry stack e.g. `2nd Foot: infantry morale=41 "
+        "nation=british`",
+        distance="The cavalry's distance in hexes (1-4)",
+        cavalry=CHARGING + ": its Recall if the square forms",
+        target="The square was the charge's declared target")
     async def square(
         interaction: discord.Interaction,
         stack: app_commands.Range[str, 1, 300],
@@ -131,13 +132,13 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "choices": choices}
         await lookups.resolve(interaction, RULESET, "square", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description="La Bataille: a Reaction Charge against "
-                          "charging cavalry (a morale check, then face to face midway)")
-    @app_commands.describe(reactor="The reacting cavalry (good order, not exhausted)",
-                           charger="The charging cavalry, with its Charge marker "
-                                   "(`charge=charging`; a Grand Charge: `;`-separated)",
-                           gap="Hexes between the two stacks",
-                           dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    @slash(
+        RULESET_ENTRY, "a Reaction Charge against "
+        "charging cavalry (a morale check, then face to face midway)", choices=True,
+        reactor="The reacting cavalry (good order, not exhausted)",
+        charger="The charging cavalry, with its Charge marker "
+        "(`charge=charging`; a Grand Charge: `;`-separated)",
+        gap="Hexes between the two stacks")
     async def reaction(
         interaction: discord.Interaction,
         reactor: app_commands.Range[str, 1, 300],
@@ -149,11 +150,12 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         options = {"reactor": reactor, "charger": charger, "gap": gap, "choices": choices}
         await lookups.resolve(interaction, RULESET, "reaction", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description="La Bataille: cavalry in Skirmish Order "
-                          "attempts to Form Up and Stand against a charge")
-    @app_commands.describe(stack="The skirmishing cavalry e.g. `Cossacks: cavalry "
-                                 "formation=skirmish morale=34`",
-                           charger=CHARGING, dice=DICE_HELP, lookup=LOOKUP_HELP)
+    @slash(
+        RULESET_ENTRY, "cavalry in Skirmish Order "
+        "attempts to Form Up and Stand against a charge",
+        stack="The skirmishing cavalry e.g. `Cossacks: cavalry "
+        "formation=skirmish morale=34`",
+        charger=CHARGING)
     async def formup(
         interaction: discord.Interaction,
         stack: app_commands.Range[str, 1, 300],
@@ -163,11 +165,11 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         options = {"stack": stack, "charger": charger}
         await lookups.resolve(interaction, RULESET, "formup", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description="La Bataille: light cavalry attempts to "
-                          "Recall at any time during its charge movement")
-    @app_commands.describe(chargers="The charging light cavalry e.g. `16th Light Dragoons: "
-                                    "cavalry light morale=44 mp=9 nation=british`",
-                           dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+    @slash(
+        RULESET_ENTRY, "light cavalry attempts to "
+        "Recall at any time during its charge movement", choices=True,
+        chargers="The charging light cavalry e.g. `16th Light Dragoons: "
+        "cavalry light morale=44 mp=9 nation=british`")
     async def recall(
         interaction: discord.Interaction,
         chargers: app_commands.Range[str, 1, 600],
@@ -177,21 +179,12 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         options = {"chargers": chargers, "choices": choices}
         await lookups.resolve(interaction, RULESET, "recall", options, dice, lookup)
 
-    @cavalry.autocomplete("chargers")
-    @cavalry.autocomplete("targets")
-    @square.autocomplete("stack")
-    @square.autocomplete("cavalry")
-    @reaction.autocomplete("reactor")
-    @reaction.autocomplete("charger")
-    @formup.autocomplete("stack")
-    @formup.autocomplete("charger")
-    @recall.autocomplete("chargers")
-    @assault.autocomplete("attackers")
-    @assault.autocomplete("defenders")
-    @charge.autocomplete("attackers")
-    @charge.autocomplete("defenders")
-    async def _stacks(interaction: discord.Interaction, current: str):
-        return await lookups.unit_choices(interaction, current, STACK, SITUATION_FIELDS)
+    offer_units(lookups, STACK, SITUATION_FIELDS,
+                (cavalry, "chargers"), (cavalry, "targets"), (square, "stack"),
+                (square, "cavalry"), (reaction, "reactor"), (reaction, "charger"),
+                (formup, "stack"), (formup, "charger"), (recall, "chargers"),
+                (assault, "attackers"), (assault, "defenders"), (charge, "attackers"),
+                (charge, "defenders"))
 
     return [
         Subcommand("assault", "assault", assault,

@@ -5,14 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.rulesets import (
-    CHOICES_HELP,
-    DICE_HELP,
-    LOOKUP_HELP,
-    ProcedureRunner,
-    Subcommand,
-    choices_of,
-)
+from bot.rulesets import ProcedureRunner, Subcommand, choices_of, offer_names, offer_units, slash
+from rules.le_baton import RULESET_ENTRY
 from rules.le_baton.fire import ArtilleryTarget, FireTarget, Range
 from rules.le_baton.inputs import MELEE_SITUATION, MELEE_UNIT, UNIT
 from rules.le_baton.morale import PHASE_TITLES
@@ -21,23 +15,23 @@ from rules.le_baton.units import RULESET
 PHASES = [app_commands.Choice(name=f"{phase}: {title}"[:100], value=phase)
           for phase, title in PHASE_TITLES.items() if phase != 13]
 
-DESCRIPTIONS = {
-    "fire": "Le Baton: phases 3/8, one die per two figures against the target's number",
-    "artillery": "Le Baton: phase 1, one die per crew figure; also hits the unit 12\" behind",
-    "morale": "Le Baton: 1d6 against the unit's number, with the phase's consequences",
-    "recall": "Le Baton: phase 13, recall charging cavalry or hold them a turn",
-    "charge": "Le Baton: a charge through the closing and standing checks, up to the melee",
-    "melee": "Le Baton: dice per figure, 4+ to hit, the result by match-up",
+DESCRIPTIONS = {  # after the title, "Le Baton: "
+    "fire": "phases 3/8, one die per two figures against the target's number",
+    "artillery": "phase 1, one die per crew figure; also hits the unit 12\" behind",
+    "morale": "1d6 against the unit's number, with the phase's consequences",
+    "recall": "phase 13, recall charging cavalry or hold them a turn",
+    "charge": "a charge through the closing and standing checks, up to the melee",
+    "melee": "dice per figure, 4+ to hit, the result by match-up",
 }
 
 
 def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
-    @app_commands.command(name=RULESET, description=DESCRIPTIONS["fire"])
-    @app_commands.describe(
+    @slash(
+        RULESET_ENTRY, DESCRIPTIONS["fire"],
         shooter="The unit shooting `Name: words` (in a battle: a roster unit)",
         target="The unit shot at", target_type="What the target is to the shooter "
         "(in a battle: read off its formation when left out)",
-        distance="Inches to the target (the range is 4\")", dice=DICE_HELP, lookup=LOOKUP_HELP)
+        distance="Inches to the target (the range is 4\")")
     @app_commands.choices(target_type=choices_of(FireTarget))
     async def fire(
         interaction: discord.Interaction, shooter: str, target: str,
@@ -49,14 +43,13 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "distance": distance}
         await lookups.resolve(interaction, RULESET, "fire", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description=DESCRIPTIONS["artillery"])
-    @app_commands.describe(
+    @slash(
+        RULESET_ENTRY, DESCRIPTIONS["artillery"],
         battery="The guns `Name: words` (figures = crew, guns = pounds)",
         target="The unit fired at", target_type="What the target is",
         range="Close, normal (default) or long range",
         behind="A unit 12\" behind the target, also hit", behind_type="What that unit is",
-        level_ground="All units, the guns included, are on level ground and in range",
-        dice=DICE_HELP, lookup=LOOKUP_HELP)
+        level_ground="All units, the guns included, are on level ground and in range")
     @app_commands.choices(target_type=choices_of(ArtilleryTarget),
                           behind_type=choices_of(ArtilleryTarget), range=choices_of(Range))
     async def artillery(
@@ -71,8 +64,8 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "level_ground": level_ground}
         await lookups.resolve(interaction, RULESET, "artillery-fire", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description=DESCRIPTIONS["morale"])
-    @app_commands.describe(
+    @slash(
+        RULESET_ENTRY, DESCRIPTIONS["morale"], choices=True,
         unit="The unit testing `Name: words` (in a battle: a roster unit)",
         phase="The phase of the turn: it sets the modifiers and what follows",
         charging="The unit is charging (phases 4 and 9)",
@@ -80,8 +73,7 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         charged_by="What is charging it (phases 5 and 10)",
         opponent="The enemy unit it faces, for the reply",
         cannot_form_line="It cannot form line when required (d6 casualties)",
-        initiated_charge="Cavalry that began a charge this turn (phases 12 and 13)",
-        dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+        initiated_charge="Cavalry that began a charge this turn (phases 12 and 13)")
     @app_commands.choices(phase=PHASES, charged_by=[
         app_commands.Choice(name="infantry", value="infantry"),
         app_commands.Choice(name="cavalry", value="cavalry")])
@@ -99,11 +91,10 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "initiated_charge": initiated_charge, "choices": choices}
         await lookups.resolve(interaction, RULESET, "morale", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description=DESCRIPTIONS["recall"])
-    @app_commands.describe(unit="The cavalry unit `Name: words` (in a battle: a roster unit)",
-                           initiated_charge="It began the charge (in a battle: its charge "
-                           "marker says)", dice=DICE_HELP, lookup=LOOKUP_HELP,
-                           choices=CHOICES_HELP)
+    @slash(
+        RULESET_ENTRY, DESCRIPTIONS["recall"], choices=True,
+        unit="The cavalry unit `Name: words` (in a battle: a roster unit)",
+        initiated_charge="It began the charge (in a battle: its charge marker says)")
     async def recall(
         interaction: discord.Interaction, unit: str, initiated_charge: bool | None = None,
         dice: str | None = None, lookup: bool = False,
@@ -112,16 +103,15 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         options = {"unit": unit, "initiated_charge": initiated_charge, "choices": choices}
         await lookups.resolve(interaction, RULESET, "recall", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description=DESCRIPTIONS["charge"])
-    @app_commands.describe(
+    @slash(
+        RULESET_ENTRY, DESCRIPTIONS["charge"], choices=True,
         charger="The charging unit `Name: words` (in a battle: a roster unit)",
         target="The unit charged `Name: words` (in a battle: a roster unit)",
         target_defensive_terrain="The target is in defensive terrain",
         flank_or_rear="The charge strikes the target's flank or rear",
         another_infantry_charging="Another infantry unit already charges this target",
         target_already_contacted="The target cavalry is already contacted by another unit",
-        cannot_form_line="The charging column could not form line if it fails to close",
-        dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP)
+        cannot_form_line="The charging column could not form line if it fails to close")
     async def charge(
         interaction: discord.Interaction, charger: str, target: str,
         target_defensive_terrain: bool = False, flank_or_rear: bool = False,
@@ -137,11 +127,11 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "cannot_form_line": cannot_form_line, "choices": choices}
         await lookups.resolve(interaction, RULESET, "charge", options, dice, lookup)
 
-    @app_commands.command(name=RULESET, description=DESCRIPTIONS["melee"])
-    @app_commands.describe(
+    @slash(
+        RULESET_ENTRY, DESCRIPTIONS["melee"],
         attacker="One side `Name: words` (in a battle: a roster unit, then e.g. "
         "`defensive-terrain`)", defender="The other side, likewise",
-        phase="Phase 6 (French turn) or 11 (British turn)", dice=DICE_HELP, lookup=LOOKUP_HELP)
+        phase="Phase 6 (French turn) or 11 (British turn)")
     @app_commands.choices(phase=[app_commands.Choice(name="6", value=6),
                                  app_commands.Choice(name="11", value=11)])
     async def melee(
@@ -151,26 +141,11 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         options = {"attacker": attacker, "defender": defender, "phase": phase}
         await lookups.resolve(interaction, RULESET, "melee", options, dice, lookup)
 
-    @melee.autocomplete("attacker")
-    @melee.autocomplete("defender")
-    async def _melee_units(interaction: discord.Interaction, current: str):
-        return await lookups.unit_choices(interaction, current, MELEE_UNIT, MELEE_SITUATION)
-
-    @fire.autocomplete("shooter")
-    @artillery.autocomplete("battery")
-    @morale.autocomplete("unit")
-    @recall.autocomplete("unit")
-    @charge.autocomplete("charger")
-    @charge.autocomplete("target")
-    async def _unit(interaction: discord.Interaction, current: str):
-        return await lookups.unit_choices(interaction, current, UNIT)
-
-    @fire.autocomplete("target")
-    @artillery.autocomplete("target")
-    @artillery.autocomplete("behind")
-    @morale.autocomplete("opponent")
-    async def _name(interaction: discord.Interaction, current: str):
-        return await lookups.name_choices(interaction, current)
+    offer_units(lookups, MELEE_UNIT, MELEE_SITUATION, (melee, "attacker"), (melee, "defender"))
+    offer_units(lookups, UNIT, None, (fire, "shooter"), (artillery, "battery"),
+                (morale, "unit"), (recall, "unit"), (charge, "charger"), (charge, "target"))
+    offer_names(lookups, (fire, "target"), (artillery, "target"), (artillery, "behind"),
+                (morale, "opponent"))
 
     return [
         Subcommand("fire", "fire", fire,

@@ -5,23 +5,21 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.rulesets import CHOICES_HELP, DICE_HELP, LOOKUP_HELP, ProcedureRunner, Subcommand
+from bot.rulesets import ProcedureRunner, Subcommand, offer_units, slash
+from rules.tricorne import RULESET_ENTRY
 from rules.tricorne.inputs import SITUATION_FIELDS, UNIT
 from rules.tricorne.units import RULESET
 
 
 def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
-    @app_commands.command(
-        name=RULESET,
-        description="Commands & Colors Tricorne: battle dice, retire and rally, take ground, "
-                    "bonus melee, battle back")
-    @app_commands.describe(
+    @slash(
+        RULESET_ENTRY, "battle dice, retire and rally, take ground, bonus melee, battle back",
+        choices=True,
         attacker="The ordered unit `Name: words` e.g. `Black Watch: highland blocks=3 "
                  "leader=Murray`",
         defender="The adjacent enemy unit (or a lone leader) e.g. `Dragoons: battle-cavalry`",
         bonus="Units a bonus melee may attack `Name: words; …` (default: the defender)",
         card="This melee is an Ambush or First Strike card's",
-        dice=DICE_HELP, lookup=LOOKUP_HELP, choices=CHOICES_HELP,
     )
     async def melee(
         interaction: discord.Interaction,
@@ -36,11 +34,8 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    "choices": choices}
         await lookups.resolve(interaction, RULESET, "melee", options, dice, lookup)
 
-    @melee.autocomplete("attacker")
-    @melee.autocomplete("defender")
-    @melee.autocomplete("bonus")
-    async def _units(interaction: discord.Interaction, current: str):
-        return await lookups.unit_choices(interaction, current, UNIT, SITUATION_FIELDS)
+    offer_units(lookups, UNIT, SITUATION_FIELDS, (melee, "attacker"), (melee, "defender"),
+                (melee, "bonus"))
 
     return [
         Subcommand("melee", "melee", melee,

@@ -1,14 +1,15 @@
 """How each kind of effect reads: a small core vocabulary, and each rule set's own kinds.
 
 An effect is data (``rules.core.records.Effect``): a kind, the unit it falls on, an amount,
-a value. The core vocabulary covers what every rule set has in some form: damage counted in
-the rule set's own word (SP, figures, blocks), a marker set or cleared, a move with its unit
-of distance and its direction, a unit removed, a leader hit, an engagement begun or ended. A
-rule set registers its own kinds, with their texts, when its entry is made (``RuleSet``'s
-``effects``), that is when its package is imported: the core names no rule set, so an effect
-of a rule set's own kind reads once that rule set is imported. How battle state applies and
-undoes effects is the rule set's ``apply_effects`` (the battle log undoes whatever it
-changed).
+a value, and the key of the rule set whose procedure made it. The core vocabulary covers what
+every rule set has in some form: damage counted in the rule set's own word (SP, figures,
+blocks), a marker set or cleared, a move with its unit of distance and its direction, a unit
+removed, a leader hit, an engagement begun or ended. A rule set declares its own kinds, with
+their texts, in its entry (``RuleSet``'s ``effects``), and the kinds that count a loss in a
+number (``RuleSet``'s ``losses``): both are kept under the rule set's key, so two rule sets may
+use the same word without coordinating, and the core names no rule set. How battle state
+applies and undoes effects is the rule set's ``apply_effects`` (the battle log undoes whatever
+it changed).
 
 A text is the words that follow the unit's name (``loses 2 SP``), as a format string over the
 effect's ``amount``, ``value``, ``measure`` and ``direction``, or a function of the effect.
@@ -23,29 +24,49 @@ from typing import Any
 
 EffectText = str | Callable[[Any], str]
 
-_TEXTS: dict[str, EffectText] = {}
+CORE_KEY = ""  # the namespace of the core vocabulary, which every rule set reads
+
+# (rule set key, kind) -> text; and (rule set key, kind) -> the measure a loss counts in.
+_TEXTS: dict[tuple[str, str], EffectText] = {}
+_LOSSES: dict[tuple[str, str], str | None] = {}
 
 
-def register_effects(texts: Mapping[str, EffectText]) -> None:
-    """Add kinds and their texts. Two rule sets may share a kind only if it reads alike."""
+def register_effects(texts: Mapping[str, EffectText], ruleset: str = CORE_KEY,
+                     losses: Mapping[str, str | None] | None = None) -> None:
+    """A rule set's own kinds and their texts, under its key (its entry calls this), and the
+    kinds among them, or of the core, that count a loss in a number, with the measure it
+    counts in (None: the effect's own ``measure``). Declaring a key again replaces what it
+    declared: one key is one rule set."""
     for kind, text in texts.items():
-        known = _TEXTS.get(kind)
-        if known is not None and known != text:
-            raise ValueError(f"the effect kind `{kind}` is already registered with another "
-                             "text; give it a name of its own")
-        _TEXTS[kind] = text
+        if ruleset != CORE_KEY and (CORE_KEY, str(kind)) in _TEXTS:
+            raise ValueError(f"the effect kind `{kind}` is a core kind: use it as it reads, "
+                             "or give yours a name of its own")
+        _TEXTS[(ruleset, str(kind))] = text
+    for kind, measure in (losses or {}).items():
+        _LOSSES[(ruleset, str(kind))] = measure
 
 
-def is_registered(kind: str) -> bool:
-    return kind in _TEXTS
+def is_registered(kind: str, ruleset: str = CORE_KEY) -> bool:
+    return (ruleset, kind) in _TEXTS or (CORE_KEY, kind) in _TEXTS
+
+
+def loss_measure(effect: Any) -> tuple[bool, str | None]:
+    """Whether the effect's kind counts a loss in a number (in its rule set or the core),
+    and the measure it counts in (None: the effect's own)."""
+    for key in ((effect.ruleset, str(effect.kind)), (CORE_KEY, str(effect.kind))):
+        if key in _LOSSES:
+            return True, _LOSSES[key]
+    return False, None
 
 
 def effect_words(effect: Any) -> str:
     """The words that follow the unit's name."""
-    text = _TEXTS.get(str(effect.kind))
+    kind = str(effect.kind)
+    text = _TEXTS.get((effect.ruleset, kind)) or _TEXTS.get((CORE_KEY, kind))
     if text is None:
-        raise KeyError(f"no text for the effect kind `{effect.kind}`: register it with "
-                       "rules.core.effects.register_effects")
+        raise KeyError(f"no text for the effect kind `{effect.kind}` of "
+                       f"`{effect.ruleset or 'the core'}`: declare it in the rule set's "
+                       "entry (RuleSet.effects)")
     if callable(text):
         return text(effect)
     return text.format(amount=effect.amount, value=effect.value, measure=effect.measure,
@@ -66,10 +87,21 @@ def _moved(effect: Any) -> str:
     return f"{verb}{distance}{direction}"
 
 
+def singular(measure: str) -> str:
+    """``increment`` for ``increments``, ``casualty`` for ``casualties``; SP stays SP."""
+    if not (measure.endswith("s") and measure.islower()):
+        return measure
+    if measure.endswith("ies"):
+        return measure[:-3] + "y"
+    if measure.endswith(("xes", "ches", "shes")):
+        return measure[:-2]
+    return measure[:-1]
+
+
 def _damage(effect: Any) -> str:
     measure = effect.measure or "strength"
-    if effect.amount == 1 and measure.endswith("s") and measure.islower():
-        measure = measure[:-1]  # 1 increment, 1 figure; SP stays SP
+    if effect.amount == 1:
+        measure = singular(measure)  # 1 increment, 1 figure
     return f"loses {effect.amount} {measure}"
 
 
@@ -83,4 +115,4 @@ CORE: dict[str, EffectText] = {
     "engagement_started": "is engaged in a {value}",
     "engagement_ended": "is out of its {value}",
 }
-register_effects(CORE)
+register_effects(CORE, losses={"damage": None})

@@ -29,9 +29,9 @@ answers, since the same key may offer different answers on different dice (a bon
 targets depend on who is still standing). Answers the request already gives are used as
 given and not split on; a question with one allowed answer is no choice and is not either.
 
-Expected losses come only from effects that count a loss in a number (``damage``, Fire at
-Will's ``lose_sp``, Le Baton's ``casualties``); an effect without a numeric loss (a rout, a
-unit removed) is left out rather than given a made-up weight.
+Expected losses come only from effects that count a loss in a number (the core's ``damage``,
+and the kinds a rule set declares in its entry's ``losses``); an effect without a numeric loss
+(a rout, a unit removed) is left out rather than given a made-up weight.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from rules.core.dice import (
     RollKind,
     branch_outcomes,
 )
+from rules.core.effects import loss_measure
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.prepared import (
     PROBES,
@@ -63,7 +64,7 @@ from rules.core.prepared import (
     roll_groups,
     with_roll_groups,
 )
-from rules.core.records import Effect, EffectKind, Resolution, Severity
+from rules.core.records import Effect, Resolution, Severity
 from rules.core.registry import RuleSet, checked_request
 
 MAX_LEAVES = 20_000
@@ -87,16 +88,9 @@ REFUSED = "refused"
 """The group of a path on which the procedure stops with a rules error after dice were rolled
 (dice tied too many times): a result in its own right, so the odds still sum to 1."""
 
-# Effect kinds that count a loss in a number, and the unit it counts in (None: the effect's
-# own ``measure``). Kinds not listed here carry no numeric loss.
-LOSS_KINDS: Mapping[str, str | None] = {
-    EffectKind.DAMAGE: None,
-    EffectKind.LOSE_SP: "SP",
-    EffectKind.CASUALTIES: "figures",
-}
 # Measures written in the singular for a loss of one (``1 block``) count with the plural.
 _PLURALS = {"block": "blocks", "increment": "increments", "figure": "figures",
-            "casualty": "figures", "casualties": "figures", "step": "steps", "hex": "hexes"}
+            "casualty": "casualties", "step": "steps", "hex": "hexes"}
 
 AnswerPath = tuple[tuple[str, str], ...]
 """(question key, answer key) pairs: the choices a distribution holds for."""
@@ -251,10 +245,10 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
 
 def loss_of(effect: Effect) -> tuple[str, int] | None:
     """The numeric loss an effect counts, as (measure, amount); None when it counts none."""
-    kind = str(effect.kind)
-    if kind not in LOSS_KINDS or effect.amount is None:
+    counts, declared = loss_measure(effect)  # declared by the effect's rule set
+    if not counts or effect.amount is None:
         return None
-    measure = LOSS_KINDS[kind] or effect.measure or "strength"
+    measure = declared or effect.measure or "strength"
     return _PLURALS.get(measure, measure), effect.amount
 
 

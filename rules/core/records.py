@@ -77,11 +77,9 @@ class Step:
 
 
 class EffectKind(StrEnum):
-    """Names for the effect kinds in use. The core vocabulary reads the same in every rule
-    set (``rules.core.effects``); the others are registered, with their texts, by the rule
-    sets that use them. A new rule set may use any kind it registers."""
+    """The core vocabulary of effect kinds: they read the same in every rule set
+    (``rules.core.effects``). A rule set adds its own with :func:`effect_kinds`."""
 
-    # The core vocabulary.
     DAMAGE = "damage"
     MARKER_SET = "marker_set"
     MARKER_CLEARED = "marker_cleared"
@@ -90,30 +88,14 @@ class EffectKind(StrEnum):
     LEADER_CASUALTY = "leader_casualty"
     ENGAGEMENT_STARTED = "engagement_started"
     ENGAGEMENT_ENDED = "engagement_ended"
-    # Registered by Fire at Will and Le Baton.
-    LOSE_SP = "lose_sp"
-    SHAKEN = "shaken"
-    ROUTED = "routed"
-    RETIRE = "retire"
-    SURRENDERED = "surrendered"
-    COUNTER_CHARGE = "counter_charge"
-    HALTED = "halted"
-    CASUALTIES = "casualties"
-    FORMATION = "formation"
-    GENERAL_WOUNDED = "general_wounded"
-    GENERAL_INCAPACITATED = "general_incapacitated"
-    GENERAL_CAPTURED = "general_captured"
-    GENERAL_KILLED = "general_killed"
-    COMMAND_SHAKEN = "command_shaken"
-    PLACED = "placed"
-    FOLLOW_UP = "follow_up"
-    CHARGE_MARKER = "charge_marker"
-    RECALLED = "recalled"
-    HELD = "held"
-    IN_MELEE = "in_melee"
-    MELEE_ENDS = "melee_ends"
-    FIREFIGHT = "firefight"
-    FOUGHT = "fought"
+
+
+def effect_kinds(**own: str) -> type[StrEnum]:
+    """A rule set's effect kinds, the core's and its own, as one enum: ``E.DAMAGE`` and
+    ``E.CASUALTIES`` side by side. Its own kinds are known by the rule set's key only (its
+    entry declares their texts), so two rule sets may give a kind the same name."""
+    members = {kind.name: kind.value for kind in EffectKind} | own
+    return StrEnum("EffectKind", members)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -131,6 +113,9 @@ class Effect:
     value: str | None = None  # data some kinds carry: a new formation, a melee opponent
     measure: str | None = None
     direction: str | None = None
+    # The key of the rule set whose procedure made it: its own kinds read as it declared
+    # them. Not part of what the effect is (two rule sets' "routs" compare equal).
+    ruleset: str = field(default="", compare=False, kw_only=True)
 
     def describe(self) -> str:
         words = effect_words(self)
@@ -245,7 +230,8 @@ class ResolutionBuilder:
         measure: str | None = None,
         direction: str | None = None,
     ) -> None:
-        self.effects.append(Effect(kind, unit, amount, detail, value, measure, direction))
+        self.effects.append(Effect(kind, unit, amount, detail, value, measure, direction,
+                                   ruleset=self.ruleset))
 
     def note(self, text: str) -> None:
         self.notes.append(text)

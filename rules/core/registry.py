@@ -21,7 +21,7 @@ from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet
 from rules.core.prepared import RollGroups
 from rules.core.records import Effect, Resolution
-from rules.core.roster import Change, Roster
+from rules.core.roster import Change, Phrase, Roster, Wording, declare_wording
 
 ProcedureRunner = Callable[[Mapping[str, Any], DiceSource], Resolution]
 Prepared = Callable[[DiceSource], Resolution]
@@ -108,6 +108,16 @@ class BattleRules:
     standings: Callable[[Roster], list[str]] | None = None
     # The chart pack a GM may attach (`/battle charts`); None: the rule set reads none.
     charts: ChartsSpec | None = None
+    # How a change to each of its own unit fields reads (``"shaken": Phrase("is shaken",
+    # "is no longer shaken")``), and its own reasons for leaving the battle
+    # (``"eliminated": "is eliminated"``; rules.core.roster.GONE_REASONS are shared).
+    phrases: Mapping[str, Phrase] = field(default_factory=dict)
+    gone_reasons: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def wording(self) -> Wording:
+        """How its roster changes read (``rules.core.roster.describe_changes``)."""
+        return Wording(self.strength_label, self.phrases, self.gone_reasons)
 
 
 @dataclass(frozen=True)
@@ -121,11 +131,16 @@ class RuleSet:
     help: HelpTopic
     battle: BattleRules | None = None
     # Its own effect kinds and how they read (beside the core vocabulary of
-    # rules.core.effects); registered when the entry is made.
+    # rules.core.effects), under its key: declared when the entry is made.
     effects: Mapping[str, EffectText] = field(default_factory=dict)
+    # The kinds that count a loss in a number (its own, or the core's ``damage``), and the
+    # measure each counts in (None: the effect's own ``measure``): the odds' expected losses.
+    losses: Mapping[str, str | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        register_effects(self.effects)
+        register_effects(self.effects, self.key, self.losses)
+        if self.battle is not None:
+            declare_wording(self.key, self.battle.wording)
 
 
 def dice_source(dice: Any, seed: Any, faces: DiceFaces = ANY_DICE) -> DiceSource:

@@ -266,16 +266,54 @@ class Phrase:
         return dict(self.words).get(text, text)
 
 
-# Phrases for rule sets' own unit fields, registered by each rule set's battle module.
-_PHRASES: dict[str, Phrase] = {}
-
-# Why a unit left the battle, as players say it.
+# Why a unit left the battle, as players say it: the reasons most rule sets share. A rule
+# set declares its own (and may reword these) in its ``BattleRules.gone_reasons``.
 GONE_REASONS = {
     "destroyed": "is destroyed",
     "routed": "routs off the field",
     "surrendered": "surrenders",
     "removed by the GM": "is removed from the battle by the GM",
 }
+
+
+@dataclass(frozen=True)
+class Wording:
+    """How one rule set's roster changes read: its word for strength, its phrases for its own
+    unit fields and its reasons for leaving the battle (beside ``GONE_REASONS``)."""
+
+    strength_label: str = "SP"
+    phrases: Mapping[str, Phrase] = field(default_factory=dict)
+    gone_reasons: Mapping[str, str] = field(default_factory=dict)
+
+    def gone(self, reason: str) -> str | None:
+        return self.gone_reasons.get(reason, GONE_REASONS.get(reason))
+
+
+# Each rule set's wording by its key, declared when its entry is made: read only where a
+# change is described without one (a rule set's own tests), never to pick between two.
+_DECLARED: dict[str, Wording] = {}
+
+
+def declare_wording(ruleset: str, wording: Wording) -> None:
+    _DECLARED[ruleset] = wording
+
+
+def _known(strength_label: str) -> Wording:
+    """A wording for changes described without their rule set's: the phrases and reasons
+    every declared rule set that has them says alike (one that two say differently is left
+    to the generic words)."""
+    phrases: dict[str, Phrase] = {}
+    reasons: dict[str, str] = {}
+    clashes: set[str] = set()
+    for wording in _DECLARED.values():
+        for table, found in ((phrases, wording.phrases), (reasons, wording.gone_reasons)):
+            for name, said in found.items():
+                if table.setdefault(name, said) != said:  # type: ignore[arg-type]
+                    clashes.add(name)
+    return Wording(strength_label, {k: v for k, v in phrases.items() if k not in clashes},
+                   {k: v for k, v in reasons.items() if k not in clashes})
+
+
 GENERAL_STATUS = {
     "active": "is back in command",
     "incapacitated": "is incapacitated",
@@ -289,17 +327,11 @@ def _unset(value: Any) -> bool:
     return value is None or value is False
 
 
-def register_phrases(phrases: Mapping[str, Phrase]) -> None:
-    """Add a rule set's phrases for its unit fields. Two rule sets may share a field name
-    only if they say it the same way: a reply does not know which rule set it is for."""
-    for name, phrase in phrases.items():
-        known = _PHRASES.setdefault(name, phrase)
-        if known != phrase:
-            raise ValueError(f"Rule sets phrase the unit field `{name}` differently.")
-
-
-def describe_changes(changes: Iterable[Change], strength_label: str = "SP") -> list[str]:
-    """One sentence per unit or general: ``2nd Foot loses 2 SP (now 2) and is shaken``."""
+def describe_changes(changes: Iterable[Change], wording: Wording | str = "SP") -> list[str]:
+    """One sentence per unit or general: ``2nd Foot loses 2 SP (now 2) and is shaken``, in
+    the words of the battle's rule set (``BattleRules.wording``)."""
+    if isinstance(wording, str):
+        wording = _known(wording)
     groups: dict[tuple[str, str], list[Change]] = {}
     for change in changes:
         groups.setdefault((change.kind, change.who), []).append(change)
@@ -311,7 +343,7 @@ def describe_changes(changes: Iterable[Change], strength_label: str = "SP") -> l
                 lines.append(f"{who} {words.begins if c.after else words.ends}")
             continue
         said = _general_phrases(group) if kind == "general" else _unit_phrases(
-            group, strength_label)
+            group, wording)
         said = [s for s in said if s]
         if said:
             lines.append(f"{who} {_join(said)}")
@@ -324,7 +356,7 @@ def _join(parts: list[str]) -> str:
     return f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
-def _unit_phrases(changes: list[Change], strength_label: str) -> list[str]:
+def _unit_phrases(changes: list[Change], wording: Wording) -> list[str]:
     by_field = {c.field: c for c in changes}
     said = []
     for change in changes:
@@ -332,27 +364,27 @@ def _unit_phrases(changes: list[Change], strength_label: str) -> list[str]:
             continue  # said with the status: "La Sarre is destroyed"
         if _unset(change.before) and _unset(change.after):
             continue  # a marker that was never set, now stored as unset: nothing happened
-        said.append(_unit_phrase(change, by_field, strength_label))
+        said.append(_unit_phrase(change, by_field, wording))
     return said
 
 
-def _unit_phrase(change: Change, by_field: Mapping[str, Change], strength_label: str) -> str:
+def _unit_phrase(change: Change, by_field: Mapping[str, Change], wording: Wording) -> str:
     before, after = change.before, change.after
     if (said := _shared_phrase(change)) is not None:
         return said
     match change.field:
         case "strength":
-            return _strength(before, after, strength_label)
+            return _strength(before, after, wording.strength_label)
         case "status" if after == GONE:
             reason = by_field["gone_reason"].after if "gone_reason" in by_field else None
-            return _gone(reason)
+            return _gone(reason, wording)
         case "status":
             return "is back in the battle"
         case "gone_reason":
-            return _gone(after)
+            return _gone(after, wording)
         case "commander":
             return f"is now commanded by {after}" if after else "no longer has a commander"
-    phrase = _PHRASES.get(change.field)
+    phrase = wording.phrases.get(change.field)
     return phrase.say(before, after) if phrase else _generic(change.field, before, after)
 
 
@@ -366,10 +398,10 @@ def _shared_phrase(change: Change) -> str | None:
     return None
 
 
-def _gone(reason: str | None) -> str:
+def _gone(reason: str | None, wording: Wording) -> str:
     if not reason:
         return "is out of the battle"
-    return GONE_REASONS.get(reason, f"is out of the battle ({reason})")
+    return wording.gone(reason) or f"is out of the battle ({reason})"
 
 
 def _strength(before: int | None, after: int | None, label: str) -> str:

@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.decisions import Answers
+from rules.core.defaults import battle_rules
 from rules.core.dice import DiceSource
 from rules.core.fields import Field
 from rules.core.prepared import RollGroups
 from rules.core.records import Resolution
-from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
+from rules.core.registry import HelpTopic, Procedure, RuleSet
 from rules.fire_at_will import battle, commands, effects
 from rules.fire_at_will.charge import check_declaration, resolve_charge, resolve_surrender
 from rules.fire_at_will.inputs import (
@@ -70,17 +71,11 @@ RULESET_ENTRY = RuleSet(
     key=RULESET,
     title="Fire at Will",
     effects=effects.TEXTS,
+    losses=effects.LOSSES,
     help=HelpTopic(words=(("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER))),
-    battle=BattleRules(
-        phases=battle.PHASES,
-        unit_fields=battle.ROSTER_FIELDS,
-        read_attributes=battle.read_roster_attributes,
-        check_unit=battle.check_unit,
-        prepare=commands.prepare,
-        apply_effects=battle.apply_effects,
-        unit_words=battle.unit_words,
+    battle=battle_rules(
+        battle, commands.prepare, phrases=effects.CHANGE_PHRASES,
         max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)
-        settings=battle.SETTINGS,
     ),
     procedures={
         "charge": Procedure(

@@ -6,23 +6,23 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from rules.core.defaults import apply_each, read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
+from rules.core.names import name_key
 from rules.core.notation import refuse_roster_word, roster_entry
-from rules.core.records import Effect, EffectKind
+from rules.core.records import Effect
 from rules.core.registry import UnitWords
 from rules.core.roster import (
     ACTIVE,
     GONE,
     Change,
-    Phrase,
     Roster,
     RosterGeneral,
     RosterUnit,
-    name_key,
-    register_phrases,
     roster_changes,
 )
+from rules.fire_at_will.effects import EffectKind
 from rules.fire_at_will.inputs import CHARGER_FIELDS, MELEE_FIELDS, UNIT_FIELDS, build_unit
 from rules.fire_at_will.units import (
     Arm,
@@ -43,19 +43,6 @@ PHASES: tuple[str, ...] = (
     "charges",
     "melee",
 )
-
-# How players say a change to each roster field ("La Sarre is shaken").
-CHANGE_PHRASES: dict[str, Phrase] = {
-    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
-    "order": Phrase("is now in {value} order", "has no order given"),
-    "morale": Phrase("now has basic morale {value}", "no longer has a basic morale"),
-    "shaken": Phrase("is shaken", "is no longer shaken"),
-    "routing": Phrase("is routing", "is no longer routing"),
-    "regular": Phrase("now counts as European regulars", "no longer counts as regulars"),
-    "indian": Phrase("now counts as an Indian unit", "no longer counts as an Indian unit"),
-    "light": Phrase("now counts as light troops", "no longer counts as light troops"),
-}
-register_phrases(CHANGE_PHRASES)
 
 # Where players read the rules differently (docs/fire-at-will.md): a battle's settings.
 SETTINGS = FieldSet((
@@ -89,12 +76,7 @@ T = TypeVar("T")
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
     """Unit words for `/unit add` and `/unit edit`: ``inf regular morale=4``."""
-    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
-    if name is not None:
-        raise InvalidInput(
-            f"{where}: only words go here (`inf regular morale=4`), not `{name}:`.",
-            hint="The unit's name has its own option.",
-        )
+    values = read_words(ROSTER_FIELDS, text, where, "inf regular morale=4")
     if require_arm:
         _require_arm(values, where)
     return json_safe(values)
@@ -184,23 +166,16 @@ def apply_effects(
     effects: Sequence[Effect], roster: Roster
 ) -> tuple[Roster, list[Change]]:
     """The roster after the effects, and every field that changed (before and after)."""
-    units = {name_key(u.name): u for u in roster.units}
-    generals = {name_key(g.name): g for g in roster.generals}
-    for effect in effects:
-        key = name_key(effect.unit)
-        if key in units:
-            units[key] = _unit_effect(units[key], effect)
-        elif key in generals:
-            generals[key] = _general_effect(generals[key], effect)
-            if effect.kind is EffectKind.COMMAND_SHAKEN:
-                # "all units in his chain of command within 18\"": the bot cannot measure, so
-                # it shakes his whole command; the reply says so and a GM can correct it.
-                for unit_key, unit in units.items():
-                    if unit.commander and name_key(unit.commander) == key and is_active(unit):
-                        units[unit_key] = unit.with_attr("shaken", True)
-    after = Roster(tuple(units.values()), tuple(generals.values()))
-    changes = roster_changes(roster, after)
-    return after, changes
+    after, _ = apply_each(effects, roster, _unit_effect, _general_effect)
+    # "all units in his chain of command within 18\"": the bot cannot measure, so it shakes
+    # his whole command still in the battle; the reply says so and a GM can correct it.
+    shaken = {name_key(e.unit) for e in effects if e.kind is EffectKind.COMMAND_SHAKEN}
+    if shaken:
+        after = replace(after, units=tuple(
+            u.with_attr("shaken", True)
+            if u.commander and name_key(u.commander) in shaken and is_active(u) else u
+            for u in after.units))
+    return after, roster_changes(roster, after)
 
 
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.fire_at_will.effects import EffectKind
 from rules.fire_at_will.surrender import SurrenderSituation, surrender_test
 from rules.fire_at_will.units import (
     CHARGING_TEXT,

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from rules.core.decisions import Answers, given_answers
+from rules.core.defaults import asking, dispatcher
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field
@@ -83,12 +83,8 @@ def prepare_charge(options: Mapping[str, Any], roster: Roster | None, _: Mapping
                                  charger, MAX_CHARGERS)
         check_two_sides([roster_target], [unit for unit, _ in read])
         chargers = [c for _, c in read]
-    given = dict(options)
-
-    def charge(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return resolve_charge(target, chargers, cover, dice, given_answers(given, answers))
-
-    return charge
+    return asking(options, lambda dice, answers: resolve_charge(target, chargers, cover, dice,
+                                                                answers))
 
 
 def prepare_melee(
@@ -133,11 +129,5 @@ PROCEDURES: dict[str, Callable[[Mapping[str, Any], Roster | None, Mapping], Prep
 }
 
 
-def prepare(
-    procedure: str,
-    options: Mapping[str, Any],
-    roster: Roster | None = None,
-    battle_settings: Mapping[str, Any] | None = None,
-) -> Prepared:
-    """A procedure ready to roll, from a command's options (and the battle's roster, if any)."""
-    return PROCEDURES[procedure](options, roster, battle_settings or {})
+# A procedure ready to roll, from a command's options (and the battle's roster, if any).
+prepare = dispatcher(PROCEDURES)

@@ -1,9 +1,18 @@
-"""How Fire at Will's effects read (the kinds its entry registers beside the core
+"""How Fire at Will's effects read (the kinds its entry declares beside the core
 vocabulary)."""
 
 from __future__ import annotations
 
-from rules.core.records import EffectKind as E
+from rules.core.records import effect_kinds
+from rules.core.roster import Phrase
+
+EffectKind = E = effect_kinds(
+    LOSE_SP="lose_sp", SHAKEN="shaken", ROUTED="routed", RETIRE="retire",
+    SURRENDERED="surrendered", COUNTER_CHARGE="counter_charge",
+    GENERAL_WOUNDED="general_wounded", GENERAL_INCAPACITATED="general_incapacitated",
+    GENERAL_CAPTURED="general_captured", GENERAL_KILLED="general_killed",
+    COMMAND_SHAKEN="command_shaken",
+)
 
 TEXTS = {
     E.LOSE_SP: "loses {amount} SP",
@@ -18,4 +27,18 @@ TEXTS = {
     E.GENERAL_KILLED: "is killed",
     # "all units under his command within 18" become shaken": said after the general's name.
     E.COMMAND_SHAKEN: ': units of his command within 18" are shaken',
+}
+
+LOSSES = {E.LOSE_SP: "SP"}  # the kinds that count a loss in a number, and its measure
+
+# How players say a change to each roster field ("La Sarre is shaken").
+CHANGE_PHRASES: dict[str, Phrase] = {
+    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
+    "order": Phrase("is now in {value} order", "has no order given"),
+    "morale": Phrase("now has basic morale {value}", "no longer has a basic morale"),
+    "shaken": Phrase("is shaken", "is no longer shaken"),
+    "routing": Phrase("is routing", "is no longer routing"),
+    "regular": Phrase("now counts as European regulars", "no longer counts as regulars"),
+    "indian": Phrase("now counts as an Indian unit", "no longer counts as an Indian unit"),
+    "light": Phrase("now counts as light troops", "no longer counts as light troops"),
 }

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.core.dice import DiceSource, TwoD6, plain_readings
-from rules.core.records import EffectKind, ResolutionBuilder, Roll
+from rules.core.records import ResolutionBuilder, Roll
+from rules.fire_at_will.effects import EffectKind
 from rules.fire_at_will.units import MELEE_TEXT, General
 
 

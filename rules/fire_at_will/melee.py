@@ -15,8 +15,9 @@ from typing import Protocol, TypeVar
 from rules.core.dice import D6, D6_FACES, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.prepared import RollGroups
-from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.charge import ROUT_MOVE_NOTE
+from rules.fire_at_will.effects import EffectKind
 from rules.fire_at_will.generals import risk_to_general
 from rules.fire_at_will.surrender import SurrenderSituation, surrender_test
 from rules.fire_at_will.units import (

@@ -5,7 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 
 from rules.core.dice import D6, DiceSource, plain_readings
-from rules.core.records import EffectKind, ResolutionBuilder, Roll
+from rules.core.records import ResolutionBuilder, Roll
+from rules.fire_at_will.effects import EffectKind
 from rules.fire_at_will.units import CHARGING_TEXT, Unit
 
 FOOT_SURRENDERS_ON = 4

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.decisions import Answers
+from rules.core.defaults import battle_rules
 from rules.core.dice import D6_DICE, DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.records import Resolution
-from rules.core.registry import BattleRules, ChartsSpec, HelpTopic, Procedure, RuleSet
+from rules.core.registry import ChartsSpec, HelpTopic, Procedure, RuleSet
 from rules.labataille import battle, commands, effects
 from rules.labataille.assault import Assault, resolve_assault
 from rules.labataille.charge import MAX_CHARGE_MP, resolve_charge
@@ -144,20 +145,11 @@ RULESET_ENTRY = RuleSet(
     title="La Bataille",
     effects=effects.TEXTS,
     help=HelpTopic(words=(("Stacks (attackers, defenders)", STACK),), reference=REFERENCE),
-    battle=BattleRules(
-        phases=battle.PHASES,
-        unit_fields=battle.ROSTER_FIELDS,
-        read_attributes=battle.read_roster_attributes,
-        check_unit=battle.check_unit,
-        prepare=commands.prepare,
-        apply_effects=battle.apply_effects,
-        new_turn=battle.new_turn,
-        reminders=battle.reminders,
-        unit_words=battle.unit_words,
+    battle=battle_rules(
+        battle, commands.prepare,
         strength_label="increments",
         dice_faces=D6_DICE,
         charts=ChartsSpec(commands.PACK, describe_pack, "docs/labataille.md"),
-        settings=battle.SETTINGS,
         # A leader's value is a dice modifier (reference A.6): a general carries his own.
         general_values=(-MAX_LEADER, MAX_LEADER),
     ),

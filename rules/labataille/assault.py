@@ -16,9 +16,9 @@ from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, D66, DiceSource, d66_add, d66_band, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.names import name_key
-from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.charts import MAX_IMPETUS, ChartPack, ChartResult, Table, parse_result
-from rules.labataille.effects import DISORDERED, INCREMENTS
+from rules.labataille.effects import DISORDERED, INCREMENTS, EffectKind
 from rules.labataille.fire import BELOW_SAID, FireBelowChart, fire
 from rules.labataille.morale import SHIFT_SOURCE, Check, Outcome, morale_check, shift_count
 from rules.labataille.needs import check_assault_needs

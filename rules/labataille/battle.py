@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rules.core.defaults import read_words
 from rules.core.engagements import Engagement, EngagementWords, register_engagement_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.notation import possessive
-from rules.core.records import Effect, EffectKind
+from rules.core.records import Effect
 from rules.core.registry import UnitWords
 from rules.core.roster import (
     GONE,
@@ -29,7 +30,6 @@ from rules.core.roster import (
     engage,
     engagement_changes,
     name_key,
-    register_phrases,
     roster_changes,
 )
 from rules.labataille.effects import (
@@ -40,6 +40,7 @@ from rules.labataille.effects import (
     REACTED,
     SQUARE,
     TIRED,
+    EffectKind,
 )
 from rules.labataille.fire import SETTING as FIRE_BELOW
 from rules.labataille.fire import FireBelowChart
@@ -83,6 +84,14 @@ def fire_below(settings: Mapping[str, Any]) -> FireBelowChart:
 
 
 CHANGE_PHRASES: dict[str, Phrase] = {
+    # Said as the other rule sets say them (a change read without its rule set, in a rule
+    # set's own tests, takes the words the rule sets agree on).
+    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
+    "nation": Phrase("is now {value}", words=(("french", "French"), ("british", "British"))),
+    "morale": Phrase("now has basic morale {value}", "no longer has a basic morale"),
+    "formation": Phrase("is now in {value}", "no longer has a formation",
+                        words=(("skirmish", "skirmish order"),)),
+    "light": Phrase("now counts as light troops", "no longer counts as light troops"),
     "state": Phrase("is now {value}", "is in good order"),
     "fatigue": Phrase("is now {value}", "is fresh"),
     "charge": Phrase("now carries {value}", "has its Charge marker removed", words=(
@@ -93,7 +102,6 @@ FATIGUE = {TIRED: Fatigue.TIRED.value, EXHAUSTED: Fatigue.EXHAUSTED.value}
 CHARGE_MARKERS = {CHARGING: ChargeMarker.CHARGING.value, CHARGED: ChargeMarker.CHARGED.value,
                   # as logged before the markers read as sentences
                   "charging": ChargeMarker.CHARGING.value, "charged": ChargeMarker.CHARGED.value}
-register_phrases(CHANGE_PHRASES)
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
@@ -119,10 +127,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
-    if name is not None:
-        raise InvalidInput(f"{where}: only words go here (`infantry morale=34`), not "
-                           f"`{name}:`.", hint="The stack's name has its own option.")
+    values = read_words(ROSTER_FIELDS, text, where, "infantry morale=34", "stack")
     if require_arm:
         _require_morale(values, where)
     return json_safe(values)

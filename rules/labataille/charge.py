@@ -14,7 +14,7 @@ from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.notation import possessive
-from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import (
     Assault,
     Run,
@@ -30,7 +30,7 @@ from rules.labataille.assault import (
     unsupplied_artillery,
 )
 from rules.labataille.charts import ChartPack, ChartResult
-from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED
+from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED, EffectKind
 from rules.labataille.fire import BELOW_SAID, FireBelowChart, fire
 from rules.labataille.morale import Check, morale_check
 from rules.labataille.needs import check_charge_needs

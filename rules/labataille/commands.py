@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.core.decisions import Answers, given_answers
+from rules.core.decisions import Answers
+from rules.core.defaults import asking, dispatcher
 from rules.core.dice import DiceSource
 from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput, NotAllowed
@@ -47,12 +48,7 @@ def prepare_assault(options: Mapping[str, Any], roster: Roster | None,
         attackers, defenders, firefight = locked_in(roster, attackers, defenders)
     assault = Assault(tuple(attackers), tuple(defenders), old_guard, firefight, pack,
                       fire_below=fire_below(settings))
-    given = dict(options)
-
-    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return resolve_assault(assault, dice, given_answers(given, answers))
-
-    return run
+    return asking(options, lambda dice, answers: resolve_assault(assault, dice, answers))
 
 
 def roster_stacks(text: str, where: str, roster: Roster) -> list[Stack]:
@@ -131,12 +127,7 @@ def prepare_cavalry(options: Mapping[str, Any], roster: Roster | None,
                      pack=battle_pack(settings), cavalry=True, spent=options.get("spent"),
                      reached=options.get("reached") is not False,
                      fire_below=fire_below(settings))
-    given = dict(options)
-
-    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return resolve_charge(charge, dice, given_answers(given, answers))
-
-    return run
+    return asking(options, lambda dice, answers: resolve_charge(charge, dice, answers))
 
 
 def charging(options: Mapping[str, Any], key: str, roster: Roster | None,
@@ -167,27 +158,19 @@ def prepare_square(options: Mapping[str, Any], roster: Roster | None,
                    settings: Mapping[str, Any]) -> Prepared:
     infantry = one_stack(options, "stack", roster, "Infantry")
     chargers = charging(options, "cavalry", roster, infantry)
-    pack, given = battle_pack(settings), dict(options)
+    pack = battle_pack(settings)
     distance, target = int(options["distance"]), bool(options.get("target"))
-
-    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return form_square(infantry, distance, chargers, target, pack, dice,
-                           given_answers(given, answers))
-
-    return run
+    return asking(options, lambda dice, answers: form_square(
+        infantry, distance, chargers, target, pack, dice, answers))
 
 
 def prepare_reaction(options: Mapping[str, Any], roster: Roster | None,
                      settings: Mapping[str, Any]) -> Prepared:
     reactor = one_stack(options, "reactor", roster, "Reacting cavalry")
     chargers = charging(options, "charger", roster, reactor)
-    pack, gap, given = battle_pack(settings), int(options["gap"]), dict(options)
-
-    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return reaction_charge(reactor, chargers, gap, pack, dice,
-                               given_answers(given, answers))
-
-    return run
+    pack, gap = battle_pack(settings), int(options["gap"])
+    return asking(options, lambda dice, answers: reaction_charge(
+        reactor, chargers, gap, pack, dice, answers))
 
 
 def prepare_formup(options: Mapping[str, Any], roster: Roster | None,
@@ -205,12 +188,8 @@ def prepare_formup(options: Mapping[str, Any], roster: Roster | None,
 def prepare_recall(options: Mapping[str, Any], roster: Roster | None,
                    settings: Mapping[str, Any]) -> Prepared:
     chargers = tuple(given_stacks(options, "chargers", roster, "Light cavalry"))
-    pack, given = battle_pack(settings), dict(options)
-
-    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return light_recall(chargers, pack, dice, given_answers(given, answers))
-
-    return run
+    pack = battle_pack(settings)
+    return asking(options, lambda dice, answers: light_recall(chargers, pack, dice, answers))
 
 
 PROCEDURES: dict[str, Callable[..., Prepared]] = {
@@ -225,6 +204,4 @@ PROCEDURES: dict[str, Callable[..., Prepared]] = {
 }
 
 
-def prepare(procedure: str, options: Mapping[str, Any], roster: Roster | None = None,
-            battle_settings: Mapping[str, Any] | None = None) -> Prepared:
-    return PROCEDURES[procedure](options, roster, battle_settings or {})
+prepare = dispatcher(PROCEDURES)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from rules.core.notation import possessive
-from rules.core.records import EffectKind as E
+from rules.core.records import effect_kinds
+
+EffectKind = E = effect_kinds(ROUTED="routed", SURRENDERED="surrendered",
+                              FIREFIGHT="firefight", FORMATION="formation")
 
 DISORDERED = "disordered"  # the value of a core marker_set effect
 INCREMENTS = "increments"  # the measure of damage

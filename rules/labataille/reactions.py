@@ -15,11 +15,11 @@ from dataclasses import replace
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D66, DiceSource, d66_add, d66_band, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import Assault, Run
 from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, check_recall, recall
 from rules.labataille.charts import CARRE_RESULTS, ChartPack
-from rules.labataille.effects import CHARGED, CHARGING, DISORDERED, REACTED, SQUARE
+from rules.labataille.effects import CHARGED, CHARGING, DISORDERED, REACTED, SQUARE, EffectKind
 from rules.labataille.morale import Check, morale_check
 from rules.labataille.needs import check_leaders
 from rules.labataille.units import RULESET, Arm, ChargeMarker, Fatigue, Formation, Order, Stack

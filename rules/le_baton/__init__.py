@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from rules.core.dice import DiceSource
-from rules.core.records import Resolution
-from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
+from rules.core.defaults import battle_rules, procedures
+from rules.core.registry import HelpTopic, RuleSet
 from rules.le_baton import battle, commands, effects, phases
 from rules.le_baton.inputs import MELEE_SITUATION, UNIT
 from rules.le_baton.movement import movement_lines
@@ -23,36 +19,19 @@ SUMMARIES = {
 }
 
 
-def _runner(name: str):
-    def run(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
-        return commands.prepare(name, request)(dice)
-
-    return run
-
-
 RULESET_ENTRY = RuleSet(
     key=RULESET,
     title="Le Baton",
     effects=effects.TEXTS,
+    losses=effects.LOSSES,
     help=HelpTopic(
         words=(("Units", UNIT), ("Melee situation (after a roster name)", MELEE_SITUATION)),
         reference=(("Movement (phases 3 and 8)", tuple(movement_lines())),),
     ),
-    procedures={
-        name: Procedure(name, SUMMARIES[name], commands.REQUEST_KEYS[name], _runner(name))
-        for name in commands.PROCEDURES
-    },
-    battle=BattleRules(
-        phases=battle.PHASES,
-        unit_fields=battle.ROSTER_FIELDS,
-        read_attributes=battle.read_roster_attributes,
-        check_unit=battle.check_unit,
-        prepare=commands.prepare,
-        apply_effects=battle.apply_effects,
-        new_turn=battle.new_turn,
-        reminders=battle.reminders,
-        phase_warning=phases.phase_warning,
-        strength_label="figures",
-        unit_words=battle.unit_words,
-    ),
+    # A request is read as the command's options are: one input path per procedure.
+    procedures=procedures(commands.prepare, {
+        name: (SUMMARIES[name], commands.REQUEST_KEYS[name]) for name in commands.PROCEDURES}),
+    battle=battle_rules(battle, commands.prepare, phrases=effects.CHANGE_PHRASES,
+                        phase_warning=phases.phase_warning,
+                        strength_label="figures"),
 )

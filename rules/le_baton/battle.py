@@ -7,23 +7,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rules.core.defaults import read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
-from rules.core.records import Effect, EffectKind
+from rules.core.names import name_key
+from rules.core.records import Effect
 from rules.core.registry import UnitWords
 from rules.core.roster import (
     GONE,
     Change,
-    Phrase,
     Roster,
     RosterUnit,
     disengage,
     engage,
     engagement_changes,
-    name_key,
-    register_phrases,
     roster_changes,
 )
+from rules.le_baton.effects import EffectKind
 from rules.le_baton.inputs import FIGURES, ROSTER_FIELDS, UNIT, build_unit
 from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit
 
@@ -53,28 +53,6 @@ MARKER_FIELDS = FieldSet((
 MELEE, FIREFIGHT = "melee", "firefight"
 
 
-# How players say a change to each roster field and marker ("La Sarre is now in melee with
-# 42nd Highlanders"). Whether a unit has fought a round of its melee is the engine's own
-# bookkeeping, as the roster line leaves it out too.
-CHANGE_PHRASES: dict[str, Phrase] = {
-    "nation": Phrase("is now {value}", words=(("french", "French"), ("british", "British"))),
-    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
-    "quality": Phrase("is now {value}"),
-    "formation": Phrase("is now in {value}", "no longer has a formation",
-                        words=(("skirmish", "skirmish order"),)),
-    "horse": Phrase("is now {value}", "no longer has a cavalry type",
-                    words=(("heavy-dragoons", "heavy dragoons"),
-                           ("light-dragoons", "light dragoons"))),
-    "guns": Phrase("now fires {value}-pound shot", "no longer has a weight of shot"),
-    "casualties": Phrase("has {value} casualties in all", "has no casualties",
-                         one="has 1 casualty in all"),
-    "halted": Phrase("is halted", "is no longer halted"),
-    "held": Phrase("is held (failed recall)", "is no longer held"),
-    "charge_marker": Phrase("has a charge marker", "has its charge marker removed"),
-    "fought": Phrase(""),
-}
-register_phrases(CHANGE_PHRASES)
-
 # Markers shown by name on a roster line, in this order.
 SHOWN_MARKERS = ("halted", "held", "charge_marker")
 
@@ -90,10 +68,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
-    if name is not None:
-        raise InvalidInput(f"{where}: only words go here (`british inf veteran line`), "
-                           f"not `{name}:`.", hint="The unit's name has its own option.")
+    values = read_words(ROSTER_FIELDS, text, where, "british inf veteran line")
     if require_arm:
         _require_nation_and_arm(values, where)
     # What each arm may have is checked with the rest of the unit (``check_unit``).

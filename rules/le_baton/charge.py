@@ -9,8 +9,9 @@ from dataclasses import dataclass, replace
 from rules.core.decisions import Answers
 from rules.core.dice import D6, DiceSource, TwoD6, plain_readings
 from rules.core.errors import NotAllowed
-from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
+from rules.le_baton.effects import EffectKind
 from rules.le_baton.fire import FireTarget, Target, shoot
 from rules.le_baton.morale import Situation, run_check
 from rules.le_baton.units import (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.core.decisions import Answers, given_answers
+from rules.core.defaults import asking
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
@@ -141,12 +141,7 @@ def _situation(o: Mapping[str, Any], unit: Unit, roster: Roster | None) -> Situa
 
 
 def _morale(unit: Unit, phase: int, situation: Situation, o: Mapping[str, Any]) -> Prepared:
-    given = dict(o)
-
-    def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return resolve_morale(unit, phase, situation, dice, given_answers(given, answers))
-
-    return run
+    return asking(o, lambda dice, answers: resolve_morale(unit, phase, situation, dice, answers))
 
 
 def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
@@ -168,12 +163,7 @@ def prepare_charge(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     s = ChargeSituation(**{k: bool(o.get(k)) for k in (
         "target_defensive_terrain", "flank_or_rear", "another_infantry_charging",
         "target_already_contacted", "cannot_form_line")})
-    given = dict(o)
-
-    def charge(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return resolve_charge(charger, target, s, dice, given_answers(given, answers))
-
-    return charge
+    return asking(o, lambda dice, answers: resolve_charge(charger, target, s, dice, answers))
 
 
 def _side(value: Any, where: str, roster: Roster | None) -> Side:

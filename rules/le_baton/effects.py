@@ -1,10 +1,17 @@
-"""How Le Baton's effects read (the kinds its entry registers beside the core
+"""How Le Baton's effects read (the kinds its entry declares beside the core
 vocabulary)."""
 
 from __future__ import annotations
 
-from rules.core.records import Effect
-from rules.core.records import EffectKind as E
+from rules.core.records import Effect, effect_kinds
+from rules.core.roster import Phrase
+
+EffectKind = E = effect_kinds(
+    ROUTED="routed", RETIRE="retire", HALTED="halted", CASUALTIES="casualties",
+    FORMATION="formation", PLACED="placed", FOLLOW_UP="follow_up",
+    CHARGE_MARKER="charge_marker", RECALLED="recalled", HELD="held", IN_MELEE="in_melee",
+    MELEE_ENDS="melee_ends", FIREFIGHT="firefight", FOUGHT="fought",
+)
 
 
 def _casualties(effect: Effect) -> str:
@@ -26,4 +33,27 @@ TEXTS = {
     E.MELEE_ENDS: "is out of melee",
     E.FIREFIGHT: "is locked in a firefight with {value}",
     E.FOUGHT: "has had its first combat: it continues the melee without its edge",
+}
+
+LOSSES = {E.CASUALTIES: "figures"}  # the kinds that count a loss in a number, and its measure
+
+# How players say a change to each roster field and marker ("La Sarre is now in melee with
+# 42nd Highlanders"). Whether a unit has fought a round of its melee is the engine's own
+# bookkeeping, as the roster line leaves it out too.
+CHANGE_PHRASES: dict[str, Phrase] = {
+    "nation": Phrase("is now {value}", words=(("french", "French"), ("british", "British"))),
+    "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
+    "quality": Phrase("is now {value}"),
+    "formation": Phrase("is now in {value}", "no longer has a formation",
+                        words=(("skirmish", "skirmish order"),)),
+    "horse": Phrase("is now {value}", "no longer has a cavalry type",
+                    words=(("heavy-dragoons", "heavy dragoons"),
+                           ("light-dragoons", "light dragoons"))),
+    "guns": Phrase("now fires {value}-pound shot", "no longer has a weight of shot"),
+    "casualties": Phrase("has {value} casualties in all", "has no casualties",
+                         one="has 1 casualty in all"),
+    "halted": Phrase("is halted", "is no longer halted"),
+    "held": Phrase("is held (failed recall)", "is no longer held"),
+    "charge_marker": Phrase("has a charge marker", "has its charge marker removed"),
+    "fought": Phrase(""),
 }

@@ -9,8 +9,9 @@ from enum import StrEnum
 
 from rules.core.dice import D6Pool, DiceSource, Reading, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.records import EffectKind, Modifier, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
+from rules.le_baton.effects import EffectKind
 from rules.le_baton.units import RULESET, SHEET, Arm, Formation, Nation, Unit, require_figures
 
 FIRE_RANGE = 4  # inches: "Target (4" range and roll one die per two figures, artillery too)"

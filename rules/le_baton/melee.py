@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from rules.core.dice import D6, D6Pool, DiceSource, plain_readings, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import (
-    EffectKind,
     Modifier,
     Resolution,
     ResolutionBuilder,
@@ -15,6 +14,7 @@ from rules.core.records import (
     Severity,
 )
 from rules.le_baton.dice_counts import melee_dice
+from rules.le_baton.effects import EffectKind
 from rules.le_baton.fire import hits
 from rules.le_baton.units import RULESET, SHEET, Arm, Formation, Horse, Unit, require_figures
 

@@ -14,7 +14,6 @@ from rules.core.decisions import Answer, Answers, Question, Undecided
 from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import NotAllowed
 from rules.core.records import (
-    EffectKind,
     Modifier,
     Resolution,
     ResolutionBuilder,
@@ -22,6 +21,7 @@ from rules.core.records import (
     Severity,
     Step,
 )
+from rules.le_baton.effects import EffectKind
 from rules.le_baton.units import MORALE, RULESET, SHEET, Arm, Formation, Nation, Unit
 
 PHASE_TITLES: dict[int, str] = {

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.decisions import Answers
+from rules.core.defaults import battle_rules
 from rules.core.dice import BATTLE_DICE_FACES, DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.records import Resolution
-from rules.core.registry import BattleRules, HelpTopic, Procedure, RuleSet
+from rules.core.registry import HelpTopic, Procedure, RuleSet
 from rules.tricorne import battle, commands, effects
 from rules.tricorne.inputs import TYPED_BONUS_TARGET, UNIT, json_unit, json_units
 from rules.tricorne.melee import Melee, resolve_melee
@@ -59,18 +60,11 @@ RULESET_ENTRY = RuleSet(
     # Its settings are shown from `battle.settings` (`/help topic:tricorne part:settings`).
     help=HelpTopic(words=(("Melee units (attacker, defender, bonus)", UNIT),),
                    reference=REFERENCE),
-    battle=BattleRules(
-        phases=battle.PHASES,
-        unit_fields=battle.ROSTER_FIELDS,
-        read_attributes=battle.read_roster_attributes,
-        check_unit=battle.check_unit,
-        prepare=commands.prepare,
-        apply_effects=battle.apply_effects,
-        new_turn=battle.new_turn,
-        unit_words=battle.unit_words,
+    battle=battle_rules(
+        battle, commands.prepare,
+        gone_reasons={"eliminated": "is eliminated"},
         strength_label="blocks",
         dice_faces=BATTLE_DICE_FACES,
-        settings=battle.SETTINGS,
         standings=battle.victory_banners,
         check_settings=settings_from,
     ),

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rules.core.defaults import apply_each, read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import json_safe
 from rules.core.records import Effect, EffectKind
@@ -20,7 +21,6 @@ from rules.core.roster import (
     RosterGeneral,
     RosterUnit,
     name_key,
-    register_phrases,
     roster_changes,
 )
 from rules.tricorne.effects import (
@@ -55,7 +55,6 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "terrain": Phrase("is now in {value}", "is in the open"),
     "moved": Phrase("has moved this turn", "has not moved this turn"),
 }
-register_phrases(CHANGE_PHRASES)
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
@@ -69,10 +68,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    name, values = ROSTER_FIELDS.read_text(text, where, names=False)
-    if name is not None:
-        raise InvalidInput(f"{where}: only words go here (`highland full=4`), not `{name}:`.",
-                           hint="The unit's name has its own option.")
+    values = read_words(ROSTER_FIELDS, text, where, "highland full=4")
     if require_arm:
         _require_type(values, where)
     _refuse_leader(values, where)
@@ -132,17 +128,7 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
 
 
 def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:
-    units = {name_key(u.name): u for u in roster.units}
-    generals = {name_key(g.name): g for g in roster.generals}
-    for effect in effects:
-        key = name_key(effect.unit)
-        if key in units:
-            units[key] = _unit_effect(units[key], effect)
-        elif key in generals:
-            generals[key] = _general_effect(generals[key], effect)
-    after = replace(roster, units=tuple(units.values()), generals=tuple(generals.values()))
-    changes = roster_changes(roster, after)
-    return after, changes
+    return apply_each(effects, roster, _unit_effect, _general_effect)
 
 
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:

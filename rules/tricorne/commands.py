@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.core.decisions import Answers, given_answers
-from rules.core.dice import DiceSource
+from rules.core.defaults import asking, dispatcher
 from rules.core.errors import InvalidInput
 from rules.core.fields import split_units
 from rules.core.notation import refuse_roster_word, roster_entry, split_name, unquoted
@@ -52,12 +51,7 @@ def prepare_melee(options: Mapping[str, Any], roster: Roster | None,
         bonus = named or enemies(roster, defender)
         typed = typed_roster_target(attacker, roster)
     melee = Melee(attacker, defender, card, tuple(bonus), typed)
-    given = dict(options)
-
-    def melee_now(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        return resolve_melee(melee, dice, given_answers(given, answers), settings)
-
-    return melee_now
+    return asking(options, lambda dice, answers: resolve_melee(melee, dice, answers, settings))
 
 
 def roster_unit(text: str, where: str, roster: Roster) -> Unit:
@@ -122,6 +116,4 @@ def check_sides(attacker: Unit, others: list[Unit]) -> None:
 PROCEDURES = {"melee": prepare_melee}
 
 
-def prepare(procedure: str, options: Mapping[str, Any], roster: Roster | None = None,
-            battle_settings: Mapping[str, Any] | None = None) -> Prepared:
-    return PROCEDURES[procedure](options, roster, battle_settings or {})
+prepare = dispatcher(PROCEDURES)

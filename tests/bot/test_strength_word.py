@@ -3,15 +3,19 @@ Le Baton. The words of `/unit add` and `/unit edit` take it, and every reply use
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 
 from bot.offline import OfflineDiscord
 from bot.storage.models import Event, Unit
+from rules.core.roster import strength_count, strength_word
+from rules.registry import RULESETS
 
 from .conftest import GM_USER, reply, text_of
 
 LE_BATON = '/battle start ruleset:le-baton name:Bussaco'
 FIRE_AT_WILL = '/battle start ruleset:fire-at-will name:"Quebec 1759"'
+BATTLE_RULESETS = [r for r in RULESETS.values() if r.battle is not None]
 
 
 async def gm(session: OfflineDiscord, line: str):
@@ -87,22 +91,39 @@ async def test_unit_edit_takes_the_word_and_says_the_change_in_it(discord_sessio
     assert (await strengths(discord_session)) == {"4e Léger": 11}
 
 
-async def test_the_strength_option_is_described_for_every_rule_set(discord_session):
+async def test_the_strength_option_is_described_once_for_every_rule_set(discord_session):
     unit = discord_session.tree.get_command("unit")
     add = unit.to_dict(discord_session.tree)["options"][0]
     assert add["name"] == "add"
     (strength,) = [o for o in add["options"] if o["name"] == "strength"]
-    assert strength["description"] == ("Strength: SP (fire-at-will), figures (le-baton), blocks "
-                                       "(tricorne), increments (labataille)")
+    assert strength["autocomplete"] is True
+    assert strength["description"] == ("Strength, in the rule set's own word (offered as you "
+                                       "type a number)")
 
 
-async def test_help_names_each_rule_sets_strength_word(discord_session):
-    for topic, label, word in (("le-baton", "figures", "figures=N"),
-                               ("fire-at-will", "SP", "sp=N")):
-        message = await reply(discord_session, f"/help topic:{topic} part:words")
-        fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
-        text = fields[f"In a battle: strength in {label}"]
-        assert f"`{word}`" in text and f"counts {label}" in text
+@pytest.mark.parametrize("ruleset", BATTLE_RULESETS, ids=lambda r: r.key)
+async def test_the_strength_is_offered_in_the_battle_s_own_word(discord_session, ruleset):
+    await gm(discord_session, f"/battle start ruleset:{ruleset.key} name:Somewhere")
+    label = ruleset.battle.strength_label
+    for command, given in ((["unit", "add"], {"side": "x", "name": "y"}),
+                           (["unit", "edit"], {"unit": "y"})):
+        offered = await discord_session.autocomplete(
+            command, {**given, "strength": "4"}, "strength", channel_id=100, user_id=GM_USER,
+            guild_id=10)
+        assert offered == [{"name": strength_count(4, label), "value": 4}]
+    first = await discord_session.autocomplete(
+        ["unit", "add"], {"side": "x", "name": "y"}, "strength", channel_id=100,
+        user_id=GM_USER, guild_id=10)
+    assert [c["name"] for c in first][:2] == [strength_count(1, label), strength_count(2, label)]
+
+
+@pytest.mark.parametrize("ruleset", BATTLE_RULESETS, ids=lambda r: r.key)
+async def test_help_names_each_rule_sets_strength_word(discord_session, ruleset):
+    label = ruleset.battle.strength_label
+    message = await reply(discord_session, f"/help topic:{ruleset.key} part:words")
+    fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+    text = fields[f"In a battle: strength in {label}"]
+    assert f"`{strength_word(label)}=N`" in text and f"counts {label}" in text
 
 
 async def test_words_autocomplete_offers_the_strength_word(discord_session):

@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import pytest
 
-import rules.registry  # noqa: F401  (each rule set registers its phrases)
 from rules.core.engagements import Engagement, EngagementWords, register_engagement_words
 from rules.core.errors import InvalidInput
-from rules.core.records import Effect, EffectKind
+from rules.core.records import Effect
 from rules.core.roster import (
     Change,
     Phrase,
     Roster,
     RosterGeneral,
     RosterUnit,
+    Wording,
     describe_changes,
     general_changes,
-    register_phrases,
     take_strength,
     unit_changes,
 )
 from rules.le_baton.battle import apply_effects as lb_effects
+from rules.le_baton.effects import EffectKind
+from rules.registry import RULESETS
 
 
 def unit(who: str, field: str, before, after) -> Change:
@@ -100,11 +101,25 @@ def test_every_effect_of_a_le_baton_melee_reads_without_field_names():
     ]
 
 
-def test_rule_sets_may_share_a_field_only_if_they_say_it_alike():
-    register_phrases({"arm": Phrase("is now {value}",
-                                    words=(("other", "neither foot, horse nor guns"),))})
-    with pytest.raises(ValueError, match="`arm` differently"):
-        register_phrases({"arm": Phrase("becomes {value}")})
+def test_two_rule_sets_may_phrase_one_field_each_its_own_way():
+    change = [unit("X", "arm", None, "other")]
+    mine = Wording(phrases={"arm": Phrase("becomes {value}")})
+    assert describe_changes(change, mine) == ["X becomes other"]
+    assert describe_changes(change, RULESETS["fire-at-will"].battle.wording) == [
+        "X is now neither foot, horse nor guns"]
+
+
+def test_a_rule_set_says_its_own_reasons_for_leaving_the_battle():
+    gone = [unit("Black Watch", "status", "active", "gone"),
+            unit("Black Watch", "gone_reason", None, "eliminated")]
+    assert describe_changes(gone, RULESETS["tricorne"].battle.wording) == [
+        "Black Watch is eliminated"]
+    assert describe_changes(gone, Wording("SP")) == [
+        "Black Watch is out of the battle (eliminated)"]
+    mine = Wording(gone_reasons={"destroyed": "is cut to pieces"})
+    assert describe_changes([unit("X", "status", "active", "gone"),
+                             unit("X", "gone_reason", None, "destroyed")], mine) == [
+        "X is cut to pieces"]
 
 
 def test_the_strength_word_is_taken_out_of_the_words():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import rules.fire_at_will  # noqa: F401  (registers its own kinds: lose_sp, shaken)
+import rules.fire_at_will  # noqa: F401  (declares its own kinds: lose_sp, shaken)
 from rules.core.effects import is_registered, register_effects
 from rules.core.records import Effect, _effect_dict
 from rules.core.records import EffectKind as E
@@ -29,29 +29,36 @@ def test_the_core_vocabulary_reads_in_any_unit_of_measure(effect, text):
     assert effect.describe() == text
 
 
-def test_a_rule_set_registers_its_own_kinds_when_its_entry_is_made():
-    assert not is_registered("takes_ground")
+def test_a_rule_set_declares_its_own_kinds_when_its_entry_is_made():
+    assert not is_registered("takes_ground", "test-set")
     RuleSet("test-set", "Test set", {}, HelpTopic(()),
             effects={"takes_ground": "takes ground into the hex"})
-    assert Effect("takes_ground", "Black Watch").describe() == \
+    assert Effect("takes_ground", "Black Watch", ruleset="test-set").describe() == \
         "Black Watch takes ground into the hex"
+    assert not is_registered("takes_ground", "other-set")  # its own, under its key
 
 
-def test_a_kind_reads_one_way_only():
-    register_effects({"shaken": "is shaken"})  # the same text again: fine
-    with pytest.raises(ValueError, match="`shaken` is already registered"):
-        register_effects({"shaken": "wavers"})
+def test_two_rule_sets_may_give_one_kind_each_its_own_text():
+    register_effects({"shaken": "wavers"}, "test-wavering")
+    assert Effect("shaken", "Foot", ruleset="test-wavering").describe() == "Foot wavers"
+    assert Effect("shaken", "Foot", ruleset="fire-at-will").describe() == "Foot is shaken"
+    assert Effect("shaken", "Foot", ruleset="fire-at-will") == Effect("shaken", "Foot")
 
 
-def test_an_unregistered_kind_says_how_to_register_it():
-    with pytest.raises(KeyError, match="register it with rules.core.effects"):
-        Effect("vanishes", "Ghosts").describe()
+def test_a_core_kind_reads_one_way_only():
+    with pytest.raises(ValueError, match="`damage` is a core kind"):
+        register_effects({"damage": "bleeds"}, "test-bleeding")
+
+
+def test_an_undeclared_kind_says_where_to_declare_it():
+    with pytest.raises(KeyError, match="RuleSet.effects"):
+        Effect("vanishes", "Ghosts", ruleset="fire-at-will").describe()
 
 
 def test_the_json_record_carries_measure_and_direction_only_when_given():
     moved = _effect_dict(Effect(E.MOVED, "Hussars", 2, measure="hexes", direction="back"))
     assert (moved["measure"], moved["direction"]) == ("hexes", "back")
-    assert "measure" not in _effect_dict(Effect(E.SHAKEN, "Hussars"))
+    assert "measure" not in _effect_dict(Effect("shaken", "Hussars", ruleset="fire-at-will"))
 
 
 def test_one_of_a_counted_measure_reads_singular():
@@ -61,13 +68,16 @@ def test_one_of_a_counted_measure_reads_singular():
     assert Effect(EffectKind.DAMAGE, "Foot", amount=2, measure="increments").describe() == \
         "Foot loses 2 increments"
     assert Effect(EffectKind.DAMAGE, "Foot", amount=1, measure="SP").describe() == "Foot loses 1 SP"
+    assert Effect(EffectKind.DAMAGE, "Foot", amount=1, measure="casualties").describe() == \
+        "Foot loses 1 casualty"
 
 
 def test_an_effect_says_what_its_fields_say_and_its_copies_say_their_own():
     from dataclasses import replace
 
-    effect = Effect("lose_sp", "Artois", 1)
+    effect = Effect("lose_sp", "Artois", 1, ruleset="fire-at-will")
     assert effect.describe() == effect.describe() == "Artois loses 1 SP"
     assert replace(effect, amount=2).describe() == "Artois loses 2 SP"
-    assert vars(effect) == vars(Effect("lose_sp", "Artois", 1))  # saying it keeps nothing
+    # saying it keeps nothing
+    assert vars(effect) == vars(Effect("lose_sp", "Artois", 1, ruleset="fire-at-will"))
     assert hash(effect) == hash(Effect("lose_sp", "Artois", 1))

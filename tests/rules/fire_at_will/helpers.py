@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rules.core.dice import ScriptedSource
-from rules.core.records import Effect, EffectKind, Resolution
+from rules.core.records import Effect, Resolution
+from rules.fire_at_will.effects import EffectKind
 from rules.fire_at_will.units import Arm, Charger, General, MeleeUnit, Order, Unit
 
 

@@ -8,10 +8,11 @@ import pytest
 
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.records import Effect, EffectKind
+from rules.core.records import Effect
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, describe_changes
 from rules.fire_at_will.battle import apply_effects, check_unit, read_roster_attributes
 from rules.fire_at_will.commands import prepare
+from rules.fire_at_will.effects import EffectKind
 
 ROSTER = Roster(
     units=(

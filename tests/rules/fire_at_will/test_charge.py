@@ -6,8 +6,8 @@ import pytest
 
 from rules.core.decisions import Answers, Undecided
 from rules.core.errors import InvalidInput, NotAllowed, NotEnoughDice
-from rules.core.records import EffectKind as E
 from rules.fire_at_will.charge import charge_modifiers, check_declaration, resolve_charge
+from rules.fire_at_will.effects import EffectKind as E
 from rules.fire_at_will.units import Cover, Direction, Order
 
 from .helpers import charger, effects, foot, guns, horse, run, skirmishers

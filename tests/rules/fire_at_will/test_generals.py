@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core.records import EffectKind as E
+from rules.fire_at_will.effects import EffectKind as E
 from rules.fire_at_will.melee import resolve_melee
 
 from .helpers import effects, foot, general, m, run

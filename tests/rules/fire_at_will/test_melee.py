@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import InvalidInput, NotAllowed, TooManyDice
-from rules.core.records import EffectKind as E
+from rules.fire_at_will.effects import EffectKind as E
 from rules.fire_at_will.melee import MELEE_FACTORS, melee_modifiers, resolve_melee
 from rules.fire_at_will.units import Arm, MeleeUnit, ObstacleReading, Settings, Unit
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import NotAllowed
-from rules.core.records import EffectKind as E
 from rules.fire_at_will.charge import resolve_surrender
+from rules.fire_at_will.effects import EffectKind as E
 from rules.fire_at_will.surrender import SurrenderSituation as S
 
 from .helpers import effects, foot, horse, run

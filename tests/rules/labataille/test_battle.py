@@ -10,10 +10,11 @@ import pytest
 from rules.core.decisions import Undecided
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput
-from rules.core.records import Effect, EffectKind
+from rules.core.records import Effect
 from rules.core.roster import GONE, Roster, RosterGeneral, RosterUnit
 from rules.labataille.battle import MELEE_SEGMENT, apply_effects, reminders
 from rules.labataille.commands import prepare, roster_stacks
+from rules.labataille.effects import EffectKind
 from rules.labataille.order import assault_order
 
 FIELDS = {"morale": 34, "melee": 10}

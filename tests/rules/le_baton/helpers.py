@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rules.core.decisions import Answers
 from rules.core.dice import ScriptedSource
-from rules.core.records import EffectKind, Resolution
+from rules.core.records import Resolution
+from rules.le_baton.effects import EffectKind
 from rules.le_baton.units import Arm, Formation, Horse, Nation, Unit
 
 

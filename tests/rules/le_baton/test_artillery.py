@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.records import EffectKind as E
+from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.fire import (
     ARTILLERY_TO_HIT,
     ArtilleryTarget,

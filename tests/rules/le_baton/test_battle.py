@@ -7,7 +7,6 @@ import pytest
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import Effect
-from rules.core.records import EffectKind as E
 from rules.core.roster import GONE, Change, Roster, RosterGeneral, RosterUnit
 from rules.le_baton import RULESET_ENTRY
 from rules.le_baton.battle import (
@@ -20,6 +19,7 @@ from rules.le_baton.battle import (
     reminders,
 )
 from rules.le_baton.commands import prepare
+from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality
 
 

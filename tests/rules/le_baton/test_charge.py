@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import NotAllowed
-from rules.core.records import EffectKind as E
 from rules.core.records import Severity
 from rules.le_baton.charge import ChargeSituation, resolve_charge
+from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.units import Formation, Horse, Nation, Quality
 
 from .helpers import (

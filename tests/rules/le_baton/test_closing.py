@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core.records import EffectKind as E
 from rules.core.records import Severity
+from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.morale import Situation, resolve_morale
 from rules.le_baton.units import Formation, Nation, Quality
 

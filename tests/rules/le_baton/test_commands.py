@@ -6,10 +6,10 @@ import pytest
 
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput
-from rules.core.records import EffectKind as E
 from rules.core.roster import Roster, RosterGeneral, RosterUnit
 from rules.le_baton import RULESET_ENTRY
 from rules.le_baton.commands import PROCEDURES, REQUEST_KEYS, prepare
+from rules.le_baton.effects import EffectKind as E
 from rules.registry import resolve
 
 from .helpers import effects

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.decisions import Undecided
-from rules.core.records import EffectKind as E
+from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.morale import Situation, resolve_morale
 from rules.le_baton.units import Arm, Formation
 

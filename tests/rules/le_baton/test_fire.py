@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.records import EffectKind as E
 from rules.core.records import Severity
+from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.fire import FIRE_TO_HIT, FireTarget, Target, resolve_fire
 from rules.le_baton.units import Formation, Nation
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import InvalidInput
-from rules.core.records import EffectKind as E
 from rules.le_baton.battle import check_unit, read_roster_attributes
 from rules.le_baton.charge import ChargeSituation, resolve_charge
+from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.inputs import read_unit_text
 from rules.le_baton.melee import Side, resolve_melee
 from rules.le_baton.units import Arm, Formation, Horse, Nation, Unit

@@ -6,8 +6,8 @@ import pytest
 
 from rules.core.dice import Reading
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.records import EffectKind as E
 from rules.core.records import Severity
+from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.melee import Side, resolve_melee, to_hit_modifiers
 from rules.le_baton.units import Formation, Horse, Nation, Quality
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from rules.core.errors import NotAllowed
-from rules.core.records import EffectKind as E
 from rules.core.records import Severity
+from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.morale import (
     MORALE_PHASES,
     Situation,
