@@ -182,7 +182,7 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
         elif outcome.group == REFUSED:
             key: tuple[object, ...] = (REFUSED,)
             label = "refused by the rules"
-        elif not fates and any(e.kind == EffectKind.FIREFIGHT for e in outcome.changes):
+        elif not fates and any(e.kind == FIREFIGHT for e in outcome.changes):
             # Nobody gave way and the two stand and fire on: an outcome of its own.
             key, label = ("firefight",), FIREFIGHT
         elif fates:

@@ -43,12 +43,17 @@ WALK = 20_000  # every request below walks in fewer paths than this
 
 # --- tiny procedures, by hand ------------------------------------------------------------------
 
-# The tiny procedures' rule set: a few kinds of its own, two of which count a loss.
+# The tiny procedures' rule set (here and in test_odds_glance): a few kinds of its own, two
+# of which count a loss.
 EffectKind = effect_kinds(ROUTED="routed", RETIRE="retire", LOSE_SP="lose_sp",
-                          CASUALTIES="casualties")
+                          CASUALTIES="casualties", SURRENDERED="surrendered",
+                          GENERAL_WOUNDED="general_wounded", GENERAL_KILLED="general_killed",
+                          FIREFIGHT="firefight")
 TEST_RULESET = RuleSet("test", "Test", {}, HelpTopic(()), effects={
     EffectKind.ROUTED: "routs", EffectKind.RETIRE: 'retires {amount}"',
     EffectKind.LOSE_SP: "loses {amount} SP", EffectKind.CASUALTIES: "takes {amount} casualties",
+    EffectKind.SURRENDERED: "surrenders", EffectKind.GENERAL_WOUNDED: "is wounded",
+    EffectKind.GENERAL_KILLED: "is killed", EffectKind.FIREFIGHT: "is in a firefight with {value}",
 }, losses={EffectKind.LOSE_SP: "SP", EffectKind.CASUALTIES: "figures"})
 
 

@@ -22,10 +22,10 @@ from rules.core.odds_glance import (
     glance,
     lead_of,
 )
-from rules.core.records import Effect, EffectKind, Resolution, ResolutionBuilder, Severity
+from rules.core.records import Effect, Resolution, ResolutionBuilder, Severity
 from rules.registry import RULESETS
 
-from .test_odds import REQUESTS, request
+from .test_odds import REQUESTS, EffectKind, request
 
 SIDES = {"Grenadiers": "attackers", "Béarn": "defenders"}
 
