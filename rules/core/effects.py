@@ -29,14 +29,19 @@ CORE_KEY = ""  # the namespace of the core vocabulary, which every rule set read
 # (rule set key, kind) -> text; and (rule set key, kind) -> the measure a loss counts in.
 _TEXTS: dict[tuple[str, str], EffectText] = {}
 _LOSSES: dict[tuple[str, str], str | None] = {}
+_FATES: dict[tuple[str, str], tuple[str, str]] = {}
+FATES = ("falls back", "routs", "gone")
+"""How far a unit gives way, least first: what the odds read first ("who wins")."""
 
 
 def register_effects(texts: Mapping[str, EffectText], ruleset: str = CORE_KEY,
-                     losses: Mapping[str, str | None] | None = None) -> None:
-    """A rule set's own kinds and their texts, under its key (its entry calls this), and the
+                     losses: Mapping[str, str | None] | None = None,
+                     fates: Mapping[str, tuple[str, str]] | None = None) -> None:
+    """A rule set's own kinds and their texts, under its key (its entry calls this); the
     kinds among them, or of the core, that count a loss in a number, with the measure it
-    counts in (None: the effect's own ``measure``). Declaring a key again replaces what it
-    declared: one key is one rule set."""
+    counts in (None: the effect's own ``measure``); and the kinds by which a unit gives way,
+    with how far (one of ``FATES``) and how a player says it (``("gone", "breaks")``).
+    Declaring a key again replaces what it declared: one key is one rule set."""
     for kind, text in texts.items():
         if ruleset != CORE_KEY and (CORE_KEY, str(kind)) in _TEXTS:
             raise ValueError(f"the effect kind `{kind}` is a core kind: use it as it reads, "
@@ -44,6 +49,16 @@ def register_effects(texts: Mapping[str, EffectText], ruleset: str = CORE_KEY,
         _TEXTS[(ruleset, str(kind))] = text
     for kind, measure in (losses or {}).items():
         _LOSSES[(ruleset, str(kind))] = measure
+    for kind, (fate, said) in (fates or {}).items():
+        if fate not in FATES:
+            raise ValueError(f"the fate of `{kind}` is one of {', '.join(FATES)}, not {fate!r}")
+        _FATES[(ruleset, str(kind))] = fate, said
+
+
+def declared_fate(effect: Any) -> tuple[str, str] | None:
+    """How far the effect's kind makes its unit give way, as its rule set declared it, and
+    how a player says it; None when it declared nothing for that kind."""
+    return _FATES.get((effect.ruleset, str(effect.kind)))
 
 
 def is_registered(kind: str, ruleset: str = CORE_KEY) -> bool:

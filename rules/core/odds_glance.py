@@ -7,9 +7,10 @@ This module reads a distribution as that player does.
 
 - **Fates.** What decides a fight is which units give way: a unit *gone* (eliminated,
   surrendered, removed), one that *routs*, one that *falls back* (retires, retreats, is halted,
-  bounces). A fate is read from the effect's kind, and for a move from its verb; only effects
-  on the units of the fight count (a general or a leader is no unit of it). Everything else
-  (losses, markers, advances, banners, a general's fate) is detail.
+  bounces). A fate is what the effect's rule set declared for its kind (``RuleSet.fates``);
+  failing that it is read from the words of the kind, and for a move from its verb; only
+  effects on the units of the fight count (a general or a leader is no unit of it).
+  Everything else (losses, markers, advances, banners, a general's fate) is detail.
 - **Main outcomes.** Results with the same fates are one main outcome, named by them ("Béarn
   routs"). A result where no unit gives way is named by the lead of its headline, up to a
   colon, a parenthesis or a number ("52nd wins the melee", "4e Léger and 52nd tie").
@@ -34,6 +35,7 @@ from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
 
+from rules.core.effects import declared_fate
 from rules.core.odds import REFUSED, Distribution, OutcomeOdds, wilson_interval
 from rules.core.records import Effect, EffectKind
 
@@ -58,7 +60,9 @@ _FATE_WORDS: tuple[tuple[str, Fate, str], ...] = (
     ("retreat", Fate.FALLS_BACK, "retreats"),
     ("halt", Fate.FALLS_BACK, "is halted"),
     ("bounce", Fate.FALLS_BACK, "bounces"),
+    ("fall", Fate.FALLS_BACK, "falls back"),
 )
+_DECLARED = {"gone": Fate.GONE, "routs": Fate.ROUTS, "falls back": Fate.FALLS_BACK}
 DRAWN = "drawn"
 FIREFIGHT = "firefight"
 HOLD = "both hold"
@@ -67,10 +71,17 @@ OTHER_COLUMNS = "other columns"
 NOTHING_MORE = "nothing more"
 
 
-@lru_cache(maxsize=4096)
 def fate_of(effect: Effect) -> tuple[Fate, str] | None:
     """The fate an effect deals its unit, with the words for it; None for detail."""
-    words = (effect.value or "") if effect.kind == EffectKind.MOVED else str(effect.kind)
+    declared = declared_fate(effect)
+    if declared is not None:
+        return _DECLARED[declared[0]], declared[1]
+    return _fate_in_words((effect.value or "") if effect.kind == EffectKind.MOVED
+                          else str(effect.kind))
+
+
+@lru_cache(maxsize=4096)
+def _fate_in_words(words: str) -> tuple[Fate, str] | None:
     words = words.casefold()
     for word, fate, said in _FATE_WORDS:
         if word in words:

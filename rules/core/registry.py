@@ -136,9 +136,12 @@ class RuleSet:
     # The kinds that count a loss in a number (its own, or the core's ``damage``), and the
     # measure each counts in (None: the effect's own ``measure``): the odds' expected losses.
     losses: Mapping[str, str | None] = field(default_factory=dict)
+    # The kinds by which a unit gives way: how far (``rules.core.effects.FATES``) and how a
+    # player says it (``{E.BROKEN: ("gone", "breaks")}``): the odds' "who wins".
+    fates: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        register_effects(self.effects, self.key, self.losses)
+        register_effects(self.effects, self.key, self.losses, self.fates)
         if self.battle is not None:
             declare_wording(self.key, self.battle.wording)
 

@@ -106,7 +106,7 @@ prepare = dispatcher({"melee": melee})
 WORDS = RosterWords(FieldSet((MORALE,)), build, ("morale",), "morale=7", STANDS)
 RULESET_ENTRY = RuleSet(
     key=KEY, title="Skirmish (example)",
-    effects={E.BROKEN: "breaks and leaves the battle"},
+    effects={E.BROKEN: "breaks and leaves the battle"}, fates={E.BROKEN: ("gone", "breaks")},
     procedures=procedures(prepare, {"melee": (
         "a d6 per stand, 4+ hits; the loser falls back or tests", ("attacker", "defender"))}),
     help=HelpTopic(words=(("Units (attacker, defender)", UNIT),)),

@@ -88,3 +88,13 @@ async def test_the_help_topic_lists_its_words(discord_session):
     message = await reply(discord_session, "/help topic:skirmish")
     text = text_of(message)
     assert "stands=" in text and "morale=" in text and "/melee skirmish" in text
+
+
+async def test_its_odds_say_who_wins_by_the_kind_it_declares_a_unit_gives_way_by(
+        discord_session):
+    message = await reply(discord_session, '/melee odds skirmish attacker:"Rangers: stands=4 '
+                                           'morale=7" defender:"Voltigeurs: stands=3 morale=6" '
+                                           'choices:test')
+    assert message.embeds[0]["title"] == (
+        "🎯 Odds: both hold 61% · Rangers wins 29% · Voltigeurs wins 9.4%")
+    assert "`██▍        29%` Voltigeurs breaks" in message.embeds[0]["description"]

@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from rules.core.dice import D6, DiceSource, TwoD6
+from rules.core.effects import register_effects
 from rules.core.odds import exact_odds, odds_for_request
 from rules.core.odds_glance import (
     DRAWN,
@@ -214,3 +215,14 @@ def test_a_firefight_is_an_outcome_of_its_own_beside_who_wins():
         (FIREFIGHT, Fraction(2, 3)), ("1/45e wins", Fraction(1, 3))]
     assert [(line.label, line.probability) for line in seen.lines] == [
         (FIREFIGHT, Fraction(2, 3)), ("52nd routs", Fraction(1, 3))]
+
+
+def test_a_rule_set_declares_by_which_of_its_kinds_a_unit_gives_way():
+    register_effects({"broken": "breaks and leaves"}, "declared",
+                     fates={"broken": ("gone", "breaks")})
+    assert fate_of(Effect("broken", "Rangers", ruleset="declared")) == (Fate.GONE, "breaks")
+    # Undeclared, its words say nothing: detail, not a fate.
+    assert fate_of(Effect("broken", "Rangers", ruleset="another")) is None
+    with pytest.raises(ValueError, match="falls back, routs, gone"):
+        register_effects({"shattered": "shatters"}, "declared",
+                         fates={"shattered": ("shattered", "shatters")})
