@@ -16,8 +16,8 @@ from bot.battles.errors import BattleError
 from bot.battles.play import Played
 from bot.battles.service import BattleStore
 from bot.buttons import press
+from bot.cogs.lookups import replied
 from bot.render.resolution import escape
-from bot.replies import reply_to
 from bot.respond import Reply, answer
 from rules.core.names import name_key
 
@@ -35,7 +35,8 @@ class Decisions(commands.Cog):
     async def answer_command(self, interaction: discord.Interaction,
                              choice: app_commands.Range[str, 1, 100]) -> None:
         async def work() -> Reply:
-            return reply_to(await self.play_on(interaction, None, choice))
+            return replied(self.store, interaction,
+                           await self.play_on(interaction, None, choice))
 
         await answer(interaction, work)
 
@@ -80,7 +81,8 @@ class Decisions(commands.Cog):
         """A button under a question: the result goes out publicly; the question's buttons go
         away once it is answered; a refusal is private and changes nothing."""
         async def work() -> Reply:
-            return reply_to(await self.play_on(interaction, button_id, index))
+            return replied(self.store, interaction,
+                           await self.play_on(interaction, button_id, index))
 
         await press(interaction, work,
                     done=f"✅ Answered by {escape(interaction.user.display_name)}")

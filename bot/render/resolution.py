@@ -1,14 +1,21 @@
 """Turn an engine ``Resolution`` into embeds a player reads at a glance on a phone.
 
-The result comes first and is said once: the title is the headline and the colour says
-how hard it fell; the description is one line per unit it falls on (and, in a battle,
-what changed on the roster). The arithmetic follows, for whoever wants it: one field per
-step, each roll on one line (every die, every modifier with its reason, the total and what
-it was read against), the step's outcome closing its last roll.
+The public reply (``resolution_messages``) says the result once: the title is the headline
+and the colour says how hard it fell; under it one line per unit the result falls on (in a
+battle, what changed on the roster in its place), then one line per roll: who rolled, every
+die, every modifier with its reason, the total, what it was read against and the outcome.
+Players check dice, so the rolls stay public; the project defaults that decided the result
+close it in the footer.
+
+The procedure step by step (each step's narration, the readings under a roll, the
+reminders) is the trace (``trace_messages``), shown privately by the Steps button under the
+result: it may name the files and sections a reading comes from, which the public reply
+never does.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import discord
@@ -30,7 +37,7 @@ COLOURS: dict[Severity, int] = {
 ICONS: dict[Severity, str] = {
     Severity.NONE: "🛡️",
     Severity.MINOR: "↔️",
-    Severity.MAJOR: "⚠️",
+    Severity.MAJOR: "🩸",  # ⚠️ is kept for errors and refusals
     Severity.DECISIVE: "💥",
 }
 
@@ -45,13 +52,15 @@ def modifier_text(modifier: Modifier) -> str:
     return f"{modifier.signed()} {modifier.reason}"
 
 
-def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) -> str:
+def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
+              notes: bool = True) -> str:
     """One roll on one line: label, every die, every modifier with its reason, total, target.
 
-    ``labelled`` and ``with_target`` are off when the step around it already says them.
+    ``labelled`` and ``with_target`` are off when the step around it already says them;
+    ``notes`` (the readings under the roll) are the trace's, not the public reply's.
     """
     if roll.hits is not None:
-        return pool_line(roll, labelled=labelled, with_target=with_target)
+        return pool_line(roll, labelled=labelled, with_target=with_target, notes=notes)
     dice = dice_text(roll)
     parts = [f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"]
     parts.extend(modifier_text(m) for m in roll.modifiers)
@@ -62,7 +71,7 @@ def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) ->
         line += f" vs {roll.target}"
     if roll.result:
         line += f" → {roll.result}"
-    return line + notes_text(roll)
+    return line + notes_text(roll) if notes else line
 
 
 # How a die shows by its reading: hits in bold, dice set aside struck through.
@@ -74,7 +83,8 @@ def dice_text(roll: Roll) -> str:
                     for face, reading in zip(roll.dice, roll.readings, strict=True))
 
 
-def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) -> str:
+def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
+              notes: bool = True) -> str:
     """Dice read one by one: each die against the number, hits in bold."""
     dice = dice_text(roll) or "no dice"
     line = f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"
@@ -83,7 +93,7 @@ def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) ->
     if roll.target and with_target:
         line += f" vs {roll.target}"
     line += f" → {roll.result or roll.hits}"
-    return line + notes_text(roll)
+    return line + notes_text(roll) if notes else line
 
 
 def notes_text(roll: Roll) -> str:
@@ -118,34 +128,85 @@ def step_field(step: Step) -> FieldSpec:
     return FieldSpec(escape(name), "\n".join(lines))
 
 
-def effect_lines(resolution: Resolution) -> list[str]:
-    """One line per unit or general: everything that falls on it, in the order given."""
+def effect_lines(resolution: Resolution, *, unsaid: bool = False) -> list[str]:
+    """One line per unit or general: everything that falls on it, in the order given.
+
+    ``unsaid``: only what the headline does not say already (a unit whose every effect the
+    headline says gets no line), so that the public reply says each effect once.
+    """
     by_unit: dict[str, list[str]] = {}
     for effect in resolution.effects:
         text = effect.describe()
         if text.startswith(effect.unit):
             text = text[len(effect.unit):].lstrip(":").strip()
-        by_unit.setdefault(effect.unit, []).append(text)
-    return [f"**{escape(unit)}** {escape(', '.join(parts))}" for unit, parts in by_unit.items()]
+        by_unit.setdefault(effect.unit, [])
+        if not (unsaid and said_in(resolution.headline, effect.unit, text)):
+            by_unit[effect.unit].append(text)
+    return [f"**{escape(unit)}** {escape(', '.join(parts))}"
+            for unit, parts in by_unit.items() if parts]
 
 
-def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None) -> str:
-    """What the result does, under the headline; in a battle, what changed on the roster."""
-    lines = effect_lines(resolution) or ["No effect on any unit."]
+_AMOUNT = re.compile(r"(\d+) (\w+)")
+
+
+def said_in(headline: str, unit: str, text: str) -> bool:
+    """Whether the headline already says this effect on this unit: it names the unit, and
+    the effect's verb (``routs``: "rout") or its amount (``loses 2 SP``: "2 SP") is in it."""
+    head = headline.casefold()
+    if unit.casefold() not in head:
+        return False
+    words = text.casefold().split()
+    if words and words[0] not in ("is", "the", "a") and words[0][:4] in head:
+        return True
+    return any(f"{n} {measure}" in head for n, measure in _AMOUNT.findall(text.casefold()))
+
+
+def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, *,
+                  unsaid: bool = False) -> str:
+    """What the result does, under the headline; in a battle, what changed on the roster.
+    ``unsaid``: leave out what the headline says already."""
+    lines = effect_lines(resolution, unsaid=unsaid)
+    if not resolution.effects:
+        lines = ["No effect on any unit."]
     if battle_changes is not None:
         roster = [escape(line) for line in battle_changes] or ["No change to the roster."]
         lines += [f"📋 {line}" for line in roster]
     return "\n".join(lines)
 
 
+def public_roll_lines(steps: Sequence[Step]) -> list[str]:
+    """Every roll of the procedure on one line each, without the readings under it."""
+    return [roll_line(roll, notes=False) for step in steps for roll in step.rolls]
+
+
+def footer_text(dice_note: str, defaults: Sequence[str]) -> str:
+    return " · ".join(filter(None, (dice_note, defaults_note(defaults))))
+
+
 def resolution_specs(
     resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
 ) -> list[list[EmbedSpec]]:
-    """The messages that show a resolution: usually one; more when it is very long.
-
-    ``battle_changes`` (in a battle) lists what changed on the roster, shown right under
-    the effects so the consequence is visible at a glance.
+    """The public reply: the headline, one line per unit it falls on (in a battle, what
+    changed on the roster), then one line per roll; the project defaults that decided it in
+    the footer. Usually one message; more only when it is very long.
     """
+    lines = [effects_block(resolution, battle_changes, unsaid=True),
+             *public_roll_lines(resolution.steps)]
+    head = EmbedSpec(
+        title=f"{ICONS[resolution.severity]} {escape(resolution.headline)}",
+        description="\n".join(filter(None, lines)),
+        colour=COLOURS[resolution.severity],
+        footer=footer_text(dice_note, resolution.defaults),
+    )
+    return pack_messages(head)
+
+
+def trace_specs(
+    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
+) -> list[list[EmbedSpec]]:
+    """The procedure step by step, for the Steps button: the result, then one field per step
+    (each roll on one line with the readings under it, the step's outcome closing it), and
+    the reminders."""
     fields = [step_field(step) for step in resolution.steps]
     if resolution.notes:
         fields.append(FieldSpec("Reminders", "\n".join(f"• {n}" for n in resolution.notes)))
@@ -153,8 +214,8 @@ def resolution_specs(
         title=f"{ICONS[resolution.severity]} {escape(resolution.headline)}",
         description=effects_block(resolution, battle_changes),
         colour=COLOURS[resolution.severity],
-        author=source_line(resolution),
-        footer=" · ".join(filter(None, (dice_note, defaults_note(resolution.defaults)))),
+        author=f"Steps · {source_line(resolution)}",
+        footer=footer_text(dice_note, resolution.defaults),
         fields=tuple(fields),
     )
     return pack_messages(head)
@@ -186,24 +247,31 @@ def resolution_messages(
     ]
 
 
+def trace_messages(
+    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
+) -> list[list[discord.Embed]]:
+    return [
+        [to_discord(spec) for spec in message]
+        for message in trace_specs(resolution, dice_note=dice_note,
+                                   battle_changes=battle_changes)
+    ]
+
+
 QUESTION_COLOUR = 0x5865F2  # blurple: the table waits for a player
 
 
 def question_messages(ruleset: str, procedure: str, question: Question,
                       steps: Sequence[Step], *, whose: str, dice_note: str = ""
                       ) -> list[list[discord.Embed]]:
-    """What happened before a question, and the question: the player answers with the
-    buttons under it (or ``/answer``). ``whose`` is markdown, names already escaped."""
-    answers = " · ".join(f"`{a.key}`" for a in question.answers)
-    typed = f"; or with {question.typed}" if question.typed else ""
+    """The question, who decides, and the rolls so far: the player answers with the buttons
+    under it (or ``/answer``). ``whose`` is markdown, names already escaped. The steps so far
+    are the result's trace, once answered."""
+    typed = f", or {question.typed}" if question.typed else ""
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
-        description=f"{whose} decides. Answer with a button below, or `/answer` "
-                    f"with one of: {answers}{typed}.",
+        description="\n".join([f"{whose} decides: a button below, or `/answer`{typed}.",
+                               *public_roll_lines(steps)]),
         colour=QUESTION_COLOUR,
-        author=f"{RULESETS[ruleset].title if ruleset in RULESETS else ruleset} · "
-               f"{procedure.replace('-', ' ').capitalize()}",
         footer=dice_note,
-        fields=tuple(step_field(step) for step in steps),
     )
     return [[to_discord(spec) for spec in message] for message in pack_messages(head)]
