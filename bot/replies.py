@@ -164,7 +164,7 @@ def asked_reply(asked: Asked) -> Reply:
     footer = asked.dice_note + (f" · event #{pending.seq}" if pending.seq else "")
     messages = question_messages(pending.ruleset, pending.procedure, question, asked.steps,
                                  whose=whose, dice_note=footer)
-    return Reply(messages, view=answer_view(asked))
+    return Reply(messages, view=answer_view(asked), asks=True)
 
 
 def reply_to(outcome: Played | Asked, trace: int | None = None) -> Reply:

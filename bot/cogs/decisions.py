@@ -1,8 +1,11 @@
 """Answering the rules' questions: the buttons under a question, and ``/answer``.
 
-Either way the answer plays the procedure on (see ``bot.battles.decisions``); the result is
-posted publicly, as the move itself would have been. A press by someone whose choice it is
-not, or on a question already answered, is refused privately and changes nothing.
+Either way the answer plays the procedure on (see ``bot.battles.decisions``). A button's
+answer turns the question's message into the result (its answer buttons give way to the
+result's); a further question is a reply of its own, with its buttons. ``/answer`` is
+answered with the result, publicly, as the move itself would have been. A press by someone
+whose choice it is not, or on a question already answered, is refused privately and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ class Decisions(commands.Cog):
             return replied(self.store, interaction,
                            await self.play_on(interaction, button_id, index))
 
-        await press(interaction, work,
+        await press(interaction, work, becomes=True,
                     done=f"✅ Answered by {escape(interaction.user.display_name)}")
 
 

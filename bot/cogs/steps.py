@@ -9,8 +9,9 @@ from discord.ext import commands
 from bot.battles.errors import BattleError
 from bot.battles.service import BattleStore
 from bot.battles.traces import TRACES_KEPT
+from bot.buttons import show
 from bot.render.trace import kept_trace_messages
-from bot.respond import Reply, answer
+from bot.respond import Reply
 
 
 class Steps(commands.Cog):
@@ -34,4 +35,4 @@ class Steps(commands.Cog):
             return Reply(kept_trace_messages(kept.resolution, dice_note=kept.dice_note,
                                              battle_changes=kept.changes), ephemeral=True)
 
-        await answer(interaction, work, ephemeral=True)
+        await show(interaction, work)

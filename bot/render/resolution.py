@@ -128,11 +128,12 @@ def step_field(step: Step) -> FieldSpec:
     return FieldSpec(escape(name), "\n".join(lines))
 
 
-def effect_lines(resolution: Resolution, *, unsaid: bool = False) -> list[str]:
+def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -> list[str]:
     """One line per unit or general: everything that falls on it, in the order given.
 
-    ``unsaid``: only what the headline does not say already (a unit whose every effect the
-    headline says gets no line), so that the public reply says each effect once.
+    ``said``: leave out what these lines say already (the headline, what changed on the
+    roster); a unit whose every effect they say gets no line, so that the public reply says
+    each effect once.
     """
     by_unit: dict[str, list[str]] = {}
     for effect in resolution.effects:
@@ -140,7 +141,7 @@ def effect_lines(resolution: Resolution, *, unsaid: bool = False) -> list[str]:
         if text.startswith(effect.unit):
             text = text[len(effect.unit):].lstrip(":").strip()
         by_unit.setdefault(effect.unit, [])
-        if not (unsaid and said_in(resolution.headline, effect.unit, text)):
+        if not (said and any(said_in(line, effect.unit, text) for line in said)):
             by_unit[effect.unit].append(text)
     return [f"**{escape(unit)}** {escape(', '.join(parts))}"
             for unit, parts in by_unit.items() if parts]
@@ -149,10 +150,11 @@ def effect_lines(resolution: Resolution, *, unsaid: bool = False) -> list[str]:
 _AMOUNT = re.compile(r"(\d+) (\w+)")
 
 
-def said_in(headline: str, unit: str, text: str) -> bool:
-    """Whether the headline already says this effect on this unit: it names the unit, and
-    the effect's verb (``routs``: "rout") or its amount (``loses 2 SP``: "2 SP") is in it."""
-    head = headline.casefold()
+def said_in(line: str, unit: str, text: str) -> bool:
+    """Whether ``line`` already says this effect on this unit: it names the unit, and the
+    effect's verb (``routs``: "rout", as in "is routing") or its amount (``loses 2 SP``:
+    "2 SP") is in it."""
+    head = line.casefold()
     if unit.casefold() not in head:
         return False
     words = text.casefold().split()
@@ -162,14 +164,19 @@ def said_in(headline: str, unit: str, text: str) -> bool:
 
 
 def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, *,
-                  unsaid: bool = False) -> str:
+                  once: bool = False) -> str:
     """What the result does, under the headline; in a battle, what changed on the roster.
-    ``unsaid``: leave out what the headline says already."""
-    lines = effect_lines(resolution, unsaid=unsaid)
+    ``once``: an effect the headline or a roster change says is not said again."""
+    said = [resolution.headline, *(battle_changes or ())] if once else None
+    lines = effect_lines(resolution, said=said)
     if not resolution.effects:
         lines = ["No effect on any unit."]
     if battle_changes is not None:
-        roster = [escape(line) for line in battle_changes] or ["No change to the roster."]
+        # A change the headline says word for word ("Rangers surrenders") is not said again.
+        changes = [line for line in battle_changes
+                   if not (once and line.casefold() in resolution.headline.casefold())]
+        roster = [escape(line) for line in changes] or \
+            ([] if battle_changes else ["No change to the roster."])
         lines += [f"📋 {line}" for line in roster]
     return "\n".join(lines)
 
@@ -190,7 +197,7 @@ def resolution_specs(
     changed on the roster), then one line per roll; the project defaults that decided it in
     the footer. Usually one message; more only when it is very long.
     """
-    lines = [effects_block(resolution, battle_changes, unsaid=True),
+    lines = [effects_block(resolution, battle_changes, once=True),
              *public_roll_lines(resolution.steps)]
     head = EmbedSpec(
         title=f"{ICONS[resolution.severity]} {escape(resolution.headline)}",
