@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 import discord
 
@@ -24,7 +25,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.text import defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
-from rules.core.records import Modifier, Resolution, Roll, Severity, Step
+from rules.core.records import D66_KIND, Effect, Modifier, Resolution, Roll, Severity, Step
 from rules.registry import RULESETS
 
 COLOURS: dict[Severity, int] = {
@@ -57,15 +58,19 @@ def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
     """One roll on one line: label, every die, every modifier with its reason, total, target.
 
     ``labelled`` and ``with_target`` are off when the step around it already says them;
-    ``notes`` (the readings under the roll) are the trace's, not the public reply's.
+    ``notes`` (the readings under the roll) are the trace's: without them, for the public
+    reply, a battle die's symbols are the short words the ``dice`` option takes.
     """
     if roll.hits is not None:
         return pool_line(roll, labelled=labelled, with_target=with_target, notes=notes)
-    dice = dice_text(roll)
+    # A d66 reads as its two dice side by side: in the public reply, shown so ("🎲 44").
+    d66 = not notes and roll.kind == D66_KIND and len(roll.dice) == 2 and \
+        Reading.DROPPED not in roll.readings
+    dice = "".join(map(str, roll.dice)) if d66 else dice_text(roll, short=not notes)
     parts = [f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"]
     parts.extend(modifier_text(m) for m in roll.modifiers)
     line = " ".join(parts)
-    if roll.total is not None and (roll.modifiers or len(roll.dice) > 1):
+    if roll.total is not None and (roll.modifiers or (len(roll.dice) > 1 and not d66)):
         line += f" = **{roll.total}**"
     if roll.target and with_target:
         line += f" vs {roll.target}"
@@ -78,15 +83,20 @@ def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
 SHOWN: dict[Reading, str] = {Reading.HIT: "**{}**", Reading.DROPPED: "~~{}~~"}
 
 
-def dice_text(roll: Roll) -> str:
-    return " ".join(SHOWN.get(reading, "{}").format(face)
-                    for face, reading in zip(roll.dice, roll.readings, strict=True))
+# A battle die's symbols as typed in the ``dice`` option: a line of them fits a phone.
+SHORT_FACES = {"infantry": "inf", "cavalry": "cav", "artillery": "art"}
+
+
+def dice_text(roll: Roll, *, short: bool = False) -> str:
+    return " ".join(SHOWN.get(reading, "{}").format(
+        SHORT_FACES.get(str(face), face) if short else face)
+        for face, reading in zip(roll.dice, roll.readings, strict=True))
 
 
 def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
               notes: bool = True) -> str:
     """Dice read one by one: each die against the number, hits in bold."""
-    dice = dice_text(roll) or "no dice"
+    dice = dice_text(roll, short=not notes) or "no dice"
     line = f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"
     if roll.modifiers:
         line += " (each die " + " ".join(modifier_text(m) for m in roll.modifiers) + ")"
@@ -136,15 +146,73 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     each effect once.
     """
     by_unit: dict[str, list[str]] = {}
-    for effect in resolution.effects:
+    for effect in (summed(resolution.effects) if said is not None else resolution.effects):
         text = effect.describe()
         if text.startswith(effect.unit):
             text = text[len(effect.unit):].lstrip(":").strip()
         by_unit.setdefault(effect.unit, [])
         if not (said and any(said_in(line, effect.unit, text) for line in said)):
             by_unit[effect.unit].append(text)
+    if said:
+        _drop_mutual(by_unit)
+        for parts in by_unit.values():
+            parts[:] = _alike(parts)
     return [f"**{escape(unit)}** {escape(', '.join(parts))}"
             for unit, parts in by_unit.items() if parts]
+
+
+def summed(effects: Sequence[Effect]) -> list[Effect]:
+    """Effects alike but for their amount, on one unit, as one ("loses 1 block" and "loses 2
+    blocks": "loses 3 blocks")."""
+    merged: dict[tuple[object, ...], Effect] = {}
+    for effect in effects:
+        said = re.sub(r"\d+", "#", effect.describe())  # alike as said, but for the number
+        key: tuple[object, ...] = (effect.kind, effect.unit, effect.value, effect.measure,
+                                   effect.direction, said)
+        if effect.amount is None:
+            key += (len(merged),)  # nothing to add up: kept as it is
+        found = merged.get(key)
+        merged[key] = effect if found is None else \
+            replace(found, amount=(found.amount or 0) + (effect.amount or 0))
+    return list(merged.values())
+
+
+def _alike(parts: list[str]) -> list[str]:
+    """Parts said alike but for their reason, as one: "wins a Victory Banner for its side
+    ×2 (Black Watch routed; Murray killed)"."""
+    reasons: dict[str, list[str]] = {}
+    for part in parts:
+        base, _, reason = part.partition(" (")
+        if reason.endswith(")") and "(" not in reason:
+            reasons.setdefault(base, []).append(reason[:-1])
+        else:
+            reasons.setdefault(part, [])
+    merged = []
+    for base, why in reasons.items():
+        if len(why) > 1:
+            merged.append(f"{base} ×{len(why)} ({'; '.join(why)})")
+        elif why:
+            merged.append(f"{base} ({why[0]})")
+        else:
+            merged.append(base)
+    return merged
+
+
+def _drop_mutual(by_unit: dict[str, list[str]]) -> None:
+    """An effect two units share, said of each ("A is locked in a firefight with B", "B is
+    locked in a firefight with A"), is said once: of the first."""
+    seen: set[tuple[str, str]] = set()
+    for unit, parts in by_unit.items():
+        kept = []
+        for part in parts:
+            for other in by_unit:
+                if other != unit and part.endswith(f" {other}") and \
+                        (other, part[:-len(other)] + unit) in seen:
+                    break
+            else:
+                kept.append(part)
+            seen.add((unit, part))
+        parts[:] = kept
 
 
 _AMOUNT = re.compile(r"(\d+) (\w+)")
@@ -157,8 +225,8 @@ def said_in(line: str, unit: str, text: str) -> bool:
     head = line.casefold()
     if unit.casefold() not in head:
         return False
-    words = text.casefold().split()
-    if words and words[0] not in ("is", "the", "a") and words[0][:4] in head:
+    words = [w for w in text.casefold().split() if w not in ("is", "the", "a")]
+    if words and words[0][:4] in head:
         return True
     return any(f"{n} {measure}" in head for n, measure in _AMOUNT.findall(text.casefold()))
 
@@ -186,8 +254,34 @@ def public_roll_lines(steps: Sequence[Step]) -> list[str]:
     return [roll_line(roll, notes=False) for step in steps for roll in step.rolls]
 
 
-def footer_text(dice_note: str, defaults: Sequence[str]) -> str:
+def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False) -> str:
+    """Where the dice came from, and the project defaults that decided the result: in the
+    public reply (``short``) each by its name alone, the words before its colon ("leader
+    casualty check") or else its first comma ("without a chart pack"); the Steps give them
+    whole."""
+    if short:
+        named = [re.split(r": |, ", default, maxsplit=1)[0] for default in defaults]
+        said = f"Project default{'s' if len(named) > 1 else ''}: {'; '.join(named)}" \
+            if named else ""
+        return " · ".join(filter(None, (dice_note, said)))
     return " · ".join(filter(None, (dice_note, defaults_note(defaults))))
+
+
+HEADLINE_ROOM = 88  # two lines of a phone, beside the icon
+
+
+def short_headline(headline: str) -> str:
+    """The headline as the public reply leads with it: whole when it fits two lines of a
+    phone; else its last phrases that do (how it ended: "Black Watch routs; Murray is
+    killed"), after "…". What the phrases left out said falls on units, and is said in
+    their lines."""
+    if len(headline) <= HEADLINE_ROOM:
+        return headline
+    phrases = headline.split("; ")
+    kept: list[str] = []
+    while phrases and len("; ".join([phrases[-1], *kept])) + 2 <= HEADLINE_ROOM:
+        kept.insert(0, phrases.pop())
+    return "… " + "; ".join(kept) if kept else headline
 
 
 def resolution_specs(
@@ -197,13 +291,14 @@ def resolution_specs(
     changed on the roster), then one line per roll; the project defaults that decided it in
     the footer. Usually one message; more only when it is very long.
     """
-    lines = [effects_block(resolution, battle_changes, once=True),
+    title = short_headline(resolution.headline)
+    lines = [effects_block(replace(resolution, headline=title), battle_changes, once=True),
              *public_roll_lines(resolution.steps)]
     head = EmbedSpec(
-        title=f"{ICONS[resolution.severity]} {escape(resolution.headline)}",
+        title=f"{ICONS[resolution.severity]} {escape(title)}",
         description="\n".join(filter(None, lines)),
         colour=COLOURS[resolution.severity],
-        footer=footer_text(dice_note, resolution.defaults),
+        footer=footer_text(dice_note, resolution.defaults, short=True),
     )
     return pack_messages(head)
 
@@ -273,10 +368,10 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     """The question, who decides, and the rolls so far: the player answers with the buttons
     under it (or ``/answer``). ``whose`` is markdown, names already escaped. The steps so far
     are the result's trace, once answered."""
-    typed = f", or {question.typed}" if question.typed else ""
+    typed = f"; or `/answer` with {question.typed}" if question.typed else ""
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
-        description="\n".join([f"{whose} decides: a button below, or `/answer`{typed}.",
+        description="\n".join([f"{whose} decides{typed}.",
                                *public_roll_lines(steps)]),
         colour=QUESTION_COLOUR,
         footer=dice_note,

@@ -1,7 +1,10 @@
 """A reply as a phone shows it: lines of about 45 characters, a row of buttons one line.
 
 ``phone_lines`` counts what a player scrolls through; ``repeated_effects`` finds a clause said
-twice in one reply (the same effect in the headline and again below it).
+twice in one reply (the same effect in the headline and again below it). A roll's line (🎲) is
+not an effect: two units' rolls may carry the same modifier ("+1 close range" on each die of
+two targets), and a roll names the column a question asks about; so roll lines are left out,
+a decimal point ("1.5:1") does not end a clause, and a clause counts once in its line.
 """
 
 from __future__ import annotations
@@ -65,21 +68,29 @@ def phone_lines(message: SentMessage) -> int:
     return len(screen(message))
 
 
-_CLAUSE = re.compile(r"[.;\n]|: |, | — | - |\(|\)")
+_CLAUSE = re.compile(r"(?<!\d)\.|\.(?!\d)|[;\n]|: |, | — | - |\(|\)")
+_ROLL = "🎲"
 _LETTERS = re.compile(r"[^\w' ]+")
 
 
 def clauses(message: SentMessage) -> list[str]:
-    """The message's clauses of three words or more, without icons, markup or case."""
+    """The message's clauses of three words or more, without icons, markup or case: each
+    once per line (a headline may tell two rounds that went alike, "A scores 1 hit on B;
+    …; A scores 1 hit on B"), roll lines left out."""
     texts = [message.content or ""]
     for embed in message.embeds:
         texts.extend(t for t in embed_texts(embed) if t)
     found = []
     for text in texts:
-        for clause in _CLAUSE.split(shown(text).replace("’", "'")):
-            words = _LETTERS.sub(" ", clause).lower().split()
-            if len(words) >= 3:
-                found.append(" ".join(words))
+        for line in shown(text).replace("’", "'").split("\n"):
+            if _ROLL in line:
+                continue
+            said = set()
+            for clause in _CLAUSE.split(line):
+                words = _LETTERS.sub(" ", clause).lower().split()
+                if len(words) >= 3:
+                    said.add(" ".join(words))
+            found.extend(sorted(said))
     return found
 
 
