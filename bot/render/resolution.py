@@ -249,9 +249,20 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
     return "\n".join(lines)
 
 
+# The step that says an answer given ahead did not fit its question (``rules.core.records``):
+# it decided that the player is asked after all, so the public reply says it too.
+SET_ASIDE = "Choices given ahead"
+
+
 def public_roll_lines(steps: Sequence[Step]) -> list[str]:
-    """Every roll of the procedure on one line each, without the readings under it."""
-    return [roll_line(roll, notes=False) for step in steps for roll in step.rolls]
+    """Every roll of the procedure on one line each, without the readings under it; and an
+    answer given ahead that was set aside."""
+    lines = []
+    for step in steps:
+        if step.title == SET_ASIDE:
+            lines.append(f"↪️ {escape(step.outcome)}")
+        lines.extend(roll_line(roll, notes=False) for roll in step.rolls)
+    return lines
 
 
 def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False) -> str:
@@ -268,6 +279,7 @@ def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False)
 
 
 HEADLINE_ROOM = 88  # two lines of a phone, beside the icon
+DESCRIBED = 3000  # characters of effects and rolls kept in the description, with room left
 
 
 def short_headline(headline: str) -> str:
@@ -292,13 +304,18 @@ def resolution_specs(
     the footer. Usually one message; more only when it is very long.
     """
     title = short_headline(resolution.headline)
-    lines = [effects_block(replace(resolution, headline=title), battle_changes, once=True),
-             *public_roll_lines(resolution.steps)]
+    effects = effects_block(replace(resolution, headline=title), battle_changes, once=True)
+    rolls = public_roll_lines(resolution.steps)
+    description = "\n".join(filter(None, [effects, *rolls]))
+    fields: tuple[FieldSpec, ...] = ()
+    if len(description) > DESCRIBED:  # a very large fight: its rolls in fields, all kept
+        description, fields = effects, (FieldSpec("Rolls", "\n".join(rolls)),)
     head = EmbedSpec(
         title=f"{ICONS[resolution.severity]} {escape(title)}",
-        description="\n".join(filter(None, lines)),
+        description=description or "\u200b",
         colour=COLOURS[resolution.severity],
         footer=footer_text(dice_note, resolution.defaults, short=True),
+        fields=fields,
     )
     return pack_messages(head)
 

@@ -65,7 +65,7 @@ async def test_an_attached_pack_decides_the_assault_until_undo_takes_it_back(bat
     # The pack decided it, and the reply says whose chart it was; no chart question.
     assert ("vs the 2:1 column → DR1\n  ‣ Test pack: made for Huzzah's tests: not a La "
             "Bataille chart") in text_of(read)
-    assert buttons(read) == ["↩️ Undo", "🎲 Reroll"]
+    assert buttons(read) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]
 
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert "Undid #5" in text_of(undone)
