@@ -252,12 +252,15 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
 # The step that says an answer given ahead did not fit its question (``rules.core.records``):
 # it decided that the player is asked after all, so the public reply says it too.
 SET_ASIDE = "Choices given ahead"
+# A battle's remark that the move was played outside its phase (``bot.battles.play``): the
+# players should see it, so it is said under the rolls.
+OUT_OF_PHASE = "Out of phase"
 
 
 def public_roll_lines(steps: Sequence[Step]) -> list[str]:
     """Every roll of the procedure on one line each, without the readings under it; and an
     answer given ahead that was set aside."""
-    lines = []
+    lines: list[str] = []
     for step in steps:
         if step.title == SET_ASIDE:
             lines.append(f"↪️ {escape(step.outcome)}")
@@ -306,6 +309,7 @@ def resolution_specs(
     title = short_headline(resolution.headline)
     effects = effects_block(replace(resolution, headline=title), battle_changes, once=True)
     rolls = public_roll_lines(resolution.steps)
+    rolls += [f"⏱️ {escape(note)}" for note in resolution.notes if note.startswith(OUT_OF_PHASE)]
     description = "\n".join(filter(None, [effects, *rolls]))
     fields: tuple[FieldSpec, ...] = ()
     if len(description) > DESCRIBED:  # a very large fight: its rolls in fields, all kept
