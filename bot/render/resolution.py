@@ -309,7 +309,7 @@ def resolution_specs(
     title = short_headline(resolution.headline)
     effects = effects_block(replace(resolution, headline=title), battle_changes, once=True)
     rolls = public_roll_lines(resolution.steps)
-    rolls += [f"⏱️ {escape(note)}" for note in resolution.notes if note.startswith(OUT_OF_PHASE)]
+    rolls += [f"⏱️ {note}" for note in resolution.notes if note.startswith(OUT_OF_PHASE)]
     description = "\n".join(filter(None, [effects, *rolls]))
     fields: tuple[FieldSpec, ...] = ()
     if len(description) > DESCRIBED:  # a very large fight: its rolls in fields, all kept

@@ -183,8 +183,8 @@ async def test_tricorne_answers_and_lone_leaders_find_either_apostrophe(battle_s
                         'choices:"take_ground=advance" dice:"inf inf inf inf  flag flag flag"')
     assert buttons(asked) == ["Attack Wolfe’s", "No bonus melee"]
     answered = await reply(battle_session, "/answer choice:\"Wolfe's\"", user_id=GM_USER)
-    assert "Lochiel's Camerons rolls against Wolfe’s" in await full_text(battle_session,
-                                                                          answered)
+    # The bonus melee against Wolfe's is rolled; the next question follows it.
+    assert "melee** 🎲" in text_of(answered) and "vs Wolfe’s" in text_of(answered)
 
 
 async def test_le_baton_and_la_bataille_battles_find_either_apostrophe(battle_session):

@@ -84,7 +84,7 @@ async def test_a_charge_that_falls_short_and_a_light_recall(battle_session):
     asked = await reply(battle_session, '/recall labataille chargers:"13th Light Dragoons" '
                                         'dice:"5"')
     assert buttons(asked) == ["Choose a new target", "End the Charge"]
-    _, ended = await press(battle_session, asked, "End the Charge")
+    [ended] = await press(battle_session, asked, "End the Charge")
     assert ended.embeds[0]["title"].endswith("13th Light Dragoons is recalled")
     assert ("**13th Light Dragoons** regroups 2 hexes back along the charge path, is tired"
-            in text_of(ended))
+            in await full_text(battle_session, ended))

@@ -63,7 +63,7 @@ async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(disc
     assert "🎲 **infantry** **saber** artillery cavalry cavalry" in text
     assert "Fusiliers battles back against Black Watch" in text
     assert "Murray survives and stays with Black Watch" in text
-    assert "Project default: leader casualty check" in embed["footer"]["text"]
+    assert "Project defaults: leader casualty check; rally check" in embed["footer"]["text"]
     assert "Project defaults (see /help): leader casualty check: " in text
 
 
