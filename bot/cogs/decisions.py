@@ -3,8 +3,9 @@
 Either way the answer plays the procedure on (see ``bot.battles.decisions``). A button's
 answer turns the question's message into the result (its answer buttons give way to the
 result's); a further question is a reply of its own, with its buttons. ``/answer`` is
-answered with the result, publicly, as the move itself would have been. A press by someone
-whose choice it is not, or on a question already answered, is refused privately and changes
+answered with the result, publicly, as the move itself would have been: the question's
+buttons stay until someone presses one, which then goes away. A press by someone whose
+choice it is not, or on a question already answered, is refused privately and changes
 nothing.
 """
 
@@ -15,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.battles.decisions import Asked, Pending
-from bot.battles.errors import BattleError
+from bot.battles.errors import BattleError, NotWaiting
 from bot.battles.play import Played
 from bot.battles.service import BattleStore
 from bot.buttons import press
@@ -87,7 +88,7 @@ class Decisions(commands.Cog):
             return replied(self.store, interaction,
                            await self.play_on(interaction, button_id, index))
 
-        await press(interaction, work, becomes=True,
+        await press(interaction, work, becomes=True, stale=NotWaiting,
                     done=f"✅ Answered by {escape(interaction.user.display_name)}")
 
 

@@ -101,7 +101,9 @@ async def test_a_button_answers_after_a_restart(db):
         assert event.request["options"]["answered"] == "counter_charge=Rangers"
         assert event.summary == ("Answered “Does Hussars counter-charge?” (#4): "
                                  "Counter-charge Rangers. Hussars counter-charges Rangers")
-        [again] = await press(session, asked, "Stand", PLAYER)
+        # The question's buttons, pressed once it is answered, go away.
+        cleared, again = await press(session, asked, "Stand", PLAYER)
+        assert cleared.kind == "update" and cleared.components == []
         assert again.ephemeral and "already been answered" in again.content
         # The battle moves on.
         assert not (await reply(session, CHARGE.replace("dice:1", "dice:6"),
@@ -200,7 +202,7 @@ async def test_a_button_from_another_battle_does_not_answer_this_one(battle_sess
     await reply(battle_session, '/battle end confirm:Quiberon', user_id=GM_USER)
     await setup(battle_session)  # a new battle, the same question at the same event number
     await reply(battle_session, CHARGE, user_id=OTHER)
-    [refused] = await press(battle_session, old, "Stand", PLAYER)
+    _, refused = await press(battle_session, old, "Stand", PLAYER)
     assert refused.ephemeral and "already been answered" in refused.content
     assert (await kinds_now(battle_session))[-1] == "question"
 

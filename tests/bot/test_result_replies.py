@@ -182,18 +182,18 @@ async def test_a_lookup_leads_with_the_result_and_its_rolls_and_keeps_the_steps(
             "**52nd** routs",
             "**1/45e** advances 1 hex into the target hex (Advance after Mêlée), is "
             "disordered, advances 2 hexes (impetus)",
-            "**1/45e morale check** 🎲 4 4 = **44** vs > 34 → passes",
-            "**52nd morale check** 🎲 5 2 = **52** vs > 41 → passes",
+            # A d66 shows as its two dice side by side.
+            "**1/45e morale check** 🎲 44 vs > 34 → passes",
+            "**52nd morale check** 🎲 52 vs > 41 → passes",
             "**defender column shifts** 🎲 5 → 2 left",
-            "**1/45e fire** 🎲 3 3 = **33** vs 1:1 column (12 against 9) → 0 casualties",
-            "**52nd fire** 🎲 4 1 = **41** vs 1:1 column (10 against 9) → 0 casualties",
-            "**mêlée resolution** 🎲 5 5 = **55** vs the 1:2 column",
+            "**1/45e fire** 🎲 33 vs 1:1 column (12 against 9) → 0 casualties",
+            "**52nd fire** 🎲 41 vs 1:1 column (10 against 9) → 0 casualties",
+            "**mêlée resolution** 🎲 55 vs the 1:2 column",
         ]
         assert "fields" not in embed or embed["fields"] == []
         # The default that decided the column stays public, in a line of its own.
-        assert embed["footer"]["text"].endswith(
-            "Project defaults (see /help): without a chart pack, odds are read on the "
-            "Premier chart's columns (1:2 to 5:1)")
+        assert embed["footer"]["text"] == (
+            "Dice typed in: 44 52 5 33 41 55 · Project default: without a chart pack")
         assert labels(result) == [STEPS]
         shown = await steps_of(session, result)
         assert [n for n in field_names(shown) if n != "Reminders"] == ASSAULT_STEPS
@@ -259,8 +259,14 @@ async def test_answering_turns_the_question_into_the_result(discord_session):
 
 
 async def test_an_answer_by_command_is_its_own_reply_with_the_result(discord_session):
-    await reply(discord_session, QUESTION)
+    asked = await reply(discord_session, QUESTION)
     result = await reply(discord_session, "/answer choice:stand")
     assert not result.ephemeral
+    assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
     assert labels(result) == [STEPS]
     reads_on_a_phone(result)
+    # The question's buttons, pressed later, go away; the presser is told why.
+    cleared, told = await press(discord_session, asked, "Stand")
+    assert cleared.kind == "update" and cleared.components == []
+    assert cleared.request.message["embeds"] == asked.embeds  # the question as asked
+    assert told.ephemeral and "already been answered" in told.content
