@@ -70,6 +70,7 @@ def phone_lines(message: SentMessage) -> int:
 
 _CLAUSE = re.compile(r"(?<!\d)\.|\.(?!\d)|[;\n]|: |, | — | - |\(|\)")
 _ROLL = "🎲"
+_SUBJECT = re.compile(r"\*\*(.+?)\*\* ")
 _LETTERS = re.compile(r"[^\w' ]+")
 
 
@@ -82,12 +83,17 @@ def clauses(message: SentMessage) -> list[str]:
         texts.extend(t for t in embed_texts(embed) if t)
     found = []
     for text in texts:
-        for line in shown(text).replace("’", "'").split("\n"):
-            if _ROLL in line:
+        for marked in text.replace("’", "'").split("\n"):
+            if _ROLL in marked:
                 continue
+            # A unit's line ("**Fusiliers** retires 2 hexes, loses 1 block"): each clause is
+            # said of that unit, so two units' "loses 1 block" are two effects.
+            subject = _SUBJECT.match(marked)
             said = set()
-            for clause in _CLAUSE.split(line):
+            for index, clause in enumerate(_CLAUSE.split(shown(marked))):
                 words = _LETTERS.sub(" ", clause).lower().split()
+                if subject and index:
+                    words = subject[1].lower().split() + words
                 if len(words) >= 3:
                     said.add(" ".join(words))
             found.extend(sorted(said))
