@@ -10,19 +10,23 @@ held to this too; its battle moves are in ``BATTLE_MOVES``.
 from __future__ import annotations
 
 import shutil
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import insert, select
 
 from bot.client import create_bot
 from bot.cogs.lookups import Lookups
 from bot.offline import OfflineDiscord, SentMessage
 from bot.rulesets import each_ruleset
 from bot.storage import Database
+from bot.storage.models import Trace, utcnow
 from tests.bot.phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
 from .storage.conftest import SQLITE_NAME, sqlite_url
+from .test_battle_safety import url_of
 
 EXAMPLES = [(commands.ruleset.key, sub) for commands in each_ruleset(Lookups(store=None))  # type: ignore[arg-type]
             for sub in commands.subcommands]
@@ -207,8 +211,6 @@ async def test_a_lookup_leads_with_the_result_and_its_rolls_and_keeps_the_steps(
 
 
 async def test_a_battle_results_steps_come_from_its_log_after_a_restart_too(db):
-    from .test_battle_safety import url_of
-
     url = url_of(db)
     setup, moves = BATTLE_MOVES["labataille"]
     async with Database(url) as first, OfflineDiscord(create_bot(first)) as session:
@@ -270,3 +272,22 @@ async def test_an_answer_by_command_is_its_own_reply_with_the_result(discord_ses
     assert cleared.kind == "update" and cleared.components == []
     assert cleared.request.message["embeds"] == asked.embeds  # the question as asked
     assert told.ephemeral and "already been answered" in told.content
+
+
+async def test_a_lookups_steps_are_kept_a_fortnight(tmp_path: Path, sqlite_template: Path):
+    shutil.copyfile(sqlite_template, tmp_path / SQLITE_NAME)
+    async with Database(sqlite_url(tmp_path)) as db:
+        async with db.transaction() as s:
+            await s.execute(insert(Trace), [
+                {"id": 1, "data": {}, "created_at": utcnow() - timedelta(days=15)},
+                {"id": 2, "data": {}, "created_at": utcnow() - timedelta(days=13)}])
+        async with OfflineDiscord(create_bot(db)) as session:
+            result = await reply(session, LOOKUP)
+        # The bot, stopping, wrote the lookup's trace, and cleared the one past a fortnight.
+        async with db.reader() as s:
+            kept = sorted(await s.scalars(select(Trace.id)))
+    assert kept == [2, int(labels_ids(result)[0].rsplit("t", 1)[1])]
+
+
+def labels_ids(message: SentMessage) -> list[str]:
+    return [b["custom_id"] for row in message.components for b in row["components"]]
