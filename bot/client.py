@@ -17,11 +17,12 @@ from bot.cogs.help import Help
 from bot.cogs.lookups import Lookups, procedure_groups
 from bot.cogs.odds import OddsLookups, add_odds
 from bot.cogs.roster import Roster
+from bot.cogs.steps import Steps
 from bot.command_log import log_command, mark_started
 from bot.door import refused_at_the_door, unsendable_option
 from bot.errors import InputRefused, on_app_command_error
 from bot.heap import settle_heap
-from bot.replies import AnswerButton, EndButton, GMButton, OverrideMenu
+from bot.replies import AnswerButton, EndButton, GMButton, OverrideMenu, StepsButton
 from bot.rulesets import RuleSetCommands, each_ruleset
 from bot.storage.database import Database
 from bot.workers import OutcomeWorker
@@ -72,11 +73,12 @@ class HuzzahBot(commands.Bot):
         for group in groups:
             self.tree.add_command(group)
         for cog in (Battles(self.store), Roster(self.store), GM(self.store, self.outcomes),
-                    Decisions(self.store), Help(self)):
+                    Decisions(self.store), Steps(self.store), Help(self)):
             await self.add_cog(cog)
         # Buttons under a question answer it, even under a message sent before a restart.
-        self.add_dynamic_items(AnswerButton, GMButton, EndButton, OverrideMenu)
+        self.add_dynamic_items(AnswerButton, GMButton, EndButton, OverrideMenu, StepsButton)
         self.tree.on_error = on_app_command_error
+        self.store.traces.start()
         if self._settle_heap:  # a process that runs the bot: what is loaded now stays
             settle_heap()
 
@@ -91,7 +93,10 @@ class HuzzahBot(commands.Bot):
         try:
             await super().close()
         finally:
-            await self.outcomes.close()
+            try:
+                await self.store.traces.close()
+            finally:
+                await self.outcomes.close()
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))

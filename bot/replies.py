@@ -2,7 +2,9 @@
 
 The buttons are ``DynamicItem``s: their custom ids say which question and which answer
 (``huzzah:answer:b12:7:0`` is answer 0 to the question battle 12 asked in event 7;
-``q5:0`` is quick-lookup question 5), so they keep working after a restart. A press is
+``q5:0`` is quick-lookup question 5), or whose steps (``huzzah:steps:b12:7``: event 7 of
+battle 12; ``huzzah:steps:t<interaction id>``: a quick lookup's), so they keep working after
+a restart. A press is
 answered by the cog whose command the button stands for, found in the bot's cogs by its name
 and known here by the methods it answers with (:class:`AnswerPresses`, :class:`GMPresses`,
 :class:`EndPresses`): those cogs build their replies with this module, so it imports none of
@@ -48,6 +50,13 @@ class GMPresses(Protocol):
                      result: str) -> None: ...
 
 
+class StepsPresses(Protocol):
+    """Shows a result's steps (the ``Steps`` cog)."""
+
+    async def pressed(self, interaction: discord.Interaction, where: str, key: int,
+                      seq: int) -> None: ...
+
+
 class EndPresses(Protocol):
     """Answers the button that confirms ``/battle end`` (the ``Battles`` cog)."""
 
@@ -71,11 +80,20 @@ def row_number(digits: str) -> int:
     return number if number <= ROW_NUMBER_MAX else 0
 
 
-def played_reply(played: Played) -> Reply:
+def played_reply(played: Played, trace: int | None = None) -> Reply:
+    """A result, with its Steps button (and in a battle Undo and Reroll). ``trace`` is the
+    key a quick lookup's steps are kept under (a battle's are its event's)."""
     footer = played.dice_note
     if played.seq is not None:
         footer += f" · event #{played.seq}"
-    view = gm_view(played.battle_id, played.seq) if played.battle_id and played.seq else None
+    if played.battle_id and played.seq:
+        view: discord.ui.View | None = Buttons(
+            [steps_button(StepsButton.id_for("b", played.battle_id, played.seq)),
+             *gm_buttons(played.battle_id, played.seq)])
+    elif trace is not None:
+        view = Buttons([steps_button(StepsButton.id_for("t", trace))])
+    else:
+        view = None
     return Reply(resolution_messages(played.resolution, dice_note=footer,
                                      battle_changes=played.changes), view=view)
 
@@ -121,10 +139,18 @@ class Buttons(discord.ui.View):
         return True
 
 
-def gm_view(battle_id: int, seq: int) -> discord.ui.View:
+def gm_buttons(battle_id: int, seq: int) -> list[tuple[str, str, discord.ButtonStyle]]:
     """Undo and Reroll under a battle result: for GMs, while it is the last roll."""
-    return Buttons([(GM_LABELS[action], GMButton.id_for(action, battle_id, seq),
-                     discord.ButtonStyle.secondary) for action in ("undo", "reroll")])
+    return [(GM_LABELS[action], GMButton.id_for(action, battle_id, seq),
+             discord.ButtonStyle.secondary) for action in ("undo", "reroll")]
+
+
+def gm_view(battle_id: int, seq: int) -> discord.ui.View:
+    return Buttons(gm_buttons(battle_id, seq))
+
+
+def steps_button(custom_id: str) -> tuple[str, str, discord.ButtonStyle]:
+    return (STEPS_LABEL, custom_id, discord.ButtonStyle.secondary)
 
 
 def asked_reply(asked: Asked) -> Reply:
@@ -138,11 +164,15 @@ def asked_reply(asked: Asked) -> Reply:
     footer = asked.dice_note + (f" · event #{pending.seq}" if pending.seq else "")
     messages = question_messages(pending.ruleset, pending.procedure, question, asked.steps,
                                  whose=whose, dice_note=footer)
-    return Reply(messages, view=answer_view(asked))
+    return Reply(messages, view=answer_view(asked), asks=True)
 
 
-def reply_to(outcome: Played | Asked) -> Reply:
-    return asked_reply(outcome) if isinstance(outcome, Asked) else played_reply(outcome)
+def reply_to(outcome: Played | Asked, trace: int | None = None) -> Reply:
+    """The reply to a played procedure; ``trace``: the key a quick lookup's steps are kept
+    under, for its Steps button."""
+    if isinstance(outcome, Asked):
+        return asked_reply(outcome)
+    return played_reply(outcome, trace)
 
 
 def answer_view(asked: Asked) -> discord.ui.View:
@@ -213,6 +243,43 @@ class GMButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: GMPresses = cog_named(interaction, "GM")
         await cog.pressed(interaction, self.action, self.battle_id, self.seq)
+
+
+STEPS_PREFIX = "huzzah:steps:"
+STEPS_LABEL = "📜 Steps"
+KEY_MAX = 2**63 - 1  # a quick lookup's key: an interaction's snowflake, a BigInteger
+
+
+class StepsButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=re.escape(STEPS_PREFIX) + r"(?P<where>[bt])(?P<key>\d+)"
+                  r"(?::(?P<seq>\d+))?"):
+    """Shows whoever presses it the result's steps, privately: a battle event's
+    (``b<battle>:<seq>``) or a quick lookup's (``t<key>``)."""
+
+    def __init__(self, where: str, key: int, seq: int = 0) -> None:
+        super().__init__(discord.ui.Button(
+            label=STEPS_LABEL, style=discord.ButtonStyle.secondary,
+            custom_id=self.id_for(where, key, seq)))
+        self.where, self.key, self.seq = where, key, seq
+
+    @staticmethod
+    def id_for(where: str, key: int, seq: int | None = None) -> str:
+        return f"{STEPS_PREFIX}{where}{key}" + (f":{seq}" if where == "b" else "")
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> StepsButton:
+        where = match["where"]
+        if where == "b":
+            return cls(where, row_number(match["key"]), row_number(match["seq"] or "0"))
+        digits = match["key"]
+        key = int(digits) if len(digits) <= len(str(KEY_MAX)) else 0
+        return cls(where, key if key <= KEY_MAX else 0)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: StepsPresses = cog_named(interaction, "Steps")
+        await cog.pressed(interaction, self.where, self.key, self.seq)
 
 
 END_PREFIX = "huzzah:end:"

@@ -35,6 +35,7 @@ class Reply:
     ephemeral: bool = False
     files: list[discord.File] = field(default_factory=list)
     view: discord.ui.View | None = None  # buttons, under the last message
+    asks: bool = False  # a question for a player (its buttons answer it)
 
 
 async def answer(

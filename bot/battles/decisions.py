@@ -23,7 +23,7 @@ from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.engine import Connection
 
 from bot.battles.actor import Actor
-from bot.battles.errors import BattleError
+from bot.battles.errors import BattleError, NotWaiting
 from bot.battles.play import (
     MOVE,
     NO_DICE,
@@ -176,7 +176,7 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     battle = tx.require_battle()
     pending = pending_of(battle)
     if pending is None or (asked is not None and asked != (battle.id, pending.seq)):
-        raise BattleError("That question has already been answered, or was taken back.",
+        raise NotWaiting("That question has already been answered, or was taken back.",
                           hint="`/battle log` shows what happened.")
     check_answerer(tx.actor, pending, tx.actor.is_gm(battle.created_by, battle.gm_role_id))
     answer = pending.choose(given)
@@ -248,7 +248,7 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
     row = conn.execute(query.with_for_update(), {"channel": channel_id, "user": actor.user_id,
                                                  "question": question_id}).first()
     if row is None:
-        raise BattleError("That question has already been answered, or there is none "
+        raise NotWaiting("That question has already been answered, or there is none "
                           "waiting here.", hint="Run the command again to be asked anew.")
     pending = Pending.from_dict(row.data)
     check_answerer(actor, pending, is_gm=False)

@@ -39,3 +39,7 @@ class NotTheLast(BattleError):
         super().__init__(f"Event #{seq} is no longer the last one{now}: these buttons only "
                          "act on the result they sit under.",
                          hint="Use `/gm undo` or `/gm reroll` for the latest.")
+
+
+class NotWaiting(BattleError):
+    """The question a button or ``/answer`` would answer is not waiting (any more)."""

@@ -33,6 +33,7 @@ from bot.battles.errors import AlreadyApplied, BattleError, NoBattle
 from bot.battles.play import Paused, Played, check_ruleset, play_in_battle, play_settings
 from bot.battles.rerolls import ListingKey, last_roll
 from bot.battles.store import TABLES, BattleTx, Kept, active_battle, battle_and_applied
+from bot.battles.traces import TraceKeeper
 from bot.battles.undo import Undone, undo_last
 from bot.battles.views import BattleRecord, BattleView, read_view, record
 from bot.storage.database import Database
@@ -133,6 +134,8 @@ class BattleStore:
         self._rulesets: dict[int, str] = {}
         # Each channel's battle as this process's last command there left it.
         self._kept: OrderedDict[int, Kept] = OrderedDict()
+        # The steps behind the Steps button: a lookup's kept here, a battle's in its log.
+        self.traces = TraceKeeper(db)
 
     def _hint(self, channel_id: int, ruleset: str | None) -> None:
         if ruleset is None:

@@ -1,8 +1,12 @@
 """Answering the rules' questions: the buttons under a question, and ``/answer``.
 
-Either way the answer plays the procedure on (see ``bot.battles.decisions``); the result is
-posted publicly, as the move itself would have been. A press by someone whose choice it is
-not, or on a question already answered, is refused privately and changes nothing.
+Either way the answer plays the procedure on (see ``bot.battles.decisions``). A button's
+answer turns the question's message into the result (its answer buttons give way to the
+result's); a further question is a reply of its own, with its buttons. ``/answer`` is
+answered with the result, publicly, as the move itself would have been: the question's
+buttons stay until someone presses one, which then goes away. A press by someone whose
+choice it is not, or on a question already answered, is refused privately and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -12,12 +16,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.battles.decisions import Asked, Pending
-from bot.battles.errors import BattleError
+from bot.battles.errors import BattleError, NotWaiting
 from bot.battles.play import Played
 from bot.battles.service import BattleStore
 from bot.buttons import press
+from bot.cogs.lookups import replied
 from bot.render.resolution import escape
-from bot.replies import reply_to
 from bot.respond import Reply, answer
 from rules.core.names import name_key
 
@@ -35,7 +39,8 @@ class Decisions(commands.Cog):
     async def answer_command(self, interaction: discord.Interaction,
                              choice: app_commands.Range[str, 1, 100]) -> None:
         async def work() -> Reply:
-            return reply_to(await self.play_on(interaction, None, choice))
+            return replied(self.store, interaction,
+                           await self.play_on(interaction, None, choice))
 
         await answer(interaction, work)
 
@@ -80,9 +85,10 @@ class Decisions(commands.Cog):
         """A button under a question: the result goes out publicly; the question's buttons go
         away once it is answered; a refusal is private and changes nothing."""
         async def work() -> Reply:
-            return reply_to(await self.play_on(interaction, button_id, index))
+            return replied(self.store, interaction,
+                           await self.play_on(interaction, button_id, index))
 
-        await press(interaction, work,
+        await press(interaction, work, becomes=True, stale=NotWaiting,
                     done=f"✅ Answered by {escape(interaction.user.display_name)}")
 
 

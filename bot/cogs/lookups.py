@@ -69,13 +69,13 @@ class Lookups:
             # lock and writes nothing. (A battle started a moment later is not affected by a
             # lookup that came first.)
             if lookup or await self.store.ruleset(interaction.channel_id or 0) is None:
-                return reply_to(await self.lookup(interaction, ruleset, procedure, options,
-                                                  dice))
+                return replied(self.store, interaction, await self.lookup(
+                    interaction, ruleset, procedure, options, dice))
             played = await self.store.move(interaction, command, ruleset, procedure, options,
                                            dice)
             if played is None:  # the battle ended a moment ago
                 played = await self.lookup(interaction, ruleset, procedure, options, dice)
-            return reply_to(played)
+            return replied(self.store, interaction, played)
 
         await answer(interaction, work)
 
@@ -108,6 +108,17 @@ class Lookups:
                            current: str) -> list[app_commands.Choice[str]]:
         """Roster names only, for options that take one unit's name."""
         return await unit_name_choices(self.store, interaction.channel_id, current)
+
+
+def replied(store: BattleStore, interaction: discord.Interaction,
+            outcome: Played | Asked) -> Reply:
+    """The reply to a played procedure. A quick lookup's result keeps its steps for its Steps
+    button, under the interaction's id (written after the reply has gone: see
+    ``bot.battles.traces``); a battle's are in its event log."""
+    if isinstance(outcome, Played) and outcome.battle_id is None:
+        store.traces.keep(interaction.id, outcome.resolution, outcome.dice_note)
+        return reply_to(outcome, trace=interaction.id)
+    return reply_to(outcome)
 
 
 def procedure_groups(rulesets: Iterable[RuleSetCommands]) -> list[app_commands.Group]:

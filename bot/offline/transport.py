@@ -339,6 +339,8 @@ class InteractionCapture:
             message = _detached(self.payload["message"])
             if callback_type == UPDATE_MESSAGE:
                 message = self._edit_message(message, data, files)
+                # Discord answers an update with the message as it now stands.
+                answer["resource"] = {"type": callback_type, "message": message}
             self.messages[message["id"]] = message
             self.original_id = message["id"]
         return answer

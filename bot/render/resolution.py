@@ -1,15 +1,23 @@
 """Turn an engine ``Resolution`` into embeds a player reads at a glance on a phone.
 
-The result comes first and is said once: the title is the headline and the colour says
-how hard it fell; the description is one line per unit it falls on (and, in a battle,
-what changed on the roster). The arithmetic follows, for whoever wants it: one field per
-step, each roll on one line (every die, every modifier with its reason, the total and what
-it was read against), the step's outcome closing its last roll.
+The public reply (``resolution_messages``) says the result once: the title is the headline
+and the colour says how hard it fell; under it one line per unit the result falls on (in a
+battle, what changed on the roster in its place), then one line per roll: who rolled, every
+die, every modifier with its reason, the total, what it was read against and the outcome.
+Players check dice, so the rolls stay public; the project defaults that decided the result
+close it in the footer.
+
+The procedure step by step (each step's narration, the readings under a roll, the
+reminders) is the trace (``trace_messages``), shown privately by the Steps button under the
+result: it may name the files and sections a reading comes from, which the public reply
+never does.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 import discord
 
@@ -17,7 +25,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.text import defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
-from rules.core.records import Modifier, Resolution, Roll, Severity, Step
+from rules.core.records import D66_KIND, Effect, Modifier, Resolution, Roll, Severity, Step
 from rules.registry import RULESETS
 
 COLOURS: dict[Severity, int] = {
@@ -30,7 +38,7 @@ COLOURS: dict[Severity, int] = {
 ICONS: dict[Severity, str] = {
     Severity.NONE: "🛡️",
     Severity.MINOR: "↔️",
-    Severity.MAJOR: "⚠️",
+    Severity.MAJOR: "🩸",  # ⚠️ is kept for errors and refusals
     Severity.DECISIVE: "💥",
 }
 
@@ -45,45 +53,57 @@ def modifier_text(modifier: Modifier) -> str:
     return f"{modifier.signed()} {modifier.reason}"
 
 
-def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) -> str:
+def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
+              notes: bool = True) -> str:
     """One roll on one line: label, every die, every modifier with its reason, total, target.
 
-    ``labelled`` and ``with_target`` are off when the step around it already says them.
+    ``labelled`` and ``with_target`` are off when the step around it already says them;
+    ``notes`` (the readings under the roll) are the trace's: without them, for the public
+    reply, a battle die's symbols are the short words the ``dice`` option takes.
     """
     if roll.hits is not None:
-        return pool_line(roll, labelled=labelled, with_target=with_target)
-    dice = dice_text(roll)
+        return pool_line(roll, labelled=labelled, with_target=with_target, notes=notes)
+    # A d66 reads as its two dice side by side: in the public reply, shown so ("🎲 44").
+    d66 = not notes and roll.kind == D66_KIND and len(roll.dice) == 2 and \
+        Reading.DROPPED not in roll.readings
+    dice = "".join(map(str, roll.dice)) if d66 else dice_text(roll, short=not notes)
     parts = [f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"]
     parts.extend(modifier_text(m) for m in roll.modifiers)
     line = " ".join(parts)
-    if roll.total is not None and (roll.modifiers or len(roll.dice) > 1):
+    if roll.total is not None and (roll.modifiers or (len(roll.dice) > 1 and not d66)):
         line += f" = **{roll.total}**"
     if roll.target and with_target:
         line += f" vs {roll.target}"
     if roll.result:
         line += f" → {roll.result}"
-    return line + notes_text(roll)
+    return line + notes_text(roll) if notes else line
 
 
 # How a die shows by its reading: hits in bold, dice set aside struck through.
 SHOWN: dict[Reading, str] = {Reading.HIT: "**{}**", Reading.DROPPED: "~~{}~~"}
 
 
-def dice_text(roll: Roll) -> str:
-    return " ".join(SHOWN.get(reading, "{}").format(face)
-                    for face, reading in zip(roll.dice, roll.readings, strict=True))
+# A battle die's symbols as typed in the ``dice`` option: a line of them fits a phone.
+SHORT_FACES = {"infantry": "inf", "cavalry": "cav", "artillery": "art"}
 
 
-def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True) -> str:
+def dice_text(roll: Roll, *, short: bool = False) -> str:
+    return " ".join(SHOWN.get(reading, "{}").format(
+        SHORT_FACES.get(str(face), face) if short else face)
+        for face, reading in zip(roll.dice, roll.readings, strict=True))
+
+
+def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
+              notes: bool = True) -> str:
     """Dice read one by one: each die against the number, hits in bold."""
-    dice = dice_text(roll) or "no dice"
+    dice = dice_text(roll, short=not notes) or "no dice"
     line = f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"
     if roll.modifiers:
         line += " (each die " + " ".join(modifier_text(m) for m in roll.modifiers) + ")"
     if roll.target and with_target:
         line += f" vs {roll.target}"
     line += f" → {roll.result or roll.hits}"
-    return line + notes_text(roll)
+    return line + notes_text(roll) if notes else line
 
 
 def notes_text(roll: Roll) -> str:
@@ -118,34 +138,198 @@ def step_field(step: Step) -> FieldSpec:
     return FieldSpec(escape(name), "\n".join(lines))
 
 
-def effect_lines(resolution: Resolution) -> list[str]:
-    """One line per unit or general: everything that falls on it, in the order given."""
+def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -> list[str]:
+    """One line per unit or general: everything that falls on it, in the order given.
+
+    ``said``: leave out what these lines say already (the headline, what changed on the
+    roster); a unit whose every effect they say gets no line, so that the public reply says
+    each effect once.
+    """
     by_unit: dict[str, list[str]] = {}
-    for effect in resolution.effects:
+    for effect in (summed(resolution.effects) if said is not None else resolution.effects):
         text = effect.describe()
         if text.startswith(effect.unit):
             text = text[len(effect.unit):].lstrip(":").strip()
-        by_unit.setdefault(effect.unit, []).append(text)
-    return [f"**{escape(unit)}** {escape(', '.join(parts))}" for unit, parts in by_unit.items()]
+        by_unit.setdefault(effect.unit, [])
+        if not (said and any(said_in(line, effect.unit, text) for line in said)):
+            by_unit[effect.unit].append(text)
+    if said:
+        _drop_mutual(by_unit)
+        for parts in by_unit.values():
+            parts[:] = _alike(parts)
+    return [f"**{escape(unit)}** {escape(', '.join(parts))}"
+            for unit, parts in by_unit.items() if parts]
 
 
-def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None) -> str:
-    """What the result does, under the headline; in a battle, what changed on the roster."""
-    lines = effect_lines(resolution) or ["No effect on any unit."]
+def summed(effects: Sequence[Effect]) -> list[Effect]:
+    """Effects alike but for their amount, on one unit, as one ("loses 1 block" and "loses 2
+    blocks": "loses 3 blocks")."""
+    merged: dict[tuple[object, ...], Effect] = {}
+    for effect in effects:
+        said = re.sub(r"\d+", "#", effect.describe())  # alike as said, but for the number
+        key: tuple[object, ...] = (effect.kind, effect.unit, effect.value, effect.measure,
+                                   effect.direction, said)
+        if effect.amount is None:
+            key += (len(merged),)  # nothing to add up: kept as it is
+        found = merged.get(key)
+        merged[key] = effect if found is None else \
+            replace(found, amount=(found.amount or 0) + (effect.amount or 0))
+    return list(merged.values())
+
+
+def _alike(parts: list[str]) -> list[str]:
+    """Parts said alike but for their reason, as one: "wins a Victory Banner for its side
+    ×2 (Black Watch routed; Murray killed)"."""
+    reasons: dict[str, list[str]] = {}
+    for part in parts:
+        base, _, reason = part.partition(" (")
+        if reason.endswith(")") and "(" not in reason:
+            reasons.setdefault(base, []).append(reason[:-1])
+        else:
+            reasons.setdefault(part, [])
+    merged = []
+    for base, why in reasons.items():
+        if len(why) > 1:
+            merged.append(f"{base} ×{len(why)} ({'; '.join(why)})")
+        elif why:
+            merged.append(f"{base} ({why[0]})")
+        else:
+            merged.append(base)
+    return merged
+
+
+def _drop_mutual(by_unit: dict[str, list[str]]) -> None:
+    """An effect two units share, said of each ("A is locked in a firefight with B", "B is
+    locked in a firefight with A"), is said once: of the first."""
+    seen: set[tuple[str, str]] = set()
+    for unit, parts in by_unit.items():
+        kept = []
+        for part in parts:
+            for other in by_unit:
+                if other != unit and part.endswith(f" {other}") and \
+                        (other, part[:-len(other)] + unit) in seen:
+                    break
+            else:
+                kept.append(part)
+            seen.add((unit, part))
+        parts[:] = kept
+
+
+_AMOUNT = re.compile(r"(\d+) (\w+)")
+
+
+def said_in(line: str, unit: str, text: str) -> bool:
+    """Whether ``line`` already says this effect on this unit: it names the unit, and the
+    effect's verb (``routs``: "rout", as in "is routing") or its amount (``loses 2 SP``:
+    "2 SP") is in it."""
+    head = line.casefold()
+    if unit.casefold() not in head:
+        return False
+    words = [w for w in text.casefold().split() if w not in ("is", "the", "a")]
+    if words and words[0][:4] in head:
+        return True
+    return any(f"{n} {measure}" in head for n, measure in _AMOUNT.findall(text.casefold()))
+
+
+def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, *,
+                  once: bool = False) -> str:
+    """What the result does, under the headline; in a battle, what changed on the roster.
+    ``once``: an effect the headline or a roster change says is not said again."""
+    said = [resolution.headline, *(battle_changes or ())] if once else None
+    lines = effect_lines(resolution, said=said)
+    if not resolution.effects:
+        lines = ["No effect on any unit."]
     if battle_changes is not None:
-        roster = [escape(line) for line in battle_changes] or ["No change to the roster."]
+        # A change the headline says word for word ("Rangers surrenders") is not said again.
+        changes = [line for line in battle_changes
+                   if not (once and line.casefold() in resolution.headline.casefold())]
+        roster = [escape(line) for line in changes] or \
+            ([] if battle_changes else ["No change to the roster."])
         lines += [f"📋 {line}" for line in roster]
     return "\n".join(lines)
+
+
+# The step that says an answer given ahead did not fit its question (``rules.core.records``):
+# it decided that the player is asked after all, so the public reply says it too.
+SET_ASIDE = "Choices given ahead"
+# A battle's remark that the move was played outside its phase (``bot.battles.play``): the
+# players should see it, so it is said under the rolls.
+OUT_OF_PHASE = "Out of phase"
+
+
+def public_roll_lines(steps: Sequence[Step]) -> list[str]:
+    """Every roll of the procedure on one line each, without the readings under it; and an
+    answer given ahead that was set aside."""
+    lines: list[str] = []
+    for step in steps:
+        if step.title == SET_ASIDE:
+            lines.append(f"↪️ {escape(step.outcome)}")
+        lines.extend(roll_line(roll, notes=False) for roll in step.rolls)
+    return lines
+
+
+def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False) -> str:
+    """Where the dice came from, and the project defaults that decided the result: in the
+    public reply (``short``) each by its name alone, the words before its colon ("leader
+    casualty check") or else its first comma ("without a chart pack"); the Steps give them
+    whole."""
+    if short:
+        named = [re.split(r": |, ", default, maxsplit=1)[0] for default in defaults]
+        said = f"Project default{'s' if len(named) > 1 else ''}: {'; '.join(named)}" \
+            if named else ""
+        return " · ".join(filter(None, (dice_note, said)))
+    return " · ".join(filter(None, (dice_note, defaults_note(defaults))))
+
+
+HEADLINE_ROOM = 88  # two lines of a phone, beside the icon
+DESCRIBED = 3000  # characters of effects and rolls kept in the description, with room left
+
+
+def short_headline(headline: str) -> str:
+    """The headline as the public reply leads with it: whole when it fits two lines of a
+    phone; else its last phrases that do (how it ended: "Black Watch routs; Murray is
+    killed"), after "…". What the phrases left out said falls on units, and is said in
+    their lines."""
+    if len(headline) <= HEADLINE_ROOM:
+        return headline
+    phrases = headline.split("; ")
+    kept: list[str] = []
+    while phrases and len("; ".join([phrases[-1], *kept])) + 2 <= HEADLINE_ROOM:
+        kept.insert(0, phrases.pop())
+    return "… " + "; ".join(kept) if kept else headline
 
 
 def resolution_specs(
     resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
 ) -> list[list[EmbedSpec]]:
-    """The messages that show a resolution: usually one; more when it is very long.
-
-    ``battle_changes`` (in a battle) lists what changed on the roster, shown right under
-    the effects so the consequence is visible at a glance.
+    """The public reply: the headline, one line per unit it falls on (in a battle, what
+    changed on the roster), then one line per roll; the project defaults that decided it in
+    the footer. Usually one message; more only when it is very long.
     """
+    title = short_headline(resolution.headline)
+    effects = effects_block(replace(resolution, headline=title), battle_changes, once=True)
+    rolls = public_roll_lines(resolution.steps)
+    rolls += [f"⏱️ {note}" for note in resolution.notes if note.startswith(OUT_OF_PHASE)]
+    description = "\n".join(filter(None, [effects, *rolls]))
+    fields: tuple[FieldSpec, ...] = ()
+    if len(description) > DESCRIBED:  # a very large fight: its rolls in fields, all kept
+        description, fields = effects, (FieldSpec("Rolls", "\n".join(rolls)),)
+    head = EmbedSpec(
+        title=f"{ICONS[resolution.severity]} {escape(title)}",
+        description=description or "\u200b",
+        colour=COLOURS[resolution.severity],
+        footer=footer_text(dice_note, resolution.defaults, short=True),
+        fields=fields,
+    )
+    return pack_messages(head)
+
+
+def trace_specs(
+    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
+) -> list[list[EmbedSpec]]:
+    """The procedure step by step, for the Steps button: the result, then one field per step
+    (each roll on one line with the readings under it, the step's outcome closing it), and
+    the reminders."""
     fields = [step_field(step) for step in resolution.steps]
     if resolution.notes:
         fields.append(FieldSpec("Reminders", "\n".join(f"• {n}" for n in resolution.notes)))
@@ -153,8 +337,8 @@ def resolution_specs(
         title=f"{ICONS[resolution.severity]} {escape(resolution.headline)}",
         description=effects_block(resolution, battle_changes),
         colour=COLOURS[resolution.severity],
-        author=source_line(resolution),
-        footer=" · ".join(filter(None, (dice_note, defaults_note(resolution.defaults)))),
+        author=f"Steps · {source_line(resolution)}",
+        footer=footer_text(dice_note, resolution.defaults),
         fields=tuple(fields),
     )
     return pack_messages(head)
@@ -186,24 +370,31 @@ def resolution_messages(
     ]
 
 
+def trace_messages(
+    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
+) -> list[list[discord.Embed]]:
+    return [
+        [to_discord(spec) for spec in message]
+        for message in trace_specs(resolution, dice_note=dice_note,
+                                   battle_changes=battle_changes)
+    ]
+
+
 QUESTION_COLOUR = 0x5865F2  # blurple: the table waits for a player
 
 
 def question_messages(ruleset: str, procedure: str, question: Question,
                       steps: Sequence[Step], *, whose: str, dice_note: str = ""
                       ) -> list[list[discord.Embed]]:
-    """What happened before a question, and the question: the player answers with the
-    buttons under it (or ``/answer``). ``whose`` is markdown, names already escaped."""
-    answers = " · ".join(f"`{a.key}`" for a in question.answers)
-    typed = f"; or with {question.typed}" if question.typed else ""
+    """The question, who decides, and the rolls so far: the player answers with the buttons
+    under it (or ``/answer``). ``whose`` is markdown, names already escaped. The steps so far
+    are the result's trace, once answered."""
+    typed = f"; or `/answer` with {question.typed}" if question.typed else ""
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
-        description=f"{whose} decides. Answer with a button below, or `/answer` "
-                    f"with one of: {answers}{typed}.",
+        description="\n".join([f"{whose} decides{typed}.",
+                               *public_roll_lines(steps)]),
         colour=QUESTION_COLOUR,
-        author=f"{RULESETS[ruleset].title if ruleset in RULESETS else ruleset} · "
-               f"{procedure.replace('-', ' ').capitalize()}",
         footer=dice_note,
-        fields=tuple(step_field(step) for step in steps),
     )
     return [[to_discord(spec) for spec in message] for message in pack_messages(head)]

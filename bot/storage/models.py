@@ -402,3 +402,14 @@ class Question(Base):
     user_id: Mapped[int] = mapped_column(BigInteger)
     data: Mapped[dict[str, Any]] = mapped_column(JSON())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class Trace(Base):
+    """A quick lookup's steps, for the Steps button under its result (a battle's are in its
+    event log): kept a fortnight, keyed by the interaction that asked for the lookup."""
+
+    __tablename__ = "traces"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)

@@ -21,7 +21,7 @@ KINDS = {"assaults": ("assaults", "assault"),
          "cavalry": ("cavalry-vs-cavalry mêlées", "cavalry mêlée")}
 CAVALRY_FIRST = ("Who chooses the first cavalry-vs-cavalry mêlée: as for assaults, the side "
                  "with more chooses first, a tie by the dice (the text says only that the "
-                 "players alternate): project reading, docs/labataille.md")
+                 "players alternate): a project reading")
 
 
 def assault_order(sides: tuple[tuple[str, int], tuple[str, int]], dice: DiceSource,

@@ -225,7 +225,7 @@ def form_up(skirmishers: Stack, chargers: tuple[Stack, ...], pack: ChartPack | N
     reacted(out, skirmishers, chargers)
     outcome = morale_check(skirmishers, Check.REACTION, dice, pack, label="form up")
     out.default("Forming Up is a morale check with the Reaction Charge's modifiers (the text "
-                "names no test): project reading, docs/labataille.md")
+                "names no test): a project reading")
     name = skirmishers.name
     if outcome.passed:
         out.effect(EffectKind.FORMATION, name, value=f"{FORMED.value} (formed up)",

@@ -99,6 +99,19 @@ def text_of(message: SentMessage) -> str:
     return "\n".join(parts)
 
 
+async def steps_of(session: OfflineDiscord, message: SentMessage, **where: Any) -> str:
+    """What the Steps button under a result shows, privately: the procedure step by step."""
+    where = {"channel_id": CHANNEL, "user_id": PLAYER, "guild_id": GUILD, **where}
+    shown = await session.press(message, "📜 Steps", **where)
+    assert shown and all(m.ephemeral for m in shown), [m.content for m in shown]
+    return "\n".join(text_of(m) for m in shown)
+
+
+async def full_text(session: OfflineDiscord, message: SentMessage, **where: Any) -> str:
+    """The result as posted, then its steps behind the Steps button."""
+    return text_of(message) + "\n" + await steps_of(session, message, **where)
+
+
 def writes_begun(database: Database) -> asyncio.Event:
     """An event set once a unit of work that writes is handed to ``database``: from then on
     the command is in the middle of its work, waiting for the channel if another holds it."""

@@ -1,7 +1,10 @@
 """A reply as a phone shows it: lines of about 45 characters, a row of buttons one line.
 
 ``phone_lines`` counts what a player scrolls through; ``repeated_effects`` finds a clause said
-twice in one reply (the same effect in the headline and again below it).
+twice in one reply (the same effect in the headline and again below it). A roll's line (🎲) is
+not an effect: two units' rolls may carry the same modifier ("+1 close range" on each die of
+two targets), and a roll names the column a question asks about; so roll lines are left out,
+a decimal point ("1.5:1") does not end a clause, and a clause counts once in its line.
 """
 
 from __future__ import annotations
@@ -65,21 +68,35 @@ def phone_lines(message: SentMessage) -> int:
     return len(screen(message))
 
 
-_CLAUSE = re.compile(r"[.;\n]|: |, | — | - |\(|\)")
+_CLAUSE = re.compile(r"(?<!\d)\.|\.(?!\d)|[;\n]|: |, | — | - |\(|\)")
+_ROLL = "🎲"
+_SUBJECT = re.compile(r"\*\*(.+?)\*\* ")
 _LETTERS = re.compile(r"[^\w' ]+")
 
 
 def clauses(message: SentMessage) -> list[str]:
-    """The message's clauses of three words or more, without icons, markup or case."""
+    """The message's clauses of three words or more, without icons, markup or case: each
+    once per line (a headline may tell two rounds that went alike, "A scores 1 hit on B;
+    …; A scores 1 hit on B"), roll lines left out."""
     texts = [message.content or ""]
     for embed in message.embeds:
         texts.extend(t for t in embed_texts(embed) if t)
     found = []
     for text in texts:
-        for clause in _CLAUSE.split(shown(text).replace("’", "'")):
-            words = _LETTERS.sub(" ", clause).lower().split()
-            if len(words) >= 3:
-                found.append(" ".join(words))
+        for marked in text.replace("’", "'").split("\n"):
+            if _ROLL in marked:
+                continue
+            # A unit's line ("**Fusiliers** retires 2 hexes, loses 1 block"): each clause is
+            # said of that unit, so two units' "loses 1 block" are two effects.
+            subject = _SUBJECT.match(marked)
+            said = set()
+            for index, clause in enumerate(_CLAUSE.split(shown(marked))):
+                words = _LETTERS.sub(" ", clause).lower().split()
+                if subject and index:
+                    words = subject[1].lower().split() + words
+                if len(words) >= 3:
+                    said.add(" ".join(words))
+            found.extend(sorted(said))
     return found
 
 

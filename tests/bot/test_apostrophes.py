@@ -9,7 +9,7 @@ from sqlalchemy import select
 from bot.storage.models import General, Unit
 from rules.core.notation import QUOTING_RULE
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply, text_of
 from .test_cli import resolve
 from .test_decisions import buttons
 
@@ -67,9 +67,10 @@ async def test_a_tricorne_lookup_reads_names_and_leaders_with_an_apostrophe(disc
                           'dice:"inf saber art cav cav  inf flag  saber inf  flag flag cav inf"')
     assert not message.ephemeral, message.content
     assert message.embeds[0]["title"] == (
-        "⚠️ Lochiel's Camerons scores 2 hits on Barrell's; Barrell's scores 1 hit on "
+        "🩸 … Barrell's scores 1 hit on "
         "Lochiel's Camerons; Lochiel's Camerons retreats 1 hex")
-    assert "Lord George's survives and stays with Lochiel's Camerons" in text_of(message)
+    assert "Lord George's survives and stays with Lochiel's Camerons" in \
+        await full_text(discord_session, message)
 
 
 async def test_le_baton_and_la_bataille_lookups_read_names_with_an_apostrophe(discord_session):
@@ -83,7 +84,9 @@ async def test_le_baton_and_la_bataille_lookups_read_names_with_an_apostrophe(di
                           'morale=41 melee=8 fire=5 defence=9 inc=4" dice:"44 52 5 33 41 55" '
                           'choices:no')
     assert not assault.ephemeral, assault.content
-    assert "Ney's 1/45e fires on Wellington's 52nd: 0 casualties." in text_of(assault)
+    # The question's rolls so far name the units as typed.
+    assert "**Ney's 1/45e fire** 🎲 33 vs 1:1 column" in text_of(assault)
+    assert "**Wellington's 52nd fire** 🎲 41 vs 1:1 column" in text_of(assault)
 
 
 # --- battles ----------------------------------------------------------------------------------
@@ -164,7 +167,7 @@ async def test_a_tricorne_battle_reads_a_name_with_an_apostrophe_before_its_word
                           'dice:"inf inf inf art saber"')
     assert not message.ephemeral, message.content
     assert message.embeds[0]["title"] == "💥 Lochiel's Camerons eliminates Barrell's"
-    assert "+ 1 Command/Combat cards = 5 dice" in text_of(message)
+    assert "+ 1 Command/Combat cards = 5 dice" in await full_text(battle_session, message)
     units, _ = await roster(battle_session)
     assert units["Barrell's"].status == "gone"
 
@@ -180,7 +183,8 @@ async def test_tricorne_answers_and_lone_leaders_find_either_apostrophe(battle_s
                         'choices:"take_ground=advance" dice:"inf inf inf inf  flag flag flag"')
     assert buttons(asked) == ["Attack Wolfe’s", "No bonus melee"]
     answered = await reply(battle_session, "/answer choice:\"Wolfe's\"", user_id=GM_USER)
-    assert "Lochiel's Camerons rolls against Wolfe’s" in text_of(answered)
+    # The bonus melee against Wolfe's is rolled; the next question follows it.
+    assert "melee** 🎲" in text_of(answered) and "vs Wolfe’s" in text_of(answered)
 
 
 async def test_le_baton_and_la_bataille_battles_find_either_apostrophe(battle_session):
@@ -205,7 +209,9 @@ async def test_le_baton_and_la_bataille_battles_find_either_apostrophe(battle_se
                           'defenders:"Wellington’s 52nd" dice:"44 52 5 33 41 55" choices:no',
                           channel_id=CHANNEL + 1)
     assert not assault.ephemeral, assault.content
-    assert "Ney's 1/45e fires on Wellington's 52nd: 0 casualties." in text_of(assault)
+    # The question's rolls so far name the units as typed.
+    assert "**Ney's 1/45e fire** 🎲 33 vs 1:1 column" in text_of(assault)
+    assert "**Wellington's 52nd fire** 🎲 41 vs 1:1 column" in text_of(assault)
 
 
 async def test_autocomplete_finds_either_apostrophe(battle_session):

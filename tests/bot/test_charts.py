@@ -11,7 +11,7 @@ import aiohttp
 
 from bot.offline.payloads import CDN, OfflineFile, build_command_data
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply, send, steps_of, text_of
 from .test_decisions import buttons
 
 PACK_PATH = Path(__file__).parents[1] / "rules" / "labataille" / "pack.json"
@@ -62,10 +62,11 @@ async def test_an_attached_pack_decides_the_assault_until_undo_takes_it_back(bat
 
     read = await reply(battle_session, ASSAULT)
     assert read.embeds[0]["title"].endswith("DR1: the defenders rout")
-    # The pack decided it, and the reply says whose chart it was; no chart question.
+    # The pack decided it, and its steps say whose chart it was; no chart question.
+    assert "**mêlée resolution** 🎲 41 vs the 2:1 column → DR1" in text_of(read)
     assert ("vs the 2:1 column → DR1\n  ‣ Test pack: made for Huzzah's tests: not a La "
-            "Bataille chart") in text_of(read)
-    assert buttons(read) == ["↩️ Undo", "🎲 Reroll"]
+            "Bataille chart") in await steps_of(battle_session, read)
+    assert buttons(read) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]
 
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert "Undid #5" in text_of(undone)
@@ -172,10 +173,10 @@ async def test_an_answered_question_plays_on_with_the_pack(discord_session):
     huzzah = await reply(discord_session, '/assault labataille attackers:1/45e '
                                           'defenders:52nd dice:"45 45 1 41"')
     assert buttons(huzzah) == ["Huzzah!", "No Huzzah"]
-    [_, result] = await discord_session.press(huzzah, "No Huzzah", channel_id=CHANNEL,
-                                              user_id=GM_USER, guild_id=GUILD)
+    [result] = await discord_session.press(huzzah, "No Huzzah", channel_id=CHANNEL,
+                                           user_id=GM_USER, guild_id=GUILD)
     assert result.embeds[0]["title"].endswith("DR1: the defenders rout")
-    assert "Test pack: made for Huzzah's tests" in text_of(result)
+    assert "Test pack: made for Huzzah's tests" in await steps_of(discord_session, result)
 
 
 def with_text(name: str) -> bytes:
@@ -252,12 +253,12 @@ async def test_new_units_joining_a_battles_firefight_apply_distance_on_either_si
     joined = await reply(discord_session, '/assault labataille attackers:"1/45e; 2/45e: '
                                           'distance=2" defenders:"95th; 52nd: distance=3" '
                                           'dice:"45 45 45 45 1 41"')
-    text = text_of(joined)
+    text = await full_text(discord_session, joined)
     assert "2/45e, 52nd join: the assault is resolved as a new mêlée" in text
     # The text: new units "apply Distance modifiers regardless of their role".
-    assert "**52nd morale check** 🎲 4 5 −6 distance 3 = **35**" in text
-    assert "**2/45e morale check** 🎲 4 5 −3 distance 2 = **42**" in text
-    assert "**95th morale check** 🎲 4 5 = **45**" in text  # locked: none
+    assert "**52nd morale check** 🎲 45 −6 distance 3 = **35**" in text
+    assert "**2/45e morale check** 🎲 45 −3 distance 2 = **42**" in text
+    assert "**95th morale check** 🎲 45 vs" in text  # locked: none
 
 
 def test_the_documented_prusse_1806_square_runs_in_the_console(tmp_path):
@@ -273,7 +274,7 @@ def test_the_documented_prusse_1806_square_runs_in_the_console(tmp_path):
     assert "📊 Chart pack attached: labataille-prusse-1806-carre.json" in out
     assert "Premier, not the revised chart" in out
     assert "Square (Carré) Realization: french (column, line)" in out
-    assert ("1/17e Ligne square 🎲 2 3 −6 Square chart modifiers (given) = 13 vs french, from "
+    assert ("1/17e Ligne square 🎲 23 −6 Square chart modifiers (given) = 13 vs french, from "
             "line, 1 hex → C") in out
     assert "# 🛡️ 1/17e Ligne forms square" in out
     assert "it is moving, not charging, so there is no Recall" in out

@@ -214,6 +214,7 @@ LE_BATON_TURN = [
     "/battle next", "/battle next",
     # phase 8: the British move: the light dragoons charge the cuirassiers
     '/charge le-baton charger:"16th LD" target:Cuirassiers dice:"2 3"',
+    "press 📜 Steps",  # the charge step by step, privately
     "/battle next", "/battle next", "/battle next",
     # phase 11 and 12: the light dragoons lose, and hold
     '/melee le-baton attacker:"16th LD" defender:Cuirassiers phase:11 dice:"6 6 1 1 4 4 4 1"',
@@ -231,7 +232,8 @@ def test_a_full_le_baton_turn_in_the_console(tmp_path):
     done = console(*LE_BATON_TURN, args=("--user", "2000"), database=tmp_path / "lb.db")
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
-    assert "Traceback" not in out and "only you can see this" not in out, out
+    assert "Traceback" not in out, out
+    assert out.count("only you can see this") == 1, out  # the charge's Steps, privately
     assert "Ross's Troop → 4e Léger 🎲 4 5 6 2 (each die −1 6 lbs or lighter) vs 4+ (column)" \
         " → 2 hits" in out
     assert "4e Léger loses 2 figures (now 10) and has 2 casualties in all" in out
@@ -290,22 +292,24 @@ def test_a_tricorne_melee_with_its_buttons_in_the_console_across_a_restart(tmp_p
     assert first.returncode == 0, out + first.stderr
     assert "Will Dragoons retire and rally before Black Watch rolls?" in out
     assert "[button: Retire and rally] [button: Stand and fight]" in out
-    assert "retire and rally: sabers and flags are ignored" in out
-    assert "Dragoons retires 2 hexes toward its side." in out
     assert "Will Black Watch take ground (advance into the vacated hex)?" in out
     second = console(  # a restart between the question and its answer
         "/answer choice:advance",
+        "press 📜 Steps",
         '/melee tricorne attacker:"Black Watch" defender:Fusiliers '
         'dice:"inf inf flag art  flag  art art art art  cav saber  inf inf"',
         "press Take ground",
         "press Attack Dragoons",
         "press Stand and fight",
+        "press 📜 Steps",
         "/battle show",
         args=gm, database=database,
     )
     out = second.stdout
     assert second.returncode == 0, out + second.stderr
     assert "Traceback" not in out and "No button" not in out, out
+    assert "retire and rally: sabers and flags are ignored" in out
+    assert "Dragoons retires 2 hexes toward its side." in out
     assert "took ground after a retire and rally: no bonus melee" in out
     assert "Fusiliers fails and routs off the field." in out
     assert "Will Black Watch make a bonus melee?" in out
@@ -335,6 +339,7 @@ def test_a_la_bataille_firefight_carries_over_two_turns_and_switches_roles(tmp_p
         '/assault labataille attackers:1/45e defenders:52nd dice:"45 45 1 41"',
         "press No Huzzah",
         "press Blank: firefight",
+        "press 📜 Steps",
         "/battle next", "/battle next", "/battle next", "/battle next", "/battle next",
         args=gm, database=database,
     )
@@ -348,6 +353,7 @@ def test_a_la_bataille_firefight_carries_over_two_turns_and_switches_roles(tmp_p
     second = console(  # a restart: the firefight is on the roster
         '/assault labataille attackers:1/45e defenders:"52nd; 95th" dice:"45 45 45 1 41"',
         "press DR1",
+        "press 📜 Steps",
         "/battle show",
         args=gm, database=database,
     )
@@ -394,14 +400,17 @@ def test_a_reaction_charge_and_a_charge_into_a_square_that_forms(tmp_path):
         *CAVALRY_SETUP,
         # The Lancers meet the Cuirassiers' charge and become the attackers.
         '/reaction labataille reactor:Lancers charger:"2e Cuirassiers" gap:3 dice:45',
+        "press 📜 Steps",
         '/cavalry labataille chargers:"2e Cuirassiers" targets:"2nd Foot" spent:2',
         '/cavalry labataille chargers:Lancers targets:"2e Cuirassiers" dice:41',
         "press DR",
+        "press 📜 Steps",
         # The Carabiniers charge 2nd Foot, which forms square; they do not recall.
         '/square labataille stack:"2nd Foot" distance:2 cavalry:"1er Carabiniers" '
         'target:true dice:"35"',
         "press C: square formed",
         "press Ride on",
+        "press 📜 Steps",
         args=gm, database=database,
     )
     out = first.stdout
@@ -425,7 +434,7 @@ def test_a_reaction_charge_and_a_charge_into_a_square_that_forms(tmp_path):
     out = second.stdout
     assert second.returncode == 0, out + second.stderr
     assert "Traceback" not in out and "No button" not in out, out
-    assert "2nd Foot loses 2 increments, routs" in out
+    assert "📋 2nd Foot loses 2 increments (now 3) and is now routed" in out  # said once
     assert ("1er Carabiniers now carries an inverted Charge marker (it charged this turn), is "
             "now exhausted and is now disordered") in out
     assert "• Exhausted: 1er Carabiniers, Lancers: clear the marker when your rules let them" \

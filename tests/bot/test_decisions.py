@@ -14,7 +14,7 @@ from bot.offline import OfflineDiscord
 from bot.storage import Database
 from bot.storage.models import Battle, Event, Question
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, steps_of
 from .test_battle_safety import url_of
 
 OTHER = 3000  # the rangers' player
@@ -59,7 +59,9 @@ async def test_the_question_waits_with_buttons_and_the_battle_waits_for_it(battl
     assert not asked.ephemeral
     assert asked.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
     assert f"Hussars' player (<@{PLAYER}>) or a GM decides" in asked.embeds[0]["description"]
-    assert "below zero" in asked.embeds[0]["fields"][-1]["value"].lower()
+    # The rolls so far: the hussars' test, read below zero.
+    assert asked.embeds[0]["description"].endswith(
+        "= **-3** vs basic morale 4 → may counter-charge")
     assert buttons(asked) == ["Counter-charge Rangers", "Stand"]
     db = battle_session.client.db
     assert (await kinds(db))[-1] == "question"
@@ -82,9 +84,11 @@ async def test_a_button_answers_after_a_restart(db):
         await setup(session)
         asked = await reply(session, CHARGE, user_id=OTHER)
     async with Database(url) as second, OfflineDiscord(create_bot(second)) as session:
-        update, result = await press(session, asked, "Counter-charge Rangers", PLAYER)
-        assert update.kind == "update" and update.components == []
-        assert "Answered by" in update.content
+        # The question's message becomes the result, with the result's buttons.
+        [result] = await press(session, asked, "Counter-charge Rangers", PLAYER)
+        assert result.kind == "update"
+        assert buttons(result) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]
+        assert "Answered by" in result.content
         assert not result.ephemeral
         assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
         assert "event #5" in result.embeds[0]["footer"]["text"]
@@ -97,7 +101,9 @@ async def test_a_button_answers_after_a_restart(db):
         assert event.request["options"]["answered"] == "counter_charge=Rangers"
         assert event.summary == ("Answered “Does Hussars counter-charge?” (#4): "
                                  "Counter-charge Rangers. Hussars counter-charges Rangers")
-        [again] = await press(session, asked, "Stand", PLAYER)
+        # The question's buttons, pressed once it is answered, go away.
+        cleared, again = await press(session, asked, "Stand", PLAYER)
+        assert cleared.kind == "update" and cleared.components == []
         assert again.ephemeral and "already been answered" in again.content
         # The battle moves on.
         assert not (await reply(session, CHARGE.replace("dice:1", "dice:6"),
@@ -112,7 +118,7 @@ async def test_undo_puts_the_question_back_then_takes_it_back(battle_session):
     assert await pending(db) is None
     await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert (await pending(db))["seq"] == 4  # waiting again, for the same question
-    _, result = await press(battle_session, asked, "Stand", PLAYER)
+    [result] = await press(battle_session, asked, "Stand", PLAYER)
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
     await reply(battle_session, "/gm undo", user_id=GM_USER)
     await reply(battle_session, "/gm undo", user_id=GM_USER)  # the question itself
@@ -163,7 +169,8 @@ async def test_answers_given_ahead_play_through_without_asking(battle_session):
     result = await reply(battle_session, CHARGE + ' choices:"counter_charge=Rangers"',
                          user_id=PLAYER)
     assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
-    assert buttons(result) == ["↩️ Undo", "🎲 Reroll"]  # no question: the GM's buttons
+    # No question: the result's buttons.
+    assert buttons(result) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]
     assert (await kinds(battle_session.client.db))[-1] == "resolution"
     lookup = await reply(battle_session, LOOKUP + " choices:stand", channel_id=CHANNEL + 1)
     assert lookup.embeds[0]["title"].endswith("Hussars stands: melee follows")
@@ -174,8 +181,8 @@ async def test_le_baton_recall_asks_cavalry_that_need_not_roll(battle_session):
                                         'heavy-dragoons figures=6"', channel_id=CHANNEL + 2)
     assert buttons(asked) == ["Roll for recall", "Don't roll"]
     assert asked.embeds[0]["footer"]["text"] == "No dice rolled yet"  # asked before any die
-    [_, result] = await battle_session.press(asked, "Don't roll", channel_id=CHANNEL + 2,
-                                             user_id=PLAYER, guild_id=GUILD)
+    [result] = await battle_session.press(asked, "Don't roll", channel_id=CHANNEL + 2,
+                                          user_id=PLAYER, guild_id=GUILD)
     assert result.embeds[0]["title"].endswith("Greys does not roll for recall")
 
 
@@ -195,7 +202,7 @@ async def test_a_button_from_another_battle_does_not_answer_this_one(battle_sess
     await reply(battle_session, '/battle end confirm:Quiberon', user_id=GM_USER)
     await setup(battle_session)  # a new battle, the same question at the same event number
     await reply(battle_session, CHARGE, user_id=OTHER)
-    [refused] = await press(battle_session, old, "Stand", PLAYER)
+    _, refused = await press(battle_session, old, "Stand", PLAYER)
     assert refused.ephemeral and "already been answered" in refused.content
     assert (await kinds_now(battle_session))[-1] == "question"
 
@@ -214,10 +221,11 @@ async def test_typed_dice_that_run_short_after_an_answer_are_topped_up(battle_se
                                         'phase:5 charged_by:cavalry opponent:Cuirassiers '
                                         'dice:6', channel_id=CHANNEL + 3, user_id=PLAYER)
     assert buttons(asked) == ["Try for square (4+)", "Stay as it is"]
-    _, result = await battle_session.press(asked, "Try for square (4+)", user_id=PLAYER,
-                                           channel_id=CHANNEL + 3, guild_id=GUILD)
+    [result] = await battle_session.press(asked, "Try for square (4+)", user_id=PLAYER,
+                                          channel_id=CHANNEL + 3, guild_id=GUILD)
     assert "Dice typed in: 6, then 1 rolled by Huzzah" in result.embeds[0]["footer"]["text"]
-    assert "Form square (4+)" in [f["name"] for f in result.embeds[0]["fields"]]
+    assert "Form square (4+)" in await steps_of(battle_session, result,
+                                                channel_id=CHANNEL + 3)
 
 
 async def test_answer_takes_the_players_own_question_first(battle_session):

@@ -183,8 +183,7 @@ async def test_a_queue_that_ends_inside_a_roll_gives_its_first_dice(battle_sessi
                                           'defenders:"2nd Foot"')
     embed = message.embeds[0]
     assert embed["footer"]["text"].startswith("3 dice queued by the GM, 1 rolled · ")
-    risk = next(f["value"] for f in embed["fields"] if f["name"].startswith("Risk to Wolfe"))
-    assert risk.startswith("🎲 6 ")
+    assert "**Risk to Wolfe** 🎲 6 " in embed["description"]
 
 
 # --- Fire at Will: routing units in melee -----------------------------------------------------
@@ -240,7 +239,7 @@ async def test_a_procedure_out_of_its_phase_is_played_with_a_warning(battle_sess
     assert not message.ephemeral
     warning = ("Out of phase: the battle is in phase 1 (artillery fire), and a phase 6 melee "
                "belongs to phase 6. Played as asked; `/battle next` steps through the phases.")
-    assert f"• {warning}" in text_of(message)
+    assert f"⏱️ {warning}" in text_of(message)  # said with the result, not only its steps
     async with battle_session.client.db.transaction() as s:
         event = await s.scalar(select(Event).order_by(Event.seq.desc()))
     assert event.resolution["notes"][0] == warning

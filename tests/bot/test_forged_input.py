@@ -17,8 +17,8 @@ STALE_QUESTION = "That question has already been answered"
 
 
 async def forged(session, message, label: str, custom_id: str, user_id: int = GM_USER):
-    [answer] = await session.press_forged(message, label, custom_id, channel_id=CHANNEL,
-                                          user_id=user_id, guild_id=GUILD)
+    *_, answer = await session.press_forged(message, label, custom_id, channel_id=CHANNEL,
+                                            user_id=user_id, guild_id=GUILD)
     return answer
 
 

@@ -25,7 +25,7 @@ def labels(message) -> list[str]:
 async def test_a_result_carries_undo_and_reroll_for_the_gm(battle_session):
     await setup(battle_session)
     result = await reply(battle_session, ONE_SP)
-    assert labels(result) == ["↩️ Undo", "🎲 Reroll"]
+    assert labels(result) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]
     [refused] = await press(battle_session, result, "↩️ Undo", PLAYER)
     assert refused.ephemeral and "Only the battle's GM can undo" in refused.content
     update, undone = await press(battle_session, result, "↩️ Undo", GM_USER)
@@ -40,7 +40,7 @@ async def test_reroll_rolls_the_same_command_again(battle_session):
     update, rerolled = await press(battle_session, result, "🎲 Reroll", GM_USER)
     assert "Rerolled by" in update.content
     assert "event #6" in rerolled.embeds[0]["footer"]["text"]
-    assert labels(rerolled) == ["↩️ Undo", "🎲 Reroll"]  # the new result has its own
+    assert labels(rerolled) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]  # the new result has its own
 
 
 async def test_buttons_under_an_older_result_refuse_to_act(battle_session):

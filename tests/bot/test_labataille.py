@@ -3,7 +3,7 @@ the order of assaults, and bad input refused privately with how to fix it."""
 
 from __future__ import annotations
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply
 from .test_decisions import buttons
 
 ASSAULT = ('/assault labataille attackers:"1/45e: infantry morale=34 melee=12 fire=6 defence=9 '
@@ -24,8 +24,8 @@ async def test_a_quick_assault_asks_huzzah_then_the_chart_with_buttons(discord_s
     assert chart.embeds[0]["title"] == ("❓ Read the Assault et Mêlée chart: the 1:2 column, "
                                         "row 61. What does it say?")
     assert buttons(chart)[:4] == ["AS", "AR", "Blank: firefight", "DR0"]
-    [_, result] = await press(discord_session, chart, "DR2")
-    text = text_of(result)
+    [result] = await press(discord_session, chart, "DR2")
+    text = await full_text(discord_session, result)
     assert result.embeds[0]["title"].endswith("DR2: the defenders rout")
     assert "2 left shifts: 1.5:1 → 1:2" in text
     assert "1/45e: distance 2 has no modifier without a chart pack (give it in `mod`)" in text
@@ -43,7 +43,7 @@ async def test_who_chooses_the_first_cavalry_melee(discord_session):
     message = await reply(discord_session, "/order labataille first:French first_assaults:3 "
                                            "second:British second_assaults:1 kind:cavalry")
     assert message.embeds[0]["title"].endswith("French chooses the first cavalry mêlée")
-    assert "project reading" in text_of(message)
+    assert "project reading" in await full_text(discord_session, message)
 
 
 async def test_bad_input_is_refused_with_how_to_fix_it(discord_session):
@@ -99,18 +99,18 @@ LONG_ODDS = '/assault labataille attackers:Voltigeurs defenders:Guards dice:"45 
 async def test_fire_below_the_chart_is_a_battle_setting_named_when_it_applies(battle_session):
     for line in FIRE_SETUP:
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
-    lowest = text_of(await reply(battle_session, LONG_ODDS + ' choices:"chart_result=AR"'))
-    assert "**Voltigeurs fire** 🎲 6 5 = **65** vs 1:3 column (2 against 9) → 1 casualty" \
-        in lowest
+    lowest = await full_text(battle_session, await reply(
+        battle_session, LONG_ODDS + ' choices:"chart_result=AR"'))
+    assert "**Voltigeurs fire** 🎲 65 vs 1:3 column (2 against 9) → 1 casualty" in lowest
     assert ("odds below the chart: read on its lowest column, 1:3 (battle setting "
             "fire_below_chart: lowest, as the public La Bataille apps read it)") in lowest
     await reply(battle_session, "/gm undo", user_id=GM_USER)
     setting = await reply(battle_session, "/battle setting name:fire_below_chart value:none",
                           user_id=GM_USER)
     assert setting.embeds[0]["title"] == "⚙️ Setting: fire_below_chart = none"
-    none = text_of(await reply(battle_session, '/assault labataille attackers:Voltigeurs '
-                                               'defenders:Guards dice:"45 45 1 23" '
-                                               'choices:"chart_result=AR"'))
+    none = await full_text(battle_session, await reply(
+        battle_session, '/assault labataille attackers:Voltigeurs defenders:Guards '
+        'dice:"45 45 1 23" choices:"chart_result=AR"'))
     # A step's words are shown escaped for Discord, which shows fire_below_chart.
     assert ("Voltigeurs fires on Guards: odds below the chart, no effect (battle setting "
             "fire\\_below\\_chart: none).") in none
@@ -122,7 +122,7 @@ async def test_a_charge_into_a_square_says_how_the_square_counts(discord_session
                                            'targets:"2nd Foot: infantry morale=41 melee=8 '
                                            'inc=5 formation=square" spent:2 dice:"45 1 41" '
                                            'choices:"chart_result=AR"')
-    text = text_of(message)
+    text = await full_text(discord_session, message)
     assert ("2nd Foot is in Square: no chart pack, so the Roll to Stand chart's square "
             "modifier must be given in `mod` (reference A.7: +12 at Talavera and most games, "
             "+6 in later ones)") in text

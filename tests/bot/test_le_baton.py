@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from bot.storage.models import Engagement, Unit
 
-from .conftest import GM_USER, reply, text_of
+from .conftest import GM_USER, full_text, reply, text_of
 
 SETUP = [
     "/battle start ruleset:le-baton name:Albuera",
@@ -41,7 +41,7 @@ async def test_morale_shows_the_arithmetic(discord_session):
     text = text_of(message)
     assert ("**Buffs morale** 🎲 2 vs 2 or less (conscript 4 −2 6 casualties (−1 per 3) "
             "+1 general attached to unit −1 British infantry in column) → passes") in text
-    assert "continue to fight in phase 11" in text
+    assert "continue to fight in phase 11" in await full_text(discord_session, message)
 
 
 async def test_wrong_phase_for_the_nation_is_refused_with_the_right_one(discord_session):

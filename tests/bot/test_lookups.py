@@ -7,7 +7,7 @@ from bot.render.limits import violations
 from bot.render.resolution import COLOURS
 from rules.core.records import Severity
 
-from .conftest import reply
+from .conftest import reply, steps_of
 
 
 def field(embed: dict, name: str) -> str:
@@ -26,12 +26,12 @@ async def test_charge_posts_the_result_first_with_every_factor(discord_session: 
     (embed,) = payload["data"]["embeds"]
     assert embed["title"] == "💥 2nd Foot routs, −1 SP"
     assert embed["color"] == COLOURS[Severity.DECISIVE]
-    assert embed["author"]["name"] == "Fire at Will · Charge"
-    assert embed["description"] == "**2nd Foot** routs, loses 1 SP"
-    assert field(embed, "Charge test") == (
+    # The headline says the rout and the SP lost: the description has only the roll.
+    assert embed["description"] == (
         "**2nd Foot charge test** 🎲 2 +2 non-cavalry charged by cavalry "
         "+1 charged in the flank = **5** vs basic morale 4 → routs"
     )
+    assert "fields" not in embed and "author" not in embed
     assert embed["footer"]["text"] == "Dice typed in: 2"
 
 
@@ -44,7 +44,8 @@ async def test_charge_that_stands_is_green(discord_session):
     embed = message.embeds[0]
     assert embed["title"] == "🛡️ Line stands: melee follows"
     assert embed["color"] == COLOURS[Severity.NONE]
-    assert embed["description"] == "No effect on any unit."
+    assert embed["description"].split("\n") == [
+        "No effect on any unit.", "**Line charge test** 🎲 3 vs basic morale 5 → stands"]
 
 
 async def test_melee_several_units_a_side(discord_session):
@@ -56,25 +57,25 @@ async def test_melee_several_units_a_side(discord_session):
     )
     embed = message.embeds[0]
     assert embed["title"] == "💥 Attackers win by 3: Béarn routs, −2 SP"
-    # One line per unit it falls on, not one per effect.
+    # The result is said once: Béarn's rout and SP in the title, then one line per unit
+    # it falls on besides, then one line per roll with what it was read against.
     assert embed["description"].split("\n") == [
-        "**Béarn** routs, loses 2 SP",
         '**Bougainville** is killed, units of his command within 18" are shaken',
+        "**Grenadiers** 🎲 5 +1 charging +1 European regulars = **7** vs Infantry column",
+        "**Rangers** 🎲 2 −2 open order or artillery +1 overlapping enemy unit = **1** vs "
+        "Infantry column",
+        "**Béarn** 🎲 3 +1 European regulars = **4** vs Infantry column",
+        "**Risk to Bougainville** 🎲 6 5 = **11** vs row 11-12 (routed from melee table) → "
+        "dead",
     ]
-    # The result is said once (title and effects): no step restates it. Each roll on one
-    # line; the column every roll is read on is said once, in the name.
-    assert [f["name"] for f in embed["fields"]] == [
-        "Melee rolls · vs Infantry column",
-        "Risk to Bougainville (with Béarn, which routed from melee)", "Reminders"]
-    assert field(embed, "Melee rolls").split("\n") == [
-        "**Grenadiers** 🎲 5 +1 charging +1 European regulars = **7**",
-        "**Rangers** 🎲 2 −2 open order or artillery +1 overlapping enemy unit = **1**",
-        "**Béarn** 🎲 3 +1 European regulars = **4** — Attackers' highest score 7, "
-        "defenders' highest 4.",
-    ]
-    assert field(embed, "Risk to Bougainville") == (
-        "🎲 6 5 = **11** vs row 11-12 (routed from melee table) → dead")
+    assert "fields" not in embed
     assert violations(message.embeds) == []
+    # The steps, with the reminders, are behind the Steps button.
+    steps = await steps_of(discord_session, message)
+    for name in ("Melee rolls · vs Infantry column",
+                 "Risk to Bougainville (with Béarn, which routed from melee)", "Reminders"):
+        assert name in steps
+    assert "Attackers' highest score 7, defenders' highest 4." in steps
 
 
 async def test_obstacle_rule_option_changes_the_reading(discord_session):
@@ -82,7 +83,7 @@ async def test_obstacle_rule_option_changes_the_reading(discord_session):
             'dice:"5 2"')
     default = await reply(discord_session, base)
     attacker = await reply(discord_session, base + " obstacle_rule:attacker")
-    assert default.embeds[0]["title"] == "⚠️ Attackers win by 3: D retires 6\", −2 SP"
+    assert default.embeds[0]["title"] == "🩸 Attackers win by 3: D retires 6\", −2 SP"
     assert attacker.embeds[0]["title"] == "💥 Attackers win by 3: D routs, −2 SP"
 
 

@@ -77,7 +77,7 @@ async def test_titles_name_the_battle_and_units_as_typed(discord_session):
     move = await reply(discord_session, '/melee fire-at-will attackers:"78th `Fraser`: charging" '
                        'defenders:"La *Sarre*" dice:"3 3"', user_id=GM_USER)
     assert move.embeds[0]["title"] == \
-        "⚠️ Attackers win by 1: La \\*Sarre\\* retires 3\", −1 SP, shaken"
+        "🩸 Attackers win by 1: La \\*Sarre\\* retires 3\", −1 SP, shaken"
     for line, title in (("/battle show", "⚔️ \\*Carillon\\*"), ("/battle log", "📜 \\*Carillon\\*")):
         shown = await reply(discord_session, line, user_id=GM_USER)
         assert shown.embeds[0]["title"].startswith(title), shown.embeds[0]["title"]

@@ -49,7 +49,7 @@ async def test_the_chart_reading_is_the_movers_after_the_defender_answers_huzzah
     assert f"The player who rolled (<@{PLAYER}>) or a GM" in text_of(chart)
     [refused] = await press(battle_session, chart, "DR2", BRITISH)
     assert refused.ephemeral and f"<@{PLAYER}>" in refused.content
-    [_, result] = await press(battle_session, chart, "DR2", PLAYER)
+    [result] = await press(battle_session, chart, "DR2", PLAYER)  # the chart's message
     assert result.embeds[0]["title"].endswith("DR2: the defenders rout")
 
 
@@ -77,7 +77,7 @@ async def test_queued_dice_are_counted_over_the_whole_move(battle_session):
 async def test_typed_dice_a_path_did_not_need_are_named(battle_session):
     await setup_charge(battle_session)
     asked = await reply(battle_session, CHARGE.replace("dice:1", 'dice:"1 6 6"'), user_id=OTHER)
-    [_, result] = await press(battle_session, asked, "Stand", PLAYER)
+    [result] = await press(battle_session, asked, "Stand", PLAYER)
     assert result.embeds[0]["footer"]["text"].startswith(
         "Dice typed in: 1 6 6; not needed after the answers: 6 6 ·")
 
@@ -112,10 +112,10 @@ async def test_a_gms_button_answers_the_battles_question_not_his_own_lookup(batt
     own = await reply(battle_session, '/melee tricorne attacker:"A: grenadier" '
                                       'defender:"B: light-cavalry" lookup:true', user_id=GM_USER)
     assert buttons(own) == ["Retire and rally", "Stand and fight"]
-    [_, result] = await press(battle_session, asked, "Counter-charge Rangers", GM_USER)
+    [result] = await press(battle_session, asked, "Counter-charge Rangers", GM_USER)
     assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
     # And his own question is still there, answered by its own buttons.
-    [_, mine] = await press(battle_session, own, "Stand and fight", GM_USER)
+    *_, mine = await press(battle_session, own, "Stand and fight", GM_USER)  # may ask on
     assert not mine.ephemeral
 
 

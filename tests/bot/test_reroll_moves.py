@@ -63,7 +63,7 @@ async def answered_tricorne_melee(session):
     asked = await reply(session, MELEE, user_id=PLAYER)
     [_, ground] = await press(session, asked, "Stand and fight")
     [_, bonus] = await press(session, ground, "Take ground")
-    [_, done] = await press(session, bonus, "No bonus melee")
+    [done] = await press(session, bonus, "No bonus melee")
     return done
 
 

@@ -10,7 +10,7 @@ from bot.offline import OfflineDiscord
 from bot.storage import Database
 from bot.storage.models import General, Unit
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply, text_of
 from .test_battle_safety import url_of
 from .test_decisions import buttons
 
@@ -51,15 +51,20 @@ async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(disc
                           'dice:"inf saber art cav cav  inf flag  saber inf  flag flag cav inf"')
     assert not message.ephemeral
     embed = message.embeds[0]
-    assert embed["title"] == ("⚠️ Black Watch scores 2 hits on Fusiliers; Fusiliers scores 1 hit "
-                              "on Black Watch; Black Watch retreats 1 hex")
-    text = text_of(message)
+    # The headline as long as two phone lines: how it ended; the whole one in the Steps.
+    assert embed["title"] == ("🩸 … Fusiliers scores 1 hit on Black Watch; Black Watch "
+                              "retreats 1 hex")
+    assert "🎲 **inf** **saber** art cav cav" in text_of(message)  # as typed in `dice`
+    text = await full_text(discord_session, message)
+    assert ("Black Watch scores 2 hits on Fusiliers; Fusiliers scores 1 hit on Black Watch; "
+            "Black Watch retreats 1 hex") in text
     assert ("2 (highland) + 1 full strength + 1 leader attached + 1 Highland Battle Bonus = 5 "
             "dice") in text
     assert "🎲 **infantry** **saber** artillery cavalry cavalry" in text
     assert "Fusiliers battles back against Black Watch" in text
     assert "Murray survives and stays with Black Watch" in text
-    assert "Project defaults (see /help): leader casualty check" in embed["footer"]["text"]
+    assert "Project defaults: leader casualty check; rally check" in embed["footer"]["text"]
+    assert "Project defaults (see /help): leader casualty check: " in text
 
 
 async def test_retire_and_rally_is_asked_before_any_die(discord_session):
@@ -96,12 +101,13 @@ async def test_a_whole_melee_in_a_battle_with_its_buttons(battle_session):
     [_, ground] = await press(battle_session, asked, "Stand and fight")
     assert ground.embeds[0]["title"] == "❓ Will Black Watch take ground (advance into the " \
                                         "vacated hex)?"
-    assert "Dragoons fails and routs off the field" in text_of(ground)
+    assert "**Dragoons rally check** 🎲" in text_of(ground)  # the rolls so far
+    assert "→ fails" in text_of(ground)
     [_, bonus] = await press(battle_session, ground, "Take ground")
     # The defender's side: the routed dragoons are gone; the fusiliers and Cope are left.
     assert buttons(bonus) == ["Attack Fusiliers", "Attack Cope", "No bonus melee"]
-    [_, result] = await press(battle_session, bonus, "Attack Fusiliers")
-    text = text_of(result)
+    [result] = await press(battle_session, bonus, "Attack Fusiliers")
+    text = await full_text(battle_session, result)
     assert "− 1 moved (ordered infantry) = 4 dice" in text
     assert "Fusiliers battles back against Black Watch" in text
     units, generals = await roster(db)
@@ -126,8 +132,8 @@ async def test_the_question_survives_a_restart(db):
     async with Database(url) as second, OfflineDiscord(create_bot(second)) as session:
         [_, ground] = await press(session, asked, "Stand and fight")
         [_, bonus] = await press(session, ground, "Take ground")
-        [_, done] = await press(session, bonus, "No bonus melee")
-        assert "Black Watch makes no bonus melee" in text_of(done)
+        [done] = await press(session, bonus, "No bonus melee")
+        assert "Black Watch makes no bonus melee" in await full_text(session, done)
         units, _ = await roster(second)
         assert units["Dragoons"].gone_reason == "routed"
         undone = await reply(session, "/gm undo", user_id=GM_USER)
@@ -163,7 +169,7 @@ async def test_settings_change_the_checks_and_are_checked_together(battle_sessio
     result = await reply(battle_session,
                          '/melee tricorne attacker:"Black Watch" defender:Fusiliers '
                          'dice:"art art flag art art  flag flag flag" choices:take_ground=stay')
-    text = text_of(result)
+    text = await full_text(battle_session, result)
     assert "Fusiliers fails and loses 1 block" in text
     assert "routs off the field" not in text
     assert "a failed rally check routs" not in result.embeds[0]["footer"]["text"]
@@ -191,7 +197,8 @@ async def test_cavalry_that_entered_a_wood_this_turn_is_refused_its_melee(battle
                                 'moved"')
     fought = await reply(battle_session, '/melee tricorne attacker:Ogilvy defender:Fusiliers '
                                          'dice:"art art  art art"')
-    assert "− 1 moved into forest (ordered infantry) = 2 dice" in text_of(fought)
+    assert "− 1 moved into forest (ordered infantry) = 2 dice" in \
+        await full_text(battle_session, fought)
     looked = await reply(battle_session, '/melee tricorne attacker:"Guns: trained-artillery '
                                          'buildings moved" defender:"Foot: regular" '
                                          'lookup:true')
@@ -211,7 +218,7 @@ async def test_a_leader_whose_unit_routs_is_left_alone_and_undo_puts_him_back(ba
                                          'defender:"Barrell\'s 4th Foot" '
                                          'dice:"flag art art art  cav cav cav  flag" '
                                          'choices:"take_ground=stay"')
-    text = text_of(result)
+    text = await full_text(battle_session, result)
     assert ("Cumberland survives and escapes alone toward the nearest friendly unit: a lone "
             "leader now that Barrell's 4th Foot is gone.") in text
     assert ("**Cumberland** escapes alone toward the nearest friendly unit (a lone leader)\n"
@@ -237,14 +244,14 @@ async def test_a_quick_lookups_bonus_melee_target_is_named_in_the_answer(discord
     [_, bonus] = await press(discord_session, asked, "Take ground", user=PLAYER)
     assert bonus.embeds[0]["title"] == "❓ Will Dragoons make a bonus melee?"
     assert buttons(bonus) == ["No bonus melee"]
-    assert bonus.embeds[0]["description"].endswith(
-        "or `/answer` with one of: `none`; or with the unit it attacks, written as in `bonus` "
-        "(`Fusiliers: regular blocks=3`).")
+    assert bonus.embeds[0]["description"].startswith(
+        "Dragoons' player (<@1000>) decides; or `/answer` with the unit it attacks, written "
+        "as in `bonus` (`Fusiliers: regular blocks=3`).")
     typo = await reply(discord_session, '/answer choice:"Grenadiers: grenadeer blocks=2"')
     assert typo.ephemeral and "Did you mean `grenadier`?" in typo.content
     result = await reply(discord_session, '/answer choice:"Grenadiers: grenadier blocks=2"')
     assert not result.ephemeral, result.content
-    text = text_of(result)
+    text = await full_text(discord_session, result)
     assert "Dragoons (battle cavalry, 4 blocks) melees Grenadiers (grenadier infantry, " \
            "2 blocks)" in text
     assert "Grenadiers battles back against Dragoons" in text
@@ -257,11 +264,12 @@ async def test_in_a_battle_the_bonus_target_may_be_typed_with_its_words(battle_s
                                         'flag  saber cav cav inf  cav cav cav"', user_id=PLAYER)
     [_, ground] = await press(battle_session, asked, "Stand and fight")
     [_, bonus] = await press(battle_session, ground, "Take ground")
-    assert "; or with the name of the enemy unit it attacks." in \
+    assert "; or `/answer` with the name of the enemy unit it attacks." in \
         bonus.embeds[0]["description"]
     result = await reply(battle_session, '/answer choice:"Fusiliers: cards=1"',
                          user_id=GM_USER)
-    assert "2 (regular) + 1 Command/Combat cards = 3 dice" in text_of(result)
+    assert "2 (regular) + 1 Command/Combat cards = 3 dice" in \
+        await full_text(battle_session, result)
 
 
 async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):
@@ -271,7 +279,7 @@ async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):
         assert not (await reply(battle_session, line)).ephemeral
     result = await reply(battle_session, '/melee tricorne attacker:"Atholl: other-hill" '
                                          'defender:Pulteney dice:"flag art art art  art art"')
-    text = text_of(result)
+    text = await full_text(battle_session, result)
     assert ("Pulteney on a hill attacked from another group of hill hexes ignores 1 flag "
             "(reference/tricorne.md §5).") in text
     assert "Pulteney battles back against Atholl" in text
@@ -296,8 +304,8 @@ async def test_a_grenadiers_player_chooses_to_ignore_a_flag_with_a_button(battle
     assert buttons(asked) == ["Ignore 1 flag", "Take every flag"]
     assert f"Ligonier's Grenadiers' player (<@{PLAYER}>) or a GM decides" in \
         asked.embeds[0]["description"]
-    [_, result] = await press(battle_session, asked, "Ignore 1 flag", user=PLAYER)
-    text = text_of(result)
+    [result] = await press(battle_session, asked, "Ignore 1 flag", user=PLAYER)
+    text = await full_text(battle_session, result)
     assert ("Ligonier's Grenadiers ignores 1 flag: a grenadier may ignore 1 flag (Government "
             "Grenadier unit page).") in text
     assert "Ligonier's Grenadiers battles back against Black Watch" in text

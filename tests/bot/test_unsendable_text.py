@@ -4,10 +4,12 @@ such text still reaches the player."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from sqlalchemy import update
 
+import bot.replies
 from bot.offline import autocomplete_payload
 from bot.storage.models import Charts
 
@@ -62,12 +64,21 @@ async def keep_as_before(session, content: dict) -> None:
         await s.execute(update(Charts).values(content=content))
 
 
-async def test_a_move_kept_before_its_reply_failed_is_said_to_be_kept(battle_session):
+async def test_a_move_kept_before_its_reply_failed_is_said_to_be_kept(battle_session,
+                                                                      monkeypatch):
     await battle_with_a_pack(battle_session)
     await attach(battle_session, PACK)  # event #4
     data = json.loads(PACK.data)
-    data["name"] = "Odd \ud800"  # the move's reply names the pack it read
+    data["name"] = "Odd \ud800"  # the move's steps name the pack it read
     await keep_as_before(battle_session, data)
+    # The public reply shows the result and its rolls; here it quotes the pack's name too.
+    played_reply = bot.replies.played_reply
+
+    def quoting(played, trace=None):
+        sent = played_reply(played, trace)
+        return dataclasses.replace(sent, content=data["name"])
+
+    monkeypatch.setattr(bot.replies, "played_reply", quoting)
     [failed] = await send(battle_session, ASSAULT)
     assert failed.ephemeral
     assert "after your command was done: it was kept, as event #5 (`/battle log` shows " \

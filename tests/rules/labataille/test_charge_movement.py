@@ -100,8 +100,7 @@ def test_skirmishing_cavalry_that_passes_forms_up_and_stands():
                                ("formation", "Cossacks", "line (formed up)")]
     assert result.headline == "Cossacks forms up and stands"
     assert result.defaults == ("Forming Up is a morale check with the Reaction Charge's "
-                               "modifiers (the text names no test): project reading, "
-                               "docs/labataille.md",)
+                               "modifiers (the text names no test): a project reading",)
 
 
 def test_skirmishing_cavalry_that_fails_stays_and_may_still_retreat_before_the_charge():

@@ -1,0 +1,293 @@
+"""A result reads on a phone: the headline, a line per unit it falls on, a line per roll,
+within 20 lines of 45 characters, each effect said once, no file a player does not have, ⚠️
+for errors only; the steps behind a Steps button, privately, after a restart too; an answer
+turns its question's message into the result.
+
+Every rule set's `/help` examples are read from the registry, so a rule set added later is
+held to this too; its battle moves are in ``BATTLE_MOVES``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import insert, select
+
+from bot.client import create_bot
+from bot.cogs.lookups import Lookups
+from bot.offline import OfflineDiscord, SentMessage
+from bot.rulesets import each_ruleset
+from bot.storage import Database
+from bot.storage.models import Trace, utcnow
+from tests.bot.phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
+
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .storage.conftest import SQLITE_NAME, sqlite_url
+from .test_battle_safety import url_of
+
+EXAMPLES = [(commands.ruleset.key, sub) for commands in each_ruleset(Lookups(store=None))  # type: ignore[arg-type]
+            for sub in commands.subcommands]
+STEPS = "📜 Steps"
+FILES = (".txt", "reference/", ".md")
+
+
+def labels(message: SentMessage) -> list[str]:
+    return [b["label"] for row in message.components for b in row["components"]]
+
+
+def reads_on_a_phone(message: SentMessage) -> None:
+    """The bar every public result and question meets."""
+    assert not message.ephemeral, message.content
+    shown = "\n".join(screen(message))
+    assert phone_lines(message) <= PHONE_SCREEN, shown
+    assert repeated_effects(message) == [], shown
+    assert not any(name in text_of(message) for name in FILES), shown
+    assert "⚠️" not in text_of(message), shown
+
+
+async def press(session: OfflineDiscord, message: SentMessage, label: str,
+                user: int = PLAYER) -> list[SentMessage]:
+    return await session.press(message, label, channel_id=CHANNEL, user_id=user,
+                               guild_id=GUILD)
+
+
+async def steps_of(session: OfflineDiscord, message: SentMessage,
+                   user: int = PLAYER) -> list[SentMessage]:
+    shown = await press(session, message, STEPS, user)
+    assert shown and all(m.ephemeral for m in shown), [m.content for m in shown]
+    return shown
+
+
+async def answered(session: OfflineDiscord, message: SentMessage,
+                   user: int = PLAYER) -> list[SentMessage]:
+    """Every public message of the procedure, answering each question with its first
+    button until it ends: (question, result) pairs and the result."""
+    seen = [message]
+    while labels(message) and labels(message)[0] != STEPS:
+        sent = await press(session, message, labels(message)[0], user)
+        assert sent[0].kind == "update", sent
+        message = sent[-1]
+        seen.append(message)
+    return seen
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: f"{e[0]}-{e[1].procedure}")
+async def test_each_example_reads_on_a_phone_through_every_answer(discord_session, example):
+    _, sub = example
+    first = await reply(discord_session, sub.example)
+    for message in await answered(discord_session, first):
+        reads_on_a_phone(message)
+    assert labels(message) == [STEPS]
+
+
+# Each rule set's examples as battle moves: the roster, then the moves on it.
+BATTLE_MOVES: dict[str, tuple[list[str], list[str]]] = {
+    "fire-at-will": ([
+        "/battle start ruleset:fire-at-will name:Quiberon",
+        '/unit add side:French name:Hussars words:"cav morale=4" strength:4',
+        '/unit add side:British name:"2nd Foot" words:"inf regular morale=4" strength:4',
+        '/unit add side:British name:Rangers words:"inf open morale=4" strength:4',
+        '/general add name:Conflans side:French unit:Hussars',
+    ], [
+        '/charge fire-at-will target:"2nd Foot" chargers:"Hussars: distance=5" dice:3',
+        '/melee fire-at-will attackers:"Hussars: charging" defenders:Rangers dice:"5 2"',
+        "/surrender fire-at-will unit:Rangers situation:c dice:4",
+    ]),
+    "le-baton": ([
+        "/battle start ruleset:le-baton name:Albuera",
+        '/unit add side:French name:"4e Léger" words:"french inf column" strength:12',
+        '/unit add side:British name:52nd words:"british inf elite line" strength:8',
+        '/unit add side:British name:Ross words:"british art guns=9" strength:4',
+        '/unit add side:French name:Cuirassiers words:"french cav cuirassiers" strength:8',
+    ], [
+        '/fire le-baton shooter:52nd target:"4e Léger" distance:3 dice:"6 4 2 1"',
+        '/artillery le-baton battery:Ross target:"4e Léger" range:close dice:"3 4 5 6"',
+        '/morale le-baton unit:"4e Léger" phase:4 charging:true opponent:52nd dice:3',
+        '/charge le-baton charger:Cuirassiers target:52nd dice:"3 4 6"',
+        '/melee le-baton attacker:"4e Léger" defender:"52nd: defensive_terrain" phase:6 '
+        'dice:"4 5 6 1 2 3 4 1 4 4 4"',
+        "/recall le-baton unit:Cuirassiers initiated_charge:true dice:4",
+    ]),
+    "tricorne": ([
+        "/battle start ruleset:tricorne name:Prestonpans",
+        '/unit add side:Jacobites name:"Black Watch" words:highland strength:4',
+        "/unit add side:Government name:Fusiliers words:regular strength:3",
+        '/general add name:Murray side:Jacobites unit:"Black Watch"',
+    ], [
+        '/melee tricorne attacker:"Black Watch" defender:Fusiliers '
+        'dice:"inf inf saber flag cav saber art"',
+    ]),
+    "labataille": ([
+        "/battle start ruleset:labataille name:Talavera",
+        '/unit add side:French name:"1/45e" words:"infantry morale=34 melee=12 fire=6 '
+        'defence=9" strength:6',
+        '/unit add side:British name:52nd words:"infantry morale=41 melee=8 fire=5 '
+        'defence=9" strength:5',
+        '/unit add side:French name:Cuirassiers words:"cavalry morale=44 melee=18 mp=8 '
+        'defence=9 nation=french" strength:4',
+        '/unit add side:British name:"16th Light Dragoons" words:"cavalry light morale=44 '
+        'mp=9 nation=british" strength:3',
+        '/unit add side:British name:"2nd Foot" words:"infantry morale=41 melee=8" strength:5',
+    ], [
+        '/assault labataille attackers:"1/45e" defenders:52nd dice:"44 52 5 33 41 55" '
+        'choices:"chart_result=DR2"',
+        '/cavalry labataille chargers:Cuirassiers targets:"2nd Foot" spent:2 dice:"45 1 41" '
+        'choices:"chart_result=DR"',
+        '/recall labataille chargers:"16th Light Dragoons" dice:5 choices:"after_recall=end"',
+        "/order labataille first:French first_assaults:2 second:British second_assaults:2 "
+        'dice:"3 5"',
+    ]),
+}
+
+
+def test_every_rule_set_has_its_battle_moves():
+    assert sorted(BATTLE_MOVES) == sorted({key for key, _ in EXAMPLES})
+
+
+@pytest.mark.parametrize("ruleset", sorted(BATTLE_MOVES))
+async def test_battle_moves_read_on_a_phone_through_every_answer(battle_session, ruleset):
+    setup, moves = BATTLE_MOVES[ruleset]
+    for line in setup:
+        added = await reply(battle_session, line, user_id=GM_USER)
+        assert not added.ephemeral, added.content
+    for line in moves:
+        first = await reply(battle_session, line, user_id=GM_USER)
+        for message in await answered(battle_session, first, GM_USER):
+            reads_on_a_phone(message)
+        assert labels(message) == [STEPS, "↩️ Undo", "🎲 Reroll"], line
+
+
+LOOKUP = ('/assault labataille attackers:"1/45e: infantry morale=34 melee=12 fire=6 defence=9 '
+          'inc=6" defenders:"52nd: infantry morale=41 melee=8 fire=5 defence=9 inc=5" '
+          'dice:"44 52 5 33 41 55" choices:"chart_result=DR2"')
+# The procedure's steps, which the public reply leaves to the Steps button.
+ASSAULT_STEPS = ["3a. Attacker morale check", "3b. Defender morale check", "3b. Column shifts",
+                 "4. Offensive and Defensive Fire", "4. Offensive and Defensive Fire",
+                 "6. Mêlée odds", "7. Mêlée resolution",
+                 "7. Chart result", "7d. DR2", "8. Advance after Mêlée", "9. Assault Impetus"]
+
+
+def field_names(messages: list[SentMessage]) -> list[str]:
+    return [f["name"] for m in messages for e in m.embeds for f in e.get("fields", [])]
+
+
+async def test_a_lookup_leads_with_the_result_and_its_rolls_and_keeps_the_steps(
+        tmp_path: Path, sqlite_template: Path):
+    shutil.copyfile(sqlite_template, tmp_path / SQLITE_NAME)
+    async with Database(sqlite_url(tmp_path)) as db, \
+            OfflineDiscord(create_bot(db)) as session:
+        result = await reply(session, LOOKUP)
+        embed = result.embeds[0]
+        assert embed["title"] == "🩸 DR2: the defenders rout"
+        assert embed["description"].splitlines() == [
+            "**52nd** routs",
+            "**1/45e** advances 1 hex into the target hex (Advance after Mêlée), is "
+            "disordered, advances 2 hexes (impetus)",
+            # A d66 shows as its two dice side by side.
+            "**1/45e morale check** 🎲 44 vs > 34 → passes",
+            "**52nd morale check** 🎲 52 vs > 41 → passes",
+            "**defender column shifts** 🎲 5 → 2 left",
+            "**1/45e fire** 🎲 33 vs 1:1 column (12 against 9) → 0 casualties",
+            "**52nd fire** 🎲 41 vs 1:1 column (10 against 9) → 0 casualties",
+            "**mêlée resolution** 🎲 55 vs the 1:2 column",
+        ]
+        assert "fields" not in embed or embed["fields"] == []
+        # The default that decided the column stays public, in a line of its own.
+        assert embed["footer"]["text"] == (
+            "Dice typed in: 44 52 5 33 41 55 · Project default: without a chart pack")
+        assert labels(result) == [STEPS]
+        shown = await steps_of(session, result)
+        assert [n for n in field_names(shown) if n != "Reminders"] == ASSAULT_STEPS
+        assert "No morale checks for casualties from offensive and defensive fire." in \
+            text_of(shown[0])
+    # After a restart, on the same database: the button still shows every step.
+    async with Database(sqlite_url(tmp_path)) as db, \
+            OfflineDiscord(create_bot(db)) as session:
+        again = await steps_of(session, result, GM_USER)  # anyone may look
+        assert [n for n in field_names(again) if n != "Reminders"] == ASSAULT_STEPS
+
+
+async def test_a_battle_results_steps_come_from_its_log_after_a_restart_too(db):
+    url = url_of(db)
+    setup, moves = BATTLE_MOVES["labataille"]
+    async with Database(url) as first, OfflineDiscord(create_bot(first)) as session:
+        for line in setup:
+            await reply(session, line, user_id=GM_USER)
+        result = await reply(session, moves[0], user_id=GM_USER)
+        assert labels(result) == [STEPS, "↩️ Undo", "🎲 Reroll"]
+        shown = await steps_of(session, result)
+        assert [n for n in field_names(shown) if n != "Reminders"] == ASSAULT_STEPS
+        assert "📋 52nd" in text_of(shown[0])  # what changed on the roster
+    async with Database(url) as second, OfflineDiscord(create_bot(second)) as session:
+        again = await steps_of(session, result)
+        assert field_names(again) == field_names(shown)
+        export = await reply(session, "/battle export")
+        exported = export.files[0].data.decode()
+        for step in ASSAULT_STEPS:
+            assert step in exported
+
+
+async def test_steps_of_another_channels_battle_are_not_shown(battle_session):
+    setup, moves = BATTLE_MOVES["labataille"]
+    for line in setup:
+        await reply(battle_session, line, user_id=GM_USER)
+    result = await reply(battle_session, moves[0], user_id=GM_USER)
+    [refused] = await battle_session.press(result, STEPS, channel_id=CHANNEL + 1,
+                                           user_id=PLAYER, guild_id=GUILD)
+    assert refused.ephemeral and "no longer in this channel's battle" in refused.content
+
+
+QUESTION = ('/charge fire-at-will target:Hussars target_type:cavalry morale:4 '
+            'chargers:"Rangers: inf open" dice:1')
+
+
+async def test_answering_turns_the_question_into_the_result(discord_session):
+    asked = await reply(discord_session, QUESTION)
+    assert asked.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
+    reads_on_a_phone(asked)
+    assert STEPS not in labels(asked)
+    [update] = await press(discord_session, asked, "Stand")
+    assert update.kind == "update"
+    assert update.content == "✅ Answered by player"
+    assert not update.embeds[0]["title"].startswith("❓")
+    assert labels(update) == [STEPS]  # the answers are gone; the result's button is there
+    reads_on_a_phone(update)
+    shown = await steps_of(discord_session, update)
+    assert any(n.startswith("Hussars") or "counter" in n.lower()
+               for n in field_names(shown)), field_names(shown)
+
+
+async def test_an_answer_by_command_is_its_own_reply_with_the_result(discord_session):
+    asked = await reply(discord_session, QUESTION)
+    result = await reply(discord_session, "/answer choice:stand")
+    assert not result.ephemeral
+    assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    assert labels(result) == [STEPS]
+    reads_on_a_phone(result)
+    # The question's buttons, pressed later, go away; the presser is told why.
+    cleared, told = await press(discord_session, asked, "Stand")
+    assert cleared.kind == "update" and cleared.components == []
+    assert cleared.request.message["embeds"] == asked.embeds  # the question as asked
+    assert told.ephemeral and "already been answered" in told.content
+
+
+async def test_a_lookups_steps_are_kept_a_fortnight(tmp_path: Path, sqlite_template: Path):
+    shutil.copyfile(sqlite_template, tmp_path / SQLITE_NAME)
+    async with Database(sqlite_url(tmp_path)) as db:
+        async with db.transaction() as s:
+            await s.execute(insert(Trace), [
+                {"id": 1, "data": {}, "created_at": utcnow() - timedelta(days=15)},
+                {"id": 2, "data": {}, "created_at": utcnow() - timedelta(days=13)}])
+        async with OfflineDiscord(create_bot(db)) as session:
+            result = await reply(session, LOOKUP)
+        # The bot, stopping, wrote the lookup's trace, and cleared the one past a fortnight.
+        async with db.transaction() as s:
+            kept = sorted(await s.scalars(select(Trace.id)))
+    assert kept == [2, int(labels_ids(result)[0].rsplit("t", 1)[1])]
+
+
+def labels_ids(message: SentMessage) -> list[str]:
+    return [b["custom_id"] for row in message.components for b in row["components"]]
