@@ -220,15 +220,17 @@ _AMOUNT = re.compile(r"(\d+) (\w+)")
 
 def said_in(line: str, unit: str, text: str) -> bool:
     """Whether ``line`` already says this effect on this unit: it names the unit, and the
-    effect's verb (``routs``: "rout", as in "is routing") or its amount (``loses 2 SP``:
-    "2 SP") is in it."""
+    effect's amount (``loses 2 SP``: "2 SP") or, for an effect without one, its verb
+    (``routs``: "rout", as in "is routing") is in it. A verb alone never stands for an
+    amount: "loses the melee" does not say "loses 2 stands"."""
     head = line.casefold()
     if unit.casefold() not in head:
         return False
+    amounts = _AMOUNT.findall(text.casefold())
+    if amounts:
+        return any(f"{n} {measure}" in head for n, measure in amounts)
     words = [w for w in text.casefold().split() if w not in ("is", "the", "a")]
-    if words and words[0][:4] in head:
-        return True
-    return any(f"{n} {measure}" in head for n, measure in _AMOUNT.findall(text.casefold()))
+    return bool(words) and words[0][:4] in head
 
 
 def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, *,

@@ -140,6 +140,14 @@ BATTLE_MOVES: dict[str, tuple[list[str], list[str]]] = {
         "/order labataille first:French first_assaults:2 second:British second_assaults:2 "
         'dice:"3 5"',
     ]),
+    "skirmish": ([
+        '/battle start ruleset:skirmish name:"Example Ridge"',
+        '/unit add side:British name:Rangers words:"morale=7" strength:4',
+        '/unit add side:French name:Voltigeurs words:"morale=6" strength:3',
+    ], [
+        '/melee skirmish attacker:Rangers defender:Voltigeurs dice:"5 4 1 2 6 3 2 4 5" '
+        'choices:test',
+    ]),
 }
 
 

@@ -27,9 +27,8 @@ async def test_a_quick_lookup_reads_its_units_and_answers_given_ahead(discord_se
                           'dice:"5 4 1 2 6 3 2 4 5" choices:test')
     text = text_of(message)
     assert message.embeds[0]["title"] == "💥 Voltigeurs loses the melee 2–1 and breaks"
-    assert "**Voltigeurs** loses 2 stands, breaks and leaves the battle" in text
-    assert "**Rangers** loses 1 stand\n" in text
-    assert "🎲 4 5 = **9** vs 6 or less — Voltigeurs breaks" in text
+    assert "**Voltigeurs** loses 2 stands\n**Rangers** loses 1 stand\n" in text
+    assert "**Voltigeurs break test** 🎲 4 5 = **9** vs 6 or less" in text
 
 
 async def test_units_join_in_the_rule_set_s_own_words(battle_session):
@@ -52,7 +51,7 @@ async def test_the_loser_s_player_chooses_by_button_and_the_battle_says_why_it_i
     assert not_yours.ephemeral
     sent = await press(battle_session, asked, "Take the break test", OTHER)
     result = text_of(sent[-1])
-    assert "🎲 4 5 = **9** vs 6 or less — Voltigeurs breaks" in result
+    assert "**Voltigeurs break test** 🎲 4 5 = **9** vs 6 or less" in result
     assert "Voltigeurs loses 2 stands (now 1) and breaks and leaves the battle" in result
     shown = text_of(await reply(battle_session, "/battle show"))
     assert "Rangers** · 3 stands · morale 7" in shown
@@ -63,8 +62,8 @@ async def test_answer_undo_and_reroll(battle_session):
     await reply(battle_session, MELEE.format(more=""), user_id=PLAYER)
     answered = await reply(battle_session, "/answer choice:fall-back", user_id=OTHER)
     said = text_of(answered)
-    assert '**Voltigeurs** loses 2 stands, falls back 3"' in said
-    assert "Voltigeurs loses 2 stands (now 1)" in said
+    assert said.startswith("\n🩸 Voltigeurs loses the melee 2–1 and falls back\n")
+    assert "📋 Voltigeurs loses 2 stands (now 1)" in said
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert "Voltigeurs" in text_of(undone)
     shown = text_of(await reply(battle_session, "/battle show"))
