@@ -182,7 +182,7 @@ def _discord_error(status: int, code: int, message: str, errors: dict | None = N
     body: dict[str, Any] = {"code": code, "message": message}
     if errors:
         body["errors"] = errors
-    reason = {400: "Bad Request", 404: "Not Found"}.get(status, "Error")
+    reason = {400: "Bad Request", 403: "Forbidden", 404: "Not Found"}.get(status, "Error")
     error_type = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
     error = http_error(error_type, status, reason, body)
     error.offline_body = body  # type: ignore[attr-defined]
@@ -508,6 +508,18 @@ def _json_body(
         if part.get("name") == "payload_json":
             return _from_json(part["value"])
     return None
+
+
+def record_request(request: SentRequest) -> None:
+    """Log a REST request (not a webhook one) with the dispatch running in this context."""
+    current = _current_log.get()
+    if current is not None:
+        current[1].append(request)
+
+
+def discord_error(status: int, code: int, message: str) -> Exception:
+    """The exception discord.py raises when Discord answers ``status`` with ``code``."""
+    return _discord_error(status, code, message)
 
 
 class _Router:
