@@ -216,7 +216,8 @@ class OfflineDiscord:
 
     ``settle_timeout`` bounds how long a dispatch waits for tasks the handling
     started; ``response_deadline`` is Discord's 3-second limit on the first
-    response (``None`` disables it, e.g. under a debugger).
+    response (``None`` disables it, e.g. under a debugger); ``on_answered`` is told
+    an interaction's id when its first response is accepted.
     """
 
     def __init__(
@@ -229,6 +230,7 @@ class OfflineDiscord:
         settle_timeout: float = 5.0,
         response_deadline: float | None = RESPONSE_DEADLINE,
         ids: Snowflakes | None = None,
+        on_answered: Callable[[int], None] | None = None,
     ) -> None:
         tree = getattr(client, "tree", None)
         if not isinstance(tree, app_commands.CommandTree):
@@ -245,7 +247,8 @@ class OfflineDiscord:
         self.settle_timeout = settle_timeout
         self.network_attempts: list[str] = []
         self._transport = OfflineTransport(
-            ids=self.ids, author=self.bot_user, response_deadline=response_deadline
+            ids=self.ids, author=self.bot_user, response_deadline=response_deadline,
+            on_answered=on_answered,
         )
         self._guilds: dict[int, _KnownGuild] = {}
         # channel id -> (guild id, the bot's permissions there), from the latest interaction

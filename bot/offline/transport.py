@@ -22,7 +22,7 @@ import copy
 import datetime
 import mimetypes
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -270,6 +270,8 @@ class InteractionCapture:
     messages: dict[str, dict[str, Any]] = field(default_factory=dict)
     original_id: str | None = None
     requests: list[SentRequest] = field(default_factory=list)
+    on_answered: Callable[[int], None] | None = None
+    """Told the interaction's id once its first response is accepted (a metric's clock)."""
 
     @property
     def token(self) -> str:
@@ -312,6 +314,8 @@ class InteractionCapture:
         elif callback_type == AUTOCOMPLETE_RESULT:
             check_choices(data)
         self.acknowledged = callback_type
+        if self.on_answered is not None:
+            self.on_answered(int(self.payload["id"]))
         return self._callback_answer(callback_type, data, request.files)
 
     def _callback_answer(
@@ -610,10 +614,12 @@ class OfflineTransport:
         ids: Snowflakes | None = None,
         author: dict[str, Any] | None = None,
         response_deadline: float | None = RESPONSE_DEADLINE,
+        on_answered: Callable[[int], None] | None = None,
     ) -> None:
         self.ids = ids or Snowflakes()
         self.author = author
         self.response_deadline = response_deadline
+        self.on_answered = on_answered
         self._tokens: set[str] = set()
         self._installed = False
 
@@ -653,6 +659,7 @@ class OfflineTransport:
                 ids=self.ids,
                 author=self.author,
                 response_deadline=self.response_deadline,
+                on_answered=self.on_answered,
             )
             _router.captures[token] = capture
             self._tokens.add(token)
