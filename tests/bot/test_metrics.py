@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -16,10 +18,15 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from aiohttp import ClientSession, web
+from prometheus_client import generate_latest
 
+from bot import cli
+from bot.client import HuzzahBot
 from bot.metrics import Metrics, MetricsServer, Probes, serve_metrics
 from bot.storage import Database
 
+from .storage.conftest import SQLITE_NAME, sqlite_url
 from .test_decisions import CHARGE, SETUP
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,10 +171,8 @@ def test_a_console_told_a_port_in_use_says_so(tmp_path):
 @pytest.mark.parametrize("address", ["9108", "localhost", "127.0.0.1:http", "127.0.0.1:0",
                                      "127.0.0.1:70000"])
 def test_a_metrics_address_that_is_not_host_and_port_is_refused(address, capsys):
-    from bot.cli import main
-
     with pytest.raises(SystemExit) as stopped:
-        main(["console", "--metrics", address])
+        cli.main(["console", "--metrics", address])
     assert stopped.value.code == 2
     assert "is not HOST:PORT" in capsys.readouterr().err
 
@@ -217,3 +222,59 @@ def test_a_console_without_metrics_never_loads_prometheus_client(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe], input="/help\n", capture_output=True,
                           text=True, cwd=ROOT, timeout=HANG_GUARD)
     assert done.stdout.strip().splitlines()[-1] == "False 0", done.stdout + done.stderr
+
+
+async def test_on_discord_a_first_response_is_timed_when_its_callback_is_accepted():
+    """``huzzah run`` times the response by discord.py's own HTTP session (its documented
+    ``http_trace``): here against a local server standing in for Discord's API."""
+    async def callback(request: web.Request) -> web.Response:
+        accepted = request.match_info["interaction"] != "2"
+        return web.json_response({}, status=200 if accepted else 400)
+
+    app = web.Application()
+    app.router.add_post("/api/v10/interactions/{interaction}/{token}/callback", callback)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    metrics = Metrics()
+    try:
+        async with ClientSession(trace_configs=[metrics.http_trace()]) as session:
+            for interaction in (1, 2, 3):
+                metrics.received(interaction)
+            for interaction in (1, 2):  # 2 is refused: not a response
+                url = (f"http://127.0.0.1:{port}/api/v10/interactions/{interaction}/"
+                       "token/callback?with_response=true")
+                async with session.post(url, json={"type": 4}) as answer:
+                    await answer.read()
+    finally:
+        await runner.cleanup()
+    got = samples(generate_latest(metrics.registry).decode())
+    assert got["huzzah_first_response_seconds_count"] == 1
+
+
+async def test_run_with_metrics_serves_them_while_it_runs(tmp_path, sqlite_template, monkeypatch):
+    shutil.copyfile(sqlite_template, tmp_path / SQLITE_NAME)
+    connected = asyncio.Event()
+
+    async def start(self: HuzzahBot, token: str) -> None:  # no Discord: never ready
+        connected.set()
+        while not self.is_closed():
+            await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(HuzzahBot, "start", start)
+    port = free_port()
+    options = cli.RunOptions(metrics=("127.0.0.1", port))
+    running = asyncio.create_task(cli._run_bot("token", sqlite_url(tmp_path), options))
+    await asyncio.wait_for(connected.wait(), HANG_GUARD)
+    status, body = await asyncio.to_thread(get, f"http://127.0.0.1:{port}/health")
+    _, text = await asyncio.to_thread(get, f"http://127.0.0.1:{port}/metrics")
+    os.kill(os.getpid(), signal.SIGTERM)
+    assert await asyncio.wait_for(running, HANG_GUARD) == 0
+    assert (status, json.loads(body)) == (503, {"discord": "not connected", "database": "ok"})
+    got = samples(text)
+    assert got["huzzah_questions_pending"] == 0
+    assert got["huzzah_gateway_latency_seconds"] != got["huzzah_gateway_latency_seconds"]
+    # Stopped, it serves no more.
+    with pytest.raises(urllib.error.URLError):
+        await asyncio.to_thread(get, f"http://127.0.0.1:{port}/health")
