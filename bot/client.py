@@ -114,9 +114,8 @@ class HuzzahBot(commands.AutoShardedBot):
 def _sharding(shard_count: int | None, shard_ids: list[int] | None) -> dict[str, Any]:
     """AutoShardedBot's options. Without any it would ask Discord how many shards to run
     and run them all; unsharded, a bot runs one connection, as ``commands.Bot`` does."""
-    if shard_count is None:
-        return {"shard_count": 1, "shard_ids": None} if shard_ids is None else \
-            {"shard_ids": shard_ids}
+    if shard_count is None and shard_ids is None:
+        return {"shard_count": 1}
     return {"shard_count": shard_count, "shard_ids": shard_ids}
 
 

@@ -6,6 +6,7 @@ another in its parent channel are two battles; ``/battle start thread:true`` ope
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import discord
@@ -59,10 +60,13 @@ async def test_a_battle_in_a_thread_and_another_in_its_parent_channel(battle_ses
                 user_id=GM_USER)
     await reply(battle_session, "/battle start ruleset:fire-at-will name:\"In the thread\"",
                 user_id=PLAYER, **in_thread(thread))
-    await reply(battle_session, '/unit add side:British name:"Parent Foot" '
-                'words:"inf morale=4" strength:4', user_id=GM_USER)
-    await reply(battle_session, '/unit add side:French name:"Thread Foot" '
-                'words:"inf morale=4" strength:4', user_id=PLAYER, **in_thread(thread))
+    # Both at once: each its own channel, its own lock.
+    added = await asyncio.gather(
+        reply(battle_session, '/unit add side:British name:"Parent Foot" '
+              'words:"inf morale=4" strength:4', user_id=GM_USER),
+        reply(battle_session, '/unit add side:French name:"Thread Foot" '
+              'words:"inf morale=4" strength:4', user_id=PLAYER, **in_thread(thread)))
+    assert not any(message.ephemeral for message in added)
     parent = text_of(await reply(battle_session, "/battle show"))
     there = text_of(await reply(battle_session, "/battle show", **in_thread(thread)))
     assert "Parent" in parent and "Parent Foot" in parent and "Thread Foot" not in parent
