@@ -73,13 +73,15 @@ async def test_two_shards_play_one_battle_at_once_with_nothing_lost(shards, shar
     assert "Turn 2, firing" in shown and f"Company {UNITS - 1}" in shown
     assert text_of(await reply(second, "/battle show")) == shown
 
-    async with Database(shared_url) as database, database.reader() as session:
-        battle = await session.scalar(select(Battle))
-        seqs = list(await session.scalars(select(Event.seq).order_by(Event.seq)))
-        kinds = list(await session.scalars(select(Event.kind)))
-        names = set(await session.scalars(select(Unit.name)))
-    assert (battle.turn, battle.phase) == (2, "firing")
-    assert seqs == list(range(1, 1 + 1 + UNITS + STEPS)) and battle.last_seq == seqs[-1]
+    # Read afresh, by a third connection: what the database holds.
+    async with Database(shared_url) as database, database.engine.connect() as conn:
+        turn, phase, last_seq = (await conn.execute(
+            select(Battle.turn, Battle.phase, Battle.last_seq))).one()
+        seqs = list(await conn.scalars(select(Event.seq).order_by(Event.seq)))
+        kinds = list(await conn.scalars(select(Event.kind)))
+        names = set(await conn.scalars(select(Unit.name)))
+    assert (turn, phase) == (2, "firing")
+    assert seqs == list(range(1, 1 + 1 + UNITS + STEPS)) and last_seq == seqs[-1]
     assert kinds.count("unit_add") == UNITS and kinds.count("turn") == STEPS
     assert names == {f"Company {n}" for n in range(UNITS)}
 
