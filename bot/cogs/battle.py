@@ -116,18 +116,18 @@ class Battles(commands.Cog):
                 opened = await open_battle_thread(interaction, name.strip() or name)
                 # The battle belongs to the thread: its commands are sent there.
                 command = replace(command, channel_id=opened.id)
-                where = f" in {opened.mention}"
+                where = f"Played in {opened.mention}: there, "
             channel = command.channel_id
             battle = await self.store.apply(
                 command, "/battle start",
                 lambda tx: start_battle(tx, ruleset.value, name, sides, channel, guild, user))
             sides_line = f"Sides: {' and '.join(battle.sides)}\n" if battle.sides else ""
-            there = "there " if where else ""
+            add = "add" if where else "Add"
             return notice(
                 f"⚔️ Battle started: {battle.name}",
-                f"{ruleset.name} · {turn_line(battle)}{where}\nGM: {interaction.user.mention}\n"
+                f"{ruleset.name} · {turn_line(battle)}\nGM: {interaction.user.mention}\n"
                 f"{sides_line}"
-                f"Add units {there}with `/unit add`, generals with `/general add`; "
+                f"{where}{add} units with `/unit add`, generals with `/general add`; "
                 "`/battle show` shows the roster.",
             )
 

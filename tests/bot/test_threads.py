@@ -16,6 +16,7 @@ from bot.offline import OfflineDiscord, ThreadPlace, command_payload, parse_comm
 from bot.offline.payloads import DEFAULT_APP_PERMISSIONS
 
 from .conftest import CHANNEL, GM_USER, GUILD, MANAGE_CHANNELS, PLAYER, reply, text_of
+from .phone import phone_lines
 from .test_decisions import CHARGE, OTHER, SETUP, buttons
 
 THREAD = 300
@@ -119,6 +120,8 @@ async def test_battle_start_with_thread_opens_one_and_the_battle_lives_there(
     assert not started.ephemeral
     assert started.embeds[0]["title"] == "⚔️ Battle started: Fraser's Raid"
     [thread_id] = map(int, re.findall(r"<#(\d+)>", text_of(started)))
+    assert f"Played in <#{thread_id}>: there, add units with `/unit add`" in text_of(started)
+    assert phone_lines(started) <= 20
     thread = discord_session.client.get_guild(GUILD).get_thread(thread_id)
     assert thread is not None and thread.parent_id == CHANNEL
     assert thread.name == "Fraser's Raid" and thread.type is discord.ChannelType.public_thread
