@@ -24,6 +24,12 @@ VOLUME ["/data"]
 # SQLite on the volume by default; compose.yaml points DATABASE_URL at PostgreSQL instead.
 ENV DATABASE_URL=sqlite:////data/huzzah.db
 
+# Prometheus metrics at :9108/metrics; /health answers 200 only while the bot is connected to
+# Discord and its database answers, which is the container's health.
+EXPOSE 9108
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["huzzah", "health", "127.0.0.1:9108"]
+
 # `docker stop` sends SIGTERM: the commands in progress finish and the database is closed.
 STOPSIGNAL SIGTERM
-CMD ["huzzah", "run"]
+CMD ["huzzah", "run", "--metrics", "0.0.0.0:9108"]

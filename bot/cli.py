@@ -8,6 +8,7 @@ import contextlib
 import logging
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.config import load_config
@@ -17,8 +18,12 @@ from bot.process import (
     EXIT_INTERRUPTED,
     EXIT_NETWORK,
     EXIT_OK,
+    MetricsAddressError,
     StopSignals,
     checkpoint,
+    format_address,
+    new_metrics,
+    serving_metrics,
 )
 
 if TYPE_CHECKING:
@@ -29,6 +34,9 @@ if TYPE_CHECKING:
 # and `huzzah --help` need neither, and start several times faster without them.
 
 log = logging.getLogger("huzzah")
+
+HEALTH_SECONDS = 8.0
+"""How long ``huzzah health`` waits: the bot's own check of its database takes up to 5."""
 
 STOP_GRACE = 8.0
 """Seconds that commands in progress get to finish on shutdown: under ``docker stop``'s 10."""
@@ -149,17 +157,48 @@ async def serve(
     return None
 
 
-async def _run_bot(token: str, url: str) -> int:
+@dataclass(frozen=True)
+class RunOptions:
+    """How ``huzzah run`` runs: where it serves metrics, which shards it serves."""
+
+    metrics: tuple[str, int] | None = None
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
+
+
+async def _run_bot(token: str, url: str, options: RunOptions = RunOptions()) -> int:
     from bot.client import create_bot
     from bot.storage.database import Database
 
+    metrics = new_metrics() if options.metrics else None
     with StopSignals() as stop:
-        async with Database(url) as db, create_bot(db, settle_heap=True) as bot:
-            await serve(bot, bot.start(token), stop)
+        async with Database(url) as db, \
+                create_bot(db, settle_heap=True, metrics=metrics,
+                           shard_count=options.shard_count,
+                           shard_ids=options.shard_ids) as bot:
+            with serving_metrics(metrics, options.metrics, db,
+                                  connected=lambda: bot.is_ready() and not bot.is_closed(),
+                                  latency=lambda: bot.latency):
+                await serve(bot, bot.start(token), stop)
+            await _log_awaiting(db)
     await checkpoint(url)
     if stop.requested:
         print(f"huzzah: stopped ({stop.name}).", file=sys.stderr)
     return stop.exit_status()
+
+
+async def _log_awaiting(db: Any) -> None:
+    """Say how many battles wait for an answer as the bot stops: their questions are kept,
+    and their buttons work again once it is back."""
+    from bot.battles.health import battles_awaiting_an_answer
+
+    try:
+        waiting = await battles_awaiting_an_answer(db)
+    except Exception as error:
+        log.warning("could not count the battles awaiting an answer: %s", type(error).__name__)
+        return
+    log.info("stopping with %d battle%s awaiting an answer (kept: answered after the restart)",
+             waiting, "" if waiting == 1 else "s")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -173,8 +212,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
         return fail(f"huzzah: cannot prepare the database ({type(exc).__name__}: {exc}). "
                     "Check DATABASE_URL.")
+    options = RunOptions(metrics=args.metrics, shard_count=args.shard_count,
+                         shard_ids=args.shard_ids)
     try:
-        return asyncio.run(_run_bot(token, url))
+        return asyncio.run(_run_bot(token, url, options))
+    except MetricsAddressError as error:
+        return fail(f"huzzah: cannot serve metrics on {error}. Give another --metrics address.")
     except discord.LoginFailure:
         return fail(BAD_TOKEN)
     except discord.PrivilegedIntentsRequired:
@@ -239,6 +282,50 @@ def cmd_sync(args: argparse.Namespace) -> int:
                     EXIT_NETWORK)
 
 
+# --------------------------------------------------------------------------- options
+
+
+def add_metrics_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--metrics", type=metrics_address, metavar="HOST:PORT",
+                        help="serve Prometheus metrics at http://HOST:PORT/metrics and a health "
+                             "check at /health (e.g. 127.0.0.1:9108; off by default)")
+
+
+def metrics_address(text: str) -> tuple[str, int]:
+    """``127.0.0.1:9108``, ``[::1]:9108`` or ``0.0.0.0:9108`` as (host, port)."""
+    host, colon, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:9108, or 0.0.0.0:9108 for every "
+            "interface)")
+    return host, int(port)
+
+
+def shard_count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of shards (1 or more)")
+    return int(text)
+
+
+def shard_ids(text: str) -> list[int]:
+    words = [word.strip() for word in text.split(",")]
+    if not all(word.isdigit() for word in words):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of shard numbers, e.g. 0,1")
+    return sorted({int(word) for word in words})
+
+
+def shards_problem(count: int | None, ids: list[int]) -> str | None:
+    """Why these shard options cannot run together, if they cannot."""
+    if count is None:
+        return "--shard-ids needs --shard-count (the number of shards over every process)"
+    beyond = [number for number in ids if number >= count]
+    if beyond:
+        return (f"shard {beyond[0]} does not exist with --shard-count {count}: shards are "
+                f"numbered 0 to {count - 1}")
+    return None
+
+
 # --------------------------------------------------------------------------- the rest
 
 
@@ -247,7 +334,10 @@ def cmd_console(args: argparse.Namespace) -> int:
 
     config = load_config()
     setup_logging(config.log_level if args.verbose else "WARNING")
-    return asyncio.run(run_console(args))
+    try:
+        return asyncio.run(run_console(args))
+    except MetricsAddressError as error:
+        return fail(f"huzzah: cannot serve metrics on {error}. Give another --metrics address.")
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -271,6 +361,23 @@ def cmd_db(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_health(args: argparse.Namespace) -> int:
+    """Ask a running bot's ``/health``: 0 when healthy, 1 otherwise (a container's check)."""
+    import urllib.error
+    import urllib.request
+
+    url = f"http://{format_address(args.address)}/health"
+    try:
+        with urllib.request.urlopen(url, timeout=HEALTH_SECONDS) as answer:
+            print(answer.read().decode().strip())
+            return EXIT_OK
+    except urllib.error.HTTPError as unhealthy:
+        print(unhealthy.read().decode().strip())
+    except (OSError, ValueError) as error:
+        print(f"huzzah: {url} did not answer ({error}).", file=sys.stderr)
+    return EXIT_NETWORK
+
+
 def cmd_resolve(args: argparse.Namespace) -> int:
     from bot.resolve_cli import main
 
@@ -284,6 +391,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser("run", help="start the bot on Discord (token from DISCORD_TOKEN)")
+    add_metrics_option(run)
+    run.add_argument("--shard-count", type=shard_count, metavar="N",
+                     help="the bot's number of shards, over every process (Discord requires "
+                          "sharding past 2,500 servers; see deploy/README.md)")
+    run.add_argument("--shard-ids", type=shard_ids, metavar="IDS",
+                     help="the shards this process serves, e.g. 0,1 (needs --shard-count; "
+                          "default: all of them)")
     run.set_defaults(func=cmd_run)
 
     sync = sub.add_parser("sync", help="push the slash commands to Discord")
@@ -311,6 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--json", action="store_true",
                          help="print the raw payloads the bot sends instead of text")
     console.add_argument("-v", "--verbose", action="store_true", help="show the bot's log")
+    add_metrics_option(console)
     console.set_defaults(func=cmd_console)
 
     db = sub.add_parser("db", help="migrate the database named by DATABASE_URL")
@@ -319,13 +434,25 @@ def build_parser() -> argparse.ArgumentParser:
                     "downgrade: required, `base` for an empty database)")
     db.set_defaults(func=cmd_db)
 
+    health = sub.add_parser("health", help="ask a bot run with --metrics whether it is healthy "
+                            "(exit status 0) or not (1)")
+    health.add_argument("address", type=metrics_address, nargs="?",
+                        default=("127.0.0.1", 9108), metavar="HOST:PORT",
+                        help="where its --metrics serve (default 127.0.0.1:9108)")
+    health.set_defaults(func=cmd_health)
+
     resolve = sub.add_parser("resolve", help="resolve one JSON request from standard input")
     resolve.set_defaults(func=cmd_resolve)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "shard_ids", None) is not None:
+        problem = shards_problem(args.shard_count, args.shard_ids)
+        if problem:
+            parser.error(problem)
     try:
         return args.func(args)
     except KeyboardInterrupt:

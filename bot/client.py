@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -27,6 +27,9 @@ from bot.rulesets import RuleSetCommands, each_ruleset
 from bot.storage.database import Database
 from bot.workers import OutcomeWorker
 
+if TYPE_CHECKING:  # imported only with --metrics: prometheus_client is slow to load
+    from bot.metrics import Metrics
+
 log = logging.getLogger(__name__)
 
 
@@ -47,8 +50,14 @@ class HuzzahTree(app_commands.CommandTree):
         raise InputRefused(refused)
 
 
-class HuzzahBot(commands.Bot):
-    def __init__(self, db: Database, *, settle_heap: bool = False) -> None:
+class HuzzahBot(commands.AutoShardedBot):
+    """The bot. One process may serve some of the bot's shards (``shard_ids``, of
+    ``shard_count``): processes serving the others share the database. With neither, it is
+    one shard, unsharded, as a ``commands.Bot`` is."""
+
+    def __init__(self, db: Database, *, settle_heap: bool = False,
+                 metrics: Metrics | None = None, shard_count: int | None = None,
+                 shard_ids: list[int] | None = None) -> None:
         # Slash commands need no privileged intents; guilds lets the cache know channels.
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -58,8 +67,11 @@ class HuzzahBot(commands.Bot):
             # Every response and follow-up takes this default from the connection state.
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=HuzzahTree,
+            **_sharding(shard_count, shard_ids),
+            **({"http_trace": metrics.http_trace()} if metrics is not None else {}),
         )
         self.db = db
+        self.metrics = metrics  # kept figures for --metrics; None without it
         self.store = BattleStore(db)
         self.outcomes = OutcomeWorker()
         self.rulesets: list[RuleSetCommands] = []  # each rule set's commands, once set up
@@ -83,7 +95,9 @@ class HuzzahBot(commands.Bot):
             settle_heap()
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        if event_name == "app_command_completion":
+        if event_name == "interaction" and self.metrics is not None:
+            self.metrics.received(args[0].id)  # the clock of its first response
+        elif event_name == "app_command_completion":
             # Logged at once: an ``on_app_command_completion`` listener would cost every
             # command a task of its own.
             log_command(args[0], "ok")
@@ -102,7 +116,19 @@ class HuzzahBot(commands.Bot):
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
 
 
-def create_bot(db: Database, *, settle_heap: bool = False) -> HuzzahBot:
+def _sharding(shard_count: int | None, shard_ids: list[int] | None) -> dict[str, Any]:
+    """AutoShardedBot's options. Without any it would ask Discord how many shards to run
+    and run them all; unsharded, a bot runs one connection, as ``commands.Bot`` does."""
+    if shard_count is None and shard_ids is None:
+        return {"shard_count": 1}
+    return {"shard_count": shard_count, "shard_ids": shard_ids}
+
+
+def create_bot(db: Database, *, settle_heap: bool = False, metrics: Metrics | None = None,
+               shard_count: int | None = None, shard_ids: list[int] | None = None
+               ) -> HuzzahBot:
     """The bot; ``settle_heap`` tunes the garbage collector once it is set up (for the
-    process that runs it: ``huzzah run`` and the console, not tests)."""
-    return HuzzahBot(db, settle_heap=settle_heap)
+    process that runs it: ``huzzah run`` and the console, not tests); ``metrics`` counts
+    what it handles; ``shard_count`` and ``shard_ids``: the shards this process serves."""
+    return HuzzahBot(db, settle_heap=settle_heap, metrics=metrics, shard_count=shard_count,
+                     shard_ids=shard_ids)

@@ -33,9 +33,14 @@ def command_name(interaction: discord.Interaction) -> str:
 
 
 def log_command(interaction: discord.Interaction, outcome: str) -> None:
-    """Who, where, which command, how it ended, how long: never options, never the token."""
-    if interaction.type is not discord.InteractionType.application_command or \
-            not command_log.isEnabledFor(logging.INFO):
+    """Who, where, which command, how it ended, how long: never options, never the token.
+    Counted too where the bot keeps metrics."""
+    if interaction.type is not discord.InteractionType.application_command:
+        return
+    metrics = getattr(interaction.client, "metrics", None)
+    if metrics is not None:
+        metrics.command_handled(command_name(interaction), outcome)
+    if not command_log.isEnabledFor(logging.INFO):
         return
     command_log.info(
         "command /%s user=%s guild=%s channel=%s outcome=%s ms=%d",

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import sys
 import tempfile
@@ -30,7 +31,14 @@ from bot.offline import (
     parse_command_line,
     render_messages,
 )
-from bot.process import EXIT_OK, StopSignals, checkpoint, sqlite_file
+from bot.process import (
+    EXIT_OK,
+    StopSignals,
+    checkpoint,
+    new_metrics,
+    serving_metrics,
+    sqlite_file,
+)
 from bot.storage.database import Database, async_url, database_url, is_in_memory
 from bot.storage.migrate import upgrade_if_needed
 
@@ -359,8 +367,13 @@ async def run_console(args: argparse.Namespace) -> int:
         status = EXIT_OK
         if not stop.requested:
             console = Console(args, interactive, files)
+            metrics = new_metrics() if args.metrics else None
             async with Database(url) as db, \
-                    OfflineDiscord(create_bot(db, settle_heap=True)) as session:
-                status = await console.run(session, stop)
+                    OfflineDiscord(create_bot(db, settle_heap=True, metrics=metrics),
+                                   on_answered=metrics and metrics.responded) as session:
+                # Offline, the console is the bot's whole connection: up while it runs.
+                with serving_metrics(metrics, args.metrics, db, connected=lambda: True,
+                                     latency=lambda: math.nan):
+                    status = await console.run(session, stop)
         await checkpoint(url)
     return stop.exit_status(status)

@@ -9,9 +9,12 @@ resolve`` load this module through ``bot.cli`` and start faster without them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any
 
 log = logging.getLogger("huzzah")
 
@@ -113,3 +116,49 @@ async def checkpoint(url: str) -> None:
         await asyncio.to_thread(fold)
     except sqlite3.Error as error:  # another process holds it: its own close will fold the log
         log.warning("could not checkpoint the SQLite log: %s", error)
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+class MetricsAddressError(Exception):
+    """The metrics address could not be served (taken, or not this machine's)."""
+
+
+def format_address(address: tuple[str, int]) -> str:
+    host, port = address
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def new_metrics() -> Any:
+    """The figures a process keeps for ``--metrics`` (a ``bot.metrics.Metrics``)."""
+    from bot.metrics import Metrics  # prometheus_client: loaded only when asked for
+
+    return Metrics()
+
+
+@contextlib.contextmanager
+def serving_metrics(metrics: Any, address: tuple[str, int] | None, db: Any,
+                    connected: Callable[[], bool], latency: Callable[[], float]
+                    ) -> Iterator[None]:
+    """``/metrics`` and ``/health`` on ``address`` while the block runs (nothing without).
+
+    ``connected`` says whether the bot is connected, ``latency`` its gateway latency; both
+    are read on the server's thread.
+    """
+    if metrics is None or address is None:
+        yield
+        return
+    from bot.metrics import Probes, serve_metrics
+
+    metrics.watch_database(db)
+    probes = Probes(asyncio.get_running_loop(), db, connected, latency)
+    try:
+        server = serve_metrics(metrics, probes, address)
+    except OSError as error:
+        raise MetricsAddressError(f"{format_address(address)}: "
+                                  f"{error.strerror or error}") from None
+    try:
+        yield
+    finally:
+        server.stop()

@@ -207,7 +207,11 @@ def test_the_dockerfile():
     users = instruction("USER")
     assert users and users[-1] not in ("root", "0"), "the bot must not run as root"
     assert any(POSTGRES_INSTALL in run for run in instruction("RUN"))
-    assert json.loads(instruction("CMD")[-1]) == ["huzzah", "run"]  # exec form: gets SIGTERM
+    # The exec form, so huzzah gets SIGTERM; metrics on every interface of the container.
+    assert json.loads(instruction("CMD")[-1]) == ["huzzah", "run", "--metrics", "0.0.0.0:9108"]
+    assert instruction("EXPOSE") == ["9108"]
+    [check] = instruction("HEALTHCHECK")
+    assert check.endswith('CMD ["huzzah", "health", "127.0.0.1:9108"]')
     assert "DATABASE_URL=sqlite:////data/huzzah.db" in instruction("ENV")
     assert json.loads(instruction("VOLUME")[-1]) == ["/data"]
     assert instruction("STOPSIGNAL") == ["SIGTERM"]
@@ -243,6 +247,8 @@ def test_compose_runs_the_bot_against_a_healthy_postgres():
     assert bot["environment"]["DISCORD_TOKEN"].startswith("${DISCORD_TOKEN:?")
     assert compose["volumes"] == {"pgdata": None}
     assert "pgdata:/var/lib/postgresql/data" in db["volumes"]
+    # The bot's health is its own /health, asked by the image's huzzah.
+    assert bot["healthcheck"]["test"] == ["CMD", "huzzah", "health", "127.0.0.1:9108"]
 
 
 def test_the_yaml_reader_reads_what_it_is_given(tmp_path):
@@ -271,7 +277,8 @@ def test_every_command_named_exists(where):
     if where.endswith(".md"):
         text = markdown_code(text)
     if where == "Dockerfile":  # the exec form: ["huzzah", "run"]
-        text += "\n" + " ".join(json.loads(instruction("CMD")[-1]))
+        for exec_form in (instruction("CMD")[-1], instruction("HEALTHCHECK")[-1]):
+            text += "\n" + " ".join(json.loads(exec_form[exec_form.index("["):]))
     commands = huzzah_commands(text)
     assert commands, f"{where} names no huzzah command"
     assert_commands_exist(commands, where)
@@ -294,3 +301,34 @@ def test_the_deploy_readme_documents_the_clear_sync_and_the_exit_codes():
     assert "huzzah sync --guild ID --clear" in text
     assert f"| {EXIT_CONFIG} | configuration error" in text
     assert f"| {EXIT_NETWORK} | Discord or the network could not be reached" in text
+
+
+def test_the_deploy_readme_shows_two_shard_processes_on_one_postgres(tmp_path):
+    text = DEPLOY_README.read_text()
+    section = text[text.index("## Shards"):text.index("\n## ", text.index("## Shards") + 1)]
+    assert "2,500 servers" in section
+    [example] = [block for block in re.findall(r"```yaml\n(.*?)```", section, re.S)
+                 if "services:" in block]
+    compose = tmp_path / "compose.yaml"
+    compose.write_text(example)
+    services = read_yaml(compose)["services"]
+    bots = {name: service for name, service in services.items() if "command" in service}
+    assert len(bots) == 2 and services["db"]["image"].startswith("postgres:")
+    served = []
+    for service in bots.values():
+        words = service["command"]
+        assert words[:2] == ["huzzah", "run"]
+        assert_commands_exist([words[1:]], "deploy/README.md")
+        assert words[words.index("--shard-count") + 1] == "4"
+        served += words[words.index("--shard-ids") + 1].split(",")
+        assert service["environment"]["DATABASE_URL"] == \
+            next(iter(bots.values()))["environment"]["DATABASE_URL"]
+        assert service["depends_on"] == {"db": {"condition": "service_healthy"}}
+    assert sorted(served) == ["0", "1", "2", "3"]  # every shard, each by one process
+
+
+def test_the_deploy_readme_shows_a_scrape_config_for_the_metrics():
+    text = DEPLOY_README.read_text()
+    assert "huzzah run --metrics 127.0.0.1:9108" in text
+    assert 'targets: ["127.0.0.1:9108"]' in text
+    assert "huzzah health 127.0.0.1:9108" in text

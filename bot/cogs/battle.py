@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 
 import aiohttp
 import discord
@@ -26,7 +27,7 @@ from bot.battles.lifecycle import (
     set_setting,
     start_battle,
 )
-from bot.battles.service import BattleStore
+from bot.battles.service import BattleStore, Command
 from bot.buttons import press
 from bot.render.battle import (
     BATTLE_COLOUR,
@@ -41,6 +42,7 @@ from bot.render.resolution import escape
 from bot.render.words import counted
 from bot.replies import end_view
 from bot.respond import Reply, answer
+from bot.threads import open_battle_thread
 from rules.registry import RULESETS
 
 BATTLE_RULESETS = [
@@ -97,25 +99,36 @@ class Battles(commands.Cog):
     @app_commands.describe(ruleset="The rule set the battle is played with",
                            name="A name for the battle, e.g. Quebec 1759",
                            sides="Its two sides, e.g. `British, French` (else the first two "
-                                 "sides units are added to)")
+                                 "sides units are added to)",
+                           thread="Open a thread from this channel, named for the battle, and "
+                                  "start the battle there")
     @app_commands.choices(ruleset=BATTLE_RULESETS)
     async def start(self, interaction: discord.Interaction, ruleset: app_commands.Choice[str],
                     name: app_commands.Range[str, 1, 100],
-                    sides: app_commands.Range[str, 1, 100] | None = None) -> None:
-        channel, guild, user = interaction.channel_id or 0, interaction.guild_id, \
-            interaction.user.id
+                    sides: app_commands.Range[str, 1, 100] | None = None,
+                    thread: bool = False) -> None:
+        guild, user = interaction.guild_id, interaction.user.id
 
         async def work() -> Reply:
+            command = Command.of(interaction, "/battle start")
+            where = ""
+            if thread:
+                opened = await open_battle_thread(interaction, name.strip() or name)
+                # The battle belongs to the thread: its commands are sent there.
+                command = replace(command, channel_id=opened.id)
+                where = f"Played in {opened.mention}: there, "
+            channel = command.channel_id
             battle = await self.store.apply(
-                interaction, "/battle start",
+                command, "/battle start",
                 lambda tx: start_battle(tx, ruleset.value, name, sides, channel, guild, user))
             sides_line = f"Sides: {' and '.join(battle.sides)}\n" if battle.sides else ""
+            add = "add" if where else "Add"
             return notice(
                 f"⚔️ Battle started: {battle.name}",
                 f"{ruleset.name} · {turn_line(battle)}\nGM: {interaction.user.mention}\n"
                 f"{sides_line}"
-                "Add units with `/unit add`, generals with `/general add`; `/battle show` "
-                "shows the roster.",
+                f"{where}{add} units with `/unit add`, generals with `/general add`; "
+                "`/battle show` shows the roster.",
             )
 
         await answer(interaction, work)

@@ -46,6 +46,7 @@ __all__ = [
     "replace_http_methods",
     "replace_webhook_request",
     "restore_http_methods",
+    "route_channel",
     "route_label",
     "run_app_command",
     "set_identity",
@@ -187,6 +188,15 @@ def restore_http_methods(client: discord.Client) -> None:
     """
     for name in NETWORK_METHODS:
         client.http.__dict__.pop(name, None)
+
+
+def route_channel(value: object) -> int | None:
+    """The channel a REST route addresses (``/channels/{channel_id}/...``), else None.
+
+    Relies on ``discord.http.Route`` keeping the ``channel_id`` it was given.
+    """
+    channel_id = getattr(value, "channel_id", None) if isinstance(value, Route) else None
+    return int(channel_id) if channel_id is not None else None
 
 
 def route_label(value: object) -> str | None:

@@ -40,6 +40,7 @@ __all__ = [
     "RegisteredCommand",
     "ResolvedCommand",
     "Snowflakes",
+    "ThreadPlace",
     "UnknownCommand",
     "UnknownOption",
     "autocomplete_payload",
@@ -51,6 +52,7 @@ __all__ = [
     "interaction_payload",
     "member_payload",
     "resolve_command",
+    "thread_channel_payload",
     "top_level_schemas",
     "user_payload",
 ]
@@ -92,6 +94,12 @@ _FALSE_WORDS = frozenset({"false", "no"})
 _USER_MENTION = re.compile(r"<@!?(\d+)>|(\d+)")
 _ROLE_MENTION = re.compile(r"<@&(\d+)>|(\d+)")
 _CHANNEL_MENTION = re.compile(r"<#(\d+)>|(\d+)")
+
+#: Discord's channel types that an interaction can come from, or that hold its thread.
+TEXT_CHANNEL = 0
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+FORUM_CHANNEL = 15
 
 #: What a freshly invited bot can usually do in a text channel.
 DEFAULT_APP_PERMISSIONS = discord.Permissions(
@@ -270,12 +278,18 @@ def member_payload(
 
 
 def guild_channel_payload(
-    channel_id: int, guild_id: int, *, permissions: int = 0, name: str | None = None
+    channel_id: int,
+    guild_id: int,
+    *,
+    permissions: int = 0,
+    name: str | None = None,
+    channel_type: int = TEXT_CHANNEL,
 ) -> dict[str, Any]:
-    """The partial text channel Discord attaches to a guild interaction."""
-    return {
+    """The partial channel Discord attaches to a guild interaction (a text channel), or a
+    guild's channel as GUILD_CREATE lists it (a text or a forum channel)."""
+    payload: dict[str, Any] = {
         "id": str(channel_id),
-        "type": 0,
+        "type": channel_type,
         "guild_id": str(guild_id),
         "name": name or f"channel-{channel_id}",
         "position": 0,
@@ -288,6 +302,67 @@ def guild_channel_payload(
         "flags": 0,
         "permissions": str(permissions),
     }
+    if channel_type == FORUM_CHANNEL:
+        payload.update(available_tags=[], default_reaction_emoji=None, default_sort_order=None,
+                       default_forum_layout=0, default_thread_rate_limit_per_user=0)
+    return payload
+
+
+@dataclass(frozen=True)
+class ThreadPlace:
+    """An interaction sent in a thread: the thread is the interaction's channel, and
+    ``parent_id`` the channel it was opened from. A forum post is a public thread whose
+    parent is a forum channel."""
+
+    parent_id: int
+    private: bool = False
+    forum: bool = False
+    owner_id: int | None = None
+
+    @property
+    def channel_type(self) -> int:
+        return PRIVATE_THREAD if self.private else PUBLIC_THREAD
+
+    @property
+    def parent_type(self) -> int:
+        return FORUM_CHANNEL if self.forum else TEXT_CHANNEL
+
+
+def thread_channel_payload(
+    thread_id: int, guild_id: int, place: ThreadPlace, *, permissions: int = 0,
+    name: str | None = None,
+) -> dict[str, Any]:
+    """A thread as Discord sends it: the channel of an interaction sent in it (with the
+    member's ``permissions`` there), or an entry of GUILD_CREATE's ``threads``."""
+    opened = _iso(datetime.datetime(2024, 1, 1, tzinfo=datetime.UTC))
+    metadata: dict[str, Any] = {
+        "archived": False,
+        "auto_archive_duration": 4320,
+        "archive_timestamp": opened,
+        "locked": False,
+        "create_timestamp": opened,
+    }
+    if place.private:
+        metadata["invitable"] = True
+    payload: dict[str, Any] = {
+        "id": str(thread_id),
+        "type": place.channel_type,
+        "guild_id": str(guild_id),
+        "parent_id": str(place.parent_id),
+        "owner_id": str(place.owner_id or 1),
+        "name": name or f"thread-{thread_id}",
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "total_message_sent": 0,
+        "flags": 0,
+        "thread_metadata": metadata,
+        "permissions": str(permissions),
+    }
+    if place.forum:
+        payload["applied_tags"] = []
+    return payload
 
 
 def dm_channel_payload(channel_id: int, recipient: Mapping[str, Any]) -> dict[str, Any]:
@@ -320,7 +395,12 @@ def role_payload(role_id: int, *, name: str | None = None, position: int = 1) ->
 
 
 def guild_payload(
-    guild_id: int, *, channel_ids: Sequence[int] = (), role_ids: Sequence[int] = ()
+    guild_id: int,
+    *,
+    channel_ids: Sequence[int] = (),
+    role_ids: Sequence[int] = (),
+    forum_ids: Sequence[int] = (),
+    threads: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """A guild as the gateway delivers it (GUILD_CREATE), with known channels and roles.
 
@@ -343,7 +423,10 @@ def guild_payload(
         "roles": roles,
         "emojis": [],
         "stickers": [],
-        "channels": [guild_channel_payload(cid, guild_id) for cid in channel_ids],
+        "channels": [guild_channel_payload(cid, guild_id) for cid in channel_ids]
+        + [guild_channel_payload(cid, guild_id, channel_type=FORUM_CHANNEL) for cid in forum_ids],
+        # The active threads the bot can see (a private one only once it is a member).
+        "threads": [dict(thread) for thread in threads],
         "member_count": 2,
         "preferred_locale": "en-US",
         "unavailable": False,
@@ -368,11 +451,14 @@ def interaction_payload(
     token: str | None = None,
     locale: str = "en-US",
     app_permissions: int = DEFAULT_APP_PERMISSIONS,
+    thread: ThreadPlace | None = None,
 ) -> dict[str, Any]:
     """A full INTERACTION_CREATE payload of type ``kind`` (2 command, 4 autocomplete).
 
     Guild interactions carry ``member`` (with ``permissions`` as a decimal
-    string); DM interactions carry ``user`` instead, as Discord sends them.
+    string); DM interactions carry ``user`` instead, as Discord sends them. With
+    ``thread``, ``channel_id`` is a thread's (or forum post's) and the channel is sent as
+    one; ``permissions`` are then the member's in that thread, as Discord computes them.
     """
     interaction_id = interaction_id or _default_snowflakes.next()
     user = user_payload(user_id, user_name)
@@ -402,7 +488,10 @@ def interaction_payload(
             guild={"id": str(guild_id), "locale": locale, "features": []},
             guild_locale=locale,
             member=member_payload(user, roles=roles, permissions=permissions),
-            channel=guild_channel_payload(channel_id, guild_id, permissions=permissions),
+            channel=(guild_channel_payload(channel_id, guild_id, permissions=permissions)
+                     if thread is None else
+                     thread_channel_payload(channel_id, guild_id, thread,
+                                            permissions=permissions)),
             context=0,
             authorizing_integration_owners={"0": str(guild_id)},
         )

@@ -36,17 +36,22 @@ from .discord_internals import (
     prepare_client,
     replace_http_methods,
     restore_http_methods,
+    route_channel,
     route_label,
     run_app_command,
     set_identity,
 )
 from .payloads import (
     CDN,
+    DEFAULT_APP_PERMISSIONS,
+    PRIVATE_THREAD,
     OfflineInputError,
     Snowflakes,
+    ThreadPlace,
     build_command_data,
     guild_payload,
     interaction_payload,
+    thread_channel_payload,
     user_payload,
 )
 from .transport import (
@@ -57,6 +62,8 @@ from .transport import (
     SentMessage,
     SentRequest,
     autocomplete_choices,
+    discord_error,
+    record_request,
     sent_messages,
 )
 
@@ -64,6 +71,11 @@ __all__ = ["Dispatch", "OfflineDiscord"]
 
 _COMMAND, _COMPONENT, _AUTOCOMPLETE = 2, 3, 4
 _BUTTON, _SELECT = 2, 3
+THREADS_ROUTE = "POST /channels/{channel_id}/threads"
+_CREATE_THREADS = {
+    False: discord.Permissions(create_public_threads=True).value,
+    True: discord.Permissions(create_private_threads=True).value,
+}
 
 
 # --------------------------------------------------------------------------- task tracking
@@ -204,7 +216,8 @@ class OfflineDiscord:
 
     ``settle_timeout`` bounds how long a dispatch waits for tasks the handling
     started; ``response_deadline`` is Discord's 3-second limit on the first
-    response (``None`` disables it, e.g. under a debugger).
+    response (``None`` disables it, e.g. under a debugger); ``on_answered`` is told
+    an interaction's id when its first response is accepted.
     """
 
     def __init__(
@@ -217,6 +230,7 @@ class OfflineDiscord:
         settle_timeout: float = 5.0,
         response_deadline: float | None = RESPONSE_DEADLINE,
         ids: Snowflakes | None = None,
+        on_answered: Callable[[int], None] | None = None,
     ) -> None:
         tree = getattr(client, "tree", None)
         if not isinstance(tree, app_commands.CommandTree):
@@ -233,9 +247,12 @@ class OfflineDiscord:
         self.settle_timeout = settle_timeout
         self.network_attempts: list[str] = []
         self._transport = OfflineTransport(
-            ids=self.ids, author=self.bot_user, response_deadline=response_deadline
+            ids=self.ids, author=self.bot_user, response_deadline=response_deadline,
+            on_answered=on_answered,
         )
-        self._guilds: dict[int, tuple[set[int], set[int]]] = {}
+        self._guilds: dict[int, _KnownGuild] = {}
+        # channel id -> (guild id, the bot's permissions there), from the latest interaction
+        self._seen_channels: dict[int, tuple[int, int]] = {}
         self._leftovers: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._start_lock = asyncio.Lock()
@@ -298,7 +315,46 @@ class OfflineDiscord:
     def _block_network(self) -> None:
         """Make every network entry point of ``client.http`` fail loudly and be counted."""
         refusals = {name: self._refusal(name) for name in NETWORK_METHODS}
-        replace_http_methods(self.client, {**refusals, "get_from_cdn": self._cdn})
+        replace_http_methods(self.client, {**refusals, "get_from_cdn": self._cdn,
+                                           "request": self._rest})
+
+    async def _rest(self, route: Any, **kwargs: Any) -> Any:
+        """Discord's REST API as far as an offline session answers it: opening a thread
+        from a channel an interaction came from. Any other call is refused and counted."""
+        if route_label(route) == THREADS_ROUTE:
+            return await self._open_thread(route_channel(route) or 0, kwargs.get("json") or {})
+        return await self._refusal("request")(route, **kwargs)
+
+    async def _open_thread(self, channel_id: int, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``POST /channels/{id}/threads`` without a message: the thread, when the bot may
+        open one there (its permissions there are those the channel's latest interaction
+        carried as ``app_permissions``); else Discord's 403 Missing Permissions."""
+        await asyncio.sleep(0)
+        request = SentRequest(method="POST", url=f"/channels/{channel_id}/threads",
+                              payload=dict(body), route=THREADS_ROUTE)
+        record_request(request)
+        seen = self._seen_channels.get(channel_id)
+        if seen is None:
+            request.status = 404
+            raise discord_error(404, 10003, "Unknown Channel")
+        guild_id, app_permissions = seen
+        private = body.get("type") == PRIVATE_THREAD
+        if not app_permissions & _CREATE_THREADS[private]:
+            request.status = 403
+            raise discord_error(403, 50013, "Missing Permissions")
+        place = ThreadPlace(parent_id=channel_id, private=private,
+                            owner_id=int(self.bot_user["id"]))
+        thread = thread_channel_payload(self.ids.next(), guild_id, place,
+                                        name=str(body.get("name") or "thread"))
+        del thread["permissions"]  # only an interaction's channel carries them
+        thread["thread_metadata"]["auto_archive_duration"] = body.get(
+            "auto_archive_duration", 4320)
+        # THREAD_CREATE: the gateway tells the bot of a thread it opened, private or not.
+        known = self._guilds.setdefault(guild_id, _KnownGuild())
+        known.threads[int(thread["id"])] = thread
+        cache_guild(self.client, known.payload(guild_id))
+        request.response = thread
+        return copy.deepcopy(thread)
 
     async def _cdn(self, url: str) -> bytes:
         """What Discord's CDN serves: the files attached offline; nothing else is reachable."""
@@ -328,6 +384,8 @@ class OfflineDiscord:
         permissions: int = 0,
         roles: Sequence[int] = (),
         user_name: str = "player",
+        thread: ThreadPlace | None = None,
+        app_permissions: int = DEFAULT_APP_PERMISSIONS,
         locale: str = "en-US",
     ) -> list[SentMessage]:
         """Run ``/path options`` as ``user_id`` and return what the bot sent, in order.
@@ -347,6 +405,8 @@ class OfflineDiscord:
             roles=roles,
             user_name=user_name,
             locale=locale,
+            thread=thread,
+            app_permissions=app_permissions,
         )
         return await self.invoke_raw(payload)
 
@@ -362,6 +422,8 @@ class OfflineDiscord:
         permissions: int = 0,
         roles: Sequence[int] = (),
         user_name: str = "player",
+        thread: ThreadPlace | None = None,
+        app_permissions: int = DEFAULT_APP_PERMISSIONS,
         locale: str = "en-US",
     ) -> list[dict[str, Any]]:
         """Ask for suggestions while ``focused`` is being typed; return the bot's choices."""
@@ -379,6 +441,8 @@ class OfflineDiscord:
             roles=roles,
             user_name=user_name,
             locale=locale,
+            thread=thread,
+            app_permissions=app_permissions,
         )
         result = await self.dispatch(payload)
         result.raise_errors()
@@ -395,6 +459,8 @@ class OfflineDiscord:
         permissions: int = 0,
         roles: Sequence[int] = (),
         user_name: str = "player",
+        thread: ThreadPlace | None = None,
+        app_permissions: int = DEFAULT_APP_PERMISSIONS,
     ) -> list[SentMessage]:
         """Press the button labelled ``label`` under ``message``, as ``user_id``; return
         what the bot sent (MESSAGE_COMPONENT, type 3, as Discord delivers it)."""
@@ -406,7 +472,8 @@ class OfflineDiscord:
         return await self._use(
             message, {"custom_id": buttons[label]["custom_id"], "component_type": _BUTTON},
             channel_id=channel_id, user_id=user_id, guild_id=guild_id,
-            permissions=permissions, roles=roles, user_name=user_name)
+            permissions=permissions, roles=roles, user_name=user_name,
+            thread=thread, app_permissions=app_permissions)
 
     async def press_forged(
         self,
@@ -420,6 +487,8 @@ class OfflineDiscord:
         permissions: int = 0,
         roles: Sequence[int] = (),
         user_name: str = "player",
+        thread: ThreadPlace | None = None,
+        app_permissions: int = DEFAULT_APP_PERMISSIONS,
     ) -> list[SentMessage]:
         """Press the button labelled ``label`` under ``message`` with ``custom_id`` in place
         of its own, as a client that forges one would (the message delivered with the press
@@ -435,7 +504,8 @@ class OfflineDiscord:
         buttons[label]["custom_id"] = custom_id  # type: ignore[index]
         payload = self._payload(_COMPONENT, {"custom_id": custom_id, "component_type": _BUTTON},
                                 channel_id=channel_id, user_id=user_id, guild_id=guild_id,
-                                permissions=permissions, roles=roles, user_name=user_name)
+                                permissions=permissions, roles=roles, user_name=user_name,
+            thread=thread, app_permissions=app_permissions)
         payload["message"] = forged
         return await self.invoke_raw(payload)
 
@@ -450,6 +520,8 @@ class OfflineDiscord:
         permissions: int = 0,
         roles: Sequence[int] = (),
         user_name: str = "player",
+        thread: ThreadPlace | None = None,
+        app_permissions: int = DEFAULT_APP_PERMISSIONS,
     ) -> list[SentMessage]:
         """Pick the option labelled ``option`` in the select menu under ``message``."""
         await self.start()
@@ -464,7 +536,8 @@ class OfflineDiscord:
             message,
             {"custom_id": menu["custom_id"], "component_type": _SELECT, "values": values},
             channel_id=channel_id, user_id=user_id, guild_id=guild_id,
-            permissions=permissions, roles=roles, user_name=user_name)
+            permissions=permissions, roles=roles, user_name=user_name,
+            thread=thread, app_permissions=app_permissions)
 
     async def _use(self, message: SentMessage, data: dict[str, Any],
                    **where: Any) -> list[SentMessage]:
@@ -542,24 +615,57 @@ class OfflineDiscord:
         )
 
     def _seed_guild(self, payload: Mapping[str, Any]) -> None:
-        """Cache the guild with every channel and role seen so far, as the gateway would.
+        """Cache the guild with every channel, thread and role seen so far, as the gateway
+        would.
 
         A live bot knows its guilds from GUILD_CREATE; without that, role ids
-        in ``member.roles`` resolve to nothing and role checks fail.
+        in ``member.roles`` resolve to nothing and role checks fail. A thread's parent is
+        a text or forum channel of the guild; the bot sees public threads and forum posts
+        (the guilds intent), but not a private thread it was never added to: that one
+        reaches it only as the interaction's channel.
         """
         guild_id = payload.get("guild_id")
         if guild_id is None:
             return
-        channels, roles = self._guilds.setdefault(int(guild_id), (set(), set()))
-        member = payload.get("member") or {}
-        new_roles = {int(role) for role in member.get("roles", [])} - roles
-        new_channel = {int(payload["channel_id"])} - channels
-        if not (new_roles or new_channel) and cached_guild(self.client, int(guild_id)) is not None:
+        self._seen_channels[int(payload["channel_id"])] = (
+            int(guild_id), int(payload.get("app_permissions") or 0))
+        known = self._guilds.setdefault(int(guild_id), _KnownGuild())
+        if not known.learn(payload) and cached_guild(self.client, int(guild_id)) is not None:
             return
-        roles |= new_roles
-        channels |= new_channel
-        data = guild_payload(int(guild_id), channel_ids=sorted(channels), role_ids=sorted(roles))
-        cache_guild(self.client, data)
+        cache_guild(self.client, known.payload(int(guild_id)))
+
+
+@dataclass
+class _KnownGuild:
+    """What the gateway would have told the bot of one guild so far."""
+
+    channels: set[int] = field(default_factory=set)
+    forums: set[int] = field(default_factory=set)
+    roles: set[int] = field(default_factory=set)
+    threads: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def learn(self, payload: Mapping[str, Any]) -> bool:
+        """Take in the channel and roles of an interaction; ``True`` if any was new."""
+        member = payload.get("member") or {}
+        before = (len(self.channels), len(self.forums), len(self.roles), len(self.threads))
+        self.roles |= {int(role) for role in member.get("roles", [])}
+        channel = payload.get("channel") or {}
+        channel_id = int(payload["channel_id"])
+        if "thread_metadata" not in channel:
+            self.channels.add(channel_id)
+        else:
+            parent = int(channel["parent_id"])
+            (self.forums if "applied_tags" in channel else self.channels).add(parent)
+            if channel.get("type") != PRIVATE_THREAD:
+                self.threads[channel_id] = {k: v for k, v in channel.items()
+                                            if k != "permissions"}
+        return before != (len(self.channels), len(self.forums), len(self.roles),
+                          len(self.threads))
+
+    def payload(self, guild_id: int) -> dict[str, Any]:
+        return guild_payload(guild_id, channel_ids=sorted(self.channels),
+                             role_ids=sorted(self.roles), forum_ids=sorted(self.forums),
+                             threads=list(self.threads.values()))
 
 
 def _components(components: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -22,7 +22,7 @@ import copy
 import datetime
 import mimetypes
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -182,7 +182,7 @@ def _discord_error(status: int, code: int, message: str, errors: dict | None = N
     body: dict[str, Any] = {"code": code, "message": message}
     if errors:
         body["errors"] = errors
-    reason = {400: "Bad Request", 404: "Not Found"}.get(status, "Error")
+    reason = {400: "Bad Request", 403: "Forbidden", 404: "Not Found"}.get(status, "Error")
     error_type = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
     error = http_error(error_type, status, reason, body)
     error.offline_body = body  # type: ignore[attr-defined]
@@ -270,6 +270,8 @@ class InteractionCapture:
     messages: dict[str, dict[str, Any]] = field(default_factory=dict)
     original_id: str | None = None
     requests: list[SentRequest] = field(default_factory=list)
+    on_answered: Callable[[int], None] | None = None
+    """Told the interaction's id once its first response is accepted (a metric's clock)."""
 
     @property
     def token(self) -> str:
@@ -312,6 +314,8 @@ class InteractionCapture:
         elif callback_type == AUTOCOMPLETE_RESULT:
             check_choices(data)
         self.acknowledged = callback_type
+        if self.on_answered is not None:
+            self.on_answered(int(self.payload["id"]))
         return self._callback_answer(callback_type, data, request.files)
 
     def _callback_answer(
@@ -512,6 +516,18 @@ def _json_body(
     return None
 
 
+def record_request(request: SentRequest) -> None:
+    """Log a REST request (not a webhook one) with the dispatch running in this context."""
+    current = _current_log.get()
+    if current is not None:
+        current[1].append(request)
+
+
+def discord_error(status: int, code: int, message: str) -> Exception:
+    """The exception discord.py raises when Discord answers ``status`` with ``code``."""
+    return _discord_error(status, code, message)
+
+
 class _Router:
     """Process-wide switchboard behind the replaced webhook adapter's ``request``.
 
@@ -600,10 +616,12 @@ class OfflineTransport:
         ids: Snowflakes | None = None,
         author: dict[str, Any] | None = None,
         response_deadline: float | None = RESPONSE_DEADLINE,
+        on_answered: Callable[[int], None] | None = None,
     ) -> None:
         self.ids = ids or Snowflakes()
         self.author = author
         self.response_deadline = response_deadline
+        self.on_answered = on_answered
         self._tokens: set[str] = set()
         self._installed = False
 
@@ -643,6 +661,7 @@ class OfflineTransport:
                 ids=self.ids,
                 author=self.author,
                 response_deadline=self.response_deadline,
+                on_answered=self.on_answered,
             )
             _router.captures[token] = capture
             self._tokens.add(token)

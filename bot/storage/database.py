@@ -290,6 +290,10 @@ class Database:
         # thread, set up as the asyncio engine is (pragmas, BEGIN IMMEDIATE).
         self._sqlite_engine = sqlite_engine(self.url) if self.is_sqlite else None
 
+    def sync_engines(self) -> list[Engine]:
+        """Every engine statements run on, for listening to their events (errors, say)."""
+        return [self.engine.sync_engine, *filter(None, [self._sqlite_engine])]
+
     @functools.cached_property
     def is_sqlite(self) -> bool:
         return self.url.get_backend_name() == "sqlite"
