@@ -90,12 +90,20 @@ class EffectKind(StrEnum):
     ENGAGEMENT_ENDED = "engagement_ended"
 
 
+class _Kinds(StrEnum):
+    """A rule set's kinds travel (to a worker process and back) as their plain text: the
+    enum is made at run time, and ``Effect.kind`` compares equal either way."""
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[type[str], tuple[str]]:
+        return str, (str(self.value),)
+
+
 def effect_kinds(**own: str) -> type[StrEnum]:
     """A rule set's effect kinds, the core's and its own, as one enum: ``E.DAMAGE`` and
     ``E.CASUALTIES`` side by side. Its own kinds are known by the rule set's key only (its
     entry declares their texts), so two rule sets may give a kind the same name."""
     members = {kind.name: kind.value for kind in EffectKind} | own
-    return StrEnum("EffectKind", members)  # type: ignore[return-value]
+    return _Kinds("EffectKind", members)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

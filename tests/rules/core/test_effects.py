@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 import rules.fire_at_will  # noqa: F401  (declares its own kinds: lose_sp, shaken)
 from rules.core.effects import is_registered, register_effects
-from rules.core.records import Effect, _effect_dict
+from rules.core.records import Effect, _effect_dict, effect_kinds
 from rules.core.records import EffectKind as E
 from rules.core.registry import HelpTopic, RuleSet
 
@@ -81,3 +83,13 @@ def test_an_effect_says_what_its_fields_say_and_its_copies_say_their_own():
     # saying it keeps nothing
     assert vars(effect) == vars(Effect("lose_sp", "Artois", 1, ruleset="fire-at-will"))
     assert hash(effect) == hash(Effect("lose_sp", "Artois", 1))
+
+
+def test_a_rule_set_s_own_kinds_travel_to_a_worker_process_and_back():
+    """Odds and override listings are worked out in another process: an effect of a rule
+    set's own kind goes there and back by pickle, and still reads as that kind."""
+    kinds = effect_kinds(BROKEN="broken")
+    effect = Effect(kinds.BROKEN, "Rangers", ruleset="skirmish")
+    back = pickle.loads(pickle.dumps(effect))
+    assert back == effect and back.kind == kinds.BROKEN and back.ruleset == "skirmish"
+    assert pickle.loads(pickle.dumps(kinds.DAMAGE)) == E.DAMAGE
