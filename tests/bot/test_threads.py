@@ -88,9 +88,10 @@ async def test_a_question_asked_in_a_thread_is_answered_with_its_button_there(
                                 **in_thread(place))).ephemeral
     asked = await reply(discord_session, CHARGE, user_id=OTHER, **in_thread(place))
     assert buttons(asked) == ["Counter-charge Rangers", "Stand"]
-    [update, answered] = await discord_session.press(
+    # The question's message becomes the result.
+    [answered] = await discord_session.press(
         asked, "Counter-charge Rangers", user_id=PLAYER, guild_id=GUILD, **in_thread(place))
-    assert update.kind == "update" and "Answered by" in update.content
+    assert answered.kind == "update" and "Answered by" in answered.content
     assert answered.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
     # The parent channel never had a battle.
     refused = await reply(discord_session, "/battle show",
