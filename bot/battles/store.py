@@ -47,6 +47,8 @@ MODELS: dict[str, type[Base]] = {"battles": Battle, "units": Unit, "generals": G
                                  "engagements": EngagementRow, "charts": Charts}
 TABLES: dict[str, Table] = {name: model.__table__ for name, model in  # type: ignore[misc]
                             (*MODELS.items(), ("events", Event))}
+COLUMNS: dict[str, tuple[str, ...]] = {name: tuple(c.key for c in table.c)
+                                       for name, table in TABLES.items()}
 # The sequence counter only ever grows: undo must not wind it back.
 NOT_RESTORED = ("last_seq",)
 NOT_UNDOABLE = ("undo", "battle_start")
@@ -65,7 +67,8 @@ class Row:
         return TABLES[self.__tablename__]
 
     def columns(self) -> dict[str, Any]:
-        return {c.key: self.__dict__[c.key] for c in self.table.c}
+        values = self.__dict__
+        return {key: values[key] for key in COLUMNS[self.__tablename__]}
 
     def __repr__(self) -> str:
         return f"<Row {self.__tablename__} {self.__dict__.get('id')}>"

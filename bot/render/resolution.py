@@ -146,12 +146,13 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     each effect once.
     """
     by_unit: dict[str, list[str]] = {}
+    heads = [line.casefold() for line in said or ()]
     for effect in (summed(resolution.effects) if said is not None else resolution.effects):
         text = effect.describe()
         if text.startswith(effect.unit):
             text = text[len(effect.unit):].lstrip(":").strip()
         by_unit.setdefault(effect.unit, [])
-        if not (said and any(said_in(line, effect.unit, text) for line in said)):
+        if not (heads and said_in(heads, effect.unit, text)):
             by_unit[effect.unit].append(text)
     if said:
         _drop_mutual(by_unit)
@@ -218,19 +219,20 @@ def _drop_mutual(by_unit: dict[str, list[str]]) -> None:
 _AMOUNT = re.compile(r"(\d+) (\w+)")
 
 
-def said_in(line: str, unit: str, text: str) -> bool:
-    """Whether ``line`` already says this effect on this unit: it names the unit, and the
-    effect's amount (``loses 2 SP``: "2 SP") or, for an effect without one, its verb
-    (``routs``: "rout", as in "is routing") is in it. A verb alone never stands for an
-    amount: "loses the melee" does not say "loses 2 stands"."""
-    head = line.casefold()
-    if unit.casefold() not in head:
+def said_in(heads: Sequence[str], unit: str, text: str) -> bool:
+    """Whether one of ``heads`` (lines already said, casefolded) says this effect on this
+    unit: it names the unit, and the effect's amount (``loses 2 SP``: "2 SP") or, for an
+    effect without one, its verb (``routs``: "rout", as in "is routing") is in it. A verb
+    alone never stands for an amount: "loses the melee" does not say "loses 2 stands"."""
+    unit, text = unit.casefold(), text.casefold()
+    heads = [head for head in heads if unit in head]
+    if not heads:
         return False
-    amounts = _AMOUNT.findall(text.casefold())
+    amounts = [f"{n} {measure}" for n, measure in _AMOUNT.findall(text)]
     if amounts:
-        return any(f"{n} {measure}" in head for n, measure in amounts)
-    words = [w for w in text.casefold().split() if w not in ("is", "the", "a")]
-    return bool(words) and words[0][:4] in head
+        return any(amount in head for amount in amounts for head in heads)
+    words = [w for w in text.split() if w not in ("is", "the", "a")]
+    return bool(words) and any(words[0][:4] in head for head in heads)
 
 
 def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, *,
