@@ -162,12 +162,16 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
             for unit, parts in by_unit.items() if parts]
 
 
+_COUNTED = re.compile(r"\d+ (\w{1,3})\w*")  # a number and its word, cut to its stem
+
+
 def summed(effects: Sequence[Effect]) -> list[Effect]:
     """Effects alike but for their amount, on one unit, as one ("loses 1 block" and "loses 2
     blocks": "loses 3 blocks")."""
     merged: dict[tuple[object, ...], Effect] = {}
     for effect in effects:
-        said = re.sub(r"\d+", "#", effect.describe())  # alike as said, but for the number
+        # Alike as said, but for the number and its plural ("1 block", "2 blocks").
+        said = re.sub(r"\d+", "#", _COUNTED.sub(r"# \1", effect.describe()))
         key: tuple[object, ...] = (effect.kind, effect.unit, effect.value, effect.measure,
                                    effect.direction, said)
         if effect.amount is None:
@@ -281,10 +285,15 @@ def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False)
         named = [re.split(r": |, ", default, maxsplit=1)[0] for default in defaults]
         said = f"Project default{'s' if len(named) > 1 else ''}: {'; '.join(named)}" \
             if named else ""
+        if len(named) > 1 and len(said) > DEFAULTS_ROOM:
+            # As short as it gets: the first by name, the rest counted (all in the Steps).
+            counted = f"Project defaults: {named[0]} and {len(named) - 1} more (📜 Steps)"
+            said = min(said, counted, key=len)
         return " · ".join(filter(None, (dice_note, said)))
     return " · ".join(filter(None, (dice_note, defaults_note(defaults))))
 
 
+DEFAULTS_ROOM = 45  # the project defaults a public footer names: one line of a phone
 HEADLINE_ROOM = 88  # two lines of a phone, beside the icon
 DESCRIBED = 3000  # characters of effects and rolls kept in the description, with room left
 

@@ -19,9 +19,11 @@ from sqlalchemy import insert, select
 from bot.client import create_bot
 from bot.cogs.lookups import Lookups
 from bot.offline import OfflineDiscord, SentMessage
+from bot.render.resolution import footer_text, summed
 from bot.rulesets import each_ruleset
 from bot.storage import Database
 from bot.storage.models import Trace, utcnow
+from rules.core.records import Effect, EffectKind
 from tests.bot.phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
@@ -299,3 +301,22 @@ async def test_a_lookups_steps_are_kept_a_fortnight(tmp_path: Path, sqlite_templ
 
 def labels_ids(message: SentMessage) -> list[str]:
     return [b["custom_id"] for row in message.components for b in row["components"]]
+
+
+def test_the_footer_names_project_defaults_in_one_short_line():
+    three = ["rally check: a unit rallies on its own symbol or a saber",
+             "leader casualty check: 2 sabers kill a leader with his unit",
+             "a failed rally check routs the unit off the field"]
+    assert footer_text("Dice rolled by Huzzah", three, short=True) == (
+        "Dice rolled by Huzzah · Project defaults: rally check and 2 more (📜 Steps)")
+    # Names that fit one line are all said.
+    two = [three[0], "battle back: a unit still there fights back"]
+    assert footer_text("Dice rolled by Huzzah", two, short=True) == (
+        "Dice rolled by Huzzah · Project defaults: rally check; battle back")
+
+
+def test_losses_of_one_unit_are_said_as_one_whatever_their_plural():
+    lost = summed([Effect(EffectKind.DAMAGE, "Fusiliers", 1, measure="blocks"),
+                   Effect(EffectKind.DAMAGE, "Fusiliers", 2, measure="blocks")])
+    # "loses 1 block" and "loses 2 blocks" are one loss.
+    assert [e.describe() for e in lost] == ["Fusiliers loses 3 blocks"]
