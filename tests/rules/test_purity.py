@@ -57,7 +57,7 @@ def test_importing_every_rule_set_loads_no_forbidden_module():
     assert out.stdout.strip() == "[]"
 
 
-# --- import circles -------------------------------------------------------------------------
+# --- the engine's modules (import circles: tests/test_layers.py) ----------------------------
 
 
 def module_name(path: Path) -> str:
@@ -66,89 +66,6 @@ def module_name(path: Path) -> str:
 
 
 MODULES = {module_name(path): path for path in RULES.rglob("*.py")}
-
-
-def imports_of(module: str, source: str, modules: set[str]) -> set[str]:
-    """The modules of ``modules`` that ``module`` imports anywhere: at its top, inside a
-    function or under ``if TYPE_CHECKING:`` (each still ties the two), relative imports
-    resolved. ``from package import name`` imports the module ``package.name`` if there is
-    one, otherwise the package."""
-    package = module if f"{module}.__init__" in modules else module.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = _absolute(node, package)
-            found.update(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
-                         for alias in node.names)
-    return (found & modules) - {module}
-
-
-def _absolute(node: ast.ImportFrom, package: str) -> str:
-    if not node.level:
-        return node.module or ""
-    parts = package.split(".")
-    base = parts[:len(parts) - (node.level - 1)]
-    return ".".join([*base, node.module] if node.module else base)
-
-
-def import_graph() -> dict[str, set[str]]:
-    names = set(MODULES) | {f"{name}.__init__" for name, path in MODULES.items()
-                            if path.name == "__init__.py"}
-    return {name: imports_of(name, path.read_text(), names) for name, path in MODULES.items()}
-
-
-def circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Each group of modules that import one another round a loop (strongly connected
-    components of more than one module), found by Tarjan's algorithm."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for other in sorted(graph[node]):
-            if other not in index:
-                visit(other)
-                low[node] = min(low[node], low[other])
-            elif other in stack:
-                low[node] = min(low[node], index[other])
-        if low[node] == index[node]:
-            group = []
-            while not group or group[-1] != node:
-                group.append(stack.pop())
-            if len(group) > 1:
-                found.append(sorted(group))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
-
-
-def test_imports_are_read_wherever_they_stand_and_relative_ones_resolved():
-    modules = {"rules.a", "rules.a.__init__", "rules.a.b", "rules.a.c", "rules.d"}
-    source = (
-        "from typing import TYPE_CHECKING\n"
-        "from . import c\n"
-        "if TYPE_CHECKING:\n"
-        "    from rules.d import Thing\n"
-        "def late():\n"
-        "    import rules.a\n"
-    )
-    assert imports_of("rules.a.b", source, modules) == {"rules.a.c", "rules.d", "rules.a"}
-    assert imports_of("rules.a", "from .b import x\nfrom ..d import y\n", modules) == {
-        "rules.a.b", "rules.d"}
-    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-
-
-def test_no_rules_module_imports_one_that_imports_it_back():
-    graph = import_graph()
-    assert "rules.fire_at_will" in graph["rules.registry"]  # the scan saw the imports
-    assert circles(graph) == []
 
 
 # --- records written once, nothing kept by identity -----------------------------------------
