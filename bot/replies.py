@@ -145,10 +145,6 @@ def gm_buttons(battle_id: int, seq: int) -> list[tuple[str, str, discord.ButtonS
              discord.ButtonStyle.secondary) for action in ("undo", "reroll")]
 
 
-def gm_view(battle_id: int, seq: int) -> discord.ui.View:
-    return Buttons(gm_buttons(battle_id, seq))
-
-
 def steps_button(custom_id: str) -> tuple[str, str, discord.ButtonStyle]:
     return (STEPS_LABEL, custom_id, discord.ButtonStyle.secondary)
 

@@ -116,7 +116,7 @@ async def test_buttons_are_sent_as_their_items_would_be_and_nothing_is_kept(batt
     the registered items, and no view kept per message (a press finds its item by id)."""
     import discord
 
-    from bot.replies import AnswerButton, EndButton, GMButton, end_view, gm_view
+    from bot.replies import AnswerButton, Buttons, EndButton, GMButton, end_view, gm_buttons
 
     def items_view(*items) -> list[dict]:
         view = discord.ui.View(timeout=None)
@@ -124,8 +124,8 @@ async def test_buttons_are_sent_as_their_items_would_be_and_nothing_is_kept(batt
             view.add_item(item)
         return view.to_components()
 
-    assert gm_view(7, 12).to_components() == items_view(GMButton("undo", 7, 12),
-                                                        GMButton("reroll", 7, 12))
+    assert Buttons(gm_buttons(7, 12)).to_components() == items_view(
+        GMButton("undo", 7, 12), GMButton("reroll", 7, 12))
     assert end_view(7, "Minden " * 20).to_components() == items_view(
         EndButton(7, "Minden " * 20))
     assert [AnswerButton.label_for(""), AnswerButton.label_for("x" * 99)] == \
