@@ -48,7 +48,7 @@ from bot.offline import (  # noqa: E402
     parse_command_line,
 )
 from bot.render.resolution import resolution_messages  # noqa: E402
-from bot.replies import gm_view  # noqa: E402
+from bot.replies import Buttons, gm_buttons  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from bot.storage.migrate import upgrade_async  # noqa: E402
 from bot.storage.models import Base, Battle, Event  # noqa: E402
@@ -143,7 +143,7 @@ class FloorBot(discord.Client):
             assert self.write is not None
             await self.write(interaction.channel_id or 0, note)
             embeds = [discord.Embed.from_dict(embed) for embed in self.reply]
-            await interaction.response.send_message(embeds=embeds, view=gm_view(1, 1))
+            await interaction.response.send_message(embeds=embeds, view=Buttons(gm_buttons(1, 1)))
 
     async def setup_hook(self) -> None:
         if self.url.startswith("postgresql"):
