@@ -19,24 +19,27 @@ from rules.core.dice import (
 from rules.core.effects import EffectText, register_effects
 from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet
-from rules.core.prepared import RollGroups
 from rules.core.records import Effect, Resolution
 from rules.core.roster import Change, Phrase, Roster, Wording, declare_wording
 
-ProcedureRunner = Callable[[Mapping[str, Any], DiceSource], Resolution]
-Prepared = Callable[[DiceSource], Resolution]
+Prepared = Callable[..., Resolution]
 
 COMMON_KEYS = ("ruleset", "procedure", "dice", "seed", "answers")
 
 
 @dataclass(frozen=True)
 class Procedure:
+    """A procedure a JSON request names: ``keys`` are the request's own fields, and
+    ``prepare(request)`` reads them into a procedure ready to roll, ``prepared(dice)`` (one
+    that may ask also takes ``answers``), as its slash command's options are read."""
+
     name: str
     summary: str
     keys: tuple[str, ...]
-    run: ProcedureRunner
-    # How the procedure reads its first rolls, for the odds (``prepared.with_roll_groups``).
-    roll_groups: Callable[[Mapping[str, Any]], RollGroups | None] | None = None
+    prepare: Callable[[Mapping[str, Any]], Prepared]
+
+    def run(self, request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+        return self.prepare(request)(dice)
 
 
 @dataclass(frozen=True)
