@@ -17,6 +17,7 @@ from rules.core.dice import (
     parse_dice,
 )
 from rules.core.effects import EffectText, register_effects
+from rules.core.engagements import EngagementWords, declare_engagement_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet
 from rules.core.records import Effect, Resolution
@@ -116,11 +117,14 @@ class BattleRules:
     # (``"eliminated": "is eliminated"``; rules.core.roster.GONE_REASONS are shared).
     phrases: Mapping[str, Phrase] = field(default_factory=dict)
     gone_reasons: Mapping[str, str] = field(default_factory=dict)
+    # How its own kinds of engagement read where the plain words would not
+    # (``{"charge": EngagementWords(label, "is recorded", "is cleared")}``).
+    engagements: Mapping[str, EngagementWords] = field(default_factory=dict)
 
     @property
     def wording(self) -> Wording:
         """How its roster changes read (``rules.core.roster.describe_changes``)."""
-        return Wording(self.strength_label, self.phrases, self.gone_reasons)
+        return Wording(self.strength_label, self.phrases, self.gone_reasons, self.engagements)
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,7 @@ class RuleSet:
         register_effects(self.effects, self.key, self.losses, self.fates)
         if self.battle is not None:
             declare_wording(self.key, self.battle.wording)
+            declare_engagement_words(self.key, self.battle.engagements)
 
 
 def dice_source(dice: Any, seed: Any, faces: DiceFaces = ANY_DICE) -> DiceSource:

@@ -37,7 +37,8 @@ class UnitReader(Generic[T]):
             return self._from_json(value, where)
         if not isinstance(value, str) or not value.strip():
             raise InvalidInput(f"`{where}` needs a {self.noun}.",
-                               hint="Write it as `Name: words`; /help lists the words.")
+                               hint="Write it as `Name: words`, or in JSON as an object with its "
+                                    "`name`.")
         (text,) = split_units(value, where, 1)
         name, values = self.words.read_text(text, where, several=False)
         return self.build(name or default, values, where)
