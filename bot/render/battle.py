@@ -43,21 +43,6 @@ def battle_rules(battle: Battle) -> BattleRules | None:
     return ruleset.battle if ruleset else None
 
 
-def attribute_words(attributes: dict[str, Any]) -> list[str]:
-    """A unit's words as a player reads them: ``infantry, regular, morale 4``, never
-    ``arm=infantry, regular=True``."""
-    words = []
-    for key, value in attributes.items():
-        label = key.replace("_", " ")
-        if value is True:
-            words.append(label)
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            words.append(f"{label} {value}")
-        elif value not in (None, False, ""):
-            words.append(str(value).replace("-", " "))
-    return words
-
-
 def turn_line(battle: Battle) -> str:
     return f"Turn {battle.turn}" + (f", {battle.phase}" if battle.phase else "")
 

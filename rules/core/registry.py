@@ -92,6 +92,9 @@ class BattleRules:
     new_turn: Callable[[Roster], tuple[Roster, list[Change]]] | None = None
     reminders: Callable[[Roster, str | None], list[str]] | None = None
     strength_label: str = "SP"  # what a unit's strength counts
+    # Words a typical unit is added with (`/unit add words:`, strength aside), e.g. `inf
+    # regular morale=4`: /help shows them, and the shared tests add a unit with them.
+    unit_example: str = ""
     dice_faces: DiceFaces = D6_DICE  # what its dice show; typed-in and queued dice must fit
     # A remark when a procedure is played outside its phase (it still runs: GMs play out of
     # order on purpose): (procedure, options, roster, current phase) -> warning or None.

@@ -27,6 +27,7 @@ RULESET_ENTRY = RuleSet(
     help=HelpTopic(words=(("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER))),
     battle=battle_rules(
         battle, commands.prepare, phrases=effects.CHANGE_PHRASES,
+        unit_example="inf regular morale=4",
         max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)
     ),
     # A request is read as the command's options are: one input path per procedure. A

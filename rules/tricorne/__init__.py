@@ -46,7 +46,7 @@ RULESET_ENTRY = RuleSet(
     battle=battle_rules(
         battle, commands.prepare,
         gone_reasons={"eliminated": "is eliminated"},
-        strength_label="blocks",
+        strength_label="blocks", unit_example="regular",
         dice_faces=BATTLE_DICE_FACES,
         standings=battle.victory_banners,
         check_settings=settings_from,
