@@ -28,7 +28,6 @@ import signal
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 from types import TracebackType
@@ -280,20 +279,16 @@ class Database:
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
-        # SQLite's units of work: the same file through the sqlite3 driver, on worker
-        # threads, set up as the asyncio engine is (pragmas, BEGIN IMMEDIATE).
+        # SQLite has one writer at a time in the whole file. Writers of this process queue
+        # here, in order, instead of each holding a pooled connection and polling SQLite's
+        # busy handler (which sleeps in growing steps: seconds at the tail under load).
+        # Other processes still meet the busy timeout. An in-memory database is a single
+        # shared connection: its readers take turns here too.
+        self._sqlite_writer = asyncio.Lock() if self.is_sqlite else None
+        self._shared = self._sqlite_writer if is_in_memory(self.url) else None
+        # SQLite's units of work: the same file through the sqlite3 driver, on a worker
+        # thread, set up as the asyncio engine is (pragmas, BEGIN IMMEDIATE).
         self._sqlite_engine = sqlite_engine(self.url) if self.is_sqlite else None
-        # SQLite has one writer at a time in the whole file. This process's writes queue for
-        # one thread of their own, in order, instead of each holding a pooled connection and
-        # polling SQLite's busy handler (which sleeps in growing steps: seconds at the tail
-        # under load); each runs the moment the one before it commits, without waiting for
-        # the event loop in between (docs/performance.md). Other processes still meet the
-        # busy timeout. An in-memory database is one shared connection: its reads go there too.
-        self._sqlite_writer = (ThreadPoolExecutor(1, thread_name_prefix="huzzah-sqlite-writer")
-                               if self.is_sqlite else None)
-        self._sqlite_reader = self._sqlite_writer if is_in_memory(self.url) else None
-        # The asyncio sessions (scripts, tests) take turns among themselves the same way.
-        self._sessions_in_turn = asyncio.Lock() if self.is_sqlite else None
 
     def sync_engines(self) -> list[Engine]:
         """Every engine statements run on, for listening to their events (errors, say)."""
@@ -317,8 +312,8 @@ class Database:
         allows one writer at a time in the whole database: keep transactions short.
         """
         lock = self._process_lock(channel_id)
-        in_turn = self._sessions_in_turn or nullcontext()
-        async with lock, in_turn, self._sessions() as session, session.begin():
+        writer = self._sqlite_writer or nullcontext()
+        async with lock, writer, self._sessions() as session, session.begin():
             await session.connection()  # BEGIN now: SQLite's write lock is taken here
             if channel_id is not None and self.is_postgresql:
                 await session.execute(select(func.pg_advisory_xact_lock(
@@ -338,11 +333,10 @@ class Database:
         (a read of ``one_statement`` needs none there: it saves two round trips).
         """
         lock = self._process_lock(channel_id) if write else nullcontext()
-        async with lock:
+        writer = self._sqlite_writer if write else self._shared
+        async with lock, writer or nullcontext():
             if self._sqlite_engine is not None:
-                thread = self._sqlite_writer if write else self._sqlite_reader
-                result = await asyncio.get_running_loop().run_in_executor(
-                    thread, functools.partial(self._run_on_sqlite, work, args, write))
+                result = await asyncio.to_thread(self._run_on_sqlite, work, args, write)
             else:
                 result = await self._run_on_postgresql(work, args, write, channel_id,
                                                         one_statement)
@@ -389,8 +383,6 @@ class Database:
     async def dispose(self) -> None:
         """Close every pooled connection."""
         if self._sqlite_engine is not None:
-            assert self._sqlite_writer is not None
-            await asyncio.to_thread(self._sqlite_writer.shutdown)  # the writes queued finish
             await asyncio.to_thread(self._sqlite_engine.dispose)
         await self.engine.dispose()
 
