@@ -8,7 +8,7 @@ it); on by default. A question's reply reads it in the move's own transaction
 from __future__ import annotations
 
 from bot.storage.database import Database
-from bot.storage.mentions import mentions_off, set_mentions
+from bot.storage.mentions import set_mentions
 
 
 class MentionSettings:
@@ -18,7 +18,3 @@ class MentionSettings:
     async def turn(self, user_id: int, on: bool) -> bool:
         """Turn the player's mentions on or off; whether they were the other way before."""
         return await self.db.run(set_mentions, user_id, on, write=True)
-
-    async def wanted(self, user_id: int) -> bool:
-        """Whether the player is mentioned when a question waits on him."""
-        return not await self.db.run(mentions_off, user_id, one_statement=True)
