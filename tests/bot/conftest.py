@@ -16,6 +16,7 @@ import discord
 import pytest
 
 import bot.buttons
+import bot.cogs.gm
 import bot.respond
 import bot.workers
 from bot.client import create_bot
@@ -52,6 +53,8 @@ def unhurried(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bot.respond, "DEFER_AFTER", UNHURRIED_SECONDS)
     monkeypatch.setattr(bot.buttons, "DEFER_AFTER", UNHURRIED_SECONDS)
     monkeypatch.setattr(bot.workers, "GRACE_SECONDS", UNHURRIED_SECONDS)
+    # The override's result list, offered as the GM types, waits for the worker this long.
+    monkeypatch.setattr(bot.cogs.gm, "AUTOCOMPLETE_WAIT", UNHURRIED_SECONDS)
     # An override's listing of results gets a few seconds of work in the worker.
     monkeypatch.setitem(bot.workers.OutcomeWorker.__init__.__kwdefaults__, "seconds",
                         UNHURRIED_SECONDS)
