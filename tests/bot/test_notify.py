@@ -14,6 +14,7 @@ from typing import Any
 from bot.battles.decisions import GM_CHOICE
 from bot.client import create_bot
 from bot.offline import OfflineDiscord, SentMessage
+from bot.respond import answer
 from bot.storage import Database
 from bot.storage.mentions import mentions_off
 from rules.core.decisions import Question
@@ -214,3 +215,13 @@ async def test_a_question_the_rules_give_the_gm_pings_the_gm(battle_session, mon
     assert f"waiting for an answer from the GM (<@{GM_USER}>)" in refused.content
     [result] = await press(battle_session, asked, "Stand", GM_USER)
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
+
+
+async def test_a_question_sent_after_thinking_pings_the_same(battle_session, monkeypatch):
+    await setup_charge(battle_session)
+    # The command answers after "thinking…": the question is the follow-up.
+    monkeypatch.setitem(answer.__kwdefaults__, "defer_after", 0.0)
+    thinking, asked = await send(battle_session, CHARGE, user_id=OTHER)
+    assert thinking.kind == "deferral" and asked.kind == "followup"
+    assert asked.content == f"<@{PLAYER}>, your answer:"
+    assert allowed(asked) == PINGS_PLAYER
