@@ -30,6 +30,7 @@ from bot.battles.decisions import (
     waiting_question,
 )
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle
+from bot.battles.notify import MentionSettings
 from bot.battles.play import Paused, Played, check_ruleset, play_in_battle, play_settings
 from bot.battles.rerolls import ListingKey, last_roll
 from bot.battles.store import TABLES, BattleTx, Kept, active_battle, battle_and_applied
@@ -136,6 +137,8 @@ class BattleStore:
         self._kept: OrderedDict[int, Kept] = OrderedDict()
         # The steps behind the Steps button: a lookup's kept here, a battle's in its log.
         self.traces = TraceKeeper(db)
+        # Whether each player is pinged when a question waits on him (``/notify``).
+        self.mentions = MentionSettings(db)
 
     def _hint(self, channel_id: int, ruleset: str | None) -> None:
         if ruleset is None:

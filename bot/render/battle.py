@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
 from typing import Any
 
+from bot.battles.decisions import Pending, awaited, since
 from bot.battles.views import (
     BattleRecord,
     BattleView,
@@ -21,7 +21,6 @@ from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
 from rules.core.engagements import Engagement
 from rules.core.names import name_key
-from rules.core.notation import possessive
 from rules.core.registry import BattleRules, UnitWords
 from rules.core.roster import Roster, strength_count
 from rules.registry import RULESETS
@@ -122,19 +121,15 @@ def standing_field(rules: BattleRules | None, roster: Roster) -> list[FieldSpec]
     return [FieldSpec("Standing", "\n".join(escape(line) for line in lines))] if lines else []
 
 
-def pending_line(pending: Mapping[str, Any] | None) -> str:
+def pending_line(data: Mapping[str, Any] | None) -> str:
     """``❓ Waiting since …: “Will Black Watch take ground?” (#9): Black Watch's player
-    (@Ann) or a GM``: the question a battle waits on, whose it is and since when."""
-    if not pending:
+    (@Ann) or a GM``: the question a battle waits on, whose it is and since when. The
+    player is named, not pinged (``/battle show`` allows no mention)."""
+    if not data:
         return ""
-    question = pending["question"]
-    whose = f"{escape(possessive(question['unit']))} player" if question.get("unit") else \
-        "the player who made the move"
-    since = ""
-    if pending.get("asked_at"):
-        since = f" since <t:{int(datetime.fromisoformat(pending['asked_at']).timestamp())}:R>"
-    return (f"❓ Waiting{since} for an answer to “{escape(question['text'])}” "
-            f"(#{pending.get('seq')}): {whose} (<@{pending['answerer']}>) or a GM")
+    pending = Pending.from_dict(data)
+    return (f"❓ Waiting{since(pending)} for an answer to “{escape(pending.question.text)}” "
+            f"(#{pending.seq}): {awaited(pending, escape)} or a GM")
 
 
 def battle_messages(view: BattleView):
