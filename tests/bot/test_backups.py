@@ -18,6 +18,9 @@ from bot.storage.models import Battle, Charts, Engagement, Event, General, Unit
 from rules.registry import RULESETS
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .test_charts import ASSAULT as CHARTS_ASSAULT
+from .test_charts import PACK
+from .test_charts import SETUP as CHARTS_SETUP
 from .test_decisions import buttons
 
 OTHER = 3000
@@ -295,3 +298,59 @@ async def test_the_readable_parts_of_the_export_stay(battle_session):
     assert [u["name"] for u in data["units"]] == ["Dragoons", "Black Watch"]
     assert [g["name"] for g in data["generals"]] == ["Murray"]
     assert [e["seq"] for e in data["events"]] == list(range(1, 6))
+
+
+def attribute(data: dict[str, Any]) -> None:
+    data["units"][0]["attributes"]["morale"] = 37
+
+
+def general_value(data: dict[str, Any]) -> None:
+    data["generals"][0]["value"] = 99
+
+
+def question(data: dict[str, Any]) -> None:
+    data["battle"]["pending"]["question"]["colour"] = "red"
+
+
+async def test_words_generals_and_the_question_are_checked_as_their_commands_check_them(
+        battle_session):
+    await play(battle_session, MID_FIGHT["labataille"])
+    good = await export(battle_session)
+    before = await counts(battle_session)
+    for spoil, said in [(attribute, "morale 37 is not a d66 value"),
+                        (general_value, "general Ney: `value` cannot be above"),
+                        (question, "the question waiting: it is not a question as Huzzah "
+                                   "keeps one")]:
+        refused = await import_file(battle_session, backup_file(spoiled(spoil)(good)))
+        assert refused.ephemeral and said in refused.content, refused.content
+    assert await counts(battle_session) == before
+
+
+async def test_the_chart_pack_moves_with_the_battle_and_undo_takes_it_off_there(
+        battle_session):
+    for line in CHARTS_SETUP:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+    [attached] = await battle_session.invoke(["battle", "charts"], {"file": PACK},
+                                             channel_id=CHANNEL, user_id=GM_USER,
+                                             guild_id=GUILD)
+    assert not attached.ephemeral
+    await reply(battle_session, CHARTS_ASSAULT)
+    data = await export(battle_session)
+    assert data["charts"]["filename"] == "bussaco-charts.json"
+    await import_file(battle_session, backup_file(data))
+    moved = await export(battle_session, ELSEWHERE)
+    assert compared(moved) == compared(data)
+    shown = await reply(battle_session, "/battle charts", channel_id=ELSEWHERE)
+    assert shown.embeds[0]["title"] == "📊 Chart pack: bussaco-charts.json"
+    await reply(battle_session, "/gm undo", channel_id=ELSEWHERE, user_id=GM_USER)
+    undone = await reply(battle_session, "/gm undo", channel_id=ELSEWHERE, user_id=GM_USER)
+    assert "GM attached the chart pack bussaco-charts.json" in text_of(undone)
+    assert (await export(battle_session, ELSEWHERE))["charts"] is None
+    assert (await export(battle_session))["charts"] is not None  # the old channel keeps it
+
+    spoilt = json.loads(json.dumps(data))
+    spoilt["charts"]["content"] = {"name": "Not a pack"}
+    before = await counts(battle_session)
+    refused = await import_file(battle_session, backup_file(spoilt), channel=ELSEWHERE + 1)
+    assert refused.ephemeral and "the chart pack:" in refused.content, refused.content
+    assert await counts(battle_session) == before
