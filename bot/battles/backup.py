@@ -27,6 +27,7 @@ from sqlalchemy import BigInteger, Integer, String, bindparam, delete, insert, s
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.schema import Table
 
+from bot.battles.charts import MAX_BYTES as CHARTS_MAX_BYTES
 from bot.battles.decisions import Pending
 from bot.battles.errors import BattleError
 from bot.battles.store import TABLES, BattleTx, Row
@@ -371,8 +372,7 @@ def _check_battle(battle: dict[str, Any], rules: BattleRules) -> None:
                                                                         "settings")), where)
     if rules.check_settings is not None:
         _checked_by_rules(lambda: rules.check_settings(read), where)  # type: ignore[misc]
-    if read != settings:
-        raise Refused(where, "`settings` does not hold them as `/battle setting` keeps them.")
+    battle["settings"] = read  # as `/battle setting` keeps each
     queue = battle["dice_queue"]
     if not isinstance(queue, list) or not all(
             isinstance(f, int | str) and not isinstance(f, bool) for f in queue):
@@ -399,6 +399,10 @@ def _check_charts(charts: Any, rules: BattleRules) -> dict[str, Any] | None:
     if not isinstance(values["content"], dict):
         raise Refused(where, "`content` is a JSON object.")
     _within(values["added_by"], SNOWFLAKE, where, "added_by", IMPORT_HINT)
+    size = len(json.dumps(values["content"], ensure_ascii=False).encode())
+    if size > CHARTS_MAX_BYTES:
+        raise Refused(where, f"it is {size // 1024} KiB; a chart pack is at most "
+                             f"{CHARTS_MAX_BYTES // 1024} KiB.")
     # Read as `/battle charts file:` reads a pack.
     spec = rules.charts
     _checked_by_rules(lambda: spec.describe(values["content"]), where)
@@ -447,13 +451,10 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
         # As `/gm set` checks a unit it leaves: a unit out of the battle keeps the strength
         # it left with.
         counted = row["strength"] if row["status"] != "gone" else None
-        stored = _checked_by_rules(
+        # Kept as the check gives them back, as `/gm set` keeps a unit it checked.
+        row["attributes"] = _checked_by_rules(
             lambda row=row, counted=counted: rules.check_unit(
                 row["name"], row["attributes"], counted, row["name"]), where)
-        if stored != row["attributes"]:
-            raise Refused(where, "`attributes` are not as `/unit add` keeps them.")
-        if row["status"] == "gone" and not row["gone_reason"]:
-            raise Refused(where, "a unit out of the battle says why (`gone_reason`).")
     for row in generals:
         where = f"general {row['name']}"
         named(row, where)
@@ -467,12 +468,10 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
             low, high = rules.general_values
             _within(row["value"], rules.general_values, where, "value", f"Use {low} to {high}.")
     unit_keys = {u["name_key"]: u["name"] for u in units}
-    general_keys = {g["name_key"]: g["name"] for g in generals}
     for row in units:
-        if row["commander"] is not None and general_keys.get(
-                name_key(row["commander"])) != row["commander"]:
-            raise Refused(f"unit {row['name']}", f"`commander` {row['commander']} is not a "
-                                                 "general of the battle.")
+        # A general removed leaves the units he commanded naming him: a name, not a link.
+        if row["commander"] is not None:
+            _check_name(row["commander"], f"unit {row['name']}, `commander`")
     for row in generals:
         if row["unit_name"] is not None and unit_keys.get(
                 name_key(row["unit_name"])) != row["unit_name"]:

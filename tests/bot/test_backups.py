@@ -354,3 +354,19 @@ async def test_the_chart_pack_moves_with_the_battle_and_undo_takes_it_off_there(
     refused = await import_file(battle_session, backup_file(spoilt), channel=ELSEWHERE + 1)
     assert refused.ephemeral and "the chart pack:" in refused.content, refused.content
     assert await counts(battle_session) == before
+
+
+async def test_an_ended_battle_is_restored_ended_and_a_new_one_may_start_there(battle_session):
+    await play(battle_session, MID_FIGHT["skirmish"])
+    await reply(battle_session, "/gm undo", user_id=GM_USER)  # the question, taken back
+    await reply(battle_session, '/battle end confirm:"Example Ridge"', user_id=GM_USER)
+    data = await export(battle_session)
+    assert data["battle"]["status"] == "ended"
+    restored = await import_file(battle_session, backup_file(data))
+    assert "It had ended: `/battle export` and `/battle log` read it." in \
+        restored.embeds[0]["description"]
+    assert not restored.components
+    assert compared(await export(battle_session, ELSEWHERE)) == compared(data)
+    started = await reply(battle_session, "/battle start ruleset:skirmish name:Again",
+                          channel_id=ELSEWHERE, user_id=GM_USER)
+    assert not started.ephemeral, started.content
