@@ -370,3 +370,22 @@ async def test_an_ended_battle_is_restored_ended_and_a_new_one_may_start_there(b
     started = await reply(battle_session, "/battle start ruleset:skirmish name:Again",
                           channel_id=ELSEWHERE, user_id=GM_USER)
     assert not started.ephemeral, started.content
+
+
+async def test_a_unit_whose_general_was_removed_still_moves(battle_session):
+    for line, user in [
+        ("/battle start ruleset:fire-at-will name:Minden", GM_USER),
+        ("/general add name:Wolfe side:British", GM_USER),
+        ('/unit add side:British name:"12th Foot" words:"inf regular morale=4" strength:4 '
+         "commander:Wolfe", PLAYER),
+        ("/general remove name:Wolfe", GM_USER),
+    ]:
+        assert not (await reply(battle_session, line, user_id=user)).ephemeral
+    data = await export(battle_session)
+    assert data["units"][0]["commander"] == "Wolfe" and data["generals"] == []
+    restored = await import_file(battle_session, backup_file(data))
+    assert not restored.ephemeral, restored.content
+    undone = await reply(battle_session, "/gm undo", channel_id=ELSEWHERE, user_id=GM_USER)
+    assert "Undid #4 (general remove): Removed general Wolfe" in text_of(undone)
+    assert [g["name"] for g in (await export(battle_session, ELSEWHERE))["generals"]] == \
+        ["Wolfe"]
