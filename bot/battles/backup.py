@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -30,7 +30,15 @@ from sqlalchemy.sql.schema import Table
 from bot.battles.charts import MAX_BYTES as CHARTS_MAX_BYTES
 from bot.battles.decisions import Pending
 from bot.battles.errors import BattleError
-from bot.battles.store import TABLES, BattleTx, Row
+from bot.battles.play import play_settings
+from bot.battles.store import (
+    TABLES,
+    BattleTx,
+    Row,
+    roster_engagement,
+    roster_general,
+    roster_unit,
+)
 from bot.battles.validate import MAX_NAME, NOT_IN_NAMES, check_side
 from bot.battles.views import (
     BattleRecord,
@@ -49,11 +57,12 @@ from bot.storage.models import (
     UTCDateTime,
 )
 from bot.unsendable import in_json, refusal
-from rules.core.dice import parse_dice, plain_face
+from rules.core.decisions import Undecided
+from rules.core.dice import ScriptedSource, parse_dice, plain_face
 from rules.core.errors import RulesError
 from rules.core.fields import json_safe
 from rules.core.registry import BattleRules
-from rules.core.roster import MAX_STRENGTH, name_key
+from rules.core.roster import MAX_STRENGTH, Roster, name_key
 from rules.registry import RULESETS
 
 FORMAT = "huzzah-battle-log"
@@ -331,7 +340,9 @@ def checked_backup(data: Mapping[str, Any]) -> Backup:
     _check_log(battle, events)
     pending = _check_pending(battle, events, rules)
     _check_ids(battle, charts, units, generals, engagements)
-    return Backup(battle, charts, units, generals, engagements, events, pending)
+    backup = Backup(battle, charts, units, generals, engagements, events, pending)
+    _check_move(backup, rules)
+    return backup
 
 
 def _lists(top: Mapping[str, Any], key: str) -> list[Any]:
@@ -582,7 +593,43 @@ def _check_pending(battle: dict[str, Any], events: list[dict[str, Any]],
         lambda: parse_dice(" ".join(str(f) for f in pending.faces), rules.dice_faces), where)
     if [plain_face(f) for f in typed] != data["faces"]:
         raise Refused(where, "`faces` holds faces the rule set's dice do not show.")
-    return pending
+    return replace(pending, faces=typed)
+
+
+def _check_move(backup: Backup, rules: BattleRules) -> None:
+    """The move the question belongs to, played again on the battle as the file has it with
+    the dice rolled before the question, stops at that very question: so its buttons and
+    `/answer` play it on once imported."""
+    pending = backup.pending
+    if pending is None:
+        return
+    roster = Roster(tuple(roster_unit(_Fields(u)) for u in backup.units),
+                    tuple(roster_general(_Fields(g)) for g in backup.generals),
+                    tuple(roster_engagement(_Fields(e)) for e in backup.engagements
+                          if e["status"] == "active"))
+    charts = backup.charts["content"] if backup.charts else None
+    settings = play_settings(backup.battle["ruleset"], backup.battle["settings"], charts)
+    try:
+        prepared = rules.prepare(pending.procedure, pending.options, roster, settings)
+        prepared(ScriptedSource(pending.faces))
+        asked = None
+    except Undecided as undecided:
+        asked = undecided.question
+    # The file is no command's: whatever the engine makes of it, a fault here is the file's.
+    except Exception as error:
+        said = error.message if isinstance(error, RulesError) else type(error).__name__
+        raise Refused("the question waiting", f"its move does not play on this battle "
+                                              f"({said}).") from None
+    if asked is None or asked.to_dict() != pending.question.to_dict():
+        raise Refused("the question waiting", "its move, played again on this battle with "
+                                              "the same dice, does not ask it.")
+
+
+class _Fields:
+    """A row of the file read as the store reads a row's columns (``row.name``)."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.__dict__.update(values)
 
 
 def _check_ids(battle: dict[str, Any], charts: dict[str, Any] | None,

@@ -312,6 +312,14 @@ def question(data: dict[str, Any]) -> None:
     data["battle"]["pending"]["question"]["colour"] = "red"
 
 
+def no_dice(data: dict[str, Any]) -> None:
+    data["battle"]["pending"]["faces"] = []
+
+
+def other_defenders(data: dict[str, Any]) -> None:
+    data["battle"]["pending"]["options"]["defenders"] = "Nobody"
+
+
 async def test_words_generals_and_the_question_are_checked_as_their_commands_check_them(
         battle_session):
     await play(battle_session, MID_FIGHT["labataille"])
@@ -320,7 +328,11 @@ async def test_words_generals_and_the_question_are_checked_as_their_commands_che
     for spoil, said in [(attribute, "morale 37 is not a d66 value"),
                         (general_value, "general Ney: `value` cannot be above"),
                         (question, "the question waiting: it is not a question as Huzzah "
-                                   "keeps one")]:
+                                   "keeps one"),
+                        # Its move, played again, must stop at it: else no answer plays on.
+                        (no_dice, "the question waiting: its move does not play on this "
+                                  "battle"),
+                        (other_defenders, "the question waiting:")]:
         refused = await import_file(battle_session, backup_file(spoiled(spoil)(good)))
         assert refused.ephemeral and said in refused.content, refused.content
     assert await counts(battle_session) == before
