@@ -425,7 +425,7 @@ async def _import_battle(url: str, channel: int, path: str) -> int:
     from pathlib import Path
 
     from bot.battles.actor import Actor
-    from bot.battles.backup import check_size, read_backup
+    from bot.battles.backup_file import check_size, read_backup
     from bot.battles.service import BattleStore, Command
     from bot.storage.database import Database
 

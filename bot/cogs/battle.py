@@ -12,8 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.battles.backup import Restored, backup_text, read_backup
-from bot.battles.backup import check_size as check_backup_size
+from bot.battles.backup import Restored, backup_text
+from bot.battles.backup_file import check_size as check_backup_size
+from bot.battles.backup_file import read_backup
 from bot.battles.charts import (
     ChartsSaid,
     attach_charts,

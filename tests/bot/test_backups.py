@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.battles.backup import MAX_BYTES, SCHEMA
+from bot.battles.backup_file import MAX_BYTES, SCHEMA
 from bot.offline import OfflineDiscord, SentMessage
 from bot.offline.payloads import OfflineFile
 from bot.storage.models import Battle, Charts, Engagement, Event, General, Unit
