@@ -41,21 +41,6 @@ def battle_rules(battle: Battle) -> BattleRules | None:
     return ruleset.battle if ruleset else None
 
 
-def attribute_words(attributes: dict[str, Any]) -> list[str]:
-    """A unit's words as a player reads them: ``infantry, regular, morale 4``, never
-    ``arm=infantry, regular=True``."""
-    words = []
-    for key, value in attributes.items():
-        label = key.replace("_", " ")
-        if value is True:
-            words.append(label)
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            words.append(f"{label} {value}")
-        elif value not in (None, False, ""):
-            words.append(str(value).replace("-", " "))
-    return words
-
-
 def turn_line(battle: Battle) -> str:
     return f"Turn {battle.turn}" + (f", {battle.phase}" if battle.phase else "")
 
@@ -112,7 +97,8 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
     return fields or [FieldSpec("Roster", "No units yet: add them with `/unit add`.")]
 
 
-def engagement_field(engagements: Sequence[EngagementRecord]) -> list[FieldSpec]:
+def engagement_field(engagements: Sequence[EngagementRecord],
+                     rules: BattleRules | None = None) -> list[FieldSpec]:
     """The fights that last, one line each: ``Melee: 4e Léger against 52nd``."""
     if not engagements:
         return []
@@ -120,7 +106,8 @@ def engagement_field(engagements: Sequence[EngagementRecord]) -> list[FieldSpec]
     for row in engagements:
         first, other = row.sides
         # As the rule set words its kind of engagement (a record of an attempt is no fight).
-        label = Engagement(row.kind, (tuple(first), tuple(other))).label
+        label = Engagement(row.kind, (tuple(first), tuple(other))).label_in(
+            rules.engagements if rules else None)
         lines.append(f"⚔️ {escape(label)}")
     return [FieldSpec("Engagements", "\n".join(lines))]
 
@@ -170,7 +157,7 @@ def battle_messages(view: BattleView):
                      colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
                      fields=(*roster_fields(units, generals, battle_rules(battle)),
-                             *engagement_field(view.engagements),
+                             *engagement_field(view.engagements, battle_rules(battle)),
                              *standing_field(battle_rules(battle), view.roster)))
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
