@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -14,7 +13,6 @@ from bot.battles.views import (
     EventRecord,
     GeneralRecord,
     UnitRecord,
-    snapshot,
 )
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
@@ -214,16 +212,3 @@ def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
             lines.append(f"- {change}")
         lines.append("")
     return "\n".join(lines)
-
-
-def export_json(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
-                events: Sequence[Event]) -> str:
-    data: dict[str, Any] = {
-        "format": "huzzah-battle-log",
-        "version": 1,
-        "battle": snapshot(battle),
-        "units": [snapshot(u) for u in units],
-        "generals": [snapshot(g) for g in generals],
-        "events": [snapshot(e) for e in events],
-    }
-    return json.dumps(data, ensure_ascii=False, indent=2)
