@@ -99,8 +99,7 @@ def overview(tree: app_commands.CommandTree,
         f"**A battle here**: {battle}\nThen the commands above move its units; "
         "`lookup:true` only looks up.",
         f"**GM**: {subcommand_names(tree, GM_GROUP)}",
-        "`/answer` the question a roll waits on; `/notify off` or `on`: a ping when one "
-        "waits on you",
+        "`/answer` a roll's question · `/notify off` or `on`",
     )
     return pack(EmbedSpec(title=TITLE, description="\n".join(lines), colour=HELP_COLOUR))
 
