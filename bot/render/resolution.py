@@ -251,8 +251,9 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
         # A change the headline says word for word ("Rangers surrenders") is not said again.
         changes = [line for line in battle_changes
                    if not (once and line.casefold() in resolution.headline.casefold())]
+        # "No effect on any unit" already says the roster is as it was.
         roster = [escape(line) for line in changes] or \
-            ([] if battle_changes else ["No change to the roster."])
+            ([] if battle_changes or not resolution.effects else ["No change to the roster."])
         lines += [f"📋 {line}" for line in roster]
     return "\n".join(lines)
 
