@@ -187,7 +187,7 @@ async def test_cavalry_that_entered_a_wood_this_turn_is_refused_its_melee(battle
     assert refused.ephemeral
     assert refused.content == (
         "⚠️ Lord Elcho's Lifeguards entered forest this turn: cavalry and artillery that "
-        "enter forest or buildings must stop and may not battle (reference/tricorne.md §5). "
+        "enter forest or buildings must stop and may not battle (the Terrain rules). "
         "It may battle from there next turn. If it did not enter that hex this turn, say so "
         "with `moved=false`.")
     units, _ = await roster(battle_session.client.db)
@@ -281,7 +281,7 @@ async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):
                                          'defender:Pulteney dice:"flag art art art  art art"')
     text = await full_text(battle_session, result)
     assert ("Pulteney on a hill attacked from another group of hill hexes ignores 1 flag "
-            "(reference/tricorne.md §5).") in text
+            "(the Terrain rules).") in text
     assert "Pulteney battles back against Atholl" in text
     refused = await reply(battle_session, '/melee tricorne attacker:"Black Watch: other-hill" '
                                           'defender:Pulteney')

@@ -26,8 +26,9 @@ def test_a_whole_assault_read_on_a_chart_pack():
     assert resolution.outcome == "Row 41, 2:1 column: DR1."
     assert resolution.rolls[0].notes == ("Test pack: made for Huzzah's tests: not a La "
                                          "Bataille chart",)
-    assert effects(result) == [("routed", "D", None), ("moved", "A", 1),
-                               ("marker_set", "A", "disordered"), ("moved", "A", 1)]
+    # The Advance after Mêlée and the hex of impetus, as one move of 2 hexes.
+    assert effects(result) == [("routed", "D", None), ("moved", "A", 2),
+                               ("marker_set", "A", "disordered")]
     assert result.defaults == ()
 
 
@@ -113,8 +114,7 @@ def test_offensive_and_defensive_fire_move_the_melee_roll_3_per_casualty():
     assert effects(result)[:2] == [("damage", "D", 2), ("damage", "A", 1)]
     roll = step(result, "7. Mêlée resolution").rolls[0]
     assert [(m.value, m.reason) for m in roll.modifiers] == [
-        (6, "casualties inflicted by the attackers"),
-        (-3, "casualties inflicted by the defenders")]
+        (6, "attackers' fire"), (-3, "defenders' fire")]
     assert roll.total == 44  # 41 + 3 steps
     assert "No morale checks for casualties from offensive and defensive fire." in result.notes
 
@@ -217,8 +217,7 @@ def test_without_a_pack_the_player_reads_the_chart():
     ("AS", [("surrendered", "A", None)]),
     ("AR", [("routed", "A", None), ("damage", "A", 2)]),
     ("firefight", [("firefight", "A", "D"), ("firefight", "D", "A")]),
-    ("DS2", [("surrendered", "D", None), ("moved", "A", 1), ("marker_set", "A", "disordered"),
-             ("moved", "A", 2)]),
+    ("DS2", [("surrendered", "D", None), ("moved", "A", 3), ("marker_set", "A", "disordered")]),
     ("DR0", [("routed", "D", None), ("moved", "A", 1), ("marker_set", "A", "disordered")]),
 ])
 def test_each_chart_result(answer, expected):
