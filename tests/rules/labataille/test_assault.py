@@ -165,6 +165,19 @@ def test_a_huzzah_all_fail_turns_the_tables_and_the_shifts_right():
     assert ("routed", "A", None) in effects(result)
 
 
+def test_after_a_huzzah_the_fire_modifiers_are_the_new_attackers():
+    """The roll is the British's: their fire's casualties add 3 each, the former attackers'
+    take 3 each off, and each is said by the side that now fires it."""
+    shooter = stack("A", melee=20, fire=18, defence=9)
+    british = stack("52nd", nation="british", melee=10, fire=9, defence=9)
+    result = assault([shooter], [british], "45 45 1 54 33 11 41", "huzzah", pack=pack())
+    assert effects(result)[:2] == [("damage", "52nd", 2), ("damage", "A", 1)]
+    roll = step(result, "7. Mêlée resolution").rolls[0]
+    assert [(m.value, m.reason, m.source.rsplit(" ", 1)[-1]) for m in roll.modifiers] == [
+        (3, "attackers' fire", "4b"), (-6, "defenders' fire", "4a")]
+    assert result.headline == "52nd Huzzah; AR: the attackers rout"
+
+
 def test_a_huzzah_all_pass_or_some_fail_keeps_the_original_attackers():
     held = assault([A], [BRITISH], "45 45 1 45 41", "huzzah", pack=pack())
     assert step(held, "5. British Huzzah").outcome.startswith("The Huzzah is not successful")
