@@ -1,4 +1,4 @@
-"""The ``huzzah`` command: run, sync, console, resolve."""
+"""The ``huzzah`` command: run, sync, console, db, health, resolve, and battle backups."""
 
 from __future__ import annotations
 
@@ -378,6 +378,86 @@ def cmd_health(args: argparse.Namespace) -> int:
     return EXIT_NETWORK
 
 
+OPERATOR_NAME = "operator"
+"""Who ``huzzah battle import`` acts as: nobody on Discord, so the battle keeps its GM."""
+
+
+def cmd_battle(args: argparse.Namespace) -> int:
+    """``huzzah battle export|import``: a battle's backup, on DATABASE_URL, read and written
+    by the same service as `/battle export format:json` and `/battle import`."""
+    from rules.core.errors import RulesError
+
+    config = load_config()
+    setup_logging(config.log_level)
+    url = _migrated_url()
+    try:
+        if args.action == "export":
+            return asyncio.run(_export_battle(url, args.channel, args.output))
+        return asyncio.run(_import_battle(url, args.channel, args.file))
+    except RulesError as refused:
+        return fail(f"huzzah: {refused}")
+
+
+async def _export_battle(url: str, channel: int, output: str | None) -> int:
+    from bot.battles.backup import backup_text
+    from bot.battles.service import BattleStore
+    from bot.storage.database import Database
+
+    async with Database(url) as db:
+        data = await BattleStore(db).backup(channel)
+    text = backup_text(data) + "\n"
+    said = f"{data['battle']['name']}: {len(data['events'])} events"
+    if output is None:
+        sys.stdout.write(text)
+        print(f"huzzah: exported {said} from channel {channel}", file=sys.stderr)
+        return EXIT_OK
+    from pathlib import Path
+
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        return fail(f"huzzah: cannot write {output} ({error.strerror or error}).")
+    print(f"huzzah: exported {said} from channel {channel} to {output}")
+    return EXIT_OK
+
+
+async def _import_battle(url: str, channel: int, path: str) -> int:
+    from pathlib import Path
+
+    from bot.battles.actor import Actor
+    from bot.battles.backup_file import check_size, read_backup
+    from bot.battles.service import BattleStore, Command
+    from bot.storage.database import Database
+
+    file = Path(path)
+    try:
+        check_size(file.name, file.stat().st_size)  # before reading it
+        data = read_backup(file.read_bytes(), file.name)
+    except OSError as error:
+        return fail(f"huzzah: cannot read {path} ({error.strerror or error}).")
+    command = Command(channel, Actor(0, OPERATOR_NAME, True, frozenset()), None,
+                      "huzzah battle import")
+    async with Database(url) as db:
+        restored = await BattleStore(db).restore(command, data, guild_id=None, gm=None)
+    print(f"huzzah: restored {restored.battle.name} in channel {channel}: "
+          f"{restored.units} units, {restored.generals} generals, {restored.events} events"
+          + (", waiting for an answer" if restored.pending else ""))
+    return EXIT_OK
+
+
+def channel_id(text: str) -> int:
+    """A Discord channel id (a snowflake): a positive whole number."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a channel id (a number; Discord "
+                                         "shows it with Developer Mode, Copy Channel ID)") \
+            from None
+    if not 0 < value < 2**63:
+        raise argparse.ArgumentTypeError(f"{text} is not a channel id")
+    return value
+
+
 def cmd_resolve(args: argparse.Namespace) -> int:
     from bot.resolve_cli import main
 
@@ -440,6 +520,22 @@ def build_parser() -> argparse.ArgumentParser:
                         default=("127.0.0.1", 9108), metavar="HOST:PORT",
                         help="where its --metrics serve (default 127.0.0.1:9108)")
     health.set_defaults(func=cmd_health)
+
+    battle = sub.add_parser("battle", help="back up a battle to a file, or restore one "
+                            "(on DATABASE_URL)")
+    actions = battle.add_subparsers(dest="action", required=True, metavar="ACTION")
+    export = actions.add_parser("export", help="write the channel's battle as JSON (what "
+                                "`/battle export format:json` writes)")
+    export.add_argument("--channel", type=channel_id, required=True, metavar="ID",
+                        help="the Discord channel (or thread) the battle is in")
+    export.add_argument("--output", "-o", metavar="FILE",
+                        help="the file to write (default: standard output)")
+    restore = actions.add_parser("import", help="rebuild a battle from its JSON export in a "
+                                 "channel without one (as `/battle import`)")
+    restore.add_argument("--channel", type=channel_id, required=True, metavar="ID",
+                         help="the Discord channel (or thread) to rebuild it in")
+    restore.add_argument("file", metavar="FILE", help="the JSON file an export wrote")
+    battle.set_defaults(func=cmd_battle)
 
     resolve = sub.add_parser("resolve", help="resolve one JSON request from standard input")
     resolve.set_defaults(func=cmd_resolve)

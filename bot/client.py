@@ -15,6 +15,7 @@ from bot.cogs.decisions import Decisions
 from bot.cogs.gm import GM
 from bot.cogs.help import Help
 from bot.cogs.lookups import Lookups, procedure_groups
+from bot.cogs.notify import Notify
 from bot.cogs.odds import OddsLookups, add_odds
 from bot.cogs.roster import Roster
 from bot.cogs.steps import Steps
@@ -85,7 +86,7 @@ class HuzzahBot(commands.AutoShardedBot):
         for group in groups:
             self.tree.add_command(group)
         for cog in (Battles(self.store), Roster(self.store), GM(self.store, self.outcomes),
-                    Decisions(self.store), Steps(self.store), Help(self)):
+                    Decisions(self.store), Notify(self.store), Steps(self.store), Help(self)):
             await self.add_cog(cog)
         # Buttons under a question answer it, even under a message sent before a restart.
         self.add_dynamic_items(AnswerButton, GMButton, EndButton, OverrideMenu, StepsButton)

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.battles.decisions import Asked
+from bot.battles.decisions import GM_CHOICE, Asked, Pending
 from bot.battles.play import Played
 from bot.render.resolution import escape, question_messages, resolution_messages
 from bot.respond import Reply
@@ -152,15 +152,21 @@ def steps_button(custom_id: str) -> tuple[str, str, discord.ButtonStyle]:
 def asked_reply(asked: Asked) -> Reply:
     pending = asked.pending
     question = pending.question
-    whose = f"{escape(possessive(question.unit))} player" if question.unit else \
-        "The player who rolled"
-    whose += f" (<@{pending.answerer}>)"
-    if pending.seq is not None:
-        whose += " or a GM"
+    if question.by == GM_CHOICE and pending.seq is not None:
+        whose = f"The GM (<@{pending.answerer}>)"
+    else:
+        whose = f"{escape(possessive(question.unit))} player" if question.unit else \
+            "The player who rolled"
+        whose += f" (<@{pending.answerer}>)"
+        if pending.seq is not None:
+            whose += " or a GM"
     footer = asked.dice_note + (f" · event #{pending.seq}" if pending.seq else "")
     messages = question_messages(pending.ruleset, pending.procedure, question, asked.steps,
                                  whose=whose, dice_note=footer)
-    return Reply(messages, view=answer_view(asked), asks=True)
+    # The player it waits on is pinged in the content (an embed never pings), and only him.
+    content = f"<@{asked.mention}>, your answer:" if asked.mention is not None else None
+    return Reply(messages, content=content, view=answer_view(asked), asks=True,
+                 mention=asked.mention)
 
 
 def reply_to(outcome: Played | Asked, trace: int | None = None) -> Reply:
@@ -169,6 +175,12 @@ def reply_to(outcome: Played | Asked, trace: int | None = None) -> Reply:
     if isinstance(outcome, Asked):
         return asked_reply(outcome)
     return played_reply(outcome, trace)
+
+
+def waiting_view(battle_id: int, pending: Pending) -> discord.ui.View:
+    """The buttons of the question a battle waits on (under a reply other than the one
+    that asked it: a battle imported into a channel)."""
+    return answer_view(Asked(pending, (), "", f"b{battle_id}:{pending.seq}"))
 
 
 def answer_view(asked: Asked) -> discord.ui.View:

@@ -36,6 +36,15 @@ class Reply:
     files: list[discord.File] = field(default_factory=list)
     view: discord.ui.View | None = None  # buttons, under the last message
     asks: bool = False  # a question for a player (its buttons answer it)
+    # The one user the first message may ping (its content mentions him); None: nobody.
+    mention: int | None = None
+
+
+def only(user_id: int) -> discord.AllowedMentions:
+    """Pings the one user, and nobody else whatever the message holds: not @everyone, no
+    role, no other user's ``<@id>`` typed into a name."""
+    return discord.AllowedMentions(everyone=False, users=[discord.Object(user_id)],
+                                   roles=False, replied_user=False)
 
 
 async def answer(
@@ -105,6 +114,8 @@ async def send(interaction: discord.Interaction, reply: Reply) -> None:
         kwargs["files"] = reply.files
     if reply.view is not None and not rest:
         kwargs["view"] = reply.view
+    if reply.mention is not None:  # else the bot's default: nobody
+        kwargs["allowed_mentions"] = only(reply.mention)
     await send_first(interaction, ephemeral=reply.ephemeral, **kwargs)
     for index, embeds in enumerate(rest):
         extra = {"view": reply.view} if reply.view is not None and index == len(rest) - 1 \

@@ -112,10 +112,12 @@ def instruction(name: str) -> list[str]:
 # --------------------------------------------------------------------------- commands named
 
 
-def subcommands() -> dict[str, argparse.ArgumentParser]:
-    parser = build_parser()
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(action.choices)
+def subcommands(parser: argparse.ArgumentParser | None = None
+                ) -> dict[str, argparse.ArgumentParser]:
+    parser = parser or build_parser()
+    action = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
+                  None)
+    return dict(action.choices) if action else {}
 
 
 _HUZZAH = re.compile(r"(?<![\w.-])huzzah((?:[ \t]+[^\s`'\"]+)*)")
@@ -156,7 +158,13 @@ def assert_commands_exist(commands: list[list[str]], where: str) -> None:
     for words in commands:
         name, *rest = words
         assert name in known, f"{where} names `huzzah {name}`, which bot/cli.py does not have"
-        flags = known[name]._option_string_actions
+        command = known[name]
+        # `huzzah battle export …`: the options are the action's.
+        while rest and rest[0] in subcommands(command):
+            action, *rest = rest
+            command = subcommands(command)[action]
+            name = f"{name} {action}"
+        flags = command._option_string_actions
         for word in rest:
             flag = word.split("=")[0]
             if flag.startswith("--"):

@@ -9,14 +9,18 @@ dice rolled before the question and the answer added to its ``answered`` option,
 question waits in the ``questions`` table.
 
 Whose choice it is: the player who added the unit the question names (or, when nobody is on
-record, whoever ran the command), or a GM. In a quick lookup, whoever ran it.
+record, whoever ran the command); the battle's GM for a question the rules give the GM; a GM
+may answer any. In a quick lookup, whoever ran it.
+
+The reply to a question mentions the player it waits on (``Asked.mention``), unless he is the
+one whose command or press asked it, or he turned mentions off (``/notify off``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select
@@ -35,12 +39,16 @@ from bot.battles.play import (
     quick_lookup,
 )
 from bot.battles.store import BattleTx, active_battle
+from bot.storage.mentions import mentions_off
 from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
 from rules.core.decisions import ANSWERED, Answer, Question, with_answer
 from rules.core.dice import plain_face
 from rules.core.notation import possessive
 from rules.core.records import Step
+
+GM_CHOICE = "gm"
+"""A question's ``by`` when the rules give the choice to the GM, not to a unit's player."""
 
 QUESTIONS_KEPT = timedelta(days=14)
 """How long a quick lookup's question waits for its answer before it is cleared away."""
@@ -102,18 +110,42 @@ class Asked:
     steps: tuple[Step, ...]
     dice_note: str
     button_id: str  # ``b<battle id>:<seq>`` or ``q<question id>:0``
+    # The player to ping: the one the question waits on, when it was not his own command
+    # (or press) that asked it and he has not turned mentions off; else None.
+    mention: int | None = None
 
 
 class Waiting(BattleError):
     """The battle is waiting for an answer: no other move until then."""
 
     def __init__(self, pending: Pending) -> None:
-        unit = f" ({possessive(pending.question.unit)} player)" if pending.question.unit else ""
         super().__init__(
-            f"This battle is waiting for an answer: “{pending.question.text}” "
-            f"(event #{pending.seq}){unit}.",
+            f"This battle is waiting for an answer from {awaited(pending)}{since(pending)}: "
+            f"“{pending.question.text}” (event #{pending.seq}).",
             hint="Answer it with its buttons or `/answer`; a GM may answer for an absent "
             "player, or take the question back with `/gm undo`.")
+
+
+def awaited(pending: Pending, shown: Callable[[str], str] = str) -> str:
+    """Whose answer the question waits on, named without a ping (the bot's messages allow
+    none but the question's own mention): ``Hussars' player (<@1000>)``; ``shown`` words the
+    unit's name (a renderer escapes its markdown)."""
+    question = pending.question
+    if question.by == GM_CHOICE and pending.seq is not None:
+        whose = "the GM"
+    elif question.unit:
+        whose = f"{shown(possessive(question.unit))} player"
+    else:
+        whose = "the player who made the move"
+    return f"{whose} (<@{pending.answerer}>)"
+
+
+def since(pending: Pending) -> str:
+    """`` since <t:…:R>``: when the question was asked, as Discord shows a time to each
+    reader ("3 days ago"); empty for a question kept before the time was."""
+    if not pending.asked_at:
+        return ""
+    return f" since <t:{int(datetime.fromisoformat(pending.asked_at).timestamp())}:R>"
 
 
 def pending_of(battle: Any) -> Pending | None:
@@ -130,6 +162,8 @@ def refuse_while_waiting(battle: Any) -> None:
 def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
     if actor.user_id == pending.answerer or is_gm:
         return
+    if pending.question.by == GM_CHOICE and pending.seq is not None:
+        raise BattleError("This is the GM's choice.", hint="Wait for a GM to answer.")
     whose = f"{possessive(pending.question.unit)} player" if pending.question.unit else \
         "the player"
     raise BattleError(f"This is {whose}'s choice (<@{pending.answerer}>), or a GM's.",
@@ -152,8 +186,9 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     refuse_while_waiting(battle)
     seq = battle.last_seq + 1
     mover = tx.actor.user_id if mover is None else mover
+    answerer = _answerer(tx, paused.question, mover)
     pending = Pending(paused.question, battle.ruleset, procedure, dict(options), dice,
-                      paused.faces, mover, _answerer(tx, paused.question, mover),
+                      paused.faces, mover, answerer,
                       seq=seq, move=seq if move is None else move, use=paused.use,
                       asked_at=_now())
     tx.touch(battle)
@@ -164,7 +199,8 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     tx.record("question", f"{summary_prefix}Asked: {paused.question.text}",
                     request={"ruleset": battle.ruleset, "procedure": procedure,
                              "options": dict(options), MOVE: pending.move})
-    return Asked(pending, paused.steps, paused.dice_note, f"b{battle.id}:{pending.seq}")
+    return Asked(pending, paused.steps, paused.dice_note, f"b{battle.id}:{pending.seq}",
+                 mention=_mention(tx.conn, answerer, tx.actor.user_id))
 
 
 def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
@@ -198,8 +234,20 @@ def _now() -> str:
     return utcnow().isoformat(timespec="seconds")
 
 
+def _mention(conn: Connection, answerer: int, actor: int) -> int | None:
+    """Whom the question's reply pings: nobody when the answer is awaited from whoever ran
+    this command or pressed this button (he is looking at it), or from a player who turned
+    mentions off."""
+    if answerer == actor or mentions_off(conn, answerer):
+        return None
+    return answerer
+
+
 def _answerer(tx: BattleTx, question: Question, asker: int) -> int:
-    """The player of the unit the question names, when on record; else whoever asked."""
+    """The player of the unit the question names, when on record; the battle's GM (its
+    starter) for a question the rules give the GM; else whoever asked."""
+    if question.by == GM_CHOICE:
+        return tx.require_battle().created_by
     if question.unit is not None:
         for row in tx.unit_rows():
             if row.name_key == name_key(question.unit) and row.added_by is not None:

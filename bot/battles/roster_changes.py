@@ -5,7 +5,6 @@ and get plain results back."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx, roster_unit
@@ -21,6 +20,7 @@ from rules.core.roster import (
     describe_changes,
     name_key,
     one_strength,
+    strength_count,
     take_strength,
     unit_changes,
 )
@@ -35,9 +35,9 @@ class Added:
     seq: int
     sides_before: list[str] | None  # the battle's sides before, and after: fixed by this?
     sides_after: list[str] | None
-    attributes: dict[str, Any] | None = None  # a unit's words as stored
-    strength: int | None = None
-    strength_label: str = ""
+    # A unit as its rule set words it on the roster: its strength in its own word (`4 SP`,
+    # `12 figures`), what it is, its markers.
+    words: tuple[str, ...] = ()
     with_unit: str | None = None  # a general's unit
     value: int | None = None  # a general's value, where the rule set counts one
 
@@ -65,8 +65,10 @@ def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | Non
                       attributes=attributes, commander=check_commander(tx, commander),
                       added_by=added_by))
     event = tx.record("unit_add", f"Added {unit_name} ({row.side})")
-    return Added(unit_name, row.side, event.seq, sides, battle.sides, attributes, count,
-                 tx.rules.strength_label)
+    said = tx.rules.unit_words(attributes)
+    strength = (strength_count(count, tx.rules.strength_label),) if count is not None else ()
+    return Added(unit_name, row.side, event.seq, sides, battle.sides,
+                 (*strength, *said.described, *said.markers))
 
 
 def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,

@@ -19,6 +19,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
 from bot.battles.actor import Actor
+from bot.battles.backup import Restored, backup_of, import_battle
 from bot.battles.decisions import (
     Asked,
     Pending,
@@ -30,6 +31,7 @@ from bot.battles.decisions import (
     waiting_question,
 )
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle
+from bot.battles.notify import MentionSettings
 from bot.battles.play import Paused, Played, check_ruleset, play_in_battle, play_settings
 from bot.battles.rerolls import ListingKey, last_roll
 from bot.battles.store import TABLES, BattleTx, Kept, active_battle, battle_and_applied
@@ -136,6 +138,8 @@ class BattleStore:
         self._kept: OrderedDict[int, Kept] = OrderedDict()
         # The steps behind the Steps button: a lookup's kept here, a battle's in its log.
         self.traces = TraceKeeper(db)
+        # Whether each player is pinged when a question waits on him (``/notify``).
+        self.mentions = MentionSettings(db)
 
     def _hint(self, channel_id: int, ruleset: str | None) -> None:
         if ruleset is None:
@@ -200,6 +204,16 @@ class BattleStore:
         return await self.apply(interaction, command, lambda tx: undo_last(tx, expected),
                                 while_waiting=True)
 
+    async def restore(self, command: Command | discord.Interaction, data: dict[str, Any], *,
+                      guild_id: int | None, gm: int | None) -> Restored:
+        """Rebuild the battle a backup holds in the command's channel (which has none going
+        on): one transaction, so a file refused writes nothing. ``gm``: who becomes its GM
+        (None: the one the file names)."""
+        # A battle waiting on a question is a battle all the same: refused as one.
+        return await self.apply(command, "/battle import",
+                                lambda tx: import_battle(tx, data, guild_id=guild_id, gm=gm),
+                                while_waiting=True)
+
     # --- quick lookups' questions -------------------------------------------------------------
 
     async def ask_lookup(self, interaction: discord.Interaction, ruleset: str, procedure: str,
@@ -237,6 +251,14 @@ class BattleStore:
         if view is None:
             raise NoBattle()
         return view
+
+    async def backup(self, channel_id: int) -> dict[str, Any]:
+        """The channel's battle (the active one, else the last ended) as the JSON data of a
+        backup, read in one transaction."""
+        data = await self.db.run(backup_of, channel_id)
+        if data is None:
+            raise NoBattle()
+        return data
 
     async def roster_read(self, channel_id: int) -> RosterRead | None:
         """The channel's battle as a procedure reads it (a question waiting does not stop

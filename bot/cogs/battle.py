@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 import aiohttp
@@ -11,6 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.battles.backup import Restored, backup_text
+from bot.battles.backup_file import check_size as check_backup_size
+from bot.battles.backup_file import read_backup
 from bot.battles.charts import (
     ChartsSaid,
     attach_charts,
@@ -32,15 +36,15 @@ from bot.buttons import press
 from bot.render.battle import (
     BATTLE_COLOUR,
     battle_messages,
-    export_json,
     export_markdown,
     log_messages,
+    pending_line,
     ruleset_title,
     turn_line,
 )
 from bot.render.resolution import escape
 from bot.render.words import counted
-from bot.replies import end_view
+from bot.replies import end_view, waiting_view
 from bot.respond import Reply, answer
 from bot.threads import open_battle_thread
 from rules.registry import RULESETS
@@ -73,16 +77,38 @@ def charts_notice(title: str, said: ChartsSaid) -> Reply:
     return notice(f"{title}: {escape(said.filename)}", "\n".join(lines))
 
 
-async def download(file: discord.Attachment) -> bytes:
-    """The attachment's bytes, refused before the download when it is too large to be one,
-    and refused when the download fails: by Discord's answer, or by the connection (reset,
-    timed out, cut short)."""
-    check_size(file.filename, file.size)
+async def download(file: discord.Attachment,
+                   size_check: Callable[[str, int], None] = check_size) -> bytes:
+    """The attachment's bytes, refused before the download when it is too large to be one
+    (a chart pack, unless ``size_check`` says what else), and refused when the download
+    fails: by Discord's answer, or by the connection (reset, timed out, cut short)."""
+    size_check(file.filename, file.size)
     try:
         return await file.read()
     except (discord.HTTPException, aiohttp.ClientError, OSError):
         raise BattleError(f"I could not download {file.filename} from Discord.",
                           hint="Attach it again; an attachment can expire.") from None
+
+
+def restored_notice(restored: Restored) -> Reply:
+    """What a battle rebuilt from its backup holds, and the question it waits on with its
+    buttons."""
+    battle = restored.battle
+    lines = [f"{RULESETS[battle.ruleset].title} · {turn_line(battle)}",
+             f"GM: <@{battle.created_by}>",
+             f"{counted(restored.units, 'unit')}, {counted(restored.generals, 'general')}, "
+             f"{counted(restored.events, 'event')} of its log: `/gm undo` takes back moves "
+             "made before the import too."]
+    if battle.status != "active":
+        lines.append("It had ended: `/battle export` and `/battle log` read it.")
+    waiting = pending_line(battle.pending)
+    if waiting:
+        lines.append(waiting)
+    reply = notice(f"📥 Battle restored: {battle.name}", "\n".join(lines))
+    if restored.pending is not None and battle.status == "active":
+        reply.view = waiting_view(battle.id, restored.pending)
+        reply.asks = True
+    return reply
 
 
 def slug(name: str) -> str:
@@ -238,15 +264,33 @@ class Battles(commands.Cog):
     async def export(self, interaction: discord.Interaction,
                      format: app_commands.Choice[str] | None = None) -> None:
         kind = format.value if format else "md"
-        view = await self.store.view(interaction.channel_id or 0, ended_too=True, events=None)
-        render = export_json if kind == "json" else export_markdown
-        text = render(view.battle, view.units, view.generals, view.events)
-        file = discord.File(io.BytesIO(text.encode()), filename=f"{slug(view.battle.name)}.{kind}")
+        channel = interaction.channel_id or 0
+        if kind == "json":  # everything `/battle import` needs to rebuild the battle
+            data = await self.store.backup(channel)
+            text, name, events = backup_text(data), data["battle"]["name"], len(data["events"])
+            title = RULESETS[data["battle"]["ruleset"]].title
+        else:
+            view = await self.store.view(channel, ended_too=True, events=None)
+            text = export_markdown(view.battle, view.units, view.generals, view.events)
+            name, events, title = view.battle.name, len(view.events), ruleset_title(view.battle)
+        file = discord.File(io.BytesIO(text.encode()), filename=f"{slug(name)}.{kind}")
         await interaction.response.send_message(
-            content=f"📎 {view.battle.name}: {counted(len(view.events), 'event')} "
-                    f"({ruleset_title(view.battle)})",
-            file=file,
-        )
+            content=f"📎 {name}: {counted(events, 'event')} ({title})", file=file,
+            allowed_mentions=discord.AllowedMentions.none())
+
+    @battle.command(name="import",
+                    description="Rebuild a battle here from its JSON export (you become its GM)")
+    @app_commands.describe(file="The file `/battle export format:json` wrote")
+    async def import_(self, interaction: discord.Interaction,
+                      file: discord.Attachment) -> None:
+        async def work() -> Reply:
+            data = read_backup(await download(file, check_backup_size), file.filename)
+            restored = await self.store.restore(interaction, data,
+                                                guild_id=interaction.guild_id,
+                                                gm=interaction.user.id)
+            return restored_notice(restored)
+
+        await answer(interaction, work)
 
     @battle.command(name="next", description="Move on to the next phase, or turn (GM)")
     async def next(self, interaction: discord.Interaction) -> None:

@@ -99,7 +99,8 @@ def overview(tree: app_commands.CommandTree,
         f"**A battle here**: {battle}\nThen the commands above move its units; "
         "`lookup:true` only looks up.",
         f"**GM**: {subcommand_names(tree, GM_GROUP)}",
-        "`/answer` the question a roll waits on",
+        "`/answer` the question a roll waits on; `/notify off` or `on`: a ping when one "
+        "waits on you",
     )
     return pack(EmbedSpec(title=TITLE, description="\n".join(lines), colour=HELP_COLOUR))
 
@@ -134,9 +135,11 @@ def battle_words(ruleset: RuleSet) -> list[FieldSpec]:
         return []
     label = rules.strength_label
     word = strength_word(label)
+    example = f" e.g. `/unit add words:{rules.unit_example} {word}=4`." \
+        if rules.unit_example else ""
     return [FieldSpec(f"In a battle: strength in {label}", (
         f"A unit's strength counts {label}. Give it among the words of `/unit add` or "
-        f"`/unit edit` as `{word}=N` (e.g. `{word}=4`), or with the `strength` option. "
+        f"`/unit edit` as `{word}=N`, or with the `strength` option.{example} "
         f"`/battle show` and every reply count it in {label}."))]
 
 

@@ -21,7 +21,7 @@ from bot.battles.validate import (
     MAX_WOUNDS,
 )
 from bot.cogs.battle import server_group
-from bot.render.battle import attribute_words, battle_messages
+from bot.render.battle import battle_messages
 from bot.render.resolution import escape
 from bot.respond import Reply, answer
 from rules.core.fields import Field, FieldSet
@@ -97,11 +97,8 @@ class Roster(commands.Cog):
             added = await self.store.apply(
                 interaction, "/unit add",
                 lambda tx: add_unit(tx, side, name, words, strength, commander, user))
-            described = attribute_words(added.attributes or {})
-            if added.strength is not None:
-                described.append(strength_count(added.strength, added.strength_label))
             return done(f"➕ {escape(added.name)} joins the {escape(added.side)} side: "
-                        f"{escape(', '.join(described))} "
+                        f"{escape(', '.join(added.words))} "
                         f"(event #{added.seq}).{sides_note(added.sides_before, added.sides_after)}")
 
         await answer(interaction, work)

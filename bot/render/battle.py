@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
 from typing import Any
 
+from bot.battles.decisions import Pending, awaited, since
 from bot.battles.views import (
     BattleRecord,
     BattleView,
@@ -14,14 +13,12 @@ from bot.battles.views import (
     EventRecord,
     GeneralRecord,
     UnitRecord,
-    snapshot,
 )
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, to_discord
 from bot.render.words import counted
 from rules.core.engagements import Engagement
 from rules.core.names import name_key
-from rules.core.notation import possessive
 from rules.core.registry import BattleRules, UnitWords
 from rules.core.roster import Roster, strength_count
 from rules.registry import RULESETS
@@ -41,21 +38,6 @@ def ruleset_title(battle: Battle) -> str:
 def battle_rules(battle: Battle) -> BattleRules | None:
     ruleset = RULESETS.get(battle.ruleset)
     return ruleset.battle if ruleset else None
-
-
-def attribute_words(attributes: dict[str, Any]) -> list[str]:
-    """A unit's words as a player reads them: ``infantry, regular, morale 4``, never
-    ``arm=infantry, regular=True``."""
-    words = []
-    for key, value in attributes.items():
-        label = key.replace("_", " ")
-        if value is True:
-            words.append(label)
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            words.append(f"{label} {value}")
-        elif value not in (None, False, ""):
-            words.append(str(value).replace("-", " "))
-    return words
 
 
 def turn_line(battle: Battle) -> str:
@@ -114,7 +96,8 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
     return fields or [FieldSpec("Roster", "No units yet: add them with `/unit add`.")]
 
 
-def engagement_field(engagements: Sequence[EngagementRecord]) -> list[FieldSpec]:
+def engagement_field(engagements: Sequence[EngagementRecord],
+                     rules: BattleRules | None = None) -> list[FieldSpec]:
     """The fights that last, one line each: ``Melee: 4e Léger against 52nd``."""
     if not engagements:
         return []
@@ -122,7 +105,8 @@ def engagement_field(engagements: Sequence[EngagementRecord]) -> list[FieldSpec]
     for row in engagements:
         first, other = row.sides
         # As the rule set words its kind of engagement (a record of an attempt is no fight).
-        label = Engagement(row.kind, (tuple(first), tuple(other))).label
+        label = Engagement(row.kind, (tuple(first), tuple(other))).label_in(
+            rules.engagements if rules else None)
         lines.append(f"⚔️ {escape(label)}")
     return [FieldSpec("Engagements", "\n".join(lines))]
 
@@ -135,19 +119,15 @@ def standing_field(rules: BattleRules | None, roster: Roster) -> list[FieldSpec]
     return [FieldSpec("Standing", "\n".join(escape(line) for line in lines))] if lines else []
 
 
-def pending_line(pending: Mapping[str, Any] | None) -> str:
+def pending_line(data: Mapping[str, Any] | None) -> str:
     """``❓ Waiting since …: “Will Black Watch take ground?” (#9): Black Watch's player
-    (@Ann) or a GM``: the question a battle waits on, whose it is and since when."""
-    if not pending:
+    (@Ann) or a GM``: the question a battle waits on, whose it is and since when. The
+    player is named, not pinged (``/battle show`` allows no mention)."""
+    if not data:
         return ""
-    question = pending["question"]
-    whose = f"{escape(possessive(question['unit']))} player" if question.get("unit") else \
-        "the player who made the move"
-    since = ""
-    if pending.get("asked_at"):
-        since = f" since <t:{int(datetime.fromisoformat(pending['asked_at']).timestamp())}:R>"
-    return (f"❓ Waiting{since} for an answer to “{escape(question['text'])}” "
-            f"(#{pending.get('seq')}): {whose} (<@{pending['answerer']}>) or a GM")
+    pending = Pending.from_dict(data)
+    return (f"❓ Waiting{since(pending)} for an answer to “{escape(pending.question.text)}” "
+            f"(#{pending.seq}): {awaited(pending, escape)} or a GM")
 
 
 def battle_messages(view: BattleView):
@@ -172,7 +152,7 @@ def battle_messages(view: BattleView):
                      colour=BATTLE_COLOUR,
                      footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
                      fields=(*roster_fields(units, generals, battle_rules(battle)),
-                             *engagement_field(view.engagements),
+                             *engagement_field(view.engagements, battle_rules(battle)),
                              *standing_field(battle_rules(battle), view.roster)))
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
@@ -232,16 +212,3 @@ def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
             lines.append(f"- {change}")
         lines.append("")
     return "\n".join(lines)
-
-
-def export_json(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
-                events: Sequence[Event]) -> str:
-    data: dict[str, Any] = {
-        "format": "huzzah-battle-log",
-        "version": 1,
-        "battle": snapshot(battle),
-        "units": [snapshot(u) for u in units],
-        "generals": [snapshot(g) for g in generals],
-        "events": [snapshot(e) for e in events],
-    }
-    return json.dumps(data, ensure_ascii=False, indent=2)

@@ -86,8 +86,8 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         kind: str = "assaults",
         dice: str | None = None, lookup: bool = False,
     ) -> None:
-        options = {"first": first, "first_assaults": first_assaults, "second": second,
-                   "second_assaults": second_assaults, "kind": kind}
+        options = {"sides": [[first, first_assaults], [second, second_assaults]],
+                   "kind": kind}
         await lookups.resolve(interaction, RULESET, "order", options, dice, lookup)
 
     @slash(

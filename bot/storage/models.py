@@ -413,3 +413,13 @@ class Trace(Base):
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     data: Mapped[dict[str, Any]] = mapped_column(JSON())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
+
+
+class MentionOptOut(Base):
+    """A player who asked (``/notify off``) not to be pinged when a battle waits on his
+    answer: one row per Discord user, for every server (the default, no row, is on)."""
+
+    __tablename__ = "mention_opt_outs"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -10,7 +10,7 @@ ordinary value of ``BattleRules`` or ``Procedure`` (docs/adding-a-rule-set.md).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core.decisions import Answers, given_answers
@@ -50,14 +50,16 @@ def dispatcher(procedures: Mapping[str, Prepare]) -> Callable[..., Prepared]:
 
 # BattleRules fields a battle module may give by these names; `battle_rules` reads them.
 _OPTIONAL = {"phrases": "CHANGE_PHRASES", "unit_words": "unit_words", "new_turn": "new_turn",
-             "reminders": "reminders", "settings": "SETTINGS"}
+             "reminders": "reminders", "settings": "SETTINGS",
+             "engagements": "ENGAGEMENT_WORDS"}
 
 
 def battle_rules(battle: Any, prepare: Callable[..., Prepared], **more: Any) -> BattleRules:
     """``BattleRules`` from a battle module laid out as the built-in rule sets lay theirs out:
     ``PHASES``, ``ROSTER_FIELDS``, ``read_roster_attributes``, ``check_unit`` and
     ``apply_effects``, and where it has them ``CHANGE_PHRASES``, ``unit_words``,
-    ``new_turn``, ``reminders`` and ``SETTINGS``; ``more`` gives the other fields."""
+    ``new_turn``, ``reminders``, ``SETTINGS`` and ``ENGAGEMENT_WORDS``; ``more`` gives the
+    other fields."""
     found = {name: getattr(battle, attr) for name, attr in _OPTIONAL.items()
              if hasattr(battle, attr)}
     return BattleRules(phases=battle.PHASES, unit_fields=battle.ROSTER_FIELDS,
@@ -66,19 +68,51 @@ def battle_rules(battle: Any, prepare: Callable[..., Prepared], **more: Any) -> 
                        apply_effects=battle.apply_effects, **(found | more))
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """A procedure's inputs, declared once: its ``summary``, and the ``keys`` of a JSON
+    request, which are its slash command's options. ``renamed`` maps a request field the
+    versioned JSON schema names otherwise to the option it is (``{"attackers":
+    "chargers"}``); a refusal about that option names the field as the request wrote it."""
+
+    summary: str
+    keys: tuple[str, ...]
+    renamed: Mapping[str, str] = field(default_factory=dict)
+
+
+FIELD_NAMES = "request_fields"
+"""Among options read from a JSON request: each renamed option's name in the request."""
+
+
+def named(options: Mapping[str, Any], option: str) -> str:
+    """What to call an option in a refusal: the request's field where it was renamed."""
+    return options.get(FIELD_NAMES, {}).get(option, option)
+
+
 def procedures(prepare: Callable[..., Prepared],
-               listed: Mapping[str, tuple[str, tuple[str, ...]]]) -> dict[str, Procedure]:
-    """Each procedure (name -> its summary and request keys) read from a JSON request
-    through ``prepare``, as the slash command reads its options: one input path."""
+               listed: Mapping[str, Inputs | tuple[str, tuple[str, ...]]]
+               ) -> dict[str, Procedure]:
+    """Each procedure (name -> its ``Inputs``, or its summary and request keys) read from
+    a JSON request through ``prepare``, as the slash command reads its options: one input
+    path. The request's ``settings`` are handed as a battle's settings."""
 
-    def runner(name: str) -> Callable[[Mapping[str, Any], DiceSource], Resolution]:
-        def run(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
-            return prepare(name, request, None, request.get("settings") or {})(dice)
+    def reader(name: str, inputs: Inputs) -> Callable[[Mapping[str, Any]], Prepared]:
+        def prepared(request: Mapping[str, Any]) -> Prepared:
+            options = dict(request)
+            for given, option in inputs.renamed.items():
+                if given in options:
+                    options[option] = options.pop(given)
+            if inputs.renamed:
+                options[FIELD_NAMES] = {v: k for k, v in inputs.renamed.items()}
+            return prepare(name, options, None, request.get("settings") or {})
 
-        return run
+        return prepared
 
-    return {name: Procedure(name, summary, keys, runner(name))
-            for name, (summary, keys) in listed.items()}
+    made = {}
+    for name, declared in listed.items():
+        inputs = declared if isinstance(declared, Inputs) else Inputs(*declared)
+        made[name] = Procedure(name, inputs.summary, inputs.keys, reader(name, inputs))
+    return made
 
 
 def asking(options: Mapping[str, Any], play: Play) -> Prepared:

@@ -39,9 +39,14 @@ class Engagement:
 
     @property
     def label(self) -> str:
-        words = _WORDS.get(self.kind)
-        if words is not None and words.label is not None:
-            return words.label(self)
+        return self.label_in()
+
+    def label_in(self, words: Mapping[str, EngagementWords] | None = None) -> str:
+        """``Melee: A against B``, or as its rule set words its kind (``words``, the rule
+        set's own; None: see ``engagement_words``)."""
+        said = engagement_words(self.kind, words)
+        if said.label is not None:
+            return said.label(self)
         first, other = self.sides
         return f"{self.kind.capitalize()}: {' and '.join(first)} against {' and '.join(other)}"
 
@@ -56,14 +61,22 @@ class EngagementWords:
     ends: str = "ends"
 
 
-_WORDS: dict[str, EngagementWords] = {}
+# Each rule set's words for its kinds of engagement, under its key (``BattleRules``'s
+# ``engagements``, declared when its entry is made): two rule sets may word one kind apart.
+_DECLARED: dict[str, Mapping[str, EngagementWords]] = {}
 
 
-def register_engagement_words(words: Mapping[str, EngagementWords]) -> None:
-    for kind, said in words.items():
-        if _WORDS.setdefault(kind, said) != said:
-            raise ValueError(f"Rule sets word the engagement kind `{kind}` differently.")
+def declare_engagement_words(ruleset: str, words: Mapping[str, EngagementWords]) -> None:
+    """A rule set's words, under its key; declaring a key again replaces what it declared."""
+    _DECLARED[ruleset] = dict(words)
 
 
-def engagement_words(kind: str) -> EngagementWords:
-    return _WORDS.get(kind, EngagementWords())
+def engagement_words(kind: str, words: Mapping[str, EngagementWords] | None = None
+                     ) -> EngagementWords:
+    """How a kind of engagement reads: in the rule set's own ``words`` where they are
+    given; without them (a change read outside its battle), as the one rule set that words
+    the kind says it, and in the plain words when none does or two say it differently."""
+    if words is not None:
+        return words.get(kind, EngagementWords())
+    found = {said for declared in _DECLARED.values() if (said := declared.get(kind))}
+    return found.pop() if len(found) == 1 else EngagementWords()

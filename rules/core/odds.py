@@ -43,7 +43,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import partial
 from typing import Any
 
 from rules.core.decisions import Answer, Answers, Question, Undecided
@@ -62,7 +61,6 @@ from rules.core.prepared import (
     RollGroups,
     label_of,
     roll_groups,
-    with_roll_groups,
 )
 from rules.core.records import Effect, Resolution, Severity
 from rules.core.registry import RuleSet, checked_request
@@ -898,28 +896,6 @@ def request_sides(request: Mapping[str, Any], keys: Iterable[str]) -> dict[str, 
     return sides
 
 
-def _with_answers(request: Mapping[str, Any], walked: list[str]) -> Mapping[str, Any]:
-    """The request with answers walked by the odds added after those it gives (which are
-    used first, as the procedure reads them)."""
-    if not walked:
-        return request
-    given = request.get("answers")
-    if given is None or given == "":
-        return {**request, "answers": list(walked)}
-    if isinstance(given, list):
-        return {**request, "answers": [*given, *walked]}
-    # Answers by question, or as text: only the text form holds both kinds at once.
-    if isinstance(given, Mapping):
-        parts = [f"{k}={v}" for k, v in given.items()]
-        clash = any(";" in str(v) for v in given.values())
-    else:
-        parts, clash = [str(given)], False
-    if clash or any(";" in w or "=" in w for w in walked):
-        raise InvalidInput("These answers cannot be combined with the ones the odds try.",
-                           hint="Give `answers` as a list, in the order the questions come.")
-    return {**request, "answers": "; ".join([*parts, *walked])}
-
-
 def prepare_request(rulesets: Mapping[str, RuleSet], request: Any
                     ) -> tuple[RuleSet, Prepared, dict[str, str]]:
     """A request checked as ``resolve_request`` checks it (its dice and seed aside), as a
@@ -930,12 +906,7 @@ def prepare_request(rulesets: Mapping[str, RuleSet], request: Any
     if request.get("answers") not in (None, ""):
         Answers.read(request["answers"], "answers")  # refuse bad answers before any walk
 
-    def prepared(dice: DiceSource, answers: Answers | None = None) -> Resolution:
-        walked = list(answers.in_order) if answers is not None else []
-        return procedure.run(_with_answers(request, walked), dice)
-
-    if procedure.roll_groups is not None:
-        with_roll_groups(prepared, partial(procedure.roll_groups, request))
+    prepared = procedure.prepare(request)  # read once; the walk adds its answers
     charts = ruleset.battle.charts.key if ruleset.battle and ruleset.battle.charts else None
     return ruleset, prepared, request_sides(request, [k for k in procedure.keys if k != charts])
 

@@ -17,26 +17,30 @@ from rules.core.dice import (
     parse_dice,
 )
 from rules.core.effects import EffectText, register_effects
+from rules.core.engagements import EngagementWords, declare_engagement_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import FieldSet
-from rules.core.prepared import RollGroups
 from rules.core.records import Effect, Resolution
 from rules.core.roster import Change, Phrase, Roster, Wording, declare_wording
 
-ProcedureRunner = Callable[[Mapping[str, Any], DiceSource], Resolution]
-Prepared = Callable[[DiceSource], Resolution]
+Prepared = Callable[..., Resolution]
 
 COMMON_KEYS = ("ruleset", "procedure", "dice", "seed", "answers")
 
 
 @dataclass(frozen=True)
 class Procedure:
+    """A procedure a JSON request names: ``keys`` are the request's own fields, and
+    ``prepare(request)`` reads them into a procedure ready to roll, ``prepared(dice)`` (one
+    that may ask also takes ``answers``), as its slash command's options are read."""
+
     name: str
     summary: str
     keys: tuple[str, ...]
-    run: ProcedureRunner
-    # How the procedure reads its first rolls, for the odds (``prepared.with_roll_groups``).
-    roll_groups: Callable[[Mapping[str, Any]], RollGroups | None] | None = None
+    prepare: Callable[[Mapping[str, Any]], Prepared]
+
+    def run(self, request: Mapping[str, Any], dice: DiceSource) -> Resolution:
+        return self.prepare(request)(dice)
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,9 @@ class BattleRules:
     new_turn: Callable[[Roster], tuple[Roster, list[Change]]] | None = None
     reminders: Callable[[Roster, str | None], list[str]] | None = None
     strength_label: str = "SP"  # what a unit's strength counts
+    # Words a typical unit is added with (`/unit add words:`, strength aside), e.g. `inf
+    # regular morale=4`: /help shows them, and the shared tests add a unit with them.
+    unit_example: str = ""
     dice_faces: DiceFaces = D6_DICE  # what its dice show; typed-in and queued dice must fit
     # A remark when a procedure is played outside its phase (it still runs: GMs play out of
     # order on purpose): (procedure, options, roster, current phase) -> warning or None.
@@ -113,11 +120,14 @@ class BattleRules:
     # (``"eliminated": "is eliminated"``; rules.core.roster.GONE_REASONS are shared).
     phrases: Mapping[str, Phrase] = field(default_factory=dict)
     gone_reasons: Mapping[str, str] = field(default_factory=dict)
+    # How its own kinds of engagement read where the plain words would not
+    # (``{"charge": EngagementWords(label, "is recorded", "is cleared")}``).
+    engagements: Mapping[str, EngagementWords] = field(default_factory=dict)
 
     @property
     def wording(self) -> Wording:
         """How its roster changes read (``rules.core.roster.describe_changes``)."""
-        return Wording(self.strength_label, self.phrases, self.gone_reasons)
+        return Wording(self.strength_label, self.phrases, self.gone_reasons, self.engagements)
 
 
 @dataclass(frozen=True)
@@ -144,6 +154,7 @@ class RuleSet:
         register_effects(self.effects, self.key, self.losses, self.fates)
         if self.battle is not None:
             declare_wording(self.key, self.battle.wording)
+            declare_engagement_words(self.key, self.battle.engagements)
 
 
 def dice_source(dice: Any, seed: Any, faces: DiceFaces = ANY_DICE) -> DiceSource:

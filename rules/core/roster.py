@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.core.engagements import Engagement, engagement_words
+from rules.core.engagements import Engagement, EngagementWords, engagement_words
 from rules.core.errors import InvalidInput, echo
 from rules.core.names import name_key
 
@@ -178,16 +178,18 @@ def disengage(roster: Roster, unit: str, kind: str | None = None) -> tuple[Roste
     return replace(roster, engagements=tuple(kept)), released
 
 
-def engagement_changes(before: Roster, after: Roster) -> list[Change]:
-    """Engagements begun and ended, as changes the log and the reply say."""
+def engagement_changes(before: Roster, after: Roster,
+                       words: Mapping[str, EngagementWords] | None = None) -> list[Change]:
+    """Engagements begun and ended, as changes the log and the reply say (named in the rule
+    set's own ``words`` for its kinds of engagement, where it gives them)."""
 
     def same(a: Engagement, b: Engagement) -> bool:
         return a.kind == b.kind and a.joins(*b.sides)
 
     # The field is the engagement's kind: how its beginning and end read depends on it.
-    changes = [Change(e.label, "engagement", e.kind, "active", None)
+    changes = [Change(e.label_in(words), "engagement", e.kind, "active", None)
                for e in before.engagements if not any(same(e, f) for f in after.engagements)]
-    changes += [Change(e.label, "engagement", e.kind, None, "active")
+    changes += [Change(e.label_in(words), "engagement", e.kind, None, "active")
                 for e in after.engagements if not any(same(e, f) for f in before.engagements)]
     return changes
 
@@ -279,11 +281,13 @@ GONE_REASONS = {
 @dataclass(frozen=True)
 class Wording:
     """How one rule set's roster changes read: its word for strength, its phrases for its own
-    unit fields and its reasons for leaving the battle (beside ``GONE_REASONS``)."""
+    unit fields, its reasons for leaving the battle (beside ``GONE_REASONS``) and its words
+    for its kinds of engagement (None: not known, see ``engagement_words``)."""
 
     strength_label: str = "SP"
     phrases: Mapping[str, Phrase] = field(default_factory=dict)
     gone_reasons: Mapping[str, str] = field(default_factory=dict)
+    engagements: Mapping[str, EngagementWords] | None = None
 
     def gone(self, reason: str) -> str | None:
         return self.gone_reasons.get(reason, GONE_REASONS.get(reason))
@@ -339,7 +343,7 @@ def describe_changes(changes: Iterable[Change], wording: Wording | str = "SP") -
     for (kind, who), group in groups.items():
         if kind == "engagement":  # "Melee: 45e Ligne against 2nd Foot begins"
             for c in group:
-                words = engagement_words(c.field)
+                words = engagement_words(c.field, wording.engagements)
                 lines.append(f"{who} {words.begins if c.after else words.ends}")
             continue
         said = _general_phrases(group) if kind == "general" else _unit_phrases(

@@ -1,6 +1,7 @@
 """Reading Fire at Will units from the text notation and from JSON.
 
-The fields are listed once; ``rules.core.fields`` reads both notations from them.
+The fields are listed once; one reader (``rules.core.unit_input``) takes a unit written in
+the notation or given as a JSON object.
 """
 
 from __future__ import annotations
@@ -9,20 +10,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.core.errors import InvalidInput
-from rules.core.fields import Field, FieldSet, split_units
+from rules.core.fields import Field, FieldSet
+from rules.core.unit_input import UnitReader
 from rules.fire_at_will.charge import MAX_CHARGERS
 from rules.fire_at_will.melee import MAX_UNITS_PER_SIDE
 from rules.fire_at_will.units import (
     MORALE_RANGE,
     Arm,
     Charger,
-    Cover,
     Direction,
     General,
     MeleeUnit,
-    ObstacleReading,
     Order,
-    Settings,
     Unit,
 )
 
@@ -76,9 +75,6 @@ MELEE = FieldSet((*UNIT_FIELDS, *MELEE_FIELDS))
 UNIT_JSON = FieldSet((NAME, *UNIT_FIELDS))
 CHARGER_JSON = FieldSet((NAME, *UNIT_FIELDS, *CHARGER_FIELDS))
 MELEE_JSON = FieldSet((NAME, *UNIT_FIELDS, *MELEE_FIELDS))
-SETTINGS_JSON = FieldSet(
-    (Field("obstacle_reading", ObstacleReading, "who the behind-an-obstacle exception covers"),)
-)
 
 
 def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
@@ -119,78 +115,17 @@ def build_melee_unit(name: str, values: Mapping[str, Any], where: str) -> MeleeU
     return MeleeUnit(unit=build_unit(name, values, where), **_pick(values, MELEE_FIELDS))
 
 
-# --- text notation ------------------------------------------------------------------------
+# A quick lookup's units, written (`Hussars: cav flank distance=5`) or as JSON objects.
+UNITS = UnitReader(UNIT, UNIT_JSON, build_unit)
+CHARGERS = UnitReader(CHARGER, CHARGER_JSON, build_charger)
+MELEE_UNITS = UnitReader(MELEE, MELEE_JSON, build_melee_unit)
 
 
-def read_units_text(
-    text: str, fields: FieldSet, where: str, default_name: str, limit: int
-) -> list[tuple[str, dict[str, Any]]]:
-    read = []
-    for number, part in enumerate(split_units(text, where, limit), start=1):
-        label = f"{where} #{number}"
-        name, values = fields.read_text(part, label)
-        read.append((name or f"{default_name} {number}", values))
-    return read
-
-
-def read_melee_side(text: str, side: str) -> list[MeleeUnit]:
+def read_melee_side(given: Any, side: str) -> list[MeleeUnit]:
+    """A melee's side: ``attackers`` or ``defenders``, written or as a JSON list."""
     default = "Attacker" if side == "attackers" else "Defender"
-    return [
-        build_melee_unit(name, values, side)
-        for name, values in read_units_text(text, MELEE, side, default, MAX_UNITS_PER_SIDE)
-    ]
+    return MELEE_UNITS.several(given, side, default, MAX_UNITS_PER_SIDE)
 
 
-def read_chargers(text: str) -> list[Charger]:
-    return [
-        build_charger(name, values, "chargers")
-        for name, values in read_units_text(text, CHARGER, "chargers", "Charger", MAX_CHARGERS)
-    ]
-
-
-# --- JSON ---------------------------------------------------------------------------------
-
-
-def _json_name(values: Mapping[str, Any], where: str) -> str:
-    if "name" not in values:
-        raise InvalidInput(f"{where}: every unit needs a `name`.")
-    return values["name"]
-
-
-def json_list(data: Any, where: str) -> list[Any]:
-    if not isinstance(data, list) or not data:
-        raise InvalidInput(f"`{where}` must be a non-empty list of units.")
-    return data
-
-
-def json_unit(data: Any, where: str) -> Unit:
-    values = UNIT_JSON.read_json(data, where)
-    return build_unit(_json_name(values, where), values, where)
-
-
-def json_chargers(data: Any) -> list[Charger]:
-    chargers = []
-    for i, item in enumerate(json_list(data, "chargers")):
-        where = f"chargers[{i}]"
-        values = CHARGER_JSON.read_json(item, where)
-        chargers.append(build_charger(_json_name(values, where), values, where))
-    return chargers
-
-
-def json_melee_side(data: Any, side: str) -> list[MeleeUnit]:
-    members = []
-    for i, item in enumerate(json_list(data, side)):
-        where = f"{side}[{i}]"
-        values = MELEE_JSON.read_json(item, where)
-        members.append(build_melee_unit(_json_name(values, where), values, where))
-    return members
-
-
-def json_settings(data: Any) -> Settings:
-    if data is None:
-        return Settings()
-    return Settings(**SETTINGS_JSON.read_json(data, "settings"))
-
-
-def json_cover(data: Any) -> Cover:
-    return Field("cover", Cover, "").convert(data, "cover") if data is not None else Cover.NONE
+def read_chargers(given: Any) -> list[Charger]:
+    return CHARGERS.several(given, "chargers", "Charger", MAX_CHARGERS)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core.defaults import read_words
-from rules.core.engagements import Engagement, EngagementWords, register_engagement_words
+from rules.core.engagements import Engagement, EngagementWords
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.notation import possessive
@@ -60,10 +60,10 @@ def _attempt_label(engagement: Engagement) -> str:
     return f"{possessive(stack)} attempt against {possessive(' and '.join(chargers))} {what}"
 
 
-register_engagement_words({
+ENGAGEMENT_WORDS = {
     kind: EngagementWords(_attempt_label, f"is recorded (one attempt per {event})",
                           "is cleared")
-    for event, kind in REACTIONS.items()})
+    for event, kind in REACTIONS.items()}
 MELEE_SEGMENT = "Mêlée Segment"
 # The segments the text names (project default for their order: the Premier turn).
 PHASES: tuple[str, ...] = ("Maneuver Segment", "Fire Segment", MELEE_SEGMENT)
@@ -178,7 +178,8 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
                   for u in roster.units)
     after = replace(roster, units=units, engagements=tuple(
         e for e in roster.engagements if e.kind not in REACTIONS.values()))
-    return after, roster_changes(roster, after) + engagement_changes(roster, after)
+    return after, (roster_changes(roster, after)
+                   + engagement_changes(roster, after, ENGAGEMENT_WORDS))
 
 
 def attempts_against(roster: Roster, stack: str, chargers: Sequence[str], event: str
@@ -232,7 +233,7 @@ def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, li
         after = engage(after, FIREFIGHT, [_roster_name(after, n) for n in attackers],
                        [_roster_name(after, n) for n in defenders])
     changes = roster_changes(roster, after)
-    return after, changes + engagement_changes(roster, after)
+    return after, changes + engagement_changes(roster, after, ENGAGEMENT_WORDS)
 
 
 def _roster_name(roster: Roster, name: str) -> str:

@@ -1,9 +1,10 @@
-"""The bot's La Bataille commands, as options in and a ready-to-roll procedure out.
+"""La Bataille's procedures, as options in and a ready-to-roll procedure out: a slash
+command's options and a JSON request (``huzzah resolve``) are read here alike.
 
 A quick lookup describes every stack (``1/45e: infantry morale=34 melee=12 fire=6
-defence=9``). In a battle, stacks are roster names followed by this assault's words
-(``distance=2 retreats``); a firefight between the named units is found on the roster, its
-locked units marked as such and the others as new.
+defence=9``, or a JSON object with its ``name``). In a battle, stacks are roster names
+followed by this assault's words (``distance=2 retreats``); a firefight between the named
+units is found on the roster, its locked units marked as such and the others as new.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core.decisions import Answers
-from rules.core.defaults import asking, dispatcher
+from rules.core.defaults import asking, dispatcher, named
 from rules.core.dice import DiceSource
 from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput, NotAllowed
@@ -22,10 +23,17 @@ from rules.core.notation import possessive, refuse_roster_word, roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
 from rules.labataille.assault import Assault, resolve_assault
-from rules.labataille.battle import attempts_against, engine_stack, fire_below, firefight_of
-from rules.labataille.charge import resolve_charge
+from rules.labataille.battle import (
+    SETTINGS,
+    attempts_against,
+    engine_stack,
+    fire_below,
+    firefight_of,
+)
+from rules.labataille.charge import MAX_CHARGE_MP, resolve_charge
 from rules.labataille.charts import ChartPack, read_pack
-from rules.labataille.inputs import ROSTER_FIELDS, SITUATION_FIELDS, read_stacks_text
+from rules.labataille.fire import FireBelowChart
+from rules.labataille.inputs import ROSTER_FIELDS, SITUATION_FIELDS, STACKS
 from rules.labataille.movement import light_recall
 from rules.labataille.order import assault_order
 from rules.labataille.reactions import event, form_square, form_up, reaction_charge
@@ -37,17 +45,17 @@ PACK = "charts"  # the setting an attached chart pack is handed in (`/battle cha
 
 def prepare_assault(options: Mapping[str, Any], roster: Roster | None,
                     settings: Mapping[str, Any], *, old_guard: bool) -> Prepared:
-    pack = battle_pack(settings)
-    firefight = bool(options.get("firefight"))
+    pack = battle_pack(options, settings)
+    firefight = flag(options, "firefight", False, "a firefight carried over")
     if roster is None:
-        attackers = read_stacks_text(options["attackers"], "attackers", "Attacker")
-        defenders = read_stacks_text(options["defenders"], "defenders", "Defender")
+        attackers = given_stacks(options, "attackers", roster, "Attacker")
+        defenders = given_stacks(options, "defenders", roster, "Defender")
     else:
         attackers = roster_stacks(options["attackers"], "attackers", roster)
         defenders = roster_stacks(options["defenders"], "defenders", roster)
         attackers, defenders, firefight = locked_in(roster, attackers, defenders)
     assault = Assault(tuple(attackers), tuple(defenders), old_guard, firefight, pack,
-                      fire_below=fire_below(settings))
+                      fire_below=fire_below_of(settings))
     return asking(options, lambda dice, answers: resolve_assault(assault, dice, answers))
 
 
@@ -89,9 +97,7 @@ def locked_in(roster: Roster, attackers: list[Stack], defenders: list[Stack]
 
 def prepare_order(options: Mapping[str, Any], roster: Roster | None,
                   settings: Mapping[str, Any]) -> Prepared:
-    sides = ((str(options["first"]), int(options["first_assaults"])),
-             (str(options["second"]), int(options["second_assaults"])))
-
+    sides = order_sides(options.get("sides"))
     kind = str(options.get("kind") or "assaults")
 
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
@@ -100,12 +106,30 @@ def prepare_order(options: Mapping[str, Any], roster: Roster | None,
     return run
 
 
+def order_sides(given: Any) -> tuple[tuple[str, int], tuple[str, int]]:
+    """``sides``: each of the two sides with its number of assaults, as an object
+    (``{"French": 3, "British": 2}``) or as pairs (the command's, which may repeat a name)."""
+    pairs = list(given.items()) if isinstance(given, Mapping) else given
+    if not isinstance(pairs, list | tuple) or len(pairs) != 2 or not all(
+            isinstance(pair, list | tuple) and len(pair) == 2 for pair in pairs):
+        raise InvalidInput("`sides` maps each of the two sides to its number of assaults, "
+                           'like {"French": 3, "British": 2}.')
+    for side, count in pairs:
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise InvalidInput(f"`sides`: {side}'s number of assaults must be a whole number.")
+    (first, first_count), (second, second_count) = pairs
+    return (str(first), first_count), (str(second), second_count)
+
+
 def given_stacks(options: Mapping[str, Any], key: str, roster: Roster | None,
                  default: str) -> list[Stack]:
-    """A quick lookup's stacks as described, or a battle's as named on the roster."""
+    """A quick lookup's stacks as described (one JSON object, or a list), or a battle's as
+    named on the roster."""
+    given = options.get(key)
     if roster is None:
-        return read_stacks_text(options[key], key, default)
-    return roster_stacks(options[key], key, roster)
+        return STACKS.several([given] if isinstance(given, Mapping) else given,
+                              named(options, key), default, MAX_STACKS)
+    return roster_stacks(given, key, roster)
 
 
 def one_stack(options: Mapping[str, Any], key: str, roster: Roster | None,
@@ -116,22 +140,50 @@ def one_stack(options: Mapping[str, Any], key: str, roster: Roster | None,
     return stacks[0]
 
 
-def battle_pack(settings: Mapping[str, Any]) -> ChartPack | None:
+def flag(options: Mapping[str, Any], key: str, default: bool, meaning: str) -> bool:
+    value = options.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise InvalidInput(f"`{key}` is true or false ({meaning}).")
+    return value
+
+
+def whole(options: Mapping[str, Any], key: str, low: int, high: int) -> int | None:
+    value = options.get(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                              or not low <= value <= high):
+        raise InvalidInput(f"`{key}` is a whole number from {low} to {high}.")
+    return value
+
+
+def battle_pack(options: Mapping[str, Any], settings: Mapping[str, Any]) -> ChartPack | None:
+    """The chart pack a request gives (``charts``), else the one attached to the battle."""
+    if options.get(PACK) is not None:
+        return read_pack(options[PACK], PACK)
     return read_pack(settings[PACK], "the battle's chart pack") if settings.get(PACK) else None
+
+
+def fire_below_of(settings: Mapping[str, Any]) -> FireBelowChart:
+    """The battle's (or the request's) reading of fire below the fire chart."""
+    return fire_below(SETTINGS.read_json({k: v for k, v in settings.items() if k != PACK},
+                                         "settings"))
 
 
 def prepare_cavalry(options: Mapping[str, Any], roster: Roster | None,
                     settings: Mapping[str, Any]) -> Prepared:
     charge = Assault(tuple(given_stacks(options, "chargers", roster, "Charger")),
                      tuple(given_stacks(options, "targets", roster, "Target")),
-                     pack=battle_pack(settings), cavalry=True, spent=options.get("spent"),
-                     reached=options.get("reached") is not False,
-                     fire_below=fire_below(settings))
+                     pack=battle_pack(options, settings), cavalry=True,
+                     spent=whole(options, "spent", 0, MAX_CHARGE_MP),
+                     reached=flag(options, "reached", True, "the charge came adjacent to its "
+                                  "declared target"),
+                     fire_below=fire_below_of(settings))
     return asking(options, lambda dice, answers: resolve_charge(charge, dice, answers))
 
 
 def charging(options: Mapping[str, Any], key: str, roster: Roster | None,
-             stack: Stack) -> tuple[Stack, ...]:
+             stack: Stack, *, required: bool = False) -> tuple[Stack, ...]:
     """The charging cavalry a stack reacts to (several: a Grand Charge). In a battle they
     must be named, and the stack may not have reacted to this charge (or move) already."""
     if not options.get(key):
@@ -139,6 +191,9 @@ def charging(options: Mapping[str, Any], key: str, roster: Roster | None,
             raise InvalidInput(f"Name the charging cavalry in `{key}`.",
                                hint="A stack makes one attempt per charge: the battle "
                                     "keeps which charge it answered.")
+        if required:
+            raise InvalidInput(f"Give the charging cavalry in `{key}`.",
+                               hint="Its stack, with its Charge marker (`charge=charging`).")
         return ()
     chargers = tuple(given_stacks(options, key, roster, "Cavalry"))
     if roster is not None:
@@ -158,8 +213,11 @@ def prepare_square(options: Mapping[str, Any], roster: Roster | None,
                    settings: Mapping[str, Any]) -> Prepared:
     infantry = one_stack(options, "stack", roster, "Infantry")
     chargers = charging(options, "cavalry", roster, infantry)
-    pack = battle_pack(settings)
-    distance, target = int(options["distance"]), bool(options.get("target"))
+    pack = battle_pack(options, settings)
+    distance = whole(options, "distance", 1, 4)
+    if distance is None:
+        raise InvalidInput("Say how far the cavalry is with `distance` (1 to 4 hexes).")
+    target = flag(options, "target", False, "the square was the charge's declared target")
     return asking(options, lambda dice, answers: form_square(
         infantry, distance, chargers, target, pack, dice, answers))
 
@@ -167,8 +225,8 @@ def prepare_square(options: Mapping[str, Any], roster: Roster | None,
 def prepare_reaction(options: Mapping[str, Any], roster: Roster | None,
                      settings: Mapping[str, Any]) -> Prepared:
     reactor = one_stack(options, "reactor", roster, "Reacting cavalry")
-    chargers = charging(options, "charger", roster, reactor)
-    pack, gap = battle_pack(settings), int(options["gap"])
+    chargers = charging(options, "charger", roster, reactor, required=True)
+    pack, gap = battle_pack(options, settings), whole(options, "gap", 0, 20) or 0
     return asking(options, lambda dice, answers: reaction_charge(
         reactor, chargers, gap, pack, dice, answers))
 
@@ -177,7 +235,7 @@ def prepare_formup(options: Mapping[str, Any], roster: Roster | None,
                    settings: Mapping[str, Any]) -> Prepared:
     skirmishers = one_stack(options, "stack", roster, "Skirmishers")
     chargers = charging(options, "charger", roster, skirmishers)
-    pack = battle_pack(settings)
+    pack = battle_pack(options, settings)
 
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
         return form_up(skirmishers, chargers, pack, dice)
@@ -188,7 +246,7 @@ def prepare_formup(options: Mapping[str, Any], roster: Roster | None,
 def prepare_recall(options: Mapping[str, Any], roster: Roster | None,
                    settings: Mapping[str, Any]) -> Prepared:
     chargers = tuple(given_stacks(options, "chargers", roster, "Light cavalry"))
-    pack = battle_pack(settings)
+    pack = battle_pack(options, settings)
     return asking(options, lambda dice, answers: light_recall(chargers, pack, dice, answers))
 
 

@@ -1,4 +1,5 @@
-"""Reading La Bataille stacks from the text notation and from JSON (one list of fields)."""
+"""Reading La Bataille stacks from the text notation and from JSON (one list of fields, one
+reader)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import InvalidInput
-from rules.core.fields import Field, FieldSet, split_units
+from rules.core.fields import Field, FieldSet
+from rules.core.unit_input import UnitReader
 from rules.labataille.units import (
     MAX_INCREMENTS,
     MAX_LEADER,
     MAX_MODIFIER,
     MAX_MP,
-    MAX_STACKS,
     MAX_VALUE,
     MAX_ZOC,
     Arm,
@@ -103,22 +104,5 @@ def build_stack(name: str, values: Mapping[str, Any], where: str) -> Stack:
     return Stack(name=name, leader=leader, **fields)
 
 
-def read_stacks_text(text: str, where: str, default: str) -> list[Stack]:
-    stacks = []
-    for number, part in enumerate(split_units(text, where, MAX_STACKS), start=1):
-        name, values = STACK.read_text(part, f"{where} #{number}")
-        stacks.append(build_stack(name or f"{default} {number}", values,
-                                  f"{where} #{number}"))
-    return stacks
-
-
-def json_stacks(data: Any, where: str) -> list[Stack]:
-    if not isinstance(data, list) or not 1 <= len(data) <= MAX_STACKS:
-        raise InvalidInput(f"`{where}` must be a list of 1 to {MAX_STACKS} stacks.")
-    stacks = []
-    for i, item in enumerate(data):
-        values = STACK_JSON.read_json(item, f"{where}[{i}]")
-        if "name" not in values:
-            raise InvalidInput(f"{where}[{i}]: every stack needs a `name`.")
-        stacks.append(build_stack(values["name"], values, f"{where}[{i}]"))
-    return stacks
+# A quick lookup's stacks, written (`52nd: infantry morale=41`) or as JSON objects.
+STACKS = UnitReader(STACK, STACK_JSON, build_stack, noun="stack")

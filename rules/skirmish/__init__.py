@@ -112,7 +112,7 @@ RULESET_ENTRY = RuleSet(
     help=HelpTopic(words=(("Units (attacker, defender)", UNIT),)),
     battle=BattleRules(
         phases=("movement", "melee"), unit_fields=WORDS.fields, read_attributes=WORDS.read,
-        check_unit=WORDS.check, prepare=prepare, strength_label="stands",
+        check_unit=WORDS.check, prepare=prepare, strength_label="stands", unit_example="morale=7",
         apply_effects=lambda effects, roster: apply_effects(effects, roster, own_effect),
         unit_words=lambda a: UnitWords((f"morale {a['morale']}",) if "morale" in a else ()),
         gone_reasons={"broken": "breaks and leaves the battle"},

@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from rules.core.decisions import Answers
-from rules.core.defaults import battle_rules
-from rules.core.dice import BATTLE_DICE_FACES, DiceSource
-from rules.core.errors import InvalidInput
-from rules.core.records import Resolution
-from rules.core.registry import HelpTopic, Procedure, RuleSet
+from rules.core.defaults import battle_rules, procedures
+from rules.core.dice import BATTLE_DICE_FACES
+from rules.core.registry import HelpTopic, RuleSet
 from rules.tricorne import battle, commands, effects
-from rules.tricorne.inputs import TYPED_BONUS_TARGET, UNIT, json_unit, json_units
-from rules.tricorne.melee import Melee, resolve_melee
+from rules.tricorne.inputs import UNIT
+from rules.tricorne.melee import resolve_melee
 from rules.tricorne.settings import settings_from
 from rules.tricorne.units import RULESET
 
 __all__ = ["RULESET_ENTRY", "resolve_melee"]
-
-
-def _melee(request: Mapping[str, Any], dice: DiceSource) -> Resolution:
-    card = request.get("card", False)
-    if not isinstance(card, bool):
-        raise InvalidInput("`card` is true or false (an Ambush or First Strike card's melee).")
-    melee = Melee(json_unit(request.get("attacker"), "attacker"),
-                  json_unit(request.get("defender"), "defender"), card,
-                  tuple(json_units(request.get("bonus"), "bonus")), TYPED_BONUS_TARGET)
-    return resolve_melee(melee, dice, Answers.read(request.get("answers"), "answers"),
-                         settings_from(request.get("settings")))
 
 
 REFERENCE = (
@@ -63,18 +46,13 @@ RULESET_ENTRY = RuleSet(
     battle=battle_rules(
         battle, commands.prepare,
         gone_reasons={"eliminated": "is eliminated"},
-        strength_label="blocks",
+        strength_label="blocks", unit_example="regular",
         dice_faces=BATTLE_DICE_FACES,
         standings=battle.victory_banners,
         check_settings=settings_from,
     ),
-    procedures={
-        "melee": Procedure(
-            "melee",
-            "one melee: retire and rally, hits, flags, rally and leader checks, take ground, "
-            "bonus melee, battle back",
-            ("attacker", "defender", "card", "bonus", "settings"),
-            _melee,
-        ),
-    },
+    # A request is read as the command's options are: one input path.
+    procedures=procedures(commands.prepare, {"melee": (
+        "one melee: retire and rally, hits, flags, rally and leader checks, take ground, "
+        "bonus melee, battle back", ("attacker", "defender", "card", "bonus", "settings"))}),
 )

@@ -1,9 +1,11 @@
-"""The bot's Tricorne command, as options in and a ready-to-roll melee out.
+"""Tricorne's melee, as options in and a ready-to-roll melee out: a slash command's options
+and a JSON request (``huzzah resolve``) are read here alike.
 
-A quick lookup describes every unit (``Black Watch: highland blocks=3 leader=Murray``). In a
-battle, units are roster names: blocks, type, terrain, the moved flag and the general with a
-unit (its attached leader) come from the roster, and a general with no unit is a lone
-leader that may be attacked. The words after a name add only this melee's situation.
+A quick lookup describes every unit (``Black Watch: highland blocks=3 leader=Murray``, or a
+JSON object with its ``name``). In a battle, units are roster names: blocks, type, terrain,
+the moved flag and the general with a unit (its attached leader) come from the roster, and a
+general with no unit is a lone leader that may be attacked. The words after a name add only
+this melee's situation.
 """
 
 from __future__ import annotations
@@ -18,13 +20,7 @@ from rules.core.notation import refuse_roster_word, roster_entry, split_name, un
 from rules.core.records import Resolution
 from rules.core.roster import ACTIVE, Roster, name_key
 from rules.tricorne.battle import engine_unit, lone_leader
-from rules.tricorne.inputs import (
-    ROSTER_FIELDS,
-    SITUATION_FIELDS,
-    TYPED_BONUS_TARGET,
-    read_unit_text,
-    read_units_text,
-)
+from rules.tricorne.inputs import ROSTER_FIELDS, SITUATION_FIELDS, TYPED_BONUS_TARGET, UNITS
 from rules.tricorne.melee import MAX_BONUS_TARGETS, Melee, TypedTarget, resolve_melee
 from rules.tricorne.settings import settings_from
 from rules.tricorne.units import Unit
@@ -34,12 +30,15 @@ Prepared = Callable[..., Resolution]
 
 def prepare_melee(options: Mapping[str, Any], roster: Roster | None,
                   battle_settings: Mapping[str, Any]) -> Prepared:
-    settings = settings_from(dict(battle_settings), "the battle's settings")
-    card = bool(options.get("card"))
+    settings = settings_from(battle_settings)
+    card = options.get("card") or False
+    if not isinstance(card, bool):
+        raise InvalidInput("`card` is true or false (an Ambush or First Strike card's melee).")
     if roster is None:
-        attacker = read_unit_text(options["attacker"], "attacker", "Attacker")
-        defender = read_unit_text(options["defender"], "defender", "Defender")
-        bonus = read_units_text(options["bonus"], "bonus") if options.get("bonus") else []
+        attacker = UNITS.one(options.get("attacker"), "attacker", "Attacker")
+        defender = UNITS.one(options.get("defender"), "defender", "Defender")
+        bonus = UNITS.several(options["bonus"], "bonus", "Target", MAX_BONUS_TARGETS
+                              ) if options.get("bonus") else []
         typed = TYPED_BONUS_TARGET
     else:
         attacker = roster_unit(options["attacker"], "attacker", roster)

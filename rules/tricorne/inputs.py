@@ -1,4 +1,5 @@
-"""Reading Tricorne units from the text notation and from JSON (one list of fields)."""
+"""Reading Tricorne units from the text notation and from JSON (one list of fields, one
+reader)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import InvalidInput
-from rules.core.fields import Field, FieldSet, split_units
-from rules.tricorne.melee import MAX_BONUS_TARGETS, TypedTarget
+from rules.core.fields import Field, FieldSet
+from rules.core.unit_input import UnitReader
+from rules.tricorne.melee import TypedTarget
 from rules.tricorne.units import (
     DEFAULT_FULL,
     MAX_BLOCKS,
@@ -100,36 +102,11 @@ def check_blocks(name: str, blocks: int, full: int, where: str) -> None:
                            hint=f"Give 0 to {full} blocks, or `full={blocks}`.")
 
 
-def read_unit_text(text: str, where: str, default: str) -> Unit:
-    parts = split_units(text, where, 1)
-    name, values = UNIT.read_text(parts[0], where, several=False)
-    return build_unit(name or default, values, where)
-
-
-def read_units_text(text: str, where: str) -> list[Unit]:
-    units = []
-    for number, part in enumerate(split_units(text, where, MAX_BONUS_TARGETS), start=1):
-        name, values = UNIT.read_text(part, f"{where} #{number}")
-        units.append(build_unit(name or f"Target {number}", values, f"{where} #{number}"))
-    return units
-
-
-def json_unit(data: Any, where: str) -> Unit:
-    values = UNIT_JSON.read_json(data, where)
-    if "name" not in values:
-        raise InvalidInput(f"{where}: every unit needs a `name`.")
-    return build_unit(values["name"], values, where)
-
-
-def json_units(data: Any, where: str) -> list[Unit]:
-    if data is None:
-        return []
-    if not isinstance(data, list) or len(data) > MAX_BONUS_TARGETS:
-        raise InvalidInput(f"`{where}` must be a list of up to {MAX_BONUS_TARGETS} units.")
-    return [json_unit(item, f"{where}[{i}]") for i, item in enumerate(data)]
+# A quick lookup's unit, written (`Black Watch: highland blocks=3`) or a JSON object.
+UNITS = UnitReader(UNIT, UNIT_JSON, build_unit)
 
 
 # A quick lookup's (and a JSON request's) bonus target typed as the answer to `bonus_melee`.
 TYPED_BONUS_TARGET = TypedTarget(
-    lambda text: read_unit_text(text, "bonus melee target", "Target"),
+    lambda text: UNITS.one(text, "bonus melee target", "Target"),
     "the unit it attacks, written as in `bonus` (`Fusiliers: regular blocks=3`)")

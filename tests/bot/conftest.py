@@ -16,6 +16,7 @@ import discord
 import pytest
 
 import bot.buttons
+import bot.cogs.gm
 import bot.respond
 import bot.workers
 from bot.client import create_bot
@@ -47,11 +48,14 @@ def unhurried(monkeypatch: pytest.MonkeyPatch) -> None:
     is given a few seconds of work and of grace: all wall-clock, so on a loaded machine any
     command could cross them. Here each is a bound against a hang only; the tests of those
     limits set their own (``test_respond``, ``test_gm_hardening``, ``test_gm_buttons``,
-    ``test_mentions``, ``test_offline_harness``).
+    ``test_mentions``, ``test_offline_harness``, ``test_override_worker``).
     """
     monkeypatch.setattr(bot.respond, "DEFER_AFTER", UNHURRIED_SECONDS)
     monkeypatch.setattr(bot.buttons, "DEFER_AFTER", UNHURRIED_SECONDS)
     monkeypatch.setattr(bot.workers, "GRACE_SECONDS", UNHURRIED_SECONDS)
+    # How long the override's result option waits for the listing before it offers "still
+    # working" (``test_override_worker`` tests that choice with a wait of its own).
+    monkeypatch.setattr(bot.cogs.gm, "AUTOCOMPLETE_WAIT", UNHURRIED_SECONDS)
     # An override's listing of results gets a few seconds of work in the worker.
     monkeypatch.setitem(bot.workers.OutcomeWorker.__init__.__kwdefaults__, "seconds",
                         UNHURRIED_SECONDS)

@@ -157,11 +157,12 @@ async def test_a_quick_lookup_asks_too_and_keeps_its_question(battle_session):
     assert nothing.ephemeral and "already been answered" in nothing.content
 
 
-async def test_the_question_message_fits_and_pings_nobody(battle_session):
+async def test_the_question_message_pings_its_player_and_nobody_else(battle_session):
     await setup(battle_session)
     [asked] = await send(battle_session, CHARGE, user_id=OTHER)
     payload = asked.request.payload
-    assert payload["data"]["allowed_mentions"] == {"parse": []}
+    # The hussars' player, whose choice it is (test_notify has the rest).
+    assert payload["data"]["allowed_mentions"] == {"parse": [], "users": [PLAYER]}
 
 
 async def test_answers_given_ahead_play_through_without_asking(battle_session):

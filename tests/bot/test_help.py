@@ -51,6 +51,7 @@ async def test_the_overview_names_every_battle_and_gm_command(discord_session):
         named = re.findall(r"[a-z]+", line.split(f"`/{name}` ", 1)[1])
         assert set(named) >= {sub.name for sub in group.commands}, name
     assert "`/answer`" in text
+    assert "`/notify off` or `on`" in text
 
 
 async def test_the_overview_says_where_the_words_settings_and_quoting_are(discord_session):

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+import bot.cogs.gm
 from bot.offline import OfflineDiscord
 from bot.storage.models import Event
 from bot.workers import OutcomeJob, OutcomeWorker, TooSlow, work_out, work_out_odds
@@ -113,6 +114,23 @@ async def test_other_channels_are_answered_while_an_override_is_worked_out(disco
     assert refused[-1].ephemeral
     assert "That is not a result the rules allow here." in refused[-1].content
     assert (await kinds_of_events(discord_session))[-1] == "resolution"
+
+
+async def test_a_listing_not_ready_is_offered_as_still_working_and_picking_it_says_so(
+        discord_session, tmp_path, monkeypatch):
+    await big_battle(discord_session)
+    monkeypatch.setattr(bot.cogs.gm, "AUTOCOMPLETE_WAIT", 0.01)
+    with gate(tmp_path) as listing_gate:
+        gate_listings(discord_session, listing_gate)  # the listing cannot finish meanwhile
+        choices = await results(discord_session, GM_USER)
+        assert [c["value"] for c in choices] == ["still-working"]
+        assert choices[0]["name"].startswith("⏳ Still working out the possible results")
+        picked = await send(discord_session, "/gm override result:still-working",
+                            user_id=GM_USER)
+        open_gate(listing_gate)
+    assert picked[-1].ephemeral
+    assert "The list of results was not ready yet." in picked[-1].content
+    assert (await kinds_of_events(discord_session))[-1] == "resolution"  # nothing applied
 
 
 async def test_the_listing_is_cached_and_offered_to_gms_only(discord_session):

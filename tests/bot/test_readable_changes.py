@@ -13,8 +13,8 @@ def effects(message) -> list[str]:
 async def test_unit_add_says_the_units_words_plainly(discord_session):
     await reply(discord_session, SETUP[0], user_id=GM_USER)
     added = await reply(discord_session, SETUP[3], user_id=GM_USER)
-    assert added.content == ("➕ Lanciers joins the French side: french, cavalry, veteran, "
-                             "lancers, 8 figures (event #2).")
+    assert added.content == ("➕ Lanciers joins the French side: 8 figures, cavalry, veteran "
+                             "(event #2).")
 
 
 async def test_a_melee_and_a_formation_change_read_as_sentences(discord_session):

@@ -33,9 +33,9 @@ async def test_a_quick_lookup_reads_its_units_and_answers_given_ahead(discord_se
 
 async def test_units_join_in_the_rule_set_s_own_words(battle_session):
     _, rangers, voltigeurs = await setup(battle_session)
-    assert rangers.content == "➕ Rangers joins the British side: morale 7, 4 stands (event #2)."
-    assert voltigeurs.content.startswith("➕ Voltigeurs joins the French side: morale 6, "
-                                         "3 stands")
+    assert rangers.content == "➕ Rangers joins the British side: 4 stands, morale 7 (event #2)."
+    assert voltigeurs.content.startswith("➕ Voltigeurs joins the French side: 3 stands, "
+                                         "morale 6")
     refused = await reply(battle_session, '/unit add side:French name:Tirailleurs words:'
                           '"stands=3"', user_id=OTHER)
     assert refused.ephemeral and "give the unit's morale" in refused.content

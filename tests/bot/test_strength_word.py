@@ -36,8 +36,8 @@ async def test_figures_among_le_baton_words_set_the_strength(discord_session):
     await gm(discord_session, LE_BATON)
     added = await gm(discord_session, '/unit add side:French name:"4e Léger" '
                                       'words:"french inf veteran column figures=12"')
-    assert added.content == ("➕ 4e Léger joins the French side: french, infantry, veteran, "
-                             "column, 12 figures (event #2).")
+    assert added.content == ("➕ 4e Léger joins the French side: 12 figures, infantry, "
+                             "veteran, column (event #2).")
     assert (await strengths(discord_session)) == {"4e Léger": 12}
     shown = await reply(discord_session, "/battle show")
     assert "**4e Léger** · 12 figures · infantry, veteran, column" in text_of(shown)
@@ -47,8 +47,8 @@ async def test_sp_among_fire_at_will_words_sets_the_strength(discord_session):
     await gm(discord_session, FIRE_AT_WILL)
     added = await gm(discord_session, '/unit add side:French name:"La Sarre" '
                                       'words:"inf regular morale=4 sp=4"')
-    assert added.content == ("➕ La Sarre joins the French side: infantry, regular, morale 4, "
-                             "4 SP (event #2).")
+    assert added.content == ("➕ La Sarre joins the French side: 4 SP, infantry, regular, "
+                             "morale 4 (event #2).")
     assert (await strengths(discord_session)) == {"La Sarre": 4}
 
 
@@ -56,7 +56,7 @@ async def test_the_option_confirms_in_the_rule_sets_word(discord_session):
     await gm(discord_session, LE_BATON)
     added = await gm(discord_session, '/unit add side:British name:52nd '
                                       'words:"british inf veteran line" strength:8')
-    assert added.content.endswith(", 8 figures (event #2).")
+    assert added.content.startswith("➕ 52nd joins the British side: 8 figures, ")
     same = await gm(discord_session, '/unit add side:British name:Buffs '
                                      'words:"british inf line figures=6" strength:6')
     assert not same.ephemeral and (await strengths(discord_session))["Buffs"] == 6
@@ -138,6 +138,26 @@ async def test_one_block_is_said_in_the_singular(discord_session):
     session = discord_session
     await gm(session, "/battle start ruleset:tricorne name:Culloden")
     added = await gm(session, '/unit add side:Government name:Barrell words:regular strength:1')
-    assert "regular, 1 block (event" in text_of(added)
+    assert "side: 1 block, regular" in text_of(added)
     shown = text_of(await gm(session, "/battle show"))
     assert "**Barrell** · 1 block · regular" in shown
+
+
+@pytest.mark.parametrize("ruleset", BATTLE_RULESETS, ids=lambda r: r.key)
+async def test_unit_add_says_the_unit_as_its_rule_set_words_it_on_the_roster(discord_session,
+                                                                           ruleset):
+    """The confirmation leads with the strength in the rule set's word (`3 SP`, `3 figures`,
+    `3 blocks`), then what the unit is in its own words: the roster's line for it."""
+    rules = ruleset.battle
+    assert rules.unit_example, f"{ruleset.key}: give BattleRules.unit_example"
+    await gm(discord_session, f"/battle start ruleset:{ruleset.key} name:Somewhere")
+    added = await gm(discord_session, '/unit add side:Blue name:"Test Unit" '
+                                      f'words:"{rules.unit_example}" strength:3')
+    assert not added.ephemeral
+    count = strength_count(3, rules.strength_label)
+    assert added.content.startswith(f"➕ Test Unit joins the Blue side: {count}")
+    said = added.content.split(" side: ", 1)[1].rsplit(" (event #", 1)[0]
+    line = next(line for line in text_of(await reply(discord_session, "/battle show")
+                                         ).split("\n") if line.startswith("**Test Unit**"))
+    parts = [part.replace("*", "") for part in line.split(" · ")[1:]]
+    assert said == ", ".join(parts), "the confirmation and the roster line say the unit alike"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core.engagements import Engagement, EngagementWords, register_engagement_words
+from rules.core.engagements import Engagement, EngagementWords, declare_engagement_words
 from rules.core.errors import InvalidInput
 from rules.core.records import Effect
 from rules.core.roster import (
@@ -135,12 +135,18 @@ def test_the_strength_word_is_taken_out_of_the_words():
 
 
 def test_a_kind_of_engagement_may_have_its_own_words():
-    register_engagement_words({"vigil": EngagementWords(
+    declare_engagement_words("vigil-test", {"vigil": EngagementWords(
         lambda e: f"{e.sides[1][0]} watches {e.sides[0][0]}", "is kept", "is over")})
     vigil = Engagement("vigil", (("Hussars",), ("2nd Foot",)))
     assert vigil.label == "2nd Foot watches Hussars"
     assert describe_changes([Change(vigil.label, "engagement", "vigil", None, "active"),
                              Change(vigil.label, "engagement", "vigil", "active", None)]) == [
         "2nd Foot watches Hussars is kept", "2nd Foot watches Hussars is over"]
-    with pytest.raises(ValueError, match="differently"):
-        register_engagement_words({"vigil": EngagementWords(None, "starts")})
+    # Another rule set words the same kind its own way: each battle reads its own, and a
+    # change read outside any battle falls back to the plain words.
+    starts = {"vigil": EngagementWords(None, "starts", "stops")}
+    declare_engagement_words("other-vigil-test", starts)
+    assert describe_changes([Change(vigil.label_in(starts), "engagement", "vigil", None,
+                                    "active")], Wording(engagements=starts)) == [
+        "Vigil: Hussars against 2nd Foot starts"]
+    assert vigil.label == "Vigil: Hussars against 2nd Foot"

@@ -1,0 +1,565 @@
+"""The backup file of a battle: what it holds, and a file read and checked whole before
+anything is written.
+
+A file is read as strictly as the commands that built the battle: every unit goes through the
+rule set's own checks (``check_unit``, as `/unit add` and `/gm set` do), every general
+through the bounds `/general add` puts on him, the settings and the chart pack through their
+commands' checks, every row the log could put back through its table's columns, and the
+question waiting is played again to the point it was asked. The first fault refuses the whole
+file, naming where it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, Integer, String
+from sqlalchemy.sql.schema import Table
+
+from bot.battles.charts import MAX_BYTES as CHARTS_MAX_BYTES
+from bot.battles.decisions import Pending
+from bot.battles.errors import BattleError
+from bot.battles.play import play_settings
+from bot.battles.store import TABLES, roster_engagement, roster_general, roster_unit
+from bot.battles.validate import MAX_NAME, NOT_IN_NAMES, check_side
+from bot.battles.views import (
+    BattleRecord,
+    EngagementRecord,
+    EventRecord,
+    GeneralRecord,
+    UnitRecord,
+)
+from bot.storage.models import (
+    BATTLE_STATUSES,
+    ENGAGEMENT_STATUSES,
+    GENERAL_STATUSES,
+    UNIT_STATUSES,
+    UTCDateTime,
+)
+from bot.unsendable import in_json, refusal
+from rules.core.decisions import Undecided
+from rules.core.dice import ScriptedSource, parse_dice, plain_face
+from rules.core.errors import RulesError
+from rules.core.fields import json_safe
+from rules.core.registry import BattleRules
+from rules.core.roster import MAX_STRENGTH, Roster, name_key
+from rules.registry import RULESETS
+
+FORMAT = "huzzah-battle-log"
+VERSION = 1  # the readable layout players' tools read: battle, units, generals, events
+SCHEMA = 1
+"""What a backup holds beyond the readable log; a file of a newer schema is refused (this
+version of Huzzah cannot know what it would leave out)."""
+MAX_BYTES = 4 * 1024 * 1024
+"""A move of a Le Baton turn takes some 2.5 KiB of the file, snapshots and all: 4 MiB holds a
+campaign of about 1,600 moves. A larger file is refused before it is read."""
+IMPORT_HINT = "Attach the JSON file `/battle export format:json` wrote, as it was written."
+TOP_KEYS = ("format", "version", "schema", "battle", "charts", "units", "generals",
+            "engagements", "events")
+CHARTS_KEYS = ("id", "battle_id", "filename", "content", "added_by", "added_at")
+MAX_TURN = 10_000
+SNOWFLAKE = (0, 2**63 - 1)
+
+
+def check_size(filename: str, size: int) -> None:
+    """Refuses a file too large to be a backup, before it is read (its size is known)."""
+    if size > MAX_BYTES:
+        raise BattleError(f"{filename} is {size / 1024 / 1024:.1f} MiB; a battle's backup is "
+                          f"at most {MAX_BYTES // 1024 // 1024} MiB.", hint=IMPORT_HINT)
+
+
+def read_backup(data: bytes, filename: str) -> dict[str, Any]:
+    """The JSON object in a backup file, or a refusal that says what is wrong with it."""
+    check_size(filename, len(data))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BattleError(f"{filename} is not text (UTF-8).", hint=IMPORT_HINT) from None
+    try:
+        content = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise BattleError(f"{filename} nests lists or objects too deeply to be a backup.",
+                          hint=IMPORT_HINT) from None
+    except json.JSONDecodeError as error:
+        raise BattleError(f"{filename} is not JSON: {error.msg} at line {error.lineno}, "
+                          f"column {error.colno}.", hint=IMPORT_HINT) from None
+    except ValueError as error:
+        raise BattleError(f"{filename}: {error}", hint=IMPORT_HINT) from None
+    if not isinstance(content, dict):
+        raise BattleError(f"{filename} holds a JSON {type(content).__name__}, not an object.",
+                          hint=IMPORT_HINT)
+    found = in_json(content)
+    if found is not None:
+        raise refusal(found, "Take it out of the file and import it again.", filename)
+    return content
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"`{name}` is not a number a battle can hold.")
+
+
+class Refused(BattleError):
+    """A backup that cannot be imported: where in the file, and what is wrong there."""
+
+    def __init__(self, where: str, what: str, hint: str = IMPORT_HINT) -> None:
+        super().__init__(f"The backup cannot be imported: {where}: {what}", hint=hint)
+
+
+def _keys(data: Any, keys: tuple[str, ...] | frozenset[str], where: str, *,
+          all_of_them: bool = True) -> dict[str, Any]:
+    """A JSON object holding exactly ``keys`` (or, without ``all_of_them``, no others)."""
+    if not isinstance(data, dict):
+        raise Refused(where, f"a JSON object was expected, not {type(data).__name__}.")
+    unknown = [key for key in data if key not in keys]
+    if unknown:
+        raise Refused(where, f"unknown field `{unknown[0]}`.")
+    missing = [key for key in keys if key not in data] if all_of_them else []
+    if missing:
+        raise Refused(where, f"the field `{missing[0]}` is missing.")
+    return data
+
+
+def _columns_checked(table: Table, values: Mapping[str, Any], where: str) -> None:
+    """Each value as its column takes it: whole numbers within the column's range, text
+    within its length, times as ISO 8601 text, null only where the column takes it."""
+    for key, value in values.items():
+        column = table.c[key]
+        said = f"{where}, `{key}`"
+        if value is None:
+            if not column.nullable and not column.primary_key:
+                raise Refused(said, "it cannot be null.")
+            continue
+        kind = column.type
+        if isinstance(kind, Integer):
+            bits = 63 if isinstance(kind, BigInteger) else 31
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise Refused(said, f"a whole number was expected, not `{_shown(value)}`.")
+            if not -2**bits <= value < 2**bits:
+                raise Refused(said, f"{value} is out of range.")
+        elif isinstance(kind, String):
+            if not isinstance(value, str):
+                raise Refused(said, f"text was expected, not `{_shown(value)}`.")
+            if kind.length is not None and len(value) > kind.length:
+                raise Refused(said, f"it is {len(value)} characters long; it takes "
+                                    f"{kind.length}.")
+        elif isinstance(kind, UTCDateTime):
+            time_of(value, said)
+
+
+def time_of(value: Any, where: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise Refused(where, f"`{_shown(value)}` is not a time in UTC (ISO 8601).")
+    return moment
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:40]
+
+
+def _row(table: str, data: Any, keys: tuple[str, ...], where: str) -> dict[str, Any]:
+    """One row of the file: exactly its fields, each as its column takes it."""
+    values = _keys(data, keys, where)
+    _columns_checked(TABLES[table], values, where)
+    return values
+
+
+def _record_keys(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(kind))
+
+
+def _within(value: int | None, bounds: tuple[int, int], where: str, field: str,
+            hint: str) -> None:
+    if value is None:
+        return
+    low, high = bounds
+    if value < low:
+        raise Refused(where, f"`{field}` cannot be below {low}.", hint=hint)
+    if value > high:
+        raise Refused(where, f"`{field}` cannot be above {high}.", hint=hint)
+
+
+def _one_of(value: Any, allowed: tuple[str, ...], where: str, field: str) -> None:
+    if value not in allowed:
+        raise Refused(where, f"`{field}` is one of {', '.join(allowed)}, not "
+                             f"`{_shown(value)}`.")
+
+
+def _checked_by_rules(check: Callable[[], Any], where: str) -> Any:
+    """A rule set's own check, its refusal said as the backup's."""
+    try:
+        return check()
+    except Refused:
+        raise
+    except RulesError as error:
+        raise Refused(where, error.message, hint=error.hint or IMPORT_HINT) from None
+
+
+@dataclass
+class Backup:
+    """A file read and checked whole: the rows to write, as the file has them."""
+
+    battle: dict[str, Any]
+    charts: dict[str, Any] | None
+    units: list[dict[str, Any]]
+    generals: list[dict[str, Any]]
+    engagements: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    pending: Pending | None
+
+
+def checked_backup(data: Mapping[str, Any]) -> Backup:
+    """The backup read and checked whole (see the module's doc), or a refusal naming the
+    first fault."""
+    top = _keys(dict(data), TOP_KEYS, "the file", all_of_them=False)
+    if top.get("format") != FORMAT:
+        raise Refused("the file", "it is not a Huzzah battle export (its `format` is not "
+                                  f"`{FORMAT}`).")
+    schema = top.get("schema")
+    if schema is None or "events" not in top:
+        raise Refused("the file", "it holds no `schema`: it was exported before battles "
+                                  "could be imported, and lacks what rebuilding one needs.",
+                      hint="Export the battle again with `/battle export format:json`.")
+    if isinstance(schema, bool) or not isinstance(schema, int) or schema < 1:
+        raise Refused("the file", f"`schema` {_shown(schema)} is not a schema version.")
+    if schema > SCHEMA:
+        raise Refused("the file", f"it was written by a newer Huzzah (schema {schema}; this "
+                                  f"one reads up to {SCHEMA}).",
+                      hint="Import it with the Huzzah that exported it, or a newer one.")
+    _keys(top, TOP_KEYS, "the file")
+    if top["version"] != VERSION:
+        raise Refused("the file", f"`version` {_shown(top['version'])} is not {VERSION}.")
+    battle = _row("battles", top["battle"], _record_keys(BattleRecord), "the battle")
+    ruleset = RULESETS.get(battle["ruleset"])
+    if ruleset is None or ruleset.battle is None:
+        known = ", ".join(r.key for r in RULESETS.values() if r.battle)
+        raise Refused("the battle", f"`{battle['ruleset']}` is not a rule set this Huzzah "
+                                    "plays battles with.", hint=f"Rule sets: {known}.")
+    rules = ruleset.battle
+    _check_battle(battle, rules)
+    charts = _check_charts(top["charts"], rules)
+    units = _lists(top, "units")
+    generals = _lists(top, "generals")
+    engagements = _lists(top, "engagements")
+    events = _lists(top, "events")
+    units = [_row("units", u, _record_keys(UnitRecord), f"unit #{n}")
+             for n, u in enumerate(units, 1)]
+    generals = [_row("generals", g, _record_keys(GeneralRecord), f"general #{n}")
+                for n, g in enumerate(generals, 1)]
+    engagements = [_row("engagements", e, _record_keys(EngagementRecord), f"engagement #{n}")
+                   for n, e in enumerate(engagements, 1)]
+    _check_roster(battle, units, generals, engagements, rules)
+    events = [_row("events", e, _record_keys(EventRecord), f"event #{n}")
+              for n, e in enumerate(events, 1)]
+    _check_log(battle, events)
+    pending = _check_pending(battle, events, rules)
+    _check_ids(battle, charts, units, generals, engagements)
+    backup = Backup(battle, charts, units, generals, engagements, events, pending)
+    _check_move(backup, rules)
+    return backup
+
+
+def _lists(top: Mapping[str, Any], key: str) -> list[Any]:
+    if not isinstance(top[key], list):
+        raise Refused(f"`{key}`", "a JSON list was expected.")
+    return top[key]
+
+
+def _check_battle(battle: dict[str, Any], rules: BattleRules) -> None:
+    where = "the battle"
+    name = battle["name"]
+    if not name.strip():
+        raise Refused(where, "it has no name.")
+    _one_of(battle["status"], BATTLE_STATUSES, where, "status")
+    for key in ("created_by", "gm_role_id"):
+        _within(battle[key], SNOWFLAKE, where, key, IMPORT_HINT)
+    if battle["turn"] < 1 or battle["turn"] > MAX_TURN:
+        raise Refused(where, f"`turn` {battle['turn']} is not a turn (1 to {MAX_TURN}).")
+    if battle["phase"] is not None and battle["phase"] not in rules.phases:
+        raise Refused(where, f"`phase` `{battle['phase']}` is not one of the rule set's.",
+                      hint=f"Its phases: {', '.join(rules.phases) or 'none'}.")
+    if battle["last_seq"] < 0:
+        raise Refused(where, "`last_seq` cannot be below 0.")
+    sides = battle["sides"]
+    if sides is not None:
+        if (not isinstance(sides, list) or len(sides) != 2
+                or not all(isinstance(s, str) for s in sides)):
+            raise Refused(where, "`sides` is a list of two sides.")
+        checked = [_checked_by_rules(lambda s=s: check_side(s), where) for s in sides]
+        if checked != sides or name_key(sides[0]) == name_key(sides[1]):
+            raise Refused(where, "`sides` holds two different sides, as `/battle start "
+                                 "sides:` takes them.")
+    settings = battle["settings"]
+    if not isinstance(settings, dict):
+        raise Refused(where, "`settings` is a JSON object.")
+    # As `/battle setting` takes each, and as they must read together.
+    read = _checked_by_rules(lambda: json_safe(rules.settings.read_json(settings,
+                                                                        "settings")), where)
+    if rules.check_settings is not None:
+        _checked_by_rules(lambda: rules.check_settings(read), where)  # type: ignore[misc]
+    battle["settings"] = read  # as `/battle setting` keeps each
+    queue = battle["dice_queue"]
+    if not isinstance(queue, list) or not all(
+            isinstance(f, int | str) and not isinstance(f, bool) for f in queue):
+        raise Refused(where, "`dice_queue` is a list of dice faces.")
+    typed = _checked_by_rules(
+        lambda: parse_dice(" ".join(str(f) for f in queue), rules.dice_faces), where)
+    if [plain_face(f) for f in typed] != queue:
+        raise Refused(where, "`dice_queue` holds faces the rule set's dice do not show.",
+                      hint=rules.dice_faces.hint())
+    if battle["pending"] is not None and not isinstance(battle["pending"], dict):
+        raise Refused(where, "`pending` is a question (a JSON object) or null.")
+    for key in ("created_at", "ended_at"):
+        if battle[key] is not None:
+            time_of(battle[key], f"{where}, `{key}`")
+
+
+def _check_charts(charts: Any, rules: BattleRules) -> dict[str, Any] | None:
+    if charts is None:
+        return None
+    where = "the chart pack"
+    values = _row("charts", charts, CHARTS_KEYS, where)
+    if rules.charts is None:
+        raise Refused(where, "this rule set takes no chart pack.")
+    if not isinstance(values["content"], dict):
+        raise Refused(where, "`content` is a JSON object.")
+    _within(values["added_by"], SNOWFLAKE, where, "added_by", IMPORT_HINT)
+    size = len(json.dumps(values["content"], ensure_ascii=False).encode())
+    if size > CHARTS_MAX_BYTES:
+        raise Refused(where, f"it is {size // 1024} KiB; a chart pack is at most "
+                             f"{CHARTS_MAX_BYTES // 1024} KiB.")
+    # Read as `/battle charts file:` reads a pack.
+    spec = rules.charts
+    _checked_by_rules(lambda: spec.describe(values["content"]), where)
+    return values
+
+
+def _check_name(name: str, where: str) -> None:
+    if (name != " ".join(name.split()) or not name or len(name) > MAX_NAME
+            or any(c in name for c in NOT_IN_NAMES)):
+        raise Refused(where, f"`{name}` cannot be a name.",
+                      hint=f"Names are 1 to {MAX_NAME} characters, without ; : or \".")
+
+
+def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
+                  generals: list[dict[str, Any]], engagements: list[dict[str, Any]],
+                  rules: BattleRules) -> None:
+    """Units and generals held to what `/unit add`, `/general add` and `/gm set` let a
+    player or GM enter; engagements between the battle's units."""
+    names: dict[str, str] = {}
+    sides: dict[str, str] = {name_key(s): s for s in battle["sides"] or []}
+    strength_hint = f"Use 0 to {MAX_STRENGTH}, as `/unit add` and `/gm set` do."
+
+    def named(row: dict[str, Any], where: str) -> None:
+        _check_name(row["name"], where)
+        if row["name_key"] != name_key(row["name"]):
+            raise Refused(where, "`name_key` is not the name's lookup form.")
+        if row["name_key"] in names:
+            raise Refused(where, f"there is already a unit or general called "
+                                 f"{names[row['name_key']]}.")
+        names[row["name_key"]] = row["name"]
+        side = _checked_by_rules(lambda: check_side(row["side"]), where)
+        known = sides.setdefault(name_key(side), side)
+        if side != row["side"] or known != side:
+            raise Refused(where, f"`side` `{row['side']}` is not spelled as the battle's.")
+        if len(sides) > 2:
+            raise Refused(where, f"`{side}` would be a third side; a battle has two.")
+        _within(row["added_by"], SNOWFLAKE, where, "added_by", IMPORT_HINT)
+
+    for row in units:
+        where = f"unit {row['name']}"
+        named(row, where)
+        _one_of(row["status"], UNIT_STATUSES, where, "status")
+        _within(row["strength"], (0, MAX_STRENGTH), where, "strength", strength_hint)
+        if not isinstance(row["attributes"], dict):
+            raise Refused(where, "`attributes` is a JSON object.")
+        # As `/gm set` checks a unit it leaves: a unit out of the battle keeps the strength
+        # it left with.
+        counted = row["strength"] if row["status"] != "gone" else None
+        # Kept as the check gives them back, as `/gm set` keeps a unit it checked.
+        row["attributes"] = _checked_by_rules(
+            lambda row=row, counted=counted: rules.check_unit(
+                row["name"], row["attributes"], counted, row["name"]), where)
+    for row in generals:
+        where = f"general {row['name']}"
+        named(row, where)
+        _one_of(row["status"], GENERAL_STATUSES, where, "status")
+        _within(row["wounds"], (0, rules.max_wounds), where, "wounds",
+                f"A general carries 0 to {rules.max_wounds} light wounds here.")
+        if rules.general_values is None:
+            if row["value"] is not None:
+                raise Refused(where, "this rule set's generals carry no value.")
+        else:
+            low, high = rules.general_values
+            _within(row["value"], rules.general_values, where, "value", f"Use {low} to {high}.")
+    unit_keys = {u["name_key"]: u["name"] for u in units}
+    for row in units:
+        # A general removed leaves the units he commanded naming him: a name, not a link.
+        if row["commander"] is not None:
+            _check_name(row["commander"], f"unit {row['name']}, `commander`")
+    for row in generals:
+        if row["unit_name"] is not None and unit_keys.get(
+                name_key(row["unit_name"])) != row["unit_name"]:
+            raise Refused(f"general {row['name']}", f"`unit_name` {row['unit_name']} is not "
+                                                    "a unit of the battle.")
+    for number, row in enumerate(engagements, 1):
+        where = f"engagement #{number}"
+        _one_of(row["status"], ENGAGEMENT_STATUSES, where, "status")
+        if not isinstance(row["state"], dict):
+            raise Refused(where, "`state` is a JSON object.")
+        engaged = row["sides"]
+        if (not isinstance(engaged, list) or len(engaged) != 2
+                or not all(isinstance(side, list) and side for side in engaged)):
+            raise Refused(where, "`sides` is two lists of units.")
+        for name in (n for side in engaged for n in side):
+            if row["status"] == "active" and (not isinstance(name, str)
+                                              or unit_keys.get(name_key(name)) != name):
+                raise Refused(where, f"`{_shown(name)}` is not a unit of the battle.")
+        time_of(row["created_at"], f"{where}, `created_at`")
+
+
+def _check_log(battle: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """The log gapless from #1, up to the battle's count; each change a snapshot of one of
+    the battle's rows, as its table holds it."""
+    seqs = [e["seq"] for e in events]
+    if seqs != list(range(1, len(events) + 1)) or battle["last_seq"] != len(events):
+        raise Refused("the log", "its events are not numbered #1 on without a gap, up to "
+                                 "the battle's count (`last_seq`).")
+    count = len(events)
+    for event in events:
+        where = f"event #{event['seq']}"
+        time_of(event["created_at"], f"{where}, `created_at`")
+        for key in ("undone_by", "reverts"):
+            if event[key] is not None and not 1 <= event[key] <= count:
+                raise Refused(where, f"`{key}` names no event of the log.")
+        _within(event["user_id"], SNOWFLAKE, where, "user_id", IMPORT_HINT)
+        for key in ("request", "resolution"):
+            if event[key] is not None and not isinstance(event[key], dict):
+                raise Refused(where, f"`{key}` is a JSON object or null.")
+        if not isinstance(event["changes"], list):
+            raise Refused(where, "`changes` is a list.")
+        for change in event["changes"]:
+            _check_change(change, battle["id"], where)
+
+
+_CHANGE_KEYS = ("table", "id", "before", "after")
+_RESTORED_TABLES = ("battles", "units", "generals", "engagements", "charts")
+
+
+def _check_change(change: Any, battle_id: int, where: str) -> None:
+    _keys(change, _CHANGE_KEYS, f"{where}, a change")
+    table = change["table"]
+    if table not in _RESTORED_TABLES:
+        raise Refused(f"{where}, a change", f"`table` `{_shown(table)}` is not one of the "
+                                            "battle's.")
+    if isinstance(change["id"], bool) or not isinstance(change["id"], int):
+        raise Refused(f"{where}, a change", "`id` is a whole number.")
+    if table == "battles" and change["id"] != battle_id:
+        raise Refused(f"{where}, a change", "it changes another battle.")
+    columns = frozenset(TABLES[table].c.keys())
+    for state in ("before", "after"):
+        values = change[state]
+        if values is None:
+            continue
+        said = f"{where}, a change to {table} ({state})"
+        _keys(values, columns, said, all_of_them=False)
+        _columns_checked(TABLES[table], values, said)
+        # What undo could put back is held to what a command could enter.
+        if table == "units":
+            _within(values.get("strength"), (0, MAX_STRENGTH), said, "strength",
+                    f"Use 0 to {MAX_STRENGTH}.")
+            if "status" in values:
+                _one_of(values["status"], UNIT_STATUSES, said, "status")
+        if table == "generals" and "status" in values:
+            _one_of(values["status"], GENERAL_STATUSES, said, "status")
+        if table == "battles" and "status" in values:
+            _one_of(values["status"], BATTLE_STATUSES, said, "status")
+        if table == "engagements" and "status" in values:
+            _one_of(values["status"], ENGAGEMENT_STATUSES, said, "status")
+
+
+def _check_pending(battle: dict[str, Any], events: list[dict[str, Any]],
+                   rules: BattleRules) -> Pending | None:
+    data = battle["pending"]
+    if data is None:
+        return None
+    where = "the question waiting"
+    try:
+        pending = Pending.from_dict(data)
+        same = pending.to_dict() == data and pending.question.to_dict() == data["question"]
+    except (KeyError, TypeError, ValueError, AttributeError, RulesError):
+        same = False
+    if not same:
+        raise Refused(where, "it is not a question as Huzzah keeps one.")
+    procedures = RULESETS[battle["ruleset"]].procedures
+    if pending.ruleset != battle["ruleset"] or pending.procedure not in procedures:
+        raise Refused(where, f"`{pending.procedure}` is not a procedure of the battle's "
+                             "rule set.")
+    asked = events[pending.seq - 1] if isinstance(pending.seq, int) and \
+        1 <= pending.seq <= len(events) else None
+    if asked is None or asked["kind"] != "question" or asked["undone_by"] is not None:
+        raise Refused(where, "`seq` is not the event that asked it.")
+    if not pending.question.answers:
+        raise Refused(where, "it offers no answer.")
+    for key in ("asked_by", "answerer"):
+        _within(data[key], SNOWFLAKE, where, key, IMPORT_HINT)
+    typed = _checked_by_rules(
+        lambda: parse_dice(" ".join(str(f) for f in pending.faces), rules.dice_faces), where)
+    if [plain_face(f) for f in typed] != data["faces"]:
+        raise Refused(where, "`faces` holds faces the rule set's dice do not show.")
+    return replace(pending, faces=typed)
+
+
+def _check_move(backup: Backup, rules: BattleRules) -> None:
+    """The move the question belongs to, played again on the battle as the file has it with
+    the dice rolled before the question, stops at that very question: so its buttons and
+    `/answer` play it on once imported."""
+    pending = backup.pending
+    if pending is None:
+        return
+    roster = Roster(tuple(roster_unit(_Fields(u)) for u in backup.units),
+                    tuple(roster_general(_Fields(g)) for g in backup.generals),
+                    tuple(roster_engagement(_Fields(e)) for e in backup.engagements
+                          if e["status"] == "active"))
+    charts = backup.charts["content"] if backup.charts else None
+    settings = play_settings(backup.battle["ruleset"], backup.battle["settings"], charts)
+    try:
+        prepared = rules.prepare(pending.procedure, pending.options, roster, settings)
+        prepared(ScriptedSource(pending.faces))
+        asked = None
+    except Undecided as undecided:
+        asked = undecided.question
+    # The file is no command's: whatever the engine makes of it, a fault here is the file's.
+    except Exception as error:
+        said = error.message if isinstance(error, RulesError) else type(error).__name__
+        raise Refused("the question waiting", f"its move does not play on this battle "
+                                              f"({said}).") from None
+    if asked is None or asked.to_dict() != pending.question.to_dict():
+        raise Refused("the question waiting", "its move, played again on this battle with "
+                                              "the same dice, does not ask it.")
+
+
+class _Fields:
+    """A row of the file read as the store reads a row's columns (``row.name``)."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
+def _check_ids(battle: dict[str, Any], charts: dict[str, Any] | None,
+               *tables: list[dict[str, Any]]) -> None:
+    rows = [*(row for rows in tables for row in rows), *([charts] if charts else [])]
+    for row in rows:
+        if row["battle_id"] != battle["id"]:
+            raise Refused("the roster", "a row belongs to another battle (`battle_id`).")
+    for rows in tables:
+        ids = [row["id"] for row in rows]
+        if len(set(ids)) != len(ids):
+            raise Refused("the roster", "two rows of one kind share an `id`.")

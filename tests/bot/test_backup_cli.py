@@ -1,0 +1,101 @@
+"""An operator's backups: `huzzah battle export` and `huzzah battle import` on DATABASE_URL,
+and `/battle import` in the console with the file's path, all through the same service."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .test_backups import compared
+from .test_console import ROOT, console
+
+SETUP = [
+    '/battle start ruleset:skirmish name:"Example Ridge"',
+    '/unit add side:British name:Rangers words:"morale=7" strength:4',
+    '/unit add side:French name:Voltigeurs words:"morale=6 stands=3"',
+    '/melee skirmish attacker:Rangers defender:Voltigeurs dice:"5 4 1 2 6 3 2 4 5"',
+]
+
+
+def huzzah(*args: str, database: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+           "HUZZAH_EXAMPLES": "1"}
+    env.pop("DISCORD_TOKEN", None)
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], text=True,
+                          capture_output=True, cwd=ROOT, timeout=120, env=env)
+
+
+def last_line(done: subprocess.CompletedProcess) -> str:
+    """What the command said last on standard error (the migration's log comes first)."""
+    return done.stderr.splitlines()[-1]
+
+
+def test_an_operator_backs_a_battle_up_and_restores_it_in_another_channel(tmp_path):
+    database = tmp_path / "bot.db"
+    played = console(*SETUP, args=("--user", "2000"), database=database)
+    assert played.returncode == 0 and "❓ Fall back or test" in played.stdout, played.stdout
+
+    backup = tmp_path / "ridge.json"
+    done = huzzah("battle", "export", "--channel", "100", "--output", str(backup),
+                  database=database)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"huzzah: exported Example Ridge: 4 events from channel 100 to " \
+                          f"{backup}\n"
+    data = json.loads(backup.read_text())
+    assert data["battle"]["pending"]["question"]["key"] == "fall_back"
+
+    done = huzzah("battle", "import", "--channel", "200", str(backup), database=database)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ("huzzah: restored Example Ridge in channel 200: 2 units, "
+                           "0 generals, 4 events, waiting for an answer\n")
+    to_stdout = huzzah("battle", "export", "--channel", "200", database=database)
+    assert to_stdout.returncode == 0, to_stdout.stderr
+    moved = json.loads(to_stdout.stdout)
+    assert compared(moved) == compared(data)
+    # The battle keeps its GM: he answers in the new channel, and undoes there.
+    answered = console("/answer choice:test", "/gm undo", "/gm undo",
+                       args=("--user", "2000", "--channel", "200"), database=database)
+    assert answered.returncode == 0, answered.stderr
+    assert "Voltigeurs break test" in answered.stdout
+    assert "Undid #5" in answered.stdout and "Undid #4" in answered.stdout
+
+    again = huzzah("battle", "import", "--channel", "200", str(backup), database=database)
+    assert again.returncode == 2 and again.stdout == ""
+    assert last_line(again).startswith("huzzah: This channel already has a battle: Example Ridge.")
+
+
+def test_the_console_imports_a_file_by_its_path(tmp_path):
+    database = tmp_path / "bot.db"
+    console(*SETUP, args=("--user", "2000"), database=database)
+    backup = tmp_path / "ridge.json"
+    assert huzzah("battle", "export", "--channel", "100", "-o", str(backup),
+                  database=database).returncode == 0
+    done = console(f"/battle import file:{backup}", "/battle show",
+                   args=("--user", "3000", "--channel", "300"), database=database)
+    assert done.returncode == 0, done.stderr
+    assert "📥 Battle restored: Example Ridge" in done.stdout
+    assert "GM: @user-3000" in done.stdout or "GM: <@3000>" in done.stdout, done.stdout
+    assert "Rangers" in done.stdout.split("> /battle show")[1]
+
+
+def test_refusals_on_the_command_line(tmp_path):
+    database = tmp_path / "bot.db"
+    none = huzzah("battle", "export", "--channel", "100", database=database)
+    assert none.returncode == 2
+    assert last_line(none).startswith("huzzah: There is no battle in this channel.")
+    # A file far over the cap is refused by its size, before it is read.
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as handle:
+        handle.truncate(8 * 1024**3)
+    done = huzzah("battle", "import", "--channel", "100", str(huge), database=database)
+    assert done.returncode == 2
+    assert last_line(done).startswith("huzzah: huge.json is 8192.0 MiB; a battle's backup is at "
+                                  "most 4 MiB.")
+    missing = huzzah("battle", "import", "--channel", "100", str(tmp_path / "no.json"),
+                     database=database)
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    bad = huzzah("battle", "export", "--channel", "general", database=database)
+    assert bad.returncode == 2 and "is not a channel id" in bad.stderr
