@@ -99,8 +99,8 @@ def overview(tree: app_commands.CommandTree,
         f"**A battle here**: {battle}\nThen the commands above move its units; "
         "`lookup:true` only looks up.",
         f"**GM**: {subcommand_names(tree, GM_GROUP)}",
-        "`/answer` the question a roll waits on; `/notify off` or `on`: a ping when one "
-        "waits on you",
+        # One phone line: the overview is held to two screens.
+        "`/answer` a question; `/notify off` or `on`: pings",
     )
     return pack(EmbedSpec(title=TITLE, description="\n".join(lines), colour=HELP_COLOUR))
 
