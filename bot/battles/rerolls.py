@@ -31,6 +31,9 @@ BESIDE_THE_ROSTER = ("dice_queue", "gm_role")
 # What a taken-back move leaves as it is now: the GM's queue (the dice it took stay spent).
 KEPT_BY_A_REROLL = ("dice_queue",)
 
+MOVE_EVENTS = 50
+"""More events than one move logs (its roll and the answers on its way)."""
+
 ListingKey = tuple[int, int]  # (battle id, seq of the move's last event)
 
 
@@ -61,10 +64,29 @@ def numbers(events: list[Row]) -> str:
     return f"#{events[0].seq}" if len(events) == 1 else f"#{events[0].seq}–#{events[-1].seq}"
 
 
+# Why a reroll or an override took back the move's events, as their undo events say it.
+TO_REROLL, TO_OVERRIDE = "to reroll it", "to override it"
+
+
 def take_back(tx: BattleTx, events: list[Row], why: str) -> None:
     """Undo each event of the move, newest first, leaving the GM's dice queue as it is."""
     for event in reversed(events):
         tx.undo(event, f"Undid #{event.seq} {why}", keeping=KEPT_BY_A_REROLL)
+
+
+def taken_back_by(tx: BattleTx, replacing: Row) -> list[Row]:
+    """The undo events with which a reroll or an override took back the move it replaced:
+    those recorded just before it, newest first."""
+    if replacing.kind not in ("reroll", "override"):
+        return []
+    why = TO_REROLL if replacing.kind == "reroll" else TO_OVERRIDE
+    found: list[Row] = []
+    for event in tx.events_before(replacing.seq, MOVE_EVENTS):
+        if event.kind != "undo" or event.undone_by is not None or \
+                not event.summary.endswith(why):
+            break
+        found.append(event)
+    return found
 
 
 def check_last(tx: BattleTx, events: list[Row], expected: ListingKey | None) -> None:
@@ -91,7 +113,7 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     tx.require_gm("reroll")
     events = last_move(tx)
     check_last(tx, events, expected)
-    take_back(tx, events, "to reroll it")
+    take_back(tx, events, TO_REROLL)
     procedure, options = events[0].request["procedure"], move_options(events)
     try:
         return play_in_battle(tx, procedure, options, None, kind="reroll",
@@ -130,7 +152,7 @@ def override_last(tx: BattleTx, key: ListingKey, found: Enumeration,
     chosen = found.find(result)
     if chosen is None:
         raise not_listed(found)
-    take_back(tx, events, "to override it")
+    take_back(tx, events, TO_OVERRIDE)
     # The answers on the way to this result replace those the players gave.
     options = move_options(events)
     if chosen.answers:

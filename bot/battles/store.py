@@ -15,7 +15,7 @@ made to it is what the next read and the log see.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +102,11 @@ _UPDATE = {name: update(table).where(table.c.id == bindparam("row_id"))
            for name, table in TABLES.items()}
 _DELETE = {name: delete(table).where(table.c.id == bindparam("row_id"))
            for name, table in TABLES.items()}
+# An event an undo took back, put back by undoing that undo: it counts as not undone again.
+_REDONE = (update(TABLES["events"])
+           .where(TABLES["events"].c.battle_id == bindparam("battle"),
+                  TABLES["events"].c.seq == bindparam("event_seq"))
+           .values(undone_by=None))
 # An event as undo reads it: all but the recorded resolution, the largest column, never read.
 _EVENT_COLUMNS = [c for c in TABLES["events"].c if c.key != "resolution"]
 
@@ -548,12 +553,29 @@ class BattleTx:
         found = self._read(table, _BY_ID[table], {"row_id": row_id})
         return found[0] if found else None
 
-    def undo(self, event: Row, summary: str, *, keeping: tuple[str, ...] = ()) -> Row:
+    def undo(self, event: Row, summary: str, *, keeping: tuple[str, ...] = (),
+             redoing: Sequence[Row] = ()) -> Row:
+        """Undo ``event``, and with it the undo events in ``redoing`` (newest first): what
+        those took back is put back, and counts as not undone again."""
         self.revert(event, keeping=keeping)
+        for taken_back in redoing:  # they left the dice queue alone (``take_back``)
+            self.revert(taken_back)
         undo = self.record("undo", summary, reverts=event.seq)
-        self.conn.execute(_UPDATE["events"], {"row_id": event.id, "undone_by": undo.seq})
-        event.undone_by = undo.seq
+        for row in (event, *redoing):
+            self.conn.execute(_UPDATE["events"], {"row_id": row.id, "undone_by": undo.seq})
+            row.undone_by = undo.seq
+        for taken_back in redoing:
+            self.conn.execute(_REDONE, {"battle": event.battle_id,
+                                       "event_seq": taken_back.reverts})
         return undo
+
+    def events_before(self, seq: int, limit: int) -> list[Row]:
+        """Up to ``limit`` events just before ``seq``, newest first, undo events included."""
+        events = TABLES["events"]
+        statement = (select(*_EVENT_COLUMNS)
+                     .where(events.c.battle_id == self.require_battle().id, events.c.seq < seq)
+                     .order_by(events.c.seq.desc()).limit(limit))
+        return [Row("events", found._mapping) for found in self.conn.execute(statement)]
 
 
 def restoring(change: dict[str, Any], exists: bool) -> tuple[str, dict[str, Any]] | None:

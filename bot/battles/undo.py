@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.battles.errors import NotTheLast
+from bot.battles.rerolls import taken_back_by
 from bot.battles.store import BattleTx
 
 
@@ -27,6 +28,8 @@ class Undone:
     # Where the undo put the battle's turn back to, when it moved it: the undone event's
     # summary then says where that event had moved it, which is no longer so.
     back_to: TurnAt | None = None
+    # Undoing a reroll or an override puts back the result it replaced: those events.
+    brought_back: tuple[int, ...] = ()
 
 
 def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
@@ -36,8 +39,12 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     event = tx.last_undoable()
     if expected is not None and expected != (battle.id, event.seq):
         raise NotTheLast(expected[1], event.seq if expected[0] == battle.id else None)
-    undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}")
-    return Undone(event.seq, event.kind, event.summary, undo.seq, turn_put_back(undo.changes))
+    # A reroll or an override replaced a result: taking it back brings that result back,
+    # as a GM who undoes his correction expects (docs/battles.md).
+    redoing = taken_back_by(tx, event)
+    undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", redoing=redoing)
+    return Undone(event.seq, event.kind, event.summary, undo.seq, turn_put_back(undo.changes),
+                  tuple(sorted(e.reverts for e in redoing)))
 
 
 def turn_put_back(changes: list[dict[str, Any]]) -> TurnAt | None:

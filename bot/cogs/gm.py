@@ -83,8 +83,12 @@ class GM(commands.Cog):
         # had moved the battle on to.
         said = escape(undone.summary) if undone.back_to is None else \
             f"back to {turn_line(undone.back_to)}"
+        back = ""
+        if undone.brought_back:
+            seqs = ", ".join(f"#{seq}" for seq in undone.brought_back)
+            back = f" The result it replaced ({seqs}) stands again."
         return public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
-                      f"{said} (event #{undone.undo_seq}).")
+                      f"{said} (event #{undone.undo_seq}).{back}")
 
     @gm.command(name="reroll", description="Undo the last roll and roll it again")
     async def reroll(self, interaction: discord.Interaction) -> None:

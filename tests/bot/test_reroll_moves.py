@@ -141,3 +141,46 @@ async def test_override_while_a_question_waits(battle_session):
     assert not result.ephemeral and "GM" in result.embeds[0]["footer"]["text"]
     async with battle_session.client.db.transaction() as s:
         assert (await s.scalar(select(Battle))).pending is None
+
+
+async def strengths(session) -> dict[str, tuple[int, bool]]:
+    return {name: (unit.strength, bool(unit.attributes.get("routing")))
+            for name, unit in (await units(session)).items()}
+
+
+async def test_undoing_a_reroll_or_an_override_brings_back_the_result_it_replaced(
+        battle_session):
+    await setup_battle(battle_session)
+    before = await strengths(battle_session)
+    first = await reply(battle_session, f'{FAW_MELEE} dice:"6 1 6 6"')
+    assert first.embeds[0]["title"] == "💥 Attackers win by 5: 2nd Foot routs, −2 SP"
+    after_first = await strengths(battle_session)
+    assert after_first["2nd Foot"] == (before["2nd Foot"][0] - 2, True)
+    await gm(battle_session, '/gm dice dice:"1 6 6 6"')
+    rerolled = await gm(battle_session, "/gm reroll")
+    assert rerolled.embeds[0]["title"] == "💥 Defenders win by 5: Béarn routs, −2 SP"
+    assert (await strengths(battle_session))["2nd Foot"] == before["2nd Foot"]
+
+    undone = await gm(battle_session, "/gm undo")
+    assert undone.content.startswith("↩️ Undid #11 (reroll)"), undone.content
+    assert undone.content.endswith("The result it replaced (#8) stands again.")
+    assert await strengths(battle_session) == after_first
+    log = await events(battle_session)
+    assert log[7].undone_by is None  # the first roll counts again: undo and reroll reach it
+    assert log[9].undone_by == log[10].undone_by == 12  # the reroll and its take-back
+
+    # An override likewise; and a second undo takes back the first roll itself.
+    menu = await gm(battle_session, "/gm override")
+    [select] = [c for row in menu.components for c in row["components"]]
+    tie = next(o for o in select["options"] if o["label"].startswith("Béarn retires"))
+    await battle_session.pick(menu, tie["label"], channel_id=CHANNEL, user_id=GM_USER,
+                              guild_id=GUILD)
+    assert (await strengths(battle_session))["2nd Foot"] == before["2nd Foot"]  # a tie
+    undone = await gm(battle_session, "/gm undo")
+    assert "(override)" in undone.content and "(#8) stands again" in undone.content
+    assert await strengths(battle_session) == after_first
+    assert (await gm(battle_session, "/gm undo")).content.startswith("↩️ Undid #9 (dice")
+    undone = await gm(battle_session, "/gm undo")
+    assert undone.content.startswith("↩️ Undid #8 (resolution)"), undone.content
+    assert "stands again" not in undone.content
+    assert await strengths(battle_session) == before
