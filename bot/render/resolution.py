@@ -235,8 +235,14 @@ def said_in(heads: Sequence[str], unit: str, text: str) -> bool:
     amounts = [f"{n} {measure}" for n, measure in _AMOUNT.findall(text)]
     if amounts:
         return any(amount in head for amount in amounts for head in heads)
-    words = [w for w in text.split() if w not in ("is", "the", "a")]
-    return bool(words) and any(words[0][:4] in head for head in heads)
+    words = [w.strip('",.;:') for w in text.split() if w not in ("is", "the", "a")]
+    if not words:
+        return False
+    # The verb's stem ("rout" in "is routing"), or a word of the effect's own that the line
+    # repeats ("forms square": "is now in square"; "leaves a charge marker": "has a charge
+    # marker"): the roster's line says the same change in its own words.
+    return any(words[0][:4] in head or any(len(w) >= 5 and w in head for w in words[1:])
+               for head in heads)
 
 
 def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, *,

@@ -106,6 +106,9 @@ async def test_lancers_charge_a_line_that_forms_square_and_pass_through(battle_s
                          '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
     assert charge.embeds[0]["title"] == "↔️ Lanciers contacts Buffs: melee in phase 6"
     assert "📋 Buffs is now in square" in text_of(charge)
+    # Each change said once: by the roster's line, not again by the effect beside it.
+    assert "Buffs forms square" not in text_of(charge)
+    assert "leaves a charge marker" not in text_of(charge)
     melee = await reply(battle_session,
                         '/melee le-baton attacker:Lanciers defender:Buffs phase:6 dice:4')
     assert melee.embeds[0]["title"] == "↔️ Lanciers passes through Buffs: 1 casualty"
