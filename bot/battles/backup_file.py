@@ -106,7 +106,10 @@ class Refused(BattleError):
     """A backup that cannot be imported: where in the file, and what is wrong there."""
 
     def __init__(self, where: str, what: str, hint: str = IMPORT_HINT) -> None:
-        super().__init__(f"The backup cannot be imported: {where}: {what}", hint=hint)
+        # A rule set's own check names the unit already (``unit Grenadiers: unknown field
+        # `colour```): the place is said once.
+        said = what if what.startswith(where) else f"{where}: {what}"
+        super().__init__(f"The backup cannot be imported: {said}", hint=hint)
 
 
 def _keys(data: Any, keys: tuple[str, ...] | frozenset[str], where: str, *,
@@ -385,8 +388,8 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
         counted = row["strength"] if row["status"] != "gone" else None
         # Kept as the check gives them back, as `/gm set` keeps a unit it checked.
         row["attributes"] = _checked_by_rules(
-            lambda row=row, counted=counted: rules.check_unit(
-                row["name"], row["attributes"], counted, row["name"]), where)
+            lambda row=row, counted=counted, where=where: rules.check_unit(
+                row["name"], row["attributes"], counted, where), where)
     for row in generals:
         where = f"general {row['name']}"
         named(row, where)

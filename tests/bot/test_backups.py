@@ -401,3 +401,15 @@ async def test_a_unit_whose_general_was_removed_still_moves(battle_session):
     assert "Undid #4 (general remove): Removed general Wolfe" in text_of(undone)
     assert [g["name"] for g in (await export(battle_session, ELSEWHERE))["generals"]] == \
         ["Wolfe"]
+
+
+async def test_a_refusal_names_the_unit_once(battle_session):
+    await play(battle_session, MID_FIGHT["labataille"])
+    data = await export(battle_session)
+    data["units"][0]["attributes"]["colour"] = "blue"
+    refused = await import_file(battle_session, backup_file(data))
+    name = data["units"][0]["name"]
+    assert refused.ephemeral
+    assert f"The backup cannot be imported: unit {name}: unknown field `colour`." \
+        in refused.content, refused.content
+    assert refused.content.count(name) == 1, refused.content
