@@ -22,6 +22,7 @@ from .test_charts import ASSAULT as CHARTS_ASSAULT
 from .test_charts import PACK
 from .test_charts import SETUP as CHARTS_SETUP
 from .test_decisions import buttons
+from .test_engine_input import FAW_BATTLE
 
 OTHER = 3000
 ELSEWHERE = CHANNEL + 50
@@ -413,3 +414,20 @@ async def test_a_refusal_names_the_unit_once(battle_session):
     assert f"The backup cannot be imported: unit {name}: unknown field `colour`." \
         in refused.content, refused.content
     assert refused.content.count(name) == 1, refused.content
+
+
+async def test_the_markdown_export_says_each_roll_once_with_what_it_gave(battle_session):
+    for line in [*FAW_BATTLE, '/general add name:Montcalm side:French unit:"La Sarre"']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    await reply(battle_session, '/melee fire-at-will attackers:"2nd Foot" '
+                                'defenders:"La Sarre" dice:"6 1 1 1"')
+    (file,) = (await reply(battle_session, "/battle export")).files
+    log = file.data.decode().split("### #7 resolution")[1].split("\n")
+    assert log[6:11] == [
+        "  - 2nd Foot: 6 +1 European regulars = 7 vs Infantry column",
+        "  - La Sarre: 1 +1 European regulars = 2 vs Infantry column",
+        # A step said by its roll alone: no empty outcome after its title.
+        "- **Risk to Montcalm (with La Sarre, which routed from melee)**",
+        "  - Risk to Montcalm: 1 1 = 2 vs row 2-7 (routed from melee table) → no effect",
+        "- La Sarre loses 2 SP (now 2) and is routing",
+    ]
