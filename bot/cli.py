@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     import discord
     from discord import app_commands
 
+    from rules.core.errors import RulesError
+
 # discord.py and SQLAlchemy are imported by the commands that use them: `huzzah resolve`
 # and `huzzah --help` need neither, and start several times faster without them.
 
@@ -428,7 +430,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(f"{refused_as} cannot read {args.file} ({error.strerror or error}).")
     except RulesError as refused:
-        return fail(f"{refused_as} {refused}")
+        return fail(f"{refused_as} {command_line(refused)}")
     try:
         url = _migrated_url(url)
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
@@ -439,7 +441,25 @@ def cmd_battle(args: argparse.Namespace) -> int:
             return asyncio.run(_export_battle(url, shown, args.channel, args.output))
         return asyncio.run(_import_battle(url, shown, args.channel, data))
     except RulesError as refused:
-        return fail(f"{refused_as} {refused}")
+        return fail(f"{refused_as} {command_line(refused)}")
+
+
+def command_line(refused: RulesError) -> str:
+    """A refusal of the service as the command line says it: its hints that name what to do
+    on Discord name what to do here instead."""
+    from bot.battles.backup_file import EXPORT_AGAIN_HINT, IMPORT_HINT
+    from bot.battles.errors import NoBattle
+
+    if isinstance(refused, NoBattle):
+        hint = ("Check the channel id, and the database (--database URL_OR_FILE, else "
+                "DATABASE_URL).")
+    else:
+        hint = {IMPORT_HINT: "Give the file `huzzah battle export` or `/battle export "
+                             "format:json` wrote, as it was written.",
+                EXPORT_AGAIN_HINT: "Export the battle again with `huzzah battle export` or "
+                                   "`/battle export format:json`."}.get(refused.hint or "",
+                                                                         refused.hint)
+    return f"{refused.message} {hint}" if hint else refused.message
 
 
 async def _export_battle(url: str, shown: str, channel: int, output: str | None) -> int:

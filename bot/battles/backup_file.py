@@ -58,6 +58,7 @@ MAX_BYTES = 4 * 1024 * 1024
 """A move of a Le Baton turn takes some 2.5 KiB of the file, snapshots and all: 4 MiB holds a
 campaign of about 1,600 moves. A larger file is refused before it is read."""
 IMPORT_HINT = "Attach the JSON file `/battle export format:json` wrote, as it was written."
+EXPORT_AGAIN_HINT = "Export the battle again with `/battle export format:json`."
 TOP_KEYS = ("format", "version", "schema", "battle", "charts", "units", "generals",
             "engagements", "events")
 CHARTS_KEYS = ("id", "battle_id", "filename", "content", "added_by", "added_at")
@@ -229,7 +230,7 @@ def checked_backup(data: Mapping[str, Any]) -> Backup:
     if schema is None or "events" not in top:
         raise Refused("the file", "it holds no `schema`: it was exported before battles "
                                   "could be imported, and lacks what rebuilding one needs.",
-                      hint="Export the battle again with `/battle export format:json`.")
+                      hint=EXPORT_AGAIN_HINT)
     if isinstance(schema, bool) or not isinstance(schema, int) or schema < 1:
         raise Refused("the file", f"`schema` {_shown(schema)} is not a schema version.")
     if schema > SCHEMA:

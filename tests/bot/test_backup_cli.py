@@ -91,16 +91,20 @@ def test_refusals_on_the_command_line(tmp_path):
     assert huzzah("db", "upgrade", database=database).returncode == 0
     none = huzzah("battle", "export", "--channel", "100", database=database)
     assert none.returncode == 2
-    assert last_line(none).startswith(f"huzzah: channel 100 of {database}: There is no "
-                                      "battle in this channel.")
+    # Said for the command line: where it looked, and what to check there.
+    assert last_line(none) == (f"huzzah: channel 100 of {database}: There is no battle in "
+                               "this channel. Check the channel id, and the database "
+                               "(--database URL_OR_FILE, else DATABASE_URL).")
     # A file far over the cap is refused by its size, before it is read.
     huge = tmp_path / "huge.json"
     with huge.open("wb") as handle:
         handle.truncate(8 * 1024**3)
     done = huzzah("battle", "import", "--channel", "100", str(huge), database=database)
     assert done.returncode == 2
-    assert last_line(done).startswith(f"huzzah: channel 100 of {database}: huge.json is "
-                                      "8192.0 MiB; a battle's backup is at most 4 MiB.")
+    assert last_line(done) == (f"huzzah: channel 100 of {database}: huge.json is 8192.0 MiB; "
+                               "a battle's backup is at most 4 MiB. Give the file `huzzah "
+                               "battle export` or `/battle export format:json` wrote, as it "
+                               "was written.")
     missing = huzzah("battle", "import", "--channel", "100", str(tmp_path / "no.json"),
                      database=database)
     assert missing.returncode == 2
@@ -162,3 +166,18 @@ def test_a_database_that_cannot_be_opened_is_named_without_its_password(tmp_path
     assert last_line(done).startswith("huzzah: cannot open the database "
                                       "postgresql://huzzah:***@127.0.0.1:1/huzzah (")
     assert last_line(done).endswith("). Check --database or DATABASE_URL.")
+
+
+def test_refusals_of_a_file_say_what_to_do_on_the_command_line(tmp_path):
+    database = tmp_path / "bot.db"
+    assert huzzah("db", "upgrade", database=database).returncode == 0
+    old = tmp_path / "old.json"
+    old.write_text('{"format": "huzzah-battle-log", "version": 1, "battle": {}}')
+    done = huzzah("battle", "import", "--channel", "100", str(old), database=database)
+    assert done.returncode == 2
+    said = last_line(done)
+    assert said.startswith(f"huzzah: channel 100 of {database}: The backup cannot be "
+                           "imported: the file: it holds no `schema`")
+    assert said.endswith("Export the battle again with `huzzah battle export` or "
+                         "`/battle export format:json`.")
+    assert "Attach" not in done.stderr and "/battle start" not in done.stderr
