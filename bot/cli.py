@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     import discord
     from discord import app_commands
 
+    from rules.core.errors import RulesError
+
 # discord.py and SQLAlchemy are imported by the commands that use them: `huzzah resolve`
 # and `huzzah --help` need neither, and start several times faster without them.
 
@@ -64,12 +66,12 @@ def _token_or_none() -> str | None:
     return config.token
 
 
-def _migrated_url() -> str:
-    """The configured database, brought to the newest schema."""
+def _migrated_url(url: str | None = None) -> str:
+    """The database (default: the configured one), brought to the newest schema."""
     from bot.storage.database import database_url
     from bot.storage.migrate import upgrade_if_needed
 
-    url = database_url()
+    url = url or database_url()
     asyncio.run(upgrade_if_needed(url))
     return url
 
@@ -291,6 +293,11 @@ def add_metrics_option(parser: argparse.ArgumentParser) -> None:
                              "check at /health (e.g. 127.0.0.1:9108; off by default)")
 
 
+def add_database_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--database", metavar="URL_OR_FILE",
+                        help="the database (default: DATABASE_URL, else ./huzzah.db)")
+
+
 def metrics_address(text: str) -> tuple[str, int]:
     """``127.0.0.1:9108``, ``[::1]:9108`` or ``0.0.0.0:9108`` as (host, port)."""
     host, colon, port = text.rpartition(":")
@@ -382,23 +389,80 @@ OPERATOR_NAME = "operator"
 """Who ``huzzah battle import`` acts as: nobody on Discord, so the battle keeps its GM."""
 
 
+NO_DATABASE = (
+    "huzzah: no database to read: {path} does not exist and DATABASE_URL is not set. Name the "
+    "bot's database with --database URL_OR_FILE (or set DATABASE_URL)."
+)
+MISSING_FILE = (
+    "huzzah: no database to read: {path} does not exist. Check the path given to --database "
+    "(or in DATABASE_URL)."
+)
+
+
 def cmd_battle(args: argparse.Namespace) -> int:
-    """``huzzah battle export|import``: a battle's backup, on DATABASE_URL, read and written
-    by the same service as `/battle export format:json` and `/battle import`."""
+    """``huzzah battle export|import``: a battle's backup, on the database ``--database`` or
+    DATABASE_URL names, read and written by the same service as `/battle export format:json`
+    and `/battle import`. Each message names the database it read."""
+    import os
+
+    from bot.storage.database import named_url, shown_database, sqlite_file
     from rules.core.errors import RulesError
 
     config = load_config()
     setup_logging(config.log_level)
-    url = _migrated_url()
     try:
+        url = named_url(args.database)
+    except ValueError as error:
+        return fail(f"huzzah: cannot use that database ({error}).")
+    shown = shown_database(url)
+    file = sqlite_file(url)
+    if file is not None and not file.exists():
+        # Opening it would create an empty database, which holds no battle to export; and
+        # a battle imported into the default file nobody named would be lost to the bot.
+        if args.database is None and not os.environ.get("DATABASE_URL"):
+            return fail(NO_DATABASE.format(path=file.resolve()))
         if args.action == "export":
-            return asyncio.run(_export_battle(url, args.channel, args.output))
-        return asyncio.run(_import_battle(url, args.channel, args.file))
+            return fail(MISSING_FILE.format(path=file))
+    refused_as = f"huzzah: channel {args.channel} of {shown}:"
+    try:
+        # A file that cannot be imported is refused before the database is opened.
+        data = _backup_in(args.file) if args.action == "import" else None
+    except OSError as error:
+        return fail(f"{refused_as} cannot read {args.file} ({error.strerror or error}).")
     except RulesError as refused:
-        return fail(f"huzzah: {refused}")
+        return fail(f"{refused_as} {command_line(refused)}")
+    try:
+        url = _migrated_url(url)
+    except Exception as exc:  # a database we cannot open or migrate: say so in one line
+        return fail(f"huzzah: cannot open the database {shown} ({type(exc).__name__}). "
+                    "Check --database or DATABASE_URL.")
+    try:
+        if data is None:
+            return asyncio.run(_export_battle(url, shown, args.channel, args.output))
+        return asyncio.run(_import_battle(url, shown, args.channel, data))
+    except RulesError as refused:
+        return fail(f"{refused_as} {command_line(refused)}")
 
 
-async def _export_battle(url: str, channel: int, output: str | None) -> int:
+def command_line(refused: RulesError) -> str:
+    """A refusal of the service as the command line says it: its hints that name what to do
+    on Discord name what to do here instead."""
+    from bot.battles.backup_file import EXPORT_AGAIN_HINT, IMPORT_HINT
+    from bot.battles.errors import NoBattle
+
+    if isinstance(refused, NoBattle):
+        hint = ("Check the channel id, and the database (--database URL_OR_FILE, else "
+                "DATABASE_URL).")
+    else:
+        hint = {IMPORT_HINT: "Give the file `huzzah battle export` or `/battle export "
+                             "format:json` wrote, as it was written.",
+                EXPORT_AGAIN_HINT: "Export the battle again with `huzzah battle export` or "
+                                   "`/battle export format:json`."}.get(refused.hint or "",
+                                                                         refused.hint)
+    return f"{refused.message} {hint}" if hint else refused.message
+
+
+async def _export_battle(url: str, shown: str, channel: int, output: str | None) -> int:
     from bot.battles.backup import backup_text
     from bot.battles.service import BattleStore
     from bot.storage.database import Database
@@ -406,10 +470,11 @@ async def _export_battle(url: str, channel: int, output: str | None) -> int:
     async with Database(url) as db:
         data = await BattleStore(db).backup(channel)
     text = backup_text(data) + "\n"
-    said = f"{data['battle']['name']}: {len(data['events'])} events"
+    said = f"{data['battle']['name']}: {len(data['events'])} events from channel {channel} " \
+           f"of {shown}"
     if output is None:
         sys.stdout.write(text)
-        print(f"huzzah: exported {said} from channel {channel}", file=sys.stderr)
+        print(f"huzzah: exported {said}", file=sys.stderr)
         return EXIT_OK
     from pathlib import Path
 
@@ -417,29 +482,31 @@ async def _export_battle(url: str, channel: int, output: str | None) -> int:
         Path(output).write_text(text, encoding="utf-8")
     except OSError as error:
         return fail(f"huzzah: cannot write {output} ({error.strerror or error}).")
-    print(f"huzzah: exported {said} from channel {channel} to {output}")
+    print(f"huzzah: exported {said} to {output}")
     return EXIT_OK
 
 
-async def _import_battle(url: str, channel: int, path: str) -> int:
+def _backup_in(path: str) -> dict[str, Any]:
+    """The JSON object of a backup file; its size is checked before it is read."""
     from pathlib import Path
 
-    from bot.battles.actor import Actor
     from bot.battles.backup_file import check_size, read_backup
+
+    file = Path(path)
+    check_size(file.name, file.stat().st_size)
+    return read_backup(file.read_bytes(), file.name)
+
+
+async def _import_battle(url: str, shown: str, channel: int, data: dict[str, Any]) -> int:
+    from bot.battles.actor import Actor
     from bot.battles.service import BattleStore, Command
     from bot.storage.database import Database
 
-    file = Path(path)
-    try:
-        check_size(file.name, file.stat().st_size)  # before reading it
-        data = read_backup(file.read_bytes(), file.name)
-    except OSError as error:
-        return fail(f"huzzah: cannot read {path} ({error.strerror or error}).")
     command = Command(channel, Actor(0, OPERATOR_NAME, True, frozenset()), None,
                       "huzzah battle import")
     async with Database(url) as db:
         restored = await BattleStore(db).restore(command, data, guild_id=None, gm=None)
-    print(f"huzzah: restored {restored.battle.name} in channel {channel}: "
+    print(f"huzzah: restored {restored.battle.name} in channel {channel} of {shown}: "
           f"{restored.units} units, {restored.generals} generals, {restored.events} events"
           + (", waiting for an answer" if restored.pending else ""))
     return EXIT_OK
@@ -500,8 +567,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="give the user the Manage Channel permission")
     console.add_argument("--role", type=int, action="append", default=[], metavar="ID",
                          help="a role id the user holds (repeatable)")
-    console.add_argument("--database", metavar="URL_OR_FILE",
-                         help="the database (default: DATABASE_URL, else ./huzzah.db)")
+    add_database_option(console)
     console.add_argument("--json", action="store_true",
                          help="print the raw payloads the bot sends instead of text")
     console.add_argument("-v", "--verbose", action="store_true", help="show the bot's log")
@@ -522,7 +588,7 @@ def build_parser() -> argparse.ArgumentParser:
     health.set_defaults(func=cmd_health)
 
     battle = sub.add_parser("battle", help="back up a battle to a file, or restore one "
-                            "(on DATABASE_URL)")
+                            "(on --database, else DATABASE_URL)")
     actions = battle.add_subparsers(dest="action", required=True, metavar="ACTION")
     export = actions.add_parser("export", help="write the channel's battle as JSON (what "
                                 "`/battle export format:json` writes)")
@@ -535,6 +601,8 @@ def build_parser() -> argparse.ArgumentParser:
     restore.add_argument("--channel", type=channel_id, required=True, metavar="ID",
                          help="the Discord channel (or thread) to rebuild it in")
     restore.add_argument("file", metavar="FILE", help="the JSON file an export wrote")
+    add_database_option(export)
+    add_database_option(restore)
     battle.set_defaults(func=cmd_battle)
 
     resolve = sub.add_parser("resolve", help="resolve one JSON request from standard input")

@@ -39,7 +39,7 @@ from bot.process import (
     serving_metrics,
     sqlite_file,
 )
-from bot.storage.database import Database, async_url, database_url, is_in_memory
+from bot.storage.database import Database, async_url, is_in_memory, named_url
 from bot.storage.migrate import upgrade_if_needed
 
 MANAGE_CHANNELS = 1 << 4
@@ -214,13 +214,6 @@ def where(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-def console_url(database: str | None) -> str:
-    """A URL as given, a bare path as a SQLite file, or the configured default."""
-    if database is None:
-        return database_url()
-    return async_url(database if "://" in database else f"sqlite:///{database}")
-
-
 def explain(error: OfflineInputError, session: OfflineDiscord, guild_id: int | None) -> str:
     """What Discord's client would have shown instead of sending the line.
 
@@ -362,7 +355,7 @@ def scratch_database(url: str) -> Iterator[tuple[str, Path]]:
 async def run_console(args: argparse.Namespace) -> int:
     interactive = sys.stdin is not None and sys.stdin.isatty()
     with StopSignals() as stop, terminal_kept(interactive), \
-            scratch_database(console_url(args.database)) as (url, files):
+            scratch_database(named_url(args.database)) as (url, files):
         await upgrade_if_needed(url)
         status = EXIT_OK
         if not stop.requested:

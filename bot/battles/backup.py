@@ -31,7 +31,7 @@ from bot.battles.backup_file import (
     checked_backup,
     time_of,
 )
-from bot.battles.decisions import Pending
+from bot.battles.decisions import Pending, mention_for
 from bot.battles.errors import BattleError
 from bot.battles.store import TABLES, BattleTx, Row
 from bot.battles.views import (
@@ -54,6 +54,9 @@ class Restored:
     generals: int
     events: int
     pending: Pending | None  # the question it waits on, answerable here
+    # The player that question waits on, told the new channel waits on him (as when it was
+    # asked), unless he is the one importing or turned mentions off; else None.
+    mention: int | None = None
 
 
 # --- writing the file -------------------------------------------------------------------------
@@ -149,8 +152,10 @@ def import_battle(tx: BattleTx, data: Mapping[str, Any], *, guild_id: int | None
     if backup.battle["status"] == "active":
         tx.battle = battle
     restored = conn.execute(select(_T["battles"]).where(_T["battles"].c.id == battle.id)).one()
+    waiting = backup.pending if backup.battle["status"] == "active" else None
+    mention = mention_for(conn, waiting.answerer, tx.actor.user_id) if waiting else None
     return Restored(record(BattleRecord, restored), len(backup.units), len(backup.generals),
-                    len(backup.events), backup.pending)
+                    len(backup.events), backup.pending, mention)
 
 
 @dataclass(frozen=True)

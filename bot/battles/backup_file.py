@@ -58,6 +58,7 @@ MAX_BYTES = 4 * 1024 * 1024
 """A move of a Le Baton turn takes some 2.5 KiB of the file, snapshots and all: 4 MiB holds a
 campaign of about 1,600 moves. A larger file is refused before it is read."""
 IMPORT_HINT = "Attach the JSON file `/battle export format:json` wrote, as it was written."
+EXPORT_AGAIN_HINT = "Export the battle again with `/battle export format:json`."
 TOP_KEYS = ("format", "version", "schema", "battle", "charts", "units", "generals",
             "engagements", "events")
 CHARTS_KEYS = ("id", "battle_id", "filename", "content", "added_by", "added_at")
@@ -106,7 +107,10 @@ class Refused(BattleError):
     """A backup that cannot be imported: where in the file, and what is wrong there."""
 
     def __init__(self, where: str, what: str, hint: str = IMPORT_HINT) -> None:
-        super().__init__(f"The backup cannot be imported: {where}: {what}", hint=hint)
+        # A rule set's own check names the unit already (``unit Grenadiers: unknown field
+        # `colour```): the place is said once.
+        said = what if what.startswith(where) else f"{where}: {what}"
+        super().__init__(f"The backup cannot be imported: {said}", hint=hint)
 
 
 def _keys(data: Any, keys: tuple[str, ...] | frozenset[str], where: str, *,
@@ -226,7 +230,7 @@ def checked_backup(data: Mapping[str, Any]) -> Backup:
     if schema is None or "events" not in top:
         raise Refused("the file", "it holds no `schema`: it was exported before battles "
                                   "could be imported, and lacks what rebuilding one needs.",
-                      hint="Export the battle again with `/battle export format:json`.")
+                      hint=EXPORT_AGAIN_HINT)
     if isinstance(schema, bool) or not isinstance(schema, int) or schema < 1:
         raise Refused("the file", f"`schema` {_shown(schema)} is not a schema version.")
     if schema > SCHEMA:
@@ -385,8 +389,8 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
         counted = row["strength"] if row["status"] != "gone" else None
         # Kept as the check gives them back, as `/gm set` keeps a unit it checked.
         row["attributes"] = _checked_by_rules(
-            lambda row=row, counted=counted: rules.check_unit(
-                row["name"], row["attributes"], counted, row["name"]), where)
+            lambda row=row, counted=counted, where=where: rules.check_unit(
+                row["name"], row["attributes"], counted, where), where)
     for row in generals:
         where = f"general {row['name']}"
         named(row, where)

@@ -200,7 +200,7 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
                     request={"ruleset": battle.ruleset, "procedure": procedure,
                              "options": dict(options), MOVE: pending.move})
     return Asked(pending, paused.steps, paused.dice_note, f"b{battle.id}:{pending.seq}",
-                 mention=_mention(tx.conn, answerer, tx.actor.user_id))
+                 mention=mention_for(tx.conn, answerer, tx.actor.user_id))
 
 
 def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
@@ -234,10 +234,10 @@ def _now() -> str:
     return utcnow().isoformat(timespec="seconds")
 
 
-def _mention(conn: Connection, answerer: int, actor: int) -> int | None:
+def mention_for(conn: Connection, answerer: int, actor: int) -> int | None:
     """Whom the question's reply pings: nobody when the answer is awaited from whoever ran
     this command or pressed this button (he is looking at it), or from a player who turned
-    mentions off."""
+    mentions off. A battle imported waiting on a question pings as the question did."""
     if answerer == actor or mentions_off(conn, answerer):
         return None
     return answerer

@@ -108,6 +108,9 @@ def restored_notice(restored: Restored) -> Reply:
     if restored.pending is not None and battle.status == "active":
         reply.view = waiting_view(battle.id, restored.pending)
         reply.asks = True
+        if restored.mention is not None:  # as the question's own reply pings him
+            reply.content = f"<@{restored.mention}>, your answer:"
+            reply.mention = restored.mention
     return reply
 
 

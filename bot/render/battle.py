@@ -202,13 +202,32 @@ def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
         lines.append(event.summary)
         resolution = event.resolution or {}
         for step in resolution.get("steps", []):
-            lines.append(f"- **{step['title']}**: {step['outcome']}")
-            for roll in step.get("rolls", []):
-                mods = " ".join(f"{m['value']:+d} {m['reason']}" for m in roll["modifiers"])
-                dice = " ".join(str(d) for d in roll["dice"])
-                total = f" = {roll['total']}" if roll.get("total") is not None else ""
-                lines.append(f"  - {roll['label']}: {dice} {mods}{total}".rstrip())
+            lines += step_lines(step)
         for change in changes_text(event):
             lines.append(f"- {change}")
         lines.append("")
     return "\n".join(lines)
+
+
+def step_lines(step: Mapping[str, Any]) -> list[str]:
+    """One step of a result in the Markdown export: its title and outcome (each only when
+    there is one), then its rolls, each with what it was read against and what it gave."""
+    said = [f"**{step['title']}**" if step.get("title") else "", step.get("outcome") or ""]
+    heading = ": ".join(part for part in said if part)
+    rolls = [roll_line(roll) for roll in step.get("rolls", [])]
+    if not heading:  # a step that is only its rolls: they stand as items of their own
+        return [f"- {roll}" for roll in rolls]
+    return [f"- {heading}", *(f"  - {roll}" for roll in rolls)]
+
+
+def roll_line(roll: Mapping[str, Any]) -> str:
+    """``Risk to Montcalm: 1 1 = 2 vs row 2-3 (routed from melee table) → wounded``."""
+    parts = [" ".join(str(d) for d in roll["dice"]),
+             *(f"{m['value']:+d} {m['reason']}" for m in roll.get("modifiers", []))]
+    if roll.get("total") is not None:
+        parts.append(f"= {roll['total']}")
+    if roll.get("target"):
+        parts.append(f"vs {roll['target']}")
+    if roll.get("result"):
+        parts.append(f"→ {roll['result']}")
+    return f"{roll['label']}: {' '.join(part for part in parts if part)}"

@@ -73,6 +73,34 @@ def database_url(env: Mapping[str, str] | None = None) -> str:
     return async_url(values.get("DATABASE_URL") or DEFAULT_URL)
 
 
+def named_url(database: str | None, env: Mapping[str, str] | None = None) -> str:
+    """The database an operator names (``--database``): a URL as given, a bare path as a
+    SQLite file; None: the configured one (:func:`database_url`)."""
+    if database is None:
+        return database_url(env)
+    return async_url(database if "://" in database else f"sqlite:///{database}")
+
+
+def shown_database(url: str | URL) -> str:
+    """The database as an operator would name it, never with its password: a SQLite file's
+    path, else the URL without the driver (``postgresql://huzzah:***@db/huzzah``)."""
+    parsed = make_url(url)
+    if is_in_memory(parsed):
+        return "an in-memory SQLite database"
+    if parsed.get_backend_name() == "sqlite":
+        return str(parsed.database)
+    return parsed.set(drivername=parsed.get_backend_name()).render_as_string(
+        hide_password=True)
+
+
+def sqlite_file(url: str | URL) -> Path | None:
+    """The file a SQLite database lives in; None for any other database."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or is_in_memory(parsed):
+        return None
+    return Path(str(parsed.database))
+
+
 def async_url(url: str | URL) -> str:
     """Rewrite a plain ``sqlite://`` / ``postgresql://`` URL to use the asyncio driver.
 

@@ -20,12 +20,16 @@ SETUP = [
 ]
 
 
-def huzzah(*args: str, database: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
-           "HUZZAH_EXAMPLES": "1"}
+def huzzah(*args: str, database: Path | None,
+           cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """``huzzah ARGS`` with DATABASE_URL naming ``database`` (None: unset)."""
+    env = {**os.environ, "HUZZAH_EXAMPLES": "1"}
     env.pop("DISCORD_TOKEN", None)
+    env.pop("DATABASE_URL", None)
+    if database is not None:
+        env["DATABASE_URL"] = f"sqlite+aiosqlite:///{database}"
     return subprocess.run([sys.executable, "-m", "bot.cli", *args], text=True,
-                          capture_output=True, cwd=ROOT, timeout=120, env=env)
+                          capture_output=True, cwd=cwd, timeout=120, env=env)
 
 
 def last_line(done: subprocess.CompletedProcess) -> str:
@@ -42,15 +46,15 @@ def test_an_operator_backs_a_battle_up_and_restores_it_in_another_channel(tmp_pa
     done = huzzah("battle", "export", "--channel", "100", "--output", str(backup),
                   database=database)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"huzzah: exported Example Ridge: 4 events from channel 100 to " \
-                          f"{backup}\n"
+    assert done.stdout == f"huzzah: exported Example Ridge: 4 events from channel 100 of " \
+                          f"{database} to {backup}\n"
     data = json.loads(backup.read_text())
     assert data["battle"]["pending"]["question"]["key"] == "fall_back"
 
     done = huzzah("battle", "import", "--channel", "200", str(backup), database=database)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == ("huzzah: restored Example Ridge in channel 200: 2 units, "
-                           "0 generals, 4 events, waiting for an answer\n")
+    assert done.stdout == (f"huzzah: restored Example Ridge in channel 200 of {database}: "
+                           "2 units, 0 generals, 4 events, waiting for an answer\n")
     to_stdout = huzzah("battle", "export", "--channel", "200", database=database)
     assert to_stdout.returncode == 0, to_stdout.stderr
     moved = json.loads(to_stdout.stdout)
@@ -64,7 +68,8 @@ def test_an_operator_backs_a_battle_up_and_restores_it_in_another_channel(tmp_pa
 
     again = huzzah("battle", "import", "--channel", "200", str(backup), database=database)
     assert again.returncode == 2 and again.stdout == ""
-    assert last_line(again).startswith("huzzah: This channel already has a battle: Example Ridge.")
+    assert last_line(again).startswith(f"huzzah: channel 200 of {database}: This channel "
+                                       "already has a battle: Example Ridge.")
 
 
 def test_the_console_imports_a_file_by_its_path(tmp_path):
@@ -83,19 +88,96 @@ def test_the_console_imports_a_file_by_its_path(tmp_path):
 
 def test_refusals_on_the_command_line(tmp_path):
     database = tmp_path / "bot.db"
+    assert huzzah("db", "upgrade", database=database).returncode == 0
     none = huzzah("battle", "export", "--channel", "100", database=database)
     assert none.returncode == 2
-    assert last_line(none).startswith("huzzah: There is no battle in this channel.")
+    # Said for the command line: where it looked, and what to check there.
+    assert last_line(none) == (f"huzzah: channel 100 of {database}: There is no battle in "
+                               "this channel. Check the channel id, and the database "
+                               "(--database URL_OR_FILE, else DATABASE_URL).")
     # A file far over the cap is refused by its size, before it is read.
     huge = tmp_path / "huge.json"
     with huge.open("wb") as handle:
         handle.truncate(8 * 1024**3)
     done = huzzah("battle", "import", "--channel", "100", str(huge), database=database)
     assert done.returncode == 2
-    assert last_line(done).startswith("huzzah: huge.json is 8192.0 MiB; a battle's backup is at "
-                                  "most 4 MiB.")
+    assert last_line(done) == (f"huzzah: channel 100 of {database}: huge.json is 8192.0 MiB; "
+                               "a battle's backup is at most 4 MiB. Give the file `huzzah "
+                               "battle export` or `/battle export format:json` wrote, as it "
+                               "was written.")
     missing = huzzah("battle", "import", "--channel", "100", str(tmp_path / "no.json"),
                      database=database)
-    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    assert missing.returncode == 2
+    assert last_line(missing) == (f"huzzah: channel 100 of {database}: cannot read "
+                                  f"{tmp_path / 'no.json'} (No such file or directory).")
     bad = huzzah("battle", "export", "--channel", "general", database=database)
     assert bad.returncode == 2 and "is not a channel id" in bad.stderr
+
+
+def test_the_database_is_named_with_database_as_the_console_names_it(tmp_path):
+    database = tmp_path / "c.db"
+    console(*SETUP, args=("--user", "2000", "--channel", "300"), database=database)
+    backup = tmp_path / "ridge.json"
+    # DATABASE_URL unset: --database names the file (a path, or a URL).
+    done = huzzah("battle", "export", "--channel", "300", "--database", "c.db", "-o",
+                  str(backup), database=None, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"huzzah: exported Example Ridge: 4 events from channel 300 of " \
+                          f"c.db to {backup}\n"
+    url = f"sqlite:///{database}"
+    done = huzzah("battle", "import", "--channel", "301", "--database", url, str(backup),
+                  database=None, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"huzzah: restored Example Ridge in channel 301 of "
+                                  f"{database}: 2 units")
+    # --database wins over DATABASE_URL, as in the console.
+    elsewhere = tmp_path / "other.db"
+    done = huzzah("battle", "export", "--channel", "301", "--database", str(database),
+                  database=elsewhere)
+    assert done.returncode == 0 and json.loads(done.stdout)["battle"]["name"] == "Example Ridge"
+    assert not elsewhere.exists()
+    helped = huzzah("battle", "export", "--help", database=None).stdout
+    assert "the database (default: DATABASE_URL, else ./huzzah.db)" in " ".join(helped.split())
+
+
+def test_no_database_to_read_is_refused_without_making_one(tmp_path):
+    backup = tmp_path / "ridge.json"
+    backup.write_text("{}")
+    for action in (["export"], ["import", str(backup)]):
+        done = huzzah("battle", *action, "--channel", "300", database=None, cwd=tmp_path)
+        assert done.returncode == 2 and done.stdout == ""
+        assert last_line(done) == (
+            f"huzzah: no database to read: {tmp_path / 'huzzah.db'} does not exist and "
+            "DATABASE_URL is not set. Name the bot's database with --database URL_OR_FILE "
+            "(or set DATABASE_URL).")
+    # A file named that is not there holds no battle to export.
+    done = huzzah("battle", "export", "--channel", "300", "--database", "typo.db",
+                  database=None, cwd=tmp_path)
+    assert done.returncode == 2
+    assert last_line(done) == ("huzzah: no database to read: typo.db does not exist. Check "
+                               "the path given to --database (or in DATABASE_URL).")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ridge.json"]
+
+
+def test_a_database_that_cannot_be_opened_is_named_without_its_password(tmp_path):
+    done = huzzah("battle", "export", "--channel", "300", "--database",
+                  "postgresql://huzzah:s3cret@127.0.0.1:1/huzzah", database=None, cwd=tmp_path)
+    assert done.returncode == 2 and "s3cret" not in done.stderr
+    assert last_line(done).startswith("huzzah: cannot open the database "
+                                      "postgresql://huzzah:***@127.0.0.1:1/huzzah (")
+    assert last_line(done).endswith("). Check --database or DATABASE_URL.")
+
+
+def test_refusals_of_a_file_say_what_to_do_on_the_command_line(tmp_path):
+    database = tmp_path / "bot.db"
+    assert huzzah("db", "upgrade", database=database).returncode == 0
+    old = tmp_path / "old.json"
+    old.write_text('{"format": "huzzah-battle-log", "version": 1, "battle": {}}')
+    done = huzzah("battle", "import", "--channel", "100", str(old), database=database)
+    assert done.returncode == 2
+    said = last_line(done)
+    assert said.startswith(f"huzzah: channel 100 of {database}: The backup cannot be "
+                           "imported: the file: it holds no `schema`")
+    assert said.endswith("Export the battle again with `huzzah battle export` or "
+                         "`/battle export format:json`.")
+    assert "Attach" not in done.stderr and "/battle start" not in done.stderr

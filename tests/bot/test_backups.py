@@ -22,6 +22,7 @@ from .test_charts import ASSAULT as CHARTS_ASSAULT
 from .test_charts import PACK
 from .test_charts import SETUP as CHARTS_SETUP
 from .test_decisions import buttons
+from .test_engine_input import FAW_BATTLE
 
 OTHER = 3000
 ELSEWHERE = CHANNEL + 50
@@ -401,3 +402,32 @@ async def test_a_unit_whose_general_was_removed_still_moves(battle_session):
     assert "Undid #4 (general remove): Removed general Wolfe" in text_of(undone)
     assert [g["name"] for g in (await export(battle_session, ELSEWHERE))["generals"]] == \
         ["Wolfe"]
+
+
+async def test_a_refusal_names_the_unit_once(battle_session):
+    await play(battle_session, MID_FIGHT["labataille"])
+    data = await export(battle_session)
+    data["units"][0]["attributes"]["colour"] = "blue"
+    refused = await import_file(battle_session, backup_file(data))
+    name = data["units"][0]["name"]
+    assert refused.ephemeral
+    assert f"The backup cannot be imported: unit {name}: unknown field `colour`." \
+        in refused.content, refused.content
+    assert refused.content.count(name) == 1, refused.content
+
+
+async def test_the_markdown_export_says_each_roll_once_with_what_it_gave(battle_session):
+    for line in [*FAW_BATTLE, '/general add name:Montcalm side:French unit:"La Sarre"']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    await reply(battle_session, '/melee fire-at-will attackers:"2nd Foot" '
+                                'defenders:"La Sarre" dice:"6 1 1 1"')
+    (file,) = (await reply(battle_session, "/battle export")).files
+    log = file.data.decode().split("### #7 resolution")[1].split("\n")
+    assert log[6:11] == [
+        "  - 2nd Foot: 6 +1 European regulars = 7 vs Infantry column",
+        "  - La Sarre: 1 +1 European regulars = 2 vs Infantry column",
+        # A step said by its roll alone: no empty outcome after its title.
+        "- **Risk to Montcalm (with La Sarre, which routed from melee)**",
+        "  - Risk to Montcalm: 1 1 = 2 vs row 2-7 (routed from melee table) → no effect",
+        "- La Sarre loses 2 SP (now 2) and is routing",
+    ]

@@ -21,6 +21,7 @@ from rules.core.decisions import Question
 from rules.fire_at_will import charge as fire_at_will_charge
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
+from .test_backups import ELSEWHERE, MID_FIGHT, backup_file, export, import_file, play
 from .test_battle_safety import url_of
 from .test_decisions import CHARGE, LOOKUP, OTHER, buttons
 from .test_decisions import setup as setup_charge
@@ -225,3 +226,34 @@ async def test_a_question_sent_after_thinking_pings_the_same(battle_session, mon
     assert thinking.kind == "deferral" and asked.kind == "followup"
     assert asked.content == f"<@{PLAYER}>, your answer:"
     assert allowed(asked) == PINGS_PLAYER
+
+
+async def imported_fight(session: OfflineDiscord, importer: int) -> SentMessage:
+    """Fire at Will's counter-charge, waiting on the hussars' player (PLAYER), moved to
+    another channel by ``importer``."""
+    await play(session, MID_FIGHT["fire-at-will"])
+    return await import_file(session, backup_file(await export(session)), user=importer)
+
+
+async def test_an_imported_battle_pings_the_player_its_question_waits_on(battle_session):
+    restored = await imported_fight(battle_session, GM_USER)
+    assert restored.embeds[0]["title"] == "📥 Battle restored: Quiberon"
+    assert restored.content == f"<@{PLAYER}>, your answer:"
+    assert allowed(restored) == PINGS_PLAYER
+    assert buttons(restored) == ["Counter-charge Rangers", "Stand"]
+    # Answered there, the message loses its mention, as a question's own does.
+    [answered, *_] = await battle_session.press(restored, "Stand", channel_id=ELSEWHERE,
+                                                user_id=PLAYER, guild_id=GUILD)
+    assert answered.kind == "update" and answered.content == "✅ Answered by player"
+
+
+async def test_no_ping_when_the_player_imports_it_or_turned_mentions_off(battle_session):
+    own = await imported_fight(battle_session, PLAYER)
+    assert buttons(own) == ["Counter-charge Rangers", "Stand"]
+    assert not own.content and allowed(own) == NO_PINGS
+
+    await notify(battle_session, "/notify off")
+    data = await export(battle_session)
+    quiet = await import_file(battle_session, backup_file(data), channel=ELSEWHERE + 1)
+    assert buttons(quiet) == ["Counter-charge Rangers", "Stand"]
+    assert not quiet.content and allowed(quiet) == NO_PINGS
