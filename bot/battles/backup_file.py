@@ -23,6 +23,7 @@ from sqlalchemy.sql.schema import Table
 from bot.battles.charts import MAX_BYTES as CHARTS_MAX_BYTES
 from bot.battles.decisions import Pending
 from bot.battles.errors import BattleError
+from bot.battles.json_file import read_json_object
 from bot.battles.play import play_settings
 from bot.battles.store import TABLES, roster_engagement, roster_general, roster_unit
 from bot.battles.validate import MAX_NAME, NOT_IN_NAMES, check_side
@@ -40,7 +41,6 @@ from bot.storage.models import (
     UNIT_STATUSES,
     UTCDateTime,
 )
-from bot.unsendable import in_json, refusal
 from rules.core.decisions import Undecided
 from rules.core.dice import ScriptedSource, parse_dice, plain_face
 from rules.core.errors import RulesError
@@ -76,31 +76,9 @@ def check_size(filename: str, size: int) -> None:
 def read_backup(data: bytes, filename: str) -> dict[str, Any]:
     """The JSON object in a backup file, or a refusal that says what is wrong with it."""
     check_size(filename, len(data))
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise BattleError(f"{filename} is not text (UTF-8).", hint=IMPORT_HINT) from None
-    try:
-        content = json.loads(text, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise BattleError(f"{filename} nests lists or objects too deeply to be a backup.",
-                          hint=IMPORT_HINT) from None
-    except json.JSONDecodeError as error:
-        raise BattleError(f"{filename} is not JSON: {error.msg} at line {error.lineno}, "
-                          f"column {error.colno}.", hint=IMPORT_HINT) from None
-    except ValueError as error:
-        raise BattleError(f"{filename}: {error}", hint=IMPORT_HINT) from None
-    if not isinstance(content, dict):
-        raise BattleError(f"{filename} holds a JSON {type(content).__name__}, not an object.",
-                          hint=IMPORT_HINT)
-    found = in_json(content)
-    if found is not None:
-        raise refusal(found, "Take it out of the file and import it again.", filename)
-    return content
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"`{name}` is not a number a battle can hold.")
+    return read_json_object(data, filename, kind="a backup", holder="a battle",
+                            hint=IMPORT_HINT, again="Take it out of the file and import it "
+                            "again.")
 
 
 class Refused(BattleError):

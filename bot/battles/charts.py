@@ -7,14 +7,13 @@ Attaching, replacing and removing a pack are events, so `/gm undo` takes them ba
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from bot.battles.errors import BattleError
+from bot.battles.json_file import read_json_object
 from bot.battles.store import BattleTx
 from bot.storage.models import Charts
-from bot.unsendable import in_json, refusal
 from rules.core.registry import ChartsSpec
 from rules.registry import RULESETS
 
@@ -32,29 +31,10 @@ class ChartsSaid:
 
 def read_chart_file(data: bytes, filename: str) -> dict[str, Any]:
     """The JSON object in an attached file, or a refusal that says what is wrong with it."""
-    hint = ATTACH_HINT
     check_size(filename, len(data))
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise BattleError(f"{filename} is not text (UTF-8).", hint=hint) from None
-    try:
-        content = json.loads(text, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise BattleError(f"{filename} nests lists or objects too deeply to be a chart pack.",
-                          hint=hint) from None
-    except json.JSONDecodeError as error:
-        raise BattleError(f"{filename} is not JSON: {error.msg} at line {error.lineno}, "
-                          f"column {error.colno}.", hint=hint) from None
-    except ValueError as error:
-        raise BattleError(f"{filename}: {error}", hint=hint) from None
-    if not isinstance(content, dict):
-        raise BattleError(f"{filename} holds a JSON {type(content).__name__}, not an object.",
-                          hint=hint)
-    found = in_json(content)
-    if found is not None:
-        raise refusal(found, "Take it out of the file and attach it again.", filename)
-    return content
+    return read_json_object(data, filename, kind="a chart pack", holder="a chart",
+                            hint=ATTACH_HINT, again="Take it out of the file and attach it "
+                            "again.")
 
 
 def check_size(filename: str, size: int) -> None:
@@ -64,10 +44,6 @@ def check_size(filename: str, size: int) -> None:
         raise BattleError(f"{filename} is {size // 1024} KiB; a chart pack is at most "
                           f"{MAX_BYTES // 1024} KiB.",
                           hint=ATTACH_HINT)
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"`{name}` is not a number a chart can hold.")
 
 
 def charts_spec(tx: BattleTx) -> ChartsSpec:
