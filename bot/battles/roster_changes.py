@@ -122,7 +122,7 @@ def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: in
     check_wounds(wounds, tx.rules)
     check_general_value(tx, value)
     sides = battle.sides
-    general_name = check_new_name(tx, name)
+    general_name = check_new_name(tx, name, kind="general")
     with_unit = (tx.unit_row(unit)).name if unit else None
     row = tx.add(General(battle_id=battle.id, name=general_name,
                          name_key=name_key(general_name), side=battle_side(tx, side),
