@@ -22,6 +22,7 @@ import discord
 from bot.battles.decisions import GM_CHOICE, Asked, Pending
 from bot.battles.play import Played
 from bot.render.resolution import escape, question_messages, resolution_messages
+from bot.render.words import result_label
 from bot.respond import Reply
 from rules.core.notation import possessive
 from rules.core.outcomes import Outcome
@@ -330,10 +331,12 @@ OVERRIDE_PREFIX = "huzzah:override:"
 MENU_SIZE = 25  # options in one select menu
 
 
-def override_view(key: tuple[int, int], outcomes: Sequence[Outcome]) -> discord.ui.View:
+def override_view(key: tuple[int, int], outcomes: Sequence[Outcome],
+                  units: Sequence[str] = ()) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(OverrideMenu(*key, options=[
-        discord.SelectOption(label=o.label[:100], value=o.key) for o in outcomes[:MENU_SIZE]]))
+        discord.SelectOption(label=result_label(o.label, units), value=o.key)
+        for o in outcomes[:MENU_SIZE]]))
     return view
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import discord
 from discord import app_commands
@@ -32,6 +33,7 @@ from bot.battles.service import BattleStore
 from bot.buttons import press
 from bot.render.battle import turn_line
 from bot.render.resolution import escape
+from bot.render.words import result_label
 from bot.replies import MENU_SIZE, override_view, played_reply, reply_to
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
@@ -52,9 +54,10 @@ def public(text: str) -> Reply:
     return Reply(content=text[:2000])
 
 
-def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:
+def result_choices(listing: Enumeration, current: str,
+                   units: Sequence[str]) -> list[app_commands.Choice[str]]:
     wanted = current.casefold()
-    return [app_commands.Choice(name=o.label[:100], value=o.key)
+    return [app_commands.Choice(name=result_label(o.label, units), value=o.key)
             for o in listing.outcomes if wanted in o.label.casefold()][:25]
 
 
@@ -144,7 +147,8 @@ class GM(commands.Cog):
         if more:
             text += (f" (the {len(shown)} first of {len(found.outcomes)} results; type in "
                      "the `result` option to search the rest)")
-        return Reply(content=text, ephemeral=True, view=override_view(key, shown))
+        units = await self.store.unit_names(interaction.channel_id or 0, gone_too=True) or []
+        return Reply(content=text, ephemeral=True, view=override_view(key, shown, units))
 
     async def picked(self, interaction: discord.Interaction, battle_id: int, seq: int,
                      result: str) -> None:
@@ -184,7 +188,8 @@ class GM(commands.Cog):
                 value=STILL_WORKING)]
         except RulesError:
             return []
-        return result_choices(found, current)
+        units = await self.store.unit_names(interaction.channel_id or 0, gone_too=True) or []
+        return result_choices(found, current, units)
 
     @gm.command(name="dice", description="Queue dice for the next rolls in this channel")
     @app_commands.describe(dice="Faces to use next, in order, e.g. `6 6 1`",

@@ -97,7 +97,8 @@ def overview(tree: app_commands.CommandTree,
         f"**A battle here**: {battle}\nThen the commands above move its units; "
         "`lookup:true` only looks up.",
         f"**GM**: {subcommand_names(tree, GM_GROUP)}",
-        "`/answer` a roll's question · `/notify off` or `on`",
+        # One phone line: the overview is held to two screens.
+        "`/answer` a question; `/notify off` or `on`: pings",
     )
     return pack(EmbedSpec(title=TITLE, description="\n".join(lines), colour=HELP_COLOUR))
 

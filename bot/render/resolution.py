@@ -25,6 +25,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.text import defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
+from rules.core.effects import plural
 from rules.core.records import D66_KIND, Effect, Modifier, Resolution, Roll, Severity, Step
 from rules.registry import RULESETS
 
@@ -172,34 +173,33 @@ def summed(effects: Sequence[Effect]) -> list[Effect]:
     for effect in effects:
         # Alike as said, but for the number and its plural ("1 block", "2 blocks").
         said = re.sub(r"\d+", "#", _COUNTED.sub(r"# \1", effect.describe()))
-        key: tuple[object, ...] = (effect.kind, effect.unit, effect.value, effect.measure,
+        measure = plural(effect.measure) if effect.measure else effect.measure
+        key: tuple[object, ...] = (effect.kind, effect.unit, effect.value, measure,
                                    effect.direction, said)
         if effect.amount is None:
             key += (len(merged),)  # nothing to add up: kept as it is
         found = merged.get(key)
-        merged[key] = effect if found is None else \
-            replace(found, amount=(found.amount or 0) + (effect.amount or 0))
+        # Added up, the measure is said in the plural (a text says "1 block" of one alone).
+        merged[key] = effect if found is None else replace(
+            found, amount=(found.amount or 0) + (effect.amount or 0), measure=measure)
     return list(merged.values())
 
 
 def _alike(parts: list[str]) -> list[str]:
-    """Parts said alike but for their reason, as one: "wins a Victory Banner for its side
-    ×2 (Black Watch routed; Murray killed)"."""
+    """Parts said alike, as one, their reasons (if any) after: "wins a Victory Banner ×2"."""
     reasons: dict[str, list[str]] = {}
+    counts: dict[str, int] = {}
     for part in parts:
         base, _, reason = part.partition(" (")
-        if reason.endswith(")") and "(" not in reason:
+        if not (reason.endswith(")") and "(" not in reason):
+            base, reason = part, ""
+        counts[base] = counts.get(base, 0) + 1
+        if reason:
             reasons.setdefault(base, []).append(reason[:-1])
-        else:
-            reasons.setdefault(part, [])
     merged = []
-    for base, why in reasons.items():
-        if len(why) > 1:
-            merged.append(f"{base} ×{len(why)} ({'; '.join(why)})")
-        elif why:
-            merged.append(f"{base} ({why[0]})")
-        else:
-            merged.append(base)
+    for base, count in counts.items():
+        why = "; ".join(reasons.get(base, ()))
+        merged.append(base + (f" ×{count}" if count > 1 else "") + (f" ({why})" if why else ""))
     return merged
 
 
@@ -251,8 +251,9 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
         # A change the headline says word for word ("Rangers surrenders") is not said again.
         changes = [line for line in battle_changes
                    if not (once and line.casefold() in resolution.headline.casefold())]
+        # "No effect on any unit" already says the roster is as it was.
         roster = [escape(line) for line in changes] or \
-            ([] if battle_changes else ["No change to the roster."])
+            ([] if battle_changes or not resolution.effects else ["No change to the roster."])
         lines += [f"📋 {line}" for line in roster]
     return "\n".join(lines)
 
@@ -267,12 +268,23 @@ OUT_OF_PHASE = "Out of phase"
 
 def public_roll_lines(steps: Sequence[Step]) -> list[str]:
     """Every roll of the procedure on one line each, without the readings under it; and an
-    answer given ahead that was set aside."""
+    answer given ahead that was set aside. A roll made again under the same label (a unit's
+    bonus melee, a leader's second casualty check) joins the first one's line, its label
+    said once: the order they came in is the Steps'."""
     lines: list[str] = []
+    labelled: dict[str, tuple[int, str | None]] = {}  # label: its line's index, first target
     for step in steps:
         if step.title == SET_ASIDE:
             lines.append(f"↪️ {escape(step.outcome)}")
-        lines.extend(roll_line(roll, notes=False) for roll in step.rolls)
+        for roll in step.rolls:
+            if roll.label in labelled:
+                # Read against the same target as the first: it is said once, there.
+                index, target = labelled[roll.label]
+                lines[index] += "; " + roll_line(roll, labelled=False, notes=False,
+                                                 with_target=roll.target != target)
+            else:
+                labelled[roll.label] = len(lines), roll.target
+                lines.append(roll_line(roll, notes=False))
     return lines
 
 

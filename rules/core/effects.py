@@ -102,6 +102,17 @@ def _moved(effect: Any) -> str:
     return f"{verb}{distance}{direction}"
 
 
+# Measures written in the singular for a loss or a move of one (``1 block``), and their plural.
+PLURALS = {"block": "blocks", "increment": "increments", "figure": "figures",
+           "casualty": "casualties", "step": "steps", "hex": "hexes"}
+
+
+def plural(measure: str) -> str:
+    """``blocks`` for ``block``: a measure counts with its plural (``1 block`` and ``2
+    blocks`` are one loss)."""
+    return PLURALS.get(measure, measure)
+
+
 def singular(measure: str) -> str:
     """``increment`` for ``increments``, ``casualty`` for ``casualties``; SP stays SP."""
     if not (measure.endswith("s") and measure.islower()):

@@ -185,7 +185,9 @@ def _to_bool(raw: Any, spec: Field, where: str) -> bool:
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    """A near miss among ``candidates``; never the word typed (it was refused as it is)."""
+    others = [c for c in candidates if c.lower() != word.lower()]
+    close = difflib.get_close_matches(word, others, n=1, cutoff=0.6)
     return f" Did you mean `{close[0]}`?" if close else ""
 
 
@@ -322,6 +324,11 @@ class FieldSet:
         if "=" in token:
             key, _, raw = token.partition("=")
             spec = self._by_key.get(key.lower())
+            if spec is None and key.lower() in self._by_word:
+                # A word that takes no value (`leader=Murray` where `leader` is a unit type).
+                raise InvalidInput(
+                    f"{where}: `{echo(key)}` is a word on its own here, not `{echo(key)}=…`.",
+                    hint=f"Words you can use: {', '.join(self.words())}.")
             if spec is None:
                 raise self._unknown(key.lower(), where)
             return spec, spec.convert(raw, where)

@@ -53,7 +53,7 @@ from rules.core.dice import (
     RollKind,
     branch_outcomes,
 )
-from rules.core.effects import loss_measure
+from rules.core.effects import loss_measure, plural
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.prepared import (
     PROBES,
@@ -85,10 +85,6 @@ Z95 = 1.959963984540054
 REFUSED = "refused"
 """The group of a path on which the procedure stops with a rules error after dice were rolled
 (dice tied too many times): a result in its own right, so the odds still sum to 1."""
-
-# Measures written in the singular for a loss of one (``1 block``) count with the plural.
-_PLURALS = {"block": "blocks", "increment": "increments", "figure": "figures",
-            "casualty": "casualties", "step": "steps", "hex": "hexes"}
 
 AnswerPath = tuple[tuple[str, str], ...]
 """(question key, answer key) pairs: the choices a distribution holds for."""
@@ -247,7 +243,7 @@ def loss_of(effect: Effect) -> tuple[str, int] | None:
     if not counts or effect.amount is None:
         return None
     measure = declared or effect.measure or "strength"
-    return _PLURALS.get(measure, measure), effect.amount
+    return plural(measure), effect.amount
 
 
 # --- tallies -----------------------------------------------------------------------------------
@@ -365,7 +361,7 @@ def shape_of(resolution: Resolution) -> _Shape:
     shape are one result; its name gives the range of each number (``Fusiliers loses 1–3
     blocks``)."""
     # "1 block" and "2 blocks" are one shape: a measure counts in its plural.
-    return tuple((e.unit, str(e.kind), e.value, _PLURALS.get(e.measure or "", e.measure),
+    return tuple((e.unit, str(e.kind), e.value, plural(e.measure) if e.measure else e.measure,
                   e.direction, e.detail) for e in resolution.effects)
 
 
@@ -375,7 +371,7 @@ def _named(effects: tuple[Effect, ...], ranges: list[tuple[int, int] | None]) ->
     for effect, span in zip(effects, ranges, strict=True):
         if span is not None and span[0] != span[1]:
             # The texts format the amount as given; a range counts in the plural.
-            measure = _PLURALS.get(effect.measure or "", effect.measure)
+            measure = plural(effect.measure) if effect.measure else effect.measure
             effect = replace(effect, amount=f"{span[0]}–{span[1]}",  # type: ignore[arg-type]
                              measure=measure)
         said.append(effect.describe())

@@ -40,6 +40,10 @@ CHART_ANSWERS = (
 CHARGE_ANSWERS = (Answer("AS", "AS"), Answer("AR", "AR"), Answer("bounce", "Blank: bounce"),
                   Answer("DR", "DR"), Answer("DS", "DS"))
 CASUALTY_STEP = 3  # the roll moves 3 per casualty (step 4)
+# The mêlée roll's fire modifiers, by whose fire inflicted the casualties (step 4): the
+# roll's line says them short, its source names the step.
+FIRE_REASONS = {"attackers": ("attackers' fire", 1, "step 4b"),
+                "defenders": ("defenders' fire", -1, "step 4a")}
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class Run:
     right_shifts: bool = False  # the Huzzah turned the shifts right
     new_melee: bool = True  # real odds (not the Firefight column)
     fire_modifier: list[Modifier] = field(default_factory=list)
+    fire_casualties: dict[str, int] = field(default_factory=dict)  # inflicted, by side
     phrases: list[str] = field(default_factory=list)
     worst: Severity = Severity.NONE
     steps: dict[str, str] = field(default_factory=lambda: dict(ASSAULT_STEPS))
@@ -361,13 +366,16 @@ def offensive_and_defensive_fire(run: Run) -> None:
     for shot in shots:
         if shot.casualties:
             lose(run, shot.target, shot.casualties)
-    run.fire_modifier = [m for m in (
-        Modifier(CASUALTY_STEP * by_side["attackers"], "casualties inflicted by the attackers",
-                 f"{TEXT} step 4b"),
-        Modifier(-CASUALTY_STEP * by_side["defenders"], "casualties inflicted by the defenders",
-                 f"{TEXT} step 4a"),
-    ) if m.value]
+    run.fire_casualties = by_side
+    run.fire_modifier = fire_modifiers(by_side)
     run.out.note("No morale checks for casualties from offensive and defensive fire.")
+
+
+def fire_modifiers(inflicted: dict[str, int]) -> list[Modifier]:
+    """The mêlée roll moves 3 per casualty: up for the attackers' fire, down for the
+    defenders'."""
+    return [Modifier(sign * CASUALTY_STEP * inflicted[side], reason, f"{TEXT} {step}")
+            for side, (reason, sign, step) in FIRE_REASONS.items() if inflicted.get(side)]
 
 
 def _target(run: Run, stack: Stack, targets: list[str]) -> Stack:
@@ -423,11 +431,15 @@ def huzzah(run: Run) -> None:
                      if not failed else "Some stacks fail: the mêlée is resolved with the "
                      "original attackers.")
         return
-    run.phrases.append(f"{_names(british)} Huzzah and turn the tables")
+    run.phrases.append(f"{_names(british)} Huzzah")  # only one that turns the tables is said
     survivors = [s.name for s in targets if s.name not in run.gone]
     run.attackers, run.defenders = [s.name for s in british], survivors
     run.right_shifts = True
-    run.fire_modifier = [Modifier(-m.value, m.reason, m.source) for m in run.fire_modifier]
+    # The roll is the new attacker's: the casualties its fire inflicted now add (the former
+    # attackers' fire is now the defenders').
+    run.fire_casualties = {"attackers": run.fire_casualties.get("defenders", 0),
+                           "defenders": run.fire_casualties.get("attackers", 0)}
+    run.fire_modifier = fire_modifiers(run.fire_casualties)
     run.out.step("5. British Huzzah", f"All stacks fail: {_names(british)} become the "
                  "attacker for the rest of this mêlée; their column shifts are now right "
                  "shifts.")
@@ -543,8 +555,8 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
     natural = d66_value(faces)  # type: ignore[arg-type]
     total = d66_add(natural, sum(m.value for m in modifiers))
     name = "Firefight" if column is None else chart_columns(pack)[column]
-    roll = Roll("mêlée resolution", "d66", faces, modifiers=tuple(modifiers), total=total,
-                target=f"the {name} column", readings=plain_readings(faces))
+    roll = Roll("mêlée", "d66", faces, modifiers=tuple(modifiers), total=total,
+                target=f"{name} column", readings=plain_readings(faces))
     readable = read_on(pack) and (column is not None or pack.firefight)  # type: ignore[union-attr]
     if readable:
         result = pack.result(total, column)  # type: ignore[union-attr]
@@ -606,17 +618,23 @@ def apply_result(run: Run, result: ChartResult) -> None:
                          "Defenders surrender: removed from play." if surrender else
                          "Defending units rout, each losing an increment per Zone of "
                          "Influence retreated from.")
-            advance(run, "into the target hex (Advance after Mêlée)", disorder=True)
+            advance(run, "into the target hex", disorder=True, impetus=result.hexes)
             impetus(run, result.hexes, surrender)
             finished(run, advanced=True)
     end_firefight(run, result)
 
 
-def advance(run: Run, where: str, *, disorder: bool) -> None:
+def advance(run: Run, where: str, *, disorder: bool, impetus: int = 0) -> None:
+    """Advance after Mêlée: one hex, and the hexes of impetus after it (step 9) said with
+    it, as one move."""
     words = []
     for stack in run.standing(run.attackers):
-        run.out.effect(EffectKind.MOVED, stack.name, 1, value="advances", measure="hex",
-                       direction=where)
+        if impetus:
+            run.out.effect(EffectKind.MOVED, stack.name, 1 + impetus, value="advances",
+                           measure="hexes", direction=f"(the target hex + {impetus} impetus)")
+        else:
+            run.out.effect(EffectKind.MOVED, stack.name, 1, value="advances", measure="hex",
+                           direction=where)
         if not disorder:
             continue
         if stack.state is Order.GOOD:
@@ -639,9 +657,6 @@ def impetus(run: Run, hexes: int, surrendered: bool) -> None:
     if not hexes:
         run.out.step(title, "No further advance (#0).")
         return
-    for stack in run.standing(run.attackers):
-        run.out.effect(EffectKind.MOVED, stack.name, hexes, value="advances",
-                       measure="hex" if hexes == 1 else "hexes", direction="(impetus)")
     path = ("any way they see fit" if surrendered
             else "along the defenders' exact path of retreat (the attacker picks among several)")
     run.out.step(title, f"Advance {_n(hexes, 'more hex', 'more hexes')} {path}, stopping on "

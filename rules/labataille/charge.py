@@ -321,7 +321,7 @@ def defensive_fire(run: Run) -> None:
         if shot.casualties:
             lose(run, shot.target, shot.casualties)
     if casualties:
-        run.fire_modifier = [Modifier(-3 * casualties, "casualties inflicted by the defenders",
+        run.fire_modifier = [Modifier(-3 * casualties, "defenders' fire",
                                       f"{TEXT}, Cavalry Charge step 4a")]
     run.out.note("The charging cavalry takes no morale checks from defensive fire.")
 
@@ -375,7 +375,7 @@ def defeated(run: Run, result: ChartResult, *, pursuit: bool) -> None:
         run.hurt(Severity.DECISIVE)
         run.phrases.append("DS: the defenders surrender")
         run.out.step(f"{step}e. DS", "Defenders surrender: removed from play." + ignored)
-        advance(run, "into the target hex (Advance after Mêlée)", disorder=True)
+        advance(run, "into the target hex", disorder=True)
         return
     run.phrases.append("DR: the defenders rout")
     if pursuit:
@@ -385,7 +385,7 @@ def defeated(run: Run, result: ChartResult, *, pursuit: bool) -> None:
         routing = run.standing(run.defenders)
         for stack in routing:
             pursue(run, stack, losses)
-        advance(run, "into the target hex (Advance after Mêlée)", disorder=True)
+        advance(run, "into the target hex", disorder=True)
         for stack in routing:
             if stack.name not in run.gone:
                 rout(run, stack, "DR")
@@ -396,7 +396,7 @@ def defeated(run: Run, result: ChartResult, *, pursuit: bool) -> None:
         rout(run, stack, "DR")
     run.out.step(f"{step}d. DR", "Defenders rout. There is no pursuit of cavalry after "
                  "mêlée." + ignored)
-    advance(run, "into the target hex (Advance after Mêlée)", disorder=True)
+    advance(run, "into the target hex", disorder=True)
 
 
 def pursuit_of_routed(run: Run, routed: list[Stack]) -> None:

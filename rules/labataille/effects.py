@@ -27,7 +27,7 @@ def _reacted(effect) -> str:
 
 TEXTS = {
     E.ROUTED: "routs",
-    E.SURRENDERED: "surrenders (removed from the table)",
+    E.SURRENDERED: "surrenders",  # and is removed from play (step 7)
     E.FIREFIGHT: "is locked in a firefight with {value}",
     E.FORMATION: "forms {value}",
     REACTED: _reacted,

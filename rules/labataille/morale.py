@@ -89,7 +89,7 @@ def distance_modifier(stack: Stack, pack: ChartPack | None
 
 # Reference A.7's Roll to Stand modifier for a square: said, never applied (the revised
 # chart's is the players').
-SQUARE_STAND_PUBLISHED = "reference A.7: +12 at Talavera and most games, +6 in later ones"
+SQUARE_STAND_PUBLISHED = "published charts: +12 at Talavera and most games, +6 in later ones"
 
 
 def square_stand_note(stack: Stack, pack: ChartPack | None, table: Table | None) -> str:

@@ -16,8 +16,8 @@ from rules.core.errors import InvalidInput
 from rules.core.notation import possessive
 from rules.labataille.units import Arm, Stack
 
-LEADER_HINT = ("A leader's value is a dice modifier for morale and mêlée (reference A.6). In a "
-               "battle: `/gm general general:{leader} field:value value:2`.")
+LEADER_HINT = ("A leader's value is a dice modifier for morale and mêlée. In a battle: "
+               "`/gm general general:{leader} field:value value:2`.")
 
 
 def fighting(defenders: Sequence[Stack]) -> list[Stack]:

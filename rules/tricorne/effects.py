@@ -13,8 +13,9 @@ TAKES_GROUND = "takes ground"  # the value of the core `moved` effect that count
 
 TEXTS = {
     ELIMINATED: "is eliminated (its last block removed)",
-    ROUTED_OFF: "fails its rally check and routs off the field",
-    BANNER: "wins a Victory Banner for its side ({value})",
+    ROUTED_OFF: "routs off the field",  # the rally check's roll says it failed
+    # What won it (a rout, a kill) is said of the unit or leader it fell on.
+    BANNER: "wins a Victory Banner",
     LEADER_KILLED: "is killed",
     LEADER_ESCAPES: "escapes alone toward the nearest friendly unit (a lone leader)",
     LEADER_JOINS: "joins {value}",

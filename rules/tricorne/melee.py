@@ -40,10 +40,10 @@ from rules.tricorne.units import (
     IGNORE_FLAGS,
     IGNORE_FLAGS_SOURCE,
     NO_SABER_HITS,
-    REFERENCE,
+    RETIRE_RULE,
     RULESET,
     TARGET_SYMBOL,
-    TEXT,
+    TERRAIN_RULES,
     Arm,
     Terrain,
     Unit,
@@ -127,7 +127,7 @@ def check_melee(melee: Melee) -> None:
                          hint="Attach the leader to a unit and melee with the unit.")
     if attacker.stopped_from_battle:
         raise NotAllowed(f"{attacker.name} entered {attacker.terrain.value} this turn: "
-                         f"{STOPPED} ({REFERENCE} §5).",
+                         f"{STOPPED} ({TERRAIN_RULES}).",
                          hint="It may battle from there next turn. If it did not enter that "
                               "hex this turn, say so with `moved=false`.")
     if name_key(attacker.name) == name_key(defender.name):
@@ -170,7 +170,7 @@ def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> Non
             ask_bonus_melee(run, attacker, defender)
         elif took_ground and retiring:
             run.out.note(f"{attacker.name} took ground after a retire and rally: no bonus "
-                         f"melee ({TEXT} step 2).")
+                         f"melee ({RETIRE_RULE}).")
     elif not result.eliminated:
         battle_back(run, defender, attacker, prefix)
 
@@ -213,8 +213,9 @@ def retire_and_rally(run: Run, attacker: Unit, defender: Unit, result: Attack) -
         defender = run.update(defender, leader=leader)
         moved = f"{defender.name} retires 1 hex onto {leader}, who joins it."
     else:
+        # Toward its side, as every retreat: the reply says the distance alone.
         run.out.effect(EffectKind.MOVED, defender.name, 2, value="retires and rallies",
-                       measure="hexes", direction="toward its side")
+                       measure="hexes")
         moved = f"{defender.name} retires 2 hexes toward its side."
     run.out.step("Retire", moved)
     run.hurt(Severity.MINOR)
@@ -296,7 +297,7 @@ def score(attacker: Unit, defender: Unit, faces: tuple, retiring: bool
         for index, face in enumerate(faces):
             if face is target and readings[index] is Reading.HIT:
                 readings[index] = Reading.MISS
-                notes.append(f"buildings: 1 symbol hit ignored ({REFERENCE} §5)")
+                notes.append(f"buildings: 1 symbol hit ignored ({TERRAIN_RULES})")
                 break
     return tuple(readings), notes
 
@@ -394,7 +395,7 @@ def ignore_flag(run: Run, attacker: Unit, defender: Unit, flags: int) -> int:
     why = hill_protection(attacker, defender)
     if flags and why:
         run.out.step("Hill", f"{defender.name} on a hill attacked {why} ignores 1 flag "
-                     f"({REFERENCE} §5).")
+                     f"({TERRAIN_RULES}).")
         return flags - 1
     return flags
 
@@ -442,7 +443,7 @@ def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool,
     words = [f"{_n(flags, 'flag')}: {defender.name} must retreat {_n(hexes, 'hex', 'hexes')}."]
     if room:
         run.out.effect(EffectKind.MOVED, defender.name, room, value="retreats",
-                       measure="hex" if room == 1 else "hexes", direction="toward its side")
+                       measure="hex" if room == 1 else "hexes")
         run.phrases.append(f"{defender.name} retreats {_n(room, 'hex', 'hexes')}")
         run.hurt(Severity.MAJOR)
     if lost:
@@ -557,9 +558,9 @@ def ask_take_ground(run: Run, attacker: Unit, vacated: Unit, prefix: str) -> boo
     # leader's hex has no terrain on record: the unit's is left as it was.
     terrain = None if vacated.alone else vacated.terrain
     shown = f" ({terrain.value})" if terrain not in (None, Terrain.OPEN) else ""
+    # Into the vacated hex, as taking ground always is: the reply names its terrain alone.
     run.out.effect(EffectKind.MOVED, attacker.name, 1, value=TAKES_GROUND, measure="hex",
-                   direction=f"into the vacated hex{shown}",
-                   detail=terrain.value if terrain else "")
+                   direction=shown.strip() or None, detail=terrain.value if terrain else "")
     # Its `other-hill` was said of the hex it left.
     run.update(attacker, moved=True, other_hill=False,
                **({"terrain": terrain} if terrain else {}))
@@ -582,7 +583,7 @@ def ask_bonus_melee(run: Run, attacker: Unit, defender: Unit) -> None:
     if attacker.stopped_from_battle:
         run.out.step("Bonus melee", f"{attacker.name} took ground into "
                      f"{attacker.terrain.value}: cavalry that enters forest or buildings must "
-                     f"stop and may not battle, so it makes no bonus melee ({REFERENCE} §5).")
+                     f"stop and may not battle, so it makes no bonus melee ({TERRAIN_RULES}).")
         return
     targets = bonus_targets(run, defender)
     typed = run.melee.typed_target

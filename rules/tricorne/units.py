@@ -13,7 +13,11 @@ from rules.core.dice import Symbol
 
 RULESET = "tricorne"
 TEXT = "tricorne-melee.txt"
-REFERENCE = "reference/tricorne.md"
+REFERENCE = "reference/tricorne.md"  # a source, for provenance: replies name the rule instead
+# The rules as the rulebook names them, for what a player reads.
+TERRAIN_RULES = "the Terrain rules"
+RETIRE_RULE = "melee step 2, Retire and Rally"
+RALLY_RULES = "the Rally Check rules"
 # Project limits, not rules values: no unit of the game has more than a handful of blocks.
 MAX_BLOCKS = 12
 MAX_CARD_DICE = 6

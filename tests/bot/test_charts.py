@@ -63,8 +63,8 @@ async def test_an_attached_pack_decides_the_assault_until_undo_takes_it_back(bat
     read = await reply(battle_session, ASSAULT)
     assert read.embeds[0]["title"].endswith("DR1: the defenders rout")
     # The pack decided it, and its steps say whose chart it was; no chart question.
-    assert "**mêlée resolution** 🎲 41 vs the 2:1 column → DR1" in text_of(read)
-    assert ("vs the 2:1 column → DR1\n  ‣ Test pack: made for Huzzah's tests: not a La "
+    assert "**mêlée** 🎲 41 vs 2:1 column → DR1" in text_of(read)
+    assert ("vs 2:1 column → DR1\n  ‣ Test pack: made for Huzzah's tests: not a La "
             "Bataille chart") in await steps_of(battle_session, read)
     assert buttons(read) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]
 

@@ -378,7 +378,7 @@ def test_a_chart_pack_attached_from_a_file_path_decides_the_assault(tmp_path):
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
     assert "📊 Chart pack attached: pack.json" in out
-    assert "vs the 2:1 column → DR1" in out and "Read the Assault" not in out
+    assert "vs 2:1 column → DR1" in out and "Read the Assault" not in out
 
 
 CAVALRY_SETUP = [

@@ -124,7 +124,7 @@ async def test_a_charge_into_a_square_says_how_the_square_counts(discord_session
                                            'choices:"chart_result=AR"')
     text = await full_text(discord_session, message)
     assert ("2nd Foot is in Square: no chart pack, so the Roll to Stand chart's square "
-            "modifier must be given in `mod` (reference A.7: +12 at Talavera and most games, "
+            "modifier must be given in `mod` (published charts: +12 at Talavera and most games, "
             "+6 in later ones)") in text
     assert ("2nd Foot is in Square: no chart pack, so the Mêlée Modifiers for Cavalry's "
             "square multiplier must be counted in the mêlée values given") in text

@@ -43,3 +43,17 @@ async def test_unit_edit_reads_as_a_sentence(discord_session):
                                           'strength:7 side:British', user_id=GM_USER)
     assert edited.content == ("✏️ Lanciers is now on the British side, loses 1 figure (now 7) "
                               "and is now elite (event #5).")
+
+
+async def test_a_move_that_changes_nothing_says_so_once(discord_session):
+    for line in ('/battle start ruleset:fire-at-will name:Plains',
+                 '/unit add side:British name:"78th Highlanders" words:"inf regular morale=4" '
+                 'strength:4',
+                 '/unit add side:French name:"La Sarre" words:"inf regular morale=4" '
+                 'strength:4'):
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+    stands = await reply(discord_session, '/charge fire-at-will target:"La Sarre" '
+                                          'chargers:"78th Highlanders" dice:1')
+    text = text_of(stands)
+    assert "No effect on any unit." in text
+    assert "No change to the roster" not in text

@@ -194,15 +194,15 @@ async def test_a_lookup_leads_with_the_result_and_its_rolls_and_keeps_the_steps(
         assert embed["title"] == "🩸 DR2: the defenders rout"
         assert embed["description"].splitlines() == [
             "**52nd** routs",
-            "**1/45e** advances 1 hex into the target hex (Advance after Mêlée), is "
-            "disordered, advances 2 hexes (impetus)",
+            # The Advance after Mêlée and the impetus as one move.
+            "**1/45e** advances 3 hexes (the target hex + 2 impetus), is disordered",
             # A d66 shows as its two dice side by side.
             "**1/45e morale check** 🎲 44 vs > 34 → passes",
             "**52nd morale check** 🎲 52 vs > 41 → passes",
             "**defender column shifts** 🎲 5 → 2 left",
             "**1/45e fire** 🎲 33 vs 1:1 column (12 against 9) → 0 casualties",
             "**52nd fire** 🎲 41 vs 1:1 column (10 against 9) → 0 casualties",
-            "**mêlée resolution** 🎲 55 vs the 1:2 column",
+            "**mêlée** 🎲 55 vs 1:2 column",
         ]
         assert "fields" not in embed or embed["fields"] == []
         # The default that decided the column stays public, in a line of its own.

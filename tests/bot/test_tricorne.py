@@ -3,12 +3,16 @@ its buttons (retire and rally, take ground, bonus melee), across a restart."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 
 from bot.client import create_bot
 from bot.offline import OfflineDiscord
 from bot.storage import Database
 from bot.storage.models import General, Unit
+from rules.core.errors import InvalidInput
+from rules.core.fields import did_you_mean
+from rules.tricorne.inputs import ROSTER_FIELDS
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply, text_of
 from .test_battle_safety import url_of
@@ -187,7 +191,7 @@ async def test_cavalry_that_entered_a_wood_this_turn_is_refused_its_melee(battle
     assert refused.ephemeral
     assert refused.content == (
         "⚠️ Lord Elcho's Lifeguards entered forest this turn: cavalry and artillery that "
-        "enter forest or buildings must stop and may not battle (reference/tricorne.md §5). "
+        "enter forest or buildings must stop and may not battle (the Terrain rules). "
         "It may battle from there next turn. If it did not enter that hex this turn, say so "
         "with `moved=false`.")
     units, _ = await roster(battle_session.client.db)
@@ -281,7 +285,7 @@ async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):
                                          'defender:Pulteney dice:"flag art art art  art art"')
     text = await full_text(battle_session, result)
     assert ("Pulteney on a hill attacked from another group of hill hexes ignores 1 flag "
-            "(reference/tricorne.md §5).") in text
+            "(the Terrain rules).") in text
     assert "Pulteney battles back against Atholl" in text
     refused = await reply(battle_session, '/melee tricorne attacker:"Black Watch: other-hill" '
                                           'defender:Pulteney')
@@ -309,3 +313,27 @@ async def test_a_grenadiers_player_chooses_to_ignore_a_flag_with_a_button(battle
     assert ("Ligonier's Grenadiers ignores 1 flag: a grenadier may ignore 1 flag (Government "
             "Grenadier unit page).") in text
     assert "Ligonier's Grenadiers battles back against Black Watch" in text
+
+
+async def test_a_leader_given_as_a_units_word_is_sent_to_general_add(battle_session):
+    await reply(battle_session, "/battle start ruleset:tricorne name:Prestonpans",
+                user_id=GM_USER)
+    refused = await reply(battle_session, '/unit add side:Jacobites name:"Black Watch" '
+                                          'words:"highland leader=Murray"', user_id=GM_USER)
+    assert refused.ephemeral
+    assert "Did you mean `leader`" not in refused.content  # never the word typed
+    assert refused.content.startswith(
+        "⚠️ words: in a battle a unit's leader is a general, not a word of the unit.")
+    assert "`/general add name:… side:… unit:…`" in refused.content
+    units, _ = await roster(battle_session.client.db)
+    assert "Black Watch" not in units
+
+
+def test_a_near_miss_is_never_the_word_typed():
+    assert did_you_mean("leader", ["leader", "leaders"]) == " Did you mean `leaders`?"
+    assert did_you_mean("leader", ["leader"]) == ""
+    # A word that takes no value, given one: said so, not "did you mean" itself.
+    with pytest.raises(InvalidInput) as refused:
+        ROSTER_FIELDS.read_text("highland leader=Murray", "words", names=False)
+    assert str(refused.value).startswith(
+        "words: `leader` is a word on its own here, not `leader=…`.")

@@ -26,8 +26,9 @@ def test_a_whole_assault_read_on_a_chart_pack():
     assert resolution.outcome == "Row 41, 2:1 column: DR1."
     assert resolution.rolls[0].notes == ("Test pack: made for Huzzah's tests: not a La "
                                          "Bataille chart",)
-    assert effects(result) == [("routed", "D", None), ("moved", "A", 1),
-                               ("marker_set", "A", "disordered"), ("moved", "A", 1)]
+    # The Advance after Mêlée and the hex of impetus, as one move of 2 hexes.
+    assert effects(result) == [("routed", "D", None), ("moved", "A", 2),
+                               ("marker_set", "A", "disordered")]
     assert result.defaults == ()
 
 
@@ -113,8 +114,7 @@ def test_offensive_and_defensive_fire_move_the_melee_roll_3_per_casualty():
     assert effects(result)[:2] == [("damage", "D", 2), ("damage", "A", 1)]
     roll = step(result, "7. Mêlée resolution").rolls[0]
     assert [(m.value, m.reason) for m in roll.modifiers] == [
-        (6, "casualties inflicted by the attackers"),
-        (-3, "casualties inflicted by the defenders")]
+        (6, "attackers' fire"), (-3, "defenders' fire")]
     assert roll.total == 44  # 41 + 3 steps
     assert "No morale checks for casualties from offensive and defensive fire." in result.notes
 
@@ -163,6 +163,19 @@ def test_a_huzzah_all_fail_turns_the_tables_and_the_shifts_right():
     assert odds.startswith("The 2:1 column: 52nd 10 = 10 against A 20 = 20")
     assert "2 right shifts: 1:2 → 2:1" in odds
     assert ("routed", "A", None) in effects(result)
+
+
+def test_after_a_huzzah_the_fire_modifiers_are_the_new_attackers():
+    """The roll is the British's: their fire's casualties add 3 each, the former attackers'
+    take 3 each off, and each is said by the side that now fires it."""
+    shooter = stack("A", melee=20, fire=18, defence=9)
+    british = stack("52nd", nation="british", melee=10, fire=9, defence=9)
+    result = assault([shooter], [british], "45 45 1 54 33 11 41", "huzzah", pack=pack())
+    assert effects(result)[:2] == [("damage", "52nd", 2), ("damage", "A", 1)]
+    roll = step(result, "7. Mêlée resolution").rolls[0]
+    assert [(m.value, m.reason, m.source.rsplit(" ", 1)[-1]) for m in roll.modifiers] == [
+        (3, "attackers' fire", "4b"), (-6, "defenders' fire", "4a")]
+    assert result.headline == "52nd Huzzah; AR: the attackers rout"
 
 
 def test_a_huzzah_all_pass_or_some_fail_keeps_the_original_attackers():
@@ -217,8 +230,7 @@ def test_without_a_pack_the_player_reads_the_chart():
     ("AS", [("surrendered", "A", None)]),
     ("AR", [("routed", "A", None), ("damage", "A", 2)]),
     ("firefight", [("firefight", "A", "D"), ("firefight", "D", "A")]),
-    ("DS2", [("surrendered", "D", None), ("moved", "A", 1), ("marker_set", "A", "disordered"),
-             ("moved", "A", 2)]),
+    ("DS2", [("surrendered", "D", None), ("moved", "A", 3), ("marker_set", "A", "disordered")]),
     ("DR0", [("routed", "D", None), ("moved", "A", 1), ("marker_set", "A", "disordered")]),
 ])
 def test_each_chart_result(answer, expected):

@@ -115,7 +115,7 @@ def test_a_roster_generals_value_counts_where_a_leader_counts():
                  led, "43 45 1 41")
     checks = [r for s in result.steps for r in s.rolls if r.label == "1/45e morale check"]
     assert [(m.value, m.reason) for m in checks[0].modifiers] == [(2, "Ney")]
-    melee = [r for s in result.steps for r in s.rolls if r.label == "mêlée resolution"]
+    melee = [r for s in result.steps for r in s.rolls if r.label == "mêlée"]
     assert [(m.value, m.reason) for m in melee[0].modifiers] == [(2, "Ney (attacking)")]
     # His own value wins over a `leader_value` kept on the stack; without either, none is
     # assumed: the assault is refused by name.

@@ -392,7 +392,7 @@ def test_a_charge_into_a_square_without_its_values_says_they_must_be_given():
     stand = step(result, "3. Roll to Stand").rolls[0]
     assert stand.modifiers == ()
     assert stand.notes == ("2nd Foot is in Square: no chart pack, so the Roll to Stand "
-                           "chart's square modifier must be given in `mod` (reference A.7: "
+                           "chart's square modifier must be given in `mod` (published charts: "
                            "+12 at Talavera and most games, +6 in later ones)",)
     assert ("2nd Foot is in Square: no chart pack, so the Mêlée Modifiers for Cavalry's "
             "square multiplier must be counted in the mêlée values given") in step(
@@ -400,7 +400,7 @@ def test_a_charge_into_a_square_without_its_values_says_they_must_be_given():
     on_test_pack = charge([HUSSARS], [SQUARE_FOOT], "45 1 41", spent=2, pack=pack())
     assert step(on_test_pack, "3. Roll to Stand").rolls[0].notes == (
         "2nd Foot is in Square: the chart pack's Roll to Stand chart has no square modifier: "
-        "it must be given in `mod` (reference A.7: +12 at Talavera and most games, +6 in "
+        "it must be given in `mod` (published charts: +12 at Talavera and most games, +6 in "
         "later ones)",)
 
 

@@ -90,7 +90,7 @@ def test_the_attacker_may_take_ground_after_a_retire_but_gains_no_bonus_melee():
     assert ("moved", "Dragoons", 1) in effects(result)
     assert "Bonus melee" not in titles(result)
     assert result.notes == ("Dragoons took ground after a retire and rally: no bonus melee "
-                            "(tricorne-melee.txt step 2).",)
+                            "(melee step 2, Retire and Rally).",)
     # Even when the retiring unit is eliminated: no bonus melee.
     gone = melee(dragoons, cavalry("Hussars", blocks=1), "cav art art", "retire; advance")
     assert "Bonus melee" not in titles(gone)

@@ -92,7 +92,7 @@ def test_a_hill_ignores_one_flag_when_attacked_from_another_group_of_hill_hexes(
     if ignored:
         assert step(result, "Hill").outcome == (
             "Target on a hill attacked from another group of hill hexes ignores 1 flag "
-            "(reference/tricorne.md §5).")
+            "(the Terrain rules).")
 
 
 def test_the_other_hill_protects_the_attacker_against_the_battle_back_too():

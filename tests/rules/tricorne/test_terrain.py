@@ -22,7 +22,7 @@ def test_cavalry_or_artillery_that_entered_forest_or_buildings_this_turn_may_not
         melee(entered, regular("Target"), "")
     assert refused.value.message == (
         f"Hussars entered {terrain} this turn: cavalry and artillery that enter forest or "
-        "buildings must stop and may not battle (reference/tricorne.md §5).")
+        "buildings must stop and may not battle (the Terrain rules).")
     assert "moved=false" in refused.value.hint
 
 
@@ -53,10 +53,10 @@ def test_cavalry_that_takes_ground_into_the_forest_has_stopped_no_bonus_melee():
                    bonus=(regular("Second"),))
     moved = [e for e in result.effects if e.kind == EffectKind.MOVED]
     assert [(e.unit, e.detail, e.direction) for e in moved] == [
-        ("Dragoons", "forest", "into the vacated hex (forest)")]
+        ("Dragoons", "forest", "(forest)")]
     assert step(result, "Bonus melee").outcome == (
         "Dragoons took ground into forest: cavalry that enters forest or buildings must stop "
-        "and may not battle, so it makes no bonus melee (reference/tricorne.md §5).")
+        "and may not battle, so it makes no bonus melee (the Terrain rules).")
     assert effects(result)[-1] == ("moved", "Dragoons", 1)
 
 
