@@ -20,6 +20,7 @@ from rules.core.effects import EffectText, register_effects
 from rules.core.engagements import EngagementWords, declare_engagement_words
 from rules.core.errors import InvalidInput, echo
 from rules.core.fields import FieldSet, split_words
+from rules.core.notation import QUOTE
 from rules.core.records import Effect, Resolution
 from rules.core.roster import Change, Phrase, Roster, Wording, declare_wording
 
@@ -139,11 +140,12 @@ class BattleRules:
             key, _, value = token.partition("=")
             word = key.lower().replace("-", "_")
             if word in self.general_words and not self.unit_fields.knows(token):
-                name = echo(value.strip().strip('"')) or "…"
+                name = f'"{echo(value.strip().strip(QUOTE))}"' if value.strip(QUOTE) else "…"
+                kind = "one of the battle's generals" if word == "general" else "a general"
                 raise InvalidInput(
-                    f"{where}: in a battle a unit's general is not among its words.",
-                    hint=f'Leave out `{echo(key)}` and add him to the unit with '
-                         f'`/general add name:"{name}" side:… unit:…`.')
+                    f"{where}: in a battle a unit's {word} is {kind}, not a word of the unit.",
+                    hint=f"Add the unit without it, then the {word} with "
+                         f"`/general add name:{name} side:… unit:…`.")
 
     @property
     def wording(self) -> Wording:

@@ -43,15 +43,16 @@ async def test_a_general_among_a_units_words_is_refused_pointing_to_general_add(
     lookup_field = next(spec for _, fields in ruleset.help.words for spec in fields.fields
                         if spec.name == word)
     typed, named = (word, "…") if lookup_field.kind is bool else (f"{word}=Wolfe",
-                                                                   "Wolfe")
+                                                                   '"Wolfe"')
     await gm(discord_session, f"/battle start ruleset:{ruleset.key} name:Trial")
     refused = await gm(discord_session, '/unit add side:British name:"2nd Foot" '
                                         f'words:"{ruleset.battle.unit_example} {typed}" '
                                         "strength:4")
     assert refused.ephemeral
+    kind = "one of the battle's generals" if word == "general" else "a general"
     assert refused.content == (
-        "⚠️ words: in a battle a unit's general is not among its words. "
-        f'Leave out `{word}` and add him to the unit with `/general add name:"{named}" '
+        f"⚠️ words: in a battle a unit's {word} is {kind}, not a word of the unit. "
+        f"Add the unit without it, then the {word} with `/general add name:{named} "
         "side:… unit:…`.")
     assert "2nd Foot" not in text_of(await gm(discord_session, "/battle show"))
     added = await gm(discord_session, '/unit add side:British name:"2nd Foot" '
