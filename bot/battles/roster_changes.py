@@ -48,6 +48,7 @@ def read_words(tx: BattleTx, words: str, strength: int | None, *,
     rule set's own word (`figures=12`, `sp=4`)."""
     label = tx.rules.strength_label
     rest, typed = take_strength(words, label, "words")
+    tx.rules.refuse_general_words(rest, "words")
     attributes = tx.rules.read_attributes(rest, "words", require_arm=require_arm) \
         if rest or require_arm else {}
     return attributes, one_strength(strength, typed, label)
@@ -122,7 +123,7 @@ def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: in
     check_wounds(wounds, tx.rules)
     check_general_value(tx, value)
     sides = battle.sides
-    general_name = check_new_name(tx, name)
+    general_name = check_new_name(tx, name, kind="general")
     with_unit = (tx.unit_row(unit)).name if unit else None
     row = tx.add(General(battle_id=battle.id, name=general_name,
                          name_key=name_key(general_name), side=battle_side(tx, side),

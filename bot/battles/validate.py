@@ -18,12 +18,18 @@ MAX_NAME = 64
 NOT_IN_NAMES = ';:"'
 
 
-def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None) -> str:
+def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
+                   kind: str = "unit") -> str:
     """A free name for a new unit or general (names are unique, ignoring case, spacing and
     the kind of apostrophe). ``renaming``: the name's own key, when a unit is renamed, so
-    that it may be spelled anew (``Barrell’s`` to ``Barrell's``)."""
+    that it may be spelled anew (``Barrell’s`` to ``Barrell's``). ``kind`` says what is
+    named, for the refusal of a blank name."""
     name = " ".join(name.split())
-    if not name or len(name) > MAX_NAME or any(c in name for c in NOT_IN_NAMES):
+    if not name:
+        # A blank name would be echoed as empty backticks: say what is missing instead.
+        raise BattleError(f"A {kind} needs a name.",
+                          hint=f"Give `name:` 1 to {MAX_NAME} characters, e.g. `2nd Foot`.")
+    if len(name) > MAX_NAME or any(c in name for c in NOT_IN_NAMES):
         raise BattleError(f"`{name}` cannot be a name.",
                           hint=f"Use 1 to {MAX_NAME} characters, without ; : or \" "
                                "(an apostrophe is fine).")

@@ -13,7 +13,9 @@ with no change here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 
 import discord
@@ -26,7 +28,7 @@ from bot.rulesets import RuleSetCommands, Subcommand
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field
 from rules.core.notation import LIST_FORM, QUOTING_RULE
-from rules.core.registry import RuleSet
+from rules.core.registry import BattleRules, RuleSet
 from rules.core.roster import strength_word
 from rules.registry import RULESETS
 
@@ -34,12 +36,8 @@ HELP_COLOUR = 0x34495E
 TITLE = "Huzzah: dice for horse-and-musket wargames"
 SETTING_COMMAND = "/battle setting"
 
-NOTATION = (
-    f"Describe units in one option as {LIST_FORM}. "
-    "The name comes before the colon; the words after it say what the unit is and what it "
-    "is doing, e.g. `2nd Foot: inf regular charging general=\"Wolfe\"`. "
-    + QUOTING_RULE
-)
+# An option of an example given a unit as `Name: words` (`attackers:"Béarn: inf regular"`).
+UNIT_OPTION = re.compile(r'(\w+):"([^":;]+:[^";]*)"')
 
 # The commands of a battle, in the order a table meets them; each line lists its group's
 # subcommands as the command tree has them.
@@ -128,6 +126,40 @@ def commands_part(rule_set: RuleSetCommands) -> EmbedSpec:
         fields=fields)
 
 
+@dataclass(frozen=True)
+class UnitExample:
+    """A unit in the notation as one of the rule set's own examples gives it."""
+
+    command: str  # `/melee fire-at-will`
+    option: str  # `attackers`
+    unit: str  # `Béarn: inf regular`
+
+
+def unit_example(rule_set: RuleSetCommands) -> UnitExample | None:
+    """The shortest unit of two words or more among the rule set's examples: its own words,
+    taken as typed (the examples are run by the tests), rather than another rule set's."""
+    found = [UnitExample(f"/{sub.verb} {rule_set.ruleset.key}", option, unit)
+             for sub in rule_set.subcommands
+             for option, unit in UNIT_OPTION.findall(sub.example)]
+    fuller = [e for e in found if len(e.unit.split(":", 1)[1].split()) >= 2] or found
+    return min(fuller, key=lambda e: len(e.unit), default=None)
+
+
+def notation(rule_set: RuleSetCommands) -> str:
+    example = unit_example(rule_set)
+    shown = (f", e.g. `{example.option}:\"{example.unit}\"` in `{example.command}`"
+             if example else "")
+    return (f"Describe units in one option as {LIST_FORM}. The name comes before the colon; "
+            f"the words after it say what the unit is and what it is doing{shown}. "
+            + QUOTING_RULE)
+
+
+def unit_add_example(rules: BattleRules) -> str:
+    """A whole `/unit add`, as typed, in the rule set's own words."""
+    return (f'/unit add side:British name:"2nd Foot" words:"{rules.unit_example}" '
+            f"strength:4")
+
+
 def battle_words(ruleset: RuleSet) -> list[FieldSpec]:
     """How a battle's roster takes this rule set's words, and its own word for strength."""
     rules = ruleset.battle
@@ -135,18 +167,19 @@ def battle_words(ruleset: RuleSet) -> list[FieldSpec]:
         return []
     label = rules.strength_label
     word = strength_word(label)
-    example = f" e.g. `/unit add words:{rules.unit_example} {word}=4`." \
-        if rules.unit_example else ""
+    example = f" e.g.\n`{unit_add_example(rules)}`\n" if rules.unit_example else " "
     return [FieldSpec(f"In a battle: strength in {label}", (
-        f"A unit's strength counts {label}. Give it among the words of `/unit add` or "
-        f"`/unit edit` as `{word}=N`, or with the `strength` option.{example} "
-        f"`/battle show` and every reply count it in {label}."))]
+        f"A unit's strength counts {label}. Give it with the `strength` option of "
+        f"`/unit add` or `/unit edit`, or among the words as `{word}=N`,{example}"
+        f"`/battle show` and every reply count it in {label}. A unit's general is "
+        f"added with `/general add … unit:`, not among its words."))]
 
 
-def words_part(ruleset: RuleSet) -> EmbedSpec:
+def words_part(rule_set: RuleSetCommands) -> EmbedSpec:
+    ruleset = rule_set.ruleset
     fields = tuple(FieldSpec(label, "\n".join(words.help_lines()))
                    for label, words in ruleset.help.words)
-    return EmbedSpec(title=f"{ruleset.title}: unit words", description=NOTATION,
+    return EmbedSpec(title=f"{ruleset.title}: unit words", description=notation(rule_set),
                      fields=fields + tuple(battle_words(ruleset)))
 
 
@@ -210,7 +243,7 @@ def topic_help(rule_set: RuleSetCommands, part: Part = Part.COMMANDS) -> list[Em
     if part is Part.COMMANDS:
         spec = commands_part(rule_set)
     elif part is Part.WORDS:
-        spec = words_part(ruleset)
+        spec = words_part(rule_set)
     elif part is Part.SETTINGS:
         spec = settings_part(ruleset)
     else:

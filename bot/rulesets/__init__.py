@@ -24,7 +24,8 @@ from rules.registry import RULESETS
 
 DICE_HELP = "Your own dice, in the order the reply lists the rolls, e.g. `3 5`; blank: I roll"
 LOOKUP_HELP = "Just look it up: leave this channel's battle alone"
-CHOICES_HELP = "Answers to the questions the rules may ask, given ahead (e.g. `stand`)"
+# Names the separator in the form itself: every rule set's questions differ.
+CHOICES_HELP = "Answers given ahead to the rules' questions, `;` between: `question=answer; answer`"
 
 
 def slash(ruleset: RuleSet, description: str, *, choices: bool = False,

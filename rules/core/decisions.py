@@ -10,6 +10,7 @@ and the answer added.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,10 @@ from rules.core.errors import InvalidInput, RulesError
 from rules.core.fields import did_you_mean
 from rules.core.names import name_key
 from rules.core.notation import echo
+
+SEPARATE_ANSWERS = "Several answers given ahead go with `;` between them: `a=x; b=y`."
+# Between answers given ahead: `;`, or a comma just before `question=`.
+_ANSWER_SEPARATOR = re.compile(r";|,\s*(?=[A-Za-z][\w-]*\s*=)")
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,8 @@ class Question:
         raise InvalidInput(
             f"`{given}` is not an answer to “{self.text}”.",
             hint=f"Answer {' or '.join(f'`{k}`' for k in keys)}."
-            + did_you_mean(given, keys),
+            + did_you_mean(given, keys)
+            + (f" {SEPARATE_ANSWERS}" if "," in given else ""),
         )
 
     def _typed(self, text: str) -> Answer:
@@ -151,8 +157,9 @@ class Answers:
         if not isinstance(given, str):
             raise InvalidInput(f"`{where}` must be text like `counter-charge`.")
         answers = cls()
-        # Split on `;` only, as unit lists are: a unit's name may hold a comma.
-        for part in filter(None, (p.strip() for p in given.split(";"))):
+        # Split on `;`, as unit lists are; a comma splits only before another `question=`
+        # (`huzzah=huzzah, chart_result=DR1`), since a unit's name may hold a comma.
+        for part in filter(None, (p.strip() for p in _ANSWER_SEPARATOR.split(given))):
             question, sep, answer = part.partition("=")
             if sep:
                 answers.by_question[question.strip().replace("-", "_")] = answer.strip()

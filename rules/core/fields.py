@@ -222,7 +222,9 @@ class FieldSet:
             elif spec.is_enum:
                 bare.extend(str(m.value) for m in spec.kind)
             else:
-                prefixes.append(f"{spec.name.replace('_', '-')}=")
+                # As the help lists it (`retreat_room=…`): one spelling wherever it is shown,
+                # though `retreat-room=` is read too.
+                prefixes.append(f"{spec.name}=")
         return bare + prefixes
 
     def knows(self, token: str) -> bool:

@@ -18,8 +18,9 @@ from rules.core.dice import (
 )
 from rules.core.effects import EffectText, register_effects
 from rules.core.engagements import EngagementWords, declare_engagement_words
-from rules.core.errors import InvalidInput
-from rules.core.fields import FieldSet
+from rules.core.errors import InvalidInput, echo
+from rules.core.fields import FieldSet, split_words
+from rules.core.notation import QUOTE
 from rules.core.records import Effect, Resolution
 from rules.core.roster import Change, Phrase, Roster, Wording, declare_wording
 
@@ -123,6 +124,28 @@ class BattleRules:
     # How its own kinds of engagement read where the plain words would not
     # (``{"charge": EngagementWords(label, "is recorded", "is cleared")}``).
     engagements: Mapping[str, EngagementWords] = field(default_factory=dict)
+
+    # A quick lookup's words for the general or leader with a unit (`general`, `leader`):
+    # a battle's roster attaches him with `/general add … unit:` instead, so typed among a
+    # roster unit's words they are refused with that said, not as unknown words.
+    general_words: tuple[str, ...] = ()
+
+    def refuse_general_words(self, text: str, where: str) -> None:
+        """InvalidInput when a roster unit's words name its general (``general="Wolfe"``)."""
+        try:
+            tokens = split_words(text)
+        except ValueError:
+            return  # an open quote: reading the words says so
+        for token in tokens:
+            key, _, value = token.partition("=")
+            word = key.lower().replace("-", "_")
+            if word in self.general_words and not self.unit_fields.knows(token):
+                name = f'"{echo(value.strip().strip(QUOTE))}"' if value.strip(QUOTE) else "…"
+                kind = "one of the battle's generals" if word == "general" else "a general"
+                raise InvalidInput(
+                    f"{where}: in a battle a unit's {word} is {kind}, not a word of the unit.",
+                    hint=f"Add the unit without it, then the {word} with "
+                         f"`/general add name:{name} side:… unit:…`.")
 
     @property
     def wording(self) -> Wording:

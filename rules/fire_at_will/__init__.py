@@ -28,6 +28,7 @@ RULESET_ENTRY = RuleSet(
     battle=battle_rules(
         battle, commands.prepare, phrases=effects.CHANGE_PHRASES,
         unit_example="inf regular morale=4",
+        general_words=("general",),  # a melee unit's `general="Wolfe"`
         max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)
     ),
     # A request is read as the command's options are: one input path per procedure. A

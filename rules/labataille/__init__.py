@@ -38,6 +38,7 @@ RULESET_ENTRY = RuleSet(
     battle=battle_rules(
         battle, commands.prepare,
         strength_label="increments", unit_example="infantry morale=34 melee=8",
+        general_words=("leader",),  # a stack's `leader=Ney`
         dice_faces=D6_DICE,
         charts=ChartsSpec(commands.PACK, describe_pack, "docs/labataille.md"),
         # A leader's value is a dice modifier (reference A.6): a general carries his own.

@@ -47,6 +47,7 @@ RULESET_ENTRY = RuleSet(
         battle, commands.prepare,
         gone_reasons={"eliminated": "is eliminated"},
         strength_label="blocks", unit_example="regular",
+        general_words=("leader",),  # a unit's `leader=Murray`
         dice_faces=BATTLE_DICE_FACES,
         standings=battle.victory_banners,
         check_settings=settings_from,

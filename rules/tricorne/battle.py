@@ -3,7 +3,6 @@ and the Victory Banners each side has won."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -68,17 +67,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
     return UnitWords(tuple(described), markers)
 
 
-# `leader=Name`, as a quick lookup gives a unit its leader.
-LEADER_GIVEN = re.compile(r"(?:^|\s)leader=", re.IGNORECASE)
-
-
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    if LEADER_GIVEN.search(text):
-        # A quick lookup's `leader=`: in a battle the leader is a general of the roster.
-        raise InvalidInput(f"{where}: in a battle a unit's leader is a general, not a word "
-                           "of the unit.",
-                           hint="Add the unit without it, then the leader with `/general add "
-                                "name:… side:… unit:…`.")
     values = read_words(ROSTER_FIELDS, text, where, "highland full=4")
     if require_arm:
         _require_type(values, where)

@@ -324,7 +324,7 @@ async def test_a_leader_given_as_a_units_word_is_sent_to_general_add(battle_sess
     assert "Did you mean `leader`" not in refused.content  # never the word typed
     assert refused.content.startswith(
         "⚠️ words: in a battle a unit's leader is a general, not a word of the unit.")
-    assert "`/general add name:… side:… unit:…`" in refused.content
+    assert '`/general add name:"Murray" side:… unit:…`' in refused.content
     units, _ = await roster(battle_session.client.db)
     assert "Black Watch" not in units
 
