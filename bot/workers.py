@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from bot.render.limits import EmbedSpec
@@ -59,8 +59,10 @@ class OutcomeJob:
 def work_out(job: OutcomeJob, seconds: float, max_outcomes: int) -> Enumeration:
     """Runs in the worker process: every result the rules allow for the job's command."""
     with rules_refusals():
-        return enumerate_outcomes(prepared(job), deadline=time.monotonic() + seconds,
-                                  max_outcomes=max_outcomes)
+        found = enumerate_outcomes(prepared(job), deadline=time.monotonic() + seconds,
+                                   max_outcomes=max_outcomes)
+    units = tuple(unit.name for unit in job.roster.units) if job.roster else ()
+    return replace(found, units=units)
 
 
 ODDS_SECONDS = 8.0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 
 import discord
 from discord import app_commands
@@ -54,10 +53,9 @@ def public(text: str) -> Reply:
     return Reply(content=text[:2000])
 
 
-def result_choices(listing: Enumeration, current: str,
-                   units: Sequence[str]) -> list[app_commands.Choice[str]]:
+def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:
     wanted = current.casefold()
-    return [app_commands.Choice(name=result_label(o.label, units), value=o.key)
+    return [app_commands.Choice(name=result_label(o.label, listing.units), value=o.key)
             for o in listing.outcomes if wanted in o.label.casefold()][:25]
 
 
@@ -151,8 +149,8 @@ class GM(commands.Cog):
         if more:
             text += (f" (the {len(shown)} first of {len(found.outcomes)} results; type in "
                      "the `result` option to search the rest)")
-        units = await self.store.unit_names(interaction.channel_id or 0, gone_too=True) or []
-        return Reply(content=text, ephemeral=True, view=override_view(key, shown, units))
+        return Reply(content=text, ephemeral=True,
+                     view=override_view(key, shown, found.units))
 
     async def picked(self, interaction: discord.Interaction, battle_id: int, seq: int,
                      result: str) -> None:
@@ -192,8 +190,7 @@ class GM(commands.Cog):
                 value=STILL_WORKING)]
         except RulesError:
             return []
-        units = await self.store.unit_names(interaction.channel_id or 0, gone_too=True) or []
-        return result_choices(found, current, units)
+        return result_choices(found, current)
 
     @gm.command(name="dice", description="Queue dice for the next rolls in this channel")
     @app_commands.describe(dice="Faces to use next, in order, e.g. `6 6 1`",

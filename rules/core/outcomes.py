@@ -39,6 +39,8 @@ class Enumeration:
 
     outcomes: tuple[Outcome, ...]
     cut_short: bool = False
+    # The units the results may name (a battle's roster), for a menu that names each once.
+    units: tuple[str, ...] = ()
 
     def find(self, wanted: str) -> Outcome | None:
         """The outcome with this key or label (autocomplete sends keys; people type labels)."""
