@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.battles.decisions import GM_CHOICE, Asked, Pending
+from bot.battles.decisions import GM_CHOICE, Asked, Pending, battle_question
 from bot.battles.play import Played
 from bot.render.resolution import escape, question_messages, resolution_messages
 from bot.render.words import result_label
@@ -181,7 +181,7 @@ def reply_to(outcome: Played | Asked, trace: int | None = None) -> Reply:
 def waiting_view(battle_id: int, pending: Pending) -> discord.ui.View:
     """The buttons of the question a battle waits on (under a reply other than the one
     that asked it: a battle imported into a channel)."""
-    return answer_view(Asked(pending, (), "", f"b{battle_id}:{pending.seq}"))
+    return answer_view(Asked(pending, (), "", battle_question(battle_id, pending.seq)))
 
 
 def answer_view(asked: Asked) -> discord.ui.View:

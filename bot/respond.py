@@ -38,6 +38,9 @@ class Reply:
     asks: bool = False  # a question for a player (its buttons answer it)
     # The one user the first message may ping (its content mentions him); None: nobody.
     mention: int | None = None
+    # Told the id of the message holding the buttons once it is sent (a question keeps it,
+    # so that `/answer` can turn it into the result).
+    sent: Callable[[int], Awaitable[None]] | None = None
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -106,6 +109,20 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
 
 
 async def send(interaction: discord.Interaction, reply: Reply) -> None:
+    """Send the reply; tell ``reply.sent`` which message holds its buttons."""
+    held = await _send(interaction, reply, wait=reply.sent is not None)
+    if reply.sent is None or held is None:
+        return
+    try:
+        await reply.sent(held)
+    except Exception:  # the reply is out; `/answer` will post its result as its own reply
+        log.warning("could not keep which message holds the buttons of interaction %s",
+                    interaction.id, exc_info=True)
+
+
+async def _send(interaction: discord.Interaction, reply: Reply, *, wait: bool) -> int | None:
+    """Send the reply; the id of the message under which its buttons went (``wait``: else
+    None), when Discord says it."""
     first, *rest = reply.messages or [[]]
     kwargs: dict[str, Any] = {"embeds": first}
     if reply.content:
@@ -116,22 +133,27 @@ async def send(interaction: discord.Interaction, reply: Reply) -> None:
         kwargs["view"] = reply.view
     if reply.mention is not None:  # else the bot's default: nobody
         kwargs["allowed_mentions"] = only(reply.mention)
-    await send_first(interaction, ephemeral=reply.ephemeral, **kwargs)
+    held = await send_first(interaction, ephemeral=reply.ephemeral, wait=wait, **kwargs)
     for index, embeds in enumerate(rest):
         extra = {"view": reply.view} if reply.view is not None and index == len(rest) - 1 \
             else {}
-        await interaction.followup.send(embeds=embeds, ephemeral=reply.ephemeral, **extra)
+        message = await interaction.followup.send(embeds=embeds, ephemeral=reply.ephemeral,
+                                                  wait=wait, **extra)
+        held = message.id if message is not None else None
+    return held
 
 
-async def send_first(interaction: discord.Interaction, *, ephemeral: bool,
-                     **kwargs: Any) -> None:
-    """The reply's first message, as the response or as the follow-up to a deferral."""
+async def send_first(interaction: discord.Interaction, *, ephemeral: bool, wait: bool = False,
+                     **kwargs: Any) -> int | None:
+    """The reply's first message, as the response or as the follow-up to a deferral; its id
+    when Discord says it (a follow-up says it when asked to ``wait``)."""
     if not interaction.response.is_done():
-        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-        return
+        callback = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        return callback.message_id if callback is not None else None
     if interaction.extras.pop(PUBLIC_THINKING, False) and ephemeral:
         await drop_public_thinking(interaction)
-    await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+    message = await interaction.followup.send(ephemeral=ephemeral, wait=wait, **kwargs)
+    return message.id if message is not None else None
 
 
 async def drop_public_thinking(interaction: discord.Interaction) -> None:

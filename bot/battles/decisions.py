@@ -19,7 +19,7 @@ one whose command or press asked it, or he turned mentions off (``/notify off``)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -42,6 +42,7 @@ from bot.battles.store import BattleTx, active_battle
 from bot.storage.mentions import mentions_off
 from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
+from bot.storage.question_messages import forget_old_messages, take_message
 from rules.core.decisions import ANSWERED, Answer, Question, with_answer
 from rules.core.dice import plain_face
 from rules.core.notation import possessive
@@ -113,6 +114,18 @@ class Asked:
     # The player to ping: the one the question waits on, when it was not his own command
     # (or press) that asked it and he has not turned mentions off; else None.
     mention: int | None = None
+    # After an answer: the message that asked the question answered (see ``Played``).
+    question_message: int | None = None
+
+
+def battle_question(battle_id: int, seq: int | None) -> str:
+    """The id a battle's question is known by (its buttons carry it): ``b<battle>:<seq>``."""
+    return f"b{battle_id}:{seq}"
+
+
+def lookup_question(question_id: int) -> str:
+    """The id a quick lookup's question is known by: ``q<question>:0``."""
+    return f"q{question_id}:0"
 
 
 class Waiting(BattleError):
@@ -199,7 +212,7 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     tx.record("question", f"{summary_prefix}Asked: {paused.question.text}",
                     request={"ruleset": battle.ruleset, "procedure": procedure,
                              "options": dict(options), MOVE: pending.move})
-    return Asked(pending, paused.steps, paused.dice_note, f"b{battle.id}:{pending.seq}",
+    return Asked(pending, paused.steps, paused.dice_note, battle_question(battle.id, pending.seq),
                  mention=mention_for(tx.conn, answerer, tx.actor.user_id))
 
 
@@ -220,14 +233,16 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     battle.pending = None
     options = pending.answered(answer)
     summary = f"Answered “{pending.question.text}” (#{pending.seq}): {answer.label}. "
+    asked_in = take_message(tx.conn, battle_question(battle.id, pending.seq), tx.channel_id)
     try:
-        return play_in_battle(tx, pending.procedure, options, pending.dice,
-                                    replay=pending.faces, before=pending.use,
-                                    summary_prefix=summary, move=pending.move)
+        outcome: Played | Asked = play_in_battle(
+            tx, pending.procedure, options, pending.dice, replay=pending.faces,
+            before=pending.use, summary_prefix=summary, move=pending.move)
     except Paused as paused:  # the answer leads to another question
-        return ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
-                             mover=pending.asked_by, move=pending.move, before=pending.use,
-                             summary_prefix=summary)
+        outcome = ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
+                                mover=pending.asked_by, move=pending.move, before=pending.use,
+                                summary_prefix=summary)
+    return replace(outcome, question_message=asked_in)
 
 
 def _now() -> str:
@@ -275,8 +290,9 @@ def ask_in_lookup(conn: Connection, channel_id: int, actor: Actor, ruleset: str,
                       actor.user_id, actor.user_id, use=paused.use, asked_at=_now())
     # Questions nobody answered in a fortnight will not be: clear them as new ones come.
     conn.execute(delete(QUESTIONS).where(QUESTIONS.c.created_at < utcnow() - QUESTIONS_KEPT))
+    forget_old_messages(conn, "q", QUESTIONS_KEPT)
     return Asked(pending, paused.steps, paused.dice_note,
-                 f"q{_keep(conn, channel_id, actor.user_id, pending)}:0")
+                 lookup_question(_keep(conn, channel_id, actor.user_id, pending)))
 
 
 def _keep(conn: Connection, channel_id: int, user_id: int, pending: Pending) -> int:
@@ -303,15 +319,18 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
     answer = pending.choose(given)
     options = pending.answered(answer)
     conn.execute(delete(QUESTIONS).where(QUESTIONS.c.id == row.id))
+    asked_in = take_message(conn, lookup_question(row.id), channel_id)
     try:
-        return quick_lookup(pending.ruleset, pending.procedure, options, pending.dice,
-                            replay=pending.faces, before=pending.use)
+        return replace(quick_lookup(pending.ruleset, pending.procedure, options, pending.dice,
+                                    replay=pending.faces, before=pending.use),
+                       question_message=asked_in)
     except Paused as paused:
         follow = Pending(paused.question, pending.ruleset, pending.procedure, options,
                          pending.dice, paused.faces, pending.asked_by, pending.answerer,
                          use=paused.use, asked_at=_now())
         return Asked(follow, paused.steps, paused.dice_note,
-                     f"q{_keep(conn, channel_id, row.user_id, follow)}:0")
+                     lookup_question(_keep(conn, channel_id, row.user_id, follow)),
+                     question_message=asked_in)
 
 
 def waiting_question(conn: Connection, channel_id: int, user_id: int) -> Pending | None:

@@ -34,6 +34,9 @@ class Played:
     changes: list[str] | None = None  # roster changes, in a battle
     seq: int | None = None
     battle_id: int | None = None  # in a battle: which, for the buttons under the result
+    # After an answer: the message that asked the question, to become the result (None:
+    # not kept, see ``bot.storage.question_messages``).
+    question_message: int | None = None
 
 
 @dataclass(frozen=True)

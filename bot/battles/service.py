@@ -39,6 +39,7 @@ from bot.battles.traces import TraceKeeper
 from bot.battles.undo import Undone, undo_last
 from bot.battles.views import BattleRecord, BattleView, read_view, record
 from bot.storage.database import Database
+from bot.storage.question_messages import keep_message
 from rules.core.roster import Roster
 
 T = TypeVar("T")
@@ -230,6 +231,11 @@ class BattleStore:
 
     async def waiting_question(self, channel_id: int, user_id: int) -> Pending | None:
         return await self.db.run(waiting_question, channel_id, user_id)
+
+    async def asked_in(self, question: str, channel_id: int, message_id: int) -> None:
+        """Keep the message holding ``question``'s buttons (its answer takes it back, in
+        ``Played.question_message``)."""
+        await self.db.run(keep_message, question, channel_id, message_id, write=True)
 
     # --- reading ------------------------------------------------------------------------------
 

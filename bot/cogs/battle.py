@@ -6,6 +6,7 @@ import io
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import aiohttp
 import discord
@@ -23,6 +24,7 @@ from bot.battles.charts import (
     read_chart_file,
     remove_charts,
 )
+from bot.battles.decisions import battle_question
 from bot.battles.errors import BattleError
 from bot.battles.lifecycle import (
     battle_for_gm,
@@ -291,7 +293,12 @@ class Battles(commands.Cog):
             restored = await self.store.restore(interaction, data,
                                                 guild_id=interaction.guild_id,
                                                 gm=interaction.user.id)
-            return restored_notice(restored)
+            reply = restored_notice(restored)
+            if reply.asks and restored.pending is not None:
+                reply.sent = partial(self.store.asked_in,
+                                     battle_question(restored.battle.id, restored.pending.seq),
+                                     interaction.channel_id or 0)
+            return reply
 
         await answer(interaction, work)
 

@@ -2,14 +2,17 @@
 
 Either way the answer plays the procedure on (see ``bot.battles.decisions``). A button's
 answer turns the question's message into the result (its answer buttons give way to the
-result's); a further question is a reply of its own, with its buttons. ``/answer`` is
-answered with the result, publicly, as the move itself would have been: the question's
-buttons stay until someone presses one, which then goes away. A press by someone whose
-choice it is not, or on a question already answered, is refused privately and changes
-nothing.
+result's); a further question is a reply of its own, with its buttons. ``/answer`` does the
+same to the question's message (kept by ``bot.storage.question_messages``) and replies with
+a line pointing to the result; a question whose message was not kept (asked before it was,
+or deleted) gets the result as ``/answer``'s reply, and its buttons go away when pressed. A
+press by someone whose choice it is not, or on a question already answered, is refused
+privately and changes nothing.
 """
 
 from __future__ import annotations
+
+import logging
 
 import discord
 from discord import app_commands
@@ -27,6 +30,8 @@ from rules.core.names import name_key
 
 MAX_CHOICES = 25
 
+log = logging.getLogger(__name__)
+
 
 class Decisions(commands.Cog):
     def __init__(self, store: BattleStore) -> None:
@@ -39,8 +44,11 @@ class Decisions(commands.Cog):
     async def answer_command(self, interaction: discord.Interaction,
                              choice: app_commands.Range[str, 1, 100]) -> None:
         async def work() -> Reply:
-            return replied(self.store, interaction,
-                           await self.play_on(interaction, None, choice))
+            outcome = await self.play_on(interaction, None, choice)
+            reply = replied(self.store, interaction, outcome)
+            if outcome.question_message is None:  # not kept: the result is a reply of its own
+                return reply
+            return await in_place(interaction, outcome.question_message, reply)
 
         await answer(interaction, work)
 
@@ -89,7 +97,36 @@ class Decisions(commands.Cog):
                            await self.play_on(interaction, button_id, index))
 
         await press(interaction, work, becomes=True, stale=NotWaiting,
-                    done=f"✅ Answered by {escape(interaction.user.display_name)}")
+                    done=answered_by(interaction))
+
+
+def answered_by(interaction: discord.Interaction) -> str:
+    return f"✅ Answered by {escape(interaction.user.display_name)}"
+
+
+async def in_place(interaction: discord.Interaction, message_id: int, reply: Reply) -> Reply:
+    """Turn the question's message into the result, as a press of its buttons does, and
+    answer `/answer` with a line pointing to it; a further question is the reply itself,
+    and the answered question only loses its buttons. If the message cannot be edited (it
+    was deleted, the bot may not see the channel), the result is the reply, as it is."""
+    question = interaction.client.get_partial_messageable(
+        interaction.channel_id or 0, guild_id=interaction.guild_id).get_partial_message(
+        message_id)
+    becomes = not reply.asks and not reply.ephemeral and len(reply.messages) == 1
+    try:
+        if becomes:
+            await question.edit(content=answered_by(interaction), embeds=reply.messages[0],
+                                view=reply.view)
+        else:
+            await question.edit(content=answered_by(interaction), view=None)
+    except discord.HTTPException as error:
+        log.warning("could not edit question message %s into its answer: %s", message_id,
+                    error)
+        return reply
+    if not becomes:
+        return reply
+    result = reply.messages[0][0].title if reply.messages[0] else None
+    return Reply(content=f"✅ Answered: {result or 'the result'}\n{question.jump_url}")
 
 
 def question_ids(button_id: str) -> tuple[int, int] | None:

@@ -9,6 +9,7 @@ applied to the roster and logged, in one transaction.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 import discord
@@ -118,7 +119,10 @@ def replied(store: BattleStore, interaction: discord.Interaction,
     if isinstance(outcome, Played) and outcome.battle_id is None:
         store.traces.keep(interaction.id, outcome.resolution, outcome.dice_note)
         return reply_to(outcome, trace=interaction.id)
-    return reply_to(outcome)
+    reply = reply_to(outcome)
+    if isinstance(outcome, Asked):
+        reply.sent = partial(store.asked_in, outcome.button_id, interaction.channel_id or 0)
+    return reply
 
 
 def procedure_groups(rulesets: Iterable[RuleSetCommands]) -> list[app_commands.Group]:

@@ -48,6 +48,7 @@ __all__ = [
     "restore_http_methods",
     "route_channel",
     "route_label",
+    "route_message",
     "run_app_command",
     "set_identity",
     "upload_bytes",
@@ -197,6 +198,17 @@ def route_channel(value: object) -> int | None:
     """
     channel_id = getattr(value, "channel_id", None) if isinstance(value, Route) else None
     return int(channel_id) if channel_id is not None else None
+
+
+def route_message(value: object) -> int | None:
+    """The message a REST route addresses (``/channels/{c}/messages/{message_id}``), else
+    None.
+
+    Relies on ``discord.http.Route`` keeping the ``url`` it formatted from its path.
+    """
+    url = getattr(value, "url", "") if isinstance(value, Route) else ""
+    last = url.rsplit("/", 1)[-1]
+    return int(last) if "/messages/" in url and last.isdigit() else None
 
 
 def route_label(value: object) -> str | None:

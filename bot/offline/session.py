@@ -38,6 +38,7 @@ from .discord_internals import (
     restore_http_methods,
     route_channel,
     route_label,
+    route_message,
     run_app_command,
     set_identity,
 )
@@ -72,6 +73,7 @@ __all__ = ["Dispatch", "OfflineDiscord"]
 _COMMAND, _COMPONENT, _AUTOCOMPLETE = 2, 3, 4
 _BUTTON, _SELECT = 2, 3
 THREADS_ROUTE = "POST /channels/{channel_id}/threads"
+MESSAGE_ROUTE = "PATCH /channels/{channel_id}/messages/{message_id}"
 _CREATE_THREADS = {
     False: discord.Permissions(create_public_threads=True).value,
     True: discord.Permissions(create_private_threads=True).value,
@@ -320,10 +322,34 @@ class OfflineDiscord:
 
     async def _rest(self, route: Any, **kwargs: Any) -> Any:
         """Discord's REST API as far as an offline session answers it: opening a thread
-        from a channel an interaction came from. Any other call is refused and counted."""
-        if route_label(route) == THREADS_ROUTE:
+        from a channel an interaction came from, and editing a message the bot sent in
+        answer to an interaction. Any other call is refused and counted."""
+        label = route_label(route)
+        if label == THREADS_ROUTE:
             return await self._open_thread(route_channel(route) or 0, kwargs.get("json") or {})
+        if label == MESSAGE_ROUTE and "json" in kwargs:
+            return await self._edit_message(route_channel(route) or 0,
+                                            route_message(route) or 0, kwargs["json"] or {})
         return await self._refusal("request")(route, **kwargs)
+
+    async def _edit_message(self, channel_id: int, message_id: int,
+                            body: Mapping[str, Any]) -> dict[str, Any]:
+        """``PATCH /channels/{id}/messages/{id}`` with the bot's token: the message as
+        edited, when it is one the bot sent in that channel and not a private one (the
+        channel's messages do not include those); else Discord's 404 Unknown Message."""
+        await asyncio.sleep(0)
+        request = SentRequest(method="PATCH",
+                              url=f"/channels/{channel_id}/messages/{message_id}",
+                              payload=dict(body), route=MESSAGE_ROUTE)
+        record_request(request)
+        try:
+            edited = self._transport.edit_channel_message(channel_id, message_id, body)
+        except discord.HTTPException as error:
+            request.status = error.status
+            raise
+        request.message = copy.deepcopy(edited)
+        request.response = copy.deepcopy(edited)
+        return copy.deepcopy(edited)
 
     async def _open_thread(self, channel_id: int, body: Mapping[str, Any]) -> dict[str, Any]:
         """``POST /channels/{id}/threads`` without a message: the thread, when the bot may
@@ -556,6 +582,11 @@ class OfflineDiscord:
         result = await self.dispatch(payload)
         result.raise_errors()
         return result.messages
+
+    def delete(self, message: SentMessage) -> None:
+        """Delete a message the bot sent, as a moderator may in Discord's client."""
+        if message.message_id is not None:
+            self._transport.drop_message(message.message_id)
 
     def forget(self, payload: dict[str, Any]) -> None:
         """Drop the record of an interaction that is over: no follow-up can be sent for it,

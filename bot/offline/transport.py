@@ -667,6 +667,27 @@ class OfflineTransport:
             self._tokens.add(token)
         return capture
 
+    def edit_channel_message(self, channel_id: int, message_id: int,
+                             data: Mapping[str, Any]) -> dict[str, Any]:
+        """Edit, as the bot's own REST call does, a public message sent in answer to one of
+        this transport's interactions in ``channel_id``; Discord's 404 for any other."""
+        for token in self._tokens:
+            capture = _router.captures.get(token)
+            message = capture.messages.get(str(message_id)) if capture else None
+            if (capture is not None and message is not None
+                    and str(message["channel_id"]) == str(channel_id)
+                    and not message["flags"] & EPHEMERAL):
+                check_message(data, (), creating=False)
+                return capture._edit_message(message, data, ())
+        raise _discord_error(404, 10008, "Unknown Message")
+
+    def drop_message(self, message_id: str) -> None:
+        """A message deleted in Discord (by a moderator, say): no longer there to edit."""
+        for token in self._tokens:
+            capture = _router.captures.get(token)
+            if capture is not None:
+                capture.messages.pop(message_id, None)
+
     @staticmethod
     @contextmanager
     def recording(

@@ -423,3 +423,16 @@ class MentionOptOut(Base):
 
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class QuestionMessage(Base):
+    """The message that holds a question's buttons, so that an answer typed with `/answer`
+    turns that message into the result as a press of its buttons does. Keyed by the id the
+    buttons carry (``b<battle>:<seq>``, ``q<question>:0``); taken away by the answer."""
+
+    __tablename__ = "question_messages"
+
+    question: Mapped[str] = mapped_column(String(64), primary_key=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -88,7 +88,14 @@ async def send(session: OfflineDiscord, line: str, **where: Any) -> list[SentMes
 
 
 async def reply(session: OfflineDiscord, line: str, **where: Any) -> SentMessage:
+    """The one message the line is answered with; for an answer by `/answer`, the question's
+    message it turned into the result (the reply itself only points to it)."""
     messages = await send(session, line, **where)
+    if len(messages) == 2 and messages[0].kind == "edit" and not messages[1].embeds:
+        assert line.startswith("/answer") and messages[1].content.startswith("✅ Answered")
+        return messages[0]
+    if len(messages) == 2 and messages[0].kind == "edit" and line.startswith("/answer"):
+        return messages[1]  # a further question; the answered one lost its buttons
     assert len(messages) == 1, messages
     return messages[0]
 

@@ -7,12 +7,12 @@ Fire at Will's counter-charge: hussars charged only by skirmishing rangers roll 
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from bot.client import create_bot
 from bot.offline import OfflineDiscord
 from bot.storage import Database
-from bot.storage.models import Battle, Event, Question
+from bot.storage.models import Battle, Event, Question, QuestionMessage
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, steps_of
 from .test_battle_safety import url_of
@@ -240,3 +240,71 @@ async def test_answer_takes_the_players_own_question_first(battle_session):
     assert (await kinds(battle_session.client.db))[-1] == "question"  # still waiting
     battle = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
     assert "event #5" in battle.embeds[0]["footer"]["text"]
+
+
+# --- `/answer` turns the question's message into the result ------------------------------------
+
+
+async def test_answer_by_command_turns_a_battles_question_into_the_result(battle_session):
+    await setup(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    edited, pointer = await send(battle_session, "/answer choice:stand", user_id=PLAYER)
+    assert (edited.kind, edited.message_id) == ("edit", asked.message_id)
+    assert edited.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    assert buttons(edited) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]
+    assert pointer.content.startswith("✅ Answered: ") and pointer.content.endswith(
+        f"/{CHANNEL}/{asked.message_id}")
+    # The message is forgotten once answered: nothing is left to take after the answer.
+    async with battle_session.client.db.transaction() as s:
+        assert list(await s.scalars(select(QuestionMessage.question))) == []
+
+
+async def test_answer_by_command_to_a_further_question_leaves_the_first_without_buttons(
+        battle_session):
+    for line in ["/battle start ruleset:tricorne name:Culloden",
+                 '/unit add side:Jacobite name:Camerons words:highland strength:4',
+                 "/unit add side:Government name:Barrell words:regular strength:4",
+                 "/unit add side:Government name:Wolfe words:regular strength:3"]:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+    first = await reply(battle_session, '/melee tricorne attacker:Camerons defender:Barrell '
+                        'choices:"take_ground=advance" dice:"inf inf inf inf  flag flag flag"',
+                        user_id=GM_USER)
+    assert buttons(first) == ["Attack Wolfe", "No bonus melee"]
+    cleared, further = await send(battle_session, "/answer choice:Wolfe", user_id=GM_USER)
+    # The first question keeps what it asked, loses its buttons, and says who answered.
+    assert (cleared.kind, cleared.message_id) == ("edit", first.message_id)
+    assert cleared.embeds == first.embeds and cleared.components == []
+    assert cleared.content == "✅ Answered by player"
+    # The next question is the reply, with its buttons; `/answer` turns it into the result.
+    assert further.kind == "response" and further.embeds[0]["title"].startswith("❓")
+    result, _ = await send(battle_session, f"/answer choice:{further_choice(further)}",
+                           user_id=GM_USER)
+    assert (result.kind, result.message_id) == ("edit", further.message_id)
+    assert not result.embeds[0]["title"].startswith("❓")
+
+
+def further_choice(question) -> str:
+    """The first answer of a question, as `/answer` takes it (its button's label)."""
+    label = buttons(question)[0]
+    return f'"{label}"' if " " in label else label
+
+
+async def test_answer_by_command_turns_a_lookups_question_into_the_result(battle_session):
+    asked = await reply(battle_session, LOOKUP, user_id=PLAYER, channel_id=CHANNEL + 1)
+    edited, _ = await send(battle_session, "/answer choice:stand", user_id=PLAYER,
+                           channel_id=CHANNEL + 1)
+    assert (edited.kind, edited.message_id) == ("edit", asked.message_id)
+    assert edited.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    assert buttons(edited) == ["📜 Steps"]
+
+
+async def test_a_question_in_another_channel_is_not_edited_from_this_one(battle_session):
+    """The message is found by the question and the channel the answer is typed in: an
+    answer typed elsewhere cannot reach into another channel's message."""
+    await setup(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    async with battle_session.client.db.transaction() as s:
+        await s.execute(update(QuestionMessage).values(channel_id=CHANNEL + 5))
+    result = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
+    assert result.kind == "response" and result.message_id != asked.message_id
+    assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")

@@ -43,6 +43,7 @@ from bot.offline.discord_internals import (
     replace_webhook_request,
     restore_http_methods,
     route_label,
+    route_message,
     run_app_command,
     set_identity,
     upload_bytes,
@@ -331,6 +332,14 @@ def test_route_label_names_a_route_by_its_template() -> None:
     assert route_label(Route("GET", "/users/@me")) == "GET /users/@me"
     assert route_label(Route("GET", "/users/{user_id}", user_id=5)) == "GET /users/{user_id}"
     assert route_label("/users/@me") is None
+
+
+def test_route_message_reads_the_message_a_route_addresses() -> None:
+    edit = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=7,
+                 message_id=123456789012345678)
+    assert route_message(edit) == 123456789012345678
+    assert route_message(Route("POST", "/channels/{channel_id}/threads", channel_id=7)) is None
+    assert route_message("/channels/7/messages/8") is None
 
 
 # --------------------------------------------------------------------------- the webhook adapter

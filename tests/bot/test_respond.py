@@ -130,3 +130,38 @@ async def test_an_interaction_discord_gave_up_on_is_logged_not_raised(caplog):
     assert [r.status for r in result.requests] == [404]
     warnings = [r.getMessage() for r in caplog.records if r.name == "bot.errors"]
     assert len(warnings) == 1 and "Discord error 10062" in warnings[0]
+
+
+class Asking(commands.Cog):
+    """Replies whose buttons' message must be known (a question's, for `/answer`)."""
+
+    def __init__(self) -> None:
+        self.held: list[int] = []
+
+    @app_commands.command(name="ask", description="Asks, after a deferral or not")
+    async def ask(self, interaction: discord.Interaction, deferred: bool) -> None:
+        async def work() -> Reply:
+            while deferred and not interaction.response.is_done():
+                await asyncio.sleep(0)  # until the deferral has gone out
+            return Reply(content="which?", sent=self.keep)
+
+        await answer(interaction, work, defer_after=0 if deferred else 60)
+
+    async def keep(self, message_id: int) -> None:
+        self.held.append(message_id)
+
+
+class AskingBot(Bot):
+    async def setup_hook(self) -> None:
+        self.asking = Asking()
+        await self.add_cog(self.asking)
+
+
+async def test_the_message_holding_a_replys_buttons_is_told_deferred_or_not():
+    bot = AskingBot()
+    async with OfflineDiscord(bot) as session:
+        [direct] = await session.invoke(["ask"], {"deferred": False}, **WHERE)
+        deferral, followup = await session.invoke(["ask"], {"deferred": True}, **WHERE)
+    assert direct.kind == "response" and deferral.kind == "deferral"
+    assert followup.kind == "followup" and followup.content == "which?"
+    assert bot.asking.held == [int(direct.message_id), int(followup.message_id)]

@@ -26,7 +26,7 @@ from bot.storage.models import Trace, utcnow
 from rules.core.records import Effect, EffectKind
 from tests.bot.phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
 from .storage.conftest import SQLITE_NAME, sqlite_url
 from .test_battle_safety import url_of
 
@@ -270,18 +270,34 @@ async def test_answering_turns_the_question_into_the_result(discord_session):
                for n in field_names(shown)), field_names(shown)
 
 
-async def test_an_answer_by_command_is_its_own_reply_with_the_result(discord_session):
+async def test_an_answer_by_command_turns_the_question_into_the_result(discord_session):
     asked = await reply(discord_session, QUESTION)
+    edited, pointer = await send(discord_session, "/answer choice:stand")
+    # The question's message is now the result, its answer buttons gone: as a press does.
+    assert edited.kind == "edit" and edited.message_id == asked.message_id
+    assert edited.content == "✅ Answered by player"
+    assert edited.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    assert labels(edited) == [STEPS]
+    reads_on_a_phone(edited)
+    # `/answer` itself says where the result is, in a line, without the procedure again.
+    assert pointer.kind == "response" and not pointer.ephemeral and pointer.embeds == []
+    assert pointer.content == ("✅ Answered: 🛡️ Hussars stands: melee follows\n"
+                               f"https://discord.com/channels/{GUILD}/{CHANNEL}/"
+                               f"{asked.message_id}")
+    # A second `/answer` finds nothing waiting, privately.
+    again = await reply(discord_session, "/answer choice:stand")
+    assert again.ephemeral and "already been answered" in again.content
+
+
+async def test_an_answer_to_a_question_whose_message_is_gone_is_its_own_reply(
+        discord_session):
+    asked = await reply(discord_session, QUESTION)
+    discord_session.delete(asked)  # by a moderator, say
     result = await reply(discord_session, "/answer choice:stand")
-    assert not result.ephemeral
+    assert not result.ephemeral and result.kind == "response"
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
     assert labels(result) == [STEPS]
     reads_on_a_phone(result)
-    # The question's buttons, pressed later, go away; the presser is told why.
-    cleared, told = await press(discord_session, asked, "Stand")
-    assert cleared.kind == "update" and cleared.components == []
-    assert cleared.request.message["embeds"] == asked.embeds  # the question as asked
-    assert told.ephemeral and "already been answered" in told.content
 
 
 async def test_a_lookups_steps_are_kept_a_fortnight(tmp_path: Path, sqlite_template: Path):
