@@ -19,12 +19,11 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.battles.decisions import GM_CHOICE, Asked, Pending, battle_question
+from bot.battles.decisions import GM_CHOICE, Asked, Pending, awaited, battle_question
 from bot.battles.play import Played
 from bot.render.resolution import escape, question_messages, resolution_messages
 from bot.render.words import result_label
 from bot.respond import Reply
-from rules.core.notation import possessive
 from rules.core.outcomes import Outcome
 
 ANSWER_PREFIX = "huzzah:answer:"
@@ -153,14 +152,11 @@ def steps_button(custom_id: str) -> tuple[str, str, discord.ButtonStyle]:
 def asked_reply(asked: Asked) -> Reply:
     pending = asked.pending
     question = pending.question
-    if question.by == GM_CHOICE and pending.seq is not None:
-        whose = f"The GM (<@{pending.answerer}>)"
-    else:
-        whose = f"{escape(possessive(question.unit))} player" if question.unit else \
-            "The player who rolled"
-        whose += f" (<@{pending.answerer}>)"
-        if pending.seq is not None:
-            whose += " or a GM"
+    whose = awaited(pending, escape)  # worded as a battle waiting on it says it
+    if whose.startswith("the "):
+        whose = "The" + whose[3:]
+    if pending.seq is not None and question.by != GM_CHOICE:
+        whose += " or a GM"
     footer = asked.dice_note + (f" · event #{pending.seq}" if pending.seq else "")
     messages = question_messages(pending.ruleset, pending.procedure, question, asked.steps,
                                  whose=whose, dice_note=footer)

@@ -46,7 +46,7 @@ async def test_the_chart_reading_is_the_movers_after_the_defender_answers_huzzah
     [refused] = await press(battle_session, huzzah, "No Huzzah", PLAYER)
     assert refused.ephemeral and "52nd's player" in refused.content
     [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
-    assert f"The player who rolled (<@{PLAYER}>) or a GM" in text_of(chart)
+    assert f"The player who made the move (<@{PLAYER}>) or a GM" in text_of(chart)
     [refused] = await press(battle_session, chart, "DR2", BRITISH)
     assert refused.ephemeral and f"<@{PLAYER}>" in refused.content
     [result] = await press(battle_session, chart, "DR2", PLAYER)  # the chart's message
