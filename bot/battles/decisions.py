@@ -149,7 +149,8 @@ def awaited(pending: Pending, shown: Callable[[str], str] = str) -> str:
     elif question.unit:
         whose = f"{shown(possessive(question.unit))} player"
     else:
-        whose = "the player who made the move"
+        whose = "the player who made the move" if pending.seq is not None else \
+            "the player who rolled"  # a quick lookup makes no move
     return f"{whose} (<@{pending.answerer}>)"
 
 

@@ -4,8 +4,9 @@ Either way the answer plays the procedure on (see ``bot.battles.decisions``). A 
 answer turns the question's message into the result (its answer buttons give way to the
 result's); a further question is a reply of its own, with its buttons. ``/answer`` does the
 same to the question's message (kept by ``bot.storage.question_messages``) and replies with
-a line pointing to the result; a question whose message was not kept (asked before it was,
-or deleted) gets the result as ``/answer``'s reply, and its buttons go away when pressed. A
+a line pointing to the result; a question whose message was not kept (asked before it was)
+or cannot be edited (deleted) gets the result as ``/answer``'s reply, and its buttons go
+away when pressed. A
 press by someone whose choice it is not, or on a question already answered, is refused
 privately and changes nothing.
 """
@@ -109,9 +110,9 @@ async def in_place(interaction: discord.Interaction, message_id: int, reply: Rep
     answer `/answer` with a line pointing to it; a further question is the reply itself,
     and the answered question only loses its buttons. If the message cannot be edited (it
     was deleted, the bot may not see the channel), the result is the reply, as it is."""
+    channel_id = interaction.channel_id or 0
     question = interaction.client.get_partial_messageable(
-        interaction.channel_id or 0, guild_id=interaction.guild_id).get_partial_message(
-        message_id)
+        channel_id, guild_id=interaction.guild_id).get_partial_message(message_id)
     becomes = not reply.asks and not reply.ephemeral and len(reply.messages) == 1
     try:
         if becomes:
@@ -119,14 +120,18 @@ async def in_place(interaction: discord.Interaction, message_id: int, reply: Rep
                                 view=reply.view)
         else:
             await question.edit(content=answered_by(interaction), view=None)
-    except discord.HTTPException as error:
-        log.warning("could not edit question message %s into its answer: %s", message_id,
-                    error)
+    except Exception:  # the answer is saved: its result must reach the channel all the same
+        log.warning("could not edit question message %s into its answer", message_id,
+                    exc_info=True)
         return reply
     if not becomes:
         return reply
     result = reply.messages[0][0].title if reply.messages[0] else None
-    return Reply(content=f"✅ Answered: {result or 'the result'}\n{question.jump_url}")
+    # The link from the interaction's own ids: discord.py's ``jump_url`` reads the guild from
+    # its cache, which may not hold it yet.
+    link = f"https://discord.com/channels/{interaction.guild_id or '@me'}/{channel_id}/" \
+        f"{message_id}"
+    return Reply(content=f"✅ Answered: {result or 'the result'}\n{link}")
 
 
 def question_ids(button_id: str) -> tuple[int, int] | None:

@@ -30,10 +30,11 @@ from bot.battles.rerolls import (
 )
 from bot.battles.service import BattleStore
 from bot.buttons import press
+from bot.cogs.lookups import replied
 from bot.render.battle import turn_line
 from bot.render.resolution import escape
 from bot.render.words import result_label
-from bot.replies import MENU_SIZE, override_view, played_reply, reply_to
+from bot.replies import MENU_SIZE, override_view, played_reply
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
 from rules.core.errors import RulesError
@@ -97,7 +98,7 @@ class GM(commands.Cog):
         # A question waiting belongs to the last roll, which the reroll takes back with it.
         played = await self.store.apply(
             interaction, "/gm reroll", lambda tx: reroll_last(tx, expected), while_waiting=True)
-        return reply_to(played)
+        return replied(self.store, interaction, played)  # a question asked anew is kept too
 
     async def pressed(self, interaction: discord.Interaction, action: str, battle_id: int,
                       seq: int) -> None:

@@ -16,7 +16,13 @@ MESSAGES = QuestionMessage.__table__
 
 
 def keep_message(conn: Connection, question: str, channel_id: int, message_id: int) -> None:
-    """The message now holding ``question``'s buttons (a later one replaces an earlier)."""
+    """The message now holding ``question``'s buttons (a later one replaces an earlier).
+    A battle waits on one question at a time: its earlier questions' messages (taken back
+    by an undo or a reroll, never answered) are forgotten here."""
+    where, _, _ = question.partition(":")
+    if where.startswith("b"):
+        conn.execute(delete(MESSAGES).where(MESSAGES.c.question.startswith(f"{where}:"),
+                                            MESSAGES.c.question != question))
     insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
     row = {"question": question, "channel_id": channel_id, "message_id": message_id,
            "created_at": utcnow()}

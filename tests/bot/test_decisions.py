@@ -7,6 +7,7 @@ Fire at Will's counter-charge: hussars charged only by skirmishing rangers roll 
 
 from __future__ import annotations
 
+import discord
 from sqlalchemy import select, update
 
 from bot.client import create_bot
@@ -307,4 +308,30 @@ async def test_a_question_in_another_channel_is_not_edited_from_this_one(battle_
         await s.execute(update(QuestionMessage).values(channel_id=CHANNEL + 5))
     result = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
     assert result.kind == "response" and result.message_id != asked.message_id
+    assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
+
+
+async def test_a_question_a_reroll_asks_again_is_turned_into_the_result_too(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, '/gm dice dice:"1"', user_id=GM_USER)
+    again = await reply(battle_session, "/gm reroll", user_id=GM_USER)
+    assert again.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
+    edited, _ = await send(battle_session, "/answer choice:stand", user_id=PLAYER)
+    assert (edited.kind, edited.message_id) == ("edit", again.message_id)
+    # The question the reroll took back left nothing behind.
+    async with battle_session.client.db.transaction() as s:
+        assert list(await s.scalars(select(QuestionMessage.question))) == []
+
+
+async def test_an_edit_that_fails_any_way_still_gives_the_result(battle_session, monkeypatch):
+    await setup(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+
+    async def cut_off(*args, **kwargs):
+        raise OSError("connection reset")
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", cut_off)
+    result = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
+    assert result.kind == "response" and not result.ephemeral
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
