@@ -117,13 +117,21 @@ def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,
     if typed and typed.strip():
         typed = typed.strip()
         answered = replay is not None
-        scripted = ScriptedSource(parse_dice(typed, faces),
+        given = parse_dice(typed, faces)
+        # Played on after an answer: every die before the question again (the typed ones it
+        # took, then any Huzzah rolled past them), then the typed ones it had not reached.
+        replayed = list(replay or ())
+        rolled_before = max(0, len(replayed) - len(given))
+        scripted = ScriptedSource([*replayed, *given[len(replayed):]],
                                   fallback=RandomSource() if answered else None)
-        resolution = _until_asked(prepared, RecordingSource(scripted),
-                                  lambda: DiceUse(typed, rolled=scripted.fresh))
+
+        def typed_use() -> DiceUse:
+            return DiceUse(typed, rolled=rolled_before + scripted.fresh)
+
+        resolution = _until_asked(prepared, RecordingSource(scripted), typed_use)
         if not answered:
             scripted.finish()
-        return resolution, DiceUse(typed, rolled=scripted.fresh, unused=scripted.left())
+        return resolution, replace(typed_use(), unused=scripted.left())
     replayed = list(replay or ())
     if not replayed and not queue:  # nearly every roll: no queue, nothing to replay
         fresh = RecordingSource(RandomSource())

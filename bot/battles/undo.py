@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.battles.decisions import Pending, pending_of
 from bot.battles.errors import NotTheLast
 from bot.battles.rerolls import taken_back_by
 from bot.battles.store import BattleTx
@@ -30,6 +31,9 @@ class Undone:
     back_to: TurnAt | None = None
     # Undoing a reroll or an override puts back the result it replaced: those events.
     brought_back: tuple[int, ...] = ()
+    # The question the battle waits on again (an answer, or a reroll of one, taken back).
+    waiting: Pending | None = None
+    battle_id: int = 0
 
 
 def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
@@ -44,7 +48,8 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     redoing = taken_back_by(tx, event)
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", redoing=redoing)
     return Undone(event.seq, event.kind, event.summary, undo.seq, turn_put_back(undo.changes),
-                  tuple(sorted(e.reverts for e in redoing)))
+                  tuple(sorted(e.reverts for e in redoing)),
+                  waiting=pending_of(tx.require_battle()), battle_id=battle.id)
 
 
 def turn_put_back(changes: list[dict[str, Any]]) -> TurnAt | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -19,6 +20,7 @@ from bot.battles.corrections import (
     set_gm_role,
     set_unit_field,
 )
+from bot.battles.decisions import battle_question
 from bot.battles.errors import BattleError, NotTheLast
 from bot.battles.play import rules_for
 from bot.battles.rerolls import (
@@ -34,7 +36,7 @@ from bot.cogs.lookups import replied
 from bot.render.battle import turn_line
 from bot.render.resolution import escape
 from bot.render.words import result_label
-from bot.replies import MENU_SIZE, override_view, played_reply
+from bot.replies import MENU_SIZE, override_view, played_reply, waiting_view
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
 from rules.core.errors import RulesError
@@ -83,11 +85,24 @@ class GM(commands.Cog):
         said = escape(undone.summary) if undone.back_to is None else \
             f"back to {turn_line(undone.back_to)}"
         back = ""
-        if undone.brought_back:
+        waiting = undone.waiting
+        if undone.brought_back and (waiting is None or waiting.seq not in undone.brought_back):
             seqs = ", ".join(f"#{seq}" for seq in undone.brought_back)
             back = f" The result it replaced ({seqs}) stands again."
-        return public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
-                      f"{said} (event #{undone.undo_seq}).{back}")
+        if waiting is not None:  # its buttons come with the reply, as under the question
+            replaced = "The question it replaced" if waiting.seq in undone.brought_back \
+                else "The question"
+            back += (f" {replaced} (#{waiting.seq}) waits again: "
+                     f"“{escape(waiting.question.text)}”")
+        reply = public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
+                       f"{said} (event #{undone.undo_seq}).{back}")
+        if waiting is not None:
+            reply.view = waiting_view(undone.battle_id, waiting)
+            reply.asks = True
+            reply.sent = partial(self.store.asked_in,
+                                 battle_question(undone.battle_id, waiting.seq),
+                                 interaction.channel_id or 0)
+        return reply
 
     @gm.command(name="reroll", description="Undo the last roll and roll it again")
     async def reroll(self, interaction: discord.Interaction) -> None:

@@ -335,3 +335,52 @@ async def test_an_edit_that_fails_any_way_still_gives_the_result(battle_session,
     result = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
     assert result.kind == "response" and not result.ephemeral
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
+
+
+TRICORNE_LOOKUP = ('/melee tricorne attacker:"Black Watch: highland leader=Murray" '
+                   'defender:"Dragoons: battle-cavalry" dice:"inf inf flag cav saber"')
+
+
+def rally_line(message) -> str:
+    [line] = [line for line in message.embeds[0].get("description", "").splitlines()
+              if "rally check" in line]
+    return line
+
+
+async def test_dice_rolled_past_the_typed_ones_stay_the_same_through_every_answer(
+        battle_session):
+    """Five dice typed; the rally check after the first answer needs two more, rolled by
+    Huzzah: shown once, they are the same dice in every later question and the result."""
+    await reply(battle_session, TRICORNE_LOOKUP, channel_id=CHANNEL + 1)
+    second = await reply(battle_session, "/answer choice:stand", channel_id=CHANNEL + 1)
+    third = await reply(battle_session, "/answer choice:advance", channel_id=CHANNEL + 1)
+    result = await reply(battle_session, "/answer choice:none", channel_id=CHANNEL + 1)
+    assert rally_line(second) == rally_line(third) == rally_line(result)
+    assert result.embeds[0]["footer"]["text"].startswith(
+        "Dice typed in: inf inf flag cav saber, then 2 rolled by Huzzah")
+
+
+async def test_undoing_an_answer_asks_the_question_again_with_its_buttons(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.endswith(
+        "The question (#4) waits again: “Does Hussars counter-charge?”")
+    assert buttons(undone) == ["Counter-charge Rangers", "Stand"]
+    # The reply holding them is the question's message now: `/answer` turns it into the result.
+    edited, _ = await send(battle_session, "/answer choice:stand", user_id=PLAYER)
+    assert (edited.kind, edited.message_id) == ("edit", undone.message_id)
+
+
+async def test_undoing_a_reroll_of_a_question_says_the_question_waits_again(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, '/gm dice dice:"6"', user_id=GM_USER)
+    rerolled = await reply(battle_session, "/gm reroll", user_id=GM_USER)
+    assert not rerolled.embeds[0]["title"].startswith("❓")  # a result this time
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert "stands again" not in undone.content
+    assert undone.content.endswith(
+        "The question it replaced (#4) waits again: “Does Hussars counter-charge?”")
+    assert buttons(undone) == ["Counter-charge Rangers", "Stand"]
