@@ -39,9 +39,13 @@ from bot.storage.models import (
 )
 from bot.storage.models import Engagement as EngagementRow
 from rules.core.engagements import Engagement
+from rules.core.errors import InvalidInput
 from rules.core.registry import BattleRules
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, name_key
 from rules.registry import RULESETS
+
+ROSTER_HINT = "`/unit list` shows the roster; `/unit add` adds a unit."
+"""What a roster command says of a unit it cannot find (it has no quick lookup to offer)."""
 
 MODELS: dict[str, type[Base]] = {"battles": Battle, "units": Unit, "generals": General,
                                  "engagements": EngagementRow, "charts": Charts}
@@ -348,7 +352,12 @@ class BattleTx:
 
     def unit_row(self, name: str, *, allow_gone: bool = False) -> Row:
         roster = self.roster()
-        unit = roster.unit(name, allow_gone=allow_gone)  # the engine's error on a miss
+        try:
+            unit = roster.unit(name, allow_gone=allow_gone)  # the engine's error on a miss
+        except InvalidInput as error:
+            if error.hint and "lookup:true" in error.hint:  # no quick lookup to offer here
+                raise InvalidInput(error.message, hint=ROSTER_HINT) from None
+            raise
         return next(r for r in self.unit_rows() if r.name_key == name_key(unit.name))
 
     def general_row(self, name: str) -> Row:

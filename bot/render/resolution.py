@@ -151,16 +151,23 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     for effect in (summed(resolution.effects) if said is not None else resolution.effects):
         text = effect.describe()
         if text.startswith(effect.unit):
-            text = text[len(effect.unit):].lstrip(":").strip()
+            # "Montcalm: units of his command … are shaken" keeps its colon when it comes
+            # first on the line; after another effect it reads on ("is killed, units …").
+            text = text[len(effect.unit):].strip()
         by_unit.setdefault(effect.unit, [])
-        if not (heads and said_in(heads, effect.unit, text)):
+        if not (heads and said_in(heads, effect.unit, text.lstrip(":").strip())):
             by_unit[effect.unit].append(text)
     if said:
         _drop_mutual(by_unit)
         for parts in by_unit.values():
             parts[:] = _alike(parts)
-    return [f"**{escape(unit)}** {escape(', '.join(parts))}"
-            for unit, parts in by_unit.items() if parts]
+    return [_unit_line(unit, parts) for unit, parts in by_unit.items() if parts]
+
+
+def _unit_line(unit: str, parts: Sequence[str]) -> str:
+    first, *rest = parts
+    said = ", ".join([first, *(part.lstrip(":").strip() for part in rest)])
+    return f"**{escape(unit)}**{'' if said.startswith(':') else ' '}{escape(said)}"
 
 
 _COUNTED = re.compile(r"\d+ (\w{1,3})\w*")  # a number and its word, cut to its stem

@@ -89,7 +89,7 @@ def fight(first: Unit, other: Unit, dice: DiceSource, answers: Answers) -> Resol
     ends = "breaks" if total > loser.morale else "holds"
     out.step("Break test", f"{loser.name} {ends}", Roll(
         f"{loser.name} break test", TwoD6().describe(), faces, total=total,
-        target=f"{loser.morale} or less", readings=plain_readings(faces)))
+        target=f"{loser.morale} or less", result=ends, readings=plain_readings(faces)))
     if ends == "breaks":
         out.effect(E.BROKEN, loser.name)
     return out.build(f"{loser.name} loses the melee {score} and {ends}",

@@ -376,3 +376,18 @@ async def test_a_unit_with_no_strength_left_is_restored_only_once_given_some(bat
     assert refused.ephemeral and "Rangers has no SP left to come back with" in refused.content
     await gm(battle_session, "/gm set unit:Rangers field:strength value:2")
     assert not (await gm(battle_session, "/gm restore unit:Rangers")).ephemeral
+
+
+async def test_a_roster_command_missing_its_unit_offers_no_quick_lookup(battle_session):
+    await setup_battle(battle_session)
+    for line in ['/unit edit unit:"Bearnn" strength:3',
+                 '/general add name:Montcalm side:French unit:"Bearnn"']:
+        refused = await gm(battle_session, line)
+        assert refused.ephemeral
+        assert "There is no unit called `Bearnn` in this battle. Did you mean `Béarn`?" in \
+            refused.content
+        assert "lookup" not in refused.content  # neither command has one
+    # A move may still be a quick lookup instead.
+    move = await gm(battle_session, '/melee fire-at-will attackers:"Bearnn: charging" '
+                                    'defenders:Hussars')
+    assert move.ephemeral and "lookup:true" in move.content

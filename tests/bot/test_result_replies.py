@@ -336,3 +336,19 @@ def test_losses_of_one_unit_are_said_as_one_whatever_their_plural():
                    Effect(EffectKind.DAMAGE, "Fusiliers", 2, measure="blocks")])
     # "loses 1 block" and "loses 2 blocks" are one loss.
     assert [e.describe() for e in lost] == ["Fusiliers loses 3 blocks"]
+
+
+async def test_a_general_killed_in_a_battle_reads_as_one_sentence_each_line(discord_session):
+    for line in ['/battle start ruleset:fire-at-will name:Quebec',
+                 '/unit add side:British name:78th words:"inf regular morale=4" strength:4',
+                 '/unit add side:French name:"La Sarre" words:"inf regular morale=4" '
+                 'strength:4',
+                 '/general add name:Montcalm side:French unit:"La Sarre"']:
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+    result = await reply(discord_session, '/melee fire-at-will attackers:"78th: charging" '
+                         'defenders:"La Sarre" dice:"6 1 6 6"', user_id=GM_USER)
+    lines = result.embeds[0]["description"].splitlines()
+    # Killed is the roster's line; what it does to his command keeps its colon.
+    assert '**Montcalm**: units of his command within 18" are shaken' in lines
+    assert "📋 Montcalm is killed" in lines
+    reads_on_a_phone(result)

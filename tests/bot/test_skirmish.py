@@ -28,7 +28,7 @@ async def test_a_quick_lookup_reads_its_units_and_answers_given_ahead(discord_se
     text = text_of(message)
     assert message.embeds[0]["title"] == "💥 Voltigeurs loses the melee 2–1 and breaks"
     assert "**Voltigeurs** loses 2 stands\n**Rangers** loses 1 stand\n" in text
-    assert "**Voltigeurs break test** 🎲 4 5 = **9** vs 6 or less" in text
+    assert "**Voltigeurs break test** 🎲 4 5 = **9** vs 6 or less → breaks" in text
 
 
 async def test_units_join_in_the_rule_set_s_own_words(battle_session):
@@ -51,7 +51,7 @@ async def test_the_loser_s_player_chooses_by_button_and_the_battle_says_why_it_i
     assert not_yours.ephemeral
     sent = await press(battle_session, asked, "Take the break test", OTHER)
     result = text_of(sent[-1])
-    assert "**Voltigeurs break test** 🎲 4 5 = **9** vs 6 or less" in result
+    assert "**Voltigeurs break test** 🎲 4 5 = **9** vs 6 or less → breaks" in result
     assert "Voltigeurs loses 2 stands (now 1) and breaks and leaves the battle" in result
     shown = text_of(await reply(battle_session, "/battle show"))
     assert "Rangers** · 3 stands · morale 7" in shown
