@@ -290,8 +290,12 @@ class FieldSet:
         if names and name is None:
             self._check_colon(tokens, where)
         values: dict[str, Any] = {}
-        for token in tokens:
-            spec, value = self._read_token(token, where)
+        for index, token in enumerate(tokens):
+            try:
+                spec, value = self._read_token(token, where)
+            except InvalidInput:
+                self._check_unquoted(tokens[index - 1] if index else "", token, where)
+                raise
             if spec.name in values and values[spec.name] != value:
                 raise InvalidInput(
                     f"{where}: `{spec.name}` is given twice ({values[spec.name]} and {value})."
@@ -315,6 +319,18 @@ class FieldSet:
         name = leading + list(itertools.takewhile(
             lambda t: "=" not in t and t[:1].isupper(), tokens[len(leading):]))
         raise missing_colon(name, join_words(tokens[len(name):]), where)
+
+    def _check_unquoted(self, before: str, word: str, where: str) -> None:
+        """An unknown word just after a text value (``general=Sir John``): the value's
+        second word, the quotes left out."""
+        key, _, raw = before.partition("=")
+        spec = self._by_key.get(key.lower()) if raw else None
+        if spec is None or spec.kind is not str or "=" in word or \
+                self._close_word(word.lower()):
+            return
+        raise InvalidInput(
+            f"{where}: I don't know `{echo(word)}`. If it is part of `{echo(key)}`, a value "
+            f"with spaces goes in double quotes: `{echo(key)}=\"{echo(raw)} {echo(word)}\"`.")
 
     def _close_word(self, word: str) -> bool:
         return bool(did_you_mean(word, list(self._by_word) + list(self._by_key)))

@@ -29,8 +29,8 @@ QUOTE = '"'
 QUOTING_RULE = (
     "An apostrophe is part of a name: `Fraser's Highlanders: inf`, and `Lochiel’s` typed on "
     "a phone finds `Lochiel's`. Double quotes, and only they, group text: a value with "
-    "spaces (`general=\"Sir John\"`), or a name holding `:` or `;` "
-    "(`\"Regiment: 1st Bn\": inf`)."
+    "spaces (`general=\"Sir John\"`), or in a quick lookup a name holding `:` or `;` "
+    "(`\"Regiment: 1st Bn\": inf`); a battle's unit names hold neither."
 )
 """The quoting rule, as `/help` and the README give it."""
 

@@ -31,6 +31,17 @@ def test_unknown_word_suggests_the_closest():
         MELEE.read_text("inf chargin", "attackers #1")
 
 
+def test_a_text_values_second_word_unquoted_is_told_how_to_quote_it():
+    with pytest.raises(InvalidInput) as refused:
+        MELEE.read_text("inf general=Sir John", "attackers #1")
+    assert refused.value.message == (
+        "attackers #1: I don't know `John`. If it is part of `general`, a value with spaces "
+        'goes in double quotes: `general="Sir John"`.')
+    # A typo after a value is still a typo.
+    with pytest.raises(InvalidInput, match="Did you mean `charging`?"):
+        MELEE.read_text("inf general=Montcalm chargin", "attackers #1")
+
+
 def test_unknown_word_lists_the_words_you_can_use():
     with pytest.raises(InvalidInput, match="Words you can use: .*cavalry.*morale="):
         MELEE.read_text("inf zzz", "attackers #1")
