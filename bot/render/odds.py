@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.render.limits import EmbedSpec, pack_messages
-from bot.render.text import defaults_note, escape
+from bot.render.text import defaults_line, escape
 from rules.core.odds import Distribution, ExpectedLoss, Odds
 from rules.core.odds_glance import Glance, Line, fight_of, glance, total
 from rules.registry import RULESETS
@@ -49,7 +49,7 @@ def odds_specs(odds: Odds, ruleset: str, procedure: str,
     rows = _rows(odds.branches, sides)
     first = rows[0].glance
     how = _how(odds, [first, *(row.glance for row in rows[1:])])
-    footer = " · ".join(filter(None, [how, *notes, defaults_note(odds.defaults)]))
+    footer = " · ".join(filter(None, [how, *notes, defaults_line(odds.defaults)]))
     lines = []
     several = len(rows) > 1
     if several:

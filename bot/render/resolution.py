@@ -22,7 +22,7 @@ from dataclasses import replace
 import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
-from bot.render.text import defaults_note, escape
+from bot.render.text import default_names, defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import plural
@@ -307,7 +307,7 @@ def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False)
     casualty check") or else its first comma ("without a chart pack"); the Steps give them
     whole."""
     if short:
-        named = [re.split(r": |, ", default, maxsplit=1)[0] for default in defaults]
+        named = default_names(defaults)
         said = f"Project default{'s' if len(named) > 1 else ''}: {'; '.join(named)}" \
             if named else ""
         if len(named) > 1 and len(said) > DEFAULTS_ROOM:

@@ -24,3 +24,22 @@ def defaults_note(defaults: Sequence[str]) -> str:
     if not defaults:
         return ""
     return "Project defaults (see /help): " + "; ".join(defaults)
+
+
+DEFAULTS_WHOLE = 90
+"""Characters of project defaults a reply without Steps (the odds) says whole: two lines of
+a phone. Longer, each is named, and `/help` gives it whole."""
+
+
+def default_names(defaults: Sequence[str]) -> list[str]:
+    """Each project default by its name: the words before its colon ("leader casualty
+    check") or else its first comma ("without a chart pack")."""
+    return [re.split(r": |, ", default, maxsplit=1)[0] for default in defaults]
+
+
+def defaults_line(defaults: Sequence[str]) -> str:
+    """The project defaults in a reply with no Steps button: whole when they fit two phone
+    lines, else by name."""
+    if len("; ".join(defaults)) <= DEFAULTS_WHOLE:
+        return defaults_note(defaults)
+    return defaults_note(default_names(defaults))
