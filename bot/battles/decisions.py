@@ -279,6 +279,8 @@ QUESTIONS = QuestionRow.__table__
 _LATEST = (select(QUESTIONS).where(QUESTIONS.c.channel_id == bindparam("channel"),
                                    QUESTIONS.c.user_id == bindparam("user"))
            .order_by(QUESTIONS.c.id.desc()).limit(1))
+_ANYONES = (select(QUESTIONS.c.user_id).where(QUESTIONS.c.channel_id == bindparam("channel"))
+            .order_by(QUESTIONS.c.id.desc()).limit(1))
 _NAMED = select(QUESTIONS).where(QUESTIONS.c.channel_id == bindparam("channel"),
                                  QUESTIONS.c.id == bindparam("question"))
 
@@ -312,6 +314,12 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
     # Locked (on PostgreSQL; SQLite writes one at a time): two presses answer once.
     row = conn.execute(query.with_for_update(), {"channel": channel_id, "user": actor.user_id,
                                                  "question": question_id}).first()
+    if row is None and question_id is None:
+        other = conn.execute(_ANYONES, {"channel": channel_id}).first()
+        if other is not None:  # someone else's quick lookup: his own to answer
+            raise NotWaiting(f"The question waiting here is <@{other.user_id}>'s quick "
+                             "lookup: only the player who ran it answers it.",
+                             hint="Run the lookup yourself to be asked.")
     if row is None:
         raise NotWaiting("That question has already been answered, or there is none "
                           "waiting here.", hint="Run the command again to be asked anew.")

@@ -17,8 +17,8 @@ from rules.core.decisions import Answers
 from rules.core.defaults import asking, dispatcher, named
 from rules.core.dice import DiceSource
 from rules.core.engagements import Engagement
-from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.fields import split_units
+from rules.core.errors import InvalidInput, NotAllowed, echo
+from rules.core.fields import did_you_mean, split_units
 from rules.core.notation import possessive, refuse_roster_word, roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
@@ -98,12 +98,31 @@ def locked_in(roster: Roster, attackers: list[Stack], defenders: list[Stack]
 def prepare_order(options: Mapping[str, Any], roster: Roster | None,
                   settings: Mapping[str, Any]) -> Prepared:
     sides = order_sides(options.get("sides"))
+    if roster is not None:
+        sides = battle_sides(sides, roster)
     kind = str(options.get("kind") or "assaults")
 
     def run(dice: DiceSource, answers: Answers | None = None) -> Resolution:
         return assault_order(sides, dice, kind)
 
     return run
+
+
+def battle_sides(sides: tuple[tuple[str, int], tuple[str, int]],
+                 roster: Roster) -> tuple[tuple[str, int], tuple[str, int]]:
+    """In a battle, the sides named are the roster's, spelt as it spells them (a typo would
+    order a side nobody plays)."""
+    known = {name_key(unit.side): unit.side for unit in roster.units}
+    if not known:
+        return sides
+    for side, _ in sides:
+        if name_key(side) not in known:
+            raise InvalidInput(
+                f"There is no side called `{echo(side)}` in this battle."
+                f"{did_you_mean(side, known.values())}",
+                hint=f"The battle's sides: {', '.join(known.values())}.")
+    (first, first_count), (second, second_count) = sides
+    return (known[name_key(first)], first_count), (known[name_key(second)], second_count)
 
 
 def order_sides(given: Any) -> tuple[tuple[str, int], tuple[str, int]]:

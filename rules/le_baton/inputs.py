@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
+from rules.core.notation import possessive
 from rules.le_baton.units import MAX_FIGURES, Arm, Formation, Horse, Nation, Quality, Unit
 
 NAME = Field("name", str, "the unit's name")
@@ -56,7 +57,7 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
     for needed, hint in (("nation", "french or british"),
                          ("arm", "infantry, cavalry or artillery")):
         if needed not in values:
-            raise InvalidInput(f"{where}: say {name}'s {needed}.", hint=f"Add {hint}.")
+            raise InvalidInput(f"{where}: say {possessive(name)} {needed}.", hint=f"Add {hint}.")
     return Unit(
         name=name,
         nation=Nation(values["nation"]),

@@ -384,3 +384,27 @@ async def test_undoing_a_reroll_of_a_question_says_the_question_waits_again(batt
     assert undone.content.endswith(
         "The question it replaced (#4) waits again: “Does Hussars counter-charge?”")
     assert buttons(undone) == ["Counter-charge Rangers", "Stand"]
+
+
+async def test_answering_someone_elses_quick_lookup_says_whose_it_is(battle_session):
+    await reply(battle_session, LOOKUP, user_id=PLAYER, channel_id=CHANNEL + 1)
+    refused = await reply(battle_session, "/answer choice:stand", user_id=OTHER,
+                          channel_id=CHANNEL + 1)
+    assert refused.ephemeral
+    assert f"The question waiting here is <@{PLAYER}>'s quick lookup" in refused.content
+    assert refused.request.payload["data"]["allowed_mentions"]["parse"] == []
+
+
+async def test_an_order_in_a_battle_names_the_battles_sides(battle_session):
+    for line in ["/battle start ruleset:labataille name:Bussaco",
+                 '/unit add side:French name:1/45e words:"infantry morale=34" strength:6',
+                 '/unit add side:British name:95th words:"infantry morale=34" strength:4']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+    typo = await reply(battle_session, "/order labataille first:French first_assaults:2 "
+                                       "second:Britsh second_assaults:2", user_id=GM_USER)
+    assert typo.ephemeral
+    assert "There is no side called `Britsh` in this battle. Did you mean `British`?" in \
+        typo.content
+    order = await reply(battle_session, "/order labataille first:french first_assaults:2 "
+                                        "second:British second_assaults:2", user_id=GM_USER)
+    assert not order.ephemeral
