@@ -272,7 +272,7 @@ class Console:
             print(help_text(session.tree, rest or None, guild_id=self.args.guild))
             return True
         if first == PRESS:
-            await self.press(rest.strip().strip("\"'"), session)
+            await self.press(unquoted(rest.strip()), session)
         else:
             await self.run_command(line, session)
         if stop.requested:
@@ -370,3 +370,11 @@ async def run_console(args: argparse.Namespace) -> int:
                     status = await console.run(session, stop)
         await checkpoint(url)
     return stop.exit_status(status)
+
+
+def unquoted(label: str) -> str:
+    """A button's label as typed after `press`: quotes around it go (`press "Take ground"`);
+    a quote of its own stays (`press Fall back 3"`)."""
+    if len(label) >= 2 and label[0] == label[-1] and label[0] in "\"'":
+        return label[1:-1]
+    return label

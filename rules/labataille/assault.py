@@ -126,7 +126,9 @@ def check_assault(assault: Assault) -> None:
             if bare:
                 raise InvalidInput(f"{', '.join(bare)}: give `defence=N` (the fire-defence "
                                    "value it is fired on with).",
-                                   hint="Or leave out the `fire` of the stacks facing it.")
+                                   hint="On a battle's roster: `/unit edit` with "
+                                   "`words:defence=N`. In a quick lookup you may instead leave "
+                                   "out the `fire` of the stacks facing it.")
     if assault.old_guard:
         if len(assault.attackers) != 1:
             raise InvalidInput("An Old Guard Charge is one charging stack.",

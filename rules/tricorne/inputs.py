@@ -109,4 +109,5 @@ UNITS = UnitReader(UNIT, UNIT_JSON, build_unit)
 # A quick lookup's (and a JSON request's) bonus target typed as the answer to `bonus_melee`.
 TYPED_BONUS_TARGET = TypedTarget(
     lambda text: UNITS.one(text, "bonus melee target", "Target"),
-    "the unit it attacks, written as in `bonus` (`Fusiliers: regular blocks=3`)")
+    "the unit it attacks, written as in `bonus` "
+    "(for example `Royal Scots: regular blocks=3`)")

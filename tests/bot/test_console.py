@@ -441,3 +441,12 @@ def test_a_reaction_charge_and_a_charge_into_a_square_that_forms(tmp_path):
         in out
     assert "• 1er Carabiniers has its Charge marker removed" in out
     assert "resolve each charge's mêlée" not in out.split("/battle next")[-1]
+
+
+def test_a_buttons_label_keeps_a_quote_of_its_own():
+    from bot.console import unquoted
+
+    assert unquoted('"Take ground"') == "Take ground"
+    assert unquoted("'Take ground'") == "Take ground"
+    assert unquoted('Fall back 3"') == 'Fall back 3"'  # Skirmish's button
+    assert unquoted("Stand") == "Stand"

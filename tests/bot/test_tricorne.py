@@ -250,7 +250,7 @@ async def test_a_quick_lookups_bonus_melee_target_is_named_in_the_answer(discord
     assert buttons(bonus) == ["No bonus melee"]
     assert bonus.embeds[0]["description"].startswith(
         "Dragoons' player (<@1000>) decides; or `/answer` with the unit it attacks, written "
-        "as in `bonus` (`Fusiliers: regular blocks=3`).")
+        "as in `bonus` (for example `Royal Scots: regular blocks=3`).")
     typo = await reply(discord_session, '/answer choice:"Grenadiers: grenadeer blocks=2"')
     assert typo.ephemeral and "Did you mean `grenadier`?" in typo.content
     result = await reply(discord_session, '/answer choice:"Grenadiers: grenadier blocks=2"')

@@ -111,8 +111,8 @@ def test_the_player_may_type_the_bonus_target_when_none_is_left_to_pick():
                                          typed=TYPED_BONUS_TARGET)
     assert (key, used) == ("bonus_melee", 3)
     assert [a.key for a in bonus_question.answers] == ["none"]
-    assert bonus_question.typed == (
-        "the unit it attacks, written as in `bonus` (`Fusiliers: regular blocks=3`)")
+    assert bonus_question.typed == ("the unit it attacks, written as in `bonus` "
+                                    "(for example `Royal Scots: regular blocks=3`)")
     result = melee(cavalry("Dragoons"), ONE_BLOCK, f"{ELIMINATE}  inf art art  art art art",
                    "advance; bonus_melee=Grenadiers: grenadier blocks=2",
                    typed=TYPED_BONUS_TARGET)
