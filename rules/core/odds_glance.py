@@ -68,7 +68,6 @@ FIREFIGHT = "firefight"
 HOLD = "both hold"
 OTHER = "other results"
 OTHER_COLUMNS = "other columns"
-NOTHING_MORE = "nothing more"
 
 
 def fate_of(effect: Effect) -> tuple[Fate, str] | None:
@@ -353,6 +352,5 @@ def _results_under(reader: Glance, outcomes: Sequence[OutcomeOdds]) -> tuple[Lin
         own = tuple(c for c in clauses[outcome.group] if c not in common)
         key = frozenset(own)
         keyed.setdefault(key, []).append(outcome)
-        labels.setdefault(key, "; ".join(own) or (NOTHING_MORE if common
-                                                  else lead_of(outcome.label)))
+        labels.setdefault(key, "; ".join(own) or lead_of(outcome.label))
     return _sorted(reader._line(labels[key], members) for key, members in keyed.items())

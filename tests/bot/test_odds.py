@@ -196,11 +196,12 @@ async def test_answers_with_other_chances_are_a_row_each_of_the_table(discord_se
     (embed,) = message.embeds
     assert embed["title"] == "🎯 Odds: charge (Le Baton)"  # a charge decides no winner
     # Every result of the charge leaves its marker and locks both in melee: said by no
-    # line; what sets them apart is whether 52nd forms square.
+    # line; what sets them apart is whether 52nd forms square (the other is said by its
+    # headline's lead, not as "nothing more").
     assert embed["description"].split("\n") == [
         "If Try for square (4+):",
         "`███████▍   92%` 52nd forms square",
-        "`▋         8.3%` nothing more",
+        "`▋         8.3%` Cuirassiers contacts 52nd",
         "If Stay as it is → 52nd forms square 83%"]
 
 

@@ -15,7 +15,6 @@ from rules.core.odds_glance import (
     DRAWN,
     FIREFIGHT,
     HOLD,
-    NOTHING_MORE,
     OTHER,
     Fate,
     Glance,
@@ -156,9 +155,10 @@ def test_a_lone_main_outcome_shows_the_results_under_it_by_what_sets_them_apart(
         return out.build(f"Foe is under fire: {hits} hits", Severity.MINOR)
 
     seen = glance(exact_odds(volley).branch(), {"Foe": "target"})
-    # Every result marks Foe "under fire": said by none of the lines.
+    # Every result marks Foe "under fire": said by none of the lines but the one that has
+    # nothing else, which says its lead.
     assert [(line.label, line.probability) for line in seen.lines] == [
-        ("Foe takes 1–2 casualties", Fraction(5, 9)), (NOTHING_MORE, Fraction(4, 9))]
+        ("Foe takes 1–2 casualties", Fraction(5, 9)), ("Foe is under fire", Fraction(4, 9))]
 
 
 @pytest.mark.parametrize("pair", sorted(REQUESTS), ids="-".join)
