@@ -51,6 +51,9 @@ from rules.core.records import Step
 GM_CHOICE = "gm"
 """A question's ``by`` when the rules give the choice to the GM, not to a unit's player."""
 
+REROLLED = "rerolled"
+"""In a question event's request: a GM's reroll asked it, in place of the move it took back."""
+
 QUESTIONS_KEPT = timedelta(days=14)
 """How long a quick lookup's question waits for its answer before it is cleared away."""
 
@@ -190,12 +193,13 @@ def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
 def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
                   dice: str | None, paused: Paused, *, mover: int | None = None,
                   move: int | None = None, before: DiceUse = NO_DICE,
-                  summary_prefix: str = "") -> Asked:
+                  summary_prefix: str = "", rerolled: bool = False) -> Asked:
     """Keep the question on the battle, logged as an event, in the command's transaction.
 
     ``mover`` made the move (default: whoever runs this command), ``move`` is the move's
     first event when the question follows an answer, ``before`` where the dice before this
-    command came from."""
+    command came from; ``rerolled``: a GM's reroll asked it (its undo brings back what the
+    reroll took back, ``bot.battles.rerolls``)."""
     battle = tx.require_battle()
     refuse_while_waiting(battle)
     seq = battle.last_seq + 1
@@ -210,9 +214,11 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     left = queue_left(battle.dice_queue or [], paused.use, before)
     if left is not None:  # the GM's queued dice it took are spent
         battle.dice_queue = left
-    tx.record("question", f"{summary_prefix}Asked: {paused.question.text}",
-                    request={"ruleset": battle.ruleset, "procedure": procedure,
-                             "options": dict(options), MOVE: pending.move})
+    request = {"ruleset": battle.ruleset, "procedure": procedure, "options": dict(options),
+               MOVE: pending.move}
+    if rerolled:
+        request[REROLLED] = True
+    tx.record("question", f"{summary_prefix}Asked: {paused.question.text}", request=request)
     return Asked(pending, paused.steps, paused.dice_note, battle_question(battle.id, pending.seq),
                  mention=mention_for(tx.conn, answerer, tx.actor.user_id))
 
@@ -279,7 +285,9 @@ QUESTIONS = QuestionRow.__table__
 _LATEST = (select(QUESTIONS).where(QUESTIONS.c.channel_id == bindparam("channel"),
                                    QUESTIONS.c.user_id == bindparam("user"))
            .order_by(QUESTIONS.c.id.desc()).limit(1))
-_ANYONES = (select(QUESTIONS.c.user_id).where(QUESTIONS.c.channel_id == bindparam("channel"))
+_ANYONES = (select(QUESTIONS.c.user_id)
+            .where(QUESTIONS.c.channel_id == bindparam("channel"),
+                   QUESTIONS.c.created_at >= bindparam("since"))
             .order_by(QUESTIONS.c.id.desc()).limit(1))
 _NAMED = select(QUESTIONS).where(QUESTIONS.c.channel_id == bindparam("channel"),
                                  QUESTIONS.c.id == bindparam("question"))
@@ -315,7 +323,8 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
     row = conn.execute(query.with_for_update(), {"channel": channel_id, "user": actor.user_id,
                                                  "question": question_id}).first()
     if row is None and question_id is None:
-        other = conn.execute(_ANYONES, {"channel": channel_id}).first()
+        other = conn.execute(_ANYONES, {"channel": channel_id,
+                                        "since": utcnow() - QUESTIONS_KEPT}).first()
         if other is not None:  # someone else's quick lookup: his own to answer
             raise NotWaiting(f"The question waiting here is <@{other.user_id}>'s quick "
                              "lookup: only the player who ran it answers it.",

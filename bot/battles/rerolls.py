@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from bot.battles.actor import Actor
-from bot.battles.decisions import Asked, ask_in_battle
+from bot.battles.decisions import REROLLED, Asked, ask_in_battle
 from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast
 from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
 from bot.battles.store import BattleTx, Row, active_battle
@@ -77,9 +77,11 @@ def take_back(tx: BattleTx, events: list[Row], why: str) -> None:
 def taken_back_by(tx: BattleTx, replacing: Row) -> list[Row]:
     """The undo events with which a reroll or an override took back the move it replaced:
     those recorded just before it, newest first."""
-    if replacing.kind not in ("reroll", "override"):
+    rerolled = replacing.kind == "reroll" or (
+        replacing.kind == "question" and (replacing.request or {}).get(REROLLED, False))
+    if not rerolled and replacing.kind != "override":
         return []
-    why = TO_REROLL if replacing.kind == "reroll" else TO_OVERRIDE
+    why = TO_REROLL if rerolled else TO_OVERRIDE
     found: list[Row] = []
     for event in tx.events_before(replacing.seq, MOVE_EVENTS):
         if event.kind != "undo" or event.undone_by is not None or \
@@ -119,8 +121,8 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
         return play_in_battle(tx, procedure, options, None, kind="reroll",
                                     summary_prefix=f"Reroll of {numbers(events)}: ")
     except Paused as paused:  # the new dice lead to a question for a player
-        return ask_in_battle(tx, procedure, options, None, paused,
-                                   mover=events[0].user_id)
+        return ask_in_battle(tx, procedure, options, None, paused, mover=events[0].user_id,
+                             summary_prefix=f"Reroll of {numbers(events)}: ", rerolled=True)
 
 
 def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:

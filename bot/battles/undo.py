@@ -31,7 +31,8 @@ class Undone:
     back_to: TurnAt | None = None
     # Undoing a reroll or an override puts back the result it replaced: those events.
     brought_back: tuple[int, ...] = ()
-    # The question the battle waits on again (an answer, or a reroll of one, taken back).
+    # The question the battle waits on again, which it did not before the undo (an answer,
+    # or a reroll of one, taken back).
     waiting: Pending | None = None
     battle_id: int = 0
 
@@ -46,10 +47,14 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     # A reroll or an override replaced a result: taking it back brings that result back,
     # as a GM who undoes his correction expects (docs/battles.md).
     redoing = taken_back_by(tx, event)
+    was_waiting = pending_of(battle)
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", redoing=redoing)
+    waiting = pending_of(tx.require_battle())
+    if waiting is not None and was_waiting is not None and waiting.seq == was_waiting.seq:
+        waiting = None  # waiting before as now: its message still holds its buttons
     return Undone(event.seq, event.kind, event.summary, undo.seq, turn_put_back(undo.changes),
-                  tuple(sorted(e.reverts for e in redoing)),
-                  waiting=pending_of(tx.require_battle()), battle_id=battle.id)
+                  tuple(sorted(e.reverts for e in redoing)), waiting=waiting,
+                  battle_id=battle.id)
 
 
 def turn_put_back(changes: list[dict[str, Any]]) -> TurnAt | None:

@@ -26,9 +26,9 @@ def defaults_note(defaults: Sequence[str]) -> str:
     return "Project defaults (see /help): " + "; ".join(defaults)
 
 
-DEFAULTS_WHOLE = 90
-"""Characters of project defaults a reply without Steps (the odds) says whole: two lines of
-a phone. Longer, each is named, and `/help` gives it whole."""
+DEFAULTS_WHOLE = 135
+"""Characters of the project defaults' line a reply without Steps (the odds) gives them:
+three lines of a phone. Longer, each is named, and `/help` gives it whole."""
 
 
 def default_names(defaults: Sequence[str]) -> list[str]:
@@ -38,8 +38,10 @@ def default_names(defaults: Sequence[str]) -> list[str]:
 
 
 def defaults_line(defaults: Sequence[str]) -> str:
-    """The project defaults in a reply with no Steps button: whole when they fit two phone
-    lines, else by name."""
-    if len("; ".join(defaults)) <= DEFAULTS_WHOLE:
-        return defaults_note(defaults)
-    return defaults_note(default_names(defaults))
+    """The project defaults in a reply with no Steps button, in three phone lines: whole
+    when they fit, else by name, else the first by name and the rest counted."""
+    names = default_names(defaults)
+    for said in (defaults, names):
+        if len(note := defaults_note(said)) <= DEFAULTS_WHOLE:
+            return note
+    return f"Project defaults (see /help): {names[0]} and {len(names) - 1} more"

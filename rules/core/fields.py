@@ -330,7 +330,8 @@ class FieldSet:
             return
         raise InvalidInput(
             f"{where}: I don't know `{echo(word)}`. If it is part of `{echo(key)}`, a value "
-            f"with spaces goes in double quotes: `{echo(key)}=\"{echo(raw)} {echo(word)}\"`.")
+            f"with spaces goes in double quotes: `{echo(key)}=\"{echo(raw)} {echo(word)}\"`.",
+            hint=f"Words you can use: {', '.join(self.words())}.")
 
     def _close_word(self, word: str) -> bool:
         return bool(did_you_mean(word, list(self._by_word) + list(self._by_key)))

@@ -112,17 +112,19 @@ def battle_sides(sides: tuple[tuple[str, int], tuple[str, int]],
                  roster: Roster) -> tuple[tuple[str, int], tuple[str, int]]:
     """In a battle, the sides named are the roster's, spelt as it spells them (a typo would
     order a side nobody plays)."""
-    known = {name_key(unit.side): unit.side for unit in roster.units}
-    if not known:
-        return sides
+    known = {name_key(member.side): member.side
+             for member in (*roster.units, *roster.generals)}
     for side, _ in sides:
-        if name_key(side) not in known:
+        # A side with nobody on the roster yet may be the battle's second: refused only
+        # once both are there.
+        if name_key(side) not in known and len(known) >= 2:
             raise InvalidInput(
                 f"There is no side called `{echo(side)}` in this battle."
                 f"{did_you_mean(side, known.values())}",
                 hint=f"The battle's sides: {', '.join(known.values())}.")
     (first, first_count), (second, second_count) = sides
-    return (known[name_key(first)], first_count), (known[name_key(second)], second_count)
+    return ((known.get(name_key(first), first), first_count),
+            (known.get(name_key(second), second), second_count))
 
 
 def order_sides(given: Any) -> tuple[tuple[str, int], tuple[str, int]]:

@@ -408,3 +408,36 @@ async def test_an_order_in_a_battle_names_the_battles_sides(battle_session):
     order = await reply(battle_session, "/order labataille first:french first_assaults:2 "
                                         "second:British second_assaults:2", user_id=GM_USER)
     assert not order.ephemeral
+
+
+async def test_undoing_a_reroll_that_asked_again_brings_back_the_question_it_replaced(
+        battle_session):
+    await setup(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, '/gm dice dice:"1"', user_id=GM_USER)
+    again = await reply(battle_session, "/gm reroll", user_id=GM_USER)
+    assert again.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.endswith(
+        "The question it replaced (#4) waits again: “Does Hussars counter-charge?”")
+    assert (await pending(battle_session.client.db))["seq"] == 4
+
+
+async def test_an_undo_that_leaves_the_question_as_it_was_does_not_ask_it_again(
+        battle_session):
+    await setup(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, '/gm dice dice:"6"', user_id=GM_USER)
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert "waits again" not in undone.content and buttons(undone) == []
+    edited, _ = await send(battle_session, "/answer choice:stand", user_id=PLAYER)
+    assert edited.message_id == asked.message_id  # still the question's own message
+
+
+async def test_an_order_names_a_side_nobody_is_on_yet(battle_session):
+    for line in ["/battle start ruleset:labataille name:Bussaco",
+                 '/unit add side:French name:1/45e words:"infantry morale=34" strength:6']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+    order = await reply(battle_session, "/order labataille first:French first_assaults:2 "
+                                        "second:British second_assaults:2", user_id=GM_USER)
+    assert not order.ephemeral

@@ -218,3 +218,18 @@ def test_a_percentage_is_never_rounded_to_certain_or_impossible():
     assert [percent(Fraction(n, d)) for n, d in ((1, 1), (0, 1), (5, 12), (1, 12), (1, 2000),
                                                  (1999, 2000), (1, 100_000))] == [
         "100%", "0%", "42%", "8.3%", "<0.1%", ">99.9%", "<0.1%"]
+
+
+def test_odds_name_their_project_defaults_in_three_phone_lines_at_most():
+    from bot.render.text import DEFAULTS_WHOLE, defaults_line
+
+    short = ["without a chart pack, odds are read on the Premier chart's columns"]
+    assert defaults_line(short) == ("Project defaults (see /help): without a chart pack, odds "
+                                    "are read on the Premier chart's columns")
+    two = [*short, "rally check: 1 die per block left, +1 with a leader; its own unit "
+                   "symbol or a saber rallies"]
+    assert defaults_line(two) == ("Project defaults (see /help): without a chart pack; "
+                                  "rally check")
+    many = [f"default number {n}: what it does at length" for n in range(6)]
+    assert defaults_line(many) == "Project defaults (see /help): default number 0 and 5 more"
+    assert all(len(defaults_line(d)) <= DEFAULTS_WHOLE for d in (short, two, many))

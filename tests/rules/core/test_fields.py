@@ -37,6 +37,7 @@ def test_a_text_values_second_word_unquoted_is_told_how_to_quote_it():
     assert refused.value.message == (
         "attackers #1: I don't know `John`. If it is part of `general`, a value with spaces "
         'goes in double quotes: `general="Sir John"`.')
+    assert refused.value.hint.startswith("Words you can use: ")
     # A typo after a value is still a typo.
     with pytest.raises(InvalidInput, match="Did you mean `charging`?"):
         MELEE.read_text("inf general=Montcalm chargin", "attackers #1")
