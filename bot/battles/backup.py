@@ -83,7 +83,7 @@ def backup_of(conn: Connection, channel_id: int) -> dict[str, Any] | None:
     battle = record(BattleRecord, found)
     where = {"battle": battle.id}
     charts = conn.execute(_ALL_OF["charts"], where).first()
-    return {
+    return _without_queue({
         "format": FORMAT,
         "version": VERSION,
         "schema": SCHEMA,
@@ -97,7 +97,22 @@ def backup_of(conn: Connection, channel_id: int) -> dict[str, Any] | None:
         "engagements": [snapshot(record(EngagementRecord, e))
                         for e in conn.execute(_ALL_OF["engagements"], where)],
         "events": [snapshot(record(EventRecord, e)) for e in conn.execute(_LOG, where)],
-    }
+    })
+
+
+def _without_queue(data: dict[str, Any]) -> dict[str, Any]:
+    """The GM's dice queue is secret, and an export is posted in the channel: it is left
+    out, of the battle and of every change the log keeps (an imported battle starts with
+    none; its GM queues again)."""
+    data["battle"]["dice_queue"] = []
+    for event in data["events"]:
+        for change in event["changes"]:
+            if change["table"] != "battles":
+                continue
+            for state in (change["before"], change["after"]):
+                if state and "dice_queue" in state:
+                    state["dice_queue"] = []
+    return data
 
 
 def _plain_row(row: Any, keys: tuple[str, ...]) -> dict[str, Any]:

@@ -54,10 +54,11 @@ def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
 
 
 def queue_dice(tx: BattleTx, dice: str | None, clear: bool) -> list[Face]:
-    """Add faces to the dice queue (or empty it); the queue as it now stands."""
+    """Add faces to the dice queue (or empty it); the queue as it now stands. Neither: the
+    queue as it is, changing nothing."""
     battle = tx.require_gm("queue dice")
     if not clear and not (dice and dice.strip()):
-        raise BattleError("Give the dice to queue, or `clear:true`.")
+        return list(battle.dice_queue or [])
     faces = [] if clear else parse_dice(dice or "", tx.rules.dice_faces)
     tx.touch(battle)
     battle.dice_queue = [] if clear else [*battle.dice_queue, *faces]

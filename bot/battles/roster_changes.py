@@ -124,9 +124,15 @@ def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: in
     check_general_value(tx, value)
     sides = battle.sides
     general_name = check_new_name(tx, name, kind="general")
-    with_unit = (tx.unit_row(unit)).name if unit else None
+    unit_row = tx.unit_row(unit) if unit else None
+    general_side = battle_side(tx, side)
+    if unit_row is not None and name_key(unit_row.side) != name_key(general_side):
+        raise BattleError(f"{general_name} is {general_side} and {unit_row.name} is "
+                          f"{unit_row.side}: a general takes the field with a unit of his "
+                          "own side.", hint="Give his side, or one of his side's units.")
+    with_unit = unit_row.name if unit_row is not None else None
     row = tx.add(General(battle_id=battle.id, name=general_name,
-                         name_key=name_key(general_name), side=battle_side(tx, side),
+                         name_key=name_key(general_name), side=general_side,
                          unit_name=with_unit, wounds=wounds, status="active",
                          added_by=added_by, value=value))
     event = tx.record("general_add", f"Added general {general_name}")

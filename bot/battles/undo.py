@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.battles.decisions import Pending, pending_of
+from bot.battles.decisions import Pending, mention_for, pending_of
 from bot.battles.errors import NotTheLast
 from bot.battles.rerolls import taken_back_by
 from bot.battles.store import BattleTx
@@ -35,6 +35,8 @@ class Undone:
     # or a reroll of one, taken back).
     waiting: Pending | None = None
     battle_id: int = 0
+    # Whom the question waiting again pings, as its own reply did (``mention_for``).
+    mention: int | None = None
 
 
 def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
@@ -52,9 +54,10 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     waiting = pending_of(tx.require_battle())
     if waiting is not None and was_waiting is not None and waiting.seq == was_waiting.seq:
         waiting = None  # waiting before as now: its message still holds its buttons
+    mention = mention_for(tx.conn, waiting.answerer, tx.actor.user_id) if waiting else None
     return Undone(event.seq, event.kind, event.summary, undo.seq, turn_put_back(undo.changes),
                   tuple(sorted(e.reverts for e in redoing)), waiting=waiting,
-                  battle_id=battle.id)
+                  battle_id=battle.id, mention=mention)
 
 
 def turn_put_back(changes: list[dict[str, Any]]) -> TurnAt | None:

@@ -120,6 +120,9 @@ async def in_place(interaction: discord.Interaction, message_id: int, reply: Rep
                                 view=reply.view)
         else:
             await question.edit(content=answered_by(interaction), view=None)
+    except discord.HTTPException as error:  # deleted, or out of the bot's reach now
+        log.info("question message %s not edited into its answer: %s", message_id, error)
+        return reply
     except Exception:  # the answer is saved: its result must reach the channel all the same
         log.warning("could not edit question message %s into its answer", message_id,
                     exc_info=True)

@@ -96,6 +96,9 @@ class GM(commands.Cog):
                      f"“{escape(waiting.question.text)}”")
         reply = public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
                        f"{said} (event #{undone.undo_seq}).{back}")
+        if undone.mention is not None:  # as the question's own reply pinged him
+            reply.content = f"{reply.content}\n<@{undone.mention}>, your answer:"
+            reply.mention = undone.mention
         if waiting is not None:
             reply.view = waiting_view(undone.battle_id, waiting)
             reply.asks = True
@@ -208,9 +211,9 @@ class GM(commands.Cog):
             return []
         return result_choices(found, current)
 
-    @gm.command(name="dice", description="Queue dice for the next rolls in this channel")
-    @app_commands.describe(dice="Faces to use next, in order, e.g. `6 6 1`",
-                           clear="Empty the queue instead")
+    @gm.command(name="dice", description="Queue dice for the next rolls here, or show the queue")
+    @app_commands.describe(dice="Faces to use next, in order, e.g. `6 6 1` (none: show the "
+                           "queue)", clear="Empty the queue instead")
     async def dice(self, interaction: discord.Interaction, dice: str | None = None,
                    clear: bool = False) -> None:
         async def work() -> Reply:

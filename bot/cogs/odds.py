@@ -29,7 +29,7 @@ from bot.workers import OutcomeJob, OutcomeWorker
 
 DICE_IGNORED = "Dice typed in are not used."
 QUEUED = ("The GM has queued dice: the next move rolls them, whatever these odds say "
-          "(`/gm dice` shows them)")
+          "(`/gm dice` shows them to a GM)")
 
 
 class OddsLookups(Lookups):

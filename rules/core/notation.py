@@ -199,4 +199,10 @@ def refuse_roster_word(word: str, unit: str, where: str, described: Vocabulary,
         raise InvalidInput(
             f"{where}: `{word}` describes the {what} itself, and {unit}'s comes from the "
             "battle's roster.",
-            hint=f"Change it with `/unit edit unit:{unit}`, or drop the word.")
+            hint=f"Change it with `/unit edit unit:{option_value(unit)}`, or drop the word.")
+
+
+def option_value(text: str) -> str:
+    """A slash command option's value as a hint writes it to be typed: quoted when it holds
+    a space (``unit:"2e Cuirassiers"``), as the console and the examples take it."""
+    return f'"{text}"' if " " in text else text

@@ -431,3 +431,16 @@ async def test_the_markdown_export_says_each_roll_once_with_what_it_gave(battle_
         "  - Risk to Montcalm: 1 1 = 2 vs row 2-7 (routed from melee table) → no effect",
         "- La Sarre loses 2 SP (now 2) and is routing",
     ]
+
+
+async def test_an_export_leaves_out_the_gms_secret_dice(battle_session):
+    lines = [line for line in MID_FIGHT["skirmish"] if not line[0].startswith("/melee")]
+    for line, user in lines:
+        assert not (await reply(battle_session, line, user_id=user)).ephemeral
+    assert (await reply(battle_session, '/gm dice dice:"6 6 2"', user_id=GM_USER)).ephemeral
+    data = await export(battle_session)
+    assert data["battle"]["dice_queue"] == []
+    assert "6, 6, 2" not in json.dumps(data) and "[6, 6, 2]" not in json.dumps(data)
+    # The queue is still there for the next roll in this channel.
+    shown = await reply(battle_session, "/gm dice", user_id=GM_USER)
+    assert shown.ephemeral and shown.content.startswith("🎲 Dice queue: 6 6 2.")

@@ -391,3 +391,13 @@ async def test_a_roster_command_missing_its_unit_offers_no_quick_lookup(battle_s
     move = await gm(battle_session, '/melee fire-at-will attackers:"Bearnn: charging" '
                                     'defenders:Hussars')
     assert move.ephemeral and "lookup:true" in move.content
+
+
+async def test_a_general_takes_the_field_with_a_unit_of_his_own_side(battle_session):
+    await setup_battle(battle_session)
+    refused = await gm(battle_session, "/general add name:Foo side:British unit:Béarn")
+    assert refused.ephemeral
+    assert "Foo is British and Béarn is French: a general takes the field with a unit of " \
+        "his own side." in refused.content
+    assert not (await gm(battle_session, "/general add name:Montcalm side:French "
+                                         "unit:Béarn")).ephemeral

@@ -366,7 +366,11 @@ async def test_undoing_an_answer_asks_the_question_again_with_its_buttons(battle
     await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert undone.content.endswith(
-        "The question (#4) waits again: “Does Hussars counter-charge?”")
+        "The question (#4) waits again: “Does Hussars counter-charge?”\n"
+        f"<@{PLAYER}>, your answer:")
+    # The player whose answer was taken back is told, and nobody else.
+    assert undone.request.payload["data"]["allowed_mentions"] == {"parse": [],
+                                                                  "users": [PLAYER]}
     assert buttons(undone) == ["Counter-charge Rangers", "Stand"]
     # The reply holding them is the question's message now: `/answer` turns it into the result.
     edited, _ = await send(battle_session, "/answer choice:stand", user_id=PLAYER)
@@ -382,7 +386,8 @@ async def test_undoing_a_reroll_of_a_question_says_the_question_waits_again(batt
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert "stands again" not in undone.content
     assert undone.content.endswith(
-        "The question it replaced (#4) waits again: “Does Hussars counter-charge?”")
+        "The question it replaced (#4) waits again: “Does Hussars counter-charge?”\n"
+        f"<@{PLAYER}>, your answer:")
     assert buttons(undone) == ["Counter-charge Rangers", "Stand"]
 
 
@@ -418,8 +423,8 @@ async def test_undoing_a_reroll_that_asked_again_brings_back_the_question_it_rep
     again = await reply(battle_session, "/gm reroll", user_id=GM_USER)
     assert again.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
-    assert undone.content.endswith(
-        "The question it replaced (#4) waits again: “Does Hussars counter-charge?”")
+    assert "The question it replaced (#4) waits again: “Does Hussars counter-charge?”" in \
+        undone.content
     assert (await pending(battle_session.client.db))["seq"] == 4
 
 

@@ -213,3 +213,14 @@ def test_a_wrong_separator_is_looked_for_only_before_a_name_as_long_as_names_go(
     assert refused(read_melee_side, f"A: inf, {name}: inf", "attackers").endswith(
         f"Here: `A: inf; {echo(name)}: inf`.")
     assert refused(read_melee_side, f"A: inf, {name}B: inf", "attackers").endswith(FORM_HINT)
+
+
+def test_a_hint_quotes_a_unit_name_with_a_space_as_it_is_typed():
+    from rules.core.errors import InvalidInput
+    from rules.core.notation import refuse_roster_word
+    from rules.labataille.inputs import ROSTER_FIELDS
+
+    with pytest.raises(InvalidInput) as refused:
+        refuse_roster_word("cavalry", "2e Cuirassiers", "charger", ROSTER_FIELDS)
+    assert refused.value.hint == ('Change it with `/unit edit unit:"2e Cuirassiers"`, or drop '
+                                  "the word.")
