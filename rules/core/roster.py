@@ -222,8 +222,9 @@ def _strength_value(raw: str, word: str, where: str) -> int:
     number = raw.strip()
     if not re.fullmatch(r"[0-9]{1,4}", number) or int(number) > MAX_STRENGTH:
         raise InvalidInput(f"{where}: `{word}={number[:16]}` is not a strength.",
-                           hint=f"Give a whole number from 0 to {MAX_STRENGTH}, "
-                                f"like `{word}=4`.")
+                           # The rule set's own bound (60 figures) is checked after: a
+                           # range here would contradict it.
+                           hint=f"Give a whole number, like `{word}=4`.")
     return int(number)
 
 

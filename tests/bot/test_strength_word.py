@@ -79,7 +79,7 @@ async def test_a_bad_strength_word_says_how_to_write_it(discord_session):
                                         'words:"british inf line figures=lots"')
     assert refused.ephemeral
     assert refused.content == ("⚠️ words: `figures=lots` is not a strength. Give a whole "
-                               "number from 0 to 999, like `figures=4`.")
+                               "number, like `figures=4`.")
 
 
 async def test_unit_edit_takes_the_word_and_says_the_change_in_it(discord_session):

@@ -130,7 +130,8 @@ def test_the_strength_word_is_taken_out_of_the_words():
     assert take_strength("sp=4 sp=4", "SP", "words") == ("", 4)
     with pytest.raises(InvalidInput, match="given twice"):
         take_strength("sp=4 sp=5", "SP", "words")
-    with pytest.raises(InvalidInput, match="from 0 to 999"):
+    # No range of its own: the rule set's (60 figures, say) is the one to tell.
+    with pytest.raises(InvalidInput, match="is not a strength. Give a whole number, like"):
         take_strength("figures=1000", "figures", "words")
 
 
