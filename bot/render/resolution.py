@@ -239,8 +239,12 @@ def said_in(heads: Sequence[str], unit: str, text: str) -> bool:
     heads = [head for head in heads if unit in head]
     if not heads:
         return False
-    amounts = [f"{n} {measure}" for n, measure in _AMOUNT.findall(text)]
-    if amounts:
+    found = _AMOUNT.findall(text)
+    if found:
+        amounts = [f"{n} {measure}" for n, measure in found]
+        # A loss said in the roster's measure: "takes 2 casualties" is "loses 2 figures".
+        if text.startswith(("takes ", "loses ")):
+            amounts += [f"loses {n} " for n, _ in found]
         return any(amount in head for amount in amounts for head in heads)
     words = [w.strip('",.;:') for w in text.split() if w not in ("is", "the", "a")]
     if not words:

@@ -63,7 +63,8 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
                  if attributes.get(key)]
     markers = [m.replace("_", " ") for m in SHOWN_MARKERS if attributes.get(m)]
     if attributes.get("casualties"):
-        markers.append(f"{attributes['casualties']} casualties")
+        count = attributes["casualties"]
+        markers.append(f"{count} {'casualty' if count == 1 else 'casualties'}")
     return UnitWords(tuple(described), tuple(markers))
 
 

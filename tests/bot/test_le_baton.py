@@ -157,3 +157,18 @@ async def test_gm_corrections_keep_engagements_in_step(battle_session):
     await reply(battle_session, '/gm set unit:"28e Ligne" field:status value:gone',
                 user_id=GM_USER)
     assert [status for _, _, status in await engagements(battle_session)] == ["ended"]
+
+
+async def test_a_second_volley_says_its_loss_once(discord_session):
+    for line in ["/battle start ruleset:le-baton name:Busaco",
+                 '/unit add side:British name:52nd words:"british inf veteran line" strength:8',
+                 '/unit add side:French name:"4e Leger" words:"french inf veteran column" '
+                 'strength:8']:
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+    fire = '/fire le-baton shooter:52nd target:"4e Leger" distance:3 dice:"4 4 1 1"'
+    await reply(discord_session, fire, user_id=GM_USER)
+    second = await reply(discord_session, fire, user_id=GM_USER)
+    lines = second.embeds[0]["description"].splitlines()
+    # "takes 2 casualties" is the roster's "loses 2 figures": said once.
+    assert "📋 4e Leger loses 2 figures (now 4) and has 4 casualties in all" in lines
+    assert not any("takes 2 casualties" in line for line in lines), lines

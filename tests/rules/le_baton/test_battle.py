@@ -307,3 +307,10 @@ def test_lancers_keep_their_first_combat_edge_until_they_have_fought():
     lancers, greys = pair(fought)
     second = resolve_melee(Side(lancers), Side(greys), 11, ScriptedSource([4] * 30))
     assert modifiers(second) == ["lancers continuing a melee"]
+
+
+def test_the_roster_counts_one_casualty_in_the_singular():
+    from rules.le_baton.battle import unit_words
+
+    assert unit_words({"arm": "infantry", "casualties": 1}).markers == ("1 casualty",)
+    assert unit_words({"arm": "infantry", "casualties": 3}).markers == ("3 casualties",)
