@@ -488,10 +488,12 @@ class _AnswerPaths:
 
     def _fork(self, member: int, question: Question) -> list[int]:
         if len(self.paths) - len(self._split) + len(question.answers) - 1 > self._max:
+            keys = ", ".join(f"`{a.key}`" for a in question.answers)
             raise TooManyAnswers(f"More than {self._max} combinations of answers to give "
                                  f"the odds for (at “{question.text}”).",
-                                 hint="Give some of the answers (`answers`, or `choices` in "
-                                 "a command) and ask again.")
+                                 hint="Give some answers ahead and ask again: "
+                                 f"`choices:\"{question.key}={question.answers[-1].key}\"` "
+                                 f"(`answers` in JSON); this question's answers: {keys}.")
         old = self.paths[member]
         forks = []
         for index, answer in enumerate(question.answers):

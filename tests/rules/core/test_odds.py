@@ -642,3 +642,20 @@ def test_a_question_worded_by_the_dice_is_named_once_for_all_of_them():
         [("reading", "Read the chart (whatever the dice)", "Hit")],
         [("reading", "Read the chart (whatever the dice)", "Miss")]]
     assert [b.groups[0].probability for b in odds.branches] == [1, 1]
+
+
+def test_too_many_answers_says_how_to_give_one_ahead():
+    """Three questions of four answers each are 64 paths and more: the refusal names the
+    question's key and an answer to give ahead, and every answer it takes."""
+    def asks(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        out = ResolutionBuilder("test", "asks", answers=answers or Answers())
+        for step in range(4):
+            out.ask(Question(f"q{step}", f"Which, {step}?",
+                             tuple(Answer(f"a{n}", f"A{n}") for n in range(4))))
+        return out.build("done", Severity.MINOR)
+
+    with pytest.raises(InvalidInput) as refused:
+        exact_odds(asks, max_branches=8)
+    assert refused.value.hint == ('Give some answers ahead and ask again: `choices:"q2=a3"` '
+                                  "(`answers` in JSON); this question's answers: `a0`, `a1`, "
+                                  "`a2`, `a3`.")
