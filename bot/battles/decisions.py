@@ -134,9 +134,12 @@ def lookup_question(question_id: int) -> str:
 class Waiting(BattleError):
     """The battle is waiting for an answer: no other move until then."""
 
-    def __init__(self, pending: Pending) -> None:
+    def __init__(self, pending: Pending, asker: int | None = None) -> None:
+        # Told to the player it waits on: his own answer, in his words.
+        whose = "your answer" if asker == pending.answerer else \
+            f"an answer from {awaited(pending)}"
         super().__init__(
-            f"This battle is waiting for an answer from {awaited(pending)}{since(pending)}: "
+            f"This battle is waiting for {whose}{since(pending)}: "
             f"“{pending.question.text}” (event #{pending.seq}).",
             hint="Answer it with its buttons or `/answer`; a GM may answer for an absent "
             "player, or take the question back with `/gm undo`.")
@@ -170,10 +173,10 @@ def pending_of(battle: Any) -> Pending | None:
     return Pending.from_dict(data) if data else None
 
 
-def refuse_while_waiting(battle: Any) -> None:
+def refuse_while_waiting(battle: Any, asker: int | None = None) -> None:
     pending = pending_of(battle)
     if pending is not None:
-        raise Waiting(pending)
+        raise Waiting(pending, asker)
 
 
 def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
@@ -201,7 +204,7 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     command came from; ``rerolled``: a GM's reroll asked it (its undo brings back what the
     reroll took back, ``bot.battles.rerolls``)."""
     battle = tx.require_battle()
-    refuse_while_waiting(battle)
+    refuse_while_waiting(battle, tx.actor.user_id)
     seq = battle.last_seq + 1
     mover = tx.actor.user_id if mover is None else mover
     answerer = _answerer(tx, paused.question, mover)

@@ -96,7 +96,7 @@ def battle_tx(conn: Connection, command: Command, *, while_waiting: bool,
     if applied is not None:
         raise AlreadyApplied(applied)
     if battle is not None and not while_waiting:
-        refuse_while_waiting(battle)
+        refuse_while_waiting(battle, command.actor.user_id)
     return BattleTx(conn, battle, command.actor, command.channel_id,
                     command.interaction_id, command.name, kept if still else None)
 

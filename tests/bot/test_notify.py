@@ -213,7 +213,8 @@ async def test_a_question_the_rules_give_the_gm_pings_the_gm(battle_session, mon
     [refused] = await press(battle_session, asked, "Stand", PLAYER)
     assert refused.ephemeral and refused.content.startswith("⚠️ This is the GM's choice.")
     refused = await reply(battle_session, "/battle next", user_id=GM_USER)
-    assert f"waiting for an answer from the GM (<@{GM_USER}>)" in refused.content
+    # Told to the one it waits on: his own answer.
+    assert "This battle is waiting for your answer since <t:" in refused.content
     [result] = await press(battle_session, asked, "Stand", GM_USER)
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
 
