@@ -327,18 +327,27 @@ HEADLINE_ROOM = 88  # two lines of a phone, beside the icon
 DESCRIBED = 3000  # characters of effects and rolls kept in the description, with room left
 
 
+# Phrases that say how a fight ended for a unit: kept in a headline cut short before any other.
+_DECISIVE = re.compile(r"eliminat|\bkill|\brout|surrender|victory banner|\bbreaks|\bwins",
+                       re.IGNORECASE)
+
+
 def short_headline(headline: str) -> str:
     """The headline as the public reply leads with it: whole when it fits two lines of a
-    phone; else its last phrases that do (how it ended: "Black Watch routs; Murray is
-    killed"), after "…". What the phrases left out said falls on units, and is said in
-    their lines."""
+    phone; else the phrases that do, in their order, after "…": first those that say how it
+    ended for a unit ("Prescott Rgt is eliminated", "Murray is killed"), then the latest.
+    What the phrases left out said falls on units, and is said in their lines."""
     if len(headline) <= HEADLINE_ROOM:
         return headline
     phrases = headline.split("; ")
-    kept: list[str] = []
-    while phrases and len("; ".join([phrases[-1], *kept])) + 2 <= HEADLINE_ROOM:
-        kept.insert(0, phrases.pop())
-    return "… " + "; ".join(kept) if kept else headline
+    chosen: set[int] = set()
+    for index in sorted(range(len(phrases)),
+                        key=lambda i: (_DECISIVE.search(phrases[i]) is None, -i)):
+        trial = "; ".join(phrases[i] for i in sorted(chosen | {index}))
+        if len(trial) + 2 <= HEADLINE_ROOM:
+            chosen.add(index)
+    kept = "; ".join(phrases[i] for i in sorted(chosen))
+    return "… " + kept if kept else headline
 
 
 def resolution_specs(

@@ -352,3 +352,17 @@ async def test_a_general_killed_in_a_battle_reads_as_one_sentence_each_line(disc
     assert '**Montcalm**: units of his command within 18" are shaken' in lines
     assert "📋 Montcalm is killed" in lines
     reads_on_a_phone(result)
+
+
+def test_a_headline_cut_short_keeps_how_the_fight_ended_for_a_unit():
+    from bot.render.resolution import HEADLINE_ROOM, short_headline
+
+    headline = ("Black Watch scores 2 hits on Prescott Rgt; Prescott Rgt is eliminated; "
+                "Black Watch takes ground 1 hex; Black Watch scores 1 hit on Stark Militia; "
+                "Stark Militia retreats 2 hexes")
+    short = short_headline(headline)
+    assert short == "… Prescott Rgt is eliminated; Stark Militia retreats 2 hexes"
+    assert len(short) <= HEADLINE_ROOM
+    # Nothing decisive: the latest phrases, as before.
+    assert short_headline("A scores 1 hit on B; " * 4 + "B retreats 2 hexes") == (
+        "… " + "A scores 1 hit on B; " * 3 + "B retreats 2 hexes")
