@@ -25,6 +25,11 @@ SEPARATE_ANSWERS = "Several answers given ahead go with `;` between them: `a=x; 
 _ANSWER_SEPARATOR = re.compile(r";|,\s*(?=[A-Za-z][\w-]*\s*=)")
 
 
+class NotAnAnswer(InvalidInput):
+    """An answer the question does not take: the player's words, not the dice, are at
+    fault, so odds refuse it whole instead of counting the paths that reach it."""
+
+
 @dataclass(frozen=True)
 class Answer:
     key: str  # what is typed: ``counter-charge``, a unit's name
@@ -58,7 +63,7 @@ class Question:
         if self.typed and given.strip():
             return self._typed(given.strip())
         keys = [a.key for a in self.answers]
-        raise InvalidInput(
+        raise NotAnAnswer(
             f"`{given}` is not an answer to “{self.text}”.",
             hint=f"Answer {' or '.join(f'`{k}`' for k in keys)}."
             + did_you_mean(given, keys)

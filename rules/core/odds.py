@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from rules.core.decisions import Answer, Answers, Question, Undecided
+from rules.core.decisions import Answer, Answers, NotAnAnswer, Question, Undecided
 from rules.core.dice import (
     DiceSource,
     Faces,
@@ -616,6 +616,8 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
                     stack.append((path, (*given, (question.key, answer.key)), source.weight,
                                   group))
                 reading = None
+        except NotAnAnswer:
+            raise  # an answer given ahead the rules do not take: the request is refused
         except RulesError as error:
             if not source.rolled and not given:
                 raise  # the request itself is refused
@@ -751,6 +753,8 @@ def _sample(prepared: Prepared, samples: int, seed: int, deadline: float | None,
                 for answer, group in reversed(answers.partition(members, question)):
                     nodes.append(((*given, (question.key, answer.key)), group))
                 continue
+            except NotAnAnswer:
+                raise
             except RulesError as error:
                 answers.add(members, reader.refused(error), 1)
             else:

@@ -233,3 +233,16 @@ def test_odds_name_their_project_defaults_in_three_phone_lines_at_most():
     many = [f"default number {n}: what it does at length" for n in range(6)]
     assert defaults_line(many) == "Project defaults (see /help): default number 0 and 5 more"
     assert all(len(defaults_line(d)) <= DEFAULTS_WHOLE for d in (short, two, many))
+
+
+async def test_odds_refuse_an_answer_given_ahead_that_a_question_does_not_take(
+        discord_session):
+    """As the move itself would: the player's words are at fault, not the dice, so no
+    share of the odds is put down to "refused by the rules"."""
+    refused = await reply(discord_session, '/melee odds tricorne attacker:"5th Foot: regular" '
+                                           'defender:"Prescott Rgt: militia" '
+                                           'choices:"no bonus melee"')
+    assert refused.ephemeral
+    assert "`no bonus melee` is not an answer to “Will 5th Foot take ground" in \
+        refused.content
+    assert "Answer `advance` or `stay`." in refused.content
