@@ -56,6 +56,14 @@ def public(text: str) -> Reply:
     return Reply(content=text[:2000])
 
 
+def typed_result(listing: Enumeration, typed: str) -> str:
+    """A result typed as the list shows it (``Light Dragoons routs, loses 1 SP``) as its
+    key; anything else as it was (a key picked from the list, the rules' own label)."""
+    wanted = typed.strip().casefold()
+    return next((o.key for o in listing.outcomes
+                 if result_label(o.label, listing.units).casefold() == wanted), typed)
+
+
 def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:
     wanted = current.casefold()
     return [app_commands.Choice(name=result_label(o.label, listing.units), value=o.key)
@@ -151,8 +159,9 @@ class GM(commands.Cog):
         if expected is not None and expected != key:
             raise NotTheLast(expected[1], key[1] if expected[0] == key[0] else None)
         found = await self.outcomes.result(listing)
+        picked = typed_result(found, result)
         played = await self.store.apply(
-            interaction, "/gm override", lambda tx: override_last(tx, key, found, result),
+            interaction, "/gm override", lambda tx: override_last(tx, key, found, picked),
             while_waiting=True)
         return played_reply(played)
 

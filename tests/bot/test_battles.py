@@ -401,3 +401,18 @@ async def test_a_general_takes_the_field_with_a_unit_of_his_own_side(battle_sess
         "his own side." in refused.content
     assert not (await gm(battle_session, "/general add name:Montcalm side:French "
                                          "unit:Béarn")).ephemeral
+
+
+async def test_override_takes_a_result_typed_as_the_list_shows_it(battle_session):
+    await setup_battle(battle_session)
+    await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"Rangers" '
+                                'dice:"6 1"')
+    choices = await battle_session.autocomplete(
+        ["gm", "override"], {"result": "retires"}, "result", channel_id=100, user_id=GM_USER,
+        guild_id=10)
+    tie = 'Béarn retires 3"; Rangers retires 3"'
+    assert tie in [c["name"] for c in choices]
+    # Typed rather than picked: the text the list shows, in any case.
+    message = await gm(battle_session, f"/gm override result:'{tie.upper()}'")
+    assert not message.ephemeral, message.content
+    assert "Drawn" in message.embeds[0]["title"]
