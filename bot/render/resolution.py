@@ -228,6 +228,7 @@ def _drop_mutual(by_unit: dict[str, list[str]]) -> None:
 
 
 _AMOUNT = re.compile(r"(\d+) (\w+)")
+_STATE = re.compile(r"is \w+")  # a unit's state in one word: "is disordered"
 
 
 def said_in(heads: Sequence[str], unit: str, text: str) -> bool:
@@ -239,6 +240,10 @@ def said_in(heads: Sequence[str], unit: str, text: str) -> bool:
     heads = [head for head in heads if unit in head]
     if not heads:
         return False
+    if _STATE.fullmatch(text) and any(" is now " in head for head in heads):
+        # A state the move passed through ("is disordered") where the roster gives the one
+        # it ended in ("is now routed"): the roster's line says where the unit stands.
+        return True
     found = _AMOUNT.findall(text)
     if found:
         amounts = [f"{n} {measure}" for n, measure in found]

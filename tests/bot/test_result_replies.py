@@ -366,3 +366,21 @@ def test_a_headline_cut_short_keeps_how_the_fight_ended_for_a_unit():
     # Nothing decisive: the latest phrases, as before.
     assert short_headline("A scores 1 hit on B; " * 4 + "B retreats 2 hexes") == (
         "… " + "A scores 1 hit on B; " * 3 + "B retreats 2 hexes")
+
+
+async def test_a_state_passed_through_is_not_said_beside_the_one_the_roster_ends_in(
+        discord_session):
+    for line in ['/battle start ruleset:labataille name:Bussaco',
+                 '/unit add side:French name:"1/45e" words:"infantry morale=34 melee=12 fire=6 '
+                 'defence=9 column" strength:6',
+                 '/unit add side:British name:"52nd" words:"infantry morale=41 melee=8 fire=5 '
+                 'defence=9 nation=british line" strength:5']:
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+    await reply(discord_session, '/assault labataille attackers:"1/45e: distance=1" '
+                'defenders:"52nd" dice:"26 23 34 54 36"', user_id=GM_USER)
+    result = await reply(discord_session, "/answer choice:DR1", user_id=GM_USER)
+    lines = result.embeds[0]["description"].splitlines()
+    # The failed morale check disordered 52nd; the DR1 routed it: the roster says the end.
+    assert "📋 52nd is now routed" in lines
+    assert not any(line.startswith("**52nd**") for line in lines), lines
+    reads_on_a_phone(result)
