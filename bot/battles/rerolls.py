@@ -117,12 +117,13 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     check_last(tx, events, expected)
     take_back(tx, events, TO_REROLL)
     procedure, options = events[0].request["procedure"], move_options(events)
+    prefix = f"Reroll of {numbers(events)}: "
     try:
         return play_in_battle(tx, procedure, options, None, kind="reroll",
-                                    summary_prefix=f"Reroll of {numbers(events)}: ")
+                              summary_prefix=prefix)
     except Paused as paused:  # the new dice lead to a question for a player
         return ask_in_battle(tx, procedure, options, None, paused, mover=events[0].user_id,
-                             summary_prefix=f"Reroll of {numbers(events)}: ", rerolled=True)
+                             summary_prefix=prefix, rerolled=True)
 
 
 def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:

@@ -41,7 +41,7 @@ from bot.storage.models import Engagement as EngagementRow
 from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput
 from rules.core.registry import BattleRules
-from rules.core.roster import Roster, RosterGeneral, RosterUnit, name_key
+from rules.core.roster import Roster, RosterGeneral, RosterUnit, UnknownUnit, name_key
 from rules.registry import RULESETS
 
 ROSTER_HINT = "`/unit list` shows the roster; `/unit add` adds a unit."
@@ -354,10 +354,8 @@ class BattleTx:
         roster = self.roster()
         try:
             unit = roster.unit(name, allow_gone=allow_gone)  # the engine's error on a miss
-        except InvalidInput as error:
-            if error.hint and "lookup:true" in error.hint:  # no quick lookup to offer here
-                raise InvalidInput(error.message, hint=ROSTER_HINT) from None
-            raise
+        except UnknownUnit as error:  # its quick lookup is no way out of a roster command
+            raise InvalidInput(error.message, hint=ROSTER_HINT) from None
         return next(r for r in self.unit_rows() if r.name_key == name_key(unit.name))
 
     def general_row(self, name: str) -> Row:

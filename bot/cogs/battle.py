@@ -6,7 +6,6 @@ import io
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 
 import aiohttp
 import discord
@@ -24,7 +23,6 @@ from bot.battles.charts import (
     read_chart_file,
     remove_charts,
 )
-from bot.battles.decisions import battle_question
 from bot.battles.errors import BattleError
 from bot.battles.lifecycle import (
     battle_for_gm,
@@ -35,6 +33,7 @@ from bot.battles.lifecycle import (
 )
 from bot.battles.service import BattleStore, Command
 from bot.buttons import press
+from bot.cogs.lookups import asking_again
 from bot.render.battle import (
     BATTLE_COLOUR,
     battle_messages,
@@ -46,7 +45,7 @@ from bot.render.battle import (
 )
 from bot.render.resolution import escape
 from bot.render.words import counted
-from bot.replies import end_view, waiting_view
+from bot.replies import end_view
 from bot.respond import Reply, answer
 from bot.threads import open_battle_thread
 from rules.registry import RULESETS
@@ -93,8 +92,7 @@ async def download(file: discord.Attachment,
 
 
 def restored_notice(restored: Restored) -> Reply:
-    """What a battle rebuilt from its backup holds, and the question it waits on with its
-    buttons."""
+    """What a battle rebuilt from its backup holds, and the question it waits on."""
     battle = restored.battle
     lines = [f"{RULESETS[battle.ruleset].title} · {turn_line(battle)}",
              f"GM: <@{battle.created_by}>",
@@ -106,14 +104,7 @@ def restored_notice(restored: Restored) -> Reply:
     waiting = pending_line(battle.pending)
     if waiting:
         lines.append(waiting)
-    reply = notice(f"📥 Battle restored: {battle.name}", "\n".join(lines))
-    if restored.pending is not None and battle.status == "active":
-        reply.view = waiting_view(battle.id, restored.pending)
-        reply.asks = True
-        if restored.mention is not None:  # as the question's own reply pings him
-            reply.content = f"<@{restored.mention}>, your answer:"
-            reply.mention = restored.mention
-    return reply
+    return notice(f"📥 Battle restored: {battle.name}", "\n".join(lines))
 
 
 def slug(name: str) -> str:
@@ -294,10 +285,9 @@ class Battles(commands.Cog):
                                                 guild_id=interaction.guild_id,
                                                 gm=interaction.user.id)
             reply = restored_notice(restored)
-            if reply.asks and restored.pending is not None:
-                reply.sent = partial(self.store.asked_in,
-                                     battle_question(restored.battle.id, restored.pending.seq),
-                                     interaction.channel_id or 0)
+            if restored.pending is not None and restored.battle.status == "active":
+                return asking_again(self.store, interaction, reply, restored.battle.id,
+                                    restored.pending, restored.mention)
             return reply
 
         await answer(interaction, work)

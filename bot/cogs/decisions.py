@@ -6,9 +6,8 @@ result's); a further question is a reply of its own, with its buttons. ``/answer
 same to the question's message (kept by ``bot.storage.question_messages``) and replies with
 a line pointing to the result; a question whose message was not kept (asked before it was)
 or cannot be edited (deleted) gets the result as ``/answer``'s reply, and its buttons go
-away when pressed. A
-press by someone whose choice it is not, or on a question already answered, is refused
-privately and changes nothing.
+away when pressed. A press by someone whose choice it is not, or on a question already
+answered, is refused privately and changes nothing.
 """
 
 from __future__ import annotations

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from functools import partial
 
 import discord
 from discord import app_commands
@@ -20,7 +19,6 @@ from bot.battles.corrections import (
     set_gm_role,
     set_unit_field,
 )
-from bot.battles.decisions import battle_question
 from bot.battles.errors import BattleError, NotTheLast
 from bot.battles.play import rules_for
 from bot.battles.rerolls import (
@@ -32,11 +30,11 @@ from bot.battles.rerolls import (
 )
 from bot.battles.service import BattleStore
 from bot.buttons import press
-from bot.cogs.lookups import replied
+from bot.cogs.lookups import asking_again, replied
 from bot.render.battle import turn_line
 from bot.render.resolution import escape
 from bot.render.words import result_label
-from bot.replies import MENU_SIZE, override_view, played_reply, waiting_view
+from bot.replies import MENU_SIZE, override_view, played_reply
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
 from rules.core.errors import RulesError
@@ -104,16 +102,10 @@ class GM(commands.Cog):
                      f"“{escape(waiting.question.text)}”")
         reply = public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
                        f"{said} (event #{undone.undo_seq}).{back}")
-        if undone.mention is not None:  # as the question's own reply pinged him
-            reply.content = f"{reply.content}\n<@{undone.mention}>, your answer:"
-            reply.mention = undone.mention
-        if waiting is not None:
-            reply.view = waiting_view(undone.battle_id, waiting)
-            reply.asks = True
-            reply.sent = partial(self.store.asked_in,
-                                 battle_question(undone.battle_id, waiting.seq),
-                                 interaction.channel_id or 0)
-        return reply
+        if waiting is None:
+            return reply
+        return asking_again(self.store, interaction, reply, undone.battle_id, waiting,
+                            undone.mention)
 
     @gm.command(name="reroll", description="Undo the last roll and roll it again")
     async def reroll(self, interaction: discord.Interaction) -> None:

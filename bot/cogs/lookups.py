@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 
 from bot.autocomplete import roster_suggestions, suggestions, unit_name_choices
-from bot.battles.decisions import Asked
+from bot.battles.decisions import Asked, Pending, battle_question
 from bot.battles.play import Paused, Played, quick_lookup
 from bot.battles.service import BattleStore
-from bot.replies import reply_to
+from bot.replies import reply_to, waiting_view
 from bot.respond import Reply, answer
 from bot.rulesets import RuleSetCommands
 from rules.core.fields import FieldSet
@@ -122,6 +122,22 @@ def replied(store: BattleStore, interaction: discord.Interaction,
     reply = reply_to(outcome)
     if isinstance(outcome, Asked):
         reply.sent = partial(store.asked_in, outcome.button_id, interaction.channel_id or 0)
+    return reply
+
+
+def asking_again(store: BattleStore, interaction: discord.Interaction, reply: Reply,
+                 battle_id: int, pending: Pending, mention: int | None) -> Reply:
+    """``reply`` (an import's notice, an undo's) carrying the question its battle waits on
+    again, as the question's own reply did: its buttons, kept for `/answer` to edit, and the
+    ping of the player it waits on (``mention``; None: nobody)."""
+    reply.view = waiting_view(battle_id, pending)
+    reply.asks = True
+    reply.sent = partial(store.asked_in, battle_question(battle_id, pending.seq),
+                         interaction.channel_id or 0)
+    if mention is not None:
+        ping = f"<@{mention}>, your answer:"
+        reply.content = f"{reply.content}\n{ping}" if reply.content else ping
+        reply.mention = mention
     return reply
 
 

@@ -34,6 +34,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from sqlalchemy import URL, create_engine, event, func, make_url, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
@@ -121,6 +122,12 @@ def async_url(url: str | URL) -> str:
             f"use {backend}+{wanted}://"
         )
     return parsed.set(drivername=f"{backend}+{wanted}").render_as_string(hide_password=False)
+
+
+def conflict_insert(conn: Connection) -> Callable[..., Any]:
+    """The ``insert`` of the connection's database that takes ``ON CONFLICT`` (Core's own
+    has none): PostgreSQL's or SQLite's."""
+    return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
 
 
 def is_in_memory(url: str | URL) -> bool:

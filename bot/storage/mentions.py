@@ -8,9 +8,9 @@ hands them the connection of their transaction).
 from __future__ import annotations
 
 from sqlalchemy import bindparam, delete, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from bot.storage.database import conflict_insert
 from bot.storage.models import MentionOptOut, utcnow
 
 OPT_OUTS = MentionOptOut.__table__
@@ -27,7 +27,7 @@ def set_mentions(conn: Connection, user_id: int, on: bool) -> bool:
     of ``/notify off`` at once both find them off, neither fails)."""
     if on:
         return conn.execute(delete(OPT_OUTS).where(OPT_OUTS.c.user_id == user_id)).rowcount > 0
-    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    insert = conflict_insert(conn)
     added = conn.execute(insert(OPT_OUTS).values(user_id=user_id, created_at=utcnow())
                          .on_conflict_do_nothing(index_elements=["user_id"]))
     return added.rowcount > 0

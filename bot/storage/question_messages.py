@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy import delete
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from bot.storage.database import conflict_insert
 from bot.storage.models import QuestionMessage, utcnow
 
 MESSAGES = QuestionMessage.__table__
@@ -23,7 +23,7 @@ def keep_message(conn: Connection, question: str, channel_id: int, message_id: i
     if where.startswith("b"):
         conn.execute(delete(MESSAGES).where(MESSAGES.c.question.startswith(f"{where}:"),
                                             MESSAGES.c.question != question))
-    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    insert = conflict_insert(conn)
     row = {"question": question, "channel_id": channel_id, "message_id": message_id,
            "created_at": utcnow()}
     conn.execute(insert(MESSAGES).values(row).on_conflict_do_update(

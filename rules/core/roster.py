@@ -22,6 +22,10 @@ ACTIVE = "active"
 GONE = "gone"
 
 
+class UnknownUnit(InvalidInput):
+    """A unit the battle's roster does not hold (its hint offers a quick lookup instead)."""
+
+
 @dataclass(frozen=True)
 class RosterUnit:
     name: str
@@ -93,7 +97,7 @@ class Roster:
                 return unit
         known = [u.name for u in self.units if not u.gone]
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        raise InvalidInput(
+        raise UnknownUnit(
             f"There is no unit called `{echo(name)}` in this battle."
             + (f" Did you mean `{close[0]}`?" if close else ""),
             hint="`/unit list` shows the roster; `/unit add` adds a unit; or add `lookup:true` "
