@@ -161,18 +161,24 @@ async def test_reroll_replaces_the_last_roll(battle_session):
     assert log[-4].undone_by == log[-2].seq
 
 
+async def melee_to_override(session: OfflineDiscord) -> None:
+    await setup_battle(session)
+    await reply(session, '/melee fire-at-will attackers:"Béarn" defenders:"Rangers" '
+                         'dice:"6 1"')
+
+
+async def override_choices(session: OfflineDiscord, typed: str) -> dict[str, str]:
+    """What `/gm override`'s list offers a GM who has typed ``typed``: label → value."""
+    choices = await session.autocomplete(["gm", "override"], {"result": typed}, "result",
+                                         channel_id=100, user_id=GM_USER, guild_id=10)
+    return {c["name"]: c["value"] for c in choices}
+
+
 async def test_override_applies_a_result_the_rules_allow(battle_session):
-    await setup_battle(battle_session)
-    await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"Rangers" '
-                                'dice:"6 1"')
-    choices = await battle_session.autocomplete(
-        ["gm", "override"], {"result": "tie"}, "result", channel_id=100, user_id=GM_USER,
-        guild_id=10)
-    assert choices == []  # nothing matches "tie"; the labels name effects
-    choices = await battle_session.autocomplete(
-        ["gm", "override"], {"result": "retires"}, "result", channel_id=100, user_id=GM_USER,
-        guild_id=10)
-    labels = {c["name"]: c["value"] for c in choices}
+    await melee_to_override(battle_session)
+    # Nothing matches "tie"; the labels name effects.
+    assert await override_choices(battle_session, "tie") == {}
+    labels = await override_choices(battle_session, "retires")
     tie = 'Béarn retires 3"; Rangers retires 3"'
     assert tie in labels
     message = await gm(battle_session, f"/gm override result:{labels[tie]}")
@@ -404,14 +410,9 @@ async def test_a_general_takes_the_field_with_a_unit_of_his_own_side(battle_sess
 
 
 async def test_override_takes_a_result_typed_as_the_list_shows_it(battle_session):
-    await setup_battle(battle_session)
-    await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"Rangers" '
-                                'dice:"6 1"')
-    choices = await battle_session.autocomplete(
-        ["gm", "override"], {"result": "retires"}, "result", channel_id=100, user_id=GM_USER,
-        guild_id=10)
+    await melee_to_override(battle_session)
     tie = 'Béarn retires 3"; Rangers retires 3"'
-    assert tie in [c["name"] for c in choices]
+    assert tie in await override_choices(battle_session, "retires")
     # Typed rather than picked: the text the list shows, in any case.
     message = await gm(battle_session, f"/gm override result:'{tie.upper()}'")
     assert not message.ephemeral, message.content
