@@ -100,6 +100,13 @@ async def reply(session: OfflineDiscord, line: str, **where: Any) -> SentMessage
     return messages[0]
 
 
+async def played(session: OfflineDiscord, *lines: str, channel: int = CHANNEL) -> None:
+    """Lines the GM types to set a battle up, each of which must work."""
+    for line in lines:
+        message = await reply(session, line, user_id=GM_USER, channel_id=channel)
+        assert not message.ephemeral, (line, message.content)
+
+
 def text_of(message: SentMessage) -> str:
     """Everything a player reads in a message, as one string."""
     parts = [message.content or ""]

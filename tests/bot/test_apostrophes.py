@@ -9,7 +9,7 @@ from sqlalchemy import select
 from bot.storage.models import General, Unit
 from rules.core.notation import QUOTING_RULE
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, played, reply, text_of
 from .test_cli import resolve
 from .test_decisions import buttons
 
@@ -20,12 +20,6 @@ async def roster(session) -> tuple[dict[str, Unit], dict[str, General]]:
     async with session.client.db.transaction() as s:
         return ({u.name: u for u in await s.scalars(select(Unit))},
                 {g.name: g for g in await s.scalars(select(General))})
-
-
-async def played(session, *lines: str, channel: int = CHANNEL) -> None:
-    for line in lines:
-        message = await reply(session, line, user_id=GM_USER, channel_id=channel)
-        assert not message.ephemeral, (line, message.content)
 
 
 # --- quick lookups ----------------------------------------------------------------------------

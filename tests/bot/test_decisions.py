@@ -15,7 +15,7 @@ from bot.offline import OfflineDiscord
 from bot.storage import Database
 from bot.storage.models import Battle, Event, Question, QuestionMessage
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, steps_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, played, reply, send, steps_of
 from .test_battle_safety import url_of
 
 OTHER = 3000  # the rangers' player
@@ -262,11 +262,10 @@ async def test_answer_by_command_turns_a_battles_question_into_the_result(battle
 
 async def test_answer_by_command_to_a_further_question_leaves_the_first_without_buttons(
         battle_session):
-    for line in ["/battle start ruleset:tricorne name:Culloden",
+    await played(battle_session, "/battle start ruleset:tricorne name:Culloden",
                  '/unit add side:Jacobite name:Camerons words:highland strength:4',
                  "/unit add side:Government name:Barrell words:regular strength:4",
-                 "/unit add side:Government name:Wolfe words:regular strength:3"]:
-        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+                 "/unit add side:Government name:Wolfe words:regular strength:3")
     first = await reply(battle_session, '/melee tricorne attacker:Camerons defender:Barrell '
                         'choices:"take_ground=advance" dice:"inf inf inf inf  flag flag flag"',
                         user_id=GM_USER)
@@ -401,10 +400,9 @@ async def test_answering_someone_elses_quick_lookup_says_whose_it_is(battle_sess
 
 
 async def test_an_order_in_a_battle_names_the_battles_sides(battle_session):
-    for line in ["/battle start ruleset:labataille name:Bussaco",
+    await played(battle_session, "/battle start ruleset:labataille name:Bussaco",
                  '/unit add side:French name:1/45e words:"infantry morale=34" strength:6',
-                 '/unit add side:British name:95th words:"infantry morale=34" strength:4']:
-        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+                 '/unit add side:British name:95th words:"infantry morale=34" strength:4')
     typo = await reply(battle_session, "/order labataille first:French first_assaults:2 "
                                        "second:Britsh second_assaults:2", user_id=GM_USER)
     assert typo.ephemeral
@@ -440,9 +438,8 @@ async def test_an_undo_that_leaves_the_question_as_it_was_does_not_ask_it_again(
 
 
 async def test_an_order_names_a_side_nobody_is_on_yet(battle_session):
-    for line in ["/battle start ruleset:labataille name:Bussaco",
-                 '/unit add side:French name:1/45e words:"infantry morale=34" strength:6']:
-        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+    await played(battle_session, "/battle start ruleset:labataille name:Bussaco",
+                 '/unit add side:French name:1/45e words:"infantry morale=34" strength:6')
     order = await reply(battle_session, "/order labataille first:French first_assaults:2 "
                                         "second:British second_assaults:2", user_id=GM_USER)
     assert not order.ephemeral

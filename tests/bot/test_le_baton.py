@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from bot.storage.models import Engagement, Unit
 
-from .conftest import GM_USER, full_text, reply, text_of
+from .conftest import GM_USER, full_text, played, reply, text_of
 
 SETUP = [
     "/battle start ruleset:le-baton name:Albuera",
@@ -160,11 +160,10 @@ async def test_gm_corrections_keep_engagements_in_step(battle_session):
 
 
 async def test_a_second_volley_says_its_loss_once(discord_session):
-    for line in ["/battle start ruleset:le-baton name:Busaco",
+    await played(discord_session, "/battle start ruleset:le-baton name:Busaco",
                  '/unit add side:British name:52nd words:"british inf veteran line" strength:8',
                  '/unit add side:French name:"4e Leger" words:"french inf veteran column" '
-                 'strength:8']:
-        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+                 'strength:8')
     fire = '/fire le-baton shooter:52nd target:"4e Leger" distance:3 dice:"4 4 1 1"'
     await reply(discord_session, fire, user_id=GM_USER)
     second = await reply(discord_session, fire, user_id=GM_USER)

@@ -26,7 +26,7 @@ from bot.storage.models import Trace, utcnow
 from rules.core.records import Effect, EffectKind
 from tests.bot.phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, played, reply, send, text_of
 from .storage.conftest import SQLITE_NAME, sqlite_url
 from .test_battle_safety import url_of
 
@@ -339,12 +339,11 @@ def test_losses_of_one_unit_are_said_as_one_whatever_their_plural():
 
 
 async def test_a_general_killed_in_a_battle_reads_as_one_sentence_each_line(discord_session):
-    for line in ['/battle start ruleset:fire-at-will name:Quebec',
+    await played(discord_session, '/battle start ruleset:fire-at-will name:Quebec',
                  '/unit add side:British name:78th words:"inf regular morale=4" strength:4',
                  '/unit add side:French name:"La Sarre" words:"inf regular morale=4" '
                  'strength:4',
-                 '/general add name:Montcalm side:French unit:"La Sarre"']:
-        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+                 '/general add name:Montcalm side:French unit:"La Sarre"')
     result = await reply(discord_session, '/melee fire-at-will attackers:"78th: charging" '
                          'defenders:"La Sarre" dice:"6 1 6 6"', user_id=GM_USER)
     lines = result.embeds[0]["description"].splitlines()
@@ -370,12 +369,11 @@ def test_a_headline_cut_short_keeps_how_the_fight_ended_for_a_unit():
 
 async def test_a_state_passed_through_is_not_said_beside_the_one_the_roster_ends_in(
         discord_session):
-    for line in ['/battle start ruleset:labataille name:Bussaco',
+    await played(discord_session, '/battle start ruleset:labataille name:Bussaco',
                  '/unit add side:French name:"1/45e" words:"infantry morale=34 melee=12 fire=6 '
                  'defence=9 column" strength:6',
                  '/unit add side:British name:"52nd" words:"infantry morale=41 melee=8 fire=5 '
-                 'defence=9 nation=british line" strength:5']:
-        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+                 'defence=9 nation=british line" strength:5')
     await reply(discord_session, '/assault labataille attackers:"1/45e: distance=1" '
                 'defenders:"52nd" dice:"26 23 34 54 36"', user_id=GM_USER)
     result = await reply(discord_session, "/answer choice:DR1", user_id=GM_USER)
