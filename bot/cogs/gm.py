@@ -222,7 +222,10 @@ class GM(commands.Cog):
             queue = await self.store.apply(
                 interaction, "/gm dice", lambda tx: queue_dice(tx, dice, clear),
                 while_waiting=True)
-            shown = " ".join(str(f) for f in queue) or "empty"
+            if not queue:
+                return private("🎲 Dice queue: empty. The next rolls in this channel are "
+                               "Huzzah's own.")
+            shown = " ".join(str(f) for f in queue)
             return private(f"🎲 Dice queue: {shown}. The next rolls in this channel use them "
                            "first, in order.")
 

@@ -444,3 +444,13 @@ async def test_an_export_leaves_out_the_gms_secret_dice(battle_session):
     # The queue is still there for the next roll in this channel.
     shown = await reply(battle_session, "/gm dice", user_id=GM_USER)
     assert shown.ephemeral and shown.content.startswith("🎲 Dice queue: 6 6 2.")
+
+
+async def test_gm_dice_alone_says_an_empty_queue_leaves_the_rolls_to_huzzah(battle_session):
+    lines = [line for line in MID_FIGHT["skirmish"] if not line[0].startswith("/melee")]
+    for line, user in lines:
+        assert not (await reply(battle_session, line, user_id=user)).ephemeral
+    shown = await reply(battle_session, "/gm dice", user_id=GM_USER)
+    assert shown.ephemeral
+    assert shown.content == ("🎲 Dice queue: empty. The next rolls in this channel are "
+                             "Huzzah's own.")
