@@ -119,16 +119,6 @@ def check_assault(assault: Assault) -> None:
     names = [name_key(s.name) for s in (*assault.attackers, *assault.defenders)]
     if len(set(names)) != len(names):
         raise InvalidInput("A stack is named twice.", hint="Give each stack its own name.")
-    for shooters, targets in ((assault.attackers, assault.defenders),
-                              (assault.defenders, assault.attackers)):
-        if any(s.fire is not None for s in shooters):
-            bare = [t.name for t in targets if t.defence is None]
-            if bare:
-                raise InvalidInput(f"{', '.join(bare)}: give `defence=N` (the fire-defence "
-                                   "value it is fired on with).",
-                                   hint="On a battle's roster: `/unit edit` with "
-                                   "`words:defence=N`. In a quick lookup you may instead leave "
-                                   "out the `fire` of the stacks facing it.")
     if assault.old_guard:
         if len(assault.attackers) != 1:
             raise InvalidInput("An Old Guard Charge is one charging stack.",

@@ -5,7 +5,7 @@ refusal names the stack, the value and how to give it.
 
 Only what the procedure can reach is asked for: stacks that retreat before the assault, or
 unsupplied artillery standing alone, leave before any odds or fire; a charge on PGD rolls no
-mêlée.
+mêlée and meets no fire.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ def check_assault_needs(attackers: Sequence[Stack], defenders: Sequence[Stack]) 
         return
     check_leaders([*attackers, *standing])
     check_melee([*attackers, *standing])
-    if any(s.fire is not None for s in attackers):
-        check_increments(standing, "fire")
-    if any(s.fire is not None for s in standing):
-        check_increments(attackers, "fire")
+    for shooters, targets in ((attackers, standing), (standing, attackers)):
+        if any(s.fire is not None for s in shooters):
+            check_defence(targets)
+            check_increments(targets, "fire")
 
 
 def check_charge_needs(chargers: Sequence[Stack], targets: Sequence[Stack], *, pgd: bool,
@@ -51,9 +51,21 @@ def check_charge_needs(chargers: Sequence[Stack], targets: Sequence[Stack], *, p
         check_leaders([*chargers, *standing])
         check_melee([*chargers, *standing])
         if not cavalry and any(s.fire is not None for s in standing):
+            check_defence(chargers)
             check_increments(chargers, "defensive fire")
     if losses and not cavalry:
         check_increments(standing, "the pursuit")
+
+
+def check_defence(targets: Sequence[Stack]) -> None:
+    """Stacks fired on: the fire-defence value the fire is read against."""
+    bare = [t.name for t in targets if t.defence is None]
+    if bare:
+        raise InvalidInput(f"{', '.join(bare)}: give `defence=N` (the fire-defence value it "
+                           "is fired on with).",
+                           hint="On a battle's roster: `/unit edit` with `words:defence=N`. "
+                                "In a quick lookup you may instead leave out the `fire` of "
+                                "the stacks facing it.")
 
 
 def check_melee(stacks: Sequence[Stack]) -> None:

@@ -57,7 +57,8 @@ async def test_bad_input_is_refused_with_how_to_fix_it(discord_session):
                                        'morale=34" defenders:"C: morale=34"')
     assert two.ephemeral and "An Old Guard Charge is one charging stack." in two.content
     no_defence = await reply(discord_session, '/assault labataille attackers:"A: morale=34 '
-                                              'fire=6" defenders:"B: morale=34"')
+                                              'melee=12 fire=6" defenders:"B: morale=34 '
+                                              'melee=8"')
     assert no_defence.ephemeral and "B: give `defence=N`" in no_defence.content
 
 

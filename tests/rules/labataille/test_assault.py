@@ -142,6 +142,12 @@ def test_a_stack_without_a_fire_value_does_not_fire_and_fire_needs_the_targets_d
         assault([stack("A", fire=6)], [D], "")
 
 
+def test_defenders_retreating_before_the_assault_are_not_fired_on_so_need_no_defence():
+    result = assault([stack("A", fire=6)], [stack("D", retreats=True, fire=5)], "",
+                     "new_assault=no")
+    assert effects(result) == [("moved", "D", "retreats before assault"), ("moved", "A", 1)]
+
+
 # --- step 5 ------------------------------------------------------------------------------------
 
 

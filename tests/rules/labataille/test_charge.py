@@ -37,6 +37,18 @@ def test_against_pgd_pursuit_losses_a_new_rout_and_a_tired_regroup():
         ("marker_set", "Hussars", CHARGED)]
 
 
+def test_a_charge_on_pgd_meets_no_fire_so_the_cavalry_needs_no_defence():
+    rabble = stack("Rabble", state=Order.ROUTED, fire=5, defence=9)
+    result = charge([replace(HUSSARS, defence=None)], [rabble], "", spent=2)
+    assert ("marker_set", "Hussars", "tired") in effects(result)
+
+
+def test_defensive_fire_needs_the_chargers_defence():
+    foot = stack("2nd Foot", formation=Formation.LINE, fire=5, defence=9)
+    with pytest.raises(InvalidInput, match=r"Hussars: give `defence=N`"):
+        charge([replace(HUSSARS, defence=None)], [foot], "45 1 41", spent=2, pack=pack())
+
+
 def test_tired_cavalry_that_charges_again_is_exhausted():
     tired = stack("Hussars", arm=Arm.CAVALRY, melee=20, mp=6, fatigue=Fatigue.TIRED)
     result = charge([tired], [stack("Rabble", state=Order.ROUTED)], "", spent=5)
