@@ -44,7 +44,7 @@ PHASES: tuple[str, ...] = (
 )
 
 # Markers the battle keeps on a unit, besides its description, read by their own types.
-MARKERS = ("casualties", "halted", "held", "charge_marker", "fought")
+MARKERS = ("casualties", "halted", "held", "charge_marker", "recall_due", "fought")
 MARKER_FIELDS = FieldSet((
     *(f for f in UNIT.fields if f.name in MARKERS),
     Field("fought", bool, "it has fought a round of its current melee"),
@@ -54,7 +54,7 @@ MELEE, FIREFIGHT = "melee", "firefight"
 
 
 # Markers shown by name on a roster line, in this order.
-SHOWN_MARKERS = ("halted", "held", "charge_marker")
+SHOWN_MARKERS = ("halted", "held", "charge_marker", "recall_due")
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
@@ -124,6 +124,7 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         halted=bool(a.get("halted")),
         held=bool(a.get("held")),
         charge_marker=bool(a.get("charge_marker")),
+        recall_due=bool(a.get("recall_due")),
         fought=bool(a.get("fought")),
     )
 
@@ -174,12 +175,15 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return replace(unit, status=GONE, gone_reason="destroyed")
         case EffectKind.HALTED:
             return unit.with_attr("halted", True)
-        case EffectKind.HELD:
-            return unit.with_attr("held", True)
+        case EffectKind.HELD:  # held, it rolls again in phase 13 anyway
+            return unit.with_attr("held", True).with_attr("recall_due", False)
         case EffectKind.CHARGE_MARKER:
             return unit.with_attr("charge_marker", True)
+        case EffectKind.RECALL_DUE:
+            return unit.with_attr("recall_due", True)
         case EffectKind.RECALLED:
-            return unit.with_attr("charge_marker", False).with_attr("held", False)
+            return (unit.with_attr("charge_marker", False).with_attr("held", False)
+                    .with_attr("recall_due", False))
         case EffectKind.FOUGHT:
             return unit.with_attr("fought", True)
         case EffectKind.FORMATION:
@@ -229,4 +233,6 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
             elif unit.attr("charge_marker"):
                 lines.append(f"{unit.name} has a charge marker: it must test recall in "
                              "phase 13.")
+            elif unit.attr("recall_due"):
+                lines.append(f"{unit.name} tied its melee: it must test recall in phase 13.")
     return lines

@@ -10,7 +10,7 @@ EffectKind = E = effect_kinds(
     ROUTED="routed", RETIRE="retire", HALTED="halted", CASUALTIES="casualties",
     FORMATION="formation", PLACED="placed", FOLLOW_UP="follow_up",
     CHARGE_MARKER="charge_marker", RECALLED="recalled", HELD="held", IN_MELEE="in_melee",
-    MELEE_ENDS="melee_ends", FIREFIGHT="firefight", FOUGHT="fought",
+    MELEE_ENDS="melee_ends", FIREFIGHT="firefight", FOUGHT="fought", RECALL_DUE="recall_due",
 )
 
 
@@ -33,6 +33,7 @@ TEXTS = {
     E.MELEE_ENDS: "is out of melee",
     E.FIREFIGHT: "is locked in a firefight with {value}",
     E.FOUGHT: "has had its first combat: it continues the melee without its edge",
+    E.RECALL_DUE: "must test recall in phase 13",
 }
 
 LOSSES = {E.CASUALTIES: "figures"}  # the kinds that count a loss in a number, and its measure
@@ -55,5 +56,6 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "halted": Phrase("is halted", "is no longer halted"),
     "held": Phrase("is held (failed recall)", "is no longer held"),
     "charge_marker": Phrase("has a charge marker", "has its charge marker removed"),
+    "recall_due": Phrase("must test recall in phase 13", "no longer has to test recall"),
     "fought": Phrase(""),
 }

@@ -36,6 +36,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("halted", bool, "halted this turn"),
     Field("held", bool, "failed recall: cannot move"),
     Field("charge_marker", bool, "has a charge marker awaiting recall"),
+    Field("recall_due", bool, "cavalry that tied a melee: must test recall in phase 13"),
 )
 MELEE_SITUATION_FIELDS: tuple[Field, ...] = (
     Field("defensive_terrain", bool, "in defensive terrain (the enemy rolls −1)"),
@@ -74,6 +75,7 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
         halted=values.get("halted", False),
         held=values.get("held", False),
         charge_marker=values.get("charge_marker", False),
+        recall_due=values.get("recall_due", False),
     )
 
 

@@ -154,6 +154,9 @@ def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
             text = f"Equal casualties ({ha} each): the cavalry test for recall in phase 13."
         out.step(f"Phase {phase}: melee", text, roll_a, roll_b)
         _locked(a.unit, b.unit, out)
+        if a.unit.is_cavalry:
+            for unit in (a.unit, b.unit):
+                out.effect(EffectKind.RECALL_DUE, unit.name, detail=f"{SHEET}: a tie")
         return out.build(f"{a.unit.name} and {b.unit.name} tie, {ha} all", Severity.MINOR)
     loser, winner = (a.unit, b.unit) if hb > ha else (b.unit, a.unit)
     out.step(f"Phase {phase}: melee",

@@ -181,9 +181,10 @@ def resolve_morale(
 
 
 def _must_roll_recall(unit: Unit, situation: Situation) -> bool:
-    """Cavalry that began a charge this turn (its charge marker) or failed a recall (held)
-    must roll; "Units with a charge marker in place cannot move until recalled"."""
-    return situation.initiated_charge or unit.charge_marker or unit.held
+    """Cavalry that began a charge this turn (its charge marker), failed a recall (held) or
+    tied a melee must roll: "Units with a charge marker in place cannot move until
+    recalled"; "Cavalry units that tie test for recall in phase 13"."""
+    return situation.initiated_charge or unit.charge_marker or unit.held or unit.recall_due
 
 
 def _check_step(unit: Unit, phase: int, check: Check, text: str) -> Step:

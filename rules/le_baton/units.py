@@ -74,6 +74,7 @@ class Unit:
     halted: bool = False
     held: bool = False
     charge_marker: bool = False
+    recall_due: bool = False  # tied a cavalry melee: "test for recall in phase 13"
     # Whether the unit has already fought a round of its current melee. In a battle the
     # roster knows ("fought"); a quick lookup says "in_melee", which then means the same.
     fought: bool | None = None

@@ -142,6 +142,17 @@ def test_failed_recall_holds_the_unit_until_it_is_recalled():
     assert (lancers.held, lancers.charge_marker) == (False, False)
 
 
+def test_a_tied_cavalry_melee_leaves_both_to_recall_until_they_roll():
+    after, changes = apply(Effect(E.RECALL_DUE, "Lancers"))
+    assert engine_unit(unit(after, "Lancers"), after).recall_due
+    assert reminders(after, PHASES[12]) == [
+        "Lancers tied its melee: it must test recall in phase 13."]
+    held, _ = apply(Effect(E.HELD, "Lancers"), roster=after)
+    assert not engine_unit(unit(held, "Lancers"), held).recall_due
+    recalled, _ = apply(Effect(E.RECALLED, "Lancers"), roster=after)
+    assert not engine_unit(unit(recalled, "Lancers"), recalled).recall_due
+
+
 def test_recall_to_the_start_of_the_charge_ends_the_melee():
     before = locked(ROSTER, "Lancers", "Scots Greys")
     after, _ = apply(Effect(E.RECALLED, "Lancers"), Effect(E.MELEE_ENDS, "Lancers"),

@@ -49,7 +49,8 @@ def test_choosing_to_roll_for_recall_rolls():
     assert effects(result) == [(E.RECALLED, "Scots Greys", None)]
 
 
-@pytest.mark.parametrize("obliged", [{"initiated_charge": True}, "charge_marker", "held"])
+@pytest.mark.parametrize("obliged", [{"initiated_charge": True}, "charge_marker", "held",
+                                     "recall_due"])
 def test_cavalry_obliged_to_roll_is_not_asked(obliged):
     if isinstance(obliged, dict):
         result = run(resolve_morale, horse(), 13, Situation(**obliged), dice_text="5")

@@ -137,7 +137,9 @@ def test_cavalry_that_tie_test_for_recall_in_phase_13(phase):
     result = melee(horse(figures=2), dragoons(figures=2), "3 2", phase=phase)
     assert outcomes(result) == ["Equal casualties (0 each): the cavalry test for recall in "
                                 "phase 13."]
-    assert effects(result) == [(E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "Scots Greys", None)]
+    assert effects(result) == [(E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "Scots Greys", None),
+                               (E.RECALL_DUE, "Chasseurs", None),
+                               (E.RECALL_DUE, "Scots Greys", None)]
 
 
 # --- artillery ------------------------------------------------------------------------------
