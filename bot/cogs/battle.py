@@ -157,9 +157,10 @@ class Battles(commands.Cog):
 
     @battle.command(name="show", description="Show the battle: turn, roster, generals")
     async def show(self, interaction: discord.Interaction) -> None:
-        view = await self.store.view(interaction.channel_id or 0)
-        first, *_ = battle_messages(view)
-        await interaction.response.send_message(embeds=first)
+        async def work() -> Reply:
+            return Reply(battle_messages(await self.store.view(interaction.channel_id or 0)))
+
+        await answer(interaction, work)
 
     @battle.command(name="end", description="End this channel's battle (GM)")
     @app_commands.describe(confirm="Type the battle's name to confirm (or use the button)")
@@ -249,9 +250,12 @@ class Battles(commands.Cog):
     @app_commands.describe(count="How many events (default 10)")
     async def log(self, interaction: discord.Interaction,
                   count: app_commands.Range[int, 1, 50] = 10) -> None:
-        view = await self.store.view(interaction.channel_id or 0, ended_too=True, events=count)
-        first, *_ = log_messages(view.battle, view.events)
-        await interaction.response.send_message(embeds=first)
+        async def work() -> Reply:
+            view = await self.store.view(interaction.channel_id or 0, ended_too=True,
+                                         events=count)
+            return Reply(log_messages(view.battle, view.events))
+
+        await answer(interaction, work)
 
     @battle.command(name="export", description="The whole battle log as a file")
     @app_commands.describe(format="Markdown to read, JSON for tools")

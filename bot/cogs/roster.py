@@ -133,9 +133,10 @@ class Roster(commands.Cog):
 
     @unit.command(name="list", description="The battle's roster")
     async def list(self, interaction: discord.Interaction) -> None:
-        view = await self.store.view(interaction.channel_id or 0)
-        first, *_ = battle_messages(view)
-        await interaction.response.send_message(embeds=first)
+        async def work() -> Reply:
+            return Reply(battle_messages(await self.store.view(interaction.channel_id or 0)))
+
+        await answer(interaction, work)
 
     @edit.autocomplete("unit")
     @remove.autocomplete("unit")
