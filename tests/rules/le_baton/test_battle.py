@@ -143,7 +143,7 @@ def test_failed_recall_holds_the_unit_until_it_is_recalled():
 
 
 def test_a_tied_cavalry_melee_leaves_both_to_recall_until_they_roll():
-    after, changes = apply(Effect(E.RECALL_DUE, "Lancers"))
+    after, _ = apply(Effect(E.RECALL_DUE, "Lancers"))
     assert engine_unit(unit(after, "Lancers"), after).recall_due
     assert reminders(after, PHASES[12]) == [
         "Lancers tied its melee: it must test recall in phase 13."]
