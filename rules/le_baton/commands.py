@@ -100,22 +100,27 @@ def _target_name(value: Any, roster: Roster | None) -> str:
     return roster.unit(value).name if roster is not None else value.strip()
 
 
+def _target(name: str, kind: Any, roster: Roster | None, table: type) -> Target:
+    """A unit fired at, with its nation when it is a roster unit."""
+    nation = None if roster is None else engine_unit(roster.unit(name), roster).nation
+    return Target(name, target_kind(kind, name, roster, table), nation)
+
+
 def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     shooter, _ = unit_from(o.get("shooter"), "shooter", roster)
-    name = _target_name(o.get("target"), roster)
-    target = Target(name, target_kind(o.get("target_type"), name, roster, FireTarget))
+    target = _target(_target_name(o.get("target"), roster), o.get("target_type"), roster,
+                     FireTarget)
     distance = _number(DISTANCE, o.get("distance"))
     return lambda dice: resolve_fire(shooter, target, dice, distance=distance)
 
 
 def prepare_artillery(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     battery, _ = unit_from(o.get("battery"), "battery", roster)
-    name = _target_name(o.get("target"), roster)
-    targets = [Target(name, target_kind(o.get("target_type"), name, roster, ArtilleryTarget))]
+    targets = [_target(_target_name(o.get("target"), roster), o.get("target_type"), roster,
+                       ArtilleryTarget)]
     if o.get("behind"):
-        targets.append(Target(_target_name(o["behind"], roster),
-                              target_kind(o.get("behind_type"), o["behind"], roster,
-                                          ArtilleryTarget)))
+        targets.append(_target(_target_name(o["behind"], roster), o.get("behind_type"),
+                               roster, ArtilleryTarget))
     range_ = _convert(Range, o.get("range"), "range") or Range.NORMAL
     level = bool(o.get("level_ground"))
     return lambda dice: resolve_artillery_fire(battery, targets, range_, dice,

@@ -9,6 +9,7 @@ from enum import StrEnum
 
 from rules.core.dice import D6Pool, DiceSource, Reading, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.names import name_key
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
 from rules.le_baton.effects import EffectKind
@@ -64,6 +65,16 @@ FIRE_TO_HIT: dict[FireTarget, int] = {
 class Target:
     name: str
     kind: StrEnum
+    nation: Nation | None = None  # known in a battle (its roster unit's); a lookup names it
+
+
+def check_target(shooter: Unit, target: Target) -> None:
+    """Fire is at the enemy: never at the firing unit, nor at a unit of its own side."""
+    if name_key(target.name) == name_key(shooter.name):
+        raise NotAllowed(f"{shooter.name} cannot fire at itself.")
+    if target.nation is shooter.nation:
+        raise NotAllowed(f"{shooter.name} and {target.name} are on the same side.",
+                         hint="Fire at an enemy unit.")
 
 
 def artillery_modifiers(battery: Unit, range_: Range) -> list[Modifier]:
@@ -104,6 +115,8 @@ def resolve_artillery_fire(
         raise NotAllowed(
             f"{targets[1].name} is hit only if all units, the guns included, are on level "
             "ground and in range.", hint="Say so with `level_ground`, or give one target.")
+    for target in targets:
+        check_target(battery, target)
     out = ResolutionBuilder(RULESET, "artillery-fire")
     modifiers = artillery_modifiers(battery, range_)
     bonus = sum(m.value for m in modifiers)
@@ -166,6 +179,7 @@ def resolve_fire(
 ) -> Resolution:
     """Phases 3 and 8: one die per two figures, artillery too."""
     check_can_shoot(shooter, distance)
+    check_target(shooter, target)
     require_figures(shooter)
     phase = fire_phase(shooter)
     out = ResolutionBuilder(RULESET, "fire")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.dice import ScriptedSource
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.roster import Roster, RosterGeneral, RosterUnit
 from rules.le_baton import RULESET_ENTRY
 from rules.le_baton.commands import PROCEDURES, REQUEST_KEYS, prepare
@@ -41,6 +41,8 @@ ROSTER = Roster(
         RosterUnit("Battery", "British", attrs("british", "artillery", guns=12), strength=4),
         RosterUnit("Guards", "British", attrs("british", "infantry", formation="line"),
                    strength=3),
+        RosterUnit("Grande Batterie", "French", attrs("french", "artillery", guns=12),
+                   strength=4),
     ),
     generals=(RosterGeneral("Picton", "British", unit="Guards"),),
 )
@@ -199,11 +201,32 @@ def test_skirmishers_and_artillery_have_their_own_rows():
     assert result.steps[0].rolls[0].target == "6+ (skirmishers)"
     result = play("fire", {"shooter": "Voltigeurs", "target": "Battery"}, "1 1", ROSTER)
     assert result.steps[0].rolls[0].target == "5+ (artillery)"
-    result = play("artillery-fire", {"battery": "Battery", "target": "Rifles",
+    result = play("artillery-fire", {"battery": "Grande Batterie", "target": "Rifles",
                                      "behind": "2nd Foot", "level_ground": True},
                   "6 5 4 3", ROSTER)
     assert [r.target for r in result.steps[0].rolls] == ["6+ (skirmishers)", "4+ (square)"]
     assert [r.hits for r in result.steps[0].rolls] == [2, 4]
+
+
+@pytest.mark.parametrize(("procedure", "options", "said"), [
+    ("fire", {"shooter": "Guards", "target": "Rifles"}, "Guards and Rifles are on the same side"),
+    ("fire", {"shooter": "Guards", "target": "guards", "target_type": "line"},
+     "Guards cannot fire at itself"),
+    ("artillery-fire", {"battery": "Battery", "target": "Rifles"},
+     "Battery and Rifles are on the same side"),
+    ("artillery-fire", {"battery": "Grande Batterie", "target": "Rifles",
+                        "behind": "Voltigeurs", "level_ground": True},
+     "Grande Batterie and Voltigeurs are on the same side"),
+])
+def test_fire_is_at_the_enemy_only(procedure, options, said):
+    with pytest.raises(NotAllowed, match=said):
+        play(procedure, options, "", ROSTER)
+
+
+def test_a_quick_lookup_may_not_fire_a_unit_at_itself():
+    with pytest.raises(NotAllowed, match="2nd Foot cannot fire at itself"):
+        play("fire", {"shooter": "2nd Foot: british inf figures=4", "target": "2nd foot",
+                      "target_type": "line"}, "")
 
 
 def test_a_given_target_type_overrides_the_roster():
