@@ -9,7 +9,7 @@ units is found on the roster, its locked units marked as such and the others as 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -53,6 +53,7 @@ def prepare_assault(options: Mapping[str, Any], roster: Roster | None,
     else:
         attackers = roster_stacks(options["attackers"], "attackers", roster)
         defenders = roster_stacks(options["defenders"], "defenders", roster)
+        opposed(attackers, defenders)
         attackers, defenders, firefight = locked_in(roster, attackers, defenders)
     assault = Assault(tuple(attackers), tuple(defenders), old_guard, firefight, pack,
                       fire_below=fire_below_of(settings))
@@ -69,6 +70,15 @@ def roster_stacks(text: str, where: str, roster: Roster) -> list[Stack]:
         _, situation = SITUATION_FIELDS.read_text(words, f"{where}: {unit.name}", names=False)
         stacks.append(engine_stack(unit, roster, situation))
     return stacks
+
+
+def opposed(ours: Sequence[Stack], theirs: Sequence[Stack]) -> None:
+    """In a battle, a stack acts against the enemy's: never a stack of its own side."""
+    for stack in ours:
+        friend = next((s for s in theirs if s.side and s.side == stack.side), None)
+        if friend is not None:
+            raise NotAllowed(f"{stack.name} and {friend.name} are on the same side "
+                             f"({stack.side}).", hint="Name the enemy's stacks.")
 
 
 def locked_in(roster: Roster, attackers: list[Stack], defenders: list[Stack]
@@ -193,8 +203,10 @@ def fire_below_of(settings: Mapping[str, Any]) -> FireBelowChart:
 
 def prepare_cavalry(options: Mapping[str, Any], roster: Roster | None,
                     settings: Mapping[str, Any]) -> Prepared:
-    charge = Assault(tuple(given_stacks(options, "chargers", roster, "Charger")),
-                     tuple(given_stacks(options, "targets", roster, "Target")),
+    chargers = given_stacks(options, "chargers", roster, "Charger")
+    targets = given_stacks(options, "targets", roster, "Target")
+    opposed(chargers, targets)
+    charge = Assault(tuple(chargers), tuple(targets),
                      pack=battle_pack(options, settings), cavalry=True,
                      spent=whole(options, "spent", 0, MAX_CHARGE_MP),
                      reached=flag(options, "reached", True, "the charge came adjacent to its "
@@ -217,6 +229,7 @@ def charging(options: Mapping[str, Any], key: str, roster: Roster | None,
                                hint="Its stack, with its Charge marker (`charge=charging`).")
         return ()
     chargers = tuple(given_stacks(options, key, roster, "Cavalry"))
+    opposed(chargers, [stack])
     if roster is not None:
         done = attempts_against(roster, stack.name, [c.name for c in chargers],
                                 event(chargers))

@@ -9,7 +9,7 @@ import pytest
 
 from rules.core.decisions import Undecided
 from rules.core.dice import ScriptedSource
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import Effect
 from rules.core.roster import GONE, Roster, RosterGeneral, RosterUnit
 from rules.labataille.battle import MELEE_SEGMENT, apply_effects, reminders
@@ -43,6 +43,27 @@ def run(options, board, rolled, answers=None):
     result = prepare("assault", options, board, {})(source)
     source.finish()
     return result
+
+
+CAVALRY = {"morale": 44, "melee": 18, "mp": 8, "arm": "cavalry"}
+
+
+@pytest.mark.parametrize(("procedure", "options", "said"), [
+    ("assault", {"attackers": "1/45e", "defenders": "2/45e"}, "1/45e and 2/45e"),
+    ("charge", {"attackers": "2/45e", "defenders": "1/45e"}, "2/45e and 1/45e"),
+    ("cavalry", {"chargers": "Cuirassiers", "targets": "2/45e", "spent": 2},
+     "Cuirassiers and 2/45e"),
+    ("square", {"stack": "1/45e", "distance": 2, "cavalry": "Cuirassiers"},
+     "Cuirassiers and 1/45e"),
+    ("reaction", {"reactor": "Lancers", "charger": "Cuirassiers"}, "Cuirassiers and Lancers"),
+])
+def test_in_a_battle_stacks_act_against_the_enemy_only(procedure, options, said):
+    board = roster()
+    board = replace(board, units=(*board.units,
+                                  RosterUnit("Cuirassiers", "French", CAVALRY, 4),
+                                  RosterUnit("Lancers", "French", CAVALRY, 4)))
+    with pytest.raises(NotAllowed, match=f"{said} are on the same side \\(French"):
+        prepare(procedure, options, board, {})
 
 
 def test_a_blank_result_starts_a_firefight_engagement_attackers_first():
