@@ -27,6 +27,7 @@ from bot.battles.decisions import (
     answer_in_lookup,
     ask_in_battle,
     ask_in_lookup,
+    check_given_ahead,
     refuse_while_waiting,
     waiting_question,
 )
@@ -301,9 +302,13 @@ def _move(ruleset: str, procedure: str, options: dict[str, Any], dice: str | Non
         return None
     check_ruleset(tx.battle.name, tx.battle.ruleset, ruleset, procedure)
     try:
-        return play_in_battle(tx, procedure, options, dice)
+        played = play_in_battle(tx, procedure, options, dice)
     except Paused as paused:
+        check_given_ahead(tx, paused.ahead)
         return ask_in_battle(tx, procedure, options, dice, paused)
+    # Written already, and rolled back with the rest if refused.
+    check_given_ahead(tx, played.resolution.ahead)
+    return played
 
 
 def _roster_read(conn: Connection, channel_id: int) -> RosterRead | None:

@@ -99,13 +99,15 @@ class Undecided(RulesError):
     ``set_aside`` is an answer given ahead that did not fit it, said beside the question."""
 
     def __init__(self, question: Question, steps: Sequence[Any] = (),
-                 set_aside: str | None = None, defaults: Sequence[str] = ()) -> None:
+                 set_aside: str | None = None, defaults: Sequence[str] = (),
+                 ahead: Sequence[Question] = ()) -> None:
         super().__init__(f"{question.text} ({', '.join(a.key for a in question.answers)})",
                          hint="Answer it with the buttons, or give `choices`.")
         self.question = question
         self.steps = tuple(steps)  # what the procedure had done before it asked
         self.set_aside = set_aside
         self.defaults = tuple(defaults)  # project defaults that decided what it had done
+        self.ahead = tuple(ahead)  # questions on the way that answers given ahead decided
 
 
 @dataclass
@@ -123,6 +125,13 @@ class Answers:
     in_order: list[str] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)  # questions answered so far, in order
     playing_on: bool = False
+    # The questions the bot asked and a player answered since (the rest were given ahead,
+    # with the command).
+    asked_for: frozenset[str] = frozenset()
+
+    def given_ahead(self, question: Question) -> bool:
+        """Whether the answer to ``question`` came with the command, not from its asking."""
+        return question.key not in self.asked_for
 
     def decide(self, question: Question) -> Answer:
         keyed = question.key in self.by_question
@@ -187,6 +196,7 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
         asked = Answers.read(options.get(ANSWERED), ANSWERED)
         answers.by_question |= asked.by_question
         answers.in_order += asked.in_order
+        answers.asked_for = frozenset(asked.by_question)
         # Played again (after an answer, or a GM's reroll or override): the command was
         # accepted long ago.
         answers.playing_on = options.get(ANSWERED) is not None

@@ -153,6 +153,9 @@ class Resolution:
     # Project defaults (values the rules text does not print) that decided this outcome:
     # said in the reply's footer.
     defaults: tuple[str, ...] = ()
+    # The questions that answers given ahead with the command decided: whose choice each
+    # was is the bot's to check (the log keeps the answers in the request, not these).
+    ahead: tuple[Question, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -223,6 +226,7 @@ class ResolutionBuilder:
     notes: list[str] = field(default_factory=list)
     defaults: list[str] = field(default_factory=list)
     answers: Answers = field(default_factory=Answers)  # the players' choices, as given
+    ahead: list[Question] = field(default_factory=list)  # decided by answers given ahead
 
     def step(self, title: str, outcome: str, *rolls: Roll) -> None:
         self.steps.append(Step(title=title, outcome=outcome, rolls=tuple(rolls)))
@@ -251,14 +255,18 @@ class ResolutionBuilder:
 
     def ask(self, question: Question, answers: Answers | None = None) -> Answer:
         """A player's choice; unanswered, the procedure stops here with what it has done."""
+        used = answers if answers is not None else self.answers
         try:
-            return (answers if answers is not None else self.answers).decide(question)
+            answer = used.decide(question)
         except Undecided as undecided:
             if undecided.set_aside is not None:
                 self.step("Choices given ahead", f"The answer given ahead, {undecided.set_aside}, "
                           f"does not fit “{question.text}”: it is asked instead.")
             raise Undecided(question, tuple(self.steps), undecided.set_aside,
-                            tuple(self.defaults)) from None
+                            tuple(self.defaults), tuple(self.ahead)) from None
+        if used.given_ahead(question):
+            self.ahead.append(question)
+        return answer
 
     def build(self, headline: str, severity: Severity) -> Resolution:
         return Resolution(
@@ -270,4 +278,5 @@ class ResolutionBuilder:
             effects=tuple(self.effects),
             notes=tuple(self.notes),
             defaults=tuple(self.defaults),
+            ahead=tuple(self.ahead),
         )

@@ -97,7 +97,8 @@ async def test_a_fire_at_will_battle_finds_either_apostrophe(battle_session):
     await played(battle_session, *FIRE_AT_WILL)
     charge = await reply(battle_session, '/charge fire-at-will target:"Barrell\'s" '
                                          'chargers:"Lochiel’s Camerons" dice:1 '
-                                         'choices:"counter_charge=Lochiel‘s Camerons"')
+                                         'choices:"counter_charge=Lochiel‘s Camerons"',
+                         user_id=GM_USER)
     assert charge.embeds[0]["title"] == "↔️ Barrell’s counter-charges Lochiel's Camerons"
     melee = await reply(battle_session, '/melee fire-at-will attackers:"Lochiel’s Camerons: '
                                         'charging" defenders:"Barrell\'s" dice:"6 1"')
@@ -158,7 +159,7 @@ async def test_a_tricorne_battle_reads_a_name_with_an_apostrophe_before_its_word
     message = await reply(battle_session,
                           '/melee tricorne attacker:"Lochiel\'s Camerons: cards=1" '
                           'defender:"Barrell’s" choices:"take_ground=stay" '
-                          'dice:"inf inf inf art saber"')
+                          'dice:"inf inf inf art saber"', user_id=GM_USER)
     assert not message.ephemeral, message.content
     assert message.embeds[0]["title"] == "💥 Lochiel's Camerons eliminates Barrell's"
     assert "+ 1 Command/Combat cards = 5 dice" in await full_text(battle_session, message)
@@ -170,11 +171,12 @@ async def test_tricorne_answers_and_lone_leaders_find_either_apostrophe(battle_s
     await played(battle_session, *TRICORNE)
     lone = await reply(battle_session, '/melee tricorne attacker:"Lochiel’s Camerons" '
                                        'defender:"Lord Ogilvy\'s" dice:"saber inf inf cav" '
-                                       'choices:"take_ground=stay"')
+                                       'choices:"take_ground=stay"', user_id=GM_USER)
     assert lone.embeds[0]["title"] == "💥 Lochiel's Camerons kills Lord Ogilvy’s", lone.content
     asked = await reply(battle_session,
                         '/melee tricorne attacker:"Lochiel’s Camerons" defender:"Barrell’s" '
-                        'choices:"take_ground=advance" dice:"inf inf inf inf  flag flag flag"')
+                        'choices:"take_ground=advance" dice:"inf inf inf inf  flag flag flag"',
+                        user_id=GM_USER)
     assert buttons(asked) == ["Attack Wolfe’s", "No bonus melee"]
     answered = await reply(battle_session, "/answer choice:\"Wolfe's\"", user_id=GM_USER)
     # The bonus melee against Wolfe's is rolled; the next question follows it.
@@ -201,7 +203,7 @@ async def test_le_baton_and_la_bataille_battles_find_either_apostrophe(battle_se
     assault = await reply(battle_session,
                           '/assault labataille attackers:"Ney’s 1/45e: distance=2" '
                           'defenders:"Wellington’s 52nd" dice:"44 52 5 33 41 55" choices:no',
-                          channel_id=CHANNEL + 1)
+                          channel_id=CHANNEL + 1, user_id=GM_USER)
     assert not assault.ephemeral, assault.content
     # The question's rolls so far name the units as typed.
     assert "**Ney's 1/45e fire** 🎲 33 vs 1:1 column" in text_of(assault)
@@ -257,7 +259,7 @@ async def test_answers_autocomplete_and_a_battle_ends_whichever_apostrophe(battl
     await played(battle_session, *TRICORNE)
     await reply(battle_session, '/melee tricorne attacker:"Lochiel’s Camerons" '
                                 'defender:"Barrell’s" choices:"take_ground=advance" '
-                                'dice:"inf inf inf inf  flag flag flag"')
+                                'dice:"inf inf inf inf  flag flag flag"', user_id=GM_USER)
     choices = await battle_session.autocomplete(["answer"], {"choice": "wolfe's"}, "choice",
                                                 **WHERE)
     assert [c["value"] for c in choices] == ["Wolfe’s"]

@@ -178,6 +178,25 @@ async def test_answers_given_ahead_play_through_without_asking(battle_session):
     assert lookup.embeds[0]["title"].endswith("Hussars stands: melee follows")
 
 
+async def test_answers_given_ahead_are_the_movers_own_choices_only(battle_session):
+    """The Rangers' player may not decide, in `choices`, whether the Hussars counter-charge:
+    that is the Hussars' player's choice; the GM may give it."""
+    await setup(battle_session)
+    before = await kinds(battle_session.client.db)
+    refused = await reply(battle_session, CHARGE + " choices:stand", user_id=OTHER)
+    assert refused.ephemeral
+    assert refused.content == (
+        f"⚠️ `choices` answers “Does Hussars counter-charge?”: that is Hussars' player's "
+        f"choice (<@{PLAYER}>), not yours. Leave that answer out of `choices`: the move asks "
+        "them when it gets there.")
+    assert await kinds(battle_session.client.db) == before
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    assert asked.content == f"<@{PLAYER}>, your answer:"
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    by_gm = await reply(battle_session, CHARGE + " choices:stand", user_id=GM_USER)
+    assert by_gm.embeds[0]["title"].endswith("Hussars stands: melee follows")
+
+
 async def test_le_baton_recall_asks_cavalry_that_need_not_roll(battle_session):
     asked = await reply(battle_session, '/recall le-baton unit:"Greys: british cav '
                                         'heavy-dragoons figures=6"', channel_id=CHANNEL + 2)

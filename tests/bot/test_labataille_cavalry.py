@@ -63,7 +63,8 @@ async def test_a_grand_charge_in_a_battle_one_attempt_per_charge(db):
                                        'dice:"35"')
         assert unnamed.ephemeral and "Name the charging cavalry in `cavalry`" in unnamed.content
         square = await reply(session, '/square labataille stack:"2nd Foot" distance:2 '
-                                      'cavalry:Hussars dice:"35" choices:"carre_result=D"')
+                                      'cavalry:Hussars dice:"35" choices:"carre_result=D"',
+                             user_id=GM_USER)
         assert square.embeds[0]["title"].endswith("2nd Foot is disordered")
         shown = text_of(await reply(session, "/battle show"))
         assert "2nd Foot's attempt against Hussars' charge" in shown

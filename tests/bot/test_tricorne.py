@@ -150,7 +150,8 @@ async def test_a_lone_leader_is_attacked_and_killed(battle_session):
     await setup(battle_session)
     result = await reply(battle_session,
                          '/melee tricorne attacker:"Black Watch" defender:Cope '
-                         'dice:"saber inf inf cav flag" choices:"take_ground=stay"')
+                         'dice:"saber inf inf cav flag" choices:"take_ground=stay"',
+                         user_id=GM_USER)
     assert result.embeds, result.content
     assert result.embeds[0]["title"] == "💥 Black Watch kills Cope"
     _, generals = await roster(battle_session.client.db)
@@ -172,7 +173,8 @@ async def test_settings_change_the_checks_and_are_checked_together(battle_sessio
     assert not done.ephemeral
     result = await reply(battle_session,
                          '/melee tricorne attacker:"Black Watch" defender:Fusiliers '
-                         'dice:"art art flag art art  flag flag flag" choices:take_ground=stay')
+                         'dice:"art art flag art art  flag flag flag" choices:take_ground=stay',
+                         user_id=GM_USER)
     text = await full_text(battle_session, result)
     assert "Fusiliers fails and loses 1 block" in text
     assert "routs off the field" not in text
@@ -221,7 +223,7 @@ async def test_a_leader_whose_unit_routs_is_left_alone_and_undo_puts_him_back(ba
     result = await reply(battle_session, '/melee tricorne attacker:Camerons '
                                          'defender:"Barrell\'s 4th Foot" '
                                          'dice:"flag art art art  cav cav cav  flag" '
-                                         'choices:"take_ground=stay"')
+                                         'choices:"take_ground=stay"', user_id=GM_USER)
     text = await full_text(battle_session, result)
     assert ("Cumberland survives and escapes alone toward the nearest friendly unit: a lone "
             "leader now that Barrell's 4th Foot is gone.") in text

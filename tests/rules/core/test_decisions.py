@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core.decisions import Answer, Answers, Question, Undecided, with_answer
+from rules.core.decisions import (
+    ANSWERED,
+    Answer,
+    Answers,
+    Question,
+    Undecided,
+    given_answers,
+    with_answer,
+)
 from rules.core.errors import InvalidInput
 from rules.core.outcomes import enumerate_outcomes
+from rules.core.records import ResolutionBuilder, Severity
 from rules.fire_at_will.commands import prepare
 
 QUESTION = Question("counter_charge", "Does the 42nd counter-charge?",
@@ -78,3 +87,18 @@ def test_the_walk_of_outcomes_branches_on_every_answer():
     stands = labels["Hussars stands: melee follows (no effect on units)"]
     assert stands.answers in {None, ("stand",)}
     assert len(labels) == 2
+
+
+def test_a_resolution_names_the_questions_its_answers_given_ahead_decided():
+    first = Question("first", "First?", (Answer("a", "A"),), unit="X")
+    second = Question("second", "Second?", (Answer("b", "B"),), unit="Y")
+    third = Question("third", "Third?", (Answer("c", "C"),))
+    # `first` was asked and answered; `second` came with the command; `third` nobody gave.
+    out = ResolutionBuilder("r", "p", answers=given_answers(
+        {"choices": "second=b", ANSWERED: "first=a"}))
+    out.ask(first)
+    out.ask(second)
+    with pytest.raises(Undecided) as stop:
+        out.ask(third)
+    assert stop.value.ahead == (second,)
+    assert out.build("done", Severity.NONE).ahead == (second,)
