@@ -16,6 +16,7 @@ from bot.battles.validate import (
 )
 from rules.core.dice import Face, parse_dice
 from rules.core.errors import InvalidInput
+from rules.core.registry import BattleRules
 from rules.core.roster import (
     GONE,
     MAX_STRENGTH,
@@ -115,14 +116,21 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
             attributes[field] = value
         row.attributes = attributes
     else:
-        names = ", ".join([*UNIT_COLUMNS, *(f.name for f in tx.rules.unit_fields.fields)])
+        names = ", ".join(unit_field_names(tx.rules))
         raise InvalidInput(f"`{field}` is not a unit field.", hint=f"Fields: {names}.")
 
 
+def unit_field_names(rules: BattleRules) -> list[str]:
+    """What `/gm set` sets on a unit: its columns, the rule set's words and its markers."""
+    return [*UNIT_COLUMNS, *(f.name for f in (*rules.unit_fields.fields,
+                                              *rules.marker_fields.fields))]
+
+
 def _is_word(tx: BattleTx, field: str) -> bool:
-    """One of the rule set's unit words (`morale`, `full`, `formation`)."""
-    return tx.rules.unit_fields.knows(f"{field}=x") or field in {
-        f.name for f in tx.rules.unit_fields.fields}
+    """One of the rule set's unit words (`morale`, `full`, `formation`) or markers
+    (`casualties`, `held`)."""
+    return field not in UNIT_COLUMNS and (tx.rules.unit_fields.knows(f"{field}=x")
+                                          or field in unit_field_names(tx.rules))
 
 
 def _check_unit(tx: BattleTx, row: Any, *, strength_set: bool = False) -> None:

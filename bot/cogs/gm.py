@@ -12,12 +12,12 @@ from bot.autocomplete import general_name_choices, unit_name_choices
 from bot.battles.actor import Actor
 from bot.battles.corrections import (
     GENERAL_FIELDS,
-    UNIT_COLUMNS,
     queue_dice,
     restore_unit,
     set_general_field,
     set_gm_role,
     set_unit_field,
+    unit_field_names,
 )
 from bot.battles.errors import BattleError, NotTheLast
 from bot.battles.play import rules_for
@@ -249,7 +249,7 @@ class GM(commands.Cog):
         ruleset = await self.store.ruleset(interaction.channel_id or 0)
         if ruleset is None:
             return []
-        names = [*UNIT_COLUMNS, *(f.name for f in rules_for(ruleset).unit_fields.fields)]
+        names = unit_field_names(rules_for(ruleset))
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
 
     @gm.command(name="restore", description="Bring a unit that is out of the battle back")

@@ -171,3 +171,24 @@ async def test_a_second_volley_says_its_loss_once(discord_session):
     # "takes 2 casualties" is the roster's "loses 2 figures": said once.
     assert "📋 4e Leger loses 2 figures (now 4) and has 4 casualties in all" in lines
     assert not any("takes 2 casualties" in line for line in lines), lines
+
+
+async def test_a_gm_sets_a_units_casualties_and_markers_and_the_rules_read_them(
+        battle_session):
+    await setup(battle_session)
+    set_casualties = await reply(battle_session, "/gm set unit:Buffs field:casualties value:3",
+                                 user_id=GM_USER)
+    assert set_casualties.content.startswith("🛠️ Buffs has 3 casualties in all (event #")
+    held = await reply(battle_session, "/gm set unit:Lanciers field:held value:yes",
+                       user_id=GM_USER)
+    assert held.content.startswith("🛠️ Lanciers is held (failed recall)")
+    bad = await reply(battle_session, "/gm set unit:Buffs field:casualties value:-1",
+                      user_id=GM_USER)
+    assert bad.ephemeral and "`casualties` cannot be -1" in bad.content
+    units = await roster(battle_session)
+    assert (units["Buffs"].attributes["casualties"], units["Lanciers"].attributes["held"]) == (
+        3, True)
+    # Conscripts pass on 4 or less; 3 casualties take one off: a 4 now fails.
+    check = await reply(battle_session, '/morale le-baton unit:Buffs phase:9 dice:"4"')
+    assert check.embeds[0]["title"] == "↔️ Buffs fails by 1: stands still"
+    assert "vs 3 or less (conscript 4 −1 3 casualties (−1 per 3))" in text_of(check)
