@@ -26,7 +26,7 @@ from bot.battles.errors import BattleError
 from bot.battles.json_file import read_json_object
 from bot.battles.play import play_settings
 from bot.battles.store import TABLES, roster_engagement, roster_general, roster_unit
-from bot.battles.validate import MAX_NAME, NOT_IN_NAMES, check_side
+from bot.battles.validate import MAX_NAME, NOT_IN_NAMES, check_side, unseen_character
 from bot.battles.views import (
     BattleRecord,
     EngagementRecord,
@@ -259,6 +259,9 @@ def _check_battle(battle: dict[str, Any], rules: BattleRules) -> None:
     name = battle["name"]
     if not name.strip():
         raise Refused(where, "it has no name.")
+    if unseen_character(name):
+        raise Refused(where, f"its name holds a character that cannot be seen "
+                             f"({unseen_character(name)}).")
     _one_of(battle["status"], BATTLE_STATUSES, where, "status")
     for key in ("created_by", "gm_role_id"):
         _within(battle[key], SNOWFLAKE, where, key, IMPORT_HINT)
@@ -325,7 +328,7 @@ def _check_charts(charts: Any, rules: BattleRules) -> dict[str, Any] | None:
 
 def _check_name(name: str, where: str) -> None:
     if (name != " ".join(name.split()) or not name or len(name) > MAX_NAME
-            or any(c in name for c in NOT_IN_NAMES)):
+            or any(c in name for c in NOT_IN_NAMES) or unseen_character(name)):
         raise Refused(where, f"`{name}` cannot be a name.",
                       hint=f"Names are 1 to {MAX_NAME} characters, without ; : or \".")
 

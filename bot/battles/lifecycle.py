@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
-from bot.battles.validate import read_sides
+from bot.battles.validate import check_battle_name, read_sides
 from bot.battles.views import BattleRecord, record
 from bot.storage.models import Battle, utcnow
 from rules.core.names import name_key
@@ -28,7 +28,7 @@ def start_battle(tx: BattleTx, ruleset: str, name: str, sides: str | None,
     assert rules is not None
     phases = rules.phases
     battle = tx.add(Battle(channel_id=channel_id, guild_id=guild_id, ruleset=ruleset,
-                           name=name.strip(), created_by=created_by,
+                           name=check_battle_name(name), created_by=created_by,
                            sides=read_sides(sides) if sides is not None else None,
                            phase=phases[0] if phases else None, settings={}, dice_queue=[],
                            turn=1, last_seq=0, status="active"))

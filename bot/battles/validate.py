@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
@@ -16,6 +17,37 @@ MAX_SIDE = 32
 MAX_NAME = 64
 # What the unit notation reads as the end of a name, of a unit, or as a quote.
 NOT_IN_NAMES = ';:"'
+# Characters a name may hold though they show nothing themselves: the joiner inside emoji
+# (🏴‍☠️) and the tags of a flag such as Scotland's.
+_SHOWN_WITH_OTHERS = {"\u200d", *map(chr, range(0xE0020, 0xE0080))}
+
+
+def unseen_character(text: str) -> str | None:
+    """A character of ``text`` that cannot be seen (``U+200B``): a zero-width space, a soft
+    hyphen, a control or a right-to-left override would make two names that look alike, or
+    turn the rest of a log line around."""
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf") and char not in _SHOWN_WITH_OTHERS:
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def check_seen(text: str, what: str) -> None:
+    """Refuses ``what`` (a name, a side) holding a character nobody can see."""
+    unseen = unseen_character(text)
+    if unseen is not None:
+        raise BattleError(f"{what.capitalize()} holds a character that cannot be seen "
+                          f"({unseen}).", hint="Type it again: text pasted from elsewhere can "
+                                               "carry one.")
+
+
+def check_battle_name(name: str) -> str:
+    """A battle's name as it is kept: without spaces around it, not blank, all seen."""
+    name = name.strip()
+    if not name:
+        raise BattleError("A battle needs a name.", hint="e.g. `name:\"Plains of Abraham\"`.")
+    check_seen(name, "the battle's name")
+    return name
 
 
 def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
@@ -33,6 +65,7 @@ def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
         raise BattleError(f"`{name}` cannot be a name.",
                           hint=f"Use 1 to {MAX_NAME} characters, without ; : or \" "
                                "(an apostrophe is fine).")
+    check_seen(name, f"the {kind}'s name")
     taken = {u.name_key: u.name for u in tx.unit_rows()}
     taken |= {g.name_key: g.name for g in tx.general_rows()}
     taken.pop(renaming, None)
@@ -54,6 +87,7 @@ def check_side(side: str) -> str:
     side = " ".join(side.split())
     if not side or len(side) > MAX_SIDE:
         raise BattleError(f"A side is 1 to {MAX_SIDE} characters, e.g. British or French.")
+    check_seen(side, "a side")
     return side
 
 

@@ -32,6 +32,7 @@ from bot.battles.lifecycle import (
     start_battle,
 )
 from bot.battles.service import BattleStore, Command
+from bot.battles.validate import check_battle_name
 from bot.buttons import press
 from bot.cogs.lookups import asking_again
 from bot.render.battle import (
@@ -134,8 +135,8 @@ class Battles(commands.Cog):
         async def work() -> Reply:
             command = Command.of(interaction, "/battle start")
             where = ""
-            if thread:
-                opened = await open_battle_thread(interaction, name.strip() or name)
+            if thread:  # a thread is opened for a battle that can start
+                opened = await open_battle_thread(interaction, check_battle_name(name))
                 # The battle belongs to the thread: its commands are sent there.
                 command = replace(command, channel_id=opened.id)
                 where = f"Played in {opened.mention}: there, "
@@ -143,10 +144,11 @@ class Battles(commands.Cog):
             battle = await self.store.apply(
                 command, "/battle start",
                 lambda tx: start_battle(tx, ruleset.value, name, sides, channel, guild, user))
-            sides_line = f"Sides: {' and '.join(battle.sides)}\n" if battle.sides else ""
+            sides_line = (f"Sides: {' and '.join(escape(s) for s in battle.sides)}\n"
+                          if battle.sides else "")
             add = "add" if where else "Add"
             return notice(
-                f"⚔️ Battle started: {battle.name}",
+                f"⚔️ Battle started: {escape(battle.name)}",
                 f"{ruleset.name} · {turn_line(battle)}\nGM: {interaction.user.mention}\n"
                 f"{sides_line}"
                 f"{where}{add} units with `/unit add`, generals with `/general add`; "

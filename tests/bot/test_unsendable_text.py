@@ -96,3 +96,30 @@ async def test_a_refusal_quoting_such_text_still_reaches_the_player(discord_sess
     await keep_as_before(discord_session, data)
     refused = await reply(discord_session, "/battle charts")
     assert refused.ephemeral and "unknown key `\\udfff`" in refused.content
+
+
+async def test_names_and_sides_holding_a_character_nobody_sees_are_refused(battle_session):
+    """A zero-width space, a soft hyphen or a right-to-left override would make a name that
+    looks like another, or turn a log line around; the joiner and the tags of a flag emoji
+    are part of what is seen."""
+    for line, said in [
+        ('/battle start ruleset:fire-at-will name:"\u200b"', "The battle's name"),
+        ('/battle start ruleset:fire-at-will name:Z sides:"British, Fr\u202eench"', "A side"),
+    ]:
+        refused = await reply(battle_session, line, user_id=GM_USER)
+        assert refused.ephemeral and refused.content.startswith(f"⚠️ {said} holds"), line
+    started = await reply(battle_session, '/battle start ruleset:fire-at-will name:"Z <@1>"',
+                          user_id=GM_USER)
+    assert started.embeds[0]["title"] == "⚔️ Battle started: Z <@1\\>"
+    for name, unseen in [("A\u200b", "U+200B"), ("A\u00adB", "U+00AD"), ("\u202eEvil", "U+202E")]:
+        refused = await reply(battle_session, f'/unit add side:British name:"{name}" '
+                                              'words:inf strength:3', user_id=GM_USER)
+        assert refused.content == (
+            f"⚠️ The unit's name holds a character that cannot be seen ({unseen}). Type it "
+            "again: text pasted from elsewhere can carry one."), refused.content
+    for name in ("🏴\u200d☠️ Pirates", "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074"
+                 "\U000e007f Scots"):
+        added = await reply(battle_session, f'/unit add side:British name:"{name}" '
+                                            'words:inf strength:3', user_id=GM_USER)
+        assert not added.ephemeral, added.content
+    assert "2 units" in text_of(await reply(battle_session, "/battle show"))
