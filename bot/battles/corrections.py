@@ -11,7 +11,9 @@ from bot.battles.store import BattleTx, roster_general, roster_unit
 from bot.battles.validate import (
     battle_side,
     check_commander,
+    check_general_command,
     check_new_name,
+    check_unit_command,
     general_value_bounds,
 )
 from rules.core.dice import Face, parse_dice
@@ -79,6 +81,8 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     tx.touch(row)
     field = field.strip().lower()
     _set_unit_field(tx, row, field, value)
+    if field in ("side", "commander"):
+        check_unit_command(tx, row)
     back = field == "status" and row.status != GONE  # restored by hand
     if field == "strength" or back or _is_word(tx, field):
         _check_unit(tx, row, strength_set=field == "strength")
@@ -181,6 +185,8 @@ def set_general_field(tx: BattleTx, general: str, field: str,
                          else (tx.unit_row(value)).name)
     else:
         row.side = battle_side(tx, value)
+    if field in ("unit", "side"):
+        check_general_command(tx, row)
     changes = describe_changes(general_changes(before, roster_general(row)))
     if not changes:
         raise BattleError(f"{row.name}'s {field} is already {value}.")

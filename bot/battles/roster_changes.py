@@ -13,6 +13,8 @@ from bot.battles.validate import (
     check_commander,
     check_general_value,
     check_new_name,
+    check_same_side,
+    check_unit_command,
     check_wounds,
 )
 from bot.storage.models import General, Unit
@@ -97,6 +99,8 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
         row.name = check_new_name(tx, rename, renaming=row.name_key)
         row.name_key = name_key(row.name)
         tx.unit_renamed_or_gone(old_name, row.name)
+    if side is not None or commander is not None:
+        check_unit_command(tx, row)
     changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
     if not changes:
         raise BattleError(f"Nothing to change on {row.name}.",
@@ -126,10 +130,8 @@ def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: in
     general_name = check_new_name(tx, name, kind="general")
     unit_row = tx.unit_row(unit) if unit else None
     general_side = battle_side(tx, side)
-    if unit_row is not None and name_key(unit_row.side) != name_key(general_side):
-        raise BattleError(f"{general_name} is {general_side} and {unit_row.name} is "
-                          f"{unit_row.side}: a general takes the field with a unit of his "
-                          "own side.", hint="Give his side, or one of his side's units.")
+    if unit_row is not None:
+        check_same_side(general_name, general_side, unit_row)
     with_unit = unit_row.name if unit_row is not None else None
     row = tx.add(General(battle_id=battle.id, name=general_name,
                          name_key=name_key(general_name), side=general_side,

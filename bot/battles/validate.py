@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from typing import Any
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
@@ -73,6 +74,35 @@ def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
         raise BattleError(f"There is already a unit or general called {taken[name_key(name)]} "
                           "in this battle.", hint="Pick another name, or edit the existing one.")
     return name
+
+
+def check_same_side(general: str, side: str, unit: Any) -> None:
+    """A general (``general``, of ``side``) is with, or commands, units of his side only."""
+    if name_key(side) != name_key(unit.side):
+        raise BattleError(f"{general} is {side} and {unit.name} is {unit.side}: a "
+                          "general takes the field with a unit of his own side.",
+                          hint="Give his side, or one of his side's units.")
+
+
+def check_unit_command(tx: BattleTx, unit: Any) -> None:
+    """The unit as a command leaves it: its commander and the generals with it of its side."""
+    if unit.commander is not None:
+        commander = next((g for g in tx.general_rows()
+                          if g.name_key == name_key(unit.commander)), None)
+        if commander is not None:
+            check_same_side(commander.name, commander.side, unit)
+    for general in tx.general_rows():
+        if general.unit_name and name_key(general.unit_name) == unit.name_key:
+            check_same_side(general.name, general.side, unit)
+
+
+def check_general_command(tx: BattleTx, general: Any) -> None:
+    """The general as a command leaves him: the unit he is with, and the units he commands,
+    of his side."""
+    for unit in tx.unit_rows():
+        if (general.unit_name and unit.name_key == name_key(general.unit_name)) or (
+                unit.commander and name_key(unit.commander) == general.name_key):
+            check_same_side(general.name, general.side, unit)
 
 
 def check_commander(tx: BattleTx, commander: str | None) -> str | None:

@@ -112,19 +112,20 @@ async def test_a_fire_at_will_battle_finds_either_apostrophe(battle_session):
 
 async def test_roster_and_gm_commands_find_either_apostrophe(battle_session):
     await played(battle_session, *FIRE_AT_WILL,
+                 '/unit add side:Jacobite name:"Ogilvy’s" words:"inf morale=4" strength:4',
                  '/unit edit unit:"Lochiel’s Camerons" commander:"Lord George’s"',
                  '/gm set unit:"Barrell\'s" field:strength value:3',
-                 '/gm general general:"Lord George’s" field:unit value:"Barrell\'s"',
+                 '/gm general general:"Lord George’s" field:unit value:"Ogilvy\'s"',
                  '/gm set unit:"Barrell\'s" field:status value:gone',
                  '/gm restore unit:"Barrell\'s"')
     units, generals = await roster(battle_session)
     assert units["Lochiel's Camerons"].commander == "Lord George's"
     assert (units["Barrell’s"].strength, units["Barrell’s"].status) == (3, "active")
-    assert generals["Lord George's"].unit_name == "Barrell’s"
+    assert generals["Lord George's"].unit_name == "Ogilvy’s"
     await played(battle_session, '/general remove name:"Lord George’s"',
                  '/unit remove unit:"Barrell\'s"')
     units, generals = await roster(battle_session)
-    assert set(units) == {"Lochiel's Camerons"} and generals == {}
+    assert set(units) == {"Lochiel's Camerons", "Ogilvy’s"} and generals == {}
 
 
 async def test_a_name_is_taken_whichever_apostrophe_and_may_be_spelled_anew(battle_session):

@@ -113,3 +113,32 @@ async def test_a_gm_setting_a_side_is_held_to_the_battles_sides(discord_session)
     moved = await gm(discord_session, '/gm set unit:"2nd Foot" field:side value:french')
     assert not moved.ephemeral
     assert (await stored(discord_session))[1]["2nd Foot"] == "French"
+
+
+async def test_no_edit_puts_a_general_with_or_over_a_unit_of_the_other_side(battle_session):
+    for line in [START + ' sides:"British, French"',
+                 f"/unit add side:British name:U14 {INF}", f"/unit add side:French name:Fr {INF}",
+                 "/general add name:Montcalm side:French unit:Fr",
+                 "/general add name:Wolfe side:British"]:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    before = await battle_session.client.db.run(lambda conn: conn.exec_driver_sql(
+        "select count(*) from events").scalar())
+    for line, said in [
+        ("/unit edit unit:U14 commander:Montcalm", "Montcalm is French and U14 is British"),
+        ("/gm set unit:U14 field:commander value:Montcalm", "Montcalm is French and U14 is "
+                                                            "British"),
+        ("/gm general general:Wolfe field:unit value:Fr", "Wolfe is British and Fr is French"),
+        ("/gm general general:Montcalm field:side value:British", "Montcalm is British and Fr "
+                                                                   "is French"),
+        ("/gm set unit:Fr field:side value:British", "Montcalm is French and Fr is British"),
+        ("/unit edit unit:Fr side:British", "Montcalm is French and Fr is British"),
+    ]:
+        refused = await reply(battle_session, line, user_id=GM_USER)
+        assert refused.ephemeral and refused.content.startswith(f"⚠️ {said}: a general takes "
+                                                                "the field with a unit of his "
+                                                                "own side."), (line, refused)
+    after = await battle_session.client.db.run(lambda conn: conn.exec_driver_sql(
+        "select count(*) from events").scalar())
+    assert after == before
+    done = await reply(battle_session, "/unit edit unit:U14 commander:Wolfe", user_id=GM_USER)
+    assert done.content.startswith("✏️ U14 is now commanded by Wolfe")
