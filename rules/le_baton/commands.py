@@ -15,8 +15,8 @@ from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
 from rules.core.notation import refuse_roster_word, roster_entry
 from rules.core.records import Resolution
-from rules.core.roster import Roster
-from rules.le_baton.battle import PHASES, engine_unit
+from rules.core.roster import Roster, name_key
+from rules.le_baton.battle import MELEE, PHASES, engine_unit
 from rules.le_baton.charge import ChargeSituation, resolve_charge
 from rules.le_baton.fire import (
     ArtilleryTarget,
@@ -127,7 +127,20 @@ def prepare_artillery(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
                                                level_ground=level)
 
 
+def _melee_opponent(unit: Unit, roster: Roster) -> str | None:
+    """The one unit ``unit`` is locked in melee with on the roster, if one."""
+    melee = roster.engaged(unit.name, MELEE)
+    if melee is None:
+        return None
+    first, other = melee.sides
+    facing = other if any(name_key(n) == name_key(unit.name) for n in first) else first
+    return facing[0] if len(facing) == 1 else None
+
+
 def _situation(o: Mapping[str, Any], unit: Unit, roster: Roster | None) -> Situation:
+    # In a battle the unit's melee names its opponent when the command does not.
+    if roster is not None and not o.get("opponent"):
+        o = {**o, "opponent": _melee_opponent(unit, roster)}
     opponent = o.get("opponent") or "the enemy"
     infantry = None
     if roster is not None and o.get("opponent"):

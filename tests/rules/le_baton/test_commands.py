@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from rules.core.decisions import Undecided
 from rules.core.dice import ScriptedSource
+from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.roster import Roster, RosterGeneral, RosterUnit
 from rules.le_baton import RULESET_ENTRY
@@ -297,3 +301,15 @@ def test_a_json_request_resolves_through_the_registry():
                                "quality": "conscript", "charge_marker": True}})
     assert result.headline == "Lancers fails recall: 1 casualty, held"
     assert result.to_dict()["effects"][0]["text"] == "Lancers takes 1 casualty"
+
+
+def test_in_a_battle_the_melee_names_the_opponent_a_losing_unit_leaves_its_choice_to():
+    board = replace(ROSTER, engagements=(Engagement("melee", (("45e Ligne",), ("Guards",))),))
+    with pytest.raises(Undecided) as asked:
+        play("morale", {"unit": "45e Ligne", "phase": 7}, "6", board)
+    question = asked.value.question
+    assert (question.key, question.unit, question.by) == (
+        "free_formation_change", "Guards", "opponent")
+    # Without a melee on the roster nobody is named, and nobody is asked.
+    result = play("morale", {"unit": "45e Ligne", "phase": 7}, "6", ROSTER)
+    assert result.headline == "45e Ligne fails by 1: falls back into line"
