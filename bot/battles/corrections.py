@@ -18,6 +18,7 @@ from bot.battles.validate import (
 )
 from rules.core.dice import Face, parse_dice
 from rules.core.errors import InvalidInput
+from rules.core.notation import possessive
 from rules.core.registry import BattleRules
 from rules.core.roster import (
     GONE,
@@ -88,7 +89,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
         _check_unit(tx, row, strength_set=field == "strength")
     changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
     if not changes:
-        raise BattleError(f"{row.name}'s {field} is already {value}.")
+        raise BattleError(f"{possessive(row.name)} {field} is already {value}.")
     event = tx.record("gm_set", "GM set " + "; ".join(changes))
     return changes, event.seq
 
@@ -189,7 +190,7 @@ def set_general_field(tx: BattleTx, general: str, field: str,
         check_general_command(tx, row)
     changes = describe_changes(general_changes(before, roster_general(row)))
     if not changes:
-        raise BattleError(f"{row.name}'s {field} is already {value}.")
+        raise BattleError(f"{possessive(row.name)} {field} is already {value}.")
     event = tx.record("gm_set", "GM set " + "; ".join(changes))
     return changes, event.seq
 

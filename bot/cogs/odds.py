@@ -26,6 +26,7 @@ from bot.render.resolution import to_discord
 from bot.respond import Reply, answer
 from bot.rulesets import RuleSetCommands
 from bot.workers import OutcomeJob, OutcomeWorker
+from rules.core.notation import possessive
 
 DICE_IGNORED = "Dice typed in are not used."
 QUEUED = ("The GM has queued dice: the next move rolls them, whatever these odds say "
@@ -65,7 +66,7 @@ class OddsLookups(Lookups):
                 command = interaction.command.qualified_name if interaction.command else ""
                 check_ruleset(read.battle.name, read.battle.ruleset, ruleset,
                               command.rsplit(" ", 1)[0])
-                notes = [f"On {read.battle.name}'s roster"]
+                notes = [f"On {possessive(read.battle.name)} roster"]
                 if read.charts:
                     notes.append("read on its chart pack (`/battle charts` shows it)")
                 if read.battle.dice_queue:

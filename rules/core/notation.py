@@ -175,7 +175,8 @@ def _after_name(text: str, name: str, rest: str, where: str, *, several: bool, w
         return InvalidInput(f"{where}: `{echo(text)}` holds more than one unit.",
                             hint=_list_hint(text, f"{name}; {rest}", several))
     if not words:
-        return InvalidInput(f"{where}: nothing goes after {name}'s name here (`{echo(rest)}`).",
+        return InvalidInput(f"{where}: nothing goes after {possessive(name)} name here "
+                            f"(`{echo(rest)}`).",
                             hint="Give the situation with the command's own options.")
     return InvalidInput(
         f"{where}: put a colon after the unit's name: `{echo(name)}: {echo(rest)}`.",
@@ -197,7 +198,7 @@ def refuse_roster_word(word: str, unit: str, where: str, described: Vocabulary,
     this fight's words, which may share a spelling with the unit's own."""
     if described.knows(word) and not (allowed is not None and allowed.knows(word)):
         raise InvalidInput(
-            f"{where}: `{word}` describes the {what} itself, and {unit}'s comes from the "
+            f"{where}: `{word}` describes the {what} itself, and {possessive(unit)} comes from the "
             "battle's roster.",
             hint=f"Change it with `/unit edit unit:{option_value(unit)}`, or drop the word.")
 

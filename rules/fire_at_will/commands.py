@@ -17,6 +17,7 @@ from rules.core.defaults import asking, dispatcher
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field
+from rules.core.notation import possessive
 from rules.core.prepared import with_roll_groups
 from rules.core.records import Resolution
 from rules.core.roster import Roster
@@ -52,7 +53,7 @@ def _refuse_roster_options(options: Mapping[str, Any], names: tuple[str, ...], u
     given = [n for n in names if options.get(n) not in (None, False)]
     if given:
         raise InvalidInput(
-            f"In a battle, {unit}'s {', '.join(given)} come from the roster.",
+            f"In a battle, {possessive(unit)} {', '.join(given)} come from the roster.",
             hint=f"Drop {' and '.join(given)}, or change the unit with `/unit edit`.",
         )
 

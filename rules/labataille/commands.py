@@ -147,7 +147,8 @@ def order_sides(given: Any) -> tuple[tuple[str, int], tuple[str, int]]:
                            'like {"French": 3, "British": 2}.')
     for side, count in pairs:
         if isinstance(count, bool) or not isinstance(count, int):
-            raise InvalidInput(f"`sides`: {side}'s number of assaults must be a whole number.")
+            raise InvalidInput(f"`sides`: {possessive(side)} number of assaults must be a "
+                               "whole number.")
     (first, first_count), (second, second_count) = pairs
     return (str(first), first_count), (str(second), second_count)
 

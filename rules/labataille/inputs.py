@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
+from rules.core.notation import possessive
 from rules.core.unit_input import UnitReader
 from rules.labataille.units import (
     MAX_INCREMENTS,
@@ -90,7 +91,7 @@ SITUATION_FIELDS = FieldSet(SITUATION)
 
 def build_stack(name: str, values: Mapping[str, Any], where: str) -> Stack:
     if "morale" not in values:
-        raise InvalidInput(f"{where}: give {name}'s morale (`morale=34`).",
+        raise InvalidInput(f"{where}: give {possessive(name)} morale (`morale=34`).",
                            hint="Its printed morale, a d66 value from 11 to 66.")
     morale = values["morale"]
     if morale % 10 not in range(1, 7):

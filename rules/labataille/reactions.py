@@ -15,6 +15,7 @@ from dataclasses import replace
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D66, DiceSource, d66_add, d66_band, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.notation import possessive
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import Assault, Run
 from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, check_recall, recall
@@ -185,9 +186,9 @@ def accepting(out: ResolutionBuilder, reactor: Stack, chargers: tuple[Stack, ...
         return chargers[0]
     out.step("a. Reaction Charge", f"{reactor.name} passes: in a Grand Charge at least one "
              "charging stack must accept the Reaction Charge.", roll)
-    question = Question("accepts", f"Which charging stack accepts {reactor.name}'s Reaction "
-                        "Charge?", tuple(Answer(str(n), c.name) for n, c in
-                                         enumerate(chargers, start=1)),
+    question = Question("accepts", f"Which charging stack accepts "
+                        f"{possessive(reactor.name)} Reaction Charge?",
+                        tuple(Answer(str(n), c.name) for n, c in enumerate(chargers, start=1)),
                         by="attacker", unit=chargers[0].name)
     return chargers[int(out.ask(question).key) - 1]
 

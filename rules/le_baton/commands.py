@@ -13,7 +13,7 @@ from rules.core.defaults import asking
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
-from rules.core.notation import refuse_roster_word, roster_entry
+from rules.core.notation import possessive, refuse_roster_word, roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
 from rules.le_baton.battle import MELEE, PHASES, engine_unit
@@ -75,7 +75,8 @@ def _reject_roster_words(words: str, unit: str, where: str, melee: bool) -> None
     for word in words.split():
         refuse_roster_word(word, unit, where, UNIT)
         if not melee:
-            raise InvalidInput(f"{where}: nothing goes after {unit}'s name here (`{word}`).",
+            raise InvalidInput(f"{where}: nothing goes after {possessive(unit)} name here "
+                               f"(`{word}`).",
                                hint="Give the situation with the command's own options.")
 
 

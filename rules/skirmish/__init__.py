@@ -18,7 +18,7 @@ from rules.core.defaults import RosterWords, apply_effects, asking, dispatcher, 
 from rules.core.dice import D6Pool, DiceSource, Reading, TwoD6, plain_readings, pool_readings
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
-from rules.core.notation import roster_entry
+from rules.core.notation import possessive, roster_entry
 from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity, effect_kinds
 from rules.core.registry import BattleRules, HelpTopic, Prepared, RuleSet, UnitWords
 from rules.core.roster import GONE, Roster, RosterUnit
@@ -40,7 +40,7 @@ class Unit:
 
 def build(name: str, values: Mapping[str, Any], where: str) -> Unit:
     if "stands" not in values or "morale" not in values:
-        raise InvalidInput(f"{where}: give {name}'s stands and morale.",
+        raise InvalidInput(f"{where}: give {possessive(name)} stands and morale.",
                            hint="e.g. `Rangers: stands=4 morale=7`.")
     return Unit(name, STANDS.convert(values["stands"], where), values["morale"])
 

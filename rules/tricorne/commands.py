@@ -16,7 +16,13 @@ from typing import Any
 from rules.core.defaults import asking, dispatcher
 from rules.core.errors import InvalidInput
 from rules.core.fields import split_units
-from rules.core.notation import refuse_roster_word, roster_entry, split_name, unquoted
+from rules.core.notation import (
+    possessive,
+    refuse_roster_word,
+    roster_entry,
+    split_name,
+    unquoted,
+)
 from rules.core.records import Resolution
 from rules.core.roster import ACTIVE, Roster, name_key
 from rules.tricorne.battle import engine_unit, lone_leader
@@ -108,7 +114,7 @@ def check_sides(attacker: Unit, others: list[Unit]) -> None:
     same = [u.name for u in others if name_key(u.side) == name_key(attacker.side)]
     if same:
         raise InvalidInput(f"{', '.join(same)} {'is' if len(same) == 1 else 'are'} on "
-                           f"{attacker.name}'s side ({attacker.side}).",
+                           f"{possessive(attacker.name)} side ({attacker.side}).",
                            hint="Melee an enemy unit.")
 
 

@@ -64,7 +64,7 @@ async def test_odds_in_a_battle_use_its_roster_and_write_nothing(discord_session
     # Sides A and B of the roster, each of one unit, named by it.
     assert message.embeds[0]["title"].startswith("🎯 Odds: Artois wins 42% · ")
     assert "Expected losses: Grenadiers 0.69 SP, Artois 0.69 SP" in text
-    assert "On Odds's roster" in text
+    assert "On Odds' roster" in text
     assert "Dice typed in are not used." in text
     async with discord_session.client.db.transaction() as session:
         assert await session.scalar(select(Battle.last_seq)) == 3  # no event logged

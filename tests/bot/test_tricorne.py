@@ -88,7 +88,7 @@ async def test_bad_input_is_refused_with_how_to_fix_it(discord_session, battle_s
     assert typo.ephemeral and "Did you mean `highland`?" in typo.content
     await setup(battle_session)
     same = await reply(battle_session, '/melee tricorne attacker:Dragoons defender:Fusiliers')
-    assert same.ephemeral and "Fusiliers is on Dragoons's side" in same.content
+    assert same.ephemeral and "Fusiliers is on Dragoons' side" in same.content
     own = await reply(battle_session, '/melee tricorne attacker:"Black Watch: grenadier" '
                                       'defender:Fusiliers')
     assert own.ephemeral and "comes from the battle's roster" in own.content

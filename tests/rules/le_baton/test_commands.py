@@ -268,7 +268,7 @@ def test_unit_description_words_are_refused_in_a_battle():
     with pytest.raises(InvalidInput) as error:
         play("melee", {"attacker": "Voltigeurs: elite", "defender": "Guards"}, "", ROSTER)
     assert str(error.value) == (
-        "attacker: `elite` describes the unit itself, and Voltigeurs's comes from the battle's "
+        "attacker: `elite` describes the unit itself, and Voltigeurs' comes from the battle's "
         "roster. Change it with `/unit edit unit:Voltigeurs`, or drop the word.")
 
 
@@ -276,7 +276,7 @@ def test_situation_words_are_only_for_melees():
     with pytest.raises(InvalidInput) as error:
         play("fire", {"shooter": "Guards: defensive-terrain", "target": "45e Ligne"}, "",
              ROSTER)
-    assert str(error.value) == ("shooter: nothing goes after Guards's name here "
+    assert str(error.value) == ("shooter: nothing goes after Guards' name here "
                                 "(`defensive-terrain`). Give the situation with the command's "
                                 "own options.")
 

@@ -69,7 +69,7 @@ def test_json_reads_as_the_command_does():
                       "defender": VOLTIGEURS, "answers": {"fall_back": "test"},
                       "dice": "5 4 1 2 6 3 2 4 5"})
     assert result.to_dict()["effects"][-1]["text"] == "Voltigeurs breaks and leaves the battle"
-    with pytest.raises(InvalidInput, match="give Rangers's stands and morale"):
+    with pytest.raises(InvalidInput, match="give Rangers' stands and morale"):
         resolve({"ruleset": "skirmish", "procedure": "melee", "attacker": "Rangers: morale=7",
                  "defender": VOLTIGEURS, "dice": "1"})
 
