@@ -58,17 +58,19 @@ def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
 
 
 def queue_dice(tx: BattleTx, dice: str | None, clear: bool) -> list[Face]:
-    """Add faces to the dice queue (or empty it); the queue as it now stands. Neither: the
-    queue as it is, changing nothing."""
+    """Add faces to the dice queue (``clear``: in place of what it held, or nothing); the
+    queue as it now stands. Neither: the queue as it is, changing nothing."""
     battle = tx.require_gm("queue dice")
-    if not clear and not (dice and dice.strip()):
+    given = bool(dice and dice.strip())
+    if not clear and not given:
         return list(battle.dice_queue or [])
-    faces = [] if clear else parse_dice(dice or "", tx.rules.dice_faces)
+    faces = parse_dice(dice or "", tx.rules.dice_faces) if given else []
     tx.touch(battle)
-    battle.dice_queue = [] if clear else [*battle.dice_queue, *faces]
+    battle.dice_queue = [*([] if clear else battle.dice_queue), *faces]
     queued = len(battle.dice_queue)
-    summary = "GM cleared the dice queue" if clear else (
-        f"GM queued {len(faces)} dice ({queued} waiting)")
+    summary = "GM cleared the dice queue" if clear and not faces else (
+        f"GM {'replaced the dice queue with' if clear else 'queued'} {len(faces)} dice "
+        f"({queued} waiting)")
     tx.record("dice_queue", summary)
     return list(battle.dice_queue)
 

@@ -214,7 +214,7 @@ class GM(commands.Cog):
 
     @gm.command(name="dice", description="Queue dice for the next rolls here, or show the queue")
     @app_commands.describe(dice="Faces to use next, in order, e.g. `6 6 1` (none: show the "
-                           "queue)", clear="Empty the queue instead")
+                           "queue)", clear="Empty the queue first (with dice: they replace it)")
     async def dice(self, interaction: discord.Interaction, dice: str | None = None,
                    clear: bool = False) -> None:
         async def work() -> Reply:

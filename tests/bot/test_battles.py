@@ -146,6 +146,19 @@ async def test_queued_dice_are_used_first(battle_session):
     assert battle.dice_queue == []
 
 
+async def test_queued_dice_given_with_clear_replace_the_queue(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, '/gm dice dice:"1 2 3"')
+    replaced = await gm(battle_session, '/gm dice dice:"6 5" clear:true')
+    assert replaced.ephemeral and replaced.content.startswith("🎲 Dice queue: 6 5.")
+    emptied = await gm(battle_session, "/gm dice clear:true")
+    assert emptied.content.startswith("🎲 Dice queue: empty.")
+    async with battle_session.client.db.transaction() as s:
+        summaries = list(await s.scalars(select(Event.summary).order_by(Event.seq)))
+    assert summaries[-2:] == ["GM replaced the dice queue with 2 dice (2 waiting)",
+                              "GM cleared the dice queue"]
+
+
 async def test_reroll_replaces_the_last_roll(battle_session):
     await setup_battle(battle_session)
     await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot" '
