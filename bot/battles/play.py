@@ -52,7 +52,9 @@ class DiceUse:
     def plus(self, queued: int, rolled: int) -> DiceUse:
         return replace(self, queued=self.queued + queued, rolled=self.rolled + rolled)
 
-    def note(self) -> str:
+    def note(self, *, finished: bool = True) -> str:
+        """Where the dice came from, for a result (``finished``) or a question asked on the
+        way, before which no die may have been rolled yet."""
         if self.typed is not None:
             note = f"Dice typed in: {self.typed}"
             if self.rolled:
@@ -63,7 +65,9 @@ class DiceUse:
         if self.queued:
             note = f"{self.queued} {'die' if self.queued == 1 else 'dice'} queued by the GM"
             return f"{note}, {self.rolled} rolled" if self.rolled else note
-        return "Dice rolled by Huzzah" if self.rolled else "No dice rolled yet"
+        if self.rolled:
+            return "Dice rolled by Huzzah"
+        return "No dice rolled" if finished else "No dice rolled yet"
 
     def to_dict(self) -> dict[str, Any]:
         return {"typed": self.typed, "queued": self.queued, "rolled": self.rolled}
@@ -94,7 +98,7 @@ class Paused(Exception):
 
     @property
     def dice_note(self) -> str:
-        return self.use.note()
+        return self.use.note(finished=False)
 
 
 def rules_for(ruleset: str) -> BattleRules:

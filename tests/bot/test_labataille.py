@@ -129,3 +129,11 @@ async def test_a_charge_into_a_square_says_how_the_square_counts(discord_session
             "+6 in later ones)") in text
     assert ("2nd Foot is in Square: no chart pack, so the Mêlée Modifiers for Cavalry's "
             "square multiplier must be counted in the mêlée values given") in text
+
+
+async def test_a_result_that_needed_no_die_says_none_was_rolled(discord_session):
+    message = await reply(discord_session, '/cavalry labataille chargers:"C: cavalry morale=44 '
+                                           'melee=18 mp=8 increments=4" targets:"F: infantry '
+                                           'routed morale=41 melee=8 increments=5 zoc=0" '
+                                           'spent:5')
+    assert message.embeds[0]["footer"]["text"] == "No dice rolled"
