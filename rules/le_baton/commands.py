@@ -143,6 +143,9 @@ def _situation(o: Mapping[str, Any], unit: Unit, roster: Roster | None) -> Situa
     if roster is not None and not o.get("opponent"):
         o = {**o, "opponent": _melee_opponent(unit, roster)}
     opponent = o.get("opponent") or "the enemy"
+    if ":" in str(opponent):  # a name, not a unit with its words: nothing reads them
+        raise InvalidInput(f"`opponent` is the unit's name only, not `{opponent}`.",
+                           hint=f"e.g. `opponent:\"{str(opponent).partition(':')[0].strip()}\"`.")
     infantry = None
     if roster is not None and o.get("opponent"):
         # In a battle the opponent is a roster unit: only infantry may change formation.

@@ -313,3 +313,10 @@ def test_in_a_battle_the_melee_names_the_opponent_a_losing_unit_leaves_its_choic
     # Without a melee on the roster nobody is named, and nobody is asked.
     result = play("morale", {"unit": "45e Ligne", "phase": 7}, "6", ROSTER)
     assert result.headline == "45e Ligne fails by 1: falls back into line"
+
+
+def test_the_opponent_is_a_name_not_a_unit_with_words():
+    with pytest.raises(InvalidInput, match="`opponent` is the unit's name only") as refused:
+        play("morale", {"unit": "A: french inf veteran column", "phase": 7,
+                        "opponent": "B: british inf veteran line"}, "6")
+    assert refused.value.hint == 'e.g. `opponent:"B"`.'
