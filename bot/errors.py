@@ -41,7 +41,7 @@ def player_message(error: Exception) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError | InputRefused):
         error = error.original
     if isinstance(error, RulesError):
-        return f"⚠️ {error}"
+        return refusal_text(error)
     if isinstance(error, app_commands.TransformerError):
         return f"⚠️ `{error.value}` is not a valid {error.type.name.lower()} here."
     if isinstance(error, app_commands.CheckFailure):
@@ -51,6 +51,19 @@ def player_message(error: Exception) -> str | None:
     if isinstance(error, app_commands.CommandSignatureMismatch):
         return "⚠️ This command changed since it was synced; try again in a minute."
     return None
+
+
+CONTENT = 2000  # characters Discord takes in a message's content
+
+
+def refusal_text(error: RulesError) -> str:
+    """``⚠️ message hint``; a message too long for Discord is cut short before its hint, which
+    says how to fix it (a list of 5,000 dice, quoted back, would otherwise push it out)."""
+    text = f"⚠️ {error}"
+    if len(shown(text)) <= CONTENT or not error.hint:
+        return text
+    room = CONTENT - len(shown(f"⚠️ … {error.hint}"))
+    return f"⚠️ {shown(error.message)[:max(room, 0)]}… {error.hint}"
 
 
 def unanswerable(error: Exception) -> discord.HTTPException | None:
@@ -65,7 +78,7 @@ def unanswerable(error: Exception) -> discord.HTTPException | None:
 async def reply_privately(interaction: discord.Interaction, text: str) -> None:
     try:
         # A refusal may quote the very text that could not be sent.
-        await send_first(interaction, ephemeral=True, content=shown(text)[:2000])
+        await send_first(interaction, ephemeral=True, content=shown(text)[:CONTENT])
     except discord.HTTPException as error:
         log.warning("could not reply to interaction %s (Discord error %s: %s)",
                     interaction.id, error.code, error.text)

@@ -224,6 +224,16 @@ async def test_the_longest_error_fits(discord_session):
     assert message.ephemeral and len(message.content) <= 2000
 
 
+async def test_a_refusal_too_long_for_a_message_keeps_how_to_fix_it(discord_session):
+    """Too many dice, quoted back: the list is cut short, the way out is not."""
+    message = await reply(discord_session, '/melee fire-at-will attackers:"A: inf" '
+                                           f'defenders:"D: inf" dice:"{"1" * 5000}"')
+    assert message.ephemeral and len(message.content) == 2000
+    assert message.content.startswith("⚠️ Too many dice")
+    assert message.content.endswith("1… Rolls so far, in order: A melee roll (1d6), D melee roll "
+                                    "(1d6).")
+
+
 # --- Le Baton ---------------------------------------------------------------------------------
 
 from rules.le_baton.charge import ChargeSituation  # noqa: E402
