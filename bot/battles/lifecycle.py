@@ -97,7 +97,8 @@ def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
     reads, and the event's number."""
     battle = tx.require_gm("change the battle's settings")
     fields = tx.rules.settings
-    spec = next((f for f in fields.fields if f.name == name.strip().replace("-", "_")), None)
+    wanted = name.strip().replace("-", "_").casefold()
+    spec = next((f for f in fields.fields if f.name == wanted), None)
     if spec is None:
         known = ", ".join(f"`{f.name}`" for f in fields.fields) or "none"
         raise BattleError(f"`{name}` is not a setting of this battle's rule set.",

@@ -168,7 +168,7 @@ async def test_settings_change_the_checks_and_are_checked_together(battle_sessio
     bad = await reply(battle_session, "/battle setting name:leader_dice value:1",
                       user_id=GM_USER)
     assert bad.ephemeral and "cannot need 2 sabers" in bad.content
-    done = await reply(battle_session, "/battle setting name:failed_rally value:lose-block",
+    done = await reply(battle_session, "/battle setting name:Failed-Rally value:lose-block",
                        user_id=GM_USER)
     assert not done.ephemeral
     result = await reply(battle_session,
