@@ -340,6 +340,10 @@ class FieldSet:
         word = token.lower()
         if "=" in token:
             key, _, raw = token.partition("=")
+            if not key:  # `inf =4`: the value lost its name to a space
+                raise InvalidInput(f"{where}: `{echo(token)}` has no name before its `=`.",
+                                   hint=f"Write the name and its value together, without a "
+                                        f"space (`name={echo(raw)}`).")
             spec = self._by_key.get(key.lower())
             if spec is None and key.lower() in self._by_word:
                 # A word that takes no value (`leader=Murray` where `leader` is a unit type).

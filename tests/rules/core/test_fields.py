@@ -31,6 +31,13 @@ def test_unknown_word_suggests_the_closest():
         MELEE.read_text("inf chargin", "attackers #1")
 
 
+def test_a_value_parted_from_its_name_by_a_space_is_told_so():
+    with pytest.raises(InvalidInput) as refused:
+        MELEE.read_text("inf =4", "attackers #1")
+    assert str(refused.value) == ("attackers #1: `=4` has no name before its `=`. Write the name "
+                                  "and its value together, without a space (`name=4`).")
+
+
 def test_a_text_values_second_word_unquoted_is_told_how_to_quote_it():
     with pytest.raises(InvalidInput) as refused:
         MELEE.read_text("inf general=Sir John", "attackers #1")
