@@ -105,7 +105,9 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
     out.step("2. Form Square", f"{phrase}." + (" A stack may attempt to form Square once per "
                                                "triggering event." if found != "C" else ""))
     if found == "C" and event(chargers) == "charge":
-        square_recall(out, chargers, target, pack, dice)
+        after = square_recall(out, chargers, target, pack, dice)
+        if after is not None:  # what the cavalry does next leads the reply too
+            phrase = f"{phrase}; {after}"
     elif found == "C" and chargers:
         out.step("2. Form Square", "The cavalry carries no Charge marker: it is moving, not "
                  "charging, so there is no Recall.")
@@ -126,8 +128,9 @@ def check_square(infantry: Stack, distance: int) -> None:
 
 
 def square_recall(out: ResolutionBuilder, chargers: tuple[Stack, ...], target: bool,
-                  pack: ChartPack | None, dice: DiceSource) -> None:
-    """The cavalry's Recall once the square formed (a Grand Charge recalls as one)."""
+                  pack: ChartPack | None, dice: DiceSource) -> str | None:
+    """The cavalry's Recall once the square formed (a Grand Charge recalls as one); what the
+    cavalry must do when it does not recall, for the headline (None: it recalled)."""
     run = Run(Assault(chargers, chargers, pack=pack, cavalry=True), dice, out,
               stacks={c.name: c for c in chargers}, attackers=[c.name for c in chargers],
               steps=dict(STEPS[INFANTRY]))
@@ -135,10 +138,11 @@ def square_recall(out: ResolutionBuilder, chargers: tuple[Stack, ...], target: b
     question = Question("recall", f"The square formed: will {names} attempt to Recall?",
                         RECALL_SQUARE, by="attacker", unit=chargers[0].name)
     if out.ask(question) is TRY_RECALL and recall(run, "2. Recall"):
-        return
+        return None
     must = ("it was the declared target: the cavalry must charge the Square"
             if target else "the cavalry rides on with its charge")
     out.step("2. Recall", f"No recall: {must}.")
+    return f"{names} must charge the Square" if target else f"{names} rides on"
 
 
 def reaction_charge(reactor: Stack, chargers: tuple[Stack, ...], gap: int,

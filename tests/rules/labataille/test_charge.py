@@ -208,9 +208,14 @@ def test_after_a_square_forms_the_cavalry_may_recall_else_must_charge_its_target
                   charts=pack())
     assert step(must, "2. Recall").outcome == ("No recall: it was the declared target: the "
                                                "cavalry must charge the Square.")
+    # What the cavalry must do leads the reply with the square.
+    assert must.headline == f"{foot.name} forms square; Hussars must charge the Square"
+    rides = square(foot, 1, "11", "recall=no", cavalry=[CHARGING_HUSSARS], charts=pack())
+    assert rides.headline == f"{foot.name} forms square; Hussars rides on"
     recalled = square(foot, 1, "11 5", "recall=recall; after_recall=new",
                       cavalry=[CHARGING_HUSSARS], charts=pack())
     assert step(recalled, "2. Recall").rolls[0].result == "recalled"
+    assert recalled.headline == f"{foot.name} forms square"
 
 
 def test_cavalry_that_is_only_moving_makes_no_recall_when_a_square_forms():
