@@ -310,11 +310,14 @@ def public_roll_lines(steps: Sequence[Step]) -> list[str]:
     return lines
 
 
-def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False) -> str:
-    """Where the dice came from, and the project defaults that decided the result: in the
-    public reply (``short``) each by its name alone, the words before its colon ("leader
-    casualty check") or else its first comma ("without a chart pack"); the Steps give them
-    whole."""
+def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False,
+                unused: Sequence[str] = ()) -> str:
+    """Where the dice came from, answers given ahead that no question took, and the project
+    defaults that decided the result: in the public reply (``short``) each by its name
+    alone, the words before its colon ("leader casualty check") or else its first comma
+    ("without a chart pack"); the Steps give them whole."""
+    if unused:
+        dice_note = " · ".join(filter(None, (dice_note, f"Not asked: {'; '.join(unused)}")))
     if short:
         named = default_names(defaults)
         said = f"Project default{'s' if len(named) > 1 else ''}: {'; '.join(named)}" \
@@ -374,7 +377,8 @@ def resolution_specs(
         title=f"{ICONS[resolution.severity]} {escape(title)}",
         description=description or "\u200b",
         colour=COLOURS[resolution.severity],
-        footer=footer_text(dice_note, resolution.defaults, short=True),
+        footer=footer_text(dice_note, resolution.defaults, short=True,
+                           unused=resolution.unused),
         fields=fields,
     )
     return pack_messages(head)
@@ -394,7 +398,7 @@ def trace_specs(
         description=effects_block(resolution, battle_changes),
         colour=COLOURS[resolution.severity],
         author=f"Steps · {source_line(resolution)}",
-        footer=footer_text(dice_note, resolution.defaults),
+        footer=footer_text(dice_note, resolution.defaults, unused=resolution.unused),
         fields=tuple(fields),
     )
     return pack_messages(head)

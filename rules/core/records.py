@@ -156,6 +156,9 @@ class Resolution:
     # The questions that answers given ahead with the command decided: whose choice each
     # was is the bot's to check (the log keeps the answers in the request, not these).
     ahead: tuple[Question, ...] = ()
+    # Answers given ahead that no question took (``chart=DR1`` for ``chart_result``, or a
+    # question this path never reached): said beside the result, since they changed nothing.
+    unused: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -253,18 +256,17 @@ class ResolutionBuilder:
         if text not in self.defaults:
             self.defaults.append(text)
 
-    def ask(self, question: Question, answers: Answers | None = None) -> Answer:
+    def ask(self, question: Question) -> Answer:
         """A player's choice; unanswered, the procedure stops here with what it has done."""
-        used = answers if answers is not None else self.answers
         try:
-            answer = used.decide(question)
+            answer = self.answers.decide(question)
         except Undecided as undecided:
             if undecided.set_aside is not None:
                 self.step("Choices given ahead", f"The answer given ahead, {undecided.set_aside}, "
                           f"does not fit “{question.text}”: it is asked instead.")
             raise Undecided(question, tuple(self.steps), undecided.set_aside,
                             tuple(self.defaults), tuple(self.ahead)) from None
-        if used.given_ahead(question):
+        if self.answers.given_ahead(question):
             self.ahead.append(question)
         return answer
 
@@ -279,4 +281,5 @@ class ResolutionBuilder:
             notes=tuple(self.notes),
             defaults=tuple(self.defaults),
             ahead=tuple(self.ahead),
+            unused=tuple(self.answers.unused()),
         )

@@ -135,7 +135,7 @@ def resolve_charge(
     Below zero the charged unit's player decides whether it counter-charges, and whom.
     """
     _check_inputs(target, chargers)
-    out = ResolutionBuilder(RULESET, "charge")
+    out = ResolutionBuilder(RULESET, "charge", answers=answers or Answers())
     verb = "charges" if len(chargers) == 1 else "charge"
     out.step(
         "Charge declared",
@@ -143,7 +143,7 @@ def resolve_charge(
     )
     if target.routing:
         return _routing_target(target, chargers, dice, out)
-    return _charge_test(target, chargers, cover, dice, out, answers or Answers())
+    return _charge_test(target, chargers, cover, dice, out)
 
 
 def _check_inputs(target: Unit, chargers: Sequence[Charger]) -> None:
@@ -178,7 +178,6 @@ def _charge_test(
     cover: Cover,
     dice: DiceSource,
     out: ResolutionBuilder,
-    answers: Answers,
 ) -> Resolution:
     assert target.basic_morale is not None
     (face,) = dice.roll(D6(), f"{target.name} charge test")
@@ -204,7 +203,7 @@ def _charge_test(
     if score >= morale:
         return _routs(target, chargers, roll, dice, out)
     if score < 0:
-        return _below_zero(target, chargers, cover, roll, out, answers)
+        return _below_zero(target, chargers, cover, roll, out)
     out.step(
         "Charge test",
         # The roll line says the score, the morale and "stands"; this says what follows.
@@ -244,7 +243,7 @@ STAND = Answer("stand", "Stand")
 
 
 def _below_zero(target: Unit, chargers: Sequence[Charger], cover: Cover, roll: Roll,
-                out: ResolutionBuilder, answers: Answers) -> Resolution:
+                out: ResolutionBuilder) -> Resolution:
     if cover is not Cover.NONE:
         out.step(
             "Charge test",
@@ -273,7 +272,7 @@ def _below_zero(target: Unit, chargers: Sequence[Charger], cover: Cover, roll: R
         "counter_charge", f"Does {target.name} counter-charge?",
         (*(Answer(name, f"Counter-charge {name}") for name in in_front), STAND),
         unit=target.name, by="defender")
-    chosen = out.ask(question, answers)
+    chosen = out.ask(question)
     if chosen == STAND:
         out.step("Counter-charge", f"{target.name} stands instead. Resolve the melee.")
         return out.build(f"{target.name} stands: melee follows", Severity.NONE)

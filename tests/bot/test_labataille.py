@@ -137,3 +137,13 @@ async def test_a_result_that_needed_no_die_says_none_was_rolled(discord_session)
                                            'routed morale=41 melee=8 increments=5 zoc=0" '
                                            'spent:5')
     assert message.embeds[0]["footer"]["text"] == "No dice rolled"
+
+
+async def test_an_answer_given_ahead_that_no_question_took_is_said(discord_session):
+    message = await reply(discord_session, '/assault labataille attackers:"1/45e: infantry '
+                                           'morale=34 melee=12 fire=6 defence=9 inc=6" '
+                                           'defenders:"52nd: infantry morale=41 melee=8 fire=5 '
+                                           'defence=9 inc=5" dice:"44 52 5 33 41 55" '
+                                           'choices:"chart=DR2; chart_result=DR1"')
+    assert message.embeds[0]["footer"]["text"].startswith(
+        "Dice typed in: 44 52 5 33 41 55 · Not asked: chart=DR2 · ")

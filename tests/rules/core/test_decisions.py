@@ -102,3 +102,9 @@ def test_a_resolution_names_the_questions_its_answers_given_ahead_decided():
         out.ask(third)
     assert stop.value.ahead == (second,)
     assert out.build("done", Severity.NONE).ahead == (second,)
+
+
+def test_a_resolution_names_the_answers_given_ahead_no_question_took():
+    out = ResolutionBuilder("r", "p", answers=given_answers({"choices": "chart=DR2; second=b"}))
+    out.ask(Question("second", "Second?", (Answer("b", "B"),)))
+    assert out.build("done", Severity.NONE).unused == ("chart=DR2",)
