@@ -18,7 +18,7 @@ one whose command or press asked it, or he turned mentions off (``/notify off``)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -193,22 +193,16 @@ def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
 # --- in a battle ------------------------------------------------------------------------------
 
 
-def check_given_ahead(tx: BattleTx, questions: Sequence[Question]) -> None:
-    """A move's `choices` answer only its mover's own questions (a GM's, any): another
-    player's choice, or the GM's, is theirs to make when the move reaches it."""
+def not_theirs(tx: BattleTx) -> dict[str, Any] | None:
+    """The choices a move's mover may not give ahead (``NOT_THEIRS``): the questions of other
+    players' units and the GM's; None for a GM, who may give any. Kept with the move, so the
+    move asks them of their players however it is played on."""
     battle = tx.require_battle()
     if tx.actor.is_gm(battle.created_by, battle.gm_role_id):
-        return
-    for question in questions:
-        answerer = _answerer(tx, question, tx.actor.user_id)
-        if answerer == tx.actor.user_id:
-            continue
-        whose = "the GM" if question.by == GM_CHOICE else \
-            f"{possessive(question.unit)} player" if question.unit else "another player"
-        raise BattleError(f"`choices` answers “{question.text}”: that is {whose}'s choice "
-                          f"(<@{answerer}>), not yours.",
-                          hint="Leave that answer out of `choices`: the move asks them when "
-                               "it gets there.")
+        return None
+    return {"units": [row.name_key for row in tx.unit_rows()
+                      if row.added_by is not None and row.added_by != tx.actor.user_id],
+            "gm": True}
 
 
 def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],

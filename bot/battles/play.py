@@ -92,7 +92,6 @@ class Paused(Exception):
         super().__init__(asked.question.text)
         self.question: Question = asked.question
         self.steps: tuple[Step, ...] = asked.steps
-        self.ahead: tuple[Question, ...] = asked.ahead  # decided by the command's choices
         self.faces = faces
         self.use = use
 

@@ -21,7 +21,7 @@ from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast
 from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
 from bot.battles.store import BattleTx, Row, active_battle
 from bot.workers import OutcomeJob
-from rules.core.decisions import ANSWERED
+from rules.core.decisions import ANSWERED, NOT_THEIRS
 from rules.core.dice import ReplaySource
 from rules.core.outcomes import Enumeration
 
@@ -156,8 +156,10 @@ def override_last(tx: BattleTx, key: ListingKey, found: Enumeration,
     if chosen is None:
         raise not_listed(found)
     take_back(tx, events, TO_OVERRIDE)
-    # The answers on the way to this result replace those the players gave.
+    # The answers on the way to this result replace those the players gave: the GM's, who
+    # may give any.
     options = move_options(events)
+    options.pop(NOT_THEIRS, None)
     if chosen.answers:
         options[ANSWERED] = "; ".join(chosen.answers)
     return play_in_battle(

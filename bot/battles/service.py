@@ -27,7 +27,7 @@ from bot.battles.decisions import (
     answer_in_lookup,
     ask_in_battle,
     ask_in_lookup,
-    check_given_ahead,
+    not_theirs,
     refuse_while_waiting,
     waiting_question,
 )
@@ -41,6 +41,7 @@ from bot.battles.undo import Undone, undo_last
 from bot.battles.views import BattleRecord, BattleView, read_view, record
 from bot.storage.database import Database
 from bot.storage.question_messages import keep_message
+from rules.core.decisions import NOT_THEIRS
 from rules.core.roster import Roster
 
 T = TypeVar("T")
@@ -301,14 +302,13 @@ def _move(ruleset: str, procedure: str, options: dict[str, Any], dice: str | Non
     if tx.battle is None:
         return None
     check_ruleset(tx.battle.name, tx.battle.ruleset, ruleset, procedure)
+    theirs = not_theirs(tx)
+    if theirs is not None:  # the mover's `choices` answer his own questions only
+        options = {**options, NOT_THEIRS: theirs}
     try:
-        played = play_in_battle(tx, procedure, options, dice)
+        return play_in_battle(tx, procedure, options, dice)
     except Paused as paused:
-        check_given_ahead(tx, paused.ahead)
         return ask_in_battle(tx, procedure, options, dice, paused)
-    # Written already, and rolled back with the rest if refused.
-    check_given_ahead(tx, played.resolution.ahead)
-    return played
 
 
 def _roster_read(conn: Connection, channel_id: int) -> RosterRead | None:

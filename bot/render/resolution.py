@@ -26,7 +26,16 @@ from bot.render.text import default_names, defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import plural
-from rules.core.records import D66_KIND, Effect, Modifier, Resolution, Roll, Severity, Step
+from rules.core.records import (
+    D66_KIND,
+    GIVEN_AHEAD,
+    Effect,
+    Modifier,
+    Resolution,
+    Roll,
+    Severity,
+    Step,
+)
 from rules.registry import RULESETS
 
 COLOURS: dict[Severity, int] = {
@@ -453,6 +462,7 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
         description="\n".join([f"{whose} decides{typed}.",
+                               *(escape(s.outcome) for s in steps if s.title == GIVEN_AHEAD),
                                *public_roll_lines(steps)]),
         colour=QUESTION_COLOUR,
         footer=dice_note,

@@ -100,14 +100,15 @@ class Undecided(RulesError):
 
     def __init__(self, question: Question, steps: Sequence[Any] = (),
                  set_aside: str | None = None, defaults: Sequence[str] = (),
-                 ahead: Sequence[Question] = ()) -> None:
+                 passed_over: str | None = None) -> None:
         super().__init__(f"{question.text} ({', '.join(a.key for a in question.answers)})",
                          hint="Answer it with the buttons, or give `choices`.")
         self.question = question
         self.steps = tuple(steps)  # what the procedure had done before it asked
         self.set_aside = set_aside
         self.defaults = tuple(defaults)  # project defaults that decided what it had done
-        self.ahead = tuple(ahead)  # questions on the way that answers given ahead decided
+        # An answer the mover gave ahead to another player's question: not taken.
+        self.passed_over = passed_over
 
 
 @dataclass
@@ -128,13 +129,23 @@ class Answers:
     # The questions the bot asked and a player answered since (the rest were given ahead,
     # with the command).
     asked_for: frozenset[str] = frozenset()
+    # In a battle, whose choices the mover may not make ahead: other players' units (by
+    # their names' lookup form), and with ``gm_only`` the questions the rules give the GM.
+    others: frozenset[str] = frozenset()
+    gm_only: bool = False
 
-    def given_ahead(self, question: Question) -> bool:
-        """Whether the answer to ``question`` came with the command, not from its asking."""
-        return question.key not in self.asked_for
+    def theirs(self, question: Question) -> bool:
+        """Whether ``question`` is another player's (or the GM's) choice, not the mover's."""
+        if question.by == "gm":
+            return self.gm_only
+        return question.unit is not None and name_key(question.unit) in self.others
 
     def decide(self, question: Question) -> Answer:
+        mine = question.key in self.asked_for or not self.theirs(question)
         keyed = question.key in self.by_question
+        if not mine and not keyed:
+            # Theirs to make when asked; an answer given in order waits for the next question.
+            raise Undecided(question, passed_over=next(iter(self.in_order), None))
         if keyed:
             given = self.by_question[question.key]
         elif self.in_order:
@@ -151,6 +162,8 @@ class Answers:
             # Set aside for the answers that follow in order (a walk of every answer).
             del self.by_question[question.key]
             return self.decide(question)
+        if not mine:  # a fitting answer, but theirs to give when asked
+            raise Undecided(question, passed_over=given)
         self.asked.append(question.key)
         return answer
 
@@ -188,6 +201,12 @@ ANSWERED = "answered"
 Present, even empty, it says the command is being played again."""
 
 
+NOT_THEIRS = "not_theirs"
+"""The option where the bot keeps, for a battle's move, the choices that are not the mover's
+to give ahead (``{"units": [name keys], "gm": true}``): such a question is asked of its player
+even when ``choices`` answers it."""
+
+
 def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> Answers:
     """The answers a command gives (``choices``, then those the bot asked for) or a JSON
     request (``answers``); ``more`` (a walk of every answer) comes after them."""
@@ -197,6 +216,9 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
         answers.by_question |= asked.by_question
         answers.in_order += asked.in_order
         answers.asked_for = frozenset(asked.by_question)
+        theirs = options.get(NOT_THEIRS) or {}
+        answers.others = frozenset(theirs.get("units", ()))
+        answers.gm_only = bool(theirs.get("gm"))
         # Played again (after an answer, or a GM's reroll or override): the command was
         # accepted long ago.
         answers.playing_on = options.get(ANSWERED) is not None
@@ -205,6 +227,8 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
     if more is not None:
         answers.by_question |= more.by_question
         answers.in_order += more.in_order
+        # A walk tries every answer of every question, whoever's choice it is.
+        answers.others, answers.gm_only = frozenset(), False
     return answers
 
 

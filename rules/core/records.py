@@ -153,9 +153,6 @@ class Resolution:
     # Project defaults (values the rules text does not print) that decided this outcome:
     # said in the reply's footer.
     defaults: tuple[str, ...] = ()
-    # The questions that answers given ahead with the command decided: whose choice each
-    # was is the bot's to check (the log keeps the answers in the request, not these).
-    ahead: tuple[Question, ...] = ()
     # Answers given ahead that no question took (``chart=DR1`` for ``chart_result``, or a
     # question this path never reached): said beside the result, since they changed nothing.
     unused: tuple[str, ...] = ()
@@ -218,6 +215,10 @@ def _effect_dict(effect: Effect) -> dict[str, Any]:
     return data
 
 
+GIVEN_AHEAD = "Choices given ahead"
+"""The step saying why an answer given ahead was not taken: said with the question too."""
+
+
 @dataclass
 class ResolutionBuilder:
     """Collects steps and effects while a procedure runs, then freezes them."""
@@ -229,7 +230,6 @@ class ResolutionBuilder:
     notes: list[str] = field(default_factory=list)
     defaults: list[str] = field(default_factory=list)
     answers: Answers = field(default_factory=Answers)  # the players' choices, as given
-    ahead: list[Question] = field(default_factory=list)  # decided by answers given ahead
 
     def step(self, title: str, outcome: str, *rolls: Roll) -> None:
         self.steps.append(Step(title=title, outcome=outcome, rolls=tuple(rolls)))
@@ -259,16 +259,17 @@ class ResolutionBuilder:
     def ask(self, question: Question) -> Answer:
         """A player's choice; unanswered, the procedure stops here with what it has done."""
         try:
-            answer = self.answers.decide(question)
+            return self.answers.decide(question)
         except Undecided as undecided:
             if undecided.set_aside is not None:
-                self.step("Choices given ahead", f"The answer given ahead, {undecided.set_aside}, "
+                self.step(GIVEN_AHEAD, f"The answer given ahead, {undecided.set_aside}, "
                           f"does not fit “{question.text}”: it is asked instead.")
+            if undecided.passed_over is not None:
+                self.step(GIVEN_AHEAD, f"The answer given ahead, "
+                          f"{undecided.passed_over}, is not the mover's to give: “{question.text}” "
+                          "is asked of its player.")
             raise Undecided(question, tuple(self.steps), undecided.set_aside,
-                            tuple(self.defaults), tuple(self.ahead)) from None
-        if self.answers.given_ahead(question):
-            self.ahead.append(question)
-        return answer
+                            tuple(self.defaults)) from None
 
     def build(self, headline: str, severity: Severity) -> Resolution:
         return Resolution(
@@ -280,6 +281,5 @@ class ResolutionBuilder:
             effects=tuple(self.effects),
             notes=tuple(self.notes),
             defaults=tuple(self.defaults),
-            ahead=tuple(self.ahead),
             unused=tuple(self.answers.unused()),
         )

@@ -151,11 +151,10 @@ def run_check(
     except Undecided as asked:  # show the check and what followed it before the question
         step = _check_step(unit, phase, check, "")
         raise Undecided(asked.question, (*out.steps, step, *consequences.steps),
-                        asked.set_aside, ahead=(*out.ahead, *asked.ahead)) from None
+                        asked.set_aside) from None
     out.steps.append(_check_step(unit, phase, check, outcome.text))
     out.steps.extend(consequences.steps)
     out.effects.extend(consequences.effects)
-    out.ahead.extend(consequences.ahead)
     return check, outcome
 
 

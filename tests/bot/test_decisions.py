@@ -15,7 +15,7 @@ from bot.offline import OfflineDiscord
 from bot.storage import Database
 from bot.storage.models import Battle, Event, Question, QuestionMessage
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, played, reply, send, steps_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, played, reply, send, steps_of, text_of
 from .test_battle_safety import url_of
 
 OTHER = 3000  # the rangers' player
@@ -180,18 +180,22 @@ async def test_answers_given_ahead_play_through_without_asking(battle_session):
 
 async def test_answers_given_ahead_are_the_movers_own_choices_only(battle_session):
     """The Rangers' player may not decide, in `choices`, whether the Hussars counter-charge:
-    that is the Hussars' player's choice; the GM may give it."""
+    the question is asked of the Hussars' player all the same. A roll that does not reach the
+    question plays as usual (nothing refused after the dice, so nothing to roll again by);
+    the GM may give any answer."""
     await setup(battle_session)
-    before = await kinds(battle_session.client.db)
-    refused = await reply(battle_session, CHARGE + " choices:stand", user_id=OTHER)
-    assert refused.ephemeral
-    assert refused.content == (
-        f"⚠️ `choices` answers “Does Hussars counter-charge?”: that is Hussars' player's "
-        f"choice (<@{PLAYER}>), not yours. Leave that answer out of `choices`: the move asks "
-        "them when it gets there.")
-    assert await kinds(battle_session.client.db) == before
-    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    asked = await reply(battle_session, CHARGE + " choices:stand", user_id=OTHER)
     assert asked.content == f"<@{PLAYER}>, your answer:"
+    assert buttons(asked) == ["Counter-charge Rangers", "Stand"]
+    assert ("The answer given ahead, stand, is not the mover's to give: “Does Hussars "
+            "counter-charge?” is asked of its player.") in text_of(asked)
+    [answered] = await press(battle_session, asked, "Counter-charge Rangers", PLAYER)
+    assert answered.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    passed = await reply(battle_session, CHARGE.replace("dice:1", "dice:6") + " choices:stand",
+                         user_id=OTHER)
+    assert not passed.ephemeral and not passed.content, passed.content
     await reply(battle_session, "/gm undo", user_id=GM_USER)
     by_gm = await reply(battle_session, CHARGE + " choices:stand", user_id=GM_USER)
     assert by_gm.embeds[0]["title"].endswith("Hussars stands: melee follows")

@@ -6,6 +6,7 @@ import pytest
 
 from rules.core.decisions import (
     ANSWERED,
+    NOT_THEIRS,
     Answer,
     Answers,
     Question,
@@ -89,19 +90,33 @@ def test_the_walk_of_outcomes_branches_on_every_answer():
     assert len(labels) == 2
 
 
-def test_a_resolution_names_the_questions_its_answers_given_ahead_decided():
-    first = Question("first", "First?", (Answer("a", "A"),), unit="X")
-    second = Question("second", "Second?", (Answer("b", "B"),), unit="Y")
-    third = Question("third", "Third?", (Answer("c", "C"),))
-    # `first` was asked and answered; `second` came with the command; `third` nobody gave.
+def test_another_players_question_is_asked_whatever_the_mover_gave_ahead():
+    theirs = Question("counter_charge", "Does Hussars counter-charge?", (Answer("stand", "S"),),
+                      unit="Hussars", by="defender")
+    mine = Question("take_ground", "Take ground?", (Answer("stay", "Stay"),), unit="Rangers")
+    gms = Question("chart", "Chart?", (Answer("a", "A"),), by="gm")
+    limited = {NOT_THEIRS: {"units": ["hussars"], "gm": True}}
     out = ResolutionBuilder("r", "p", answers=given_answers(
-        {"choices": "second=b", ANSWERED: "first=a"}))
-    out.ask(first)
-    out.ask(second)
+        {"choices": "counter_charge=stand; take_ground=stay", **limited}))
+    assert out.ask(mine).key == "stay"
     with pytest.raises(Undecided) as stop:
-        out.ask(third)
-    assert stop.value.ahead == (second,)
-    assert out.build("done", Severity.NONE).ahead == (second,)
+        out.ask(theirs)
+    assert stop.value.question == theirs
+    assert out.steps[-1].outcome == ("The answer given ahead, stand, is not the mover's to give: "
+                                     "“Does Hussars counter-charge?” is asked of its player.")
+    # An answer in order is left for the mover's own next question.
+    in_order = given_answers({"choices": "stay", **limited})
+    with pytest.raises(Undecided):
+        in_order.decide(theirs)
+    assert in_order.decide(mine).key == "stay"
+    with pytest.raises(Undecided):
+        given_answers({"choices": "a", **limited}).decide(gms)
+    # Asked and answered by its player, it plays on with that answer.
+    answered = given_answers({"choices": "counter_charge=stand", ANSWERED: "counter_charge=stand",
+                              **limited})
+    assert answered.decide(theirs).key == "stand"
+    # Without the option (a quick lookup, a GM's move) every answer given ahead is taken.
+    assert given_answers({"choices": "counter_charge=stand"}).decide(theirs).key == "stand"
 
 
 def test_a_resolution_names_the_answers_given_ahead_no_question_took():
