@@ -67,6 +67,7 @@ def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | Non
                       side=battle_side(tx, side), strength=count, status="active",
                       attributes=attributes, commander=check_commander(tx, commander),
                       added_by=added_by))
+    check_unit_command(tx, row)
     event = tx.record("unit_add", f"Added {unit_name} ({row.side})")
     said = tx.rules.unit_words(attributes)
     strength = (strength_count(count, tx.rules.strength_label),) if count is not None else ()

@@ -10,6 +10,7 @@ from typing import Any
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
 from rules.core.errors import InvalidInput
+from rules.core.notation import option_value
 from rules.core.registry import BattleRules
 from rules.core.roster import name_key
 from rules.registry import RULESETS
@@ -76,12 +77,12 @@ def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
     return name
 
 
-def check_same_side(general: str, side: str, unit: Any) -> None:
+def check_same_side(general: str, side: str, unit: Any,
+                    hint: str = "Give his side, or one of his side's units.") -> None:
     """A general (``general``, of ``side``) is with, or commands, units of his side only."""
     if name_key(side) != name_key(unit.side):
         raise BattleError(f"{general} is {side} and {unit.name} is {unit.side}: a "
-                          "general takes the field with a unit of his own side.",
-                          hint="Give his side, or one of his side's units.")
+                          "general takes the field with a unit of his own side.", hint=hint)
 
 
 def check_unit_command(tx: BattleTx, unit: Any) -> None:
@@ -90,10 +91,13 @@ def check_unit_command(tx: BattleTx, unit: Any) -> None:
         commander = next((g for g in tx.general_rows()
                           if g.name_key == name_key(unit.commander)), None)
         if commander is not None:
-            check_same_side(commander.name, commander.side, unit)
+            check_same_side(commander.name, commander.side, unit,
+                            hint="Name a general of its side as its commander, or `none`.")
     for general in tx.general_rows():
         if general.unit_name and name_key(general.unit_name) == unit.name_key:
-            check_same_side(general.name, general.side, unit)
+            check_same_side(general.name, general.side, unit,
+                            hint=f"Move him off it first: `/gm general general:"
+                                 f"{option_value(general.name)} field:unit value:none`.")
 
 
 def check_general_command(tx: BattleTx, general: Any) -> None:
@@ -102,7 +106,10 @@ def check_general_command(tx: BattleTx, general: Any) -> None:
     for unit in tx.unit_rows():
         if (general.unit_name and unit.name_key == name_key(general.unit_name)) or (
                 unit.commander and name_key(unit.commander) == general.name_key):
-            check_same_side(general.name, general.side, unit)
+            check_same_side(general.name, general.side, unit,
+                            hint="Give him a unit of his side, or set his unit to `none` "
+                                 "first; a unit he commands takes another commander with "
+                                 "`/unit edit`.")
 
 
 def check_commander(tx: BattleTx, commander: str | None) -> str | None:

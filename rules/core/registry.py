@@ -89,11 +89,11 @@ class BattleRules:
     check_unit: Callable[[str, Mapping[str, Any], int | None, str], dict[str, Any]]
     prepare: Callable[[str, Mapping[str, Any], Roster | None, Mapping[str, Any]], Prepared]
     apply_effects: Callable[[Sequence[Effect], Roster], tuple[Roster, list[Change]]]
-    # What a new turn does by itself (a halt ends), and what each phase should remind of.
     # Markers the rules keep on a unit beside its words (Le Baton's casualties, halted):
     # the rules' effects change them, and a GM may set them (`/gm set`); `/unit add` takes
     # words only.
     marker_fields: FieldSet = field(default_factory=lambda: FieldSet(()))
+    # What a new turn does by itself (a halt ends), and what each phase should remind of.
     new_turn: Callable[[Roster], tuple[Roster, list[Change]]] | None = None
     reminders: Callable[[Roster, str | None], list[str]] | None = None
     strength_label: str = "SP"  # what a unit's strength counts

@@ -142,3 +142,14 @@ async def test_no_edit_puts_a_general_with_or_over_a_unit_of_the_other_side(batt
     assert after == before
     done = await reply(battle_session, "/unit edit unit:U14 commander:Wolfe", user_id=GM_USER)
     assert done.content.startswith("✏️ U14 is now commanded by Wolfe")
+
+
+async def test_a_unit_added_under_a_general_of_the_other_side_is_refused(battle_session):
+    for line in [START + ' sides:"British, French"', "/general add name:Montcalm side:French"]:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    refused = await reply(battle_session, f"/unit add side:British name:U14 {INF} "
+                                          "commander:Montcalm", user_id=GM_USER)
+    assert refused.content == (
+        "⚠️ Montcalm is French and U14 is British: a general takes the field with a unit of "
+        "his own side. Name a general of its side as its commander, or `none`.")
+    assert "0 units · 2 events" in text_of(await reply(battle_session, "/battle show"))
