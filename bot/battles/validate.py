@@ -19,19 +19,34 @@ MAX_SIDE = 32
 MAX_NAME = 64
 # What the unit notation reads as the end of a name, of a unit, or as a quote.
 NOT_IN_NAMES = ';:"'
-# Characters a name may hold though they show nothing themselves: the joiner inside emoji
-# (🏴‍☠️) and the tags of a flag such as Scotland's.
-_SHOWN_WITH_OTHERS = {"\u200d", *map(chr, range(0xE0020, 0xE0080))}
+# Letters and signs that show as blank space though they are not spaces (Hangul fillers, the
+# blank Braille pattern): a name of them looks empty, or like another.
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_JOINER = "\u200d"
+_BLACK_FLAG = "\U0001f3f4"
+_TAGS = range(0xE0020, 0xE0080)
 
 
 def unseen_character(text: str) -> str | None:
     """A character of ``text`` that cannot be seen (``U+200B``): a zero-width space, a soft
-    hyphen, a control or a right-to-left override would make two names that look alike, or
-    turn the rest of a log line around."""
-    for char in text:
-        if unicodedata.category(char) in ("Cc", "Cf") and char not in _SHOWN_WITH_OTHERS:
+    hyphen, a control, a right-to-left override or a blank letter would make two names that
+    look alike, or turn the rest of a log line around. The joiner inside an emoji (🏴‍☠️)
+    and the tags of a flag such as Scotland's are part of what is seen, and kept there."""
+    for index, char in enumerate(text):
+        before = text[index - 1] if index else ""
+        after = text[index + 1] if index + 1 < len(text) else ""
+        if char == _JOINER and _is_symbol(before) and _is_symbol(after):
+            continue
+        if ord(char) in _TAGS and (before == _BLACK_FLAG or (before and ord(before) in _TAGS)):
+            continue
+        if char in _BLANK or unicodedata.category(char) in ("Cc", "Cf"):
             return f"U+{ord(char):04X}"
     return None
+
+
+def _is_symbol(char: str) -> bool:
+    """A pictograph or its variation selector, as emoji are made of."""
+    return bool(char) and unicodedata.category(char) in ("So", "Sk", "Mn")
 
 
 def check_seen(text: str, what: str) -> None:

@@ -111,7 +111,9 @@ async def test_names_and_sides_holding_a_character_nobody_sees_are_refused(battl
     started = await reply(battle_session, '/battle start ruleset:fire-at-will name:"Z <@1>"',
                           user_id=GM_USER)
     assert started.embeds[0]["title"] == "⚔️ Battle started: Z <@1\\>"
-    for name, unseen in [("A\u200b", "U+200B"), ("A\u00adB", "U+00AD"), ("\u202eEvil", "U+202E")]:
+    for name, unseen in [("A\u200b", "U+200B"), ("A\u00adB", "U+00AD"), ("\u202eEvil", "U+202E"),
+                         ("Hus\u200dsars", "U+200D"), ("Hussars\U000e0067", "U+E0067"),
+                         ("\u3164", "U+3164"), ("A\u2800", "U+2800")]:
         refused = await reply(battle_session, f'/unit add side:British name:"{name}" '
                                               'words:inf strength:3', user_id=GM_USER)
         assert refused.content == (
