@@ -63,7 +63,10 @@ def refusal_text(error: RulesError) -> str:
     if len(shown(text)) <= CONTENT or not error.hint:
         return text
     room = CONTENT - len(shown(f"⚠️ … {error.hint}"))
-    return f"⚠️ {shown(error.message)[:max(room, 0)]}… {error.hint}"
+    kept = shown(error.message)[:max(room, 0)]
+    if kept.count("`") % 2:  # a quote cut open would swallow the hint's formatting
+        kept = kept[:kept.rfind("`")]
+    return f"⚠️ {kept}… {error.hint}"
 
 
 def unanswerable(error: Exception) -> discord.HTTPException | None:

@@ -13,11 +13,13 @@ import re
 import pytest
 from discord import app_commands
 
+from bot.errors import CONTENT, refusal_text
 from bot.render import limits
 from bot.render.limits import MAX_MESSAGES, EmbedSpec, FieldSpec, pack_messages, violations
 from bot.render.resolution import resolution_messages, to_discord
 from rules.core.decisions import Answers, Undecided
 from rules.core.dice import RandomSource, ReplaySource, Unrolled
+from rules.core.errors import InvalidInput
 from rules.fire_at_will.charge import MAX_CHARGERS, resolve_charge
 from rules.fire_at_will.melee import MAX_UNITS_PER_SIDE, resolve_melee
 from rules.fire_at_will.units import (
@@ -318,3 +320,10 @@ async def test_a_roster_too_long_for_one_message_is_shown_whole(battle_session):
         assert [n for n in range(1, 31) if f"F{n:02d} " not in shown] == []
         assert [n for n in range(1, 31) if f"B{n:02d} " not in shown] == []
         assert not any(violations(message.embeds, message.content) for message in sent)
+
+
+def test_a_refusal_cut_short_leaves_no_quote_open_before_its_hint():
+    said = refusal_text(InvalidInput("Unknown words: " + " ".join(["`x`"] * 700),
+                                     hint="Use `morale=4`."))
+    assert len(said) <= CONTENT and said.endswith("… Use `morale=4`.")
+    assert said[:-len("… Use `morale=4`.")].count("`") % 2 == 0
