@@ -174,4 +174,6 @@ def not_listed(listing: Enumeration) -> BattleError:
                            hint="Pick one from the list, or queue dice with `/gm dice` and "
                            "use `/gm reroll`.")
     return BattleError("That is not a result the rules allow here.",
-                       hint="Pick one from the list the option offers.")
+                       hint="Type a word of the one you want in the `result` option (a "
+                            "unit's name, `eliminated`, `killed`) and pick it from what the "
+                            "option offers.")

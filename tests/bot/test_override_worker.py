@@ -112,7 +112,8 @@ async def test_other_channels_are_answered_while_an_override_is_worked_out(disco
         refused = await override
     # The made-up result is refused privately, and nothing was applied.
     assert refused[-1].ephemeral
-    assert "That is not a result the rules allow here." in refused[-1].content
+    assert "That is not a result the rules allow here. Type a word of the one you want in the " \
+        "`result` option" in refused[-1].content
     assert (await kinds_of_events(discord_session))[-1] == "resolution"
 
 
