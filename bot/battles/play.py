@@ -222,7 +222,8 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
     queue = list(facts.dice_queue or [])
     left = None
     if forced is not None:
-        resolution, note = prepared(forced), "Result set by the GM"
+        # The dice shown are ones that give the result; none were rolled.
+        resolution, note = prepared(forced), "Result set by the GM (dice shown, not rolled)"
     else:
         resolution, use = roll_dice(prepared, rules.dice_faces, typed=dice, queue=queue,
                                     replay=replay, before=before)
