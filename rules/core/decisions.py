@@ -62,6 +62,12 @@ class Question:
                 return answer
         if self.typed and given.strip():
             return self._typed(given.strip())
+        # The start of one answer's label or key, as a player types from its button
+        # (`counter` for "Counter-charge Ottawa"): taken only when no other starts so.
+        starting = [a for a in self.answers if len(wanted) >= 3 and (
+            _key(a.key).startswith(wanted) or _key(a.label).startswith(wanted))]
+        if len(starting) == 1:
+            return starting[0]
         keys = [a.key for a in self.answers]
         raise NotAnAnswer(
             f"`{given}` is not an answer to “{self.text}”.",

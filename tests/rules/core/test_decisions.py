@@ -41,7 +41,7 @@ def test_no_answer_stops_the_procedure_with_the_question():
 
 def test_a_wrong_answer_names_the_allowed_ones():
     with pytest.raises(InvalidInput, match="not an answer") as refused:
-        Answers.read("hussar").decide(QUESTION)
+        Answers.read("husars").decide(QUESTION)
     assert "Did you mean `Hussars`" in refused.value.hint
 
 
@@ -123,3 +123,17 @@ def test_a_resolution_names_the_answers_given_ahead_no_question_took():
     out = ResolutionBuilder("r", "p", answers=given_answers({"choices": "chart=DR2; second=b"}))
     out.ask(Question("second", "Second?", (Answer("b", "B"),)))
     assert out.build("done", Severity.NONE).unused == ("chart=DR2",)
+
+
+def test_an_answer_may_be_the_start_of_one_buttons_label():
+    question = Question("counter_charge", "Does Hussars counter-charge?",
+                        (Answer("Ottawa", "Counter-charge Ottawa"), Answer("stand", "Stand")))
+    assert question.answer("counter").key == "Ottawa"
+    assert question.answer("Sta").key == "stand"
+    two = Question("counter_charge", "Does Hussars counter-charge?",
+                   (Answer("Ottawa", "Counter-charge Ottawa"),
+                    Answer("Rangers", "Counter-charge Rangers"), Answer("stand", "Stand")))
+    with pytest.raises(InvalidInput, match="`counter` is not an answer"):
+        two.answer("counter")
+    with pytest.raises(InvalidInput, match="`st` is not an answer"):
+        question.answer("st")  # too short to stand for a word
