@@ -384,7 +384,14 @@ def _named(effects: tuple[Effect, ...], ranges: list[tuple[int, int] | None]) ->
 def _play(prepared: Prepared, source: DiceSource, given: _Given) -> Resolution:
     if not given:  # as its options say
         return prepared(source)
-    return prepared(source, Answers(in_order=[answer for _, answer in given]))
+    answers = Answers(in_order=[answer for _, answer in given])
+    try:
+        return prepared(source, answers)
+    except Undecided:
+        if answers.in_order:  # asked again with answers left: a walk would never end
+            raise RulesError("The procedure asks its questions without taking the answers "
+                             "given to them.") from None
+        raise
 
 
 def _decision(question: Question) -> _Decision:

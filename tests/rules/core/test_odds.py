@@ -659,3 +659,16 @@ def test_too_many_answers_says_how_to_give_one_ahead():
     assert refused.value.hint == ('Give some answers ahead and ask again: `choices:"q2=a3"` '
                                   "(`answers` in JSON); this question's answers: `a0`, `a1`, "
                                   "`a2`, `a3`.")
+
+
+def test_a_procedure_that_never_takes_its_answers_ends_its_walk_refused():
+    """Asked again whatever it is given, it would be walked forever (a hung worker): each
+    answer path ends refused instead."""
+    question = Question("again", "Again?", (Answer("yes", "Yes"), Answer("no", "No")))
+
+    def stubborn(dice, answers=None):
+        raise Undecided(question)
+
+    odds = exact_odds(stubborn)
+    assert [[o.label for o in branch.outcomes] for branch in odds.branches] == [
+        ["The procedure asks its questions without taking the answers given to them."]] * 2
