@@ -123,7 +123,12 @@ class Asked:
 
 def battle_question(battle_id: int, seq: int | None) -> str:
     """The id a battle's question is known by (its buttons carry it): ``b<battle>:<seq>``."""
-    return f"b{battle_id}:{seq}"
+    return f"{battle_questions(battle_id)}{seq}"
+
+
+def battle_questions(battle_id: int) -> str:
+    """What the ids of all a battle's questions start with."""
+    return f"b{battle_id}:"
 
 
 def lookup_question(question_id: int) -> str:

@@ -6,11 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.battles.decisions import battle_questions
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
 from bot.battles.validate import check_battle_name, read_sides
 from bot.battles.views import BattleRecord, record
 from bot.storage.models import Battle, utcnow
+from bot.storage.question_messages import forget_battle_messages
 from rules.core.names import name_key
 from rules.core.roster import describe_changes
 from rules.registry import RULESETS
@@ -60,6 +62,7 @@ def end_battle(tx: BattleTx, *, confirm: str | None = None,
     battle.status = "ended"
     battle.ended_at = utcnow()
     tx.record("battle_end", f"Battle ended: {battle.name}")
+    forget_battle_messages(tx.conn, battle_questions(battle.id))  # none can be answered now
     return record(BattleRecord, battle)
 
 

@@ -38,6 +38,12 @@ def take_message(conn: Connection, question: str, channel_id: int) -> int | None
                         .returning(MESSAGES.c.message_id)).scalar()
 
 
+def forget_battle_messages(conn: Connection, prefix: str) -> None:
+    """Forget the messages of every question whose id starts ``prefix`` (``b12:``: a
+    battle that ended, whose questions nobody can answer any more)."""
+    conn.execute(delete(MESSAGES).where(MESSAGES.c.question.startswith(prefix)))
+
+
 def forget_old_messages(conn: Connection, prefix: str, kept: timedelta) -> None:
     """Forget the messages of questions starting ``prefix`` asked longer than ``kept`` ago
     (a quick lookup's questions are cleared after a fortnight)."""

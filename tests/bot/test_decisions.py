@@ -466,3 +466,15 @@ async def test_an_order_names_a_side_nobody_is_on_yet(battle_session):
     order = await reply(battle_session, "/order labataille first:French first_assaults:2 "
                                         "second:British second_assaults:2", user_id=GM_USER)
     assert not order.ephemeral
+
+
+async def test_ending_a_battle_forgets_which_messages_held_its_questions(battle_session):
+    await setup(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)  # asks the Hussars' player
+    await reply(battle_session, "/gm undo", user_id=GM_USER)  # takes the question back
+    async with battle_session.client.db.transaction() as s:
+        assert len(list(await s.scalars(select(QuestionMessage)))) == 1
+    ended = await reply(battle_session, "/battle end confirm:Quiberon", user_id=GM_USER)
+    assert not ended.ephemeral, ended.content
+    async with battle_session.client.db.transaction() as s:
+        assert list(await s.scalars(select(QuestionMessage))) == []
