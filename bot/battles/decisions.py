@@ -45,6 +45,7 @@ from bot.storage.models import name_key, utcnow
 from bot.storage.question_messages import forget_old_messages, take_message
 from rules.core.decisions import ANSWERED, Answer, Question, with_answer
 from rules.core.dice import plain_face
+from rules.core.errors import RulesError
 from rules.core.notation import possessive
 from rules.core.records import Step
 
@@ -262,14 +263,29 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     summary = f"Answered “{pending.question.text}” (#{pending.seq}): {answer.label}. "
     asked_in = take_message(tx.conn, battle_question(battle.id, pending.seq), tx.channel_id)
     try:
-        outcome: Played | Asked = play_in_battle(
-            tx, pending.procedure, options, pending.dice, replay=pending.faces,
-            before=pending.use, summary_prefix=summary, move=pending.move)
-    except Paused as paused:  # the answer leads to another question
-        outcome = ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
-                                mover=pending.asked_by, move=pending.move, before=pending.use,
-                                summary_prefix=summary)
+        outcome = _play_on(tx, pending, options, summary)
+    except RulesError:
+        if not options.get("choices"):
+            raise
+        # An answer given ahead that this path cannot take (a unit it names has gone, say):
+        # the command was accepted long ago, and the answer just given is not at fault.
+        # Its questions are asked instead.
+        outcome = _play_on(tx, pending, {k: v for k, v in options.items() if k != "choices"},
+                           summary)
     return replace(outcome, question_message=asked_in)
+
+
+def _play_on(tx: BattleTx, pending: Pending, options: Mapping[str, Any],
+             summary: str) -> Played | Asked:
+    """The move played on with its answers: its result, or the next question."""
+    try:
+        return play_in_battle(tx, pending.procedure, options, pending.dice,
+                              replay=pending.faces, before=pending.use,
+                              summary_prefix=summary, move=pending.move)
+    except Paused as paused:  # the answer leads to another question
+        return ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
+                             mover=pending.asked_by, move=pending.move, before=pending.use,
+                             summary_prefix=summary)
 
 
 def _now() -> str:

@@ -28,7 +28,6 @@ from rules.core.dice import Reading
 from rules.core.effects import plural
 from rules.core.records import (
     D66_KIND,
-    GIVEN_AHEAD,
     Effect,
     Modifier,
     Resolution,
@@ -463,7 +462,6 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
         description="\n".join([f"{whose} decides{typed}.",
-                               *(escape(s.outcome) for s in steps if s.title == GIVEN_AHEAD),
                                *public_roll_lines(steps)]),
         colour=QUESTION_COLOUR,
         footer=dice_note,

@@ -135,6 +135,8 @@ class Answers:
     # The questions the bot asked and a player answered since (the rest were given ahead,
     # with the command).
     asked_for: frozenset[str] = frozenset()
+    # The questions the command's own answers name (``counter_charge=Rangers``).
+    chosen: frozenset[str] = frozenset()
     # In a battle, whose choices the mover may not make ahead: other players' units (by
     # their names' lookup form), and with ``gm_only`` the questions the rules give the GM.
     others: frozenset[str] = frozenset()
@@ -147,15 +149,19 @@ class Answers:
         return question.unit is not None and name_key(question.unit) in self.others
 
     def decide(self, question: Question) -> Answer:
-        mine = question.key in self.asked_for or not self.theirs(question)
-        keyed = question.key in self.by_question
-        if not mine and not keyed:
-            # Theirs to make when asked; an answer given in order waits for the next question.
-            raise Undecided(question, passed_over=next(iter(self.in_order), None))
-        if keyed:
-            given = self.by_question[question.key]
-        elif self.in_order:
-            given = self.in_order.pop(0)
+        key = question.key
+        named = key in self.chosen or (key in self.by_question and key not in self.asked_for)
+        # A question the command's answers do not name takes the next answer given in
+        # order, used or not: played again after its asking, the same answers pair alike.
+        slot = self.in_order.pop(0) if not named and self.in_order else None
+        if key in self.asked_for:  # the bot asked it, and its player answered
+            given = self.by_question[key]
+        elif self.theirs(question):  # theirs to make when asked, whatever was given
+            raise Undecided(question, passed_over=self.by_question.get(key) or slot)
+        elif named:
+            given = self.by_question[key]
+        elif slot is not None:
+            given = slot
         else:
             raise Undecided(question)
         try:
@@ -163,14 +169,13 @@ class Answers:
         except InvalidInput:
             if not self.playing_on:
                 raise
-            if not keyed or not self.in_order:
-                raise Undecided(question, set_aside=given) from None
-            # Set aside for the answers that follow in order (a walk of every answer).
-            del self.by_question[question.key]
-            return self.decide(question)
-        if not mine:  # a fitting answer, but theirs to give when asked
-            raise Undecided(question, passed_over=given)
-        self.asked.append(question.key)
+            if named and self.in_order:
+                # Set aside for the answers that follow in order (a walk of every answer).
+                del self.by_question[key]
+                self.chosen = self.chosen - {key}
+                return self.decide(question)
+            raise Undecided(question, set_aside=given) from None
+        self.asked.append(key)
         return answer
 
     def unused(self) -> list[str]:
@@ -218,6 +223,7 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
     request (``answers``); ``more`` (a walk of every answer) comes after them."""
     if options.get("choices") is not None or options.get(ANSWERED) is not None:
         answers = Answers.read(options.get("choices"), "choices")
+        answers.chosen = frozenset(answers.by_question)
         asked = Answers.read(options.get(ANSWERED), ANSWERED)
         answers.by_question |= asked.by_question
         answers.in_order += asked.in_order

@@ -216,7 +216,7 @@ def _effect_dict(effect: Effect) -> dict[str, Any]:
 
 
 GIVEN_AHEAD = "Choices given ahead"
-"""The step saying why an answer given ahead was not taken: said with the question too."""
+"""The step saying why an answer given ahead was not taken (shown with the question)."""
 
 
 @dataclass

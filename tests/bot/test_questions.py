@@ -121,7 +121,7 @@ async def test_a_gms_button_answers_the_battles_question_not_his_own_lookup(batt
 
 async def test_a_bad_answer_given_ahead_for_a_later_question_is_set_aside(battle_session):
     await setup_tricorne(battle_session)
-    asked = await reply(battle_session, MELEE + ' choices:"take_ground=charge"', user_id=PLAYER)
+    asked = await reply(battle_session, MELEE + ' choices:"take_ground=charge"', user_id=GM_USER)
     assert buttons(asked) == ["Retire and rally", "Stand and fight"]
     [_, ground] = await press(battle_session, asked, "Stand and fight", GM_USER)
     assert not ground.ephemeral, ground.content
@@ -135,7 +135,7 @@ async def test_a_bad_answer_given_ahead_for_a_later_question_is_set_aside(battle
 
 async def test_a_bad_answer_given_with_the_command_is_refused_at_once(battle_session):
     await setup_tricorne(battle_session)
-    refused = await reply(battle_session, MELEE + ' choices:"retire=maybe"', user_id=PLAYER)
+    refused = await reply(battle_session, MELEE + ' choices:"retire=maybe"', user_id=GM_USER)
     assert refused.ephemeral and "`maybe` is not an answer" in refused.content
     async with battle_session.client.db.transaction() as s:
         assert [e.kind for e in await s.scalars(select(Event))][-1] == "general_add"
@@ -152,7 +152,7 @@ async def test_an_answer_that_leads_to_another_question_is_logged_too(battle_ses
 
 async def test_a_move_whose_answer_given_ahead_was_set_aside_can_be_rerolled(battle_session):
     await setup_tricorne(battle_session)
-    asked = await reply(battle_session, MELEE + ' choices:"take_ground=charge"', user_id=PLAYER)
+    asked = await reply(battle_session, MELEE + ' choices:"take_ground=charge"', user_id=GM_USER)
     [_, ground] = await press(battle_session, asked, "Stand and fight", GM_USER)
     assert "does not fit" in text_of(ground)
     rerolled = await reply(battle_session, "/gm reroll", user_id=GM_USER)
@@ -167,3 +167,45 @@ async def test_the_gm_may_queue_dice_while_a_question_waits(battle_session):
     await reply(battle_session, CHARGE, user_id=OTHER)
     queued = await reply(battle_session, '/gm dice dice:"6 6"', user_id=GM_USER)
     assert queued.ephemeral and queued.content.startswith("🎲 Dice queue: 6 6.")
+
+
+ANN, BOB = 4000, 5000
+CULLODEN = [
+    ("/battle start ruleset:tricorne name:Culloden", GM_USER),
+    ("/unit add side:Jacobite name:Camerons words:highland strength:4", ANN),
+    ("/unit add side:Government name:Dragoons words:battle-cavalry strength:3", BOB),
+    ("/unit add side:Government name:Kerrs words:battle-cavalry strength:3", BOB),
+]
+CAMERONS = '/melee tricorne attacker:Camerons defender:Dragoons dice:"cav cav cav cav cav" '
+
+
+async def culloden(session) -> None:
+    for line, user in CULLODEN:
+        assert not (await reply(session, line, user_id=user)).ephemeral, line
+
+
+async def test_answers_in_order_pair_with_the_questions_in_order_once_one_is_passed_over(
+        battle_session):
+    """Ann's first answer was for Bob's question, which is asked of Bob: her others still
+    answer her own questions, in their order, once Bob has answered."""
+    await culloden(battle_session)
+    asked = await reply(battle_session, CAMERONS + 'choices:"stand; advance; none"', user_id=ANN)
+    assert asked.content == f"<@{BOB}>, your answer:"
+    done = await reply(battle_session, "/answer choice:stand", user_id=BOB)
+    assert done.embeds[0]["title"] == "💥 Camerons eliminates Dragoons"
+    assert "takes ground 1 hex" in text_of(done)
+    assert "Not asked" not in done.embeds[0]["footer"]["text"]
+
+
+async def test_an_answer_given_ahead_a_later_path_cannot_take_is_asked_instead(
+        battle_session):
+    """Bob's answer is not refused for an answer Ann gave ahead (a bonus melee on a unit
+    there is none of): her answers are set aside and her questions asked."""
+    await culloden(battle_session)
+    await reply(battle_session, CAMERONS + 'choices:"take_ground=advance; bonus_melee=Nobody"',
+                user_id=ANN)
+    next_question = await reply(battle_session, "/answer choice:stand", user_id=BOB)
+    assert not next_question.ephemeral, next_question.content
+    assert next_question.content == f"<@{ANN}>, your answer:"
+    assert next_question.embeds[0]["title"] == ("❓ Will Camerons take ground (advance into "
+                                                "the vacated hex)?")

@@ -104,11 +104,17 @@ def test_another_players_question_is_asked_whatever_the_mover_gave_ahead():
     assert stop.value.question == theirs
     assert out.steps[-1].outcome == ("The answer given ahead, stand, is not the mover's to give: "
                                      "“Does Hussars counter-charge?” is asked of its player.")
-    # An answer in order is left for the mover's own next question.
-    in_order = given_answers({"choices": "stay", **limited})
-    with pytest.raises(Undecided):
+    # Answers in order pair with the questions in order: the one passed over spends its own.
+    in_order = given_answers({"choices": "stand; stay", **limited})
+    with pytest.raises(Undecided) as passed:
         in_order.decide(theirs)
+    assert passed.value.passed_over == "stand"
     assert in_order.decide(mine).key == "stay"
+    # Played on once its player answered it, the pairs are the same.
+    again = given_answers({"choices": "stand; stay", ANSWERED: "counter_charge=stand",
+                           **limited})
+    assert [again.decide(theirs).key, again.decide(mine).key] == ["stand", "stay"]
+    assert again.unused() == []
     with pytest.raises(Undecided):
         given_answers({"choices": "a", **limited}).decide(gms)
     # Asked and answered by its player, it plays on with that answer.
