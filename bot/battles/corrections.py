@@ -82,7 +82,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     row = tx.unit_row(unit, allow_gone=True)
     before = roster_unit(row)
     tx.touch(row)
-    field = field.strip().lower()
+    field = field.strip().lower().replace("-", "_")
     _set_unit_field(tx, row, field, value)
     if field in ("side", "commander"):
         check_unit_command(tx, row)

@@ -75,6 +75,9 @@ def roster_stacks(text: str, where: str, roster: Roster) -> list[Stack]:
 def opposed(ours: Sequence[Stack], theirs: Sequence[Stack]) -> None:
     """In a battle, a stack acts against the enemy's: never a stack of its own side."""
     for stack in ours:
+        if any(name_key(s.name) == name_key(stack.name) for s in theirs):
+            raise NotAllowed(f"{stack.name} cannot act against itself.",
+                             hint="Name the enemy's stacks.")
         friend = next((s for s in theirs if s.side and s.side == stack.side), None)
         if friend is not None:
             raise NotAllowed(f"{stack.name} and {friend.name} are on the same side "

@@ -49,6 +49,11 @@ MARKER_FIELDS = FieldSet((
     *(f for f in UNIT.fields if f.name in MARKERS),
     Field("fought", bool, "it has fought a round of its current melee"),
 ))
+# The markers a GM sets (`/gm set`): whether a unit has fought a round of its melee is the
+# rules' own bookkeeping.
+GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name != "fought"))
+# Markers of cavalry alone: a charge's start, a failed recall, a recall due.
+CAVALRY_MARKERS = ("held", "charge_marker", "recall_due")
 # Melees that continue and firefights are engagements of the battle (rules.core.engagements).
 MELEE, FIREFIGHT = "melee", "firefight"
 
@@ -102,7 +107,11 @@ def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
     unit = dict(checked)
     if strength is not None:
         unit["figures"] = FIGURES.convert(strength, where)
-    build_unit(name, unit, where)
+    built = build_unit(name, unit, where)
+    marked = [m for m in CAVALRY_MARKERS if checked.get(m)]
+    if marked and not built.is_cavalry:
+        raise InvalidInput(f"{where}: only cavalry has `{marked[0]}`, and {name} is "
+                           f"{built.arm.value}.", hint="Leave it off infantry and artillery.")
     return checked
 
 

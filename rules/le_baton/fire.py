@@ -117,6 +117,9 @@ def resolve_artillery_fire(
             "ground and in range.", hint="Say so with `level_ground`, or give one target.")
     for target in targets:
         check_target(battery, target)
+    if len(targets) == 2 and name_key(targets[0].name) == name_key(targets[1].name):
+        raise InvalidInput(f"{targets[0].name} is the target: the unit 12\" behind it is "
+                           "another.", hint="Name the unit behind, or leave `behind` out.")
     out = ResolutionBuilder(RULESET, "artillery-fire")
     modifiers = artillery_modifiers(battery, range_)
     bonus = sum(m.value for m in modifiers)

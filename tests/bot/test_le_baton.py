@@ -192,3 +192,17 @@ async def test_a_gm_sets_a_units_casualties_and_markers_and_the_rules_read_them(
     check = await reply(battle_session, '/morale le-baton unit:Buffs phase:9 dice:"4"')
     assert check.embeds[0]["title"] == "↔️ Buffs fails by 1: stands still"
     assert "vs 3 or less (conscript 4 −1 3 casualties (−1 per 3))" in text_of(check)
+
+
+async def test_gm_markers_are_cavalrys_where_only_cavalry_has_them(battle_session):
+    await setup(battle_session)
+    refused = await reply(battle_session, "/gm set unit:Buffs field:held value:yes",
+                          user_id=GM_USER)
+    assert refused.content == ("⚠️ Buffs: only cavalry has `held`, and Buffs is infantry. "
+                               "Leave it off infantry and artillery.")
+    marked = await reply(battle_session, "/gm set unit:Lanciers field:Charge-Marker value:yes",
+                         user_id=GM_USER)
+    assert marked.content.startswith("🛠️ Lanciers has a charge marker")
+    bookkeeping = await reply(battle_session, "/gm set unit:Lanciers field:fought value:yes",
+                              user_id=GM_USER)
+    assert bookkeeping.content.startswith("⚠️ `fought` is not a unit field.")

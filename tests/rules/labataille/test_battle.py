@@ -66,6 +66,11 @@ def test_in_a_battle_stacks_act_against_the_enemy_only(procedure, options, said)
         prepare(procedure, options, board, {})
 
 
+def test_a_stack_named_against_itself_is_told_so():
+    with pytest.raises(NotAllowed, match="1/45e cannot act against itself"):
+        prepare("assault", {"attackers": "1/45e", "defenders": "1/45e"}, roster(), {})
+
+
 def test_a_blank_result_starts_a_firefight_engagement_attackers_first():
     board = roster(engaged=True)
     [fight] = board.engagements

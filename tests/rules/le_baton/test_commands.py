@@ -227,6 +227,13 @@ def test_fire_is_at_the_enemy_only(procedure, options, said):
         play(procedure, options, "", ROSTER)
 
 
+def test_the_unit_behind_the_artillerys_target_is_another():
+    with pytest.raises(InvalidInput, match="Rifles is the target: the unit 12\" behind it is "
+                                           "another"):
+        play("artillery-fire", {"battery": "Grande Batterie", "target": "Rifles",
+                                "behind": "rifles", "level_ground": True}, "", ROSTER)
+
+
 def test_a_quick_lookup_may_not_fire_a_unit_at_itself():
     with pytest.raises(NotAllowed, match="2nd Foot cannot fire at itself"):
         play("fire", {"shooter": "2nd Foot: british inf figures=4", "target": "2nd foot",
