@@ -96,14 +96,16 @@ def _footer_room(title: str, author: str, description: str) -> int:
                + HEAD_RESERVE // 2)
 
 
-def _fit_head(head: EmbedSpec) -> EmbedSpec:
-    """Clip the head so that, alone, it leaves room in a message's 6000 characters."""
+def _fit_head(head: EmbedSpec) -> tuple[EmbedSpec, str]:
+    """Fit the head so that, alone, it leaves room in a message's 6000 characters; and what
+    of its description did not fit, at a line break, to go on in fields."""
     title = clip(head.title, TITLE)
     author = clip(head.author, AUTHOR)
-    description = clip(head.description, _description_room(title, author))
+    first, *rest = split_lines(head.description, _description_room(title, author))
+    description = first if head.description else head.description
     footer = clip(head.footer, _footer_room(title, author, description))
     return replace(head, title=title, author=author, description=description, footer=footer,
-                   fields=())
+                   fields=()), "\n".join(rest)
 
 
 def _fits_as_it_is(head: EmbedSpec) -> bool:
@@ -129,10 +131,11 @@ def pack_messages(head: EmbedSpec) -> list[list[EmbedSpec]]:
     """
     if _fits_as_it_is(head):
         return [[head]]
-    first = _fit_head(head)
+    first, overflow = _fit_head(head)
     messages: list[list[EmbedSpec]] = [[first]]
     total = first.size()
-    pieces = [p for f in head.fields for p in _split_field(f)]
+    going_on = (FieldSpec("(cont.)", overflow),) if overflow else ()
+    pieces = [p for f in (*going_on, *head.fields) for p in _split_field(f)]
     for index, piece in enumerate(pieces):
         cost = len(piece.name) + len(piece.value)
         embeds = messages[-1]

@@ -307,7 +307,7 @@ def test_dice_show_as_read_not_as_the_target_text_suggests():
 
 async def test_a_roster_too_long_for_one_message_is_shown_whole(battle_session):
     """Sixty units with names of the longest kind: `/battle show` and `/unit list` go on in
-    a second message rather than leaving units out."""
+    a second message rather than leaving units out, and `/battle log` shows all fifty."""
     lines = ['/battle start ruleset:fire-at-will name:Big sides:"British, French"']
     for side in ("British", "French"):
         lines += [f'/unit add side:{side} name:"{side[0]}{n:02d} {"x" * 58}" '
@@ -320,6 +320,10 @@ async def test_a_roster_too_long_for_one_message_is_shown_whole(battle_session):
         assert [n for n in range(1, 31) if f"F{n:02d} " not in shown] == []
         assert [n for n in range(1, 31) if f"B{n:02d} " not in shown] == []
         assert not any(violations(message.embeds, message.content) for message in sent)
+    log = await send(battle_session, "/battle log count:50")
+    shown = "\n".join(text_of(message) for message in log)
+    assert [n for n in range(12, 62) if f"`#{n}`" not in shown] == []
+    assert not any(violations(message.embeds, message.content) for message in log)
 
 
 def test_a_refusal_cut_short_leaves_no_quote_open_before_its_hint():

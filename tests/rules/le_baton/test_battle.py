@@ -245,10 +245,13 @@ def test_roster_words_refuse_a_name_and_need_nation_and_arm():
 
 
 def test_check_unit_keeps_markers_by_their_own_types():
-    checked = check_unit("unit", british("infantry", casualties="3", held="yes",
+    checked = check_unit("unit", british("cavalry", casualties="3", held="yes",
                                          charge_marker=False), None, "unit")
-    assert checked == {"nation": "british", "arm": "infantry", "casualties": 3,
+    assert checked == {"nation": "british", "arm": "cavalry", "casualties": 3,
                        "held": True, "charge_marker": False}
+    with pytest.raises(InvalidInput, match="unit: only cavalry has `held`, and unit is "
+                                           "infantry"):
+        check_unit("unit", british("infantry", held="yes"), None, "unit")
     with pytest.raises(InvalidInput, match="unit: `wedge` is not a valid formation. Use one "
                                            "of: column, line, square, skirmish."):
         check_unit("unit", {"formation": "wedge"}, None, "unit")
