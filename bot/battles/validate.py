@@ -20,9 +20,14 @@ MAX_NAME = 64
 # What the unit notation reads as the end of a name, of a unit, or as a quote.
 NOT_IN_NAMES = ';:"'
 # Letters and signs that show as blank space though they are not spaces (Hangul fillers, the
-# blank Braille pattern): a name of them looks empty, or like another.
-_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# blank Braille pattern), and marks Unicode says to show as nothing (the combining grapheme
+# joiner, Khmer inherent vowels, Mongolian and other variation selectors): a name of them
+# looks empty, or like another.
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5"
+                   + "".join(map(chr, range(0x180B, 0x1810)))
+                   + "".join(map(chr, range(0xFE00, 0xFE10))))
 _JOINER = "\u200d"
+_EMOJI_STYLE = "\ufe0f"  # shows the symbol before it as an emoji
 _BLACK_FLAG = "\U0001f3f4"
 _TAGS = range(0xE0020, 0xE0080)
 
@@ -36,6 +41,8 @@ def unseen_character(text: str) -> str | None:
         before = text[index - 1] if index else ""
         after = text[index + 1] if index + 1 < len(text) else ""
         if char == _JOINER and _is_symbol(before) and _is_symbol(after):
+            continue
+        if char == _EMOJI_STYLE and before and unicodedata.category(before) == "So":
             continue
         if ord(char) in _TAGS and (before == _BLACK_FLAG or (before and ord(before) in _TAGS)):
             continue

@@ -113,15 +113,16 @@ async def test_names_and_sides_holding_a_character_nobody_sees_are_refused(battl
     assert started.embeds[0]["title"] == "⚔️ Battle started: Z <@1\\>"
     for name, unseen in [("A\u200b", "U+200B"), ("A\u00adB", "U+00AD"), ("\u202eEvil", "U+202E"),
                          ("Hus\u200dsars", "U+200D"), ("Hussars\U000e0067", "U+E0067"),
-                         ("\u3164", "U+3164"), ("A\u2800", "U+2800")]:
+                         ("\u3164", "U+3164"), ("A\u2800", "U+2800"),
+                         ("Var\ufe0fSel", "U+FE0F"), ("Comb\u034fName", "U+034F")]:
         refused = await reply(battle_session, f'/unit add side:British name:"{name}" '
                                               'words:inf strength:3', user_id=GM_USER)
         assert refused.content == (
             f"⚠️ The unit's name holds a character that cannot be seen ({unseen}). Type it "
             "again: text pasted from elsewhere can carry one."), refused.content
     for name in ("🏴\u200d☠️ Pirates", "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074"
-                 "\U000e007f Scots"):
+                 "\U000e007f Scots", "\u2694\ufe0f Guards", "Be\u0301arn"):
         added = await reply(battle_session, f'/unit add side:British name:"{name}" '
                                             'words:inf strength:3', user_id=GM_USER)
         assert not added.ephemeral, added.content
-    assert "2 units" in text_of(await reply(battle_session, "/battle show"))
+    assert "4 units" in text_of(await reply(battle_session, "/battle show"))
