@@ -372,6 +372,10 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
         row["attributes"] = _checked_by_rules(
             lambda row=row, counted=counted, where=where: rules.check_unit(
                 row["name"], row["attributes"], counted, where), where)
+        if rules.check_side is not None:  # as `/unit add` holds a side to the unit's words
+            check = rules.check_side
+            _checked_by_rules(lambda row=row, check=check: check(row["side"], row["attributes"]),
+                              where)
     for row in generals:
         where = f"general {row['name']}"
         named(row, where)

@@ -14,6 +14,7 @@ from bot.battles.validate import (
     check_general_command,
     check_new_name,
     check_unit_command,
+    check_unit_side,
     general_value_bounds,
 )
 from rules.core.dice import Face, parse_dice
@@ -89,6 +90,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     back = field == "status" and row.status != GONE  # restored by hand
     if field == "strength" or back or _is_word(tx, field):
         _check_unit(tx, row, strength_set=field == "strength")
+    check_unit_side(tx, row)
     changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
     if not changes:
         raise BattleError(f"{possessive(row.name)} {field} is already {value}.")

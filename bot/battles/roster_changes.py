@@ -15,6 +15,7 @@ from bot.battles.validate import (
     check_new_name,
     check_same_side,
     check_unit_command,
+    check_unit_side,
     check_wounds,
 )
 from bot.storage.models import General, Unit
@@ -68,6 +69,7 @@ def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | Non
                       attributes=attributes, commander=check_commander(tx, commander),
                       added_by=added_by))
     check_unit_command(tx, row)
+    check_unit_side(tx, row)
     event = tx.record("unit_add", f"Added {unit_name} ({row.side})")
     said = tx.rules.unit_words(attributes)
     strength = (strength_count(count, tx.rules.strength_label),) if count is not None else ()
@@ -102,6 +104,7 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
         tx.unit_renamed_or_gone(old_name, row.name)
     if side is not None or commander is not None:
         check_unit_command(tx, row)
+    check_unit_side(tx, row)
     changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
     if not changes:
         raise BattleError(f"Nothing to change on {row.name}.",

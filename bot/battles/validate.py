@@ -122,6 +122,12 @@ def check_unit_command(tx: BattleTx, unit: Any) -> None:
                                  f"{option_value(general.name)} field:unit value:none`.")
 
 
+def check_unit_side(tx: BattleTx, unit: Any) -> None:
+    """The unit's side as its rule set holds it to its words (Le Baton: its nation)."""
+    if tx.rules.check_side is not None:
+        tx.rules.check_side(unit.side, unit.attributes)
+
+
 def check_general_command(tx: BattleTx, general: Any) -> None:
     """The general as a command leaves him: the unit he is with, and the units he commands,
     of his side."""

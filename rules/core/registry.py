@@ -93,6 +93,9 @@ class BattleRules:
     # the rules' effects change them, and a GM may set them (`/gm set`); `/unit add` takes
     # words only.
     marker_fields: FieldSet = field(default_factory=lambda: FieldSet(()))
+    # A unit's side held to its own words, where they name one (Le Baton's nation on a side
+    # called French or British): (side, words) -> None, or InvalidInput.
+    check_side: Callable[[str, Mapping[str, Any]], None] | None = None
     # What a new turn does by itself (a halt ends), and what each phase should remind of.
     new_turn: Callable[[Roster], tuple[Roster, list[Change]]] | None = None
     reminders: Callable[[Roster, str | None], list[str]] | None = None

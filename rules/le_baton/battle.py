@@ -115,6 +115,19 @@ def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
     return checked
 
 
+def check_side(side: str, attributes: Mapping[str, Any]) -> None:
+    """A unit on a side named for a nation is of that nation: the sheet's phases go by it
+    (a French unit on the British side would shoot and test in the French phases)."""
+    named = next((n for n in Nation if name_key(side) == n.value), None)
+    nation = attributes.get("nation")
+    if named is not None and nation is not None and nation != named.value:
+        shown = str(nation).capitalize()
+        raise InvalidInput(f"A {shown} unit cannot be on the {side} side: it fires, moves and "
+                           f"tests in the {shown} phases.",
+                           hint=f"Put it on the {shown} side, or give it `{named.value}` in its "
+                                "words.")
+
+
 def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
     a = unit.attributes
     return Unit(

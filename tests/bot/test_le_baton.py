@@ -206,3 +206,18 @@ async def test_gm_markers_are_cavalrys_where_only_cavalry_has_them(battle_sessio
     bookkeeping = await reply(battle_session, "/gm set unit:Lanciers field:fought value:yes",
                               user_id=GM_USER)
     assert bookkeeping.content.startswith("⚠️ `fought` is not a unit field.")
+
+
+async def test_a_unit_on_a_side_named_for_a_nation_is_of_that_nation(battle_session):
+    await setup(battle_session)  # sides French and British, as the units give them
+    for line in ['/unit add side:British name:Turncoats words:"french inf veteran column" '
+                 "strength:6", "/unit edit unit:Buffs side:French",
+                 "/gm set unit:Buffs field:nation value:french"]:
+        refused = await reply(battle_session, line, user_id=GM_USER)
+        assert refused.ephemeral and " unit cannot be on the " in refused.content, line
+    turncoat = await reply(battle_session, "/unit add side:British name:Turncoats "
+                                           'words:"french inf veteran column" strength:6',
+                           user_id=GM_USER)
+    assert turncoat.content == (
+        "⚠️ A French unit cannot be on the British side: it fires, moves and tests in the "
+        "French phases. Put it on the French side, or give it `british` in its words.")

@@ -39,10 +39,10 @@ async def test_a_charge_marker_recalled_is_said_so(discord_session):
 
 async def test_unit_edit_reads_as_a_sentence(discord_session):
     await setup(discord_session)
-    edited = await reply(discord_session, '/unit edit unit:Lanciers words:"elite" '
+    edited = await reply(discord_session, '/unit edit unit:Lanciers words:"elite british" '
                                           'strength:7 side:British', user_id=GM_USER)
-    assert edited.content == ("✏️ Lanciers is now on the British side, loses 1 figure (now 7) "
-                              "and is now elite (event #5).")
+    assert edited.content == ("✏️ Lanciers is now on the British side, loses 1 figure (now 7), "
+                              "is now British and is now elite (event #5).")
 
 
 async def test_a_move_that_changes_nothing_says_so_once(discord_session):
