@@ -259,9 +259,9 @@ def _check_battle(battle: dict[str, Any], rules: BattleRules) -> None:
     name = battle["name"]
     if not name.strip():
         raise Refused(where, "it has no name.")
-    if unseen_character(name):
-        raise Refused(where, f"its name holds a character that cannot be seen "
-                             f"({unseen_character(name)}).")
+    unseen = unseen_character(name)
+    if unseen is not None:
+        raise Refused(where, f"its name holds a character that cannot be seen ({unseen}).")
     _one_of(battle["status"], BATTLE_STATUSES, where, "status")
     for key in ("created_by", "gm_role_id"):
         _within(battle[key], SNOWFLAKE, where, key, IMPORT_HINT)

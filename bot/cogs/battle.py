@@ -112,6 +112,11 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:60] or "battle"
 
 
+async def shown_battle(store: BattleStore, interaction: discord.Interaction) -> Reply:
+    """The channel's battle as `/battle show` and `/unit list` give it, whole."""
+    return Reply(battle_messages(await store.view(interaction.channel_id or 0)))
+
+
 class Battles(commands.Cog):
     battle = server_group("battle", "This channel's battle")
 
@@ -159,10 +164,7 @@ class Battles(commands.Cog):
 
     @battle.command(name="show", description="Show the battle: turn, roster, generals")
     async def show(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            return Reply(battle_messages(await self.store.view(interaction.channel_id or 0)))
-
-        await answer(interaction, work)
+        await answer(interaction, lambda: shown_battle(self.store, interaction))
 
     @battle.command(name="end", description="End this channel's battle (GM)")
     @app_commands.describe(confirm="Type the battle's name to confirm (or use the button)")

@@ -20,8 +20,7 @@ from bot.battles.validate import (
     MAX_SIDE,
     MAX_WOUNDS,
 )
-from bot.cogs.battle import server_group
-from bot.render.battle import battle_messages
+from bot.cogs.battle import server_group, shown_battle
 from bot.render.resolution import escape
 from bot.respond import Reply, answer
 from rules.core.fields import Field, FieldSet
@@ -133,10 +132,7 @@ class Roster(commands.Cog):
 
     @unit.command(name="list", description="The battle's roster")
     async def list(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            return Reply(battle_messages(await self.store.view(interaction.channel_id or 0)))
-
-        await answer(interaction, work)
+        await answer(interaction, lambda: shown_battle(self.store, interaction))
 
     @edit.autocomplete("unit")
     @remove.autocomplete("unit")

@@ -15,7 +15,7 @@ from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
 from rules.core.notation import possessive, refuse_roster_word, roster_entry
 from rules.core.records import Resolution
-from rules.core.roster import Roster, name_key
+from rules.core.roster import Roster
 from rules.le_baton.battle import MELEE, PHASES, engine_unit
 from rules.le_baton.charge import ChargeSituation, resolve_charge
 from rules.le_baton.fire import (
@@ -101,27 +101,25 @@ def _target_name(value: Any, roster: Roster | None) -> str:
     return roster.unit(value).name if roster is not None else value.strip()
 
 
-def _target(name: str, kind: Any, roster: Roster | None, table: type) -> Target:
+def _target(given: Any, kind: Any, roster: Roster | None, table: type) -> Target:
     """A unit fired at, with its nation when it is a roster unit."""
+    name = _target_name(given, roster)
     nation = None if roster is None else engine_unit(roster.unit(name), roster).nation
     return Target(name, target_kind(kind, name, roster, table), nation)
 
 
 def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     shooter, _ = unit_from(o.get("shooter"), "shooter", roster)
-    target = _target(_target_name(o.get("target"), roster), o.get("target_type"), roster,
-                     FireTarget)
+    target = _target(o.get("target"), o.get("target_type"), roster, FireTarget)
     distance = _number(DISTANCE, o.get("distance"))
     return lambda dice: resolve_fire(shooter, target, dice, distance=distance)
 
 
 def prepare_artillery(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     battery, _ = unit_from(o.get("battery"), "battery", roster)
-    targets = [_target(_target_name(o.get("target"), roster), o.get("target_type"), roster,
-                       ArtilleryTarget)]
+    targets = [_target(o.get("target"), o.get("target_type"), roster, ArtilleryTarget)]
     if o.get("behind"):
-        targets.append(_target(_target_name(o["behind"], roster), o.get("behind_type"),
-                               roster, ArtilleryTarget))
+        targets.append(_target(o["behind"], o.get("behind_type"), roster, ArtilleryTarget))
     range_ = _convert(Range, o.get("range"), "range") or Range.NORMAL
     level = bool(o.get("level_ground"))
     return lambda dice: resolve_artillery_fire(battery, targets, range_, dice,
@@ -131,10 +129,7 @@ def prepare_artillery(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
 def _melee_opponent(unit: Unit, roster: Roster) -> str | None:
     """The one unit ``unit`` is locked in melee with on the roster, if one."""
     melee = roster.engaged(unit.name, MELEE)
-    if melee is None:
-        return None
-    first, other = melee.sides
-    facing = other if any(name_key(n) == name_key(unit.name) for n in first) else first
+    facing = melee.facing(unit.name) if melee is not None else ()
     return facing[0] if len(facing) == 1 else None
 
 
