@@ -278,14 +278,31 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
     if not resolution.effects:
         lines = ["No effect on any unit."]
     if battle_changes is not None:
-        # A change the headline says word for word ("Rangers surrenders") is not said again.
         changes = [line for line in battle_changes
-                   if not (once and line.casefold() in resolution.headline.casefold())]
+                   if not (once and _headline_says(resolution, line))]
         # "No effect on any unit" already says the roster is as it was.
         roster = [escape(line) for line in changes] or \
             ([] if battle_changes or not resolution.effects else ["No change to the roster."])
         lines += [f"📋 {line}" for line in roster]
     return "\n".join(lines)
+
+
+def _headline_says(resolution: Resolution, change: str) -> bool:
+    """Whether the headline says this roster change already: word for word ("Rangers
+    surrenders"), or a unit's new state in one phrase ("28e Ligne is now in line") that the
+    headline gives as what the unit does ("28e Ligne fails to close: forms line 2\" short")."""
+    headline = resolution.headline.casefold()
+    if change.casefold() in headline:
+        return True
+    for unit in {effect.unit for effect in resolution.effects}:
+        state = _ONE_STATE.fullmatch(change[len(unit):]) if change.startswith(unit) else None
+        if state and unit.casefold() in headline and \
+                re.search(rf"\b{re.escape(state[1].casefold())}\b", headline):
+            return True
+    return False
+
+
+_ONE_STATE = re.compile(r" is now (?:in )?([\w-]+)")  # a new state, and no other change
 
 
 # The step that says an answer given ahead did not fit its question (``rules.core.records``):

@@ -30,6 +30,7 @@ RULESET_ENTRY = RuleSet(
         unit_example="inf regular morale=4",
         general_words=("general",),  # a melee unit's `general="Wolfe"`
         max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)
+        gone_reasons={battle.NO_SP_LEFT: "leaves the battle"},
     ),
     # A request is read as the command's options are: one input path per procedure. A
     # request gives each unit whole, as an object, or as the command does (by name, with

@@ -175,7 +175,23 @@ def apply_effects(
             u.with_attr("shaken", True)
             if u.commander and name_key(u.commander) in shaken and is_active(u) else u
             for u in after.units))
+    after = replace(after, units=tuple(map(_spent, roster.units, after.units)))
     return after, roster_changes(roster, after)
+
+
+NO_SP_LEFT = "no SP left"
+"""Why a unit that lost its last strength point left the battle."""
+
+
+def _spent(before: RosterUnit, unit: RosterUnit) -> RosterUnit:
+    """A unit the effects took to 0 SP leaves the battle: the texts take strength points
+    away and say nothing of a unit with none left, and a unit of no men cannot rout, rally
+    or be charged again (docs/fire-at-will.md). Its markers stay as they were: what the
+    result would have made of it (routing, shaken) no longer matters."""
+    if is_active(unit) and unit.strength == 0 and (before.strength or 0) > 0:
+        return replace(unit, attributes=before.attributes, status=GONE,
+                       gone_reason=NO_SP_LEFT)
+    return unit
 
 
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:

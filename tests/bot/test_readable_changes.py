@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .conftest import GM_USER, reply, text_of
-from .test_le_baton import SETUP, setup  # the same Albuera battle
+from .test_le_baton import SETUP, roster, setup  # the same Albuera battle
 
 
 def effects(message) -> list[str]:
@@ -57,3 +57,32 @@ async def test_a_move_that_changes_nothing_says_so_once(discord_session):
     text = text_of(stands)
     assert "No effect on any unit." in text
     assert "No change to the roster" not in text
+
+
+async def test_a_unit_that_loses_its_last_sp_leaves_the_battle_and_cannot_be_charged(
+        discord_session):
+    for line in ('/battle start ruleset:fire-at-will name:Plains',
+                 '/unit add side:British name:"Fraser\'s Highlanders" words:"inf regular '
+                 'morale=4" strength:4',
+                 '/unit add side:French name:"La Sarre" words:"inf regular morale=4" '
+                 'strength:1'):
+        await reply(discord_session, line, user_id=GM_USER)
+    melee = await reply(discord_session, '/melee fire-at-will attackers:"Fraser\'s '
+                                         'Highlanders" defenders:"La Sarre" dice:"6 1"')
+    assert text_of(melee).split("\n")[1] == "💥 Attackers win by 5: La Sarre routs, −2 SP"
+    assert effects(melee) == ["La Sarre loses 1 SP (now 0) and leaves the battle"]
+    charged = await reply(discord_session, '/charge fire-at-will target:"La Sarre" '
+                                           'chargers:"Fraser\'s Highlanders" dice:6')
+    assert charged.ephemeral
+    assert text_of(charged) == ("⚠️ La Sarre is out of the battle (no SP left). A GM can "
+                                "bring it back with `/gm restore`.")
+
+
+async def test_a_new_formation_the_headline_gives_is_said_once(discord_session):
+    await setup(discord_session)
+    short = await reply(discord_session, '/morale le-baton unit:"28e Ligne" phase:4 '
+                                         'charging:true opponent:Buffs dice:6')
+    lines = text_of(short).split("\n")
+    assert lines[1] == '↔️ 28e Ligne fails to close: forms line 2" short'
+    assert [line for line in lines if "line" in line.split()] == [lines[1]]
+    assert (await roster(discord_session))["28e Ligne"].attributes["formation"] == "line"

@@ -110,9 +110,22 @@ def test_losses_shaken_and_rout_change_the_roster():
                                         "Rangers is routing"]
 
 
-def test_strength_never_goes_below_zero():
-    after, _ = apply_effects([effect(EffectKind.LOSE_SP, "Hussars", 5)], ROSTER)
-    assert after.unit("Hussars").strength == 0
+def test_a_unit_that_loses_its_last_sp_leaves_the_battle_with_its_markers_as_they_were():
+    after, changes = apply_effects(
+        [effect(EffectKind.ROUTED, "Hussars"), effect(EffectKind.LOSE_SP, "Hussars", 5)],
+        ROSTER)
+    hussars = after.unit("Hussars", allow_gone=True)
+    assert (hussars.strength, hussars.status, hussars.gone_reason) == (0, "gone", "no SP left")
+    assert hussars.attr("routing") is None
+    assert describe_changes(changes) == ["Hussars loses 2 SP (now 0) and leaves the battle"]
+
+
+def test_a_unit_left_with_sp_stays_and_one_at_0_sp_already_is_left_alone():
+    at_zero = Roster(units=(RosterUnit("Hussars", "French", {"arm": "cavalry"}, strength=0),))
+    after, changes = apply_effects([effect(EffectKind.LOSE_SP, "Hussars", 1)], at_zero)
+    assert not after.unit("Hussars").gone and changes == []
+    after, _ = apply_effects([effect(EffectKind.LOSE_SP, "Hussars", 1)], ROSTER)
+    assert after.unit("Hussars").strength == 1 and not after.unit("Hussars").gone
 
 
 def test_surrendered_units_are_gone():
