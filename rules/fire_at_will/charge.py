@@ -186,8 +186,10 @@ def _charge_test(
     morale = target.basic_morale
     if score >= morale:
         result = "routs"
-    elif score < 0 and cover is Cover.NONE:
+    elif score < 0 and cover is Cover.NONE and _in_front(chargers):
         result = "may counter-charge"
+    elif score < 0 and cover is Cover.NONE:
+        result = "stands (no charger to its front)"
     else:
         result = "stands"
     roll = Roll(
@@ -242,6 +244,11 @@ def _routs(
 STAND = Answer("stand", "Stand")
 
 
+def _in_front(chargers: Sequence[Charger]) -> list[str]:
+    """"any enemy unit to its front which is charging it": chargers on its front only."""
+    return [c.unit.name for c in chargers if c.direction is Direction.FRONT]
+
+
 def _below_zero(target: Unit, chargers: Sequence[Charger], cover: Cover, roll: Roll,
                 out: ResolutionBuilder) -> Resolution:
     if cover is not Cover.NONE:
@@ -252,8 +259,7 @@ def _below_zero(target: Unit, chargers: Sequence[Charger], cover: Cover, roll: R
             roll,
         )
         return out.build(f"{target.name} stands: melee follows", Severity.NONE)
-    # "any enemy unit to its front which is charging it": chargers on its front only.
-    in_front = [c.unit.name for c in chargers if c.direction is Direction.FRONT]
+    in_front = _in_front(chargers)
     if not in_front:
         out.step(
             "Charge test",

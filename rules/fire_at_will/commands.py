@@ -35,7 +35,7 @@ from rules.fire_at_will.charge import MAX_CHARGERS, resolve_charge, resolve_surr
 from rules.fire_at_will.inputs import UNITS, build_unit, read_chargers, read_melee_side
 from rules.fire_at_will.melee import MAX_UNITS_PER_SIDE, melee_roll_groups, resolve_melee
 from rules.fire_at_will.surrender import SurrenderSituation
-from rules.fire_at_will.units import Arm, Cover, ObstacleReading, Settings, Unit
+from rules.fire_at_will.units import Arm, Cover, ObstacleReading, Order, Settings, Unit
 
 Prepared = Callable[[DiceSource], Resolution]
 
@@ -97,12 +97,14 @@ def prepare_charge(options: Mapping[str, Any], roster: Roster | None, _: Mapping
         if not options.get("target_type"):
             raise InvalidInput(
                 "Say what the charged unit is with `target_type`.",
-                hint="Or start a battle and add the unit, then name it.",
+                hint="A quick lookup takes the unit's `target_type` and `morale`; in a "
+                     "battle, name a unit of its roster (without `lookup`).",
             )
         target = build_unit(
             name,
             {"arm": _enum(Arm, options["target_type"], "target_type", None),
-             **{k: options[k] for k in ("order", "morale", "shaken", "routing")
+             "order": _enum(Order, options.get("order"), "order", Order.CLOSE),
+             **{k: options[k] for k in ("morale", "shaken", "routing")
                 if options.get(k) is not None}},
             "target",
         )

@@ -329,8 +329,9 @@ def _decided(
                  f"Only {name} takes the result ({why}); the other {loser_side} retire 3\".")
         for other in others:
             out.effect(EffectKind.RETIRE, other, 3, detail=f"{MELEE_TEXT}: others retire")
-    if routed and affected.member.rear:
-        surrender_test(affected.member.unit, SurrenderSituation.REAR_ROUT, dice, out)
+    if routed and affected.member.rear and surrender_test(
+            affected.member.unit, SurrenderSituation.REAR_ROUT, dice, out):
+        headline = f"{side} win by {margin}: {name} routs and surrenders"
     general = affected.member.unit.general
     if general is not None:
         risk_to_general(general, name, routed, dice, out)

@@ -255,3 +255,14 @@ def test_a_side_is_read_again_for_another_situation(monkeypatch):
     assert read(FieldSet((Field("charging", bool, "charging"),)))[0][1] == {"charging": True}
     with pytest.raises(InvalidInput, match="I don't know `charging`"):
         read(FieldSet((Field("flank", bool, "flank"),)))
+
+
+def test_a_quick_lookup_charge_reads_the_targets_order():
+    options = {"target": "Militia", "target_type": "infantry", "morale": 6,
+               "chargers": "Grenadiers: inf distance=2"}
+    opened = play("charge", {**options, "order": "open"}, "1", roster=None)
+    assert [r.total for s in opened.steps for r in s.rolls] == [3]  # +2: open order
+    closed = play("charge", {**options, "order": "close"}, "1", roster=None)
+    assert [r.total for s in closed.steps for r in s.rolls] == [1]
+    with pytest.raises(InvalidInput, match="order"):
+        play("charge", {**options, "order": "loose"}, "1", roster=None)

@@ -218,6 +218,7 @@ def test_below_zero_with_no_charger_to_its_front_stands_without_asking():
                  Cover.NONE, dice_text="1")
     assert effects(result) == []
     assert "no charger is to its front" in result.steps[-1].outcome
+    assert result.steps[-1].rolls[0].result == "stands (no charger to its front)"
 
 
 def test_score_of_zero_does_not_allow_a_counter_charge():

@@ -232,6 +232,13 @@ def test_unit_attacked_in_the_rear_that_routs_tests_to_surrender():
     result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), rear=True)], dice_text="5 3 4")
     assert effects(result) == [(E.ROUTED, "D", None), (E.LOSE_SP, "D", 2),
                                (E.SURRENDERED, "D", None)]
+    assert result.headline == "Attackers win by 4: D routs and surrenders"
+
+
+def test_a_unit_that_routs_and_does_not_surrender_routs_in_the_headline():
+    result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), rear=True)], dice_text="5 3 3")
+    assert (E.SURRENDERED, "D", None) not in effects(result)
+    assert result.headline == "Attackers win by 4: D routs, −2 SP"
 
 
 def test_unit_attacked_in_the_rear_that_only_retires_does_not_test():
