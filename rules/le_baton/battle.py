@@ -44,16 +44,20 @@ PHASES: tuple[str, ...] = (
 )
 
 # Markers the battle keeps on a unit, besides its description, read by their own types.
-MARKERS = ("casualties", "halted", "held", "charge_marker", "recall_due", "fought")
+MARKERS = ("casualties", "halted", "held", "charge_marker", "recall_due", "fought",
+           "recall_failed")
 MARKER_FIELDS = FieldSet((
     *(f for f in UNIT.fields if f.name in MARKERS),
     Field("fought", bool, "it has fought a round of its current melee"),
+    Field("recall_failed", bool, "it failed its recall this turn: it rolls again in phase 13 "
+          "next turn"),
 ))
-# The markers a GM sets (`/gm set`): whether a unit has fought a round of its melee is the
-# rules' own bookkeeping.
-GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name != "fought"))
+# The markers a GM sets (`/gm set`): whether a unit has fought a round of its melee, or
+# failed its recall this turn, is the rules' own bookkeeping (`/gm undo` takes it back).
+BOOKKEEPING = ("fought", "recall_failed")
+GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name not in BOOKKEEPING))
 # Markers of cavalry alone: a charge's start, a failed recall, a recall due.
-CAVALRY_MARKERS = ("held", "charge_marker", "recall_due")
+CAVALRY_MARKERS = ("held", "charge_marker", "recall_due", "recall_failed")
 # Melees that continue and firefights are engagements of the battle (rules.core.engagements).
 MELEE, FIREFIGHT = "melee", "firefight"
 
@@ -148,6 +152,7 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         charge_marker=bool(a.get("charge_marker")),
         recall_due=bool(a.get("recall_due")),
         fought=bool(a.get("fought")),
+        recall_failed=bool(a.get("recall_failed")),
     )
 
 
@@ -197,8 +202,9 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return replace(unit, status=GONE, gone_reason="destroyed")
         case EffectKind.HALTED:
             return unit.with_attr("halted", True)
-        case EffectKind.HELD:  # held, it rolls again in phase 13 anyway
-            return unit.with_attr("held", True).with_attr("recall_due", False)
+        case EffectKind.HELD:  # held, it rolls again in phase 13 next turn
+            return (unit.with_attr("held", True).with_attr("recall_due", False)
+                    .with_attr("recall_failed", True))
         case EffectKind.CHARGE_MARKER:
             return unit.with_attr("charge_marker", True)
         case EffectKind.RECALL_DUE:
@@ -231,10 +237,17 @@ def find_unit(roster: Roster, name: str) -> RosterUnit | None:
 
 
 def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
-    """A halt lasts for its turn."""
-    units = tuple(u.with_attr("halted", False) if u.attr("halted") else u for u in roster.units)
+    """A halt lasts for its turn; a recall failed this turn is rolled again next turn."""
+    units = tuple(map(_next_turn, roster.units))
     after = replace(roster, units=units)
     return after, roster_changes(roster, after)
+
+
+def _next_turn(unit: RosterUnit) -> RosterUnit:
+    for marker in ("halted", "recall_failed"):  # those of one turn
+        if unit.attr(marker):
+            unit = unit.with_attr(marker, False)
+    return unit
 
 
 def reminders(roster: Roster, phase: str | None) -> list[str]:
@@ -249,6 +262,8 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
                              f"{' and '.join(other)}.")
     if phase in (PHASES[0], PHASES[12]):
         for unit in active:
+            if unit.attr("recall_failed") and phase == PHASES[12]:
+                continue  # failed this very turn: it rolls again next turn
             if unit.attr("held"):
                 lines.append(f"{unit.name} is held (failed recall): it cannot move, and must "
                              "test recall in phase 13.")

@@ -58,4 +58,5 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "charge_marker": Phrase("has a charge marker", "has its charge marker removed"),
     "recall_due": Phrase("must test recall in phase 13", "no longer has to test recall"),
     "fought": Phrase(""),
+    "recall_failed": Phrase(""),  # "is held (failed recall)" says it
 }

@@ -165,6 +165,10 @@ def resolve_morale(
     out = ResolutionBuilder(RULESET, "recall" if phase == 13 else "morale",
                             answers=answers or Answers())
     check_who_tests(unit, phase, situation)
+    if phase == 13 and unit.recall_failed:
+        raise NotAllowed(f"{unit.name} failed its recall this turn: it rolls again in phase 13 "
+                         "next turn.", hint="`/battle next` moves the battle on; a GM takes "
+                         "the failed roll back with `/gm undo`.")
     if phase == 13 and not _must_roll_recall(unit, situation):
         # "Cavalry not obligated to roll for recall may still choose to roll."
         chosen = out.ask(Question(

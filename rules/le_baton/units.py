@@ -75,6 +75,7 @@ class Unit:
     held: bool = False
     charge_marker: bool = False
     recall_due: bool = False  # tied a cavalry melee: "test for recall in phase 13"
+    recall_failed: bool = False  # this turn: "They must roll again to recall ... next turn"
     # Whether the unit has already fought a round of its current melee. In a battle the
     # roster knows ("fought"); a quick lookup says "in_melee", which then means the same.
     fought: bool | None = None

@@ -221,3 +221,19 @@ async def test_a_unit_on_a_side_named_for_a_nation_is_of_that_nation(battle_sess
     assert turncoat.content == (
         "⚠️ A French unit cannot be on the British side: it fires, moves and tests in the "
         "French phases. Put it on the French side, or give it `british` in its words.")
+
+
+async def test_cavalry_that_failed_its_recall_rolls_again_next_turn_not_at_once(
+        discord_session):
+    await setup(discord_session)
+    await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
+    failed = await reply(discord_session, "/recall le-baton unit:Lanciers dice:6")
+    assert "Lanciers fails recall: 1 casualty, held" in text_of(failed)
+    again = await reply(discord_session, "/recall le-baton unit:Lanciers dice:1")
+    assert again.ephemeral
+    assert text_of(again).startswith("⚠️ Lanciers failed its recall this turn: it rolls "
+                                     "again in phase 13 next turn.")
+    for _ in range(13):
+        await reply(discord_session, "/battle next", user_id=GM_USER)
+    passed = await reply(discord_session, "/recall le-baton unit:Lanciers dice:1")
+    assert "Lanciers is recalled" in text_of(passed).split("\n")[1]

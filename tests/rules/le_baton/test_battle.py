@@ -142,6 +142,24 @@ def test_failed_recall_holds_the_unit_until_it_is_recalled():
     assert (lancers.held, lancers.charge_marker) == (False, False)
 
 
+def test_a_failed_recall_is_rolled_again_next_turn_not_this_one():
+    after, changes = apply(Effect(E.CHARGE_MARKER, "Lancers"), Effect(E.HELD, "Lancers"))
+    assert [c.field for c in changes if c.field == "recall_failed"] == ["recall_failed"]
+    assert reminders(after, PHASES[12]) == []
+    with pytest.raises(NotAllowed, match="Lancers failed its recall this turn: it rolls again "
+                                         "in phase 13 next turn."):
+        prepare("recall", {"unit": "Lancers"}, after)(ScriptedSource.from_text("1"))
+    next_turn, changes = new_turn(after)
+    assert Change("Lancers", "unit", "recall_failed", True, False) in changes
+    recalled = prepare("recall", {"unit": "Lancers"}, next_turn)(ScriptedSource.from_text("1"))
+    assert recalled.headline.startswith("Lancers is recalled")
+
+
+def test_whether_a_recall_failed_this_turn_is_no_marker_a_gm_sets():
+    names = [f.name for f in RULESET_ENTRY.battle.marker_fields.fields]
+    assert "recall_failed" not in names and "held" in names
+
+
 def test_a_tied_cavalry_melee_leaves_both_to_recall_until_they_roll():
     after, _ = apply(Effect(E.RECALL_DUE, "Lancers"))
     assert engine_unit(unit(after, "Lancers"), after).recall_due
@@ -194,6 +212,7 @@ def marked(roster: Roster = ROSTER) -> Roster:
     roster = locked(roster, "2nd Foot", "45e Ligne")
     after, _ = apply(Effect(E.CHARGE_MARKER, "Lancers"), Effect(E.HELD, "Scots Greys"),
                      roster=roster)
+    after, _ = new_turn(after)  # the Greys failed their recall last turn
     return after
 
 
