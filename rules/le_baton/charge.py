@@ -36,6 +36,10 @@ class ChargeSituation:
     cannot_form_line: bool = False
 
 
+def _set_by(marker: str) -> str:
+    return f" Set by mistake: a GM clears it with `/gm set field:{marker} value:no`."
+
+
 def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
     """Who may charge whom, as the sheet's charge paragraphs say."""
     name = charger.name
@@ -43,14 +47,19 @@ def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
         raise NotAllowed(f"{name} and {target.name} are on the same side.")
     if charger.arm is Arm.ARTILLERY:
         raise NotAllowed(f"{name} is artillery: only infantry and cavalry charge.")
-    for flag, why in ((charger.in_melee, "is continuing a melee"),
-                      (charger.firefight, "is locked in a firefight and cannot charge"),
-                      (charger.halted, "is halted this turn"),
-                      (charger.held, "failed its recall and cannot move this turn"),
-                      (charger.charge_marker, "has a charge marker in place and cannot move "
-                                              "until recalled")):
+    for flag, why, hint in (
+            (charger.in_melee, "is continuing a melee", "It fights on in the melee phase."),
+            (charger.firefight, "is locked in a firefight and cannot charge",
+             "It may charge once the firefight ends."),
+            (charger.halted, "is halted this turn: a failed morale check allows no movement",
+             "It may move and charge again next turn (`/battle next`)." + _set_by("halted")),
+            (charger.held, "failed its recall and cannot move this turn",
+             "It moves again once a recall in phase 13 passes (`/recall`)." + _set_by("held")),
+            (charger.charge_marker, "has a charge marker in place and cannot move until "
+                                    "recalled",
+             "It rolls for recall in phase 13 (`/recall`)." + _set_by("charge_marker"))):
         if flag:
-            raise NotAllowed(f"{name} {why}.")
+            raise NotAllowed(f"{name} {why}.", hint=hint)
     if charger.is_infantry:
         if charger.nation is Nation.FRENCH and not charger.in_column:
             raise NotAllowed(f"{name} is French infantry: it may only charge in column.")

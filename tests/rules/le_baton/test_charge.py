@@ -91,16 +91,29 @@ def test_already_contacted_matters_only_for_cavalry_targets():
 @pytest.mark.parametrize(("flag", "message"), [
     ("in_melee", "45e Ligne is continuing a melee."),
     ("firefight", "45e Ligne is locked in a firefight and cannot charge."),
-    ("halted", "45e Ligne is halted this turn."),
+    ("halted", "45e Ligne is halted this turn: a failed morale check allows no movement."),
     ("held", "45e Ligne failed its recall and cannot move this turn."),
 ])
 def test_units_that_cannot_move_cannot_charge(flag, message):
-    assert refused(ligne(**{flag: True}), foot()) == message
+    assert refused(ligne(**{flag: True}), foot()).startswith(message)
+
+
+@pytest.mark.parametrize(("flag", "hint"), [
+    ("in_melee", "It fights on in the melee phase."),
+    ("halted", "It may move and charge again next turn (`/battle next`). Set by mistake: a GM "
+               "clears it with `/gm set field:halted value:no`."),
+])
+def test_a_unit_that_cannot_charge_is_told_when_it_can(flag, hint):
+    with pytest.raises(NotAllowed) as refusal:
+        charge(ligne(**{flag: True}), foot(), "1 1 1")
+    assert refusal.value.hint == hint
 
 
 def test_cavalry_with_a_charge_marker_in_place_cannot_move_until_recalled():
     assert refused(horse(charge_marker=True), foot()) == (
-        "Chasseurs has a charge marker in place and cannot move until recalled.")
+        "Chasseurs has a charge marker in place and cannot move until recalled. It rolls for "
+        "recall in phase 13 (`/recall`). Set by mistake: a GM clears it with `/gm set "
+        "field:charge_marker value:no`.")
 
 
 def test_artillery_does_not_charge():
