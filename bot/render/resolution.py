@@ -16,7 +16,7 @@ never does.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 import discord
@@ -366,14 +366,18 @@ _DECISIVE = re.compile(r"eliminat|\bkill|\brout|surrender|victory banner|\bbreak
                        re.IGNORECASE)
 
 
-def short_headline(headline: str) -> str:
+def short_headline(headline: str, subjects: Collection[str] = ()) -> str:
     """The headline as the public reply leads with it: whole when it fits two lines of a
-    phone; else the phrases that do, in their order, after "…": first those that say how it
-    ended for a unit ("Prescott Rgt is eliminated", "Murray is killed"), then the latest.
-    What the phrases left out said falls on units, and is said in their lines."""
+    phone, else with the phrases one after another on the same unit (of ``subjects``) said
+    as one ("Atholl Brigade retreats 2 hexes and routs"); else the phrases that fit, in
+    their order, after "…": first those that say how it ended for a unit ("Prescott Rgt is
+    eliminated", "Murray is killed"), then the latest. What the phrases left out said falls
+    on units, and is said in their lines."""
     if len(headline) <= HEADLINE_ROOM:
         return headline
-    phrases = headline.split("; ")
+    phrases = _joined_by_subject(headline.split("; "), subjects)
+    if len("; ".join(phrases)) <= HEADLINE_ROOM:
+        return "; ".join(phrases)
     chosen: set[int] = set()
     for index in sorted(range(len(phrases)),
                         key=lambda i: (_DECISIVE.search(phrases[i]) is None, -i)):
@@ -384,6 +388,21 @@ def short_headline(headline: str) -> str:
     return "… " + kept if kept else headline
 
 
+def _joined_by_subject(phrases: list[str], subjects: Collection[str]) -> list[str]:
+    """Phrases one after another on the same unit as one: its name once, the last two joined
+    by "and" ("A retreats 2 hexes, loses 1 block and routs")."""
+    groups: list[tuple[str | None, list[str]]] = []
+    for phrase in phrases:
+        subject = next((s for s in sorted(subjects, key=len, reverse=True)
+                        if phrase.startswith(f"{s} ")), None)
+        if groups and subject is not None and groups[-1][0] == subject:
+            groups[-1][1].append(phrase[len(subject) + 1:])
+        else:
+            groups.append((subject, [phrase]))
+    return [parts[0] if len(parts) == 1 else
+            f"{', '.join(parts[:-1])} and {parts[-1]}" for _, parts in groups]
+
+
 def resolution_specs(
     resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
 ) -> list[list[EmbedSpec]]:
@@ -391,7 +410,7 @@ def resolution_specs(
     changed on the roster), then one line per roll; the project defaults that decided it in
     the footer. Usually one message; more only when it is very long.
     """
-    title = short_headline(resolution.headline)
+    title = short_headline(resolution.headline, {e.unit for e in resolution.effects})
     effects = effects_block(replace(resolution, headline=title), battle_changes, once=True)
     rolls = public_roll_lines(resolution.steps)
     rolls += [f"⏱️ {note}" for note in resolution.notes if note.startswith(OUT_OF_PHASE)]

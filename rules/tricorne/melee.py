@@ -249,9 +249,12 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
     if hits > applied:
         notes.append(f"{hits - applied} hit{'s' if hits - applied != 1 else ''} beyond its "
                      "blocks have no effect")
+    # The hill's flag is said on the roll, so the retreat adds up on the reply's own lines.
+    hill = flags and not retiring and hill_protection(attacker, defender)
     roll = Roll(f"{attacker.name} melee", BattleDice(count.total).describe(), faces,
                 hits=hits, readings=readings, target=f"{defender.name} ({defender.arm.value})",
-                result=f"{_n(hits, 'hit')}" + (f", {_n(flags, 'flag')}" if flags else ""),
+                result=f"{_n(hits, 'hit')}" + (f", {_n(flags, 'flag')}" if flags else "")
+                + (" (hill: 1 ignored)" if hill else ""),
                 notes=tuple(notes))
     run.out.step(title, hits_outcome(defender, applied), roll)
     return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix)
@@ -416,6 +419,7 @@ def ask_ignore_flag(run: Run, unit: Unit, flags: int, prefix: str) -> int:
     if run.out.ask(question) is TAKE_FLAGS:
         run.out.step("Flags", f"{unit.name} takes every flag.")
         return flags
+    run.phrases.append(f"{unit.name} ignores {_n(ignored, 'flag')}")
     run.out.step("Flags", f"{unit.name} ignores {_n(ignored, 'flag')}: a "
                  f"{unit.kind.value.replace('-', ' ')} may ignore {_n(may, 'flag')} "
                  f"({IGNORE_FLAGS_SOURCE}).")

@@ -382,3 +382,17 @@ async def test_a_state_passed_through_is_not_said_beside_the_one_the_roster_ends
     assert "📋 52nd is now routed" in lines
     assert not any(line.startswith("**52nd**") for line in lines), lines
     reads_on_a_phone(result)
+
+
+def test_a_long_headline_says_a_units_phrases_one_after_another_as_one():
+    from bot.render.resolution import short_headline
+
+    headline = ("Royal Scots scores 1 hit on Atholl Brigade; Atholl Brigade retreats 2 hexes; "
+                "Atholl Brigade routs")
+    assert short_headline(headline, {"Royal Scots", "Atholl Brigade"}) == (
+        "Royal Scots scores 1 hit on Atholl Brigade; Atholl Brigade retreats 2 hexes and "
+        "routs")
+    three = ("Lochiel’s Camerons loses 1 block; Lochiel’s Camerons retreats 2 hexes; "
+             "Lochiel’s Camerons routs")
+    assert short_headline(three, {"Lochiel’s Camerons"}) == (
+        "Lochiel’s Camerons loses 1 block, retreats 2 hexes and routs")

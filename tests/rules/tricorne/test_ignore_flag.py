@@ -39,9 +39,12 @@ def test_ignoring_one_of_two_flags_retreats_one_hex_taking_both_two():
         "Grenadiers ignores 1 flag: a grenadier may ignore 1 flag (Government Grenadier unit "
         "page).")
     assert ("moved", "Grenadiers", 1) in effects(ignored)
+    assert ignored.headline == ("Attacker scores no hit on Grenadiers; Grenadiers ignores 1 "
+                                "flag; Grenadiers retreats 1 hex")
     taken = melee(ATTACKER, grenadiers(), "flag flag cav  inf inf inf inf", "take; stay")
     assert step(taken, "Flags").outcome == "Grenadiers takes every flag."
     assert ("moved", "Grenadiers", 2) in effects(taken)
+    assert "ignores" not in taken.headline
 
 
 def test_a_grenadier_that_ignores_its_only_flag_holds_and_battles_back():

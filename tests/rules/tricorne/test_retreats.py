@@ -76,6 +76,9 @@ def test_a_hill_ignores_one_flag_when_attacked_from_below(attacker, ignored):
     result = melee(attacker, hill, rolled, "stay")
     assert ("Hill" in titles(result)) is ignored
     assert (("moved", "Target", 1) in effects(result)) is not ignored
+    (first,) = [r for s in result.steps for r in s.rolls if r.label == f"{attacker.name} melee"]
+    # The reply's roll line says it, so its retreat adds up without the Steps.
+    assert first.result == ("0 hits, 1 flag (hill: 1 ignored)" if ignored else "0 hits, 1 flag")
 
 
 @pytest.mark.parametrize(("attacker", "target_words", "ignored"), [
