@@ -128,14 +128,32 @@ def asking(options: Mapping[str, Any], play: Play) -> Prepared:
 
 
 def read_words(fields: FieldSet, text: str, where: str, example: str,
-               noun: str = "unit") -> dict[str, Any]:
+               noun: str = "unit", fights: Sequence[tuple[FieldSet, str]] = ()
+               ) -> dict[str, Any]:
     """A roster unit's words as typed (``/unit add words:``): words only, its name has its
-    own option. ``example`` is words that would do (``inf regular morale=4``)."""
-    name, values = fields.read_text(text, where, names=False)
+    own option. ``example`` is words that would do (``inf regular morale=4``); ``fights``
+    the words said of a unit in one fight, each with a command that says one, which the
+    roster does not keep: such a word is refused with where it goes."""
+    try:
+        name, values = fields.read_text(text, where, names=False)
+    except InvalidInput:
+        _refuse_fight_word(fields, text, where, fights)
+        raise
     if name is not None:
         raise InvalidInput(f"{where}: only words go here (`{example}`), not `{name}:`.",
                            hint=f"The {noun}'s name has its own option.")
     return values
+
+
+def _refuse_fight_word(fields: FieldSet, text: str, where: str,
+                       fights: Sequence[tuple[FieldSet, str]]) -> None:
+    for word in text.split():
+        for fight, command in fights:
+            if fight.knows(word) and not fields.knows(word):
+                raise InvalidInput(
+                    f"{where}: `{word}` is said of a unit in one fight; the roster does not "
+                    "keep it.", hint=f"Give it after the unit's name in the command, e.g. "
+                                     f"`{command}`.")
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,9 @@ T = TypeVar("T")
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
     """Unit words for `/unit add` and `/unit edit`: ``inf regular morale=4``."""
-    values = read_words(ROSTER_FIELDS, text, where, "inf regular morale=4")
+    values = read_words(ROSTER_FIELDS, text, where, "inf regular morale=4", fights=(
+        (MELEE_SITUATION, 'attackers:"78th Highlanders: charging"'),
+        (CHARGER_SITUATION, 'chargers:"78th Highlanders: flank distance=2"')))
     if require_arm:
         _require_arm(values, where)
     return json_safe(values)

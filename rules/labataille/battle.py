@@ -44,7 +44,7 @@ from rules.labataille.effects import (
 )
 from rules.labataille.fire import SETTING as FIRE_BELOW
 from rules.labataille.fire import FireBelowChart
-from rules.labataille.inputs import INCREMENTS, ROSTER_FIELDS, build_stack
+from rules.labataille.inputs import INCREMENTS, ROSTER_FIELDS, SITUATION_FIELDS, build_stack
 from rules.labataille.units import ChargeMarker, Fatigue, Formation, Order, Stack
 
 FIREFIGHT = "firefight"
@@ -127,7 +127,8 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    values = read_words(ROSTER_FIELDS, text, where, "infantry morale=34", "stack")
+    values = read_words(ROSTER_FIELDS, text, where, "infantry morale=34", "stack",
+                        fights=((SITUATION_FIELDS, 'attackers:"1/45e Ligne: distance=2"'),))
     if require_arm:
         _require_morale(values, where)
     return json_safe(values)

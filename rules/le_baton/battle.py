@@ -24,7 +24,7 @@ from rules.core.roster import (
     roster_changes,
 )
 from rules.le_baton.effects import EffectKind
-from rules.le_baton.inputs import FIGURES, ROSTER_FIELDS, UNIT, build_unit
+from rules.le_baton.inputs import FIGURES, MELEE_SITUATION, ROSTER_FIELDS, UNIT, build_unit
 from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit
 
 PHASES: tuple[str, ...] = (
@@ -78,7 +78,8 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
-    values = read_words(ROSTER_FIELDS, text, where, "british inf veteran line")
+    values = read_words(ROSTER_FIELDS, text, where, "british inf veteran line", fights=(
+        (MELEE_SITUATION, 'defender:"Fraser\'s Highlanders: defensive-terrain"'),))
     if require_arm:
         _require_nation_and_arm(values, where)
     # What each arm may have is checked with the rest of the unit (``check_unit``).

@@ -186,3 +186,17 @@ def test_who_chooses_the_first_cavalry_melee():
     assert tie.headline == "French chooses the first cavalry mêlée (tie: the dice decided)"
     with pytest.raises(InvalidInput, match="`kind` is one of assaults, cavalry"):
         assault_order((("French", 1), ("British", 1)), ScriptedSource([]), "artillery")
+
+
+def test_a_word_of_one_fight_given_to_the_roster_is_refused_with_where_it_goes():
+    from rules.labataille.battle import read_roster_attributes
+
+    with pytest.raises(InvalidInput) as refusal:
+        read_roster_attributes("infantry morale=34 distance=2", "words", require_arm=True)
+    assert refusal.value.message == ("words: `distance=2` is said of a unit in one fight; the "
+                                     "roster does not keep it.")
+    assert refusal.value.hint == ("Give it after the unit's name in the command, e.g. "
+                                  "`attackers:\"1/45e Ligne: distance=2\"`.")
+    # A word neither the roster nor a fight knows gets the usual refusal.
+    with pytest.raises(InvalidInput, match="I don.t know `distanse`"):
+        read_roster_attributes("infantry morale=34 distanse=2", "words", require_arm=True)
