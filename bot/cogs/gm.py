@@ -55,11 +55,25 @@ def public(text: str) -> Reply:
 
 
 def typed_result(listing: Enumeration, typed: str) -> str:
-    """A result typed as the list shows it (``Light Dragoons routs, loses 1 SP``) as its
-    key; anything else as it was (a key picked from the list, the rules' own label)."""
+    """A result typed as the list shows it (``Light Dragoons routs, loses 1 SP``), or by
+    words of it that fit one result only (``shaken``), as its key; anything else as it was
+    (a key picked from the list, the rules' own label). Words that fit several are refused
+    with the first of them."""
     wanted = typed.strip().casefold()
-    return next((o.key for o in listing.outcomes
-                 if result_label(o.label, listing.units).casefold() == wanted), typed)
+    labels = {o.key: result_label(o.label, listing.units) for o in listing.outcomes}
+    exact = next((key for key, label in labels.items() if label.casefold() == wanted), None)
+    if exact is not None or listing.find(typed) is not None:
+        return exact or typed
+    words = wanted.split()
+    fitting = [key for key, label in labels.items()
+               if words and all(word in label.casefold() for word in words)]
+    if len(fitting) > 1:
+        shown = "; ".join(f"“{labels[key]}”" for key in fitting[:3])
+        raise BattleError(f"`{typed.strip()}` fits {len(fitting)} results: {shown}"
+                          f"{'…' if len(fitting) > 3 else ''}.",
+                          hint="Type more of the one you want, or pick it from what the "
+                               "`result` option offers.")
+    return fitting[0] if fitting else typed
 
 
 def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:

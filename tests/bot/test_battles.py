@@ -430,3 +430,16 @@ async def test_override_takes_a_result_typed_as_the_list_shows_it(battle_session
     message = await gm(battle_session, f"/gm override result:'{tie.upper()}'")
     assert not message.ephemeral, message.content
     assert "Drawn" in message.embeds[0]["title"]
+
+
+async def test_override_takes_words_that_fit_one_result_and_names_several_they_fit(
+        battle_session):
+    await melee_to_override(battle_session)
+    offered = await override_choices(battle_session, "retires")
+    several = await gm(battle_session, "/gm override result:retires")
+    assert several.ephemeral
+    assert several.content.startswith(f"⚠️ `retires` fits {len(offered)} results: “")
+    assert "Type more of the one you want" in several.content
+    message = await gm(battle_session, "/gm override result:'béarn retires rangers retires'")
+    assert not message.ephemeral, message.content
+    assert "Drawn" in message.embeds[0]["title"]
