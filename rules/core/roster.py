@@ -95,14 +95,26 @@ class Roster:
                         hint="A GM can bring it back with `/gm restore`.",
                     )
                 return unit
-        known = [u.name for u in self.units if not u.gone]
-        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
         raise UnknownUnit(
             f"There is no unit called `{echo(name)}` in this battle."
-            + (f" Did you mean `{close[0]}`?" if close else ""),
+            + self._did_you_mean(name, allow_gone),
             hint="`/unit list` shows the roster; `/unit add` adds a unit; or add `lookup:true` "
             "for a quick lookup that leaves the battle alone.",
         )
+
+    def _did_you_mean(self, name: str, allow_gone: bool) -> str:
+        """A unit whose name is a near miss: one still in the battle, else (where a unit out
+        of it would not do) one out of it, said so."""
+        known = [u for u in self.units if allow_gone or not u.gone]
+        close = difflib.get_close_matches(name, [u.name for u in known], n=1, cutoff=0.6)
+        if close:
+            return f" Did you mean `{close[0]}`?"
+        gone = {u.name: u for u in self.units if u.gone}
+        close = difflib.get_close_matches(name, list(gone), n=1, cutoff=0.6)
+        if close:
+            reason = gone[close[0]].gone_reason or "gone"
+            return f" Did you mean `{close[0]}`? It is out of the battle ({reason})."
+        return ""
 
     def general(self, name: str) -> RosterGeneral:
         key = name_key(name)
