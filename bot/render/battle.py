@@ -15,7 +15,8 @@ from bot.battles.views import (
     UnitRecord,
 )
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
-from bot.render.resolution import escape, to_discord
+from bot.render.resolution import escape, step_field, to_discord
+from bot.render.trace import resolution_of
 from bot.render.words import counted
 from rules.core.engagements import Engagement
 from rules.core.names import name_key
@@ -200,34 +201,26 @@ def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
         lines.append(f"{event.created_at.isoformat()} · {event.user_name} · `{event.command}`")
         lines.append("")
         lines.append(event.summary)
-        resolution = event.resolution or {}
-        for step in resolution.get("steps", []):
-            lines += step_lines(step)
+        if event.resolution:
+            lines += step_lines(event.resolution)
         for change in changes_text(event):
             lines.append(f"- {change}")
         lines.append("")
     return "\n".join(lines)
 
 
-def step_lines(step: Mapping[str, Any]) -> list[str]:
-    """One step of a result in the Markdown export: its title and outcome (each only when
-    there is one), then its rolls, each with what it was read against and what it gave."""
-    said = [f"**{step['title']}**" if step.get("title") else "", step.get("outcome") or ""]
-    heading = ": ".join(part for part in said if part)
-    rolls = [roll_line(roll) for roll in step.get("rolls", [])]
-    if not heading:  # a step that is only its rolls: they stand as items of their own
-        return [f"- {roll}" for roll in rolls]
-    return [f"- {heading}", *(f"  - {roll}" for roll in rolls)]
-
-
-def roll_line(roll: Mapping[str, Any]) -> str:
-    """``Risk to Montcalm: 1 1 = 2 vs row 2-3 (routed from melee table) → wounded``."""
-    parts = [" ".join(str(d) for d in roll["dice"]),
-             *(f"{m['value']:+d} {m['reason']}" for m in roll.get("modifiers", []))]
-    if roll.get("total") is not None:
-        parts.append(f"= {roll['total']}")
-    if roll.get("target"):
-        parts.append(f"vs {roll['target']}")
-    if roll.get("result"):
-        parts.append(f"→ {roll['result']}")
-    return f"{roll['label']}: {' '.join(part for part in parts if part)}"
+def step_lines(resolution: Mapping[str, Any]) -> list[str]:
+    """A result's Steps in the Markdown export, as the Steps button shows them: each step
+    with its rolls and the readings under them, then the reminders and the project defaults
+    that decided it."""
+    kept = resolution_of(resolution)
+    lines: list[str] = []
+    for step in kept.steps:
+        field = step_field(step)
+        lines.append(f"- **{field.name}**")
+        for line in filter(None, field.value.split("\n")):
+            # A reading under a roll is indented: an item under the roll's.
+            lines.append(f"    - {line.strip()}" if line[:1].isspace() else f"  - {line}")
+    lines += [f"- Reminder: {note}" for note in kept.notes]
+    lines += [f"- Project default: {default}" for default in kept.defaults]
+    return lines

@@ -423,13 +423,18 @@ async def test_the_markdown_export_says_each_roll_once_with_what_it_gave(battle_
                                 'defenders:"La Sarre" dice:"6 1 1 1"')
     (file,) = (await reply(battle_session, "/battle export")).files
     log = file.data.decode().split("### #7 resolution")[1].split("\n")
-    assert log[6:11] == [
-        "  - 2nd Foot: 6 +1 European regulars = 7 vs Infantry column",
-        "  - La Sarre: 1 +1 European regulars = 2 vs Infantry column",
-        # A step said by its roll alone: no empty outcome after its title.
+    assert log[5:13] == [
+        # As the Steps button shows them: a target every roll of a step shares, said once.
+        "- **Melee rolls · vs Infantry column**",
+        "  - **2nd Foot** 🎲 6 +1 European regulars = **7**",
+        "  - **La Sarre** 🎲 1 +1 European regulars = **2** — Attackers' highest score 7, "
+        "defenders' highest 2.",
         "- **Risk to Montcalm (with La Sarre, which routed from melee)**",
-        "  - Risk to Montcalm: 1 1 = 2 vs row 2-7 (routed from melee table) → no effect",
+        "  - 🎲 1 1 = **2** vs row 2-7 (routed from melee table) → no effect",
+        "- Reminder: Routing units move directly away from the cause at rout speed towards the "
+        "nearest friendly cover, and may not end nearer to any visible enemy unit.",
         "- La Sarre loses 2 SP (now 2) and is routing",
+        "",
     ]
 
 
