@@ -34,7 +34,8 @@ three lines of a phone. Longer, each is named, and `/help` gives it whole."""
 def default_names(defaults: Sequence[str]) -> list[str]:
     """Each project default by its name: the words before its colon ("leader casualty
     check") or else its first comma ("without a chart pack")."""
-    return [re.split(r": |, ", default, maxsplit=1)[0] for default in defaults]
+    return list(dict.fromkeys(re.split(r": |, ", default, maxsplit=1)[0]
+                              for default in defaults))
 
 
 def defaults_line(defaults: Sequence[str]) -> str:

@@ -249,11 +249,12 @@ def unsupplied_artillery(run: Run, units: str = "assaulting units",
 def morale_checks(run: Run) -> bool:
     """Simultaneous checks: every stack rolls, then the results apply."""
     pack = run.assault.pack
-    attacker_outcomes = [morale_check(s, Check.ATTACKER, run.dice, pack, distance=not s.locked)
+    attacker_outcomes = [morale_check(s, Check.ATTACKER, run.dice, pack, run.out,
+                                      distance=not s.locked)
                          for s in run.standing(run.attackers)]
     # New units joining a firefight apply the distance modifiers "regardless of their role
     # as attacker or defender" (the text's notes on firefights).
-    defender_outcomes = [morale_check(s, Check.DEFENDER, run.dice, pack,
+    defender_outcomes = [morale_check(s, Check.DEFENDER, run.dice, pack, run.out,
                                       distance=run.assault.firefight and not s.locked)
                          for s in run.standing(run.defenders)]
     for outcome in attacker_outcomes:
@@ -409,7 +410,7 @@ def huzzah(run: Run) -> None:
         return
     failed = []
     for stack in targets:
-        outcome = morale_check(stack, Check.DEFENDER, run.dice, run.assault.pack,
+        outcome = morale_check(stack, Check.DEFENDER, run.dice, run.assault.pack, run.out,
                                distance=False, label="Huzzah morale check")
         if outcome.passed:
             words = f"{stack.name} passes."

@@ -282,7 +282,7 @@ def check_recall(chargers: tuple[Stack, ...], pack: ChartPack | None) -> None:
 def roll_to_stand(run: Run) -> bool:
     """Each target stack checks morale; True when all routed (the charge is over)."""
     pack = run.assault.pack
-    outcomes = [morale_check(s, Check.STAND, run.dice, pack, label="roll to stand")
+    outcomes = [morale_check(s, Check.STAND, run.dice, pack, run.out, label="roll to stand")
                 for s in run.standing(run.defenders)]
     defenders_checked(run, outcomes, "3. Roll to Stand", "stands")
     if not run.standing(run.defenders):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.core.dice import D66, DiceSource, d66_add, d66_value, plain_readings
-from rules.core.records import Modifier, Roll
+from rules.core.records import Modifier, ResolutionBuilder, Roll
 from rules.labataille.charts import ChartPack, Table
 from rules.labataille.published import (
     DISORDERED_INFANTRY,
@@ -37,8 +37,9 @@ class Outcome:
 
 
 def modifiers(stack: Stack, check: Check, pack: ChartPack | None, *, distance: bool
-              ) -> tuple[list[Modifier], list[str]]:
-    """The check's modifiers and the notes a player needs (what no chart gave)."""
+              ) -> tuple[list[Modifier], list[str], list[str]]:
+    """The check's modifiers, the notes a player needs, and the modifiers the rules call
+    for that no chart gave (counted as none, and said so in the reply's footer)."""
     found: list[Modifier] = []
     notes: list[str] = []
     if stack.leader and stack.leader_value:
@@ -53,17 +54,23 @@ def modifiers(stack: Stack, check: Check, pack: ChartPack | None, *, distance: b
                       Check.DEFENDER: pack.defender_situations,
                       Check.STAND: pack.stand_situations}.get(check)
     found += _situations(stack, situations)
+    missing: list[str] = []
     if check is Check.STAND and stack.formation is Formation.SQUARE:
         notes.append(square_stand_note(stack, pack, situations))
+        if "must be given" in notes[-1]:
+            missing.append(f"no square modifier to stand: none counted for {stack.name}; "
+                           f"give it in `mod` ({SQUARE_STAND_PUBLISHED})")
     if distance:
         found_, notes_ = distance_modifier(stack, pack)
         found += found_
         notes += notes_
+        # Each note of ``distance_modifier`` says a modifier no chart gave.
+        missing += [f"no distance modifier: {note}" for note in notes_]
     elif check is Check.ATTACKER and stack.distance is not None:
         notes.append(f"{stack.name}: no distance modifier (locked in the firefight)")
     if stack.mod:
         found.append(Modifier(stack.mod, "chart modifiers (given)", "the players' charts"))
-    return found, notes
+    return found, notes, missing
 
 
 def distance_modifier(stack: Stack, pack: ChartPack | None
@@ -116,10 +123,14 @@ def _situations(stack: Stack, table: Table | None) -> list[Modifier]:
 
 
 def morale_check(stack: Stack, check: Check, dice: DiceSource, pack: ChartPack | None,
-                 *, distance: bool = False, label: str = "morale check") -> Outcome:
+                 out: ResolutionBuilder, *, distance: bool = False,
+                 label: str = "morale check") -> Outcome:
     """``distance``: the stack applies the Attacker Morale Check chart's distance modifier
-    (an attacker, or a new unit joining a firefight on either side)."""
-    found, notes = modifiers(stack, check, pack, distance=distance)
+    (an attacker, or a new unit joining a firefight on either side). A modifier no chart
+    gave is named among the result's defaults on ``out``."""
+    found, notes, missing = modifiers(stack, check, pack, distance=distance)
+    for said in missing:
+        out.default(said)
     faces = dice.roll(D66(), f"{stack.name} {label}")
     natural = d66_value(faces)  # type: ignore[arg-type]
     total = d66_add(natural, sum(m.value for m in found))

@@ -151,7 +151,7 @@ def reaction_charge(reactor: Stack, chargers: tuple[Stack, ...], gap: int,
     check_reaction(reactor, chargers, gap)
     out = ResolutionBuilder(RULESET, "reaction", answers=answers or Answers())
     reacted(out, reactor, chargers)
-    outcome = morale_check(reactor, Check.REACTION, dice, pack, label="reaction charge")
+    outcome = morale_check(reactor, Check.REACTION, dice, pack, out, label="reaction charge")
     out.note("Each eligible stack may attempt a Reaction Charge once per Charge (a Grand "
              "Charge is one Charge); the Reaction Zone and Charge Zone must intersect.")
     names = " and ".join(c.name for c in chargers)
@@ -228,7 +228,7 @@ def form_up(skirmishers: Stack, chargers: tuple[Stack, ...], pack: ChartPack | N
     check_chargers(chargers)
     out = ResolutionBuilder(RULESET, "formup")
     reacted(out, skirmishers, chargers)
-    outcome = morale_check(skirmishers, Check.REACTION, dice, pack, label="form up")
+    outcome = morale_check(skirmishers, Check.REACTION, dice, pack, out, label="form up")
     out.default("Forming Up is a morale check with the Reaction Charge's modifiers (the text "
                 "names no test): a project reading")
     name = skirmishers.name

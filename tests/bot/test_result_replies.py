@@ -205,9 +205,11 @@ async def test_a_lookup_leads_with_the_result_and_its_rolls_and_keeps_the_steps(
             "**mêlée** 🎲 55 vs 1:2 column",
         ]
         assert "fields" not in embed or embed["fields"] == []
-        # The default that decided the column stays public, in a line of its own.
+        # The defaults that decided it stay public: the attacker's distance modifier, which
+        # no chart gave, and the column.
         assert embed["footer"]["text"] == (
-            "Dice typed in: 44 52 5 33 41 55 · Project default: without a chart pack")
+            "Dice typed in: 44 52 5 33 41 55 · Project defaults: no distance modifier and 1 "
+            "more (📜 Steps)")
         assert labels(result) == [STEPS]
         shown = await steps_of(session, result)
         assert [n for n in field_names(shown) if n != "Reminders"] == ASSAULT_STEPS

@@ -29,7 +29,9 @@ def test_a_whole_assault_read_on_a_chart_pack():
     # The Advance after Mêlée and the hex of impetus, as one move of 2 hexes.
     assert effects(result) == [("routed", "D", None), ("moved", "A", 2),
                                ("marker_set", "A", "disordered")]
-    assert result.defaults == ()
+    # The attacker's distance was not given: no modifier counted, and said so.
+    assert result.defaults == ("no distance modifier: A: no `distance` given: no distance "
+                               "modifier (give `distance=N`)",)
 
 
 # --- steps 1 and 2 ---------------------------------------------------------------------------
@@ -228,8 +230,10 @@ def test_without_a_pack_the_player_reads_the_chart():
     assert step(result, "7. Mêlée resolution").outcome == (
         "Read row 41 of the 2:1 column on your Assault et Mêlée chart.")
     assert step(result, "7. Chart result").outcome == "The chart says DS2 (given by the player)."
-    assert result.defaults == ("without a chart pack, odds are read on the Premier chart's "
-                               "columns (1:2 to 5:1)",)
+    assert result.defaults == ("no distance modifier: A: no `distance` given: no distance "
+                               "modifier (without a chart pack, give it in `mod`)",
+                               "without a chart pack, odds are read on the Premier chart's "
+                               "columns (1:2 to 5:1)")
 
 
 @pytest.mark.parametrize(("answer", "expected"), [

@@ -6,6 +6,7 @@ import pytest
 
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput
+from rules.core.records import ResolutionBuilder
 from rules.labataille.fire import FireBelowChart, fire, fire_column
 from rules.labataille.morale import Check, morale_check, shift_count
 from rules.labataille.published import FIRE_CHART
@@ -14,9 +15,10 @@ from rules.labataille.units import Formation, Order
 from .helpers import pack, stack
 
 
-def check(unit, rolled: str, kind: Check = Check.ATTACKER, charts=None, distance=True):
+def check(unit, rolled: str, kind: Check = Check.ATTACKER, charts=None, distance=True,
+          out=None):
     return morale_check(unit, kind, ScriptedSource.from_text(rolled), charts,
-                        distance=distance)
+                        out or ResolutionBuilder("labataille", "assault"), distance=distance)
 
 
 @pytest.mark.parametrize(("rolled", "passed"), [("35", True), ("34", False), ("11", False),
@@ -44,10 +46,25 @@ def test_the_distance_modifier_comes_from_the_pack_and_not_for_locked_units():
     assert check(far, "45", charts=pack()).roll.total == 35  # 45 − 6 steps: 44 43 42 41 36 35
     assert check(far, "45", charts=pack(), distance=False).roll.notes == (
         "A: no distance modifier (locked in the firefight)",)
-    bare = check(far, "45")
+    out = ResolutionBuilder("labataille", "assault")
+    bare = check(far, "45", out=out)
     assert bare.roll.total == 45
     assert bare.roll.notes == ("A: distance 3 has no modifier without a chart pack (give it "
                                "in `mod`)",)
+    # Counted as none, and named with the result's project defaults (its footer).
+    assert out.defaults == ["no distance modifier: A: distance 3 has no modifier without a "
+                            "chart pack (give it in `mod`)"]
+    counted = ResolutionBuilder("labataille", "assault")
+    check(far, "45", charts=pack(), out=counted)
+    assert counted.defaults == []
+
+
+def test_a_squares_modifier_to_stand_no_chart_gives_is_named_with_the_defaults():
+    out = ResolutionBuilder("labataille", "charge")
+    check(stack("D", formation=Formation.SQUARE), "45", Check.STAND, distance=False, out=out)
+    assert out.defaults == ["no square modifier to stand: none counted for D; give it in `mod` "
+                            "(published charts: +12 at Talavera and most games, +6 in later "
+                            "ones)"]
 
 
 def test_pack_situations_and_given_modifiers():
