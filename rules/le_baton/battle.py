@@ -173,8 +173,13 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
                 effect.value and find_unit(roster, effect.value)):
             # The roster's spelling of both names, whatever the effect said.
             kind = MELEE if effect.kind == EffectKind.IN_MELEE else FIREFIGHT
+            # A new round of a melee: who lost the last one no longer counts.
+            roster = _melee_state(roster, name, lost=None) if kind == MELEE else roster
             return engage(roster, kind, [find_unit(roster, name).name],
                           [find_unit(roster, effect.value).name])
+        case EffectKind.MELEE_LOST:
+            return _melee_state(roster, name, lost=find_unit(roster, name).name,
+                                test=effect.value)
         case EffectKind.MELEE_ENDS:
             return _release(roster, name, MELEE)
         case EffectKind.ROUTED | EffectKind.REMOVED:
@@ -182,6 +187,27 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
             return _release(_with_unit(roster, name, effect), name, None)
         case _:
             return _with_unit(roster, name, effect)
+
+
+def _melee_state(roster: Roster, name: str, *, lost: str | None, test: Any = None) -> Roster:
+    """The melee ``name`` is in with its last round's loser (None: nobody lost it) and the
+    phase the loser tests in."""
+    state = {"lost": lost, "test": test} if lost is not None else {}
+    engagements = tuple(
+        replace(e, state={**{k: v for k, v in e.state.items() if k not in ("lost", "test")},
+                          **state})
+        if e.kind == MELEE and e.involves(name) else e for e in roster.engagements)
+    return replace(roster, engagements=engagements)
+
+
+def melee_loser(roster: Roster, name: str) -> tuple[str, str, int] | None:
+    """The last round of the melee ``name`` is in, when someone lost it: the loser, the
+    winner's side and the phase the loser tests in."""
+    engagement = roster.engaged(name, MELEE)
+    if engagement is None or not engagement.state.get("lost"):
+        return None
+    lost = str(engagement.state["lost"])
+    return lost, " and ".join(engagement.facing(lost)), int(engagement.state.get("test") or 0)
 
 
 def _with_unit(roster: Roster, name: str, effect: Effect) -> Roster:

@@ -11,12 +11,12 @@ from typing import Any
 
 from rules.core.defaults import asking
 from rules.core.dice import DiceSource
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.fields import Field, FieldSet
-from rules.core.notation import possessive, refuse_roster_word, roster_entry
+from rules.core.notation import option_value, possessive, refuse_roster_word, roster_entry
 from rules.core.records import Resolution
-from rules.core.roster import Roster
-from rules.le_baton.battle import MELEE, PHASES, engine_unit
+from rules.core.roster import Roster, name_key
+from rules.le_baton.battle import MELEE, PHASES, engine_unit, melee_loser
 from rules.le_baton.charge import ChargeSituation, resolve_charge
 from rules.le_baton.fire import (
     ArtilleryTarget,
@@ -166,7 +166,21 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     phase = _number(PHASE, o.get("phase"))
     if phase is None:
         raise InvalidInput("Say which phase the check is for.")
+    if phase in (7, 12) and roster is not None:
+        _check_melee_loser(unit.name, phase, roster)
     return _morale(unit, phase, _situation(o, unit, roster), o)
+
+
+def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:
+    """Phases 7 and 12 test the unit that lost its melee: in a battle the roster knows which
+    one did (its melee's last round)."""
+    found = melee_loser(roster, name)
+    if found is None or name_key(found[0]) == name_key(name):
+        return
+    loser, _, test = found
+    raise NotAllowed(f"{name} won its melee with {loser}: only the loser tests morale in "
+                     f"phase {phase}.", hint=f"Test {loser}: `/morale le-baton unit:"
+                     f"{option_value(loser)} phase:{test or phase}`.")
 
 
 def prepare_recall(o: Mapping[str, Any], roster: Roster | None) -> Prepared:

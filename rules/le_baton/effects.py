@@ -11,6 +11,7 @@ EffectKind = E = effect_kinds(
     FORMATION="formation", PLACED="placed", FOLLOW_UP="follow_up",
     CHARGE_MARKER="charge_marker", RECALLED="recalled", HELD="held", IN_MELEE="in_melee",
     MELEE_ENDS="melee_ends", FIREFIGHT="firefight", FOUGHT="fought", RECALL_DUE="recall_due",
+    MELEE_LOST="melee_lost",
 )
 
 
@@ -34,6 +35,7 @@ TEXTS = {
     E.FIREFIGHT: "is locked in a firefight with {value}",
     E.FOUGHT: "has had its first combat: it continues the melee without its edge",
     E.RECALL_DUE: "must test recall in phase 13",
+    E.MELEE_LOST: "lost the melee: it tests morale in phase {value}",
 }
 
 LOSSES = {E.CASUALTIES: "figures"}  # the kinds that count a loss in a number, and its measure

@@ -163,6 +163,8 @@ def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
              f"{loser.name} receives more casualties than it inflicts: it loses and must test "
              f"morale in phase {morale_phase}.", roll_a, roll_b)
     _locked(a.unit, b.unit, out)
+    out.effect(EffectKind.MELEE_LOST, loser.name, value=morale_phase, detail=f"{SHEET}: phase "
+               f"{phase}")
     out.note(f"{loser.name} tests morale for losing the melee in phase {morale_phase}.")
     return out.build(f"{winner.name} wins the melee ({max(ha, hb)}–{min(ha, hb)}): "
                      f"{loser.name} tests in phase {morale_phase}", Severity.MAJOR)

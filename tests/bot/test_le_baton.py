@@ -237,3 +237,18 @@ async def test_cavalry_that_failed_its_recall_rolls_again_next_turn_not_at_once(
         await reply(discord_session, "/battle next", user_id=GM_USER)
     passed = await reply(discord_session, "/recall le-baton unit:Lanciers dice:1")
     assert "Lanciers is recalled" in text_of(passed).split("\n")[1]
+
+
+async def test_only_the_loser_of_a_melee_tests_for_losing_it(discord_session):
+    await setup(discord_session)
+    # 28e Ligne's 8 dice: 3 hits; the Buffs' 4: 2 hits. The Buffs lose, and test in phase 7.
+    melee = await reply(discord_session, '/melee le-baton attacker:"28e Ligne" defender:Buffs '
+                                         'phase:6 dice:"4 4 4 1 1 1 1 1 1 1 4 5"')
+    assert "Buffs tests in phase 7" in text_of(melee).split("\n")[1]
+    refused = await reply(discord_session, '/morale le-baton unit:"28e Ligne" phase:7 dice:6')
+    assert refused.ephemeral
+    assert text_of(refused) == (
+        "⚠️ 28e Ligne won its melee with Buffs: only the loser tests morale in phase 7. Test "
+        "Buffs: `/morale le-baton unit:Buffs phase:7`.")
+    tested = await reply(discord_session, "/morale le-baton unit:Buffs phase:7 dice:1")
+    assert not tested.ephemeral

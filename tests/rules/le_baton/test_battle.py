@@ -347,3 +347,25 @@ def test_the_roster_counts_one_casualty_in_the_singular():
 
     assert unit_words({"arm": "infantry", "casualties": 1}).markers == ("1 casualty",)
     assert unit_words({"arm": "infantry", "casualties": 3}).markers == ("3 casualties",)
+
+
+def test_the_melee_keeps_who_lost_its_last_round_and_only_the_loser_tests():
+    from rules.le_baton.battle import melee_loser
+    from rules.le_baton.melee import Side, resolve_melee
+
+    locked_in = locked(ROSTER, "2nd Foot", "45e Ligne")
+    foot, ligne = (engine_unit(unit(locked_in, n), locked_in) for n in ("2nd Foot", "45e Ligne"))
+    # 2nd Foot's 8 dice: 3 hits; 45e Ligne's 6: 2 hits. 45e Ligne loses, tests in phase 12.
+    lost = resolve_melee(Side(foot), Side(ligne), 11,
+                         ScriptedSource([4, 4, 4, *[1] * 5, 1, 1, 1, 1, 4, 5]))
+    after, _ = apply_effects(lost.effects, locked_in)
+    assert melee_loser(after, "2nd Foot") == ("45e Ligne", "2nd Foot", 12)
+    with pytest.raises(NotAllowed, match="2nd Foot won its melee with 45e Ligne: only the "
+                                         "loser tests morale in phase 12."):
+        prepare("morale", {"unit": "2nd Foot", "phase": 12}, after)
+    assert prepare("morale", {"unit": "45e Ligne", "phase": 12}, after)(
+        ScriptedSource.from_text("1")).headline == "45e Ligne passes"
+    # A round that ties: nobody lost it.
+    tie = resolve_melee(Side(foot), Side(ligne), 6, ScriptedSource([1] * 21))
+    tied, _ = apply_effects(tie.effects, after)
+    assert melee_loser(tied, "45e Ligne") is None

@@ -97,7 +97,9 @@ def test_the_unit_that_receives_more_casualties_than_it_inflicts_loses_and_tests
     result = melee(ligne(figures=3), foot(figures=3), "4 4 6 1")
     assert effects(result) == [(E.CASUALTIES, "45e Ligne", 1),
                                (E.CASUALTIES, "2nd Foot", 2),
-                               (E.IN_MELEE, "45e Ligne", None), (E.IN_MELEE, "2nd Foot", None)]
+                               (E.IN_MELEE, "45e Ligne", None), (E.IN_MELEE, "2nd Foot", None),
+                               (E.MELEE_LOST, "2nd Foot", None)]
+    assert [e.value for e in result.effects if e.kind == E.MELEE_LOST] == [7]
     assert outcomes(result) == ["2nd Foot receives more casualties than it inflicts: it loses "
                                 "and must test morale in phase 7."]
     assert result.notes == ("2nd Foot tests morale for losing the melee in phase 7.",)
