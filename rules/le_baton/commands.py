@@ -214,6 +214,15 @@ def prepare_melee(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     phase = _number(PHASE, o.get("phase")) or 6
     a = _side(o.get("attacker"), "attacker", roster)
     b = _side(o.get("defender"), "defender", roster)
+    if (roster is not None and a.unit.is_cavalry and a.unit.charge_marker
+            and not a.unit.in_melee and b.unit.formation is Formation.SQUARE):
+        # Its charge's contact with the square is over: it passed through. "Units with a
+        # charge marker in place cannot move until recalled."
+        raise NotAllowed(f"{a.unit.name} has passed through {b.unit.name} already: with its "
+                         "charge marker in place it cannot move until recalled, so it makes "
+                         "no new contact.", hint="It rolls for recall in phase 13 "
+                         "(`/recall`). A GM clears a marker set by mistake with `/gm set "
+                         "field:charge_marker value:no`.")
     return lambda dice: resolve_melee(a, b, phase, dice)
 
 

@@ -10,8 +10,9 @@ from rules.core.decisions import Undecided
 from rules.core.dice import ScriptedSource
 from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.roster import Roster, RosterGeneral, RosterUnit
+from rules.core.roster import Roster, RosterGeneral, RosterUnit, engage
 from rules.le_baton import RULESET_ENTRY
+from rules.le_baton.battle import MELEE
 from rules.le_baton.commands import PROCEDURES, REQUEST_KEYS, prepare
 from rules.le_baton.effects import EffectKind as E
 from rules.registry import resolve
@@ -255,6 +256,15 @@ def test_cavalry_targets_need_a_target_type():
 def test_the_charge_marker_in_the_roster_means_it_initiated_the_charge():
     result = play("recall", {"unit": "Lancers"}, "5", ROSTER)
     assert result.headline == "Lancers is recalled to its start"
+
+
+def test_cavalry_that_passed_through_a_square_makes_no_new_contact_with_it():
+    # A charge marker and no melee: its charge's contact with the square is over.
+    with pytest.raises(NotAllowed, match="Lancers has passed through 2nd Foot already"):
+        play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", ROSTER)
+    in_contact = engage(ROSTER, MELEE, ["Lancers"], ["2nd Foot"])
+    result = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", in_contact)
+    assert result.headline == "Lancers passes through 2nd Foot: 1 casualty"
 
 
 def test_melee_situation_words_follow_the_roster_name():
