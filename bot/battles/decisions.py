@@ -47,7 +47,7 @@ from rules.core.decisions import ANSWERED, Answer, Question, with_answer
 from rules.core.dice import plain_face
 from rules.core.errors import RulesError
 from rules.core.notation import possessive
-from rules.core.records import Step
+from rules.core.records import Effect, Step
 
 GM_CHOICE = "gm"
 """A question's ``by`` when the rules give the choice to the GM, not to a unit's player."""
@@ -120,6 +120,8 @@ class Asked:
     mention: int | None = None
     # After an answer: the message that asked the question answered (see ``Played``).
     question_message: int | None = None
+    # What the move had done to units before it asked, said with the question.
+    effects: tuple[Effect, ...] = ()
 
 
 def battle_question(battle_id: int, seq: int | None) -> str:
@@ -241,7 +243,8 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
         request[REROLLED] = True
     tx.record("question", f"{summary_prefix}Asked: {paused.question.text}", request=request)
     return Asked(pending, paused.steps, paused.dice_note, battle_question(battle.id, pending.seq),
-                 mention=mention_for(tx.conn, answerer, tx.actor.user_id))
+                 mention=mention_for(tx.conn, answerer, tx.actor.user_id),
+                 effects=paused.effects)
 
 
 def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
@@ -339,7 +342,8 @@ def ask_in_lookup(conn: Connection, channel_id: int, actor: Actor, ruleset: str,
     conn.execute(delete(QUESTIONS).where(QUESTIONS.c.created_at < utcnow() - QUESTIONS_KEPT))
     forget_old_messages(conn, "q", QUESTIONS_KEPT)
     return Asked(pending, paused.steps, paused.dice_note,
-                 lookup_question(_keep(conn, channel_id, actor.user_id, pending)))
+                 lookup_question(_keep(conn, channel_id, actor.user_id, pending)),
+                 effects=paused.effects)
 
 
 def _keep(conn: Connection, channel_id: int, user_id: int, pending: Pending) -> int:
@@ -384,7 +388,7 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
                          use=paused.use, asked_at=_now())
         return Asked(follow, paused.steps, paused.dice_note,
                      lookup_question(_keep(conn, channel_id, row.user_id, follow)),
-                     question_message=asked_in)
+                     question_message=asked_in, effects=paused.effects)
 
 
 def waiting_question(conn: Connection, channel_id: int, user_id: int) -> Pending | None:

@@ -21,7 +21,7 @@ from rules.core.dice import (
 from rules.core.errors import RulesError
 from rules.core.fields import unit_parts
 from rules.core.notation import split_name
-from rules.core.records import Resolution, Step
+from rules.core.records import Effect, Resolution, Step
 from rules.core.registry import BattleRules
 from rules.core.roster import Roster, describe_changes
 from rules.registry import RULESETS
@@ -92,6 +92,7 @@ class Paused(Exception):
         super().__init__(asked.question.text)
         self.question: Question = asked.question
         self.steps: tuple[Step, ...] = asked.steps
+        self.effects: tuple[Effect, ...] = asked.effects
         self.faces = faces
         self.use = use
 

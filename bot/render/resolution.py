@@ -489,15 +489,17 @@ QUESTION_COLOUR = 0x5865F2  # blurple: the table waits for a player
 
 
 def question_messages(ruleset: str, procedure: str, question: Question,
-                      steps: Sequence[Step], *, whose: str, dice_note: str = ""
-                      ) -> list[list[discord.Embed]]:
-    """The question, who decides, and the rolls so far: the player answers with the buttons
-    under it (or ``/answer``). ``whose`` is markdown, names already escaped. The steps so far
-    are the result's trace, once answered."""
+                      steps: Sequence[Step], *, whose: str, dice_note: str = "",
+                      effects: Sequence[Effect] = ()) -> list[list[discord.Embed]]:
+    """The question, who decides, what the move has done so far (``effects``, on the table
+    once the question is answered) and its rolls: the player answers with the buttons under
+    it (or ``/answer``). ``whose`` is markdown, names already escaped. The steps so far are
+    the result's trace, once answered."""
     typed = f"; or `/answer` with {question.typed}" if question.typed else ""
+    so_far = Resolution(ruleset, procedure, "", Severity.NONE, (), tuple(effects))
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
-        description="\n".join([f"{whose} decides{typed}.",
+        description="\n".join([f"{whose} decides{typed}.", *effect_lines(so_far),
                                *public_roll_lines(steps)]),
         colour=QUESTION_COLOUR,
         footer=dice_note,

@@ -106,13 +106,14 @@ class Undecided(RulesError):
 
     def __init__(self, question: Question, steps: Sequence[Any] = (),
                  set_aside: str | None = None, defaults: Sequence[str] = (),
-                 passed_over: str | None = None) -> None:
+                 passed_over: str | None = None, effects: Sequence[Any] = ()) -> None:
         super().__init__(f"{question.text} ({', '.join(a.key for a in question.answers)})",
                          hint="Answer it with the buttons, or give `choices`.")
         self.question = question
         self.steps = tuple(steps)  # what the procedure had done before it asked
         self.set_aside = set_aside
         self.defaults = tuple(defaults)  # project defaults that decided what it had done
+        self.effects = tuple(effects)  # what it had done to units before it asked
         # An answer the mover gave ahead to another player's question: not taken.
         self.passed_over = passed_over
 

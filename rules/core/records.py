@@ -269,7 +269,7 @@ class ResolutionBuilder:
                           f"{undecided.passed_over}, is not the mover's to give: “{question.text}” "
                           "is asked of its player.")
             raise Undecided(question, tuple(self.steps), undecided.set_aside,
-                            tuple(self.defaults)) from None
+                            tuple(self.defaults), effects=tuple(self.effects)) from None
 
     def build(self, headline: str, severity: Severity) -> Resolution:
         return Resolution(
