@@ -13,6 +13,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -294,8 +295,9 @@ class Console:
     async def press(self, label: str, session: OfflineDiscord) -> None:
         """Press a button as this user, under the latest reply that has one so labelled."""
         for message in reversed(self.with_buttons):
-            if label and label in button_labels(message):
-                messages = await session.press(message, label, channel_id=self.args.channel,
+            found = _labelled(label, button_labels(message))
+            if found is not None:
+                messages = await session.press(message, found, channel_id=self.args.channel,
                                                user_id=self.args.user,
                                                guild_id=self.args.guild,
                                                user_name=self.args.name,
@@ -378,3 +380,14 @@ def unquoted(label: str) -> str:
     if len(label) >= 2 and label[0] == label[-1] and label[0] in "\"'":
         return label[1:-1]
     return label
+
+
+def _labelled(typed: str, labels: Sequence[str]) -> str | None:
+    """The button ``typed`` names: its label as shown, or without its emoji and in any
+    case (`steps` for "📜 Steps")."""
+    if typed in labels:
+        return typed
+    wanted = typed.strip().casefold()
+    plain = [label for label in labels
+             if wanted and re.sub(r"^\W+", "", label).casefold() == wanted]
+    return plain[0] if len(plain) == 1 else None

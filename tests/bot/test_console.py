@@ -301,7 +301,7 @@ def test_a_tricorne_melee_with_its_buttons_in_the_console_across_a_restart(tmp_p
         "press Take ground",
         "press Attack Dragoons",
         "press Stand and fight",
-        "press 📜 Steps",
+        "press steps",  # as a player types it: without its emoji, in any case
         "/battle show",
         args=gm, database=database,
     )
