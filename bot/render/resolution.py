@@ -163,6 +163,8 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
             # first on the line; after another effect it reads on ("is killed, units …").
             text = text[len(effect.unit):].strip()
         by_unit.setdefault(effect.unit, [])
+        if not text:  # bookkeeping a rule set keeps, which the result itself says
+            continue
         if not (heads and said_in(heads, effect.unit, text.lstrip(":").strip())):
             by_unit[effect.unit].append(text)
     if said:

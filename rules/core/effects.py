@@ -77,7 +77,9 @@ def loss_measure(effect: Any) -> tuple[bool, str | None]:
 def effect_words(effect: Any) -> str:
     """The words that follow the unit's name."""
     kind = str(effect.kind)
-    text = _TEXTS.get((effect.ruleset, kind)) or _TEXTS.get((CORE_KEY, kind))
+    text = _TEXTS.get((effect.ruleset, kind))
+    if text is None:
+        text = _TEXTS.get((CORE_KEY, kind))
     if text is None:
         raise KeyError(f"no text for the effect kind `{effect.kind}` of "
                        f"`{effect.ruleset or 'the core'}`: declare it in the rule set's "

@@ -45,16 +45,17 @@ PHASES: tuple[str, ...] = (
 
 # Markers the battle keeps on a unit, besides its description, read by their own types.
 MARKERS = ("casualties", "halted", "held", "charge_marker", "recall_due", "fought",
-           "recall_failed")
+           "recall_failed", "charged_by_infantry")
 MARKER_FIELDS = FieldSet((
     *(f for f in UNIT.fields if f.name in MARKERS),
     Field("fought", bool, "it has fought a round of its current melee"),
     Field("recall_failed", bool, "it failed its recall this turn: it rolls again in phase 13 "
           "next turn"),
+    Field("charged_by_infantry", str, "the infantry unit that charged it this turn"),
 ))
 # The markers a GM sets (`/gm set`): whether a unit has fought a round of its melee, or
 # failed its recall this turn, is the rules' own bookkeeping (`/gm undo` takes it back).
-BOOKKEEPING = ("fought", "recall_failed")
+BOOKKEEPING = ("fought", "recall_failed", "charged_by_infantry")
 GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name not in BOOKKEEPING))
 # Markers of cavalry alone: a charge's start, a failed recall, a recall due.
 CAVALRY_MARKERS = ("held", "charge_marker", "recall_due", "recall_failed")
@@ -241,6 +242,8 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
                     .with_attr("recall_due", False))
         case EffectKind.FOUGHT:
             return unit.with_attr("fought", True)
+        case EffectKind.INFANTRY_CHARGED:
+            return unit.with_attr("charged_by_infantry", str(effect.value))
         case EffectKind.FORMATION:
             return unit.with_attr("formation", effect.value)
         case _:
@@ -274,6 +277,8 @@ def _next_turn(unit: RosterUnit) -> RosterUnit:
     for marker in ("halted", "recall_failed"):  # those of one turn
         if unit.attr(marker):
             unit = unit.with_attr(marker, False)
+    if unit.attr("charged_by_infantry"):
+        unit = unit.with_attr("charged_by_infantry", None)
     return unit
 
 

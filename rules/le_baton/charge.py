@@ -86,6 +86,8 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
                                                          else "."))
     if charger.is_cavalry:
         _bonus_move(charger, dice, out)
+    else:  # "Multiple infantry units may not charge the same target": kept for the turn
+        out.effect(EffectKind.INFANTRY_CHARGED, target.name, value=charger.name)
     charger = _reaction_fire(charger, target, dice, out)
     if charger.is_infantry:
         phase_check = 4 if charger.nation is Nation.FRENCH else 9

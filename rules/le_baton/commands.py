@@ -15,7 +15,7 @@ from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.fields import Field, FieldSet
 from rules.core.notation import option_value, possessive, refuse_roster_word, roster_entry
 from rules.core.records import Resolution
-from rules.core.roster import Roster, name_key
+from rules.core.roster import Roster, RosterUnit, name_key
 from rules.le_baton.battle import MELEE, PHASES, engine_unit, melee_loser
 from rules.le_baton.charge import ChargeSituation, resolve_charge
 from rules.le_baton.fire import (
@@ -191,10 +191,23 @@ def prepare_recall(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
 def prepare_charge(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     charger, _ = unit_from(o.get("charger"), "charger", roster)
     target, _ = unit_from(o.get("target"), "target", roster)
+    if roster is not None and charger.is_infantry:
+        _check_one_infantry_charge(charger.name, roster.unit(target.name))
     s = ChargeSituation(**{k: bool(o.get(k)) for k in (
         "target_defensive_terrain", "flank_or_rear", "another_infantry_charging",
         "target_already_contacted", "cannot_form_line")})
     return asking(o, lambda dice, answers: resolve_charge(charger, target, s, dice, answers))
+
+
+def _check_one_infantry_charge(charger: str, target: RosterUnit) -> None:
+    """"Multiple infantry units may not charge the same target": in a battle the target
+    keeps, for the turn, the infantry unit that charged it (its charge may have stopped
+    short)."""
+    first = target.attr("charged_by_infantry")
+    if first and name_key(str(first)) != name_key(charger):
+        raise NotAllowed(f"{first} has charged {target.name} this turn: multiple infantry "
+                         "units may not charge the same target.",
+                         hint="Cavalry may charge it too; or wait for the next turn.")
 
 
 def _side(value: Any, where: str, roster: Roster | None) -> Side:

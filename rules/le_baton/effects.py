@@ -11,7 +11,7 @@ EffectKind = E = effect_kinds(
     FORMATION="formation", PLACED="placed", FOLLOW_UP="follow_up",
     CHARGE_MARKER="charge_marker", RECALLED="recalled", HELD="held", IN_MELEE="in_melee",
     MELEE_ENDS="melee_ends", FIREFIGHT="firefight", FOUGHT="fought", RECALL_DUE="recall_due",
-    MELEE_LOST="melee_lost",
+    MELEE_LOST="melee_lost", INFANTRY_CHARGED="infantry_charged",
 )
 
 
@@ -36,6 +36,7 @@ TEXTS = {
     E.FOUGHT: "has had its first combat: it continues the melee without its edge",
     E.RECALL_DUE: "must test recall in phase 13",
     E.MELEE_LOST: "lost the melee: it tests morale in phase {value}",
+    E.INFANTRY_CHARGED: "",  # the roster's bookkeeping: the charge itself says it
 }
 
 LOSSES = {E.CASUALTIES: "figures"}  # the kinds that count a loss in a number, and its measure
@@ -61,4 +62,5 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "recall_due": Phrase("must test recall in phase 13", "no longer has to test recall"),
     "fought": Phrase(""),
     "recall_failed": Phrase(""),  # "is held (failed recall)" says it
+    "charged_by_infantry": Phrase(""),  # the charge says it
 }

@@ -52,13 +52,17 @@ def run(fn, *args, dice_text: str, **kw) -> Resolution:
     return result
 
 
+# The roster's bookkeeping, which no reply says: tested on its own (test_charge.py).
+BOOKKEEPING = (EffectKind.INFANTRY_CHARGED,)
+
+
 def effects(result: Resolution) -> list[tuple[EffectKind, str, int | None]]:
-    return [(e.kind, e.unit, e.amount) for e in result.effects]
+    return [(e.kind, e.unit, e.amount) for e in result.effects if e.kind not in BOOKKEEPING]
 
 
 def values(result: Resolution) -> list[tuple[EffectKind, str, str | None]]:
     """Effects with the data they carry (a formation, a melee opponent, where a unit goes)."""
-    return [(e.kind, e.unit, e.value) for e in result.effects]
+    return [(e.kind, e.unit, e.value) for e in result.effects if e.kind not in BOOKKEEPING]
 
 
 def outcomes(result: Resolution) -> list[str]:

@@ -359,3 +359,31 @@ def test_artillery_targets_do_not_test():
     assert titles(result)[-1] == ("Phase 4: French morale for shooting casualties and to close "
                                   "for melee")
     assert result.headline == "45e Ligne contacts Battery: melee in phase 6"
+
+
+def test_an_infantry_charge_is_kept_on_its_target_for_the_turn_and_a_second_is_refused():
+    from rules.core.dice import ScriptedSource
+    from rules.core.roster import Roster, RosterUnit
+    from rules.le_baton.battle import apply_effects, new_turn
+    from rules.le_baton.commands import prepare
+
+    roster = Roster(units=(
+        RosterUnit("45e Ligne", "French", {"nation": "french", "arm": "infantry",
+                                           "formation": "column"}, strength=9),
+        RosterUnit("4e Léger", "French", {"nation": "french", "arm": "infantry",
+                                          "formation": "column"}, strength=9),
+        RosterUnit("Buffs", "British", {"nation": "british", "arm": "infantry",
+                                        "formation": "line"}, strength=8)))
+    # The column fails to close by 2: it forms line 2" short, and has still charged.
+    short = prepare("charge", {"charger": "45e Ligne", "target": "Buffs"}, roster)(
+        ScriptedSource.from_text("6"))
+    assert next((e.kind, e.unit, e.value) for e in short.effects) == (
+        E.INFANTRY_CHARGED, "Buffs", "45e Ligne")
+    after, _ = apply_effects(short.effects, roster)
+    assert after.unit("Buffs").attr("charged_by_infantry") == "45e Ligne"
+    with pytest.raises(NotAllowed, match="45e Ligne has charged Buffs this turn: multiple "
+                                         "infantry units may not charge the same target."):
+        prepare("charge", {"charger": "4e Léger", "target": "Buffs"}, after)
+    next_turn, _ = new_turn(after)
+    assert next_turn.unit("Buffs").attr("charged_by_infantry") is None
+    prepare("charge", {"charger": "4e Léger", "target": "Buffs"}, next_turn)
