@@ -114,6 +114,10 @@ def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
         converted = spec.convert(value.strip(), spec.name)
         settings[spec.name] = getattr(converted, "value", converted)
         said = f"{spec.name} = {settings[spec.name]}"
+    if settings == dict(battle.settings or {}):
+        now = settings.get(spec.name, "its default")
+        raise BattleError(f"`{spec.name}` is already {now}.",
+                          hint="`/battle show` gives the battle's settings.")
     if tx.rules.check_settings is not None:
         tx.rules.check_settings(settings)  # values that only make sense together
     tx.touch(battle)

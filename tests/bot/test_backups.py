@@ -236,8 +236,13 @@ def third_side(data: dict[str, Any]) -> None:
     data["units"][0]["side"] = "Prussians"
 
 
+def queued_dice(data: dict[str, Any]) -> None:
+    data["battle"]["dice_queue"] = [6, 6, 6]
+
+
 REFUSALS = [
     (spoiled(strength), "`strength` cannot be above 999"),
+    (spoiled(queued_dice), "`dice_queue` holds dice; an export leaves the GM's queued dice out"),
     (spoiled(unknown_field), "unknown field `colour`"),
     (spoiled(newer), f"written by a newer Huzzah (schema {SCHEMA + 1}"),
     (spoiled(unknown_ruleset), "`napoleon-total-war` is not a rule set"),
@@ -247,7 +252,8 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize(("spoil", "said"), REFUSALS,
-                         ids=["strength", "unknown-field", "newer-schema", "unknown-ruleset",
+                         ids=["strength", "queued-dice", "unknown-field", "newer-schema",
+                              "unknown-ruleset",
                               "strength-in-the-log", "third-side"])
 async def test_a_spoiled_backup_is_refused_privately_and_nothing_is_written(
         battle_session, spoil, said):

@@ -362,6 +362,11 @@ async def test_a_gm_sets_a_rule_set_setting_for_the_battle(battle_session):
     assert unknown.ephemeral and "Its settings: `obstacle_reading`" in unknown.content
     done = await gm(battle_session, "/battle setting name:obstacle_reading value:attacker")
     assert "obstacle_reading = attacker" in text_of(done)
+    # The same value again changes nothing, and logs nothing.
+    again = await gm(battle_session, "/battle setting name:obstacle_reading value:attacker")
+    assert again.ephemeral and "`obstacle_reading` is already attacker." in again.content
+    log = text_of(await reply(battle_session, "/battle log count:2"))
+    assert log.count("**setting**") == 1
     show = await reply(battle_session, "/battle show")
     assert "Settings: obstacle reading attacker" in text_of(show)
     await gm(battle_session, "/gm undo")
