@@ -142,6 +142,9 @@ class Answers:
     # their names' lookup form), and with ``gm_only`` the questions the rules give the GM.
     others: frozenset[str] = frozenset()
     gm_only: bool = False
+    # The answers taken from ``in_order`` so far. A walk of every answer shares its own with
+    # the answers a command's options add to (``given_answers``), to see which it took.
+    taken: list[str] = field(default_factory=list)
 
     def theirs(self, question: Question) -> bool:
         """Whether ``question`` is another player's (or the GM's) choice, not the mover's."""
@@ -155,6 +158,8 @@ class Answers:
         # A question the command's answers do not name takes the next answer given in
         # order, used or not: played again after its asking, the same answers pair alike.
         slot = self.in_order.pop(0) if not named and self.in_order else None
+        if slot is not None:
+            self.taken.append(slot)
         if key in self.asked_for:  # the bot asked it, and its player answered
             given = self.by_question[key]
         elif self.theirs(question):  # theirs to make when asked, whatever was given
@@ -240,6 +245,7 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
     if more is not None:
         answers.by_question |= more.by_question
         answers.in_order += more.in_order
+        answers.taken = more.taken
         # A walk tries every answer of every question, whoever's choice it is.
         answers.others, answers.gm_only = frozenset(), False
     return answers

@@ -388,7 +388,7 @@ def _play(prepared: Prepared, source: DiceSource, given: _Given) -> Resolution:
     try:
         return prepared(source, answers)
     except Undecided:
-        if answers.in_order:  # asked again with answers left: a walk would never end
+        if len(answers.taken) < len(given):  # asked again, answers left: a walk never ends
             raise RulesError("The procedure asks its questions without taking the answers "
                              "given to them.") from None
         raise

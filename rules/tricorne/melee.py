@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from rules.core.decisions import Answer, Answers, Question
+from rules.core.decisions import Answer, Answers, NotAnAnswer, Question
 from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.names import name_key
@@ -628,14 +628,18 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
     known = {name_key(u.name): u for u in (attacker, defender, *run.melee.bonus_targets)}
     typed = run.melee.typed_target
     assert typed is not None  # asked only with a reader
-    target = run.now(known.get(name_key(text)) or typed.read(text))
+    # The player's answer, not the dice, is at fault: the odds refuse it whole.
+    try:
+        target = run.now(known.get(name_key(text)) or typed.read(text))
+    except InvalidInput as error:
+        raise NotAnAnswer(error.message, hint=error.hint) from None
     again = "Name the unit its bonus melee attacks, or answer `none`."
     if name_key(target.name) == name_key(attacker.name):
-        raise InvalidInput("A unit cannot melee itself.", hint=again)
+        raise NotAnAnswer("A unit cannot melee itself.", hint=again)
     if target.name in gone_names(run):
-        raise InvalidInput(f"{target.name} has left the field in this melee.", hint=again)
+        raise NotAnAnswer(f"{target.name} has left the field in this melee.", hint=again)
     if not target.alone and target.blocks <= 0:
-        raise InvalidInput(f"{target.name} has no blocks left.", hint=again)
+        raise NotAnAnswer(f"{target.name} has no blocks left.", hint=again)
     check_other_hill(target)
     return target
 

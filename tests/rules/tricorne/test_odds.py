@@ -1,0 +1,32 @@
+"""The odds of a Tricorne melee: every answer path played through, bonus melee included."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.decisions import NotAnAnswer
+from rules.core.odds import exact_odds
+from rules.registry import RULESETS
+
+MELEE = RULESETS["tricorne"].procedures["melee"]
+
+
+def outcome_labels(odds) -> set[str]:
+    return {o.label for branch in odds.branches for o in branch.outcomes}
+
+
+def test_taking_ground_and_the_bonus_melee_are_walked_not_refused():
+    # The `/help` example: taking ground leads to a second question, the bonus melee.
+    odds = exact_odds(MELEE.prepare({"attacker": "Black Watch: highland leader=Murray",
+                                     "defender": "Fusiliers: regular blocks=3"}))
+    paths = {tuple(sorted(b.path)) for b in odds.branches}
+    assert any(len(path) == 2 for path in paths)  # take ground, then a bonus melee answer
+    assert not any("refused" in label or "asks its questions" in label
+                   for label in outcome_labels(odds))
+
+
+def test_a_bonus_target_given_ahead_that_reads_as_no_unit_refuses_the_odds_whole():
+    with pytest.raises(NotAnAnswer, match="`no` reads as the unit's name without its colon"):
+        exact_odds(MELEE.prepare({"attacker": "A: highland", "defender": "B: highland",
+                                  "answers": {"take_ground": "advance",
+                                              "bonus_melee": "no"}}))
