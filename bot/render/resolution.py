@@ -26,6 +26,7 @@ from bot.render.text import default_names, defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import plural
+from rules.core.headlines import SEPARATOR, fitted
 from rules.core.records import (
     D66_KIND,
     Effect,
@@ -363,46 +364,11 @@ HEADLINE_ROOM = 88  # two lines of a phone, beside the icon
 DESCRIBED = 3000  # characters of effects and rolls kept in the description, with room left
 
 
-# Phrases that say how a fight ended for a unit: kept in a headline cut short before any other.
-_DECISIVE = re.compile(r"eliminat|\bkill|\brout|surrender|victory banner|\bbreaks|\bwins",
-                       re.IGNORECASE)
-
-
 def short_headline(headline: str, subjects: Collection[str] = ()) -> str:
-    """The headline as the public reply leads with it: whole when it fits two lines of a
-    phone, else with the phrases one after another on the same unit (of ``subjects``) said
-    as one ("Atholl Brigade retreats 2 hexes and routs"); else the phrases that fit, in
-    their order, after "…": first those that say how it ended for a unit ("Prescott Rgt is
-    eliminated", "Murray is killed"), then the latest. What the phrases left out said falls
-    on units, and is said in their lines."""
-    if len(headline) <= HEADLINE_ROOM:
-        return headline
-    phrases = _joined_by_subject(headline.split("; "), subjects)
-    if len("; ".join(phrases)) <= HEADLINE_ROOM:
-        return "; ".join(phrases)
-    chosen: set[int] = set()
-    for index in sorted(range(len(phrases)),
-                        key=lambda i: (_DECISIVE.search(phrases[i]) is None, -i)):
-        trial = "; ".join(phrases[i] for i in sorted(chosen | {index}))
-        if len(trial) + 2 <= HEADLINE_ROOM:
-            chosen.add(index)
-    kept = "; ".join(phrases[i] for i in sorted(chosen))
-    return "… " + kept if kept else headline
-
-
-def _joined_by_subject(phrases: list[str], subjects: Collection[str]) -> list[str]:
-    """Phrases one after another on the same unit as one: its name once, the last two joined
-    by "and" ("A retreats 2 hexes, loses 1 block and routs")."""
-    groups: list[tuple[str | None, list[str]]] = []
-    for phrase in phrases:
-        subject = next((s for s in sorted(subjects, key=len, reverse=True)
-                        if phrase.startswith(f"{s} ")), None)
-        if groups and subject is not None and groups[-1][0] == subject:
-            groups[-1][1].append(phrase[len(subject) + 1:])
-        else:
-            groups.append((subject, [phrase]))
-    return [parts[0] if len(parts) == 1 else
-            f"{', '.join(parts[:-1])} and {parts[-1]}" for _, parts in groups]
+    """The headline as the public reply leads with it: within two lines of a phone, its
+    phrases fitted as ``rules.core.headlines`` fits them (``subjects``: the units they
+    may begin with)."""
+    return fitted(headline.split(SEPARATOR), HEADLINE_ROOM, subjects)
 
 
 def resolution_specs(

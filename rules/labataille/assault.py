@@ -15,6 +15,7 @@ from fractions import Fraction
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, D66, DiceSource, d66_add, d66_band, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.charts import MAX_IMPETUS, ChartPack, ChartResult, Table, parse_result
@@ -106,8 +107,8 @@ def resolve_assault(assault: Assault, dice: DiceSource, answers: Answers | None 
     run.attackers = [s.name for s in assault.attackers]
     run.defenders = [s.name for s in assault.defenders]
     sequence(run)
-    headline = "; ".join(run.phrases) or f"{assault.procedure}"
-    return out.build(headline[:250], run.worst)
+    headline = fitted(run.phrases, MAX_HEADLINE, run.stacks) or f"{assault.procedure}"
+    return out.build(headline, run.worst)
 
 
 def check_assault(assault: Assault) -> None:

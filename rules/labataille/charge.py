@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.notation import possessive
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import (
@@ -82,8 +83,8 @@ def resolve_charge(charge: Assault, dice: DiceSource, answers: Answers | None = 
     out.note("Charge movement may trigger Opportunity Fire and Reaction Charges, but not "
              "Opportunity Charges.")
     {PGD: against_pgd, INFANTRY: against_infantry, CAVALRY: against_cavalry}[kind](run)
-    headline = "; ".join(run.phrases) or f"Cavalry Charge vs. {kind}"
-    return out.build(headline[:250], run.worst)
+    headline = fitted(run.phrases, MAX_HEADLINE, run.stacks) or f"Cavalry Charge vs. {kind}"
+    return out.build(headline, run.worst)
 
 
 def check_charge(charge: Assault) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from rules.core.decisions import Answer, Answers, NotAnAnswer, Question
 from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
 from rules.tricorne.checks import (
@@ -115,8 +116,10 @@ def resolve_melee(melee: Melee, dice: DiceSource, answers: Answers | None = None
     out = ResolutionBuilder(RULESET, "melee", answers=answers or Answers())
     run = Run(melee, dice, settings or Settings(), out)
     melee_round(run, melee.attacker, melee.defender, bonus=False)
-    headline = "; ".join(run.phrases) or f"{melee.attacker.name} melees {melee.defender.name}"
-    return out.build(headline[:250], run.worst)
+    units = (melee.attacker, melee.defender, *melee.bonus_targets)
+    headline = fitted(run.phrases, MAX_HEADLINE, [u.name for u in units]) or \
+        f"{melee.attacker.name} melees {melee.defender.name}"
+    return out.build(headline, run.worst)
 
 
 def check_melee(melee: Melee) -> None:

@@ -61,8 +61,7 @@ async def test_a_tricorne_lookup_reads_names_and_leaders_with_an_apostrophe(disc
                           'dice:"inf saber art cav cav  inf flag  saber inf  flag flag cav inf"')
     assert not message.ephemeral, message.content
     assert message.embeds[0]["title"] == (
-        "🩸 … Barrell's scores 1 hit on "
-        "Lochiel's Camerons; Lochiel's Camerons retreats 1 hex")
+        "🩸 Lochiel's Camerons scores 2 hits on Barrell's … Lochiel's Camerons retreats 1 hex")
     assert "Lord George's survives and stays with Lochiel's Camerons" in \
         await full_text(discord_session, message)
 

@@ -362,11 +362,12 @@ def test_a_headline_cut_short_keeps_how_the_fight_ended_for_a_unit():
                 "Black Watch takes ground 1 hex; Black Watch scores 1 hit on Stark Militia; "
                 "Stark Militia retreats 2 hexes")
     short = short_headline(headline)
-    assert short == "… Prescott Rgt is eliminated; Stark Militia retreats 2 hexes"
+    # How it ended for a unit, then who struck first; "…" where phrases were left out.
+    assert short == "Black Watch scores 2 hits on Prescott Rgt; Prescott Rgt is eliminated …"
     assert len(short) <= HEADLINE_ROOM
-    # Nothing decisive: the latest phrases, as before.
+    # Nothing decisive: the first phrase, then the latest.
     assert short_headline("A scores 1 hit on B; " * 4 + "B retreats 2 hexes") == (
-        "… " + "A scores 1 hit on B; " * 3 + "B retreats 2 hexes")
+        "A scores 1 hit on B … " + "A scores 1 hit on B; " * 2 + "B retreats 2 hexes")
 
 
 async def test_a_state_passed_through_is_not_said_beside_the_one_the_roster_ends_in(

@@ -55,9 +55,10 @@ async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(disc
                           'dice:"inf saber art cav cav  inf flag  saber inf  flag flag cav inf"')
     assert not message.ephemeral
     embed = message.embeds[0]
-    # The headline as long as two phone lines: how it ended; the whole one in the Steps.
-    assert embed["title"] == ("🩸 … Fusiliers scores 1 hit on Black Watch; Black Watch "
-                              "retreats 1 hex")
+    # The headline as long as two phone lines: who struck first, and how it ended; the
+    # whole one in the Steps.
+    assert embed["title"] == "🩸 Black Watch scores 2 hits on Fusiliers … Black Watch " \
+        "retreats 1 hex"
     assert "🎲 **inf** **saber** art cav cav" in text_of(message)  # as typed in `dice`
     text = await full_text(discord_session, message)
     assert ("Black Watch scores 2 hits on Fusiliers; Fusiliers scores 1 hit on Black Watch; "

@@ -1,0 +1,71 @@
+"""A headline made of phrases ("A scores 2 hits on B; B retreats 1 hex"), fitted to a room.
+
+A long fight says many things; a headline has room for a few. Phrases one after another on
+the same unit are said as one first ("B retreats 1 hex and routs"). When that is still too
+long, the phrases kept are those that say how the fight ended for a unit (routs, is
+eliminated, is killed, wins a Victory Banner), then the first (who struck first, and how
+hard), then the latest; each gap is marked "…". What a headline leaves out falls on units,
+and the reply's lines for them say it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+
+SEPARATOR = "; "
+CUT = "…"
+MAX_HEADLINE = 250
+"""A result's headline at the most: it is a Discord embed's title (256 characters)."""
+
+# Phrases that say how a fight ended for a unit: kept before any other.
+_DECISIVE = re.compile(r"eliminat|\bkill|\brout|surrender|victory banner|\bbreaks|\bwins",
+                       re.IGNORECASE)
+
+
+def fitted(phrases: Sequence[str], room: int, subjects: Collection[str] = ()) -> str:
+    """The phrases as one headline of at most ``room`` characters (see the module's doc);
+    ``subjects`` are the units the phrases may begin with."""
+    whole = SEPARATOR.join(phrases)
+    if len(whole) <= room:
+        return whole
+    phrases = joined_by_subject(phrases, subjects)
+    whole = SEPARATOR.join(phrases)
+    if len(whole) <= room:
+        return whole
+    kept: set[int] = set()
+    for index in sorted(range(len(phrases)), key=lambda i: _priority(phrases[i], i)):
+        if len(_said(phrases, kept | {index})) <= room:
+            kept.add(index)
+    return _said(phrases, kept) if kept else whole[:room - 1].rstrip() + CUT
+
+
+def _priority(phrase: str, index: int) -> tuple[bool, bool, int]:
+    return _DECISIVE.search(phrase) is None, index != 0, -index
+
+
+def _said(phrases: Sequence[str], kept: set[int]) -> str:
+    """The kept phrases in their order, "…" where phrases were left out."""
+    parts: list[str] = []
+    for index, phrase in enumerate(phrases):
+        if index in kept:
+            parts.append(phrase)
+        elif not parts or parts[-1] != CUT:
+            parts.append(CUT)
+    text = SEPARATOR.join(parts)
+    return text.replace(f"{CUT}{SEPARATOR}", f"{CUT} ").replace(f"{SEPARATOR}{CUT}", f" {CUT}")
+
+
+def joined_by_subject(phrases: Sequence[str], subjects: Collection[str]) -> list[str]:
+    """Phrases one after another on the same unit as one: its name once, the last two joined
+    by "and" ("A retreats 2 hexes, loses 1 block and routs")."""
+    by_length = sorted(subjects, key=len, reverse=True)
+    groups: list[tuple[str | None, list[str]]] = []
+    for phrase in phrases:
+        subject = next((s for s in by_length if phrase.startswith(f"{s} ")), None)
+        if groups and subject is not None and groups[-1][0] == subject:
+            groups[-1][1].append(phrase[len(subject) + 1:])
+        else:
+            groups.append((subject, [phrase]))
+    return [parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+            for _, parts in groups]
