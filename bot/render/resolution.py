@@ -467,7 +467,7 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     so_far = Resolution(ruleset, procedure, "", Severity.NONE, (), tuple(effects))
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
-        description="\n".join([f"{whose} decides{typed}.", *effect_lines(so_far),
+        description="\n".join([f"{whose} decides{typed}.", *effect_lines(so_far, said=()),
                                *public_roll_lines(steps)]),
         colour=QUESTION_COLOUR,
         footer=dice_note,
