@@ -120,6 +120,19 @@ def check_assault(assault: Assault) -> None:
     names = [name_key(s.name) for s in (*assault.attackers, *assault.defenders)]
     if len(set(names)) != len(names):
         raise InvalidInput("A stack is named twice.", hint="Give each stack its own name.")
+    locked = [s.name for s in (*assault.attackers, *assault.defenders) if s.locked]
+    if locked and not assault.firefight:
+        # "Firefights use the Firefight column": a stack locked in one is in a firefight.
+        raise InvalidInput(f"{locked[0]} is marked `locked` (already in this firefight), but "
+                           "the assault is not a firefight.",
+                           hint="Add `firefight:true` to fight on in the firefight, or drop "
+                                "`locked` for a fresh assault.")
+    if assault.firefight and not locked:
+        raise InvalidInput("A firefight goes on between stacks already locked in it, and no "
+                           "stack is marked `locked`.",
+                           hint="Mark the stacks already in the firefight `locked` (new ones "
+                                "joining it are not), or drop `firefight:true` for a fresh "
+                                "assault.")
     if assault.old_guard:
         if len(assault.attackers) != 1:
             raise InvalidInput("An Old Guard Charge is one charging stack.",

@@ -280,6 +280,16 @@ def test_a_firefight_goes_on_on_its_column_without_shifts_huzzah_or_distance():
     assert ("engagement_ended", "A", "firefight") in effects(result)
 
 
+def test_stacks_locked_in_a_firefight_fight_only_as_one():
+    # "Firefights use the Firefight column": `locked` without `firefight` would be read on
+    # the odds as a fresh assault.
+    with pytest.raises(InvalidInput, match="A is marked `locked` .* not a firefight") as fresh:
+        assault([stack("A", locked=True)], [stack("D", locked=True)], "45 45 1 41")
+    assert "Add `firefight:true`" in fresh.value.hint
+    with pytest.raises(InvalidInput, match="no stack is marked `locked`"):
+        assault([stack("A")], [stack("D")], "45 45 1 41", firefight=True)
+
+
 def test_new_units_joining_make_it_a_new_melee_with_real_odds():
     result = assault([stack("A", melee=20, locked=True), stack("B", melee=10)],
                      [stack("D", melee=10, locked=True)], "45 45 45 1 41", firefight=True,
