@@ -382,8 +382,10 @@ def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
     if unit.is_cavalry:
         fight = f" and fights in phase {next_fight}" if next_fight == 11 else ""
         recall = " It rolls for recall in phase 13." if s.initiated_charge else ""
+        # The recall is what the player must not forget: the headline says it.
         return Outcome(f"Cavalry remains in place{fight}.{recall}",
-                       f"{unit.name} fails by {check.fail_by}: remains in place",
+                       f"{unit.name} fails by {check.fail_by}: remains in place"
+                       + ("; recall in phase 13" if s.initiated_charge else ""),
                        Severity.MINOR)
     if unit.formation is Formation.LINE:
         (face,) = dice.roll(D6(), f"{unit.name} retires (d6\")")

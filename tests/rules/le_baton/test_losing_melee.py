@@ -91,6 +91,8 @@ def test_cavalry_that_initiated_a_charge_remain_in_place_and_roll_for_recall(pha
     assert outcomes(result) == [f"Cavalry remains in place{fight}. It rolls for recall in "
                                 "phase 13."]
     assert effects(result) == []
+    # What the player must not forget leads the reply.
+    assert result.headline.endswith(": remains in place; recall in phase 13")
 
 
 def test_phase_12_cavalry_that_did_not_charge_just_remain_in_place():
