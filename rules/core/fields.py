@@ -371,12 +371,15 @@ class FieldSet:
 # The whitespace is what the notation has always split on (not every Unicode space).
 _WORD = re.compile(r'(?:[^ \t\r\n"]++|"[^"]*+")++')
 _NEEDS_QUOTES = re.compile(r"[ \t\r\n;:]")
+_CURLY_QUOTES = str.maketrans({"“": QUOTE, "”": QUOTE, "„": QUOTE})
 
 
 def split_words(text: str) -> list[str]:
     """The words of a unit, split at spaces outside double quotes; the quotes go
     (``general="Sir John"`` is the word ``general=Sir John``). Only double quotes group:
-    ``Fraser's`` is one word. A quote left open is a ``ValueError``."""
+    ``Fraser's`` is one word. A phone's curly double quotes (“Sir John”) are double quotes.
+    A quote left open is a ``ValueError``."""
+    text = text.translate(_CURLY_QUOTES)
     if QUOTE not in text:  # nearly always
         return _WORD.findall(text)
     if text.count(QUOTE) % 2:

@@ -28,7 +28,8 @@ ONE_UNIT_HINT = f"This option takes one unit, written {UNIT_FORM}: give each uni
 QUOTE = '"'
 QUOTING_RULE = (
     "An apostrophe is part of a name: `Fraser's Highlanders: inf`, and `Lochiel’s` typed on "
-    "a phone finds `Lochiel's`. Double quotes, and only they, group text: a value with "
+    "a phone finds `Lochiel's`. Double quotes (a phone's “ ” too), and only they, group "
+    "text: a value with "
     "spaces (`general=\"Sir John\"`), or in a quick lookup a name holding `:` or `;` "
     "(`\"Regiment: 1st Bn\": inf`); a battle's unit names hold neither."
 )

@@ -51,7 +51,7 @@ async def test_an_unclosed_double_quote_says_how_quoting_works(discord_session):
                           'defenders:"B: inf"')
     assert message.ephemeral
     assert message.content.startswith("⚠️ attackers #1: a double quote is not closed")
-    assert "Double quotes, and only they, group text" in message.content
+    assert "Double quotes (a phone's “ ” too), and only they, group text" in message.content
 
 
 async def test_a_tricorne_lookup_reads_names_and_leaders_with_an_apostrophe(discord_session):

@@ -198,3 +198,10 @@ def test_a_text_read_again_reads_alike_and_its_refusal_names_each_place():
     for where in ("attackers", "defenders"):
         with pytest.raises(InvalidInput, match=f"^{where}: "):
             fields.read_text("Hussars: morale=x", where)
+
+
+def test_a_phones_curly_double_quotes_group_words_as_double_quotes_do():
+    assert split_words("inf general=“Sir John” charging") == ["inf", "general=Sir John",
+                                                              "charging"]
+    assert split_words("general=„Sir John”") == ["general=Sir John"]
+    assert split_words("Lochiel’s inf") == ["Lochiel’s", "inf"]  # an apostrophe stays
