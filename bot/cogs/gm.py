@@ -68,7 +68,10 @@ def typed_result(listing: Enumeration, typed: str) -> str:
     fitting = [key for key, label in labels.items()
                if words and all(word in label.casefold() for word in words)]
     if len(fitting) > 1:
-        shown = "; ".join(f"“{labels[key]}”" for key in fitting[:3])
+        # Whole, as two alike in their first words differ only past a menu's cut.
+        whole = {o.key: result_label(o.label, listing.units, limit=300)
+                 for o in listing.outcomes}
+        shown = "; ".join(f"“{whole[key]}”" for key in fitting[:3])
         raise BattleError(f"`{typed.strip()}` fits {len(fitting)} results: {shown}"
                           f"{'…' if len(fitting) > 3 else ''}.",
                           hint="Type more of the one you want, or pick it from what the "

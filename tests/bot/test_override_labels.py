@@ -16,13 +16,14 @@ def test_each_unit_is_named_once_before_its_effects():
     label = ('Fraser\'s Highlanders retires 3"; Fraser\'s Highlanders loses 1 SP; '
              "Fraser's Highlanders is shaken; Régiment de La Reine routs")
     assert result_label(label, UNITS) == (
-        'Fraser\'s Highlanders retires 3", loses 1 SP, is shaken; Régiment de La Reine routs')
+        'Fraser\'s Highlanders retires 3", loses 1 SP and is shaken; Régiment de La Reine '
+        "routs")
 
 
 def test_the_longer_of_two_names_that_begin_alike_is_matched():
     label = "2nd Foot Guards routs; 2nd Foot Guards loses 1 SP; 2nd Foot retires 3\""
     assert result_label(label, ["2nd Foot", "2nd Foot Guards"]) == \
-        '2nd Foot Guards routs, loses 1 SP; 2nd Foot retires 3"'
+        '2nd Foot Guards routs and loses 1 SP; 2nd Foot retires 3"'
 
 
 def test_a_label_too_long_is_cut_at_a_word_with_an_ellipsis():
@@ -56,3 +57,34 @@ async def test_the_menu_tells_long_results_apart(battle_session):
         ["gm", "override"], {"result": "Fraser"}, "result", channel_id=100, user_id=GM_USER,
         guild_id=10)
     assert choices and all(c["name"].count("Fraser's Highlanders") <= 1 for c in choices)
+
+
+def test_what_the_cut_left_out_is_given_so_two_alike_results_can_be_told_apart():
+    from bot.render.words import result_rest
+
+    start = "Fraser's Highlanders loses 1 block; Fraser's Highlanders retreats 1 hex; " * 3
+    one, other = start + "Lochiel’s Camerons wins a Victory Banner", start + "B is eliminated"
+    assert result_label(one, UNITS) == result_label(other, UNITS)
+    assert result_rest(one, UNITS) != result_rest(other, UNITS)
+    assert result_rest(one, UNITS).endswith("Lochiel’s Camerons wins a Victory Banner")
+    assert all(len(result_rest(label, UNITS)) <= 100 for label in (one, other))
+    assert result_rest("A routs", UNITS) is None
+
+
+async def test_a_tricorne_menu_gives_each_result_a_label_and_rest_of_its_own(battle_session):
+    gm = {"user_id": GM_USER}
+    for line in ('/battle start ruleset:tricorne name:"Fraser\'s Stand" sides:"British, '
+                 'Jacobites"',
+                 '/unit add side:British name:"Fraser\'s Highlanders" words:highland strength:4',
+                 '/unit add side:Jacobites name:"Lochiel’s Camerons" words:"highland hill" '
+                 'strength:4'):
+        assert not (await reply(battle_session, line, **gm)).ephemeral, line
+    await reply(battle_session, '/gm dice dice:"inf inf inf flag inf inf"', **gm)
+    melee = await reply(battle_session, '/melee tricorne attacker:"Fraser\'s Highlanders" '
+                                        'defender:"lochiel\'s camerons"', **gm)
+    assert not melee.ephemeral, melee.content
+    menu = await reply(battle_session, "/gm override", **gm)
+    [select] = [c for row in menu.components for c in row["components"]]
+    shown = [(o["label"], o.get("description")) for o in select["options"]]
+    assert len(shown) > 1 and len(set(shown)) == len(shown)
+    assert all(len(label) <= 100 and len(rest or "") <= 100 for label, rest in shown)
