@@ -63,6 +63,12 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
                 ) -> Resolution:
     check_square(infantry, distance)
     check_chargers(chargers)
+    if target and event(chargers) != "charge":
+        # "If the stack was the declared target of the Charge": there is a Charge.
+        raise InvalidInput("`target` says the stack is the declared target of the cavalry's "
+                           "Charge, but the cavalry carries no Charge marker.",
+                           hint="Mark the charging cavalry `charging` (its Charge marker), "
+                                "or drop `target`: cavalry only moving has no target.")
     if event(chargers) == "charge":  # a square that forms asks for the Recall
         check_recall(chargers, pack)
     out = ResolutionBuilder(RULESET, "square", answers=answers or Answers())

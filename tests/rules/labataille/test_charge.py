@@ -218,6 +218,12 @@ def test_after_a_square_forms_the_cavalry_may_recall_else_must_charge_its_target
     assert recalled.headline == f"{foot.name} forms square"
 
 
+def test_a_declared_target_needs_cavalry_that_is_charging():
+    # "If the stack was the declared target of the Charge": only a Charge has a target.
+    with pytest.raises(InvalidInput, match="the cavalry carries no Charge marker"):
+        square(stack("Foot"), 1, "11", cavalry=[HUSSARS], target=True, charts=pack())
+
+
 def test_cavalry_that_is_only_moving_makes_no_recall_when_a_square_forms():
     formed = square(stack("Foot"), 1, "11", cavalry=[HUSSARS], charts=pack())
     assert titles(formed) == ["2. Form Square", "2. Form Square", "2. Form Square"]
