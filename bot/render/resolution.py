@@ -168,7 +168,7 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
             continue
         if not (heads and said_in(heads, effect.unit, text.lstrip(":").strip())):
             by_unit[effect.unit].append(text)
-    if said:
+    if said is not None:
         _drop_mutual(by_unit)
         for parts in by_unit.values():
             parts[:] = _alike(parts)

@@ -3,9 +3,9 @@
 A long fight says many things; a headline has room for a few. Phrases one after another on
 the same unit are said as one first ("B retreats 1 hex and routs"). When that is still too
 long, the phrases kept are those that say how the fight ended for a unit (routs, is
-eliminated, is killed, wins a Victory Banner), then the first (who struck first, and how
-hard), then the latest; each gap is marked "…". What a headline leaves out falls on units,
-and the reply's lines for them say it.
+eliminated, is killed, wins a Victory Banner), then the latest; where none says how it
+ended, the first (who struck first, and how hard) leads. Each gap is marked "…". What a
+headline leaves out falls on units, and the reply's lines for them say it.
 """
 
 from __future__ import annotations
@@ -29,29 +29,37 @@ def fitted(phrases: Sequence[str], room: int, subjects: Collection[str] = ()) ->
     whole = SEPARATOR.join(phrases)
     if len(whole) <= room:
         return whole
-    phrases = joined_by_subject(phrases, subjects)
-    whole = SEPARATOR.join(phrases)
-    if len(whole) <= room:
-        return whole
     kept: set[int] = set()
-    for index in sorted(range(len(phrases)), key=lambda i: _priority(phrases[i], i)):
-        if len(_said(phrases, kept | {index})) <= room:
+    # How it ended for a unit is the result; without one, who struck first leads.
+    first = not any(_DECISIVE.search(phrase) for phrase in phrases)
+    for index in sorted(range(len(phrases)), key=lambda i: _priority(phrases[i], i, first)):
+        if len(_said(phrases, kept | {index}, subjects)) <= room:
             kept.add(index)
-    return _said(phrases, kept) if kept else whole[:room - 1].rstrip() + CUT
+    if len(kept) == len(phrases) or not kept:  # all fit said as one; or not one whole
+        return _said(phrases, kept, subjects) if kept else whole[:room - 1].rstrip() + CUT
+    return _said(phrases, kept, subjects)
 
 
-def _priority(phrase: str, index: int) -> tuple[bool, bool, int]:
-    return _DECISIVE.search(phrase) is None, index != 0, -index
+def _priority(phrase: str, index: int, first: bool) -> tuple[bool, bool, int]:
+    return _DECISIVE.search(phrase) is None, first and index != 0, -index
 
 
-def _said(phrases: Sequence[str], kept: set[int]) -> str:
-    """The kept phrases in their order, "…" where phrases were left out."""
+def _said(phrases: Sequence[str], kept: set[int], subjects: Collection[str]) -> str:
+    """The kept phrases in their order, a unit's said as one where they follow each other,
+    and "…" where phrases were left out."""
     parts: list[str] = []
+    run: list[str] = []
     for index, phrase in enumerate(phrases):
         if index in kept:
-            parts.append(phrase)
-        elif not parts or parts[-1] != CUT:
+            run.append(phrase)
+            continue
+        if run:
+            parts.append(SEPARATOR.join(joined_by_subject(run, subjects)))
+            run = []
+        if not parts or parts[-1] != CUT:
             parts.append(CUT)
+    if run:
+        parts.append(SEPARATOR.join(joined_by_subject(run, subjects)))
     text = SEPARATOR.join(parts)
     return text.replace(f"{CUT}{SEPARATOR}", f"{CUT} ").replace(f"{SEPARATOR}{CUT}", f" {CUT}")
 

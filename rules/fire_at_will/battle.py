@@ -117,8 +117,14 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         regular=attrs.get("regular", False),
         indian=attrs.get("indian", False),
         light=attrs.get("light", False),
-        general=General(general.name, general.wounds > 0) if general else None,
+        general=General(general.name, general.wounds > 0, _command(general.name, roster))
+        if general else None,
     )
+
+
+def _command(general: str, roster: Roster) -> tuple[str, ...]:
+    return tuple(u.name for u in roster.units
+                 if u.commander and name_key(u.commander) == name_key(general) and is_active(u))
 
 
 def read_roster_units(
@@ -190,10 +196,11 @@ def _spent(before: RosterUnit, unit: RosterUnit) -> RosterUnit:
     away and say nothing of a unit with none left, and a unit of no men cannot rout, rally
     or be charged again (docs/fire-at-will.md). Its markers stay as they were: what the
     result would have made of it (routing, shaken) no longer matters."""
-    if is_active(unit) and unit.strength == 0 and (before.strength or 0) > 0:
-        return replace(unit, attributes=before.attributes, status=GONE,
-                       gone_reason=NO_SP_LEFT)
-    return unit
+    if unit.strength != 0 or not (before.strength or 0) > 0:
+        return unit
+    if not is_active(unit):  # out another way too (it surrendered): that reason stands
+        return replace(unit, attributes=before.attributes)
+    return replace(unit, attributes=before.attributes, status=GONE, gone_reason=NO_SP_LEFT)
 
 
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:

@@ -3,7 +3,7 @@ vocabulary)."""
 
 from __future__ import annotations
 
-from rules.core.records import effect_kinds
+from rules.core.records import Effect, effect_kinds
 from rules.core.roster import Phrase
 
 EffectKind = E = effect_kinds(
@@ -13,6 +13,17 @@ EffectKind = E = effect_kinds(
     GENERAL_CAPTURED="general_captured", GENERAL_KILLED="general_killed",
     COMMAND_SHAKEN="command_shaken",
 )
+
+def _command_shaken(effect: Effect) -> str:
+    """In a battle, that the units of his command are shaken (the roster's lines name
+    them; the bot cannot measure 18", so it shakes them all), or that he has none; in a
+    quick lookup, the rule."""
+    if effect.value is None:
+        return ': units of his command within 18" are shaken'
+    if not effect.value:
+        return ": no unit names him as its commander, so none is shaken"
+    return ': his command is shaken (those within 18"; a GM clears any farther)'
+
 
 TEXTS = {
     E.LOSE_SP: "loses {amount} SP",
@@ -26,8 +37,9 @@ TEXTS = {
     E.GENERAL_CAPTURED: "is captured",
     E.GENERAL_KILLED: "is killed",
     # "all units under his command within 18" become shaken": said after the general's name.
-    E.COMMAND_SHAKEN: ': units of his command within 18" are shaken',
+    E.COMMAND_SHAKEN: _command_shaken,
 }
+
 
 LOSSES = {E.LOSE_SP: "SP"}  # the kinds that count a loss in a number, and its measure
 

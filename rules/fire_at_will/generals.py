@@ -77,7 +77,8 @@ def risk_to_general(
     if result is not None:
         out.effect(result, general.name, detail=f"{MELEE_TEXT}: Risk to Generals")
     if result in (EffectKind.GENERAL_KILLED, EffectKind.GENERAL_CAPTURED):
-        out.effect(
-            EffectKind.COMMAND_SHAKEN, general.name, detail=f"{MELEE_TEXT}: Risk to Generals"
-        )
+        # In a battle the effect names the units of his command, or says he has none.
+        command = None if general.command is None else " and ".join(general.command)
+        out.effect(EffectKind.COMMAND_SHAKEN, general.name, value=command,
+                   detail=f"{MELEE_TEXT}: Risk to Generals")
     return result

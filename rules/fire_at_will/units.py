@@ -61,6 +61,9 @@ class ObstacleReading(StrEnum):
 class General:
     name: str
     wounded: bool = False
+    # In a battle, the units that name him as their commander (still in it); None in a
+    # quick lookup, which does not know them.
+    command: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

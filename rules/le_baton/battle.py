@@ -54,8 +54,9 @@ MARKER_FIELDS = FieldSet((
     Field("charged_by_infantry", str, "the infantry unit that charged it this turn"),
 ))
 # The markers a GM sets (`/gm set`): whether a unit has fought a round of its melee, or
-# failed its recall this turn, is the rules' own bookkeeping (`/gm undo` takes it back).
-BOOKKEEPING = ("fought", "recall_failed", "charged_by_infantry")
+# failed its recall this turn, is the rules' own bookkeeping (`/gm undo` takes it back; a
+# failed recall counts only while the unit is held, which a GM clears).
+BOOKKEEPING = ("fought", "recall_failed")
 GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name not in BOOKKEEPING))
 # Markers of cavalry alone: a charge's start, a failed recall, a recall due.
 CAVALRY_MARKERS = ("held", "charge_marker", "recall_due", "recall_failed")
@@ -239,7 +240,7 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return unit.with_attr("recall_due", True)
         case EffectKind.RECALLED:
             return (unit.with_attr("charge_marker", False).with_attr("held", False)
-                    .with_attr("recall_due", False))
+                    .with_attr("recall_due", False).with_attr("recall_failed", False))
         case EffectKind.FOUGHT:
             return unit.with_attr("fought", True)
         case EffectKind.INFANTRY_CHARGED:

@@ -456,6 +456,8 @@ def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool,
     if lost:
         words.append(f"It cannot complete {_n(hexes - room, 'hex', 'hexes')} and loses "
                      f"{_n(lost, 'block')} instead.")
+        run.phrases.append(f"{defender.name} loses {_n(lost, 'block')} for the retreat it "
+                           "cannot make")
         run.out.effect(EffectKind.DAMAGE, defender.name, lost, measure=_blocks(lost),
                        detail="retreat blocked")
         defender = run.update(defender, blocks=defender.blocks - lost)
@@ -639,10 +641,11 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
     again = "Name the unit its bonus melee attacks, or answer `none`."
     if name_key(target.name) == name_key(attacker.name):
         raise NotAnAnswer("A unit cannot melee itself.", hint=again)
+    # Whether the target is still there is the dice's doing: only this path is refused.
     if target.name in gone_names(run):
-        raise NotAnAnswer(f"{target.name} has left the field in this melee.", hint=again)
+        raise InvalidInput(f"{target.name} has left the field in this melee.", hint=again)
     if not target.alone and target.blocks <= 0:
-        raise NotAnAnswer(f"{target.name} has no blocks left.", hint=again)
+        raise InvalidInput(f"{target.name} has no blocks left.", hint=again)
     check_other_hill(target)
     return target
 

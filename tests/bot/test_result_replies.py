@@ -349,8 +349,9 @@ async def test_a_general_killed_in_a_battle_reads_as_one_sentence_each_line(disc
     result = await reply(discord_session, '/melee fire-at-will attackers:"78th: charging" '
                          'defenders:"La Sarre" dice:"6 1 6 6"', user_id=GM_USER)
     lines = result.embeds[0]["description"].splitlines()
-    # Killed is the roster's line; what it does to his command keeps its colon.
-    assert '**Montcalm**: units of his command within 18" are shaken' in lines
+    # Killed is the roster's line; what it does to his command keeps its colon: no unit
+    # names him as its commander (he only takes the field with La Sarre).
+    assert "**Montcalm**: no unit names him as its commander, so none is shaken" in lines
     assert "📋 Montcalm is killed" in lines
     reads_on_a_phone(result)
 
@@ -362,8 +363,8 @@ def test_a_headline_cut_short_keeps_how_the_fight_ended_for_a_unit():
                 "Black Watch takes ground 1 hex; Black Watch scores 1 hit on Stark Militia; "
                 "Stark Militia retreats 2 hexes")
     short = short_headline(headline)
-    # How it ended for a unit, then who struck first; "…" where phrases were left out.
-    assert short == "Black Watch scores 2 hits on Prescott Rgt; Prescott Rgt is eliminated …"
+    # How it ended for a unit, then the latest; "…" where phrases were left out.
+    assert short == "… Prescott Rgt is eliminated … Stark Militia retreats 2 hexes"
     assert len(short) <= HEADLINE_ROOM
     # Nothing decisive: the first phrase, then the latest.
     assert short_headline("A scores 1 hit on B; " * 4 + "B retreats 2 hexes") == (

@@ -120,6 +120,15 @@ def test_a_unit_that_loses_its_last_sp_leaves_the_battle_with_its_markers_as_the
     assert describe_changes(changes) == ["Hussars loses 2 SP (now 0) and leaves the battle"]
 
 
+def test_a_unit_that_loses_its_last_sp_and_surrenders_keeps_its_reason_not_the_markers():
+    after, changes = apply_effects(
+        [effect(EffectKind.ROUTED, "Hussars"), effect(EffectKind.LOSE_SP, "Hussars", 2),
+         effect(EffectKind.SURRENDERED, "Hussars")], ROSTER)
+    hussars = after.unit("Hussars", allow_gone=True)
+    assert (hussars.gone_reason, hussars.attr("routing")) == ("surrendered", None)
+    assert describe_changes(changes) == ["Hussars loses 2 SP (now 0) and surrenders"]
+
+
 def test_a_unit_left_with_sp_stays_and_one_at_0_sp_already_is_left_alone():
     at_zero = Roster(units=(RosterUnit("Hussars", "French", {"arm": "cavalry"}, strength=0),))
     after, changes = apply_effects([effect(EffectKind.LOSE_SP, "Hussars", 1)], at_zero)

@@ -78,6 +78,21 @@ def test_killed_general_shakes_his_command_within_18_inches():
     assert shaken[0].describe() == 'Wolfe: units of his command within 18" are shaken'
 
 
+@pytest.mark.parametrize(("command", "said"), [
+    (("Rangers", "78th"), 'Wolfe: his command is shaken (those within 18"; a GM clears any '
+                          "farther)"),
+    ((), "Wolfe: no unit names him as its commander, so none is shaken"),
+])
+def test_in_a_battle_the_effect_knows_whether_he_commands_any_unit(command, said):
+    from rules.fire_at_will.units import General
+
+    result = run(resolve_melee, [m(foot("A"))],
+                 [m(foot("D", general=General("Wolfe", command=command)))],
+                 dice_text=f"5 3 {TWO_D6[11]}")
+    (shaken,) = [e for e in result.effects if e.kind is E.COMMAND_SHAKEN]
+    assert shaken.describe() == said
+
+
 def test_winning_side_general_does_not_roll():
     with pytest.raises(Exception, match="Too many dice"):
         run(resolve_melee, [m(foot("A", general=general()))], [m(foot("D"))],

@@ -30,3 +30,15 @@ def test_a_bonus_target_given_ahead_that_reads_as_no_unit_refuses_the_odds_whole
         exact_odds(MELEE.prepare({"attacker": "A: highland", "defender": "B: highland",
                                   "answers": {"take_ground": "advance",
                                               "bonus_melee": "no"}}))
+
+
+def test_a_bonus_target_given_ahead_that_the_dice_may_remove_refuses_those_paths_only():
+    # The defender is a bonus target "if it is still on the field": where the dice
+    # eliminate it, that path is refused; the others are counted.
+    odds = exact_odds(MELEE.prepare({"attacker": "A: highland leader=X",
+                                     "defender": "B: regular blocks=2",
+                                     "answers": {"take_ground": "advance",
+                                                 "bonus_melee": "B"}}))
+    labels = outcome_labels(odds)
+    assert any("has left the field" in label for label in labels)
+    assert any("has left the field" not in label for label in labels)

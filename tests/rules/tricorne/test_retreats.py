@@ -45,6 +45,8 @@ def test_a_unit_that_cannot_retreat_loses_a_block_per_hex_and_still_rallies_then
     assert step(result, "Retreat").outcome == (
         "1 flag: Target must retreat 1 hex. It cannot complete 1 hex and loses 1 block "
         "instead.")
+    # The headline, which the log keeps, counts that block too.
+    assert "Target loses 1 block for the retreat it cannot make" in result.headline
     assert "Rally check" in titles(result)
     # It kept its hex, so it battles back (2 dice, 2 blocks left).
     assert rolls(result)[-1].label == "Target melee"
