@@ -261,3 +261,23 @@ def _core_effect(unit: RosterUnit, effect: Effect) -> RosterUnit | None:
 def _find(roster: Roster, name: str) -> RosterUnit | None:
     key = name_key(name)
     return next((u for u in roster.units if name_key(u.name) == key and not u.gone), None)
+
+
+PhaseWarning = Callable[[str, Mapping[str, Any], Roster, str | None], str | None]
+
+
+def phase_warnings(phases: Sequence[str], belongs: Mapping[str, tuple[str, str]]
+                   ) -> PhaseWarning:
+    """``BattleRules.phase_warning`` for a rule set whose procedures each belong to one phase:
+    ``belongs`` maps a procedure to what it is in words and its phase (``{"melee": ("a
+    melee", "melee")}``); one not in it is played in any phase. The procedure still runs:
+    GMs play out of order on purpose, but a slip should not pass unnoticed."""
+    def warning(procedure: str, options: Mapping[str, Any], roster: Roster,
+                phase: str | None) -> str | None:
+        if procedure not in belongs or phase not in phases:
+            return None
+        what, own = belongs[procedure]
+        if phase == own:
+            return None
+        return f"Out of phase: {what} belongs to “{own}”, not “{phase}”."
+    return warning

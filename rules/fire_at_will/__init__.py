@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.core.defaults import battle_rules, procedures
+from rules.core.defaults import battle_rules, phase_warnings, procedures
 from rules.core.registry import HelpTopic, RuleSet
 from rules.fire_at_will import battle, commands, effects
 from rules.fire_at_will.charge import check_declaration, resolve_charge, resolve_surrender
@@ -31,6 +31,9 @@ RULESET_ENTRY = RuleSet(
         general_words=("general",),  # a melee unit's `general="Wolfe"`
         max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)
         gone_reasons={battle.NO_SP_LEFT: "leaves the battle"},
+        # The blog's move sequence: charges, then melee (../shared/reference/fire-at-will.md).
+        phase_warning=phase_warnings(battle.PHASES, {"charge": ("a charge", "charges"),
+                                                     "melee": ("a melee", "melee")}),
     ),
     # A request is read as the command's options are: one input path per procedure. A
     # request gives each unit whole, as an object, or as the command does (by name, with

@@ -3,7 +3,7 @@ packs for the charts the players own (or the chart result asked of them)."""
 
 from __future__ import annotations
 
-from rules.core.defaults import Inputs, battle_rules, procedures
+from rules.core.defaults import Inputs, battle_rules, phase_warnings, procedures
 from rules.core.dice import D6_DICE
 from rules.core.registry import ChartsSpec, HelpTopic, RuleSet
 from rules.labataille import battle, commands, effects
@@ -43,6 +43,9 @@ RULESET_ENTRY = RuleSet(
         charts=ChartsSpec(commands.PACK, describe_pack, "docs/labataille.md"),
         # A leader's value is a dice modifier (reference A.6): a general carries his own.
         general_values=(-MAX_LEADER, MAX_LEADER),
+        # "During the Mêlée Segment: Each Infantry Assault is resolved" (the rules text).
+        phase_warning=phase_warnings(battle.PHASES, {
+            "assault": ("an Infantry Assault", battle.MELEE_SEGMENT)}),
     ),
     # A request is read as the command's options are: one input path per procedure. Where
     # the versioned JSON names a field otherwise than the command's option, it is renamed.

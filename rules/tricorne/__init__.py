@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.core.defaults import battle_rules, procedures
+from rules.core.defaults import battle_rules, phase_warnings, procedures
 from rules.core.dice import BATTLE_DICE_FACES
 from rules.core.registry import HelpTopic, RuleSet
 from rules.tricorne import battle, commands, effects
@@ -51,6 +51,7 @@ RULESET_ENTRY = RuleSet(
         dice_faces=BATTLE_DICE_FACES,
         standings=battle.victory_banners,
         check_settings=settings_from,
+        phase_warning=phase_warnings(battle.PHASES, {"melee": ("a melee", "combat")}),
     ),
     # A request is read as the command's options are: one input path.
     procedures=procedures(commands.prepare, {"melee": (
