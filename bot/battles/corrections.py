@@ -91,11 +91,9 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     if field == "strength" or back or _is_word(tx, field):
         _check_unit(tx, row, strength_set=field == "strength")
     check_unit_side(tx, row)
-    changed = unit_changes(before, roster_unit(row))
-    if not changed:
+    changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
+    if not changes:
         raise BattleError(f"{possessive(row.name)} {field} is already {value}.")
-    # A marker the rules keep silently (a bookkeeping one) is said as the GM set it.
-    changes = describe_changes(changed, tx.rules.wording) or [f"{row.name}: {field} {value}"]
     event = tx.record("gm_set", "GM set " + "; ".join(changes))
     return changes, event.seq
 

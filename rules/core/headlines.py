@@ -3,8 +3,9 @@
 A long fight says many things; a headline has room for a few. Phrases one after another on
 the same unit are said as one first ("B retreats 1 hex and routs"). When that is still too
 long, the phrases kept are those that say how the fight ended for a unit (routs, is
-eliminated, is killed, wins a Victory Banner), then the latest; where none says how it
-ended, the first (who struck first, and how hard) leads. Each gap is marked "…". What a
+eliminated, is killed, wins a Victory Banner) with the phrase just before each (who caused
+it), then the latest; where none says how it ended, the first (who struck first, and how
+hard) leads. Each gap is marked "…". What a
 headline leaves out falls on units, and the reply's lines for them say it.
 """
 
@@ -30,18 +31,18 @@ def fitted(phrases: Sequence[str], room: int, subjects: Collection[str] = ()) ->
     if len(whole) <= room:
         return whole
     kept: set[int] = set()
-    # How it ended for a unit is the result; without one, who struck first leads.
-    first = not any(_DECISIVE.search(phrase) for phrase in phrases)
-    for index in sorted(range(len(phrases)), key=lambda i: _priority(phrases[i], i, first)):
+    # How it ended for a unit is the result, with the phrase just before it (who caused
+    # it); without one, who struck first leads.
+    decisive = {i for i, phrase in enumerate(phrases) if _DECISIVE.search(phrase)}
+    causes = {i - 1 for i in decisive if i > 0} - decisive
+    for index in sorted(range(len(phrases)),
+                        key=lambda i: (i not in decisive, i not in causes,
+                                       not decisive and i != 0, -i)):
         if len(_said(phrases, kept | {index}, subjects)) <= room:
             kept.add(index)
     if len(kept) == len(phrases) or not kept:  # all fit said as one; or not one whole
         return _said(phrases, kept, subjects) if kept else whole[:room - 1].rstrip() + CUT
     return _said(phrases, kept, subjects)
-
-
-def _priority(phrase: str, index: int, first: bool) -> tuple[bool, bool, int]:
-    return _DECISIVE.search(phrase) is None, first and index != 0, -index
 
 
 def _said(phrases: Sequence[str], kept: set[int], subjects: Collection[str]) -> str:

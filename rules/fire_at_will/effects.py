@@ -22,7 +22,8 @@ def _command_shaken(effect: Effect) -> str:
         return ': units of his command within 18" are shaken'
     if not effect.value:
         return ": no unit names him as its commander, so none is shaken"
-    return ': his command is shaken (those within 18"; a GM clears any farther)'
+    return (': units of his command still in the battle are shaken (those within 18"; a GM '
+            "clears any farther)")
 
 
 TEXTS = {

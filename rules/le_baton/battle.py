@@ -54,9 +54,9 @@ MARKER_FIELDS = FieldSet((
     Field("charged_by_infantry", str, "the infantry unit that charged it this turn"),
 ))
 # The markers a GM sets (`/gm set`): whether a unit has fought a round of its melee, or
-# failed its recall this turn, is the rules' own bookkeeping (`/gm undo` takes it back; a
-# failed recall counts only while the unit is held, which a GM clears).
-BOOKKEEPING = ("fought", "recall_failed")
+# failed its recall this turn, or which infantry unit charged it this turn, is the rules' own
+# bookkeeping: `/gm undo` takes back the move that set it, and the next turn clears it.
+BOOKKEEPING = ("fought", "recall_failed", "charged_by_infantry")
 GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name not in BOOKKEEPING))
 # Markers of cavalry alone: a charge's start, a failed recall, a recall due.
 CAVALRY_MARKERS = ("held", "charge_marker", "recall_due", "recall_failed")

@@ -208,9 +208,7 @@ def _check_one_infantry_charge(charger: str, target: RosterUnit) -> None:
         raise NotAllowed(f"{first} has charged {target.name} this turn: multiple infantry "
                          "units may not charge the same target.",
                          hint="Cavalry may charge it too; or wait for the next turn. A charge "
-                              "entered by mistake: a GM clears it with `/gm set unit:"
-                              f"{option_value(target.name)} field:charged_by_infantry "
-                              "value:none`.")
+                              "entered by mistake: a GM takes it back with `/gm undo`.")
 
 
 def _side(value: Any, where: str, roster: Roster | None) -> Side:

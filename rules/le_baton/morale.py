@@ -165,7 +165,7 @@ def resolve_morale(
     out = ResolutionBuilder(RULESET, "recall" if phase == 13 else "morale",
                             answers=answers or Answers())
     check_who_tests(unit, phase, situation)
-    if phase == 13 and unit.recall_failed and unit.held:  # a GM's `held:no` lets it roll
+    if phase == 13 and unit.recall_failed:
         raise NotAllowed(f"{unit.name} failed its recall this turn: it rolls again in phase 13 "
                          "next turn.", hint="`/battle next` moves the battle on; a GM takes "
                          "the failed roll back with `/gm undo`.")

@@ -465,6 +465,7 @@ def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool,
     if defender.blocks == 0:
         run.out.effect(ELIMINATED, defender.name)
         run.out.effect(BANNER, attacker.name, value=f"{defender.name} eliminated")
+        run.phrases.append(f"{defender.name} is eliminated")
         run.hurt(Severity.DECISIVE)
         run.out.step("Retreat", " ".join([*words, "Eliminated."]))
         return bool(room), True

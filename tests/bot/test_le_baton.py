@@ -254,7 +254,7 @@ async def test_only_the_loser_of_a_melee_tests_for_losing_it(discord_session):
     assert not tested.ephemeral
 
 
-async def test_a_gm_clears_an_infantry_charge_entered_by_mistake(discord_session):
+async def test_a_gm_takes_back_an_infantry_charge_entered_by_mistake(discord_session):
     await setup(discord_session)
     await reply(discord_session, '/unit add side:French name:"4e Léger" words:"french inf '
                                  'veteran column" strength:12', user_id=GM_USER)
@@ -262,10 +262,10 @@ async def test_a_gm_clears_an_infantry_charge_entered_by_mistake(discord_session
     second = await reply(discord_session, '/charge le-baton charger:"4e Léger" target:Buffs '
                                           'dice:"1 1"')
     assert second.ephemeral and "28e Ligne has charged Buffs this turn" in second.content
-    assert "field:charged_by_infantry value:none" in second.content
-    cleared = await reply(discord_session, "/gm set unit:Buffs field:charged_by_infantry "
-                                           "value:none", user_id=GM_USER)
-    assert not cleared.ephemeral, cleared.content
+    assert "a GM takes it back with `/gm undo`" in second.content
+    await reply(discord_session, "/gm undo", user_id=GM_USER)
     again = await reply(discord_session, '/charge le-baton charger:"4e Léger" target:Buffs '
                                          'dice:"1 1"')
     assert not again.ephemeral, again.content
+    assert (await roster(discord_session))["Buffs"].attributes["charged_by_infantry"] == \
+        "4e Léger"

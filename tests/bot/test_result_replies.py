@@ -363,8 +363,8 @@ def test_a_headline_cut_short_keeps_how_the_fight_ended_for_a_unit():
                 "Black Watch takes ground 1 hex; Black Watch scores 1 hit on Stark Militia; "
                 "Stark Militia retreats 2 hexes")
     short = short_headline(headline)
-    # How it ended for a unit, then the latest; "…" where phrases were left out.
-    assert short == "… Prescott Rgt is eliminated … Stark Militia retreats 2 hexes"
+    # How it ended for a unit and who caused it; "…" where phrases were left out.
+    assert short == "Black Watch scores 2 hits on Prescott Rgt; Prescott Rgt is eliminated …"
     assert len(short) <= HEADLINE_ROOM
     # Nothing decisive: the first phrase, then the latest.
     assert short_headline("A scores 1 hit on B; " * 4 + "B retreats 2 hexes") == (

@@ -79,8 +79,8 @@ def test_killed_general_shakes_his_command_within_18_inches():
 
 
 @pytest.mark.parametrize(("command", "said"), [
-    (("Rangers", "78th"), 'Wolfe: his command is shaken (those within 18"; a GM clears any '
-                          "farther)"),
+    (("Rangers", "78th"), 'Wolfe: units of his command still in the battle are shaken (those '
+                          'within 18"; a GM clears any farther)'),
     ((), "Wolfe: no unit names him as its commander, so none is shaken"),
 ])
 def test_in_a_battle_the_effect_knows_whether_he_commands_any_unit(command, said):

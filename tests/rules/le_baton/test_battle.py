@@ -155,20 +155,20 @@ def test_a_failed_recall_is_rolled_again_next_turn_not_this_one():
     assert recalled.headline.startswith("Lancers is recalled")
 
 
-def test_a_gm_who_clears_a_hold_set_by_mistake_lets_the_unit_roll_its_recall():
+def test_a_hold_cleared_by_hand_still_leaves_the_recall_to_next_turn():
+    # "They must roll again to recall in phase 13 next turn": a mistaken roll is undone.
     after, _ = apply(Effect(E.CHARGE_MARKER, "Lancers"), Effect(E.HELD, "Lancers"))
     lancers = after.unit("Lancers")
     cleared = Roster(tuple(u.with_attr("held", False) if u is lancers else u
                            for u in after.units), after.generals, after.engagements)
-    recalled = prepare("recall", {"unit": "Lancers"}, cleared)(ScriptedSource.from_text("1"))
-    assert recalled.headline.startswith("Lancers is recalled")
-    back, _ = apply_effects(recalled.effects, cleared)
-    assert not back.unit("Lancers").attr("recall_failed")
+    with pytest.raises(NotAllowed, match="rolls again in phase 13 next turn"):
+        prepare("recall", {"unit": "Lancers"}, cleared)(ScriptedSource.from_text("1"))
 
 
 def test_whether_a_recall_failed_this_turn_is_no_marker_a_gm_sets():
     names = [f.name for f in RULESET_ENTRY.battle.marker_fields.fields]
-    assert "recall_failed" not in names and "held" in names
+    assert "held" in names
+    assert not {"recall_failed", "charged_by_infantry", "fought"} & set(names)
 
 
 def test_a_tied_cavalry_melee_leaves_both_to_recall_until_they_roll():

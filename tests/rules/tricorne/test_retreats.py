@@ -64,6 +64,8 @@ def test_blocks_lost_to_a_blocked_retreat_can_eliminate_it():
     assert effects(result) == [("damage", "Target", 1), (ELIMINATED, "Target", None),
                                (BANNER, "Attacker", None)]
     assert step(result, "Retreat").outcome.endswith("Eliminated.")
+    assert result.headline.endswith("Target loses 1 block for the retreat it cannot make; "
+                                    "Target is eliminated")
     assert "Rally check" not in titles(result)
 
 
