@@ -337,12 +337,15 @@ def shards_problem(count: int | None, ids: list[int]) -> str | None:
 
 
 def cmd_console(args: argparse.Namespace) -> int:
-    from bot.console import run_console
+    from bot.console import CannotOpen, run_console
 
     config = load_config()
     setup_logging(config.log_level if args.verbose else "WARNING")
     try:
         return asyncio.run(run_console(args))
+    except CannotOpen as error:
+        return fail(f"huzzah: cannot open the database {error}. Check --database or "
+                    "DATABASE_URL.")
     except MetricsAddressError as error:
         return fail(f"huzzah: cannot serve metrics on {error}. Give another --metrics address.")
 
@@ -353,7 +356,10 @@ def cmd_db(args: argparse.Namespace) -> int:
 
     config = load_config()
     setup_logging(config.log_level)
-    url = database_url()
+    try:
+        url = database_url()
+    except Exception as exc:  # an unsupported or unreadable URL
+        return fail(f"huzzah: cannot use DATABASE_URL ({type(exc).__name__}: {exc}).")
     try:
         if args.action == "upgrade":
             upgrade(url, args.revision or "head")
@@ -412,8 +418,9 @@ def cmd_battle(args: argparse.Namespace) -> int:
     setup_logging(config.log_level)
     try:
         url = named_url(args.database)
-    except ValueError as error:
-        return fail(f"huzzah: cannot use that database ({error}).")
+    except Exception as error:  # an unsupported or unreadable URL
+        return fail(f"huzzah: cannot use that database ({error}). Check --database or "
+                    "DATABASE_URL.")
     shown = shown_database(url)
     file = sqlite_file(url)
     if file is not None and not file.exists():

@@ -40,7 +40,7 @@ from bot.process import (
     serving_metrics,
     sqlite_file,
 )
-from bot.storage.database import Database, async_url, is_in_memory, named_url
+from bot.storage.database import Database, async_url, is_in_memory, named_url, shown_database
 from bot.storage.migrate import upgrade_if_needed
 
 MANAGE_CHANNELS = 1 << 4
@@ -354,11 +354,26 @@ def scratch_database(url: str) -> Iterator[tuple[str, Path]]:
         yield async_url(f"sqlite:///{Path(folder) / 'console.db'}"), Path.cwd()
 
 
+class CannotOpen(Exception):
+    """The database the console was given cannot be named, opened or migrated."""
+
+    def __init__(self, database: str, cause: Exception) -> None:
+        said = (str(cause).splitlines() or [""])[0]  # not SQLAlchemy's "Background on…"
+        super().__init__(f"{database} ({type(cause).__name__}: {said})")
+
+
 async def run_console(args: argparse.Namespace) -> int:
     interactive = sys.stdin is not None and sys.stdin.isatty()
+    try:
+        named = named_url(args.database)
+    except Exception as error:  # an unsupported or unreadable URL
+        raise CannotOpen(args.database or "DATABASE_URL", error) from error
     with StopSignals() as stop, terminal_kept(interactive), \
-            scratch_database(named_url(args.database)) as (url, files):
-        await upgrade_if_needed(url)
+            scratch_database(named) as (url, files):
+        try:
+            await upgrade_if_needed(url)
+        except Exception as error:  # a server that does not answer, a file that is no database
+            raise CannotOpen(shown_database(url), error) from error
         status = EXIT_OK
         if not stop.requested:
             console = Console(args, interactive, files)

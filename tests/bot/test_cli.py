@@ -280,3 +280,24 @@ def test_resolve_plays_on_with_the_answers_given():
         "text": "Hussars counter-charges Rangers, meeting it halfway"}
     status, response = resolve({**COUNTER_CHARGE, "answers": ["stand"]})
     assert (status, response["effects"]) == (0, [])
+
+
+def test_a_database_that_cannot_be_used_is_one_line_of_advice_everywhere(tmp_path):
+    not_a_database = tmp_path / "notes.db"
+    not_a_database.write_text("these are my notes, not a database\n")
+    for command in (["console", "--database", "foo://x"],
+                    ["console", "--database", str(not_a_database)],
+                    ["battle", "export", "--channel", "1", "--database", "foo://x"]):
+        done = subprocess.run([sys.executable, "-m", "bot.cli", *command], input="/help\n",
+                              text=True, capture_output=True, env=clean_env(tmp_path),
+                              cwd=tmp_path, timeout=60)
+        assert done.returncode == 2, command
+        assert done.stderr.strip().count("\n") == 0, done.stderr
+        assert "Check --database or DATABASE_URL." in done.stderr
+        assert "Traceback" not in done.stderr
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "db", "current"], text=True,
+                          capture_output=True, cwd=tmp_path, timeout=60,
+                          env=clean_env(tmp_path, DATABASE_URL="foo://x"))
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("huzzah: cannot use DATABASE_URL (ValueError: unsupported "
+                                   "database 'foo': use SQLite or PostgreSQL).")
