@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.config import load_config
+from bot.config import environment, load_config
 from bot.logs import setup_logging
 from bot.process import (
     EXIT_CONFIG,
@@ -71,7 +71,7 @@ def _migrated_url(url: str | None = None) -> str:
     from bot.storage.database import database_url
     from bot.storage.migrate import upgrade_if_needed
 
-    url = url or database_url()
+    url = url or database_url(environment())
     asyncio.run(upgrade_if_needed(url))
     return url
 
@@ -357,7 +357,7 @@ def cmd_db(args: argparse.Namespace) -> int:
     config = load_config()
     setup_logging(config.log_level)
     try:
-        url = database_url()
+        url = database_url(environment())
     except Exception as exc:  # an unsupported or unreadable URL
         return fail(f"huzzah: cannot use DATABASE_URL ({type(exc).__name__}: {exc}).")
     try:
@@ -409,7 +409,6 @@ def cmd_battle(args: argparse.Namespace) -> int:
     """``huzzah battle export|import``: a battle's backup, on the database ``--database`` or
     DATABASE_URL names, read and written by the same service as `/battle export format:json`
     and `/battle import`. Each message names the database it read."""
-    import os
 
     from bot.storage.database import named_url, shown_database, sqlite_file
     from rules.core.errors import RulesError
@@ -417,7 +416,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     config = load_config()
     setup_logging(config.log_level)
     try:
-        url = named_url(args.database)
+        url = named_url(args.database, environment())
     except Exception as error:  # an unsupported or unreadable URL
         return fail(f"huzzah: cannot use that database ({error}). Check --database or "
                     "DATABASE_URL.")
@@ -426,7 +425,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     if file is not None and not file.exists():
         # Opening it would create an empty database, which holds no battle to export; and
         # a battle imported into the default file nobody named would be lost to the bot.
-        if args.database is None and not os.environ.get("DATABASE_URL"):
+        if args.database is None and not environment().get("DATABASE_URL"):
             return fail(NO_DATABASE.format(path=file.resolve()))
         if args.action == "export":
             return fail(MISSING_FILE.format(path=file))

@@ -31,10 +31,18 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def load_config(env: Mapping[str, str] | None = None, dotenv: Path | None = None) -> Config:
-    """The environment wins over ``.env``; ``.env`` is read from the working directory."""
+def environment(env: Mapping[str, str] | None = None,
+                dotenv: Path | None = None) -> dict[str, str]:
+    """The variables the bot reads: the environment, over ``.env`` in the working
+    directory."""
     merged = read_dotenv(dotenv or Path.cwd() / ".env")
     merged.update(os.environ if env is None else env)
+    return merged
+
+
+def load_config(env: Mapping[str, str] | None = None, dotenv: Path | None = None) -> Config:
+    """The environment wins over ``.env``; ``.env`` is read from the working directory."""
+    merged = environment(env, dotenv)
     return Config(
         token=merged.get("DISCORD_TOKEN") or None,
         log_level=(merged.get("HUZZAH_LOG_LEVEL") or DEFAULT_LOG_LEVEL).upper(),

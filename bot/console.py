@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import create_bot
+from bot.config import environment
 from bot.offline import (
     OfflineDiscord,
     OfflineInputError,
@@ -365,7 +366,7 @@ class CannotOpen(Exception):
 async def run_console(args: argparse.Namespace) -> int:
     interactive = sys.stdin is not None and sys.stdin.isatty()
     try:
-        named = named_url(args.database)
+        named = named_url(args.database, environment())
     except Exception as error:  # an unsupported or unreadable URL
         raise CannotOpen(args.database or "DATABASE_URL", error) from error
     with StopSignals() as stop, terminal_kept(interactive), \

@@ -301,3 +301,20 @@ def test_a_database_that_cannot_be_used_is_one_line_of_advice_everywhere(tmp_pat
     assert done.returncode == 2
     assert done.stderr.strip() == ("huzzah: cannot use DATABASE_URL (ValueError: unsupported "
                                    "database 'foo': use SQLite or PostgreSQL).")
+
+
+def test_the_database_named_in_dotenv_is_the_one_every_command_opens(tmp_path):
+    # deploy/huzzah.env.example names it there: no command may open another, empty one.
+    where = tmp_path / "data"
+    (tmp_path / ".env").write_text(f"DATABASE_URL=sqlite:///{where / 'huzzah.db'}\n")
+    env = {k: v for k, v in clean_env(tmp_path).items() if k != "DATABASE_URL"}
+    for command in (["db", "upgrade"], ["db", "current"]):
+        done = subprocess.run([sys.executable, "-m", "bot.cli", *command], text=True,
+                              capture_output=True, env=env, cwd=tmp_path, timeout=60)
+        assert done.returncode == 0, done.stderr
+    assert (where / "huzzah.db").is_file()
+    assert not (tmp_path / "huzzah.db").exists()
+    exported = subprocess.run([sys.executable, "-m", "bot.cli", "battle", "export",
+                               "--channel", "1"], text=True, capture_output=True, env=env,
+                              cwd=tmp_path, timeout=60)
+    assert f"channel 1 of {where / 'huzzah.db'}" in exported.stderr
