@@ -116,10 +116,20 @@ def with_files(request: Any) -> Any:
     return request
 
 
+# The kinds version 1 of the request format names (docs/resolve.md): a script branches on
+# them, so a narrower error reports the documented kind it is one of.
+KINDS = ("invalid_input", "not_allowed", "bad_dice_text", "not_enough_dice", "too_many_dice",
+         "undecided")
+
+
 def _kind(error: RulesError) -> str:
-    """snake_case of the error class: invalid_input, not_allowed, not_enough_dice…"""
-    name = type(error).__name__
-    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+    """The documented kind of the error: the snake_case of its class, or of the nearest
+    class above it that is one (an unknown unit is ``invalid_input``)."""
+    for kind in type(error).__mro__:
+        name = "".join(f"_{c.lower()}" if c.isupper() else c for c in kind.__name__)
+        if name.lstrip("_") in KINDS:
+            return name.lstrip("_")
+    return "invalid_input"
 
 
 def main(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:

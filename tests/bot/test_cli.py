@@ -89,6 +89,11 @@ def test_resolve_errors_exit_2_with_an_error_object():
                     "attacker": {"name": "Barrell\ud800", "type": "regular"},
                     "defender": {"name": "B", "type": "regular"}}): "invalid_input",
         "[" * 100_000 + "]" * 100_000: "bad_json",
+        # A narrower error reports the documented kind it is one of.
+        json.dumps({"ruleset": "fire-at-will", "procedure": "charge",
+                    "target": {"name": "Hussars", "arm": "cavalry", "morale": 4},
+                    "chargers": [{"name": "Rangers", "arm": "infantry", "order": "open"}],
+                    "dice": "1", "answers": {"counter_charge": "Nobody"}}): "invalid_input",
     }
     for text, kind in cases.items():
         status, response = resolve(text)
