@@ -166,7 +166,8 @@ class Resolution:
             "steps": [_step_dict(step) for step in self.steps],
             "effects": [_effect_dict(effect) for effect in self.effects],
             "notes": list(self.notes),
-        } | ({"defaults": list(self.defaults)} if self.defaults else {})
+        } | ({"defaults": list(self.defaults)} if self.defaults else {}) \
+            | ({"unused": list(self.unused)} if self.unused else {})
 
 
 def _step_dict(step: Step) -> dict[str, Any]:

@@ -323,3 +323,13 @@ def test_the_database_named_in_dotenv_is_the_one_every_command_opens(tmp_path):
                                "--channel", "1"], text=True, capture_output=True, env=env,
                               cwd=tmp_path, timeout=60)
     assert f"channel 1 of {where / 'huzzah.db'}" in exported.stderr
+
+
+def test_resolve_says_which_answers_no_question_took():
+    status, response = resolve(json.dumps({
+        "ruleset": "fire-at-will", "procedure": "charge",
+        "target": {"name": "Hussars", "arm": "cavalry", "morale": 4},
+        "chargers": [{"name": "Rangers", "arm": "infantry", "order": "open"}], "dice": "1",
+        "answers": {"counter_charge": "stand", "counter_chrage": "Rangers"}}))
+    assert status == 0
+    assert response["unused"] == ["counter_chrage=Rangers"]
