@@ -351,7 +351,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    from bot.storage.database import database_url
+    from bot.storage.database import database_url, sqlite_file
     from bot.storage.migrate import current, downgrade, upgrade
 
     config = load_config()
@@ -360,6 +360,10 @@ def cmd_db(args: argparse.Namespace) -> int:
         url = database_url(environment())
     except Exception as exc:  # an unsupported or unreadable URL
         return fail(f"huzzah: cannot use DATABASE_URL ({type(exc).__name__}: {exc}).")
+    file = sqlite_file(url)
+    if args.action == "current" and file is not None and not file.exists():
+        # Asking would create an empty database, which would look like a healthy new one.
+        return fail(MISSING_FILE.format(path=file))
     try:
         if args.action == "upgrade":
             upgrade(url, args.revision or "head")

@@ -333,3 +333,13 @@ def test_resolve_says_which_answers_no_question_took():
         "answers": {"counter_charge": "stand", "counter_chrage": "Rangers"}}))
     assert status == 0
     assert response["unused"] == ["counter_chrage=Rangers"]
+
+
+def test_db_current_of_a_file_that_is_not_there_says_so_and_creates_nothing(tmp_path):
+    missing = tmp_path / "typo" / "huzzah.db"
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "db", "current"], text=True,
+                          capture_output=True, cwd=tmp_path, timeout=60,
+                          env=clean_env(tmp_path, DATABASE_URL=f"sqlite:///{missing}"))
+    assert done.returncode == 2
+    assert f"no database to read: {missing} does not exist" in done.stderr
+    assert not missing.parent.exists()
