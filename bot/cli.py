@@ -419,8 +419,9 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
     config = load_config()
     setup_logging(config.log_level)
+    env = environment()
     try:
-        url = named_url(args.database, environment())
+        url = named_url(args.database, env)
     except Exception as error:  # an unsupported or unreadable URL
         return fail(f"huzzah: cannot use that database ({error}). Check --database or "
                     "DATABASE_URL.")
@@ -429,7 +430,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     if file is not None and not file.exists():
         # Opening it would create an empty database, which holds no battle to export; and
         # a battle imported into the default file nobody named would be lost to the bot.
-        if args.database is None and not environment().get("DATABASE_URL"):
+        if args.database is None and not env.get("DATABASE_URL"):
             return fail(NO_DATABASE.format(path=file.resolve()))
         if args.action == "export":
             return fail(MISSING_FILE.format(path=file))

@@ -19,7 +19,7 @@ def result_label(label: str, units: Sequence[str], limit: int = 100) -> str:
 
     A result's label names the unit before each of its effects; in a list of long results
     the repeated names pushed what tells two results apart past the cut."""
-    text = SEPARATOR.join(joined_by_subject(label.split(SEPARATOR), units))
+    text = _joined(label, units)
     if len(text) <= limit:
         return text
     return _cut(text, limit) + "…"
@@ -28,11 +28,15 @@ def result_label(label: str, units: Sequence[str], limit: int = 100) -> str:
 def result_rest(label: str, units: Sequence[str], limit: int = 100) -> str | None:
     """What ``result_label`` cut off the end of a long result (within ``limit``), so that
     two results alike in their first words can be told apart; None when nothing was cut."""
-    text = SEPARATOR.join(joined_by_subject(label.split(SEPARATOR), units))
+    text = _joined(label, units)
     if len(text) <= limit:
         return None
     rest = text[len(_cut(text, limit)):].lstrip(" ,;")
     return "…" + (rest if len(rest) < limit else _cut(rest, limit - 1) + "…")
+
+
+def _joined(label: str, units: Sequence[str]) -> str:
+    return SEPARATOR.join(joined_by_subject(label.split(SEPARATOR), units))
 
 
 def _cut(text: str, limit: int) -> str:

@@ -5,8 +5,8 @@ the same unit are said as one first ("B retreats 1 hex and routs"). When that is
 long, the phrases kept are those that say how the fight ended for a unit (routs, is
 eliminated, is killed, wins a Victory Banner) with the phrase just before each (who caused
 it), then the latest; where none says how it ended, the first (who struck first, and how
-hard) leads. Each gap is marked "…". What a
-headline leaves out falls on units, and the reply's lines for them say it.
+hard) leads. Each gap is marked "…". What a headline leaves out falls on units, and the
+reply's lines for them say it.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ def fitted(phrases: Sequence[str], room: int, subjects: Collection[str] = ()) ->
                                        not decisive and i != 0, -i)):
         if len(_said(phrases, kept | {index}, subjects)) <= room:
             kept.add(index)
-    if len(kept) == len(phrases) or not kept:  # all fit said as one; or not one whole
-        return _said(phrases, kept, subjects) if kept else whole[:room - 1].rstrip() + CUT
+    if not kept:  # not one phrase fits whole: the only cut within one
+        return whole[:room - 1].rstrip() + CUT
     return _said(phrases, kept, subjects)
 
 

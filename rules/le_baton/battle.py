@@ -202,14 +202,13 @@ def _melee_state(roster: Roster, name: str, *, lost: str | None, test: Any = Non
     return replace(roster, engagements=engagements)
 
 
-def melee_loser(roster: Roster, name: str) -> tuple[str, str, int] | None:
-    """The last round of the melee ``name`` is in, when someone lost it: the loser, the
-    winner's side and the phase the loser tests in."""
+def melee_loser(roster: Roster, name: str) -> tuple[str, int] | None:
+    """The last round of the melee ``name`` is in, when someone lost it: the loser and the
+    phase the loser tests in."""
     engagement = roster.engaged(name, MELEE)
     if engagement is None or not engagement.state.get("lost"):
         return None
-    lost = str(engagement.state["lost"])
-    return lost, " and ".join(engagement.facing(lost)), int(engagement.state.get("test") or 0)
+    return str(engagement.state["lost"]), int(engagement.state.get("test") or 0)
 
 
 def _with_unit(roster: Roster, name: str, effect: Effect) -> Roster:
@@ -268,7 +267,8 @@ def find_unit(roster: Roster, name: str) -> RosterUnit | None:
 
 
 def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
-    """A halt lasts for its turn; a recall failed this turn is rolled again next turn."""
+    """A halt, a failed recall and an infantry charge on a target each count for their turn
+    (the recall is rolled again next turn)."""
     units = tuple(map(_next_turn, roster.units))
     after = replace(roster, units=units)
     return after, roster_changes(roster, after)

@@ -177,7 +177,7 @@ def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:
     found = melee_loser(roster, name)
     if found is None or name_key(found[0]) == name_key(name):
         return
-    loser, _, test = found
+    loser, test = found
     raise NotAllowed(f"{name} won its melee with {loser}: only the loser tests morale in "
                      f"phase {phase}.", hint=f"Test {loser}: `/morale le-baton unit:"
                      f"{option_value(loser)} phase:{test or phase}`.")

@@ -370,7 +370,7 @@ def test_the_melee_keeps_who_lost_its_last_round_and_only_the_loser_tests():
     lost = resolve_melee(Side(foot), Side(ligne), 11,
                          ScriptedSource([4, 4, 4, *[1] * 5, 1, 1, 1, 1, 4, 5]))
     after, _ = apply_effects(lost.effects, locked_in)
-    assert melee_loser(after, "2nd Foot") == ("45e Ligne", "2nd Foot", 12)
+    assert melee_loser(after, "2nd Foot") == ("45e Ligne", 12)
     with pytest.raises(NotAllowed, match="2nd Foot won its melee with 45e Ligne: only the "
                                          "loser tests morale in phase 12."):
         prepare("morale", {"unit": "2nd Foot", "phase": 12}, after)
