@@ -57,6 +57,8 @@ class DiceUse:
         way, before which no die may have been rolled yet."""
         if self.typed is not None:
             note = f"Dice typed in: {self.typed}"
+            if self.queued:
+                note += f", then {self.queued} queued by the GM"
             if self.rolled:
                 note += f", then {self.rolled} rolled by Huzzah"
             if self.unused:
@@ -115,7 +117,8 @@ def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,
 
     Typed-in dice come first and must fit exactly when the procedure runs at once. When it
     is played on after an answer (``replay`` given), they were typed before the question,
-    so the path the answer took may need more (rolled) or fewer (named in the note). Without
+    so the path the answer took may need more (the GM's ``queue``, then rolled) or fewer
+    (named in the note). Without
     typed dice: the dice rolled before the question (``replay``, counted in ``before``), then
     the GM's ``queue``, then fresh ones. A question on the way raises ``Paused``.
     """
@@ -126,12 +129,14 @@ def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,
         # Played on after an answer: every die before the question again (the typed ones it
         # took, then any Huzzah rolled past them), then the typed ones it had not reached.
         replayed = list(replay or ())
-        rolled_before = max(0, len(replayed) - len(given))
+        # Past the typed dice, as without them: the GM's queue first, then fresh dice.
+        queued = ScriptedSource(list(queue), fallback=RandomSource())
         scripted = ScriptedSource([*replayed, *given[len(replayed):]],
-                                  fallback=RandomSource() if answered else None)
+                                  fallback=queued if answered else None)
 
         def typed_use() -> DiceUse:
-            return DiceUse(typed, rolled=rolled_before + scripted.fresh)
+            return DiceUse(typed, queued=before.queued + queued.consumed,
+                           rolled=before.rolled + queued.fresh)
 
         resolution = _until_asked(prepared, RecordingSource(scripted), typed_use)
         if not answered:

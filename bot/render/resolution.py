@@ -157,6 +157,7 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     """
     by_unit: dict[str, list[str]] = {}
     heads = [line.casefold() for line in said or ()]
+    units = [effect.unit for effect in resolution.effects]
     for effect in (summed(resolution.effects) if said is not None else resolution.effects):
         text = effect.describe()
         if text.startswith(effect.unit):
@@ -166,7 +167,7 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
         by_unit.setdefault(effect.unit, [])
         if not text:  # bookkeeping a rule set keeps, which the result itself says
             continue
-        if not (heads and said_in(heads, effect.unit, text.lstrip(":").strip())):
+        if not (heads and said_in(heads, effect.unit, text.lstrip(":").strip(), units)):
             by_unit[effect.unit].append(text)
     if said is not None:
         _drop_mutual(by_unit)
@@ -242,13 +243,31 @@ _AMOUNT = re.compile(r"(\d+) (\w+)")
 _STATE = re.compile(r"is \w+")  # a unit's state in one word: "is disordered"
 
 
-def said_in(heads: Sequence[str], unit: str, text: str) -> bool:
+def naming(lines: Sequence[str], unit: str, units: Sequence[str]) -> list[str]:
+    """The ``lines`` that name ``unit`` as a whole name, casefolded, each with the longer
+    names of ``units`` that hold it blotted out: "Rangers" is not named in "Rogers Rangers
+    retires", nor "B" in "wins by 1"."""
+    unit = unit.casefold()
+    others = {u.casefold() for u in units} - {unit}
+    longer = sorted((name for name in others if unit in name), key=len, reverse=True)
+    whole = re.compile(rf"(?<!\w){re.escape(unit)}(?!\w)")
+    found = []
+    for line in map(str.casefold, lines):
+        for name in longer:
+            line = line.replace(name, "\0")
+        if whole.search(line):
+            found.append(line)
+    return found
+
+
+def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = ()) -> bool:
     """Whether one of ``heads`` (lines already said, casefolded) says this effect on this
-    unit: it names the unit, and the effect's amount (``loses 2 SP``: "2 SP") or, for an
-    effect without one, its verb (``routs``: "rout", as in "is routing") is in it. A verb
-    alone never stands for an amount: "loses the melee" does not say "loses 2 stands"."""
-    unit, text = unit.casefold(), text.casefold()
-    heads = [head for head in heads if unit in head]
+    unit: it names the unit (not only inside the longer name of another of ``units``), and
+    the effect's amount (``loses 2 SP``: "2 SP") or, for an effect without one, its verb
+    (``routs``: "rout", as in "is routing") is in it. A verb alone never stands for an
+    amount: "loses the melee" does not say "loses 2 stands"."""
+    text = text.casefold()
+    heads = naming(heads, unit, units)
     if not heads:
         return False
     if _STATE.fullmatch(text) and any(" is now " in head for head in heads):
@@ -294,14 +313,18 @@ def _headline_says(resolution: Resolution, change: str) -> bool:
     """Whether the headline says this roster change already: word for word ("Rangers
     surrenders"), or a unit's new state in one phrase ("28e Ligne is now in line") that the
     headline gives as what the unit does ("28e Ligne fails to close: forms line 2\" short")."""
-    headline = resolution.headline.casefold()
-    if change.casefold() in headline:
-        return True
-    for unit in {effect.unit for effect in resolution.effects}:
-        state = _ONE_STATE.fullmatch(change[len(unit):]) if change.startswith(unit) else None
-        if state and unit.casefold() in headline and \
-                re.search(rf"\b{re.escape(state[1].casefold())}\b", headline):
-            return True
+    units = [effect.unit for effect in resolution.effects]
+    if not any(change.startswith(unit) for unit in units):  # a general's line, say
+        return change.casefold() in resolution.headline.casefold()
+    for unit in dict.fromkeys(units):
+        if not change.startswith(unit):
+            continue
+        for headline in naming([resolution.headline], unit, units):
+            if change.casefold() in headline:
+                return True
+            state = _ONE_STATE.fullmatch(change[len(unit):])
+            if state and re.search(rf"\b{re.escape(state[1].casefold())}\b", headline):
+                return True
     return False
 
 

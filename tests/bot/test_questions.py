@@ -74,6 +74,20 @@ async def test_queued_dice_are_counted_over_the_whole_move(battle_session):
     assert chart.embeds[0]["footer"]["text"].startswith("9 dice queued by the GM, 2 rolled ·")
 
 
+async def test_dice_past_the_typed_ones_come_from_the_gms_queue_first(battle_session):
+    await setup_assault(battle_session)
+    # Typed dice that run out at the question; the GM queues what follows the answer.
+    huzzah = await reply(battle_session, ASSAULT + ' dice:"44 52 5 33 41"', user_id=PLAYER)
+    await reply(battle_session, '/gm dice dice:"6 3"', user_id=GM_USER)
+    [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
+    # The mêlée roll after the answer is the GM's 63, not Huzzah's.
+    assert chart.embeds[0]["footer"]["text"].startswith(
+        "Dice typed in: 44 52 5 33 41, then 2 queued by the GM ·"), chart.embeds[0]["footer"]
+    assert "🎲 63" in text_of(chart), text_of(chart)
+    show = await reply(battle_session, "/battle show", user_id=GM_USER)
+    assert "queued by the GM" not in show.embeds[0]["description"]
+
+
 async def test_typed_dice_a_path_did_not_need_are_named(battle_session):
     await setup_charge(battle_session)
     asked = await reply(battle_session, CHARGE.replace("dice:1", 'dice:"1 6 6"'), user_id=OTHER)

@@ -400,3 +400,30 @@ def test_a_long_headline_says_a_units_phrases_one_after_another_as_one():
              "Lochiel’s Camerons routs")
     assert short_headline(three, {"Lochiel’s Camerons"}) == (
         "Lochiel’s Camerons loses 1 block, retreats 2 hexes and routs")
+
+
+@pytest.mark.parametrize("other", ["Rangers", "B"])
+async def test_a_unit_whose_name_is_inside_anothers_keeps_its_own_line(discord_session, other):
+    # Only the front unit takes the result; the other loser retires 3". Its name inside
+    # "Rogers Rangers" (or "B" inside "by") is not the headline saying its retreat.
+    result = await reply(discord_session, '/melee fire-at-will attackers:"Grenadiers: inf '
+                         f'charging" defenders:"{other}: inf; Rogers Rangers: inf front" '
+                         'dice:"4 4 4"')
+    lines = result.embeds[0]["description"].splitlines()
+    assert result.embeds[0]["title"].endswith("Rogers Rangers retires 3\", −1 SP, shaken")
+    assert f'**{other}** retires 3"' in lines
+    reads_on_a_phone(result)
+
+
+def test_a_roster_change_of_a_unit_named_inside_another_is_said():
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    routs = [Effect(EffectKind.REMOVED, unit, detail="routs") for unit in
+             ("Canadien Rangers", "Rangers")]
+    result = Resolution("fire-at-will", "melee", "Canadien Rangers routs", Severity.MAJOR,
+                        (), tuple(routs))
+    block = effects_block(result, ["Canadien Rangers routs", "Rangers routs"], once=True)
+    # The headline says the first unit's rout only: the second's is said on its own line.
+    assert "📋 Rangers routs" in block.splitlines(), block
+    assert "📋 Canadien Rangers routs" not in block.splitlines(), block
