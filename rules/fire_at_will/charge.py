@@ -307,6 +307,12 @@ def _routing_target(
     )
     if surrender_test(target, SurrenderSituation.ROUTING_CHARGED, dice, out):
         return out.build(f"{target.name} surrenders", Severity.DECISIVE)
+    return _routs_again(target, out)
+
+
+def _routs_again(target: Unit, out: ResolutionBuilder) -> Resolution:
+    """"Already routing units may surrender, but otherwise they automatically rout and lose 1
+    strength point"."""
     out.effect(EffectKind.ROUTED, target.name, detail=f"{CHARGING_TEXT}: already routing")
     out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: already routing")
     out.note(ROUT_MOVE_NOTE)
@@ -314,7 +320,9 @@ def _routing_target(
 
 
 def resolve_surrender(unit: Unit, situation: SurrenderSituation, dice: DiceSource) -> Resolution:
-    """A surrender test on its own, for situation (c) or a test the table resolved elsewhere."""
+    """A surrender test on its own, for situation (c) or a test the table resolved elsewhere.
+    A routing unit successfully charged (b) that does not surrender routs again, −1 SP, as
+    in a charge test."""
     if situation is not SurrenderSituation.REAR_ROUT and not unit.routing:
         raise NotAllowed(
             f"{unit.name} is not routing; situation ({situation.value}) is for routing units.",
@@ -323,4 +331,6 @@ def resolve_surrender(unit: Unit, situation: SurrenderSituation, dice: DiceSourc
     out = ResolutionBuilder(RULESET, "surrender")
     if surrender_test(unit, situation, dice, out):
         return out.build(f"{unit.name} surrenders", Severity.DECISIVE)
+    if situation is SurrenderSituation.ROUTING_CHARGED:  # charged: it routs again
+        return _routs_again(unit, out)
     return out.build(f"{unit.name} does not surrender", Severity.NONE)

@@ -39,3 +39,19 @@ def test_situations_b_and_c_are_for_routing_units():
 def test_situation_a_may_be_tested_alone():
     result = run(resolve_surrender, foot(), S.REAR_ROUT, dice_text="4")
     assert result.headline == "2nd Foot surrenders"
+
+
+def test_a_routing_unit_successfully_charged_that_does_not_surrender_routs_again():
+    # "Already routing units may surrender, but otherwise they automatically rout and lose 1
+    # strength point": situation (b) is that charge.
+    unit = horse(routing=True)
+    result = run(resolve_surrender, unit, S.ROUTING_CHARGED, dice_text="4")
+    assert result.headline == f"{unit.name} routs again, −1 SP"
+    assert effects(result) == [(E.ROUTED, unit.name, None), (E.LOSE_SP, unit.name, 1)]
+
+
+@pytest.mark.parametrize("situation", [S.REAR_ROUT, S.ROUTING_TRAPPED])
+def test_other_situations_that_do_not_surrender_change_nothing(situation):
+    result = run(resolve_surrender, foot(routing=True), situation, dice_text="3")
+    assert result.headline == "2nd Foot does not surrender"
+    assert effects(result) == []
