@@ -16,6 +16,7 @@ from bot.battles.validate import (
     check_unit_command,
     check_unit_side,
     general_value_bounds,
+    out_of_strength,
 )
 from rules.core.dice import Face, parse_dice
 from rules.core.errors import InvalidInput
@@ -38,10 +39,18 @@ GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
 STRENGTH_RANGE = (0, MAX_STRENGTH)
 
 
+def check_given(value: str) -> None:
+    """A value to set: a blank one is a slip, never a way to clear a field."""
+    if not value.strip():
+        raise InvalidInput("`value` is empty.",
+                           hint="Give the new value; `none` clears one that may be left out.")
+
+
 def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
-    if value.strip().casefold() in ("none", ""):
-        return None
+    """A whole number within ``bounds``; None for `none`, which clears it."""
     minimum, maximum = bounds
+    if value.strip().casefold() == "none":
+        return None
     try:
         number = int(value)
     except ValueError:
@@ -80,6 +89,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
                          value: str) -> tuple[list[str], int]:
     """Set one field of a unit; the changes in words, and the event's number."""
     tx.require_gm("set unit fields")
+    check_given(value)
     row = tx.unit_row(unit, allow_gone=True)
     before = roster_unit(row)
     tx.touch(row)
@@ -101,6 +111,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
 def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
     if field == "strength":
         row.strength = parse_int(value, "strength", STRENGTH_RANGE)
+        out_of_strength(tx, row)
     elif field == "status":
         if value not in ("active", "gone"):
             raise InvalidInput("`status` is active or gone.")
@@ -146,7 +157,8 @@ def _check_unit(tx: BattleTx, row: Any, *, strength_set: bool = False) -> None:
     """The unit as the GM leaves it, checked as `/unit add` checks a new one. A unit out of
     the battle keeps the strength it left with (a destroyed stack, no increments): that is
     checked when it is set, and when the unit comes back."""
-    counted = strength_set or row.status != GONE
+    # None left (a destroyed stack): nothing to check, whatever the rule set's least.
+    counted = (strength_set or row.status != GONE) and row.strength != 0
     row.attributes = tx.rules.check_unit(row.name, row.attributes,
                                          row.strength if counted else None, row.name)
 
@@ -172,6 +184,7 @@ def set_general_field(tx: BattleTx, general: str, field: str,
                             value: str) -> tuple[list[str], int]:
     """Set one field of a general; the changes in words, and the event's number."""
     tx.require_gm("set generals' fields")
+    check_given(value)
     row = tx.general_row(general)
     before = roster_general(row)
     tx.touch(row)

@@ -13,10 +13,12 @@ from bot.battles.validate import (
     check_commander,
     check_general_value,
     check_new_name,
+    check_new_strength,
     check_same_side,
     check_unit_command,
     check_unit_side,
     check_wounds,
+    out_of_strength,
 )
 from bot.storage.models import General, Unit
 from rules.core.roster import (
@@ -63,6 +65,7 @@ def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | Non
     sides = battle.sides
     unit_name = check_new_name(tx, name)
     words_read, count = read_words(tx, words, strength, require_arm=True)
+    check_new_strength(count, tx.rules.strength_label)
     attributes = tx.rules.check_unit(unit_name, words_read, count, unit_name)
     row = tx.add(Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
                       side=battle_side(tx, side), strength=count, status="active",
@@ -90,9 +93,12 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
         # The unit as it would stand, checked whole: new words against the strength it
         # has, a new strength against the words it has.
         strength_after = row.strength if count is None else count
+        # None left: the unit leaves the battle, with its words as they stood.
+        checked = row.strength if strength_after == 0 else strength_after
         row.attributes = tx.rules.check_unit(row.name, {**row.attributes, **new},
-                                             strength_after, row.name)
+                                             checked, row.name)
         row.strength = strength_after
+        out_of_strength(tx, row)
     if side is not None:
         row.side = battle_side(tx, side)
     if commander is not None:

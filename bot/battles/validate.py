@@ -12,7 +12,7 @@ from bot.battles.store import BattleTx
 from rules.core.errors import InvalidInput
 from rules.core.notation import option_value
 from rules.core.registry import BattleRules
-from rules.core.roster import name_key
+from rules.core.roster import GONE, name_key, strength_count
 from rules.registry import RULESETS
 
 MAX_SIDE = 32
@@ -240,3 +240,17 @@ def check_wounds(wounds: int, rules: BattleRules) -> None:
                        f"{'wound' if rules.max_wounds == 1 else 'wounds'} and stays in play.",
                        hint=f"Use 0 to {rules.max_wounds}; a GM marks him out of play with "
                        "`/gm general field:status`.")
+
+
+def check_new_strength(strength: int | None, label: str) -> None:
+    """A new unit's strength: none at all is a unit not in the battle."""
+    if strength == 0:
+        raise InvalidInput(f"A unit starts with at least {strength_count(1, label)}.",
+                           hint=f"Give its {label} now, e.g. `strength:4`.")
+
+
+def out_of_strength(tx: BattleTx, row: Any) -> None:
+    """A unit an edit leaves with no strength leaves the battle, as play takes it out."""
+    if row.strength == 0 and row.status != GONE:
+        row.status, row.gone_reason = GONE, f"no {tx.rules.strength_label} left"
+        tx.unit_renamed_or_gone(row.name, None, generals=False)

@@ -126,3 +126,50 @@ async def test_a_general_carries_the_wounds_his_rule_set_allows(discord_session)
     await gm(discord_session, "/battle start ruleset:le-baton name:Albuera")
     none = await gm(discord_session, "/general add name:Beresford side:British wounds:1")
     assert none.ephemeral and "counts no wounds on generals" in none.content
+
+
+@pytest.mark.parametrize("line", ['/gm set unit:Rangers field:strength value:"   "',
+                                  '/gm set unit:Rangers field:morale value:" "',
+                                  '/gm general general:Wolfe field:value value:" "'])
+async def test_a_blank_value_is_refused_not_taken_as_none(discord_session, line):
+    await setup_battle(discord_session)
+    before = await everything(discord_session.client.db)
+    message = await gm(discord_session, line)
+    assert message.ephemeral
+    assert message.content == ("⚠️ `value` is empty. Give the new value; `none` clears one "
+                               "that may be left out.")
+    assert await everything(discord_session.client.db) == before
+
+
+@pytest.mark.parametrize("line", ["/gm set unit:Rangers field:strength value:0",
+                                  "/unit edit unit:Rangers strength:0"])
+async def test_a_unit_set_to_no_strength_leaves_the_battle(discord_session, line):
+    await setup_battle(discord_session)
+    message = await gm(discord_session, line)
+    assert not message.ephemeral
+    assert "Rangers loses 3 SP (now 0) and leaves the battle" in message.content, message.content
+    rangers = (await units(discord_session))["Rangers"]
+    assert (rangers.strength, rangers.status, rangers.gone_reason) == (0, "gone", "no SP left")
+    refused = await gm(discord_session, '/melee fire-at-will attackers:"2nd Foot: charging" '
+                       'defenders:Rangers dice:"6 1"')
+    assert refused.ephemeral and "Rangers is out of the battle (no SP left)" in refused.content
+
+
+async def test_a_unit_is_not_added_with_no_strength(discord_session):
+    await setup_battle(discord_session)
+    before = await everything(discord_session.client.db)
+    message = await gm(discord_session, '/unit add side:French name:Zero words:"inf morale=4" '
+                       'strength:0')
+    assert message.ephemeral
+    assert message.content.startswith("⚠️ A unit starts with at least 1 SP.")
+    assert await everything(discord_session.client.db) == before
+
+
+async def test_a_stack_destroyed_by_the_gm_leaves_whatever_its_rule_sets_least(
+        discord_session):
+    await gm(discord_session, '/battle start ruleset:labataille name:Talavera')
+    await gm(discord_session, '/unit add side:French name:"1/45e" words:"infantry morale=34 '
+             'melee=12" strength:4')
+    message = await gm(discord_session, '/gm set unit:"1/45e" field:strength value:0')
+    assert message.content.startswith(
+        "🛠️ 1/45e loses 4 increments (now 0) and is out of the battle (no increments left)")
