@@ -100,6 +100,7 @@ class Run:
 def resolve_assault(assault: Assault, dice: DiceSource, answers: Answers | None = None
                     ) -> Resolution:
     check_assault(assault)
+    check_assaulting(assault)
     procedure = "charge" if assault.old_guard else "assault"
     out = ResolutionBuilder(RULESET, procedure, answers=answers or Answers())
     run = Run(assault, dice, out, stacks={s.name: s for s in
@@ -109,6 +110,22 @@ def resolve_assault(assault: Assault, dice: DiceSource, answers: Answers | None 
     sequence(run)
     headline = fitted(run.phrases, MAX_HEADLINE, run.stacks) or f"{assault.procedure}"
     return out.build(headline, run.worst)
+
+
+def check_assaulting(assault: Assault) -> None:
+    """An Infantry Assault, or an Old Guard Charge, is made by infantry that has not routed.
+    A firefight goes on between the stacks locked in it, whichever they are."""
+    what = "an Old Guard Charge" if assault.old_guard else "an Infantry Assault"
+    if not assault.firefight:
+        mounted = [s.name for s in assault.attackers if s.arm is not Arm.INFANTRY]
+        if mounted:
+            raise InvalidInput(f"{', '.join(mounted)}: {what} is made by infantry.",
+                               hint="Cavalry charges with `/cavalry labataille`; artillery "
+                                    "does not assault.")
+    routed = [s.name for s in assault.attackers if s.routed]
+    if routed:
+        raise NotAllowed(f"{', '.join(routed)} has routed and cannot assault.",
+                         hint="A routed stack rallies before it attacks again.")
 
 
 def check_assault(assault: Assault) -> None:

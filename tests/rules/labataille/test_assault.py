@@ -332,6 +332,26 @@ def test_without_a_firefight_column_the_player_reads_it():
     assert asked(*locked, "45 45 51", firefight=True) == "chart_result"
 
 
+@pytest.mark.parametrize("arm", [Arm.CAVALRY, Arm.ARTILLERY])
+@pytest.mark.parametrize("old_guard", [False, True])
+def test_only_infantry_assaults_or_charges_as_the_old_guard(arm, old_guard):
+    # "Each Infantry Assault"; cavalry has its own Cavalry Charge.
+    what = "an Old Guard Charge" if old_guard else "an Infantry Assault"
+    with pytest.raises(InvalidInput, match=f"Hussars: {what} is made by infantry"):
+        assault([stack("Hussars", arm=arm)], [D], "45 45", old_guard=old_guard)
+
+
+def test_a_routed_stack_does_not_assault():
+    with pytest.raises(NotAllowed, match="A has routed and cannot assault"):
+        assault([stack("A", state=Order.ROUTED)], [D], "45 45")
+
+
+def test_a_firefight_goes_on_whatever_the_arm_of_the_stacks_locked_in_it():
+    guns = stack("Guns", arm=Arm.ARTILLERY, locked=True)
+    assert asked([guns], [stack("D", locked=True)], "45 45 51", firefight=True) == \
+        "chart_result"
+
+
 # --- the Old Guard Charge ----------------------------------------------------------------------
 
 
