@@ -44,15 +44,15 @@ def modifiers(stack: Stack, check: Check, pack: ChartPack | None, *, distance: b
     notes: list[str] = []
     if stack.leader and stack.leader_value:
         found.append(Modifier(stack.leader_value, f"{stack.leader}", LEADER_SOURCE))
-    if stack.state is Order.DISORDERED and stack.arm is Arm.INFANTRY:
-        found.append(Modifier(DISORDERED_INFANTRY, "disordered infantry", MORALE_SOURCE))
-    elif stack.state is Order.ROUTED:
-        found.append(Modifier(ROUTED, "routed", MORALE_SOURCE))
     situations = None
     if pack is not None:
         situations = {Check.ATTACKER: pack.attacker_situations,
                       Check.DEFENDER: pack.defender_situations,
                       Check.STAND: pack.stand_situations}.get(check)
+    # A chart that prints the stack's state ("disordered −3") carries the standing modifier
+    # itself: counted once, from the chart.
+    if situations is None or situations.values.get(stack.state.value) is None:
+        found += _standing(stack)
     found += _situations(stack, situations)
     missing: list[str] = []
     if check is Check.STAND and stack.formation is Formation.SQUARE:
@@ -112,6 +112,15 @@ def square_stand_note(stack: Stack, pack: ChartPack | None, table: Table | None)
     lacking = ("the chart pack's Roll to Stand chart has no square modifier" if table is not None
                else "the chart pack has no Roll to Stand chart")
     return said + f"{lacking}: it must be given in `mod` ({SQUARE_STAND_PUBLISHED})"
+
+
+def _standing(stack: Stack) -> list[Modifier]:
+    """The published standing modifiers: disordered infantry −3, routed −6 (A.2)."""
+    if stack.state is Order.DISORDERED and stack.arm is Arm.INFANTRY:
+        return [Modifier(DISORDERED_INFANTRY, "disordered infantry", MORALE_SOURCE)]
+    if stack.state is Order.ROUTED:
+        return [Modifier(ROUTED, "routed", MORALE_SOURCE)]
+    return []
 
 
 def _situations(stack: Stack, table: Table | None) -> list[Modifier]:

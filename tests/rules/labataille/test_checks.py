@@ -41,6 +41,27 @@ def test_disordered_infantry_check_at_minus_3_and_routed_at_minus_6():
     assert check(stack("A", state=Order.ROUTED), "36").roll.total == 26
 
 
+def test_a_chart_that_prints_the_state_counts_it_once_in_place_of_the_standing_modifier():
+    from rules.labataille.charts import read_pack
+
+    charts = read_pack({"provenance": "a player's charts",
+                        "defender_morale": {"situations": {"disordered": -3, "routed": -9}},
+                        "stand_morale": {"situations": {"disordered": -6}}})
+    disordered = stack("D", state=Order.DISORDERED)
+    # The Defender chart's "disordered −3" is the standing −3: 36 − 3 = 33, not 30.
+    defending = check(disordered, "36", Check.DEFENDER, charts, distance=False)
+    assert [(m.value, m.reason) for m in defending.roll.modifiers] == [(-3, "disordered")]
+    assert defending.roll.total == 33
+    # The Roll to Stand chart's −6 in its place: 36 − 6 = 26.
+    assert check(disordered, "36", Check.STAND, charts, distance=False).roll.total == 26
+    assert check(stack("D", state=Order.ROUTED), "36", Check.DEFENDER, charts,
+                 distance=False).roll.total == 23  # −9 from the chart, not −6 − 9
+    # A chart that does not print the state leaves the standing modifier.
+    attacking = check(disordered, "36", Check.ATTACKER, charts, distance=False)
+    assert [(m.value, m.reason) for m in attacking.roll.modifiers] == [
+        (-3, "disordered infantry")]
+
+
 def test_the_distance_modifier_comes_from_the_pack_and_not_for_locked_units():
     far = stack("A", distance=3)
     assert check(far, "45", charts=pack()).roll.total == 35  # 45 − 6 steps: 44 43 42 41 36 35
