@@ -396,6 +396,8 @@ class Question(Base):
     """A quick lookup's question to its player, waiting for the answer (no battle to hold it)."""
 
     __tablename__ = "questions"
+    # Its buttons carry its id: one never handed out again (SQLite would reuse the largest).
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     channel_id: Mapped[int] = mapped_column(BigInteger, index=True)

@@ -478,3 +478,20 @@ async def test_ending_a_battle_forgets_which_messages_held_its_questions(battle_
     assert not ended.ephemeral, ended.content
     async with battle_session.client.db.transaction() as s:
         assert list(await s.scalars(select(QuestionMessage))) == []
+
+
+async def test_a_stale_button_of_an_answered_lookup_does_not_answer_the_next_question(
+        discord_session):
+    asked = await reply(discord_session, '/cavalry labataille chargers:"Huss: cavalry '
+                        'morale=44 melee=12 mp=9 nation=french" targets:"2nd: infantry '
+                        'morale=41 melee=8 inc=4 retreats" spent:3 dice:"1"')
+    assert buttons(asked) == ["Attempt to Recall", "Pursue"]
+    _, following = await press(discord_session, asked, "Attempt to Recall", PLAYER)
+    assert buttons(following)[1] == "No unit: the charge ends"
+    # The recall's second button, pressed late, is not the next question's second button.
+    cleared, refused = await press(discord_session, asked, "Pursue", PLAYER)
+    assert cleared.components == []
+    assert refused.ephemeral and "already been answered" in refused.content
+    # The question it would have answered still waits for its own answer.
+    answered = await press(discord_session, following, "No unit: the charge ends", PLAYER)
+    assert not answered[-1].ephemeral, answered[-1].content
