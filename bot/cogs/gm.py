@@ -55,28 +55,33 @@ def public(text: str) -> Reply:
 
 
 def typed_result(listing: Enumeration, typed: str) -> str:
-    """A result typed as the list shows it (``Light Dragoons routs, loses 1 SP``), or by
-    words of it that fit one result only (``shaken``), as its key; anything else as it was
-    (a key picked from the list, the rules' own label). Words that fit several are refused
-    with the first of them."""
-    wanted = typed.strip().casefold()
+    """A result typed as the list shows it (``Light Dragoons routs, loses 1 SP``), or as
+    much of one result as fits no other: its start (``Béarn routs and loses 2 SP; La``), a
+    run of its words, or words anywhere in it (``shaken``); as its key. Anything else as it
+    was (a key picked from the list, the rules' own label). Typing that fits several is
+    refused, naming the first of them."""
+    wanted = " ".join(typed.split()).casefold()
     labels = {o.key: result_label(o.label, listing.units) for o in listing.outcomes}
     exact = next((key for key, label in labels.items() if label.casefold() == wanted), None)
     if exact is not None or listing.find(typed) is not None:
         return exact or typed
+    # Whole, as two alike in their first words differ only past a menu's cut.
+    whole = {o.key: result_label(o.label, listing.units, limit=300) for o in listing.outcomes}
     words = wanted.split()
-    fitting = [key for key, label in labels.items()
-               if words and all(word in label.casefold() for word in words)]
-    if len(fitting) > 1:
-        # Whole, as two alike in their first words differ only past a menu's cut.
-        whole = {o.key: result_label(o.label, listing.units, limit=300)
-                 for o in listing.outcomes}
-        shown = "; ".join(f"“{whole[key]}”" for key in fitting[:3])
-        raise BattleError(f"`{typed.strip()}` fits {len(fitting)} results: {shown}"
-                          f"{'…' if len(fitting) > 3 else ''}.",
+    several: list[str] = []
+    for fits in (lambda label: label.startswith(wanted), lambda label: wanted in label,
+                 lambda label: all(word in label for word in words)):
+        fitting = [key for key, label in whole.items() if words and fits(label.casefold())]
+        if len(fitting) == 1:
+            return fitting[0]
+        several = several or fitting
+    if several:
+        shown = "; ".join(f"“{whole[key]}”" for key in several[:3])
+        raise BattleError(f"`{typed.strip()}` fits {len(several)} results: {shown}"
+                          f"{'…' if len(several) > 3 else ''}.",
                           hint="Type more of the one you want, or pick it from what the "
                                "`result` option offers.")
-    return fitting[0] if fitting else typed
+    return typed
 
 
 def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:
@@ -159,7 +164,9 @@ class GM(commands.Cog):
                                   hint="Open the `result` option again and pick one.")
             return await self.overridden(interaction, result)
 
-        await answer(interaction, work)
+        # The menu is the GM's alone: a slow one is deferred privately. A result typed in
+        # is played in public (a refusal replaces the public "thinking…" privately).
+        await answer(interaction, work, ephemeral=result is None)
 
     async def overridden(self, interaction: discord.Interaction, result: str,
                          expected: tuple[int, int] | None = None) -> Reply:

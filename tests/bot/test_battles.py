@@ -453,3 +453,16 @@ async def test_override_takes_words_that_fit_one_result_and_names_several_they_f
     message = await gm(battle_session, "/gm override result:'béarn retires rangers retires'")
     assert not message.ephemeral, message.content
     assert "Drawn" in message.embeds[0]["title"]
+
+
+async def test_override_takes_the_start_of_one_result_where_its_words_fit_several(
+        battle_session):
+    await melee_to_override(battle_session)
+    offered = list(await override_choices(battle_session, "retires"))
+    # "Rangers retires" is in two results, and starts one.
+    assert [o for o in offered if "Rangers retires" in o] == [
+        'Béarn retires 3"; Rangers retires 3"', 'Rangers retires 3", loses 1 SP and is shaken']
+    message = await gm(battle_session, "/gm override result:'rangers  retires'")
+    assert not message.ephemeral, message.content
+    assert message.embeds[0]["title"].endswith('Rangers retires 3", −1 SP, shaken'), \
+        message.embeds[0]["title"]

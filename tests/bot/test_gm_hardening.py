@@ -76,6 +76,19 @@ async def test_a_slow_gm_dice_defers_privately(discord_session, monkeypatch):
     assert queue.ephemeral and "Dice queue: 6 5" in queue.content
 
 
+async def test_a_slow_override_menu_defers_privately(discord_session, monkeypatch):
+    await setup_battle(discord_session)
+    played = await gm(discord_session, '/melee fire-at-will attackers:"2nd Foot: charging" '
+                      'defenders:Béarn dice:"6 1"')
+    assert not played.ephemeral, played.content
+    defer_at_once(monkeypatch)
+    messages = await send(discord_session, "/gm override", user_id=GM_USER)
+    assert [m.kind for m in messages] == ["deferral", "followup"]
+    deferral, menu = messages
+    assert deferral.request.payload == {"type": 5, "data": {"flags": 64}}
+    assert menu.ephemeral and menu.content.startswith("Override #")
+
+
 async def test_a_refusal_after_a_public_deferral_replaces_it_privately(discord_session,
                                                                         monkeypatch):
     await setup_battle(discord_session)
