@@ -35,10 +35,21 @@ class NotTheLast(BattleError):
     """A button under an older result: it acts only while that result is the last one."""
 
     def __init__(self, seq: int, last: int | None) -> None:
-        now = f" (the last is now #{last})" if last is not None else ""
-        super().__init__(f"Event #{seq} is no longer the last one{now}: these buttons only "
-                         "act on the result they sit under.",
+        """``last``: the battle's last event now; None when the buttons are another
+        battle's (one that has ended, or another channel's)."""
+        said = (f"Event #{seq} is no longer the last one (the last is now #{last})"
+                if last is not None else
+                f"Event #{seq} is of another battle (one that has ended, or another "
+                "channel's)")
+        super().__init__(f"{said}: these buttons only act on the result they sit under.",
                          hint="Use `/gm undo` or `/gm reroll` for the latest.")
+
+
+def check_battle(battle_id: int, expected: tuple[int, int] | None) -> None:
+    """A button under a result (``expected``: its battle, its event) acts only in that
+    battle: under another's, it is refused before anything else is looked at."""
+    if expected is not None and expected[0] != battle_id:
+        raise NotTheLast(expected[1], None)
 
 
 class NotWaiting(BattleError):

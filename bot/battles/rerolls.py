@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 
 from bot.battles.actor import Actor
 from bot.battles.decisions import REROLLED, Asked, ask_in_battle
-from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast
+from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast, check_battle
 from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
 from bot.battles.store import BattleTx, Row, active_battle
 from bot.workers import OutcomeJob
@@ -112,7 +112,7 @@ def job_before(tx: BattleTx, events: list[Row]) -> OutcomeJob:
 
 def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | Asked:
     """Undo the last roll, its answers with it, and play its command again on fresh dice."""
-    tx.require_gm("reroll")
+    check_battle(tx.require_gm("reroll").id, expected)
     events = last_move(tx)
     check_last(tx, events, expected)
     take_back(tx, events, TO_REROLL)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.battles.decisions import Pending, mention_for, pending_of
-from bot.battles.errors import NotTheLast
+from bot.battles.errors import NotTheLast, check_battle
 from bot.battles.rerolls import taken_back_by
 from bot.battles.store import BattleTx
 
@@ -43,6 +43,7 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     """Undo the battle's last undoable event; with ``expected`` (battle id, event number),
     only if that is still the one (a button under an older result)."""
     battle = tx.require_gm("undo")
+    check_battle(battle.id, expected)
     event = tx.last_undoable()
     if expected is not None and expected != (battle.id, event.seq):
         raise NotTheLast(expected[1], event.seq if expected[0] == battle.id else None)

@@ -54,6 +54,19 @@ async def test_buttons_under_an_older_result_refuse_to_act(battle_session):
     assert (await strength_and_log(battle_session.client.db))[0] == 98
 
 
+async def test_buttons_under_an_ended_battles_result_say_so(battle_session):
+    await setup(battle_session)
+    first = await reply(battle_session, ONE_SP)
+    name = (await reply(battle_session, "/battle show")).embeds[0]["title"].removeprefix("⚔️ ")
+    for line in (f'/battle end confirm:"{name}"', "/battle start ruleset:fire-at-will name:Next"):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+    for label in ("↩️ Undo", "🎲 Reroll"):
+        [refused] = await press(battle_session, first, label, GM_USER)
+        assert refused.ephemeral, refused.content
+        assert refused.content.startswith("⚠️ Event #4 is of another battle (one that has "
+                                          "ended, or another channel's)"), refused.content
+
+
 async def test_the_buttons_work_after_a_restart(db):
     url = url_of(db)
     async with Database(url) as first, OfflineDiscord(create_bot(first)) as session:
