@@ -52,6 +52,12 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def doing(names: Sequence[str], one: str, many: str) -> str:
+    """The names and the verb that agrees with them: ``52nd advances``, ``52nd and 71st
+    advance`` (``one`` and ``many`` are the verb's two forms)."""
+    return f"{' and '.join(names)} {one if len(names) == 1 else many}"
+
+
 def outside_quotes(text: str, chars: str) -> list[int]:
     """Where ``chars`` occur in ``text`` outside double quotes."""
     found = []

@@ -17,6 +17,7 @@ from rules.core.dice import D6, D66, DiceSource, d66_add, d66_band, d66_value, p
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
+from rules.core.notation import doing
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.charts import MAX_IMPETUS, ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS, EffectKind
@@ -204,12 +205,15 @@ def roles(run: Run) -> None:
     if new_defenders and not new_attackers:
         run.attackers, run.defenders = run.defenders, run.attackers
         run.out.step("Firefight: roles switch",
-                     f"{joined} join the defending side only: the role of attacker and "
-                     f"defender is switched. {' and '.join(run.attackers)} now attack (move "
-                     "the Assault marker).")
+                     f"{doing(new_attackers + new_defenders, 'joins', 'join')} the "
+                     "defending side only: the role of attacker and defender is switched. "
+                     f"{doing(run.attackers, 'now attacks', 'now attack')} (move the Assault "
+                     "marker).")
     else:
         run.out.step("Firefight: new units", f"{joined} join: the assault is resolved as a "
-                     "new mêlée, with the actual odds.")
+                     "new mêlée, with the actual odds." if len(new_attackers + new_defenders) > 1
+                     else f"{joined} joins: the assault is resolved as a new mêlée, with the "
+                     "actual odds.")
 
 
 # --- steps 1 and 2 ---------------------------------------------------------------------------
@@ -229,18 +233,18 @@ def retreat_before_assault(run: Run) -> bool:
     leaving = retreat_before(run, "assault", "15.4")
     if not leaving:
         return False
-    names = _names(leaving)
+    names = doing([s.name for s in leaving], "retreats", "retreat")
     if run.standing(run.defenders):
-        run.out.step("1. Retreat Before Assault", f"{names} retreat before the assault; "
+        run.out.step("1. Retreat Before Assault", f"{names} before the assault; "
                      "the assault goes on against the others.")
         return False
-    run.out.step("1. Retreat Before Assault", f"{names} retreat before the assault.")
+    run.out.step("1. Retreat Before Assault", f"{names} before the assault.")
     advance(run, "into the vacated hex", disorder=False)
     question = Question("new_assault", "Will the assaulting units declare an assault on a "
                         "unit in their front?", (NEW_ASSAULT, NO_NEW_ASSAULT), by="attacker",
                         unit=run.attackers[0])
     again = run.out.ask(question) is NEW_ASSAULT
-    run.phrases.append(f"{names} retreat before the assault")
+    run.phrases.append(f"{names} before the assault")
     if again:
         run.out.step("1b. New assault", "A new assault is declared: resolve it as its own "
                      "assault.")
@@ -259,13 +263,13 @@ def unsupplied_artillery(run: Run, units: str = "assaulting units",
         return False
     for stack in stranded:
         rout(run, stack, "unsupplied artillery (17.7)")
-    run.phrases.append(f"{_names(stranded)} rout for want of ammunition")
+    routing = doing([s.name for s in stranded], "routs", "rout")
+    run.phrases.append(f"{routing} for want of ammunition")
     if run.standing(run.defenders):
-        run.out.step("2. Unsupplied Artillery", f"{_names(stranded)} rout for want of "
-                     "ammunition.")
+        run.out.step("2. Unsupplied Artillery", f"{routing} for want of ammunition.")
         return False
-    run.out.step("2. Unsupplied Artillery", f"{_names(stranded)} rout for want of "
-                 f"ammunition; the {units} advance into the target hex.")
+    run.out.step("2. Unsupplied Artillery", f"{routing} for want of ammunition; the {units} "
+                 "advance into the target hex.")
     advance(run, "into the target hex", disorder=False)
     if then is None:
         finished(run, advanced=True)
@@ -437,7 +441,8 @@ def huzzah(run: Run) -> None:
                         f"{_names(targets)}?", (YES_HUZZAH, NO_HUZZAH), unit=british[0].name,
                         by="defender")
     if run.out.ask(question) is NO_HUZZAH:
-        run.out.step("5. British Huzzah", f"{_names(british)} do not Huzzah.")
+        run.out.step("5. British Huzzah",
+                     f"{doing([s.name for s in british], 'does', 'do')} not Huzzah.")
         return
     failed = []
     for stack in targets:
@@ -464,9 +469,9 @@ def huzzah(run: Run) -> None:
     run.fire_casualties = {"attackers": run.fire_casualties.get("defenders", 0),
                            "defenders": run.fire_casualties.get("attackers", 0)}
     run.fire_modifier = fire_modifiers(run.fire_casualties)
-    run.out.step("5. British Huzzah", f"All stacks fail: {_names(british)} become the "
-                 "attacker for the rest of this mêlée; their column shifts are now right "
-                 "shifts.")
+    run.out.step("5. British Huzzah", "All stacks fail: "
+                 f"{doing([s.name for s in british], 'becomes', 'become')} the attacker for "
+                 "the rest of this mêlée; the column shifts are now right shifts.")
     if not survivors:
         run.out.step("5. British Huzzah", "No former attacker is left to fight.")
         run.attackers = []
@@ -669,8 +674,9 @@ def advance(run: Run, where: str, *, disorder: bool, impetus: int = 0) -> None:
         else:
             words.append(f"{stack.name} stays disordered and does not rout")
     if disorder:
+        advancing = [s.name for s in run.standing(run.attackers)]
         run.out.step(f"{run.steps['advance']}. Advance after Mêlée",
-                     f"{_names(run.standing(run.attackers))} advance into the vacated hex: "
+                     f"{doing(advancing, 'advances', 'advance')} into the vacated hex: "
                      f"{', '.join(words)}. Displace any overstacked units back where they "
                      "came from.")
 

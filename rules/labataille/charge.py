@@ -14,7 +14,7 @@ from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.headlines import MAX_HEADLINE, fitted
-from rules.core.notation import possessive
+from rules.core.notation import doing, possessive
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import (
     Assault,
@@ -77,7 +77,8 @@ def resolve_charge(charge: Assault, dice: DiceSource, answers: Answers | None = 
     run.defenders = [s.name for s in charge.defenders]
     if not charge.reached:
         fell_short(run)
-        return out.build(f"{_names(charge.attackers)} fall short: disordered", Severity.MINOR)
+        return out.build(f"{doing(run.attackers, 'falls', 'fall')} short: disordered",
+                         Severity.MINOR)
     out.step("Cavalry Charge", f"{_names(charge.defenders)}: the Cavalry Charge vs. {kind} "
              "Mêlée procedure.")
     out.note("Charge movement may trigger Opportunity Fire and Reaction Charges, but not "
@@ -145,7 +146,7 @@ def against_pgd(run: Run) -> None:
         pursue(run, stack, losses)
         if stack.name not in run.gone:
             rout(run, stack, "PGD charged")
-    run.phrases.append(f"{_names_of(run.defenders)} are ridden down")
+    run.phrases.append(f"{doing(run.defenders, 'is', 'are')} ridden down")
     run.out.step("1. Pursuit", "The PGD units rout again, each losing an increment per Zone "
                  "of Influence retreated from.")
     regroup(run, melee=False)
@@ -191,9 +192,9 @@ def retreat_before_charge(run: Run) -> bool:
     leaving = retreat_before(run, "charge", "18.3")
     if not leaving:
         return False
-    names = _names(leaving)
-    run.phrases.append(f"{names} retreat before the charge")
-    run.out.step("1a. Retreat Before Charge", f"{names} retreat before the charge (18.3.1). "
+    names = doing([s.name for s in leaving], "retreats", "retreat")
+    run.phrases.append(f"{names} before the charge")
+    run.out.step("1a. Retreat Before Charge", f"{names} before the charge (18.3.1). "
                  "Retreat Before Charge may trigger Opportunity Reactions.")
     question = Question("recall", "Will the charging cavalry attempt to Recall?",
                         (TRY_RECALL, NO_RECALL), by="attacker", unit=run.attackers[0])
@@ -357,8 +358,9 @@ def apply_result(run: Run, result: ChartResult, *, pursuit: bool) -> None:
                 run.out.effect(EffectKind.MOVED, stack.name, value="bounces", detail="15.11")
             run.phrases.append("blank: the cavalry bounces")
             run.hurt(Severity.MINOR)
-            run.out.step(f"{step}c. Blank: Bounce", f"{_names(bouncing)} bounce (15.11) and "
-                         "the Charge is finished.")
+            run.out.step(f"{step}c. Blank: Bounce",
+                         f"{doing([s.name for s in bouncing], 'bounces', 'bounce')} (15.11) "
+                         "and the Charge is finished.")
             regroup(run, melee=True, moved=False)
         case "DR" | "DS":
             defeated(run, result, pursuit=pursuit)
@@ -467,10 +469,6 @@ def regroup(run: Run, *, melee: bool, moved: bool = True) -> None:
 
 def _names(stacks: list[Stack]) -> str:
     return " and ".join(s.name for s in stacks)
-
-
-def _names_of(names: list[str]) -> str:
-    return " and ".join(names)
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

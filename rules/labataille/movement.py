@@ -7,6 +7,7 @@ from __future__ import annotations
 from rules.core.decisions import Answers
 from rules.core.dice import DiceSource
 from rules.core.errors import NotAllowed
+from rules.core.notation import doing
 from rules.core.records import Resolution, ResolutionBuilder, Severity
 from rules.labataille.assault import Assault, Run
 from rules.labataille.charge import INFANTRY, STEPS, recall
@@ -26,9 +27,9 @@ def light_recall(chargers: tuple[Stack, ...], pack: ChartPack | None, dice: Dice
     out.step("3. Charge Movement", f"{names}: light cavalry may attempt to Recall at any time "
              "during Charge movement.")
     if recall(run, "3. Recall"):
-        return out.build(f"{names} {'is' if len(chargers) == 1 else 'are'} recalled",
+        return out.build(f"{doing([c.name for c in chargers], 'is', 'are')} recalled",
                          Severity.NONE)
-    return out.build(f"{names} ride on", Severity.NONE)
+    return out.build(f"{doing([c.name for c in chargers], 'rides', 'ride')} on", Severity.NONE)
 
 
 def check_light(chargers: tuple[Stack, ...]) -> None:

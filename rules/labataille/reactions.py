@@ -15,7 +15,7 @@ from dataclasses import replace
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D66, DiceSource, d66_add, d66_band, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.notation import possessive
+from rules.core.notation import doing, possessive
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import Assault, Run
 from rules.labataille.charge import INFANTRY, STEPS, TRY_RECALL, check_recall, recall
@@ -148,7 +148,8 @@ def square_recall(out: ResolutionBuilder, chargers: tuple[Stack, ...], target: b
     must = ("it was the declared target: the cavalry must charge the Square"
             if target else "the cavalry rides on with its charge")
     out.step("2. Recall", f"No recall: {must}.")
-    return f"{names} must charge the Square" if target else f"{names} rides on"
+    return f"{names} must charge the Square" if target else \
+        f"{doing([c.name for c in chargers], 'rides', 'ride')} on"
 
 
 def reaction_charge(reactor: Stack, chargers: tuple[Stack, ...], gap: int,

@@ -75,7 +75,7 @@ async def test_a_charge_that_falls_short_and_a_light_recall(battle_session):
     short = await reply(battle_session, '/cavalry labataille chargers:Hussars targets:"2nd '
                                         'Foot" reached:false')
     text = text_of(short)
-    assert short.embeds[0]["title"].endswith("Hussars fall short: disordered")
+    assert short.embeds[0]["title"].endswith("Hussars falls short: disordered")
     # Said once: as it changed on the roster.
     assert "**Hussars** is disordered" not in text
     assert ("Hussars now carries an inverted Charge marker (it charged this turn) and is now "

@@ -224,3 +224,11 @@ def test_a_hint_quotes_a_unit_name_with_a_space_as_it_is_typed():
         refuse_roster_word("cavalry", "2e Cuirassiers", "charger", ROSTER_FIELDS)
     assert refused.value.hint == ('Change it with `/unit edit unit:"2e Cuirassiers"`, or drop '
                                   "the word.")
+
+
+def test_a_verb_agrees_with_the_units_it_follows():
+    from rules.core.notation import doing
+
+    # A unit is one: "Hussars falls short", as every reply says of a unit.
+    assert doing(["Hussars"], "falls", "fall") == "Hussars falls"
+    assert doing(["52nd", "71st"], "advances", "advance") == "52nd and 71st advance"

@@ -54,7 +54,7 @@ def test_the_old_guard_proceeds_to_exploitation_when_no_new_assault_is_declared(
 def test_the_assault_goes_on_against_the_stacks_that_stay():
     result = assault([A], [stack("D1", retreats=True), D], "45 45 1 41", pack=pack())
     assert step(result, "1. Retreat Before Assault").outcome == (
-        "D1 retreat before the assault; the assault goes on against the others.")
+        "D1 retreats before the assault; the assault goes on against the others.")
     assert ("routed", "D", None) in effects(result)
 
 
@@ -159,14 +159,14 @@ BRITISH = stack("52nd", melee=10, nation="british")
 def test_british_defenders_that_passed_are_asked_to_huzzah():
     assert asked([A], [BRITISH], "45 45 1") == "huzzah"
     declined = assault([A], [BRITISH], "45 45 1 41", "huzzah=no", pack=pack())
-    assert step(declined, "5. British Huzzah").outcome == "52nd do not Huzzah."
+    assert step(declined, "5. British Huzzah").outcome == "52nd does not Huzzah."
 
 
 def test_a_huzzah_all_fail_turns_the_tables_and_the_shifts_right():
     result = assault([A], [BRITISH], "45 45 6 11 41", "huzzah", pack=pack())
     assert step(result, "5a. Huzzah morale check").outcome == "A fails: disordered."
     assert step(result, "5. British Huzzah").outcome.startswith(
-        "All stacks fail: 52nd become the attacker")
+        "All stacks fail: 52nd becomes the attacker")
     odds = step(result, "6. Mêlée odds").outcome
     assert odds.startswith("The 2:1 column: 52nd 10 = 10 against A 20 = 20")
     assert "2 right shifts: 1:2 → 2:1" in odds
@@ -322,7 +322,7 @@ def test_new_units_on_the_defending_side_only_switch_the_roles():
                      [stack("D", melee=10, locked=True), stack("E", melee=20)],
                      "45 45 45 1 41", firefight=True, pack=pack())
     assert step(result, "Firefight: roles switch").outcome.startswith(
-        "E join the defending side only: the role of attacker and defender is switched.")
+        "E joins the defending side only: the role of attacker and defender is switched.")
     assert step(result, "6. Mêlée odds").outcome.startswith(
         "The 3:1 column: D 10 + E 20 = 30 against A 10 = 10")
 

@@ -42,7 +42,7 @@ def test_a_charge_that_falls_short_of_its_declared_target_is_disordered_and_fini
     assert titles(result) == ["3. Charge Movement"]
     assert effects(result) == [("marker_set", "Hussars", "disordered"),
                                ("marker_set", "Hussars", CHARGED)]
-    assert result.headline == "Hussars fall short: disordered"
+    assert result.headline == "Hussars falls short: disordered"
     assert "did not reach 2nd Foot, its declared target, with its 5 MPs" in step(
         result, "3. Charge Movement").outcome
 
@@ -69,7 +69,7 @@ def test_light_cavalry_recalls_at_any_time_and_ends_the_charge_tired():
 
 
 def test_a_light_recall_that_fails_rides_on_and_a_new_target_is_a_new_charge():
-    assert recall_of([LIGHT], "4").headline == "Light Dragoons ride on"
+    assert recall_of([LIGHT], "4").headline == "Light Dragoons rides on"
     assert effects(recall_of([LIGHT], "4")) == []
     new = recall_of([LIGHT], "6", "after_recall=new")
     assert effects(new) == []

@@ -34,11 +34,11 @@ def test_stacks_that_never_reach_the_odds_need_no_melee_value():
     result = assault([A], [leaving], "", "new_assault=no")
     assert step(result, "1. Retreat Before Assault").outcome.startswith("Skirmishers retreat")
     alone = assault([Stack(name="A2", morale=34)], [leaving], "", "new_assault=no")
-    assert alone.headline == "Skirmishers retreat before the assault"
+    assert alone.headline == "Skirmishers retreats before the assault"
     led = Stack(name="A3", morale=34, leader="Ney")  # no morale check: no value needed
     assert assault([led], [leaving], "", "new_assault=no").headline == alone.headline
     routed = Stack(name="Rabble", morale=34, increments=2, state=Order.ROUTED)
-    assert charge([HUSSARS], [routed], "", spent=5).headline == "Rabble are ridden down"
+    assert charge([HUSSARS], [routed], "", spent=5).headline == "Rabble is ridden down"
 
 
 def test_a_stack_fire_may_hit_must_give_its_increments_not_one_assumed():
@@ -57,7 +57,7 @@ def test_a_stack_a_pursuit_may_hit_must_give_its_increments():
                                            "pursuit may cost it some"):
         charge([HUSSARS], [routed], "", spent=2)  # (8 − 2) ÷ 3 = 2 increments
     slow = stack("Cuirassiers", arm=Arm.CAVALRY, mp=6)
-    assert charge([slow], [routed], "", spent=5).headline == "Rabble are ridden down"  # 1 ÷ 3
+    assert charge([slow], [routed], "", spent=5).headline == "Rabble is ridden down"  # 1 ÷ 3
 
 
 def test_a_leader_without_a_value_is_refused_where_his_value_counts():
