@@ -105,7 +105,7 @@ def restored_notice(restored: Restored) -> Reply:
     waiting = pending_line(battle.pending)
     if waiting:
         lines.append(waiting)
-    return notice(f"📥 Battle restored: {battle.name}", "\n".join(lines))
+    return notice(f"📥 Battle restored: {escape(battle.name)}", "\n".join(lines))
 
 
 def slug(name: str) -> str:
@@ -189,7 +189,7 @@ class Battles(commands.Cog):
         battle = await self.store.apply(
             interaction, "/battle end",
             lambda tx: end_battle(tx, confirm=confirm, battle_id=battle_id))
-        return notice(f"🏁 {battle.name} has ended",
+        return notice(f"🏁 {escape(battle.name)} has ended",
                       f"{turn_line(battle)}. `/battle export` gives the whole log.")
 
     async def pressed_end(self, interaction: discord.Interaction, battle_id: int) -> None:
@@ -306,7 +306,7 @@ class Battles(commands.Cog):
             stepped = await self.store.apply(
                 interaction, "/battle next", lambda tx: next_phase(tx, turn_line))
             lines = [f"• {line}" for line in [*stepped.reminders, *stepped.changes]]
-            return notice(f"⏭️ {stepped.battle.name}: {turn_line(stepped.battle)}",
+            return notice(f"⏭️ {escape(stepped.battle.name)}: {turn_line(stepped.battle)}",
                           "\n".join(lines))
 
         await answer(interaction, work)

@@ -81,3 +81,13 @@ async def test_titles_name_the_battle_and_units_as_typed(discord_session):
     for line, title in (("/battle show", "⚔️ \\*Carillon\\*"), ("/battle log", "📜 \\*Carillon\\*")):
         shown = await reply(discord_session, line, user_id=GM_USER)
         assert shown.embeds[0]["title"].startswith(title), shown.embeds[0]["title"]
+
+
+async def test_the_next_phase_and_the_end_name_the_battle_as_typed(discord_session):
+    await send(discord_session, '/battle start ruleset:fire-at-will name:"*Carillon*"',
+               user_id=GM_USER)
+    stepped = await reply(discord_session, "/battle next", user_id=GM_USER)
+    assert stepped.embeds[0]["title"].startswith("⏭️ \\*Carillon\\*: Turn 1"), \
+        stepped.embeds[0]["title"]
+    ended = await reply(discord_session, '/battle end confirm:"*Carillon*"', user_id=GM_USER)
+    assert ended.embeds[0]["title"] == "🏁 \\*Carillon\\* has ended", ended.embeds[0]
