@@ -3,6 +3,7 @@ reader)."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,7 +11,9 @@ from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
 from rules.core.notation import possessive
 from rules.core.unit_input import UnitReader
+from rules.labataille.published import RECALL_THRESHOLDS
 from rules.labataille.units import (
+    HUZZAH_NATIONS,
     MAX_INCREMENTS,
     MAX_LEADER,
     MAX_MODIFIER,
@@ -97,12 +100,26 @@ def build_stack(name: str, values: Mapping[str, Any], where: str) -> Stack:
     if morale % 10 not in range(1, 7):
         raise InvalidInput(f"{where}: morale {morale} is not a d66 value.",
                            hint="Each digit is 1 to 6, like 34 or 45.")
+    check_nation(str(values.get("nation", "")), where)
     leader = values.get("leader")
     if values.get("leader_value") and not leader:
         leader = "its leader"
     fields = {k: v for k, v in values.items()
               if k not in ("name", "leader") and k in Stack.__dataclass_fields__}
     return Stack(name=name, leader=leader, **fields)
+
+
+def check_nation(nation: str, where: str) -> None:
+    """Any nation goes (a game has its own), but a near miss of one the rules give
+    something to (the Huzzah, a Recall threshold) is a slip that would quietly change what
+    the stack may do."""
+    known = sorted({*HUZZAH_NATIONS, *RECALL_THRESHOLDS})
+    if not nation or nation.casefold() in known:
+        return
+    close = difflib.get_close_matches(nation.casefold(), known, n=1, cutoff=0.8)
+    if close:
+        raise InvalidInput(f"{where}: nation `{nation}`: did you mean `{close[0]}`?",
+                           hint=f"The rules name {', '.join(known)}; any other nation goes.")
 
 
 # A quick lookup's stacks, written (`52nd: infantry morale=41`) or as JSON objects.

@@ -89,3 +89,16 @@ def test_an_attacker_without_a_distance_takes_no_distance_modifier_and_the_roll_
     assert step(bare, "3a. Attacker morale check").rolls[0].notes == (
         "A: no `distance` given: no distance modifier (without a chart pack, give it in "
         "`mod`)",)
+
+
+@pytest.mark.parametrize(("nation", "meant"), [("britsh", "british"), ("Frnech", "french"),
+                                               ("kgI", None), ("austrian", None)])
+def test_a_near_miss_of_a_nation_the_rules_name_is_refused_any_other_goes(nation, meant):
+    from rules.labataille.inputs import build_stack
+
+    values = {"arm": "infantry", "morale": 41, "nation": nation}
+    if meant is None:
+        assert build_stack("52nd", values, "defenders").nation == nation
+        return
+    with pytest.raises(InvalidInput, match=f"nation `{nation}`: did you mean `{meant}`"):
+        build_stack("52nd", values, "defenders")
