@@ -153,7 +153,10 @@ def order_sides(given: Any) -> tuple[tuple[str, int], tuple[str, int]]:
             raise InvalidInput(f"`sides`: {possessive(side)} number of assaults must be a "
                                "whole number.")
     (first, first_count), (second, second_count) = pairs
-    return (str(first), first_count), (str(second), second_count)
+    first, second = " ".join(str(first).split()), " ".join(str(second).split())
+    if not first or not second:
+        raise InvalidInput("Name each side, e.g. `first:French second:British`.")
+    return (first, first_count), (second, second_count)
 
 
 def given_stacks(options: Mapping[str, Any], key: str, roster: Roster | None,

@@ -200,3 +200,11 @@ def test_a_word_of_one_fight_given_to_the_roster_is_refused_with_where_it_goes()
     # A word neither the roster nor a fight knows gets the usual refusal.
     with pytest.raises(InvalidInput, match="I don.t know `distanse`"):
         read_roster_attributes("infantry morale=34 distanse=2", "words", require_arm=True)
+
+
+@pytest.mark.parametrize("sides", [[("   ", 2), ("British", 2)], [("French", 2), ("", 1)]])
+def test_each_side_of_the_order_is_named(sides):
+    from rules.labataille.commands import order_sides
+
+    with pytest.raises(InvalidInput, match="Name each side"):
+        order_sides(sides)
