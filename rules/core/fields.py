@@ -313,7 +313,10 @@ class FieldSet:
     def _check_colon(self, tokens: Sequence[str], where: str) -> None:
         """Unknown words before known ones, the first not a typo: a name without its colon."""
         leading = list(itertools.takewhile(lambda t: "=" not in t and not self.knows(t), tokens))
-        if not leading or self._close_word(leading[0].lower().rstrip(",")):
+        # Two capitalised words read as a name (`Black Watch`), even where the first is
+        # near a word (black: blocks); one alone near a word is that word mistyped.
+        named = len(leading) > 1 and all(t[:1].isupper() for t in leading[:2])
+        if not leading or (not named and self._close_word(leading[0].lower().rstrip(","))):
             return
         # Capitalised words go on with the name: in `2nd Foot inf`, Foot is not the word foot.
         name = leading + list(itertools.takewhile(

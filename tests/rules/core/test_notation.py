@@ -66,6 +66,18 @@ def test_a_name_of_several_words_without_its_colon():
            "`2nd Foot: inf regular`." in message
 
 
+@pytest.mark.parametrize("text", ["Black Watch", "Black Watch charging"])
+def test_a_name_of_two_capitalised_words_is_a_name_though_the_first_is_near_a_word(text):
+    # "black" is near "blocks", "Black Watch" a regiment: a name without its colon.
+    assert "`Black Watch` reads as the unit's name without its colon" in \
+        refused(read_melee_side, text, "attackers")
+
+
+def test_one_word_near_a_word_is_that_word_mistyped():
+    assert "I don't know `regulr`. Did you mean `regular`?" in \
+        refused(read_melee_side, "Regulr Cavalry", "attackers")
+
+
 def test_a_name_alone_without_its_colon():
     assert "write `Hussars: words`" in refused(read_chargers, "Hussars")
 
