@@ -53,7 +53,8 @@ def _refuse_roster_options(options: Mapping[str, Any], names: tuple[str, ...], u
     given = [n for n in names if options.get(n) not in (None, False)]
     if given:
         raise InvalidInput(
-            f"In a battle, {possessive(unit)} {', '.join(given)} come from the roster.",
+            f"In a battle, {possessive(unit)} {' and '.join(given)} "
+            f"{'comes' if len(given) == 1 else 'come'} from the roster.",
             hint=f"Drop {' and '.join(given)}, or change the unit with `/unit edit`.",
         )
 

@@ -122,12 +122,14 @@ def roll_check(unit: Unit, phase: int, situation: Situation, dice: DiceSource) -
     base = MORALE[unit.quality]
     modifiers = threshold_modifiers(unit, phase, situation)
     threshold = base + sum(m.value for m in modifiers)
-    (face,) = dice.roll(D6(), f"{unit.name} morale (phase {phase})")
+    # Phase 13's test is the recall: a morale roll by its name in the sheet.
+    check = "recall" if phase == 13 else "morale"
+    (face,) = dice.roll(D6(), f"{unit.name} {check} (phase {phase})")
     fail_by = max(0, face - threshold)
     arithmetic = " ".join([f"{unit.quality.value} {base}",
                            *(f"{m.signed()} {m.reason}" for m in modifiers)])
     roll = Roll(
-        label=f"{unit.name} morale",
+        label=f"{unit.name} {check}",
         kind="1d6",
         dice=(face,),
         total=face,

@@ -76,8 +76,11 @@ def test_charge_in_a_battle_uses_roster_morale_and_refuses_description_options()
     roll = result.steps[-1].rolls[0]
     assert roll.total == 1 + 2 + 1 and roll.target == "basic morale 4"
     assert result.headline == "2nd Foot routs, −1 SP"
-    with pytest.raises(InvalidInput, match="morale come from the roster"):
+    with pytest.raises(InvalidInput, match="2nd Foot's morale comes from the roster"):
         play("charge", {"target": "2nd Foot", "chargers": "Hussars", "morale": 6}, "1")
+    with pytest.raises(InvalidInput, match="morale and routing come from the roster"):
+        play("charge", {"target": "2nd Foot", "chargers": "Hussars", "morale": 6,
+                        "routing": True}, "1")
 
 
 def test_surrender_needs_a_routing_roster_unit():

@@ -26,6 +26,7 @@ def test_pass_after_initiating_the_charge_goes_back_to_its_start():
     assert outcomes(result) == ["The cavalry unit is picked up and placed at the spot where it "
                                 "began the charge, in its original formation and facing."]
     assert result.headline == "Chasseurs is recalled to its start"
+    assert result.steps[0].rolls[0].label == "Chasseurs recall"  # not "morale": phase 13's
 
 
 def test_pass_without_having_initiated_the_charge_remains_in_place():
