@@ -506,9 +506,10 @@ def odds(run: Run) -> int | None:
     source = (f"columns: {pack.name}, {pack.assault_provenance}" if read_on(pack)
               else f"columns: {PREMIER_COLUMNS_SOURCE}")
     if not read_on(pack):
-        run.out.default(("without a chart pack" if pack is None else "the chart pack has no "
-                         "Assault et Mêlée chart") + ", odds are read on the Premier chart's "
-                        "columns (1:2 to 5:1)")
+        # Named, in a reply's footer, by the words before its colon.
+        run.out.default("Premier chart's columns: " + (
+            "no chart pack" if pack is None else "the chart pack has no Assault et Mêlée "
+            "chart") + ", so odds are read on the Premier chart's columns (1:2 to 5:1)")
     run.out.step(title, f"The {columns[index]} column: " + "; ".join(words) + f". ({source})")
     return index
 

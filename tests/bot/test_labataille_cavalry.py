@@ -89,3 +89,12 @@ async def test_a_charge_that_falls_short_and_a_light_recall(battle_session):
     assert ended.embeds[0]["title"].endswith("13th Light Dragoons is recalled")
     assert ("**13th Light Dragoons** regroups 2 hexes back along the charge path, is tired"
             in await full_text(battle_session, ended))
+
+
+async def test_the_public_footer_names_the_odds_default_in_words_that_say_something(
+        discord_session):
+    bounced = await reply(discord_session, '/cavalry labataille chargers:"Huss: cavalry '
+                          'morale=44 melee=12 mp=9 nation=french" targets:"Drag: cavalry '
+                          'morale=41 melee=8 inc=4" dice:"52" choices:"chart_result=bounce"')
+    assert bounced.embeds[-1]["footer"]["text"] == (
+        "Dice typed in: 52 · Project default: Premier chart's columns")

@@ -137,8 +137,8 @@ async def test_the_project_defaults_that_decided_some_result_are_named(discord_s
     message = await reply(discord_session, '/cavalry odds labataille chargers:"Hussards: '
                                            'cavalry morale=34 melee=20 mp=8 charge=charging" '
                                            'targets:"Dragoons: cavalry morale=34 melee=10"')
-    assert "Project defaults (see /help): without a chart pack, odds are read on the " \
-           "Premier chart's columns" in message.embeds[-1]["footer"]["text"]
+    assert "Project defaults (see /help): Premier chart's columns: no chart pack, so odds are " \
+           "read on the Premier chart's columns" in message.embeds[-1]["footer"]["text"]
 
 
 async def test_the_odds_are_rendered_in_the_worker_process(discord_session, monkeypatch):

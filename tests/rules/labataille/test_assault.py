@@ -232,8 +232,8 @@ def test_without_a_pack_the_player_reads_the_chart():
     assert step(result, "7. Chart result").outcome == "The chart says DS2 (given by the player)."
     assert result.defaults == ("no distance modifier: A: no `distance` given: no distance "
                                "modifier (without a chart pack, give it in `mod`)",
-                               "without a chart pack, odds are read on the Premier chart's "
-                               "columns (1:2 to 5:1)")
+                               "Premier chart's columns: no chart pack, so odds are read on "
+                               "the Premier chart's columns (1:2 to 5:1)")
 
 
 @pytest.mark.parametrize(("answer", "expected"), [

@@ -165,8 +165,9 @@ def test_a_pack_without_an_assault_chart_reads_and_the_result_is_asked():
                  pack=carre_only) == "chart_result"
     played = assault([stack("A", melee=20)], [stack("D")], "45 45 1 41", "chart_result=DR1",
                      pack=carre_only)
-    assert played.defaults[1:] == ("the chart pack has no Assault et Mêlée chart, odds are "
-                                   "read on the Premier chart's columns (1:2 to 5:1)",)
+    assert played.defaults[1:] == ("Premier chart's columns: the chart pack has no Assault et "
+                                   "Mêlée chart, so odds are read on the Premier chart's "
+                                   "columns (1:2 to 5:1)",)
 
 
 def test_a_pack_with_no_chart_is_refused():
