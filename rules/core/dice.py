@@ -517,9 +517,13 @@ class ScriptedSource:
         """Raise if faces were typed that no roll used."""
         if self._fallback is None and self.remaining > 0:
             extra = self.left()
+            # `44` typed for a d66 is two dice: said, or 6 values typed read as 11 dice.
+            paired = any(isinstance(kind, D66) for _, kind in self.rolls)
             raise TooManyDice(
                 f"Too many dice: this resolution used {self._used} "
-                f"but you gave {len(self._faces)} (unused: {extra}).",
+                f"but you gave {len(self._faces)}"
+                f"{' (a d66 such as `44` is two dice)' if paired else ''} "
+                f"(unused: {extra}).",
                 hint=self._needed_hint(),
             )
 
