@@ -47,8 +47,8 @@ def turn_line(battle: Battle) -> str:
 
 def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP",
               unit_words: Callable[[Mapping[str, Any]], UnitWords] | None = None) -> str:
-    """``**Name** · 4 SP · what it is · *markers* · with General``; the rule set says how
-    its attributes read."""
+    """``**Name** · 4 SP · what it is · *markers* · with General · under Commander``; the
+    rule set says how its attributes read."""
     words = unit_words(dict(unit.attributes or {})) if unit_words else UnitWords()
     parts = [f"**{escape(unit.name)}**"]
     if unit.strength is not None:
@@ -65,6 +65,9 @@ def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP
                     == name_key(unit.name) and g.status == "active"]
     if with_general:
         line += f" · with {', '.join(escape(g) for g in with_general)}"
+    # Whose command it is in (a general's fate may fall on it), unless he is with it.
+    if unit.commander and name_key(unit.commander) not in map(name_key, with_general):
+        line += f" · under {escape(unit.commander)}"
     return line
 
 

@@ -466,3 +466,15 @@ async def test_override_takes_the_start_of_one_result_where_its_words_fit_severa
     assert not message.ephemeral, message.content
     assert message.embeds[0]["title"].endswith('Rangers retires 3", −1 SP, shaken'), \
         message.embeds[0]["title"]
+
+
+async def test_the_roster_shows_whose_command_a_unit_is_in(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, "/unit edit unit:Rangers commander:Wolfe")
+    shown = await reply(battle_session, "/battle show", user_id=GM_USER)
+    lines = "\n".join(f["value"] for f in shown.embeds[0]["fields"]).splitlines()
+    # Wolfe is with 2nd Foot, which he commands; Rangers is in his command from afar.
+    assert [line for line in lines if "Wolfe" in line] == [
+        "**2nd Foot** · 4 SP · infantry, regular, morale 4 · with Wolfe",
+        "**Rangers** · 3 SP · infantry, open order, morale 3 · under Wolfe",
+        "**Wolfe** (British) · with 2nd Foot"], lines

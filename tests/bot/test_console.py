@@ -360,7 +360,7 @@ def test_a_la_bataille_firefight_carries_over_two_turns_and_switches_roles(tmp_p
     out = second.stdout
     assert second.returncode == 0, out + second.stderr
     assert "Traceback" not in out and "No button" not in out, out
-    assert ("95th join the defending side only: the role of attacker and defender is "
+    assert ("95th joins the defending side only: the role of attacker and defender is "
             "switched. 52nd and 95th now attack") in out
     assert "The 1:1 column: 52nd 10 + 95th 10 = 20 against 1/45e 20 = 20." in out
     assert "1/45e routs" in out
