@@ -427,3 +427,15 @@ def test_a_roster_change_of_a_unit_named_inside_another_is_said():
     # The headline says the first unit's rout only: the second's is said on its own line.
     assert "📋 Rangers routs" in block.splitlines(), block
     assert "📋 Canadien Rangers routs" not in block.splitlines(), block
+
+
+async def test_an_amount_in_another_units_phrase_does_not_say_this_units_effect(
+        discord_session):
+    asked = await reply(discord_session, '/melee tricorne attacker:"Grens: grenadier" '
+                        'defender:"Fus: regular" dice:"inf inf saber flag saber"')
+    [result] = await press(discord_session, asked, "Take ground")
+    lines = result.embeds[0]["description"].splitlines()
+    # "Fus retreats 1 hex" is in the headline: it does not say Grens takes ground 1 hex.
+    assert result.embeds[0]["title"].endswith("Grens scores 3 hits on Fus; Fus retreats 1 hex")
+    assert "**Grens** takes ground 1 hex" in lines, lines
+    reads_on_a_phone(result)
