@@ -213,6 +213,10 @@ def _check_one_infantry_charge(charger: str, target: RosterUnit) -> None:
 
 def _side(value: Any, where: str, roster: Roster | None) -> Side:
     unit, values = unit_from(value, where, roster, melee=True)
+    if "contacted" in values and not unit.is_cavalry:
+        raise InvalidInput(f"{where}: `contacted=` counts the infantry units cavalry passes "
+                           f"through, and {unit.name} is not cavalry.",
+                           hint="Put `contacted=N` on the cavalry unit.")
     support = None
     if values.get("supported_by"):
         support_text = values["supported_by"]

@@ -153,6 +153,14 @@ def test_quick_melee_square_and_units_contacted():
     assert effects(result)[0] == (E.CASUALTIES, "Lancers", 2)
 
 
+def test_units_contacted_are_counted_on_the_cavalry_not_the_square():
+    with pytest.raises(InvalidInput, match="defender: `contacted=` counts the infantry units "
+                                           "cavalry passes through, and 2nd Foot is not "
+                                           "cavalry."):
+        play("melee", {"attacker": "Lancers: french cav figures=6",
+                       "defender": "2nd Foot: british inf square figures=12 contacted=2"}, "4")
+
+
 def test_quick_melee_cannot_name_a_supporting_unit():
     with pytest.raises(InvalidInput, match="defender: in a quick lookup, describe the "
                                            "supporting unit itself as this side instead."):
