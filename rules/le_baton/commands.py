@@ -166,9 +166,24 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     phase = _number(PHASE, o.get("phase"))
     if phase is None:
         raise InvalidInput("Say which phase the check is for.")
+    _check_phase_options(o, phase)
     if phase in (7, 12) and roster is not None:
         _check_melee_loser(unit.name, phase, roster)
     return _morale(unit, phase, _situation(o, unit, roster), o)
+
+
+# The phases whose check reads each option: given for another, it would change nothing.
+PHASE_OPTIONS: dict[str, tuple[int, ...]] = {
+    "charging": (4, 9), "cannot_form_line": (4, 9), "flank_or_rear": (5, 10),
+    "charged_by": (5, 10), "initiated_charge": (13,)}
+
+
+def _check_phase_options(o: Mapping[str, Any], phase: int) -> None:
+    for key, phases in PHASE_OPTIONS.items():
+        if o.get(key) not in (None, False) and phase not in phases:
+            where = " or ".join(map(str, phases))
+            raise InvalidInput(f"`{key}` counts in phase {where}, not in phase {phase}.",
+                               hint=f"Drop `{key}`, or test the unit in phase {where}.")
 
 
 def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:

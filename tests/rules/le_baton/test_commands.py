@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -159,6 +160,17 @@ def test_units_contacted_are_counted_on_the_cavalry_not_the_square():
                                            "cavalry."):
         play("melee", {"attacker": "Lancers: french cav figures=6",
                        "defender": "2nd Foot: british inf square figures=12 contacted=2"}, "4")
+
+
+@pytest.mark.parametrize(("option", "phase", "said"), [
+    ({"flank_or_rear": True}, 2, "`flank_or_rear` counts in phase 5 or 10, not in phase 2."),
+    ({"charged_by": "cavalry"}, 4, "`charged_by` counts in phase 5 or 10, not in phase 4."),
+    ({"charging": True}, 5, "`charging` counts in phase 4 or 9, not in phase 5."),
+    ({"initiated_charge": True}, 12, "`initiated_charge` counts in phase 13, not in phase 12."),
+])
+def test_an_option_the_phases_check_does_not_read_is_refused(option, phase, said):
+    with pytest.raises(InvalidInput, match=re.escape(said)):
+        play("morale", {"unit": "4e Léger: french inf column", "phase": phase, **option}, "1")
 
 
 def test_quick_melee_cannot_name_a_supporting_unit():
