@@ -173,7 +173,8 @@ def not_listed(listing: Enumeration) -> BattleError:
                            "this roll has too many to list them all.",
                            hint="Pick one from the list, or queue dice with `/gm dice` and "
                            "use `/gm reroll`.")
+    example = f" (`{listing.units[0]}`, say)" if listing.units else ""
     return BattleError("That is not a result the rules allow here.",
-                       hint="Type a word of the one you want in the `result` option (a "
-                            "unit's name, `eliminated`, `killed`) and pick it from what the "
-                            "option offers.")
+                       hint=f"Type a word of the one you want in the `result` option{example} "
+                            "and pick it from what the option offers, or use `/gm override` "
+                            "alone for a menu.")

@@ -56,10 +56,10 @@ def public(text: str) -> Reply:
 
 def typed_result(listing: Enumeration, typed: str) -> str:
     """A result typed as the list shows it (``Light Dragoons routs, loses 1 SP``), or as
-    much of one result as fits no other: its start (``Béarn routs and loses 2 SP; La``), a
-    run of its words, or words anywhere in it (``shaken``); as its key. Anything else as it
-    was (a key picked from the list, the rules' own label). Typing that fits several is
-    refused, naming the first of them."""
+    much of one as fits no other: its start (``Béarn routs and loses 2 SP; La``), an answer
+    given on its way (a chart's ``DR1``), a run of its words, or words anywhere in it
+    (``shaken``); as its key. Anything else as it was (a key picked from the list, the
+    rules' own label). Typing that fits several is refused, naming the first of them."""
     wanted = " ".join(typed.split()).casefold()
     labels = {o.key: result_label(o.label, listing.units) for o in listing.outcomes}
     exact = next((key for key, label in labels.items() if label.casefold() == wanted), None)
@@ -67,11 +67,14 @@ def typed_result(listing: Enumeration, typed: str) -> str:
         return exact or typed
     # Whole, as two alike in their first words differ only past a menu's cut.
     whole = {o.key: result_label(o.label, listing.units, limit=300) for o in listing.outcomes}
+    answered = {o.key: {a.casefold() for a in o.answers or ()} for o in listing.outcomes}
     words = wanted.split()
     several: list[str] = []
-    for fits in (lambda label: label.startswith(wanted), lambda label: wanted in label,
-                 lambda label: all(word in label for word in words)):
-        fitting = [key for key, label in whole.items() if words and fits(label.casefold())]
+    for fits in (lambda key: whole[key].casefold().startswith(wanted),
+                 lambda key: wanted in answered[key],
+                 lambda key: wanted in whole[key].casefold(),
+                 lambda key: all(word in whole[key].casefold() for word in words)):
+        fitting = [key for key in whole if words and fits(key)]
         if len(fitting) == 1:
             return fitting[0]
         several = several or fitting
