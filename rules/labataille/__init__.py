@@ -43,9 +43,11 @@ RULESET_ENTRY = RuleSet(
         charts=ChartsSpec(commands.PACK, describe_pack, "docs/labataille.md"),
         # A leader's value is a dice modifier (reference A.6): a general carries his own.
         general_values=(-MAX_LEADER, MAX_LEADER),
-        # "During the Mêlée Segment: Each Infantry Assault is resolved" (the rules text).
+        # "During the Mêlée Segment: Each Infantry Assault is resolved"; "During the
+        # Maneuver Segment Old Guard units … declare", "resolved immediately" (the text).
         phase_warning=phase_warnings(battle.PHASES, {
-            "assault": ("an Infantry Assault", battle.MELEE_SEGMENT)}),
+            "assault": ("an Infantry Assault", battle.MELEE_SEGMENT),
+            "charge": ("an Old Guard Charge", battle.PHASES[0])}),
     ),
     # A request is read as the command's options are: one input path per procedure. Where
     # the versioned JSON names a field otherwise than the command's option, it is renamed.

@@ -21,6 +21,11 @@ def test_each_rule_sets_procedures_belong_to_their_phase():
     assert warning("labataille", "assault", "Maneuver Segment") == (
         "Out of phase: an Infantry Assault belongs to “Mêlée Segment”, not “Maneuver "
         "Segment”.")
+    # The Old Guard declares in the Maneuver Segment and is resolved at once.
+    assert warning("labataille", "charge", "Mêlée Segment") == (
+        "Out of phase: an Old Guard Charge belongs to “Maneuver Segment”, not “Mêlée "
+        "Segment”.")
+    assert warning("labataille", "charge", "Maneuver Segment") is None
 
 
 def test_a_procedure_of_any_phase_or_a_battle_without_one_gets_no_remark():
