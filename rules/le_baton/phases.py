@@ -29,8 +29,8 @@ def phase_warning(procedure: str, options: Mapping[str, Any], roster: Roster,
     if current in phases:
         return None
     title = phase.partition(". ")[2]
-    return (f"Out of phase: the battle is in phase {current} ({title}), and {what} belongs to "
-            f"{_phase_list(phases)}. Played as asked; `/battle next` steps through the phases.")
+    return (f"Out of phase: {what} belongs to {_phase_list(phases)}, not phase {current} "
+            f"({title}).")
 
 
 def procedure_phases(procedure: str, options: Mapping[str, Any],
@@ -42,10 +42,10 @@ def procedure_phases(procedure: str, options: Mapping[str, Any],
         return "cavalry recall", (13,)
     if procedure == "morale":
         number = int(options["phase"])
-        return f"a phase {number} morale check", (number,)
+        return "this morale check", (number,)
     if procedure == "melee":
         number = int(options.get("phase") or 6)
-        return f"a phase {number} melee", (number,)
+        return "this melee", (number,)
     if procedure == "fire":
         nation = _nation(options.get("shooter"), roster)
         return _by_nation("{nation}fire", nation, FIRE_PHASES)

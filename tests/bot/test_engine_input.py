@@ -237,8 +237,7 @@ async def test_a_procedure_out_of_its_phase_is_played_with_a_warning(battle_sess
                                           'defender:Buffs phase:6 '
                                           'dice:"4 5 6 1 2 3 4 1 4 4 4 1"')
     assert not message.ephemeral
-    warning = ("Out of phase: the battle is in phase 1 (artillery fire), and a phase 6 melee "
-               "belongs to phase 6. Played as asked; `/battle next` steps through the phases.")
+    warning = "Out of phase: this melee belongs to phase 6, not phase 1 (artillery fire)."
     assert f"⏱️ {warning}" in text_of(message)  # said with the result, not only its steps
     async with battle_session.client.db.transaction() as s:
         event = await s.scalar(select(Event).order_by(Event.seq.desc()))
@@ -260,5 +259,5 @@ async def test_a_procedure_in_its_phase_has_no_warning(battle_session):
     assert "Out of phase" not in text_of(message)
     message = await reply(battle_session, '/fire le-baton shooter:"28e Ligne" target:Buffs '
                                           'dice:"1 2 3 4 5 6"')
-    assert ("Out of phase: the battle is in phase 3 (French move, British shoot), and French "
-            "fire belongs to phase 8.") in text_of(message)
+    assert ("Out of phase: French fire belongs to phase 8, not phase 3 (French move, British "
+            "shoot).") in text_of(message)

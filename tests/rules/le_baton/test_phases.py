@@ -39,22 +39,23 @@ def test_a_procedure_is_remarked_on_in_every_phase_but_its_own(procedure, option
         assert (warning is None) == (number in own), (number, warning)
 
 
-def test_the_remark_names_both_phases_and_how_to_move_on():
+def test_the_remark_names_both_phases_in_two_phone_lines():
     assert phase_warning("artillery-fire", {}, ROSTER, PHASES[5]) == (
-        "Out of phase: the battle is in phase 6 (melees), and artillery fire belongs to "
-        "phase 1. Played as asked; `/battle next` steps through the phases.")
-    assert phase_warning("charge", {"charger": "4e Léger"}, ROSTER, PHASES[0]).startswith(
-        "Out of phase: the battle is in phase 1 (artillery fire), and a French charge belongs "
-        "to phases 3 to 5.")
-    assert "British fire belongs to phase 3." in phase_warning(
+        "Out of phase: artillery fire belongs to phase 1, not phase 6 (melees).")
+    assert phase_warning("charge", {"charger": "4e Léger"}, ROSTER, PHASES[0]) == (
+        "Out of phase: a French charge belongs to phases 3 to 5, not phase 1 (artillery "
+        "fire).")
+    assert "British fire belongs to phase 3, not phase 8" in phase_warning(
         "fire", {"shooter": "52nd: x"}, ROSTER, PHASES[7])
+    assert phase_warning("morale", {"phase": 7}, ROSTER, PHASES[0]) == (
+        "Out of phase: this morale check belongs to phase 7, not phase 1 (artillery fire).")
 
 
 def test_a_unit_the_roster_cannot_place_gets_both_nations_phases():
     warning = phase_warning("fire", {"shooter": "Nobody"}, ROSTER, PHASES[0])
-    assert "fire belongs to phases 3 and 8." in warning
+    assert "fire belongs to phases 3 and 8, not phase 1" in warning
     assert phase_warning("fire", {"shooter": "Nobody"}, ROSTER, PHASES[7]) is None
-    assert "a charge belongs to phases 3 to 5 and 8 to 10." in phase_warning(
+    assert "a charge belongs to phases 3 to 5 and 8 to 10, not phase 1" in phase_warning(
         "charge", {"charger": "Nobody"}, ROSTER, PHASES[0])
 
 
