@@ -268,9 +268,7 @@ def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = (
     amount: "loses the melee" does not say "loses 2 stands"."""
     text = text.casefold()
     # Each phrase apart: "Fus retreats 1 hex" does not say that Grens takes ground 1 hex.
-    phrases = [phrase for head in heads for part in head.split(SEPARATOR)
-               for phrase in part.split(": ")]
-    heads = naming(phrases, unit, units)
+    heads = naming([part for head in heads for part in head.split(SEPARATOR)], unit, units)
     if not heads:
         return False
     if _STATE.fullmatch(text) and any(" is now " in head for head in heads):

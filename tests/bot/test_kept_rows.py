@@ -58,3 +58,18 @@ async def test_the_kept_rows_follow_a_move_with_its_questions(battle_session):
     await assert_kept_is_stored(session)
     await reply(session, "/gm reroll", user_id=GM_USER)
     await assert_kept_is_stored(session)
+
+
+async def test_the_kept_rows_hold_a_melee_an_undo_brings_back(battle_session):
+    session = battle_session
+    await setup_le_baton(session)
+    for line in ('/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"',  # a melee
+                 '/gm set unit:"28e Ligne" field:status value:gone',  # ends it
+                 "/gm undo"):  # and it goes on again
+        await reply(session, line, user_id=GM_USER)
+        await assert_kept_is_stored(session)
+    # The next move sees the melee: "Units continuing a previous melee cannot shoot".
+    refused = await reply(session, '/fire le-baton shooter:"28e Ligne" target:Buffs '
+                          'dice:"6 6 6"', user_id=GM_USER)
+    assert refused.ephemeral and "continuing a previous melee" in refused.content, \
+        refused.content
