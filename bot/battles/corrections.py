@@ -115,6 +115,8 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
     elif field == "status":
         if value not in ("active", "gone"):
             raise InvalidInput("`status` is active or gone.")
+        if value == "active" and row.status == GONE:
+            check_has_strength(tx, row)
         row.status = value
         row.gone_reason = None if value == "active" else "removed by the GM"
         if value == "gone":  # out of its fights; its general's fate is the GM's to set
@@ -157,10 +159,20 @@ def _check_unit(tx: BattleTx, row: Any, *, strength_set: bool = False) -> None:
     """The unit as the GM leaves it, checked as `/unit add` checks a new one. A unit out of
     the battle keeps the strength it left with (a destroyed stack, no increments): that is
     checked when it is set, and when the unit comes back."""
-    # None left (a destroyed stack): nothing to check, whatever the rule set's least.
-    counted = (strength_set or row.status != GONE) and row.strength != 0
+    # None left, out of the battle (a destroyed stack): nothing to check, whatever the rule
+    # set's least; it comes back only with some (``check_has_strength``).
+    counted = (strength_set or row.status != GONE) and not (row.status == GONE
+                                                            and row.strength == 0)
     row.attributes = tx.rules.check_unit(row.name, row.attributes,
                                          row.strength if counted else None, row.name)
+
+
+def check_has_strength(tx: BattleTx, row: Any) -> None:
+    """A unit out of the battle comes back only with some strength to fight with."""
+    if row.strength == 0:
+        raise BattleError(f"{row.name} has no {tx.rules.strength_label} left to come back "
+                          "with.", hint=f"Give it some first: `/gm set unit:{row.name} "
+                          "field:strength value:…`, then restore it.")
 
 
 def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
@@ -169,10 +181,7 @@ def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
     row = tx.unit_row(unit, allow_gone=True)
     if row.status != "gone":
         raise BattleError(f"{row.name} is still in the battle.")
-    if row.strength == 0:
-        raise BattleError(f"{row.name} has no {tx.rules.strength_label} left to come back "
-                          "with.", hint=f"Give it some first: `/gm set unit:{row.name} "
-                          "field:strength value:…`, then restore it.")
+    check_has_strength(tx, row)
     tx.touch(row)
     row.status, row.gone_reason = "active", None
     _check_unit(tx, row)

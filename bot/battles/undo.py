@@ -45,8 +45,8 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     battle = tx.require_gm("undo")
     check_battle(battle.id, expected)
     event = tx.last_undoable()
-    if expected is not None and expected != (battle.id, event.seq):
-        raise NotTheLast(expected[1], event.seq if expected[0] == battle.id else None)
+    if expected is not None and expected[1] != event.seq:  # its battle: checked above
+        raise NotTheLast(expected[1], event.seq)
     # A reroll or an override replaced a result: taking it back brings that result back,
     # as a GM who undoes his correction expects (docs/battles.md).
     redoing = taken_back_by(tx, event)

@@ -12,6 +12,7 @@ With AUTOINCREMENT SQLite never hands out an id again. PostgreSQL's sequences ne
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0012"
@@ -28,8 +29,19 @@ def _recreate(autoincrement: bool) -> None:
         pass
 
 
+# Ids handed out before this revision may lie above every row still stored (answered
+# questions' rows are deleted), and buttons in the channels name them; nothing records the
+# largest. New ids start above this floor, far past what any database of the bot has used.
+FIRST_NEW_ID = 1_000_000
+
+
 def upgrade() -> None:
     _recreate(True)
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute(sa.text("DELETE FROM sqlite_sequence WHERE name = 'questions'"))
+        op.execute(sa.text("INSERT INTO sqlite_sequence (name, seq) SELECT 'questions', "
+                           "max(coalesce(max(id), 0), :floor) FROM questions")
+                   .bindparams(floor=FIRST_NEW_ID - 1))
 
 
 def downgrade() -> None:

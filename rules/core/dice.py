@@ -521,9 +521,8 @@ class ScriptedSource:
             paired = any(isinstance(kind, D66) for _, kind in self.rolls)
             raise TooManyDice(
                 f"Too many dice: this resolution used {self._used} "
-                f"but you gave {len(self._faces)}"
-                f"{' (a d66 such as `44` is two dice)' if paired else ''} "
-                f"(unused: {extra}).",
+                f"but you gave {len(self._faces)} (unused: {extra}"
+                f"{'; a d66 such as `44` is two dice' if paired else ''}).",
                 hint=self._needed_hint(),
             )
 

@@ -313,10 +313,12 @@ class FieldSet:
     def _check_colon(self, tokens: Sequence[str], where: str) -> None:
         """Unknown words before known ones, the first not a typo: a name without its colon."""
         leading = list(itertools.takewhile(lambda t: "=" not in t and not self.knows(t), tokens))
-        # Two capitalised words read as a name (`Black Watch`), even where the first is
-        # near a word (black: blocks); one alone near a word is that word mistyped.
-        named = len(leading) > 1 and all(t[:1].isupper() for t in leading[:2])
-        if not leading or (not named and self._close_word(leading[0].lower().rstrip(","))):
+        # Two capitalised words read as a name (`Black Watch`), even where one is near a
+        # word (black: blocks); words each near a word (`Veteren Cavalery`) are mistyped.
+        close = [self._close_word(t.lower().rstrip(",")) for t in leading[:2]]
+        named = len(leading) > 1 and all(t[:1].isupper() for t in leading[:2]) and \
+            not all(close)
+        if not leading or (not named and close[0]):
             return
         # Capitalised words go on with the name: in `2nd Foot inf`, Foot is not the word foot.
         name = leading + list(itertools.takewhile(

@@ -92,7 +92,9 @@ class Roster:
                 if unit.gone and not allow_gone:
                     raise InvalidInput(
                         f"{unit.name} is out of the battle ({unit.gone_reason or 'gone'}).",
-                        hint="A GM can bring it back with `/gm restore`.",
+                        hint="A GM can bring it back with `/gm restore`" + (
+                            ", once `/gm set field:strength` gives it some." if
+                            unit.strength == 0 else "."),
                     )
                 return unit
         raise UnknownUnit(

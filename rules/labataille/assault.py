@@ -125,7 +125,7 @@ def check_assaulting(assault: Assault) -> None:
                                     "does not assault.")
     routed = [s.name for s in assault.attackers if s.routed]
     if routed:
-        raise NotAllowed(f"{', '.join(routed)} has routed and cannot assault.",
+        raise NotAllowed(f"{doing(routed, 'has', 'have')} routed and cannot assault.",
                          hint="A routed stack rallies before it attacks again.")
 
 
@@ -201,7 +201,6 @@ def roles(run: Run) -> None:
         run.out.step("Firefight", "The firefight goes on: the Firefight column, no Huzzah, "
                      "no distance modifiers.")
         return
-    joined = ", ".join(new_attackers + new_defenders)
     if new_defenders and not new_attackers:
         run.attackers, run.defenders = run.defenders, run.attackers
         run.out.step("Firefight: roles switch",
@@ -210,10 +209,9 @@ def roles(run: Run) -> None:
                      f"{doing(run.attackers, 'now attacks', 'now attack')} (move the Assault "
                      "marker).")
     else:
-        run.out.step("Firefight: new units", f"{joined} join: the assault is resolved as a "
-                     "new mêlée, with the actual odds." if len(new_attackers + new_defenders) > 1
-                     else f"{joined} joins: the assault is resolved as a new mêlée, with the "
-                     "actual odds.")
+        run.out.step("Firefight: new units",
+                     f"{doing(new_attackers + new_defenders, 'joins', 'join')}: the assault "
+                     "is resolved as a new mêlée, with the actual odds.")
 
 
 # --- steps 1 and 2 ---------------------------------------------------------------------------

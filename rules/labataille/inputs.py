@@ -114,12 +114,28 @@ def check_nation(nation: str, where: str) -> None:
     something to (the Huzzah, a Recall threshold) is a slip that would quietly change what
     the stack may do."""
     known = sorted({*HUZZAH_NATIONS, *RECALL_THRESHOLDS})
-    if not nation or nation.casefold() in known:
+    typed = nation.casefold()
+    if not typed or typed in known:
         return
-    close = difflib.get_close_matches(nation.casefold(), known, n=1, cutoff=0.8)
+    # A ratio misses a slip in a short name (`klg`): there, one letter off or two swapped.
+    close = [k for k in known if len(k) <= 4 and _one_slip(typed, k)] or \
+        difflib.get_close_matches(typed, known, n=1, cutoff=0.8)
     if close:
         raise InvalidInput(f"{where}: nation `{nation}`: did you mean `{close[0]}`?",
                            hint=f"The rules name {', '.join(known)}; any other nation goes.")
+
+
+def _one_slip(typed: str, known: str) -> bool:
+    """One letter wrong, missing or extra, or two neighbours swapped."""
+    if abs(len(typed) - len(known)) > 1:
+        return False
+    if len(typed) == len(known):
+        wrong = [i for i, (a, b) in enumerate(zip(typed, known, strict=True)) if a != b]
+        return len(wrong) == 1 or (len(wrong) == 2 and wrong[1] == wrong[0] + 1
+                                   and typed[wrong[0]] == known[wrong[1]]
+                                   and typed[wrong[1]] == known[wrong[0]])
+    short, long = sorted((typed, known), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 # A quick lookup's stacks, written (`52nd: infantry morale=41`) or as JSON objects.

@@ -186,3 +186,17 @@ async def test_a_stack_destroyed_by_the_gm_leaves_whatever_its_rule_sets_least(
     message = await gm(discord_session, '/gm set unit:"1/45e" field:strength value:0')
     assert message.content.startswith(
         "🛠️ 1/45e loses 4 increments (now 0) and is out of the battle (no increments left)")
+
+
+async def test_a_unit_with_no_strength_left_comes_back_only_once_given_some(discord_session):
+    await setup_battle(discord_session)
+    await gm(discord_session, "/gm set unit:Rangers field:strength value:0")
+    for line in ("/gm set unit:Rangers field:status value:active", "/gm restore unit:Rangers"):
+        refused = await gm(discord_session, line)
+        assert refused.ephemeral and "Rangers has no SP left to come back with" in \
+            refused.content, (line, refused.content)
+    edit = await gm(discord_session, "/unit edit unit:Rangers strength:2")
+    assert "once `/gm set field:strength` gives it some" in edit.content, edit.content
+    await gm(discord_session, "/gm set unit:Rangers field:strength value:2")
+    back = await gm(discord_session, "/gm set unit:Rangers field:status value:active")
+    assert not back.ephemeral and "Rangers is back in the battle" in back.content

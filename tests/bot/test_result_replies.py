@@ -439,3 +439,12 @@ async def test_an_amount_in_another_units_phrase_does_not_say_this_units_effect(
     assert result.embeds[0]["title"].endswith("Grens scores 3 hits on Fus; Fus retreats 1 hex")
     assert "**Grens** takes ground 1 hex" in lines, lines
     reads_on_a_phone(result)
+
+
+async def test_an_effect_the_headline_says_after_its_colon_is_not_said_again(discord_session):
+    short = await reply(discord_session, '/cavalry labataille chargers:"Hussars: cavalry '
+                        'morale=34 melee=16 mp=8 nation=french" targets:"2nd Foot: infantry '
+                        'morale=41 melee=8" reached:false')
+    assert short.embeds[0]["title"].endswith("Hussars falls short: disordered")
+    assert short.embeds[0]["description"].splitlines()[0] == (
+        "**Hussars** is marked with an inverted Charge marker")

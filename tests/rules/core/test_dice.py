@@ -77,8 +77,8 @@ def test_scripted_source_reports_unused_dice():
 def test_unused_dice_after_a_d66_say_that_one_is_two_dice():
     source = ScriptedSource.from_text("44 5")
     source.roll(D66(), "morale")
-    with pytest.raises(TooManyDice, match=r"used 2 but you gave 3 \(a d66 such as `44` is "
-                       r"two dice\) \(unused: 5\)"):
+    with pytest.raises(TooManyDice, match=r"used 2 but you gave 3 \(unused: 5; a d66 such "
+                       r"as `44` is two dice\)"):
         source.finish()
 
 

@@ -244,3 +244,8 @@ def test_a_verb_agrees_with_the_units_it_follows():
     # A unit is one: "Hussars falls short", as every reply says of a unit.
     assert doing(["Hussars"], "falls", "fall") == "Hussars falls"
     assert doing(["52nd", "71st"], "advances", "advance") == "52nd and 71st advance"
+
+
+def test_two_capitalised_words_each_near_a_word_are_words_mistyped():
+    assert "I don't know `reguler`. Did you mean `regular`?" in \
+        refused(read_melee_side, "Reguler Cavalery", "attackers")

@@ -92,7 +92,9 @@ def test_an_attacker_without_a_distance_takes_no_distance_modifier_and_the_roll_
 
 
 @pytest.mark.parametrize(("nation", "meant"), [("britsh", "british"), ("Frnech", "french"),
-                                               ("kgI", None), ("austrian", None)])
+                                               ("kgI", "kgl"), ("klg", "kgl"), ("kg", "kgl"),
+                                               ("austrian", None), ("dutch", None),
+                                               ("irish", None)])
 def test_a_near_miss_of_a_nation_the_rules_name_is_refused_any_other_goes(nation, meant):
     from rules.labataille.inputs import build_stack
 
@@ -102,3 +104,12 @@ def test_a_near_miss_of_a_nation_the_rules_name_is_refused_any_other_goes(nation
         return
     with pytest.raises(InvalidInput, match=f"nation `{nation}`: did you mean `{meant}`"):
         build_stack("52nd", values, "defenders")
+
+
+def test_a_quick_lookups_stack_has_at_least_one_increment():
+    # A roster unit set to 0 leaves the battle instead (tests/bot/test_gm_hardening.py).
+    from rules.labataille.commands import prepare
+
+    with pytest.raises(InvalidInput, match="`increments` cannot be 0. It must be at least 1."):
+        prepare("assault", {"attackers": "Garde: infantry morale=34 melee=8 inc=0",
+                            "defenders": "B: infantry morale=34 melee=8"})
