@@ -69,9 +69,13 @@ SHOWN_MARKERS = ("halted", "held", "charge_marker", "recall_due")
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
-    """``infantry, elite, column`` · ``charge marker, 3 casualties``."""
-    described = [str(attributes[key]) for key in ("arm", "quality", "formation")
-                 if attributes.get(key)]
+    """``infantry, elite, column`` · ``charge marker, 3 casualties``; a cavalry type and a
+    weight of shot too (``cavalry, cuirassiers``, ``artillery, 9 lb``): they change the
+    dice."""
+    described = [str(attributes[key]).replace("-", " ")
+                 for key in ("arm", "horse", "quality", "formation") if attributes.get(key)]
+    if attributes.get("guns"):
+        described.append(f"{attributes['guns']} lb")
     markers = [m.replace("_", " ") for m in SHOWN_MARKERS if attributes.get(m)]
     if attributes.get("casualties"):
         count = attributes["casualties"]

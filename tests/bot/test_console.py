@@ -247,8 +247,8 @@ def test_a_full_le_baton_turn_in_the_console(tmp_path):
     assert "Turn 2, 1. artillery fire" in out
     assert "Melee continues: 52nd and 4e Léger." in out
     assert "Melee continues: 16th LD and Cuirassiers." in out
-    assert "16th LD · 4 figures · cavalry, veteran · *held*, *charge marker*, *4 casualties*" \
-        in out
+    assert ("16th LD · 4 figures · cavalry, light dragoons, veteran · *held*, *charge marker*, "
+            "*4 casualties*") in out
     assert "⚔️ Melee: 52nd against 4e Léger\n" in out
     assert "⚔️ Melee: 16th LD against Cuirassiers\n" in out
     assert "16th LD is held (failed recall)" in out

@@ -13,8 +13,8 @@ def effects(message) -> list[str]:
 async def test_unit_add_says_the_units_words_plainly(discord_session):
     await reply(discord_session, SETUP[0], user_id=GM_USER)
     added = await reply(discord_session, SETUP[3], user_id=GM_USER)
-    assert added.content == ("➕ Lanciers joins the French side: 8 figures, cavalry, veteran "
-                             "(event #2).")
+    assert added.content == ("➕ Lanciers joins the French side: 8 figures, cavalry, lancers, "
+                             "veteran (event #2).")
 
 
 async def test_a_melee_and_a_formation_change_read_as_sentences(discord_session):
@@ -75,7 +75,8 @@ async def test_a_unit_that_loses_its_last_sp_leaves_the_battle_and_cannot_be_cha
                                            'chargers:"Fraser\'s Highlanders" dice:6')
     assert charged.ephemeral
     assert text_of(charged) == ("⚠️ La Sarre is out of the battle (no SP left). A GM can "
-                                "bring it back with `/gm restore`.")
+                                "bring it back with `/gm restore`, once `/gm set "
+                                "field:strength` gives it some.")
 
 
 async def test_a_new_formation_the_headline_gives_is_said_once(discord_session):
