@@ -380,3 +380,11 @@ def test_the_melee_keeps_who_lost_its_last_round_and_only_the_loser_tests():
     tie = resolve_melee(Side(foot), Side(ligne), 6, ScriptedSource([1] * 21))
     tied, _ = apply_effects(tie.effects, after)
     assert melee_loser(tied, "45e Ligne") is None
+
+
+def test_the_roster_says_what_changes_a_units_dice():
+    from rules.le_baton.battle import unit_words
+
+    assert unit_words({"arm": "cavalry", "horse": "light-dragoons", "quality": "veteran"}
+                      ).described == ("cavalry", "light dragoons", "veteran")
+    assert unit_words({"arm": "artillery", "guns": 9}).described == ("artillery", "9 lb")
