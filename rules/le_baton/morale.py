@@ -103,6 +103,12 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
             raise NotAllowed(f"{unit.name} is {unit.arm.value}: only infantry test to stand.")
         if unit.in_melee:
             raise NotAllowed(f"{unit.name} is already in melee: infantry in melee do not test.")
+    if phase in (7, 12) and unit.arm is Arm.ARTILLERY:
+        # Artillery never loses a melee: unsupported it is destroyed; supported, the unit
+        # beside it fights instead.
+        raise NotAllowed(f"{unit.name} is artillery: artillery does not test for losing a "
+                         "melee.", hint="Unsupported artillery is destroyed in the melee; "
+                         "supported, the unit supporting it fights and tests instead.")
     if phase == 13 and not unit.is_cavalry:
         raise NotAllowed(f"{unit.name} is not cavalry: only cavalry roll for recall.")
 
@@ -347,7 +353,10 @@ def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         return _may_form_square(unit, out)
     out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
     out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
-    return Outcome("Stand. May not change formation. The charging British infantry moves "
+    # The sheet's line names infantry; charged by cavalry, the cavalry is what moves in.
+    charger = "cavalry" if s.charged_by is Arm.CAVALRY else "infantry" \
+        if s.charged_by is Arm.INFANTRY else "unit"
+    return Outcome(f"Stand. May not change formation. The charging British {charger} moves "
                    "into contact. Fight in phase 11.", f"{unit.name} stands: melee in phase 11",
                    Severity.MINOR)
 

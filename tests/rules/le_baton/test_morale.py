@@ -200,6 +200,12 @@ def test_phase_9_charging_column_rolls_against_three():
     (10, ligne(in_melee=True), "45e Ligne is already in melee: infantry in melee do not test."),
     (13, foot(), "2nd Foot is not cavalry: only cavalry roll for recall."),
     (13, guns(), "Battery is not cavalry: only cavalry roll for recall."),
+    (7, guns(), "Battery is artillery: artillery does not test for losing a melee. "
+     "Unsupported artillery is destroyed in the melee; supported, the unit supporting it "
+     "fights and tests instead."),
+    (12, guns(), "Battery is artillery: artillery does not test for losing a melee. "
+     "Unsupported artillery is destroyed in the melee; supported, the unit supporting it "
+     "fights and tests instead."),
 ])
 def test_who_tests(phase, unit, message):
     with pytest.raises(NotAllowed) as error:
@@ -277,3 +283,13 @@ def test_fail_by_3_routs_in_every_morale_phase(phase):
     result = check(unit, phase, 6, opponent="X")
     assert effects(result) == [(E.ROUTED, unit.name, None)]
     assert result.headline == f"{unit.name} fails by 3: routs, removed"
+
+
+@pytest.mark.parametrize(("charged_by", "charger"), [("cavalry", "cavalry"),
+                                                     ("infantry", "infantry"), (None, "unit")])
+def test_phase_10_says_which_charging_unit_moves_into_contact(charged_by, charger):
+    from rules.le_baton.units import Arm
+
+    arm = Arm(charged_by) if charged_by else None
+    result = check(ligne(formation=Formation.LINE), 10, 6, charged_by=arm, opponent="52nd")
+    assert f"The charging British {charger} moves into contact." in result.steps[0].outcome

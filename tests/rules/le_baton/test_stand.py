@@ -133,7 +133,7 @@ def test_phase_10_fail_by_1_or_2_stands_without_changing_formation(quality, char
     result = stand(ligne(quality=quality), 10, "6", charged_by)
     assert values(result) == LOCKED_10
     assert outcomes(result) == ["Stand. May not change formation. The charging British "
-                                "infantry moves into contact. Fight in phase 11."]
+                                f"{charged_by.value} moves into contact. Fight in phase 11."]
     assert result.headline == "45e Ligne stands: melee in phase 11"
 
 
