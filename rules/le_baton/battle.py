@@ -279,6 +279,8 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
 
 
 def _next_turn(unit: RosterUnit) -> RosterUnit:
+    if unit.gone:  # out of the battle: its markers stay as it left, and nobody is told
+        return unit
     for marker in ("halted", "recall_failed"):  # those of one turn
         if unit.attr(marker):
             unit = unit.with_attr(marker, False)

@@ -198,6 +198,11 @@ def test_halted_is_cleared_by_a_new_turn():
     assert changes == [Change("45e Ligne", "unit", "halted", True, False)]
 
 
+def test_a_new_turn_says_nothing_of_a_unit_that_has_routed():
+    after, _ = apply(Effect(E.HALTED, "45e Ligne"), Effect(E.ROUTED, "45e Ligne"))
+    assert new_turn(after) == (after, [])
+
+
 def test_a_new_turn_without_halts_changes_nothing():
     assert new_turn(ROSTER) == (ROSTER, [])
 
