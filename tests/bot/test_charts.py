@@ -254,7 +254,7 @@ async def test_new_units_joining_a_battles_firefight_apply_distance_on_either_si
                                           'distance=2" defenders:"95th; 52nd: distance=3" '
                                           'dice:"45 45 45 45 1 41"')
     text = await full_text(discord_session, joined)
-    assert "2/45e, 52nd join: the assault is resolved as a new mêlée" in text
+    assert "2/45e and 52nd join: the assault is resolved as a new mêlée" in text
     # The text: new units "apply Distance modifiers regardless of their role".
     assert "**52nd morale check** 🎲 45 −6 distance 3 = **35**" in text
     assert "**2/45e morale check** 🎲 45 −3 distance 2 = **42**" in text
