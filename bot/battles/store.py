@@ -552,9 +552,10 @@ class BattleTx:
             else:
                 assert row is not None
                 self._set(row, {k: v for k, v in restored.items() if k != "id"})
-        # A row put back may join a list it had left (an ended melee goes on again): the
-        # lists are read afresh, here and by the next command.
-        self._forget_rows()
+                if table == "engagements":
+                    # An ended melee may go on again: the list of those going on is read
+                    # afresh, here and by the next command.
+                    self._engagements = None
 
     def _row(self, table: str, row_id: int) -> Row | None:
         held = self._rows.get((table, row_id))
