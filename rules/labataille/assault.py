@@ -430,18 +430,47 @@ def lose(run: Run, stack: Stack, casualties: int, why: str = "fire") -> None:
 # --- step 5 ------------------------------------------------------------------------------------
 
 
+ONLY, ALL_BUT = "only ", "all but "
+
+
+def huzzah_answers(attackers: list[Stack]) -> tuple[Answer, ...]:
+    """"May then Assault any units in their front orientation which were formerly assaulting
+    them": with several attackers, the Huzzah may target one alone or all but one (every
+    choice among three; the table knows which stand in the British front)."""
+    if len(attackers) < 2:
+        return YES_HUZZAH, NO_HUZZAH
+    only = [Answer(f"{ONLY}{s.name}", f"Huzzah on {s.name} only") for s in attackers]
+    all_but = [Answer(f"{ALL_BUT}{s.name}", f"Huzzah on all but {s.name}")
+               for s in attackers] if len(attackers) > 2 else []
+    return (replace(YES_HUZZAH, label="Huzzah on all"), *only, *all_but, NO_HUZZAH)
+
+
+def huzzah_targets(chosen: Answer, attackers: list[Stack]) -> list[Stack]:
+    """The formerly attacking stacks the Huzzah targets."""
+    if chosen.key.startswith(ONLY):
+        return [s for s in attackers if s.name == chosen.key[len(ONLY):]]
+    if chosen.key.startswith(ALL_BUT):
+        return [s for s in attackers if s.name != chosen.key[len(ALL_BUT):]]
+    return attackers
+
+
 def huzzah(run: Run) -> None:
     british = [s for s in run.standing(run.defenders) if s.name in run.passed and s.may_huzzah]
     if not british:
         return
-    targets = run.standing(run.attackers)
+    standing = run.standing(run.attackers)
     question = Question("huzzah", f"Will {_names(british)} Huzzah and turn the tables on "
-                        f"{_names(targets)}?", (YES_HUZZAH, NO_HUZZAH), unit=british[0].name,
-                        by="defender")
-    if run.out.ask(question) is NO_HUZZAH:
+                        f"{_names(standing)}?", huzzah_answers(standing),
+                        unit=british[0].name, by="defender")
+    chosen = run.out.ask(question)
+    if chosen is NO_HUZZAH:
         run.out.step("5. British Huzzah",
                      f"{doing([s.name for s in british], 'does', 'do')} not Huzzah.")
         return
+    targets = huzzah_targets(chosen, standing)
+    if len(targets) < len(standing):
+        run.out.step("5. British Huzzah", f"The Huzzah targets {_names(targets)}, in the "
+                     f"front of {_names(british)}.")
     failed = []
     for stack in targets:
         outcome = morale_check(stack, Check.DEFENDER, run.dice, run.assault.pack, run.out,

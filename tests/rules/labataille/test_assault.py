@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.labataille.assault import huzzah_answers
 from rules.labataille.units import Arm, Formation, Order
 
 from .helpers import asked, assault, effects, pack, stack, step, titles
@@ -193,6 +194,24 @@ def test_a_huzzah_all_pass_or_some_fail_keeps_the_original_attackers():
     some = assault(two, [BRITISH], "45 45 45 1 45 11 41", "huzzah", pack=pack())
     assert step(some, "5. British Huzzah").outcome.startswith("Some stacks fail")
     assert ("routed", "52nd", None) in effects(some)
+
+
+def test_a_huzzah_targets_the_attackers_in_the_british_front():
+    # "May then Assault any units in their front orientation which were formerly assaulting
+    # them": B alone in front fails its check, so all the Huzzah's targets fail.
+    two = [A, stack("B", melee=5)]
+    only_b = assault(two, [BRITISH], "45 45 45 1 11 41", "huzzah=only B", pack=pack())
+    assert step(only_b, "5. British Huzzah").outcome == (
+        "The Huzzah targets B, in the front of 52nd.")
+    assert [r.label for r in step(only_b, "5a. Huzzah morale check").rolls] == [
+        "B Huzzah morale check"]
+    assert only_b.headline.startswith("52nd Huzzah")
+    three = [A, stack("B", melee=5), stack("C", melee=5)]
+    labels = [a.label for a in huzzah_answers(three)]
+    assert labels == ["Huzzah on all", "Huzzah on A only", "Huzzah on B only",
+                      "Huzzah on C only", "Huzzah on all but A", "Huzzah on all but B",
+                      "Huzzah on all but C", "No Huzzah"]
+    assert [a.label for a in huzzah_answers([A])] == ["Huzzah!", "No Huzzah"]
 
 
 def test_kgl_may_huzzah_other_nations_may_not():
