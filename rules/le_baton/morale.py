@@ -96,7 +96,9 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
         other = {4: 9, 9: 4, 5: 10, 10: 5}[phase]
         raise NotAllowed(f"{unit.name} is {unit.nation.value}: phase {phase} is for "
                          f"{nation[phase].value} units.", hint=f"Test it in phase {other}.")
-    if phase in (4, 9) and unit.is_cavalry and situation.charging:
+    # A charge marker on cavalry not held by a failed recall: it charged this turn.
+    charged = unit.charge_marker and not unit.held
+    if phase in (4, 9) and unit.is_cavalry and (situation.charging or charged):
         raise NotAllowed(f"{unit.name} is charging cavalry: charging cavalry do not test.")
     if phase in (5, 10):
         if not unit.is_infantry:

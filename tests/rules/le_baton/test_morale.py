@@ -220,6 +220,16 @@ def test_charging_cavalry_do_not_test(phase, unit):
         check(unit, phase, 1, charging=True)
 
 
+@pytest.mark.parametrize(("phase", "unit"), [(4, horse(charge_marker=True)),
+                                             (9, dragoons(charge_marker=True))])
+def test_cavalry_with_this_turns_charge_marker_do_not_test(phase, unit):
+    # In a battle the marker says it charged this turn: no `charging` needed.
+    with pytest.raises(NotAllowed, match="charging cavalry do not test"):
+        check(unit, phase, 1)
+    # Held by a failed recall, its marker is an old charge's: it tests.
+    assert check(replace(unit, held=True), phase, 1).procedure == "morale"
+
+
 @pytest.mark.parametrize("phase", [1, 3, 6, 8, 11, 14])
 def test_phases_without_a_check_are_refused(phase):
     with pytest.raises(NotAllowed) as error:
