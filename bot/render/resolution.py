@@ -28,6 +28,7 @@ from rules.core.dice import Reading
 from rules.core.effects import plural
 from rules.core.headlines import SEPARATOR, fitted
 from rules.core.records import (
+    CHECK,
     D66_KIND,
     Effect,
     Modifier,
@@ -406,6 +407,7 @@ def resolution_specs(
     effects = effects_block(replace(resolution, headline=title), battle_changes, once=True)
     rolls = public_roll_lines(resolution.steps)
     rolls += [f"⏱️ {note}" for note in resolution.notes if note.startswith(OUT_OF_PHASE)]
+    rolls += [f"🔎 {escape(note)}" for note in resolution.notes if note.startswith(CHECK)]
     description = "\n".join(filter(None, [effects, *rolls]))
     fields: tuple[FieldSpec, ...] = ()
     if len(description) > DESCRIBED:  # a very large fight: its rolls in fields, all kept

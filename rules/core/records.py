@@ -76,6 +76,10 @@ class Step:
     rolls: tuple[Roll, ...] = ()
 
 
+CHECK = "Check"
+"""The start of a note said with the result (``ResolutionBuilder.check``)."""
+
+
 class EffectKind(StrEnum):
     """The core vocabulary of effect kinds: they read the same in every rule set
     (``rules.core.effects``). A rule set adds its own with :func:`effect_kinds`."""
@@ -251,6 +255,11 @@ class ResolutionBuilder:
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+    def check(self, text: str) -> None:
+        """A note the reply says beside the result, not only in its steps: what was typed
+        reads like a slip (``Check: …``), though the rules allow it."""
+        self.notes.append(f"{CHECK}: {text}")
 
     def default(self, text: str) -> None:
         """A project default that decided the outcome (once each)."""

@@ -131,6 +131,7 @@ def resolve_melee(
             "The rules resolve a melee, as far as possible, between one defender and all "
             "its attackers, or one attacker and two defenders: split this one if you can."
         )
+    _check_slips([*attackers, *defenders], out)
     att = [_score(m, dice) for m in attackers]
     dfn = [_score(m, dice) for m in defenders]
     best_att = max(s.total for s in att)
@@ -146,6 +147,20 @@ def resolve_melee(
     losers, winners = (att, dfn) if attackers_lost else (dfn, att)
     margin = abs(best_att - best_def)
     return _decided(losers, winners, attackers_lost, margin, settings, dice, out)
+
+
+def _check_slips(members: Sequence[MeleeUnit], out: ResolutionBuilder) -> None:
+    """Words the rules allow together that read like a slip, said with the result: a charge's
+    `flank` (the face it charges) written on the charger, where the melee reads it as the unit
+    attacked in its flank; a shaken unit charging (it may only counter-charge)."""
+    for member in members:
+        if member.charging and (member.flank or member.rear):
+            face = "flank" if member.flank else "rear"
+            out.check(f"{member.name} is charging and marked {face}, which in a melee means "
+                      f"attacked in its {face}.")
+        if member.charging and member.unit.shaken:
+            out.check(f"{member.name} is shaken and charging: shaken units declare no "
+                      "charge (a counter-charge may still be made).")
 
 
 def _check_sides(attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit]) -> None:

@@ -448,3 +448,13 @@ async def test_an_effect_the_headline_says_after_its_colon_is_not_said_again(dis
     assert short.embeds[0]["title"].endswith("Hussars falls short: disordered")
     assert short.embeds[0]["description"].splitlines()[0] == (
         "**Hussars** is marked with an inverted Charge marker")
+
+
+async def test_words_that_read_like_a_slip_are_said_under_the_rolls(discord_session):
+    result = await reply(discord_session, '/melee fire-at-will attackers:"Light Dragoons: cav '
+                         'regular charging flank" defenders:"La Sarre: inf regular" '
+                         'dice:"4 1"')
+    assert result.embeds[0]["description"].splitlines()[-1] == (
+        "🔎 Check: Light Dragoons is charging and marked flank, which in a melee means "
+        "attacked in its flank.")
+    reads_on_a_phone(result)

@@ -331,3 +331,14 @@ def test_a_units_factors_read_alike_for_an_equal_unit_and_no_caller_can_change_t
     assert again == first and notes_again == ()
     assert melee_modifiers(MeleeUnit(Unit("Grenadiers", Arm.CAVALRY, regular=True),
                                      charging=True))[0][0].reason == "unit is cavalry"
+
+
+def test_words_that_read_like_a_slip_are_said_with_the_result():
+    charger = MeleeUnit(horse("Light Dragoons"), charging=True, flank=True)
+    result = run(resolve_melee, [charger], [MeleeUnit(foot("La Sarre"))], dice_text="4 1")
+    assert "Check: Light Dragoons is charging and marked flank, which in a melee means " \
+        "attacked in its flank." in result.notes
+    shaken = MeleeUnit(foot("A", shaken=True), charging=True)
+    result = run(resolve_melee, [shaken], [MeleeUnit(foot("B"))], dice_text="1 1")
+    assert "Check: A is shaken and charging: shaken units declare no charge (a counter-charge " \
+        "may still be made)." in result.notes
