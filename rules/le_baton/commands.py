@@ -189,8 +189,19 @@ def _check_phase_options(o: Mapping[str, Any], phase: int) -> None:
 def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:
     """Phases 7 and 12 test the unit that lost its melee: in a battle the roster knows which
     one did (its melee's last round)."""
+    engagement = roster.engaged(name, MELEE)
+    if engagement is None:
+        raise NotAllowed(f"{name} is in no melee on the roster: only a unit that lost one "
+                         f"tests in phase {phase}.", hint="A melee played outside the battle: "
+                         "test with `lookup:true`.")
     found = melee_loser(roster, name)
-    if found is None or name_key(found[0]) == name_key(name):
+    if found is None:
+        if roster.unit(name).attr("fought"):  # a round fought, and nobody lost it
+            raise NotAllowed(f"{name}'s last melee round was a tie: nobody tests in phase "
+                             f"{phase}.", hint="Tied infantry fight on; tied cavalry roll "
+                             "for recall in phase 13.")
+        return
+    if name_key(found[0]) == name_key(name):
         return
     loser, test = found
     raise NotAllowed(f"{name} won its melee with {loser}: only the loser tests morale in "

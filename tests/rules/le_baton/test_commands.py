@@ -208,7 +208,9 @@ def test_roster_units_by_name_with_casualties_from_the_roster():
 
 
 def test_a_general_attached_comes_from_the_roster():
-    result = play("morale", {"unit": "Guards", "phase": 7}, "6", ROSTER)
+    lost = Engagement("melee", (("45e Ligne",), ("Guards",)), {"lost": "Guards", "test": 7})
+    result = play("morale", {"unit": "Guards", "phase": 7}, "6",
+                  replace(ROSTER, engagements=(lost,)))
     assert result.steps[0].rolls[0].target == "6 or less (veteran 5 +1 general attached to unit)"
 
 
@@ -347,9 +349,20 @@ def test_in_a_battle_the_melee_names_the_opponent_a_losing_unit_leaves_its_choic
     question = asked.value.question
     assert (question.key, question.unit, question.by) == (
         "free_formation_change", "Guards", "opponent")
-    # Without a melee on the roster nobody is named, and nobody is asked.
-    result = play("morale", {"unit": "45e Ligne", "phase": 7}, "6", ROSTER)
-    assert result.headline == "45e Ligne fails by 1: falls back into line"
+    # Without a melee on the roster there is no loser to test.
+    with pytest.raises(NotAllowed, match="45e Ligne is in no melee on the roster: only a "
+                                         "unit that lost one tests in phase 7."):
+        play("morale", {"unit": "45e Ligne", "phase": 7}, "6", ROSTER)
+
+
+def test_after_a_tied_round_nobody_tests_for_losing():
+    tied = replace(ROSTER, engagements=(Engagement("melee", (("45e Ligne",), ("Guards",))),),
+                   units=tuple(u.with_attr("fought", True) if u.name in ("45e Ligne", "Guards")
+                               else u for u in ROSTER.units))
+    for unit in ("45e Ligne", "Guards"):
+        with pytest.raises(NotAllowed, match=f"{unit}'s last melee round was a tie: nobody "
+                                             "tests in phase 12."):
+            play("morale", {"unit": unit, "phase": 12}, "6", tied)
 
 
 def test_the_opponent_is_a_name_not_a_unit_with_words():
