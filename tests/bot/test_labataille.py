@@ -3,6 +3,8 @@ the order of assaults, and bad input refused privately with how to fix it."""
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply
 from .test_decisions import buttons
 
@@ -149,18 +151,17 @@ async def test_an_answer_given_ahead_that_no_question_took_is_said(discord_sessi
         "Dice typed in: 44 52 5 33 41 55 · Not asked: chart=DR2 · ")
 
 
-async def test_a_gm_overrides_with_the_chart_result_he_reads(discord_session):
-    for line in ("/battle start ruleset:labataille name:Bussaco",
-                 '/unit add side:French name:"1/45e" words:"infantry morale=34 melee=12" '
-                 'strength:6',
-                 '/unit add side:British name:"52nd" words:"infantry morale=41 melee=8" '
-                 'strength:5', "/battle next", "/battle next",
-                 '/assault labataille attackers:"1/45e: distance=1" defenders:"52nd" '
-                 'dice:"44 32 55"', "/answer choice:DR2"):
-        await reply(discord_session, line, user_id=GM_USER)
-    # DR1 is an answer on the way to four results (the morale checks differ): the GM is
-    # shown them; never "not a result the rules allow".
-    several = await reply(discord_session, "/gm override result:dr1", user_id=GM_USER)
-    assert several.ephemeral
-    assert several.content.startswith("⚠️ `dr1` fits 4 results: “"), several.content
-    assert "advances 2 hexes (the target hex + 1 impetus)" in several.content
+def test_a_gm_overrides_with_the_chart_result_he_reads():
+    from bot.battles.errors import BattleError
+    from bot.cogs.gm import typed_result
+    from rules.core.outcomes import Enumeration, Outcome
+
+    # The results of an assault whose chart the player read: the answers on their way.
+    found = Enumeration((Outcome("52nd routs; 1/45e advances 2 hexes", (), ("DR1",)),
+                         Outcome("52nd is disordered and routs; 1/45e advances 2 hexes", (),
+                                 ("DR1",)),
+                         Outcome("52nd routs; 1/45e advances 3 hexes", (), ("DR2",))),
+                        units=("1/45e", "52nd"))
+    assert typed_result(found, "dr2") == found.outcomes[2].key
+    with pytest.raises(BattleError, match="`DR1` fits 2 results"):
+        typed_result(found, "DR1")
