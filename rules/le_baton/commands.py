@@ -13,7 +13,14 @@ from rules.core.defaults import asking
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.fields import Field, FieldSet
-from rules.core.notation import option_value, possessive, refuse_roster_word, roster_entry
+from rules.core.notation import (
+    MAX_NAME_LENGTH,
+    echo,
+    option_value,
+    possessive,
+    refuse_roster_word,
+    roster_entry,
+)
 from rules.core.records import Resolution
 from rules.core.roster import Roster, RosterUnit, name_key
 from rules.le_baton.battle import MELEE, PHASES, engine_unit, melee_loser
@@ -98,7 +105,16 @@ def target_kind(kind: Any, target: str, roster: Roster | None, table: type) -> A
 def _target_name(value: Any, roster: Roster | None) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidInput("Say which unit is shot at with `target`.")
-    return roster.unit(value).name if roster is not None else value.strip()
+    if roster is not None:
+        return roster.unit(value).name
+    name = " ".join(value.split())
+    if ":" in name or ";" in name:  # a unit described, as `shooter` is: only its name goes
+        raise InvalidInput(f"`target` is the unit's name only, not `{echo(name[:40])}`.",
+                           hint="Say what it is with `target_type` (e.g. `column`).")
+    if len(name) > MAX_NAME_LENGTH:
+        raise InvalidInput(f"A unit name must be 1 to {MAX_NAME_LENGTH} characters.",
+                           hint="Shorten the `target`.")
+    return name
 
 
 def _target(given: Any, kind: Any, roster: Roster | None, table: type) -> Target:

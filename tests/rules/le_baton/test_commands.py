@@ -370,3 +370,13 @@ def test_the_opponent_is_a_name_not_a_unit_with_words():
         play("morale", {"unit": "A: french inf veteran column", "phase": 7,
                         "opponent": "B: british inf veteran line"}, "6")
     assert refused.value.hint == 'e.g. `opponent:"B"`.'
+
+
+@pytest.mark.parametrize(("target", "refusal"), [
+    ("4e Léger: french inf", "`target` is the unit's name only"),
+    ("X" * 65, "A unit name must be 1 to 64 characters."),
+])
+def test_a_quick_lookups_target_is_a_name(target, refusal):
+    with pytest.raises(InvalidInput, match=refusal):
+        play("fire", {"shooter": "52nd: british inf figures=8", "target": target,
+                      "target_type": "column"}, "1 1 1 1")
