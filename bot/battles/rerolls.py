@@ -40,7 +40,7 @@ ListingKey = tuple[int, int]  # (battle id, seq of the move's last event)
 def last_move(tx: BattleTx) -> list[Row]:
     """The events of the last roll, oldest first: the command's, then those of the answers
     given on its way (and a question still waiting, if any)."""
-    last = tx.last_undoable(skipping=BESIDE_THE_ROSTER)
+    last = tx.last_undoable(skipping=BESIDE_THE_ROSTER, what="reroll or override")
     if last.kind not in RESOLUTION_KINDS or not last.request:
         raise BattleError(
             f"The last event (#{last.seq}, {last.kind.replace('_', ' ')}) is not a roll.",

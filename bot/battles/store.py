@@ -512,12 +512,15 @@ class BattleTx:
 
     # --- undo -----------------------------------------------------------------------------
 
-    def last_undoable(self, *, skipping: tuple[str, ...] = ()) -> Row:
-        """The latest event not yet undone, passing over events of the ``skipping`` kinds."""
+    def last_undoable(self, *, skipping: tuple[str, ...] = (),
+                      what: str = "undo") -> Row:
+        """The latest event not yet undone, passing over events of the ``skipping`` kinds;
+        ``what`` is done with it, for the refusal when there is none."""
         battle = self.require_battle()
         found = self.conn.execute(undoable(battle.id, skipping)).first()
         if found is None:
-            raise BattleError("There is nothing to undo in this battle.")
+            raise BattleError(f"There is nothing to {what} in this battle.",
+                              hint="Play a move first." if what != "undo" else None)
         return Row("events", found._mapping)
 
     def events_since(self, seq: int, *, skipping: tuple[str, ...] = ()) -> list[Row]:

@@ -83,8 +83,9 @@ def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
     name = " ".join(name.split())
     if not name:
         # A blank name would be echoed as empty backticks: say what is missing instead.
+        example = "Montcalm" if kind == "general" else "2nd Foot"
         raise BattleError(f"A {kind} needs a name.",
-                          hint=f"Give `name:` 1 to {MAX_NAME} characters, e.g. `2nd Foot`.")
+                          hint=f"Give `name:` 1 to {MAX_NAME} characters, e.g. `{example}`.")
     if len(name) > MAX_NAME or any(c in name for c in NOT_IN_NAMES):
         raise BattleError(f"`{name}` cannot be a name.",
                           hint=f"Use 1 to {MAX_NAME} characters, without ; : or \" "

@@ -61,6 +61,11 @@ async def test_undo_is_for_gms_and_needs_something_to_undo(battle_session):
     nothing = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert nothing.ephemeral
     assert "There is nothing to undo in this battle." in nothing.content
+    for line in ("/gm reroll", "/gm override result:routs"):
+        nothing = await reply(battle_session, line, user_id=GM_USER)
+        assert nothing.ephemeral
+        assert nothing.content == ("⚠️ There is nothing to reroll or override in this battle. "
+                                   "Play a move first."), (line, nothing.content)
 
 
 async def test_an_undo_waits_for_another_process_and_works_on_what_it_wrote(battle_session):
