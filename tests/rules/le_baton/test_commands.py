@@ -380,3 +380,14 @@ def test_a_quick_lookups_target_is_a_name(target, refusal):
     with pytest.raises(InvalidInput, match=refusal):
         play("fire", {"shooter": "52nd: british inf figures=8", "target": target,
                       "target_type": "column"}, "1 1 1 1")
+
+
+def test_a_unit_charged_this_turn_shoots_one_continuing_a_melee_does_not():
+    melee = (Engagement("melee", (("45e Ligne",), ("Guards",))),)
+    contacted = replace(ROSTER, engagements=melee)
+    result = play("fire", {"shooter": "Guards", "target": "45e Ligne"}, "1", contacted)
+    assert result.procedure == "fire"
+    fought = replace(contacted, units=tuple(u.with_attr("fought", True) if u.name == "Guards"
+                                            else u for u in ROSTER.units))
+    with pytest.raises(NotAllowed, match="Guards is continuing a previous melee"):
+        play("fire", {"shooter": "Guards", "target": "45e Ligne"}, "1", fought)
