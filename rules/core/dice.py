@@ -500,14 +500,27 @@ class ScriptedSource:
         return tuple(_check_face(kind, face, label) for face in self._faces[used:used + need])
 
     def _queued_then_fallback(self, kind: RollKind, label: str) -> Faces:
-        """The faces still queued, then fresh dice for the rest of the roll (a GM who
+        """The faces still queued, then the fallback's for the rest of the roll (a GM who
         queued one die for a two-dice roll fixed the first die only)."""
-        queued = tuple(_check_face(kind, face, label) for face in self._faces[self._used :])
-        self._used = len(self._faces)
-        # Dice are independent: the tail of a full fresh roll is a fresh roll of the rest.
-        fresh = tuple(self._fallback.roll(kind, label)[len(queued):]) if self._fallback else ()
-        self.fresh += len(fresh)
-        return queued + fresh
+        return self._take(kind, label, kind.dice_count)
+
+    def _take(self, kind: RollKind, label: str, count: int) -> Faces:
+        """``count`` faces of a ``kind`` roll: those still scripted, then the fallback's. A
+        scripted fallback (the GM's queue behind typed dice) gives only the faces missing,
+        so none of its own is spent unseen."""
+        mine = tuple(_check_face(kind, face, label)
+                     for face in self._faces[self._used:self._used + count])
+        self._used += len(mine)
+        missing = count - len(mine)
+        if not missing or self._fallback is None:
+            return mine
+        if isinstance(self._fallback, ScriptedSource):
+            rest = self._fallback._take(kind, label, missing)
+        else:
+            # Dice are independent: the tail of a full fresh roll is a fresh roll of the rest.
+            rest = tuple(self._fallback.roll(kind, label)[kind.dice_count - missing:])
+        self.fresh += len(rest)
+        return mine + rest
 
     def left(self) -> str:
         """The faces no roll used, as typed (empty when all were used)."""

@@ -248,3 +248,14 @@ def test_a_pool_branches_on_its_results_up_to_order_with_their_orderings_weight(
 
 def test_other_rolls_branch_on_every_ordered_outcome():
     assert list(branch_outcomes(D66())) == list(D66().outcomes())
+
+
+def test_typed_dice_then_the_queue_then_fresh_dice_none_spent_unseen():
+    # One typed die left for a three-dice roll: the GM's two queued dice come next, whole;
+    # a further roll takes fresh dice once the queue is spent.
+    queue = ScriptedSource([5, 6], fallback=ScriptedSource([], fallback=RandomSource(1)))
+    typed = ScriptedSource([4], fallback=queue)
+    assert typed.roll(D6Pool(3, 4), "melee") == (4, 5, 6)
+    assert queue.consumed == 2
+    assert len(typed.roll(D6Pool(2, 4), "bonus")) == 2
+    assert (queue.consumed, typed.fresh) == (2, 4)
