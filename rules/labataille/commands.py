@@ -19,7 +19,7 @@ from rules.core.dice import DiceSource
 from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput, NotAllowed, echo
 from rules.core.fields import did_you_mean, split_units
-from rules.core.notation import possessive, refuse_roster_word, roster_entry
+from rules.core.notation import doing, possessive, refuse_roster_word, roster_entry
 from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
 from rules.labataille.assault import Assault, resolve_assault
@@ -98,6 +98,15 @@ def locked_in(roster: Roster, attackers: list[Stack], defenders: list[Stack]
         raise InvalidInput("These stacks are in different firefights.",
                            hint="Fight each firefight as its own assault.")
     fight = fights[0]
+    named = {name_key(s.name) for s in (*attackers, *defenders)}
+    left_out = [n for side in fight.sides for n in side if name_key(n) not in named]
+    if left_out:
+        # "If new units join a Firefight, the Assault is resolved as if it was a new Mêlée":
+        # with the stacks in it, whose values count in the new odds.
+        raise InvalidInput(f"{doing(left_out, 'is', 'are')} locked in this firefight: name "
+                           f"{'it' if len(left_out) == 1 else 'them'} too.",
+                           hint="A firefight goes on with every stack in it; new stacks "
+                                "join beside them, on either side.")
     first = {name_key(n) for n in fight.sides[0]}
     for stack in (*attackers, *defenders):
         if fight.involves(stack.name) and (name_key(stack.name) in first) != (stack in attackers):

@@ -393,3 +393,11 @@ def test_an_old_guard_charge_ends_in_exploitation_after_advancing():
 def test_no_exploitation_for_the_british_who_turned_the_tables():
     result = assault([A], [BRITISH], "45 45 6 11 41", "huzzah", old_guard=True, pack=pack())
     assert titles(result)[-2:] == ["8. Advance after Mêlée", "9. Assault Impetus"]
+
+
+def test_after_a_huzzah_on_some_every_former_attacker_standing_defends():
+    two = [A, stack("B", melee=5)]
+    only_b = assault(two, [BRITISH], "45 45 45 1 11 41", "huzzah=only B", pack=pack())
+    # A, not targeted, still stands and defends against 52nd with B.
+    assert step(only_b, "6. Mêlée odds").outcome.startswith(
+        "The 1:2 column: 52nd 10 = 10 against A 20 + B 5 = 25")

@@ -106,6 +106,13 @@ def test_new_units_joining_the_defence_switch_the_roles_and_the_record():
         ("Firefight: 52nd and 95th against 1/45e", "active")]
 
 
+def test_a_stack_joining_a_firefight_fights_beside_the_stacks_locked_in_it():
+    # "If new units join a Firefight, the Assault is resolved as if it was a new Mêlée":
+    # 1/45e, locked with 52nd, is in it too.
+    with pytest.raises(InvalidInput, match="1/45e is locked in this firefight: name it too."):
+        run({"attackers": "2/45e", "defenders": "52nd"}, roster(engaged=True), "")
+
+
 def test_a_locked_unit_named_on_the_wrong_side_is_refused():
     with pytest.raises(InvalidInput, match="52nd defends in its firefight"):
         prepare("assault", {"attackers": "52nd", "defenders": "1/45e"}, roster(engaged=True),
