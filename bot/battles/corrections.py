@@ -15,7 +15,9 @@ from bot.battles.validate import (
     check_new_name,
     check_unit_command,
     check_unit_side,
+    check_wounds,
     general_value_bounds,
+    no_strength_left,
     out_of_strength,
 )
 from rules.core.dice import Face, parse_dice
@@ -79,8 +81,8 @@ def queue_dice(tx: BattleTx, dice: str | None, clear: bool) -> list[Face]:
     battle.dice_queue = [*([] if clear else battle.dice_queue), *faces]
     queued = len(battle.dice_queue)
     summary = "GM cleared the dice queue" if clear and not faces else (
-        f"GM {'replaced the dice queue with' if clear else 'queued'} {len(faces)} dice "
-        f"({queued} waiting)")
+        f"GM {'replaced the dice queue with' if clear else 'queued'} {len(faces)} "
+        f"{'die' if len(faces) == 1 else 'dice'} ({queued} waiting)")
     tx.record("dice_queue", summary)
     return list(battle.dice_queue)
 
@@ -112,6 +114,8 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
     if field == "strength":
         row.strength = parse_int(value, "strength", STRENGTH_RANGE)
         out_of_strength(tx, row)
+        if row.status == GONE and row.strength and row.gone_reason == no_strength_left(tx):
+            row.gone_reason = None  # still out, but no longer for want of strength
     elif field == "status":
         if value not in ("active", "gone"):
             raise InvalidInput("`status` is active or gone.")
@@ -199,6 +203,8 @@ def set_general_field(tx: BattleTx, general: str, field: str,
     tx.touch(row)
     if field == "wounds":
         # As many as the rule set lets a general carry, as `/general add` takes.
+        if tx.rules.max_wounds == 0:
+            check_wounds(1, tx.rules)  # refused: this rule set counts none
         row.wounds = parse_int(value, "wounds", (0, tx.rules.max_wounds)) or 0
     elif field == "value":
         # As `/general add` takes it: within the rule set's bounds, `none` to clear.

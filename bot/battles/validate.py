@@ -250,8 +250,13 @@ def check_new_strength(strength: int | None, label: str) -> None:
                            hint=f"Give its {label} now, e.g. `strength:4`.")
 
 
+def no_strength_left(tx: BattleTx) -> str:
+    """Why a unit with no strength is out of the battle: ``no SP left``."""
+    return f"no {tx.rules.strength_label} left"
+
+
 def out_of_strength(tx: BattleTx, row: Any) -> None:
     """A unit an edit leaves with no strength leaves the battle, as play takes it out."""
     if row.strength == 0 and row.status != GONE:
-        row.status, row.gone_reason = GONE, f"no {tx.rules.strength_label} left"
+        row.status, row.gone_reason = GONE, no_strength_left(tx)
         tx.unit_renamed_or_gone(row.name, None, generals=False)

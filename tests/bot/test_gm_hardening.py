@@ -198,5 +198,24 @@ async def test_a_unit_with_no_strength_left_comes_back_only_once_given_some(disc
     edit = await gm(discord_session, "/unit edit unit:Rangers strength:2")
     assert "once `/gm set field:strength` gives it some" in edit.content, edit.content
     await gm(discord_session, "/gm set unit:Rangers field:strength value:2")
+    shown = await gm(discord_session, "/battle show")
+    # Still out, but no longer for want of SP.
+    assert "**Rangers** · 2 SP · infantry, open order, morale 3 · *out: gone*" in \
+        str(shown.embeds)
     back = await gm(discord_session, "/gm set unit:Rangers field:status value:active")
     assert not back.ephemeral and "Rangers is back in the battle" in back.content
+
+
+async def test_a_rule_set_without_wounds_says_so_to_gm_general(discord_session):
+    await gm(discord_session, '/battle start ruleset:le-baton name:Ligny sides:"French, British"')
+    await gm(discord_session, "/general add name:Ney side:French")
+    refused = await gm(discord_session, "/gm general general:Ney field:wounds value:1")
+    assert refused.ephemeral
+    assert refused.content.startswith("⚠️ This rule set counts no wounds on generals.")
+
+
+async def test_one_queued_die_is_said_in_the_singular(discord_session):
+    await setup_battle(discord_session)
+    await gm(discord_session, '/gm dice dice:"6"')
+    log = await gm(discord_session, "/battle log")
+    assert "GM queued 1 die (1 waiting)" in str(log.embeds)
