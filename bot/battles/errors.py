@@ -45,9 +45,10 @@ class NotTheLast(BattleError):
                          hint="Use `/gm undo` or `/gm reroll` for the latest.")
 
 
-def check_battle(battle_id: int, expected: tuple[int, int] | None) -> None:
+def check_battle(battle_id: int | None, expected: tuple[int, int] | None) -> None:
     """A button under a result (``expected``: its battle, its event) acts only in that
-    battle: under another's, it is refused before anything else is looked at."""
+    battle (None: the channel has none now): under another's, it is refused before anything
+    else is looked at."""
     if expected is not None and expected[0] != battle_id:
         raise NotTheLast(expected[1], None)
 

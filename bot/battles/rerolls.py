@@ -112,7 +112,12 @@ def job_before(tx: BattleTx, events: list[Row]) -> OutcomeJob:
 
 def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | Asked:
     """Undo the last roll, its answers with it, and play its command again on fresh dice."""
-    check_battle(tx.require_gm("reroll").id, expected)
+    check_battle(tx.battle.id if tx.battle else None, expected)
+    tx.require_gm("reroll")
+    if expected is not None:  # a button: its result must still be the last event
+        last = tx.last_undoable(skipping=BESIDE_THE_ROSTER, what="reroll")
+        if last.seq != expected[1]:
+            raise NotTheLast(expected[1], last.seq)
     events = last_move(tx)
     check_last(tx, events, expected)
     take_back(tx, events, TO_REROLL)

@@ -42,8 +42,8 @@ class Undone:
 def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     """Undo the battle's last undoable event; with ``expected`` (battle id, event number),
     only if that is still the one (a button under an older result)."""
+    check_battle(tx.battle.id if tx.battle else None, expected)
     battle = tx.require_gm("undo")
-    check_battle(battle.id, expected)
     event = tx.last_undoable()
     if expected is not None and expected[1] != event.seq:  # its battle: checked above
         raise NotTheLast(expected[1], event.seq)

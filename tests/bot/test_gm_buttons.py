@@ -67,6 +67,21 @@ async def test_buttons_under_an_ended_battles_result_say_so(battle_session):
                                           "ended, or another channel's)"), refused.content
 
 
+async def test_buttons_under_a_result_say_why_they_no_longer_act(battle_session):
+    await setup(battle_session)
+    first = await reply(battle_session, ONE_SP)
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    # Its result undone: not "the last event is not a roll".
+    [refused] = await press(battle_session, first, "🎲 Reroll", GM_USER)
+    assert refused.content.startswith("⚠️ Event #4 is no longer the last one"), refused.content
+    name = (await reply(battle_session, "/battle show")).embeds[0]["title"].removeprefix("⚔️ ")
+    await reply(battle_session, f'/battle end confirm:"{name}"', user_id=GM_USER)
+    # Its battle ended and no other begun: not "start a battle".
+    for label in ("↩️ Undo", "🎲 Reroll"):
+        [refused] = await press(battle_session, first, label, GM_USER)
+        assert refused.content.startswith("⚠️ Event #4 is of another battle"), refused.content
+
+
 async def test_the_buttons_work_after_a_restart(db):
     url = url_of(db)
     async with Database(url) as first, OfflineDiscord(create_bot(first)) as session:
