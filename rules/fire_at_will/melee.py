@@ -326,7 +326,8 @@ def _decided(
         out.effect(EffectKind.RETIRE, name, 6, detail=f"{MELEE_TEXT}: (*) exception")
         out.effect(EffectKind.SHAKEN, name, detail=f"{MELEE_TEXT}: (*) exception")
         out.effect(EffectKind.LOSE_SP, name, 2, detail=f"{MELEE_TEXT}: (*) exception")
-        headline, severity = f"{side} win by {margin}: {name} retires 6\", −2 SP", Severity.MAJOR
+        headline = f"{side} win by {margin}: {name} retires 6\", −2 SP, shaken"
+        severity = Severity.MAJOR
     elif margin >= 2:
         routed = True
         out.effect(EffectKind.ROUTED, name, detail=f"{MELEE_TEXT}: lost by 2 or more")

@@ -379,7 +379,7 @@ async def test_the_battle_setting_changes_how_a_melee_reads(battle_session):
     await gm(battle_session, '/unit add side:French name:D words:"inf morale=4" strength:4')
     melee = '/melee fire-at-will attackers:A defenders:"D: behind-obstacle" dice:"5 2"'
     default = await reply(battle_session, melee)
-    assert default.embeds[0]["title"] == "🩸 Attackers win by 3: D retires 6\", −2 SP"
+    assert default.embeds[0]["title"] == "🩸 Attackers win by 3: D retires 6\", −2 SP, shaken"
     await gm(battle_session, "/gm undo")
     await gm(battle_session, "/battle setting name:obstacle_reading value:attacker")
     attacker = await reply(battle_session, melee)

@@ -83,7 +83,7 @@ async def test_obstacle_rule_option_changes_the_reading(discord_session):
             'dice:"5 2"')
     default = await reply(discord_session, base)
     attacker = await reply(discord_session, base + " obstacle_rule:attacker")
-    assert default.embeds[0]["title"] == "🩸 Attackers win by 3: D retires 6\", −2 SP"
+    assert default.embeds[0]["title"] == "🩸 Attackers win by 3: D retires 6\", −2 SP, shaken"
     assert attacker.embeds[0]["title"] == "💥 Attackers win by 3: D routs, −2 SP"
 
 
