@@ -17,6 +17,7 @@ from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
+from rules.core.notation import possessive
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
 from rules.tricorne.checks import (
     can_take_ground,
@@ -557,9 +558,11 @@ def ask_take_ground(run: Run, attacker: Unit, vacated: Unit, prefix: str) -> boo
                else "artillery")
         run.out.step("Take ground", f"{attacker.name} may not take ground after {why}.")
         return False
+    # After a bonus melee, the question says so: it reads otherwise as the first one again.
+    after = f" again, into {possessive(vacated.name)} hex" if prefix == "bonus_" else ""
     question = Question(f"{prefix}take_ground",
-                        f"Will {attacker.name} take ground (advance into the vacated hex)?",
-                        (ADVANCE, STAY), unit=attacker.name, by="attacker")
+                        f"Will {attacker.name} take ground{after} (advance into the vacated "
+                        "hex)?", (ADVANCE, STAY), unit=attacker.name, by="attacker")
     if run.out.ask(question) is STAY:
         run.out.step("Take ground", f"{attacker.name} stays in its hex.")
         return False
