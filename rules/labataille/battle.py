@@ -106,8 +106,9 @@ CHARGE_MARKERS = {CHARGING: ChargeMarker.CHARGING.value, CHARGED: ChargeMarker.C
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
     described = [str(attributes.get("arm", "infantry"))]
-    if "morale" in attributes:
-        described.append(f"morale {attributes['morale']}")
+    # The values the procedures read, so that a player can check what the bot will use.
+    described += [f"{key} {attributes[key]}" for key in ("morale", "melee", "fire", "defence")
+                  if key in attributes]
     if attributes.get("formation"):
         described.append(str(attributes["formation"]))
     if attributes.get("nation"):

@@ -215,3 +215,11 @@ def test_each_side_of_the_order_is_named(sides):
 
     with pytest.raises(InvalidInput, match="Name each side"):
         order_sides(sides)
+
+
+def test_the_roster_shows_the_values_the_procedures_read():
+    from rules.labataille.battle import unit_words
+
+    assert unit_words({"arm": "infantry", "morale": 34, "melee": 12, "fire": 6,
+                       "defence": 9}).described == (
+        "infantry", "morale 34", "melee 12", "fire 6", "defence 9")
