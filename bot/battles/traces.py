@@ -35,7 +35,7 @@ PURGE_EVERY = 3600.0  # seconds between removals of traces past TRACES_KEPT
 _TRACES = Trace.__table__
 _EVENTS, _BATTLES = TABLES["events"], TABLES["battles"]
 _TRACE = select(_TRACES.c.data).where(_TRACES.c.id == bindparam("key"))
-_EVENT = (select(_EVENTS.c.resolution, _EVENTS.c.summary)
+_EVENT = (select(_EVENTS.c.resolution, _EVENTS.c.summary, _EVENTS.c.undone_by)
           .join(_BATTLES, _EVENTS.c.battle_id == _BATTLES.c.id)
           .where(_EVENTS.c.battle_id == bindparam("battle"), _EVENTS.c.seq == bindparam("seq"),
                  _BATTLES.c.channel_id == bindparam("channel")))
@@ -86,7 +86,9 @@ class TraceKeeper:
             return None
         data = dict(row.resolution)
         changes = data.pop("roster_changes", None)
-        return KeptTrace(data, f"event #{seq}", list(changes) if changes is not None else None)
+        # Steps of a result taken back say so: the roster no longer holds what they did.
+        said = f"event #{seq}" + (f", undone by #{row.undone_by}" if row.undone_by else "")
+        return KeptTrace(data, said, list(changes) if changes is not None else None)
 
     async def _writing(self) -> None:
         while True:

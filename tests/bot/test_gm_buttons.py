@@ -162,3 +162,12 @@ async def test_buttons_are_sent_as_their_items_would_be_and_nothing_is_kept(batt
     store = battle_session.client._connection._view_store
     await reply(battle_session, ONE_SP)
     assert store._views == {} and store._synced_message_views == {}
+
+
+async def test_the_steps_of_an_undone_result_say_it_was_undone(battle_session):
+    await setup(battle_session)
+    first = await reply(battle_session, ONE_SP)
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    [steps] = await press(battle_session, first, "📜 Steps", PLAYER)
+    assert steps.ephemeral
+    assert "event #4, undone by #5" in steps.embeds[-1]["footer"]["text"], steps.embeds[-1]
