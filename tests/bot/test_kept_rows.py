@@ -68,8 +68,7 @@ async def test_the_kept_rows_hold_a_melee_an_undo_brings_back(battle_session):
                  "/gm undo"):  # and it goes on again
         await reply(session, line, user_id=GM_USER)
         await assert_kept_is_stored(session)
-    # The next move sees the melee: "Units continuing a previous melee cannot shoot".
-    refused = await reply(session, '/fire le-baton shooter:"28e Ligne" target:Buffs '
-                          'dice:"6 6 6"', user_id=GM_USER)
-    assert refused.ephemeral and "continuing a previous melee" in refused.content, \
-        refused.content
+    # The next move sees the melee: a unit in none could not test for losing one.
+    tested = await reply(session, '/morale le-baton unit:"28e Ligne" phase:7 dice:1',
+                         user_id=GM_USER)
+    assert not tested.ephemeral, tested.content
