@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from bot.battles.decisions import Pending, awaited, since
@@ -71,10 +71,13 @@ def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP
     return line
 
 
-def general_line(general: General) -> str:
+def general_line(general: General, out: Collection[str] = ()) -> str:
+    """``**Wolfe** (British) · with 2nd Foot``; ``out``: the name keys of units out of the
+    battle, beside which a general is said to have been."""
     parts = [f"**{escape(general.name)}** ({escape(general.side)})"]
     if general.unit_name:
-        parts.append(f"with {escape(general.unit_name)}")
+        gone = " (out of the battle)" if name_key(general.unit_name) in out else ""
+        parts.append(f"with {escape(general.unit_name)}{gone}")
     if general.value is not None:
         parts.append(f"value {general.value:+d}")
     if general.wounds:
@@ -96,7 +99,8 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
         for side, members in sides.items()
     ]
     if generals:
-        fields.append(FieldSpec("Generals", "\n".join(general_line(g) for g in generals)))
+        out = {name_key(u.name) for u in units if u.status == "gone"}
+        fields.append(FieldSpec("Generals", "\n".join(general_line(g, out) for g in generals)))
     return fields or [FieldSpec("Roster", "No units yet: add them with `/unit add`.")]
 
 

@@ -478,3 +478,11 @@ async def test_the_roster_shows_whose_command_a_unit_is_in(battle_session):
         "**2nd Foot** · 4 SP · infantry, regular, morale 4 · with Wolfe",
         "**Rangers** · 3 SP · infantry, open order, morale 3 · under Wolfe",
         "**Wolfe** (British) · with 2nd Foot"], lines
+
+
+async def test_a_general_with_a_unit_out_of_the_battle_is_said_to_be(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, '/gm set unit:"2nd Foot" field:status value:gone')
+    shown = await reply(battle_session, "/battle show", user_id=GM_USER)
+    generals = next(f["value"] for f in shown.embeds[0]["fields"] if f["name"] == "Generals")
+    assert generals == "**Wolfe** (British) · with 2nd Foot (out of the battle)", generals
