@@ -100,6 +100,11 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
     charged = unit.charge_marker and not unit.held
     if phase in (4, 9) and unit.is_cavalry and (situation.charging or charged):
         raise NotAllowed(f"{unit.name} is charging cavalry: charging cavalry do not test.")
+    if phase in (4, 9) and situation.charging and unit.in_melee:
+        # Its charge has closed: the closing check was rolled with it (`/charge`).
+        raise NotAllowed(f"{unit.name} is in melee already: its charge has closed.",
+                         hint="A charge's closing check is rolled with `/charge`; a GM "
+                              "takes a charge back with `/gm undo`.")
     if phase in (5, 10):
         if not unit.is_infantry:
             raise NotAllowed(f"{unit.name} is {unit.arm.value}: only infantry test to stand.")

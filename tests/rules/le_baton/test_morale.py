@@ -230,6 +230,14 @@ def test_cavalry_with_this_turns_charge_marker_do_not_test(phase, unit):
     assert check(replace(unit, held=True), phase, 1).procedure == "morale"
 
 
+@pytest.mark.parametrize(("phase", "unit"), [(4, ligne(in_melee=True)),
+                                             (9, foot(in_melee=True))])
+def test_a_unit_in_melee_has_closed_its_charge(phase, unit):
+    with pytest.raises(NotAllowed, match=f"{unit.name} is in melee already: its charge has "
+                                         "closed."):
+        check(unit, phase, 1, charging=True)
+
+
 @pytest.mark.parametrize("phase", [1, 3, 6, 8, 11, 14])
 def test_phases_without_a_check_are_refused(phase):
     with pytest.raises(NotAllowed) as error:
