@@ -64,7 +64,8 @@ def fire(stack: Stack, target: Stack, doubled: bool, dice: DiceSource, *,
     strength = stack.fire * (2 if doubled else 1)
     shift = CANISTER_SHIFT if canister else 0
     column = fire_column(strength, target.defence, shift)
-    odds = f"{strength} against {target.defence}"
+    # Canister is said on the roll line: the column is not the odds' own.
+    odds = f"{strength} against {target.defence}" + (", canister" if canister else "")
     words = [f"fire {stack.fire}" + (" × 2 (passed its morale check)" if doubled else "")
              + f" against defence {target.defence}"]
     if column is None:

@@ -119,7 +119,7 @@ def test_fire_below_the_chart_reads_its_lowest_column_by_default_and_says_why():
             in shot.roll.notes)
     canister = fire(stack("Guns", fire=2), stack("D", defence=9), False,
                     ScriptedSource.from_text("62"), canister=True)
-    assert (canister.casualties, canister.roll.target) == (1, "1:2 column (2 against 9)")
+    assert (canister.casualties, canister.roll.target) == (1, "1:2 column (2 against 9, canister)")
 
 
 def test_fire_below_the_chart_has_no_effect_when_the_battle_reads_it_so():
