@@ -503,6 +503,7 @@ def huzzah(run: Run) -> None:
                  "the rest of this mêlée; the column shifts are now right shifts.")
     if not survivors:
         run.out.step("5. British Huzzah", "No former attacker is left to fight.")
+        run.phrases.append("no former attacker is left to fight")
         run.attackers = []
 
 

@@ -401,3 +401,9 @@ def test_after_a_huzzah_on_some_every_former_attacker_standing_defends():
     # A, not targeted, still stands and defends against 52nd with B.
     assert step(only_b, "6. Mêlée odds").outcome.startswith(
         "The 1:2 column: 52nd 10 = 10 against A 20 + B 5 = 25")
+
+
+def test_a_huzzah_that_routs_every_target_says_no_attacker_is_left():
+    result = assault([A], [BRITISH], "33 45 1 11", "huzzah", pack=pack())
+    assert result.headline == "A routs; 52nd Huzzah; no former attacker is left to fight", \
+        result.headline
