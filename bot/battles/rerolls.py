@@ -178,7 +178,10 @@ def not_listed(listing: Enumeration) -> BattleError:
                            "this roll has too many to list them all.",
                            hint="Pick one from the list, or queue dice with `/gm dice` and "
                            "use `/gm reroll`.")
-    example = f" (`{listing.units[0]}`, say)" if listing.units else ""
+    # A unit the results name, not merely the roster's first.
+    named = next((unit for unit in listing.units
+                  if any(unit in outcome.label for outcome in listing.outcomes)), None)
+    example = f" (`{named}`, say)" if named else ""
     return BattleError("That is not a result the rules allow here.",
                        hint=f"Type a word of the one you want in the `result` option{example} "
                             "and pick it from what the option offers, or use `/gm override` "

@@ -165,3 +165,12 @@ def test_a_gm_overrides_with_the_chart_result_he_reads():
     assert typed_result(found, "dr2") == found.outcomes[2].key
     with pytest.raises(BattleError, match="`DR1` fits 2 results"):
         typed_result(found, "DR1")
+
+
+def test_an_override_not_found_names_a_unit_of_this_fight_as_an_example():
+    from bot.battles.rerolls import not_listed
+    from rules.core.outcomes import Enumeration, Outcome
+
+    found = Enumeration((Outcome("52nd routs; 1/45e advances 2 hexes", ()),),
+                        units=("1/31e Léger", "1/45e", "52nd"))
+    assert "(`1/45e`, say)" in not_listed(found).hint
