@@ -512,8 +512,11 @@ class ScriptedSource:
                      for face in self._faces[self._used:self._used + count])
         self._used += len(mine)
         missing = count - len(mine)
-        if not missing or self._fallback is None:
+        if not missing:
             return mine
+        if self._fallback is None:  # a queue with nothing behind it ran out mid-roll
+            raise NotEnoughDice(f"Not enough dice: {label} needs {kind.describe()}.",
+                                hint=self._needed_hint())
         if isinstance(self._fallback, ScriptedSource):
             rest = self._fallback._take(kind, label, missing)
         else:

@@ -488,9 +488,9 @@ def huzzah(run: Run) -> None:
                      "original attackers.")
         return
     run.phrases.append(f"{_names(british)} Huzzah")  # only one that turns the tables is said
-    # "Now become the attacker for the remainder of this Mêlée": every former attacker
-    # still standing defends, targeted or not.
-    survivors = [s.name for s in standing if s.name not in run.gone]
+    # "Now become the attacker for the remainder of this Mêlée", against the stacks their
+    # Huzzah assaulted: those in their front. The others take no further part.
+    survivors = [s.name for s in targets if s.name not in run.gone]
     run.attackers, run.defenders = [s.name for s in british], survivors
     run.right_shifts = True
     # The roll is the new attacker's: the casualties its fire inflicted now add (the former

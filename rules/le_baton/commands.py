@@ -7,7 +7,6 @@ figures=12``); in a battle they are roster names, followed by the fight's situat
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from rules.core.defaults import asking
@@ -127,10 +126,6 @@ def _target(given: Any, kind: Any, roster: Roster | None, table: type) -> Target
 
 def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     shooter, _ = unit_from(o.get("shooter"), "shooter", roster)
-    if roster is not None and shooter.in_melee and not shooter.fought:
-        # Contacted this turn by a charge entered first, not "continuing a previous melee":
-        # it shoots at the charger (the Charging Cavalry row) as if the fire came first.
-        shooter = replace(shooter, in_melee=False)
     target = _target(o.get("target"), o.get("target_type"), roster, FireTarget)
     distance = _number(DISTANCE, o.get("distance"))
     return lambda dice: resolve_fire(shooter, target, dice, distance=distance)
@@ -217,10 +212,6 @@ def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:
                          "test with `lookup:true`.")
     found = melee_loser(roster, name)
     if found is None:
-        if roster.unit(name).attr("fought"):  # a round fought, and nobody lost it
-            raise NotAllowed(f"{name}'s last melee round was a tie: nobody tests in phase "
-                             f"{phase}.", hint="Tied infantry fight on; tied cavalry roll "
-                             "for recall in phase 13.")
         return
     if name_key(found[0]) == name_key(name):
         return

@@ -259,3 +259,9 @@ def test_typed_dice_then_the_queue_then_fresh_dice_none_spent_unseen():
     assert queue.consumed == 2
     assert len(typed.roll(D6Pool(2, 4), "bonus")) == 2
     assert (queue.consumed, typed.fresh) == (2, 4)
+
+
+def test_a_queue_with_nothing_behind_it_that_runs_out_mid_roll_says_so():
+    typed = ScriptedSource([4], fallback=ScriptedSource([5]))
+    with pytest.raises(NotEnoughDice, match="melee needs"):
+        typed.roll(D6Pool(3, 4), "melee")

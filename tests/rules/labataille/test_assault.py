@@ -395,12 +395,12 @@ def test_no_exploitation_for_the_british_who_turned_the_tables():
     assert titles(result)[-2:] == ["8. Advance after Mêlée", "9. Assault Impetus"]
 
 
-def test_after_a_huzzah_on_some_every_former_attacker_standing_defends():
+def test_after_a_huzzah_on_some_the_british_attack_the_stacks_in_their_front():
     two = [A, stack("B", melee=5)]
     only_b = assault(two, [BRITISH], "45 45 45 1 11 41", "huzzah=only B", pack=pack())
-    # A, not targeted, still stands and defends against 52nd with B.
+    # A, not in 52nd's front, takes no further part: 52nd attacks B alone.
     assert step(only_b, "6. Mêlée odds").outcome.startswith(
-        "The 1:2 column: 52nd 10 = 10 against A 20 + B 5 = 25")
+        "The 2:1 column: 52nd 10 = 10 against B 5 = 5"), step(only_b, "6. Mêlée odds").outcome
 
 
 def test_a_huzzah_that_routs_every_target_says_no_attacker_is_left():

@@ -355,16 +355,6 @@ def test_in_a_battle_the_melee_names_the_opponent_a_losing_unit_leaves_its_choic
         play("morale", {"unit": "45e Ligne", "phase": 7}, "6", ROSTER)
 
 
-def test_after_a_tied_round_nobody_tests_for_losing():
-    tied = replace(ROSTER, engagements=(Engagement("melee", (("45e Ligne",), ("Guards",))),),
-                   units=tuple(u.with_attr("fought", True) if u.name in ("45e Ligne", "Guards")
-                               else u for u in ROSTER.units))
-    for unit in ("45e Ligne", "Guards"):
-        with pytest.raises(NotAllowed, match=f"{unit}'s last melee round was a tie: nobody "
-                                             "tests in phase 12."):
-            play("morale", {"unit": unit, "phase": 12}, "6", tied)
-
-
 def test_the_opponent_is_a_name_not_a_unit_with_words():
     with pytest.raises(InvalidInput, match="`opponent` is the unit's name only") as refused:
         play("morale", {"unit": "A: french inf veteran column", "phase": 7,
@@ -380,14 +370,3 @@ def test_a_quick_lookups_target_is_a_name(target, refusal):
     with pytest.raises(InvalidInput, match=refusal):
         play("fire", {"shooter": "52nd: british inf figures=8", "target": target,
                       "target_type": "column"}, "1 1 1 1")
-
-
-def test_a_unit_charged_this_turn_shoots_one_continuing_a_melee_does_not():
-    melee = (Engagement("melee", (("45e Ligne",), ("Guards",))),)
-    contacted = replace(ROSTER, engagements=melee)
-    result = play("fire", {"shooter": "Guards", "target": "45e Ligne"}, "1", contacted)
-    assert result.procedure == "fire"
-    fought = replace(contacted, units=tuple(u.with_attr("fought", True) if u.name == "Guards"
-                                            else u for u in ROSTER.units))
-    with pytest.raises(NotAllowed, match="Guards is continuing a previous melee"):
-        play("fire", {"shooter": "Guards", "target": "45e Ligne"}, "1", fought)
