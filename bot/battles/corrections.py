@@ -11,11 +11,11 @@ from bot.battles.store import BattleTx, roster_general, roster_unit
 from bot.battles.validate import (
     battle_side,
     check_commander,
+    check_counts_wounds,
     check_general_command,
     check_new_name,
     check_unit_command,
     check_unit_side,
-    check_wounds,
     general_value_bounds,
     no_strength_left,
     out_of_strength,
@@ -163,10 +163,9 @@ def _check_unit(tx: BattleTx, row: Any, *, strength_set: bool = False) -> None:
     """The unit as the GM leaves it, checked as `/unit add` checks a new one. A unit out of
     the battle keeps the strength it left with (a destroyed stack, no increments): that is
     checked when it is set, and when the unit comes back."""
-    # None left, out of the battle (a destroyed stack): nothing to check, whatever the rule
-    # set's least; it comes back only with some (``check_has_strength``).
-    counted = (strength_set or row.status != GONE) and not (row.status == GONE
-                                                            and row.strength == 0)
+    # Out of the battle with none left (a destroyed stack): nothing to check, whatever the
+    # rule set's least; it comes back only with some (``check_has_strength``).
+    counted = row.status != GONE or (strength_set and row.strength != 0)
     row.attributes = tx.rules.check_unit(row.name, row.attributes,
                                          row.strength if counted else None, row.name)
 
@@ -203,8 +202,7 @@ def set_general_field(tx: BattleTx, general: str, field: str,
     tx.touch(row)
     if field == "wounds":
         # As many as the rule set lets a general carry, as `/general add` takes.
-        if tx.rules.max_wounds == 0:
-            check_wounds(1, tx.rules)  # refused: this rule set counts none
+        check_counts_wounds(tx.rules)
         row.wounds = parse_int(value, "wounds", (0, tx.rules.max_wounds)) or 0
     elif field == "value":
         # As `/general add` takes it: within the rule set's bounds, `none` to clear.

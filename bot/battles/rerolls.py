@@ -37,10 +37,13 @@ MOVE_EVENTS = 50
 ListingKey = tuple[int, int]  # (battle id, seq of the move's last event)
 
 
-def last_move(tx: BattleTx) -> list[Row]:
+def last_move(tx: BattleTx, expected: ListingKey | None = None) -> list[Row]:
     """The events of the last roll, oldest first: the command's, then those of the answers
-    given on its way (and a question still waiting, if any)."""
+    given on its way (and a question still waiting, if any). With ``expected`` (a button
+    under a result, of this battle), only while that result's event is still the last."""
     last = tx.last_undoable(skipping=BESIDE_THE_ROSTER, what="reroll or override")
+    if expected is not None and last.seq != expected[1]:
+        raise NotTheLast(expected[1], last.seq)
     if last.kind not in RESOLUTION_KINDS or not last.request:
         raise BattleError(
             f"The last event (#{last.seq}, {last.kind.replace('_', ' ')}) is not a roll.",
@@ -91,14 +94,6 @@ def taken_back_by(tx: BattleTx, replacing: Row) -> list[Row]:
     return found
 
 
-def check_last(tx: BattleTx, events: list[Row], expected: ListingKey | None) -> None:
-    """With ``expected`` (a button under a result), only while that is still the last roll."""
-    battle_id = tx.require_battle().id
-    seq = events[-1].seq
-    if expected is not None and expected != (battle_id, seq):
-        raise NotTheLast(expected[1], seq if expected[0] == battle_id else None)
-
-
 def job_before(tx: BattleTx, events: list[Row]) -> OutcomeJob:
     """The move's command on the roster as it was before it: what a worker re-runs."""
     for event in reversed(events):
@@ -114,12 +109,7 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     """Undo the last roll, its answers with it, and play its command again on fresh dice."""
     check_battle(tx.battle.id if tx.battle else None, expected)
     tx.require_gm("reroll")
-    if expected is not None:  # a button: its result must still be the last event
-        last = tx.last_undoable(skipping=BESIDE_THE_ROSTER, what="reroll")
-        if last.seq != expected[1]:
-            raise NotTheLast(expected[1], last.seq)
-    events = last_move(tx)
-    check_last(tx, events, expected)
+    events = last_move(tx, expected)
     take_back(tx, events, TO_REROLL)
     procedure, options = events[0].request["procedure"], move_options(events)
     prefix = f"Reroll of {numbers(events)}: "

@@ -230,13 +230,18 @@ def check_general_value(tx: BattleTx, value: int | None) -> None:
                            hint=f"Use {low} to {high}.")
 
 
+def check_counts_wounds(rules: BattleRules) -> None:
+    """Refused where the battle's rule set counts no wounds on generals."""
+    if rules.max_wounds == 0:
+        raise InvalidInput("This rule set counts no wounds on generals.",
+                           hint="Leave `wounds` out.")
+
+
 def check_wounds(wounds: int, rules: BattleRules) -> None:
     """A general's light wounds, as many as the battle's rule set lets him carry."""
     if wounds <= rules.max_wounds:
         return
-    if rules.max_wounds == 0:
-        raise InvalidInput("This rule set counts no wounds on generals.",
-                           hint="Leave `wounds` out.")
+    check_counts_wounds(rules)
     raise InvalidInput(f"A general carries at most {rules.max_wounds} light "
                        f"{'wound' if rules.max_wounds == 1 else 'wounds'} and stays in play.",
                        hint=f"Use 0 to {rules.max_wounds}; a GM marks him out of play with "
