@@ -118,9 +118,9 @@ def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,
     Typed-in dice come first and must fit exactly when the procedure runs at once. When it
     is played on after an answer (``replay`` given), they were typed before the question,
     so the path the answer took may need more (the GM's ``queue``, then rolled) or fewer
-    (named in the note). Without
-    typed dice: the dice rolled before the question (``replay``, counted in ``before``), then
-    the GM's ``queue``, then fresh ones. A question on the way raises ``Paused``.
+    (named in the note). Without typed dice: the dice rolled before the question
+    (``replay``, counted in ``before``), then the GM's ``queue``, then fresh ones. A
+    question on the way raises ``Paused``.
     """
     if typed and typed.strip():
         typed = typed.strip()

@@ -487,7 +487,7 @@ class ScriptedSource:
         remaining = len(self._faces) - used
         if remaining < need:
             if self._fallback is not None:
-                return self._queued_then_fallback(kind, label)
+                return self._take(kind, label, need)
             raise NotEnoughDice(
                 f"Not enough dice: {label} needs {kind.describe()} "
                 f"but only {remaining} of your {len(self._faces)} dice "
@@ -499,15 +499,11 @@ class ScriptedSource:
             return (_check_face(kind, self._faces[used], label),)
         return tuple(_check_face(kind, face, label) for face in self._faces[used:used + need])
 
-    def _queued_then_fallback(self, kind: RollKind, label: str) -> Faces:
-        """The faces still queued, then the fallback's for the rest of the roll (a GM who
-        queued one die for a two-dice roll fixed the first die only)."""
-        return self._take(kind, label, kind.dice_count)
-
     def _take(self, kind: RollKind, label: str, count: int) -> Faces:
-        """``count`` faces of a ``kind`` roll: those still scripted, then the fallback's. A
-        scripted fallback (the GM's queue behind typed dice) gives only the faces missing,
-        so none of its own is spent unseen."""
+        """``count`` faces of a ``kind`` roll: those still scripted, then the fallback's (a
+        GM who queued one die for a two-dice roll fixed the first die only). A scripted
+        fallback (the GM's queue behind typed dice) gives only the faces missing, so none of
+        its own is spent unseen."""
         mine = tuple(_check_face(kind, face, label)
                      for face in self._faces[self._used:self._used + count])
         self._used += len(mine)

@@ -211,9 +211,7 @@ def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:
                          f"tests in phase {phase}.", hint="A melee played outside the battle: "
                          "test with `lookup:true`.")
     found = melee_loser(roster, name)
-    if found is None:
-        return
-    if name_key(found[0]) == name_key(name):
+    if found is None or name_key(found[0]) == name_key(name):
         return
     loser, test = found
     raise NotAllowed(f"{name} won its melee with {loser}: only the loser tests morale in "
