@@ -22,7 +22,7 @@ from dataclasses import replace
 import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
-from bot.render.text import default_names, defaults_note, escape
+from bot.render.text import default_names, defaults_note, escape, listed
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import plural
@@ -170,17 +170,32 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
             continue
         if not (heads and said_in(heads, effect.unit, text.lstrip(":").strip(), units)):
             by_unit[effect.unit].append(text)
-    if said is not None:
-        _drop_mutual(by_unit)
-        for parts in by_unit.values():
-            parts[:] = _alike(parts)
-    return [_unit_line(unit, parts) for unit, parts in by_unit.items() if parts]
+    if said is None:
+        return [_unit_line((unit,), parts) for unit, parts in by_unit.items() if parts]
+    _drop_mutual(by_unit)
+    for parts in by_unit.values():
+        parts[:] = _alike(parts)
+    return [_unit_line(units, parts) for units, parts in together(by_unit)]
 
 
-def _unit_line(unit: str, parts: Sequence[str]) -> str:
+def together(by_unit: dict[str, list[str]]) -> list[tuple[tuple[str, ...], list[str]]]:
+    """Units on which the same things fall, said together: three battalions that advance
+    alike are one line, not three. A unit with nothing is left out."""
+    groups: dict[tuple[str | None, ...], tuple[list[str], list[str]]] = {}
+    for unit, parts in by_unit.items():
+        if parts:
+            # Words after a colon ("Montcalm: units of his command …") are his alone.
+            key = (None, unit) if parts[0].startswith(":") else tuple(parts)
+            groups.setdefault(key, ([], parts))[0].append(unit)
+    return [(tuple(units), parts) for units, parts in groups.values()]
+
+
+def _unit_line(units: Sequence[str], parts: Sequence[str]) -> str:
     first, *rest = parts
     said = ", ".join([first, *(part.lstrip(":").strip() for part in rest)])
-    return f"**{escape(unit)}**{'' if said.startswith(':') else ' '}{escape(said)}"
+    if len(units) > 1:
+        return f"{listed([f'**{escape(unit)}**' for unit in units])}: each {escape(said)}"
+    return f"**{escape(units[0])}**{'' if said.startswith(':') else ' '}{escape(said)}"
 
 
 _COUNTED = re.compile(r"\d+ (\w{1,3})\w*")  # a number and its word, cut to its stem

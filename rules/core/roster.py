@@ -358,19 +358,29 @@ def describe_changes(changes: Iterable[Change], wording: Wording | str = "SP") -
     groups: dict[tuple[str, str], list[Change]] = {}
     for change in changes:
         groups.setdefault((change.kind, change.who), []).append(change)
-    lines = []
+    lines: list[tuple[list[str], list[str]]] = []  # who, and what is said of them
+    # Units that change alike are said together: "1/45e and 2/45e: each is now disordered".
+    alike: dict[tuple[str, ...], list[str]] = {}
     for (kind, who), group in groups.items():
         if kind == "engagement":  # "Melee: 45e Ligne against 2nd Foot begins"
             for c in group:
                 words = engagement_words(c.field, wording.engagements)
-                lines.append(f"{who} {words.begins if c.after else words.ends}")
+                lines.append(([who], [words.begins if c.after else words.ends]))
             continue
         said = _general_phrases(group) if kind == "general" else _unit_phrases(
             group, wording)
         said = [s for s in said if s]
-        if said:
-            lines.append(f"{who} {_join(said)}")
-    return lines
+        if not said:
+            continue
+        if kind == "unit" and tuple(said) in alike:
+            alike[tuple(said)].append(who)
+            continue
+        whom = [who]
+        if kind == "unit":
+            alike[tuple(said)] = whom
+        lines.append((whom, said))
+    return [f"{whom[0]} {_join(said)}" if len(whom) == 1 else
+            f"{_join(whom)}: each {_join(said)}" for whom, said in lines]
 
 
 def _join(parts: list[str]) -> str:

@@ -439,7 +439,8 @@ def test_a_reaction_charge_and_a_charge_into_a_square_that_forms(tmp_path):
             "now exhausted and is now disordered") in out
     assert "• Exhausted: 1er Carabiniers, Lancers: clear the marker when your rules let them" \
         in out
-    assert "• 1er Carabiniers has its Charge marker removed" in out
+    assert ("• 2e Cuirassiers, 1er Carabiniers and Lancers: each has its Charge marker "
+            "removed") in out  # one line for the three
     assert "resolve each charge's mêlée" not in out.split("/battle next")[-1]
 
 

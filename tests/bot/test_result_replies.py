@@ -458,3 +458,36 @@ async def test_words_that_read_like_a_slip_are_said_under_the_rolls(discord_sess
         "🔎 Check: Light Dragoons is charging and marked flank, which in a melee means "
         "attacked in its flank.")
     reads_on_a_phone(result)
+
+
+def test_units_on_which_the_same_things_fall_share_one_line():
+    from bot.render.resolution import effect_lines
+    from rules.core.records import Resolution, Severity
+
+    effects = (*(Effect(EffectKind.MOVED, unit, 2, measure="hexes", direction="back")
+                 for unit in ("A", "B", "C")),
+               Effect(EffectKind.MOVED, "D", 3, measure="hexes", direction="back"))
+    result = Resolution("tricorne", "melee", "A wins", Severity.MINOR, (), effects)
+    assert effect_lines(result, said=[]) == [
+        "**A**, **B** and **C**: each moves 2 hexes back", "**D** moves 3 hexes back"]
+    # The Steps keep a line per unit.
+    assert effect_lines(result) == ["**A** moves 2 hexes back", "**B** moves 2 hexes back",
+                                    "**C** moves 2 hexes back", "**D** moves 3 hexes back"]
+
+
+async def test_a_stack_assault_says_what_falls_alike_on_its_battalions_once(discord_session):
+    units = [f'/unit add side:French name:"{n}/45e" words:"infantry morale=34 melee=12 fire=6 '
+             'defence=9" strength:6' for n in (1, 2, 3)]
+    units += [f'/unit add side:British name:"{n}" words:"infantry morale=41 melee=8 fire=5 '
+              'defence=9" strength:5' for n in ("52nd", "71st", "95th")]
+    await played(discord_session, "/battle start ruleset:labataille name:Talavera", *units)
+    result = await reply(discord_session, '/assault labataille attackers:"1/45e; 2/45e; 3/45e" '
+                         'defenders:"52nd; 71st; 95th" dice:"61 45 45 65 36 62 5 42 24 31 12 51 '
+                         '34 26" choices:"chart_result=DR2"', user_id=GM_USER)
+    lines = result.embeds[0]["description"].splitlines()
+    assert lines[:3] == [
+        "**1/45e**, **2/45e** and **3/45e**: each advances 3 hexes (the target hex + 2 impetus)",
+        "📋 1/45e, 2/45e and 3/45e: each is now disordered",
+        "📋 52nd, 71st and 95th: each is now routed",
+    ]
+    assert not repeated_effects(result)

@@ -151,3 +151,22 @@ def test_a_kind_of_engagement_may_have_its_own_words():
                                     "active")], Wording(engagements=starts)) == [
         "Vigil: Hussars against 2nd Foot starts"]
     assert vigil.label == "Vigil: Hussars against 2nd Foot"
+
+
+def test_units_that_change_alike_are_one_sentence():
+    changes = [unit(name, "state", "good", "disordered") for name in ("1/45e", "2/45e")]
+    changes += [unit("3/45e", "state", "good", "routed"), unit("Lancers", "charge", True, None),
+                unit("Hussars", "charge", True, None)]
+    assert describe_changes(changes, RULESETS["labataille"].battle.wording) == [
+        "1/45e and 2/45e: each is now disordered",
+        "3/45e is now routed",
+        "Lancers and Hussars: each has its Charge marker removed",
+    ]
+    # Three, and a general of the same words stays his own line.
+    lost = [unit(name, "strength", 4, 3) for name in ("A", "B", "C")]
+    assert describe_changes(lost) == ["A, B and C: each loses 1 SP (now 3)"]
+    assert describe_changes([unit("A", "strength", 4, 3), unit("B", "strength", 3, 2)]) == [
+        "A loses 1 SP (now 3)", "B loses 1 SP (now 2)"]
+    killed = [Change(name, "general", "status", "active", "killed")
+              for name in ("Montcalm", "Wolfe")]
+    assert describe_changes(killed) == ["Montcalm is killed", "Wolfe is killed"]
