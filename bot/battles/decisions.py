@@ -147,7 +147,7 @@ class Waiting(BattleError):
         whose = "your answer" if asker == pending.answerer else \
             f"an answer from {awaited(pending)}"
         super().__init__(
-            f"This battle is waiting for {whose}{since(pending)}: "
+            f"This battle is waiting for {whose}{asked_ago(pending)}: "
             f"“{pending.question.text}” (event #{pending.seq}).",
             hint="Answer it with its buttons or `/answer`; a GM may answer for an absent "
             "player, or take the question back with `/gm undo`.")
@@ -168,12 +168,13 @@ def awaited(pending: Pending, shown: Callable[[str], str] = str) -> str:
     return f"{whose} (<@{pending.answerer}>)"
 
 
-def since(pending: Pending) -> str:
-    """`` since <t:…:R>``: when the question was asked, as Discord shows a time to each
-    reader ("3 days ago"); empty for a question kept before the time was."""
+def asked_ago(pending: Pending) -> str:
+    """``, asked <t:…:R>``: when the question was asked, as Discord shows a time to each
+    reader ("asked 3 days ago": after "since", it would read "since 3 days ago"); empty for
+    a question kept before the time was."""
     if not pending.asked_at:
         return ""
-    return f" since <t:{int(datetime.fromisoformat(pending.asked_at).timestamp())}:R>"
+    return f", asked <t:{int(datetime.fromisoformat(pending.asked_at).timestamp())}:R>"
 
 
 def pending_of(battle: Any) -> Pending | None:

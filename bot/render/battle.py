@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from bot.battles.decisions import Pending, awaited, since
+from bot.battles.decisions import Pending, asked_ago, awaited
 from bot.battles.views import (
     BattleRecord,
     BattleView,
@@ -128,14 +128,15 @@ def standing_field(rules: BattleRules | None, roster: Roster) -> list[FieldSpec]
 
 
 def pending_line(data: Mapping[str, Any] | None) -> str:
-    """``❓ Waiting since …: “Will Black Watch take ground?” (#9): Black Watch's player
-    (@Ann) or a GM``: the question a battle waits on, whose it is and since when. The
+    """``❓ Waiting for an answer to “Will Black Watch take ground?” (#9, asked …): Black
+    Watch's player (@Ann) or a GM``: the question a battle waits on, since when, and whose
+    it is. The
     player is named, not pinged (``/battle show`` allows no mention)."""
     if not data:
         return ""
     pending = Pending.from_dict(data)
-    return (f"❓ Waiting{since(pending)} for an answer to “{escape(pending.question.text)}” "
-            f"(#{pending.seq}): {awaited(pending, escape)} or a GM")
+    return (f"❓ Waiting for an answer to “{escape(pending.question.text)}” "
+            f"(#{pending.seq}{asked_ago(pending)}): {awaited(pending, escape)} or a GM")
 
 
 def battle_messages(view: BattleView):

@@ -104,15 +104,21 @@ CHARGE_MARKERS = {CHARGING: ChargeMarker.CHARGING.value, CHARGED: ChargeMarker.C
                   "charging": ChargeMarker.CHARGING.value, "charged": ChargeMarker.CHARGED.value}
 
 
+def _number(value: Any) -> Any:
+    """A strength as the counters print it: ``12``, not ``12.0`` (a melee strength may be
+    halved: ``7.5``)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
     described = [str(attributes.get("arm", "infantry"))]
     # The values the procedures read, so that a player can check what the bot will use.
-    described += [f"{key} {attributes[key]}" for key in ("morale", "melee", "fire", "defence")
-                  if key in attributes]
+    described += [f"{key} {_number(attributes[key])}"
+                  for key in ("morale", "melee", "fire", "defence") if key in attributes]
     if attributes.get("formation"):
         described.append(str(attributes["formation"]))
     if attributes.get("nation"):
-        described.append(str(attributes["nation"]))
+        described.append(str(attributes["nation"]).capitalize())  # as a side is named
     markers = []
     state = attributes.get("state")
     if state and state != Order.GOOD.value:

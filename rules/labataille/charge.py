@@ -262,7 +262,8 @@ def threshold_of(stack: Stack, pack: ChartPack | None) -> tuple[int, str]:
     if table is not None and nation in table.values:
         return int(table.values[nation]), table.provenance
     if nation in RECALL_THRESHOLDS:
-        lacking = f"; the chart pack has none for {nation}" if table is not None else ""
+        lacking = f"; the chart pack has none for {nation.capitalize()}" \
+            if table is not None else ""
         return RECALL_THRESHOLDS[nation], RECALL_SOURCE + lacking
     raise InvalidInput(f"{stack.name}: no Recall threshold for "
                        f"{stack.nation or 'a stack without a nation'}.",

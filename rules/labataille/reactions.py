@@ -78,7 +78,7 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
     faces = dice.roll(D66(), f"{infantry.name} square")
     total = d66_add(d66_value(faces), sum(m.value for m in modifiers))  # type: ignore[arg-type]
     roll = Roll(f"{infantry.name} square", "d66", faces, modifiers=tuple(modifiers),
-                total=total, target=f"{infantry.nation or 'any nation'}, from "
+                total=total, target=f"{infantry.nation.capitalize() or 'any nation'}, from "
                                     f"{infantry.formation.value}, {hexes(distance)}",
                 readings=plain_readings(faces))
     carre = pack.carre if pack is not None else None
@@ -90,9 +90,9 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
                  replace(roll, result=found, notes=(source,)))
     else:
         why = f"; {carre.missing(infantry.nation, formation, distance)}" if carre else ""
+        nation = infantry.nation.capitalize() or "its nation"
         out.step("2. Form Square", f"Read row {total} of the Square (Carré) Realization chart "
-                 f"({infantry.nation or 'its nation'}, from {formation}, {hexes(distance)}"
-                 f"{why}).", roll)
+                 f"({nation}, from {formation}, {hexes(distance)}{why}).", roll)
         found = out.ask(Question("carre_result", f"Read the Square (Carré) Realization chart: "
                                  f"{hexes(distance)}, row {total}. What does it say?",
                                  CARRE_ANSWERS, by="defender", unit=infantry.name,

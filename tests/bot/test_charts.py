@@ -274,7 +274,7 @@ def test_the_documented_prusse_1806_square_runs_in_the_console(tmp_path):
     assert "📊 Chart pack attached: labataille-prusse-1806-carre.json" in out
     assert "Premier, not the revised chart" in out
     assert "Square (Carré) Realization: french (column, line)" in out
-    assert ("1/17e Ligne square 🎲 23 −6 Square chart modifiers (given) = 13 vs french, from "
+    assert ("1/17e Ligne square 🎲 23 −6 Square chart modifiers (given) = 13 vs French, from "
             "line, 1 hex → C") in out
     assert "# 🛡️ 1/17e Ligne forms square" in out
     assert "it is moving, not charging, so there is no Recall" in out

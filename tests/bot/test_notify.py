@@ -182,12 +182,12 @@ async def test_battle_show_and_next_say_whom_the_battle_waits_on_without_a_ping(
     await reply(battle_session, CHARGE, user_id=OTHER)
     shown = await reply(battle_session, "/battle show", user_id=OTHER)
     assert f"Hussars' player (<@{PLAYER}>) or a GM" in text_of(shown)
-    assert "❓ Waiting since <t:" in text_of(shown)
+    assert ", asked <t:" in text_of(shown) and "since" not in text_of(shown)
     assert allowed(shown) == NO_PINGS
     refused = await reply(battle_session, "/battle next", user_id=GM_USER)
     assert refused.ephemeral
     assert refused.content.startswith(
-        f"⚠️ This battle is waiting for an answer from Hussars' player (<@{PLAYER}>) since "
+        f"⚠️ This battle is waiting for an answer from Hussars' player (<@{PLAYER}>), asked "
         "<t:")
     assert "“Does Hussars counter-charge?” (event #4)" in refused.content
     assert allowed(refused) == NO_PINGS
@@ -214,7 +214,7 @@ async def test_a_question_the_rules_give_the_gm_pings_the_gm(battle_session, mon
     assert refused.ephemeral and refused.content.startswith("⚠️ This is the GM's choice.")
     refused = await reply(battle_session, "/battle next", user_id=GM_USER)
     # Told to the one it waits on: his own answer.
-    assert "This battle is waiting for your answer since <t:" in refused.content
+    assert "This battle is waiting for your answer, asked <t:" in refused.content
     [result] = await press(battle_session, asked, "Stand", GM_USER)
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
 

@@ -104,8 +104,8 @@ async def test_battle_show_says_which_question_waits_whose_it_is_and_since_when(
         asked_at = (await s.scalar(select(Battle))).pending["asked_at"]
     shown = text_of(await reply(battle_session, "/battle show"))
     stamp = int(datetime.fromisoformat(asked_at).timestamp())
-    assert (f"❓ Waiting since <t:{stamp}:R> for an answer to “Does Hussars counter-charge?” "
-            f"(#4): Hussars' player (<@{PLAYER}>) or a GM") in shown
+    assert (f"❓ Waiting for an answer to “Does Hussars counter-charge?” "
+            f"(#4, asked <t:{stamp}:R>): Hussars' player (<@{PLAYER}>) or a GM") in shown
 
 
 async def test_the_log_names_the_units_and_who_answered_what(battle_session):

@@ -388,7 +388,7 @@ def test_a_pack_carries_its_games_thresholds_and_talavera_fills_only_what_it_lac
                     "recall=recall; after_recall=end", spent=2, pack=leipzig)
     assert step(french, "1b. Recall").rolls[0].notes == (
         "reference/labataille.md A.8: Talavera's threshold (lb.react talavera.json); the "
-        "chart pack has none for french",)
+        "chart pack has none for French",)
 
 
 # --- a charge into a Square ------------------------------------------------------------------
@@ -440,7 +440,7 @@ def test_square_reads_the_table_of_the_formation_it_forms_from():
     line = stack("1/17e Ligne", formation=Formation.LINE, nation="french")
     disordered = square(line, 1, "23", charts=prusse())
     roll = step(disordered, "2. Form Square").rolls[0]
-    assert (roll.target, roll.result) == ("french, from line, 1 hex", "D")
+    assert (roll.target, roll.result) == ("French, from line, 1 hex", "D")
     assert roll.notes == ("La Bataille pour la Prusse 1806: Carré Realization (French): La "
                           "Bataille pour la Prusse 1806 (Marshal Enterprises), Special Rules "
                           "p.5, the French Carré Realization Table (reference A.12): Premier, "
@@ -453,7 +453,7 @@ def test_square_reads_the_table_of_the_formation_it_forms_from():
     # A stack without `formation` is in column, and the roll names the table it read.
     unsaid = stack("1/17e Ligne", nation="french")
     assert step(square(unsaid, 2, "44", charts=prusse()), "2. Form Square").rolls[0].target \
-        == "french, from column, 2 hexes"
+        == "French, from column, 2 hexes"
 
 
 def test_a_stack_the_pack_has_no_table_for_reads_the_printed_chart_and_is_told_why():
@@ -463,5 +463,5 @@ def test_a_stack_the_pack_has_no_table_for_reads_the_printed_chart_and_is_told_w
         form_square(british, 1, (), False, prusse(), source, Answers())
     result = square(british, 1, "23", "carre_result=C", charts=prusse())
     assert step(result, "2. Form Square").outcome == (
-        "Read row 23 of the Square (Carré) Realization chart (british, from line, 1 hex; "
-        "the chart pack's Carré chart has no table for british).")
+        "Read row 23 of the Square (Carré) Realization chart (British, from line, 1 hex; "
+        "the chart pack's Carré chart has no table for British).")

@@ -137,7 +137,7 @@ def test_the_prusse_1806_carre_pack_reads_and_says_it_is_premier():
     assert carre.missing("french", "skirmish", 1) == ("the chart pack's Carré chart has no "
                                                       "french table for skirmish")
     assert carre.missing("british", "line", 1) == ("the chart pack's Carré chart has no "
-                                                   "table for british")
+                                                   "table for British")
 
 
 def test_a_carre_table_split_by_formation_is_checked_like_any_other():
