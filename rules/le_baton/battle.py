@@ -168,6 +168,11 @@ def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, li
     for effect in effects:
         if find_unit(after, effect.unit) is not None:
             after = _effect(after, effect)
+    for unit in after.units:
+        if unit.strength == 0 and not unit.gone:
+            # Its last figure lost: nothing is left to fight, test or be fought
+            # (docs/le-baton.md, where the sheet is silent).
+            after = _effect(after, Effect(EffectKind.REMOVED, unit.name))
     changes = roster_changes(roster, after)
     return after, changes + engagement_changes(roster, after)
 
@@ -224,8 +229,10 @@ def _with_unit(roster: Roster, name: str, effect: Effect) -> Roster:
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
     match effect.kind:
         case EffectKind.CASUALTIES:
-            lost = effect.amount or 0
-            strength = None if unit.strength is None else max(0, unit.strength - lost)
+            # No more casualties than figures: a unit cannot lose what it no longer has.
+            lost = effect.amount or 0 if unit.strength is None else \
+                min(effect.amount or 0, unit.strength)
+            strength = None if unit.strength is None else unit.strength - lost
             unit = replace(unit, strength=strength)
             return unit.with_attr("casualties", unit.attr("casualties", 0) + lost)
         case EffectKind.ROUTED:

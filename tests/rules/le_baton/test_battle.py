@@ -72,10 +72,19 @@ def test_casualties_lower_strength_and_raise_casualties():
         8, 4)
 
 
-def test_strength_never_goes_below_zero():
-    after, _ = apply(Effect(E.CASUALTIES, "Battery", 6))
-    assert unit(after, "Battery").strength == 0
-    assert unit(after, "Battery").attr("casualties") == 6
+def test_a_unit_that_loses_its_last_figure_is_destroyed_and_counts_only_what_it_had():
+    after, changes = apply(Effect(E.CASUALTIES, "Battery", 6))
+    battery = unit(after, "Battery")
+    assert (battery.strength, battery.attr("casualties")) == (0, 4)
+    assert (battery.status, battery.gone_reason) == (GONE, "destroyed")
+    assert Change("Battery", "unit", "status", "active", GONE) in changes
+    # In a melee: out of it, and its partner free.
+    before = locked(ROSTER, "2nd Foot", "45e Ligne")
+    after, _ = apply(Effect(E.CASUALTIES, "45e Ligne", 12), roster=before)
+    assert unit(after, "45e Ligne").gone and after.engagements == ()
+    # One figure left: still there.
+    after, _ = apply(Effect(E.CASUALTIES, "45e Ligne", 8))
+    assert not unit(after, "45e Ligne").gone
 
 
 def test_casualties_count_in_the_next_morale_check():
