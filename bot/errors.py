@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
+from bot.battles.errors import OtherRuleSet
 from bot.command_log import log_command
 from bot.respond import send_first
 from bot.unsendable import shown
@@ -36,10 +37,13 @@ class InputRefused(app_commands.AppCommandError):
         self.original = original
 
 
-def player_message(error: Exception) -> str | None:
-    """The message for an error the player can fix, or None for our own faults."""
+def player_message(error: Exception, command: Command | None = None) -> str | None:
+    """The message for an error the player can fix, or None for our own faults;
+    ``command``: the one that failed."""
     if isinstance(error, app_commands.CommandInvokeError | InputRefused):
         error = error.original
+    if isinstance(error, OtherRuleSet):
+        error = same_verb(error, command)
     if isinstance(error, RulesError):
         return refusal_text(error)
     if isinstance(error, app_commands.TransformerError):
@@ -54,6 +58,17 @@ def player_message(error: Exception) -> str | None:
 
 
 CONTENT = 2000  # characters Discord takes in a message's content
+
+
+Command = app_commands.Command[Any, ..., Any] | app_commands.ContextMenu
+
+
+def same_verb(error: OtherRuleSet, command: Command | None) -> OtherRuleSet:
+    """The refusal naming the battle's rule set's command for the same verb (``/melee
+    le-baton`` for ``/melee labataille``), when there is one."""
+    parent = getattr(command, "parent", None)
+    found = parent.get_command(error.battle_ruleset) if parent is not None else None
+    return error.instead(f"/{found.qualified_name}") if found is not None else error
 
 
 def refusal_text(error: RulesError) -> str:
@@ -108,7 +123,7 @@ async def handle_error(interaction: discord.Interaction, error: Exception) -> st
         log.warning("interaction %s could not be answered (Discord error %s: %s)",
                     interaction.id, lost.code, lost.text)
         return "error"
-    message = player_message(error)
+    message = player_message(error, interaction.command)
     outcome = "error" if message is None else "refused"
     if message is None:
         ref = uuid.uuid4().hex[:8]

@@ -26,6 +26,26 @@ class NotGM(BattleError):
         )
 
 
+class OtherRuleSet(BattleError):
+    """A command of one rule set in a channel whose battle is played with another."""
+
+    def __init__(self, battle_name: str, title: str, battle_ruleset: str, lookup_title: str,
+                 instead: str | None = None) -> None:
+        self.args_given = (battle_name, title, battle_ruleset, lookup_title)
+        self.battle_ruleset = battle_ruleset
+        # The same command of the battle's rule set, where it has one (the bot's commands
+        # know; see ``bot.errors``); else where to find its commands.
+        use = f"Use `{instead}` here" if instead else \
+            f"`/help topic:{battle_ruleset}` lists its commands"
+        super().__init__(f"This channel's battle, {battle_name}, is played with {title}.",
+                         hint=f"{use}, or add `lookup:true` for a quick {lookup_title} lookup "
+                              "that leaves the battle alone.")
+
+    def instead(self, command: str) -> OtherRuleSet:
+        """The refusal naming ``command``, the battle's rule set's own for the same verb."""
+        return OtherRuleSet(*self.args_given, instead=command)
+
+
 class AlreadyApplied(BattleError):
     def __init__(self, seq: int) -> None:
         super().__init__(f"This command was already applied (event #{seq}); nothing changed.")

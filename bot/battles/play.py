@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.battles.errors import BattleError
+from bot.battles.errors import OtherRuleSet
 from bot.battles.store import BattleTx
 from rules.core.decisions import Question, Undecided
 from rules.core.dice import (
@@ -175,14 +175,10 @@ def quick_lookup(ruleset: str, procedure: str, options: Mapping[str, Any],
     return Played(resolution, use.note())
 
 
-def check_ruleset(battle_name: str, battle_ruleset: str, ruleset: str, command: str) -> None:
+def check_ruleset(battle_name: str, battle_ruleset: str, ruleset: str) -> None:
     if battle_ruleset != ruleset:
-        title = RULESETS[battle_ruleset].title
-        raise BattleError(
-            f"This channel's battle, {battle_name}, is played with {title}.",
-            hint=f"Use `/{command} {battle_ruleset}` here, or add `lookup:true` for a quick "
-                 f"{RULESETS[ruleset].title} lookup that leaves the battle alone.",
-        )
+        raise OtherRuleSet(battle_name, RULESETS[battle_ruleset].title, battle_ruleset,
+                           RULESETS[ruleset].title)
 
 
 @dataclass(frozen=True)

@@ -301,7 +301,7 @@ def _move(ruleset: str, procedure: str, options: dict[str, Any], dice: str | Non
           tx: BattleTx) -> Played | Asked | None:
     if tx.battle is None:
         return None
-    check_ruleset(tx.battle.name, tx.battle.ruleset, ruleset, procedure)
+    check_ruleset(tx.battle.name, tx.battle.ruleset, ruleset)
     theirs = not_theirs(tx)
     if theirs is not None:  # the mover's `choices` answer his own questions only
         options = {**options, NOT_THEIRS: theirs}

@@ -63,9 +63,7 @@ class OddsLookups(Lookups):
         if not lookup and await self.store.ruleset(channel) is not None:
             read = await self.store.roster_read(channel)
             if read is not None:
-                command = interaction.command.qualified_name if interaction.command else ""
-                check_ruleset(read.battle.name, read.battle.ruleset, ruleset,
-                              command.rsplit(" ", 1)[0])
+                check_ruleset(read.battle.name, read.battle.ruleset, ruleset)
                 notes = [f"On {possessive(read.battle.name)} roster"]
                 if read.charts:
                     notes.append("read on its chart pack (`/battle charts` shows it)")

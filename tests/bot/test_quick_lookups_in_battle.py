@@ -112,4 +112,17 @@ async def test_another_rule_set_in_a_battle_channel_points_to_lookup_true(discor
     assert message.ephemeral
     assert "played with Fire at Will" in text_of(message)
     assert "add `lookup:true` for a quick Le Baton lookup" in text_of(message)
+    # Fire at Will has no /morale: the hint names no command that does not exist.
+    assert "`/help topic:fire-at-will` lists its commands" in text_of(message)
+    assert "/morale fire-at-will" not in text_of(message)
+    assert await battle_state(discord_session) == before
+    # Its /melee and /charge are named, before the rolls and with the odds.
+    for typed, named in (
+            ('/melee le-baton attacker:"A: french cav figures=6" defender:"B: british cav '
+             'figures=7" phase:6', "/melee fire-at-will"),
+            ('/charge odds le-baton charger:"A: french inf column figures=9" target:"B: '
+             'british inf line figures=9"', "/charge odds fire-at-will")):
+        refused = await reply(discord_session, typed)
+        assert refused.ephemeral
+        assert f"Use `{named}` here, or add `lookup:true`" in text_of(refused)
     assert await battle_state(discord_session) == before
