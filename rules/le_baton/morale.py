@@ -91,6 +91,10 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
     if phase not in PHASE_TITLES:
         raise NotAllowed(f"Phase {phase} has no morale check.",
                          hint=f"Checks are made in phases {', '.join(map(str, MORALE_PHASES))}.")
+    # Who tests at all comes before whose phase it is: "test it in phase 10" would send
+    # cavalry to a phase that refuses it too.
+    if phase in (5, 10) and not unit.is_infantry:
+        raise NotAllowed(f"{unit.name} is {unit.arm.value}: only infantry test to stand.")
     nation = {4: Nation.FRENCH, 9: Nation.BRITISH, 5: Nation.BRITISH, 10: Nation.FRENCH}
     if phase in nation and unit.nation is not nation[phase]:
         other = {4: 9, 9: 4, 5: 10, 10: 5}[phase]
@@ -105,11 +109,8 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
         raise NotAllowed(f"{unit.name} is in melee already: its charge has closed.",
                          hint="A charge's closing check is rolled with `/charge`; a GM "
                               "takes a charge back with `/gm undo`.")
-    if phase in (5, 10):
-        if not unit.is_infantry:
-            raise NotAllowed(f"{unit.name} is {unit.arm.value}: only infantry test to stand.")
-        if unit.in_melee:
-            raise NotAllowed(f"{unit.name} is already in melee: infantry in melee do not test.")
+    if phase in (5, 10) and unit.in_melee:
+        raise NotAllowed(f"{unit.name} is already in melee: infantry in melee do not test.")
     if phase in (7, 12) and unit.arm is Arm.ARTILLERY:
         # Artillery never loses a melee: unsupported it is destroyed; supported, the unit
         # beside it fights instead.
