@@ -157,11 +157,12 @@ def _situation(o: Mapping[str, Any], unit: Unit, roster: Roster | None) -> Situa
     if ":" in str(opponent):  # a name, not a unit with its words: nothing reads them
         raise InvalidInput(f"`opponent` is the unit's name only, not `{opponent}`.",
                            hint=f"e.g. `opponent:\"{str(opponent).partition(':')[0].strip()}\"`.")
-    infantry = None
+    infantry = formation = None
     if roster is not None and o.get("opponent"):
         # In a battle the opponent is a roster unit: only infantry may change formation.
         opponent = roster.unit(str(opponent)).name
-        infantry = engine_unit(roster.unit(opponent), roster).is_infantry
+        opposing = engine_unit(roster.unit(opponent), roster)
+        infantry, formation = opposing.is_infantry, opposing.formation
     return Situation(
         charging=bool(o.get("charging")),
         flank_or_rear=bool(o.get("flank_or_rear")),
@@ -170,6 +171,7 @@ def _situation(o: Mapping[str, Any], unit: Unit, roster: Roster | None) -> Situa
         cannot_form_line=bool(o.get("cannot_form_line")),
         initiated_charge=bool(o.get("initiated_charge", unit.charge_marker)),
         opponent_infantry=infantry,
+        opponent_formation=formation,
     )
 
 

@@ -50,6 +50,8 @@ class Situation:
     # Whether the opponent may take an infantry formation; None when nobody knows (a quick
     # lookup naming it only).
     opponent_infantry: bool | None = None
+    # The opponent's formation where the roster knows it: a change to it is no change.
+    opponent_formation: Formation | None = None
 
     @property
     def opponent_named(self) -> bool:
@@ -78,7 +80,7 @@ def threshold_modifiers(unit: Unit, phase: int, situation: Situation) -> list[Mo
     modifiers = []
     if unit.casualties >= 3:
         modifiers.append(Modifier(-(unit.casualties // 3),
-                                  f"{unit.casualties} casualties (−1 per 3)", source))
+                                  f"for {unit.casualties} casualties (−1 per 3)", source))
     if unit.general:
         modifiers.append(Modifier(+1, "general attached to unit", source))
     modifiers += [Modifier(m.value, m.reason, source) for m in PHASE_MODIFIERS
@@ -432,7 +434,8 @@ def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         chosen = out.ask(Question(
             "free_formation_change", f"Does {s.opponent} make a free formation change?",
             (Answer("none", "No change"),
-             *(Answer(f.value, f"Form {f.value}") for f in Formation)),
+             *(Answer(f.value, f"Form {f.value}") for f in Formation
+               if f is not s.opponent_formation)),
             unit=s.opponent, by="opponent"))
         if chosen.key != "none":
             out.effect(EffectKind.FORMATION, s.opponent, value=chosen.key,

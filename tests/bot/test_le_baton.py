@@ -39,7 +39,7 @@ async def test_morale_shows_the_arithmetic(discord_session):
                           '/morale le-baton unit:"Buffs: british inf conscript column '
                           'casualties=6 general" phase:7 dice:2')
     text = text_of(message)
-    assert ("**Buffs morale** 🎲 2 vs 2 or less (conscript 4 −2 6 casualties (−1 per 3) "
+    assert ("**Buffs morale** 🎲 2 vs 2 or less (conscript 4 −2 for 6 casualties (−1 per 3) "
             "+1 general attached to unit −1 British infantry in column) → passes") in text
     assert "continue to fight in phase 11" in await full_text(discord_session, message)
 
@@ -191,7 +191,7 @@ async def test_a_gm_sets_a_units_casualties_and_markers_and_the_rules_read_them(
     # Conscripts pass on 4 or less; 3 casualties take one off: a 4 now fails.
     check = await reply(battle_session, '/morale le-baton unit:Buffs phase:9 dice:"4"')
     assert check.embeds[0]["title"] == "↔️ Buffs fails by 1: stands still"
-    assert "vs 3 or less (conscript 4 −1 3 casualties (−1 per 3))" in text_of(check)
+    assert "vs 3 or less (conscript 4 −1 for 3 casualties (−1 per 3))" in text_of(check)
 
 
 async def test_gm_markers_are_cavalrys_where_only_cavalry_has_them(battle_session):

@@ -245,7 +245,8 @@ def test_skirmisher_casualties_count_in_the_chargers_closing_check():
     # 2 casualties + 1 from the skirmishers = 3: veteran 5 −1 casualties −1 charging = 3.
     result = charge(ligne(casualties=2), skirmishers, "4 1 1 4")
     check = result.steps[2].rolls[0]
-    assert check.target == "3 or less (veteran 5 −1 3 casualties (−1 per 3) −1 infantry charging)"
+    assert check.target == ("3 or less (veteran 5 −1 for 3 casualties (−1 per 3) −1 infantry "
+                            "charging)")
     assert check.result == "fails by 1"
     assert effects(result) == [(E.PLACED, "Rifles", 2), (E.CASUALTIES, "45e Ligne", 1),
                                (E.FORMATION, "45e Ligne", None), (E.PLACED, "45e Ligne", 2)]

@@ -106,7 +106,7 @@ def test_quick_morale_takes_the_situation_from_options():
     result = play("morale", {"unit": "2nd Foot: british inf line figures=12 casualties=3",
                              "phase": "5", "charged_by": "cavalry", "opponent": "Lancers",
                              "flank_or_rear": True}, "3")
-    assert result.steps[0].rolls[0].target == ("3 or less (veteran 5 −1 3 casualties (−1 per "
+    assert result.steps[0].rolls[0].target == ("3 or less (veteran 5 −1 for 3 casualties (−1 per "
                                                "3) −1 charged in flank/rear)")
     assert result.headline == "2nd Foot stands and forms square"
 
@@ -204,7 +204,7 @@ def test_json_units_need_a_name():
 
 def test_roster_units_by_name_with_casualties_from_the_roster():
     result = play("morale", {"unit": "2nd foot", "phase": 2}, "4", ROSTER)
-    assert result.steps[0].rolls[0].target == "4 or less (veteran 5 −1 3 casualties (−1 per 3))"
+    assert result.steps[0].rolls[0].target == "4 or less (veteran 5 −1 for 3 casualties (−1 per 3))"
 
 
 def test_a_general_attached_comes_from_the_roster():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.decisions import Undecided
+from rules.core.dice import ScriptedSource
 from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.morale import Situation, resolve_morale
 from rules.le_baton.units import Arm, Formation
@@ -108,6 +109,28 @@ def test_the_opponent_may_change_formation_for_free(phase):
     result = morale(ligne(), phase, "6", "column", opponent="2nd Foot")
     assert (E.FORMATION, "2nd Foot", "column") in values(result)
     assert outcomes(result)[0].endswith("It forms column.")
+
+
+def test_the_opponents_own_formation_is_no_change_to_offer():
+    stopped = asked(ligne(), 7, "6", opponent="2nd Foot", opponent_formation=Formation.LINE)
+    assert [a.key for a in stopped.question.answers] == ["none", "column", "square", "skirmish"]
+
+
+def test_the_roster_gives_the_opponents_formation():
+    from rules.core.engagements import Engagement
+    from rules.core.roster import Roster, RosterUnit
+    from rules.le_baton.commands import prepare
+
+    roster = Roster((RosterUnit("45e Ligne", "French", {"nation": "french", "arm": "infantry",
+                                                        "formation": "column"}, strength=9),
+                     RosterUnit("2nd Foot", "British", {"nation": "british", "arm": "infantry",
+                                                        "formation": "line"}, strength=9)),
+                    engagements=(Engagement("melee", (("45e Ligne",), ("2nd Foot",)),
+                                            {"lost": "45e Ligne", "test": 7}),))
+    with pytest.raises(Undecided) as stopped:
+        prepare("morale", {"unit": "45e Ligne", "phase": 7, "opponent": "2nd Foot"},
+                roster)(ScriptedSource.from_text("6"))
+    assert "line" not in [a.key for a in stopped.value.question.answers]
 
 
 def test_no_question_when_the_opponent_is_unnamed_or_not_infantry():

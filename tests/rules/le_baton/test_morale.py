@@ -71,7 +71,7 @@ def test_elite_pass_on_a_six(phase):
 
 def test_elite_fail_once_a_modifier_lowers_their_number():
     roll = morale_roll(check(foot(quality=Quality.ELITE, casualties=3), 2, 6))
-    assert (roll.target, roll.result) == ("5 or less (elite 6 −1 3 casualties (−1 per 3))",
+    assert (roll.target, roll.result) == ("5 or less (elite 6 −1 for 3 casualties (−1 per 3))",
                                           "fails by 1")
 
 
@@ -86,7 +86,7 @@ def test_modifiers_change_the_number_not_the_roll():
     roll = morale_roll(check(unit, 2, 5))
     assert roll.total == 5
     assert roll.result == "fails by 3"
-    assert roll.target == ("2 or less (veteran 5 −2 6 casualties (−1 per 3) "
+    assert roll.target == ("2 or less (veteran 5 −2 for 6 casualties (−1 per 3) "
                            "−1 British infantry in column)")
 
 
@@ -98,7 +98,7 @@ def test_modifiers_change_the_number_not_the_roll():
                                                    (9, -3)])
 def test_minus_one_per_three_casualties_rounding_down(casualties, value, phase):
     unit = replace(TESTER[phase], casualties=casualties)
-    expected = [(value, f"{casualties} casualties (−1 per 3)")] if value else []
+    expected = [(value, f"for {casualties} casualties (−1 per 3)")] if value else []
     assert mods(unit, phase) == expected
 
 

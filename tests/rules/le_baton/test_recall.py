@@ -56,8 +56,8 @@ def test_there_is_no_rout_on_a_recall():
 
 def test_only_casualties_and_a_general_change_the_number():
     result = recall(horse(casualties=3, general=True), "5")
-    assert result.steps[0].rolls[0].target == ("5 or less (veteran 5 −1 3 casualties (−1 per 3) "
-                                               "+1 general attached to unit)")
+    assert result.steps[0].rolls[0].target == (
+        "5 or less (veteran 5 −1 for 3 casualties (−1 per 3) +1 general attached to unit)")
     assert result.steps[0].rolls[0].result == "passes"
 
 
