@@ -333,7 +333,8 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
     player or GM enter; engagements between the battle's units."""
     names: dict[str, str] = {}
     sides: dict[str, str] = {name_key(s): s for s in battle["sides"] or []}
-    strength_hint = f"Use 0 to {MAX_STRENGTH}, as `/unit add` and `/gm set` do."
+    # The rule set's own bound (Le Baton's 60 figures) is its check's to say, below.
+    strength_hint = "Use a strength `/unit add` and `/gm set` take."
 
     def named(row: dict[str, Any], where: str) -> None:
         _check_name(row["name"], where)

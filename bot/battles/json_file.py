@@ -29,7 +29,9 @@ def read_json_object(data: bytes, filename: str, *, kind: str, holder: str, hint
         raise BattleError(f"{filename} nests lists or objects too deeply to be {kind}.",
                           hint=hint) from None
     except json.JSONDecodeError as error:
-        raise BattleError(f"{filename} is not JSON: {error.msg} at line {error.lineno}, "
+        # Some of the parser's messages end with "at" already ("… starting at").
+        at = "" if error.msg.endswith(" at") else " at"
+        raise BattleError(f"{filename} is not JSON: {error.msg}{at} line {error.lineno}, "
                           f"column {error.colno}.", hint=hint) from None
     except ValueError as error:
         raise BattleError(f"{filename}: {error}", hint=hint) from None

@@ -427,8 +427,9 @@ def _read_faces(token: str, faces: DiceFaces) -> list[Face]:
 def _d6_face(digit: str, token: str) -> int:
     if digit not in "123456":
         shown = token if len(token) <= 16 else f"{token[:16]}…"
+        within = f" (in `{shown}`)" if token != digit else ""
         raise BadDiceText(
-            f"`{digit}` is not a face of a d6 (in `{shown}`).",
+            f"`{digit}` is not a face of a d6{within}.",
             hint="Type each die as a number from 1 to 6, for example `3 5 6`.",
         )
     return int(digit)

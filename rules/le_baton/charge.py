@@ -99,7 +99,7 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
     if target.formation is Formation.SKIRMISH:
         out.note(f"Skirmishers are destroyed if contacted: if {charger.name} still reaches "
                  f"{target.name} after its evade, remove it.")
-        return out.build(f"{target.name} shoot and evade {charger.name}", Severity.MINOR)
+        return out.build(f"{target.name} shoots and evades {charger.name}", Severity.MINOR)
     fight = 6 if charger.nation is Nation.FRENCH else 11
     if target.is_infantry and not target.in_melee:
         stand_phase = 5 if target.nation is Nation.BRITISH else 10

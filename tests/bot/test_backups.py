@@ -269,6 +269,7 @@ async def test_a_spoiled_backup_is_refused_privately_and_nothing_is_written(
 @pytest.mark.parametrize(("text", "said"), [
     (b'{"format": "huzzah-battle-log", "turn": NaN}', "`NaN` is not a number"),
     (b"{not json", "backup.json is not JSON: Expecting property name"),
+    (b'{"format": "huzzah-battl', "not JSON: Unterminated string starting at line 1, column 12."),
     (b"[1, 2]", "holds a JSON list, not an object"),
     (b'{"format": "huzzah-battle-log", "version": 1, "battle": {}}', "holds no `schema`"),
 ])

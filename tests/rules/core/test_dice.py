@@ -50,6 +50,15 @@ def test_impossible_faces_are_errors(text):
         parse_dice(text)
 
 
+def test_a_bad_face_is_named_once_and_within_the_number_it_was_typed_in():
+    with pytest.raises(BadDiceText) as lone:
+        parse_dice("7")
+    assert lone.value.message == "`7` is not a face of a d6."
+    with pytest.raises(BadDiceText) as within:
+        parse_dice("47")
+    assert within.value.message == "`7` is not a face of a d6 (in `47`)."
+
+
 def test_scripted_source_consumes_in_order_per_kind():
     source = ScriptedSource([1, 2, 3, 4, 5, 6, 6])
     assert source.roll(D6(), "a") == (1,)

@@ -229,7 +229,7 @@ def test_skirmishers_shoot_one_die_per_two_figures_then_evade_2d6(charger, row, 
     assert (E.PLACED, "Rifles", 6) in effects(result)
     assert result.notes == (f"Skirmishers are destroyed if contacted: if {charger.name} still "
                             "reaches Rifles after its evade, remove it.",)
-    assert result.headline == f"Rifles shoot and evade {charger.name}"
+    assert result.headline == f"Rifles shoots and evades {charger.name}"
 
 
 def test_skirmishers_fire_at_a_charging_british_line_needs_5():
