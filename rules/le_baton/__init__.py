@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.core.defaults import battle_rules, procedures
 from rules.core.registry import HelpTopic, RuleSet
 from rules.le_baton import battle, commands, effects, phases
-from rules.le_baton.inputs import MELEE_SITUATION, UNIT
+from rules.le_baton.inputs import DESCRIPTION, MELEE_SITUATION, STATE
 from rules.le_baton.movement import movement_lines
 from rules.le_baton.units import RULESET
 
@@ -25,7 +25,10 @@ RULESET_ENTRY = RuleSet(
     effects=effects.TEXTS,
     losses=effects.LOSSES,
     help=HelpTopic(
-        words=(("Units", UNIT), ("Melee situation (after a roster name)", MELEE_SITUATION)),
+        words=(("Units", DESCRIPTION),
+               ("Figures and markers (in a battle the roster keeps them: strength, "
+                "`/general add`, `/gm set`)", STATE),
+               ("Melee situation (after a roster name)", MELEE_SITUATION)),
         reference=(("Movement (phases 3 and 8)", tuple(movement_lines())),),
     ),
     # A request is read as the command's options are: one input path per procedure.

@@ -52,6 +52,9 @@ MELEE_UNIT = FieldSet((*DESCRIPTION_FIELDS, *STATE_FIELDS, *MELEE_SITUATION_FIEL
 MELEE_JSON = FieldSet((NAME, *DESCRIPTION_FIELDS, *STATE_FIELDS, *MELEE_SITUATION_FIELDS))
 MELEE_SITUATION = FieldSet(MELEE_SITUATION_FIELDS)
 ROSTER_FIELDS = FieldSet(DESCRIPTION_FIELDS)
+# For /help: what a unit is, apart from where it stands now (a battle's roster keeps that).
+DESCRIPTION = FieldSet(DESCRIPTION_FIELDS)
+STATE = FieldSet(STATE_FIELDS)
 
 
 def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:

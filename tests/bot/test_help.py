@@ -84,6 +84,16 @@ async def test_the_words_part_gives_the_quoting_rule(discord_session, ruleset):
     assert QUOTING_RULE in message.embeds[0]["description"]
 
 
+async def test_le_baton_words_say_which_a_battles_roster_keeps(discord_session):
+    message = await reply(discord_session, "/help topic:le-baton part:words")
+    fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+    kept = next(name for name in fields if name.startswith("Figures and markers"))
+    assert "the roster keeps them" in kept and "`/gm set`" in kept
+    # `/unit add` takes the unit's words; its markers are the roster's, not among them.
+    assert "held:" in fields[kept] and "held:" not in fields["Units"]
+    assert "column / line / square / skirmish" in fields["Units"]
+
+
 async def test_a_part_the_rule_set_lacks_says_so_plainly(discord_session):
     without = next(r for r in RULESETS.values() if Part.SETTINGS not in parts_of(r))
     message = await reply(discord_session, f"/help topic:{without.key} part:settings")
