@@ -329,7 +329,8 @@ def _phase_5(unit: Unit, s: Situation, check: Check, dice: DiceSource,
                            f"{unit.name} stands: the charge stops 2\" short", Severity.NONE)
         return _passed(unit, "Stand; fight in phase 6.")
     text = "Stand, but may not change formation"
-    if by_cavalry and unit.formation is not Formation.SQUARE:
+    # Locked in a firefight, it "cannot … change formation": no square to try for.
+    if by_cavalry and unit.formation is not Formation.SQUARE and not unit.firefight:
         tries = out.ask(Question(
             "try_square", f"Charged by cavalry, does {unit.name} try to form square on a 4+?",
             (Answer("try", "Try for square (4+)"), Answer("stay", "Stay as it is")),
@@ -375,6 +376,8 @@ def _may_form_square(unit: Unit, out: ResolutionBuilder) -> Outcome:
     """Phase 10, pass: "Stand. May form square." (a choice, no roll)."""
     if not unit.is_infantry or unit.formation is Formation.SQUARE:
         return _passed(unit, "Stand.")
+    if unit.firefight:  # locked in a firefight, it "cannot … change formation"
+        return _passed(unit, "Stand; locked in a firefight, it may not form square.")
     chosen = out.ask(Question(
         "form_square", f"{unit.name} stands. Does it form square?",
         (Answer("square", "Form square"), Answer("stay", "Stay as it is")),

@@ -139,3 +139,17 @@ def test_no_question_when_the_opponent_is_unnamed_or_not_infantry():
     cavalry = run(resolve_morale, ligne(), 7,
                   Situation(opponent="Scots Greys", opponent_infantry=False), dice_text="6")
     assert outcomes(cavalry)[0].endswith("may make a free formation change.")
+
+
+def test_a_unit_locked_in_a_firefight_is_offered_no_square():
+    # "Locked in a firefight and cannot move, charge or change formation."
+    stands = morale(ligne(firefight=True), 10, "3", "")
+    assert outcomes(stands) == ["Stand; locked in a firefight, it may not form square."]
+    assert (E.FORMATION, "45e Ligne", "square") not in values(stands)
+    charged = morale(foot(firefight=True), 5, "6", "", charged_by=Arm.CAVALRY,
+                     opponent="Lancers")
+    assert outcomes(charged)[0].startswith("Stand, but may not change formation. ")
+    # Not locked: both are asked.
+    assert asked(ligne(), 10, "3").question.key == "form_square"
+    assert asked(foot(), 5, "6", charged_by=Arm.CAVALRY,
+                 opponent="Lancers").question.key == "try_square"
