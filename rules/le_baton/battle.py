@@ -45,18 +45,21 @@ PHASES: tuple[str, ...] = (
 
 # Markers the battle keeps on a unit, besides its description, read by their own types.
 MARKERS = ("casualties", "halted", "held", "charge_marker", "recall_due", "fought",
-           "recall_failed", "charged_by_infantry")
+           "recall_failed", "charged_by_infantry", "fired", "charge_failed")
 MARKER_FIELDS = FieldSet((
     *(f for f in UNIT.fields if f.name in MARKERS),
     Field("fought", bool, "it has fought a round of its current melee"),
     Field("recall_failed", bool, "it failed its recall this turn: it rolls again in phase 13 "
           "next turn"),
     Field("charged_by_infantry", str, "the infantry unit that charged it this turn"),
+    Field("fired", bool, "it has shot in its side's fire phase this turn"),
+    Field("charge_failed", bool, "British infantry that did not roll its 6 to charge this "
+          "turn"),
 ))
 # The markers a GM sets (`/gm set`): whether a unit has fought a round of its melee, or
 # failed its recall this turn, or which infantry unit charged it this turn, is the rules' own
 # bookkeeping: `/gm undo` takes back the move that set it, and the next turn clears it.
-BOOKKEEPING = ("fought", "recall_failed", "charged_by_infantry")
+BOOKKEEPING = ("fought", "recall_failed", "charged_by_infantry", "fired", "charge_failed")
 GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name not in BOOKKEEPING))
 # Markers of cavalry alone: a charge's start, a failed recall, a recall due.
 CAVALRY_MARKERS = ("held", "charge_marker", "recall_due", "recall_failed")
@@ -160,6 +163,8 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         recall_due=bool(a.get("recall_due")),
         fought=bool(a.get("fought")),
         recall_failed=bool(a.get("recall_failed")),
+        fired=bool(a.get("fired")),
+        charge_failed=bool(a.get("charge_failed")),
     )
 
 
@@ -253,6 +258,8 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
                     .with_attr("recall_due", False).with_attr("recall_failed", False))
         case EffectKind.FOUGHT:
             return unit.with_attr("fought", True)
+        case EffectKind.FIRED | EffectKind.CHARGE_FAILED:
+            return unit.with_attr(str(effect.kind), True)
         case EffectKind.INFANTRY_CHARGED:
             return unit.with_attr("charged_by_infantry", str(effect.value))
         case EffectKind.FORMATION:
@@ -288,7 +295,7 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
 def _next_turn(unit: RosterUnit) -> RosterUnit:
     if unit.gone:  # out of the battle: its markers stay as it left, and nobody is told
         return unit
-    for marker in ("halted", "recall_failed"):  # those of one turn
+    for marker in ("halted", "recall_failed", "fired", "charge_failed"):  # those of one turn
         if unit.attr(marker):
             unit = unit.with_attr(marker, False)
     if unit.attr("charged_by_infantry"):

@@ -57,7 +57,10 @@ def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
              "It moves again once a recall in phase 13 passes (`/recall`)." + _set_by("held")),
             (charger.charge_marker, "has a charge marker in place and cannot move until "
                                     "recalled",
-             "It rolls for recall in phase 13 (`/recall`)." + _set_by("charge_marker"))):
+             "It rolls for recall in phase 13 (`/recall`)." + _set_by("charge_marker")),
+            (charger.charge_failed, "did not roll its 6 to charge this turn",
+             "It may roll again next turn (`/battle next`); a GM takes the roll back with "
+             "`/gm undo`.")):
         if flag:
             raise NotAllowed(f"{name} {why}.", hint=hint)
     if charger.is_infantry:
@@ -80,6 +83,7 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
     phase = 3 if charger.nation is Nation.FRENCH else 8
     if (charger.british_infantry and not charger.general
             and not s.target_defensive_terrain and not _rolls_a_six(charger, dice, out)):
+        out.effect(EffectKind.CHARGE_FAILED, charger.name)  # no second try this turn
         return out.build(f"{charger.name} does not charge", Severity.NONE)
     out.step(f"Phase {phase}: charge declared",
              f"{charger.name} charges {target.name}" + (" in flank or rear." if s.flank_or_rear

@@ -11,7 +11,8 @@ EffectKind = E = effect_kinds(
     FORMATION="formation", PLACED="placed", FOLLOW_UP="follow_up",
     CHARGE_MARKER="charge_marker", RECALLED="recalled", HELD="held", IN_MELEE="in_melee",
     MELEE_ENDS="melee_ends", FIREFIGHT="firefight", FOUGHT="fought", RECALL_DUE="recall_due",
-    MELEE_LOST="melee_lost", INFANTRY_CHARGED="infantry_charged",
+    MELEE_LOST="melee_lost", INFANTRY_CHARGED="infantry_charged", FIRED="fired",
+    CHARGE_FAILED="charge_failed",
 )
 
 
@@ -37,6 +38,8 @@ TEXTS = {
     E.RECALL_DUE: "must test recall in phase 13",
     E.MELEE_LOST: "lost the melee: it tests morale in phase {value}",
     E.INFANTRY_CHARGED: "",  # the roster's bookkeeping: the charge itself says it
+    E.FIRED: "",  # the volley says it
+    E.CHARGE_FAILED: "",  # "does not charge" says it
 }
 
 LOSSES = {E.CASUALTIES: "figures"}  # the kinds that count a loss in a number, and its measure
@@ -63,4 +66,6 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "fought": Phrase(""),
     "recall_failed": Phrase(""),  # "is held (failed recall)" says it
     "charged_by_infantry": Phrase(""),  # the charge says it
+    "fired": Phrase(""),  # the volley says it
+    "charge_failed": Phrase(""),  # "does not charge" says it
 }

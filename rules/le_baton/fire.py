@@ -169,6 +169,11 @@ def check_can_shoot(shooter: Unit, distance: float | None) -> None:
                          f"phase {fire_phase(shooter)}.")
     if shooter.in_melee:
         raise NotAllowed(f"{shooter.name} is continuing a previous melee and cannot shoot.")
+    if shooter.fired:
+        raise NotAllowed(f"{shooter.name} has shot this turn: a unit shoots once, in its "
+                         f"side's fire phase ({fire_phase(shooter)}).",
+                         hint="A GM takes the volley back with `/gm undo`; the next turn "
+                              "(`/battle next`) it may shoot again.")
     if distance is not None and not (math.isfinite(distance) and distance >= 0):
         raise InvalidInput(f"A distance of {distance} inches cannot be measured.",
                            hint="Give the inches to the target as a plain number, like `3`.")
@@ -191,6 +196,7 @@ def resolve_fire(
     out.step(f"Phase {phase}: {shooter.nation.value.capitalize()} fire",
              f"{shooter.figures} figures roll {len(roll.dice)} dice (one per two figures).",
              roll)
+    out.effect(EffectKind.FIRED, shooter.name)
     if scored:
         out.effect(EffectKind.CASUALTIES, target.name, scored, detail=f"{SHEET}: phase {phase}")
     if locks_firefight(shooter, target):

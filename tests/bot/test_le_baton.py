@@ -162,11 +162,16 @@ async def test_gm_corrections_keep_engagements_in_step(battle_session):
 async def test_a_second_volley_says_its_loss_once(discord_session):
     await played(discord_session, "/battle start ruleset:le-baton name:Busaco",
                  '/unit add side:British name:52nd words:"british inf veteran line" strength:8',
+                 '/unit add side:British name:71st words:"british inf veteran line" strength:8',
                  '/unit add side:French name:"4e Leger" words:"french inf veteran column" '
                  'strength:8')
-    fire = '/fire le-baton shooter:52nd target:"4e Leger" distance:3 dice:"4 4 1 1"'
-    await reply(discord_session, fire, user_id=GM_USER)
-    second = await reply(discord_session, fire, user_id=GM_USER)
+    fire = '/fire le-baton shooter:{} target:"4e Leger" distance:3 dice:"4 4 1 1"'
+    await reply(discord_session, fire.format("52nd"), user_id=GM_USER)
+    # A unit shoots once a turn.
+    again = await reply(discord_session, fire.format("52nd"), user_id=GM_USER)
+    assert again.ephemeral and again.content.startswith("⚠️ 52nd has shot this turn: a unit "
+                                                        "shoots once, in its side's fire phase")
+    second = await reply(discord_session, fire.format("71st"), user_id=GM_USER)
     lines = second.embeds[0]["description"].splitlines()
     # "takes 2 casualties" is the roster's "loses 2 figures": said once.
     assert "📋 4e Leger loses 2 figures (now 4) and has 4 casualties in all" in lines

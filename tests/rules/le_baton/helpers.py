@@ -52,8 +52,9 @@ def run(fn, *args, dice_text: str, **kw) -> Resolution:
     return result
 
 
-# The roster's bookkeeping, which no reply says: tested on its own (test_charge.py).
-BOOKKEEPING = (EffectKind.INFANTRY_CHARGED,)
+# The roster's bookkeeping, which no reply says: tested on its own (test_charge.py,
+# test_fire.py).
+BOOKKEEPING = (EffectKind.INFANTRY_CHARGED, EffectKind.FIRED, EffectKind.CHARGE_FAILED)
 
 
 def effects(result: Resolution) -> list[tuple[EffectKind, str, int | None]]:

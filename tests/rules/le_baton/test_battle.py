@@ -7,7 +7,7 @@ import pytest
 from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.records import Effect
-from rules.core.roster import GONE, Change, Roster, RosterGeneral, RosterUnit
+from rules.core.roster import GONE, Change, Roster, RosterGeneral, RosterUnit, describe_changes
 from rules.le_baton import RULESET_ENTRY
 from rules.le_baton.battle import (
     PHASES,
@@ -402,3 +402,39 @@ def test_the_roster_says_what_changes_a_units_dice():
     assert unit_words({"arm": "cavalry", "horse": "light-dragoons", "quality": "veteran"}
                       ).described == ("cavalry", "light dragoons", "veteran")
     assert unit_words({"arm": "artillery", "guns": 9}).described == ("artillery", "9 lb")
+
+
+def test_a_unit_shoots_once_a_turn():
+    roster = Roster(ROSTER.units)
+    volley = prepare("fire", {"shooter": "2nd Foot", "target": "45e Ligne"}, roster)(
+        ScriptedSource.from_text("4 4 4 4 4 4"))
+    after, changes = apply_effects(volley.effects, roster)
+    assert unit(after, "2nd Foot").attr("fired") is True
+    assert not describe_changes([c for c in changes if c.who == "2nd Foot"])  # nothing said
+    with pytest.raises(NotAllowed, match="2nd Foot has shot this turn: a unit shoots once, in "
+                                         r"its side's fire phase \(3\)"):
+        prepare("fire", {"shooter": "2nd Foot", "target": "45e Ligne"}, after)(
+            ScriptedSource.from_text("4 4 4 4 4 4"))
+    # Another unit may; and the next turn, this one again.
+    prepare("fire", {"shooter": "Battery", "target": "45e Ligne"}, after)(
+        ScriptedSource.from_text("4 4"))
+    next_turn, _ = new_turn(after)
+    assert unit(next_turn, "2nd Foot").attr("fired") is False
+    prepare("fire", {"shooter": "2nd Foot", "target": "45e Ligne"}, next_turn)(
+        ScriptedSource.from_text("4 4 4 4 4 4"))
+
+
+def test_british_infantry_that_did_not_roll_its_6_tries_again_next_turn():
+    roster = Roster(ROSTER.units)  # no general with 2nd Foot
+    stays = prepare("charge", {"charger": "2nd Foot", "target": "45e Ligne"}, roster)(
+        ScriptedSource.from_text("5"))
+    assert stays.headline == "2nd Foot does not charge"
+    after, _ = apply_effects(stays.effects, roster)
+    with pytest.raises(NotAllowed, match="2nd Foot did not roll its 6 to charge this turn"):
+        prepare("charge", {"charger": "2nd Foot", "target": "45e Ligne"}, after)(
+            ScriptedSource.from_text("6 1 1"))
+    next_turn, _ = new_turn(after)
+    charges = prepare("charge", {"charger": "2nd Foot", "target": "45e Ligne",
+                                 "choices": "form_square=stay"}, next_turn)(
+        ScriptedSource.from_text("6 1 1"))
+    assert charges.headline == "45e Ligne stands: the charge stops 2\" short"
