@@ -11,6 +11,7 @@ from contextlib import suppress
 from fractions import Fraction
 
 from rules.core.dice import Faces
+from rules.core.effects import effect_words
 from rules.core.records import Resolution
 
 Prepared = Callable[..., Resolution]
@@ -56,5 +57,7 @@ def roll_groups(prepared: Prepared) -> RollGroups | None:
 
 def label_of(resolution: Resolution) -> str:
     """A result as a GM picks it and the odds name it: what it does to the units."""
-    effects = "; ".join(e.describe() for e in resolution.effects)
+    # An effect of no words is a rule set's bookkeeping (a unit that has shot this turn):
+    # the result it belongs to says it in its own words.
+    effects = "; ".join(e.describe() for e in resolution.effects if effect_words(e))
     return effects or f"{resolution.headline} (no effect on units)"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.core.dice import D6Pool, ReplaySource
 from rules.core.outcomes import distinct_outcomes
 from rules.core.prepared import label_of
-from rules.core.records import EffectKind, ResolutionBuilder, Severity
+from rules.core.records import Effect, EffectKind, Resolution, ResolutionBuilder, Severity
 from rules.fire_at_will.charge import resolve_charge
 from rules.fire_at_will.melee import resolve_melee
 from rules.fire_at_will.units import Arm, Charger, Cover, General, MeleeUnit, Unit
@@ -54,3 +56,15 @@ def test_a_pool_too_large_to_walk_is_sampled_not_expanded():
 
     outcomes = distinct_outcomes(volley, max_leaves=1000, samples=300)
     assert 5 <= len(outcomes) <= 31
+
+
+def test_a_label_leaves_out_effects_of_no_words():
+    from rules.le_baton.effects import EffectKind as LB
+
+    resolution = Resolution("le-baton", "charge", "Buffs does not charge", Severity.NONE, (),
+                            (Effect(LB.CHARGE_FAILED, "Buffs", ruleset="le-baton"),))
+    assert label_of(resolution) == "Buffs does not charge (no effect on units)"
+    placed = replace(resolution, effects=(
+        Effect(LB.INFANTRY_CHARGED, "52nd", value="Buffs", ruleset="le-baton"),
+        Effect(LB.PLACED, "Buffs", 2, value="from 52nd", ruleset="le-baton")))
+    assert label_of(placed) == 'Buffs is placed 2" from 52nd'
