@@ -5,8 +5,8 @@ the same unit are said as one first ("B retreats 1 hex and routs"). When that is
 long, the phrases kept are those that say how the fight ended for a unit (routs, is
 eliminated, is killed, wins a Victory Banner) with the phrase just before each (who caused
 it), then the latest; where none says how it ended, the first (who struck first, and how
-hard) leads. Each gap is marked "…". What a headline leaves out falls on units, and the
-reply's lines for them say it.
+hard) leads, a blow that fell on nobody ("scores no hit") last. Each gap is marked "…".
+What a headline leaves out falls on units, and the reply's lines for them say it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ CUT = "…"
 MAX_HEADLINE = 250
 """A result's headline at the most: it is a Discord embed's title (256 characters)."""
 
+# Phrases of a blow that fell on nobody: kept after any other.
+_EMPTY = re.compile(r"\bscores no hits?\b|\bscores 0 hits\b", re.IGNORECASE)
 # Phrases that say how a fight ended for a unit: kept before any other.
 _DECISIVE = re.compile(r"eliminat|\bkill|\brout|surrender|victory banner|\bbreaks|\bwins",
                        re.IGNORECASE)
@@ -35,9 +37,12 @@ def fitted(phrases: Sequence[str], room: int, subjects: Collection[str] = ()) ->
     # it); without one, who struck first leads.
     decisive = {i for i, phrase in enumerate(phrases) if _DECISIVE.search(phrase)}
     causes = {i - 1 for i in decisive if i > 0} - decisive
+    # A phrase that did nothing ("A scores no hit on B") tells the least.
+    empty = {i for i, phrase in enumerate(phrases) if _EMPTY.search(phrase)}
+    first = next((i for i in range(len(phrases)) if i not in empty), 0)
     for index in sorted(range(len(phrases)),
-                        key=lambda i: (i not in decisive, i not in causes,
-                                       not decisive and i != 0, -i)):
+                        key=lambda i: (i not in decisive, i not in causes, i in empty,
+                                       not decisive and i != first, -i)):
         if len(_said(phrases, kept | {index}, subjects)) <= room:
             kept.add(index)
     if not kept:  # not one phrase fits whole: the only cut within one

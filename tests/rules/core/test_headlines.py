@@ -55,3 +55,15 @@ def test_a_units_phrases_too_long_said_as_one_are_kept_one_by_one():
 def test_a_headline_is_cut_within_a_phrase_only_when_no_phrase_fits_alone():
     long = "Highland Regiment of Foot retreats 2 hexes and takes 2 flags it cannot ignore"
     assert fitted([long, long], 40) == long[:39].rstrip() + "…"
+
+
+def test_a_blow_that_fell_on_nobody_gives_way_to_one_that_did():
+    units = ("Cobham’s Dragoons", "FitzJames’s Horse")
+    phrases = ["Cobham’s Dragoons scores no hit on FitzJames’s Horse",
+               "FitzJames’s Horse scores 2 hits on Cobham’s Dragoons",
+               "Cobham’s Dragoons retreats 2 hexes"]
+    assert fitted(phrases, 88, units) == (
+        "… FitzJames’s Horse scores 2 hits on Cobham’s Dragoons …")
+    assert fitted(phrases, 100, units) == (
+        "… FitzJames’s Horse scores 2 hits on Cobham’s Dragoons; Cobham’s Dragoons retreats "
+        "2 hexes")
