@@ -619,11 +619,21 @@ def ask_bonus_melee(run: Run, attacker: Unit, defender: Unit) -> None:
 
 
 def bonus_targets(run: Run, defender: Unit) -> list[Unit]:
-    """The targets the player named; else the defender, if it is still on the field."""
+    """The targets the player named (in a battle, the enemy's units); else the defender.
+    Neither a unit this melee took off the field, nor the defender once it retreated more
+    than 1 hex: it is then not adjacent to the hex the attacker took (docs/tricorne.md)."""
     gone = gone_names(run)
+    if retreated(run, defender) > 1:
+        gone.add(defender.name)
     named = [run.now(t) for t in run.melee.bonus_targets]
     candidates = named or [run.now(defender)]
     return [t for t in candidates if t.name not in gone][:MAX_BONUS_TARGETS]
+
+
+def retreated(run: Run, unit: Unit) -> int:
+    """The hexes ``unit`` has retreated in this melee."""
+    return sum(e.amount or 0 for e in run.out.effects if e.unit == unit.name
+               and e.kind == EffectKind.MOVED and e.value == "retreats")
 
 
 def gone_names(run: Run) -> set[str]:
@@ -648,6 +658,10 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
     # Whether the target is still there is the dice's doing: only this path is refused.
     if target.name in gone_names(run):
         raise InvalidInput(f"{target.name} has left the field in this melee.", hint=again)
+    back = retreated(run, target) if target.name == defender.name else 0
+    if back > 1:
+        raise InvalidInput(f"{target.name} retreated {back} hexes: it is not adjacent to the "
+                           f"hex {attacker.name} took.", hint=again)
     if not target.alone and target.blocks <= 0:
         raise InvalidInput(f"{target.name} has no blocks left.", hint=again)
     check_other_hill(target)

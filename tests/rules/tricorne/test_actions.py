@@ -244,3 +244,21 @@ def test_headline_sums_up_the_melee():
     result = melee(regular("Attacker"), regular("Target", blocks=3), "inf art art  inf sab")
     assert result.headline == ("Attacker scores 1 hit on Target; Target scores 2 hits on "
                                "Attacker")
+
+
+def test_a_defender_that_retreated_past_the_next_hex_is_no_bonus_target():
+    target, second = regular("Target", blocks=3), regular("Second", blocks=2)
+    # One flag: Target retreats 1 hex; Dragoons take ground into its hex, still beside it.
+    near = question(cavalry("Dragoons"), target, "flag art art  inf inf inf", "advance",
+                    bonus=(target, second))[2]
+    assert [a.key for a in near.answers] == ["Target", "Second", "none"]
+    # Two flags: 2 hexes back, one more than the hex taken: out of reach.
+    far = question(cavalry("Dragoons"), target, "flag flag art  inf inf inf", "advance",
+                   bonus=(target, second))[2]
+    assert [a.key for a in far.answers] == ["Second", "none"]
+    with pytest.raises(InvalidInput) as refused:
+        melee(cavalry("Dragoons"), target, "flag flag art  inf inf inf",
+              "advance; bonus_melee=target",
+              typed=TYPED_BONUS_TARGET)
+    assert refused.value.message == ("Target retreated 2 hexes: it is not adjacent to the hex "
+                                     "Dragoons took.")
