@@ -489,10 +489,12 @@ class ScriptedSource:
         if remaining < need:
             if self._fallback is not None:
                 return self._take(kind, label, need)
+            paired = any(isinstance(k, D66) for _, k in self.rolls)
             raise NotEnoughDice(
                 f"Not enough dice: {label} needs {kind.describe()} "
                 f"but only {remaining} of your {len(self._faces)} dice "
-                f"{'was' if remaining == 1 else 'were'} left.",
+                f"{'was' if remaining == 1 else 'were'} left"
+                f"{' (a d66 such as `44` is two dice)' if paired else ''}.",
                 hint=self._needed_hint(),
             )
         self._used = used + need

@@ -274,3 +274,12 @@ def test_a_queue_with_nothing_behind_it_that_runs_out_mid_roll_says_so():
     typed = ScriptedSource([4], fallback=ScriptedSource([5]))
     with pytest.raises(NotEnoughDice, match="melee needs"):
         typed.roll(D6Pool(3, 4), "melee")
+
+
+def test_too_few_dice_after_a_d66_say_that_one_is_two_dice():
+    source = ScriptedSource.from_text("44 5")
+    source.roll(D66(), "morale")
+    with pytest.raises(NotEnoughDice) as short:
+        source.roll(D66(), "fire")
+    assert short.value.message == ("Not enough dice: fire needs d66 but only 1 of your 3 "
+                                   "dice was left (a d66 such as `44` is two dice).")
