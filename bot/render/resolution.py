@@ -82,7 +82,8 @@ def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
     parts.extend(modifier_text(m) for m in roll.modifiers)
     line = " ".join(parts)
     if roll.total is not None and (roll.modifiers or (len(roll.dice) > 1 and not d66)):
-        line += f" = **{roll.total}**"
+        # A minus as the modifiers print theirs ("−1"), not a hyphen.
+        line += f" = **{str(roll.total).replace('-', '−')}**"
     if roll.target and with_target:
         line += f" vs {roll.target}"
     if roll.result:

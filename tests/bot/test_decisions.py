@@ -62,7 +62,7 @@ async def test_the_question_waits_with_buttons_and_the_battle_waits_for_it(battl
     assert f"Hussars' player (<@{PLAYER}>) or a GM decides" in asked.embeds[0]["description"]
     # The rolls so far: the hussars' test, read below zero.
     assert asked.embeds[0]["description"].endswith(
-        "= **-3** vs basic morale 4 → may counter-charge")
+        "= **−3** vs basic morale 4 → may counter-charge")
     assert buttons(asked) == ["Counter-charge Rangers", "Stand"]
     db = battle_session.client.db
     assert (await kinds(db))[-1] == "question"
