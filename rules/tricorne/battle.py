@@ -58,9 +58,9 @@ CHANGE_PHRASES: dict[str, Phrase] = {
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
-    """``highland, of 4, forest`` · ``moved``."""
+    """``highland, full strength 4, in forest`` · ``moved``."""
     described = [str(attributes["type"]).replace("-", " ")] if attributes.get("type") else []
-    described.append(f"of {attributes.get('full', DEFAULT_FULL)}")
+    described.append(f"full strength {attributes.get('full', DEFAULT_FULL)}")
     if attributes.get("terrain") not in (None, Terrain.OPEN.value):
         described.append(f"in {attributes['terrain']}")
     markers = ("moved",) if attributes.get("moved") else ()

@@ -239,7 +239,7 @@ async def test_a_leader_whose_unit_routs_is_left_alone_and_undo_puts_him_back(ba
     assert (generals["Cumberland"].unit_name, generals["Cumberland"].status) == (None,
                                                                                  "active")
     shown = text_of(await reply(battle_session, "/battle show"))
-    assert "**Barrell's 4th Foot** · 2 blocks · regular, of 4 · *out: routed*\n" in shown
+    assert "**Barrell's 4th Foot** · 2 blocks · regular, full strength 4 · *out: routed*\n" in shown
     assert "**Cumberland** (Government)\n" in shown
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert not undone.ephemeral, undone.content

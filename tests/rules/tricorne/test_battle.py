@@ -132,7 +132,7 @@ def test_roster_words_and_what_they_refuse():
     with pytest.raises(InvalidInput, match="a leader is a general"):
         read_roster_attributes("lone-leader", "unit", require_arm=True)
     words = unit_words({"type": "battle-cavalry", "terrain": "forest", "moved": True})
-    assert (words.described, words.markers) == (("battle cavalry", "of 4", "in forest"),
+    assert (words.described, words.markers) == (("battle cavalry", "full strength 4", "in forest"),
                                                 ("moved",))
 
 
