@@ -77,7 +77,9 @@ def general_line(general: General, out: Collection[str] = ()) -> str:
     parts = [f"**{escape(general.name)}** ({escape(general.side)})"]
     if general.unit_name:
         gone = " (out of the battle)" if name_key(general.unit_name) in out else ""
-        parts.append(f"with {escape(general.unit_name)}{gone}")
+        # A general killed or captured is with nobody now: where he fell is history.
+        was = "with" if general.status == "active" else "was with"
+        parts.append(f"{was} {escape(general.unit_name)}{gone}")
     if general.value is not None:
         parts.append(f"value {general.value:+d}")
     if general.wounds:

@@ -486,3 +486,11 @@ async def test_a_general_with_a_unit_out_of_the_battle_is_said_to_be(battle_sess
     shown = await reply(battle_session, "/battle show", user_id=GM_USER)
     generals = next(f["value"] for f in shown.embeds[0]["fields"] if f["name"] == "Generals")
     assert generals == "**Wolfe** (British) · with 2nd Foot (out of the battle)", generals
+
+
+async def test_a_general_killed_was_with_his_unit(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, "/gm general general:Wolfe field:status value:killed")
+    shown = await reply(battle_session, "/battle show", user_id=GM_USER)
+    generals = next(f["value"] for f in shown.embeds[0]["fields"] if f["name"] == "Generals")
+    assert generals == "**Wolfe** (British) · was with 2nd Foot · *killed*", generals
