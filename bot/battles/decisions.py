@@ -264,7 +264,8 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     tx.touch(battle)
     battle.pending = None
     options = pending.answered(answer)
-    summary = f"Answered “{pending.question.text}” (#{pending.seq}): {answer.label}. "
+    # The question is the event it names, the line before in the log: not said again.
+    summary = f"Answered #{pending.seq}: {answer.label}. "
     asked_in = take_message(tx.conn, battle_question(battle.id, pending.seq), tx.channel_id)
     try:
         outcome = _play_on(tx, pending, options, summary)

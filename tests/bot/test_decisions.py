@@ -100,8 +100,8 @@ async def test_a_button_answers_after_a_restart(db):
             event = await s.scalar(select(Event).where(Event.seq == 5))
         # The answer is part of the move's request: a reroll or an override replays it.
         assert event.request["options"]["answered"] == "counter_charge=Rangers"
-        assert event.summary == ("Answered “Does Hussars counter-charge?” (#4): "
-                                 "Counter-charge Rangers. Hussars counter-charges Rangers")
+        assert event.summary == ("Answered #4: Counter-charge Rangers. Hussars "
+                                 "counter-charges Rangers")
         # The question's buttons, pressed once it is answered, go away.
         cleared, again = await press(session, asked, "Stand", PLAYER)
         assert cleared.kind == "update" and cleared.components == []
