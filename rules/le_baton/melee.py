@@ -112,8 +112,9 @@ def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
     if lost:
         out.effect(EffectKind.CASUALTIES, name, lost, detail=f"{SHEET}: passing a square")
     out.effect(EffectKind.CHARGE_MARKER, name, detail=f"{SHEET}: must roll to recall")
-    out.effect(EffectKind.MELEE_ENDS, name)
-    out.effect(EffectKind.MELEE_ENDS, infantry.unit.name)
+    for unit in (cavalry.unit, infantry.unit):
+        if unit.in_melee:  # out of a melee it is in: one it was never in is not said
+            out.effect(EffectKind.MELEE_ENDS, unit.name)
     return out.build(f"{name} passes through {infantry.unit.name}: {lost} "
                      f"{'casualty' if lost == 1 else 'casualties'}",
                      Severity.MINOR if lost else Severity.NONE)

@@ -466,7 +466,8 @@ def _phase_13(unit: Unit, s: Situation, check: Check, dice: DiceSource,
     if check.passed:
         out.effect(EffectKind.RECALLED, unit.name, detail=f"{SHEET}: phase 13")
         if s.initiated_charge:
-            out.effect(EffectKind.MELEE_ENDS, unit.name)
+            if unit.in_melee:  # a melee it is in ends; one it was never in is not said
+                out.effect(EffectKind.MELEE_ENDS, unit.name)
             return Outcome("The cavalry unit is picked up and placed at the spot where it "
                            "began the charge, in its original formation and facing.",
                            f"{unit.name} is recalled to its start", Severity.NONE)

@@ -213,7 +213,8 @@ def test_the_infantry_side_may_be_given_first():
 ])
 def test_cavalry_pass_through_squares_a_casualty_on_4_per_infantry_unit_contacted(
         faces, lost, headline):
-    result = melee(Side(horse(), units_contacted=3), foot(formation=Formation.SQUARE), faces)
+    result = melee(Side(horse(in_melee=True), units_contacted=3),
+                   foot(formation=Formation.SQUARE, in_melee=True), faces)
     rolls = result.steps[0].rolls
     assert [(r.label, r.kind, r.target) for r in rolls] == [
         (f"Chasseurs past infantry unit {n}", "1d6", "4+") for n in (1, 2, 3)]
@@ -222,6 +223,9 @@ def test_cavalry_pass_through_squares_a_casualty_on_4_per_infantry_unit_contacte
                                (E.MELEE_ENDS, "Chasseurs", None),
                                (E.MELEE_ENDS, "2nd Foot", None)]
     assert result.headline == headline
+    # Units in no melee (a first contact) are not said to come out of one.
+    fresh = melee(Side(horse(), units_contacted=3), foot(formation=Formation.SQUARE), faces)
+    assert effects(fresh) == [*lost_effect, (E.CHARGE_MARKER, "Chasseurs", None)]
 
 
 def test_pass_through_one_square_one_casualty():

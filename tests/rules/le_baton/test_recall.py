@@ -18,11 +18,14 @@ def recall(unit, dice_text, **situation):
 
 
 def test_pass_after_initiating_the_charge_goes_back_to_its_start():
-    result = recall(horse(), "5", initiated_charge=True)
+    result = recall(horse(in_melee=True), "5", initiated_charge=True)
     assert result.procedure == "recall"
     assert result.steps[0].title == "Phase 13: cavalry recall"
     assert effects(result) == [(E.RECALLED, "Chasseurs", None),
                                (E.MELEE_ENDS, "Chasseurs", None)]
+    # Out of no melee: only recalled.
+    assert effects(recall(horse(), "5", initiated_charge=True)) == [
+        (E.RECALLED, "Chasseurs", None)]
     assert outcomes(result) == ["The cavalry unit is picked up and placed at the spot where it "
                                 "began the charge, in its original formation and facing."]
     assert result.headline == "Chasseurs is recalled to its start"
