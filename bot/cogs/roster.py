@@ -103,7 +103,9 @@ class Roster(commands.Cog):
         await answer(interaction, work)
 
     @unit.command(name="edit", description="Change a unit: its words, strength, side, name")
-    @app_commands.describe(unit="The unit", words="Words to set, e.g. `shaken morale=5`",
+    @app_commands.describe(unit="The unit",
+                           words="Words to set, as `/unit add` takes them (`/help` lists "
+                                 "each rule set's)",
                            strength=STRENGTH, side="New side",
                            rename="New name", commander="New commander (`none` to clear)")
     async def edit(self, interaction: discord.Interaction, unit: str, words: str | None = None,
