@@ -88,7 +88,7 @@ def _fate_in_words(words: str) -> tuple[Fate, str] | None:
     return None
 
 
-_LEAD_END = re.compile(r"[:;]| \(| by \d| at \d|, ")
+_LEAD_END = re.compile(r"[:;]| \(| by [−-]?\d| at [−-]?\d|, ")
 
 
 def lead_of(headline: str) -> str:

@@ -242,7 +242,8 @@ def _tie(att: list[Score], dfn: list[Score], score: int, out: ResolutionBuilder)
     names = [s.member.name for s in att + dfn]
     for name in names:
         out.effect(EffectKind.RETIRE, name, 3, detail=f"{MELEE_TEXT}: equal scores")
-    return out.build(f"Drawn at {score}: both sides retire 3\"", Severity.MINOR)
+    drawn = str(score).replace("-", "−")  # a minus as the modifiers print theirs
+    return out.build(f"Drawn at {drawn}: both sides retire 3\"", Severity.MINOR)
 
 
 class Scored(Protocol):

@@ -75,7 +75,7 @@ def assert_nothing_lost(resolution, messages) -> None:
             wanted += [roll.target or "", roll.result or ""]
             if roll.hits is None and roll.total is not None and (
                     roll.modifiers or len(roll.dice) > 1):
-                wanted.append(f"= **{roll.total}**")
+                wanted.append(f"= **{str(roll.total).replace('-', '−')}**")
             for piece in wanted:
                 assert piece.replace("\\", "") in text, (piece, resolution.headline)
 

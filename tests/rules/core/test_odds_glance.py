@@ -51,6 +51,7 @@ def test_a_fate_is_read_from_the_kind_or_a_move_s_verb_and_detail_has_none():
     ("4e Léger and 52nd tie, 3 all", "4e Léger and 52nd tie"),
     ("Attackers win by 2: Béarn routs, −2 SP", "Attackers win"),
     ("Drawn at 5: both sides retire 3\"", "Drawn"),
+    ("Drawn at −8: both sides retire 3\"", "Drawn"),
     ("Black Watch scores 2 hits on Fusiliers; Fusiliers scores 1 hit", "Black Watch scores "
      "2 hits on Fusiliers"),
     ("British chooses the first assault (tie: the dice decided)",
