@@ -53,8 +53,10 @@ def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP
     parts = [f"**{escape(unit.name)}**"]
     if unit.strength is not None:
         parts.append(strength_count(unit.strength, strength_label))
-    if words.described:
-        parts.append(escape(", ".join(words.described)))
+    # A unit's nation named as its side is said once, by the side's heading.
+    described = [w for w in words.described if w.casefold() != unit.side.casefold()]
+    if described:
+        parts.append(escape(", ".join(described)))
     markers = [escape(marker) for marker in words.markers]
     if unit.status == "gone":
         markers.append(f"out: {unit.gone_reason or 'gone'}")

@@ -174,3 +174,17 @@ def test_an_override_not_found_names_a_unit_of_this_fight_as_an_example():
     found = Enumeration((Outcome("52nd routs; 1/45e advances 2 hexes", ()),),
                         units=("1/31e Léger", "1/45e", "52nd"))
     assert "(`1/45e`, say)" in not_listed(found).hint
+
+
+async def test_the_roster_names_a_nation_once_where_it_is_the_side(battle_session):
+    for line in ("/battle start ruleset:labataille name:Talavera",
+                 '/unit add side:French name:"1/45e" words:"infantry morale=34 melee=12 '
+                 'nation=french" strength:6',
+                 '/unit add side:Allies name:"52nd" words:"infantry morale=41 melee=7.5 '
+                 'nation=british" strength:5'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    shown = await reply(battle_session, "/battle show", user_id=GM_USER)
+    fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
+    assert fields["French"] == "**1/45e** · 6 increments · infantry, morale 34, melee 12"
+    assert fields["Allies"] == ("**52nd** · 5 increments · infantry, morale 41, melee 7.5, "
+                                "British")
