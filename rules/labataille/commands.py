@@ -34,10 +34,10 @@ from rules.labataille.charge import MAX_CHARGE_MP, resolve_charge
 from rules.labataille.charts import ChartPack, read_pack
 from rules.labataille.fire import FireBelowChart
 from rules.labataille.inputs import ROSTER_FIELDS, SITUATION_FIELDS, STACKS
-from rules.labataille.movement import light_recall
+from rules.labataille.movement import check_light, light_recall
 from rules.labataille.order import assault_order
 from rules.labataille.reactions import event, form_square, form_up, reaction_charge
-from rules.labataille.units import MAX_STACKS, Stack
+from rules.labataille.units import MAX_STACKS, ChargeMarker, Stack
 
 Prepared = Callable[..., Resolution]
 PACK = "charts"  # the setting an attached chart pack is handed in (`/battle charts`)
@@ -296,6 +296,16 @@ def prepare_formup(options: Mapping[str, Any], roster: Roster | None,
 def prepare_recall(options: Mapping[str, Any], roster: Roster | None,
                    settings: Mapping[str, Any]) -> Prepared:
     chargers = tuple(given_stacks(options, "chargers", roster, "Light cavalry"))
+    if roster is not None:
+        # "At any time during Charge movement": the roster knows which cavalry is charging
+        # (a quick lookup's cavalry is taken to be, as its command says).
+        check_light(chargers)
+        idle = [c.name for c in chargers if c.charge is not ChargeMarker.CHARGING]
+        if idle:
+            raise NotAllowed(f"{doing(idle, 'carries', 'carry')} no Charge marker: only cavalry "
+                             "that is charging may Recall.",
+                             hint="A Charge marker is placed when the charge is declared: a "
+                                  "GM sets it with `/gm set field:charge value:charging`.")
     pack = battle_pack(options, settings)
     return asking(options, lambda dice, answers: light_recall(chargers, pack, dice, answers))
 

@@ -82,6 +82,14 @@ async def test_a_charge_that_falls_short_and_a_light_recall(battle_session):
             "disordered") in text
     heavy = await reply(battle_session, "/recall labataille chargers:Lancers")
     assert heavy.ephemeral and "only light cavalry may Recall at any time" in heavy.content
+    # Not charging: "Light cavalry may attempt to Recall at any time during Charge movement."
+    idle = await reply(battle_session, '/recall labataille chargers:"13th Light Dragoons" '
+                                       'dice:"5"')
+    assert idle.ephemeral and idle.content.startswith(
+        "⚠️ 13th Light Dragoons carries no Charge marker: only cavalry that is charging may "
+        "Recall.")
+    await reply(battle_session, '/gm set unit:"13th Light Dragoons" field:charge '
+                                'value:charging', user_id=GM_USER)
     asked = await reply(battle_session, '/recall labataille chargers:"13th Light Dragoons" '
                                         'dice:"5"')
     assert buttons(asked) == ["Choose a new target", "End the Charge"]
