@@ -63,8 +63,7 @@ def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
                            hint=f"Use {minimum} to {maximum}.")
     if number > maximum:
         raise InvalidInput(f"`{field}` cannot be above {maximum}.",
-                           hint=f"Use {minimum} to {maximum}, as `/unit add` and "
-                           "`/general add` do.")
+                           hint=f"Use {minimum} to {maximum}.")
     return number
 
 
@@ -106,7 +105,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
     if not changes:
         raise BattleError(f"{possessive(row.name)} {field} is already {value}.")
-    event = tx.record("gm_set", "GM set " + "; ".join(changes))
+    event = tx.record("gm_set", "GM set: " + "; ".join(changes))
     return changes, event.seq
 
 
@@ -221,7 +220,7 @@ def set_general_field(tx: BattleTx, general: str, field: str,
     changes = describe_changes(general_changes(before, roster_general(row)))
     if not changes:
         raise BattleError(f"{possessive(row.name)} {field} is already {value}.")
-    event = tx.record("gm_set", "GM set " + "; ".join(changes))
+    event = tx.record("gm_set", "GM set: " + "; ".join(changes))
     return changes, event.seq
 
 

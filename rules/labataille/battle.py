@@ -88,7 +88,7 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     # set's own tests, takes the words the rule sets agree on).
     "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),
     "nation": Phrase("is now {value}", words=(("french", "French"), ("british", "British"))),
-    "morale": Phrase("now has basic morale {value}", "no longer has a basic morale"),
+    "morale": Phrase("now has morale {value}", "no longer has a morale"),  # printed morale
     "formation": Phrase("is now in {value}", "no longer has a formation",
                         words=(("skirmish", "skirmish order"),)),
     "light": Phrase("now counts as light troops", "no longer counts as light troops"),

@@ -131,7 +131,7 @@ BATTLE_MOVES: dict[str, tuple[list[str], list[str]]] = {
         '/unit add side:French name:Cuirassiers words:"cavalry morale=44 melee=18 mp=8 '
         'defence=9 nation=french" strength:4',
         '/unit add side:British name:"16th Light Dragoons" words:"cavalry light morale=44 '
-        'mp=9 nation=british" strength:3',
+        'mp=9 nation=british charging" strength:3',
         '/unit add side:British name:"2nd Foot" words:"infantry morale=41 melee=8" strength:5',
     ], [
         '/assault labataille attackers:"1/45e" defenders:52nd dice:"44 52 5 33 41 55" '

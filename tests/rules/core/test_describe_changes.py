@@ -61,9 +61,13 @@ def test_fire_at_will_words_and_unit_columns():
     before = RosterUnit("Rangers", "British", {"arm": "infantry", "regular": True}, 3)
     after = RosterUnit("Rangers", "French", {"arm": "cavalry", "morale": 4}, 5,
                        commander="Montcalm")
-    assert describe_changes(unit_changes(before, after)) == [
+    faw = RULESETS["fire-at-will"].battle.wording
+    assert describe_changes(unit_changes(before, after), faw) == [
         "Rangers is now on the French side, gains 2 SP (now 5), is now commanded by Montcalm, "
         "is now cavalry, now has basic morale 4 and no longer counts as regulars"]
+    # La Bataille's morale is the printed one, not Fire at Will's basic morale.
+    lb = RULESETS["labataille"].battle.wording
+    assert describe_changes([unit("52nd", "morale", 41, 44)], lb) == ["52nd now has morale 44"]
 
 
 def test_generals_and_restored_units():
