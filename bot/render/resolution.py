@@ -185,8 +185,10 @@ def together(by_unit: dict[str, list[str]]) -> list[tuple[tuple[str, ...], list[
     groups: dict[tuple[str | None, ...], tuple[list[str], list[str]]] = {}
     for unit, parts in by_unit.items():
         if parts:
-            # Words after a colon ("Montcalm: units of his command …") are his alone.
-            key = (None, unit) if parts[0].startswith(":") else tuple(parts)
+            # Words after a colon ("Montcalm: units of his command …") are his alone; so is
+            # a name that holds a list's own words ("1/45e, Grenadiers").
+            alone = parts[0].startswith(":") or "," in unit or " and " in unit
+            key = (None, unit) if alone else tuple(parts)
             groups.setdefault(key, ([], parts))[0].append(unit)
     return [(tuple(units), parts) for units, parts in groups.values()]
 

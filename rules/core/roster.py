@@ -372,15 +372,20 @@ def describe_changes(changes: Iterable[Change], wording: Wording | str = "SP") -
         said = [s for s in said if s]
         if not said:
             continue
-        if kind == "unit" and tuple(said) in alike:
+        # A name that holds a list's own words ("1/45e, Grenadiers") is said on its own.
+        listable = kind == "unit" and not _LISTED.search(who)
+        if listable and tuple(said) in alike:
             alike[tuple(said)].append(who)
             continue
         whom = [who]
-        if kind == "unit":
+        if listable:
             alike[tuple(said)] = whom
         lines.append((whom, said))
     return [f"{whom[0]} {_join(said)}" if len(whom) == 1 else
             f"{_join(whom)}: each {_join(said)}" for whom, said in lines]
+
+
+_LISTED = re.compile(r",| and ")  # what joins names in a list
 
 
 def _join(parts: list[str]) -> str:

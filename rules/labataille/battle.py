@@ -45,7 +45,7 @@ from rules.labataille.effects import (
 from rules.labataille.fire import SETTING as FIRE_BELOW
 from rules.labataille.fire import FireBelowChart
 from rules.labataille.inputs import INCREMENTS, ROSTER_FIELDS, SITUATION_FIELDS, build_stack
-from rules.labataille.units import ChargeMarker, Fatigue, Formation, Order, Stack
+from rules.labataille.units import ChargeMarker, Fatigue, Formation, Order, Stack, nation_name
 
 FIREFIGHT = "firefight"
 # A stack's one attempt against a cavalry charge (or, before it, the cavalry's move): kept as
@@ -118,7 +118,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
     if attributes.get("formation"):
         described.append(str(attributes["formation"]))
     if attributes.get("nation"):
-        described.append(str(attributes["nation"]).capitalize())  # as a side is named
+        described.append(nation_name(str(attributes["nation"])))
     markers = []
     state = attributes.get("state")
     if state and state != Order.GOOD.value:

@@ -40,7 +40,7 @@ from rules.labataille.published import (
     RECALL_SOURCE,
     RECALL_THRESHOLDS,
 )
-from rules.labataille.units import RULESET, TEXT, Arm, ChargeMarker, Fatigue, Stack
+from rules.labataille.units import RULESET, TEXT, Arm, ChargeMarker, Fatigue, Stack, nation_name
 
 PGD, INFANTRY, CAVALRY = "PGD", "infantry and artillery", "cavalry"
 MAX_CHARGE_MP = 5  # "Charging units have 5 MPs to conduct their Charge movement"
@@ -262,7 +262,7 @@ def threshold_of(stack: Stack, pack: ChartPack | None) -> tuple[int, str]:
     if table is not None and nation in table.values:
         return int(table.values[nation]), table.provenance
     if nation in RECALL_THRESHOLDS:
-        lacking = f"; the chart pack has none for {nation.capitalize()}" \
+        lacking = f"; the chart pack has none for {nation_name(stack.nation)}" \
             if table is not None else ""
         return RECALL_THRESHOLDS[nation], RECALL_SOURCE + lacking
     raise InvalidInput(f"{stack.name}: no Recall threshold for "

@@ -32,7 +32,7 @@ from typing import Any
 
 from rules.core.errors import InvalidInput
 from rules.labataille.published import ratio_value
-from rules.labataille.units import Fatigue, Formation, Order
+from rules.labataille.units import Fatigue, Formation, Order, nation_name
 
 FIREFIGHT_COLUMN = "Firefight"
 SITUATION_WORDS = frozenset({*Formation, *Order} - {Order.GOOD})
@@ -130,7 +130,7 @@ class Carre:
         said = "the chart pack's Carré chart has no"
         by_formation = self.results.get(nation.casefold()) or self.results.get(ANY)
         if by_formation is None:
-            return f"{said} table for {nation.capitalize() or 'a stack without a nation'}"
+            return f"{said} table for {nation_name(nation) or 'a stack without a nation'}"
         if self._table(nation, formation) is None:
             return f"{said} {nation.casefold() or ANY} table for {formation}"
         return f"{said} row for {distance} hexes"

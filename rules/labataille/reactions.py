@@ -23,7 +23,16 @@ from rules.labataille.charts import CARRE_RESULTS, ChartPack
 from rules.labataille.effects import CHARGED, CHARGING, DISORDERED, REACTED, SQUARE, EffectKind
 from rules.labataille.morale import Check, morale_check
 from rules.labataille.needs import check_leaders
-from rules.labataille.units import RULESET, Arm, ChargeMarker, Fatigue, Formation, Order, Stack
+from rules.labataille.units import (
+    RULESET,
+    Arm,
+    ChargeMarker,
+    Fatigue,
+    Formation,
+    Order,
+    Stack,
+    nation_name,
+)
 
 SQUARE_DISTANCE = 4  # "if the phasing cavalry moves within 4 hexes"
 MAX_GAP = 20
@@ -78,7 +87,7 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
     faces = dice.roll(D66(), f"{infantry.name} square")
     total = d66_add(d66_value(faces), sum(m.value for m in modifiers))  # type: ignore[arg-type]
     roll = Roll(f"{infantry.name} square", "d66", faces, modifiers=tuple(modifiers),
-                total=total, target=f"{infantry.nation.capitalize() or 'any nation'}, from "
+                total=total, target=f"{nation_name(infantry.nation) or 'any nation'}, from "
                                     f"{infantry.formation.value}, {hexes(distance)}",
                 readings=plain_readings(faces))
     carre = pack.carre if pack is not None else None
@@ -90,7 +99,7 @@ def form_square(infantry: Stack, distance: int, chargers: tuple[Stack, ...], tar
                  replace(roll, result=found, notes=(source,)))
     else:
         why = f"; {carre.missing(infantry.nation, formation, distance)}" if carre else ""
-        nation = infantry.nation.capitalize() or "its nation"
+        nation = nation_name(infantry.nation) or "its nation"
         out.step("2. Form Square", f"Read row {total} of the Square (Carré) Realization chart "
                  f"({nation}, from {formation}, {hexes(distance)}{why}).", roll)
         found = out.ask(Question("carre_result", f"Read the Square (Carré) Realization chart: "

@@ -63,6 +63,12 @@ class ChargeMarker(StrEnum):
 HUZZAH_NATIONS = frozenset({"british", "kgl"})
 
 
+def nation_name(nation: str) -> str:
+    """A nation as a side is named: its first letter raised, the rest as typed (``british``:
+    British; ``KGL`` and ``Dutch-Belgian`` stay so)."""
+    return nation[:1].upper() + nation[1:]
+
+
 @dataclass(frozen=True)
 class Stack:
     """One hex's units in an assault."""

@@ -173,8 +173,9 @@ def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, li
     for effect in effects:
         if find_unit(after, effect.unit) is not None:
             after = _effect(after, effect)
+    hit = {name_key(e.unit) for e in effects if e.kind == EffectKind.CASUALTIES}
     for unit in after.units:
-        if unit.strength == 0 and not unit.gone:
+        if unit.strength == 0 and not unit.gone and name_key(unit.name) in hit:
             # Its last figure lost: nothing is left to fight, test or be fought
             # (docs/le-baton.md, where the sheet is silent).
             after = _effect(after, Effect(EffectKind.REMOVED, unit.name))
@@ -293,7 +294,12 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
 
 
 def _next_turn(unit: RosterUnit) -> RosterUnit:
-    if unit.gone:  # out of the battle: its markers stay as it left, and nobody is told
+    if unit.gone:
+        # Out of the battle: its markers stay as it left, and nobody is told; but the turn's
+        # own bookkeeping, which no line says, ends, for a unit the GM brings back.
+        for marker in ("fired", "charge_failed"):
+            if unit.attr(marker):
+                unit = unit.with_attr(marker, False)
         return unit
     for marker in ("halted", "recall_failed", "fired", "charge_failed"):  # those of one turn
         if unit.attr(marker):

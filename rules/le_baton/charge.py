@@ -59,8 +59,7 @@ def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
                                     "recalled",
              "It rolls for recall in phase 13 (`/recall`)." + _set_by("charge_marker")),
             (charger.charge_failed, "did not roll its 6 to charge this turn",
-             "It may roll again next turn (`/battle next`); a GM takes the roll back with "
-             "`/gm undo`.")):
+             "It may roll again next turn; a GM takes the roll back with `/gm undo`.")):
         if flag:
             raise NotAllowed(f"{name} {why}.", hint=hint)
     if charger.is_infantry:

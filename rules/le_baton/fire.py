@@ -172,8 +172,8 @@ def check_can_shoot(shooter: Unit, distance: float | None) -> None:
     if shooter.fired:
         raise NotAllowed(f"{shooter.name} has shot this turn: a unit shoots once, in its "
                          f"side's fire phase ({fire_phase(shooter)}).",
-                         hint="A GM takes the volley back with `/gm undo`; the next turn "
-                              "(`/battle next`) it may shoot again.")
+                         hint="A GM takes the volley back with `/gm undo`; it may shoot "
+                              "again next turn.")
     if distance is not None and not (math.isfinite(distance) and distance >= 0):
         raise InvalidInput(f"A distance of {distance} inches cannot be measured.",
                            hint="Give the inches to the target as a plain number, like `3`.")

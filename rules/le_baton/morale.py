@@ -94,14 +94,9 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
         raise NotAllowed(f"Phase {phase} has no morale check.",
                          hint=f"Checks are made in phases {', '.join(map(str, MORALE_PHASES))}.")
     # Who tests at all comes before whose phase it is: "test it in phase 10" would send
-    # cavalry to a phase that refuses it too.
+    # cavalry, or a unit in melee, to a phase that refuses it too.
     if phase in (5, 10) and not unit.is_infantry:
         raise NotAllowed(f"{unit.name} is {unit.arm.value}: only infantry test to stand.")
-    nation = {4: Nation.FRENCH, 9: Nation.BRITISH, 5: Nation.BRITISH, 10: Nation.FRENCH}
-    if phase in nation and unit.nation is not nation[phase]:
-        other = {4: 9, 9: 4, 5: 10, 10: 5}[phase]
-        raise NotAllowed(f"{unit.name} is {unit.nation.value}: phase {phase} is for "
-                         f"{nation[phase].value} units.", hint=f"Test it in phase {other}.")
     # A charge marker on cavalry not held by a failed recall: it charged this turn.
     charged = unit.charge_marker and not unit.held
     if phase in (4, 9) and unit.is_cavalry and (situation.charging or charged):
@@ -113,6 +108,11 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
                               "takes a charge back with `/gm undo`.")
     if phase in (5, 10) and unit.in_melee:
         raise NotAllowed(f"{unit.name} is already in melee: infantry in melee do not test.")
+    nation = {4: Nation.FRENCH, 9: Nation.BRITISH, 5: Nation.BRITISH, 10: Nation.FRENCH}
+    if phase in nation and unit.nation is not nation[phase]:
+        other = {4: 9, 9: 4, 5: 10, 10: 5}[phase]
+        raise NotAllowed(f"{unit.name} is {unit.nation.value}: phase {phase} is for "
+                         f"{nation[phase].value} units.", hint=f"Test it in phase {other}.")
     if phase in (7, 12) and unit.arm is Arm.ARTILLERY:
         # Artillery never loses a melee: unsupported it is destroyed; supported, the unit
         # beside it fights instead.

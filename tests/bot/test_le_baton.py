@@ -171,6 +171,10 @@ async def test_a_second_volley_says_its_loss_once(discord_session):
     again = await reply(discord_session, fire.format("52nd"), user_id=GM_USER)
     assert again.ephemeral and again.content.startswith("⚠️ 52nd has shot this turn: a unit "
                                                         "shoots once, in its side's fire phase")
+    # A GM who takes the volley back lets it shoot again.
+    await reply(discord_session, "/gm undo", user_id=GM_USER)
+    redone = await reply(discord_session, fire.format("52nd"), user_id=GM_USER)
+    assert not redone.ephemeral, redone.content
     second = await reply(discord_session, fire.format("71st"), user_id=GM_USER)
     lines = second.embeds[0]["description"].splitlines()
     # "takes 2 casualties" is the roster's "loses 2 figures": said once.

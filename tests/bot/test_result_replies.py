@@ -470,6 +470,12 @@ def test_units_on_which_the_same_things_fall_share_one_line():
     result = Resolution("tricorne", "melee", "A wins", Severity.MINOR, (), effects)
     assert effect_lines(result, said=[]) == [
         "**A**, **B** and **C**: each moves 2 hexes back", "**D** moves 3 hexes back"]
+    # A name that holds a list's own words is said on its own.
+    listed = Resolution("tricorne", "melee", "A wins", Severity.MINOR, (), tuple(
+        Effect(EffectKind.MOVED, unit, 2, measure="hexes", direction="back")
+        for unit in ("A, B", "C and D", "E")))
+    assert effect_lines(listed, said=[]) == [
+        "**A, B** moves 2 hexes back", "**C and D** moves 2 hexes back", "**E** moves 2 hexes back"]
     # The Steps keep a line per unit.
     assert effect_lines(result) == ["**A** moves 2 hexes back", "**B** moves 2 hexes back",
                                     "**C** moves 2 hexes back", "**D** moves 3 hexes back"]

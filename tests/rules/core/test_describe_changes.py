@@ -174,3 +174,13 @@ def test_units_that_change_alike_are_one_sentence():
     killed = [Change(name, "general", "status", "active", "killed")
               for name in ("Montcalm", "Wolfe")]
     assert describe_changes(killed) == ["Montcalm is killed", "Wolfe is killed"]
+
+
+def test_a_name_that_holds_a_lists_words_is_said_on_its_own():
+    changes = [unit(name, "state", "good", "disordered")
+               for name in ("1/45e, Grenadiers", "2/45e and 3/45e", "4/45e", "5/45e")]
+    assert describe_changes(changes, RULESETS["labataille"].battle.wording) == [
+        "1/45e, Grenadiers is now disordered",
+        "2/45e and 3/45e is now disordered",
+        "4/45e and 5/45e: each is now disordered",
+    ]

@@ -223,3 +223,10 @@ def test_the_roster_shows_the_values_the_procedures_read():
     assert unit_words({"arm": "infantry", "morale": 34, "melee": 12, "fire": 6,
                        "defence": 9}).described == (
         "infantry", "morale 34", "melee 12", "fire 6", "defence 9")
+
+
+def test_a_nation_is_named_as_typed_its_first_letter_raised():
+    from rules.labataille.units import nation_name
+
+    assert [nation_name(n) for n in ("british", "KGL", "Dutch-Belgian", "")] == [
+        "British", "KGL", "Dutch-Belgian", ""]

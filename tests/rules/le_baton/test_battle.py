@@ -438,3 +438,22 @@ def test_british_infantry_that_did_not_roll_its_6_tries_again_next_turn():
                                  "choices": "form_square=stay"}, next_turn)(
         ScriptedSource.from_text("6 1 1"))
     assert charges.headline == "45e Ligne stands: the charge stops 2\" short"
+
+
+def test_only_a_unit_this_move_hit_is_destroyed_at_no_figures():
+    # A unit at 0 figures kept from before (an old battle, an import) is left alone by a move
+    # that does not touch it.
+    kept = Roster((*ROSTER.units[:4], RosterUnit("Battery", "British",
+                                                  british("artillery", guns=9), strength=0)))
+    after, _ = apply(Effect(E.CASUALTIES, "45e Ligne", 1), roster=kept)
+    assert not unit(after, "Battery").gone
+
+
+def test_the_turns_bookkeeping_ends_for_a_unit_out_of_the_battle_too():
+    gone = RosterUnit("2nd Foot", "British", british("infantry", formation="line",
+                                                     fired=True, charge_failed=True),
+                      strength=0, status=GONE, gone_reason="no figures left")
+    after, changes = new_turn(Roster((gone,)))
+    assert (unit(after, "2nd Foot").attr("fired"), unit(after, "2nd Foot").attr(
+        "charge_failed")) == (False, False)
+    assert describe_changes(changes) == []  # nobody is told

@@ -138,3 +138,13 @@ def test_a_column_shooting_at_a_line_is_not_locked():
     result = run(resolve_fire, foot(figures=4, formation=Formation.COLUMN),
                  Target("Ligne", FireTarget.LINE), dice_text="1 1")
     assert effects(result) == []
+
+
+def test_a_volley_marks_its_shooter_as_having_shot():
+    result = run(resolve_fire, foot(figures=4), Target("Ligne", FireTarget.COLUMN),
+                 dice_text="1 1")
+    assert [(e.kind, e.unit) for e in result.effects if e.kind == E.FIRED] == [
+        (E.FIRED, "2nd Foot")]
+    with pytest.raises(NotAllowed, match="2nd Foot has shot this turn"):
+        run(resolve_fire, foot(figures=4, fired=True), Target("Ligne", FireTarget.COLUMN),
+            dice_text="1 1")

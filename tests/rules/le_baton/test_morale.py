@@ -200,6 +200,9 @@ def test_phase_9_charging_column_rolls_against_three():
     (5, horse(), "Chasseurs is cavalry: only infantry test to stand."),
     (10, dragoons(), "Scots Greys is cavalry: only infantry test to stand."),
     (10, guns(), "Battery is artillery: only infantry test to stand."),
+    (9, horse(charge_marker=True), "Chasseurs is charging cavalry: charging cavalry do not "
+     "test."),
+    (10, foot(in_melee=True), "2nd Foot is already in melee: infantry in melee do not test."),
     (5, foot(in_melee=True), "2nd Foot is already in melee: infantry in melee do not test."),
     (10, ligne(in_melee=True), "45e Ligne is already in melee: infantry in melee do not test."),
     (13, foot(), "2nd Foot is not cavalry: only cavalry roll for recall."),
