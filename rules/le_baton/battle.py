@@ -178,7 +178,7 @@ def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, li
         if unit.strength == 0 and not unit.gone and name_key(unit.name) in hit:
             # Its last figure lost: nothing is left to fight, test or be fought
             # (docs/le-baton.md, where the sheet is silent).
-            after = _effect(after, Effect(EffectKind.REMOVED, unit.name))
+            after = _effect(after, Effect(EffectKind.DESTROYED, unit.name))
     changes = roster_changes(roster, after)
     return after, changes + engagement_changes(roster, after)
 
@@ -199,7 +199,7 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
                                 test=effect.value)
         case EffectKind.MELEE_ENDS:
             return _release(roster, name, MELEE)
-        case EffectKind.ROUTED | EffectKind.REMOVED:
+        case EffectKind.ROUTED | EffectKind.REMOVED | EffectKind.DESTROYED:
             # Nobody stays locked in melee or firefight with a unit that has gone.
             return _release(_with_unit(roster, name, effect), name, None)
         case _:
@@ -243,7 +243,7 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return unit.with_attr("casualties", unit.attr("casualties", 0) + lost)
         case EffectKind.ROUTED:
             return replace(unit, status=GONE, gone_reason="routed")
-        case EffectKind.REMOVED:
+        case EffectKind.REMOVED | EffectKind.DESTROYED:
             return replace(unit, status=GONE, gone_reason="destroyed")
         case EffectKind.HALTED:
             return unit.with_attr("halted", True)

@@ -12,7 +12,7 @@ EffectKind = E = effect_kinds(
     CHARGE_MARKER="charge_marker", RECALLED="recalled", HELD="held", IN_MELEE="in_melee",
     MELEE_ENDS="melee_ends", FIREFIGHT="firefight", FOUGHT="fought", RECALL_DUE="recall_due",
     MELEE_LOST="melee_lost", INFANTRY_CHARGED="infantry_charged", FIRED="fired",
-    CHARGE_FAILED="charge_failed",
+    CHARGE_FAILED="charge_failed", DESTROYED="destroyed",  # its last figure lost
 )
 
 
@@ -22,6 +22,7 @@ def _casualties(effect: Effect) -> str:
 
 TEXTS = {
     E.ROUTED: "routs",
+    E.DESTROYED: "is destroyed",
     E.RETIRE: 'retires {amount}"',
     E.HALTED: "halts",
     E.CASUALTIES: _casualties,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from rules.core.dice import D6, D6Pool, DiceSource, plain_readings, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.notation import doing
 from rules.core.records import (
     Modifier,
     Resolution,
@@ -143,10 +144,16 @@ def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
         require_figures(side.unit, " for its melee dice")
     roll_a, roll_b = _roll(a, b, dice), _roll(b, a, dice)
     ha, hb = roll_a.hits or 0, roll_b.hits or 0
+    gone = []
     for unit, taken in ((a.unit, hb), (b.unit, ha)):
-        if taken:
-            out.effect(EffectKind.CASUALTIES, unit.name, taken, detail=f"{SHEET}: melee")
+        lost = min(taken, unit.figures)  # no more casualties than figures
+        if lost:
+            out.effect(EffectKind.CASUALTIES, unit.name, lost, detail=f"{SHEET}: melee")
+        if lost and lost == unit.figures:
+            gone.append(unit.name)
     morale_phase = 7 if phase == 6 else 12
+    if gone:
+        return _destroyed(a.unit, b.unit, (ha, hb), gone, phase, (roll_a, roll_b), out)
     if ha == hb:
         if a.unit.is_infantry:
             when = "in phase 11" if phase == 6 else "next turn in phase 6"
@@ -169,6 +176,24 @@ def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
     out.note(f"{loser.name} tests morale for losing the melee in phase {morale_phase}.")
     return out.build(f"{winner.name} wins the melee ({max(ha, hb)}–{min(ha, hb)}): "
                      f"{loser.name} tests in phase {morale_phase}", Severity.MAJOR)
+
+
+def _destroyed(a: Unit, b: Unit, scores: tuple[int, int], gone: list[str], phase: int,
+               rolls: tuple[Roll, Roll], out: ResolutionBuilder) -> Resolution:
+    """A unit that lost its last figure in the melee is destroyed: the melee is over, and
+    nobody tests for it (docs/le-baton.md, where the sheet is silent)."""
+    ha, hb = scores
+    said = doing(gone, "is", "are")
+    out.step(f"Phase {phase}: melee", f"{said} destroyed: its last figure is lost. The melee "
+             "is over.", *rolls)
+    for name in gone:
+        out.effect(EffectKind.DESTROYED, name, detail="its last figure lost")
+    if ha == hb:
+        head = f"{a.name} and {b.name} tie, {ha} all"
+    else:
+        winner = a.name if ha > hb else b.name
+        head = f"{winner} wins the melee ({max(ha, hb)}–{min(ha, hb)})"
+    return out.build(f"{head}: {said} destroyed", Severity.DECISIVE)
 
 
 def _locked(a: Unit, b: Unit, out: ResolutionBuilder) -> None:

@@ -265,3 +265,11 @@ def test_melees_are_fought_in_phase_6_or_11(phase):
 def test_a_melee_needs_two_sides():
     with pytest.raises(NotAllowed, match="2nd Foot and Guards are on the same side."):
         melee(foot(), foot("Guards"), "")
+
+
+def test_a_unit_that_loses_its_last_figure_is_destroyed_and_tests_for_nothing():
+    # 2nd Foot, 6 figures: 4 dice at 4+ (two hit); 45e Ligne, 2 figures: 1 die (a miss).
+    result = melee(foot(figures=6), ligne(figures=2), "6 6 1 1 1")
+    assert result.headline == "2nd Foot wins the melee (2–0): 45e Ligne is destroyed"
+    assert effects(result) == [(E.CASUALTIES, "45e Ligne", 2), (E.DESTROYED, "45e Ligne", None)]
+    assert result.severity is Severity.DECISIVE
