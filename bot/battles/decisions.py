@@ -122,6 +122,8 @@ class Asked:
     question_message: int | None = None
     # What the move had done to units before it asked, said with the question.
     effects: tuple[Effect, ...] = ()
+    # The battle's remarks on the move (played out of its phase), said with the question.
+    notes: tuple[str, ...] = ()
 
 
 def battle_question(battle_id: int, seq: int | None) -> str:
@@ -245,7 +247,7 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     tx.record("question", f"{summary_prefix}Asked: {paused.question.text}", request=request)
     return Asked(pending, paused.steps, paused.dice_note, battle_question(battle.id, pending.seq),
                  mention=mention_for(tx.conn, answerer, tx.actor.user_id),
-                 effects=paused.effects)
+                 effects=paused.effects, notes=paused.notes)
 
 
 def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,

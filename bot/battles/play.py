@@ -97,6 +97,8 @@ class Paused(Exception):
         self.effects: tuple[Effect, ...] = asked.effects
         self.faces = faces
         self.use = use
+        # Remarks the battle makes on the move (out of its phase), said with the question.
+        self.notes: tuple[str, ...] = ()
 
     @property
     def dice_note(self) -> str:
@@ -227,8 +229,13 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
         # The dice shown are ones that give the result; none were rolled.
         resolution, note = prepared(forced), "Result set by the GM (dice shown, not rolled)"
     else:
-        resolution, use = roll_dice(prepared, rules.dice_faces, typed=dice, queue=queue,
-                                    replay=replay, before=before)
+        try:
+            resolution, use = roll_dice(prepared, rules.dice_faces, typed=dice, queue=queue,
+                                        replay=replay, before=before)
+        except Paused as paused:  # the players are told before they answer, not after
+            warning = _phase_warning(rules, procedure, options, roster, facts.phase)
+            paused.notes = (warning,) if warning else ()
+            raise
         note = use.note()
         left = queue_left(queue, use, before)
     resolution = _with_phase_warning(resolution, rules, procedure, options, roster, facts.phase)
@@ -320,12 +327,19 @@ def play_in_battle(
     return Played(planned.resolution, planned.dice_note, planned.lines, event.seq, battle.id)
 
 
+def _phase_warning(rules: BattleRules, procedure: str, options: Mapping[str, Any],
+                   roster: Roster, phase: str | None) -> str | None:
+    """The rule set's remark on playing the procedure outside its phase, if any."""
+    if rules.phase_warning is None:
+        return None
+    return rules.phase_warning(procedure, options, roster, phase)
+
+
 def _with_phase_warning(resolution: Resolution, rules: BattleRules, procedure: str,
                         options: Mapping[str, Any], roster: Roster,
                         phase: str | None) -> Resolution:
     """The resolution with the rule set's remark on playing it outside its phase, if any."""
-    warning = rules.phase_warning(procedure, options, roster, phase) if rules.phase_warning \
-        else None
+    warning = _phase_warning(rules, procedure, options, roster, phase)
     if warning is None:
         return resolution
     return replace(resolution, notes=(warning, *resolution.notes))

@@ -502,7 +502,8 @@ QUESTION_COLOUR = 0x5865F2  # blurple: the table waits for a player
 
 def question_messages(ruleset: str, procedure: str, question: Question,
                       steps: Sequence[Step], *, whose: str, dice_note: str = "",
-                      effects: Sequence[Effect] = ()) -> list[list[discord.Embed]]:
+                      effects: Sequence[Effect] = (),
+                      notes: Sequence[str] = ()) -> list[list[discord.Embed]]:
     """The question, who decides, what the move has done so far (``effects``, on the table
     once the question is answered) and its rolls: the player answers with the buttons under
     it (or ``/answer``). ``whose`` is markdown, names already escaped. The steps so far are
@@ -512,7 +513,8 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
         description="\n".join([f"{whose} decides{typed}.", *effect_lines(so_far, said=()),
-                               *public_roll_lines(steps)]),
+                               *public_roll_lines(steps),
+                               *(f"⏱️ {note}" for note in notes)]),
         colour=QUESTION_COLOUR,
         footer=dice_note,
     )

@@ -244,6 +244,16 @@ async def test_a_procedure_out_of_its_phase_is_played_with_a_warning(battle_sess
     assert event.resolution["notes"][0] == warning
 
 
+async def test_a_move_out_of_its_phase_that_asks_says_so_with_the_question(battle_session):
+    await setup(battle_session, LB_BATTLE)
+    asked = await reply(battle_session, '/morale le-baton unit:"28e Ligne" phase:10 dice:3')
+    assert asked.embeds[0]["title"] == "❓ 28e Ligne stands. Does it form square?"
+    # Said before anyone answers, not only with the result.
+    assert asked.embeds[0]["description"].endswith(
+        "⏱️ Out of phase: this morale check belongs to phase 10, not phase 1 (artillery "
+        "fire).")
+
+
 async def test_a_procedure_in_its_phase_has_no_warning(battle_session):
     await setup(battle_session, LB_BATTLE)
     message = await reply(battle_session, '/artillery le-baton battery:Guns target:"28e Ligne" '
