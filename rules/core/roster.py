@@ -396,10 +396,16 @@ def _join(parts: list[str]) -> str:
 
 def _unit_phrases(changes: list[Change], wording: Wording) -> list[str]:
     by_field = {c.field: c for c in changes}
+    # A unit that leaves the battle ("surrenders") is said to go with what it lost (its
+    # strength, its casualties); its markers ("is routing") no longer matter.
+    leaving = "status" in by_field and by_field["status"].after == GONE
     said = []
     for change in changes:
         if change.field == "gone_reason" and "status" in by_field:
             continue  # said with the status: "La Sarre is destroyed"
+        if leaving and change.field not in ("status", "strength", "casualties", "side",
+                                            "name"):
+            continue
         if _unset(change.before) and _unset(change.after):
             continue  # a marker that was never set, now stored as unset: nothing happened
         said.append(_unit_phrase(change, by_field, wording))

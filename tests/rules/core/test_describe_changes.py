@@ -157,6 +157,14 @@ def test_a_kind_of_engagement_may_have_its_own_words():
     assert vigil.label == "Vigil: Hussars against 2nd Foot"
 
 
+def test_a_unit_that_leaves_the_battle_is_said_to_go_without_its_markers():
+    changes = [unit("Canadiens", "strength", 3, 2), unit("Canadiens", "routing", None, True),
+               unit("Canadiens", "status", "active", "gone"),
+               unit("Canadiens", "gone_reason", None, "surrendered")]
+    assert describe_changes(changes, RULESETS["fire-at-will"].battle.wording) == [
+        "Canadiens loses 1 SP (now 2) and surrenders"]
+
+
 def test_units_that_change_alike_are_one_sentence():
     changes = [unit(name, "state", "good", "disordered") for name in ("1/45e", "2/45e")]
     changes += [unit("3/45e", "state", "good", "routed"), unit("Lancers", "charge", True, None),
