@@ -120,8 +120,12 @@ def _target_name(value: Any, roster: Roster | None) -> str:
 def _target(given: Any, kind: Any, roster: Roster | None, table: type) -> Target:
     """A unit fired at, with its nation when it is a roster unit."""
     name = _target_name(given, roster)
-    nation = None if roster is None else engine_unit(roster.unit(name), roster).nation
-    return Target(name, target_kind(kind, name, roster, table), nation)
+    if roster is None:
+        return Target(name, target_kind(kind, name, roster, table))
+    found = roster.unit(name)
+    unit = engine_unit(found, roster)
+    # Figures not given are not known: never taken as none left.
+    return Target(name, target_kind(kind, name, roster, table), unit.nation, found.strength)
 
 
 def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:

@@ -66,6 +66,17 @@ class Target:
     name: str
     kind: StrEnum
     nation: Nation | None = None  # known in a battle (its roster unit's); a lookup names it
+    figures: int | None = None  # known in a battle: no more casualties than it has
+
+
+def casualties(out: ResolutionBuilder, target: Target, scored: int, detail: str) -> None:
+    """The casualties ``scored`` on ``target``: no more than the figures it has, where they
+    are known, and the unit destroyed with its last (docs/le-baton.md)."""
+    lost = scored if target.figures is None else min(scored, target.figures)
+    if lost:
+        out.effect(EffectKind.CASUALTIES, target.name, lost, detail=detail)
+    if lost and target.figures is not None and lost == target.figures:
+        out.effect(EffectKind.DESTROYED, target.name, detail="its last figure lost")
 
 
 def check_target(shooter: Unit, target: Target) -> None:
@@ -143,19 +154,27 @@ def resolve_artillery_fire(
             result=f"{scored} {'hit' if scored == 1 else 'hits'}",
         ))
         if scored:
-            out.effect(EffectKind.CASUALTIES, target.name, scored, detail=f"{SHEET}: phase 1")
+            casualties(out, target, scored, f"{SHEET}: phase 1")
     behind = f"; the same dice hit {targets[1].name}, 12\" behind" if len(targets) == 2 else ""
     out.step("Phase 1: artillery fire",
              f"{battery.figures} crew figures roll {len(faces)} dice{behind}. No arc of fire: "
              "the guns fire directly ahead.", *rolls)
     out.note("Units that took artillery casualties check morale in phase 2.")
-    return out.build(_headline(battery, targets, rolls), Severity.MINOR if total else
-                     Severity.NONE)
+    return out.build(_headline(battery, targets, rolls, out), _severity(total, out))
 
 
-def _headline(shooter: Unit, targets: Sequence[Target], rolls: Sequence[Roll]) -> str:
-    parts = [f"{t.name} {r.result}" for t, r in zip(targets, rolls, strict=True)]
-    return f"{shooter.name} fires: {', '.join(parts)}"
+def _headline(shooter: Unit, targets: Sequence[Target], rolls: Sequence[Roll],
+              out: ResolutionBuilder) -> str:
+    gone = {e.unit for e in out.effects if e.kind == EffectKind.DESTROYED}
+    parts = [f"{t.name} {r.result}" + (", destroyed" if t.name in gone else "")
+             for t, r in zip(targets, rolls, strict=True)]
+    return f"{shooter.name} fires: {'; '.join(parts) if gone else ', '.join(parts)}"
+
+
+def _severity(scored: int, out: ResolutionBuilder) -> Severity:
+    if any(e.kind == EffectKind.DESTROYED for e in out.effects):
+        return Severity.DECISIVE
+    return Severity.MINOR if scored else Severity.NONE
 
 
 def fire_phase(shooter: Unit) -> int:
@@ -198,7 +217,7 @@ def resolve_fire(
              roll)
     out.effect(EffectKind.FIRED, shooter.name)
     if scored:
-        out.effect(EffectKind.CASUALTIES, target.name, scored, detail=f"{SHEET}: phase {phase}")
+        casualties(out, target, scored, f"{SHEET}: phase {phase}")
     if locks_firefight(shooter, target):
         for unit, other in ((shooter.name, target.name), (target.name, shooter.name)):
             out.effect(EffectKind.FIREFIGHT, unit, value=other,
@@ -207,8 +226,7 @@ def resolve_fire(
                  "firefight: they cannot move, charge or change formation.")
     next_check = 4 if phase == 3 else 9
     out.note(f"Units that took casualties check morale in phase {next_check}.")
-    return out.build(_headline(shooter, [target], [roll]),
-                     Severity.MINOR if scored else Severity.NONE)
+    return out.build(_headline(shooter, [target], [roll], out), _severity(scored, out))
 
 
 def locks_firefight(shooter: Unit, target: Target) -> bool:

@@ -148,3 +148,15 @@ def test_a_volley_marks_its_shooter_as_having_shot():
     with pytest.raises(NotAllowed, match="2nd Foot has shot this turn"):
         run(resolve_fire, foot(figures=4, fired=True), Target("Ligne", FireTarget.COLUMN),
             dice_text="1 1")
+
+
+def test_a_target_of_known_figures_loses_no_more_than_it_has_and_is_destroyed():
+    result = run(resolve_fire, foot(figures=8), Target("Ligne", FireTarget.COLUMN, figures=2),
+                 dice_text="6 6 6 6")
+    assert effects(result) == [(E.CASUALTIES, "Ligne", 2), (E.DESTROYED, "Ligne", None)]
+    assert result.headline == "2nd Foot fires: Ligne 4 hits, destroyed"
+    assert result.severity is Severity.DECISIVE
+    # Figures not known (a quick lookup): every hit is a casualty.
+    unknown = run(resolve_fire, foot(figures=8), Target("Ligne", FireTarget.COLUMN),
+                  dice_text="6 6 6 6")
+    assert effects(unknown) == [(E.CASUALTIES, "Ligne", 4)]
