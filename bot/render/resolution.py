@@ -22,11 +22,11 @@ from dataclasses import replace
 import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
-from bot.render.text import default_names, defaults_note, escape, listed
+from bot.render.text import default_names, defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import plural
-from rules.core.headlines import SEPARATOR, fitted
+from rules.core.headlines import SEPARATOR, fitted, listed
 from rules.core.records import (
     CHECK,
     D66_KIND,

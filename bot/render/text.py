@@ -46,8 +46,3 @@ def defaults_line(defaults: Sequence[str]) -> str:
         if len(note := defaults_note(said)) <= DEFAULTS_WHOLE:
             return note
     return f"Project defaults (see /help): {names[0]} and {len(names) - 1} more"
-
-
-def listed(names: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

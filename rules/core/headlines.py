@@ -70,6 +70,11 @@ def _said(phrases: Sequence[str], kept: set[int], subjects: Collection[str]) -> 
     return text.replace(f"{CUT}{SEPARATOR}", f"{CUT} ").replace(f"{SEPARATOR}{CUT}", f" {CUT}")
 
 
+def listed(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def joined_by_subject(phrases: Sequence[str], subjects: Collection[str]) -> list[str]:
     """Phrases one after another on the same unit as one: its name once, the last two joined
     by "and" ("A retreats 2 hexes, loses 1 block and routs")."""
@@ -81,5 +86,4 @@ def joined_by_subject(phrases: Sequence[str], subjects: Collection[str]) -> list
             groups[-1][1].append(phrase[len(subject) + 1:])
         else:
             groups.append((subject, [phrase]))
-    return [parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-            for _, parts in groups]
+    return [listed(parts) for _, parts in groups]

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rules.core.errors import InvalidInput, echo
+from rules.core.headlines import listed
 from rules.core.roster import Roster, RosterUnit, name_key
 
 UNIT_FORM = "`Name: words`"
@@ -54,8 +55,9 @@ def possessive(name: str) -> str:
 
 def doing(names: Sequence[str], one: str, many: str) -> str:
     """The names and the verb that agrees with them: ``52nd advances``, ``52nd and 71st
-    advance`` (``one`` and ``many`` are the verb's two forms)."""
-    return f"{' and '.join(names)} {one if len(names) == 1 else many}"
+    advance``, ``52nd, 71st and 95th advance`` (``one`` and ``many`` are the verb's two
+    forms)."""
+    return f"{listed(names)} {one if len(names) == 1 else many}"
 
 
 def outside_quotes(text: str, chars: str) -> list[int]:

@@ -36,6 +36,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules.core.effects import declared_fate
+from rules.core.headlines import listed
 from rules.core.odds import REFUSED, Distribution, OutcomeOdds, wilson_interval
 from rules.core.records import Effect, EffectKind
 
@@ -275,7 +276,7 @@ def _fates_label(fates: Mapping[str, tuple[Fate, str]], sides: Mapping[str, str]
     for said, units in by_words.items():
         names = _names(units, sides)
         parts.append(f"{names[0]} {said}" if len(names) == 1 and names[0] in units
-                     else f"{_joined(names)} {_plural(said)}")
+                     else f"{listed(names)} {_plural(said)}")
     return ", ".join(parts)
 
 
@@ -288,10 +289,6 @@ def _names(units: Sequence[str], sides: Mapping[str, str]) -> list[str]:
              and all(u in units for u, s in sides.items() if s == side)]
     rest = [unit for unit in units if sides.get(unit) not in whole]
     return [f"{side[:1].upper()}{side[1:]}" for side in whole] + rest
-
-
-def _joined(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def _plural(said: str) -> str:

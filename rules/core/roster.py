@@ -16,6 +16,7 @@ from typing import Any
 
 from rules.core.engagements import Engagement, EngagementWords, engagement_words
 from rules.core.errors import InvalidInput, echo
+from rules.core.headlines import listed
 from rules.core.names import name_key
 
 ACTIVE = "active"
@@ -381,17 +382,12 @@ def describe_changes(changes: Iterable[Change], wording: Wording | str = "SP") -
         if listable:
             alike[tuple(said)] = whom
         lines.append((whom, said))
-    return [f"{whom[0]} {_join(said)}" if len(whom) == 1 else
-            f"{_join(whom)}: each {_join(said)}" for whom, said in lines]
+    return [f"{whom[0]} {listed(said)}" if len(whom) == 1 else
+            f"{listed(whom)}: each {listed(said)}" for whom, said in lines]
 
 
 _LISTED = re.compile(r",| and ")  # what joins names in a list
 
-
-def _join(parts: list[str]) -> str:
-    if len(parts) == 1:
-        return parts[0]
-    return f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _unit_phrases(changes: list[Change], wording: Wording) -> list[str]:

@@ -17,7 +17,7 @@ from rules.core.dice import D6, D66, DiceSource, d66_add, d66_band, d66_value, p
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
-from rules.core.notation import doing
+from rules.core.notation import doing, listed
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.charts import MAX_IMPETUS, ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS, EffectKind
@@ -765,7 +765,7 @@ def _with(stack: Stack, **changes: object) -> Stack:
 
 
 def _names(stacks: list[Stack]) -> str:
-    return " and ".join(s.name for s in stacks)
+    return listed([s.name for s in stacks])
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

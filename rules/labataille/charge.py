@@ -14,7 +14,7 @@ from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.headlines import MAX_HEADLINE, fitted
-from rules.core.notation import doing, possessive
+from rules.core.notation import doing, listed, possessive
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import (
     Assault,
@@ -469,7 +469,7 @@ def regroup(run: Run, *, melee: bool, moved: bool = True) -> None:
 
 
 def _names(stacks: list[Stack]) -> str:
-    return " and ".join(s.name for s in stacks)
+    return listed([s.name for s in stacks])
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

@@ -188,3 +188,16 @@ async def test_the_roster_names_a_nation_once_where_it_is_the_side(battle_sessio
     assert fields["French"] == "**1/45e** · 6 increments · infantry, morale 34, melee 12"
     assert fields["Allies"] == ("**52nd** · 5 increments · infantry, morale 41, melee 7.5, "
                                 "British")
+
+
+async def test_three_stacks_a_side_are_named_as_a_list(discord_session):
+    three = ('/assault labataille attackers:"1/45e: infantry morale=34 melee=12 fire=6 '
+             'defence=9 inc=6; 2/45e: infantry morale=34 melee=12 fire=6 defence=9 inc=6; '
+             '3/45e: infantry morale=34 melee=12 fire=6 defence=9 inc=6" defenders:"52nd: '
+             'infantry morale=41 melee=8 fire=5 defence=9 inc=5 nation=british; 71st: infantry '
+             'morale=41 melee=8 fire=5 defence=9 inc=5 nation=british; 95th: infantry '
+             'morale=41 melee=8 fire=5 defence=9 inc=5 nation=british" '
+             'dice:"61 45 45 65 56 62 5 42 24 31 12 51 34"')
+    huzzah = await reply(discord_session, three)
+    assert huzzah.embeds[0]["title"] == ("❓ Will 52nd, 71st and 95th Huzzah and turn the tables "
+                                         "on 1/45e, 2/45e and 3/45e?")

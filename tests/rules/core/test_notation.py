@@ -249,3 +249,12 @@ def test_a_verb_agrees_with_the_units_it_follows():
 def test_two_capitalised_words_each_near_a_word_are_words_mistyped():
     assert "I don't know `reguler`. Did you mean `regular`?" in \
         refused(read_melee_side, "Reguler Cavalery", "attackers")
+
+
+def test_names_and_their_verb_read_as_a_list():
+    from rules.core.notation import doing
+
+    assert doing(["52nd"], "advances", "advance") == "52nd advances"
+    assert doing(["52nd", "71st"], "advances", "advance") == "52nd and 71st advance"
+    assert doing(["52nd", "71st", "95th"], "advances", "advance") == (
+        "52nd, 71st and 95th advance")
