@@ -187,7 +187,7 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
     name = effect.unit
     match effect.kind:
         case EffectKind.IN_MELEE | EffectKind.FIREFIGHT if (
-                effect.value and find_unit(roster, effect.value)):
+                effect.value and _both_here(roster, name, effect.value)):
             # The roster's spelling of both names, whatever the effect said.
             kind = MELEE if effect.kind == EffectKind.IN_MELEE else FIREFIGHT
             # A new round of a melee: who lost the last one no longer counts.
@@ -204,6 +204,13 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
             return _release(_with_unit(roster, name, effect), name, None)
         case _:
             return _with_unit(roster, name, effect)
+
+
+def _both_here(roster: Roster, name: str, other: str) -> bool:
+    """Both units on the roster and still in the battle: nobody is locked in a fight with a
+    unit that has gone (one destroyed earlier in the same move, say)."""
+    found = [find_unit(roster, name), find_unit(roster, other)]
+    return all(unit is not None and not unit.gone for unit in found)
 
 
 def _melee_state(roster: Roster, name: str, *, lost: str | None, test: Any = None) -> Roster:
@@ -290,17 +297,13 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
     (the recall is rolled again next turn)."""
     units = tuple(map(_next_turn, roster.units))
     after = replace(roster, units=units)
-    return after, roster_changes(roster, after)
+    # A unit out of the battle loses its turn's markers too, and nobody is told.
+    gone = {name_key(u.name) for u in roster.units if u.gone}
+    return after, [c for c in roster_changes(roster, after) if name_key(c.who) not in gone]
 
 
 def _next_turn(unit: RosterUnit) -> RosterUnit:
-    if unit.gone:
-        # Out of the battle: its markers stay as it left, and nobody is told; but the turn's
-        # own bookkeeping, which no line says, ends, for a unit the GM brings back.
-        for marker in ("fired", "charge_failed"):
-            if unit.attr(marker):
-                unit = unit.with_attr(marker, False)
-        return unit
+    # Out of the battle or not: a unit the GM brings back is not held to last turn's markers.
     for marker in ("halted", "recall_failed", "fired", "charge_failed"):  # those of one turn
         if unit.attr(marker):
             unit = unit.with_attr(marker, False)

@@ -12,7 +12,7 @@ from rules.core.errors import NotAllowed
 from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
 from rules.le_baton.effects import EffectKind
-from rules.le_baton.fire import FireTarget, Target, shoot
+from rules.le_baton.fire import FireTarget, Target, casualties, shoot
 from rules.le_baton.morale import Situation, run_check
 from rules.le_baton.units import (
     RULESET,
@@ -92,6 +92,10 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
     else:  # "Multiple infantry units may not charge the same target": kept for the turn
         out.effect(EffectKind.INFANTRY_CHARGED, target.name, value=charger.name)
     charger = _reaction_fire(charger, target, dice, out)
+    if any(e.kind == EffectKind.DESTROYED for e in out.effects):
+        # The fire took its last figure: no charge goes on, and nobody tests against it.
+        return out.build(f"{charger.name} is destroyed by {target.name}'s fire",
+                         Severity.DECISIVE)
     if charger.is_infantry:
         phase_check = 4 if charger.nation is Nation.FRENCH else 9
         check, outcome = run_check(charger, phase_check, Situation(
@@ -163,8 +167,12 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
     else:
         return charger
     if roll.hits:
-        out.effect(EffectKind.CASUALTIES, charger.name, roll.hits, detail=f"{SHEET}: charges")
-        return replace(charger, casualties=charger.casualties + roll.hits)
+        # No more casualties than figures, where they are given (0: not given).
+        figures = charger.figures or None
+        lost = roll.hits if figures is None else min(roll.hits, figures)
+        casualties(out, Target(charger.name, FireTarget.LINE, figures=figures), roll.hits,
+                   f"{SHEET}: charges")
+        return replace(charger, casualties=charger.casualties + lost)
     return charger
 
 

@@ -159,7 +159,9 @@ def resolve_artillery_fire(
     out.step("Phase 1: artillery fire",
              f"{battery.figures} crew figures roll {len(faces)} dice{behind}. No arc of fire: "
              "the guns fire directly ahead.", *rolls)
-    out.note("Units that took artillery casualties check morale in phase 2.")
+    if not all(t.name in {e.unit for e in out.effects if e.kind == EffectKind.DESTROYED}
+               for t in targets):  # some unit is left to test
+        out.note("Units that took artillery casualties check morale in phase 2.")
     return out.build(_headline(battery, targets, rolls, out), _severity(total, out))
 
 
@@ -218,14 +220,16 @@ def resolve_fire(
     out.effect(EffectKind.FIRED, shooter.name)
     if scored:
         casualties(out, target, scored, f"{SHEET}: phase {phase}")
-    if locks_firefight(shooter, target):
+    destroyed = any(e.kind == EffectKind.DESTROYED for e in out.effects)
+    if locks_firefight(shooter, target) and not destroyed:  # nobody is left to lock
         for unit, other in ((shooter.name, target.name), (target.name, shooter.name)):
             out.effect(EffectKind.FIREFIGHT, unit, value=other,
                        detail=f"{SHEET}: phase {phase}")
         out.note("Opposing lines of infantry within 4\" of each other are locked in a "
                  "firefight: they cannot move, charge or change formation.")
     next_check = 4 if phase == 3 else 9
-    out.note(f"Units that took casualties check morale in phase {next_check}.")
+    if not destroyed:  # a destroyed unit is left to test nothing
+        out.note(f"Units that took casualties check morale in phase {next_check}.")
     return out.build(_headline(shooter, [target], [roll], out), _severity(scored, out))
 
 

@@ -104,7 +104,12 @@ def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
         rolls.append(Roll(f"{name} past infantry unit {number}", "1d6", (face,), total=face,
                           target="4+", result="a casualty" if face >= 4 else "no casualty",
                           readings=plain_readings((face,))))
+    # No more casualties than figures, where they are given (0: not given, as no dice need
+    # them here): the last one lost destroys it (docs/le-baton.md).
     lost = sum(1 for r in rolls if (r.total or 0) >= 4)
+    figures = cavalry.unit.figures or None
+    destroyed = figures is not None and lost >= figures
+    lost = min(lost, figures) if figures is not None else lost
     what = "square" if infantry.unit.formation is Formation.SQUARE else "fortification"
     out.step("Result", f"Cavalry vs. infantry {what}: the infantry do not roll melee dice. "
              f"{name} passes through its full movement distance, is placed where it fits past "
@@ -112,13 +117,18 @@ def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
              "must roll to recall in phase 13.", *rolls)
     if lost:
         out.effect(EffectKind.CASUALTIES, name, lost, detail=f"{SHEET}: passing a square")
-    out.effect(EffectKind.CHARGE_MARKER, name, detail=f"{SHEET}: must roll to recall")
+    if destroyed:
+        out.effect(EffectKind.DESTROYED, name, detail="its last figure lost")
+    else:
+        out.effect(EffectKind.CHARGE_MARKER, name, detail=f"{SHEET}: must roll to recall")
     for unit in (cavalry.unit, infantry.unit):
         if unit.in_melee:  # out of a melee it is in: one it was never in is not said
             out.effect(EffectKind.MELEE_ENDS, unit.name)
-    return out.build(f"{name} passes through {infantry.unit.name}: {lost} "
-                     f"{'casualty' if lost == 1 else 'casualties'}",
-                     Severity.MINOR if lost else Severity.NONE)
+    headline = f"{name} passes through {infantry.unit.name}: {lost} " \
+        f"{'casualty' if lost == 1 else 'casualties'}"
+    if destroyed:
+        return out.build(f"{headline}, destroyed", Severity.DECISIVE)
+    return out.build(headline, Severity.MINOR if lost else Severity.NONE)
 
 
 def _roll(roller: Side, enemy: Side, dice: DiceSource) -> Roll:
@@ -184,8 +194,9 @@ def _destroyed(a: Unit, b: Unit, scores: tuple[int, int], gone: list[str], phase
     nobody tests for it (docs/le-baton.md, where the sheet is silent)."""
     ha, hb = scores
     said = doing(gone, "is", "are")
-    out.step(f"Phase {phase}: melee", f"{said} destroyed: its last figure is lost. The melee "
-             "is over.", *rolls)
+    lost = "its last figure is" if len(gone) == 1 else "their last figures are"
+    out.step(f"Phase {phase}: melee", f"{said} destroyed: {lost} lost. The melee is over.",
+             *rolls)
     for name in gone:
         out.effect(EffectKind.DESTROYED, name, detail="its last figure lost")
     if ha == hb:

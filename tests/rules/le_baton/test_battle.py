@@ -209,7 +209,10 @@ def test_halted_is_cleared_by_a_new_turn():
 
 def test_a_new_turn_says_nothing_of_a_unit_that_has_routed():
     after, _ = apply(Effect(E.HALTED, "45e Ligne"), Effect(E.ROUTED, "45e Ligne"))
-    assert new_turn(after) == (after, [])
+    next_turn, changes = new_turn(after)
+    assert changes == []
+    # Its turn's marker ends all the same, for a unit a GM brings back.
+    assert unit(next_turn, "45e Ligne").attr("halted") is False
 
 
 def test_a_new_turn_without_halts_changes_nothing():
@@ -449,11 +452,22 @@ def test_only_a_unit_this_move_hit_is_destroyed_at_no_figures():
     assert not unit(after, "Battery").gone
 
 
-def test_the_turns_bookkeeping_ends_for_a_unit_out_of_the_battle_too():
-    gone = RosterUnit("2nd Foot", "British", british("infantry", formation="line",
-                                                     fired=True, charge_failed=True),
-                      strength=0, status=GONE, gone_reason="no figures left")
+def test_no_fight_is_made_with_a_unit_destroyed_in_the_same_move():
+    after, changes = apply(Effect(E.CASUALTIES, "45e Ligne", 9),
+                           Effect(E.FIREFIGHT, "2nd Foot", value="45e Ligne"),
+                           Effect(E.FIREFIGHT, "45e Ligne", value="2nd Foot"))
+    assert unit(after, "45e Ligne").gone and after.engagements == ()
+    assert not any(c.kind == "engagement" for c in changes)
+
+
+def test_last_turns_markers_end_for_a_unit_out_of_the_battle_unsaid():
+    gone = RosterUnit("Buffs", "British", british("infantry", formation="line", halted=True,
+                                                  recall_failed=True, fired=True,
+                                                  charge_failed=True,
+                                                  charged_by_infantry="45e Ligne"),
+                      strength=4, status=GONE, gone_reason="routed")
     after, changes = new_turn(Roster((gone,)))
-    assert (unit(after, "2nd Foot").attr("fired"), unit(after, "2nd Foot").attr(
-        "charge_failed")) == (False, False)
-    assert describe_changes(changes) == []  # nobody is told
+    buffs = unit(after, "Buffs")
+    assert [buffs.attr(m) for m in ("halted", "recall_failed", "fired", "charge_failed",
+                                    "charged_by_infantry")] == [False, False, False, False, None]
+    assert changes == []  # the roster changed, and nobody is told

@@ -388,3 +388,12 @@ def test_an_infantry_charge_is_kept_on_its_target_for_the_turn_and_a_second_is_r
     next_turn, _ = new_turn(after)
     assert next_turn.unit("Buffs").attr("charged_by_infantry") is None
     prepare("charge", {"charger": "4e Léger", "target": "Buffs"}, next_turn)
+
+
+def test_a_charger_the_square_destroys_goes_no_further():
+    square = foot(formation=Formation.SQUARE)
+    result = charge(horse(figures=2), square, "1 1 6 6")  # bonus move 1 1, the square 6 6
+    assert result.headline == "Chasseurs is destroyed by 2nd Foot's fire"
+    assert effects(result) == [(E.CHARGE_MARKER, "Chasseurs", None),
+                               (E.CASUALTIES, "Chasseurs", 2), (E.DESTROYED, "Chasseurs", None)]
+    assert "2nd Foot morale" not in [r.label for s in result.steps for r in s.rolls]

@@ -160,3 +160,10 @@ def test_a_target_of_known_figures_loses_no_more_than_it_has_and_is_destroyed():
     unknown = run(resolve_fire, foot(figures=8), Target("Ligne", FireTarget.COLUMN),
                   dice_text="6 6 6 6")
     assert effects(unknown) == [(E.CASUALTIES, "Ligne", 4)]
+
+
+def test_a_destroyed_target_is_locked_in_no_firefight_and_sent_to_no_test():
+    result = run(resolve_fire, foot(figures=8, formation=Formation.LINE),
+                 Target("Ligne", FireTarget.LINE, figures=2), dice_text="6 6 6 6")
+    assert E.FIREFIGHT not in [e.kind for e in result.effects]
+    assert not any("check morale" in note for note in result.notes)

@@ -273,3 +273,10 @@ def test_a_unit_that_loses_its_last_figure_is_destroyed_and_tests_for_nothing():
     assert result.headline == "2nd Foot wins the melee (2–0): 45e Ligne is destroyed"
     assert effects(result) == [(E.CASUALTIES, "45e Ligne", 2), (E.DESTROYED, "45e Ligne", None)]
     assert result.severity is Severity.DECISIVE
+
+
+def test_cavalry_that_loses_its_last_figure_passing_a_square_is_destroyed():
+    result = melee(Side(horse(figures=1), units_contacted=3),
+                   foot(formation=Formation.SQUARE), "6 6 6")
+    assert result.headline == "Chasseurs passes through 2nd Foot: 1 casualty, destroyed"
+    assert effects(result) == [(E.CASUALTIES, "Chasseurs", 1), (E.DESTROYED, "Chasseurs", None)]
