@@ -25,7 +25,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.text import default_names, defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
-from rules.core.effects import plural
+from rules.core.effects import plural, singular
 from rules.core.headlines import SEPARATOR, fitted, listed
 from rules.core.records import (
     CHECK,
@@ -322,6 +322,9 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
     if battle_changes is not None:
         changes = [line for line in battle_changes
                    if not (once and _headline_says(resolution, line))]
+        if once:
+            changes = [left for line in changes
+                       if (left := _left_to_say(resolution, line)) is not None]
         # "No effect on any unit" already says the roster is as it was.
         roster = [escape(line) for line in changes] or \
             ([] if battle_changes or not resolution.effects else ["No change to the roster."])
@@ -346,6 +349,30 @@ def _headline_says(resolution: Resolution, change: str) -> bool:
             if state and re.search(rf"\b{re.escape(state[1].casefold())}\b", headline):
                 return True
     return False
+
+
+_PHRASES = re.compile(r", | and ")  # between a roster line's phrases
+_NOW = re.compile(r"\(now (\d+)\)")  # a strength as it now stands: "(now 2)"
+
+
+def _left_to_say(resolution: Resolution, change: str) -> str | None:
+    """A unit's roster line whose every phrase the headline says ("Béarn routs, −2 SP";
+    "Béarn loses 2 SP (now 1) and is routing") says only what the headline does not: where
+    its strength now stands ("Béarn: now 1 SP"); or nothing. Any other line, whole."""
+    units = [effect.unit for effect in resolution.effects]
+    unit = max((u for u in units if change.startswith(f"{u} ")), key=len, default=None)
+    if unit is None:
+        return change
+    rest = change[len(unit) + 1:]
+    heads = [resolution.headline.casefold()]
+    if not all(said_in(heads, unit, phrase, units) for phrase in _PHRASES.split(rest)):
+        return change
+    now = _NOW.search(rest)
+    if now is None:
+        return None
+    measure = rest[:now.start()].split()[-1]  # "loses 2 SP (now 1)": SP
+    count = int(now[1])
+    return f"{unit}: now {count} {singular(measure) if count == 1 else measure}"
 
 
 _ONE_STATE = re.compile(r" is now (?:in )?([\w-]+)")  # a new state, and no other change

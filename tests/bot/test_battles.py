@@ -51,7 +51,9 @@ async def test_a_melee_in_a_battle_changes_the_roster_and_says_so(battle_session
                                           'defenders:"2nd Foot" dice:"5 2 1 1"')
     embed = message.embeds[0]
     assert embed["title"] == "💥 Attackers win by 4: 2nd Foot routs, −2 SP"
-    assert "📋 2nd Foot loses 2 SP (now 2) and is routing" in embed["description"].split("\n")
+    # The headline says the rout and the loss: the roster line, where the unit now stands.
+    assert "📋 2nd Foot: now 2 SP" in embed["description"].split("\n")
+    assert "is routing" not in embed["description"]
     assert embed["footer"]["text"].endswith("· event #8")
     state = await units(battle_session)
     assert state["2nd Foot"].strength == 2

@@ -169,7 +169,7 @@ def test_a_whole_battle_in_the_console_survives_a_restart(tmp_path):
         args=gm, database=database,
     )
     assert first.returncode == 0, first.stdout + first.stderr
-    assert "La Sarre loses 2 SP (now 2) and is routing" in first.stdout
+    assert "📋 La Sarre: now 2 SP" in first.stdout  # the headline says the rout and the loss
     second = console(
         "/battle show",
         '/charge fire-at-will target:"La Sarre" chargers:"78th Highlanders: rear" dice:4',

@@ -497,3 +497,21 @@ async def test_a_stack_assault_says_what_falls_alike_on_its_battalions_once(disc
         "📋 52nd, 71st and 95th: each is now routed",
     ]
     assert not repeated_effects(result)
+
+
+def test_a_roster_line_the_headline_says_keeps_only_where_the_unit_now_stands():
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    routs = (Effect(EffectKind.MARKER_SET, "La Sarre", value="routing"),)
+    result = Resolution("fire-at-will", "melee", "Attackers win by 6: La Sarre routs, −2 SP",
+                        Severity.MAJOR, (), routs)
+    said = effects_block(result, ["La Sarre loses 2 SP (now 1) and is routing"], once=True)
+    assert said.splitlines() == ["📋 La Sarre: now 1 SP"]
+    figures = Resolution("le-baton", "melee", "La Sarre loses 2 figures and routs",
+                         Severity.MAJOR, (), routs)
+    one = effects_block(figures, ["La Sarre loses 2 figures (now 1) and is routing"], once=True)
+    assert one.splitlines() == ["📋 La Sarre: now 1 figure"]
+    # A phrase the headline does not say: the line is said whole.
+    more = "La Sarre loses 2 SP (now 1), is routing and is now disordered"
+    assert effects_block(result, [more], once=True).splitlines() == [f"📋 {more}"]
