@@ -352,26 +352,34 @@ def _headline_says(resolution: Resolution, change: str) -> bool:
 
 
 _PHRASES = re.compile(r", | and ")  # between a roster line's phrases
-_NOW = re.compile(r"\(now (\d+)\)")  # a strength as it now stands: "(now 2)"
+# A roster line that opens with a unit's loss: "loses 2 SP (now 1)", then its other phrases.
+_LOSS = re.compile(r"loses (\d+) (\S+) \(now (\d+)\)(?:(?:, | and )(.+))?")
 
 
 def _left_to_say(resolution: Resolution, change: str) -> str | None:
-    """A unit's roster line whose every phrase the headline says ("Béarn routs, −2 SP";
-    "Béarn loses 2 SP (now 1) and is routing") says only what the headline does not: where
-    its strength now stands ("Béarn: now 1 SP"); or nothing. Any other line, whole."""
+    """A unit's loss the headline says, and all else its roster line says ("Béarn routs, −2
+    SP"; "Béarn loses 2 SP (now 1) and is routing"): the line says only where its strength
+    now stands ("Béarn: now 1 SP"), or nothing once it has gone. Any other line, whole."""
     units = [effect.unit for effect in resolution.effects]
-    unit = max((u for u in units if change.startswith(f"{u} ")), key=len, default=None)
-    if unit is None:
+    for unit in units:
+        loss = _LOSS.fullmatch(change[len(unit) + 1:]) if change.startswith(f"{unit} ") \
+            else None
+        if loss is not None:
+            break
+    else:
         return change
-    rest = change[len(unit) + 1:]
-    heads = [resolution.headline.casefold()]
-    if not all(said_in(heads, unit, phrase, units) for phrase in _PHRASES.split(rest)):
+    amount, measure, count, rest = loss[1], loss[2], int(loss[3]), loss[4] or ""
+    # Only the headline's phrases of this unit's own ("Béarn routs, −2 SP"), not another's
+    # that names it ("71st loses 1 SP to Béarn").
+    own = [part.rsplit(": ", 1)[-1].casefold() for part in resolution.headline.split(SEPARATOR)]
+    own = [part for part in own if part.startswith(unit.casefold())]
+    if not any(f"{amount} {measure}".casefold() in part for part in own):
         return change
-    now = _NOW.search(rest)
-    if now is None:
-        return None
-    measure = rest[:now.start()].split()[-1]  # "loses 2 SP (now 1)": SP
-    count = int(now[1])
+    if rest and not all(said_in(own, unit, phrase, units)
+                        for phrase in _PHRASES.split(rest)):
+        return change
+    if count == 0:
+        return None  # the headline says how it ended
     return f"{unit}: now {count} {singular(measure) if count == 1 else measure}"
 
 

@@ -96,6 +96,8 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
         # The fire took its last figure: no charge goes on, and nobody tests against it.
         return out.build(f"{charger.name} is destroyed by {target.name}'s fire",
                          Severity.DECISIVE)
+    if charger.is_cavalry:  # its charge marker, where the charge began, for its recall
+        out.effect(EffectKind.CHARGE_MARKER, charger.name, detail=f"{SHEET}: cavalry charges")
     if charger.is_infantry:
         phase_check = 4 if charger.nation is Nation.FRENCH else 9
         check, outcome = run_check(charger, phase_check, Situation(
@@ -141,7 +143,7 @@ def _bonus_move(charger: Unit, dice: DiceSource, out: ResolutionBuilder) -> None
              "or friendly infantry or cavalry.",
              Roll(f"{charger.name} bonus move", "2d6", faces, total=inches,
                   result=f'+{inches}"', readings=plain_readings(faces)))
-    out.effect(EffectKind.CHARGE_MARKER, charger.name, detail=f"{SHEET}: cavalry charges")
+
 
 
 def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,

@@ -515,3 +515,35 @@ def test_a_roster_line_the_headline_says_keeps_only_where_the_unit_now_stands():
     # A phrase the headline does not say: the line is said whole.
     more = "La Sarre loses 2 SP (now 1), is routing and is now disordered"
     assert effects_block(result, [more], once=True).splitlines() == [f"📋 {more}"]
+
+
+@pytest.mark.parametrize(("headline", "units", "line"), [
+    # Another unit on a line of several: said whole.
+    ("52nd routs, −1 SP", ["52nd"], "52nd and 71st: each loses 1 SP (now 2) and is routing"),
+    # A unit whose name begins with another's.
+    ("Fus routs, −1 SP", ["Fus"], "Fus Gren loses 1 SP (now 2) and is routing"),
+    # A general's line.
+    ("Wolfe routs, −1 SP; Wolfe Jr is wounded (1 wound)", ["Wolfe"],
+     "Wolfe Jr is wounded (1 wound) and is now with Wolfe"),
+    # A loss the headline gives to another unit, naming this one as its cause.
+    ("71st loses 1 SP to 52nd; 52nd routs", ["52nd", "71st"],
+     "52nd loses 1 SP (now 2) and is routing"),
+])
+def test_a_roster_line_the_headline_does_not_say_of_its_own_unit_is_said_whole(
+        headline, units, line):
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    result = Resolution("fire-at-will", "melee", headline, Severity.MAJOR, (), tuple(
+        Effect(EffectKind.MARKER_SET, unit, value="routing") for unit in units))
+    assert f"📋 {line}" in effects_block(result, [line], once=True).splitlines()
+
+
+def test_a_unit_whose_end_the_headline_says_gets_no_roster_line_of_none_left():
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    result = Resolution("le-baton", "melee", "La Sarre loses 2 SP and is destroyed",
+                        Severity.DECISIVE, (), (Effect(EffectKind.REMOVED, "La Sarre"),))
+    said = effects_block(result, ["La Sarre loses 2 SP (now 0) and is destroyed"], once=True)
+    assert "now 0" not in said and "📋" not in said

@@ -202,7 +202,7 @@ def test_squares_contacted_fire_two_dice_hitting_charging_cavalry_on_6(faces, hi
     assert (fire.rolls[0].kind, fire.rolls[0].target, fire.rolls[0].hits) == (
         "2d6", "6+ (charging-cavalry)", hits)
     casualties = [(E.CASUALTIES, "Chasseurs", hits)] if hits else []
-    assert effects(result) == [(E.CHARGE_MARKER, "Chasseurs", None), *casualties,
+    assert effects(result) == [*casualties, (E.CHARGE_MARKER, "Chasseurs", None),
                                (E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "2nd Foot", None)]
 
 
@@ -394,6 +394,6 @@ def test_a_charger_the_square_destroys_goes_no_further():
     square = foot(formation=Formation.SQUARE)
     result = charge(horse(figures=2), square, "1 1 6 6")  # bonus move 1 1, the square 6 6
     assert result.headline == "Chasseurs is destroyed by 2nd Foot's fire"
-    assert effects(result) == [(E.CHARGE_MARKER, "Chasseurs", None),
-                               (E.CASUALTIES, "Chasseurs", 2), (E.DESTROYED, "Chasseurs", None)]
+    # No charge marker: nothing is left to recall.
+    assert effects(result) == [(E.CASUALTIES, "Chasseurs", 2), (E.DESTROYED, "Chasseurs", None)]
     assert "2nd Foot morale" not in [r.label for s in result.steps for r in s.rolls]
