@@ -111,7 +111,15 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
 
 def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
     if field == "strength":
-        row.strength = parse_int(value, "strength", STRENGTH_RANGE)
+        try:
+            row.strength = parse_int(value, "strength", STRENGTH_RANGE)
+        except InvalidInput:
+            # Above the bot's bound: the rule set's own, where it has one, says how far it
+            # goes (La Bataille's 40 increments); else the bot's refusal stands.
+            digits = value.strip().lstrip("+")
+            if digits.isdigit() and len(digits) <= 18 and int(digits) > MAX_STRENGTH:
+                tx.rules.check_unit(row.name, dict(row.attributes), int(digits), row.name)
+            raise
         out_of_strength(tx, row)
         if row.status == GONE and row.strength and row.gone_reason == no_strength_left(tx):
             row.gone_reason = None  # still out, but no longer for want of strength

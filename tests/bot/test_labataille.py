@@ -201,3 +201,16 @@ async def test_three_stacks_a_side_are_named_as_a_list(discord_session):
     huzzah = await reply(discord_session, three)
     assert huzzah.embeds[0]["title"] == ("❓ Will 52nd, 71st and 95th Huzzah and turn the tables "
                                          "on 1/45e, 2/45e and 3/45e?")
+
+
+async def test_a_gm_setting_strength_past_every_bound_is_told_the_rule_sets_own(battle_session):
+    for line in ("/battle start ruleset:labataille name:Talavera",
+                 '/unit add side:French name:Hussards words:"cavalry light morale=42 melee=10 '
+                 'mp=10 nation=french" strength:3'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    for value in ("41", "1000"):
+        refused = await reply(battle_session, f"/gm set unit:Hussards field:strength "
+                                              f"value:{value}", user_id=GM_USER)
+        assert refused.ephemeral
+        assert refused.content == (f"⚠️ Hussards: `increments` cannot be {value}. It must be "
+                                   "at most 40."), refused.content
