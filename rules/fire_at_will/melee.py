@@ -14,6 +14,7 @@ from typing import Protocol, TypeVar
 
 from rules.core.dice import D6, D6_FACES, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.names import name_key
 from rules.core.prepared import RollGroups
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.charge import ROUT_MOVE_NOTE
@@ -28,6 +29,7 @@ from rules.fire_at_will.units import (
     ObstacleReading,
     Order,
     Settings,
+    Unit,
     check_unique_names,
 )
 
@@ -173,8 +175,23 @@ def _check_sides(attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit])
                 hint="Split the fight into several melees.",
             )
     check_unique_names([m.name for m in (*attackers, *defenders)])
+    _check_one_place_each([m.unit for m in (*attackers, *defenders)])
     for member in (*attackers, *defenders):
         _check_not_routing(member)
+
+
+def _check_one_place_each(units: list[Unit]) -> None:
+    """A general is with one unit: his risk is thrown for the unit he is with."""
+    with_unit: dict[str, str] = {}
+    for unit in units:
+        if unit.general is None:
+            continue
+        key = name_key(unit.general.name)
+        if key in with_unit:
+            raise InvalidInput(f"{unit.general.name} is named with {with_unit[key]} and with "
+                               f"{unit.name}: a general is with one unit.",
+                               hint="Leave `general=` on the unit he is with.")
+        with_unit[key] = unit.name
 
 
 def _check_not_routing(member: MeleeUnit) -> None:

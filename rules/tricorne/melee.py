@@ -135,6 +135,10 @@ def check_melee(melee: Melee) -> None:
                          hint="It may battle from there next turn. If it did not enter that "
                               "hex this turn, say so with `moved=false`.")
     if name_key(attacker.name) == name_key(defender.name):
+        if attacker != defender:  # two units described under one name (a quick lookup)
+            raise InvalidInput(f"Two units are called `{defender.name}`.",
+                               hint="Give each unit its own name so the results say who is "
+                                    "who.")
         raise InvalidInput("A unit cannot melee itself.", hint="Name an adjacent enemy unit.")
     for unit in (attacker, defender, *melee.bonus_targets):
         if not unit.alone and unit.blocks <= 0:

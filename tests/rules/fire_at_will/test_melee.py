@@ -259,6 +259,16 @@ def test_duplicate_names_are_refused():
         run(resolve_melee, [m(foot("A"))], [m(foot("a"))], dice_text="1 1")
 
 
+def test_a_general_is_named_with_one_unit():
+    from rules.fire_at_will.units import General
+
+    wolfe = General("Wolfe")
+    with pytest.raises(InvalidInput, match="Wolfe is named with A and with B: a general is "
+                                           "with one unit"):
+        run(resolve_melee, [m(foot("A", general=wolfe)), m(foot("B", general=wolfe))],
+            [m(foot("C"))], dice_text="1 1 1")
+
+
 def test_general_attached_is_carried_through():
     result = run(resolve_melee, [m(foot("A"))], [m(foot("D", general=general("Wolfe")))],
                  dice_text="5 3 1 1")

@@ -12,6 +12,7 @@ from rules.tricorne.inputs import TYPED_BONUS_TARGET
 from .helpers import (
     asked,
     cavalry,
+    dice,
     effects,
     melee,
     question,
@@ -262,3 +263,12 @@ def test_a_defender_that_retreated_past_the_next_hex_is_no_bonus_target():
               typed=TYPED_BONUS_TARGET)
     assert refused.value.message == ("Target retreated 2 hexes: it is not adjacent to the hex "
                                      "Dragoons took.")
+
+
+def test_two_units_of_one_name_are_told_apart_from_a_unit_meleeing_itself():
+    from rules.tricorne.melee import Melee, resolve_melee
+
+    with pytest.raises(InvalidInput, match="Two units are called `Gren`"):
+        resolve_melee(Melee(regular("Gren"), cavalry("Gren"), False, (), None), dice(""))
+    with pytest.raises(InvalidInput, match="A unit cannot melee itself"):
+        resolve_melee(Melee(regular("Gren"), regular("Gren"), False, (), None), dice(""))
