@@ -257,12 +257,15 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
     if hits > applied:
         notes.append(f"{hits - applied} hit{'s' if hits - applied != 1 else ''} beyond its "
                      "blocks have no effect")
-    # The hill's flag is said on the roll, so the retreat adds up on the reply's own lines.
+    # The hill's flag and the buildings' hit are said on the roll, so the hits and the retreat
+    # add up on the reply's own lines.
     hill = flags and not retiring and hill_protection(attacker, defender)
+    walls = any(note.startswith("buildings:") for note in ignored)
     roll = Roll(f"{attacker.name} melee", BattleDice(count.total).describe(), faces,
                 hits=hits, readings=readings, target=f"{defender.name} ({defender.arm.value})",
                 result=f"{_n(hits, 'hit')}" + (f", {_n(flags, 'flag')}" if flags else "")
-                + (" (hill: 1 ignored)" if hill else ""),
+                + (" (hill: 1 ignored)" if hill else "")
+                + (" (buildings: 1 hit ignored)" if walls else ""),
                 notes=tuple(notes))
     run.out.step(title, hits_outcome(defender, applied), roll)
     return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix)

@@ -85,9 +85,12 @@ def test_buildings_ignore_one_symbol_hit_but_not_a_saber():
     town = regular("Town", blocks=3, terrain="buildings")
     result = melee(regular("Attacker"), town, "inf inf sab  cav cav")
     assert rolls(result)[0].readings == (Reading.MISS, Reading.HIT, Reading.HIT)
+    # Said on the roll, as the hill's flag is: the reply's lines add up without the Steps.
+    assert rolls(result)[0].result == "2 hits (buildings: 1 hit ignored)"
     assert ("damage", "Town", 2) in effects(result)
     only_sabers = melee(regular("Attacker"), town, "sab cav cav  cav cav")
     assert ("damage", "Town", 1) in effects(only_sabers)
+    assert rolls(only_sabers)[0].result == "1 hit"
 
 
 # --- the leader casualty check --------------------------------------------------------------
