@@ -187,6 +187,11 @@ def _to_bool(raw: Any, spec: Field, where: str) -> bool:
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A near miss among ``candidates``; never the word typed (it was refused as it is)."""
     others = [c for c in candidates if c.lower() != word.lower()]
+    # A word that is one part of several ("cavalry": battle-cavalry, light-cavalry) names
+    # each: the nearest alone would pick one for the player.
+    within = [c for c in others if word.lower() in c.lower().replace("_", "-").split("-")]
+    if len(within) > 1:
+        return f" Did you mean {' or '.join(f'`{c}`' for c in within[:3])}?"
     close = difflib.get_close_matches(word, others, n=1, cutoff=0.6)
     return f" Did you mean `{close[0]}`?" if close else ""
 

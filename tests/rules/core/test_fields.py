@@ -205,3 +205,11 @@ def test_a_phones_curly_double_quotes_group_words_as_double_quotes_do():
                                                               "charging"]
     assert split_words("general=„Sir John”") == ["general=Sir John"]
     assert split_words("Lochiel’s inf") == ["Lochiel’s", "inf"]  # an apostrophe stays
+
+
+def test_a_word_that_is_part_of_several_names_each():
+    from rules.core.fields import did_you_mean
+
+    assert did_you_mean("cavalry", ["battle-cavalry", "light-cavalry", "regular"]) == (
+        " Did you mean `battle-cavalry` or `light-cavalry`?")
+    assert did_you_mean("regulr", ["battle-cavalry", "regular"]) == " Did you mean `regular`?"
