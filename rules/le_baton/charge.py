@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from rules.core.decisions import Answers
 from rules.core.dice import D6, DiceSource, TwoD6, plain_readings
 from rules.core.errors import NotAllowed
+from rules.core.notation import possessive
 from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
 from rules.le_baton.effects import EffectKind
@@ -94,7 +95,7 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
     charger = _reaction_fire(charger, target, dice, out)
     if any(e.kind == EffectKind.DESTROYED for e in out.effects):
         # The fire took its last figure: no charge goes on, and nobody tests against it.
-        return out.build(f"{charger.name} is destroyed by {target.name}'s fire",
+        return out.build(f"{charger.name} is destroyed by {possessive(target.name)} fire",
                          Severity.DECISIVE)
     if charger.is_cavalry:  # its charge marker, where the charge began, for its recall
         out.effect(EffectKind.CHARGE_MARKER, charger.name, detail=f"{SHEET}: cavalry charges")
@@ -127,7 +128,7 @@ def _rolls_a_six(charger: Unit, dice: DiceSource, out: ResolutionBuilder) -> boo
     (face,) = dice.roll(D6(), f"{charger.name} rolls to charge")
     ok = face == 6
     out.step("British infantry without a general",
-             "It charges." if ok else "It does not charge.",
+             "It charges." if ok else "It does not charge; it may try again next turn.",
              Roll(f"{charger.name} to charge", "1d6", (face,), total=face, target="6",
                   result="charges" if ok else "stays", readings=plain_readings((face,))))
     return ok
@@ -159,6 +160,10 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
         kind = (FireTarget.CHARGING_CAVALRY if charger.is_cavalry else
                 FireTarget.COLUMN if charger.in_column else FireTarget.LINE)
         roll = shoot(target, Target(charger.name, kind), fire_dice(target), dice)
+        if charger.figures and (roll.hits or 0) >= charger.figures:
+            # The charger is destroyed: nobody comes on, so nobody evades.
+            out.step(f"{target.name} (skirmishers) shoot", "They shoot.", roll)
+            return _hit(charger, roll, out)
         faces = dice.roll(TwoD6(), f"{target.name} evades")
         inches = sum(faces)
         out.step(f"{target.name} (skirmishers) shoot and evade",
@@ -168,6 +173,11 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
         out.effect(EffectKind.PLACED, target.name, inches, value=f"away from {charger.name}")
     else:
         return charger
+    return _hit(charger, roll, out)
+
+
+def _hit(charger: Unit, roll: Roll, out: ResolutionBuilder) -> Unit:
+    """The charger with the casualties the reaction fire scored on it."""
     if roll.hits:
         # No more casualties than figures, where they are given (0: not given).
         figures = charger.figures or None

@@ -138,7 +138,7 @@ def test_british_infantry_without_a_general_charge_on_a_6():
 @pytest.mark.parametrize("face", [1, 5])
 def test_british_infantry_without_a_general_stay_on_less_than_6(face):
     result = charge(foot(), ligne(), str(face))
-    assert outcomes(result) == ["It does not charge."]
+    assert outcomes(result) == ["It does not charge; it may try again next turn."]
     assert result.steps[0].rolls[0].result == "stays"
     assert result.headline == "2nd Foot does not charge"
     assert effects(result) == []
@@ -397,3 +397,10 @@ def test_a_charger_the_square_destroys_goes_no_further():
     # No charge marker: nothing is left to recall.
     assert effects(result) == [(E.CASUALTIES, "Chasseurs", 2), (E.DESTROYED, "Chasseurs", None)]
     assert "2nd Foot morale" not in [r.label for s in result.steps for r in s.rolls]
+
+
+def test_a_charger_the_skirmishers_destroy_comes_on_no_further_and_nobody_evades():
+    rifles = foot("Rifles", figures=4, formation=Formation.SKIRMISH)
+    result = charge(ligne(figures=1), rifles, "6 6")  # two dice at 4+ on a column: both hit
+    assert result.headline == "45e Ligne is destroyed by Rifles' fire"
+    assert "evade" not in " ".join(r.label for s in result.steps for r in s.rolls)
