@@ -69,6 +69,9 @@ MELEE, FIREFIGHT = "melee", "firefight"
 
 # Markers shown by name on a roster line, in this order.
 SHOWN_MARKERS = ("halted", "held", "charge_marker", "recall_due")
+# The turn's bookkeeping, shown on the roster in words, so that a player sees why a second
+# volley or a second roll of 6 is refused.
+SHOWN_THIS_TURN = {"fired": "has fired this turn", "charge_failed": "failed its 6 this turn"}
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
@@ -80,6 +83,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
     if attributes.get("guns"):
         described.append(f"{attributes['guns']} lb")
     markers = [m.replace("_", " ") for m in SHOWN_MARKERS if attributes.get(m)]
+    markers += [said for m, said in SHOWN_THIS_TURN.items() if attributes.get(m)]
     if attributes.get("casualties"):
         count = attributes["casualties"]
         markers.append(f"{count} {'casualty' if count == 1 else 'casualties'}")

@@ -471,3 +471,10 @@ def test_last_turns_markers_end_for_a_unit_out_of_the_battle_unsaid():
     assert [buffs.attr(m) for m in ("halted", "recall_failed", "fired", "charge_failed",
                                     "charged_by_infantry")] == [False, False, False, False, None]
     assert changes == []  # the roster changed, and nobody is told
+
+
+def test_the_roster_shows_the_turns_volley_and_failed_6():
+    from rules.le_baton.battle import unit_words
+
+    said = unit_words(british("infantry", formation="line", fired=True, charge_failed=True))
+    assert said.markers == ("has fired this turn", "failed its 6 this turn")
