@@ -389,7 +389,6 @@ def describe_changes(changes: Iterable[Change], wording: Wording | str = "SP") -
 _LISTED = re.compile(r",| and ")  # what joins names in a list
 
 
-
 def _unit_phrases(changes: list[Change], wording: Wording) -> list[str]:
     by_field = {c.field: c for c in changes}
     # A unit that leaves the battle ("surrenders") is said to go with what it lost (its

@@ -13,7 +13,7 @@ from rules.core.notation import possessive
 from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
 from rules.le_baton.effects import EffectKind
-from rules.le_baton.fire import FireTarget, Target, casualties, shoot
+from rules.le_baton.fire import FireTarget, Target, casualties, destroyed, shoot
 from rules.le_baton.morale import Situation, run_check
 from rules.le_baton.units import (
     RULESET,
@@ -93,7 +93,7 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
     else:  # "Multiple infantry units may not charge the same target": kept for the turn
         out.effect(EffectKind.INFANTRY_CHARGED, target.name, value=charger.name)
     charger = _reaction_fire(charger, target, dice, out)
-    if any(e.kind == EffectKind.DESTROYED for e in out.effects):
+    if destroyed(out):
         # The fire took its last figure: no charge goes on, and nobody tests against it.
         return out.build(f"{charger.name} is destroyed by {possessive(target.name)} fire",
                          Severity.DECISIVE)
@@ -146,7 +146,6 @@ def _bonus_move(charger: Unit, dice: DiceSource, out: ResolutionBuilder) -> None
                   result=f'+{inches}"', readings=plain_readings(faces)))
 
 
-
 def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
                    out: ResolutionBuilder) -> Unit:
     """Squares fire two dice at cavalry; skirmishers shoot and evade 2d6". Returns the
@@ -155,24 +154,24 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
         roll = shoot(target, Target(charger.name, FireTarget.CHARGING_CAVALRY), SQUARE_DICE,
                      dice)
         out.step(f"{target.name} (square) fires", "Squares contacted fire two dice.", roll)
-    elif target.formation is Formation.SKIRMISH:
-        require_figures(target, " to shoot at the chargers")
-        kind = (FireTarget.CHARGING_CAVALRY if charger.is_cavalry else
-                FireTarget.COLUMN if charger.in_column else FireTarget.LINE)
-        roll = shoot(target, Target(charger.name, kind), fire_dice(target), dice)
-        if charger.figures and (roll.hits or 0) >= charger.figures:
-            # The charger is destroyed: nobody comes on, so nobody evades.
-            out.step(f"{target.name} (skirmishers) shoot", "They shoot.", roll)
-            return _hit(charger, roll, out)
-        faces = dice.roll(TwoD6(), f"{target.name} evades")
-        inches = sum(faces)
-        out.step(f"{target.name} (skirmishers) shoot and evade",
-                 f"They shoot, then move {inches}\" away.", roll,
-                 Roll(f"{target.name} evade", "2d6", faces, total=inches, result=f'{inches}"',
-                      readings=plain_readings(faces)))
-        out.effect(EffectKind.PLACED, target.name, inches, value=f"away from {charger.name}")
-    else:
+        return _hit(charger, roll, out)
+    if target.formation is not Formation.SKIRMISH:
         return charger
+    require_figures(target, " to shoot at the chargers")
+    kind = (FireTarget.CHARGING_CAVALRY if charger.is_cavalry else
+            FireTarget.COLUMN if charger.in_column else FireTarget.LINE)
+    roll = shoot(target, Target(charger.name, kind), fire_dice(target), dice)
+    if charger.figures and (roll.hits or 0) >= charger.figures:
+        # Its last figure lost: nobody comes on, so nobody evades.
+        out.step(f"{target.name} (skirmishers) shoot", "They shoot.", roll)
+        return _hit(charger, roll, out)
+    faces = dice.roll(TwoD6(), f"{target.name} evades")
+    inches = sum(faces)
+    out.step(f"{target.name} (skirmishers) shoot and evade",
+             f"They shoot, then move {inches}\" away.", roll,
+             Roll(f"{target.name} evade", "2d6", faces, total=inches, result=f'{inches}"',
+                  readings=plain_readings(faces)))
+    out.effect(EffectKind.PLACED, target.name, inches, value=f"away from {charger.name}")
     return _hit(charger, roll, out)
 
 
@@ -180,10 +179,9 @@ def _hit(charger: Unit, roll: Roll, out: ResolutionBuilder) -> Unit:
     """The charger with the casualties the reaction fire scored on it."""
     if roll.hits:
         # No more casualties than figures, where they are given (0: not given).
-        figures = charger.figures or None
-        lost = roll.hits if figures is None else min(roll.hits, figures)
-        casualties(out, Target(charger.name, FireTarget.LINE, figures=figures), roll.hits,
-                   f"{SHEET}: charges")
+        lost = casualties(out, Target(charger.name, FireTarget.LINE,
+                                      figures=charger.figures or None),
+                          roll.hits, f"{SHEET}: charges")
         return replace(charger, casualties=charger.casualties + lost)
     return charger
 

@@ -69,14 +69,20 @@ class Target:
     figures: int | None = None  # known in a battle: no more casualties than it has
 
 
-def casualties(out: ResolutionBuilder, target: Target, scored: int, detail: str) -> None:
+def casualties(out: ResolutionBuilder, target: Target, scored: int, detail: str) -> int:
     """The casualties ``scored`` on ``target``: no more than the figures it has, where they
-    are known, and the unit destroyed with its last (docs/le-baton.md)."""
+    are known, and the unit destroyed with its last (docs/le-baton.md). How many it lost."""
     lost = scored if target.figures is None else min(scored, target.figures)
     if lost:
         out.effect(EffectKind.CASUALTIES, target.name, lost, detail=detail)
     if lost and target.figures is not None and lost == target.figures:
         out.effect(EffectKind.DESTROYED, target.name, detail="its last figure lost")
+    return lost
+
+
+def destroyed(out: ResolutionBuilder) -> set[str]:
+    """The units the procedure has destroyed so far."""
+    return {e.unit for e in out.effects if e.kind == EffectKind.DESTROYED}
 
 
 def check_target(shooter: Unit, target: Target) -> None:
@@ -159,22 +165,21 @@ def resolve_artillery_fire(
     out.step("Phase 1: artillery fire",
              f"{battery.figures} crew figures roll {len(faces)} dice{behind}. No arc of fire: "
              "the guns fire directly ahead.", *rolls)
-    if not all(t.name in {e.unit for e in out.effects if e.kind == EffectKind.DESTROYED}
-               for t in targets):  # some unit is left to test
+    if not all(t.name in destroyed(out) for t in targets):  # some unit is left to test
         out.note("Units that took artillery casualties check morale in phase 2.")
     return out.build(_headline(battery, targets, rolls, out), _severity(total, out))
 
 
 def _headline(shooter: Unit, targets: Sequence[Target], rolls: Sequence[Roll],
               out: ResolutionBuilder) -> str:
-    gone = {e.unit for e in out.effects if e.kind == EffectKind.DESTROYED}
+    gone = destroyed(out)
     parts = [f"{t.name} {r.result}" + (", destroyed" if t.name in gone else "")
              for t, r in zip(targets, rolls, strict=True)]
     return f"{shooter.name} fires: {'; '.join(parts) if gone else ', '.join(parts)}"
 
 
 def _severity(scored: int, out: ResolutionBuilder) -> Severity:
-    if any(e.kind == EffectKind.DESTROYED for e in out.effects):
+    if destroyed(out):
         return Severity.DECISIVE
     return Severity.MINOR if scored else Severity.NONE
 
@@ -220,15 +225,15 @@ def resolve_fire(
     out.effect(EffectKind.FIRED, shooter.name)
     if scored:
         casualties(out, target, scored, f"{SHEET}: phase {phase}")
-    destroyed = any(e.kind == EffectKind.DESTROYED for e in out.effects)
-    if locks_firefight(shooter, target) and not destroyed:  # nobody is left to lock
+    gone = destroyed(out)
+    if locks_firefight(shooter, target) and not gone:  # nobody is left to lock
         for unit, other in ((shooter.name, target.name), (target.name, shooter.name)):
             out.effect(EffectKind.FIREFIGHT, unit, value=other,
                        detail=f"{SHEET}: phase {phase}")
         out.note("Opposing lines of infantry within 4\" of each other are locked in a "
                  "firefight: they cannot move, charge or change formation.")
     next_check = 4 if phase == 3 else 9
-    if not destroyed:  # a destroyed unit is left to test nothing
+    if not gone:  # a destroyed unit is left to test nothing
         out.note(f"Units that took casualties check morale in phase {next_check}.")
     return out.build(_headline(shooter, [target], [roll], out), _severity(scored, out))
 
