@@ -26,7 +26,7 @@ from bot.render.text import default_names, defaults_note, escape
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import plural, singular
-from rules.core.headlines import SEPARATOR, fitted, listed
+from rules.core.headlines import SEPARATOR, fitted, listed, together
 from rules.core.records import (
     CHECK,
     D66_KIND,
@@ -176,21 +176,12 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     _drop_mutual(by_unit)
     for parts in by_unit.values():
         parts[:] = _alike(parts)
-    return [_unit_line(units, parts) for units, parts in together(by_unit)]
-
-
-def together(by_unit: dict[str, list[str]]) -> list[tuple[tuple[str, ...], list[str]]]:
-    """Units on which the same things fall, said together: three battalions that advance
-    alike are one line, not three. A unit with nothing is left out."""
-    groups: dict[tuple[str | None, ...], tuple[list[str], list[str]]] = {}
-    for unit, parts in by_unit.items():
-        if parts:
-            # Words after a colon ("Montcalm: units of his command …") are his alone; so is
-            # a name that holds a list's own words ("1/45e, Grenadiers").
-            alone = parts[0].startswith(":") or "," in unit or " and " in unit
-            key = (None, unit) if alone else tuple(parts)
-            groups.setdefault(key, ([], parts))[0].append(unit)
-    return [(tuple(units), parts) for units, parts in groups.values()]
+    # Units on which the same things fall are said together: three battalions that advance
+    # alike are one line, not three. Words after a colon ("Montcalm: units of his command
+    # …") are his alone.
+    return [_unit_line(units, parts) for units, parts in together(
+        (unit, parts, not parts[0].startswith(":")) for unit, parts in by_unit.items()
+        if parts)]
 
 
 def _unit_line(units: Sequence[str], parts: Sequence[str]) -> str:

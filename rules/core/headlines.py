@@ -12,7 +12,7 @@ What a headline leaves out falls on units, and the reply's lines for them say it
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 SEPARATOR = "; "
 CUT = "…"
@@ -73,6 +73,26 @@ def _said(phrases: Sequence[str], kept: set[int], subjects: Collection[str]) -> 
 def listed(names: Sequence[str]) -> str:
     """``A``, ``A and B``, ``A, B and C``."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def together(entries: Iterable[tuple[str, Sequence[str], bool]]
+             ) -> list[tuple[list[str], list[str]]]:
+    """Each ``(name, its phrases, whether it may share a line)``, in order, as ``(names,
+    phrases)``: names of the very same phrases said on one line, where the first stood
+    ("1/45e, 2/45e and 3/45e: each …"). A name that holds a list's own words ("1/45e,
+    Grenadiers") keeps its line: in a list it would read as two."""
+    lines: list[tuple[list[str], list[str]]] = []
+    alike: dict[tuple[str, ...], list[str]] = {}
+    for name, phrases, shares in entries:
+        shares = shares and "," not in name and " and " not in name
+        if shares and tuple(phrases) in alike:
+            alike[tuple(phrases)].append(name)
+            continue
+        names = [name]
+        if shares:
+            alike[tuple(phrases)] = names
+        lines.append((names, list(phrases)))
+    return lines
 
 
 def joined_by_subject(phrases: Sequence[str], subjects: Collection[str]) -> list[str]:

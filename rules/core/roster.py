@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.core.engagements import Engagement, EngagementWords, engagement_words
 from rules.core.errors import InvalidInput, echo
-from rules.core.headlines import listed
+from rules.core.headlines import listed, together
 from rules.core.names import name_key
 
 ACTIVE = "active"
@@ -359,34 +359,21 @@ def describe_changes(changes: Iterable[Change], wording: Wording | str = "SP") -
     groups: dict[tuple[str, str], list[Change]] = {}
     for change in changes:
         groups.setdefault((change.kind, change.who), []).append(change)
-    lines: list[tuple[list[str], list[str]]] = []  # who, and what is said of them
-    # Units that change alike are said together: "1/45e and 2/45e: each is now disordered".
-    alike: dict[tuple[str, ...], list[str]] = {}
+    entries: list[tuple[str, list[str], bool]] = []  # who, what is said, may it be shared
     for (kind, who), group in groups.items():
         if kind == "engagement":  # "Melee: 45e Ligne against 2nd Foot begins"
             for c in group:
                 words = engagement_words(c.field, wording.engagements)
-                lines.append(([who], [words.begins if c.after else words.ends]))
+                entries.append((who, [words.begins if c.after else words.ends], False))
             continue
         said = _general_phrases(group) if kind == "general" else _unit_phrases(
             group, wording)
-        said = [s for s in said if s]
-        if not said:
-            continue
-        # A name that holds a list's own words ("1/45e, Grenadiers") is said on its own.
-        listable = kind == "unit" and not _LISTED.search(who)
-        if listable and tuple(said) in alike:
-            alike[tuple(said)].append(who)
-            continue
-        whom = [who]
-        if listable:
-            alike[tuple(said)] = whom
-        lines.append((whom, said))
+        if said := [s for s in said if s]:
+            # Units that change alike are said together ("1/45e and 2/45e: each is now
+            # disordered"); a general's line stays his own.
+            entries.append((who, said, kind == "unit"))
     return [f"{whom[0]} {listed(said)}" if len(whom) == 1 else
-            f"{listed(whom)}: each {listed(said)}" for whom, said in lines]
-
-
-_LISTED = re.compile(r",| and ")  # what joins names in a list
+            f"{listed(whom)}: each {listed(said)}" for whom, said in together(entries)]
 
 
 def _unit_phrases(changes: list[Change], wording: Wording) -> list[str]:
