@@ -260,7 +260,7 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
     # The hill's flag and the buildings' hit are said on the roll, so the hits and the retreat
     # add up on the reply's own lines.
     hill = flags and not retiring and hill_protection(attacker, defender)
-    walls = any(note.startswith("buildings:") for note in ignored)
+    walls = BUILDINGS_IGNORED in ignored
     roll = Roll(f"{attacker.name} melee", BattleDice(count.total).describe(), faces,
                 hits=hits, readings=readings, target=f"{defender.name} ({defender.arm.value})",
                 result=f"{_n(hits, 'hit')}" + (f", {_n(flags, 'flag')}" if flags else "")
@@ -295,6 +295,11 @@ def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int
     return result
 
 
+# Buildings "ignore 1 symbol hit from ranged and melee combat": said in the Steps, and on
+# the roll line.
+BUILDINGS_IGNORED = f"buildings: 1 symbol hit ignored ({TERRAIN_RULES})"
+
+
 def score(attacker: Unit, defender: Unit, faces: tuple, retiring: bool
           ) -> tuple[tuple[Reading, ...], list[str]]:
     """Each die read: its target's symbol and sabers hit (not a militia's or light
@@ -311,7 +316,7 @@ def score(attacker: Unit, defender: Unit, faces: tuple, retiring: bool
         for index, face in enumerate(faces):
             if face is target and readings[index] is Reading.HIT:
                 readings[index] = Reading.MISS
-                notes.append(f"buildings: 1 symbol hit ignored ({TERRAIN_RULES})")
+                notes.append(BUILDINGS_IGNORED)
                 break
     return tuple(readings), notes
 
