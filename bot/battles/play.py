@@ -42,7 +42,7 @@ class Played:
 @dataclass(frozen=True)
 class DiceUse:
     """Where a move's dice came from, said in its footer: typed in, queued by the GM, or
-    rolled by Huzzah. Counted over the whole move, the dice before its questions included."""
+    rolled by the bot. Counted over the whole move, the dice before its questions included."""
 
     typed: str | None = None  # the dice as typed with the command
     queued: int = 0
@@ -60,7 +60,7 @@ class DiceUse:
             if self.queued:
                 note += f", then {self.queued} queued by the GM"
             if self.rolled:
-                note += f", then {self.rolled} rolled by Huzzah"
+                note += f", then {self.rolled} rolled by the bot"
             if self.unused:
                 note += f"; not needed after the answers: {self.unused}"
             return note
@@ -68,7 +68,7 @@ class DiceUse:
             note = f"{self.queued} {'die' if self.queued == 1 else 'dice'} queued by the GM"
             return f"{note}, {self.rolled} rolled" if self.rolled else note
         if self.rolled:
-            return "Dice rolled by Huzzah"
+            return "Dice rolled by the bot"
         return "No dice rolled" if finished else "No dice rolled yet"
 
     def to_dict(self) -> dict[str, Any]:

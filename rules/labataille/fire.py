@@ -65,7 +65,7 @@ def fire(stack: Stack, target: Stack, doubled: bool, dice: DiceSource, *,
     shift = CANISTER_SHIFT if canister else 0
     column = fire_column(strength, target.defence, shift)
     # Canister is said on the roll line: the column is not the odds' own.
-    odds = f"{strength} against {target.defence}" + (", canister" if canister else "")
+    odds = f"{strength}:{target.defence}" + (", canister" if canister else "")
     words = [f"fire {stack.fire}" + (" × 2 (passed its morale check)" if doubled else "")
              + f" against defence {target.defence}"]
     if column is None:
@@ -78,7 +78,7 @@ def fire(stack: Stack, target: Stack, doubled: bool, dice: DiceSource, *,
     faces = dice.roll(D66(), f"{stack.name} fire")
     casualties = fire_casualties(column, d66_value(faces))  # type: ignore[arg-type]
     roll = Roll(f"{stack.name} fire", "d66", faces, total=d66_value(faces),  # type: ignore[arg-type]
-                target=f"{FIRE_CHART[column][0]} column ({odds})",
+                target=f"{FIRE_CHART[column][0]} ({odds})",
                 result=f"{casualties} casualt{'y' if casualties == 1 else 'ies'}",
                 notes=(*words, FIRE_SOURCE), readings=plain_readings(faces))
     return Shot(stack, target, casualties, roll)

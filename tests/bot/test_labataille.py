@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply
+from .phone import PHONE_SCREEN, phone_lines, screen
 from .test_decisions import buttons
 
 ASSAULT = ('/assault labataille attackers:"1/45e: infantry morale=34 melee=12 fire=6 defence=9 '
@@ -104,7 +105,7 @@ async def test_fire_below_the_chart_is_a_battle_setting_named_when_it_applies(ba
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
     lowest = await full_text(battle_session, await reply(
         battle_session, LONG_ODDS + ' choices:"chart_result=AR"'))
-    assert "**Voltigeurs fire** 🎲 65 vs 1:3 column (2 against 9) → 1 casualty" in lowest
+    assert "**Voltigeurs fire** 🎲 65 vs 1:3 (2:9) → 1 casualty" in lowest
     assert ("odds below the chart: read on its lowest column, 1:3 (battle setting "
             "fire_below_chart: lowest, as the public La Bataille apps read it)") in lowest
     await reply(battle_session, "/gm undo", user_id=GM_USER)
@@ -201,6 +202,10 @@ async def test_three_stacks_a_side_are_named_as_a_list(discord_session):
     huzzah = await reply(discord_session, three)
     assert huzzah.embeds[0]["title"] == ("❓ Will 52nd, 71st and 95th Huzzah and turn the tables "
                                          "on 1/45e, 2/45e and 3/45e?")
+    # Six morale checks and six volleys: each roll one line of a phone, the question on
+    # one screen.
+    assert "**1/45e fire** 🎲 42 vs 1:1 (12:9) → 0 casualties" in huzzah.embeds[0]["description"]
+    assert phone_lines(huzzah) <= PHONE_SCREEN, "\n".join(screen(huzzah))
 
 
 async def test_a_gm_setting_strength_past_every_bound_is_told_the_rule_sets_own(battle_session):

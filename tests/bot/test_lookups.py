@@ -99,7 +99,7 @@ async def test_random_dice_are_used_when_none_are_typed(discord_session):
     message = await reply(
         discord_session, '/melee fire-at-will attackers:"A: cav" defenders:"D: inf"'
     )
-    assert message.embeds[0]["footer"]["text"] == "Dice rolled by Huzzah"
+    assert message.embeds[0]["footer"]["text"] == "Dice rolled by the bot"
 
 
 # --- bad input: ephemeral, says how to fix it, never a traceback ------------------------------

@@ -60,9 +60,9 @@ async def test_the_footer_says_where_the_dice_came_from_after_an_answer(battle_s
                         lambda: ScriptedSource(parse_dice("44 52 5 33 41 55")))
     await setup_assault(battle_session)
     huzzah = await reply(battle_session, ASSAULT, user_id=PLAYER)
-    assert huzzah.embeds[0]["footer"]["text"].startswith("Dice rolled by Huzzah ·")
+    assert huzzah.embeds[0]["footer"]["text"].startswith("Dice rolled by the bot ·")
     [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
-    assert chart.embeds[0]["footer"]["text"].startswith("Dice rolled by Huzzah ·")
+    assert chart.embeds[0]["footer"]["text"].startswith("Dice rolled by the bot ·")
 
 
 async def test_queued_dice_are_counted_over_the_whole_move(battle_session):

@@ -50,7 +50,7 @@ async def test_a_lookup_does_not_use_the_dice_the_gm_queued(discord_session):
     before = await battle_state(discord_session)
     message = await reply(discord_session, '/surrender fire-at-will unit:Pickets situation:a '
                           "unit_type:infantry lookup:true")
-    assert message.embeds[0]["footer"]["text"] == "Dice rolled by Huzzah"
+    assert message.embeds[0]["footer"]["text"] == "Dice rolled by the bot"
     assert await battle_state(discord_session) == before
 
 

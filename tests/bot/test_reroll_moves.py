@@ -44,7 +44,7 @@ async def test_a_reroll_after_the_queue_was_cleared_rolls_fresh_dice(battle_sess
     await reply(battle_session, FAW_MELEE)
     await gm(battle_session, "/gm dice clear:true")
     rerolled = await gm(battle_session, "/gm reroll")
-    assert rerolled.embeds[0]["footer"]["text"].startswith("Dice rolled by Huzzah")
+    assert rerolled.embeds[0]["footer"]["text"].startswith("Dice rolled by the bot")
     assert await queue(battle_session) == []
 
 

@@ -200,8 +200,8 @@ async def test_a_lookup_leads_with_the_result_and_its_rolls_and_keeps_the_steps(
             "**1/45e morale check** 🎲 44 vs > 34 → passes",
             "**52nd morale check** 🎲 52 vs > 41 → passes",
             "**defender column shifts** 🎲 5 → 2 left",
-            "**1/45e fire** 🎲 33 vs 1:1 column (12 against 9) → 0 casualties",
-            "**52nd fire** 🎲 41 vs 1:1 column (10 against 9) → 0 casualties",
+            "**1/45e fire** 🎲 33 vs 1:1 (12:9) → 0 casualties",
+            "**52nd fire** 🎲 41 vs 1:1 (10:9) → 0 casualties",
             "**mêlée** 🎲 55 vs 1:2 column",
         ]
         assert "fields" not in embed or embed["fields"] == []
@@ -325,12 +325,12 @@ def test_the_footer_names_project_defaults_in_one_short_line():
     three = ["rally check: a unit rallies on its own symbol or a saber",
              "leader casualty check: 2 sabers kill a leader with his unit",
              "a failed rally check routs the unit off the field"]
-    assert footer_text("Dice rolled by Huzzah", three, short=True) == (
-        "Dice rolled by Huzzah · Project defaults: rally check and 2 more (📜 Steps)")
+    assert footer_text("Dice rolled by the bot", three, short=True) == (
+        "Dice rolled by the bot · Project defaults: rally check and 2 more (📜 Steps)")
     # Names that fit one line are all said.
     two = [three[0], "battle back: a unit still there fights back"]
-    assert footer_text("Dice rolled by Huzzah", two, short=True) == (
-        "Dice rolled by Huzzah · Project defaults: rally check; battle back")
+    assert footer_text("Dice rolled by the bot", two, short=True) == (
+        "Dice rolled by the bot · Project defaults: rally check; battle back")
 
 
 def test_losses_of_one_unit_are_said_as_one_whatever_their_plural():

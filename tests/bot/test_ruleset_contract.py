@@ -166,7 +166,7 @@ def test_every_outcome_and_question_of_the_documented_example_reads_on_a_phone(p
                 assert repeated_effects(shown) == [], (seed, lines)
 
 
-DICE_NOTE = "Dice rolled by Huzzah"
+DICE_NOTE = "Dice rolled by the bot"
 
 
 def every_message(request: dict, answers: tuple[str, ...] = ()):

@@ -132,7 +132,7 @@ def test_defending_artillery_with_canister_fires_two_columns_right():
     guns = stack("Battery", arm=Arm.ARTILLERY, fire=6, canister=True, melee=4, defence=9)
     result = assault([stack("A", melee=20, defence=9)], [guns], "45 45 1 33 41", pack=pack())
     shot = step(result, "4. Offensive and Defensive Fire").rolls[0]
-    assert shot.target == "2:1 column (12 against 9, canister)"
+    assert shot.target == "2:1 (12:9, canister)"
     # Two columns is the revised text's (its step 3b NOTE), not reference A.5's one column.
     assert shot.notes == ("fire 6 × 2 (passed its morale check) against defence 9",
                           "canister: 2 columns right (labataille-revised-assault-and-charge.txt "

@@ -113,13 +113,13 @@ def test_fire_below_the_chart_reads_its_lowest_column_by_default_and_says_why():
     assert fire_column(2, 9) is None  # 2 against 9 is below 1:3
     shot = fire(stack("A", fire=2), stack("D", defence=9), False,
                 ScriptedSource.from_text("65"))
-    assert (shot.casualties, shot.roll.target) == (1, "1:3 column (2 against 9)")
+    assert (shot.casualties, shot.roll.target) == (1, "1:3 (2:9)")
     assert ("odds below the chart: read on its lowest column, 1:3 (battle setting "
             "fire_below_chart: lowest, as the public La Bataille apps read it)"
             in shot.roll.notes)
     canister = fire(stack("Guns", fire=2), stack("D", defence=9), False,
                     ScriptedSource.from_text("62"), canister=True)
-    assert (canister.casualties, canister.roll.target) == (1, "1:2 column (2 against 9, canister)")
+    assert (canister.casualties, canister.roll.target) == (1, "1:2 (2:9, canister)")
 
 
 def test_fire_below_the_chart_has_no_effect_when_the_battle_reads_it_so():
@@ -135,7 +135,7 @@ def test_fire_casualties_read_on_the_column(rolled, casualties):
     shot = fire(stack("A", fire=18), stack("D", defence=9), True,
                 ScriptedSource.from_text(rolled))
     assert shot.casualties == casualties
-    assert shot.roll.target == "4:1 column (36 against 9)"
+    assert shot.roll.target == "4:1 (36:9)"
 
 
 def test_a_resolve_request_takes_the_fire_below_chart_setting():
