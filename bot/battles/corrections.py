@@ -87,8 +87,9 @@ def queue_dice(tx: BattleTx, dice: str | None, clear: bool) -> list[Face]:
 
 
 def set_unit_field(tx: BattleTx, unit: str, field: str,
-                         value: str) -> tuple[list[str], int]:
-    """Set one field of a unit; the changes in words, and the event's number."""
+                   value: str) -> tuple[list[str], int, str | None]:
+    """Set one field of a unit; the changes in words, the event's number, and the unit's name
+    when it was given strength to come back with but is still out of the battle."""
     tx.require_gm("set unit fields")
     check_given(value)
     row = tx.unit_row(unit, allow_gone=True)
@@ -106,7 +107,8 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     if not changes:
         raise BattleError(f"{possessive(row.name)} {field} is already {value}.")
     event = tx.record("gm_set", "GM set: " + "; ".join(changes))
-    return changes, event.seq
+    can_return = row.status == GONE and not before.strength and bool(row.strength)
+    return changes, event.seq, row.name if can_return else None
 
 
 def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:

@@ -265,9 +265,10 @@ class GM(commands.Cog):
     async def set(self, interaction: discord.Interaction, unit: str, field: str,
                   value: str) -> None:
         async def work() -> Reply:
-            changes, seq = await self.store.apply(
+            changes, seq, out = await self.store.apply(
                 interaction, "/gm set", lambda tx: set_unit_field(tx, unit, field, value))
-            return public(f"🛠️ {escape('; '.join(changes))} (event #{seq}).")
+            back = f" `/gm restore unit:{out}` brings it back." if out else ""
+            return public(f"🛠️ {escape('; '.join(changes))} (event #{seq}).{back}")
 
         await answer(interaction, work)
 

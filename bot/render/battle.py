@@ -59,7 +59,7 @@ def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP
         parts.append(escape(", ".join(described)))
     markers = [escape(marker) for marker in words.markers]
     if unit.status == "gone":
-        markers.append(f"out: {unit.gone_reason or 'gone'}")
+        markers.append(f"out: {unit.gone_reason}" if unit.gone_reason else "out")
     line = " · ".join(parts)
     if markers:
         line += " · " + ", ".join(f"*{m}*" for m in markers)

@@ -92,7 +92,7 @@ class Roster:
             if name_key(unit.name) == key:
                 if unit.gone and not allow_gone:
                     raise InvalidInput(
-                        f"{unit.name} is out of the battle ({unit.gone_reason or 'gone'}).",
+                        f"{unit.name} is {out_of_the_battle(unit.gone_reason)}.",
                         hint="A GM can bring it back with `/gm restore`" + (
                             ", once `/gm set field:strength` gives it some." if
                             unit.strength == 0 else "."),
@@ -115,8 +115,8 @@ class Roster:
         gone = {u.name: u for u in self.units if u.gone}
         close = difflib.get_close_matches(name, list(gone), n=1, cutoff=0.6)
         if close:
-            reason = gone[close[0]].gone_reason or "gone"
-            return f" Did you mean `{close[0]}`? It is out of the battle ({reason})."
+            out = out_of_the_battle(gone[close[0]].gone_reason)
+            return f" Did you mean `{close[0]}`? It is {out}."
         return ""
 
     def general(self, name: str) -> RosterGeneral:
@@ -406,6 +406,10 @@ def _unit_phrase(change: Change, by_field: Mapping[str, Change], wording: Wordin
             return _gone(reason, wording)
         case "status":
             return "is back in the battle"
+        case "gone_reason" if not after:
+            # The reason it left no longer holds (strength given back), but only a GM's
+            # restore brings it in.
+            return "is still out of the battle"
         case "gone_reason":
             return _gone(after, wording)
         case "commander":
@@ -424,10 +428,14 @@ def _shared_phrase(change: Change) -> str | None:
     return None
 
 
+def out_of_the_battle(reason: str | None) -> str:
+    """``out of the battle (no blocks left)``; without a reason (a GM gave strength back to a
+    unit that left for want of it), just ``out of the battle``."""
+    return f"out of the battle ({reason})" if reason else "out of the battle"
+
+
 def _gone(reason: str | None, wording: Wording) -> str:
-    if not reason:
-        return "is out of the battle"
-    return wording.gone(reason) or f"is out of the battle ({reason})"
+    return (reason and wording.gone(reason)) or f"is {out_of_the_battle(reason)}"
 
 
 def _strength(before: int | None, after: int | None, label: str) -> str:

@@ -78,8 +78,8 @@ async def test_le_baton_and_la_bataille_lookups_read_names_with_an_apostrophe(di
                           'choices:no')
     assert not assault.ephemeral, assault.content
     # The question's rolls so far name the units as typed.
-    assert "**Ney's 1/45e fire** 🎲 33 vs 1:1 column" in text_of(assault)
-    assert "**Wellington's 52nd fire** 🎲 41 vs 1:1 column" in text_of(assault)
+    assert "**Ney's 1/45e fire** 🎲 33 vs 1:1 (12:9)" in text_of(assault)
+    assert "**Wellington's 52nd fire** 🎲 41 vs 1:1 (10:9)" in text_of(assault)
 
 
 # --- battles ----------------------------------------------------------------------------------
@@ -206,8 +206,8 @@ async def test_le_baton_and_la_bataille_battles_find_either_apostrophe(battle_se
                           channel_id=CHANNEL + 1, user_id=GM_USER)
     assert not assault.ephemeral, assault.content
     # The question's rolls so far name the units as typed.
-    assert "**Ney's 1/45e fire** 🎲 33 vs 1:1 column" in text_of(assault)
-    assert "**Wellington's 52nd fire** 🎲 41 vs 1:1 column" in text_of(assault)
+    assert "**Ney's 1/45e fire** 🎲 33 vs 1:1 (12:9)" in text_of(assault)
+    assert "**Wellington's 52nd fire** 🎲 41 vs 1:1 (10:9)" in text_of(assault)
 
 
 async def test_autocomplete_finds_either_apostrophe(battle_session):

@@ -197,11 +197,15 @@ async def test_a_unit_with_no_strength_left_comes_back_only_once_given_some(disc
             refused.content, (line, refused.content)
     edit = await gm(discord_session, "/unit edit unit:Rangers strength:2")
     assert "once `/gm set field:strength` gives it some" in edit.content, edit.content
-    await gm(discord_session, "/gm set unit:Rangers field:strength value:2")
+    given = await gm(discord_session, "/gm set unit:Rangers field:strength value:2")
+    # Still out, but no longer for want of SP: the GM is told how to bring it in.
+    assert given.content == ("🛠️ Rangers gains 2 SP (now 2) and is still out of the battle "
+                             "(event #9). `/gm restore unit:Rangers` brings it back.")
     shown = await gm(discord_session, "/battle show")
-    # Still out, but no longer for want of SP.
-    assert "**Rangers** · 2 SP · infantry, open order, morale 3 · *out: gone*" in \
-        str(shown.embeds)
+    assert "**Rangers** · 2 SP · infantry, open order, morale 3 · *out*" in str(shown.embeds)
+    refused = await gm(discord_session, '/melee fire-at-will attackers:"2nd Foot: charging" '
+                       'defenders:Rangers dice:"6 1"')
+    assert refused.content.startswith("⚠️ Rangers is out of the battle. A GM"), refused.content
     back = await gm(discord_session, "/gm set unit:Rangers field:status value:active")
     assert not back.ephemeral and "Rangers is back in the battle" in back.content
 
