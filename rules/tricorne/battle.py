@@ -109,11 +109,19 @@ def engine_unit(unit: RosterUnit, roster: Roster, situation: Mapping[str, Any]) 
     attrs = ROSTER_FIELDS.read_json(dict(unit.attributes), unit.name)
     general = roster.general_with(unit.name)
     full = attrs.get("full", DEFAULT_FULL)
-    blocks = full if unit.strength is None else unit.strength
+    blocks = blocks_of(unit)
     values = {**attrs, **situation, "blocks": blocks, "full": full}
     if general is not None:
         values["leader"] = general.name
     return replace(build_unit(unit.name, values, unit.name), side=unit.side)
+
+
+def blocks_of(unit: RosterUnit) -> int:
+    """The unit's blocks: a unit added without a number of them is at its full strength
+    (its own `full`, else 4)."""
+    if unit.strength is not None:
+        return unit.strength
+    return ROSTER_FIELDS.read_json(dict(unit.attributes), unit.name).get("full", DEFAULT_FULL)
 
 
 def lone_leader(general: RosterGeneral) -> Unit:
@@ -134,8 +142,7 @@ def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, li
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
     match effect.kind:
         case EffectKind.DAMAGE:
-            blocks = unit.strength if unit.strength is not None else DEFAULT_FULL
-            return replace(unit, strength=max(0, blocks - (effect.amount or 0)))
+            return replace(unit, strength=max(0, blocks_of(unit) - (effect.amount or 0)))
         case EffectKind.MOVED if effect.value == TAKES_GROUND:
             # "Taking ground is counted as movement" (reference §5), into the vacated hex,
             # whose terrain (when known) the effect carries.

@@ -78,6 +78,13 @@ def test_damage_removes_blocks_and_elimination_or_a_rout_takes_the_unit_off():
     assert {c.who for c in changes} == {"Picardie", "Royal Scots", "Hussars"}
 
 
+@pytest.mark.parametrize(("full", "left"), [(3, 2), (5, 4)])
+def test_a_unit_added_without_blocks_loses_them_from_its_own_full_strength(full, left):
+    fresh = RosterUnit("Fusiliers", "British", {"type": "regular", "full": full})
+    after, _ = apply_effects([Effect(EffectKind.DAMAGE, "Fusiliers", 1)], Roster(units=(fresh,)))
+    assert after.units[0].strength == left
+
+
 def test_taking_ground_marks_the_unit_moved_and_a_new_turn_clears_it():
     moved = Effect(EffectKind.MOVED, "Royal Scots", 1, value=TAKES_GROUND)
     retreat = Effect(EffectKind.MOVED, "Picardie", 1, value="retreats")
