@@ -11,6 +11,7 @@ this melee's situation.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules.core.defaults import asking, dispatcher
@@ -75,7 +76,26 @@ def roster_unit(text: str, where: str, roster: Roster) -> Unit:
     for word in words.split():
         refuse_roster_word(word, unit.name, where, ROSTER_FIELDS, SITUATION_FIELDS)
     _, situation = SITUATION_FIELDS.read_text(words, f"{where}: {unit.name}", names=False)
-    return engine_unit(unit, roster, situation)
+    return _onto_roster_leader(engine_unit(unit, roster, situation), roster, where)
+
+
+def _onto_roster_leader(unit: Unit, roster: Roster, where: str) -> Unit:
+    """In a battle, the leader a unit would retire onto is a general of the roster: of the
+    unit's side, active, and alone in his hex ("a lone friendly leader")."""
+    if not unit.retire_onto:
+        return unit
+    general = roster.general(unit.retire_onto)
+    fix = "`retire_onto=` names a general of its own side alone in a hex one hex back."
+    if general.status != ACTIVE:
+        raise InvalidInput(f"{where}: {unit.name} cannot retire onto {general.name}, who is "
+                           f"{general.status}.", hint=fix)
+    if name_key(general.side) != name_key(unit.side):
+        raise InvalidInput(f"{where}: {general.name} is on the {general.side} side, not "
+                           f"{possessive(unit.name)}.", hint=fix)
+    if general.unit is not None:
+        raise InvalidInput(f"{where}: {general.name} is with {general.unit}, not alone in a "
+                           "hex.", hint=fix)
+    return replace(unit, retire_onto=general.name)
 
 
 def _lone_leader(name: str, roster: Roster):

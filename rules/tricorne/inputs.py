@@ -75,6 +75,7 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
     full = values.get("full", DEFAULT_FULL)
     blocks = values.get("blocks", full)
     check_blocks(name, blocks, full, where)
+    check_retire_onto(name, values, where)
     return Unit(
         name=name,
         kind=values["type"],
@@ -100,6 +101,15 @@ def check_blocks(name: str, blocks: int, full: int, where: str) -> None:
         who = name if where == name else f"{where}: {name}"
         raise InvalidInput(f"{who} has {blocks} blocks but {full} at full strength.",
                            hint=f"Give 0 to {full} blocks, or `full={blocks}`.")
+
+
+def check_retire_onto(name: str, values: Mapping[str, Any], where: str) -> None:
+    """"A unit without an attached leader may retire onto a hex that contains a lone
+    friendly leader": one with a leader of its own retires its two hexes."""
+    if values.get("leader") and values.get("retire_onto"):
+        who = name if where == name else f"{where}: {name}"
+        raise InvalidInput(f"{who} has {values['leader']} with it: only a unit without a "
+                           "leader retires onto a lone one.", hint="Leave out `retire_onto=`.")
 
 
 # A quick lookup's unit, written (`Black Watch: highland blocks=3`) or a JSON object.

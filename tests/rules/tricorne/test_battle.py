@@ -184,3 +184,33 @@ def test_one_melee_is_one_ordered_unit_against_one_enemy_unit():
         prepare("melee", {"attacker": "A: regular; B: regular", "defender": "C: regular"})
     with pytest.raises(InvalidInput, match="2 units given; at most 1"):
         prepare("melee", {"attacker": "A: regular", "defender": "B: regular; C: regular"})
+
+
+@pytest.mark.parametrize(("onto", "refused"), [
+    ("Murray", "Murray is on the British side, not Hussars'"),
+    ("Nobody", "There is no general called `Nobody`"),
+    ("Lévis", "Hussars cannot retire onto Lévis, who is killed"),
+    ("Bougainville", "Bougainville is with Picardie, not alone in a hex"),
+])
+def test_in_a_battle_a_unit_retires_only_onto_a_lone_leader_of_its_own_side(onto, refused):
+    # "A unit without an attached leader may retire onto a hex that contains a lone
+    # friendly leader."
+    generals = (*roster().generals, RosterGeneral("Lévis", "French", status="killed"),
+                RosterGeneral("Bougainville", "French", unit="Picardie"))
+    battle = Roster(units=roster().units, generals=generals)
+    with pytest.raises(InvalidInput, match=refused):
+        prepare("melee", {"attacker": "Black Watch",
+                          "defender": f"Hussars: cannot_retire retire_onto={onto}"}, battle)
+    run = prepare("melee", {"attacker": "Black Watch", "defender": "Hussars: cannot_retire "
+                            "retire_onto=montcalm", "choices": "retire; stay"}, battle)
+    result = run(dice("inf inf inf inf cav cav cav cav cav"))
+    assert (LEADER_JOINS, "Montcalm") in [(e.kind, e.unit) for e in result.effects]
+
+
+@pytest.mark.parametrize("defender", [
+    "Hussars: battle-cavalry leader=Conflans retire_onto=Montcalm",
+])
+def test_a_unit_with_its_own_leader_does_not_retire_onto_another(defender):
+    with pytest.raises(InvalidInput, match="Hussars has Conflans with it: only a unit without "
+                                           "a leader retires onto a lone one"):
+        prepare("melee", {"attacker": "Black Watch: highland", "defender": defender})
