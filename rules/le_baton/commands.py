@@ -197,13 +197,14 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
 # The phases whose check reads each option: given for another, it would change nothing.
 PHASE_OPTIONS: dict[str, tuple[int, ...]] = {
     "charging": (4, 9), "cannot_form_line": (4, 9), "flank_or_rear": (5, 10),
-    "charged_by": (5, 10), "initiated_charge": (13,)}
+    "charged_by": (5, 10), "initiated_charge": (7, 12, 13)}
 
 
 def _check_phase_options(o: Mapping[str, Any], phase: int) -> None:
     for key, phases in PHASE_OPTIONS.items():
         if o.get(key) not in (None, False) and phase not in phases:
-            where = " or ".join(map(str, phases))
+            where = ", ".join(map(str, phases[:-1])) + f" or {phases[-1]}" if len(
+                phases) > 1 else str(phases[0])
             raise InvalidInput(f"`{key}` counts in phase {where}, not in phase {phase}.",
                                hint=f"Drop `{key}`, or test the unit in phase {where}.")
 

@@ -166,7 +166,8 @@ def test_units_contacted_are_counted_on_the_cavalry_not_the_square():
     ({"flank_or_rear": True}, 2, "`flank_or_rear` counts in phase 5 or 10, not in phase 2."),
     ({"charged_by": "cavalry"}, 4, "`charged_by` counts in phase 5 or 10, not in phase 4."),
     ({"charging": True}, 5, "`charging` counts in phase 4 or 9, not in phase 5."),
-    ({"initiated_charge": True}, 12, "`initiated_charge` counts in phase 13, not in phase 12."),
+    ({"initiated_charge": True}, 10,
+     "`initiated_charge` counts in phase 7, 12 or 13, not in phase 10."),
 ])
 def test_an_option_the_phases_check_does_not_read_is_refused(option, phase, said):
     with pytest.raises(InvalidInput, match=re.escape(said)):
@@ -370,3 +371,12 @@ def test_a_quick_lookups_target_is_a_name(target, refusal):
     with pytest.raises(InvalidInput, match=refusal):
         play("fire", {"shooter": "52nd: british inf figures=8", "target": target,
                       "target_type": "column"}, "1 1 1 1")
+
+
+@pytest.mark.parametrize("phase", [7, 12])
+def test_cavalry_losing_a_melee_after_its_own_charge_is_told_its_recall(phase):
+    # Phase 12: "Cavalry remains in place and will roll for recall in phase 13 if it
+    # initiated a charge this turn."
+    result = play("morale", {"unit": "Hussars: british cav", "phase": phase,
+                             "initiated_charge": True}, "6")
+    assert result.headline.endswith("remains in place; recall in phase 13"), result.headline
