@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.battles.errors import OtherRuleSet
 from bot.command_log import log_command
+from bot.render.text import escape_prose
 from bot.respond import send_first
 from bot.unsendable import shown
 from rules.core.errors import RulesError
@@ -74,14 +75,16 @@ def same_verb(error: OtherRuleSet, command: Command | None) -> OtherRuleSet:
 def refusal_text(error: RulesError) -> str:
     """``⚠️ message hint``; a message too long for Discord is cut short before its hint, which
     says how to fix it (a list of 5,000 dice, quoted back, would otherwise push it out)."""
-    text = f"⚠️ {error}"
+    # Player text in it (a unit called *Royal* Scots Greys) shows as typed.
+    text = f"⚠️ {escape_prose(str(error))}"
     if len(shown(text)) <= CONTENT or not error.hint:
         return text
-    room = CONTENT - len(shown(f"⚠️ … {error.hint}"))
+    hint = escape_prose(error.hint)
+    room = CONTENT - len(shown(f"⚠️ … {hint}"))
     kept = shown(error.message)[:max(room, 0)]
     if kept.count("`") % 2:  # a quote cut open would swallow the hint's formatting
         kept = kept[:kept.rfind("`")]
-    return f"⚠️ {kept}… {error.hint}"
+    return f"⚠️ {escape_prose(kept)}… {hint}"
 
 
 def unanswerable(error: Exception) -> discord.HTTPException | None:

@@ -45,6 +45,7 @@ from bot.render.battle import (
     turn_line,
 )
 from bot.render.resolution import escape
+from bot.render.text import escape_prose
 from bot.render.words import counted
 from bot.replies import end_view
 from bot.respond import Reply, answer
@@ -279,7 +280,7 @@ class Battles(commands.Cog):
             name, events, title = view.battle.name, len(view.events), ruleset_title(view.battle)
         file = discord.File(io.BytesIO(text.encode()), filename=f"{slug(name)}.{kind}")
         await interaction.response.send_message(
-            content=f"📎 {name}: {counted(events, 'event')} ({title})", file=file,
+            content=f"📎 {escape(name)}: {counted(events, 'event')} ({title})", file=file,
             allowed_mentions=discord.AllowedMentions.none())
 
     @battle.command(name="import",
@@ -305,7 +306,9 @@ class Battles(commands.Cog):
         async def work() -> Reply:
             stepped = await self.store.apply(
                 interaction, "/battle next", lambda tx: next_phase(tx, turn_line))
-            lines = [f"• {line}" for line in [*stepped.reminders, *stepped.changes]]
+            # Reminders quote commands in code spans; the names around them are players'.
+            lines = [*(f"• {escape_prose(line)}" for line in stepped.reminders),
+                     *(f"• {escape(line)}" for line in stepped.changes)]
             return notice(f"⏭️ {escape(stepped.battle.name)}: {turn_line(stepped.battle)}",
                           "\n".join(lines))
 

@@ -197,7 +197,8 @@ def changes_text(event: Event) -> list[str]:
 
 def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
                     events: Sequence[Event]) -> str:
-    lines = [f"# {battle.name}", "",
+    # A Markdown file: player text (names, summaries) as typed, as a reply shows it.
+    lines = [f"# {escape(battle.name)}", "",
              f"- Rule set: {ruleset_title(battle)}",
              f"- Channel: {battle.channel_id}",
              f"- Status: {battle.status} ({turn_line(battle)})",
@@ -210,13 +211,14 @@ def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[Ge
         undone = f" (undone by #{event.undone_by})" if event.undone_by else ""
         lines.append(f"### #{event.seq} {event.kind.replace('_', ' ')}{undone}")
         lines.append("")
-        lines.append(f"{event.created_at.isoformat()} · {event.user_name} · `{event.command}`")
+        lines.append(f"{event.created_at.isoformat()} · {escape(event.user_name)} · "
+                     f"`{event.command}`")
         lines.append("")
-        lines.append(event.summary)
+        lines.append(escape(event.summary))
         if event.resolution:
             lines += step_lines(event.resolution)
         for change in changes_text(event):
-            lines.append(f"- {change}")
+            lines.append(f"- {escape(change)}")
         lines.append("")
     return "\n".join(lines)
 

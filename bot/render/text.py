@@ -19,6 +19,20 @@ def escape(text: str) -> str:
     return text.translate(_MARKDOWN)
 
 
+_CODE_SPAN = re.compile(r"(`[^`]*`)")
+_PROSE = str.maketrans({c: "\\" + c for c in "\\*_~|"})
+
+
+def escape_prose(text: str) -> str:
+    """A message the bot wrote around player text (a refusal naming *Royal* Scots Greys):
+    its markdown characters escaped outside its code spans, which show them as typed."""
+    if _MARKDOWN_CHARACTER.search(text) is None:
+        return text
+    # Split on a capturing group: the code spans are the odd parts.
+    return "".join(part if index % 2 else part.translate(_PROSE)
+                   for index, part in enumerate(_CODE_SPAN.split(text)))
+
+
 def defaults_note(defaults: Sequence[str]) -> str:
     """Values the rules text does not print, which decided this outcome (or these odds)."""
     if not defaults:

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bot.render.resolution import escape
+from bot.render.text import escape_prose
 
 from .conftest import GM_USER, reply, send
 
@@ -91,3 +92,39 @@ async def test_the_next_phase_and_the_end_name_the_battle_as_typed(discord_sessi
         stepped.embeds[0]["title"]
     ended = await reply(discord_session, '/battle end confirm:"*Carillon*"', user_id=GM_USER)
     assert ended.embeds[0]["title"] == "🏁 \\*Carillon\\* has ended", ended.embeds[0]
+
+
+def test_a_message_around_player_text_escapes_it_outside_its_code_spans():
+    assert escape_prose("*Royal* _Scots_ Greys: give `defence=N`, e.g. `A_b *c*`.") == \
+        "\\*Royal\\* \\_Scots\\_ Greys: give `defence=N`, e.g. `A_b *c*`."
+    assert escape_prose("no markdown here") == "no markdown here"
+
+
+GREYS = '"*Royal* _Scots_ Greys"'
+
+
+async def test_refusals_reminders_and_the_export_name_units_as_typed(discord_session):
+    """Beyond replies and titles: a refusal naming the unit, `/battle next`'s reminders and
+    the Markdown export show ``*Royal* _Scots_ Greys`` as typed, commands in them kept."""
+    for line in ('/battle start ruleset:labataille name:"*Quatre* Bras"',
+                 f'/unit add side:British name:{GREYS} words:"cavalry morale=44 melee=18 '
+                 'mp=8 nation=british fatigue=tired" strength:4',
+                 '/unit add side:French name:"1/45e" words:"infantry morale=34 melee=12" '
+                 'strength:4'):
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral, line
+    refused = await reply(discord_session, f'/cavalry labataille chargers:{GREYS} '
+                          f'targets:{GREYS} spent:2', user_id=GM_USER)
+    assert refused.ephemeral
+    assert refused.content.startswith("⚠️ \\*Royal\\* \\_Scots\\_ Greys"), refused.content
+    stepped = await reply(discord_session, "/battle next", user_id=GM_USER)
+    for _ in range(3):
+        if "Tired" in stepped.embeds[0].get("description", ""):
+            break
+        stepped = await reply(discord_session, "/battle next", user_id=GM_USER)
+    assert "• Tired: \\*Royal\\* \\_Scots\\_ Greys: clear the marker when your rules let " \
+        "them recover (`/gm set unit fatigue fresh`)" in stepped.embeds[0]["description"]
+    export = await reply(discord_session, "/battle export", user_id=GM_USER)
+    assert export.content.startswith("📎 \\*Quatre\\* Bras:"), export.content
+    exported = export.files[0].data.decode()
+    assert exported.startswith("# \\*Quatre\\* Bras\n"), exported[:80]
+    assert "*Royal* _Scots_" not in exported.replace("\\*", "").replace("\\_", ""), exported
