@@ -24,21 +24,19 @@ log = logging.getLogger(__name__)
 
 
 async def press(interaction: discord.Interaction, work: Callable[[], Awaitable[Reply]],
-                *, done: str | None = None, becomes: bool = False,
-                stale: type[Exception] | None = None) -> None:
+                *, done: str | None = None, becomes: bool = False) -> None:
     """Run ``work`` for a press. On success, the pressed message says ``done`` and loses its
     buttons (``done`` None: it is left as it is), and the reply follows. ``becomes``: a
     result (not a further question) replaces the pressed message instead, under ``done``.
-    Refused with ``stale`` (the buttons' work was done another way: a question answered with
-    `/answer`), the pressed message loses its buttons too, and the refusal says why."""
+    Refused, the pressed message is left as it is: a press that lost a race to another may
+    carry buttons the message no longer holds, and taking them off would take the result's
+    own."""
     task = asyncio.ensure_future(guarded(work()))
     finished, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not finished:
         await interaction.response.defer()  # "updating the message": nobody sees it
     reply, error = await task
     if error is not None:
-        if stale is not None and isinstance(error, stale):
-            await _edit(interaction, view=None)
         await _refuse(interaction, error)
         return
     assert reply is not None

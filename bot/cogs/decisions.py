@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.battles.decisions import Asked, Pending
-from bot.battles.errors import BattleError, NotWaiting
+from bot.battles.errors import BattleError
 from bot.battles.play import Played
 from bot.battles.service import BattleStore
 from bot.buttons import press
@@ -91,13 +91,13 @@ class Decisions(commands.Cog):
     async def pressed(self, interaction: discord.Interaction, button_id: str,
                       index: int) -> None:
         """A button under a question: the result goes out publicly; the question's buttons go
-        away once it is answered; a refusal is private and changes nothing."""
+        away once it is answered; a refusal is private and changes nothing (a second press
+        on a question just answered leaves the result it became, and its buttons, alone)."""
         async def work() -> Reply:
             return replied(self.store, interaction,
                            await self.play_on(interaction, button_id, index))
 
-        await press(interaction, work, becomes=True, stale=NotWaiting,
-                    done=answered_by(interaction))
+        await press(interaction, work, becomes=True, done=answered_by(interaction))
 
 
 def answered_by(interaction: discord.Interaction) -> str:

@@ -101,9 +101,9 @@ async def test_a_button_answers_after_a_restart(db):
         assert event.request["options"]["answered"] == "counter_charge=Rangers"
         assert event.summary == ("Answered #4: Counter-charge Rangers. Hussars "
                                  "counter-charges Rangers")
-        # The question's buttons, pressed once it is answered, go away.
-        cleared, again = await press(session, asked, "Stand", PLAYER)
-        assert cleared.kind == "update" and cleared.components == []
+        # The question's buttons, pressed once it is answered: refused privately, and the
+        # message (now the result, with its own buttons) left as it is.
+        [again] = await press(session, asked, "Stand", PLAYER)
         assert again.ephemeral and "already been answered" in again.content
         # The battle moves on.
         assert not (await reply(session, CHARGE.replace("dice:1", "dice:6"),
@@ -226,7 +226,7 @@ async def test_a_button_from_another_battle_does_not_answer_this_one(battle_sess
     await reply(battle_session, '/battle end confirm:Quiberon', user_id=GM_USER)
     await setup(battle_session)  # a new battle, the same question at the same event number
     await reply(battle_session, CHARGE, user_id=OTHER)
-    _, refused = await press(battle_session, old, "Stand", PLAYER)
+    [refused] = await press(battle_session, old, "Stand", PLAYER)
     assert refused.ephemeral and "already been answered" in refused.content
     assert (await kinds_now(battle_session))[-1] == "question"
 
@@ -488,9 +488,22 @@ async def test_a_stale_button_of_an_answered_lookup_does_not_answer_the_next_que
     _, following = await press(discord_session, asked, "Attempt to Recall", PLAYER)
     assert buttons(following)[1] == "No unit: the charge ends"
     # The recall's second button, pressed late, is not the next question's second button.
-    cleared, refused = await press(discord_session, asked, "Pursue", PLAYER)
-    assert cleared.components == []
+    [refused] = await press(discord_session, asked, "Pursue", PLAYER)
     assert refused.ephemeral and "already been answered" in refused.content
     # The question it would have answered still waits for its own answer.
     answered = await press(discord_session, following, "No unit: the charge ends", PLAYER)
     assert not answered[-1].ephemeral, answered[-1].content
+
+
+async def test_a_second_press_on_a_question_just_answered_leaves_its_result_alone(
+        discord_session):
+    """Two players press at once: both presses carry the question's buttons. The second is
+    refused privately, and the result the message became keeps its Steps button."""
+    asked = await reply(discord_session, '/assault labataille attackers:"1/45e: infantry '
+                        'morale=34 melee=12 fire=6 defence=9 inc=6" defenders:"52nd: infantry '
+                        'morale=41 melee=8 fire=5 defence=9 inc=5" dice:"55 44 3 66 22 33"')
+    [result] = await press(discord_session, asked, "DR2", PLAYER)
+    assert result.kind == "update" and buttons(result) == ["📜 Steps"]
+    sent = await press(discord_session, asked, "DR1", PLAYER)
+    assert [(m.kind, m.ephemeral) for m in sent] == [("response", True)], sent
+    assert "already been answered" in sent[0].content
