@@ -65,7 +65,10 @@ HUZZAH_NATIONS = frozenset({"british", "kgl"})
 
 def nation_name(nation: str) -> str:
     """A nation as a side is named: its first letter raised, the rest as typed (``british``:
-    British; ``KGL`` and ``Dutch-Belgian`` stay so)."""
+    British; ``Dutch-Belgian`` stays so); the King's German Legion as the text names it,
+    KGL."""
+    if nation.casefold() == "kgl":
+        return "KGL"
     return nation[:1].upper() + nation[1:]
 
 

@@ -147,9 +147,11 @@ async def test_an_answer_given_ahead_that_no_question_took_is_said(discord_sessi
                                            'morale=34 melee=12 fire=6 defence=9 inc=6" '
                                            'defenders:"52nd: infantry morale=41 melee=8 fire=5 '
                                            'defence=9 inc=5" dice:"44 52 5 33 41 55" '
-                                           'choices:"chart=DR2; chart_result=DR1"')
+                                           'choices:"chart=DR2; chart_result=DR1; '
+                                           'after_recall=end"')
+    # Said as typed, as `/help` writes them.
     assert message.embeds[0]["footer"]["text"].startswith(
-        "Dice typed in: 44 52 5 33 41 55 · Not asked: chart=DR2 · ")
+        "Dice typed in: 44 52 5 33 41 55 · Not asked: chart=DR2; after_recall=end · ")
 
 
 def test_a_gm_overrides_with_the_chart_result_he_reads():

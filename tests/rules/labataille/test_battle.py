@@ -228,5 +228,5 @@ def test_the_roster_shows_the_values_the_procedures_read():
 def test_a_nation_is_named_as_typed_its_first_letter_raised():
     from rules.labataille.units import nation_name
 
-    assert [nation_name(n) for n in ("british", "KGL", "Dutch-Belgian", "")] == [
-        "British", "KGL", "Dutch-Belgian", ""]
+    assert [nation_name(n) for n in ("british", "KGL", "kgl", "Dutch-Belgian", "")] == [
+        "British", "KGL", "KGL", "Dutch-Belgian", ""]
