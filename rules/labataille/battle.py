@@ -111,10 +111,15 @@ def _number(value: Any) -> Any:
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
-    described = [str(attributes.get("arm", "infantry"))]
+    arm = str(attributes.get("arm", "infantry"))
+    described = [f"light {arm}" if attributes.get("light") else arm]
     # The values the procedures read, so that a player can check what the bot will use.
     described += [f"{key} {_number(attributes[key])}"
                   for key in ("morale", "melee", "fire", "defence") if key in attributes]
+    if "mp" in attributes:
+        described.append(f"MP {attributes['mp']}")
+    if "leader_value" in attributes:
+        described.append(f"leader value {attributes['leader_value']}")
     if attributes.get("formation"):
         described.append(str(attributes["formation"]))
     if attributes.get("nation"):
