@@ -19,7 +19,13 @@ from rules.core.dice import DiceSource
 from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput, NotAllowed, echo
 from rules.core.fields import did_you_mean, split_units
-from rules.core.notation import doing, possessive, refuse_roster_word, roster_entry
+from rules.core.notation import (
+    doing,
+    option_value,
+    possessive,
+    refuse_roster_word,
+    roster_entry,
+)
 from rules.core.records import Resolution
 from rules.core.roster import Roster, name_key
 from rules.labataille.assault import Assault, resolve_assault
@@ -304,8 +310,9 @@ def prepare_recall(options: Mapping[str, Any], roster: Roster | None,
         if idle:
             raise NotAllowed(f"{doing(idle, 'carries', 'carry')} no Charge marker: only cavalry "
                              "that is charging may Recall.",
-                             hint="A Charge marker is placed when the charge is declared: a "
-                                  "GM sets it with `/gm set field:charge value:charging`.")
+                             hint="A Charge marker is placed when the charge is declared: "
+                                  f"`/unit edit unit:{option_value(idle[0])} "
+                                  'words:charge=charging` places it (its player or a GM).')
     pack = battle_pack(options, settings)
     return asking(options, lambda dice, answers: light_recall(chargers, pack, dice, answers))
 

@@ -223,3 +223,16 @@ async def test_one_queued_die_is_said_in_the_singular(discord_session):
     await gm(discord_session, '/gm dice dice:"6"')
     log = await gm(discord_session, "/battle log")
     assert "GM queued 1 die (1 waiting)" in str(log.embeds)
+
+
+async def test_an_edit_that_changes_nothing_says_whether_anything_was_given(discord_session):
+    await setup_battle(discord_session)
+    before = await everything(discord_session.client.db)
+    empty = await gm(discord_session, "/unit edit unit:Rangers")
+    assert empty.content == ("⚠️ Nothing to change on Rangers. Give words, strength, side, "
+                             "rename or commander.")
+    same = await gm(discord_session, '/unit edit unit:Rangers words:"morale=3" strength:3')
+    assert same.ephemeral
+    assert same.content == ("⚠️ Rangers already stands so: nothing to change. `/unit list` "
+                            "shows it as it is.")
+    assert await everything(discord_session.client.db) == before

@@ -87,7 +87,8 @@ async def test_a_charge_that_falls_short_and_a_light_recall(battle_session):
                                        'dice:"5"')
     assert idle.ephemeral and idle.content.startswith(
         "⚠️ 13th Light Dragoons carries no Charge marker: only cavalry that is charging may "
-        "Recall.")
+        "Recall. A Charge marker is placed when the charge is declared: `/unit edit "
+        'unit:"13th Light Dragoons" words:charge=charging` places it (its player or a GM).')
     await reply(battle_session, '/gm set unit:"13th Light Dragoons" field:charge '
                                 'value:charging', user_id=GM_USER)
     asked = await reply(battle_session, '/recall labataille chargers:"13th Light Dragoons" '
