@@ -728,10 +728,13 @@ def finished(run: Run, *, advanced: bool) -> None:
     # Exploitation is the Old Guard's: not the British who turned the tables on it.
     if run.assault.old_guard and not run.right_shifts and advanced and \
             run.standing(run.attackers):
-        run.out.step("10. Old Guard Charge Exploitation", f"{_names(run.standing(run.attackers))}"
-                     " may continue moving with any remaining MPs unless in a Zone of "
-                     "Influence, and may declare a new assault, even if disordered, resolved "
-                     "as a normal mêlée in the Mêlée Segment.")
+        names = _names(run.standing(run.attackers))
+        run.out.step("10. Old Guard Charge Exploitation", f"{names} may continue moving with "
+                     "any remaining MPs unless in a Zone of Influence, and may declare a new "
+                     "assault, even if disordered, resolved as a normal mêlée in the Mêlée "
+                     "Segment.")
+        # What the Guard's player may do next: said with the result, not only in its steps.
+        run.phrases.append(f"{names} may exploit (move on, assault again)")
 
 
 def firefight(run: Run) -> None:

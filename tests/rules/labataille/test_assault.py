@@ -91,6 +91,9 @@ def test_all_targets_routed_the_attackers_advance(old_guard):
     result = assault([A], [stack("D", state=Order.DISORDERED)], "45 11", old_guard=old_guard)
     assert effects(result) == [("routed", "D", None), ("moved", "A", 1)]
     assert (titles(result)[-1] == "10. Old Guard Charge Exploitation") is old_guard
+    # The exploitation is the Guard's next move: the headline says it.
+    assert result.headline.endswith("; A may exploit (move on, assault again)") is old_guard, \
+        result.headline
 
 
 def test_a_passing_defender_doubles_its_fire_and_rolls_left_shifts():
