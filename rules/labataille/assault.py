@@ -474,7 +474,7 @@ def huzzah(run: Run) -> None:
     failed = []
     for stack in targets:
         outcome = morale_check(stack, Check.DEFENDER, run.dice, run.assault.pack, run.out,
-                               distance=False, label="Huzzah morale check")
+                               distance=False, label="Huzzah morale")
         if outcome.passed:
             words = f"{stack.name} passes."
         else:

@@ -133,7 +133,7 @@ def _situations(stack: Stack, table: Table | None) -> list[Modifier]:
 
 def morale_check(stack: Stack, check: Check, dice: DiceSource, pack: ChartPack | None,
                  out: ResolutionBuilder, *, distance: bool = False,
-                 label: str = "morale check") -> Outcome:
+                 label: str = "morale") -> Outcome:
     """``distance``: the stack applies the Attacker Morale Check chart's distance modifier
     (an attacker, or a new unit joining a firefight on either side). A modifier no chart
     gave is named among the result's defaults on ``out``."""

@@ -256,9 +256,9 @@ async def test_new_units_joining_a_battles_firefight_apply_distance_on_either_si
     text = await full_text(discord_session, joined)
     assert "2/45e and 52nd join: the assault is resolved as a new mêlée" in text
     # The text: new units "apply Distance modifiers regardless of their role".
-    assert "**52nd morale check** 🎲 45 −6 distance 3 = **35**" in text
-    assert "**2/45e morale check** 🎲 45 −3 distance 2 = **42**" in text
-    assert "**95th morale check** 🎲 45 vs" in text  # locked: none
+    assert "**52nd morale** 🎲 45 −6 distance 3 = **35**" in text
+    assert "**2/45e morale** 🎲 45 −3 distance 2 = **42**" in text
+    assert "**95th morale** 🎲 45 vs" in text  # locked: none
 
 
 def test_the_documented_prusse_1806_square_runs_in_the_console(tmp_path):

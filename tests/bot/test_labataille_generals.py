@@ -27,7 +27,7 @@ async def test_a_roster_general_counts_his_value_in_morale_and_melee(battle_sess
                                      "value:2")
     assert added.content == "🎖️ Gudin (French) takes the field with 1/85e, value +2 (event #4)."
     text = text_of(await gm(battle_session, ASSAULT))
-    assert "**1/85e morale check** 🎲 45 +2 Gudin = **51**" in text
+    assert "**1/85e morale** 🎲 45 +2 Gudin = **51**" in text
     assert "**mêlée** 🎲 41 +2 Gudin (attacking) = **43**" in text
 
 

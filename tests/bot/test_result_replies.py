@@ -197,8 +197,8 @@ async def test_a_lookup_leads_with_the_result_and_its_rolls_and_keeps_the_steps(
             # The Advance after Mêlée and the impetus as one move.
             "**1/45e** advances 3 hexes (the target hex + 2 impetus), is disordered",
             # A d66 shows as its two dice side by side.
-            "**1/45e morale check** 🎲 44 vs > 34 → passes",
-            "**52nd morale check** 🎲 52 vs > 41 → passes",
+            "**1/45e morale** 🎲 44 vs > 34 → passes",
+            "**52nd morale** 🎲 52 vs > 41 → passes",
             "**defender column shifts** 🎲 5 → 2 left",
             "**1/45e fire** 🎲 33 vs 1:1 (12:9) → 0 casualties",
             "**52nd fire** 🎲 41 vs 1:1 (10:9) → 0 casualties",

@@ -207,7 +207,7 @@ def test_a_huzzah_targets_the_attackers_in_the_british_front():
     assert step(only_b, "5. British Huzzah").outcome == (
         "The Huzzah targets B, in the front of 52nd.")
     assert [r.label for r in step(only_b, "5a. Huzzah morale check").rolls] == [
-        "B Huzzah morale check"]
+        "B Huzzah morale"]
     assert only_b.headline.startswith("52nd Huzzah")
     three = [A, stack("B", melee=5), stack("C", melee=5)]
     labels = [a.label for a in huzzah_answers(three)]
@@ -329,13 +329,13 @@ def test_new_units_joining_a_firefight_apply_distance_whichever_side_they_join()
     checks = {roll.label: roll for title in ("3a. Attacker morale check",
                                              "3b. Defender morale check")
               for s in result.steps if s.title == title for roll in s.rolls}
-    assert [(m.value, m.reason) for m in checks["E morale check"].modifiers] == [
+    assert [(m.value, m.reason) for m in checks["E morale"].modifiers] == [
         (-6, "distance 3")]
-    assert checks["E morale check"].total == 35
-    assert [(m.value, m.reason) for m in checks["B morale check"].modifiers] == [
+    assert checks["E morale"].total == 35
+    assert [(m.value, m.reason) for m in checks["B morale"].modifiers] == [
         (-3, "distance 2")]
-    assert checks["A morale check"].modifiers == checks["D morale check"].modifiers == ()
-    assert checks["A morale check"].notes == ("A: no distance modifier (locked in the "
+    assert checks["A morale"].modifiers == checks["D morale"].modifiers == ()
+    assert checks["A morale"].notes == ("A: no distance modifier (locked in the "
                                               "firefight)",)
 
 

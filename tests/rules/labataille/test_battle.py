@@ -146,7 +146,7 @@ def test_a_roster_generals_value_counts_where_a_leader_counts():
     assert (stack.leader, stack.leader_value) == ("Ney", 2)
     result = run({"attackers": "1/45e", "defenders": "95th", "choices": "chart_result=DR1"},
                  led, "43 45 1 41")
-    checks = [r for s in result.steps for r in s.rolls if r.label == "1/45e morale check"]
+    checks = [r for s in result.steps for r in s.rolls if r.label == "1/45e morale"]
     assert [(m.value, m.reason) for m in checks[0].modifiers] == [(2, "Ney")]
     melee = [r for s in result.steps for r in s.rolls if r.label == "mêlée"]
     assert [(m.value, m.reason) for m in melee[0].modifiers] == [(2, "Ney (attacking)")]
