@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 
 import discord
 from discord import app_commands
@@ -79,12 +80,25 @@ def typed_result(listing: Enumeration, typed: str) -> str:
             return fitting[0]
         several = several or fitting
     if several:
-        shown = "; ".join(f"“{whole[key]}”" for key in several[:3])
-        raise BattleError(f"`{typed.strip()}` fits {len(several)} results: {shown}"
-                          f"{'…' if len(several) > 3 else ''}.",
+        apart = _told_apart(several, whole)
+        raise BattleError(f"`{typed.strip()}` fits {len(several)} results{apart}",
                           hint="Type more of the one you want, or pick it from what the "
                                "`result` option offers.")
     return typed
+
+
+def _told_apart(keys: list[str], labels: Mapping[str, str]) -> str:
+    """What tells the results apart: where they share some of their effects, each one's
+    others (": alike but for “Greys loses 1 increment” · nothing more."); else each whole."""
+    effects = {key: labels[key].split("; ") for key in keys}
+    shared = set.intersection(*(set(said) for said in effects.values()))
+    shown = keys[:3]
+    more = "…" if len(keys) > 3 else ""
+    if not shared:
+        return ": " + "; ".join(f"“{labels[key]}”" for key in shown) + f"{more}."
+    own = ["“" + "; ".join(e for e in effects[key] if e not in shared) + "”"
+           if set(effects[key]) - shared else "nothing more" for key in shown]
+    return ", alike but for: " + " · ".join(own) + f"{more}."
 
 
 def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:

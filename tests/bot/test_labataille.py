@@ -166,8 +166,18 @@ def test_a_gm_overrides_with_the_chart_result_he_reads():
                          Outcome("52nd routs; 1/45e advances 3 hexes", (), ("DR2",))),
                         units=("1/45e", "52nd"))
     assert typed_result(found, "dr2") == found.outcomes[2].key
-    with pytest.raises(BattleError, match="`DR1` fits 2 results"):
+    with pytest.raises(BattleError) as several:
         typed_result(found, "DR1")
+    # Said by what tells them apart, not twice whole.
+    assert several.value.message == ("`DR1` fits 2 results, alike but for: “52nd routs” · "
+                                     "“52nd is disordered and routs”.")
+    found = Enumeration((Outcome("52nd surrenders; Greys advances 1 hex", (), ("DS",)),
+                         Outcome("Greys loses 1 increment; 52nd surrenders; Greys advances "
+                                 "1 hex", (), ("DS",))), units=("52nd", "Greys"))
+    with pytest.raises(BattleError) as several:
+        typed_result(found, "DS")
+    assert several.value.message == ("`DS` fits 2 results, alike but for: nothing more · "
+                                     "“Greys loses 1 increment”.")
 
 
 def test_an_override_not_found_names_a_unit_of_this_fight_as_an_example():
