@@ -218,17 +218,19 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
         lines.append(f"Charge markers on {', '.join(charging)}: resolve each charge's mêlée "
                      "(`/cavalry labataille`), or take the marker off (`/gm set`)")
     if phase != MELEE_SEGMENT:
+        # A routed stack forms no square that holds anything: not reminded.
         squares = [u.name for u in active
-                   if u.attributes.get("formation") == Formation.SQUARE.value]
+                   if u.attributes.get("formation") == Formation.SQUARE.value
+                   and u.attributes.get("state") != Order.ROUTED.value]
         if squares:
             lines.append(f"In Square: {', '.join(squares)}: it stays so until it changes "
-                         "formation (`/gm set unit formation line`)")
+                         "formation (`/unit edit unit:… words:formation=line`)")
         for fatigue in (Fatigue.TIRED, Fatigue.EXHAUSTED):
             names = [u.name for u in active if u.attributes.get("fatigue") == fatigue.value]
             if names:
                 lines.append(f"{fatigue.value.capitalize()}: {', '.join(names)}: clear the "
-                             "marker when your rules let them recover (`/gm set unit "
-                             "fatigue fresh`)")
+                             "marker when your rules let them recover (`/unit edit "
+                             "unit:… words:fatigue=fresh`)")
     return lines
 
 

@@ -122,7 +122,7 @@ async def test_refusals_reminders_and_the_export_name_units_as_typed(discord_ses
             break
         stepped = await reply(discord_session, "/battle next", user_id=GM_USER)
     assert "• Tired: \\*Royal\\* \\_Scots\\_ Greys: clear the marker when your rules let " \
-        "them recover (`/gm set unit fatigue fresh`)" in stepped.embeds[0]["description"]
+        "them recover (`/unit edit unit:… words:fatigue=fresh`)" in stepped.embeds[0]["description"]
     export = await reply(discord_session, "/battle export", user_id=GM_USER)
     assert export.content.startswith("📎 \\*Quatre\\* Bras:"), export.content
     exported = export.files[0].data.decode()

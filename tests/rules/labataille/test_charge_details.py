@@ -4,6 +4,8 @@ ends the charge, and what the battle reminds of and clears."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.core.errors import NotAllowed
@@ -97,14 +99,18 @@ def battle_roster() -> Roster:
 
 
 def test_the_battle_reminds_of_charges_fatigue_and_squares():
-    said = reminders(battle_roster(), None)
+    routed = RosterUnit("95th", "British", {"morale": 41, "formation": "square",
+                                            "state": "routed"}, 6)
+    roster = battle_roster()
+    said = reminders(replace(roster, units=(*roster.units, routed)), None)
     assert said == [
         "Charge markers on Hussars: resolve each charge's mêlée (`/cavalry labataille`), or "
         "take the marker off (`/gm set`)",
-        "In Square: 2nd Foot: it stays so until it changes formation (`/gm set unit "
-        "formation line`)",
-        "Tired: Lancers: clear the marker when your rules let them recover (`/gm set unit "
-        "fatigue fresh`)"]
+        # Not the routed 95th: a rout leaves no square to remind of.
+        "In Square: 2nd Foot: it stays so until it changes formation (`/unit edit unit:… "
+        "words:formation=line`)",
+        "Tired: Lancers: clear the marker when your rules let them recover (`/unit edit "
+        "unit:… words:fatigue=fresh`)"]
     assert reminders(battle_roster(), "Mêlée Segment") == said[:1]
     assert reminders(battle_roster(), "Fire Segment") == []
 
