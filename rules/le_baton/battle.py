@@ -45,7 +45,7 @@ PHASES: tuple[str, ...] = (
 
 # Markers the battle keeps on a unit, besides its description, read by their own types.
 MARKERS = ("casualties", "halted", "held", "charge_marker", "recall_due", "fought",
-           "recall_failed", "charged_by_infantry", "fired", "charge_failed")
+           "recall_failed", "charged_by_infantry", "fired", "bombarded", "charge_failed")
 MARKER_FIELDS = FieldSet((
     *(f for f in UNIT.fields if f.name in MARKERS),
     Field("fought", bool, "it has fought a round of its current melee"),
@@ -53,13 +53,15 @@ MARKER_FIELDS = FieldSet((
           "next turn"),
     Field("charged_by_infantry", str, "the infantry unit that charged it this turn"),
     Field("fired", bool, "it has shot in its side's fire phase this turn"),
+    Field("bombarded", bool, "the battery has fired in phase 1 this turn"),
     Field("charge_failed", bool, "British infantry that did not roll its 6 to charge this "
           "turn"),
 ))
 # The markers a GM sets (`/gm set`): whether a unit has fought a round of its melee, or
 # failed its recall this turn, or which infantry unit charged it this turn, is the rules' own
 # bookkeeping: `/gm undo` takes back the move that set it, and the next turn clears it.
-BOOKKEEPING = ("fought", "recall_failed", "charged_by_infantry", "fired", "charge_failed")
+BOOKKEEPING = ("fought", "recall_failed", "charged_by_infantry", "fired", "bombarded",
+               "charge_failed")
 GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name not in BOOKKEEPING))
 # Markers of cavalry alone: a charge's start, a failed recall, a recall due.
 CAVALRY_MARKERS = ("held", "charge_marker", "recall_due", "recall_failed")
@@ -71,7 +73,8 @@ MELEE, FIREFIGHT = "melee", "firefight"
 SHOWN_MARKERS = ("halted", "held", "charge_marker", "recall_due")
 # The turn's bookkeeping, shown on the roster in words, so that a player sees why a second
 # volley or a second roll of 6 is refused.
-SHOWN_THIS_TURN = {"fired": "has fired this turn", "charge_failed": "failed its 6 this turn"}
+SHOWN_THIS_TURN = {"bombarded": "has fired in phase 1 this turn",
+                   "fired": "has fired this turn", "charge_failed": "failed its 6 this turn"}
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
@@ -168,6 +171,7 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         fought=bool(a.get("fought")),
         recall_failed=bool(a.get("recall_failed")),
         fired=bool(a.get("fired")),
+        bombarded=bool(a.get("bombarded")),
         charge_failed=bool(a.get("charge_failed")),
     )
 
@@ -270,7 +274,7 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
                     .with_attr("recall_due", False).with_attr("recall_failed", False))
         case EffectKind.FOUGHT:
             return unit.with_attr("fought", True)
-        case EffectKind.FIRED | EffectKind.CHARGE_FAILED:
+        case EffectKind.FIRED | EffectKind.BOMBARDED | EffectKind.CHARGE_FAILED:
             return unit.with_attr(str(effect.kind), True)
         case EffectKind.INFANTRY_CHARGED:
             return unit.with_attr("charged_by_infantry", str(effect.value))
@@ -308,7 +312,7 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
 
 def _next_turn(unit: RosterUnit) -> RosterUnit:
     # Out of the battle or not: a unit the GM brings back is not held to last turn's markers.
-    for marker in ("halted", "recall_failed", "fired", "charge_failed"):  # those of one turn
+    for marker in ("halted", "recall_failed", "fired", "bombarded", "charge_failed"):
         if unit.attr(marker):
             unit = unit.with_attr(marker, False)
     if unit.attr("charged_by_infantry"):

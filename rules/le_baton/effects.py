@@ -13,6 +13,7 @@ EffectKind = E = effect_kinds(
     MELEE_ENDS="melee_ends", FIREFIGHT="firefight", FOUGHT="fought", RECALL_DUE="recall_due",
     MELEE_LOST="melee_lost", INFANTRY_CHARGED="infantry_charged", FIRED="fired",
     CHARGE_FAILED="charge_failed", DESTROYED="destroyed",  # its last figure lost
+    BOMBARDED="bombarded",  # a battery's phase 1 fire, once a turn
 )
 
 
@@ -40,6 +41,7 @@ TEXTS = {
     E.MELEE_LOST: "lost the melee: it tests morale in phase {value}",
     E.INFANTRY_CHARGED: "",  # the roster's bookkeeping: the charge itself says it
     E.FIRED: "",  # the volley says it
+    E.BOMBARDED: "",  # the guns' fire says it
     E.CHARGE_FAILED: "",  # "does not charge" says it
 }
 
@@ -68,5 +70,6 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "recall_failed": Phrase(""),  # "is held (failed recall)" says it
     "charged_by_infantry": Phrase(""),  # the charge says it
     "fired": Phrase(""),  # the volley says it
+    "bombarded": Phrase(""),  # the guns' fire says it
     "charge_failed": Phrase(""),  # "does not charge" says it
 }

@@ -124,6 +124,11 @@ def resolve_artillery_fire(
     """Phase 1: one die per crew figure at the target, and at a unit 12" behind it."""
     if battery.arm is not Arm.ARTILLERY:
         raise NotAllowed(f"{battery.name} is not artillery: phase 1 fire is for guns.")
+    if battery.bombarded:
+        # "Choose a target. ... Roll one die per crew figure": one target, one roll a turn.
+        raise NotAllowed(f"{battery.name} has fired in phase 1 this turn: a battery chooses "
+                         "one target a turn.", hint="A GM takes the fire back with `/gm "
+                         "undo`; it may fire again next turn.")
     require_figures(battery)
     if not 1 <= len(targets) <= 2:
         raise InvalidInput("Artillery fires at one target, and also hits one unit 12\" behind "
@@ -138,6 +143,7 @@ def resolve_artillery_fire(
         raise InvalidInput(f"{targets[0].name} is the target: the unit 12\" behind it is "
                            "another.", hint="Name the unit behind, or leave `behind` out.")
     out = ResolutionBuilder(RULESET, "artillery-fire")
+    out.effect(EffectKind.BOMBARDED, battery.name)
     modifiers = artillery_modifiers(battery, range_)
     bonus = sum(m.value for m in modifiers)
     kinds = [ArtilleryTarget(t.kind) for t in targets]

@@ -427,6 +427,27 @@ def test_a_unit_shoots_once_a_turn():
         ScriptedSource.from_text("4 4 4 4 4 4"))
 
 
+def test_a_battery_fires_once_in_phase_1_a_turn():
+    # "Choose a target. ... Roll one die per crew figure."
+    roster = Roster(ROSTER.units)
+    guns = prepare("artillery-fire", {"battery": "Battery", "target": "45e Ligne"}, roster)(
+        ScriptedSource.from_text("4 4 4 4"))
+    after, changes = apply_effects(guns.effects, roster)
+    assert unit(after, "Battery").attr("bombarded") is True
+    assert not describe_changes([c for c in changes if c.who == "Battery"])  # nothing said
+    with pytest.raises(NotAllowed, match="Battery has fired in phase 1 this turn: a battery "
+                                         "chooses one target a turn"):
+        prepare("artillery-fire", {"battery": "Battery", "target": "45e Ligne"}, after)(
+            ScriptedSource.from_text("4 4 4 4"))
+    # Its phase 3 volley is another matter; and the next turn, phase 1 again.
+    prepare("fire", {"shooter": "Battery", "target": "45e Ligne"}, after)(
+        ScriptedSource.from_text("4 4"))
+    next_turn, _ = new_turn(after)
+    assert unit(next_turn, "Battery").attr("bombarded") is False
+    prepare("artillery-fire", {"battery": "Battery", "target": "45e Ligne"}, next_turn)(
+        ScriptedSource.from_text("4 4 4 4"))
+
+
 def test_british_infantry_that_did_not_roll_its_6_tries_again_next_turn():
     roster = Roster(ROSTER.units)  # no general with 2nd Foot
     stays = prepare("charge", {"charger": "2nd Foot", "target": "45e Ligne"}, roster)(
