@@ -81,10 +81,12 @@ def refusal_text(error: RulesError) -> str:
         return text
     hint = escape_prose(error.hint)
     room = CONTENT - len(shown(f"⚠️ … {hint}"))
-    kept = shown(error.message)[:max(room, 0)]
+    kept = shown(escape_prose(error.message))[:max(room, 0)]
+    if (len(kept) - len(kept.rstrip("\\"))) % 2:  # an escape cut from what it escapes
+        kept = kept[:-1]
     if kept.count("`") % 2:  # a quote cut open would swallow the hint's formatting
         kept = kept[:kept.rfind("`")]
-    return f"⚠️ {escape_prose(kept)}… {hint}"
+    return f"⚠️ {kept}… {hint}"
 
 
 def unanswerable(error: Exception) -> discord.HTTPException | None:

@@ -26,7 +26,14 @@ from bot.battles.errors import BattleError
 from bot.battles.json_file import read_json_object
 from bot.battles.play import play_settings
 from bot.battles.store import TABLES, roster_engagement, roster_general, roster_unit
-from bot.battles.validate import MAX_NAME, NOT_IN_NAMES, check_side, unseen_character
+from bot.battles.validate import (
+    MAX_NAME,
+    NAMES_HINT,
+    NOT_IN_NAMES,
+    check_side,
+    name_refused,
+    unseen_character,
+)
 from bot.battles.views import (
     BattleRecord,
     EngagementRecord,
@@ -322,8 +329,8 @@ def _check_charts(charts: Any, rules: BattleRules) -> dict[str, Any] | None:
 def _check_name(name: str, where: str) -> None:
     if (name != " ".join(name.split()) or not name or len(name) > MAX_NAME
             or any(c in name for c in NOT_IN_NAMES) or unseen_character(name)):
-        raise Refused(where, f"`{name}` cannot be a name.",
-                      hint=f"Names are 1 to {MAX_NAME} characters, without ; : or \".")
+        raise Refused(where, name_refused(name),
+                      hint=f"Names are 1 to {MAX_NAME} characters, {NAMES_HINT}.")
 
 
 def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],

@@ -22,7 +22,7 @@ from bot.battles.validate import (
 )
 from rules.core.dice import Face, parse_dice
 from rules.core.errors import InvalidInput
-from rules.core.notation import possessive
+from rules.core.notation import option_value, possessive
 from rules.core.registry import BattleRules
 from rules.core.roster import (
     GONE,
@@ -183,8 +183,9 @@ def check_has_strength(tx: BattleTx, row: Any) -> None:
     """A unit out of the battle comes back only with some strength to fight with."""
     if row.strength == 0:
         raise BattleError(f"{row.name} has no {tx.rules.strength_label} left to come back "
-                          "with.", hint=f"Give it some first: `/gm set unit:{row.name} "
-                          "field:strength value:…`, then restore it.")
+                          "with.", hint="Give it some first: `/gm set "
+                          f"unit:{option_value(row.name)} field:strength value:…`, then "
+                          "restore it.")
 
 
 def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:

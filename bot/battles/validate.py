@@ -18,7 +18,9 @@ from rules.registry import RULESETS
 MAX_SIDE = 32
 MAX_NAME = 64
 # What the unit notation reads as the end of a name, of a unit, or as a quote.
-NOT_IN_NAMES = ';:"'
+# A name is quoted in code spans ("Did you mean `2nd Foot`?"): a backtick would break them.
+NOT_IN_NAMES = ';:"`'
+NAMES_HINT = 'without ; : " or backticks (an apostrophe is fine)'
 # Letters and signs that show as blank space though they are not spaces (Hangul fillers, the
 # blank Braille pattern), and marks Unicode says to show as nothing (the combining grapheme
 # joiner, Khmer inherent vowels, Mongolian and other variation selectors): a name of them
@@ -74,6 +76,12 @@ def check_battle_name(name: str) -> str:
     return name
 
 
+def name_refused(name: str) -> str:
+    """Why a name is refused, quoting it back in a code span unless a backtick in it would
+    break one."""
+    return "A name cannot hold a backtick." if "`" in name else f"`{name}` cannot be a name."
+
+
 def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
                    kind: str = "unit") -> str:
     """A free name for a new unit or general (names are unique, ignoring case, spacing and
@@ -87,9 +95,8 @@ def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
         raise BattleError(f"A {kind} needs a name.",
                           hint=f"Give `name:` 1 to {MAX_NAME} characters, e.g. `{example}`.")
     if len(name) > MAX_NAME or any(c in name for c in NOT_IN_NAMES):
-        raise BattleError(f"`{name}` cannot be a name.",
-                          hint=f"Use 1 to {MAX_NAME} characters, without ; : or \" "
-                               "(an apostrophe is fine).")
+        raise BattleError(name_refused(name),
+                          hint=f"Use 1 to {MAX_NAME} characters, {NAMES_HINT}.")
     check_seen(name, f"the {kind}'s name")
     taken = {u.name_key: u.name for u in tx.unit_rows()}
     taken |= {g.name_key: g.name for g in tx.general_rows()}

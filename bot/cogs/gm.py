@@ -39,6 +39,7 @@ from bot.replies import MENU_SIZE, override_view, played_reply
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
 from rules.core.errors import RulesError
+from rules.core.notation import option_value
 from rules.core.outcomes import Enumeration
 
 # Discord drops an autocomplete not answered within 3 seconds.
@@ -281,7 +282,7 @@ class GM(commands.Cog):
         async def work() -> Reply:
             changes, seq, out = await self.store.apply(
                 interaction, "/gm set", lambda tx: set_unit_field(tx, unit, field, value))
-            back = f" `/gm restore unit:{out}` brings it back." if out else ""
+            back = f" `/gm restore unit:{option_value(out)}` brings it back." if out else ""
             return public(f"🛠️ {escape('; '.join(changes))} (event #{seq}).{back}")
 
         await answer(interaction, work)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.core.errors import InvalidInput
-from rules.core.notation import possessive
+from rules.core.notation import option_value, possessive
 from rules.labataille.units import Arm, Stack
 
 LEADER_HINT = ("A leader's value is a dice modifier for morale and mêlée. In a battle: "
@@ -83,7 +83,7 @@ def check_increments(stacks: Sequence[Stack], what: str) -> None:
             raise InvalidInput(f"{possessive(stack.name)} increments are not given, and {what} "
                                "may cost it some: give them (`inc=5`).",
                                hint="In a battle they are the unit's strength (`/unit edit "
-                                    f"unit:{stack.name} strength:5`).")
+                                    f"unit:{option_value(stack.name)} strength:5`).")
 
 
 def check_leaders(stacks: Sequence[Stack]) -> None:

@@ -331,3 +331,13 @@ def test_a_refusal_cut_short_leaves_no_quote_open_before_its_hint():
                                      hint="Use `morale=4`."))
     assert len(said) <= CONTENT and said.endswith("… Use `morale=4`.")
     assert said[:-len("… Use `morale=4`.")].count("`") % 2 == 0
+
+
+@pytest.mark.parametrize("word", ["_a_b_", "a_", "\\_"])
+def test_a_refusal_of_player_text_cut_short_keeps_its_hint_and_whole_escapes(word):
+    # Escaping lengthens the message: it is measured, and cut, escaped.
+    said = refusal_text(InvalidInput("Unknown words: " + " ".join([word] * 500),
+                                     hint="Use `morale=4`."))
+    assert len(said) <= CONTENT and said.endswith("… Use `morale=4`."), said[-40:]
+    kept = said[:-len("… Use `morale=4`.")]
+    assert (len(kept) - len(kept.rstrip("\\"))) % 2 == 0, kept[-10:]

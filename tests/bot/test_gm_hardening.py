@@ -236,3 +236,13 @@ async def test_an_edit_that_changes_nothing_says_whether_anything_was_given(disc
     assert same.content == ("⚠️ Rangers already stands so: nothing to change. `/unit list` "
                             "shows it as it is.")
     assert await everything(discord_session.client.db) == before
+
+
+async def test_a_hint_quotes_a_unit_name_with_a_space_as_it_is_typed(discord_session):
+    await setup_battle(discord_session)
+    await gm(discord_session, '/gm set unit:"2nd Foot" field:strength value:0')
+    refused = await gm(discord_session, '/gm restore unit:"2nd Foot"')
+    assert '`/gm set unit:"2nd Foot" field:strength value:…`' in refused.content
+    given = await gm(discord_session, '/gm set unit:"2nd Foot" field:strength value:2')
+    assert given.content.endswith('`/gm restore unit:"2nd Foot"` brings it back.'), \
+        given.content

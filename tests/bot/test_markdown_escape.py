@@ -32,15 +32,15 @@ def test_markdown_is_escaped_and_plain_text_is_left_alone():
 ROSTER_REPLIES = [
     ('/unit add side:"*French*" name:"La *Sarre*" words:"inf regular morale=4" strength:4',
      ["➕ La \\*Sarre\\* joins the \\*French\\* side"]),
-    ('/unit add side:"_British_" name:"78th `Fraser`" words:"inf regular morale=4" strength:4',
-     ["➕ 78th \\`Fraser\\` joins the \\_British\\_ side",
+    ('/unit add side:"_British_" name:"78th |Fraser|" words:"inf regular morale=4" strength:4',
+     ["➕ 78th \\|Fraser\\| joins the \\_British\\_ side",
       "sides are now \\*French\\* and \\_British\\_"]),
     ('/unit edit unit:"La *Sarre*" rename:"La ~Reine~"',
      ["✏️ La \\*Sarre\\*", "La \\~Reine\\~"]),
     ('/general add name:"**Montcalm**" side:"*French*" unit:"La ~Reine~"',
      ["🎖️ \\*\\*Montcalm\\*\\* (\\*French\\*) takes the field with La \\~Reine\\~"]),
     ("/gm undo", ["Added general \\*\\*Montcalm\\*\\*"]),
-    ('/unit remove unit:"78th `Fraser`"', ["➖ 78th \\`Fraser\\` removed"]),
+    ('/unit remove unit:"78th |Fraser|"', ["➖ 78th \\|Fraser\\| removed"]),
 ]
 
 
@@ -75,7 +75,7 @@ async def test_titles_name_the_battle_and_units_as_typed(discord_session):
     for line in ('/battle start ruleset:fire-at-will name:"*Carillon*"',
                  ROSTER_REPLIES[0][0], ROSTER_REPLIES[1][0]):
         await send(discord_session, line, user_id=GM_USER)
-    move = await reply(discord_session, '/melee fire-at-will attackers:"78th `Fraser`: charging" '
+    move = await reply(discord_session, '/melee fire-at-will attackers:"78th |Fraser|: charging" '
                        'defenders:"La *Sarre*" dice:"3 3"', user_id=GM_USER)
     assert move.embeds[0]["title"] == \
         "🩸 Attackers win by 1: La \\*Sarre\\* retires 3\", −1 SP, shaken"
