@@ -16,6 +16,7 @@ from bot.battles.views import (
 )
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, step_field, to_discord
+from bot.render.text import escape_prose
 from bot.render.trace import resolution_of
 from bot.render.words import counted
 from rules.core.engagements import Engagement
@@ -235,6 +236,6 @@ def step_lines(resolution: Mapping[str, Any]) -> list[str]:
         for line in filter(None, field.value.split("\n")):
             # A reading under a roll is indented: an item under the roll's.
             lines.append(f"    - {line.strip()}" if line[:1].isspace() else f"  - {line}")
-    lines += [f"- Reminder: {note}" for note in kept.notes]
-    lines += [f"- Project default: {default}" for default in kept.defaults]
+    lines += [f"- Reminder: {escape_prose(note)}" for note in kept.notes]
+    lines += [f"- Project default: {escape_prose(default)}" for default in kept.defaults]
     return lines

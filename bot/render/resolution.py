@@ -22,7 +22,7 @@ from dataclasses import replace
 import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
-from bot.render.text import default_names, defaults_note, escape
+from bot.render.text import default_names, defaults_note, escape, escape_prose
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import plural, singular
@@ -61,7 +61,8 @@ def source_line(resolution: Resolution) -> str:
 
 
 def modifier_text(modifier: Modifier) -> str:
-    return f"{modifier.signed()} {modifier.reason}"
+    # The engine's words name units (``+2 Ney's``): player text, escaped as such.
+    return f"{modifier.signed()} {escape_prose(modifier.reason)}"
 
 
 def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
@@ -85,9 +86,9 @@ def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
         # A minus as the modifiers print theirs ("−1"), not a hyphen.
         line += f" = **{str(roll.total).replace('-', '−')}**"
     if roll.target and with_target:
-        line += f" vs {roll.target}"
+        line += f" vs {escape_prose(roll.target)}"
     if roll.result:
-        line += f" → {roll.result}"
+        line += f" → {escape_prose(roll.result)}"
     return line + notes_text(roll) if notes else line
 
 
@@ -113,13 +114,13 @@ def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
     if roll.modifiers:
         line += " (each die " + " ".join(modifier_text(m) for m in roll.modifiers) + ")"
     if roll.target and with_target:
-        line += f" vs {roll.target}"
-    line += f" → {roll.result or roll.hits}"
+        line += f" vs {escape_prose(roll.target)}"
+    line += f" → {escape_prose(str(roll.result or roll.hits))}"
     return line + notes_text(roll) if notes else line
 
 
 def notes_text(roll: Roll) -> str:
-    return "".join(f"\n  ‣ {note}" for note in roll.notes)
+    return "".join(f"\n  ‣ {escape_prose(note)}" for note in roll.notes)
 
 
 def shared_target(step: Step) -> str | None:
@@ -143,9 +144,9 @@ def step_field(step: Step) -> FieldSpec:
     if not step.outcome:
         pass
     elif lines and "\n" not in lines[-1]:
-        lines[-1] += f" — {escape(step.outcome)}"
+        lines[-1] += f" — {escape_prose(step.outcome)}"
     else:
-        lines.append(escape(step.outcome))
+        lines.append(escape_prose(step.outcome))
     name = f"{step.title} · vs {target}" if target else step.title
     return FieldSpec(escape(name), "\n".join(lines))
 
@@ -450,7 +451,8 @@ def resolution_specs(
     title = short_headline(resolution.headline, {e.unit for e in resolution.effects})
     effects = effects_block(replace(resolution, headline=title), battle_changes, once=True)
     rolls = public_roll_lines(resolution.steps)
-    rolls += [f"⏱️ {note}" for note in resolution.notes if note.startswith(OUT_OF_PHASE)]
+    rolls += [f"⏱️ {escape_prose(note)}" for note in resolution.notes
+              if note.startswith(OUT_OF_PHASE)]
     rolls += [f"🔎 {escape(note)}" for note in resolution.notes if note.startswith(CHECK)]
     description = "\n".join(filter(None, [effects, *rolls]))
     fields: tuple[FieldSpec, ...] = ()
@@ -475,7 +477,8 @@ def trace_specs(
     the reminders."""
     fields = [step_field(step) for step in resolution.steps]
     if resolution.notes:
-        fields.append(FieldSpec("Reminders", "\n".join(f"• {n}" for n in resolution.notes)))
+        fields.append(FieldSpec("Reminders", "\n".join(f"• {escape_prose(n)}"
+                                                        for n in resolution.notes)))
     head = EmbedSpec(
         title=f"{ICONS[resolution.severity]} {escape(resolution.headline)}",
         description=effects_block(resolution, battle_changes),

@@ -35,9 +35,9 @@ class FireBelowChart(StrEnum):
 
 BELOW_SAID = {
     FireBelowChart.LOWEST: f"odds below the chart: read on its lowest column, "
-                           f"{FIRE_CHART[0][0]} (battle setting {SETTING}: lowest, as the "
+                           f"{FIRE_CHART[0][0]} (battle setting `{SETTING}`: lowest, as the "
                            "public La Bataille apps read it)",
-    FireBelowChart.NONE: f"odds below the chart, no effect (battle setting {SETTING}: none)",
+    FireBelowChart.NONE: f"odds below the chart, no effect (battle setting `{SETTING}`: none)",
 }
 
 

@@ -107,7 +107,7 @@ async def test_fire_below_the_chart_is_a_battle_setting_named_when_it_applies(ba
         battle_session, LONG_ODDS + ' choices:"chart_result=AR"'))
     assert "**Voltigeurs fire** 🎲 65 vs 1:3 (2:9) → 1 casualty" in lowest
     assert ("odds below the chart: read on its lowest column, 1:3 (battle setting "
-            "fire_below_chart: lowest, as the public La Bataille apps read it)") in lowest
+            "`fire_below_chart`: lowest, as the public La Bataille apps read it)") in lowest
     await reply(battle_session, "/gm undo", user_id=GM_USER)
     setting = await reply(battle_session, "/battle setting name:fire_below_chart value:none",
                           user_id=GM_USER)
@@ -115,9 +115,9 @@ async def test_fire_below_the_chart_is_a_battle_setting_named_when_it_applies(ba
     none = await full_text(battle_session, await reply(
         battle_session, '/assault labataille attackers:Voltigeurs defenders:Guards '
         'dice:"45 45 1 23" choices:"chart_result=AR"'))
-    # A step's words are shown escaped for Discord, which shows fire_below_chart.
+    # The setting as typed, in a code span that shows its underscores.
     assert ("Voltigeurs fires on Guards: odds below the chart, no effect (battle setting "
-            "fire\\_below\\_chart: none).") in none
+            "`fire_below_chart`: none).") in none
 
 
 async def test_a_charge_into_a_square_says_how_the_square_counts(discord_session):

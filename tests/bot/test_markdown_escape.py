@@ -128,3 +128,17 @@ async def test_refusals_reminders_and_the_export_name_units_as_typed(discord_ses
     exported = export.files[0].data.decode()
     assert exported.startswith("# \\*Quatre\\* Bras\n"), exported[:80]
     assert "*Royal* _Scots_" not in exported.replace("\\*", "").replace("\\_", ""), exported
+
+
+async def test_a_rolls_target_and_its_steps_name_units_as_typed(discord_session):
+    """What a roll was read against names the unit it was rolled at: escaped as the unit's
+    own line is, in the reply and in its steps."""
+    for line in ("/battle start ruleset:tricorne name:Falkirk",
+                 '/unit add side:Jacobites name:"*Black* Watch" words:highland strength:4',
+                 '/unit add side:Government name:"Fus_il_iers" words:regular strength:3'):
+        await send(discord_session, line, user_id=GM_USER)
+    move = await reply(discord_session, '/melee tricorne attacker:"*Black* Watch" '
+                       'defender:"Fus_il_iers" dice:"inf inf saber flag cav saber art"',
+                       user_id=GM_USER)
+    shown = move.embeds[0]["description"]
+    assert "flag vs Fus\\_il\\_iers (infantry) → 3 hits, 1 flag" in shown, shown

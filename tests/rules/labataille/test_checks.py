@@ -115,7 +115,7 @@ def test_fire_below_the_chart_reads_its_lowest_column_by_default_and_says_why():
                 ScriptedSource.from_text("65"))
     assert (shot.casualties, shot.roll.target) == (1, "1:3 (2:9)")
     assert ("odds below the chart: read on its lowest column, 1:3 (battle setting "
-            "fire_below_chart: lowest, as the public La Bataille apps read it)"
+            "`fire_below_chart`: lowest, as the public La Bataille apps read it)"
             in shot.roll.notes)
     canister = fire(stack("Guns", fire=2), stack("D", defence=9), False,
                     ScriptedSource.from_text("62"), canister=True)
@@ -152,6 +152,6 @@ def test_a_resolve_request_takes_the_fire_below_chart_setting():
     fired = [s for s in resolve_request(RULESETS, request).steps
              if s.title == "4. Offensive and Defensive Fire"]
     assert fired[0].outcome == ("A fires on D: odds below the chart, no effect (battle "
-                                "setting fire_below_chart: none).")
+                                "setting `fire_below_chart`: none).")
     with pytest.raises(InvalidInput, match="settings: unknown field `fire_below`"):
         resolve_request(RULESETS, {**request, "settings": {"fire_below": "none"}})
