@@ -113,11 +113,11 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
     check_unit_side(tx, row)
     changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
     if not changes:
-        given = any(v is not None for v in (words, strength, side, rename, commander))
-        raise BattleError(f"{row.name} already stands so: nothing to change." if given else
-                          f"Nothing to change on {row.name}.",
-                          hint="`/unit list` shows it as it is." if given else
-                          "Give words, strength, side, rename or commander.")
+        if any(v is not None for v in (words, strength, side, rename, commander)):
+            raise BattleError(f"Nothing to change: {row.name} already has these values.",
+                              hint="`/unit list` shows it as it is.")
+        raise BattleError(f"Nothing to change on {row.name}.",
+                          hint="Give words, strength, side, rename or commander.")
     event = tx.record("unit_edit", "; ".join(changes))
     return changes, event.seq
 

@@ -73,7 +73,7 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         charged_by="What is charging it (phases 5 and 10)",
         opponent="The enemy unit it faces, for the reply",
         cannot_form_line="It cannot form line when required (d6 casualties)",
-        initiated_charge="Cavalry that began a charge this turn (phases 7, 12, 13)")
+        initiated_charge="Cavalry that began a charge this turn (phases 7 and 12)")
     @app_commands.choices(phase=PHASES, charged_by=[
         app_commands.Choice(name="infantry", value="infantry"),
         app_commands.Choice(name="cavalry", value="cavalry")])

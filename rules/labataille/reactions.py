@@ -230,7 +230,8 @@ def check_reaction(reactor: Stack, chargers: tuple[Stack, ...], gap: int) -> Non
         raise NotAllowed(f"{' and '.join(not_charging)} {carry} no Charge marker: a Reaction "
                          "Charge is attempted during Charge movement.",
                          hint="Give the charging cavalry its marker: the word "
-                              "`charge=charging` (in a battle, `/gm set` or `/unit add`).")
+                              "`charge=charging` (in a battle, `/unit edit unit:… "
+                              "words:charge=charging`, by its player or a GM).")
     check_leaders([reactor])  # its morale check counts its leader's value
 
 

@@ -6,7 +6,7 @@ figures=12``); in a battle they are roster names, followed by the fight's situat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.core.defaults import asking
@@ -195,6 +195,7 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
 
 
 # The phases whose check reads each option: given for another, it would change nothing.
+RECALL_PHASE = 13
 PHASE_OPTIONS: dict[str, tuple[int, ...]] = {
     "charging": (4, 9), "cannot_form_line": (4, 9), "flank_or_rear": (5, 10),
     "charged_by": (5, 10), "initiated_charge": (7, 12, 13)}
@@ -203,10 +204,19 @@ PHASE_OPTIONS: dict[str, tuple[int, ...]] = {
 def _check_phase_options(o: Mapping[str, Any], phase: int) -> None:
     for key, phases in PHASE_OPTIONS.items():
         if o.get(key) not in (None, False) and phase not in phases:
-            where = ", ".join(map(str, phases[:-1])) + f" or {phases[-1]}" if len(
-                phases) > 1 else str(phases[0])
-            raise InvalidInput(f"`{key}` counts in phase {where}, not in phase {phase}.",
-                               hint=f"Drop `{key}`, or test the unit in phase {where}.")
+            # Phase 13's test is the recall, a command of its own.
+            tested = _listed([p for p in phases if p != RECALL_PHASE])
+            recall = ", or roll its recall (`/recall le-baton`)" if RECALL_PHASE in phases \
+                else ""
+            raise InvalidInput(f"`{key}` counts in phase {_listed(phases)}, not in phase "
+                               f"{phase}.",
+                               hint=f"Drop `{key}`, or test the unit in phase {tested}{recall}.")
+
+
+def _listed(phases: Sequence[int]) -> str:
+    """``4 or 9``, ``7, 12 or 13``."""
+    *first, last = map(str, phases)
+    return f"{', '.join(first)} or {last}" if first else last
 
 
 def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:

@@ -233,8 +233,8 @@ async def test_an_edit_that_changes_nothing_says_whether_anything_was_given(disc
                              "rename or commander.")
     same = await gm(discord_session, '/unit edit unit:Rangers words:"morale=3" strength:3')
     assert same.ephemeral
-    assert same.content == ("⚠️ Rangers already stands so: nothing to change. `/unit list` "
-                            "shows it as it is.")
+    assert same.content == ("⚠️ Nothing to change: Rangers already has these values. "
+                            "`/unit list` shows it as it is.")
     assert await everything(discord_session.client.db) == before
 
 

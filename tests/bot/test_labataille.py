@@ -148,7 +148,7 @@ async def test_an_answer_given_ahead_that_no_question_took_is_said(discord_sessi
                                            'defenders:"52nd: infantry morale=41 melee=8 fire=5 '
                                            'defence=9 inc=5" dice:"44 52 5 33 41 55" '
                                            'choices:"chart=DR2; chart_result=DR1; '
-                                           'after_recall=end"')
+                                           'After-Recall=end"')
     # Said as typed, as `/help` writes them.
     assert message.embeds[0]["footer"]["text"].startswith(
         "Dice typed in: 44 52 5 33 41 55 · Not asked: chart=DR2; after_recall=end · ")

@@ -167,7 +167,9 @@ def test_units_contacted_are_counted_on_the_cavalry_not_the_square():
     ({"charged_by": "cavalry"}, 4, "`charged_by` counts in phase 5 or 10, not in phase 4."),
     ({"charging": True}, 5, "`charging` counts in phase 4 or 9, not in phase 5."),
     ({"initiated_charge": True}, 10,
-     "`initiated_charge` counts in phase 7, 12 or 13, not in phase 10."),
+     "`initiated_charge` counts in phase 7, 12 or 13, not in phase 10. Drop "
+     "`initiated_charge`, or test the unit in phase 7 or 12, or roll its recall "
+     "(`/recall le-baton`)."),
 ])
 def test_an_option_the_phases_check_does_not_read_is_refused(option, phase, said):
     with pytest.raises(InvalidInput, match=re.escape(said)):
