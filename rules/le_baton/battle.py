@@ -45,7 +45,8 @@ PHASES: tuple[str, ...] = (
 
 # Markers the battle keeps on a unit, besides its description, read by their own types.
 MARKERS = ("casualties", "halted", "held", "charge_marker", "recall_due", "fought",
-           "recall_failed", "charged_by_infantry", "fired", "bombarded", "charge_failed")
+           "recall_failed", "charged_by_infantry", "fired", "bombarded", "charge_failed",
+           "tested")
 MARKER_FIELDS = FieldSet((
     *(f for f in UNIT.fields if f.name in MARKERS),
     Field("fought", bool, "it has fought a round of its current melee"),
@@ -54,6 +55,7 @@ MARKER_FIELDS = FieldSet((
     Field("charged_by_infantry", str, "the infantry unit that charged it this turn"),
     Field("fired", bool, "it has shot in its side's fire phase this turn"),
     Field("bombarded", bool, "the battery has fired in phase 1 this turn"),
+    Field("tested", int, "the phase it last tested morale in (`/morale`) this turn"),
     Field("charge_failed", bool, "British infantry that did not roll its 6 to charge this "
           "turn"),
 ))
@@ -61,7 +63,7 @@ MARKER_FIELDS = FieldSet((
 # failed its recall this turn, or which infantry unit charged it this turn, is the rules' own
 # bookkeeping: `/gm undo` takes back the move that set it, and the next turn clears it.
 BOOKKEEPING = ("fought", "recall_failed", "charged_by_infantry", "fired", "bombarded",
-               "charge_failed")
+               "charge_failed", "tested")
 GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name not in BOOKKEEPING))
 # Markers of cavalry alone: a charge's start, a failed recall, a recall due.
 CAVALRY_MARKERS = ("held", "charge_marker", "recall_due", "recall_failed")
@@ -172,6 +174,7 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         recall_failed=bool(a.get("recall_failed")),
         fired=bool(a.get("fired")),
         bombarded=bool(a.get("bombarded")),
+        tested=a.get("tested"),
         charge_failed=bool(a.get("charge_failed")),
     )
 
@@ -278,6 +281,8 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return unit.with_attr(str(effect.kind), True)
         case EffectKind.INFANTRY_CHARGED:
             return unit.with_attr("charged_by_infantry", str(effect.value))
+        case EffectKind.TESTED:
+            return unit.with_attr("tested", effect.amount)
         case EffectKind.FORMATION:
             return unit.with_attr("formation", effect.value)
         case _:
@@ -315,8 +320,9 @@ def _next_turn(unit: RosterUnit) -> RosterUnit:
     for marker in ("halted", "recall_failed", "fired", "bombarded", "charge_failed"):
         if unit.attr(marker):
             unit = unit.with_attr(marker, False)
-    if unit.attr("charged_by_infantry"):
-        unit = unit.with_attr("charged_by_infantry", None)
+    for marker in ("charged_by_infantry", "tested"):
+        if unit.attr(marker):
+            unit = unit.with_attr(marker, None)
     return unit
 
 

@@ -14,6 +14,7 @@ EffectKind = E = effect_kinds(
     MELEE_LOST="melee_lost", INFANTRY_CHARGED="infantry_charged", FIRED="fired",
     CHARGE_FAILED="charge_failed", DESTROYED="destroyed",  # its last figure lost
     BOMBARDED="bombarded",  # a battery's phase 1 fire, once a turn
+    TESTED="tested",  # a unit's morale test in a phase, once a turn
 )
 
 
@@ -42,6 +43,7 @@ TEXTS = {
     E.INFANTRY_CHARGED: "",  # the roster's bookkeeping: the charge itself says it
     E.FIRED: "",  # the volley says it
     E.BOMBARDED: "",  # the guns' fire says it
+    E.TESTED: "",  # the test says it
     E.CHARGE_FAILED: "",  # "does not charge" says it
 }
 
@@ -71,5 +73,6 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "charged_by_infantry": Phrase(""),  # the charge says it
     "fired": Phrase(""),  # the volley says it
     "bombarded": Phrase(""),  # the guns' fire says it
+    "tested": Phrase(""),  # the test says it
     "charge_failed": Phrase(""),  # "does not charge" says it
 }

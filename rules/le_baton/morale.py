@@ -183,6 +183,11 @@ def resolve_morale(
     out = ResolutionBuilder(RULESET, "recall" if phase == 13 else "morale",
                             answers=answers or Answers())
     check_who_tests(unit, phase, situation)
+    if phase != 13 and unit.tested == phase:
+        # One test of a unit a phase: a second would be a roll until it passes.
+        raise NotAllowed(f"{unit.name} has tested its morale in phase {phase} this turn.",
+                         hint="A GM takes the test back with `/gm undo`, or rolls it again "
+                              "with `/gm reroll`.")
     if phase == 13 and unit.recall_failed:
         raise NotAllowed(f"{unit.name} failed its recall this turn: it rolls again in phase 13 "
                          "next turn.", hint="`/battle next` moves the battle on; a GM takes "
@@ -199,6 +204,8 @@ def resolve_morale(
                      "where it is.")
             return out.build(f"{unit.name} does not roll for recall", Severity.NONE)
     _, outcome = run_check(unit, phase, situation, dice, out)
+    if phase != 13:
+        out.effect(EffectKind.TESTED, unit.name, phase)
     return out.build(outcome.headline, outcome.severity)
 
 

@@ -55,7 +55,7 @@ def run(fn, *args, dice_text: str, **kw) -> Resolution:
 # The roster's bookkeeping, which no reply says: tested on its own (test_charge.py,
 # test_fire.py).
 BOOKKEEPING = (EffectKind.INFANTRY_CHARGED, EffectKind.FIRED, EffectKind.BOMBARDED,
-               EffectKind.CHARGE_FAILED)
+               EffectKind.TESTED, EffectKind.CHARGE_FAILED)
 
 
 def effects(result: Resolution) -> list[tuple[EffectKind, str, int | None]]:

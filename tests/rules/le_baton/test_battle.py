@@ -448,6 +448,27 @@ def test_a_battery_fires_once_in_phase_1_a_turn():
         ScriptedSource.from_text("4 4 4 4"))
 
 
+def test_a_unit_tests_its_morale_once_a_phase():
+    # A second test of the same phase would be a roll until it passes.
+    roster = Roster(ROSTER.units)
+    test = prepare("morale", {"unit": "45e Ligne", "phase": 2}, roster)(
+        ScriptedSource.from_text("6"))
+    after, changes = apply_effects(test.effects, roster)
+    assert unit(after, "45e Ligne").attr("tested") == 2
+    assert not describe_changes([c for c in changes if c.who == "45e Ligne"
+                                 and c.field == "tested"])  # nothing said
+    with pytest.raises(NotAllowed, match="45e Ligne has tested its morale in phase 2 this "
+                                         "turn"):
+        prepare("morale", {"unit": "45e Ligne", "phase": 2}, after)(
+            ScriptedSource.from_text("1"))
+    # Another phase's test is its own; the next turn, phase 2 again.
+    prepare("morale", {"unit": "45e Ligne", "phase": 4}, after)(ScriptedSource.from_text("1"))
+    next_turn, _ = new_turn(after)
+    assert unit(next_turn, "45e Ligne").attr("tested") is None
+    prepare("morale", {"unit": "45e Ligne", "phase": 2}, next_turn)(
+        ScriptedSource.from_text("1"))
+
+
 def test_british_infantry_that_did_not_roll_its_6_tries_again_next_turn():
     roster = Roster(ROSTER.units)  # no general with 2nd Foot
     stays = prepare("charge", {"charger": "2nd Foot", "target": "45e Ligne"}, roster)(
