@@ -73,6 +73,16 @@ def test_a_name_of_two_capitalised_words_is_a_name_though_the_first_is_near_a_wo
         refused(read_melee_side, text, "attackers")
 
 
+@pytest.mark.parametrize("text", ["Fraser's Highlanders", "Lochiel’s Camerons"])
+def test_a_possessive_is_a_name_though_it_is_near_a_word(text):
+    # Le Baton knows `cuirassiers`, which `fraser's` is near; no word has an apostrophe.
+    from rules.le_baton.inputs import UNIT
+
+    with pytest.raises(InvalidInput) as refused_:
+        UNIT.read_text(text, "unit")
+    assert f"`{text}` reads as the unit's name without its colon" in str(refused_.value)
+
+
 def test_one_word_near_a_word_is_that_word_mistyped():
     assert "I don't know `regulr`. Did you mean `regular`?" in \
         refused(read_melee_side, "Regulr Cavalry", "attackers")
