@@ -215,8 +215,9 @@ def _score(member: MeleeUnit, dice: DiceSource) -> Score:
         dice=(face,),
         modifiers=modifiers,
         total=face + sum(m.value for m in modifiers),
-        target=f"{_column(member.unit.arm)} column",
-        notes=notes,
+        # Read against no number (the higher score wins): where its factors come from is
+        # the steps' to say, not "vs Infantry column", which reads as the enemy's formation.
+        notes=(f"factors from the melee table's {_column(member.unit.arm)} column", *notes),
         readings=plain_readings((face,)),
     )
     return Score(member, roll)

@@ -430,12 +430,14 @@ async def test_the_markdown_export_says_each_roll_once_with_what_it_gave(battle_
                                 'defenders:"La Sarre" dice:"6 1 1 1"')
     (file,) = (await reply(battle_session, "/battle export")).files
     log = file.data.decode().split("### #7 resolution")[1].split("\n")
-    assert log[5:14] == [
-        # As the Steps button shows them: a target every roll of a step shares, said once.
-        "- **Melee rolls · vs Infantry column**",
+    assert log[5:17] == [
+        # As the Steps button shows them, the readings under each roll.
+        "- **Melee rolls**",
         "  - **2nd Foot** 🎲 6 +1 European regulars = **7**",
-        "  - **La Sarre** 🎲 1 +1 European regulars = **2** — Attackers' highest score 7, "
-        "defenders' highest 2.",
+        "    - ‣ factors from the melee table's Infantry column",
+        "  - **La Sarre** 🎲 1 +1 European regulars = **2**",
+        "    - ‣ factors from the melee table's Infantry column",
+        "  - Attackers' highest score 7, defenders' highest 2.",
         "- **Risk to Montcalm (with La Sarre, which routed from melee)**",
         "  - 🎲 1 1 = **2** vs row 2-7 (routed from melee table) → no effect",
         "- Reminder: Out of phase: a melee belongs to “melee”, not “shaken and routing units "

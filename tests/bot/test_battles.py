@@ -266,8 +266,8 @@ async def test_log_and_export(battle_session):
     text = file.data.decode()
     assert "# Quebec 1759" in text and "- 2nd Foot loses 2 SP (now 2) and is routing" in text
     # The Steps, readings under each roll included, as the Steps button shows them.
-    assert ("- **Melee rolls · vs Infantry column**\n  - **Béarn** 🎲 5 +1 European regulars "
-            "= **6**\n") in text
+    assert ("- **Melee rolls**\n  - **Béarn** 🎲 5 +1 European regulars = **6**\n    - ‣ "
+            "factors from the melee table's Infantry column\n") in text
     assert "- **Risk to Wolfe (with 2nd Foot, which routed from melee)**\n  - 🎲 1 1 = **2**" \
         in text
     js = await reply(battle_session, "/battle export format:json")

@@ -35,7 +35,7 @@ def test_a_charge_and_a_melee_play_through_the_console():
     assert "# 💥 2nd Foot routs, −1 SP" in out
     assert ("2nd Foot charge test 🎲 3 +2 non-cavalry charged by cavalry = 5 "
             "vs basic morale 4") in out
-    assert "Hussars 🎲 2 +2 unit is cavalry +2 charging = 6 vs Cavalry column" in out
+    assert "Hussars 🎲 2 +2 unit is cavalry +2 charging = 6\n" in out
     assert "# 💥 Attackers win by 2: 2nd Foot routs, −2 SP" in out
     assert "Traceback" not in out + done.stderr
 

@@ -61,10 +61,10 @@ async def test_melee_several_units_a_side(discord_session):
     # it falls on besides, then one line per roll with what it was read against.
     assert embed["description"].split("\n") == [
         '**Bougainville** is killed, units of his command within 18" are shaken',
-        "**Grenadiers** 🎲 5 +1 charging +1 European regulars = **7** vs Infantry column",
-        "**Rangers** 🎲 2 −2 open order or artillery +1 overlapping enemy unit = **1** vs "
-        "Infantry column",
-        "**Béarn** 🎲 3 +1 European regulars = **4** vs Infantry column",
+        # Read against no number: the higher score wins.
+        "**Grenadiers** 🎲 5 +1 charging +1 European regulars = **7**",
+        "**Rangers** 🎲 2 −2 open order or artillery +1 overlapping enemy unit = **1**",
+        "**Béarn** 🎲 3 +1 European regulars = **4**",
         "**Risk to Bougainville** 🎲 6 5 = **11** vs row 11-12 (routed from melee table) → "
         "dead",
     ]
@@ -72,7 +72,7 @@ async def test_melee_several_units_a_side(discord_session):
     assert violations(message.embeds) == []
     # The steps, with the reminders, are behind the Steps button.
     steps = await steps_of(discord_session, message)
-    for name in ("Melee rolls · vs Infantry column",
+    for name in ("Melee rolls", "factors from the melee table's Infantry column",
                  "Risk to Bougainville (with Béarn, which routed from melee)", "Reminders"):
         assert name in steps
     assert "Attackers' highest score 7, defenders' highest 4." in steps
