@@ -324,7 +324,7 @@ class FieldSet:
         named = len(leading) > 1 and all(t[:1].isupper() for t in leading[:2]) and \
             not all(close)
         # No word has an apostrophe: `Fraser's` is a name, however near a word it is.
-        named = named or bool(leading) and ("'" in leading[0] or "’" in leading[0])
+        named = named or (bool(leading) and ("'" in leading[0] or "’" in leading[0]))
         if not leading or (not named and close[0]):
             return
         # Capitalised words go on with the name: in `2nd Foot inf`, Foot is not the word foot.
