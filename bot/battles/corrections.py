@@ -30,6 +30,7 @@ from rules.core.roster import (
     describe_changes,
     general_changes,
     name_key,
+    strength_word,
     unit_changes,
 )
 
@@ -96,6 +97,8 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     before = roster_unit(row)
     tx.touch(row)
     field = field.strip().lower().replace("-", "_")
+    if field == strength_word(tx.rules.strength_label):  # `figures`, as `/unit add` takes it
+        field = "strength"
     _set_unit_field(tx, row, field, value)
     if field in ("side", "commander"):
         check_unit_command(tx, row)

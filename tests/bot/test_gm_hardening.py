@@ -246,3 +246,10 @@ async def test_a_hint_quotes_a_unit_name_with_a_space_as_it_is_typed(discord_ses
     given = await gm(discord_session, '/gm set unit:"2nd Foot" field:strength value:2')
     assert given.content.endswith('`/gm restore unit:"2nd Foot"` brings it back.'), \
         given.content
+
+
+async def test_a_gm_sets_strength_by_the_rule_sets_own_word(discord_session):
+    # As `/unit add` takes `sp=4` among the words, `/gm set` takes `field:sp`.
+    await setup_battle(discord_session)
+    message = await gm(discord_session, "/gm set unit:Rangers field:SP value:2")
+    assert message.content.startswith("🛠️ Rangers loses 1 SP (now 2)"), message.content
