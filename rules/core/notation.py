@@ -216,3 +216,8 @@ def option_value(text: str) -> str:
     """A slash command option's value as a hint writes it to be typed: quoted when it holds
     a space (``unit:"2e Cuirassiers"``), as the console and the examples take it."""
     return f'"{text}"' if " " in text else text
+
+
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``1 figure``, ``3 figures``, ``2 casualties``."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"

@@ -17,7 +17,7 @@ from rules.core.dice import D6, D66, DiceSource, d66_add, d66_band, d66_value, p
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
-from rules.core.notation import doing, listed
+from rules.core.notation import counted, doing, listed
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.charts import MAX_IMPETUS, ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS, EffectKind
@@ -338,7 +338,7 @@ def shift_roll(run: Run) -> None:
     roll = Roll("defender column shifts", "1d6", faces, result=f"{run.left_shifts} left",
                 notes=("1-2: 0, 3-4: 1, 5-6: 2 left column shifts", SHIFT_SOURCE),
                 readings=plain_readings(faces))
-    run.out.step(title, f"{_n(run.left_shifts, 'left column shift')} on the "
+    run.out.step(title, f"{counted(run.left_shifts, 'left column shift')} on the "
                  "Assault et Mêlée chart.", roll)
 
 
@@ -385,7 +385,7 @@ def offensive_and_defensive_fire(run: Run) -> None:
         side = "attackers" if shot.stack.name in run.attackers else "defenders"
         by_side[side] += shot.casualties
         outcome = (f"{shot.stack.name} fires on {shot.target.name}: "
-                   + (f"{_n(shot.casualties, 'casualty', 'casualties')}." if shot.roll
+                   + (f"{counted(shot.casualties, 'casualty', 'casualties')}." if shot.roll
                       else f"{BELOW_SAID[FireBelowChart.NONE]}."))
         run.out.step("4. Offensive and Defensive Fire", outcome,
                      *([shot.roll] if shot.roll else []))
@@ -720,7 +720,7 @@ def impetus(run: Run, hexes: int, surrendered: bool) -> None:
         return
     path = ("any way they see fit" if surrendered
             else "along the defenders' exact path of retreat (the attacker picks among several)")
-    run.out.step(title, f"Advance {_n(hexes, 'more hex', 'more hexes')} {path}, stopping on "
+    run.out.step(title, f"Advance {counted(hexes, 'more hex', 'more hexes')} {path}, stopping on "
                  "entering an enemy Zone of Influence.")
 
 
@@ -771,5 +771,3 @@ def _names(stacks: list[Stack]) -> str:
     return listed([s.name for s in stacks])
 
 
-def _n(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"

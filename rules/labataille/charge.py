@@ -14,7 +14,7 @@ from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.headlines import MAX_HEADLINE, fitted
-from rules.core.notation import doing, listed, possessive
+from rules.core.notation import counted, doing, listed, possessive
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.labataille.assault import (
     Assault,
@@ -317,7 +317,7 @@ def defensive_fire(run: Run) -> None:
     for shot in shots:
         casualties += shot.casualties
         run.out.step("4. Defensive Fire", f"{shot.stack.name} fires on {shot.target.name}: "
-                     + (f"{_n(shot.casualties, 'casualty', 'casualties')}." if shot.roll
+                     + (f"{counted(shot.casualties, 'casualty', 'casualties')}." if shot.roll
                         else f"{BELOW_SAID[FireBelowChart.NONE]}."),
                      *([shot.roll] if shot.roll else []))
     for shot in shots:
@@ -409,7 +409,7 @@ def pursuit_of_routed(run: Run, routed: list[Stack]) -> None:
     losses = pursuit_losses(run, "8. Pursuit")
     for stack in routed:
         pursue(run, stack, losses)
-    run.out.step("8. Pursuit", f"Each routed target loses {_n(losses, 'increment')} to the "
+    run.out.step("8. Pursuit", f"Each routed target loses {counted(losses, 'increment')} to the "
                  "pursuit, then completes its rout.")
 
 
@@ -472,6 +472,4 @@ def _names(stacks: list[Stack]) -> str:
     return listed([s.name for s in stacks])
 
 
-def _n(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"
 

@@ -10,6 +10,7 @@ from enum import StrEnum
 from rules.core.dice import D6Pool, DiceSource, Reading, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.names import name_key
+from rules.core.notation import counted
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
 from rules.le_baton.effects import EffectKind
@@ -226,7 +227,8 @@ def resolve_fire(
     roll = shoot(shooter, target, fire_dice(shooter), dice)
     scored = roll.hits or 0
     out.step(f"Phase {phase}: {shooter.nation.value.capitalize()} fire",
-             f"{shooter.figures} figures roll {len(roll.dice)} dice (one per two figures).",
+             f"{counted(shooter.figures, 'figure')} roll{'s' if shooter.figures == 1 else ''} "
+             f"{counted(len(roll.dice), 'die', 'dice')} (one per two figures).",
              roll)
     out.effect(EffectKind.FIRED, shooter.name)
     if scored:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rules.core.dice import D6, D6Pool, DiceSource, plain_readings, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.core.notation import doing
+from rules.core.notation import counted, doing
 from rules.core.records import (
     Modifier,
     Resolution,
@@ -141,7 +141,7 @@ def _roll(roller: Side, enemy: Side, dice: DiceSource) -> Roll:
     scored = hits(faces, BASE_TO_HIT, bonus)
     return Roll(roller.unit.name, f"{count}d6", tuple(faces), tuple(modifiers),
                 target=f"{BASE_TO_HIT}+", result=f"{scored} {'hit' if scored == 1 else 'hits'}",
-                notes=(f"{roller.unit.figures} figures: {entry}",), hits=scored,
+                notes=(f"{counted(roller.unit.figures, 'figure')}: {entry}",), hits=scored,
                 readings=pool_readings(faces, BASE_TO_HIT, bonus))
 
 

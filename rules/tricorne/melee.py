@@ -17,7 +17,7 @@ from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
-from rules.core.notation import possessive
+from rules.core.notation import counted, possessive
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
 from rules.tricorne.checks import (
     can_take_ground,
@@ -263,7 +263,7 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
     walls = BUILDINGS_IGNORED in ignored
     roll = Roll(f"{attacker.name} melee", BattleDice(count.total).describe(), faces,
                 hits=hits, readings=readings, target=f"{defender.name} ({defender.arm.value})",
-                result=f"{_n(hits, 'hit')}" + (f", {_n(flags, 'flag')}" if flags else "")
+                result=f"{counted(hits, 'hit')}" + (f", {counted(flags, 'flag')}" if flags else "")
                 + (" (hill: 1 ignored)" if hill else "")
                 + (" (buildings: 1 hit ignored)" if walls else ""),
                 notes=tuple(notes))
@@ -354,8 +354,8 @@ def hits_outcome(defender: Unit, applied: int) -> str:
         return f"No hit on {defender.name}."
     left = defender.blocks - applied
     if left == 0:
-        return f"{defender.name} loses its last {_n(applied, 'block')}: eliminated."
-    return f"{defender.name} loses {_n(applied, 'block')} ({left} left)."
+        return f"{defender.name} loses its last {counted(applied, 'block')}: eliminated."
+    return f"{defender.name} loses {counted(applied, 'block')} ({left} left)."
 
 
 def take_hits(run: Run, attacker: Unit, defender: Unit, applied: int) -> bool:
@@ -371,7 +371,7 @@ def take_hits(run: Run, attacker: Unit, defender: Unit, applied: int) -> bool:
         run.hurt(Severity.DECISIVE)
         run.phrases.append(f"{attacker.name} eliminates {defender.name}")
     else:
-        run.phrases.append(f"{attacker.name} scores {_n(applied, 'hit')} on {defender.name}")
+        run.phrases.append(f"{attacker.name} scores {counted(applied, 'hit')} on {defender.name}")
     return eliminated
 
 
@@ -428,16 +428,16 @@ def ask_ignore_flag(run: Run, unit: Unit, flags: int, prefix: str) -> int:
     ignored = min(may, flags)
     by = "attacker" if "back_" in prefix else "defender"
     question = Question(f"{prefix}ignore_flag",
-                        f"Will {unit.name} ignore {_n(ignored, 'flag')} of the "
-                        f"{_n(flags, 'flag')} against it?",
-                        (Answer("ignore", f"Ignore {_n(ignored, 'flag')}"), TAKE_FLAGS),
+                        f"Will {unit.name} ignore {counted(ignored, 'flag')} of the "
+                        f"{counted(flags, 'flag')} against it?",
+                        (Answer("ignore", f"Ignore {counted(ignored, 'flag')}"), TAKE_FLAGS),
                         unit=unit.name, by=by)
     if run.out.ask(question) is TAKE_FLAGS:
         run.out.step("Flags", f"{unit.name} takes every flag.")
         return flags
-    run.phrases.append(f"{unit.name} ignores {_n(ignored, 'flag')}")
-    run.out.step("Flags", f"{unit.name} ignores {_n(ignored, 'flag')}: a "
-                 f"{unit.kind.value.replace('-', ' ')} may ignore {_n(may, 'flag')} "
+    run.phrases.append(f"{unit.name} ignores {counted(ignored, 'flag')}")
+    run.out.step("Flags", f"{unit.name} ignores {counted(ignored, 'flag')}: a "
+                 f"{unit.kind.value.replace('-', ' ')} may ignore {counted(may, 'flag')} "
                  f"({IGNORE_FLAGS_SOURCE}).")
     return flags - ignored
 
@@ -460,16 +460,17 @@ def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool,
     hexes = flags * retreat_per_flag(defender.kind)
     room = hexes if defender.retreat_room is None else min(hexes, defender.retreat_room)
     lost = min(hexes - room, defender.blocks)
-    words = [f"{_n(flags, 'flag')}: {defender.name} must retreat {_n(hexes, 'hex', 'hexes')}."]
+    words = [f"{counted(flags, 'flag')}: {defender.name} must retreat "
+             f"{counted(hexes, 'hex', 'hexes')}."]
     if room:
         run.out.effect(EffectKind.MOVED, defender.name, room, value="retreats",
                        measure="hex" if room == 1 else "hexes")
-        run.phrases.append(f"{defender.name} retreats {_n(room, 'hex', 'hexes')}")
+        run.phrases.append(f"{defender.name} retreats {counted(room, 'hex', 'hexes')}")
         run.hurt(Severity.MAJOR)
     if lost:
-        words.append(f"It cannot complete {_n(hexes - room, 'hex', 'hexes')} and loses "
-                     f"{_n(lost, 'block')} instead.")
-        run.phrases.append(f"{defender.name} loses {_n(lost, 'block')} for the retreat it "
+        words.append(f"It cannot complete {counted(hexes - room, 'hex', 'hexes')} and loses "
+                     f"{counted(lost, 'block')} instead.")
+        run.phrases.append(f"{defender.name} loses {counted(lost, 'block')} for the retreat it "
                            "cannot make")
         run.out.effect(EffectKind.DAMAGE, defender.name, lost, measure=_blocks(lost),
                        detail="retreat blocked")
@@ -693,8 +694,6 @@ def battle_back(run: Run, defender: Unit, attacker: Unit, prefix: str) -> None:
     attack(run, defender, attacker, role, retiring=False, prefix=f"{prefix}back_")
 
 
-def _n(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
 def _blocks(count: int) -> str:

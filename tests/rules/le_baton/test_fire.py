@@ -57,15 +57,15 @@ def test_no_hits_no_effect():
     assert result.severity is Severity.NONE
 
 
-@pytest.mark.parametrize(("figures", "dice_text"), [
-    (5, "1 1"), (6, "1 1 1"), (7, "1 1 1"), (1, ""),
+@pytest.mark.parametrize(("figures", "dice_text", "said"), [
+    (5, "1 1", "5 figures roll 2 dice"), (6, "1 1 1", "6 figures roll 3 dice"),
+    (7, "1 1 1", "7 figures roll 3 dice"), (1, "", "1 figure rolls 0 dice"),
+    (3, "1", "3 figures roll 1 die"),
 ])
-def test_one_die_per_two_figures_rounding_down(figures, dice_text):
+def test_one_die_per_two_figures_rounding_down(figures, dice_text, said):
     result = run(resolve_fire, foot(figures=figures), Target("Ligne", FireTarget.LINE),
                  dice_text=dice_text)
-    count = figures // 2
-    assert result.steps[0].outcome == (f"{figures} figures roll {count} dice "
-                                       "(one per two figures).")
+    assert result.steps[0].outcome == f"{said} (one per two figures)."
 
 
 def test_artillery_shoot_in_these_phases_one_die_per_two_figures_too():
