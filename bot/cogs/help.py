@@ -175,12 +175,26 @@ def battle_words(ruleset: RuleSet) -> list[FieldSpec]:
         f"added with `/general add … unit:`, not among its words."))]
 
 
+SHARED_AT_LEAST = 3  # words every kind of unit takes, listed once rather than under each
+
+
+def word_fields(groups: Sequence[tuple[str, list[str]]]) -> list[FieldSpec]:
+    """Each kind of unit's words (a melee's, a charge's); the words they all take, what a
+    unit is, listed once before them, so that a phone does not scroll through them twice."""
+    shared = [line for line in groups[0][1]
+              if all(line in lines for _, lines in groups[1:])] if len(groups) > 1 else []
+    if len(shared) < SHARED_AT_LEAST:
+        return [FieldSpec(label, "\n".join(lines)) for label, lines in groups]
+    own = [(label, [line for line in lines if line not in shared]) for label, lines in groups]
+    return [FieldSpec("Every unit", "\n".join(shared)),
+            *(FieldSpec(f"{label}, also", "\n".join(lines)) for label, lines in own if lines)]
+
+
 def words_part(rule_set: RuleSetCommands) -> EmbedSpec:
     ruleset = rule_set.ruleset
-    fields = tuple(FieldSpec(label, "\n".join(words.help_lines()))
-                   for label, words in ruleset.help.words)
+    fields = word_fields([(label, words.help_lines()) for label, words in ruleset.help.words])
     return EmbedSpec(title=f"{ruleset.title}: unit words", description=notation(rule_set),
-                     fields=fields + tuple(battle_words(ruleset)))
+                     fields=(*fields, *battle_words(ruleset)))
 
 
 def takes(setting: Field) -> str:

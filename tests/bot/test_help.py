@@ -84,6 +84,17 @@ async def test_the_words_part_gives_the_quoting_rule(discord_session, ruleset):
     assert QUOTING_RULE in message.embeds[0]["description"]
 
 
+async def test_words_every_kind_of_unit_takes_are_listed_once(discord_session):
+    message = await reply(discord_session, "/help topic:fire-at-will part:words")
+    fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+    assert list(fields)[:3] == ["Every unit", "Melee units (attackers, defenders), also",
+                                "Chargers, also"]
+    text = "\n".join(fields.values())
+    assert text.count("morale=…: basic morale") == 1
+    assert "distance=…" in fields["Chargers, also"]
+    assert "charging: the unit is charging" in fields["Melee units (attackers, defenders), also"]
+
+
 async def test_le_baton_words_say_which_a_battles_roster_keeps(discord_session):
     message = await reply(discord_session, "/help topic:le-baton part:words")
     fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
