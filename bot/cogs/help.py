@@ -187,7 +187,8 @@ def word_fields(groups: Sequence[tuple[str, list[str]]]) -> list[FieldSpec]:
         return [FieldSpec(label, "\n".join(lines)) for label, lines in groups]
     own = [(label, [line for line in lines if line not in shared]) for label, lines in groups]
     return [FieldSpec("Every unit", "\n".join(shared)),
-            *(FieldSpec(f"{label}, also", "\n".join(lines)) for label, lines in own if lines)]
+            *(FieldSpec(f"{label}, also", "\n".join(lines)) if lines else
+              FieldSpec(label, "The words of every unit, above.") for label, lines in own)]
 
 
 def words_part(rule_set: RuleSetCommands) -> EmbedSpec:

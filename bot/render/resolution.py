@@ -415,7 +415,7 @@ def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False,
     alone, the words before its colon ("leader casualty check") or else its first comma
     ("without a chart pack"); the Steps give them whole."""
     if unused:  # keys as `/help` and the docs write them: `counter_charge=Rangers`
-        said = "; ".join(f"{key.casefold()}{sep}{value}"
+        said = "; ".join(f"{key.casefold()}={value}" if sep else key
                          for key, sep, value in (a.partition("=") for a in unused))
         dice_note = " · ".join(filter(None, (dice_note, f"Not asked: {said}")))
     if short:

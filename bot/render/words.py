@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.core.headlines import SEPARATOR, joined_by_subject
+from rules.core.notation import counted
 
-
-def counted(count: int, word: str, plural: str | None = None) -> str:
-    """``1 event``, ``2 events``, ``0 units``."""
-    return f"{count} {word if count == 1 else plural or word + 's'}"
+__all__ = ["counted", "result_label"]
 
 
 def result_label(label: str, units: Sequence[str], limit: int = 100) -> str:

@@ -769,5 +769,3 @@ def _with(stack: Stack, **changes: object) -> Stack:
 
 def _names(stacks: list[Stack]) -> str:
     return listed([s.name for s in stacks])
-
-

@@ -118,6 +118,8 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
                   for key in ("morale", "melee", "fire", "defence") if key in attributes]
     if "mp" in attributes:
         described.append(f"MP {attributes['mp']}")
+    if "leader_value" in attributes:  # a roster general with the stack counts his own
+        described.append(f"leader value {attributes['leader_value']}")
     if attributes.get("formation"):
         described.append(str(attributes["formation"]))
     if attributes.get("nation"):

@@ -470,6 +470,3 @@ def regroup(run: Run, *, melee: bool, moved: bool = True) -> None:
 
 def _names(stacks: list[Stack]) -> str:
     return listed([s.name for s in stacks])
-
-
-

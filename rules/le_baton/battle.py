@@ -55,7 +55,7 @@ MARKER_FIELDS = FieldSet((
     Field("charged_by_infantry", str, "the infantry unit that charged it this turn"),
     Field("fired", bool, "it has shot in its side's fire phase this turn"),
     Field("bombarded", bool, "the battery has fired in phase 1 this turn"),
-    Field("tested", int, "the phase it last tested morale in (`/morale`) this turn"),
+    Field("tested", str, "the phases it has tested morale in this turn, e.g. `2 4`"),
     Field("charge_failed", bool, "British infantry that did not roll its 6 to charge this "
           "turn"),
 ))
@@ -77,6 +77,12 @@ SHOWN_MARKERS = ("halted", "held", "charge_marker", "recall_due")
 # volley or a second roll of 6 is refused.
 SHOWN_THIS_TURN = {"bombarded": "has fired in phase 1 this turn",
                    "fired": "has fired this turn", "charge_failed": "failed its 6 this turn"}
+
+
+def tested_phases(stored: Any) -> tuple[int, ...]:
+    """The phases a unit has tested its morale in this turn, as the roster keeps them
+    (``"2 4"``)."""
+    return tuple(int(p) for p in str(stored or "").split() if p.isdigit())
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
@@ -174,7 +180,7 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         recall_failed=bool(a.get("recall_failed")),
         fired=bool(a.get("fired")),
         bombarded=bool(a.get("bombarded")),
-        tested=a.get("tested"),
+        tested=tested_phases(a.get("tested")),
         charge_failed=bool(a.get("charge_failed")),
     )
 
@@ -282,7 +288,8 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
         case EffectKind.INFANTRY_CHARGED:
             return unit.with_attr("charged_by_infantry", str(effect.value))
         case EffectKind.TESTED:
-            return unit.with_attr("tested", effect.amount)
+            phases = sorted({*tested_phases(unit.attr("tested")), effect.amount or 0})
+            return unit.with_attr("tested", " ".join(map(str, phases)))
         case EffectKind.FORMATION:
             return unit.with_attr("formation", effect.value)
         case _:

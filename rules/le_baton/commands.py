@@ -208,7 +208,7 @@ def _check_phase_options(o: Mapping[str, Any], phase: int) -> None:
             tested = _listed([p for p in phases if p != RECALL_PHASE])
             recall = ", or roll its recall (`/recall le-baton`)" if RECALL_PHASE in phases \
                 else ""
-            raise InvalidInput(f"`{key}` counts in phase {_listed(phases)}, not in phase "
+            raise InvalidInput(f"`{key}` counts in phases {_listed(phases)}, not in phase "
                                f"{phase}.",
                                hint=f"Drop `{key}`, or test the unit in phase {tested}{recall}.")
 

@@ -170,7 +170,8 @@ def resolve_artillery_fire(
             casualties(out, target, scored, f"{SHEET}: phase 1")
     behind = f"; the same dice hit {targets[1].name}, 12\" behind" if len(targets) == 2 else ""
     out.step("Phase 1: artillery fire",
-             f"{battery.figures} crew figures roll {len(faces)} dice{behind}. No arc of fire: "
+             f"{counted(battery.figures, 'crew figure')} roll{'s' if battery.figures == 1 else ''} "
+             f"{counted(len(faces), 'die', 'dice')}{behind}. No arc of fire: "
              "the guns fire directly ahead.", *rolls)
     if not all(t.name in destroyed(out) for t in targets):  # some unit is left to test
         out.note("Units that took artillery casualties check morale in phase 2.")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from rules.core.decisions import Answer, Answers, Question, Undecided
 from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import NotAllowed
+from rules.core.notation import counted
 from rules.core.records import (
     Modifier,
     Resolution,
@@ -163,6 +164,8 @@ def run_check(
     """Check, then the phase's consequences, appended to ``out`` in that order."""
     check_who_tests(unit, phase, situation)
     check = roll_check(unit, phase, situation, dice)
+    if phase != 13:  # once a phase, whether `/morale` or `/charge` rolled it
+        out.effect(EffectKind.TESTED, unit.name, phase)
     consequences = ResolutionBuilder(out.ruleset, out.procedure, answers=out.answers)
     try:
         outcome = OUTCOMES[phase](unit, situation, check, dice, consequences)
@@ -183,7 +186,7 @@ def resolve_morale(
     out = ResolutionBuilder(RULESET, "recall" if phase == 13 else "morale",
                             answers=answers or Answers())
     check_who_tests(unit, phase, situation)
-    if phase != 13 and unit.tested == phase:
+    if phase != 13 and phase in unit.tested:
         # One test of a unit a phase: a second would be a roll until it passes.
         raise NotAllowed(f"{unit.name} has tested its morale in phase {phase} this turn.",
                          hint="A GM takes the test back with `/gm undo`, or rolls it again "
@@ -204,8 +207,6 @@ def resolve_morale(
                      "where it is.")
             return out.build(f"{unit.name} does not roll for recall", Severity.NONE)
     _, outcome = run_check(unit, phase, situation, dice, out)
-    if phase != 13:
-        out.effect(EffectKind.TESTED, unit.name, phase)
     return out.build(outcome.headline, outcome.severity)
 
 
@@ -235,7 +236,8 @@ def _rout(unit: Unit, check: Check, out: ResolutionBuilder) -> Outcome:
 
 def _d6_casualties(unit: Unit, why: str, dice: DiceSource, out: ResolutionBuilder) -> int:
     (face,) = dice.roll(D6(), f"{unit.name} casualties ({why})")
-    out.step("Unable to form line", f"{unit.name} takes {face} casualties.",
+    out.step("Unable to form line",
+             f"{unit.name} takes {counted(face, 'casualty', 'casualties')}.",
              Roll(f"{unit.name} casualties", "1d6", (face,), total=face, result=f"{face}",
                   readings=plain_readings((face,))))
     out.effect(EffectKind.CASUALTIES, unit.name, face, detail=f"{SHEET}: {why}")

@@ -78,7 +78,7 @@ class Unit:
     recall_failed: bool = False  # this turn: "They must roll again to recall ... next turn"
     fired: bool = False  # this turn, in its side's fire phase (3 or 8): one volley a turn
     bombarded: bool = False  # a battery that fired in phase 1 this turn: once a turn
-    tested: int | None = None  # the phase of its last `/morale` test this turn
+    tested: tuple[int, ...] = ()  # the phases it has tested its morale in this turn
     charge_failed: bool = False  # this turn: British infantry that did not roll its 6
     # Whether the unit has already fought a round of its current melee. In a battle the
     # roster knows ("fought"); a quick lookup says "in_melee", which then means the same.

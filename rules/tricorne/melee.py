@@ -694,7 +694,5 @@ def battle_back(run: Run, defender: Unit, attacker: Unit, prefix: str) -> None:
     attack(run, defender, attacker, role, retiring=False, prefix=f"{prefix}back_")
 
 
-
-
 def _blocks(count: int) -> str:
     return "block" if count == 1 else "blocks"

@@ -149,3 +149,13 @@ def test_a_setting_says_the_values_it_takes_as_a_gm_types_them():
     assert [takes(Field("n", int, "", minimum=0, maximum=3)), takes(Field("x", float, "")),
             takes(Field("on", bool, "")), takes(Field("die", str, ""))] == [
         "a whole number, 0 to 3", "a number", "`true` · `false`", "text"]
+
+
+def test_a_kind_of_unit_with_no_words_of_its_own_says_so():
+    from bot.cogs.help import word_fields
+
+    fields = word_fields([("Attackers", ["a: x", "b: y", "c: z", "d: w"]),
+                          ("Defenders", ["a: x", "b: y", "c: z"])])
+    assert [(f.name, f.value) for f in fields] == [
+        ("Every unit", "a: x\nb: y\nc: z"), ("Attackers, also", "d: w"),
+        ("Defenders", "The words of every unit, above.")]

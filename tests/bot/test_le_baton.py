@@ -278,3 +278,9 @@ async def test_a_gm_takes_back_an_infantry_charge_entered_by_mistake(discord_ses
     assert not again.ephemeral, again.content
     assert (await roster(discord_session))["Buffs"].attributes["charged_by_infantry"] == \
         "4e Léger"
+
+
+async def test_an_answer_given_ahead_and_not_asked_is_said_as_typed(discord_session):
+    message = await reply(discord_session, '/morale le-baton unit:"X: french inf column" '
+                                           'phase:4 dice:3 choices:"Form Square"')
+    assert "Not asked: Form Square" in message.embeds[0]["footer"]["text"]

@@ -223,10 +223,11 @@ def test_the_roster_shows_the_values_the_procedures_read():
     assert unit_words({"arm": "infantry", "morale": 34, "melee": 12, "fire": 6,
                        "defence": 9}).described == (
         "infantry", "morale 34", "melee 12", "fire 6", "defence 9")
-    # Light cavalry (it may Recall at any time) and its MP (the pursuit's losses) are read
-    # too.
-    assert unit_words({"arm": "cavalry", "light": True, "morale": 44, "mp": 9}).described == (
-        "light cavalry", "morale 44", "MP 9")
+    # Light cavalry (it may Recall at any time), its MP (the pursuit's losses) and a
+    # stacked leader's value (the dice modifier) are read too.
+    assert unit_words({"arm": "cavalry", "light": True, "morale": 44, "mp": 9,
+                       "leader_value": 2}).described == (
+        "light cavalry", "morale 44", "MP 9", "leader value 2")
 
 
 def test_a_nation_is_named_as_typed_its_first_letter_raised():

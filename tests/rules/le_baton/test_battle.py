@@ -454,19 +454,37 @@ def test_a_unit_tests_its_morale_once_a_phase():
     test = prepare("morale", {"unit": "45e Ligne", "phase": 2}, roster)(
         ScriptedSource.from_text("6"))
     after, changes = apply_effects(test.effects, roster)
-    assert unit(after, "45e Ligne").attr("tested") == 2
+    assert unit(after, "45e Ligne").attr("tested") == "2"
     assert not describe_changes([c for c in changes if c.who == "45e Ligne"
                                  and c.field == "tested"])  # nothing said
-    with pytest.raises(NotAllowed, match="45e Ligne has tested its morale in phase 2 this "
-                                         "turn"):
+    refused = "45e Ligne has tested its morale in phase 2 this turn"
+    with pytest.raises(NotAllowed, match=refused):
         prepare("morale", {"unit": "45e Ligne", "phase": 2}, after)(
             ScriptedSource.from_text("1"))
-    # Another phase's test is its own; the next turn, phase 2 again.
-    prepare("morale", {"unit": "45e Ligne", "phase": 4}, after)(ScriptedSource.from_text("1"))
+    # Another phase's test is its own, and phase 2's is still remembered after it.
+    phase_4 = prepare("morale", {"unit": "45e Ligne", "phase": 4}, after)(
+        ScriptedSource.from_text("1"))
+    after, _ = apply_effects(phase_4.effects, after)
+    assert unit(after, "45e Ligne").attr("tested") == "2 4"
+    with pytest.raises(NotAllowed, match=refused):
+        prepare("morale", {"unit": "45e Ligne", "phase": 2}, after)(
+            ScriptedSource.from_text("1"))
+    # The next turn, phase 2 again.
     next_turn, _ = new_turn(after)
     assert unit(next_turn, "45e Ligne").attr("tested") is None
     prepare("morale", {"unit": "45e Ligne", "phase": 2}, next_turn)(
         ScriptedSource.from_text("1"))
+
+
+def test_a_charges_closing_check_is_its_phase_4_test():
+    # "4. French check morale for shooting casualties and to close for melee": one test.
+    roster = Roster(ROSTER.units)
+    charge = prepare("charge", {"charger": "45e Ligne", "target": "2nd Foot"}, roster)(
+        ScriptedSource.from_text("1 1"))
+    after, _ = apply_effects(charge.effects, roster)
+    with pytest.raises(NotAllowed, match="45e Ligne has tested its morale in phase 4"):
+        prepare("morale", {"unit": "45e Ligne", "phase": 4}, after)(
+            ScriptedSource.from_text("1"))
 
 
 def test_british_infantry_that_did_not_roll_its_6_tries_again_next_turn():

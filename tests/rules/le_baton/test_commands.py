@@ -163,11 +163,11 @@ def test_units_contacted_are_counted_on_the_cavalry_not_the_square():
 
 
 @pytest.mark.parametrize(("option", "phase", "said"), [
-    ({"flank_or_rear": True}, 2, "`flank_or_rear` counts in phase 5 or 10, not in phase 2."),
-    ({"charged_by": "cavalry"}, 4, "`charged_by` counts in phase 5 or 10, not in phase 4."),
-    ({"charging": True}, 5, "`charging` counts in phase 4 or 9, not in phase 5."),
+    ({"flank_or_rear": True}, 2, "`flank_or_rear` counts in phases 5 or 10, not in phase 2."),
+    ({"charged_by": "cavalry"}, 4, "`charged_by` counts in phases 5 or 10, not in phase 4."),
+    ({"charging": True}, 5, "`charging` counts in phases 4 or 9, not in phase 5."),
     ({"initiated_charge": True}, 10,
-     "`initiated_charge` counts in phase 7, 12 or 13, not in phase 10. Drop "
+     "`initiated_charge` counts in phases 7, 12 or 13, not in phase 10. Drop "
      "`initiated_charge`, or test the unit in phase 7 or 12, or roll its recall "
      "(`/recall le-baton`)."),
 ])
