@@ -22,7 +22,7 @@ import discord
 from bot.battles.decisions import GM_CHOICE, Asked, Pending, awaited, battle_question
 from bot.battles.play import Played
 from bot.render.resolution import escape, question_messages, resolution_messages
-from bot.render.words import result_label, result_rest
+from bot.render.words import answered_label
 from bot.respond import Reply
 from rules.core.outcomes import Outcome
 
@@ -331,10 +331,11 @@ MENU_SIZE = 25  # options in one select menu
 def override_view(key: tuple[int, int], outcomes: Sequence[Outcome],
                   units: Sequence[str] = ()) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(OverrideMenu(*key, options=[
-        discord.SelectOption(label=result_label(o.label, units), value=o.key,
-                             description=result_rest(o.label, units))
-        for o in outcomes[:MENU_SIZE]]))
+    options = []
+    for outcome in outcomes[:MENU_SIZE]:
+        label, rest = answered_label(outcome.label, outcome.answers, units)
+        options.append(discord.SelectOption(label=label, value=outcome.key, description=rest))
+    view.add_item(OverrideMenu(*key, options=options))
     return view
 
 

@@ -34,7 +34,7 @@ from bot.buttons import press
 from bot.cogs.lookups import asking_again, replied
 from bot.render.battle import turn_line
 from bot.render.resolution import escape
-from bot.render.words import result_label
+from bot.render.words import answered_label, result_label
 from bot.replies import MENU_SIZE, override_view, played_reply
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
@@ -103,9 +103,14 @@ def _told_apart(keys: list[str], labels: Mapping[str, str]) -> str:
 
 
 def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:
+    """The results that hold what the GM typed, in their words or their answers (`DS`),
+    each led by its answers as the menu shows it."""
     wanted = current.casefold()
-    return [app_commands.Choice(name=result_label(o.label, listing.units), value=o.key)
-            for o in listing.outcomes if wanted in o.label.casefold()][:25]
+    shown = ((o, answered_label(o.label, o.answers, listing.units)[0])
+             for o in listing.outcomes)
+    return [app_commands.Choice(name=label, value=o.key)
+            for o, label in shown if wanted in label.casefold()
+            or wanted in o.label.casefold()][:25]
 
 
 class GM(commands.Cog):

@@ -23,6 +23,15 @@ def result_label(label: str, units: Sequence[str], limit: int = 100) -> str:
     return _cut(text, limit) + "…"
 
 
+def answered_label(label: str, answers: Sequence[str] | None, units: Sequence[str],
+                   limit: int = 100) -> tuple[str, str | None]:
+    """A result as the GM's menu shows it, led by the answers on its way (a chart's ``DS``),
+    which a GM reading the chart looks for: its label and what the label cut off."""
+    lead = f"{' · '.join(answers)}: " if answers else ""
+    return (lead + result_label(label, units, limit - len(lead)),
+            result_rest(label, units, limit - len(lead)))
+
+
 def result_rest(label: str, units: Sequence[str], limit: int = 100) -> str | None:
     """What ``result_label`` cut off the end of a long result (within ``limit``), so that
     two results alike in their first words can be told apart; None when nothing was cut."""

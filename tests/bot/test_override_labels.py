@@ -88,3 +88,25 @@ async def test_a_tricorne_menu_gives_each_result_a_label_and_rest_of_its_own(bat
     shown = [(o["label"], o.get("description")) for o in select["options"]]
     assert len(shown) > 1 and len(set(shown)) == len(shown)
     assert all(len(label) <= 100 and len(rest or "") <= 100 for label, rest in shown)
+
+
+async def test_a_gm_reading_the_chart_finds_each_result_by_its_code(battle_session):
+    gm = {"user_id": GM_USER}
+    for line in ("/battle start ruleset:labataille name:Waterloo",
+                 '/unit add side:British name:Greys words:"cavalry morale=44 melee=18 mp=8 '
+                 'nation=british defence=9" strength:4',
+                 '/unit add side:French name:"1/45e Ligne" words:"infantry morale=34 melee=12 '
+                 'fire=6 defence=9" strength:4',
+                 '/cavalry labataille chargers:Greys targets:"1/45e Ligne" spent:2 '
+                 'dice:"45 1 41 33"', "/answer choice:DR"):
+        assert not (await reply(battle_session, line, **gm)).ephemeral, line
+    menu = await reply(battle_session, "/gm override", **gm)
+    [select] = [c for row in menu.components for c in row["components"]]
+    labels = [o["label"] for o in select["options"]]
+    assert "AS: Greys surrenders" in labels, labels
+    assert any(label.startswith("DS: 1/45e Ligne surrenders; ") for label in labels), labels
+    assert all(len(label) <= 100 for label in labels)
+    choices = await battle_session.autocomplete(
+        ["gm", "override"], {"result": "DS:"}, "result", channel_id=100, user_id=GM_USER,
+        guild_id=10)
+    assert choices and all(c["name"].startswith("DS: ") for c in choices), choices
