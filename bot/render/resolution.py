@@ -309,7 +309,9 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
     ``once``: an effect the headline or a roster change says is not said again."""
     said = [resolution.headline, *(battle_changes or ())] if once else None
     lines = effect_lines(resolution, said=said)
-    if not resolution.effects:
+    # A rule set's bookkeeping (a unit that has tested this phase) is no effect to say.
+    worded = any(e.describe().removeprefix(e.unit).strip() for e in resolution.effects)
+    if not worded:
         lines = ["No effect on any unit."]
     if battle_changes is not None:
         changes = [line for line in battle_changes
@@ -319,7 +321,7 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
                        if (left := _left_to_say(resolution, line)) is not None]
         # "No effect on any unit" already says the roster is as it was.
         roster = [escape(line) for line in changes] or \
-            ([] if battle_changes or not resolution.effects else ["No change to the roster."])
+            ([] if battle_changes or not worded else ["No change to the roster."])
         lines += [f"📋 {line}" for line in roster]
     return "\n".join(lines)
 

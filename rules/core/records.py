@@ -130,7 +130,11 @@ class Effect:
     ruleset: str = field(default="", compare=False, kw_only=True)
 
     def describe(self) -> str:
+        """``Béarn routs``; nothing for a rule set's bookkeeping, which has no words (a
+        unit that has shot this turn: the volley says it)."""
         words = effect_words(self)
+        if not words:
+            return ""
         return f"{self.unit}{words}" if words.startswith(":") else f"{self.unit} {words}"
 
 

@@ -284,3 +284,21 @@ async def test_an_answer_given_ahead_and_not_asked_is_said_as_typed(discord_sess
     message = await reply(discord_session, '/morale le-baton unit:"X: french inf column" '
                                            'phase:4 dice:3 choices:"Form Square"')
     assert "Not asked: Form Square" in message.embeds[0]["footer"]["text"]
+
+
+async def test_a_passed_morale_test_in_a_battle_says_it_changes_nothing_once(discord_session):
+    # The turn's bookkeeping (it has tested in phase 2) is no effect to say.
+    await played(discord_session, "/battle start ruleset:le-baton name:Busaco",
+                 '/unit add side:British name:52nd words:"british inf veteran line" strength:8')
+    passed = await reply(discord_session, "/morale le-baton unit:52nd phase:2 dice:3",
+                         user_id=GM_USER)
+    lines = passed.embeds[0]["description"].splitlines()
+    assert lines[0] == "No effect on any unit.", lines
+    assert not any("No change to the roster" in line for line in lines), lines
+
+
+def test_bookkeeping_has_no_words_in_a_request_s_answer():
+    from rules.core.records import Effect
+    from rules.le_baton.effects import EffectKind
+
+    assert Effect(EffectKind.TESTED, "52nd", 2, ruleset="le-baton").describe() == ""
