@@ -581,8 +581,13 @@ def ask_take_ground(run: Run, attacker: Unit, vacated: Unit, prefix: str) -> boo
         return False
     # It now stands in the vacated hex, on that hex's terrain ("taking ground is never
     # mandatory and follows the normal terrain movement rules", reference §6). A lone
-    # leader's hex has no terrain on record: the unit's is left as it was.
-    terrain = None if vacated.alone else vacated.terrain
+    # leader's hex has no terrain on record: taken as open ground, and said so, rather than
+    # as the terrain the unit left (cavalry leaving a forest would be stopped as entering one).
+    terrain = Terrain.OPEN if vacated.alone else vacated.terrain
+    if vacated.alone and attacker.terrain is not Terrain.OPEN:
+        run.out.note(f"{possessive(vacated.name)} hex has no terrain on record: "
+                     f"{attacker.name} is taken to stand in the open there (a GM sets its "
+                     "terrain with `/gm set`).")
     shown = f" ({terrain.value})" if terrain not in (None, Terrain.OPEN) else ""
     # Into the vacated hex, as taking ground always is: the reply names its terrain alone.
     run.out.effect(EffectKind.MOVED, attacker.name, 1, value=TAKES_GROUND, measure="hex",

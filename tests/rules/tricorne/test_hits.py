@@ -16,7 +16,7 @@ from rules.tricorne.effects import (
     ROUTED_OFF,
 )
 
-from .helpers import asked, cavalry, effects, melee, regular, rolls, step, titles, unit
+from .helpers import asked, cavalry, effects, melee, question, regular, rolls, step, titles, unit
 
 GUNS = unit("Guns", "trained-artillery", blocks=3)
 
@@ -218,6 +218,18 @@ def test_a_lone_leader_attacked_is_killed_by_a_saber():
     assert attack.outcome == "Wolfe is killed: a Victory Banner."
     assert attack.rolls[0].notes == ("2 (regular) + 1 full strength = 3 dice",)
     assert effects(result) == [(LEADER_KILLED, "Wolfe", None), (BANNER, "Attacker", None)]
+
+
+def test_cavalry_leaving_a_forest_onto_a_lone_leaders_hex_is_not_stopped_as_entering_one():
+    # The leader's hex has no terrain on record: taken as open ground, and said so.
+    horse = cavalry("Dragoons", terrain="forest")
+    key, _, _ = question(horse, LONE, "inf", "advance")
+    assert key == "bonus_melee"
+    result = melee(horse, LONE, "inf", "advance; none")
+    [moved] = [e for e in result.effects if e.unit == "Dragoons"]
+    assert moved.detail == "open"
+    assert result.notes[0].startswith("Wolfe's hex has no terrain on record: Dragoons is "
+                                      "taken to stand in the open there")
 
 
 def test_a_lone_leader_without_a_saber_against_it_retreats_and_the_attacker_may_take_ground():
