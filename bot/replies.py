@@ -329,11 +329,11 @@ MENU_SIZE = 25  # options in one select menu
 
 
 def override_view(key: tuple[int, int], outcomes: Sequence[Outcome],
-                  units: Sequence[str] = ()) -> discord.ui.View:
+                  units: Sequence[str] = (), shared: Sequence[str] = ()) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     options = []
     for outcome in outcomes[:MENU_SIZE]:
-        label, rest = answered_label(outcome.label, outcome.answers, units)
+        label, rest = answered_label(outcome.label, outcome.answers, units, shared=shared)
         options.append(discord.SelectOption(label=label, value=outcome.key, description=rest))
     view.add_item(OverrideMenu(*key, options=options))
     return view

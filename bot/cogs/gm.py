@@ -34,11 +34,12 @@ from bot.buttons import press
 from bot.cogs.lookups import asking_again, replied
 from bot.render.battle import turn_line
 from bot.render.resolution import escape
-from bot.render.words import answered_label, result_label
+from bot.render.words import answered_label, result_label, shared_effects
 from bot.replies import MENU_SIZE, override_view, played_reply
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
 from rules.core.errors import RulesError
+from rules.core.headlines import SEPARATOR
 from rules.core.notation import option_value
 from rules.core.outcomes import Enumeration
 
@@ -69,6 +70,10 @@ def typed_result(listing: Enumeration, typed: str) -> str:
         return exact or typed
     # Whole, as two alike in their first words differ only past a menu's cut.
     whole = {o.key: result_label(o.label, listing.units, limit=300) for o in listing.outcomes}
+    # A whole result typed out is that one, however many begin with the same words.
+    exact = next((key for key, label in whole.items() if label.casefold() == wanted), None)
+    if exact is not None:
+        return exact
     answered = {o.key: {a.casefold() for a in o.answers or ()} for o in listing.outcomes}
     words = wanted.split()
     several: list[str] = []
@@ -216,8 +221,13 @@ class GM(commands.Cog):
         if more:
             text += (f" (the {len(shown)} first of {len(found.outcomes)} results; type in "
                      "the `result` option to search the rest)")
+        # What every result in the menu does is said once: each option says what is its own.
+        shared = shared_effects([o.label for o in shown])
+        if shared:
+            said = result_label(SEPARATOR.join(shared), found.units, limit=1500)
+            text += f"\nEvery one of them: {escape(said)}."
         return Reply(content=text, ephemeral=True,
-                     view=override_view(key, shown, found.units))
+                     view=override_view(key, shown, found.units, shared))
 
     async def picked(self, interaction: discord.Interaction, battle_id: int, seq: int,
                      result: str) -> None:

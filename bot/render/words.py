@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rules.core.headlines import SEPARATOR, joined_by_subject
 from rules.core.notation import counted
@@ -24,12 +24,23 @@ def result_label(label: str, units: Sequence[str], limit: int = 100) -> str:
 
 
 def answered_label(label: str, answers: Sequence[str] | None, units: Sequence[str],
-                   limit: int = 100) -> tuple[str, str | None]:
+                   limit: int = 100, *, shared: Collection[str] = ()) -> tuple[str, str | None]:
     """A result as the GM's menu shows it, led by the answers on its way (a chart's ``DS``),
-    which a GM reading the chart looks for: its label and what the label cut off."""
+    which a GM reading the chart looks for: its label and what the label cut off.
+    ``shared``: effects every result of the menu has, which its message says once."""
     lead = f"{' · '.join(answers)}: " if answers else ""
-    return (lead + result_label(label, units, limit - len(lead)),
-            result_rest(label, units, limit - len(lead)))
+    own = SEPARATOR.join(p for p in label.split(SEPARATOR) if p not in shared) or \
+        "only what every result does"
+    return (lead + result_label(own, units, limit - len(lead)),
+            result_rest(own, units, limit - len(lead)))
+
+
+def shared_effects(labels: Sequence[str]) -> list[str]:
+    """The effects every one of several results has, in the first one's order."""
+    if len(labels) < 2:
+        return []
+    sets = [set(label.split(SEPARATOR)) for label in labels[1:]]
+    return [p for p in labels[0].split(SEPARATOR) if all(p in s for s in sets)]
 
 
 def result_rest(label: str, units: Sequence[str], limit: int = 100) -> str | None:

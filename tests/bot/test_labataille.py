@@ -231,3 +231,17 @@ async def test_a_gm_setting_strength_past_every_bound_is_told_the_rule_sets_own(
         assert refused.ephemeral
         assert refused.content == (f"⚠️ Hussards: `increments` cannot be {value}. It must be "
                                    "at most 40."), refused.content
+
+
+def test_a_whole_result_typed_out_is_that_one_though_others_begin_with_it():
+    from bot.cogs.gm import typed_result
+    from bot.render.words import result_label
+    from rules.core.outcomes import Enumeration, Outcome
+
+    start = "52nd loses 1 increment; 52nd routs; " + "1/45e advances 2 hexes; " * 4
+    found = Enumeration((Outcome(start + "1/45e is disordered", ()),
+                         Outcome(start + "1/45e is disordered; Ney is killed", ())),
+                        units=("1/45e", "52nd", "Ney"))
+    shown = result_label(start + "1/45e is disordered", found.units, limit=300)
+    assert len(shown) > 100  # past the menu's cut: typed out whole
+    assert typed_result(found, shown) == found.outcomes[0].key

@@ -110,3 +110,18 @@ async def test_a_gm_reading_the_chart_finds_each_result_by_its_code(battle_sessi
         ["gm", "override"], {"result": "DS:"}, "result", channel_id=100, user_id=GM_USER,
         guild_id=10)
     assert choices and all(c["name"].startswith("DS: ") for c in choices), choices
+
+
+def test_a_menus_results_are_told_by_what_is_their_own():
+    from bot.render.words import answered_label, shared_effects
+
+    labels = ["Lochiel's loses 1 block; Lochiel's routs off the field; Murray is killed",
+              "Lochiel's loses 1 block; Lochiel's routs off the field; Murray escapes alone",
+              "Lochiel's loses 1 block; Lochiel's routs off the field"]
+    shared = shared_effects(labels)
+    assert shared == ["Lochiel's loses 1 block", "Lochiel's routs off the field"]
+    units = ["Lochiel's", "Murray"]
+    assert [answered_label(label, None, units, shared=shared)[0] for label in labels] == [
+        "Murray is killed", "Murray escapes alone", "only what every result does"]
+    assert answered_label(labels[0], ("DS",), units, shared=shared)[0] == "DS: Murray is killed"
+    assert shared_effects(labels[:1]) == []
