@@ -15,6 +15,7 @@ from rules.tricorne.units import (
     MAX_BLOCKS,
     MAX_CARD_DICE,
     MAX_REDUCTION,
+    Arm,
     Terrain,
     Unit,
     UnitType,
@@ -76,7 +77,7 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
     blocks = values.get("blocks", full)
     check_blocks(name, blocks, full, where)
     check_retire_onto(name, values, where)
-    return Unit(
+    unit = Unit(
         name=name,
         kind=values["type"],
         blocks=blocks,
@@ -91,6 +92,13 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
         retire_onto=values.get("retire_onto"),
         other_hill=values.get("other_hill", False),
     )
+    if unit.retire_onto and unit.arm is not Arm.CAVALRY:
+        # "All Cavalry units that are being attacked ... may retire and rally": elsewhere the
+        # word would be taken and do nothing.
+        who = name if where == name else f"{where}: {name}"
+        raise InvalidInput(f"{who} is not cavalry: only cavalry retires and rallies, so "
+                           "`retire_onto=` does not apply.", hint="Leave out `retire_onto=`.")
+    return unit
 
 
 def check_blocks(name: str, blocks: int, full: int, where: str) -> None:

@@ -214,3 +214,10 @@ def test_a_unit_with_its_own_leader_does_not_retire_onto_another(defender):
     with pytest.raises(InvalidInput, match="Hussars has Conflans with it: only a unit without "
                                            "a leader retires onto a lone one"):
         prepare("melee", {"attacker": "Black Watch: highland", "defender": defender})
+
+
+def test_only_cavalry_retires_onto_a_leader():
+    with pytest.raises(InvalidInput, match="Foot is not cavalry: only cavalry retires and "
+                                           "rallies, so `retire_onto=` does not apply"):
+        prepare("melee", {"attacker": "Black Watch: highland",
+                          "defender": "Foot: regular retire_onto=Montcalm"})
