@@ -21,7 +21,6 @@ from rules.core.roster import (
     RosterGeneral,
     RosterUnit,
     name_key,
-    roster_changes,
 )
 from rules.tricorne.effects import (
     ELIMINATED,
@@ -129,10 +128,10 @@ def lone_leader(general: RosterGeneral) -> Unit:
 
 
 def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
-    """A new turn: no unit has moved yet."""
+    """A new turn: no unit has moved yet. Said in no words: "each has not moved this turn"
+    of every unit that moved would only say that a turn began."""
     units = tuple(u.with_attr("moved", False) if u.attr("moved") else u for u in roster.units)
-    after = replace(roster, units=units)
-    return after, roster_changes(roster, after)
+    return replace(roster, units=units), []
 
 
 def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:

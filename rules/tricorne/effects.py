@@ -19,5 +19,5 @@ TEXTS = {
     LEADER_KILLED: "is killed",
     LEADER_ESCAPES: "escapes alone toward the nearest friendly unit (a lone leader)",
     LEADER_JOINS: "joins {value}",
-    LEADER_RETREATS: "retreats toward its side",
+    LEADER_RETREATS: "retreats toward his side",
 }

@@ -255,8 +255,9 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
     applied = min(hits, defender.blocks)
     notes = [count.arithmetic(attacker.kind), *ignored]
     if hits > applied:
-        notes.append(f"{hits - applied} hit{'s' if hits - applied != 1 else ''} beyond its "
-                     "blocks have no effect")
+        beyond = hits - applied
+        notes.append(f"{counted(beyond, 'hit')} beyond its blocks "
+                     f"{'has' if beyond == 1 else 'have'} no effect")
     # The hill's flag and the buildings' hit are said on the roll, so the hits and the retreat
     # add up on the reply's own lines.
     hill = flags and not retiring and hill_protection(attacker, defender)
@@ -556,7 +557,7 @@ def attack_lone_leader(run: Run, attacker: Unit, leader: Unit, *, bonus: bool) -
         run.out.effect(LEADER_RETREATS, leader.name)
         run.phrases.append(f"{leader.name} retreats")
         run.hurt(Severity.MINOR)
-        outcome = f"{leader.name} survives and retreats toward its side."
+        outcome = f"{leader.name} survives and retreats toward his side."
     run.out.step(f"{attacker.name} attacks {leader.name}", outcome, roll)
     if ask_take_ground(run, attacker, leader, "bonus_" if bonus else "") and not bonus:
         ask_bonus_melee(run, attacker, leader)

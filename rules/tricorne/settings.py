@@ -16,6 +16,7 @@ from typing import Any
 from rules.core.dice import BATTLE_DIE_FACES, SYMBOL_ALIASES, Symbol
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
+from rules.core.notation import counted
 
 DEFAULT_DIE = "inf inf cav art saber flag"
 
@@ -121,7 +122,8 @@ def settings_from(values: Mapping[str, Any] | None, where: str = "settings") -> 
         read["die"] = read_die(read["die"], f"{where}: die")
     dice, sabers = read.get("leader_dice", 2), read.get("leader_sabers", 2)
     if sabers > dice:
-        raise InvalidInput(f"{where}: a leader check of {dice} dice cannot need {sabers} "
-                           "sabers.", hint="Set `leader_sabers` to at most `leader_dice` "
-                                           "(set `leader_sabers` first to lower both).")
+        raise InvalidInput(f"{where}: a leader check of {counted(dice, 'die', 'dice')} "
+                           f"cannot need {counted(sabers, 'saber')}.",
+                           hint="Set `leader_sabers` to at most `leader_dice` (set "
+                                "`leader_sabers` first to lower both).")
     return Settings(**read)

@@ -237,3 +237,13 @@ def test_a_lone_leader_without_a_saber_against_it_retreats_and_the_attacker_may_
     assert (LEADER_RETREATS, "Wolfe", None) in effects(result)
     assert ("moved", "Attacker", 1) in effects(result)
     assert asked(regular("Attacker"), LONE, "inf flag cav") == ("take_ground", 3)
+
+
+def test_a_lone_leader_retreats_toward_his_side():
+    result = melee(regular("Attacker"), LONE, "inf flag cav", "stay")
+    assert "Wolfe retreats toward his side" in [e.describe() for e in result.effects]
+
+
+def test_one_hit_beyond_the_blocks_has_no_effect():
+    result = melee(regular("Attacker"), regular("Target", blocks=1), "inf inf cav", "stay")
+    assert "1 hit beyond its blocks has no effect" in result.steps[1].rolls[0].notes
