@@ -17,7 +17,7 @@ from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
-from rules.core.notation import counted, possessive
+from rules.core.notation import counted, echo, possessive
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
 from rules.tricorne.checks import (
     can_take_ground,
@@ -670,7 +670,11 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
     try:
         target = run.now(known.get(name_key(text)) or typed.read(text))
     except InvalidInput as error:
-        raise NotAnAnswer(error.message, hint=error.hint) from None
+        # Said against the question it was read for: an answer meant for an earlier one
+        # ("Take ground") is not taken for a unit's name without a word of why.
+        raise NotAnAnswer(f"The question is “Will {attacker.name} make a bonus melee?”, and "
+                          f"`{echo(text)}` is no target it may attack. {error.message}",
+                          hint=error.hint) from None
     again = "Name the unit its bonus melee attacks, or answer `none`."
     if name_key(target.name) == name_key(attacker.name):
         raise NotAnAnswer("A unit cannot melee itself.", hint=again)

@@ -260,6 +260,11 @@ async def test_a_quick_lookups_bonus_melee_target_is_named_in_the_answer(discord
         "as in `bonus` (for example `Royal Scots: regular blocks=3`).")
     typo = await reply(discord_session, '/answer choice:"Grenadiers: grenadeer blocks=2"')
     assert typo.ephemeral and "Did you mean `grenadier`?" in typo.content
+    # The answer to the question before, typed late: said against the one now waiting.
+    late = await reply(discord_session, '/answer choice:"Take ground"')
+    assert late.ephemeral and late.content.startswith(
+        "⚠️ The question is “Will Dragoons make a bonus melee?”, and `Take ground` is no "
+        "target it may attack."), late.content
     result = await reply(discord_session, '/answer choice:"Grenadiers: grenadier blocks=2"')
     assert not result.ephemeral, result.content
     text = await full_text(discord_session, result)
