@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -34,7 +35,7 @@ from bot.buttons import press
 from bot.cogs.lookups import asking_again, replied
 from bot.render.battle import turn_line
 from bot.render.resolution import escape
-from bot.render.words import answered_label, result_label, shared_effects
+from bot.render.words import answered_label, answers_lead, result_label, shared_effects
 from bot.replies import MENU_SIZE, override_view, played_reply
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
@@ -63,6 +64,15 @@ def typed_result(listing: Enumeration, typed: str) -> str:
     given on its way (a chart's ``DR1``), a run of its words, or words anywhere in it
     (``shaken``); as its key. Anything else as it was (a key picked from the list, the
     rules' own label). Typing that fits several is refused, naming the first of them."""
+    # As the menu leads a result with its answers (`DS: 1/45e Ligne surrenders`): the
+    # results of those answers, read for the rest.
+    lead, sep, rest = typed.partition(": ")
+    if sep and rest.strip() and answers_lead(lead.split(" · ")):
+        codes = {code.strip().casefold() for code in lead.split("·")}
+        narrowed = tuple(o for o in listing.outcomes
+                         if codes <= {a.casefold() for a in o.answers or ()})
+        if narrowed:
+            return typed_result(replace(listing, outcomes=narrowed), rest)
     wanted = " ".join(typed.split()).casefold()
     labels = {o.key: result_label(o.label, listing.units) for o in listing.outcomes}
     exact = next((key for key, label in labels.items() if label.casefold() == wanted), None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 
 from rules.core.headlines import SEPARATOR, joined_by_subject
@@ -28,19 +29,42 @@ def answered_label(label: str, answers: Sequence[str] | None, units: Sequence[st
     """A result as the GM's menu shows it, led by the answers on its way (a chart's ``DS``),
     which a GM reading the chart looks for: its label and what the label cut off.
     ``shared``: effects every result of the menu has, which its message says once."""
+    lead = answers_lead(answers)
+    left = Counter(shared)
+    own = []
+    for part in label.split(SEPARATOR):
+        if left[part]:  # said once in the menu's message: each copy it counted there
+            left[part] -= 1
+        else:
+            own.append(part)
+    said = SEPARATOR.join(own) or "only what every result does"
+    return lead + result_label(said, units, limit - len(lead)), result_rest(said, units, limit)
+
+
+LEAD_ROOM = 12  # a chart's code or two ("no · DR1: "): a longer path of answers is not one
+
+
+def answers_lead(answers: Sequence[str] | None) -> str:
+    """``DS: ``: the answers on a result's way, where they are as short as a chart's codes;
+    a longer path (a unit's name, several choices) is one of many to the same result."""
     lead = f"{' · '.join(answers)}: " if answers else ""
-    own = SEPARATOR.join(p for p in label.split(SEPARATOR) if p not in shared) or \
-        "only what every result does"
-    return (lead + result_label(own, units, limit - len(lead)),
-            result_rest(own, units, limit - len(lead)))
+    return lead if len(lead) <= LEAD_ROOM else ""
 
 
 def shared_effects(labels: Sequence[str]) -> list[str]:
-    """The effects every one of several results has, in the first one's order."""
+    """The effects every one of several results has, as many times as each has them, in
+    the first one's order."""
     if len(labels) < 2:
         return []
-    sets = [set(label.split(SEPARATOR)) for label in labels[1:]]
-    return [p for p in labels[0].split(SEPARATOR) if all(p in s for s in sets)]
+    common = Counter(labels[0].split(SEPARATOR))
+    for label in labels[1:]:
+        common &= Counter(label.split(SEPARATOR))
+    shared = []
+    for part in labels[0].split(SEPARATOR):
+        if common[part]:
+            common[part] -= 1
+            shared.append(part)
+    return shared
 
 
 def result_rest(label: str, units: Sequence[str], limit: int = 100) -> str | None:

@@ -53,7 +53,7 @@ from rules.core.dice import (
     RollKind,
     branch_outcomes,
 )
-from rules.core.effects import loss_measure, plural
+from rules.core.effects import effect_words, loss_measure, plural
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.prepared import (
     PROBES,
@@ -333,7 +333,7 @@ class _Reader:
                     losses[(effect.unit, measure)] = losses.get((effect.unit, measure), 0) + amount
             shape: Any = shape_of(resolution) or resolution.headline
             found = _Reading((shape, label_of(resolution), resolution.headline),
-                             resolution.severity, tuple(losses.items()), resolution.effects)
+                             resolution.severity, tuple(losses.items()), worded(resolution))
             self._seen[key] = found
         return found
 
@@ -362,7 +362,13 @@ def shape_of(resolution: Resolution) -> _Shape:
     blocks``)."""
     # "1 block" and "2 blocks" are one shape: a measure counts in its plural.
     return tuple((e.unit, str(e.kind), e.value, plural(e.measure) if e.measure else e.measure,
-                  e.direction, e.detail) for e in resolution.effects)
+                  e.direction, e.detail) for e in worded(resolution))
+
+
+def worded(resolution: Resolution) -> tuple[Effect, ...]:
+    """Its effects a player is told of: a rule set's bookkeeping (a unit that has tested
+    this phase) has no words, and a result of nothing else is named by its headline."""
+    return tuple(e for e in resolution.effects if effect_words(e))
 
 
 def _named(effects: tuple[Effect, ...], ranges: list[tuple[int, int] | None]) -> str:

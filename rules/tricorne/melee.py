@@ -587,8 +587,8 @@ def ask_take_ground(run: Run, attacker: Unit, vacated: Unit, prefix: str) -> boo
     terrain = Terrain.OPEN if vacated.alone else vacated.terrain
     if vacated.alone and attacker.terrain is not Terrain.OPEN:
         run.out.note(f"{possessive(vacated.name)} hex has no terrain on record: "
-                     f"{attacker.name} is taken to stand in the open there (a GM sets its "
-                     "terrain with `/gm set`).")
+                     f"{attacker.name} is taken to stand in the open there (in a battle, "
+                     "`/unit edit` sets its terrain).")
     shown = f" ({terrain.value})" if terrain not in (None, Terrain.OPEN) else ""
     # Into the vacated hex, as taking ground always is: the reply names its terrain alone.
     run.out.effect(EffectKind.MOVED, attacker.name, 1, value=TAKES_GROUND, measure="hex",

@@ -110,6 +110,10 @@ async def test_a_gm_reading_the_chart_finds_each_result_by_its_code(battle_sessi
         ["gm", "override"], {"result": "DS:"}, "result", channel_id=100, user_id=GM_USER,
         guild_id=10)
     assert choices and all(c["name"].startswith("DS: ") for c in choices), choices
+    # Typed as the menu shows it, the code and all.
+    typed = await reply(battle_session, '/gm override result:"AS: Greys surrenders"', **gm)
+    assert not typed.ephemeral, typed.content
+    assert typed.embeds[0]["title"] == "💥 AS: the cavalry surrenders", typed.embeds[0]
 
 
 def test_a_menus_results_are_told_by_what_is_their_own():
@@ -125,3 +129,13 @@ def test_a_menus_results_are_told_by_what_is_their_own():
         "Murray is killed", "Murray escapes alone", "only what every result does"]
     assert answered_label(labels[0], ("DS",), units, shared=shared)[0] == "DS: Murray is killed"
     assert shared_effects(labels[:1]) == []
+    # An effect said twice is shared as many times as every result has it.
+    twice = ["S; T; T", "S; T"]
+    assert shared_effects(twice) == ["S", "T"]
+    assert [answered_label(label, None, (), shared=["S", "T"])[0] for label in twice] == [
+        "T", "only what every result does"]
+    # A long path of answers (a unit's name, several choices) leads no label: the grey line
+    # keeps its whole room for what tells results apart.
+    long = "A loses 1 block; " * 12 + "B wins"
+    label, rest = answered_label(long, ("advance", "Grenadiers", "ignore"), ["A", "B"])
+    assert not label.startswith("advance") and rest is not None and rest.endswith("B wins")

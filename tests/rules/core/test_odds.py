@@ -672,3 +672,16 @@ def test_a_procedure_that_never_takes_its_answers_ends_its_walk_refused():
     odds = exact_odds(stubborn)
     assert [[o.label for o in branch.outcomes] for branch in odds.branches] == [
         ["The procedure asks its questions without taking the answers given to them."]] * 2
+
+
+def test_a_result_of_bookkeeping_alone_is_named_by_its_headline():
+    # Le Baton keeps that a unit has tested this phase: no words, so no name of its own.
+    from rules.core.odds import worded
+    from rules.core.records import Effect, Resolution, Severity
+    from rules.le_baton.effects import EffectKind
+
+    kept = Effect(EffectKind.TESTED, "52nd", 2, ruleset="le-baton")
+    halts = Effect(EffectKind.HALTED, "52nd", ruleset="le-baton")
+    result = Resolution("le-baton", "morale", "52nd halts", Severity.MINOR, (),
+                        effects=(kept, halts))
+    assert worded(result) == (halts,)
