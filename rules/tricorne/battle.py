@@ -146,9 +146,6 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             # "Taking ground is counted as movement" (reference §5), into the vacated hex,
             # whose terrain (when known) the effect carries.
             return _on_terrain(unit.with_attr("moved", True), effect.detail)
-        case EffectKind.MOVED if effect.detail:
-            # Back off its hex: onto the terrain the effect carries (open, not on record).
-            return _on_terrain(unit, effect.detail)
         case _ if effect.kind == ELIMINATED:
             return replace(unit, strength=0, status=GONE, gone_reason="eliminated")
         case _ if effect.kind == ROUTED_OFF:

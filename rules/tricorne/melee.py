@@ -455,18 +455,6 @@ def hill_protection(attacker: Unit, defender: Unit) -> str | None:
     return None
 
 
-def left_terrain(run: Run, unit: Unit) -> str:
-    """A unit that moves back leaves its hex's terrain for one not on record: taken as open
-    ground, and said so (kept, a hill's flag would still protect it). The effect's detail:
-    ``open``, or nothing when it stood in the open already."""
-    if unit.terrain is Terrain.OPEN:
-        return ""
-    run.out.note(f"{unit.name} has left its {unit.terrain.value} hex for one not on record: "
-                 "it is taken to stand in the open (in a battle, `/unit edit` sets its "
-                 "terrain).")
-    return Terrain.OPEN.value
-
-
 def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool, bool]:
     """Step 6: back per flag; a block lost per hex it cannot complete. Returns (left its
     hex, eliminated)."""
@@ -477,8 +465,7 @@ def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool,
              f"{counted(hexes, 'hex', 'hexes')}."]
     if room:
         run.out.effect(EffectKind.MOVED, defender.name, room, value="retreats",
-                       measure="hex" if room == 1 else "hexes",
-                       detail=left_terrain(run, defender))
+                       measure="hex" if room == 1 else "hexes")
         run.phrases.append(f"{defender.name} retreats {counted(room, 'hex', 'hexes')}")
         run.hurt(Severity.MAJOR)
     if lost:

@@ -197,22 +197,3 @@ def test_a_rally_check_on_settings_of_the_table_names_no_default():
 def test_a_cavalry_target_that_stands_retreats_two_hexes_per_flag():
     result = melee(ATTACKER, cavalry("Target", blocks=2), "flag art art  cav cav", "stand; stay")
     assert ("moved", "Target", 2) in effects(result)
-
-
-def test_a_unit_that_retreats_off_its_hill_is_taken_to_stand_in_the_open():
-    # The hex it retreats to has no terrain on record; kept "in hill", the hill's flag would
-    # still protect it in the next melee.
-    from rules.core.roster import Roster, RosterUnit
-    from rules.tricorne.battle import apply_effects
-
-    result = melee(regular("Attacker"), regular("Foot", terrain="hill"),
-                   "flag flag inf  inf inf inf", "stay")
-    [moved] = [e for e in result.effects if e.unit == "Foot" and e.value == "retreats"]
-    assert moved.detail == "open"
-    assert "Foot has left its hill hex for one not on record" in result.notes[0]
-    stood = Roster(units=(RosterUnit("Foot", "B", {"type": "regular", "terrain": "hill"}, 4),))
-    after, _ = apply_effects([moved], stood)
-    assert after.units[0].attr("terrain") is None
-    # In the open already: nothing to say.
-    plain = melee(regular("Attacker"), regular("Foot"), "flag inf inf  inf inf", "stay")
-    assert not [n for n in plain.notes if "not on record" in n]
