@@ -38,7 +38,8 @@ def answered_label(label: str, answers: Sequence[str] | None, units: Sequence[st
         else:
             own.append(part)
     said = SEPARATOR.join(own) or "only what every result does"
-    return lead + result_label(said, units, limit - len(lead)), result_rest(said, units, limit)
+    return (lead + result_label(said, units, limit - len(lead)),
+            result_rest(said, units, limit, cut=limit - len(lead)))
 
 
 LEAD_ROOM = 12  # a chart's code or two ("no · DR1: "): a longer path of answers is not one
@@ -67,13 +68,16 @@ def shared_effects(labels: Sequence[str]) -> list[str]:
     return shared
 
 
-def result_rest(label: str, units: Sequence[str], limit: int = 100) -> str | None:
+def result_rest(label: str, units: Sequence[str], limit: int = 100,
+                cut: int | None = None) -> str | None:
     """What ``result_label`` cut off the end of a long result (within ``limit``), so that
-    two results alike in their first words can be told apart; None when nothing was cut."""
+    two results alike in their first words can be told apart; None when nothing was cut.
+    ``cut``: where the label was cut, when shorter than ``limit`` (a label led by a code)."""
     text = _joined(label, units)
-    if len(text) <= limit:
+    cut = limit if cut is None else cut
+    if len(text) <= cut:
         return None
-    rest = text[len(_cut(text, limit)):].lstrip(" ,;")
+    rest = text[len(_cut(text, cut)):].lstrip(" ,;")
     return "…" + (rest if len(rest) < limit else _cut(rest, limit - 1) + "…")
 
 

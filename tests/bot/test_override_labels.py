@@ -4,6 +4,8 @@ characters."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.render.words import result_label
 
 from .conftest import GM_USER, reply
@@ -139,3 +141,16 @@ def test_a_menus_results_are_told_by_what_is_their_own():
     long = "A loses 1 block; " * 12 + "B wins"
     label, rest = answered_label(long, ("advance", "Grenadiers", "ignore"), ["A", "B"])
     assert not label.startswith("advance") and rest is not None and rest.endswith("B wins")
+
+
+@pytest.mark.parametrize("end", ["Cx wins", "Cx"])
+def test_a_label_led_by_a_code_and_its_grey_line_keep_every_word(end):
+    from bot.render.words import answered_label
+
+    label = ("A loses 1 block; A retreats 2 hexes; B loses 2 blocks; B retreats 1 hex; "
+             f"B routs off the field; {end}")
+    shown, rest = answered_label(label, ("DS",), ["A", "B"])
+    assert len(shown) <= 100 and rest is not None and len(rest) <= 100
+    words = f"{shown.removeprefix('DS: ').rstrip('…')} {rest.lstrip('…')}".split()
+    assert [w.strip(",;") for w in words if w not in ("and",)][-3:] == \
+        label.replace(";", "").split()[-3:]
