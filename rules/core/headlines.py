@@ -70,9 +70,9 @@ def _said(phrases: Sequence[str], kept: set[int], subjects: Collection[str]) -> 
     return text.replace(f"{CUT}{SEPARATOR}", f"{CUT} ").replace(f"{SEPARATOR}{CUT}", f" {CUT}")
 
 
-def listed(names: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def listed(names: Sequence[str], last: str = "and") -> str:
+    """``A``, ``A and B``, ``A, B and C`` (``last``: the word before the last, ``or``)."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
 def together(entries: Iterable[tuple[str, Sequence[str], bool]]

@@ -6,13 +6,14 @@ figures=12``); in a battle they are roster names, followed by the fight's situat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.core.defaults import asking
 from rules.core.dice import DiceSource
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.fields import Field, FieldSet
+from rules.core.headlines import listed
 from rules.core.notation import (
     MAX_NAME_LENGTH,
     echo,
@@ -205,18 +206,13 @@ def _check_phase_options(o: Mapping[str, Any], phase: int) -> None:
     for key, phases in PHASE_OPTIONS.items():
         if o.get(key) not in (None, False) and phase not in phases:
             # Phase 13's test is the recall, a command of its own.
-            tested = _listed([p for p in phases if p != RECALL_PHASE])
+            every = [str(p) for p in phases]
+            tested = listed([p for p in every if p != str(RECALL_PHASE)], "or")
             recall = ", or roll its recall (`/recall le-baton`)" if RECALL_PHASE in phases \
                 else ""
-            raise InvalidInput(f"`{key}` counts in phases {_listed(phases)}, not in phase "
+            raise InvalidInput(f"`{key}` counts in phases {listed(every, 'or')}, not in phase "
                                f"{phase}.",
                                hint=f"Drop `{key}`, or test the unit in phase {tested}{recall}.")
-
-
-def _listed(phases: Sequence[int]) -> str:
-    """``4 or 9``, ``7, 12 or 13``."""
-    *first, last = map(str, phases)
-    return f"{', '.join(first)} or {last}" if first else last
 
 
 def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:
