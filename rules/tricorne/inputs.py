@@ -76,7 +76,6 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
     full = values.get("full", DEFAULT_FULL)
     blocks = values.get("blocks", full)
     check_blocks(name, blocks, full, where)
-    check_retire_onto(name, values, where)
     unit = Unit(
         name=name,
         kind=values["type"],
@@ -92,13 +91,13 @@ def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
         retire_onto=values.get("retire_onto"),
         other_hill=values.get("other_hill", False),
     )
-    if unit.retire_onto and unit.arm is not Arm.CAVALRY:
-        # "All Cavalry units that are being attacked ... may retire and rally": elsewhere the
-        # word would be taken and do nothing.
-        who = name if where == name else f"{where}: {name}"
-        raise InvalidInput(f"{who} is not cavalry: only cavalry retires and rallies, so "
-                           "`retire_onto=` does not apply.", hint="Leave out `retire_onto=`.")
+    check_retire_onto(unit, where)
     return unit
+
+
+def _named(name: str, where: str) -> str:
+    """Where a refusal is: a roster unit checked under its own name is said once."""
+    return name if where == name else f"{where}: {name}"
 
 
 def check_blocks(name: str, blocks: int, full: int, where: str) -> None:
@@ -106,18 +105,25 @@ def check_blocks(name: str, blocks: int, full: int, where: str) -> None:
     and roll the full-strength die (step 3) for blocks it never had."""
     if blocks > full:
         # A roster unit is checked under its own name: said once.
-        who = name if where == name else f"{where}: {name}"
+        who = _named(name, where)
         raise InvalidInput(f"{who} has {blocks} blocks but {full} at full strength.",
                            hint=f"Give 0 to {full} blocks, or `full={blocks}`.")
 
 
-def check_retire_onto(name: str, values: Mapping[str, Any], where: str) -> None:
+def check_retire_onto(unit: Unit, where: str) -> None:
     """"A unit without an attached leader may retire onto a hex that contains a lone
-    friendly leader": one with a leader of its own retires its two hexes."""
-    if values.get("leader") and values.get("retire_onto"):
-        who = name if where == name else f"{where}: {name}"
-        raise InvalidInput(f"{who} has {values['leader']} with it: only a unit without a "
+    friendly leader": one with a leader of its own retires its two hexes. "All Cavalry
+    units that are being attacked ... may retire and rally": elsewhere the word would be
+    taken and do nothing."""
+    if not unit.retire_onto:
+        return
+    who = _named(unit.name, where)
+    if unit.leader:
+        raise InvalidInput(f"{who} has {unit.leader} with it: only a unit without a "
                            "leader retires onto a lone one.", hint="Leave out `retire_onto=`.")
+    if unit.arm is not Arm.CAVALRY:
+        raise InvalidInput(f"{who} is not cavalry: only cavalry retires and rallies, so "
+                           "`retire_onto=` does not apply.", hint="Leave out `retire_onto=`.")
 
 
 # A quick lookup's unit, written (`Black Watch: highland blocks=3`) or a JSON object.
