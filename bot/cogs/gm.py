@@ -35,7 +35,13 @@ from bot.buttons import press
 from bot.cogs.lookups import asking_again, replied
 from bot.render.battle import turn_line
 from bot.render.resolution import escape
-from bot.render.words import answered_label, answers_lead, result_label, shared_effects
+from bot.render.words import (
+    answered_label,
+    answers_lead,
+    own_effects,
+    result_label,
+    shared_effects,
+)
 from bot.replies import MENU_SIZE, override_view, played_reply
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
@@ -106,15 +112,14 @@ def typed_result(listing: Enumeration, typed: str) -> str:
 def _told_apart(keys: list[str], labels: Mapping[str, str]) -> str:
     """What tells the results apart: where they share some of their effects, each one's
     others (": alike but for “Greys loses 1 increment” · nothing more."); else each whole."""
-    effects = {key: labels[key].split("; ") for key in keys}
-    shared = set.intersection(*(set(said) for said in effects.values()))
+    shared = shared_effects([labels[key] for key in keys])
     shown = keys[:3]
     more = "…" if len(keys) > 3 else ""
     if not shared:
         return ": " + "; ".join(f"“{labels[key]}”" for key in shown) + f"{more}."
-    own = ["“" + "; ".join(e for e in effects[key] if e not in shared) + "”"
-           if set(effects[key]) - shared else "nothing more" for key in shown]
-    return ", alike but for: " + " · ".join(own) + f"{more}."
+    own = [own_effects(labels[key], shared) for key in shown]
+    return ", alike but for: " + " · ".join(
+        f"“{SEPARATOR.join(parts)}”" if parts else "nothing more" for parts in own) + f"{more}."
 
 
 def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:

@@ -30,14 +30,7 @@ def answered_label(label: str, answers: Sequence[str] | None, units: Sequence[st
     which a GM reading the chart looks for: its label and what the label cut off.
     ``shared``: effects every result of the menu has, which its message says once."""
     lead = answers_lead(answers)
-    left = Counter(shared)
-    own = []
-    for part in label.split(SEPARATOR):
-        if left[part]:  # said once in the menu's message: each copy it counted there
-            left[part] -= 1
-        else:
-            own.append(part)
-    said = SEPARATOR.join(own) or "only what every result does"
+    said = SEPARATOR.join(own_effects(label, shared)) or "only what every result does"
     return (lead + result_label(said, units, limit - len(lead)),
             result_rest(said, units, limit, cut=limit - len(lead)))
 
@@ -50,6 +43,18 @@ def answers_lead(answers: Sequence[str] | None) -> str:
     a longer path (a unit's name, several choices) is one of many to the same result."""
     lead = f"{' · '.join(answers)}: " if answers else ""
     return lead if len(lead) <= LEAD_ROOM else ""
+
+
+def own_effects(label: str, shared: Collection[str]) -> list[str]:
+    """A result's effects but those ``shared`` (``shared_effects``), each copy counted."""
+    left = Counter(shared)
+    own = []
+    for part in label.split(SEPARATOR):
+        if left[part]:
+            left[part] -= 1
+        else:
+            own.append(part)
+    return own
 
 
 def shared_effects(labels: Sequence[str]) -> list[str]:
