@@ -151,6 +151,12 @@ def step_field(step: Step) -> FieldSpec:
     return FieldSpec(escape(name), "\n".join(lines))
 
 
+def said_of(effect: Effect) -> str:
+    """What an effect says of its unit, after the unit's name ("routs"; nothing for a rule
+    set's bookkeeping)."""
+    return effect.describe().removeprefix(effect.unit).strip()
+
+
 def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -> list[str]:
     """One line per unit or general: everything that falls on it, in the order given.
 
@@ -162,11 +168,9 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     heads = [line.casefold() for line in said or ()]
     units = [effect.unit for effect in resolution.effects]
     for effect in (summed(resolution.effects) if said is not None else resolution.effects):
-        text = effect.describe()
-        if text.startswith(effect.unit):
-            # "Montcalm: units of his command … are shaken" keeps its colon when it comes
-            # first on the line; after another effect it reads on ("is killed, units …").
-            text = text[len(effect.unit):].strip()
+        # "Montcalm: units of his command … are shaken" keeps its colon when it comes first
+        # on the line; after another effect it reads on ("is killed, units …").
+        text = said_of(effect)
         by_unit.setdefault(effect.unit, [])
         if not text:  # bookkeeping a rule set keeps, which the result itself says
             continue
@@ -310,7 +314,7 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
     said = [resolution.headline, *(battle_changes or ())] if once else None
     lines = effect_lines(resolution, said=said)
     # A rule set's bookkeeping (a unit that has tested this phase) is no effect to say.
-    worded = any(e.describe().removeprefix(e.unit).strip() for e in resolution.effects)
+    worded = any(said_of(e) for e in resolution.effects)
     if not worded:
         lines = ["No effect on any unit."]
     if battle_changes is not None:
