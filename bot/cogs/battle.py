@@ -46,10 +46,10 @@ from bot.render.battle import (
 )
 from bot.render.resolution import escape
 from bot.render.text import escape_prose
-from bot.render.words import counted
 from bot.replies import end_view
 from bot.respond import Reply, answer
 from bot.threads import open_battle_thread
+from rules.core.notation import counted
 from rules.registry import RULESETS
 
 BATTLE_RULESETS = [

@@ -18,9 +18,9 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, step_field, to_discord
 from bot.render.text import escape_prose
 from bot.render.trace import resolution_of
-from bot.render.words import counted
 from rules.core.engagements import Engagement
 from rules.core.names import name_key
+from rules.core.notation import counted
 from rules.core.registry import BattleRules, UnitWords
 from rules.core.roster import Roster, strength_count
 from rules.registry import RULESETS

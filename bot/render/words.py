@@ -6,9 +6,6 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 
 from rules.core.headlines import SEPARATOR, joined_by_subject
-from rules.core.notation import counted
-
-__all__ = ["counted", "result_label"]
 
 
 def result_label(label: str, units: Sequence[str], limit: int = 100) -> str:
