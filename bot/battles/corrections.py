@@ -96,10 +96,10 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     row = tx.unit_row(unit, allow_gone=True)
     before = roster_unit(row)
     tx.touch(row)
-    field = field.strip().lower().replace("-", "_")
+    field = said = field.strip().lower().replace("-", "_")
     if field == strength_word(tx.rules.strength_label):  # `figures`, as `/unit add` takes it
         field = "strength"
-    _set_unit_field(tx, row, field, value)
+    _set_unit_field(tx, row, field, value, said)
     if field in ("side", "commander"):
         check_unit_command(tx, row)
     back = field == "status" and row.status != GONE  # restored by hand
@@ -108,16 +108,17 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     check_unit_side(tx, row)
     changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
     if not changes:
-        raise BattleError(f"{possessive(row.name)} {field} is already {value}.")
+        raise BattleError(f"{possessive(row.name)} {said} is already {value}.")
     event = tx.record("gm_set", "GM set: " + "; ".join(changes))
     can_return = row.status == GONE and not before.strength and bool(row.strength)
     return changes, event.seq, row.name if can_return else None
 
 
-def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str) -> None:
+def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str, said: str) -> None:
+    """Set ``field`` from ``value``; a refusal names the field as typed (``said``)."""
     if field == "strength":
         try:
-            row.strength = parse_int(value, "strength", STRENGTH_RANGE)
+            row.strength = parse_int(value, said, STRENGTH_RANGE)
         except InvalidInput:
             # Above the bot's bound: the rule set's own, where it has one, says how far it
             # goes (La Bataille's 40 increments); else the bot's refusal stands.

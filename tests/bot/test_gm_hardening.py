@@ -253,3 +253,11 @@ async def test_a_gm_sets_strength_by_the_rule_sets_own_word(discord_session):
     await setup_battle(discord_session)
     message = await gm(discord_session, "/gm set unit:Rangers field:SP value:2")
     assert message.content.startswith("🛠️ Rangers loses 1 SP (now 2)"), message.content
+
+
+@pytest.mark.parametrize("value", ["nan", "-3", "2.5"])
+async def test_a_refused_strength_is_named_by_the_word_the_gm_typed(discord_session, value):
+    await setup_battle(discord_session)
+    refused = await gm(discord_session, f"/gm set unit:Rangers field:SP value:{value}")
+    assert refused.ephemeral and refused.content.startswith("⚠️ `sp` "), refused.content
+    assert "strength" not in refused.content, refused.content
