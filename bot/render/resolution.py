@@ -344,7 +344,7 @@ def _headline_says(resolution: Resolution, change: str) -> bool:
             if change.casefold() in headline:
                 return True
             state = _ONE_STATE.fullmatch(change[len(unit):])
-            if state and re.search(rf"\b{re.escape(state[1].casefold())}\b", headline):
+            if state and re.search(_verb_of(state[1].casefold()), headline):
                 return True
     return False
 
@@ -381,7 +381,17 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     return f"{unit}: now {count} {singular(measure) if count == 1 else measure}"
 
 
-_ONE_STATE = re.compile(r" is now (?:in )?([\w-]+)")  # a new state, and no other change
+# A new state, and no other change: "is now in line", "is halted".
+_ONE_STATE = re.compile(r" is (?:now )?(?:in )?([\w-]+)")
+
+
+def _verb_of(state: str) -> str:
+    """A pattern for a state's word in a headline, where its verb may end otherwise
+    ("halted": "halts"; "routing": "routs"); a word with no such ending, whole."""
+    for ending in ("ing", "ed", "s"):
+        if state.endswith(ending) and len(state) - len(ending) >= 4:
+            return rf"\b{re.escape(state[:-len(ending)])}"
+    return rf"\b{re.escape(state)}\b"
 
 
 # The step that says an answer given ahead did not fit its question (``rules.core.records``):

@@ -302,3 +302,12 @@ def test_bookkeeping_has_no_words_in_a_request_s_answer():
     from rules.le_baton.effects import EffectKind
 
     assert Effect(EffectKind.TESTED, "52nd", 2, ruleset="le-baton").describe() == ""
+
+
+async def test_a_halt_the_headline_says_is_not_said_again_on_the_roster(discord_session):
+    await setup(discord_session)
+    message = await reply(discord_session, '/morale le-baton unit:"28e Ligne" phase:2 dice:6')
+    text = text_of(message)
+    assert message.embeds[0]["title"] == "↔️ 28e Ligne fails by 1: halts"
+    assert "halted" not in text, text
+    assert (await roster(discord_session))["28e Ligne"].attributes["halted"] is True
