@@ -152,13 +152,17 @@ def check_assault(assault: Assault) -> None:
                                 "joining it are not), or drop `firefight:true` for a fresh "
                                 "assault.")
     if assault.old_guard:
-        if len(assault.attackers) != 1:
-            raise InvalidInput("An Old Guard Charge is one charging stack.",
-                               hint="Charge with one stack, or use an assault.")
-        if assault.firefight and assault.attackers[0].locked:
+        # The Old Guard is the one stack new to the fight: "they may enter a Firefight as
+        # new units and declare an Old Guard Charge", beside the stacks locked in it.
+        charging = [s for s in assault.attackers if not s.locked]
+        if assault.firefight and not charging:
             raise NotAllowed("Old Guard units involved in a Firefight may not conduct an Old "
                              "Guard Charge.",
                              hint="Only Old Guard entering the firefight as new units may.")
+        if len(charging) != 1:
+            raise InvalidInput("An Old Guard Charge is one charging stack.",
+                               hint="Charge with one stack (the stacks locked in a firefight "
+                                    "it joins attack beside it), or use an assault.")
     if not assault.cavalry:  # a charge checks its own (rules.labataille.charge)
         check_assault_needs(assault.attackers, assault.defenders)
 
@@ -725,10 +729,11 @@ def impetus(run: Run, hexes: int, surrendered: bool) -> None:
 
 
 def finished(run: Run, *, advanced: bool) -> None:
-    # Exploitation is the Old Guard's: not the British who turned the tables on it.
-    if run.assault.old_guard and not run.right_shifts and advanced and \
-            run.standing(run.attackers):
-        names = _names(run.standing(run.attackers))
+    # Exploitation is the Old Guard's: not the British who turned the tables on it, nor the
+    # stacks locked in a firefight it joined.
+    guard = [s for s in run.standing(run.attackers) if not s.locked]
+    if run.assault.old_guard and not run.right_shifts and advanced and guard:
+        names = _names(guard)
         run.out.step("10. Old Guard Charge Exploitation", f"{names} may continue moving with "
                      "any remaining MPs unless in a Zone of Influence, and may declare a new "
                      "assault, even if disordered, resolved as a normal mêlée in the Mêlée "

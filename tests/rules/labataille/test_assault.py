@@ -385,6 +385,19 @@ def test_an_old_guard_charge_is_one_stack_and_not_from_a_firefight():
     joining = assault([A], [stack("D", locked=True)], "45 45 1 41", "chart_result=DR1",
                       old_guard=True, firefight=True)
     assert titles(joining)[-1] == "10. Old Guard Charge Exploitation"
+    with pytest.raises(InvalidInput, match="one charging stack"):
+        assault([A, stack("B")], [stack("D", locked=True)], "", old_guard=True,
+                firefight=True)
+
+
+def test_old_guard_joins_a_firefight_beside_the_stacks_locked_in_it_and_alone_exploits():
+    # "they may enter a Firefight as new units and declare an Old Guard Charge"
+    joining = assault([A, stack("B", locked=True)], [stack("D", locked=True)], "45 45 45 1 41",
+                      "chart_result=DR1", old_guard=True, firefight=True)
+    assert titles(joining)[0] == "Firefight: new units"
+    assert titles(joining)[-2:] == ["9. Old Guard Charge Impetus",
+                                    "10. Old Guard Charge Exploitation"]
+    assert joining.headline == "DR1: the defenders rout; A may exploit (move on, assault again)"
 
 
 def test_an_old_guard_charge_ends_in_exploitation_after_advancing():

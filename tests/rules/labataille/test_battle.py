@@ -113,6 +113,23 @@ def test_a_stack_joining_a_firefight_fights_beside_the_stacks_locked_in_it():
         run({"attackers": "2/45e", "defenders": "52nd"}, roster(engaged=True), "")
 
 
+def test_old_guard_joins_a_firefight_as_new_units_and_declares_an_old_guard_charge():
+    # "However, they may enter a Firefight as new units and declare an Old Guard Charge."
+    def charge(attackers: str):
+        source = ScriptedSource.from_text("45 45 45 1 41")
+        result = prepare("charge", {"attackers": attackers, "defenders": "52nd",
+                                    "choices": "chart_result=DR1"}, roster(engaged=True),
+                         {})(source)
+        source.finish()
+        return result
+    result = charge("2/45e; 1/45e")
+    assert result.steps[0].title == "Firefight: new units"
+    assert result.headline == ("DR1: the defenders rout; 2/45e may exploit (move on, assault "
+                               "again)")
+    with pytest.raises(NotAllowed, match="may not conduct an Old Guard Charge"):
+        charge("1/45e")
+
+
 def test_a_locked_unit_named_on_the_wrong_side_is_refused():
     with pytest.raises(InvalidInput, match="52nd defends in its firefight"):
         prepare("assault", {"attackers": "52nd", "defenders": "1/45e"}, roster(engaged=True),
