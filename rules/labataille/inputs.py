@@ -101,6 +101,10 @@ def build_stack(name: str, values: Mapping[str, Any], where: str) -> Stack:
         raise InvalidInput(f"{where}: morale {morale} is not a d66 value.",
                            hint="Each digit is 1 to 6, like 34 or 45.")
     check_nation(str(values.get("nation", "")), where)
+    if values.get("canister") and values.get("unsupplied"):
+        # "Assuming facing and ammunition allow ... canister": the two words contradict.
+        raise InvalidInput(f"{where}: {name} is `unsupplied` (no ammunition), so it fires no "
+                           "`canister`.", hint="Drop one of the two words.")
     leader = values.get("leader")
     if values.get("leader_value") and not leader:
         leader = "its leader"

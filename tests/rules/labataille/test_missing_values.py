@@ -113,3 +113,14 @@ def test_a_quick_lookups_stack_has_at_least_one_increment():
     with pytest.raises(InvalidInput, match="`increments` cannot be 0. It must be at least 1."):
         prepare("assault", {"attackers": "Garde: infantry morale=34 melee=8 inc=0",
                             "defenders": "B: infantry morale=34 melee=8"})
+
+
+def test_unsupplied_artillery_is_refused_canister():
+    # "Assuming facing and ammunition allow ... canister"
+    from rules.labataille.commands import prepare
+
+    with pytest.raises(InvalidInput, match="Battery is `unsupplied` \\(no ammunition\\), so it "
+                                           "fires no `canister`"):
+        prepare("assault", {"attackers": "A: infantry morale=34 melee=8 fire=4 inc=4",
+                            "defenders": "Battery: artillery morale=34 melee=2 fire=4 inc=2 "
+                                         "defence=4 unsupplied covered canister"})
