@@ -377,7 +377,7 @@ def offensive_and_defensive_fire(run: Run) -> None:
         for stack in run.standing(shooters):
             if stack.fire is None:
                 continue
-            target = _target(run, stack, targets)
+            target = fire_target(run, stack, targets)
             canister = stack.canister and stack.arm is Arm.ARTILLERY and shooters is run.defenders
             shots.append(fire(stack, target, stack.name in run.doubled, run.dice,
                               canister=canister, below=run.assault.fire_below))
@@ -408,7 +408,8 @@ def fire_modifiers(inflicted: dict[str, int]) -> list[Modifier]:
             for side, (reason, sign, step) in FIRE_REASONS.items() if inflicted.get(side)]
 
 
-def _target(run: Run, stack: Stack, targets: list[str]) -> Stack:
+def fire_target(run: Run, stack: Stack, targets: list[str]) -> Stack:
+    """The stack a shot goes at: the one named in ``at`` if it still stands, else the first."""
     standing = run.standing(targets)
     if stack.at:
         named = [t for t in standing if name_key(t.name) == name_key(stack.at)]

@@ -22,6 +22,7 @@ from rules.labataille.assault import (
     advance,
     check_assault,
     defenders_checked,
+    fire_target,
     lose,
     melee_resolution,
     odds,
@@ -305,7 +306,7 @@ def defensive_fire(run: Run) -> None:
     for stack in run.standing(run.defenders):
         if stack.fire is None:
             continue
-        target = run.standing(run.attackers)[0]
+        target = fire_target(run, stack, run.attackers)
         canister = stack.canister and stack.arm is Arm.ARTILLERY
         shots.append(fire(stack, target, stack.name in run.doubled, run.dice,
                           canister=canister, canister_source=CANISTER_SOURCE,

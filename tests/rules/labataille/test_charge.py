@@ -82,6 +82,14 @@ def test_defensive_fire_moves_the_roll_3_per_casualty_and_no_morale_check_follow
     assert "The charging cavalry takes no morale checks from defensive fire." in result.notes
 
 
+def test_defensive_fire_goes_at_the_charger_named_in_at():
+    lancers = replace(HUSSARS, name="Lancers")
+    foot = stack("2nd Foot", fire=6, at="Lancers")
+    result = charge([HUSSARS, lancers], [foot], "45 1 33 44", spent=2, pack=pack())
+    assert step(result, "4. Defensive Fire").outcome == "2nd Foot fires on Lancers: 1 casualty."
+    assert effects(result)[0] == ("damage", "Lancers", 1)
+
+
 def test_all_targets_routed_at_the_roll_to_stand_are_pursued_and_the_cavalry_tires():
     shaken = stack("Militia", state=Order.DISORDERED)
     result = charge([HUSSARS], [shaken], "11", spent=2, pack=pack())
