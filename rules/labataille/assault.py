@@ -384,18 +384,16 @@ def offensive_and_defensive_fire(run: Run) -> None:
     if not shots:
         run.out.step("4. Offensive and Defensive Fire", "No stack has a fire value: no fire.")
         return
-    by_side = {"attackers": 0, "defenders": 0}
     for shot in shots:
-        side = "attackers" if shot.stack.name in run.attackers else "defenders"
-        by_side[side] += shot.casualties
         outcome = (f"{shot.stack.name} fires on {shot.target.name}: "
                    + (f"{counted(shot.casualties, 'casualty', 'casualties')}." if shot.roll
                       else f"{BELOW_SAID[FireBelowChart.NONE]}."))
         run.out.step("4. Offensive and Defensive Fire", outcome,
                      *([shot.roll] if shot.roll else []))
+    by_side = {"attackers": 0, "defenders": 0}
     for shot in shots:
-        if shot.casualties:
-            lose(run, shot.target, shot.casualties)
+        side = "attackers" if shot.stack.name in run.attackers else "defenders"
+        by_side[side] += taken(run, shot.target, shot.casualties)
     run.fire_casualties = by_side
     run.fire_modifier = fire_modifiers(by_side)
     run.out.note("No morale checks for casualties from offensive and defensive fire.")
@@ -418,11 +416,29 @@ def fire_target(run: Run, stack: Stack, targets: list[str]) -> Stack:
     return standing[0]
 
 
-def lose(run: Run, stack: Stack, casualties: int, why: str = "fire") -> None:
-    """Increments lost (to fire, or to a pursuit); a stack with none left is removed."""
+def taken(run: Run, target: Stack, casualties: int) -> int:
+    """The casualties a shot inflicts on its target: as many as it has increments left to
+    lose (a stack another shot destroyed takes none). They are what moves the mêlée roll."""
+    left = run.stacks[target.name].increments or 0
+    lost = lose(run, target, casualties) if casualties else 0
+    if not left and casualties:
+        run.out.step("4. Casualties inflicted", f"{target.name} is destroyed already: none "
+                     f"of {casualties} more count.")
+    elif lost < casualties:
+        run.out.step("4. Casualties inflicted", f"{target.name} had "
+                     f"{counted(left, 'increment', 'increments')} to lose: "
+                     f"{counted(lost, 'casualty', 'casualties')} of {casualties} inflicted.")
+    return lost
+
+
+def lose(run: Run, stack: Stack, casualties: int, why: str = "fire") -> int:
+    """Increments lost (to fire, or to a pursuit), as many as it has; a stack with none left
+    is removed. How many it lost."""
     stack = run.stacks[stack.name]
     assert stack.increments is not None  # rules.labataille.needs asked for them
     lost = min(casualties, stack.increments)
+    if not lost:  # removed already, by another shot
+        return 0
     run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS, detail=why)
     run.stacks[stack.name] = _with(stack, increments=stack.increments - lost)
     run.hurt(Severity.MAJOR)
@@ -430,6 +446,7 @@ def lose(run: Run, stack: Stack, casualties: int, why: str = "fire") -> None:
         run.out.effect(EffectKind.REMOVED, stack.name, detail="no increments left")
         run.gone.add(stack.name)
         run.phrases.append(f"{stack.name} is destroyed by {why}")
+    return lost
 
 
 # --- step 5 ------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from rules.labataille.assault import (
     retreat_before,
     rout,
     shift_roll,
+    taken,
     unsupplied_artillery,
 )
 from rules.labataille.charts import ChartPack, ChartResult
@@ -314,16 +315,12 @@ def defensive_fire(run: Run) -> None:
     if not shots:
         run.out.step("4. Defensive Fire", "No target stack has a fire value: no fire.")
         return
-    casualties = 0
     for shot in shots:
-        casualties += shot.casualties
         run.out.step("4. Defensive Fire", f"{shot.stack.name} fires on {shot.target.name}: "
                      + (f"{counted(shot.casualties, 'casualty', 'casualties')}." if shot.roll
                         else f"{BELOW_SAID[FireBelowChart.NONE]}."),
                      *([shot.roll] if shot.roll else []))
-    for shot in shots:
-        if shot.casualties:
-            lose(run, shot.target, shot.casualties)
+    casualties = sum(taken(run, shot.target, shot.casualties) for shot in shots)
     if casualties:
         run.fire_modifier = [Modifier(-3 * casualties, "defenders' fire",
                                       f"{TEXT}, Cavalry Charge step 4a")]

@@ -131,6 +131,23 @@ def test_a_stack_destroyed_by_fire_leaves_the_hex_to_the_attackers():
     assert effects(result) == [("damage", "D", 1), ("removed", "D", None), ("moved", "A", 1)]
 
 
+def test_casualties_inflicted_are_those_the_target_has_left_to_lose():
+    # "For each casualty inflicted": a stack of 1 increment takes 1 of the chart's 5, and
+    # a second shot at it once destroyed inflicts none.
+    shooters = [stack("A", melee=30, fire=20, defence=6), stack("B", melee=30, fire=20,
+                                                               defence=6)]
+    targets = [stack("D1", increments=1, defence=2), stack("D2", defence=2)]
+    result = assault(shooters, targets, "45 45 45 45 1 66 66 21", pack=pack())
+    assert effects(result)[:2] == [("damage", "D1", 1), ("removed", "D1", None)]
+    assert [e for e in effects(result) if e[1] == "D1"] == effects(result)[:2]
+    assert result.headline.count("D1 is destroyed by fire") == 1
+    roll = step(result, "7. Mêlée resolution").rolls[0]
+    assert [(m.value, m.reason) for m in roll.modifiers] == [(3, "attackers' fire")]
+    assert [s.outcome for s in result.steps if s.title == "4. Casualties inflicted"] == [
+        "D1 had 1 increment to lose: 1 casualty of 5 inflicted.",
+        "D1 is destroyed already: none of 5 more count."]
+
+
 def test_defending_artillery_with_canister_fires_two_columns_right():
     guns = stack("Battery", arm=Arm.ARTILLERY, fire=6, canister=True, melee=4, defence=9)
     result = assault([stack("A", melee=20, defence=9)], [guns], "45 45 1 33 41", pack=pack())
