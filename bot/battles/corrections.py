@@ -230,7 +230,7 @@ def set_general_field(tx: BattleTx, general: str, field: str,
                          else (tx.unit_row(value)).name)
     else:
         row.side = battle_side(tx, value)
-    if field in ("unit", "side"):
+    if field in ("unit", "side", "status"):
         check_general_command(tx, row)
     changes = describe_changes(general_changes(before, roster_general(row)))
     if not changes:

@@ -14,6 +14,7 @@ from bot.battles.validate import (
     check_general_value,
     check_new_name,
     check_new_strength,
+    check_one_general,
     check_same_side,
     check_unit_command,
     check_unit_side,
@@ -150,6 +151,7 @@ def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: in
                          name_key=name_key(general_name), side=general_side,
                          unit_name=with_unit, wounds=wounds, status="active",
                          added_by=added_by, value=value))
+    check_one_general(tx, row)
     event = tx.record("general_add", f"Added general {general_name}")
     return Added(general_name, row.side, event.seq, sides, battle.sides, with_unit=with_unit,
                  value=value)

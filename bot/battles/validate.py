@@ -12,7 +12,7 @@ from bot.battles.store import BattleTx
 from rules.core.errors import InvalidInput
 from rules.core.notation import option_value
 from rules.core.registry import BattleRules
-from rules.core.roster import GONE, name_key, strength_count
+from rules.core.roster import ACTIVE, GONE, name_key, strength_count
 from rules.registry import RULESETS
 
 MAX_SIDE = 32
@@ -138,7 +138,7 @@ def check_unit_side(tx: BattleTx, unit: Any) -> None:
 
 def check_general_command(tx: BattleTx, general: Any) -> None:
     """The general as a command leaves him: the unit he is with, and the units he commands,
-    of his side."""
+    of his side; no other general with his unit."""
     for unit in tx.unit_rows():
         if (general.unit_name and unit.name_key == name_key(general.unit_name)) or (
                 unit.commander and name_key(unit.commander) == general.name_key):
@@ -146,6 +146,22 @@ def check_general_command(tx: BattleTx, general: Any) -> None:
                             hint="Give him a unit of his side, or set his unit to `none` "
                                  "first; a unit he commands takes another commander with "
                                  "`/unit edit`.")
+    check_one_general(tx, general)
+
+
+def check_one_general(tx: BattleTx, general: Any) -> None:
+    """One general with a unit: every rule set's procedures read one (its leader's die, its
+    casualty check), and a second would be left out of them without a word."""
+    if not general.unit_name or general.status != ACTIVE:
+        return
+    other = next((g for g in tx.general_rows()
+                  if g is not general and g.status == ACTIVE and g.unit_name
+                  and name_key(g.unit_name) == name_key(general.unit_name)), None)
+    if other is not None:
+        raise BattleError(f"{general.unit_name} already has {other.name} with it: one general "
+                          "goes with a unit.",
+                          hint=f"Move him off it first: `/gm general general:"
+                               f"{option_value(other.name)} field:unit value:none`.")
 
 
 def check_commander(tx: BattleTx, commander: str | None) -> str | None:
