@@ -138,14 +138,21 @@ class BattleRules:
     general_words: tuple[str, ...] = ()
 
     def refuse_general_words(self, text: str, where: str) -> None:
-        """InvalidInput when a roster unit's words name its general (``general="Wolfe"``)."""
+        """InvalidInput when a roster unit's words name its general (``general="Wolfe"``) or
+        set one of the markers the rules keep (``casualties=5``)."""
         try:
             tokens = split_words(text)
         except ValueError:
             return  # an open quote: reading the words says so
         for token in tokens:
-            key, _, value = token.partition("=")
+            key, sep, value = token.partition("=")
             word = key.lower().replace("-", "_")
+            if self.marker_fields.knows(token) and not self.unit_fields.knows(token):
+                raise InvalidInput(
+                    f"{where}: in a battle `{word}` is a marker the rules keep, not a word of "
+                    "the unit.",
+                    hint=f"Leave it out of the words; a GM sets it with `/gm set unit:… "
+                         f"field:{word} value:{echo(value.strip()) if sep else 'true'}`.")
             if word in self.general_words and not self.unit_fields.knows(token):
                 name = f'"{echo(value.strip().strip(QUOTE))}"' if value.strip(QUOTE) else "…"
                 kind = "one of the battle's generals" if word == "general" else "a general"

@@ -311,3 +311,18 @@ async def test_a_halt_the_headline_says_is_not_said_again_on_the_roster(discord_
     assert message.embeds[0]["title"] == "↔️ 28e Ligne fails by 1: halts"
     assert "halted" not in text, text
     assert (await roster(discord_session))["28e Ligne"].attributes["halted"] is True
+
+
+async def test_a_marker_among_a_roster_units_words_says_how_a_gm_sets_it(discord_session):
+    await setup(discord_session)
+    for line, said in [
+        ('/unit add side:British name:r15 words:"british inf casualties=5" strength:3',
+         "`/gm set unit:… field:casualties value:5`"),
+        ('/unit edit unit:Buffs words:"halted"', "`/gm set unit:… field:halted value:true`")]:
+        refused = await reply(discord_session, line, user_id=GM_USER)
+        assert refused.ephemeral and refused.content.startswith(
+            "⚠️ words: in a battle `"), refused.content
+        assert "is a marker the rules keep, not a word of the unit." in refused.content
+        assert refused.content.endswith(f"a GM sets it with {said}."), refused.content
+    assert set(await roster(discord_session)) == {"28e Ligne", "Buffs", "Lanciers"}
+    assert not (await roster(discord_session))["Buffs"].attributes.get("halted")
