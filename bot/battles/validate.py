@@ -177,14 +177,23 @@ def check_side(side: str) -> str:
     if not side or len(side) > MAX_SIDE:
         raise BattleError(f"A side is 1 to {MAX_SIDE} characters, e.g. British or French.")
     check_seen(side, "a side")
+    between = next((c for c in side if c in SIDE_SEPARATORS), None)
+    if between is not None:
+        raise BattleError(f"A side's name may not hold `{between}`: it separates the two "
+                          "sides at `/battle start`.", hint="Name it without one, e.g. British.")
     return side
+
+
+SIDE_SEPARATORS = ",;"
 
 
 def read_sides(text: str) -> list[str]:
     """``British, French`` for `/battle start sides:`: exactly two different sides."""
-    sides = [check_side(part) for part in re.split(r"[,;]", text) if part.strip()]
+    sides = [check_side(part) for part in re.split(f"[{SIDE_SEPARATORS}]", text)
+             if part.strip()]
     if len(sides) != 2 or name_key(sides[0]) == name_key(sides[1]):
-        raise BattleError("A battle has two different sides.",
+        given = f" (`sides` gave {len(sides)}: {', '.join(sides)})" if len(sides) > 2 else ""
+        raise BattleError(f"A battle has two different sides{given}.",
                           hint="Name them separated by a comma, e.g. `sides:British, French`.")
     return sides
 

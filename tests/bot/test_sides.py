@@ -70,11 +70,12 @@ async def test_sides_given_at_start_are_the_only_ones(discord_session):
 
 
 async def test_start_needs_two_different_sides(discord_session):
-    for sides in ("British", "British, british", "A, B, C"):
+    for sides, given in (("British", ""), ("British, british", ""),
+                         ("A, B, C", " (`sides` gave 3: A, B, C)")):
         refused = await gm(discord_session, START + f' sides:"{sides}"')
         assert refused.ephemeral
-        assert refused.content == ("⚠️ A battle has two different sides. Name them separated "
-                                   "by a comma, e.g. `sides:British, French`.")
+        assert refused.content == (f"⚠️ A battle has two different sides{given}. Name them "
+                                   "separated by a comma, e.g. `sides:British, French`.")
     async with discord_session.client.db.transaction() as s:
         assert await s.scalar(select(Battle)) is None
 
@@ -153,3 +154,19 @@ async def test_a_unit_added_under_a_general_of_the_other_side_is_refused(battle_
         "⚠️ Montcalm is French and U14 is British: a general takes the field with a unit of "
         "his own side. Name a general of its side as its commander, or `none`.")
     assert "0 units · 2 events" in text_of(await reply(battle_session, "/battle show"))
+
+
+async def test_a_side_may_not_hold_the_separator_of_sides_anywhere(discord_session):
+    three = await gm(discord_session, START + ' sides:"Brit;ish, French"')
+    assert three.ephemeral and three.content.startswith(
+        "⚠️ A battle has two different sides (`sides` gave 3: Brit, ish, French)."), \
+        three.content
+    assert not (await gm(discord_session, START)).ephemeral
+    for line, between in [(f'/unit add side:"Brit;ish" name:A {INF}', ";"),
+                          (f'/unit add side:"Brit,ish" name:A {INF}', ","),
+                          ('/general add name:Wolfe side:"Brit;ish"', ";")]:
+        refused = await gm(discord_session, line)
+        assert refused.ephemeral and refused.content.startswith(
+            f"⚠️ A side's name may not hold `{between}`: it separates the two sides at "
+            "`/battle start`."), (line, refused.content)
+    assert (await stored(discord_session))[1:3] == ({}, {})
