@@ -72,6 +72,9 @@ def check_battle_name(name: str) -> str:
     name = name.strip()
     if not name:
         raise BattleError("A battle needs a name.", hint="e.g. `name:\"Plains of Abraham\"`.")
+    if "`" in name:  # it is quoted in code spans (`/battle end confirm:…`)
+        raise BattleError("A battle's name cannot hold a backtick.",
+                          hint="e.g. `name:\"Plains of Abraham\"`.")
     check_seen(name, "the battle's name")
     return name
 
@@ -98,6 +101,9 @@ def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
         raise BattleError(name_refused(name),
                           hint=f"Use 1 to {MAX_NAME} characters, {NAMES_HINT}.")
     check_seen(name, f"the {kind}'s name")
+    if name.casefold() == "none":  # `none` clears a unit's commander, a general's unit
+        raise BattleError(f"A {kind} cannot be called `{name}`: the word clears a commander "
+                          "or a general's unit where one is asked.", hint="Pick another name.")
     taken = {u.name_key: u.name for u in tx.unit_rows()}
     taken |= {g.name_key: g.name for g in tx.general_rows()}
     taken.pop(renaming, None)

@@ -17,6 +17,13 @@ def echo(text: str) -> str:
     return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}…"
 
 
+def code(text: str) -> str:
+    """Player text quoted back in a code span (``echo``), which a backtick in it would
+    otherwise close early: then it is set between double backticks, as Discord reads them."""
+    text = echo(text)
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
 class RulesError(Exception):
     """Base of every error the engine raises on purpose."""
 

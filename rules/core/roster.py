@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.core.engagements import Engagement, EngagementWords, engagement_words
-from rules.core.errors import InvalidInput, echo
+from rules.core.errors import InvalidInput, code
 from rules.core.headlines import listed, together
 from rules.core.names import name_key
 
@@ -99,7 +99,7 @@ class Roster:
                     )
                 return unit
         raise UnknownUnit(
-            f"There is no unit called `{echo(name)}` in this battle."
+            f"There is no unit called {code(name)} in this battle."
             + self._did_you_mean(name, allow_gone),
             hint="`/unit list` shows the roster; `/unit add` adds a unit; or add `lookup:true` "
             "for a quick lookup that leaves the battle alone.",
@@ -125,7 +125,7 @@ class Roster:
             if name_key(general.name) == key:
                 return general
         raise InvalidInput(
-            f"There is no general called `{echo(name)}` in this battle.",
+            f"There is no general called {code(name)} in this battle.",
             hint="`/general add` adds one.",
         )
 

@@ -17,7 +17,7 @@ from rules.core.decisions import Answers
 from rules.core.defaults import asking, dispatcher, named
 from rules.core.dice import DiceSource
 from rules.core.engagements import Engagement
-from rules.core.errors import InvalidInput, NotAllowed, echo
+from rules.core.errors import InvalidInput, NotAllowed, code
 from rules.core.fields import did_you_mean, split_units
 from rules.core.notation import (
     doing,
@@ -147,7 +147,7 @@ def battle_sides(sides: tuple[tuple[str, int], tuple[str, int]],
         # once both are there.
         if name_key(side) not in known and len(known) >= 2:
             raise InvalidInput(
-                f"There is no side called `{echo(side)}` in this battle."
+                f"There is no side called {code(side)} in this battle."
                 f"{did_you_mean(side, known.values())}",
                 hint=f"The battle's sides: {', '.join(known.values())}.")
     (first, first_count), (second, second_count) = sides

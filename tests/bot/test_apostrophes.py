@@ -273,3 +273,29 @@ async def test_answers_autocomplete_and_a_battle_ends_whichever_apostrophe(battl
     ended = await reply(battle_session, "/battle end confirm:\"the prince’s battle\"",
                         user_id=GM_USER, channel_id=CHANNEL + 1)
     assert not ended.ephemeral, ended.content
+
+
+async def test_a_backtick_typed_in_a_lookup_is_quoted_back_whole_and_battles_refuse_one(
+        discord_session):
+    refused = await reply(discord_session, '/battle start ruleset:tricorne name:"a`b"')
+    assert refused.content.startswith("⚠️ A battle's name cannot hold a backtick."), \
+        refused.content
+    await reply(discord_session, "/battle start ruleset:tricorne name:Culloden")
+    for line, said in [('/unit edit unit:"tick`z" strength:3',
+                        "⚠️ There is no unit called `` tick`z `` in this battle."),
+                       ('/general remove name:"x`"',
+                        "⚠️ There is no general called `` x` `` in this battle.")]:
+        missing = await reply(discord_session, line)
+        assert missing.ephemeral and missing.content.startswith(said), missing.content
+
+
+async def test_none_is_no_name_for_a_unit_or_general(discord_session):
+    await reply(discord_session, '/battle start ruleset:fire-at-will name:Quebec')
+    for line, kind in [('/general add name:None side:French', "general"),
+                       ('/unit add name:NONE side:French words:"inf regular morale=4" '
+                        'strength:4', "unit")]:
+        refused = await reply(discord_session, line)
+        assert refused.ephemeral and refused.content.startswith(
+            f"⚠️ A {kind} cannot be called `"), refused.content
+        assert "the word clears a commander" in refused.content
+    assert "0 units" in text_of(await reply(discord_session, "/battle show"))
