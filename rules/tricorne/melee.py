@@ -14,11 +14,12 @@ from dataclasses import dataclass, field, replace
 
 from rules.core.decisions import Answer, Answers, NotAnAnswer, Question
 from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
-from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.errors import InvalidInput, NotAllowed, code
 from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
-from rules.core.notation import counted, echo, possessive
+from rules.core.notation import counted, possessive
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
+from rules.core.roster import UnknownUnit
 from rules.tricorne.checks import (
     can_take_ground,
     leader_check,
@@ -667,15 +668,17 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
     typed = run.melee.typed_target
     assert typed is not None  # asked only with a reader
     # The player's answer, not the dice, is at fault: the odds refuse it whole.
+    again = "Name the unit its bonus melee attacks, or answer `none`."
     try:
         target = run.now(known.get(name_key(text)) or typed.read(text))
     except InvalidInput as error:
         # Said against the question it was read for: an answer meant for an earlier one
-        # ("Take ground") is not taken for a unit's name without a word of why.
+        # ("Take ground") is not taken for a unit's name without a word of why. A name the
+        # roster lacks is answered with the roster, not with the commands that add to it.
         raise NotAnAnswer(f"The question is “Will {attacker.name} make a bonus melee?”, and "
-                          f"`{echo(text)}` is no target it may attack. {error.message}",
-                          hint=error.hint) from None
-    again = "Name the unit its bonus melee attacks, or answer `none`."
+                          f"{code(text)} is no target it may attack. {error.message}",
+                          hint=f"{again} `/unit list` shows the roster."
+                          if isinstance(error, UnknownUnit) else error.hint) from None
     if name_key(target.name) == name_key(attacker.name):
         raise NotAnAnswer("A unit cannot melee itself.", hint=again)
     # Whether the target is still there is the dice's doing: only this path is refused.

@@ -282,6 +282,11 @@ async def test_in_a_battle_the_bonus_target_may_be_typed_with_its_words(battle_s
     [_, bonus] = await press(battle_session, ground, "Take ground")
     assert "; or `/answer` with the name of the enemy unit it attacks." in \
         bonus.embeds[0]["description"]
+    missing = await reply(battle_session, '/answer choice:"Nobody: regular"', user_id=GM_USER)
+    # An answer, not a command: no `lookup:true` to offer, the roster to read instead.
+    assert missing.ephemeral and missing.content.endswith(
+        "There is no unit called `Nobody` in this battle. Name the unit its bonus melee "
+        "attacks, or answer `none`. `/unit list` shows the roster."), missing.content
     result = await reply(battle_session, '/answer choice:"Fusiliers: cards=1"',
                          user_id=GM_USER)
     assert "2 (regular) + 1 Command/Combat cards = 3 dice" in \
