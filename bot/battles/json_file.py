@@ -36,9 +36,19 @@ def read_json_object(data: bytes, filename: str, *, kind: str, holder: str, hint
     except ValueError as error:
         raise BattleError(f"{filename}: {error}", hint=hint) from None
     if not isinstance(content, dict):
-        raise BattleError(f"{filename} holds a JSON {type(content).__name__}, not an object.",
+        raise BattleError(f"{filename} holds {json_kind(content)}, not a JSON object.",
                           hint=hint)
     found = in_json(content)
     if found is not None:
         raise refusal(found, again, filename)
     return content
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's own words (``null``, not Python's ``NoneType``)."""
+    if value is None:
+        return "`null`"
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    kinds = {list: "a list", str: "a string", int: "a number", float: "a number"}
+    return kinds.get(type(value), "a value")

@@ -270,7 +270,9 @@ async def test_a_spoiled_backup_is_refused_privately_and_nothing_is_written(
     (b'{"format": "huzzah-battle-log", "turn": NaN}', "`NaN` is not a number"),
     (b"{not json", "backup.json is not JSON: Expecting property name"),
     (b'{"format": "huzzah-battl', "not JSON: Unterminated string starting at line 1, column 12."),
-    (b"[1, 2]", "holds a JSON list, not an object"),
+    (b"[1, 2]", "backup.json holds a list, not a JSON object."),
+    (b"null", "backup.json holds `null`, not a JSON object."),
+    (b'"text"', "backup.json holds a string, not a JSON object."),
     (b'{"format": "huzzah-battle-log", "version": 1, "battle": {}}', "holds no `schema`"),
 ])
 async def test_a_file_that_is_no_backup_is_refused(battle_session, text, said):

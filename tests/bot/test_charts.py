@@ -123,7 +123,7 @@ async def test_a_pack_that_is_not_one_is_refused_privately_and_nothing_is_kept(
     binary = await attach(discord_session, OfflineFile("pack.json", b"\xff\xfe\x00"))
     assert binary.ephemeral and "is not text (UTF-8)" in binary.content
     array = await attach(discord_session, OfflineFile("list.json", b"[1, 2]"))
-    assert array.ephemeral and "holds a JSON list, not an object" in array.content
+    assert array.ephemeral and "holds a list, not a JSON object" in array.content
     huge = await attach(discord_session, OfflineFile("huge.json", b" " * (300 * 1024)))
     assert huge.ephemeral and "a chart pack is at most 256 KiB" in huge.content
     both = await discord_session.invoke(["battle", "charts"], {"file": PACK, "remove": True},
