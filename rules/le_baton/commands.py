@@ -131,6 +131,8 @@ def _target(given: Any, kind: Any, roster: Roster | None, table: type) -> Target
 
 def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     shooter, _ = unit_from(o.get("shooter"), "shooter", roster)
+    if isinstance(o.get("target"), str) and name_key(o["target"]) == name_key(shooter.name):
+        raise NotAllowed(f"{shooter.name} cannot fire at itself.")  # before what it is to itself
     target = _target(o.get("target"), o.get("target_type"), roster, FireTarget)
     distance = _number(DISTANCE, o.get("distance"))
     return lambda dice: resolve_fire(shooter, target, dice, distance=distance)

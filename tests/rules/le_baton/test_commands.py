@@ -266,6 +266,13 @@ def test_a_quick_lookup_may_not_fire_a_unit_at_itself():
                       "target_type": "line"}, "")
 
 
+@pytest.mark.parametrize("shooter", ["Guards", "Lancers"])
+def test_a_battle_unit_fired_at_itself_is_told_so_first(shooter):
+    # Not "say what it is to the shooter", nor "it has shot this turn".
+    with pytest.raises(NotAllowed, match=f"^{shooter} cannot fire at itself.$"):
+        play("fire", {"shooter": shooter, "target": shooter.upper()}, "", ROSTER)
+
+
 def test_a_given_target_type_overrides_the_roster():
     result = play("fire", {"shooter": "Guards", "target": "Voltigeurs",
                            "target_type": "enfiladed-line"}, "4", ROSTER)
