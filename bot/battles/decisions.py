@@ -195,9 +195,9 @@ def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
         return
     if pending.question.by == GM_CHOICE and pending.seq is not None:
         raise BattleError("This is the GM's choice.", hint="Wait for a GM to answer.")
-    whose = f"{possessive(pending.question.unit)} player" if pending.question.unit else \
-        "the player"
-    raise BattleError(f"This is {whose}'s choice (<@{pending.answerer}>), or a GM's.",
+    whose = f"{possessive(pending.question.unit)} player's choice" if pending.question.unit \
+        else "the choice of the player who made the move"
+    raise BattleError(f"This is {whose} (<@{pending.answerer}>), or a GM's.",
                       hint="Wait for them to answer; a GM may answer for an absent player.")
 
 

@@ -123,6 +123,11 @@ async def test_a_further_question_pings_the_player_it_passes_to(battle_session):
     assert chart.kind == "followup" and chart.embeds[0]["title"].startswith("❓ Read the")
     assert chart.content == f"<@{PLAYER}>, your answer:"
     assert allowed(chart) == PINGS_PLAYER
+    # The chart names no unit: it is the move's, and the refusal says so.
+    [refused] = await press(battle_session, chart, "DR1", BRITISH)
+    assert refused.ephemeral and refused.content.startswith(
+        f"⚠️ This is the choice of the player who made the move (<@{PLAYER}>), or a GM's."), \
+        refused.content
 
 
 async def test_a_gm_answering_for_an_absent_player_passes_the_ping_on(battle_session):
