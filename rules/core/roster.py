@@ -124,8 +124,11 @@ class Roster:
         for general in self.generals:
             if name_key(general.name) == key:
                 return general
+        close = difflib.get_close_matches(name, [g.name for g in self.generals], n=1,
+                                          cutoff=0.6)
         raise InvalidInput(
-            f"There is no general called {code(name)} in this battle.",
+            f"There is no general called {code(name)} in this battle."
+            + (f" Did you mean `{close[0]}`?" if close else ""),
             hint="`/general add` adds one.",
         )
 

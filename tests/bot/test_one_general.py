@@ -59,3 +59,12 @@ async def test_a_general_back_in_play_may_not_join_a_unit_another_now_leads(batt
     assert back.ephemeral and back.content.startswith(
         "⚠️ Ogilvy's already has Prince Charles with it"), back.content
     assert "Prince Charles" in text_of(await reply(battle_session, "/battle show"))
+
+
+async def test_a_misspelt_general_gets_did_you_mean(battle_session):
+    for line in SETUP:
+        assert not (await gm(battle_session, line)).ephemeral, line
+    refused = await gm(battle_session, '/general remove name:"Lord Gorge Murray"')
+    assert refused.ephemeral and refused.content == (
+        "⚠️ There is no general called `Lord Gorge Murray` in this battle. Did you mean "
+        "`Lord George Murray`? `/general add` adds one."), refused.content
