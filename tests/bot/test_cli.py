@@ -58,10 +58,18 @@ def test_resolve_reads_a_chart_pack_from_a_file(tmp_path):
 
 
 def test_resolve_seed_makes_random_dice_repeatable():
-    request = {"ruleset": "fire-at-will", "procedure": "surrender",
-               "unit": {"name": "U", "arm": "infantry", "routing": True}, "situation": "b",
-               "seed": 42}
-    assert resolve(request) == resolve(request)
+    def rolled(seed: int) -> tuple[str, list]:
+        status, response = resolve({
+            "ruleset": "fire-at-will", "procedure": "surrender",
+            "unit": {"name": "U", "arm": "infantry", "routing": True}, "situation": "b",
+            "seed": seed})
+        assert status == 0, response
+        return response["headline"], [roll["dice"] for step in response["steps"]
+                                      for roll in step["rolls"]]
+
+    # The seed decides the dice: the same each time, another with another seed.
+    assert rolled(42) == rolled(42) == ("U surrenders", [[6]])
+    assert rolled(7) == ("U routs again, −1 SP", [[3]])
 
 
 def test_resolve_errors_exit_2_with_an_error_object():

@@ -182,7 +182,9 @@ def test_an_engine_unit_is_what_its_roster_unit_and_its_general_make_it():
         return RosterUnit("Artois", "French", {"arm": "infantry", **attributes}, 4)
 
     alone = Roster((unit(),))
-    assert engine_unit(unit(regular=True), alone) == engine_unit(unit(regular=True), alone)
+    # Two roster units that read alike, made apart, make equal engine units.
+    assert engine_unit(unit(regular=True), alone) == engine_unit(
+        RosterUnit("Artois", "French", {"regular": True, "arm": "infantry"}, 4), alone)
     regular, shaken = engine_unit(unit(regular=True), alone), engine_unit(unit(shaken=True),
                                                                          alone)
     assert (regular.regular, regular.shaken, shaken.regular, shaken.shaken) == (

@@ -440,3 +440,22 @@ def test_a_huzzah_that_routs_every_target_says_no_attacker_is_left():
     result = assault([A], [BRITISH], "33 45 1 11", "huzzah", pack=pack())
     assert result.headline == "A routs; 52nd Huzzah; no former attacker is left to fight", \
         result.headline
+
+
+def test_shifts_stop_at_the_charts_edges():
+    # A Huzzah's right shifts from the top column, and left shifts from below the chart.
+    high = assault([A], [stack("52nd", melee=200, nation="british")], "45 45 6 11 41",
+                   "huzzah", pack=pack())
+    assert "2 right shifts: 3:1 → 3:1" in step(high, "6. Mêlée odds").outcome
+    low = assault([stack("A", melee=1)], [stack("D", melee=50)], "45 45 6 41", pack=pack())
+    assert "2 left shifts: 1:2 → 1:2" in step(low, "6. Mêlée odds").outcome
+
+
+def test_canister_is_the_defenders_only():
+    # "defending stacks containing artillery": attacking guns in a firefight fire plain.
+    guns = stack("Guns", melee=5, fire=6, defence=9, canister=True, arm=Arm.ARTILLERY,
+                 locked=True)
+    result = assault([guns], [stack("D", defence=9, locked=True)], "45 45 45 41",
+                     "chart_result=firefight", pack=pack(), firefight=True)
+    [roll] = step(result, "4. Offensive and Defensive Fire").rolls
+    assert roll.target == "1:1 (12:9)"

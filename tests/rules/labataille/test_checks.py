@@ -10,7 +10,7 @@ from rules.core.records import ResolutionBuilder
 from rules.labataille.fire import FireBelowChart, fire, fire_column
 from rules.labataille.morale import Check, morale_check, shift_count
 from rules.labataille.published import FIRE_CHART
-from rules.labataille.units import Formation, Order
+from rules.labataille.units import Arm, Formation, Order
 
 from .helpers import pack, stack
 
@@ -39,6 +39,9 @@ def test_modifiers_step_through_the_36_results():
 def test_disordered_infantry_check_at_minus_3_and_routed_at_minus_6():
     assert check(stack("A", state=Order.DISORDERED), "36").roll.total == 33
     assert check(stack("A", state=Order.ROUTED), "36").roll.total == 26
+    # The −3 is the infantry's (A.2): disordered cavalry takes none.
+    cavalry = stack("C", state=Order.DISORDERED, arm=Arm.CAVALRY)
+    assert check(cavalry, "36").roll.modifiers == ()
 
 
 def test_a_chart_that_prints_the_state_counts_it_once_in_place_of_the_standing_modifier():

@@ -69,6 +69,15 @@ def test_blocks_lost_to_a_blocked_retreat_can_eliminate_it():
     assert "Rally check" not in titles(result)
 
 
+def test_a_blocked_retreat_takes_no_more_blocks_than_the_unit_has():
+    # Cavalry retreats 2 hexes a flag: 1 block left, 2 hexes it cannot make.
+    result = melee(ATTACKER, cavalry("Target", blocks=1, retreat_room=0), "flag art art",
+                   "retire=stand; take_ground=stay")
+    assert effects(result) == [("damage", "Target", 1), (ELIMINATED, "Target", None),
+                               (BANNER, "Attacker", None)]
+    assert "Rally check" not in titles(result)
+
+
 @pytest.mark.parametrize(("attacker", "ignored"), [
     (regular("Attacker"), True),
     (regular("Attacker", terrain="hill"), False),  # not from a lower level
