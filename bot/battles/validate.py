@@ -183,14 +183,19 @@ def check_side(side: str) -> str:
     if not side or len(side) > MAX_SIDE:
         raise BattleError(f"A side is 1 to {MAX_SIDE} characters, e.g. British or French.")
     check_seen(side, "a side")
-    between = next((c for c in side if c in SIDE_SEPARATORS), None)
-    if between is not None:
-        raise BattleError(f"A side's name may not hold `{between}`: it separates the two "
-                          "sides at `/battle start`.", hint="Name it without one, e.g. British.")
     return side
 
 
 SIDE_SEPARATORS = ",;"
+
+
+def check_new_side(side: str) -> None:
+    """A side the battle has not had yet: none of the marks that separate the two sides at
+    `/battle start` (a side already in a battle keeps its name, whatever it holds)."""
+    between = next((c for c in side if c in SIDE_SEPARATORS), None)
+    if between is not None:
+        raise BattleError(f"A side's name may not hold `{between}`: it separates the two "
+                          "sides at `/battle start`.", hint="Name it without one, e.g. British.")
 
 
 def read_sides(text: str) -> list[str]:
@@ -230,6 +235,7 @@ def battle_side(tx: BattleTx, side: str) -> str:
     if len(known) >= 2:
         raise BattleError(f"`{side}` is not a side in this battle.{did_you_mean(side, known)}",
                           hint=f"Its sides are {' and '.join(known)}; use one of them.")
+    check_new_side(side)
     if known:
         battle = tx.require_battle()
         tx.touch(battle)  # undoing this command un-fixes the sides again

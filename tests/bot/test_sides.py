@@ -170,3 +170,18 @@ async def test_a_side_may_not_hold_the_separator_of_sides_anywhere(discord_sessi
             f"⚠️ A side's name may not hold `{between}`: it separates the two sides at "
             "`/battle start`."), (line, refused.content)
     assert (await stored(discord_session))[1:3] == ({}, {})
+
+
+async def test_a_side_that_holds_a_separator_from_before_keeps_working(discord_session):
+    # Battles started before the rule may hold such a side: it is theirs, not a new one.
+    assert not (await gm(discord_session, START)).ephemeral
+    assert not (await gm(discord_session, f"/unit add side:British name:A {INF}")).ephemeral
+    def older(conn) -> None:  # as an older battle left it (its next command reads it anew)
+        conn.exec_driver_sql("update units set side = 'Allies, Dutch'")
+        conn.exec_driver_sql("update battles set last_seq = last_seq + 1")
+
+    await discord_session.client.db.run(older, write=True)
+    for line in [f'/unit add side:"allies, dutch" name:B {INF}',
+                 '/general add name:Orange side:"Allies, Dutch"']:
+        added = await gm(discord_session, line)
+        assert not added.ephemeral and "Allies, Dutch" in added.content, (line, added.content)
