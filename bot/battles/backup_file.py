@@ -394,11 +394,18 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
         # A general removed leaves the units he commanded naming him: a name, not a link.
         if row["commander"] is not None:
             _check_name(row["commander"], f"unit {row['name']}, `commander`")
+    leading: dict[str, str] = {}  # one active general with a unit, as `/general add` keeps
     for row in generals:
         if row["unit_name"] is not None and unit_keys.get(
                 name_key(row["unit_name"])) != row["unit_name"]:
             raise Refused(f"general {row['name']}", f"`unit_name` {row['unit_name']} is not "
                                                     "a unit of the battle.")
+        if row["unit_name"] is not None and row["status"] == "active":
+            first = leading.setdefault(name_key(row["unit_name"]), row["name"])
+            if first != row["name"]:
+                raise Refused(f"general {row['name']}", f"{row['unit_name']} already has "
+                                                        f"{first} with it: one general goes "
+                                                        "with a unit.")
     for number, row in enumerate(engagements, 1):
         where = f"engagement #{number}"
         _one_of(row["status"], ENGAGEMENT_STATUSES, where, "status")

@@ -240,6 +240,13 @@ def queued_dice(data: dict[str, Any]) -> None:
     data["battle"]["dice_queue"] = [6, 6, 6]
 
 
+def two_generals(data: dict[str, Any]) -> None:
+    [ney] = data["generals"]
+    ney["unit_name"] = "1/45e"
+    data["generals"].append({**ney, "id": ney["id"] + 1, "name": "Reynier",
+                             "name_key": "reynier"})
+
+
 REFUSALS = [
     (spoiled(strength), "`strength` cannot be above 999"),
     (spoiled(queued_dice), "`dice_queue` holds dice; an export leaves the GM's queued dice out"),
@@ -248,13 +255,15 @@ REFUSALS = [
     (spoiled(unknown_ruleset), "`napoleon-total-war` is not a rule set"),
     (spoiled(log_strength), "`strength` cannot be above 999"),
     (spoiled(third_side), "Prussians"),
+    (spoiled(two_generals), "general Reynier: 1/45e already has Ney with it: one general "
+                            "goes with a unit."),
 ]
 
 
 @pytest.mark.parametrize(("spoil", "said"), REFUSALS,
                          ids=["strength", "queued-dice", "unknown-field", "newer-schema",
                               "unknown-ruleset",
-                              "strength-in-the-log", "third-side"])
+                              "strength-in-the-log", "third-side", "two-generals"])
 async def test_a_spoiled_backup_is_refused_privately_and_nothing_is_written(
         battle_session, spoil, said):
     await play(battle_session, MID_FIGHT["labataille"])
