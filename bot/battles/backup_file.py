@@ -51,7 +51,7 @@ from bot.storage.models import (
 from rules.core.decisions import Undecided
 from rules.core.dice import ScriptedSource, parse_dice, plain_face
 from rules.core.errors import RulesError
-from rules.core.fields import json_safe
+from rules.core.fields import json_kind, json_safe
 from rules.core.registry import BattleRules
 from rules.core.roster import MAX_STRENGTH, Roster, name_key
 from rules.registry import RULESETS
@@ -102,7 +102,7 @@ def _keys(data: Any, keys: tuple[str, ...] | frozenset[str], where: str, *,
           all_of_them: bool = True) -> dict[str, Any]:
     """A JSON object holding exactly ``keys`` (or, without ``all_of_them``, no others)."""
     if not isinstance(data, dict):
-        raise Refused(where, f"a JSON object was expected, not {type(data).__name__}.")
+        raise Refused(where, f"a JSON object was expected, not {json_kind(data)}.")
     unknown = [key for key in data if key not in keys]
     if unknown:
         raise Refused(where, f"unknown field `{unknown[0]}`.")

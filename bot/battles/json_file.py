@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 
 from bot.battles.errors import BattleError
 from bot.unsendable import in_json, refusal
+from rules.core.fields import json_kind
 
 
 def read_json_object(data: bytes, filename: str, *, kind: str, holder: str, hint: str,
@@ -43,12 +44,3 @@ def read_json_object(data: bytes, filename: str, *, kind: str, holder: str, hint
         raise refusal(found, again, filename)
     return content
 
-
-def json_kind(value: object) -> str:
-    """What a JSON value is, in JSON's own words (``null``, not Python's ``NoneType``)."""
-    if value is None:
-        return "`null`"
-    if isinstance(value, bool):
-        return f"`{str(value).lower()}`"
-    kinds = {list: "a list", str: "a string", int: "a number", float: "a number"}
-    return kinds.get(type(value), "a value")

@@ -254,7 +254,7 @@ class FieldSet:
     def read_json(self, data: Any, where: str) -> dict[str, Any]:
         """Read one JSON object; unknown keys are errors, not silently dropped."""
         if not isinstance(data, Mapping):
-            raise InvalidInput(f"{where} must be a JSON object, not {type(data).__name__}.")
+            raise InvalidInput(f"{where} must be a JSON object, not {json_kind(data)}.")
         values: dict[str, Any] = {}
         for key, raw in data.items():
             spec = self._by_key.get(key)
@@ -445,3 +445,13 @@ def split_units(text: str, where: str, limit: int) -> list[str]:
             hint="Split the fight into smaller ones.",
         )
     return parts
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's own words (``null``, not Python's ``NoneType``)."""
+    if value is None:
+        return "`null`"
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    kinds = {list: "a list", str: "a string", int: "a number", float: "a number"}
+    return kinds.get(type(value), "a value")

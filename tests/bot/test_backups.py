@@ -240,6 +240,10 @@ def queued_dice(data: dict[str, Any]) -> None:
     data["battle"]["dice_queue"] = [6, 6, 6]
 
 
+def no_battle(data: dict[str, Any]) -> None:
+    data["battle"] = None
+
+
 def two_generals(data: dict[str, Any]) -> None:
     [ney] = data["generals"]
     ney["unit_name"] = "1/45e"
@@ -255,6 +259,7 @@ REFUSALS = [
     (spoiled(unknown_ruleset), "`napoleon-total-war` is not a rule set"),
     (spoiled(log_strength), "`strength` cannot be above 999"),
     (spoiled(third_side), "Prussians"),
+    (spoiled(no_battle), "the battle: a JSON object was expected, not `null`."),
     (spoiled(two_generals), "general Reynier: 1/45e already has Ney with it: one general "
                             "goes with a unit."),
 ]
@@ -263,7 +268,7 @@ REFUSALS = [
 @pytest.mark.parametrize(("spoil", "said"), REFUSALS,
                          ids=["strength", "queued-dice", "unknown-field", "newer-schema",
                               "unknown-ruleset",
-                              "strength-in-the-log", "third-side", "two-generals"])
+                              "strength-in-the-log", "third-side", "no-battle", "two-generals"])
 async def test_a_spoiled_backup_is_refused_privately_and_nothing_is_written(
         battle_session, spoil, said):
     await play(battle_session, MID_FIGHT["labataille"])

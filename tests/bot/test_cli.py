@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import ClassVar
 
+import pytest
+
 from bot.config import load_config
 from bot.logs import setup_logging
 from bot.resolve_cli import main as resolve_main
@@ -70,6 +72,16 @@ def test_resolve_seed_makes_random_dice_repeatable():
     # The seed decides the dice: the same each time, another with another seed.
     assert rolled(42) == rolled(42) == ("U surrenders", [[6]])
     assert rolled(7) == ("U routs again, −1 SP", [[3]])
+
+
+@pytest.mark.parametrize(("charger", "said"), [(None, "`null`"), ([1], "a list"),
+                                               ("C", "a string"), (True, "`true`")])
+def test_a_value_that_is_no_object_is_named_in_jsons_words(charger, said):
+    status, response = resolve({"ruleset": "fire-at-will", "procedure": "charge",
+                                "target": {"name": "T", "arm": "infantry", "morale": 4},
+                                "chargers": [charger], "dice": "3"})
+    assert status == 2
+    assert response["error"]["message"] == f"chargers[0] must be a JSON object, not {said}."
 
 
 def test_resolve_errors_exit_2_with_an_error_object():
