@@ -8,6 +8,7 @@ without Huzzah and without distance modifiers for the units already locked in it
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -163,8 +164,26 @@ def check_assault(assault: Assault) -> None:
             raise InvalidInput("An Old Guard Charge is one charging stack.",
                                hint="Charge with one stack (the stacks locked in a firefight "
                                     "it joins attack beside it), or use an assault.")
+    check_fire_at(assault)
     if not assault.cavalry:  # a charge checks its own (rules.labataille.charge)
         check_assault_needs(assault.attackers, assault.defenders)
+
+
+def check_fire_at(assault: Assault) -> None:
+    """A stack's ``at`` names an enemy stack of this assault: a slip would send the shot at
+    the first enemy stack without a word."""
+    for shooters, targets in ((assault.attackers, assault.defenders),
+                              (assault.defenders, assault.attackers)):
+        names = {name_key(t.name): t.name for t in targets}
+        for stack in shooters:
+            if stack.at and name_key(stack.at) not in names:
+                close = difflib.get_close_matches(stack.at, list(names.values()), n=1,
+                                                  cutoff=0.6)
+                raise InvalidInput(
+                    f"{stack.name}: `at={stack.at}` names no enemy stack of this "
+                    f"{'charge' if assault.cavalry else 'assault'}."
+                    + (f" Did you mean `{close[0]}`?" if close else ""),
+                    hint=f"Name {listed(list(names.values()), 'or')}.")
 
 
 def sequence(run: Run) -> None:

@@ -90,6 +90,19 @@ def test_defensive_fire_goes_at_the_charger_named_in_at():
     assert effects(result)[0] == ("damage", "Lancers", 1)
 
 
+@pytest.mark.parametrize(("at", "said"), [
+    ("Lancerz", "2nd Foot: `at=Lancerz` names no enemy stack of this charge. Did you mean "
+                "`Lancers`?"),
+    ("2nd Foot", "2nd Foot: `at=2nd Foot` names no enemy stack of this charge.")])
+def test_an_at_that_names_no_charger_is_refused_before_any_die(at, said):
+    lancers = replace(HUSSARS, name="Lancers")
+    foot = stack("2nd Foot", fire=6, at=at)
+    with pytest.raises(InvalidInput) as refused:
+        charge([HUSSARS, lancers], [foot], "", spent=2, pack=pack())
+    assert refused.value.message == said
+    assert refused.value.hint == "Name Hussars or Lancers."
+
+
 def test_all_targets_routed_at_the_roll_to_stand_are_pursued_and_the_cavalry_tires():
     shaken = stack("Militia", state=Order.DISORDERED)
     result = charge([HUSSARS], [shaken], "11", spent=2, pack=pack())
