@@ -540,9 +540,15 @@ def attack_lone_leader(run: Run, attacker: Unit, leader: Unit, *, bonus: bool) -
     The attacker may take ground after either."""
     role = Role(ordered=True, bonus=bonus, card=run.melee.card)
     count = melee_dice(attacker, leader, role)
-    faces = run.dice.roll(BattleDice(max(count.total, 0), run.settings.die,
+    if count.total <= 0:
+        # No die to roll, no saber to fear: nothing forces him back, nor opens his hex.
+        run.out.step(f"{attacker.name} attacks {leader.name}",
+                     f"{count.arithmetic(attacker.kind)}: no dice. {leader.name} stays.")
+        run.phrases.append(f"{attacker.name} has no melee dice; {leader.name} stays")
+        return
+    faces = run.dice.roll(BattleDice(count.total, run.settings.die,
                                      sabers_or_not(run.settings.die)),
-                          f"{attacker.name} melee") if count.total else ()
+                          f"{attacker.name} melee")
     check = lone_leader_check(leader.name, faces)
     default = run.settings.leader_default()
     if default:

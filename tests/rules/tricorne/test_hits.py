@@ -239,6 +239,15 @@ def test_a_lone_leader_without_a_saber_against_it_retreats_and_the_attacker_may_
     assert asked(regular("Attacker"), LONE, "inf flag cav") == ("take_ground", 3)
 
 
+def test_an_attack_without_dice_leaves_a_lone_leader_where_he_stands():
+    # No die, so no saber to fear: nothing forces him back, and no hex is vacated.
+    result = melee(regular("Attacker", blocks=2, reduce=2), LONE, "")
+    assert step(result, "Attacker attacks Wolfe").outcome == (
+        "2 (regular) − 2 terrain (given) = 0 dice: no dice. Wolfe stays.")
+    assert effects(result) == []
+    assert result.headline == "Attacker has no melee dice; Wolfe stays"
+
+
 def test_a_lone_leader_retreats_toward_his_side():
     result = melee(regular("Attacker"), LONE, "inf flag cav", "stay")
     assert "Wolfe retreats toward his side" in [e.describe() for e in result.effects]
