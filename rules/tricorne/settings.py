@@ -16,7 +16,7 @@ from typing import Any
 from rules.core.dice import BATTLE_DIE_FACES, SYMBOL_ALIASES, Symbol
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
-from rules.core.notation import counted
+from rules.core.notation import counted, listed
 
 DEFAULT_DIE = "inf inf cav art saber flag"
 
@@ -93,6 +93,13 @@ def read_die(text: Any, where: str = "die") -> tuple[Symbol, ...]:
         faces.append(symbol)
     if not 2 <= len(faces) <= 12:
         raise InvalidInput(f"{where}: a die has 2 to 12 faces, not {len(faces)}.",
+                           hint=f"Like `{DEFAULT_DIE}`.")
+    # The text reads each symbol (a unit's symbol hits it, a saber hits any, a flag may
+    # retreat it, a leader's check is read on sabers): a die without one leaves a rule dead.
+    missing = [symbol.value for symbol in Symbol if symbol not in faces]
+    if missing:
+        raise InvalidInput(f"{where}: a battle die shows every symbol the rules read; this "
+                           f"one has no {listed(missing, 'or')}.",
                            hint=f"Like `{DEFAULT_DIE}`.")
     return tuple(faces)
 

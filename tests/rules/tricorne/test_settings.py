@@ -23,13 +23,18 @@ def test_defaults():
 def test_a_die_is_read_from_symbol_names_or_letters():
     assert read_die("i c a s f f") == (Symbol.INFANTRY, Symbol.CAVALRY, Symbol.ARTILLERY,
                                        Symbol.SABER, Symbol.FLAG, Symbol.FLAG)
-    assert settings_from({"die": "inf saber"}).die == (Symbol.INFANTRY, Symbol.SABER)
-    assert read_die(["inf", "saber"]) == (Symbol.INFANTRY, Symbol.SABER)
+    assert settings_from({"die": "flag art cav inf saber"}).die == (
+        Symbol.FLAG, Symbol.ARTILLERY, Symbol.CAVALRY, Symbol.INFANTRY, Symbol.SABER)
+    assert read_die(["inf", "cav", "art", "saber", "flag"]) == tuple(Symbol)
 
 
 @pytest.mark.parametrize(("values", "message"), [
     ({"die": "inf horse"}, "`horse` is not a battle-die face"),
     ({"die": "inf"}, "a die has 2 to 12 faces, not 1"),
+    # Each symbol is read by a rule: a die without one leaves that rule dead.
+    ({"die": "inf inf cav art flag flag"}, "a battle die shows every symbol the rules read; "
+                                           "this one has no saber"),
+    ({"die": "inf saber"}, "this one has no cavalry, artillery or flag"),
     ({"die": 6}, "`die` needs some text"),
     ({"rally_dice": "4"}, "`4` is not a valid rally dice"),
     ({"leader_dice": 1, "leader_sabers": 2}, "cannot need 2 sabers"),
@@ -46,9 +51,11 @@ def test_bad_settings_are_refused_with_the_reason(values, message):
 def test_the_die_setting_decides_the_faces_a_random_roll_can_show():
     from rules.core.dice import BattleDice, RandomSource
 
-    only_sabers = settings_from({"die": "sab sab"}).die
-    faces = RandomSource(1).roll(BattleDice(20, only_sabers), "test")
-    assert set(faces) == {Symbol.SABER}
+    # Eight of its twelve faces sabers: a seeded roll of 120 shows mostly sabers.
+    die = settings_from({"die": "inf cav art flag " + "sab " * 8}).die
+    faces = RandomSource(1).roll(BattleDice(120, die), "test")
+    assert set(faces) == set(Symbol)
+    assert faces.count(Symbol.SABER) > 60
 
 
 # --- the JSON procedure ----------------------------------------------------------------------
