@@ -8,7 +8,7 @@ from rules.core.registry import HelpTopic, RuleSet
 from rules.tricorne import battle, commands, effects
 from rules.tricorne.inputs import UNIT
 from rules.tricorne.melee import resolve_melee
-from rules.tricorne.settings import settings_from
+from rules.tricorne.settings import check_settings
 from rules.tricorne.units import RULESET
 
 __all__ = ["RULESET_ENTRY", "resolve_melee"]
@@ -50,7 +50,7 @@ RULESET_ENTRY = RuleSet(
         general_words=("leader",),  # a unit's `leader=Murray`
         dice_faces=BATTLE_DICE_FACES,
         standings=battle.victory_banners,
-        check_settings=settings_from,
+        check_settings=check_settings,
         phase_warning=phase_warnings(battle.PHASES, {"melee": ("a melee", "combat")}),
     ),
     # A request is read as the command's options are: one input path.

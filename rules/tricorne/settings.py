@@ -94,14 +94,21 @@ def read_die(text: Any, where: str = "die") -> tuple[Symbol, ...]:
     if not 2 <= len(faces) <= 12:
         raise InvalidInput(f"{where}: a die has 2 to 12 faces, not {len(faces)}.",
                            hint=f"Like `{DEFAULT_DIE}`.")
-    # The text reads each symbol (a unit's symbol hits it, a saber hits any, a flag may
-    # retreat it, a leader's check is read on sabers): a die without one leaves a rule dead.
-    missing = [symbol.value for symbol in Symbol if symbol not in faces]
-    if missing:
-        raise InvalidInput(f"{where}: a battle die shows every symbol the rules read; this "
-                           f"one has no {listed(missing, 'or')}.",
-                           hint=f"Like `{DEFAULT_DIE}`.")
     return tuple(faces)
+
+
+def check_settings(values: Mapping[str, Any] | None) -> Settings:
+    """Settings a GM sets, or a backup brings: as ``settings_from`` reads them, and a die
+    with every symbol. The text reads each (a unit's symbol hits it, a saber hits any, a
+    flag may retreat it, a leader's check is read on sabers): a die without one leaves a
+    rule dead. A battle's stored settings are read as they were set."""
+    settings = settings_from(values)
+    missing = [symbol.value for symbol in Symbol if symbol not in settings.die]
+    if missing:
+        raise InvalidInput(f"settings: die: a battle die shows every symbol the rules read; "
+                           f"this one has no {listed(missing, 'or')}.",
+                           hint=f"Like `{DEFAULT_DIE}`.")
+    return settings
 
 
 SETTINGS = FieldSet((

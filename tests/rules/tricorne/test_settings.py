@@ -7,7 +7,14 @@ import pytest
 from rules.core.dice import Symbol
 from rules.core.errors import InvalidInput
 from rules.tricorne import RULESET_ENTRY
-from rules.tricorne.settings import FailedRally, RallyDice, Settings, read_die, settings_from
+from rules.tricorne.settings import (
+    FailedRally,
+    RallyDice,
+    Settings,
+    check_settings,
+    read_die,
+    settings_from,
+)
 
 from .helpers import dice
 
@@ -44,8 +51,12 @@ def test_a_die_is_read_from_symbol_names_or_letters():
 ])
 def test_bad_settings_are_refused_with_the_reason(values, message):
     with pytest.raises(InvalidInput) as error:
-        settings_from(values)
+        check_settings(values)
     assert message in str(error.value) + str(getattr(error.value, "hint", ""))
+
+
+def test_a_die_a_battle_was_given_before_every_symbol_was_required_still_reads():
+    assert settings_from({"die": "inf saber"}).die == (Symbol.INFANTRY, Symbol.SABER)
 
 
 def test_the_die_setting_decides_the_faces_a_random_roll_can_show():
