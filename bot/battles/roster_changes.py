@@ -68,6 +68,8 @@ def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | Non
     words_read, count = read_words(tx, words, strength, require_arm=True)
     check_new_strength(count, tx.rules.strength_label)
     attributes = tx.rules.check_unit(unit_name, words_read, count, unit_name)
+    if count is None and tx.rules.default_strength is not None:
+        count = tx.rules.default_strength(attributes)  # on the roster, as it will fight
     row = tx.add(Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
                       side=battle_side(tx, side), strength=count, status="active",
                       attributes=attributes, commander=check_commander(tx, commander),

@@ -103,9 +103,15 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
         FieldSpec(escape(side), "\n".join(unit_line(u, generals, label, words) for u in members))
         for side, members in sides.items()
     ]
-    if generals:
+    # A general with a unit, and nothing more to say of him, is said on its line alone.
+    on_lines = {name_key(u.name) for u in units if u.status != "gone"}
+    listed_apart = [g for g in generals if not (
+        g.status == "active" and g.unit_name and name_key(g.unit_name) in on_lines
+        and g.value is None and not g.wounds)]
+    if listed_apart:
         out = {name_key(u.name) for u in units if u.status == "gone"}
-        fields.append(FieldSpec("Generals", "\n".join(general_line(g, out) for g in generals)))
+        fields.append(FieldSpec("Generals", "\n".join(general_line(g, out)
+                                                      for g in listed_apart)))
     return fields or [FieldSpec("Roster", "No units yet: add them with `/unit add`.")]
 
 
@@ -149,7 +155,9 @@ def battle_messages(view: BattleView):
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
     queued = len(battle.dice_queue or [])
     description = f"{ruleset_title(battle)} · {turn_line(battle)}\nGM: {gm}"
-    if battle.sides:
+    # The sides, until each has a heading of its own over its units.
+    headed = {name_key(u.side) for u in units}
+    if battle.sides and not all(name_key(side) in headed for side in battle.sides):
         description += f"\nSides: {' and '.join(escape(s) for s in battle.sides)}"
     if queued:
         description += f"\n{counted(queued, 'die', 'dice')} queued by the GM for the next roll"

@@ -52,15 +52,15 @@ def dispatcher(procedures: Mapping[str, Prepare]) -> Callable[..., Prepared]:
 _OPTIONAL = {"phrases": "CHANGE_PHRASES", "unit_words": "unit_words", "new_turn": "new_turn",
              "reminders": "reminders", "settings": "SETTINGS",
              "engagements": "ENGAGEMENT_WORDS", "marker_fields": "GM_MARKERS",
-             "check_side": "check_side"}
+             "check_side": "check_side", "default_strength": "default_strength"}
 
 
 def battle_rules(battle: Any, prepare: Callable[..., Prepared], **more: Any) -> BattleRules:
     """``BattleRules`` from a battle module laid out as the built-in rule sets lay theirs out:
     ``PHASES``, ``ROSTER_FIELDS``, ``read_roster_attributes``, ``check_unit`` and
     ``apply_effects``, and where it has them ``CHANGE_PHRASES``, ``unit_words``,
-    ``new_turn``, ``reminders``, ``SETTINGS``, ``ENGAGEMENT_WORDS``, ``GM_MARKERS`` and
-    ``check_side``; ``more`` gives the other fields."""
+    ``new_turn``, ``reminders``, ``SETTINGS``, ``ENGAGEMENT_WORDS``, ``GM_MARKERS``,
+    ``check_side`` and ``default_strength``; ``more`` gives the other fields."""
     found = {name: getattr(battle, attr) for name, attr in _OPTIONAL.items()
              if hasattr(battle, attr)}
     return BattleRules(phases=battle.PHASES, unit_fields=battle.ROSTER_FIELDS,

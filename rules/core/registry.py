@@ -93,6 +93,9 @@ class BattleRules:
     # the rules' effects change them, and a GM may set them (`/gm set`); `/unit add` takes
     # words only.
     marker_fields: FieldSet = field(default_factory=lambda: FieldSet(()))
+    # The strength of a unit added without one, where the rule set knows it from its words
+    # (Tricorne: its full strength): (stored words) -> strength. None: left unknown.
+    default_strength: Callable[[Mapping[str, Any]], int] | None = None
     # A unit's side held to its own words, where they name one (Le Baton's nation on a side
     # called French or British): (side, words) -> None, or InvalidInput.
     check_side: Callable[[str, Mapping[str, Any]], None] | None = None

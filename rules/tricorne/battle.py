@@ -57,9 +57,10 @@ CHANGE_PHRASES: dict[str, Phrase] = {
 
 
 def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
-    """``highland, full strength 4, in forest`` · ``moved``."""
+    """``highland, full strength 3, in forest`` · ``moved``."""
     described = [str(attributes["type"]).replace("-", " ")] if attributes.get("type") else []
-    described.append(f"full strength {attributes.get('full', DEFAULT_FULL)}")
+    if attributes.get("full", DEFAULT_FULL) != DEFAULT_FULL:  # the usual 4 goes unsaid
+        described.append(f"full strength {attributes['full']}")
     if attributes.get("terrain") not in (None, Terrain.OPEN.value):
         described.append(f"in {attributes['terrain']}")
     markers = ("moved",) if attributes.get("moved") else ()
@@ -120,7 +121,12 @@ def blocks_of(unit: RosterUnit) -> int:
     (its own `full`, else 4)."""
     if unit.strength is not None:
         return unit.strength
-    return ROSTER_FIELDS.read_json(dict(unit.attributes), unit.name).get("full", DEFAULT_FULL)
+    return default_strength(ROSTER_FIELDS.read_json(dict(unit.attributes), unit.name))
+
+
+def default_strength(attributes: Mapping[str, Any]) -> int:
+    """A unit added without its blocks comes at full strength: its own `full`, else 4."""
+    return int(attributes.get("full", DEFAULT_FULL))
 
 
 def lone_leader(general: RosterGeneral) -> Unit:

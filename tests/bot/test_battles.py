@@ -395,8 +395,10 @@ async def test_removing_a_unit_leaves_its_general_alone_and_undo_puts_him_back(b
     shown = text_of(await reply(battle_session, "/battle show"))
     assert "**Wolfe** (British)\n" in shown + "\n" and "with 2nd Foot" not in shown
     await gm(battle_session, "/gm undo")
-    assert "**Wolfe** (British) · with 2nd Foot" in text_of(
-        await reply(battle_session, "/battle show"))
+    # Back with it: said on its line, not again under Generals.
+    shown = await reply(battle_session, "/battle show")
+    assert "**2nd Foot** · 4 SP · infantry, regular, morale 4 · with Wolfe" in text_of(shown)
+    assert "Generals" not in [f["name"] for f in shown.embeds[0]["fields"]]
 
 
 async def test_a_unit_with_no_strength_left_is_restored_only_once_given_some(battle_session):
@@ -478,8 +480,7 @@ async def test_the_roster_shows_whose_command_a_unit_is_in(battle_session):
     # Wolfe is with 2nd Foot, which he commands; Rangers is in his command from afar.
     assert [line for line in lines if "Wolfe" in line] == [
         "**2nd Foot** · 4 SP · infantry, regular, morale 4 · with Wolfe",
-        "**Rangers** · 3 SP · infantry, open order, morale 3 · under Wolfe",
-        "**Wolfe** (British) · with 2nd Foot"], lines
+        "**Rangers** · 3 SP · infantry, open order, morale 3 · under Wolfe"], lines
 
 
 async def test_a_general_with_a_unit_out_of_the_battle_is_said_to_be(battle_session):

@@ -319,7 +319,7 @@ def test_a_tricorne_melee_with_its_buttons_in_the_console_across_a_restart(tmp_p
             "moved (ordered infantry) = 4 dice") in out
     assert "Dragoons battles back against Black Watch" in out
     assert "Murray survives and stays with Black Watch." in out
-    assert "Black Watch · 3 blocks · highland, full strength 4 · *moved* · with Murray" in out
+    assert "Black Watch · 3 blocks · highland · *moved* · with Murray" in out
     assert "Jacobites: 1 Victory Banner" in out
 
 

@@ -67,6 +67,11 @@ async def test_sides_given_at_start_are_the_only_ones(discord_session):
     shown = await reply(discord_session, "/battle show")
     assert "Sides: British and French" in shown.embeds[0]["description"]
     assert await stored(discord_session) == (["British", "French"], {"Béarn": "French"}, {}, 2)
+    # Once each side heads its own units, the line would say them twice.
+    await gm(discord_session, f'/unit add side:British name:"2nd Foot" {INF}')
+    shown = await reply(discord_session, "/battle show")
+    assert "Sides:" not in shown.embeds[0]["description"]
+    assert [f["name"] for f in shown.embeds[0]["fields"]] == ["British", "French"]
 
 
 async def test_start_needs_two_different_sides(discord_session):

@@ -239,12 +239,13 @@ async def test_a_leader_whose_unit_routs_is_left_alone_and_undo_puts_him_back(ba
     assert (generals["Cumberland"].unit_name, generals["Cumberland"].status) == (None,
                                                                                  "active")
     shown = text_of(await reply(battle_session, "/battle show"))
-    assert "**Barrell's 4th Foot** · 2 blocks · regular, full strength 4 · *out: routed*\n" in shown
+    assert "**Barrell's 4th Foot** · 2 blocks · regular · *out: routed*\n" in shown
     assert "**Cumberland** (Government)\n" in shown
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert not undone.ephemeral, undone.content
     shown = text_of(await reply(battle_session, "/battle show"))
-    assert "**Cumberland** (Government) · with Barrell's 4th Foot" in shown
+    assert "**Barrell's 4th Foot** · 2 blocks · regular · with Cumberland\n" in shown
+    assert "**Cumberland** (Government)" not in shown  # said on the unit's line
 
 
 async def test_a_quick_lookups_bonus_melee_target_is_named_in_the_answer(discord_session):
@@ -354,3 +355,17 @@ def test_a_near_miss_is_never_the_word_typed():
         ROSTER_FIELDS.read_text("highland leader=Murray", "words", names=False)
     assert str(refused.value).startswith(
         "words: `leader` is a word on its own here, not `leader=…`.")
+
+
+async def test_a_unit_added_without_its_blocks_stands_at_full_strength_on_the_roster(
+        battle_session):
+    for line, said in [("/battle start ruleset:tricorne name:Culloden", None),
+                       ("/unit add side:Jacobites name:\"Ogilvy's\" words:highland",
+                        "➕ Ogilvy's joins the Jacobites side: 4 blocks, highland (event #2)."),
+                       ("/unit add side:Jacobites name:Atholl words:\"highland full=3\"",
+                        "➕ Atholl joins the Jacobites side: 3 blocks, highland, full strength "
+                        "3 (event #3).")]:
+        added = await reply(battle_session, line, user_id=GM_USER)
+        assert not added.ephemeral and (said is None or added.content == said), added.content
+    shown = text_of(await reply(battle_session, "/unit list"))
+    assert "**Ogilvy's** · 4 blocks · highland\n" in shown, shown

@@ -138,8 +138,10 @@ def test_roster_words_and_what_they_refuse():
     with pytest.raises(InvalidInput, match="a leader is a general"):
         read_roster_attributes("lone-leader", "unit", require_arm=True)
     words = unit_words({"type": "battle-cavalry", "terrain": "forest", "moved": True})
-    assert (words.described, words.markers) == (("battle cavalry", "full strength 4", "in forest"),
-                                                ("moved",))
+    assert (words.described, words.markers) == (("battle cavalry", "in forest"), ("moved",))
+    # The usual full strength (4) goes unsaid; another is said.
+    assert unit_words({"type": "regular", "full": 3}).described == ("regular",
+                                                                    "full strength 3")
 
 
 def test_the_command_reads_roster_units_and_the_defenders_side_as_bonus_targets():
