@@ -100,6 +100,7 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
         checked = row.strength if strength_after == 0 else strength_after
         row.attributes = tx.rules.check_unit(row.name, {**row.attributes, **new},
                                              checked, row.name)
+        check_players_edit(tx, row.name, before.attributes, row.attributes)
         row.strength = strength_after
         out_of_strength(tx, row)
     if side is not None:
@@ -123,6 +124,15 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
                           hint="Give words, strength, side, rename or commander.")
     event = tx.record("unit_edit", "; ".join(changes))
     return changes, event.seq
+
+
+def check_players_edit(tx: BattleTx, name: str, before: dict, after: dict) -> None:
+    """A change of words the rule set leaves to the rules and the GM is a GM's to make."""
+    battle = tx.require_battle()
+    why = tx.rules.check_edit(before, after) if tx.rules.check_edit else None
+    if why and not tx.actor.is_gm(battle.created_by, battle.gm_role_id):
+        raise BattleError(f"{name}: {why}",
+                          hint="A GM may change it (`/gm set`), to put a mistake right.")
 
 
 def remove_unit(tx: BattleTx, unit: str) -> tuple[str, int, list[str]]:

@@ -96,6 +96,10 @@ class BattleRules:
     # The strength of a unit added without one, where the rule set knows it from its words
     # (Tricorne: its full strength): (stored words) -> strength. None: left unknown.
     default_strength: Callable[[Mapping[str, Any]], int] | None = None
+    # A change of a unit's words only the rules or a GM make (La Bataille: taking off an
+    # inverted Charge marker before the new turn does): (words before, words after) -> why
+    # a player may not, or None.
+    check_edit: Callable[[Mapping[str, Any], Mapping[str, Any]], str | None] | None = None
     # A unit's side held to its own words, where they name one (Le Baton's nation on a side
     # called French or British): (side, words) -> None, or InvalidInput.
     check_side: Callable[[str, Mapping[str, Any]], None] | None = None

@@ -165,6 +165,17 @@ def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
     return json_safe(values)
 
 
+def check_edit(before: Mapping[str, Any], after: Mapping[str, Any]) -> str | None:
+    """"The charging units are then marked with an inverted Charge Marker to indicate that
+    they charged this turn": a new turn takes it off (``new_turn``), not a player's edit,
+    which would let the cavalry charge twice in a turn."""
+    if before.get("charge") == ChargeMarker.CHARGED and \
+            after.get("charge") != ChargeMarker.CHARGED:
+        return ("it charged this turn: its inverted Charge marker stays until the new turn "
+                "takes it off.")
+    return None
+
+
 def engine_stack(unit: RosterUnit, roster: Roster, situation: Mapping[str, Any]) -> Stack:
     attrs = ROSTER_FIELDS.read_json(dict(unit.attributes), unit.name)
     values: dict[str, Any] = {**attrs, **situation}

@@ -107,3 +107,26 @@ async def test_the_public_footer_names_the_odds_default_in_words_that_say_someth
                           'morale=41 melee=8 inc=4" dice:"52" choices:"chart_result=bounce"')
     assert bounced.embeds[-1]["footer"]["text"] == (
         "Dice typed in: 52 · Project default: Premier chart's columns")
+
+
+async def test_a_player_may_not_take_off_the_inverted_charge_marker_a_gm_may(battle_session):
+    # "marked with an inverted Charge Marker to indicate that they charged this turn": off
+    # again, the cavalry could charge a second time in the turn.
+    await setup(battle_session)
+    added = await reply(battle_session, f'/unit add side:French name:Chasseurs words:"{CAVALRY} '
+                                        'nation=french charge=charging" strength:4')
+    assert not added.ephemeral, added.content
+    short = await reply(battle_session, '/cavalry labataille chargers:Chasseurs targets:"2nd '
+                                        'Foot" reached:false')
+    assert short.embeds[0]["title"].endswith("Chasseurs falls short: disordered")
+    for words in ("charge=charging", "charge=none"):
+        refused = await reply(battle_session, f'/unit edit unit:Chasseurs words:"{words}"')
+        assert refused.ephemeral and refused.content == (
+            "⚠️ Chasseurs: it charged this turn: its inverted Charge marker stays until the "
+            "new turn takes it off. A GM may change it (`/gm set`), to put a mistake right."), \
+            refused.content
+    # Other words stay the player's; the GM may put a mistake right.
+    assert not (await reply(battle_session, '/unit edit unit:Chasseurs words:"mp=9"')).ephemeral
+    undone = await reply(battle_session, '/unit edit unit:Chasseurs words:"charge=charging"',
+                         user_id=GM_USER)
+    assert not undone.ephemeral, undone.content
