@@ -617,11 +617,11 @@ def square_multipliers(run: Run) -> list[str]:
     table = multipliers(run.assault, "defender")
     if table is not None and Formation.SQUARE.value in table.values:
         return []
-    lacking = ("no chart pack, so the Mêlée Modifiers for Cavalry's" if run.assault.pack is None
-               else "the chart pack's Mêlée Modifiers for Cavalry have no")
-    return [f"{s.name} is in Square: {lacking} square multiplier must be counted in the mêlée "
-            "values given" for s in run.standing(run.defenders)
-            if s.formation is Formation.SQUARE]
+    lacking = ("no chart pack, so the Mêlée Modifiers for Cavalry's square multiplier"
+               if run.assault.pack is None else "the chart pack's Mêlée Modifiers for Cavalry "
+               "have no square multiplier: it")
+    return [f"{s.name} is in Square: {lacking} must be counted in the mêlée values given"
+            for s in run.standing(run.defenders) if s.formation is Formation.SQUARE]
 
 
 def multipliers(assault: Assault, role: str) -> Table | None:

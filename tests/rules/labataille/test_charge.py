@@ -446,6 +446,11 @@ def test_a_charge_into_a_square_without_its_values_says_they_must_be_given():
         "2nd Foot is in Square: the chart pack's Roll to Stand chart has no square modifier: "
         "it must be given in `mod` (published charts: +12 at Talavera and most games, +6 in "
         "later ones)",)
+    no_square = read_pack({**PACK_DATA, "cavalry_multipliers": {"defender": {"tired": 0.5}}})
+    lacking = charge([HUSSARS], [SQUARE_FOOT], "45 1 41", spent=2, pack=no_square)
+    assert ("2nd Foot is in Square: the chart pack's Mêlée Modifiers for Cavalry have no "
+            "square multiplier: it must be counted in the mêlée values given") in step(
+        lacking, "5. Mêlée odds").outcome
 
 
 # --- Square on a chart split by formation: the Prusse 1806 example pack -----------------------
