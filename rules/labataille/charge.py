@@ -144,11 +144,14 @@ def fell_short(run: Run) -> None:
 
 def against_pgd(run: Run) -> None:
     losses = pursuit_losses(run, "1. Pursuit")
+    ridden = []  # those the pursuit leaves standing, to rout again ("destroyed" says the rest)
     for stack in run.standing(run.defenders):
         pursue(run, stack, losses)
         if stack.name not in run.gone:
             rout(run, stack, "PGD charged")
-    run.phrases.append(f"{doing(run.defenders, 'is', 'are')} ridden down")
+            ridden.append(stack.name)
+    if ridden:
+        run.phrases.append(f"{doing(ridden, 'is', 'are')} ridden down")
     run.out.step("1. Pursuit", "The PGD units rout again, each losing an increment per Zone "
                  "of Influence retreated from.")
     regroup(run, melee=False)

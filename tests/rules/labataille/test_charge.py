@@ -37,6 +37,13 @@ def test_against_pgd_pursuit_losses_a_new_rout_and_a_tired_regroup():
         ("marker_set", "Hussars", CHARGED)]
 
 
+def test_pgd_destroyed_by_the_pursuit_is_said_destroyed_once_not_ridden_down_too():
+    rabble = stack("Rabble", state=Order.ROUTED, increments=2)
+    stragglers = stack("Stragglers", state=Order.ROUTED, increments=4)
+    result = charge([HUSSARS], [rabble, stragglers], "", spent=2)
+    assert result.headline == "Rabble is destroyed by pursuit; Stragglers is ridden down"
+
+
 def test_a_charge_on_pgd_meets_no_fire_so_the_cavalry_needs_no_defence():
     rabble = stack("Rabble", state=Order.ROUTED, fire=5, defence=9)
     result = charge([replace(HUSSARS, defence=None)], [rabble], "", spent=2)
