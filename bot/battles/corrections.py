@@ -4,6 +4,7 @@ every value is held to the bounds a player's own command would have."""
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from bot.battles.errors import BattleError
@@ -155,8 +156,11 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str, said: str) -
             attributes[field] = value
         row.attributes = attributes
     else:
-        names = ", ".join(unit_field_names(tx.rules))
-        raise InvalidInput(f"`{field}` is not a unit field.", hint=f"Fields: {names}.")
+        names = unit_field_names(tx.rules)
+        close = difflib.get_close_matches(field, names, n=1, cutoff=0.7)
+        raise InvalidInput(f"`{field}` is not a unit field."
+                           + (f" Did you mean `{close[0]}`?" if close else ""),
+                           hint=f"Fields: {', '.join(names)}.")
 
 
 def unit_field_names(rules: BattleRules) -> list[str]:

@@ -261,3 +261,11 @@ async def test_a_refused_strength_is_named_by_the_word_the_gm_typed(discord_sess
     refused = await gm(discord_session, f"/gm set unit:Rangers field:SP value:{value}")
     assert refused.ephemeral and refused.content.startswith("⚠️ `sp` "), refused.content
     assert "strength" not in refused.content, refused.content
+
+
+async def test_a_misspelt_field_gets_did_you_mean(discord_session):
+    await setup_battle(discord_session)
+    refused = await gm(discord_session, "/gm set unit:Rangers field:strenght value:2")
+    assert refused.ephemeral and refused.content.startswith(
+        "⚠️ `strenght` is not a unit field. Did you mean `strength`? Fields: name, side, "
+        "strength,"), refused.content
