@@ -90,5 +90,5 @@ def check_leaders(stacks: Sequence[Stack]) -> None:
     for stack in stacks:
         if stack.leader and stack.leader_value is None:
             raise InvalidInput(f"{stack.leader}, with {stack.name}, has no value: give it "
-                               "(`lv=2`).", hint=LEADER_HINT.format(leader=stack.leader))
+                               "(`leader_value=2`).", hint=LEADER_HINT.format(leader=stack.leader))
 

@@ -80,7 +80,7 @@ async def test_a_value_left_out_is_refused_by_name_not_taken_as_zero(discord_ses
     no_value = await reply(discord_session, '/assault labataille attackers:"A: morale=34 '
                                             'melee=12 leader=Ney" defenders:"B: morale=34 '
                                             'melee=8"')
-    assert no_value.ephemeral and "Ney, with A, has no value: give it (`lv=2`)" in \
+    assert no_value.ephemeral and "Ney, with A, has no value: give it (`leader_value=2`)" in \
         no_value.content
     no_threshold = await reply(discord_session, '/cavalry labataille chargers:"Hussars: '
                                                 'cavalry morale=44 melee=18 mp=8 '

@@ -64,7 +64,7 @@ def test_a_leader_without_a_value_is_refused_where_his_value_counts():
     led = stack("A", melee=20, leader="Ney")
     with pytest.raises(InvalidInput, match="Ney, with A, has no value: give it") as refused:
         assault([led], [D], "")
-    assert "`lv=2`" in str(refused.value)
+    assert "`leader_value=2`" in str(refused.value)
     reactor = stack("Lancers", arm=Arm.CAVALRY, leader="Colbert")
     charging = stack("Hussars", arm=Arm.CAVALRY, charge=ChargeMarker.CHARGING)
     with pytest.raises(InvalidInput, match="Colbert, with Lancers, has no value"):
