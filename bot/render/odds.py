@@ -13,6 +13,7 @@ would hold the event loop."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,6 +35,11 @@ CHART_LINES = 7
 """Lines beside a chart the player reads: a d66 chart's six bands of rows, and one more."""
 MAX_ROWS = 4
 """Rows of the table of answers; past them the reply says to give some with ``choices``."""
+ROWS_ROOM = 7
+"""Phone lines the other rows may fill (45 characters a line): long answers take fewer rows."""
+LABEL_ROOM = 88
+"""A row's answers at the most (two phone lines): past them cut after an answer, with "…"."""
+PHONE_LINE = 45
 TITLE_VERDICTS = 3
 """Who wins, in the title: the likeliest three, and the rest in one."""
 ROW_FIGURES = 2
@@ -53,7 +59,7 @@ def odds_specs(odds: Odds, ruleset: str, procedure: str,
     lines = []
     several = len(rows) > 1
     if several:
-        lines.append(f"If {rows[0].label}:")
+        lines.append(f"If {escape(rows[0].label)}:")
     if first.charts:  # the chart unread: every band of rows it may be read on
         column = f", the {first.column} column" if first.column else ""
         lines.append(f"Read on your {' and '.join(first.charts)} chart{column}:")
@@ -69,11 +75,20 @@ def odds_specs(odds: Odds, ruleset: str, procedure: str,
     # else how (a few points' difference in who wins says less than how it comes about).
     by_verdict = len({row.glance.verdicts[0].label if row.glance.verdicts else ""
                       for row in rows}) > 1
-    lines += [_row_line(row, by_verdict) for row in rows[1:MAX_ROWS]]
-    hidden = len(rows) - MAX_ROWS
+    shown_rows = 1
+    room = ROWS_ROOM
+    for row in rows[1:MAX_ROWS]:
+        line = _row_line(row, by_verdict)
+        room -= phone_lines(line)
+        if room < 0:
+            break
+        lines.append(line)
+        shown_rows += 1
+    hidden = len(rows) - shown_rows
     if hidden > 0:
-        lines.append(f"…and {hidden} more {'row' if hidden == 1 else 'rows'} of answers: "
-                     "give some with `choices` to see their odds.")
+        # One phone line: what `choices` does is in /help.
+        lines.append(f"…and {hidden} more {'row' if hidden == 1 else 'rows'}: give answers "
+                     "in `choices`.")
     verdict = _verdict(first)
     head = EmbedSpec(
         title=f"🎯 Odds: {verdict}" if verdict else
@@ -124,8 +139,23 @@ def _row_label(members: Sequence[int], answers: Sequence[tuple[str, ...]]) -> st
     others = [a for i, a in enumerate(answers) if i not in members]
     if len(paths) == 1 or (shared and not any(a[:len(shared)] == tuple(shared)
                                               for a in others)):
-        return " & ".join(shared) if len(paths) > 1 else " & ".join(paths[0])
-    return " or ".join(" & ".join(path) for path in paths)
+        return _cut(" & ".join(shared) if len(paths) > 1 else " & ".join(paths[0]))
+    return _cut(" or ".join(" & ".join(path) for path in paths))
+
+
+def _cut(label: str) -> str:
+    """A row's answers within ``LABEL_ROOM``: cut after the last whole answer that fits."""
+    if len(label) <= LABEL_ROOM:
+        return label
+    head = label[:LABEL_ROOM - 2]
+    ends = [head.rfind(" & "), head.rfind(" or ")]
+    cut = max(ends)
+    return (head[:cut] if cut > 0 else head.rstrip()) + " …"
+
+
+def phone_lines(text: str) -> int:
+    """The lines ``text`` takes on a phone, wrapped at ``PHONE_LINE`` characters."""
+    return sum(max(1, len(textwrap.wrap(part, PHONE_LINE))) for part in text.split("\n"))
 
 
 def _row_line(row: _Row, by_verdict: bool) -> str:
@@ -194,11 +224,10 @@ def _how(odds: Odds, seen: Sequence[Glance]) -> str:
                       abs(Fraction(hi).limit_denominator(10**6) - line.probability))
                   for s in seen for line in (*s.verdicts, *s.lines)
                   for lo, hi in [line.interval or (0.0, 0.0)]), default=Fraction(0))
-    # The whole reason (the paths, the seconds) is in ``huzzah resolve``'s JSON.
-    why = "too long to count every roll" if "time" in odds.reason else \
-        "too many rolls to count each"
+    # Why not every roll was counted (the paths, the seconds) is in ``huzzah resolve``'s
+    # JSON: on a phone, the estimate's size and margin say enough.
     return (f"Estimated from {odds.samples:,} random resolutions, ±{float(widest * 100):.1f} "
-            f"points (95%): {why}.")
+            "points (95%).")
 
 
 def _losses_line(branch: Distribution, sides: Mapping[str, str]) -> str:
