@@ -62,7 +62,7 @@ class DiceUse:
             if self.rolled:
                 note += f", then {self.rolled} rolled by the bot"
             if self.unused:
-                note += f"; not needed after the answers: {self.unused}"
+                note += f"; left over after the answers: {self.unused}"
             return note
         if self.queued:
             note = f"{self.queued} {'die' if self.queued == 1 else 'dice'} queued by the GM"

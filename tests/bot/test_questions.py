@@ -93,7 +93,7 @@ async def test_typed_dice_a_path_did_not_need_are_named(battle_session):
     asked = await reply(battle_session, CHARGE.replace("dice:1", 'dice:"1 6 6"'), user_id=OTHER)
     [result] = await press(battle_session, asked, "Stand", PLAYER)
     assert result.embeds[0]["footer"]["text"].startswith(
-        "Dice typed in: 1 6 6; not needed after the answers: 6 6 ·")
+        "Dice typed in: 1 6 6; left over after the answers: 6 6 ·")
 
 
 async def test_battle_show_says_which_question_waits_whose_it_is_and_since_when(
