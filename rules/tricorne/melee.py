@@ -580,10 +580,11 @@ def ask_take_ground(run: Run, attacker: Unit, vacated: Unit, prefix: str) -> boo
         run.out.step("Take ground", f"{attacker.name} may not take ground after {why}.")
         return False
     # After a bonus melee, the question says so: it reads otherwise as the first one again.
-    after = f" again, into {possessive(vacated.name)} hex" if prefix == "bonus_" else ""
-    question = Question(f"{prefix}take_ground",
-                        f"Will {attacker.name} take ground{after} (advance into the vacated "
-                        "hex)?", (ADVANCE, STAY), unit=attacker.name, by="attacker")
+    text = (f"Will {attacker.name} take ground again, into {possessive(vacated.name)} "
+            "vacated hex?" if prefix == "bonus_" else
+            f"Will {attacker.name} take ground (advance into the vacated hex)?")
+    question = Question(f"{prefix}take_ground", text, (ADVANCE, STAY), unit=attacker.name,
+                        by="attacker")
     if run.out.ask(question) is STAY:
         run.out.step("Take ground", f"{attacker.name} stays in its hex.")
         return False

@@ -164,8 +164,7 @@ def test_the_take_ground_after_a_bonus_melee_says_whose_hex_it_is():
     key, _, asked_again = question(cavalry("Dragoons"), ONE_BLOCK, "inf art art  inf art art",
                                    "advance; Second", bonus=(second,))
     assert key == "bonus_take_ground"
-    assert asked_again.text == ("Will Dragoons take ground again, into Second's hex (advance "
-                                "into the vacated hex)?")
+    assert asked_again.text == "Will Dragoons take ground again, into Second's vacated hex?"
 
 
 def test_a_highlander_takes_its_bonus_in_a_bonus_melee_and_loses_a_die_for_taking_ground():
