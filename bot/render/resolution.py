@@ -355,9 +355,10 @@ _LOSS = re.compile(r"loses (\d+) (\S+) \(now (\d+)\)(?:(?:, | and )(.+))?")
 
 
 def _left_to_say(resolution: Resolution, change: str) -> str | None:
-    """A unit's loss the headline says, and all else its roster line says ("Béarn routs, −2
-    SP"; "Béarn loses 2 SP (now 1) and is routing"): the line says only where its strength
-    now stands ("Béarn: now 1 SP"), or nothing once it has gone. Any other line, whole."""
+    """A unit's loss the headline says ("Béarn routs, −2 SP"; "Béarn loses 2 SP (now 1), is
+    routing and is shaken"): the line says where its strength now stands and what else the
+    headline does not ("Béarn: now 1 SP, is shaken"), or nothing once it has gone. Any other
+    line, whole."""
     units = [effect.unit for effect in resolution.effects]
     for unit in units:
         loss = _LOSS.fullmatch(change[len(unit) + 1:]) if change.startswith(f"{unit} ") \
@@ -373,12 +374,13 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     own = [part for part in own if part.startswith(unit.casefold())]
     if not any(f"{amount} {measure}".casefold() in part for part in own):
         return change
-    if rest and not all(said_in(own, unit, phrase, units)
-                        for phrase in _PHRASES.split(rest)):
-        return change
+    # The rest of the line the headline does not say ("is shaken", by its general's fall).
+    unsaid = [phrase for phrase in _PHRASES.split(rest) if rest
+              and not said_in(own, unit, phrase, units)]
     if count == 0:
-        return None  # the headline says how it ended
-    return f"{unit}: now {count} {singular(measure) if count == 1 else measure}"
+        return change if unsaid else None  # the headline says how it ended
+    now = f"{unit}: now {count} {singular(measure) if count == 1 else measure}"
+    return ", ".join([now, *unsaid])
 
 
 # A new state, and no other change: "is now in line", "is halted".

@@ -512,9 +512,13 @@ def test_a_roster_line_the_headline_says_keeps_only_where_the_unit_now_stands():
                          Severity.MAJOR, (), routs)
     one = effects_block(figures, ["La Sarre loses 2 figures (now 1) and is routing"], once=True)
     assert one.splitlines() == ["📋 La Sarre: now 1 figure"]
-    # A phrase the headline does not say: the line is said whole.
+    # A phrase the headline does not say stays beside where it now stands.
     more = "La Sarre loses 2 SP (now 1), is routing and is now disordered"
-    assert effects_block(result, [more], once=True).splitlines() == [f"📋 {more}"]
+    assert effects_block(result, [more], once=True).splitlines() == [
+        "📋 La Sarre: now 1 SP, is now disordered"]
+    # Gone, with more to say: said whole.
+    gone = "La Sarre loses 2 SP (now 0), is routing and is now disordered"
+    assert effects_block(result, [gone], once=True).splitlines() == [f"📋 {gone}"]
 
 
 @pytest.mark.parametrize(("headline", "units", "line"), [
