@@ -163,8 +163,10 @@ class GM(commands.Cog):
         if waiting is not None:  # its buttons come with the reply, as under the question
             replaced = "The question it replaced" if waiting.seq in undone.brought_back \
                 else "The question"
-            back += (f" {replaced} (#{waiting.seq}) waits again: "
-                     f"“{escape(waiting.question.text)}”")
+            # Quoted unless the summary just said it ("… Asked: Will Black Watch …?").
+            quoted = "." if waiting.question.text in undone.summary else \
+                f": “{escape(waiting.question.text)}”"
+            back += f" {replaced} (#{waiting.seq}) waits again{quoted}"
         reply = public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
                        f"{said} (event #{undone.undo_seq}).{back}")
         if waiting is None:

@@ -443,8 +443,11 @@ async def test_undoing_a_reroll_that_asked_again_brings_back_the_question_it_rep
     again = await reply(battle_session, "/gm reroll", user_id=GM_USER)
     assert again.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
-    assert "The question it replaced (#4) waits again: “Does Hussars counter-charge?”" in \
-        undone.content
+    # The undone event's summary asked it: the question is quoted once.
+    assert undone.content.startswith(
+        "↩️ Undid #7 (question): Reroll of #4: Asked: Does Hussars counter-charge? (event #8). "
+        "The question it replaced (#4) waits again.\n"), undone.content
+    assert undone.content.count("Does Hussars counter-charge?") == 1
     assert (await pending(battle_session.client.db))["seq"] == 4
 
 
