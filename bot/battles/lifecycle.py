@@ -119,7 +119,8 @@ def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
         raise BattleError(f"`{spec.name}` is already {now}.",
                           hint="`/battle show` gives the battle's settings.")
     if tx.rules.check_settings is not None:
-        tx.rules.check_settings(settings)  # values that only make sense together
+        # Values that only make sense together; what a new value must be, beside the old.
+        tx.rules.check_settings(settings, dict(battle.settings or {}))
     tx.touch(battle)
     battle.settings = settings
     event = tx.record("setting", f"GM set {said}")

@@ -124,8 +124,10 @@ class BattleRules:
     # A battle's settings, where players are known to read the rules differently; each
     # field's help says the default and why (`/battle setting` changes one).
     settings: FieldSet = field(default_factory=lambda: FieldSet(()))
-    # Refuses a battle's settings that each read well but not together (InvalidInput).
-    check_settings: Callable[[Mapping[str, Any]], Any] | None = None
+    # Refuses a battle's settings that each read well but not together, or a new value a
+    # setting may no longer take (InvalidInput): (settings, the battle's settings before a
+    # GM's change; None for a backup's, read as they were set) -> anything.
+    check_settings: Callable[..., Any] | None = None
     # What each side has won so far, one line per side (Victory Banners), for /battle show.
     standings: Callable[[Roster], list[str]] | None = None
     # The chart pack a GM may attach (`/battle charts`); None: the rule set reads none.

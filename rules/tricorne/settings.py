@@ -97,14 +97,17 @@ def read_die(text: Any, where: str = "die") -> tuple[Symbol, ...]:
     return tuple(faces)
 
 
-def check_settings(values: Mapping[str, Any] | None) -> Settings:
-    """Settings a GM sets, or a backup brings: as ``settings_from`` reads them, and a die
-    with every symbol. The text reads each (a unit's symbol hits it, a saber hits any, a
-    flag may retreat it, a leader's check is read on sabers): a die without one leaves a
-    rule dead. A battle's stored settings are read as they were set."""
+def check_settings(values: Mapping[str, Any] | None,
+                   before: Mapping[str, Any] | None = None) -> Settings:
+    """Settings as ``settings_from`` reads them; where a GM sets a new die (``before``: the
+    battle's settings until now), a die with every symbol. The text reads each (a unit's
+    symbol hits it, a saber hits any, a flag may retreat it, a leader's check is read on
+    sabers): a die without one leaves a rule dead. A die set before that was required, in
+    a battle or its backup, is read as it was set."""
     settings = settings_from(values)
+    new_die = before is not None and (values or {}).get("die") != before.get("die")
     missing = [symbol.value for symbol in Symbol if symbol not in settings.die]
-    if missing:
+    if new_die and missing:
         raise InvalidInput(f"settings: die: a battle die shows every symbol the rules read; "
                            f"this one has no {listed(missing, 'or')}.",
                            hint=f"Like `{DEFAULT_DIE}`.")

@@ -369,3 +369,20 @@ async def test_a_unit_added_without_its_blocks_stands_at_full_strength_on_the_ro
         assert not added.ephemeral and (said is None or added.content == said), added.content
     shown = text_of(await reply(battle_session, "/unit list"))
     assert "**Ogilvy's** · 4 blocks · highland\n" in shown, shown
+
+
+async def test_a_new_die_must_show_every_symbol_and_an_older_one_stays_usable(battle_session):
+    assert not (await reply(battle_session, "/battle start ruleset:tricorne name:Culloden",
+                            user_id=GM_USER)).ephemeral
+    refused = await reply(battle_session, '/battle setting name:die value:"inf inf cav art '
+                                          'flag flag"', user_id=GM_USER)
+    assert refused.ephemeral and "this one has no saber" in refused.content, refused.content
+
+    def older(conn) -> None:  # a die set before every symbol was required
+        conn.exec_driver_sql("""update battles set settings = '{"die": "inf saber"}',
+                                last_seq = last_seq + 1""")
+
+    await battle_session.client.db.run(older, write=True)
+    other = await reply(battle_session, "/battle setting name:failed_rally value:lose-block",
+                        user_id=GM_USER)
+    assert not other.ephemeral, other.content

@@ -51,12 +51,17 @@ def test_a_die_is_read_from_symbol_names_or_letters():
 ])
 def test_bad_settings_are_refused_with_the_reason(values, message):
     with pytest.raises(InvalidInput) as error:
-        check_settings(values)
+        check_settings(values, {})
     assert message in str(error.value) + str(getattr(error.value, "hint", ""))
 
 
-def test_a_die_a_battle_was_given_before_every_symbol_was_required_still_reads():
-    assert settings_from({"die": "inf saber"}).die == (Symbol.INFANTRY, Symbol.SABER)
+def test_a_die_set_before_every_symbol_was_required_still_reads_and_goes_with_others():
+    old = {"die": "inf saber"}
+    assert settings_from(old).die == (Symbol.INFANTRY, Symbol.SABER)
+    assert check_settings(old).die == (Symbol.INFANTRY, Symbol.SABER)  # a backup's
+    # Another setting changed beside it: the die is not the GM's change.
+    assert check_settings({**old, "failed_rally": "lose-block"}, old).die == (
+        Symbol.INFANTRY, Symbol.SABER)
 
 
 def test_the_die_setting_decides_the_faces_a_random_roll_can_show():
