@@ -68,8 +68,6 @@ def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | Non
     words_read, count = read_words(tx, words, strength, require_arm=True)
     check_new_strength(count, tx.rules.strength_label)
     attributes = tx.rules.check_unit(unit_name, words_read, count, unit_name)
-    if count is None and tx.rules.default_strength is not None:
-        count = tx.rules.default_strength(attributes)  # on the roster, as it will fight
     row = tx.add(Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
                       side=battle_side(tx, side), strength=count, status="active",
                       attributes=attributes, commander=check_commander(tx, commander),
@@ -78,7 +76,11 @@ def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | Non
     check_unit_side(tx, row)
     event = tx.record("unit_add", f"Added {unit_name} ({row.side})")
     said = tx.rules.unit_words(attributes)
-    strength = (strength_count(count, tx.rules.strength_label),) if count is not None else ()
+    # Left out, it is what the rule set gives (Tricorne: full strength), where it gives one;
+    # kept unset, so that a `full` put right later moves it too.
+    shown = count if count is not None or tx.rules.default_strength is None else \
+        tx.rules.default_strength(attributes)
+    strength = (strength_count(shown, tx.rules.strength_label),) if shown is not None else ()
     return Added(unit_name, row.side, event.seq, sides, battle.sides,
                  (*strength, *said.described, *said.markers))
 

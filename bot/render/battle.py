@@ -47,13 +47,16 @@ def turn_line(battle: Battle) -> str:
 
 
 def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP",
-              unit_words: Callable[[Mapping[str, Any]], UnitWords] | None = None) -> str:
+              unit_words: Callable[[Mapping[str, Any]], UnitWords] | None = None,
+              default_strength: Callable[[Mapping[str, Any]], int] | None = None) -> str:
     """``**Name** · 4 SP · what it is · *markers* · with General · under Commander``; the
-    rule set says how its attributes read."""
+    rule set says how its attributes read, and what strength a unit added without one has."""
     words = unit_words(dict(unit.attributes or {})) if unit_words else UnitWords()
     parts = [f"**{escape(unit.name)}**"]
-    if unit.strength is not None:
-        parts.append(strength_count(unit.strength, strength_label))
+    strength = unit.strength if unit.strength is not None or default_strength is None else \
+        default_strength(dict(unit.attributes or {}))
+    if strength is not None:
+        parts.append(strength_count(strength, strength_label))
     # A unit's nation named as its side is said once, by the side's heading.
     described = [w for w in words.described if w.casefold() != unit.side.casefold()]
     if described:
@@ -96,11 +99,13 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
                   rules: BattleRules | None = None) -> list[FieldSpec]:
     label = rules.strength_label if rules else "SP"
     words = rules.unit_words if rules else None
+    default = rules.default_strength if rules else None
     sides: dict[str, list[Unit]] = {}
     for unit in units:
         sides.setdefault(unit.side, []).append(unit)
     fields = [
-        FieldSpec(escape(side), "\n".join(unit_line(u, generals, label, words) for u in members))
+        FieldSpec(escape(side), "\n".join(unit_line(u, generals, label, words, default)
+                                          for u in members))
         for side, members in sides.items()
     ]
     # A general with a unit, and nothing more to say of him, is said on its line alone.

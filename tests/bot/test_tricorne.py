@@ -369,6 +369,12 @@ async def test_a_unit_added_without_its_blocks_stands_at_full_strength_on_the_ro
         assert not added.ephemeral and (said is None or added.content == said), added.content
     shown = text_of(await reply(battle_session, "/unit list"))
     assert "**Ogilvy's** · 4 blocks · highland\n" in shown, shown
+    # Its full strength put right afterwards: its blocks follow, as it has lost none.
+    fixed = await reply(battle_session, "/unit edit unit:\"Ogilvy's\" words:\"full=3\"",
+                        user_id=GM_USER)
+    assert not fixed.ephemeral, fixed.content
+    shown = text_of(await reply(battle_session, "/unit list"))
+    assert "**Ogilvy's** · 3 blocks · highland, full strength 3\n" in shown, shown
 
 
 async def test_a_new_die_must_show_every_symbol_and_an_older_one_stays_usable(battle_session):
