@@ -164,7 +164,7 @@ class GM(commands.Cog):
             replaced = "The question it replaced" if waiting.seq in undone.brought_back \
                 else "The question"
             # Quoted unless the summary just said it ("… Asked: Will Black Watch …?").
-            quoted = "." if waiting.question.text in undone.summary else \
+            quoted = "." if escape(waiting.question.text) in said else \
                 f": “{escape(waiting.question.text)}”"
             back += f" {replaced} (#{waiting.seq}) waits again{quoted}"
         reply = public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
