@@ -400,10 +400,17 @@ def unquoted(label: str) -> str:
 
 def _labelled(typed: str, labels: Sequence[str]) -> str | None:
     """The button ``typed`` names: its label as shown, or without its emoji and in any
-    case (`steps` for "📜 Steps")."""
+    case (`steps` for "📜 Steps"), or the one label it begins (`D` for "D: disordered",
+    `take` for "Take ground")."""
     if typed in labels:
         return typed
     wanted = typed.strip().casefold()
-    plain = [label for label in labels
-             if wanted and re.sub(r"^\W+", "", label).casefold() == wanted]
-    return plain[0] if len(plain) == 1 else None
+    if not wanted:
+        return None
+    plain = {label: re.sub(r"^\W+", "", label).casefold() for label in labels}
+    for fits in (lambda text: text == wanted,
+                 lambda text: re.match(rf"{re.escape(wanted)}\b", text) is not None):
+        found = list(dict.fromkeys(label for label, text in plain.items() if fits(text)))
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None

@@ -451,3 +451,17 @@ def test_a_buttons_label_keeps_a_quote_of_its_own():
     assert unquoted("'Take ground'") == "Take ground"
     assert unquoted('Fall back 3"') == 'Fall back 3"'  # Skirmish's button
     assert unquoted("Stand") == "Stand"
+
+
+def test_press_takes_the_label_a_player_types_if_it_names_one_button():
+    from bot.console import _labelled
+
+    labels = ["C: square formed", "D: disordered", "R: routed", "DR1", "📜 Steps",
+              "Attack Munro's", "Attack Barrell's"]
+    assert _labelled("D: disordered", labels) == "D: disordered"
+    assert _labelled("d", labels) == "D: disordered"  # not DR1: a whole word
+    assert _labelled("steps", labels) == "📜 Steps"
+    assert _labelled("dr1", labels) == "DR1"
+    assert _labelled("Attack", labels) is None  # two buttons: say which
+    assert _labelled("Attack Barrell's", labels) == "Attack Barrell's"
+    assert _labelled("X", labels) is None
