@@ -31,6 +31,10 @@ from rules.core.notation import (
     split_name,
 )
 
+SLIP = 0.75
+"""How near a word must be to another to be taken as a slip of it (``veteren``: 0.86), not
+a name (``Frasers``, 0.67 of ``cuirassiers``), where a name without its colon is told."""
+
 
 @dataclass(frozen=True)
 class Field:
@@ -319,8 +323,10 @@ class FieldSet:
         """Unknown words before known ones, the first not a typo: a name without its colon."""
         leading = list(itertools.takewhile(lambda t: "=" not in t and not self.knows(t), tokens))
         # Two capitalised words read as a name (`Black Watch`), even where one is near a
-        # word (black: blocks); words each near a word (`Veteren Cavalery`) are mistyped.
-        close = [self._close_word(t.lower().rstrip(",")) for t in leading[:2]]
+        # word (black: blocks); words each a slip of a word (`Veteren Cavalery`) are
+        # mistyped. A slip is one letter or two: `Frasers Highlanders` is no near miss of
+        # cuirassiers and lancers, though a "did you mean" would offer them.
+        close = [self._slip_of_word(t.lower().rstrip(",")) for t in leading[:2]]
         named = len(leading) > 1 and all(t[:1].isupper() for t in leading[:2]) and \
             not all(close)
         # No word has an apostrophe: `Fraser's` is a name, however near a word it is.
@@ -347,6 +353,10 @@ class FieldSet:
 
     def _close_word(self, word: str) -> bool:
         return bool(did_you_mean(word, list(self._by_word) + list(self._by_key)))
+
+    def _slip_of_word(self, word: str) -> bool:
+        return bool(difflib.get_close_matches(word, list(self._by_word) + list(self._by_key),
+                                              n=1, cutoff=SLIP))
 
     def _read_token(self, token: str, where: str) -> tuple[Field, Any]:
         word = token.lower()

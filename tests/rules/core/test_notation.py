@@ -83,6 +83,24 @@ def test_a_possessive_is_a_name_though_it_is_near_a_word(text):
     assert f"`{text}` reads as the unit's name without its colon" in str(refused_.value)
 
 
+@pytest.mark.parametrize("text", ["Frasers Highlanders", "Lochiels Camerons"])
+def test_two_capitalised_words_each_only_loosely_near_a_word_are_a_name(text):
+    # Le Baton knows `cuirassiers` and `lancers`, which a "did you mean" would offer for
+    # `frasers` and `highlanders`; neither is a slip of them.
+    from rules.le_baton.inputs import UNIT
+
+    with pytest.raises(InvalidInput) as refused_:
+        UNIT.read_text(text, "unit")
+    assert f"`{text}` reads as the unit's name without its colon" in str(refused_.value)
+
+
+def test_two_capitalised_slips_of_words_are_mistyped_words():
+    from rules.le_baton.inputs import UNIT
+
+    with pytest.raises(InvalidInput, match="I don't know `veteren`. Did you mean `veteran`?"):
+        UNIT.read_text("Veteren Cavalery", "unit")
+
+
 def test_one_word_near_a_word_is_that_word_mistyped():
     assert "I don't know `regulr`. Did you mean `regular`?" in \
         refused(read_melee_side, "Regulr Cavalry", "attackers")
