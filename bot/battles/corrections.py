@@ -8,7 +8,7 @@ import difflib
 from typing import Any
 
 from bot.battles.errors import BattleError
-from bot.battles.store import BattleTx, roster_general, roster_unit
+from bot.battles.store import BattleTx, roster_general
 from bot.battles.validate import (
     battle_side,
     check_commander,
@@ -95,7 +95,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     tx.require_gm("set unit fields")
     check_given(value)
     row = tx.unit_row(unit, allow_gone=True)
-    before = roster_unit(row)
+    before = tx.unit_of(row)
     tx.touch(row)
     field = said = field.strip().lower().replace("-", "_")
     if field == strength_word(tx.rules.strength_label):  # `figures`, as `/unit add` takes it
@@ -107,7 +107,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     if field == "strength" or back or _is_word(tx, field):
         _check_unit(tx, row, strength_set=field == "strength")
     check_unit_side(tx, row)
-    changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
+    changes = describe_changes(unit_changes(before, tx.unit_of(row)), tx.rules.wording)
     if not changes:
         raise BattleError(f"{possessive(row.name)} {said} is already {value}.")
     event = tx.record("gm_set", "GM set: " + "; ".join(changes))

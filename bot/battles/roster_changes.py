@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.battles.errors import BattleError
-from bot.battles.store import BattleTx, roster_unit
+from bot.battles.store import BattleTx
 from bot.battles.validate import (
     battle_side,
     check_commander,
@@ -91,7 +91,7 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
     """Change a unit (its player or a GM); the changes in words, and the event's number."""
     row = tx.unit_row(unit)
     tx.require_owner(row, "edit")
-    before = roster_unit(row)
+    before = tx.unit_of(row)
     tx.touch(row)
     new, count = read_words(tx, words or "", strength, require_arm=False)
     if new or count is not None:
@@ -117,7 +117,7 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
     if side is not None or commander is not None:
         check_unit_command(tx, row)
     check_unit_side(tx, row)
-    changes = describe_changes(unit_changes(before, roster_unit(row)), tx.rules.wording)
+    changes = describe_changes(unit_changes(before, tx.unit_of(row)), tx.rules.wording)
     if not changes:
         if any(v is not None for v in (words, strength, side, rename, commander)):
             raise BattleError(f"Nothing to change: {row.name} already has these values.",

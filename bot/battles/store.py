@@ -16,7 +16,7 @@ made to it is what the next read and the log see.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Select, bindparam, delete, insert, inspect, select, text, update
@@ -347,8 +347,19 @@ class BattleTx:
         units = self.unit_rows()
         generals = self.general_rows()
         engagements = self.engagement_rows()
-        return Roster(tuple(map(roster_unit, units)), tuple(map(roster_general, generals)),
+        return Roster(tuple(map(self.unit_of, units)), tuple(map(roster_general, generals)),
                       tuple(map(roster_engagement, engagements)))
+
+    def unit_of(self, row: Row) -> RosterUnit:
+        """The roster unit a row is: one added without its strength has the strength its
+        rule set gives it (Tricorne: its full strength), as the rules read it and changes
+        to it are said ("loses 2 blocks (now 2)"); the row keeps it unset until it changes,
+        so that a `full` put right moves it too."""
+        unit = roster_unit(row)
+        default = self.rules.default_strength
+        if unit.strength is None and default is not None:
+            return replace(unit, strength=default(unit.attributes))
+        return unit
 
     def unit_row(self, name: str, *, allow_gone: bool = False) -> Row:
         roster = self.roster()
@@ -400,7 +411,7 @@ class BattleTx:
         units = {r.name_key: r for r in self.unit_rows()}
         for unit in after.units:
             row = units[name_key(unit.name)]
-            if roster_unit(row) != unit:
+            if self.unit_of(row) != unit:
                 self._set(row, unit_columns(unit))
         generals = {g.name_key: g for g in self.general_rows()}
         for general in after.generals:

@@ -392,3 +392,21 @@ async def test_a_new_die_must_show_every_symbol_and_an_older_one_stays_usable(ba
     other = await reply(battle_session, "/battle setting name:failed_rally value:lose-block",
                         user_id=GM_USER)
     assert not other.ephemeral, other.content
+
+
+async def test_a_unit_added_without_its_blocks_loses_them_from_its_full_strength(
+        battle_session):
+    for line in ["/battle start ruleset:tricorne name:T", "/unit add side:A name:X words:regular",
+                 "/unit add side:B name:Y words:regular"]:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    fought = await reply(battle_session, '/melee tricorne attacker:X defender:Y dice:"inf inf '
+                                         'inf  saber inf" choices:take_ground=stay',
+                         user_id=GM_USER)
+    lines = text_of(fought).splitlines()
+    assert "📋 X loses 2 blocks (now 2)" in lines and "📋 Y loses 3 blocks (now 1)" in lines, \
+        lines
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    set_ = await reply(battle_session, "/gm set unit:X field:strength value:3", user_id=GM_USER)
+    assert set_.content == "🛠️ X loses 1 block (now 3) (event #6).", set_.content
+    edited = await reply(battle_session, "/unit edit unit:Y strength:2", user_id=GM_USER)
+    assert edited.content == "✏️ Y loses 2 blocks (now 2) (event #7).", edited.content
