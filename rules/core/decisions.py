@@ -10,6 +10,7 @@ and the answer added.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -72,9 +73,20 @@ class Question:
         raise NotAnAnswer(
             f"`{given}` is not an answer to “{self.text}”.",
             hint=f"Answer {' or '.join(f'`{k}`' for k in keys)}."
-            + did_you_mean(given, keys)
+            + self._near_miss(given)
             + (f" {SEPARATE_ANSWERS}" if "," in given else ""),
         )
+
+    def _near_miss(self, given: str) -> str:
+        """"Did you mean" an answer's key, near what was typed or near its button's label
+        (`Form sqaure` for "Form square": `square`)."""
+        said = did_you_mean(given, [a.key for a in self.answers])
+        if said:
+            return said
+        by_label = {a.label.casefold(): a.key for a in self.answers}
+        close = difflib.get_close_matches(given.strip().casefold(), list(by_label), n=1,
+                                          cutoff=0.8)
+        return f" Did you mean `{by_label[close[0]]}`?" if close else ""
 
     def _typed(self, text: str) -> Answer:
         if ";" in text:

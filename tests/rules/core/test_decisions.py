@@ -45,6 +45,14 @@ def test_a_wrong_answer_names_the_allowed_ones():
     assert "Did you mean `Hussars`" in refused.value.hint
 
 
+def test_a_wrong_answer_near_a_buttons_label_gets_did_you_mean_its_key():
+    square = Question("form_square", "Will 45e form square?",
+                      (Answer("square", "Form square"), Answer("stay", "Stay as it is")))
+    with pytest.raises(InvalidInput) as refused:
+        Answers.read("Form sqaure").decide(square)
+    assert refused.value.hint == "Answer `square` or `stay`. Did you mean `square`?"
+
+
 @pytest.mark.parametrize("bad", [3, ["", "stand"], {"counter_charge": None}])
 def test_answers_of_the_wrong_shape_are_refused(bad):
     with pytest.raises(InvalidInput):
