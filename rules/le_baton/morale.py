@@ -259,10 +259,12 @@ def _phase_2(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         return _rout(unit, check, out)
     out.effect(EffectKind.HALTED, unit.name, detail=f"{SHEET}: phase 2, fail by 1 or 2")
     text = "Halt. No movement this turn."
+    headline = f"{unit.name} fails by {check.fail_by}: halts"
     if unit.british_infantry:
         text += (" As British infantry it may instead immediately retire up to 6\", change "
                  "formation and make no further movement this turn.")
-    return Outcome(text, f"{unit.name} fails by {check.fail_by}: halts", Severity.MINOR)
+        headline += ", or may retire up to 6\""  # the player's choice, said with the result
+    return Outcome(text, headline, Severity.MINOR)
 
 
 # --- phases 4 and 9: shooting casualties and closing for melee ------------------------------

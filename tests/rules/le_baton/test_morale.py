@@ -287,11 +287,14 @@ def test_phase_2_british_infantry_may_instead_retire_6_inches():
     assert result.steps[0].outcome == (
         "Halt. No movement this turn. As British infantry it may instead immediately retire "
         "up to 6\", change formation and make no further movement this turn.")
+    # The player's choice, said with the result, not only in the steps.
+    assert result.headline == "2nd Foot fails by 1: halts, or may retire up to 6\""
 
 
 @pytest.mark.parametrize("unit", [dragoons(), guns()])
 def test_phase_2_other_british_units_only_halt(unit):
     assert check(unit, 2, 6).steps[0].outcome == "Halt. No movement this turn."
+    assert check(unit, 2, 6).headline.endswith(": halts")
 
 
 def test_phase_2_fail_by_three_routs():
