@@ -112,3 +112,18 @@ async def test_undoing_a_new_turn_says_where_the_battle_is_now(battle_session):
     assert undone.content == "↩️ Undid #6 (turn): back to Turn 1, draw a Command card (event #7)."
     shown = await reply(battle_session, "/battle show")
     assert "Turn 1, draw a Command card" in shown.embeds[0]["description"]
+
+
+def test_undo_puts_back_only_the_fields_the_event_changed():
+    # Later events may have changed the row's other fields (a GM queueing dice after a
+    # roll): those stay as they are.
+    from bot.battles.store import restoring
+
+    change = {"before": {"strength": 4, "dice_queue": [], "turn": 2},
+              "after": {"strength": 3, "dice_queue": [], "turn": 2}}
+    assert restoring(change, exists=True) == ("update", {"strength": 4})
+    assert restoring({"before": None, "after": {"strength": 3}}, exists=True) == (
+        "delete", {})
+    assert restoring({"before": None, "after": {"strength": 3}}, exists=False) is None
+    assert restoring({"before": {"strength": 4}, "after": None}, exists=False) == (
+        "insert", {"strength": 4})
