@@ -43,4 +43,3 @@ def read_json_object(data: bytes, filename: str, *, kind: str, holder: str, hint
     if found is not None:
         raise refusal(found, again, filename)
     return content
-

@@ -78,8 +78,7 @@ def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | Non
     said = tx.rules.unit_words(attributes)
     # Left out, it is what the rule set gives (Tricorne: full strength), where it gives one;
     # kept unset, so that a `full` put right later moves it too.
-    shown = count if count is not None or tx.rules.default_strength is None else \
-        tx.rules.default_strength(attributes)
+    shown = tx.rules.strength_of(count, attributes)
     strength = (strength_count(shown, tx.rules.strength_label),) if shown is not None else ()
     return Added(unit_name, row.side, event.seq, sides, battle.sides,
                  (*strength, *said.described, *said.markers))

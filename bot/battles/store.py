@@ -356,10 +356,8 @@ class BattleTx:
         to it are said ("loses 2 blocks (now 2)"); the row keeps it unset until it changes,
         so that a `full` put right moves it too."""
         unit = roster_unit(row)
-        default = self.rules.default_strength
-        if unit.strength is None and default is not None:
-            return replace(unit, strength=default(unit.attributes))
-        return unit
+        strength = self.rules.strength_of(unit.strength, unit.attributes)
+        return unit if strength == unit.strength else replace(unit, strength=strength)
 
     def unit_row(self, name: str, *, allow_gone: bool = False) -> Row:
         roster = self.roster()

@@ -48,13 +48,14 @@ def turn_line(battle: Battle) -> str:
 
 def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP",
               unit_words: Callable[[Mapping[str, Any]], UnitWords] | None = None,
-              default_strength: Callable[[Mapping[str, Any]], int] | None = None) -> str:
+              strength_of: Callable[[int | None, Mapping[str, Any]], int | None] | None = None
+              ) -> str:
     """``**Name** · 4 SP · what it is · *markers* · with General · under Commander``; the
     rule set says how its attributes read, and what strength a unit added without one has."""
     words = unit_words(dict(unit.attributes or {})) if unit_words else UnitWords()
     parts = [f"**{escape(unit.name)}**"]
-    strength = unit.strength if unit.strength is not None or default_strength is None else \
-        default_strength(dict(unit.attributes or {}))
+    strength = strength_of(unit.strength, dict(unit.attributes or {})) if strength_of else \
+        unit.strength
     if strength is not None:
         parts.append(strength_count(strength, strength_label))
     # A unit's nation named as its side is said once, by the side's heading.
@@ -99,12 +100,12 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
                   rules: BattleRules | None = None) -> list[FieldSpec]:
     label = rules.strength_label if rules else "SP"
     words = rules.unit_words if rules else None
-    default = rules.default_strength if rules else None
+    strength_of = rules.strength_of if rules else None
     sides: dict[str, list[Unit]] = {}
     for unit in units:
         sides.setdefault(unit.side, []).append(unit)
     fields = [
-        FieldSpec(escape(side), "\n".join(unit_line(u, generals, label, words, default)
+        FieldSpec(escape(side), "\n".join(unit_line(u, generals, label, words, strength_of)
                                           for u in members))
         for side, members in sides.items()
     ]

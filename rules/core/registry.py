@@ -146,6 +146,13 @@ class BattleRules:
     # roster unit's words they are refused with that said, not as unknown words.
     general_words: tuple[str, ...] = ()
 
+    def strength_of(self, strength: int | None, attributes: Mapping[str, Any]) -> int | None:
+        """A unit's strength: one added without it has the rule set's default, where it gives
+        one (``default_strength``)."""
+        if strength is None and self.default_strength is not None:
+            return self.default_strength(attributes)
+        return strength
+
     def refuse_general_words(self, text: str, where: str) -> None:
         """InvalidInput when a roster unit's words name its general (``general="Wolfe"``) or
         set one of the markers the rules keep (``casualties=5``)."""

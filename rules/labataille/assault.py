@@ -8,7 +8,6 @@ without Huzzah and without distance modifiers for the units already locked in it
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -16,6 +15,7 @@ from fractions import Fraction
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, D66, DiceSource, d66_add, d66_band, d66_value, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.fields import did_you_mean
 from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
 from rules.core.notation import counted, doing, listed
@@ -177,12 +177,10 @@ def check_fire_at(assault: Assault) -> None:
         names = {name_key(t.name): t.name for t in targets}
         for stack in shooters:
             if stack.at and name_key(stack.at) not in names:
-                close = difflib.get_close_matches(stack.at, list(names.values()), n=1,
-                                                  cutoff=0.6)
                 raise InvalidInput(
                     f"{stack.name}: `at={stack.at}` names no enemy stack of this "
                     f"{'charge' if assault.cavalry else 'assault'}."
-                    + (f" Did you mean `{close[0]}`?" if close else ""),
+                    + did_you_mean(stack.at, list(names.values())),
                     hint=f"Name {listed(list(names.values()), 'or')}.")
 
 
