@@ -368,18 +368,24 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     else:
         return change
     amount, measure, count, rest = loss[1], loss[2], int(loss[3]), loss[4] or ""
-    # Only the headline's phrases of this unit's own ("Béarn routs, −2 SP"), not another's
-    # that names it ("71st loses 1 SP to Béarn").
-    own = [part.rsplit(": ", 1)[-1].casefold() for part in resolution.headline.split(SEPARATOR)]
-    own = [part for part in own if part.startswith(unit.casefold())]
-    if not any(f"{amount} {measure}".casefold() in part for part in own):
+    # Only the headline's phrases of this unit's own ("Béarn routs, −2 SP"; "Lanciers fails
+    # recall: 1 casualty, held"), not another's that names it ("71st loses 1 SP to Béarn").
+    own = [part for whole in resolution.headline.casefold().split(SEPARATOR)
+           for part in dict.fromkeys((whole, whole.rsplit(": ", 1)[-1]))
+           if part.startswith(unit.casefold())][:1]
+    # The loss in the roster's measure ("1 figure") or in its effect's words ("1 casualty").
+    losses = {f"{amount} {measure}".casefold()} | {
+        found.casefold() for effect in resolution.effects
+        if effect.unit == unit and effect.amount == int(amount)
+        for found in re.findall(rf"\b{amount} \w+", said_of(effect))}
+    if not any(loss in part for loss in losses for part in own):
         return change
     # The rest of the line the headline does not say ("is shaken", by its general's fall).
     unsaid = [phrase for phrase in _PHRASES.split(rest) if rest
               and not said_in(own, unit, phrase, units)]
     if count == 0:
         return change if unsaid else None  # the headline says how it ended
-    now = f"{unit}: now {count} {singular(measure) if count == 1 else measure}"
+    now = f"{unit}: now {count} {singular(measure) if count == 1 else plural(measure)}"
     return ", ".join([now, *unsaid])
 
 

@@ -238,6 +238,9 @@ async def test_cavalry_that_failed_its_recall_rolls_again_next_turn_not_at_once(
     await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
     failed = await reply(discord_session, "/recall le-baton unit:Lanciers dice:6")
     assert "Lanciers fails recall: 1 casualty, held" in text_of(failed)
+    # The headline says the casualty and the hold; the roster's line says only what is left.
+    assert "📋 Lanciers: now 7 figures\n" in text_of(failed)
+    assert "loses 1 figure" not in text_of(failed) and "is held" not in text_of(failed)
     again = await reply(discord_session, "/recall le-baton unit:Lanciers dice:1")
     assert again.ephemeral
     assert text_of(again).startswith("⚠️ Lanciers failed its recall this turn: it rolls "
