@@ -159,6 +159,25 @@ def test_general_wounds_and_death_shake_his_command():
     assert "Wolfe is killed" in describe_changes(changes)
 
 
+def test_a_captured_general_is_captured_on_the_roster():
+    after, changes = apply_effects([effect(EffectKind.GENERAL_CAPTURED, "Wolfe")], ROSTER)
+    wolfe = after.general("Wolfe")
+    assert (wolfe.status, wolfe.wounds) == ("captured", 0)
+    assert [(c.who, c.field, c.before, c.after) for c in changes] == [
+        ("Wolfe", "status", "active", "captured")]
+
+
+def test_a_second_light_wound_incapacitates_the_general_and_removes_him_from_play():
+    # "If a general suffers a second light wound he is incapacitated and is removed from play."
+    wounded = Roster(ROSTER.units, (RosterGeneral("Wolfe", "British", unit="2nd Foot",
+                                                  wounds=1),))
+    after, changes = apply_effects([effect(EffectKind.GENERAL_INCAPACITATED, "Wolfe")], wounded)
+    wolfe = after.general("Wolfe")
+    assert (wolfe.status, wolfe.wounds) == ("incapacitated", 2)
+    assert ("Wolfe", "status", "active", "incapacitated") in [
+        (c.who, c.field, c.before, c.after) for c in changes]
+
+
 def test_roster_attributes_are_validated_like_the_notation():
     assert read_roster_attributes("cav regular morale=4", "unit", require_arm=True) == {
         "arm": "cavalry", "regular": True, "morale": 4}

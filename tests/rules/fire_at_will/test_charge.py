@@ -111,6 +111,14 @@ def test_close_order_charged_by_skirmishers_and_a_formed_unit_is_not_only_open_o
     assert reasons(mods) == set()
 
 
+@pytest.mark.parametrize("target", [skirmishers("T"), guns("T")])
+def test_open_order_or_guns_charged_by_close_order_and_skirmishers_take_the_plus_two(target):
+    # "Open Order Infantry or artillery charged by Close Order": one formed charger is enough.
+    mods = charge_modifiers(target, [charger(skirmishers("Rangers")), charger(foot("Line"))],
+                            Cover.NONE)
+    assert reasons(mods) == {("open order infantry or artillery charged by close order", 2)}
+
+
 def test_flank_and_rear_chargers_both_count():
     mods = charge_modifiers(
         foot("T"),
@@ -233,6 +241,23 @@ def test_no_counter_charge_from_cover(cover):
     assert result.steps[-1].rolls[0].total < 0
     assert effects(result) == []
     assert "does not counter-charge" in result.steps[-1].outcome
+
+
+@pytest.mark.parametrize(("cover", "where", "total"), [
+    (Cover.OBSTACLE, "behind an obstacle", -1),
+    (Cover.BUILDING, "in a building", -1),
+    (Cover.FORTIFICATION, "in a fortification", -2),
+])
+def test_the_roll_line_says_stands_for_a_unit_in_cover_below_zero(cover, where, total):
+    # "This is ignored by units behind obstacles, in buildings or fortifications": the roll
+    # line must not offer the counter-charge the step refuses.
+    result = run(resolve_charge, foot("T"), [charger(foot())], cover, dice_text="1")
+    step = result.steps[-1]
+    (roll,) = step.rolls
+    assert (roll.label, roll.total, roll.result) == ("T charge test", total, "stands")
+    assert step.outcome == (f"Below zero, but a unit {where} does not counter-charge: it "
+                            "stands. Resolve the melee.")
+    assert result.headline == "T stands: melee follows"
 
 
 # "Already routing units may surrender, but otherwise they automatically rout and lose 1

@@ -7,7 +7,7 @@ import pytest
 from rules.core.errors import InvalidInput, NotAllowed, TooManyDice
 from rules.fire_at_will.effects import EffectKind as E
 from rules.fire_at_will.melee import MELEE_FACTORS, melee_modifiers, resolve_melee
-from rules.fire_at_will.units import Arm, MeleeUnit, ObstacleReading, Settings, Unit
+from rules.fire_at_will.units import Arm, MeleeUnit, ObstacleReading, Order, Settings, Unit
 
 from .helpers import dice, effects, foot, general, guns, horse, m, run, skirmishers
 
@@ -67,6 +67,15 @@ def test_unit_is_cavalry_plus_two():
 def test_open_order_minus_two_in_every_column():
     assert mods(m(skirmishers())) == [("open order or artillery", -2)]
     assert mods(m(guns())) == [("open order or artillery", -2)]
+
+
+def test_open_order_cavalry_takes_the_minus_two_in_the_cavalry_column():
+    # "in open order or artillery": −2 in the Cavalry column too.
+    assert mods(m(horse(order=Order.OPEN))) == [("unit is cavalry", 2),
+                                                ("open order or artillery", -2)]
+    result = run(resolve_melee, [m(horse("A", order=Order.OPEN))], [m(foot("D"))],
+                 dice_text="3 3")
+    assert result.steps[0].rolls[0].total == 3 + 2 - 2
 
 
 def test_attacked_in_the_rear_applies_once_though_printed_twice():
@@ -192,6 +201,14 @@ def test_attacker_losing_to_a_defender_behind_an_obstacle_does_not_rout():
     result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), behind_obstacle=True)],
                  dice_text="2 5")
     assert effects(result) == [(E.RETIRE, "A", 6), (E.SHAKEN, "A", None), (E.LOSE_SP, "A", 2)]
+
+
+def test_an_attacker_losing_to_two_defenders_only_the_second_behind_an_obstacle_does_not_rout():
+    # "where the defender is immediately behind an obstacle": any defender, not the first.
+    result = run(resolve_melee, [m(foot("A"))],
+                 [m(foot("D1")), m(foot("D2"), behind_obstacle=True)], dice_text="1 2 5")
+    assert effects(result) == [(E.RETIRE, "A", 6), (E.SHAKEN, "A", None), (E.LOSE_SP, "A", 2)]
+    assert result.headline == 'Defenders win by 4: A retires 6", −2 SP, shaken'
 
 
 def test_a_losing_defender_behind_an_obstacle_does_not_rout_by_default():

@@ -78,6 +78,14 @@ def test_cavalry_dice_are_not_reduced_when_it_moves():
     assert melee_dice(cavalry(moved=True), TARGET, ORDERED).total == 3
 
 
+def test_artillery_dice_are_not_reduced_when_it_moves():
+    # "when an ordered infantry unit moves": ordered artillery that moved keeps its dice.
+    count = melee_dice(unit("Guns", "trained-artillery", moved=True), TARGET, ORDERED)
+    assert count.total == 3
+    assert count.arithmetic(UnitType.TRAINED_ARTILLERY) == (
+        "2 (trained artillery) + 1 full strength = 3 dice")
+
+
 def test_moving_does_not_reduce_a_unit_battling_back():
     # The reduction is for an *ordered* infantry unit; the unit battling back is not ordered.
     assert melee_dice(regular(moved=True), TARGET, BATTLE_BACK).total == 3
@@ -101,6 +109,9 @@ def test_additions_come_first_then_reductions_and_never_below_zero():
     (regular(), regular("In town", terrain="buildings"), 0),
     (cavalry(terrain="forest"), regular("In wood", terrain="forest"), 2),  # counted once
     (cavalry(terrain="hill"), TARGET, 0),
+    # Reference §5, attacking into forest or buildings: artillery no reduction.
+    (unit("Guns", "trained-artillery"), regular("In wood", terrain="forest"), 0),
+    (unit("Guns", "light-artillery"), regular("In town", terrain="buildings"), 0),
 ])
 def test_terrain_reductions(attacker, defender, reduction):
     plain = melee_dice(attacker, TARGET, BATTLE_BACK).base + 1  # full strength

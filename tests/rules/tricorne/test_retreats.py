@@ -52,6 +52,19 @@ def test_a_unit_that_cannot_retreat_loses_a_block_per_hex_and_still_rallies_then
     assert rolls(result)[-1].label == "Target melee"
 
 
+def test_a_unit_two_hexes_short_loses_two_blocks_and_fights_on():
+    # "loses 1 block for each retreat hex it cannot complete": two flags, no room, 2 blocks.
+    cornered = regular("Target", blocks=3, retreat_room=0)
+    result = melee(ATTACKER, cornered, "flag flag art  inf  cav cav")
+    assert effects(result) == [("damage", "Target", 2)]
+    assert step(result, "Retreat").outcome == (
+        "2 flags: Target must retreat 2 hexes. It cannot complete 2 hexes and loses 2 blocks "
+        "instead.")
+    assert "Target loses 2 blocks for the retreat it cannot make" in result.headline
+    # Left with 1 block, it rallies and battles back.
+    assert rolls(result)[-1].label == "Target melee"
+
+
 def test_a_partly_blocked_retreat_moves_as_far_as_it_can():
     lowland = unit("Target", "lowland", blocks=3, retreat_room=1)
     result = melee(ATTACKER, lowland, "flag art art  inf", "stay")
