@@ -46,7 +46,7 @@ PHASES: tuple[str, ...] = (
 # Markers the battle keeps on a unit, besides its description, read by their own types.
 MARKERS = ("casualties", "halted", "held", "charge_marker", "recall_due", "fought",
            "recall_failed", "charged_by_infantry", "fired", "bombarded", "charge_failed",
-           "tested")
+           "tested", "passed_through")
 MARKER_FIELDS = FieldSet((
     *(f for f in UNIT.fields if f.name in MARKERS),
     Field("fought", bool, "it has fought a round of its current melee"),
@@ -58,12 +58,14 @@ MARKER_FIELDS = FieldSet((
     Field("tested", str, "the phases it has tested morale in this turn, e.g. `2 4`"),
     Field("charge_failed", bool, "British infantry that did not roll its 6 to charge this "
           "turn"),
+    Field("passed_through", bool, "cavalry that passed through a square this turn: its full "
+          "move is spent"),
 ))
 # The markers a GM sets (`/gm set`): whether a unit has fought a round of its melee, or
 # failed its recall this turn, or which infantry unit charged it this turn, is the rules' own
 # bookkeeping: `/gm undo` takes back the move that set it, and the next turn clears it.
 BOOKKEEPING = ("fought", "recall_failed", "charged_by_infantry", "fired", "bombarded",
-               "charge_failed", "tested")
+               "charge_failed", "tested", "passed_through")
 GM_MARKERS = FieldSet(tuple(f for f in MARKER_FIELDS.fields if f.name not in BOOKKEEPING))
 # Markers of cavalry alone: a charge's start, a failed recall, a recall due.
 CAVALRY_MARKERS = ("held", "charge_marker", "recall_due", "recall_failed")
@@ -76,7 +78,8 @@ SHOWN_MARKERS = ("halted", "held", "charge_marker", "recall_due")
 # The turn's bookkeeping, shown on the roster in words, so that a player sees why a second
 # volley or a second roll of 6 is refused.
 SHOWN_THIS_TURN = {"bombarded": "has fired in phase 1 this turn",
-                   "fired": "has fired this turn", "charge_failed": "failed its 6 this turn"}
+                   "fired": "has fired this turn", "charge_failed": "failed its 6 this turn",
+                   "passed_through": "passed through a square this turn"}
 
 
 def tested_phases(stored: Any) -> tuple[int, ...]:
@@ -182,6 +185,7 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         bombarded=bool(a.get("bombarded")),
         tested=tested_phases(a.get("tested")),
         charge_failed=bool(a.get("charge_failed")),
+        passed_through=bool(a.get("passed_through")),
     )
 
 
@@ -283,7 +287,8 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
                     .with_attr("recall_due", False).with_attr("recall_failed", False))
         case EffectKind.FOUGHT:
             return unit.with_attr("fought", True)
-        case EffectKind.FIRED | EffectKind.BOMBARDED | EffectKind.CHARGE_FAILED:
+        case (EffectKind.FIRED | EffectKind.BOMBARDED | EffectKind.CHARGE_FAILED
+              | EffectKind.PASSED_THROUGH):
             return unit.with_attr(str(effect.kind), True)
         case EffectKind.INFANTRY_CHARGED:
             return unit.with_attr("charged_by_infantry", str(effect.value))
@@ -324,7 +329,8 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
 
 def _next_turn(unit: RosterUnit) -> RosterUnit:
     # Out of the battle or not: a unit the GM brings back is not held to last turn's markers.
-    for marker in ("halted", "recall_failed", "fired", "bombarded", "charge_failed"):
+    for marker in ("halted", "recall_failed", "fired", "bombarded", "charge_failed",
+                   "passed_through"):
         if unit.attr(marker):
             unit = unit.with_attr(marker, False)
     for marker in ("charged_by_infantry", "tested"):

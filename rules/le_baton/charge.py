@@ -66,6 +66,19 @@ def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
     if charger.is_infantry:
         if charger.nation is Nation.FRENCH and not charger.in_column:
             raise NotAllowed(f"{name} is French infantry: it may only charge in column.")
+        if charger.formation is Formation.SQUARE:  # "Infantry Square 0"": it cannot move
+            raise NotAllowed(f"{name} is in square, which moves 0\": it cannot charge.",
+                             hint="It may charge once it has changed formation (a full "
+                                  "move).")
+        closing = _closing_phase(charger)
+        if closing in charger.tested:
+            # One check "for shooting casualties and to close for melee" a turn: the charge
+            # would roll it a second time.
+            raise NotAllowed(f"{name} has tested its morale in phase {closing} this turn, and "
+                             "a charge's closing check is that test.",
+                             hint="Declare the charge before the test, so that one roll "
+                                  "counts for both: a GM takes the test back with "
+                                  "`/gm undo`.")
         if target.is_cavalry:
             raise NotAllowed(f"{name} is infantry: infantry cannot charge cavalry.")
         if s.another_infantry_charging:
@@ -100,7 +113,7 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
     if charger.is_cavalry:  # its charge marker, where the charge began, for its recall
         out.effect(EffectKind.CHARGE_MARKER, charger.name, detail=f"{SHEET}: cavalry charges")
     if charger.is_infantry:
-        phase_check = 4 if charger.nation is Nation.FRENCH else 9
+        phase_check = _closing_phase(charger)
         check, outcome = run_check(charger, phase_check, Situation(
             charging=True, opponent=target.name, cannot_form_line=s.cannot_form_line),
             dice, out)
@@ -122,6 +135,11 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
     _contact(charger, target, out)
     return out.build(f"{charger.name} contacts {target.name}: melee in phase {fight}",
                      Severity.MINOR)
+
+
+def _closing_phase(charger: Unit) -> int:
+    """The phase whose check takes a charging infantry unit into contact."""
+    return 4 if charger.nation is Nation.FRENCH else 9
 
 
 def _rolls_a_six(charger: Unit, dice: DiceSource, out: ResolutionBuilder) -> bool:

@@ -7,6 +7,7 @@ figures=12``); in a battle they are roster names, followed by the fight's situat
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules.core.defaults import asking
@@ -200,7 +201,7 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
 # The phases whose check reads each option: given for another, it would change nothing.
 RECALL_PHASE = 13
 PHASE_OPTIONS: dict[str, tuple[int, ...]] = {
-    "charging": (4, 9), "cannot_form_line": (4, 9), "flank_or_rear": (5, 10),
+    "charging": (4, 9), "cannot_form_line": (4, 7, 9, 12), "flank_or_rear": (5, 10),
     "charged_by": (5, 10), "initiated_charge": (7, 12, 13)}
 
 
@@ -226,8 +227,17 @@ def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:
                          f"tests in phase {phase}.", hint="A melee played outside the battle: "
                          "test with `lookup:true`.")
     found = melee_loser(roster, name)
+    if found is None and roster.unit(name).attr("fought"):
+        # Its last round fought, nobody lost it: "Infantry units that tie continue to fight";
+        # "Cavalry units that tie test for recall in phase 13".
+        raise NotAllowed(f"{name} tied its last round with "
+                         f"{listed(list(engagement.facing(name)))}: nobody lost it, so nobody "
+                         f"tests in phase {phase}.",
+                         hint="Infantry that tie fight on in the next melee phase; cavalry "
+                              "that tie test for recall in phase 13. A round entered by "
+                              "mistake: a GM takes it back with `/gm undo`.")
     if found is None or name_key(found[0]) == name_key(name):
-        return
+        return  # no round fought here yet: fought at the table, say
     loser, test = found
     raise NotAllowed(f"{name} won its melee with {loser}: only the loser tests morale in "
                      f"phase {phase}.", hint=f"Test {loser}: `/morale le-baton unit:"
@@ -247,7 +257,18 @@ def prepare_charge(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     s = ChargeSituation(**{k: bool(o.get(k)) for k in (
         "target_defensive_terrain", "flank_or_rear", "another_infantry_charging",
         "target_already_contacted", "cannot_form_line")})
+    if roster is not None and target.is_cavalry and _contacted_by_another(target, charger,
+                                                                          roster):
+        s = replace(s, target_already_contacted=True)
     return asking(o, lambda dice, answers: resolve_charge(charger, target, s, dice, answers))
+
+
+def _contacted_by_another(target: Unit, charger: Unit, roster: Roster) -> bool:
+    """"Enemy cavalry may only be contacted by one French (British) unit": in a battle,
+    cavalry already in melee with another unit is contacted."""
+    melee = roster.engaged(target.name, MELEE)
+    return melee is not None and any(name_key(other) != name_key(charger.name)
+                                     for other in melee.facing(target.name))
 
 
 def _check_one_infantry_charge(charger: str, target: RosterUnit) -> None:
@@ -270,28 +291,50 @@ def _side(value: Any, where: str, roster: Roster | None) -> Side:
                            hint="Put `contacted=N` on the cavalry unit.")
     support = None
     if values.get("supported_by"):
-        support_text = values["supported_by"]
-        if roster is None:
-            raise InvalidInput(f"{where}: in a quick lookup, describe the supporting unit "
-                               "itself as this side instead.")
-        support = engine_unit(roster.unit(support_text), roster)
+        support = _support(unit, str(values["supported_by"]), where, roster)
     return Side(unit, bool(values.get("defensive_terrain")), bool(values.get("fortification")),
                 support, values.get("contacted", 1))
+
+
+def _support(gun: Unit, named: str, where: str, roster: Roster | None) -> Unit:
+    """"Artillery: supported by a unit 2" behind or beside it. The supporting unit fights
+    instead": a friendly unit of the roster."""
+    if gun.arm is not Arm.ARTILLERY:
+        raise InvalidInput(f"{where}: `supported_by` names the unit that fights for "
+                           f"artillery, and {gun.name} is {gun.arm.value}.",
+                           hint="Leave it off, or give it to the battery.")
+    if roster is None:
+        raise InvalidInput(f"{where}: in a quick lookup, describe the supporting unit itself "
+                           "as this side instead.")
+    support = engine_unit(roster.unit(named), roster)
+    if name_key(support.name) == name_key(gun.name) or support.arm is Arm.ARTILLERY:
+        raise InvalidInput(f"{where}: artillery is supported by infantry or cavalry 2\" "
+                           f"behind or beside it, not by {support.name}.",
+                           hint="Name the unit that fights for the guns, or leave "
+                                "`supported_by` off.")
+    if support.nation is not gun.nation:
+        raise NotAllowed(f"{support.name} is {support.nation.value.capitalize()} and "
+                         f"{gun.name} {gun.nation.value.capitalize()}: only a friendly unit "
+                         "supports artillery.",
+                         hint="Name a unit of the battery's own side, or leave "
+                              "`supported_by` off.")
+    return support
 
 
 def prepare_melee(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     phase = _number(PHASE, o.get("phase")) or 6
     a = _side(o.get("attacker"), "attacker", roster)
     b = _side(o.get("defender"), "defender", roster)
-    if (roster is not None and a.unit.is_cavalry and a.unit.charge_marker
-            and not a.unit.in_melee and b.unit.formation is Formation.SQUARE):
-        # Its charge's contact with the square is over: it passed through. "Units with a
-        # charge marker in place cannot move until recalled."
-        raise NotAllowed(f"{a.unit.name} has passed through {b.unit.name} already: with its "
-                         "charge marker in place it cannot move until recalled, so it makes "
-                         "no new contact.", hint="It rolls for recall in phase 13 "
-                         "(`/recall`). A GM clears a marker set by mistake with `/gm set "
-                         "field:charge_marker value:no`.")
+    for unit in (a.unit, b.unit):
+        if unit.passed_through and not unit.in_melee:
+            # "Cavalry pass through full movement distance": its charge has gone its whole
+            # way. "Units with a charge marker in place cannot move until recalled."
+            raise NotAllowed(f"{unit.name} passed through a square this turn: that took its "
+                             "full movement distance, and with its charge marker in place "
+                             "it cannot move until recalled, so it makes no new contact.",
+                             hint="It rolls for recall in phase 13 (`/recall`); the next "
+                                  "turn (`/battle next`) clears the pass. A pass entered by "
+                                  "mistake: a GM takes it back with `/gm undo`.")
     return lambda dice: resolve_melee(a, b, phase, dice)
 
 

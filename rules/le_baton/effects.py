@@ -15,6 +15,7 @@ EffectKind = E = effect_kinds(
     CHARGE_FAILED="charge_failed", DESTROYED="destroyed",  # its last figure lost
     BOMBARDED="bombarded",  # a battery's phase 1 fire, once a turn
     TESTED="tested",  # a unit's morale test in a phase, once a turn
+    PASSED_THROUGH="passed_through",  # cavalry past a square: its full move is spent
 )
 
 
@@ -45,6 +46,7 @@ TEXTS = {
     E.BOMBARDED: "",  # the guns' fire says it
     E.TESTED: "",  # the test says it
     E.CHARGE_FAILED: "",  # "does not charge" says it
+    E.PASSED_THROUGH: "",  # "passes through" says it
 }
 
 LOSSES = {E.CASUALTIES: "figures"}  # the kinds that count a loss in a number, and its measure
@@ -75,4 +77,5 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "bombarded": Phrase(""),  # the guns' fire says it
     "tested": Phrase(""),  # the test says it
     "charge_failed": Phrase(""),  # "does not charge" says it
+    "passed_through": Phrase(""),  # "passes through" says it
 }

@@ -124,6 +124,8 @@ def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
     for unit in (cavalry.unit, infantry.unit):
         if unit.in_melee:  # out of a melee it is in: one it was never in is not said
             out.effect(EffectKind.MELEE_ENDS, unit.name)
+    if not destroyed:
+        out.effect(EffectKind.PASSED_THROUGH, name)  # its full movement distance: spent
     headline = f"{name} passes through {infantry.unit.name}: {lost} " \
         f"{'casualty' if lost == 1 else 'casualties'}"
     if destroyed:

@@ -326,13 +326,9 @@ def _phase_5(unit: Unit, s: Situation, check: Check, dice: DiceSource,
     if check.fail_by >= 3:
         return _rout(unit, check, out)
     by_cavalry = s.charged_by is Arm.CAVALRY
+    if check.passed and by_cavalry:
+        return _stands_against_cavalry(unit, s, out)
     if check.passed:
-        if by_cavalry and unit.formation is not Formation.SQUARE:
-            out.effect(EffectKind.FORMATION, unit.name, detail=f"{SHEET}: phase 5",
-                       value="square")
-            return Outcome("Stand. Charged by cavalry, the British infantry form square "
-                           "immediately; fight in phase 6.",
-                           f"{unit.name} stands and forms square", Severity.NONE)
         if s.charged_by is Arm.INFANTRY:
             out.effect(EffectKind.PLACED, s.opponent, 2, value=f"from {unit.name}")
             return Outcome(f"Stand. The charging French infantry ({s.opponent}) are placed "
@@ -359,6 +355,26 @@ def _phase_5(unit: Unit, s: Situation, check: Check, dice: DiceSource,
     out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
     return Outcome(f"{text} The charging unit moves into contact; fight in phase 6.",
                    f"{unit.name} stands: melee in phase 6", Severity.MINOR)
+
+
+def _stands_against_cavalry(unit: Unit, s: Situation, out: ResolutionBuilder) -> Outcome:
+    """Phase 5 passed, charged by cavalry: square at once, then the melee of phase 6."""
+    if unit.formation is Formation.SQUARE:
+        text, headline = "Stand, in square; fight in phase 6.", f"{unit.name} stands in square"
+    elif unit.firefight:
+        # Locked in a firefight, lines "cannot move, charge or change formation".
+        text = ("Stand. Locked in a firefight, it cannot change formation: it meets the "
+                "cavalry as it is; fight in phase 6.")
+        headline = f"{unit.name} stands, locked in its firefight: no square"
+    else:
+        out.effect(EffectKind.FORMATION, unit.name, detail=f"{SHEET}: phase 5", value="square")
+        text = ("Stand. Charged by cavalry, the British infantry form square immediately; "
+                "fight in phase 6.")
+        headline = f"{unit.name} stands and forms square"
+    # The charger first, as the charge's contact has it ("Melee: Lancers against 2nd Foot").
+    out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
+    out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
+    return Outcome(text, headline, Severity.NONE)
 
 
 def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,

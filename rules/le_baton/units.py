@@ -80,6 +80,7 @@ class Unit:
     bombarded: bool = False  # a battery that fired in phase 1 this turn: once a turn
     tested: tuple[int, ...] = ()  # the phases it has tested its morale in this turn
     charge_failed: bool = False  # this turn: British infantry that did not roll its 6
+    passed_through: bool = False  # this turn: cavalry past a square, its full move spent
     # Whether the unit has already fought a round of its current melee. In a battle the
     # roster knows ("fought"); a quick lookup says "in_melee", which then means the same.
     fought: bool | None = None

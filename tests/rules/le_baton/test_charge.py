@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.core.errors import NotAllowed
@@ -50,6 +52,28 @@ def test_french_infantry_may_only_charge_in_column():
 def test_british_infantry_may_charge_in_any_formation(formation):
     result = charge(foot(formation=formation, general=True), ligne(), "1 6")
     assert result.headline == "2nd Foot contacts 45e Ligne: melee in phase 11"
+
+
+def test_a_square_cannot_charge():
+    # British table: "Infantry Square 0"" moves nothing, and a charge is "a normal move into
+    # contact".
+    assert refused(foot(formation=Formation.SQUARE, general=True), ligne()) == (
+        "2nd Foot is in square, which moves 0\": it cannot charge. It may charge once it has "
+        "changed formation (a full move).")
+
+
+@pytest.mark.parametrize(("charger", "phase"), [(ligne(), 4), (foot(general=True), 9)])
+def test_a_unit_that_has_tested_to_close_this_turn_does_not_charge_into_a_second_test(
+        charger, phase):
+    # Phase 4 is one check "for shooting casualties and to close for melee".
+    target = foot() if charger.nation is Nation.FRENCH else ligne()
+    assert refused(replace(charger, tested=(phase,)), target) == (
+        f"{charger.name} has tested its morale in phase {phase} this turn, and a charge's "
+        "closing check is that test. Declare the charge before the test, so that one roll "
+        "counts for both: a GM takes the test back with `/gm undo`.")
+    # Another phase's test is no bar.
+    other = 2 if phase == 4 else 7
+    assert charge(replace(charger, tested=(other,)), target, "1 6" if phase == 9 else "1 1")
 
 
 @pytest.mark.parametrize(("charger", "target"), [

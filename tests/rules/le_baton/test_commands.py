@@ -13,7 +13,7 @@ from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.roster import Roster, RosterGeneral, RosterUnit, engage
 from rules.le_baton import RULESET_ENTRY
-from rules.le_baton.battle import MELEE
+from rules.le_baton.battle import MELEE, apply_effects
 from rules.le_baton.commands import PROCEDURES, REQUEST_KEYS, prepare
 from rules.le_baton.effects import EffectKind as E
 from rules.registry import resolve
@@ -290,12 +290,22 @@ def test_the_charge_marker_in_the_roster_means_it_initiated_the_charge():
     assert result.headline == "Lancers is recalled to its start"
 
 
-def test_cavalry_that_passed_through_a_square_makes_no_new_contact_with_it():
-    # A charge marker and no melee: its charge's contact with the square is over.
-    with pytest.raises(NotAllowed, match="Lancers has passed through 2nd Foot already"):
-        play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", ROSTER)
+def test_cavalry_that_passed_through_a_square_makes_no_new_contact():
+    # "Cavalry pass through full movement distance": its charge's move is spent.
     in_contact = engage(ROSTER, MELEE, ["Lancers"], ["2nd Foot"])
-    result = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", in_contact)
+    passed = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", in_contact)
+    after, _ = apply_effects(passed.effects, in_contact)
+    for attacker, defender in (("Lancers", "2nd Foot"), ("2nd Foot", "Lancers"),
+                               ("Lancers", "Guards")):
+        with pytest.raises(NotAllowed, match="Lancers passed through a square this turn: that "
+                                             "took its full movement distance"):
+            play("melee", {"attacker": attacker, "defender": defender}, "4", after)
+
+
+def test_cavalry_that_rode_a_unit_down_charges_on_into_a_square():
+    # "Charging cavalry make a full move, fighting every unit contacted": a charge marker and
+    # no melee (its last opponent destroyed), it may still contact a square.
+    result = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", ROSTER)
     assert result.headline == "Lancers passes through 2nd Foot: 1 casualty"
 
 
@@ -389,3 +399,56 @@ def test_cavalry_losing_a_melee_after_its_own_charge_is_told_its_recall(phase):
     result = play("morale", {"unit": "Hussars: british cav", "phase": phase,
                              "initiated_charge": True}, "6")
     assert result.headline.endswith("remains in place; recall in phase 13"), result.headline
+
+
+HUSSARS = RosterUnit("Hussars", "British", attrs("british", "cavalry", horse="hussars"),
+                     strength=6)
+CUIRASSIERS = RosterUnit("Cuirassiers", "French", attrs("french", "cavalry",
+                                                        horse="cuirassiers"), strength=6)
+
+
+def test_enemy_cavalry_in_melee_with_another_unit_is_contacted_already():
+    # "Enemy cavalry may only be contacted by one French unit": the roster says who has.
+    board = replace(ROSTER, units=(*ROSTER.units, HUSSARS, CUIRASSIERS))
+    fighting = engage(board, MELEE, ["Lancers"], ["Hussars"])
+    with pytest.raises(NotAllowed, match="Hussars is already contacted: enemy cavalry may "
+                                         "only be contacted by one unit."):
+        play("charge", {"charger": "Cuirassiers", "target": "Hussars"}, "3 4", fighting)
+    free = play("charge", {"charger": "Cuirassiers", "target": "Hussars"}, "3 4", board)
+    assert free.headline == "Cuirassiers contacts Hussars: melee in phase 6"
+
+
+def test_units_that_tied_their_last_round_do_not_test_for_losing_it():
+    # "Unit loses if it receives more casualties than it inflicts"; "Infantry units that tie
+    # continue to fight".
+    units = tuple(u.with_attr("fought", True) if u.name in ("45e Ligne", "Guards") else u
+                  for u in ROSTER.units)
+    tied = engage(replace(ROSTER, units=units), MELEE, ["45e Ligne"], ["Guards"])
+    with pytest.raises(NotAllowed) as refused:
+        play("morale", {"unit": "45e Ligne", "phase": 7}, "6", tied)
+    assert str(refused.value).startswith("45e Ligne tied its last round with Guards: nobody "
+                                         "lost it, so nobody tests in phase 7.")
+
+
+def test_infantry_unable_to_form_line_after_losing_a_melee_takes_d6_casualties():
+    # Phases 7 and 12: "If a unit is unable to form line when required, it takes d6
+    # casualties."
+    result = play("morale", {"unit": "Ligne: french inf veteran column figures=12",
+                             "phase": 12, "cannot_form_line": True}, "6 3")
+    assert (E.CASUALTIES, "Ligne", 3) in effects(result)
+
+
+@pytest.mark.parametrize(("defender", "refusal"), [
+    ('Battery: supported_by="45e Ligne"', "45e Ligne is French and Battery British: only a "
+                                          "friendly unit supports artillery."),
+    ('Guards: supported_by="2nd Foot"', "defender: `supported_by` names the unit that fights "
+                                        "for artillery, and Guards is infantry."),
+    ('Battery: supported_by="Battery"', "defender: artillery is supported by infantry or "
+                                        "cavalry 2\" behind or beside it, not by Battery."),
+])
+def test_only_a_friendly_unit_supports_artillery(defender, refusal):
+    # "Artillery: Supported by a unit 2" behind or beside it. The supporting unit fights
+    # instead of the Artillery."
+    with pytest.raises((NotAllowed, InvalidInput)) as refused:
+        play("melee", {"attacker": "Voltigeurs", "defender": defender}, "4", ROSTER)
+    assert str(refused.value).startswith(refusal)

@@ -218,14 +218,23 @@ def test_cavalry_pass_through_squares_a_casualty_on_4_per_infantry_unit_contacte
     rolls = result.steps[0].rolls
     assert [(r.label, r.kind, r.target) for r in rolls] == [
         (f"Chasseurs past infantry unit {n}", "1d6", "4+") for n in (1, 2, 3)]
+    # Each die read as it counts: a 4 is a casualty, a 3 is not.
+    assert [r.result for r in rolls] == [RESULTS[face] for face in faces.split()]
     lost_effect = [(E.CASUALTIES, "Chasseurs", lost)] if lost else []
+    # Its full movement distance gone, it makes no new contact this turn.
     assert effects(result) == [*lost_effect, (E.CHARGE_MARKER, "Chasseurs", None),
                                (E.MELEE_ENDS, "Chasseurs", None),
-                               (E.MELEE_ENDS, "2nd Foot", None)]
+                               (E.MELEE_ENDS, "2nd Foot", None),
+                               (E.PASSED_THROUGH, "Chasseurs", None)]
     assert result.headline == headline
     # Units in no melee (a first contact) are not said to come out of one.
     fresh = melee(Side(horse(), units_contacted=3), foot(formation=Formation.SQUARE), faces)
-    assert effects(fresh) == [*lost_effect, (E.CHARGE_MARKER, "Chasseurs", None)]
+    assert effects(fresh) == [*lost_effect, (E.CHARGE_MARKER, "Chasseurs", None),
+                              (E.PASSED_THROUGH, "Chasseurs", None)]
+
+
+RESULTS = {"1": "no casualty", "2": "no casualty", "3": "no casualty", "4": "a casualty",
+           "6": "a casualty"}
 
 
 def test_pass_through_one_square_one_casualty():

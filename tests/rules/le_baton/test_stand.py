@@ -42,16 +42,32 @@ def test_phase_5_pass_places_the_charging_french_infantry_2_inches_away():
 @pytest.mark.parametrize("formation", [Formation.LINE, Formation.COLUMN])
 def test_phase_5_pass_charged_by_cavalry_forms_square_immediately(formation):
     result = stand(foot(formation=formation), 5, "4", Arm.CAVALRY, opponent="Lancers")
-    assert values(result) == [(E.FORMATION, "2nd Foot", "square")]
+    # "Fight in phase 6": the cavalry's contact is made, the melee begins.
+    assert values(result) == [(E.FORMATION, "2nd Foot", "square"), *LANCERS_IN_CONTACT]
     assert outcomes(result) == ["Stand. Charged by cavalry, the British infantry form square "
                                 "immediately; fight in phase 6."]
     assert result.headline == "2nd Foot stands and forms square"
 
 
+LANCERS_IN_CONTACT = [(E.IN_MELEE, "Lancers", "2nd Foot"), (E.IN_MELEE, "2nd Foot", "Lancers")]
+
+
 def test_phase_5_pass_already_in_square_stands_and_fights():
     result = stand(foot(formation=Formation.SQUARE), 5, "5", Arm.CAVALRY, opponent="Lancers")
-    assert effects(result) == []
-    assert outcomes(result) == ["Stand; fight in phase 6."]
+    assert values(result) == LANCERS_IN_CONTACT
+    assert outcomes(result) == ["Stand, in square; fight in phase 6."]
+    assert result.headline == "2nd Foot stands in square"
+
+
+def test_phase_5_pass_locked_in_a_firefight_forms_no_square():
+    # "Opposing lines of infantry ... are locked in a firefight and cannot move, charge or
+    # change formation."
+    result = stand(foot(formation=Formation.LINE, firefight=True), 5, "4", Arm.CAVALRY,
+                   opponent="Lancers")
+    assert values(result) == LANCERS_IN_CONTACT
+    assert outcomes(result) == ["Stand. Locked in a firefight, it cannot change formation: it "
+                                "meets the cavalry as it is; fight in phase 6."]
+    assert result.headline == "2nd Foot stands, locked in its firefight: no square"
 
 
 def test_phase_5_fail_by_1_stands_and_the_charger_moves_into_contact():
