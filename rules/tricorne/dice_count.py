@@ -57,9 +57,7 @@ def melee_dice(unit: Unit, target: Unit, role: Role) -> DiceCount:
     reductions = []
     if unit.arm is Arm.INFANTRY and unit.moved and role.ordered:
         reductions.append(moved_reduction(unit))
-    terrain = terrain_reduction(unit, target)
-    if terrain:
-        reductions.append(terrain)
+    reductions += terrain_reductions(unit, target)
     if unit.reduce:
         reductions.append(Modifier(-unit.reduce, "terrain (given)", STEP3))
     return DiceCount(BASE_DICE[unit.kind], tuple(additions), tuple(reductions))
@@ -81,15 +79,15 @@ def highland_bonus(role: Role) -> bool:
     return (role.ordered or role.bonus) and not role.battling_back and not role.card
 
 
-def terrain_reduction(unit: Unit, target: Unit) -> Modifier | None:
-    """Battling out of forest or buildings (cavalry −2, artillery −1), else attacking into
-    them (cavalry −2); "forest to forest counts the battling-out reduction only"."""
+def terrain_reductions(unit: Unit, target: Unit) -> list[Modifier]:
+    """Battling out of forest or buildings (cavalry −2, artillery −1), and attacking into
+    them (cavalry −2), each counted: "forest to forest counts the battling-out reduction
+    only", and so, alike, does buildings to buildings (docs/tricorne.md)."""
+    found = []
     if unit.terrain in CLOSED:
-        value = {Arm.CAVALRY: 2, Arm.ARTILLERY: 1}.get(unit.arm, 0)
-        reason = f"battling out of {unit.terrain.value}"
-    elif target.terrain in CLOSED:
-        value = 2 if unit.arm is Arm.CAVALRY else 0
-        reason = f"attacking into {target.terrain.value}"
-    else:
-        return None
-    return Modifier(-value, reason, TERRAIN) if value else None
+        found.append(Modifier(-{Arm.CAVALRY: 2, Arm.ARTILLERY: 1}.get(unit.arm, 0),
+                              f"battling out of {unit.terrain.value}", TERRAIN))
+    if target.terrain in CLOSED and target.terrain is not unit.terrain:
+        found.append(Modifier(-2 if unit.arm is Arm.CAVALRY else 0,
+                              f"attacking into {target.terrain.value}", TERRAIN))
+    return [modifier for modifier in found if modifier.value]

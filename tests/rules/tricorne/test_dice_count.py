@@ -108,6 +108,12 @@ def test_additions_come_first_then_reductions_and_never_below_zero():
     (cavalry(), regular("In wood", terrain="forest"), 2),  # attacking into forest
     (regular(), regular("In town", terrain="buildings"), 0),
     (cavalry(terrain="forest"), regular("In wood", terrain="forest"), 2),  # counted once
+    (cavalry(terrain="buildings"), regular("In town", terrain="buildings"), 2),  # alike
+    # Out of one into the other: both reductions (2 + 1 full strength − 4: none left).
+    (cavalry(terrain="forest"), regular("In town", terrain="buildings"), 3),
+    (cavalry(terrain="buildings"), regular("In wood", terrain="forest"), 3),
+    (unit("Guns", "trained-artillery", terrain="buildings"), regular("In wood",
+                                                                      terrain="forest"), 1),
     (cavalry(terrain="hill"), TARGET, 0),
     # Reference §5, attacking into forest or buildings: artillery no reduction.
     (unit("Guns", "trained-artillery"), regular("In wood", terrain="forest"), 0),
