@@ -272,7 +272,9 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     try:
         outcome = _play_on(tx, pending, options, summary)
     except RulesError:
-        if not options.get("choices"):
+        if not options.get("choices") or answer not in pending.question.answers:
+            # A name typed as the answer (a target no unit has) is at fault, not the answers
+            # given ahead: refused, the question still waiting, nothing replayed.
             raise
         # An answer given ahead that this path cannot take (a unit it names has gone, say):
         # the command was accepted long ago, and the answer just given is not at fault.

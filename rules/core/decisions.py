@@ -61,14 +61,15 @@ class Question:
         for answer in self.answers:
             if wanted in (_key(answer.key), _key(answer.label)):
                 return answer
-        if self.typed and given.strip():
-            return self._typed(given.strip())
         # The start of one answer's label or key, as a player types from its button
-        # (`counter` for "Counter-charge Ottawa"): taken only when no other starts so.
+        # (`counter` for "Counter-charge Ottawa", `No bonus` for "No bonus melee"): taken
+        # only when no other starts so, and before the text is read as typed.
         starting = [a for a in self.answers if len(wanted) >= 3 and (
             _key(a.key).startswith(wanted) or _key(a.label).startswith(wanted))]
         if len(starting) == 1:
             return starting[0]
+        if self.typed and given.strip():
+            return self._typed(given.strip())
         keys = [a.key for a in self.answers]
         raise NotAnAnswer(
             f"`{given}` is not an answer to “{self.text}”.",

@@ -294,6 +294,25 @@ async def test_in_a_battle_the_bonus_target_may_be_typed_with_its_words(battle_s
         await full_text(battle_session, result)
 
 
+async def test_a_bonus_target_no_unit_has_keeps_the_answers_given_ahead_and_the_dice(
+        battle_session):
+    await setup(battle_session)
+    asked = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                                        'defender:Dragoons dice:"cav cav flag inf inf  flag '
+                                        'flag  saber cav cav inf  cav cav cav" '
+                                        'choices:"stand; take ground"', user_id=GM_USER)
+    assert asked.embeds[0]["title"] == "❓ Will Black Watch make a bonus melee?"
+    # A name no unit has, typed with answers given ahead: refused, nothing replayed.
+    missing = await reply(battle_session, "/answer choice:Nobody", user_id=GM_USER)
+    assert missing.ephemeral and "There is no unit called `Nobody` in this battle." in \
+        missing.content, missing.content
+    # The start of a button's label is that answer, not a unit's name.
+    done = await reply(battle_session, '/answer choice:"No bonus"', user_id=GM_USER)
+    text = await full_text(battle_session, done)
+    assert "Black Watch makes no bonus melee" in text
+    assert "**Black Watch melee** 🎲 **cav** **cav** flag inf inf vs Dragoons" in text
+
+
 async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):
     await setup(battle_session)
     for line in ['/unit add side:Jacobites name:Atholl words:"highland hill"',
