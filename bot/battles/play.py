@@ -18,8 +18,10 @@ from rules.core.dice import (
     ScriptedSource,
     parse_dice,
 )
+from rules.core.effects import loss_measure
 from rules.core.errors import RulesError
 from rules.core.fields import unit_parts
+from rules.core.names import name_key
 from rules.core.notation import split_name
 from rules.core.records import Effect, Resolution, Step
 from rules.core.registry import BattleRules
@@ -240,11 +242,29 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
         left = queue_left(queue, use, before)
     resolution = _with_phase_warning(resolution, rules, procedure, options, roster, facts.phase)
     after, changes = rules.apply_effects(resolution.effects, roster)
-    lines = describe_changes(changes, rules.wording)
+    lines = describe_changes(changes, rules.wording) + unkept_losses(resolution.effects,
+                                                                     roster, rules)
     record = resolution.to_dict()
     record["roster_changes"] = lines
     request = {"ruleset": facts.ruleset, "procedure": procedure, "options": dict(options)}
     return Move(resolution, note, roster, after, lines, left, request, record)
+
+
+def unkept_losses(effects: Sequence[Effect], roster: Roster, rules: BattleRules) -> list[str]:
+    """A loss on a unit whose strength the roster does not hold (a GM left it unset): said,
+    since the roster keeps it nowhere and the headline's "−2 SP" would seem applied."""
+    lost: dict[str, int] = {}
+    for effect in effects:
+        unit = next((u for u in roster.units if not u.gone
+                     and name_key(u.name) == name_key(effect.unit)), None)
+        if (unit is None or not effect.amount or not loss_measure(effect)[0]
+                or rules.strength_of(unit.strength, unit.attributes) is not None):
+            continue
+        lost[unit.name] = lost.get(unit.name, 0) + effect.amount
+    # A roster line is plain text (a unit's name is data): no markup in it.
+    return [f"{name} has no {rules.strength_label} on the roster: its loss of {amount} is "
+            "not kept (a GM sets its strength with /gm set)"
+            for name, amount in lost.items()]
 
 
 def logged_summary(headline: str, options: Mapping[str, Any], roster: Roster) -> str:

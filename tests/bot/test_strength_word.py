@@ -161,3 +161,18 @@ async def test_unit_add_says_the_unit_as_its_rule_set_words_it_on_the_roster(dis
                                          ).split("\n") if line.startswith("**Test Unit**"))
     parts = [part.replace("*", "") for part in line.split(" · ")[1:]]
     assert said == ", ".join(parts), "the confirmation and the roster line say the unit alike"
+
+
+async def test_a_loss_on_a_unit_whose_strength_is_unset_is_said_not_kept(discord_session):
+    for line in [FIRE_AT_WILL, '/unit add side:British name:"Fraser\'s Highlanders" '
+                 'words:"inf regular morale=4" strength:4',
+                 '/unit add side:French name:"Lochiel’s Camerons" words:"inf regular morale=4"',
+                 ]:
+        assert not (await gm(discord_session, line)).ephemeral, line
+    lost = await gm(discord_session, '/melee fire-at-will attackers:"Fraser\'s Highlanders: '
+                                     'charging" defenders:"Lochiel\'s Camerons" dice:"6 1"')
+    assert "Lochiel’s Camerons routs, −2 SP" in text_of(lost)
+    # The headline's −2 SP would seem applied: the roster's line says it is kept nowhere.
+    assert ("📋 Lochiel’s Camerons has no SP on the roster: its loss of 2 is not kept (a GM "
+            "sets its strength with /gm set)") in text_of(lost)
+    assert (await strengths(discord_session))["Lochiel’s Camerons"] is None
