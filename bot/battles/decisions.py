@@ -398,12 +398,15 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
 
 
 def waiting_question(conn: Connection, channel_id: int, user_id: int) -> Pending | None:
-    """The question waiting here for this player: the battle's when it is theirs to answer;
-    else their latest quick-lookup question (one run with `lookup:true` in a battle channel
-    too); else the battle's (a GM may answer for an absent player)."""
+    """The question waiting here for this player: the battle's when it is theirs to answer,
+    unless their own quick-lookup question (one run with `lookup:true` in a battle channel)
+    was asked since; else their latest quick-lookup question; else the battle's (a GM may
+    answer for an absent player)."""
     battle = active_battle(conn, channel_id)
     in_battle = pending_of(battle) if battle is not None else None
-    if in_battle is not None and in_battle.answerer == user_id:
-        return in_battle
     row = conn.execute(_LATEST, {"channel": channel_id, "user": user_id}).first()
-    return Pending.from_dict(row.data) if row else in_battle
+    lookup = Pending.from_dict(row.data) if row else None
+    if in_battle is not None and in_battle.answerer == user_id and not (
+            lookup is not None and (lookup.asked_at or "") > (in_battle.asked_at or "")):
+        return in_battle
+    return lookup or in_battle

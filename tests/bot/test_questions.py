@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from bot.battles import play
+from bot.battles import decisions, play
 from bot.storage.models import Battle, Event
 from rules.core.dice import ScriptedSource, parse_dice
 
@@ -131,6 +131,26 @@ async def test_a_gms_button_answers_the_battles_question_not_his_own_lookup(batt
     # And his own question is still there, answered by its own buttons.
     *_, mine = await press(battle_session, own, "Stand and fight", GM_USER)  # may ask on
     assert not mine.ephemeral
+
+
+async def test_answer_takes_a_players_own_lookup_asked_after_the_battles_question(
+        battle_session, monkeypatch):
+    # The clock as the questions see it, one minute a question: the order they were asked in.
+    minutes = iter(range(10, 60))
+    monkeypatch.setattr(decisions, "_now", lambda: f"2026-11-27T12:{next(minutes)}:00")
+    await setup_charge(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    assert f"Hussars' player (<@{PLAYER}>)" in text_of(asked)
+    own = await reply(battle_session, '/melee tricorne attacker:"A: grenadier" '
+                                      'defender:"B: light-cavalry" lookup:true', user_id=PLAYER)
+    assert buttons(own) == ["Retire and rally", "Stand and fight"]
+    # The question he has just been asked, not the battle's older one.
+    answered = await reply(battle_session, '/answer choice:"Stand and fight"', user_id=PLAYER)
+    assert not answered.ephemeral, answered.content
+    assert "**A melee** 🎲" in text_of(answered)  # the lookup's melee, played on
+    # The battle's question still waits for him.
+    show = text_of(await reply(battle_session, "/battle show"))
+    assert "Waiting for" in show, show
 
 
 async def test_a_bad_answer_given_ahead_for_a_later_question_is_set_aside(battle_session):
