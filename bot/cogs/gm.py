@@ -356,8 +356,9 @@ class GM(commands.Cog):
                    role: discord.Role | None = None) -> None:
         async def work() -> Reply:
             role_id, name = (role.id, role.name) if role else (None, None)
+            # Who counts as a GM moves no unit: it may change while a question waits.
             await self.store.apply(interaction, "/gm role",
-                                   lambda tx: set_gm_role(tx, role_id, name))
+                                   lambda tx: set_gm_role(tx, role_id, name), while_waiting=True)
             return public(f"👑 GM role: {role.mention if role else 'none'}.")
 
         await answer(interaction, work)

@@ -243,3 +243,17 @@ async def test_an_answer_given_ahead_a_later_path_cannot_take_is_asked_instead(
     assert next_question.content == f"<@{ANN}>, your answer:"
     assert next_question.embeds[0]["title"] == ("❓ Will Camerons take ground (advance into "
                                                 "the vacated hex)?")
+
+
+async def test_the_gm_role_may_change_while_a_question_waits(battle_session):
+    await setup_charge(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    role = await reply(battle_session, "/gm role role:555", user_id=GM_USER)
+    assert not role.ephemeral and role.content == "👑 GM role: <@&555>."
+    # A member of the new role answers for the absent player, as a GM may.
+    [result] = await battle_session.press(asked, "Stand", channel_id=CHANNEL, user_id=7000,
+                                          guild_id=GUILD, roles=[555])
+    assert not result.ephemeral, result.content
+    assert result.embeds[0]["title"].startswith("🛡️ Hussars"), result.embeds[0]["title"]
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert "The question (#4) waits again" in text_of(undone), text_of(undone)
