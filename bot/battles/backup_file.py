@@ -326,6 +326,14 @@ def _check_charts(charts: Any, rules: BattleRules) -> dict[str, Any] | None:
     return values
 
 
+def _place(kind: str, name: Any, number: int) -> str:
+    """Where a unit or general is in the file: by its name, or by its place in the list
+    when the name is none to show (blank, not text, too long to read)."""
+    if isinstance(name, str) and name.strip() and len(name) <= MAX_NAME:
+        return f"{kind} {name}"
+    return f"{kind} {number} of the file's list"
+
+
 def _check_name(name: str, where: str) -> None:
     if (name != " ".join(name.split()) or not name or len(name) > MAX_NAME
             or any(c in name for c in NOT_IN_NAMES) or unseen_character(name)):
@@ -359,8 +367,8 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
             raise Refused(where, f"`{side}` would be a third side; a battle has two.")
         _within(row["added_by"], SNOWFLAKE, where, "added_by", IMPORT_HINT)
 
-    for row in units:
-        where = f"unit {row['name']}"
+    for number, row in enumerate(units, 1):
+        where = _place("unit", row["name"], number)
         named(row, where)
         _one_of(row["status"], UNIT_STATUSES, where, "status")
         _within(row["strength"], (0, MAX_STRENGTH), where, "strength", strength_hint)
@@ -377,8 +385,8 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
             check = rules.check_side
             _checked_by_rules(lambda row=row, check=check: check(row["side"], row["attributes"]),
                               where)
-    for row in generals:
-        where = f"general {row['name']}"
+    for number, row in enumerate(generals, 1):
+        where = _place("general", row["name"], number)
         named(row, where)
         _one_of(row["status"], GENERAL_STATUSES, where, "status")
         _within(row["wounds"], (0, rules.max_wounds), where, "wounds",

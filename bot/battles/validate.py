@@ -82,6 +82,8 @@ def check_battle_name(name: str) -> str:
 def name_refused(name: str) -> str:
     """Why a name is refused, quoting it back in a code span unless a backtick in it would
     break one."""
+    if not name.strip():
+        return "A name cannot be blank."
     return "A name cannot hold a backtick." if "`" in name else f"`{name}` cannot be a name."
 
 

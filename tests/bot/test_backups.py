@@ -251,6 +251,10 @@ def two_generals(data: dict[str, Any]) -> None:
                              "name_key": "reynier"})
 
 
+def blank_name(data: dict[str, Any]) -> None:
+    data["units"][0]["name"] = data["units"][0]["name_key"] = ""
+
+
 REFUSALS = [
     (spoiled(strength), "`strength` cannot be above 999"),
     (spoiled(queued_dice), "`dice_queue` holds dice; an export leaves the GM's queued dice out"),
@@ -262,13 +266,17 @@ REFUSALS = [
     (spoiled(no_battle), "the battle: a JSON object was expected, not `null`."),
     (spoiled(two_generals), "general Reynier: 1/45e already has Ney with it: one general "
                             "goes with a unit."),
+    # A unit without a name is placed by its place in the list.
+    (spoiled(blank_name), "The backup cannot be imported: unit 1 of the file's list: A name "
+                          "cannot be blank."),
 ]
 
 
 @pytest.mark.parametrize(("spoil", "said"), REFUSALS,
                          ids=["strength", "queued-dice", "unknown-field", "newer-schema",
                               "unknown-ruleset",
-                              "strength-in-the-log", "third-side", "no-battle", "two-generals"])
+                              "strength-in-the-log", "third-side", "no-battle", "two-generals",
+                              "blank-name"])
 async def test_a_spoiled_backup_is_refused_privately_and_nothing_is_written(
         battle_session, spoil, said):
     await play(battle_session, MID_FIGHT["labataille"])
