@@ -29,7 +29,7 @@ RULESET_ENTRY = RuleSet(
                ("Figures and markers (in a battle the roster keeps them: strength, "
                 "`/general add`, `/gm set`)", STATE),
                ("Melee situation (after a roster name)", MELEE_SITUATION)),
-        reference=(("Movement (phases 3 and 8)", tuple(movement_lines())),),
+        reference=(("Movement (phases 1, 3 and 8)", tuple(movement_lines())),),
     ),
     # A request is read as the command's options are: one input path per procedure.
     procedures=procedures(commands.prepare, {

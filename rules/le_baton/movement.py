@@ -1,4 +1,5 @@
-"""The movement tables of phases 3 and 8, for the rules reference (the bot keeps no map)."""
+"""The movement tables of phases 3 and 8, and phase 1's moves of the guns, for the rules
+reference (the bot keeps no map)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ BRITISH_MOVES: tuple[Rate, ...] = (
 )
 
 MOVEMENT_RULES: tuple[str, ...] = (
+    "Phase 1: horse artillery may unlimber; unlimbered artillery under 12 lbs may turn and "
+    "move 1\" to face its target.",
     "45 degree limit on wheeling.",
     "Half movement in difficult terrain, outside command range, or moving backwards.",
     "Full move to change formation.",

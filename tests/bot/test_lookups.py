@@ -232,6 +232,7 @@ async def test_le_baton_help_lists_its_words_and_movement(discord_session):
     assert "elite / veteran / conscript" in fields["Units"]
     reference = await reply(discord_session, "/help topic:le-baton part:reference")
     fields = {f["name"]: f["value"] for f in reference.embeds[0]["fields"]}
-    movement = fields["Movement (phases 3 and 8)"]
+    movement = fields["Movement (phases 1, 3 and 8)"]
     assert 'infantry square 0"' in movement and 'light cavalry 14"' in movement
     assert "locked in a firefight" in movement
+    assert "horse artillery may unlimber" in movement

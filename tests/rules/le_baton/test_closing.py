@@ -40,6 +40,13 @@ def test_phase_4_charging_column_failing_by_1_or_2_forms_line_2_inches_from_the_
     assert result.severity is Severity.MINOR
 
 
+def test_phase_4_charging_infantry_out_of_column_failing_by_1_is_among_the_others():
+    # "Charging infantry columns form line 2" from target ... Others pass."
+    result = check(ligne(formation=Formation.LINE), 4, "5", charging=True, opponent="2nd Foot")
+    assert effects(result) == []
+    assert result.headline == "45e Ligne fails by 1: carries on"
+
+
 def test_phase_4_charging_column_unable_to_form_line_takes_d6_casualties():
     result = check(ligne(), 4, "6 4", charging=True, opponent="2nd Foot",
                    cannot_form_line=True)

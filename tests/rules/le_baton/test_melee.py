@@ -173,6 +173,14 @@ def test_supported_artillery_the_supporting_unit_fights_instead():
     assert result.headline == "Guards wins the melee (2–1): 45e Ligne tests in phase 7"
 
 
+def test_the_supporting_unit_fights_from_the_artillerys_defensive_terrain():
+    # The ground is the artillery's: its enemy rolls at −1 against the unit fighting for it.
+    supported = Side(guns(), defensive_terrain=True, supported_by=foot("Guards", figures=3))
+    result = melee(ligne(figures=3), supported, "4 1 4 4", phase=6)
+    ligne_roll = result.steps[1].rolls[0]
+    assert [m.reason for m in ligne_roll.modifiers] == ["enemy in defensive terrain"]
+
+
 def test_supporting_infantry_charged_by_cavalry_follow_the_cavalry_rules():
     supported = Side(guns(), supported_by=foot("Guards", formation=Formation.LINE))
     result = melee(horse(), supported, "")
