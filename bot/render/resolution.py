@@ -372,7 +372,7 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     # recall: 1 casualty, held"), not another's that names it ("71st loses 1 SP to Béarn").
     own = [part for whole in resolution.headline.casefold().split(SEPARATOR)
            for part in dict.fromkeys((whole, whole.rsplit(": ", 1)[-1]))
-           if part.startswith(unit.casefold())][:1]
+           if part.startswith(unit.casefold())]
     # The loss in the roster's measure ("1 figure") or in its effect's words ("1 casualty").
     losses = {f"{amount} {measure}".casefold()} | {
         found.casefold() for effect in resolution.effects
