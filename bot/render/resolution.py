@@ -25,7 +25,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.text import default_names, defaults_note, escape, escape_prose
 from rules.core.decisions import Question
 from rules.core.dice import Reading
-from rules.core.effects import plural, singular
+from rules.core.effects import loss_measure, plural, singular
 from rules.core.headlines import SEPARATOR, fitted, listed, together
 from rules.core.records import (
     CHECK,
@@ -373,10 +373,11 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     own = [part for whole in resolution.headline.casefold().split(SEPARATOR)
            for part in dict.fromkeys((whole, whole.rsplit(": ", 1)[-1]))
            if part.startswith(unit.casefold())]
-    # The loss in the roster's measure ("1 figure") or in its effect's words ("1 casualty").
+    # The loss in the roster's measure ("1 figure") or in its effect's words ("1 casualty"):
+    # an effect that counts a loss, not a retreat of as many hexes.
     losses = {f"{amount} {measure}".casefold()} | {
         found.casefold() for effect in resolution.effects
-        if effect.unit == unit and effect.amount == int(amount)
+        if effect.unit == unit and effect.amount == int(amount) and loss_measure(effect)[0]
         for found in re.findall(rf"\b{amount} \w+", said_of(effect))}
     if not any(loss in part for loss in losses for part in own):
         return change

@@ -63,9 +63,12 @@ class Question:
                 return answer
         # The start of one answer's label or key, as a player types from its button
         # (`counter` for "Counter-charge Ottawa", `No bonus` for "No bonus melee"): taken
-        # only when no other starts so, and before the text is read as typed.
+        # only when no other starts so. Where a name may be typed, only a label's start is,
+        # before the name: a key is a unit's name there, and `Fusiliers` is not the start
+        # of `Fusiliers-Reine`.
         starting = [a for a in self.answers if len(wanted) >= 3 and (
-            _key(a.key).startswith(wanted) or _key(a.label).startswith(wanted))]
+            _key(a.label).startswith(wanted)
+            or (not self.typed and _key(a.key).startswith(wanted)))]
         if len(starting) == 1:
             return starting[0]
         if self.typed and given.strip():

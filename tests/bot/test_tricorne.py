@@ -429,3 +429,15 @@ async def test_a_unit_added_without_its_blocks_loses_them_from_its_full_strength
     assert set_.content == "🛠️ X loses 1 block (now 3) (event #6).", set_.content
     edited = await reply(battle_session, "/unit edit unit:Y strength:2", user_id=GM_USER)
     assert edited.content == "✏️ Y loses 2 blocks (now 2) (event #7).", edited.content
+
+
+async def test_a_loss_as_large_as_the_retreat_is_still_said(battle_session):
+    await setup(battle_session)
+    asked = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                                        'defender:Fusiliers dice:"inf flag cav cav cav  cav cav '
+                                        ' cav cav cav cav cav cav"', user_id=GM_USER)
+    *_, done = await press(battle_session, asked, "Stay")
+    text = text_of(done)
+    # "Retreats 1 hex" in the headline does not say the 1 block lost.
+    assert "Fusiliers retreats 1 hex" in text
+    assert "📋 Fusiliers loses 1 block (now 2) and routs off the field" in text, text

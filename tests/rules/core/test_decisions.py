@@ -153,6 +153,8 @@ def test_an_answer_may_be_the_start_of_one_buttons_label():
         question.answer("st")  # too short to stand for a word
     # A question that also takes a typed name reads a button's start first.
     bonus = Question("bonus_melee", "Will Black Watch make a bonus melee?",
-                     (Answer("none", "No bonus melee"),), typed="the unit it attacks")
+                     (Answer("Fusiliers-Reine", "Attack Fusiliers-Reine"),
+                      Answer("none", "No bonus melee")), typed="the unit it attacks")
     assert bonus.answer("No bonus").key == "none"
+    # A name typed is that name, not the start of another unit's (a button's key).
     assert bonus.answer("Fusiliers") == Answer("Fusiliers", "Fusiliers")
