@@ -260,6 +260,9 @@ def unkept_losses(effects: Sequence[Effect], roster: Roster, rules: BattleRules)
         if (unit is None or not effect.amount or not loss_measure(effect)[0]
                 or rules.strength_of(unit.strength, unit.attributes) is not None):
             continue
+        alone, _ = rules.apply_effects([effect], roster)
+        if alone.unit(unit.name, allow_gone=True) != unit:
+            continue  # kept another way: Le Baton counts casualties apart from figures
         lost[unit.name] = lost.get(unit.name, 0) + effect.amount
     # A roster line is plain text (a unit's name is data): no markup in it.
     return [f"{name} has no {rules.strength_label} on the roster: its loss of {amount} is "

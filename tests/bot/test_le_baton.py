@@ -329,3 +329,15 @@ async def test_a_marker_among_a_roster_units_words_says_how_a_gm_sets_it(discord
         assert refused.content.endswith(f"a GM sets it with {said}."), refused.content
     assert set(await roster(discord_session)) == {"28e Ligne", "Buffs", "Lanciers"}
     assert not (await roster(discord_session))["Buffs"].attributes.get("halted")
+
+
+async def test_casualties_on_a_unit_without_figures_are_counted_and_not_called_lost(
+        discord_session):
+    await setup(discord_session)
+    await reply(discord_session, '/unit add side:British name:Rifles words:"british inf '
+                                 'veteran line"', user_id=GM_USER)
+    shot = await reply(discord_session, '/fire le-baton shooter:"28e Ligne" target:Rifles '
+                                        'target_type:line dice:"5 6 4 1 1 1"')
+    # Le Baton keeps casualties apart from figures: they are counted, and say so.
+    assert "📋 Rifles has 2 casualties in all" in text_of(shot)
+    assert "not kept" not in text_of(shot)
