@@ -218,6 +218,8 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
         case EffectKind.MELEE_LOST:
             return _melee_state(roster, name, lost=find_unit(roster, name).name,
                                 test=effect.value)
+        case EffectKind.MELEE_TIED:
+            return _melee_state(roster, name, lost=None, tied=True)
         case EffectKind.MELEE_ENDS:
             return _release(roster, name, MELEE)
         case EffectKind.ROUTED | EffectKind.REMOVED | EffectKind.DESTROYED:
@@ -234,15 +236,22 @@ def _both_here(roster: Roster, name: str, other: str) -> bool:
     return all(unit is not None and not unit.gone for unit in found)
 
 
-def _melee_state(roster: Roster, name: str, *, lost: str | None, test: Any = None) -> Roster:
+def _melee_state(roster: Roster, name: str, *, lost: str | None, test: Any = None,
+                 tied: bool = False) -> Roster:
     """The melee ``name`` is in with its last round's loser (None: nobody lost it) and the
-    phase the loser tests in."""
-    state = {"lost": lost, "test": test} if lost is not None else {}
+    phase the loser tests in, or that its last round was a tie."""
+    state = {"lost": lost, "test": test} if lost is not None else {"tied": True} if tied else {}
     engagements = tuple(
-        replace(e, state={**{k: v for k, v in e.state.items() if k not in ("lost", "test")},
-                          **state})
+        replace(e, state={**{k: v for k, v in e.state.items()
+                             if k not in ("lost", "test", "tied")}, **state})
         if e.kind == MELEE and e.involves(name) else e for e in roster.engagements)
     return replace(roster, engagements=engagements)
+
+
+def melee_tied(roster: Roster, name: str) -> bool:
+    """Whether the last round of the melee ``name`` is in was a tie."""
+    engagement = roster.engaged(name, MELEE)
+    return engagement is not None and bool(engagement.state.get("tied"))
 
 
 def melee_loser(roster: Roster, name: str) -> tuple[str, int] | None:

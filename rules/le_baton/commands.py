@@ -25,7 +25,7 @@ from rules.core.notation import (
 )
 from rules.core.records import Resolution
 from rules.core.roster import Roster, RosterUnit, name_key
-from rules.le_baton.battle import MELEE, PHASES, engine_unit, melee_loser
+from rules.le_baton.battle import MELEE, PHASES, engine_unit, melee_loser, melee_tied
 from rules.le_baton.charge import ChargeSituation, resolve_charge
 from rules.le_baton.fire import (
     ArtilleryTarget,
@@ -226,16 +226,16 @@ def _check_melee_loser(name: str, phase: int, roster: Roster) -> None:
         raise NotAllowed(f"{name} is in no melee on the roster: only a unit that lost one "
                          f"tests in phase {phase}.", hint="A melee played outside the battle: "
                          "test with `lookup:true`.")
-    found = melee_loser(roster, name)
-    if found is None and roster.unit(name).attr("fought"):
-        # Its last round fought, nobody lost it: "Infantry units that tie continue to fight";
-        # "Cavalry units that tie test for recall in phase 13".
+    if melee_tied(roster, name):
+        # "Infantry units that tie continue to fight"; "Cavalry units that tie test for
+        # recall in phase 13".
         raise NotAllowed(f"{name} tied its last round with "
                          f"{listed(list(engagement.facing(name)))}: nobody lost it, so nobody "
                          f"tests in phase {phase}.",
                          hint="Infantry that tie fight on in the next melee phase; cavalry "
                               "that tie test for recall in phase 13. A round entered by "
                               "mistake: a GM takes it back with `/gm undo`.")
+    found = melee_loser(roster, name)
     if found is None or name_key(found[0]) == name_key(name):
         return  # no round fought here yet: fought at the table, say
     loser, test = found

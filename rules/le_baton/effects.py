@@ -16,6 +16,7 @@ EffectKind = E = effect_kinds(
     BOMBARDED="bombarded",  # a battery's phase 1 fire, once a turn
     TESTED="tested",  # a unit's morale test in a phase, once a turn
     PASSED_THROUGH="passed_through",  # cavalry past a square: its full move is spent
+    MELEE_TIED="melee_tied",  # a round of a melee that nobody lost
 )
 
 
@@ -47,6 +48,7 @@ TEXTS = {
     E.TESTED: "",  # the test says it
     E.CHARGE_FAILED: "",  # "does not charge" says it
     E.PASSED_THROUGH: "",  # "passes through" says it
+    E.MELEE_TIED: "",  # "tie" says it
 }
 
 LOSSES = {E.CASUALTIES: "figures"}  # the kinds that count a loss in a number, and its measure

@@ -170,14 +170,19 @@ def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
         if a.unit.is_infantry:
             when = "in phase 11" if phase == 6 else "next turn in phase 6"
             text = f"Equal casualties ({ha} each): the infantry continue to fight {when}."
+            next_ = f"they fight on {when}"
         else:
             text = f"Equal casualties ({ha} each): the cavalry test for recall in phase 13."
+            next_ = "both test for recall in phase 13"
         out.step(f"Phase {phase}: melee", text, roll_a, roll_b)
         _locked(a.unit, b.unit, out)
+        out.effect(EffectKind.MELEE_TIED, a.unit.name)  # the melee keeps it: nobody tests
         if a.unit.is_cavalry:
             for unit in (a.unit, b.unit):
                 out.effect(EffectKind.RECALL_DUE, unit.name, detail=f"{SHEET}: a tie")
-        return out.build(f"{a.unit.name} and {b.unit.name} tie, {ha} all", Severity.MINOR)
+        # What follows a tie, said with it: nobody tests for losing a melee nobody lost.
+        return out.build(f"{a.unit.name} and {b.unit.name} tie, {ha} all: {next_}",
+                         Severity.MINOR)
     loser, winner = (a.unit, b.unit) if hb > ha else (b.unit, a.unit)
     out.step(f"Phase {phase}: melee",
              f"{loser.name} receives more casualties than it inflicts: it loses and must test "

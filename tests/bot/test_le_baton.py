@@ -125,7 +125,7 @@ async def test_situation_words_follow_roster_names_in_melee(battle_session):
                           'defensive-terrain" phase:6 dice:"4 4 4 4 4 4 4 4 1 1 1 1"')
     text = text_of(message)
     assert "**28e Ligne** 🎲 4 4 4 4 4 4 4 4 (each die −1 enemy in defensive terrain)" in text
-    assert "28e Ligne and Buffs tie, 0 all" in text
+    assert "28e Ligne and Buffs tie, 0 all: they fight on in phase 11" in text
     assert "📋 Melee: 28e Ligne against Buffs begins" in text
     state = await roster(battle_session)
     assert state["Buffs"].strength == 8 and state["28e Ligne"].strength == 12

@@ -421,13 +421,22 @@ def test_enemy_cavalry_in_melee_with_another_unit_is_contacted_already():
 def test_units_that_tied_their_last_round_do_not_test_for_losing_it():
     # "Unit loses if it receives more casualties than it inflicts"; "Infantry units that tie
     # continue to fight".
-    units = tuple(u.with_attr("fought", True) if u.name in ("45e Ligne", "Guards") else u
-                  for u in ROSTER.units)
-    tied = engage(replace(ROSTER, units=units), MELEE, ["45e Ligne"], ["Guards"])
-    with pytest.raises(NotAllowed) as refused:
-        play("morale", {"unit": "45e Ligne", "phase": 7}, "6", tied)
-    assert str(refused.value).startswith("45e Ligne tied its last round with Guards: nobody "
-                                         "lost it, so nobody tests in phase 7.")
+    fighting = engage(ROSTER, MELEE, ["45e Ligne"], ["Guards"])
+    # 45e Ligne's 6 dice (2 per 3 of 9): 1 hit; the Guards' 2 (2 per 3 of 3): 1 hit.
+    round_ = play("melee", {"attacker": "45e Ligne", "defender": "Guards"},
+                  "4 1 1 1 1 1  4 1", fighting)
+    assert round_.headline == "45e Ligne and Guards tie, 1 all: they fight on in phase 11"
+    tied, _ = apply_effects(round_.effects, fighting)
+    for unit in ("45e Ligne", "Guards"):
+        with pytest.raises(NotAllowed) as refused:
+            play("morale", {"unit": unit, "phase": 7}, "6", tied)
+        other = "Guards" if unit == "45e Ligne" else "45e Ligne"
+        assert str(refused.value).startswith(f"{unit} tied its last round with {other}: "
+                                             "nobody lost it, so nobody tests in phase 7.")
+    # The next round, lost, names its loser again.
+    lost = play("melee", {"attacker": "45e Ligne", "defender": "Guards"}, "4 1 1 1 1  1", tied)
+    after, _ = apply_effects(lost.effects, tied)
+    assert play("morale", {"unit": "Guards", "phase": 7}, "1", after).headline
 
 
 def test_infantry_unable_to_form_line_after_losing_a_melee_takes_d6_casualties():

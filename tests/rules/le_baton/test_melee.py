@@ -116,7 +116,8 @@ def test_the_loser_of_a_phase_11_melee_tests_in_phase_12():
 def test_cavalry_against_cavalry_loser_tests_morale():
     result = melee(CUIRASSIERS, dragoons(), "4 4 4 5 5 6")
     # Cuirassiers hit on 4+ (3); the dragoons need 5+ against cuirassiers (3): a tie.
-    assert result.headline == "Cuirassiers and Scots Greys tie, 3 all"
+    assert result.headline == ("Cuirassiers and Scots Greys tie, 3 all: both test for "
+                               "recall in phase 13")
     result = melee(CUIRASSIERS, dragoons(), "4 4 4 4 5 6")
     assert result.headline == "Cuirassiers wins the melee (3–2): Scots Greys tests in phase 7"
 
@@ -129,8 +130,9 @@ def test_infantry_that_tie_continue_the_melee(phase, when):
     assert values(result) == [(E.CASUALTIES, "45e Ligne", None),
                               (E.CASUALTIES, "2nd Foot", None),
                               (E.IN_MELEE, "45e Ligne", "2nd Foot"),
-                              (E.IN_MELEE, "2nd Foot", "45e Ligne")]
-    assert result.headline == "45e Ligne and 2nd Foot tie, 1 all"
+                              (E.IN_MELEE, "2nd Foot", "45e Ligne"),
+                              (E.MELEE_TIED, "45e Ligne", None)]  # nobody tests in 7 or 12
+    assert result.headline == f"45e Ligne and 2nd Foot tie, 1 all: they fight on {when}"
     assert result.severity is Severity.MINOR
 
 
@@ -140,6 +142,7 @@ def test_cavalry_that_tie_test_for_recall_in_phase_13(phase):
     assert outcomes(result) == ["Equal casualties (0 each): the cavalry test for recall in "
                                 "phase 13."]
     assert effects(result) == [(E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "Scots Greys", None),
+                               (E.MELEE_TIED, "Chasseurs", None),
                                (E.RECALL_DUE, "Chasseurs", None),
                                (E.RECALL_DUE, "Scots Greys", None)]
 
