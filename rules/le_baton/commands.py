@@ -195,7 +195,16 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     _check_phase_options(o, phase)
     if phase in (7, 12) and roster is not None:
         _check_melee_loser(unit.name, phase, roster)
-    return _morale(unit, phase, _situation(o, unit, roster), o)
+    situation = _situation(o, unit, roster)
+    if roster is not None and situation.charged_by is not None and not o.get("opponent") \
+            and _melee_opponent(unit, roster) is None:
+        # Standing or not, the check decides a contact: the roster needs its other side.
+        raise InvalidInput(f"Name the unit charging {unit.name} with `opponent:`: the "
+                           "check decides whether it makes contact.",
+                           hint=f"e.g. `/morale le-baton unit:{option_value(unit.name)} "
+                                f"phase:{phase} charged_by:{o.get('charged_by')} "
+                                "opponent:Lancers`; `/charge` makes the check itself.")
+    return _morale(unit, phase, situation, o)
 
 
 # The phases whose check reads each option: given for another, it would change nothing.
@@ -325,8 +334,11 @@ def prepare_melee(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     phase = _number(PHASE, o.get("phase")) or 6
     a = _side(o.get("attacker"), "attacker", roster)
     b = _side(o.get("defender"), "defender", roster)
-    for unit in (a.unit, b.unit):
-        if unit.passed_through and not unit.in_melee:
+    for unit, other in ((a.unit, b.unit), (b.unit, a.unit)):
+        # It makes no contact: as the attacker, or met by a square, which moves 0". Another
+        # unit may still attack it ("may fight if charged").
+        making_contact = unit is a.unit or other.formation is Formation.SQUARE
+        if unit.passed_through and not unit.in_melee and making_contact:
             # "Cavalry pass through full movement distance": its charge has gone its whole
             # way. "Units with a charge marker in place cannot move until recalled."
             raise NotAllowed(f"{unit.name} passed through a square this turn: that took its "

@@ -121,9 +121,9 @@ def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
         out.effect(EffectKind.DESTROYED, name, detail="its last figure lost")
     else:
         out.effect(EffectKind.CHARGE_MARKER, name, detail=f"{SHEET}: must roll to recall")
-    for unit in (cavalry.unit, infantry.unit):
-        if unit.in_melee:  # out of a melee it is in: one it was never in is not said
-            out.effect(EffectKind.MELEE_ENDS, unit.name)
+    if cavalry.unit.in_melee:  # out of its melee with the square: one never begun is not said
+        # The cavalry's alone: the square may be locked with other units, and stays so.
+        out.effect(EffectKind.MELEE_ENDS, name)
     if not destroyed:
         out.effect(EffectKind.PASSED_THROUGH, name)  # its full movement distance: spent
     headline = f"{name} passes through {infantry.unit.name}: {lost} " \

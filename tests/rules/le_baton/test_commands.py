@@ -18,7 +18,7 @@ from rules.le_baton.commands import PROCEDURES, REQUEST_KEYS, prepare
 from rules.le_baton.effects import EffectKind as E
 from rules.registry import resolve
 
-from .helpers import effects
+from .helpers import effects, values
 
 
 def play(procedure: str, options: dict, dice: str, roster: Roster | None = None):
@@ -300,6 +300,26 @@ def test_cavalry_that_passed_through_a_square_makes_no_new_contact():
         with pytest.raises(NotAllowed, match="Lancers passed through a square this turn: that "
                                              "took its full movement distance"):
             play("melee", {"attacker": attacker, "defender": defender}, "4", after)
+    # Another unit may still charge it: held cavalry "may fight if charged".
+    charged = play("melee", {"attacker": "Hussars", "defender": "Lancers"}, "5 5 1  1 1",
+                   replace(after, units=(*after.units, HUSSARS)))
+    assert charged.headline == "Hussars wins the melee (2–0): Lancers tests in phase 7"
+
+
+def test_a_square_passed_through_stays_in_its_other_melee():
+    board = engage(engage(ROSTER, MELEE, ["Lancers"], ["2nd Foot"]), MELEE, ["45e Ligne"],
+                   ["2nd Foot"])
+    passed = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", board)
+    after, _ = apply_effects(passed.effects, board)
+    assert [e.sides for e in after.engagements] == [(("45e Ligne",), ("2nd Foot",))]
+
+
+def test_a_stand_check_against_a_charge_in_a_battle_names_the_charger():
+    with pytest.raises(InvalidInput, match="Name the unit charging 2nd Foot with `opponent:`"):
+        play("morale", {"unit": "2nd Foot", "phase": 5, "charged_by": "cavalry"}, "1", ROSTER)
+    stood = play("morale", {"unit": "Guards", "phase": 5, "charged_by": "cavalry",
+                            "opponent": "Lancers"}, "1", ROSTER)
+    assert (E.IN_MELEE, "Guards", "Lancers") in values(stood)
 
 
 def test_cavalry_that_rode_a_unit_down_charges_on_into_a_square():

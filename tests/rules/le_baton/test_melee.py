@@ -233,9 +233,9 @@ def test_cavalry_pass_through_squares_a_casualty_on_4_per_infantry_unit_contacte
     assert [r.result for r in rolls] == [RESULTS[face] for face in faces.split()]
     lost_effect = [(E.CASUALTIES, "Chasseurs", lost)] if lost else []
     # Its full movement distance gone, it makes no new contact this turn.
+    # The cavalry's melee with the square ends (the square's with others, if any, goes on).
     assert effects(result) == [*lost_effect, (E.CHARGE_MARKER, "Chasseurs", None),
                                (E.MELEE_ENDS, "Chasseurs", None),
-                               (E.MELEE_ENDS, "2nd Foot", None),
                                (E.PASSED_THROUGH, "Chasseurs", None)]
     assert result.headline == headline
     # Units in no melee (a first contact) are not said to come out of one.
