@@ -176,7 +176,15 @@ class GM(commands.Cog):
 
     @gm.command(name="reroll", description="Undo the last roll and roll it again")
     async def reroll(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: self.rerolled(interaction))
+        async def work() -> Reply:
+            reply = await self.rerolled(interaction)
+            # The result it replaces stays above in the channel (a button's press turns it
+            # into "Rerolled by"): this one says it stands in its place.
+            said = f"🎲 Rerolled by {escape(interaction.user.display_name)}: this replaces " \
+                "the last result."
+            return replace(reply, content="\n".join(filter(None, (said, reply.content))))
+
+        await answer(interaction, work)
 
     async def rerolled(self, interaction: discord.Interaction,
                        expected: tuple[int, int] | None = None) -> Reply:

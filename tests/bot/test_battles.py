@@ -167,6 +167,8 @@ async def test_reroll_replaces_the_last_roll(battle_session):
                                 'dice:"6 1 6 6"')
     await gm(battle_session, '/gm dice dice:"1 6"')
     message = await gm(battle_session, "/gm reroll")
+    # The first result stays above in the channel: the new one says it stands in its place.
+    assert message.content == "🎲 Rerolled by player: this replaces the last result."
     assert message.embeds[0]["title"] == "💥 Defenders win by 5: Béarn routs, −2 SP"
     state = await units(battle_session)
     assert state["2nd Foot"].strength == 4  # the first result was undone
