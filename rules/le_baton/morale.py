@@ -176,6 +176,9 @@ def run_check(
     out.steps.append(_check_step(unit, phase, check, outcome.text))
     out.steps.extend(consequences.steps)
     out.effects.extend(consequences.effects)
+    out.notes.extend(consequences.notes)
+    for default in consequences.defaults:
+        out.default(default)
     return check, outcome
 
 
@@ -350,11 +353,18 @@ def _phase_5(unit: Unit, s: Situation, check: Check, dice: DiceSource,
             text += ("; charged by cavalry, it could have tried for square on a 4+ and "
                      "did not.")
     else:
+        if by_cavalry and unit.formation is not Formation.SQUARE:  # a firefight holds it
+            out.default(_LOCKED_NO_SQUARE.format(unit=unit.name))
         text += "."
     out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
     out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
     return Outcome(f"{text} The charging unit moves into contact; fight in phase 6.",
                    f"{unit.name} stands: melee in phase 6", Severity.MINOR)
+
+
+# The reading that decides the melee to come, named in the reply (docs/le-baton.md).
+_LOCKED_NO_SQUARE = ("no square in a firefight: {unit} is locked in a firefight, and lines "
+                     "so locked cannot change formation")
 
 
 def _stands_against_cavalry(unit: Unit, s: Situation, out: ResolutionBuilder) -> Outcome:
@@ -363,6 +373,7 @@ def _stands_against_cavalry(unit: Unit, s: Situation, out: ResolutionBuilder) ->
         text, headline = "Stand, in square; fight in phase 6.", f"{unit.name} stands in square"
     elif unit.firefight:
         # Locked in a firefight, lines "cannot move, charge or change formation".
+        out.default(_LOCKED_NO_SQUARE.format(unit=unit.name))
         text = ("Stand. Locked in a firefight, it cannot change formation: it meets the "
                 "cavalry as it is; fight in phase 6.")
         headline = f"{unit.name} stands, locked in its firefight: no square"

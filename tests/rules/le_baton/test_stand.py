@@ -68,6 +68,12 @@ def test_phase_5_pass_locked_in_a_firefight_forms_no_square():
     assert outcomes(result) == ["Stand. Locked in a firefight, it cannot change formation: it "
                                 "meets the cavalry as it is; fight in phase 6."]
     assert result.headline == "2nd Foot stands, locked in its firefight: no square"
+    # The reading decides the melee to come: the reply names it.
+    assert result.defaults == ("no square in a firefight: 2nd Foot is locked in a firefight, "
+                               "and lines so locked cannot change formation",)
+    failed = stand(foot(formation=Formation.LINE, firefight=True), 5, "6", Arm.CAVALRY,
+                   opponent="Lancers")
+    assert failed.defaults == result.defaults
 
 
 def test_phase_5_fail_by_1_stands_and_the_charger_moves_into_contact():
