@@ -298,7 +298,7 @@ def _play_on(tx: BattleTx, pending: Pending, options: Mapping[str, Any],
 
 
 def _now() -> str:
-    return utcnow().isoformat(timespec="seconds")
+    return utcnow().isoformat(timespec="microseconds")  # orders two asked in one second
 
 
 def mention_for(conn: Connection, answerer: int, actor: int) -> int | None:
