@@ -45,7 +45,7 @@ from rules.le_baton.inputs import (
     read_unit_text,
 )
 from rules.le_baton.melee import Side, resolve_melee
-from rules.le_baton.morale import Situation, resolve_morale
+from rules.le_baton.morale import Situation, check_who_tests, resolve_morale
 from rules.le_baton.units import Arm, Formation, Unit
 
 Prepared = Callable[[DiceSource], Resolution]
@@ -196,6 +196,7 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     if phase in (7, 12) and roster is not None:
         _check_melee_loser(unit.name, phase, roster)
     situation = _situation(o, unit, roster)
+    check_who_tests(unit, phase, situation)  # a unit that does not test is told so first
     if roster is not None and situation.charged_by is not None and not o.get("opponent") \
             and _melee_opponent(unit, roster) is None:
         # Standing or not, the check decides a contact: the roster needs its other side.
@@ -335,10 +336,10 @@ def prepare_melee(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     a = _side(o.get("attacker"), "attacker", roster)
     b = _side(o.get("defender"), "defender", roster)
     for unit, other in ((a.unit, b.unit), (b.unit, a.unit)):
-        # It makes no contact: as the attacker, or met by a square, which moves 0". Another
-        # unit may still attack it ("may fight if charged").
-        making_contact = unit is a.unit or other.formation is Formation.SQUARE
-        if unit.passed_through and not unit.in_melee and making_contact:
+        # It makes no contact. Enemy cavalry may still charge it ("may fight if charged");
+        # infantry cannot charge cavalry, and a square or fortification moves nowhere.
+        charged = unit is b.unit and other.is_cavalry
+        if unit.passed_through and not unit.in_melee and not charged:
             # "Cavalry pass through full movement distance": its charge has gone its whole
             # way. "Units with a charge marker in place cannot move until recalled."
             raise NotAllowed(f"{unit.name} passed through a square this turn: that took its "

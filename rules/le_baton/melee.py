@@ -83,7 +83,7 @@ def _cavalry_against_infantry(a: Side, b: Side) -> tuple[Side | None, Side | Non
 def _guns_taken(gun: Unit, enemy: Unit, out: ResolutionBuilder) -> Resolution:
     out.step("Result", f"{enemy.arm.value.capitalize()} vs. unsupported artillery: "
                        "the artillery is destroyed.")
-    out.effect(EffectKind.REMOVED, gun.name, detail=f"{SHEET}: unsupported artillery")
+    out.effect(EffectKind.DESTROYED, gun.name, detail=f"{SHEET}: unsupported artillery")
     return out.build(f"{gun.name} is destroyed by {enemy.name}", Severity.DECISIVE)
 
 
@@ -91,7 +91,7 @@ def _ridden_down(cavalry: Unit, infantry: Unit, out: ResolutionBuilder) -> Resol
     what = "skirmishers" if infantry.formation is Formation.SKIRMISH else \
         f"infantry {infantry.formation.value if infantry.formation else 'in the open'}"
     out.step("Result", f"Cavalry vs. {what}: the infantry is destroyed.")
-    out.effect(EffectKind.REMOVED, infantry.name, detail=f"{SHEET}: cavalry vs. column/line")
+    out.effect(EffectKind.DESTROYED, infantry.name, detail=f"{SHEET}: cavalry vs. column/line")
     return out.build(f"{cavalry.name} rides down {infantry.name}", Severity.DECISIVE)
 
 

@@ -8,7 +8,7 @@ the roll is (../shared/reference/le-baton.md). Each phase then has its own conse
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.core.decisions import Answer, Answers, Question, Undecided
 from rules.core.dice import D6, DiceSource, plain_readings
@@ -399,7 +399,15 @@ def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,
             return Outcome(f"{square.text} The charging British infantry "
                            f"({s.opponent}) are placed 2\" away: no melee.",
                            f"{unit.name} stands: the charge stops 2\" short", Severity.NONE)
-        return _may_form_square(unit, out)
+        stands = _may_form_square(unit, out)
+        if s.charged_by is not Arm.CAVALRY:
+            return stands
+        # The cavalry comes on, into the melee of phase 11 (the charger first, as the
+        # charge's contact has it).
+        out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
+        out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
+        return replace(stands, text=f"{stands.text} The charging cavalry moves into contact; "
+                                    "fight in phase 11.")
     out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
     out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
     # The sheet's line names infantry; charged by cavalry, the cavalry is what moves in.

@@ -341,3 +341,12 @@ async def test_casualties_on_a_unit_without_figures_are_counted_and_not_called_l
     # Le Baton keeps casualties apart from figures: they are counted, and say so.
     assert "📋 Rifles has 2 casualties in all" in text_of(shot)
     assert "not kept" not in text_of(shot)
+
+
+async def test_a_ride_down_says_the_unit_destroyed_once(discord_session):
+    await setup(discord_session)
+    ridden = text_of(await reply(discord_session, "/melee le-baton attacker:Lanciers "
+                                                  "defender:Buffs phase:6"))
+    assert "Lanciers rides down Buffs" in ridden
+    # "Infantry destroyed": one line says it, in the roster's words as the sheet's.
+    assert ridden.count("destroyed") == 1 and "removed from the game" not in ridden, ridden

@@ -295,8 +295,10 @@ def test_cavalry_that_passed_through_a_square_makes_no_new_contact():
     in_contact = engage(ROSTER, MELEE, ["Lancers"], ["2nd Foot"])
     passed = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", in_contact)
     after, _ = apply_effects(passed.effects, in_contact)
+    # Nor does infantry make contact with it: "Infantry cannot charge cavalry".
     for attacker, defender in (("Lancers", "2nd Foot"), ("2nd Foot", "Lancers"),
-                               ("Lancers", "Guards")):
+                               ("Lancers", "Guards"), ("Guards", "Lancers"),
+                               ("Guards: fortification", "Lancers")):
         with pytest.raises(NotAllowed, match="Lancers passed through a square this turn: that "
                                              "took its full movement distance"):
             play("melee", {"attacker": attacker, "defender": defender}, "4", after)
@@ -312,6 +314,11 @@ def test_a_square_passed_through_stays_in_its_other_melee():
     passed = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", board)
     after, _ = apply_effects(passed.effects, board)
     assert [e.sides for e in after.engagements] == [(("45e Ligne",), ("2nd Foot",))]
+
+
+def test_a_unit_that_does_not_test_to_stand_is_told_so_before_the_charger_is_asked():
+    with pytest.raises(NotAllowed, match="Lancers is cavalry"):
+        play("morale", {"unit": "Lancers", "phase": 10, "charged_by": "cavalry"}, "1", ROSTER)
 
 
 def test_a_stand_check_against_a_charge_in_a_battle_names_the_charger():

@@ -87,14 +87,18 @@ def test_trying_for_square_rolls_for_it():
 
 def test_passing_in_phase_10_may_form_square():
     result = morale(ligne(), 10, "3", "square", charged_by=Arm.CAVALRY, opponent="Greys")
-    assert values(result) == [(E.FORMATION, "45e Ligne", "square")]
+    # The cavalry comes on: the melee of phase 11 begins.
+    assert values(result) == [(E.FORMATION, "45e Ligne", "square"),
+                              (E.IN_MELEE, "Greys", "45e Ligne"),
+                              (E.IN_MELEE, "45e Ligne", "Greys")]
     assert result.headline == "45e Ligne passes and forms square"
 
 
 def test_a_square_or_cavalry_is_not_asked_about_square():
     result = run(resolve_morale, ligne(formation=Formation.SQUARE), 10,
                  Situation(charged_by=Arm.CAVALRY), dice_text="3")
-    assert outcomes(result) == ["Stand."]
+    assert outcomes(result) == ["Stand. The charging cavalry moves into contact; fight in "
+                                "phase 11."]
 
 
 # --- phases 7 and 12: the opponent's free formation change --------------------------------

@@ -153,7 +153,7 @@ def test_cavalry_that_tie_test_for_recall_in_phase_13(phase):
 @pytest.mark.parametrize("attacker", [ligne(), horse()], ids=["infantry", "cavalry"])
 def test_unsupported_artillery_attacked_is_destroyed(attacker):
     result = melee(attacker, guns(), "")
-    assert effects(result) == [(E.REMOVED, "Battery", None)]
+    assert effects(result) == [(E.DESTROYED, "Battery", None)]
     assert outcomes(result) == [f"{attacker.arm.value.capitalize()} vs. unsupported artillery: "
                                 "the artillery is destroyed."]
     assert result.headline == f"Battery is destroyed by {attacker.name}"
@@ -162,7 +162,7 @@ def test_unsupported_artillery_attacked_is_destroyed(attacker):
 
 def test_artillery_on_either_side_is_found():
     result = melee(guns(), ligne(), "")
-    assert effects(result) == [(E.REMOVED, "Battery", None)]
+    assert effects(result) == [(E.DESTROYED, "Battery", None)]
 
 
 def test_supported_artillery_the_supporting_unit_fights_instead():
@@ -187,7 +187,7 @@ def test_the_supporting_unit_fights_from_the_artillerys_defensive_terrain():
 def test_supporting_infantry_charged_by_cavalry_follow_the_cavalry_rules():
     supported = Side(guns(), supported_by=foot("Guards", formation=Formation.LINE))
     result = melee(horse(), supported, "")
-    assert effects(result) == [(E.REMOVED, "Guards", None)]
+    assert effects(result) == [(E.DESTROYED, "Guards", None)]
 
 
 def test_artillery_against_artillery_is_not_a_melee():
@@ -207,7 +207,7 @@ def test_artillery_against_artillery_is_not_a_melee():
 ])
 def test_cavalry_against_infantry_column_or_line_destroy_the_infantry(formation, what):
     result = melee(horse(), foot(formation=formation), "")
-    assert effects(result) == [(E.REMOVED, "2nd Foot", None)]
+    assert effects(result) == [(E.DESTROYED, "2nd Foot", None)]
     assert outcomes(result) == [f"Cavalry vs. {what}: the infantry is destroyed."]
     assert result.headline == "Chasseurs rides down 2nd Foot"
 

@@ -141,8 +141,10 @@ def test_phase_10_pass_places_the_charging_british_infantry_2_inches_away():
 
 def test_phase_10_pass_against_cavalry_may_form_square():
     result = stand(ligne(), 10, "5", Arm.CAVALRY, opponent="Scots Greys")
-    assert outcomes(result) == ["Stand; it may form square and does not."]
-    assert effects(result) == []
+    assert outcomes(result) == ["Stand; it may form square and does not. The charging cavalry "
+                                "moves into contact; fight in phase 11."]
+    assert values(result) == [(E.IN_MELEE, "Scots Greys", "45e Ligne"),
+                              (E.IN_MELEE, "45e Ligne", "Scots Greys")]
     assert result.headline == "45e Ligne passes"
 
 
