@@ -33,6 +33,7 @@ from bot.battles.validate import (
     check_side,
     name_refused,
     unseen_character,
+    wounds_bound,
 )
 from bot.battles.views import (
     BattleRecord,
@@ -389,8 +390,9 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
         where = _place("general", row["name"], number)
         named(row, where)
         _one_of(row["status"], GENERAL_STATUSES, where, "status")
-        _within(row["wounds"], (0, rules.max_wounds), where, "wounds",
-                f"A general carries 0 to {rules.max_wounds} light wounds here.")
+        _within(row["wounds"], (0, wounds_bound(rules, row["status"])), where, "wounds",
+                f"A general carries 0 to {rules.max_wounds} light wounds here, and one more "
+                "when it took him out of play.")
         if rules.general_values is None:
             if row["value"] is not None:
                 raise Refused(where, "this rule set's generals carry no value.")

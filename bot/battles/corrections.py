@@ -20,6 +20,7 @@ from bot.battles.validate import (
     general_value_bounds,
     no_strength_left,
     out_of_strength,
+    wounds_bound,
 )
 from rules.core.dice import Face, parse_dice
 from rules.core.errors import InvalidInput
@@ -221,7 +222,7 @@ def set_general_field(tx: BattleTx, general: str, field: str,
     if field == "wounds":
         # As many as the rule set lets a general carry, as `/general add` takes.
         check_counts_wounds(tx.rules)
-        row.wounds = parse_int(value, "wounds", (0, tx.rules.max_wounds)) or 0
+        row.wounds = parse_int(value, "wounds", (0, wounds_bound(tx.rules, row.status))) or 0
     elif field == "value":
         # As `/general add` takes it: within the rule set's bounds, `none` to clear.
         row.value = parse_int(value, "value", general_value_bounds(tx))

@@ -283,6 +283,13 @@ def check_counts_wounds(rules: BattleRules) -> None:
                            hint="Leave `wounds` out.")
 
 
+def wounds_bound(rules: BattleRules, status: str) -> int:
+    """The light wounds a general may carry: as many as his rule set lets him carry and
+    stay in play, and one more once out of it (Fire at Will: "a second light wound
+    incapacitates")."""
+    return rules.max_wounds + (1 if rules.max_wounds and status != "active" else 0)
+
+
 def check_wounds(wounds: int, rules: BattleRules) -> None:
     """A general's light wounds, as many as the battle's rule set lets him carry."""
     if wounds <= rules.max_wounds:

@@ -494,3 +494,24 @@ async def test_gm_dice_alone_says_an_empty_queue_leaves_the_rolls_to_huzzah(batt
     assert shown.ephemeral
     assert shown.content == ("🎲 Dice queue: empty. The next rolls in this channel are "
                              "Huzzah's own.")
+
+
+async def test_a_general_the_second_wound_took_out_of_play_moves_with_his_battle(
+        battle_session):
+    # Fire at Will: "a second light wound incapacitates". The wound stays on him.
+    for line in ['/battle start ruleset:fire-at-will name:Rep',
+                 '/unit add side:A name:X words:"inf regular morale=4" strength:4',
+                 '/unit add side:B name:Y words:"inf regular morale=4" strength:4',
+                 '/general add name:G side:B unit:Y wounds:1',
+                 '/melee fire-at-will attackers:"X: charging" defenders:"Y" dice:"4 4 5 5"']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    before = await export(battle_session)
+    assert [(g["status"], g["wounds"]) for g in before["generals"]] == [("incapacitated", 2)]
+    restored = await import_file(battle_session, backup_file(before))
+    assert not restored.ephemeral, restored.content
+    assert compared(await export(battle_session, ELSEWHERE)) == compared(before)
+    # A GM may give a general out of play that wound again (one in play carries at most 1).
+    for value in (1, 2):
+        kept = await reply(battle_session, f"/gm general general:G field:wounds value:{value}",
+                           channel_id=ELSEWHERE, user_id=GM_USER)
+        assert not kept.ephemeral, kept.content
