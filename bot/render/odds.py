@@ -89,7 +89,11 @@ def odds_specs(odds: Odds, ruleset: str, procedure: str,
         # One phone line: what `choices` does is in /help.
         lines.append(f"…and {hidden} more {'row' if hidden == 1 else 'rows'}: give answers "
                      "in `choices`.")
+    # With answers still open, the first row's chances are one answer's, not the fight's: a
+    # title "A wins 100%" would read as a sure thing where another answer holds it even.
     verdict = _verdict(first)
+    if several and verdict:
+        verdict = "by the answers below"
     head = EmbedSpec(
         title=f"🎯 Odds: {verdict}" if verdict else
         f"🎯 Odds: {procedure.replace('-', ' ')} ({title})",

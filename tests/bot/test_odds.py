@@ -93,6 +93,17 @@ async def test_a_question_on_the_way_gives_the_odds_for_each_answer(discord_sess
     assert "If " not in given.embeds[0]["description"]
 
 
+async def test_the_title_gives_no_one_answers_chances_as_the_fights(discord_session):
+    # Tricorne cavalry may retire before the attacker rolls: retiring, A wins for sure;
+    # standing, both often hold. "A wins 100%" in the title would read as a sure thing.
+    asked = '/melee odds tricorne attacker:"A: regular" defender:"C: battle-cavalry"'
+    embed = (await reply(discord_session, asked)).embeds[0]
+    assert embed["title"] == "🎯 Odds: by the answers below"
+    assert embed["description"].startswith("If Retire and rally:\n")
+    stands = (await reply(discord_session, asked + ' choices:"stand"')).embeds[0]
+    assert stands["title"].startswith("🎯 Odds: ") and "answers" not in stands["title"]
+
+
 async def test_a_chart_pack_attached_to_the_battle_reads_the_chart(discord_session):
     for line in ("/battle start ruleset:labataille name:Bussaco",
                  '/unit add side:French name:Hussards words:"cavalry morale=34 melee=20 mp=8 '
