@@ -37,6 +37,9 @@ class Undone:
     battle_id: int = 0
     # Whom the question waiting again pings, as its own reply did (``mention_for``).
     mention: int | None = None
+    # The GM's queued dice the undo put back (a reroll's, say), now waiting for the next
+    # roll in the channel: 0 when the queue did not grow.
+    queued_back: int = 0
 
 
 def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
@@ -51,14 +54,18 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     # as a GM who undoes his correction expects (docs/battles.md).
     redoing = taken_back_by(tx, event)
     was_waiting = pending_of(battle)
+    queued = len(battle.dice_queue or [])
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", redoing=redoing)
-    waiting = pending_of(tx.require_battle())
+    after = tx.require_battle()
+    waiting = pending_of(after)
     if waiting is not None and was_waiting is not None and waiting.seq == was_waiting.seq:
         waiting = None  # waiting before as now: its message still holds its buttons
     mention = mention_for(tx.conn, waiting.answerer, tx.actor.user_id) if waiting else None
     return Undone(event.seq, event.kind, event.summary, undo.seq, turn_put_back(undo.changes),
                   tuple(sorted(e.reverts for e in redoing)), waiting=waiting,
-                  battle_id=battle.id, mention=mention)
+                  battle_id=battle.id, mention=mention,
+                  queued_back=len(after.dice_queue or []) if len(after.dice_queue or []) >
+                  queued else 0)
 
 
 def turn_put_back(changes: list[dict[str, Any]]) -> TurnAt | None:

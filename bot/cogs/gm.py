@@ -160,6 +160,10 @@ class GM(commands.Cog):
         if undone.brought_back and (waiting is None or waiting.seq not in undone.brought_back):
             seqs = ", ".join(f"#{seq}" for seq in undone.brought_back)
             back = f" The result it replaced ({seqs}) stands again."
+        if undone.queued_back:  # a player's next roll would take them, unwarned
+            dice = "1 die is" if undone.queued_back == 1 else f"{undone.queued_back} dice are"
+            back += (f" The GM's queue is back: {dice} waiting for the next roll here "
+                     "(`/gm dice clear:true` empties it).")
         if waiting is not None:  # its buttons come with the reply, as under the question
             replaced = "The question it replaced" if waiting.seq in undone.brought_back \
                 else "The question"

@@ -178,6 +178,21 @@ async def test_reroll_replaces_the_last_roll(battle_session):
     assert log[-4].undone_by == log[-2].seq
 
 
+async def test_undoing_a_reroll_says_the_gms_dice_it_used_are_queued_again(battle_session):
+    await setup_battle(battle_session)
+    await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot" '
+                                'dice:"6 1 6 6"')
+    await gm(battle_session, '/gm dice dice:"1 6"')
+    await gm(battle_session, "/gm reroll")
+    undone = await gm(battle_session, "/gm undo")
+    # The next player's roll would take them: the GM is told.
+    assert undone.content.endswith("The GM's queue is back: 2 dice are waiting for the next "
+                                   "roll here (`/gm dice clear:true` empties it)."), \
+        undone.content
+    async with battle_session.client.db.transaction() as s:
+        assert (await s.scalar(select(Battle))).dice_queue == [1, 6]
+
+
 async def melee_to_override(session: OfflineDiscord) -> None:
     await setup_battle(session)
     await reply(session, '/melee fire-at-will attackers:"Béarn" defenders:"Rangers" '
