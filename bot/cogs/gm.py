@@ -160,10 +160,6 @@ class GM(commands.Cog):
         if undone.brought_back and (waiting is None or waiting.seq not in undone.brought_back):
             seqs = ", ".join(f"#{seq}" for seq in undone.brought_back)
             back = f" The result it replaced ({seqs}) stands again."
-        if undone.queued_back:  # a player's next roll would take them, unwarned
-            dice = "1 die is" if undone.queued_back == 1 else f"{undone.queued_back} dice are"
-            back += (f" The GM's queue is back: {dice} waiting for the next roll here "
-                     "(`/gm dice clear:true` empties it).")
         if waiting is not None:  # its buttons come with the reply, as under the question
             replaced = "The question it replaced" if waiting.seq in undone.brought_back \
                 else "The question"
@@ -171,6 +167,10 @@ class GM(commands.Cog):
             quoted = "." if escape(waiting.question.text) in said else \
                 f": “{escape(waiting.question.text)}”"
             back += f" {replaced} (#{waiting.seq}) waits again{quoted}"
+        if undone.queued_back:  # a player's next roll would take them, unwarned
+            dice = "1 die is" if undone.queued_back == 1 else f"{undone.queued_back} dice are"
+            back += (f" The GM's queue is back: {dice} waiting for the next roll here "
+                     "(`/gm dice clear:true` empties it).")
         reply = public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
                        f"{said} (event #{undone.undo_seq}).{back}")
         if waiting is None:

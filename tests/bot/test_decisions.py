@@ -407,8 +407,9 @@ async def test_undoing_a_reroll_of_a_question_says_the_question_waits_again(batt
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert "stands again" not in undone.content
     assert undone.content.endswith(
-        "The question it replaced (#4) waits again: “Does Hussars counter-charge?”\n"
-        f"<@{PLAYER}>, your answer:")
+        "The question it replaced (#4) waits again: “Does Hussars counter-charge?” The GM's "
+        "queue is back: 1 die is waiting for the next roll here (`/gm dice clear:true` "
+        f"empties it).\n<@{PLAYER}>, your answer:")
     assert buttons(undone) == ["Counter-charge Rangers", "Stand"]
 
 
@@ -446,7 +447,8 @@ async def test_undoing_a_reroll_that_asked_again_brings_back_the_question_it_rep
     # The undone event's summary asked it: the question is quoted once.
     assert undone.content.startswith(
         "↩️ Undid #7 (question): Reroll of #4: Asked: Does Hussars counter-charge? (event #8). "
-        "The question it replaced (#4) waits again.\n"), undone.content
+        "The question it replaced (#4) waits again. The GM's queue is back: 1 die is waiting "
+        "for the next roll here (`/gm dice clear:true` empties it).\n"), undone.content
     assert undone.content.count("Does Hussars counter-charge?") == 1
     assert (await pending(battle_session.client.db))["seq"] == 4
 

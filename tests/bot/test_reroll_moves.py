@@ -163,7 +163,8 @@ async def test_undoing_a_reroll_or_an_override_brings_back_the_result_it_replace
 
     undone = await gm(battle_session, "/gm undo")
     assert undone.content.startswith("↩️ Undid #11 (reroll)"), undone.content
-    assert undone.content.endswith("The result it replaced (#8) stands again.")
+    assert "The result it replaced (#8) stands again. The GM's queue is back: 4 dice" in \
+        undone.content, undone.content
     assert await strengths(battle_session) == after_first
     log = await events(battle_session)
     assert log[7].undone_by is None  # the first roll counts again: undo and reroll reach it

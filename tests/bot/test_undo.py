@@ -38,7 +38,9 @@ async def test_undo_restores_every_row_and_logs_what_it_put_back(battle_session)
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert undone.content.startswith("↩️ Undid #6 (resolution): 12th Foot vs Picardie: "
                                      "Attackers win by 4: Picardie routs")
-    assert undone.content.endswith("(event #7).")
+    # The GM's dice the move took are queued again, and the GM is told.
+    assert undone.content.endswith("(event #7). The GM's queue is back: 5 dice are waiting "
+                                   "for the next roll here (`/gm dice clear:true` empties it).")
     after = await state(battle_session)
     assert after[:3] == before[:3]
     *_, move, undo = after[3]
