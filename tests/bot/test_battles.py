@@ -178,6 +178,17 @@ async def test_reroll_replaces_the_last_roll(battle_session):
     assert log[-4].undone_by == log[-2].seq
 
 
+async def test_gm_dice_clear_typed_as_dice_points_to_the_option(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, "/gm dice dice:6")
+    refused = await gm(battle_session, "/gm dice dice:clear")
+    assert refused.ephemeral
+    assert refused.content == ("⚠️ `clear` is not a die: the queue is emptied with "
+                               "`clear:true`. `/gm dice clear:true` (and no `dice`).")
+    async with battle_session.client.db.transaction() as s:
+        assert (await s.scalar(select(Battle))).dice_queue == [6]
+
+
 async def test_undoing_a_reroll_says_the_gms_dice_it_used_are_queued_again(battle_session):
     await setup_battle(battle_session)
     await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot" '
