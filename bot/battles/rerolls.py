@@ -11,6 +11,7 @@ took stay spent: a reroll takes the next ones, or rolls.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -24,6 +25,7 @@ from bot.workers import OutcomeJob
 from rules.core.decisions import ANSWERED, NOT_THEIRS
 from rules.core.dice import ReplaySource
 from rules.core.outcomes import Enumeration
+from rules.core.roster import describe_changes, engagement_changes, roster_changes
 
 RESOLUTION_KINDS = ("resolution", "reroll", "override", "question")
 # Events that leave units alone; a reroll or override may reach past them.
@@ -110,15 +112,22 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     check_battle(tx.battle.id if tx.battle else None, expected)
     tx.require_gm("reroll")
     events = last_move(tx, expected)
+    replaced = tx.roster()  # as the result it replaces left it
     take_back(tx, events, TO_REROLL)
     procedure, options = events[0].request["procedure"], move_options(events)
     prefix = f"Reroll of {numbers(events)}: "
     try:
-        return play_in_battle(tx, procedure, options, None, kind="reroll",
-                              summary_prefix=prefix)
+        played = play_in_battle(tx, procedure, options, None, kind="reroll",
+                                summary_prefix=prefix)
     except Paused as paused:  # the new dice lead to a question for a player
         return ask_in_battle(tx, procedure, options, None, paused, mover=events[0].user_id,
                              summary_prefix=prefix, rerolled=True)
+    # The reply says the roster against the result it replaces, which the players read last:
+    # a unit the first roll routed and the second did not is said to be back.
+    now = tx.roster()
+    net = roster_changes(replaced, now) + engagement_changes(replaced, now,
+                                                             tx.rules.engagements)
+    return replace(played, changes=describe_changes(net, tx.rules.wording))
 
 
 def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:

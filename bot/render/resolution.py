@@ -315,7 +315,7 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
     lines = effect_lines(resolution, said=said)
     # A rule set's bookkeeping (a unit that has tested this phase) is no effect to say.
     worded = any(said_of(e) for e in resolution.effects)
-    if not worded:
+    if not worded and not battle_changes:  # a reroll's roster may still change back
         lines = ["No effect on any unit."]
     if battle_changes is not None:
         changes = [line for line in battle_changes
