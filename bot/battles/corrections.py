@@ -232,6 +232,11 @@ def set_general_field(tx: BattleTx, general: str, field: str,
     elif field == "status":
         if value not in GENERAL_STATUSES:
             raise InvalidInput(f"`status` is one of {', '.join(GENERAL_STATUSES)}.")
+        if row.wounds > wounds_bound(tx.rules, value):
+            # Back in play with the wound that took him out would be a state no rule makes.
+            raise InvalidInput(f"{row.name} carries {row.wounds} light wounds: in play a "
+                               f"general carries at most {tx.rules.max_wounds}.",
+                               hint="Set his wounds first (`field:wounds`), then his status.")
         row.status = value
     elif field == "unit":
         row.unit_name = (None if value.strip().casefold() == "none"

@@ -114,6 +114,7 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     events = last_move(tx, expected)
     replaced = tx.roster()  # as the result it replaces left it
     take_back(tx, events, TO_REROLL)
+    base = tx.roster()  # as before the move
     procedure, options = events[0].request["procedure"], move_options(events)
     prefix = f"Reroll of {numbers(events)}: "
     try:
@@ -122,12 +123,16 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     except Paused as paused:  # the new dice lead to a question for a player
         return ask_in_battle(tx, procedure, options, None, paused, mover=events[0].user_id,
                              summary_prefix=prefix, rerolled=True)
-    # The reply says the roster against the result it replaces, which the players read last:
-    # a unit the first roll routed and the second did not is said to be back.
+    # The reply says what the new roll did, and what the result it replaces had done that
+    # no longer stands, which the players read last: a unit the first roll routed and the
+    # second left alone is said to be back.
     now = tx.roster()
-    net = roster_changes(replaced, now) + engagement_changes(replaced, now,
-                                                             tx.rules.engagements)
-    return replace(played, changes=describe_changes(net, tx.rules.wording))
+    words = tx.rules.engagements
+    moved = {c.who for c in roster_changes(base, now) + engagement_changes(base, now, words)}
+    back = [c for c in roster_changes(replaced, now) + engagement_changes(replaced, now, words)
+            if c.who not in moved]
+    return replace(played, changes=[*(played.changes or []),
+                                    *describe_changes(back, tx.rules.wording)])
 
 
 def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:

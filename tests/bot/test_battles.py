@@ -182,6 +182,18 @@ async def test_reroll_replaces_the_last_roll(battle_session):
     assert log[-4].undone_by == log[-2].seq
 
 
+async def test_a_reroll_with_the_same_result_says_it_as_the_first_did(battle_session):
+    await setup_battle(battle_session)
+    first = await reply(battle_session, '/melee fire-at-will attackers:"Béarn" '
+                                        'defenders:"2nd Foot" dice:"6 1 6 6"')
+    await gm(battle_session, '/gm dice dice:"6 1 6 6"')
+    again = await gm(battle_session, "/gm reroll")
+    assert again.embeds[0]["title"] == first.embeds[0]["title"]
+    said = [line for line in text_of(again).split("\n") if line.startswith("📋")]
+    assert said == [line for line in text_of(first).split("\n") if line.startswith("📋")]
+    assert said and "No change to the roster" not in text_of(again)
+
+
 async def test_gm_dice_clear_typed_as_dice_points_to_the_option(battle_session):
     await setup_battle(battle_session)
     await gm(battle_session, "/gm dice dice:6")

@@ -51,6 +51,19 @@ async def test_gm_general_holds_wounds_to_the_general_add_range(discord_session,
     assert await everything(discord_session.client.db) == before
 
 
+async def test_a_general_with_the_wound_that_took_him_out_is_not_put_back_in_play(
+        discord_session):
+    await setup_battle(discord_session)
+    for line in ("/gm general general:Wolfe field:status value:incapacitated",
+                 "/gm general general:Wolfe field:wounds value:2"):
+        assert not (await gm(discord_session, line)).ephemeral, line
+    before = await everything(discord_session.client.db)
+    refused = await gm(discord_session, "/gm general general:Wolfe field:status value:active")
+    assert refused.content == ("⚠️ Wolfe carries 2 light wounds: in play a general carries at "
+                               "most 1. Set his wounds first (`field:wounds`), then his status.")
+    assert await everything(discord_session.client.db) == before
+
+
 async def test_gm_general_takes_one_wound(discord_session):
     await setup_battle(discord_session)
     message = await gm(discord_session, "/gm general general:Wolfe field:wounds value:1")
