@@ -78,9 +78,10 @@ def queue_dice(tx: BattleTx, dice: str | None, clear: bool) -> list[Face]:
     given = bool(dice and dice.strip())
     if not clear and not given:
         return list(battle.dice_queue or [])
-    if given and (dice or "").strip().casefold() in ("clear", "none", "empty"):
-        raise InvalidInput(f"`{(dice or '').strip()}` is not a die: the queue is emptied with "
-                           "`clear:true`.", hint="`/gm dice clear:true` (and no `dice`).")
+    typed = (dice or "").strip()
+    if typed.casefold() in ("clear", "none", "empty"):
+        raise InvalidInput(f"`{typed}` is not a die: the queue is emptied with `clear:true`.",
+                           hint="`/gm dice clear:true` (and no `dice`).")
     faces = parse_dice(dice or "", tx.rules.dice_faces) if given else []
     tx.touch(battle)
     battle.dice_queue = [*([] if clear else battle.dice_queue), *faces]

@@ -255,10 +255,11 @@ def unkept_losses(effects: Sequence[Effect], roster: Roster, rules: BattleRules)
     since the roster keeps it nowhere and the headline's "−2 SP" would seem applied."""
     lost: dict[str, int] = {}
     for effect in effects:
+        if not effect.amount or not loss_measure(effect)[0]:
+            continue  # most effects of a move: no loss, no look at the roster
         unit = next((u for u in roster.units if not u.gone
                      and name_key(u.name) == name_key(effect.unit)), None)
-        if (unit is None or not effect.amount or not loss_measure(effect)[0]
-                or rules.strength_of(unit.strength, unit.attributes) is not None):
+        if unit is None or rules.strength_of(unit.strength, unit.attributes) is not None:
             continue
         alone, _ = rules.apply_effects([effect], roster)
         if alone.unit(unit.name, allow_gone=True) != unit:

@@ -61,11 +61,11 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     if waiting is not None and was_waiting is not None and waiting.seq == was_waiting.seq:
         waiting = None  # waiting before as now: its message still holds its buttons
     mention = mention_for(tx.conn, waiting.answerer, tx.actor.user_id) if waiting else None
+    queue = len(after.dice_queue or [])
     return Undone(event.seq, event.kind, event.summary, undo.seq, turn_put_back(undo.changes),
                   tuple(sorted(e.reverts for e in redoing)), waiting=waiting,
                   battle_id=battle.id, mention=mention,
-                  queued_back=len(after.dice_queue or []) if len(after.dice_queue or []) >
-                  queued else 0)
+                  queued_back=queue if queue > queued else 0)
 
 
 def turn_put_back(changes: list[dict[str, Any]]) -> TurnAt | None:

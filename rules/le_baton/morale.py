@@ -382,10 +382,15 @@ def _stands_against_cavalry(unit: Unit, s: Situation, out: ResolutionBuilder) ->
         text = ("Stand. Charged by cavalry, the British infantry form square immediately; "
                 "fight in phase 6.")
         headline = f"{unit.name} stands and forms square"
-    # The charger first, as the charge's contact has it ("Melee: Lancers against 2nd Foot").
-    out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
-    out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
+    _charger_in_contact(s.opponent, unit.name, out)
     return Outcome(text, headline, Severity.NONE)
+
+
+def _charger_in_contact(charger: str, unit: str, out: ResolutionBuilder) -> None:
+    """The charging cavalry comes on into melee: the charger first, as the charge's own
+    contact has it ("Melee: Lancers against 2nd Foot")."""
+    out.effect(EffectKind.IN_MELEE, charger, value=unit)
+    out.effect(EffectKind.IN_MELEE, unit, value=charger)
 
 
 def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,
@@ -402,10 +407,7 @@ def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         stands = _may_form_square(unit, out)
         if s.charged_by is not Arm.CAVALRY:
             return stands
-        # The cavalry comes on, into the melee of phase 11 (the charger first, as the
-        # charge's contact has it).
-        out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
-        out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
+        _charger_in_contact(s.opponent, unit.name, out)  # the melee of phase 11
         return replace(stands, text=f"{stands.text} The charging cavalry moves into contact; "
                                     "fight in phase 11.")
     out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
