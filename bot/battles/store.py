@@ -324,7 +324,8 @@ class BattleTx:
             battle = self.require_battle()
             self._engagements = self._read("engagements", _ACTIVE_ENGAGEMENTS,
                                            {"battle": battle.id})
-        return list(self._engagements)
+        # One this unit of work ended is still in the list read: it goes on no longer.
+        return [row for row in self._engagements if row.status == "active"]
 
     def charts_content(self) -> dict[str, Any] | None:
         """What the battle's chart pack holds, when its rule set reads one."""

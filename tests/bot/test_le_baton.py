@@ -350,3 +350,16 @@ async def test_a_ride_down_says_the_unit_destroyed_once(discord_session):
     assert "Lanciers rides down Buffs" in ridden
     # "Infantry destroyed": one line says it, in the roster's words as the sheet's.
     assert ridden.count("destroyed") == 1 and "removed from the game" not in ridden, ridden
+
+
+async def test_a_reroll_of_a_pass_through_says_the_melee_ended_and_nothing_begun(
+        discord_session):
+    await setup(discord_session)
+    await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs '
+                                 'dice:"2 2 2"')
+    await reply(discord_session, "/melee le-baton attacker:Lanciers defender:Buffs phase:6 "
+                                 "dice:4")
+    await reply(discord_session, "/gm dice dice:4", user_id=GM_USER)
+    again = text_of(await reply(discord_session, "/gm reroll", user_id=GM_USER))
+    assert "📋 Melee: Lanciers against Buffs ends" in again
+    assert "begins" not in again, again
