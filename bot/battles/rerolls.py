@@ -123,6 +123,10 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     except Paused as paused:  # the new dice lead to a question for a player
         return ask_in_battle(tx, procedure, options, None, paused, mover=events[0].user_id,
                              summary_prefix=prefix, rerolled=True)
+    if not played.resolution.rolls:  # the same command on the same roster: the same result
+        raise BattleError(
+            f"The last result ({numbers(events)}) rolled no dice: a reroll would give it again.",
+            hint="`/gm undo` takes it back; `/gm set` changes a unit by hand.")
     # The reply says what the new roll did, and what the result it replaces had done that
     # no longer stands, which the players read last: a unit the first roll routed and the
     # second left alone is said to be back.

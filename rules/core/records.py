@@ -165,6 +165,11 @@ class Resolution:
     # question this path never reached): said beside the result, since they changed nothing.
     unused: tuple[str, ...] = ()
 
+    @property
+    def rolls(self) -> tuple[Roll, ...]:
+        """Every roll made, step by step: none for a result the rules decide without dice."""
+        return tuple(roll for step in self.steps for roll in step.rolls)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset,

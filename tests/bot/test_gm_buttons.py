@@ -9,7 +9,7 @@ from bot.client import create_bot
 from bot.offline import OfflineDiscord
 from bot.storage import Database
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, played, reply, text_of
 from .test_battle_safety import ONE_SP, setup, strength_and_log, url_of
 
 
@@ -171,3 +171,23 @@ async def test_the_steps_of_an_undone_result_say_it_was_undone(battle_session):
     [steps] = await press(battle_session, first, "📜 Steps", PLAYER)
     assert steps.ephemeral
     assert "event #4, undone by #5" in steps.embeds[-1]["footer"]["text"], steps.embeds[-1]
+
+
+async def test_a_result_with_no_dice_has_no_reroll_and_the_command_says_why(discord_session):
+    """Cavalry against unsupported guns takes them without a roll (Le Baton): rolling again
+    would give the same, so no Reroll is offered, and `/gm reroll` says so, changing nothing."""
+    await played(discord_session, "/battle start ruleset:le-baton name:Talavera",
+                 '/unit add side:British name:Ross words:"british art figures=4 guns=9" '
+                 'strength:4',
+                 '/unit add side:French name:Cuirassiers words:"french cav cuirassiers '
+                 'figures=8" strength:8')
+    result = await reply(discord_session, "/melee le-baton attacker:Cuirassiers defender:Ross "
+                         "phase:6", user_id=GM_USER)
+    assert "No dice rolled · event #4" in result.embeds[-1]["footer"]["text"]
+    assert labels(result) == ["📜 Steps", "↩️ Undo"]
+    refused = await reply(discord_session, "/gm reroll", user_id=GM_USER)
+    assert refused.ephemeral and refused.content == (
+        "⚠️ The last result (#4) rolled no dice: a reroll would give it again. "
+        "`/gm undo` takes it back; `/gm set` changes a unit by hand.")
+    shown = text_of(await reply(discord_session, "/battle show"))
+    assert "4 events" in shown and "*out: destroyed*" in shown
