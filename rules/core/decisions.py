@@ -21,6 +21,9 @@ from rules.core.fields import did_you_mean
 from rules.core.names import name_key
 from rules.core.notation import echo
 
+MISSPELT = 0.85
+"""How like a question's name a key given ahead must be to be taken for a slip of it:
+`take_groud` is (0.95); `bonus_take_ground` against `take_ground` is not (0.79)."""
 SEPARATE_ANSWERS = "Several answers given ahead go with `;` between them: `a=x; b=y`."
 # Between answers given ahead: `;`, or a comma just before `question=`.
 _ANSWER_SEPARATOR = re.compile(r";|,\s*(?=[A-Za-z][\w-]*\s*=)")
@@ -170,6 +173,8 @@ class Answers:
 
     def decide(self, question: Question) -> Answer:
         key = question.key
+        if not self.playing_on and key not in self.by_question:
+            self._refuse_a_misspelt_key(question)
         named = key in self.chosen or (key in self.by_question and key not in self.asked_for)
         # A question the command's answers do not name takes the next answer given in
         # order, used or not: played again after its asking, the same answers pair alike.
@@ -199,6 +204,18 @@ class Answers:
             raise Undecided(question, set_aside=given) from None
         self.asked.append(key)
         return answer
+
+    def _refuse_a_misspelt_key(self, question: Question) -> None:
+        """An answer given ahead under a near miss of this question's name (`take_groud`)
+        would be passed over, and the question asked as if nothing were given: in the
+        command itself it is refused, so it can be retyped."""
+        waiting = [k for k in self.chosen if k not in self.asked]
+        near = difflib.get_close_matches(question.key, waiting, n=1, cutoff=MISSPELT)
+        if near:
+            raise NotAnAnswer(
+                f"`choices`: no question here is called `{near[0]}`; this one is "
+                f"`{question.key}` (“{question.text}”).",
+                hint=f"Write `{question.key}={self.by_question[near[0]]}`.")
 
     def unused(self) -> list[str]:
         """Answers given for questions never asked: worth a word, since they changed nothing."""

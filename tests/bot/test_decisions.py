@@ -177,6 +177,20 @@ async def test_answers_given_ahead_play_through_without_asking(battle_session):
     assert lookup.embeds[0]["title"].endswith("Hussars stands: melee follows")
 
 
+async def test_an_answer_given_ahead_under_a_misspelt_question_is_refused(battle_session):
+    """Passed over, it would leave the battle waiting on a question its player thinks he
+    answered: the command is refused, changing nothing, with the name to write."""
+    await setup(battle_session)
+    before = await kinds(battle_session.client.db)
+    refused = await reply(battle_session, CHARGE + ' choices:"counter_charg=Rangers"',
+                          user_id=PLAYER)
+    assert refused.ephemeral and refused.content == (
+        "⚠️ `choices`: no question here is called `counter_charg`; this one is "
+        "`counter_charge` (“Does Hussars counter-charge?”). Write `counter_charge=Rangers`.")
+    assert await kinds(battle_session.client.db) == before
+    assert await pending(battle_session.client.db) is None
+
+
 async def test_answers_given_ahead_are_the_movers_own_choices_only(battle_session):
     """The Rangers' player may not decide, in `choices`, whether the Hussars counter-charge:
     the question is asked of the Hussars' player all the same. A roll that does not reach the

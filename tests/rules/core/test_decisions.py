@@ -33,6 +33,19 @@ def test_answers_by_question_or_in_order():
     assert Answers.read(["stand"]).decide(QUESTION).key == "stand"
 
 
+def test_a_near_miss_of_the_questions_name_is_refused_only_in_the_command_itself():
+    given = given_answers({"choices": "counter_charg=stand"})
+    with pytest.raises(InvalidInput, match="no question here is called `counter_charg`") as no:
+        given.decide(QUESTION)
+    assert no.value.hint == "Write `counter_charge=stand`."
+    # Far from the name (another question's, say): left for a question further on.
+    with pytest.raises(Undecided):
+        given_answers({"choices": "bonus_counter_charge_now=stand"}).decide(QUESTION)
+    # Played on after an answer, the command was accepted long ago: the question is asked.
+    with pytest.raises(Undecided):
+        given_answers({"choices": "counter_charg=stand", ANSWERED: ""}).decide(QUESTION)
+
+
 def test_no_answer_stops_the_procedure_with_the_question():
     with pytest.raises(Undecided) as asked:
         Answers.read(None).decide(QUESTION)
