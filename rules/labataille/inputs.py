@@ -44,7 +44,10 @@ DESCRIPTION: tuple[Field, ...] = (
     Field("defence", int, "fire-defence value it is fired on with", aliases=("defense",),
           minimum=1, maximum=MAX_VALUE),
     Field("formation", Formation, "column, line, square, skirmish or general order",
-          words={"carre": Formation.SQUARE, "carré": Formation.SQUARE}),
+          # "line (formed up)": what a Form Up wrote before it wrote plain `line`; battles
+          # and backups may still hold it.
+          words={"carre": Formation.SQUARE, "carré": Formation.SQUARE,
+                 "line (formed up)": Formation.LINE}),
     Field("state", Order, "good, disordered or routed",
           words={"disorder": Order.DISORDERED, "rout": Order.ROUTED}),
     Field("nation", str, "nationality (`british` and `kgl` may Huzzah)"),

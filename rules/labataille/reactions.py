@@ -250,7 +250,7 @@ def form_up(skirmishers: Stack, chargers: tuple[Stack, ...], pack: ChartPack | N
                 "names no test): a project reading")
     name = skirmishers.name
     if outcome.passed:
-        out.effect(EffectKind.FORMATION, name, value=f"{FORMED.value} (formed up)",
+        out.effect(EffectKind.FORMATION, name, value=FORMED.value,
                    detail="form up and stand")
         out.step("5. Form Up and Stand", f"{name} forms up and stands: it no longer "
                  "retreats before the charge.", outcome.roll)

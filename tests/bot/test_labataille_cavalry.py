@@ -4,9 +4,12 @@ short, light cavalry's Recall, and refusals that say how to fix them."""
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
 from bot.client import create_bot
 from bot.offline import OfflineDiscord
 from bot.storage import Database
+from bot.storage.models import Unit
 
 from .conftest import CHANNEL, GM_USER, GUILD, full_text, reply, text_of
 from .test_battle_safety import url_of
@@ -130,3 +133,27 @@ async def test_a_player_may_not_take_off_the_inverted_charge_marker_a_gm_may(bat
     undone = await reply(battle_session, '/unit edit unit:Chasseurs words:"charge=charging"',
                          user_id=GM_USER)
     assert not undone.ephemeral, undone.content
+
+
+async def test_skirmishing_cavalry_that_formed_up_stands_in_line_and_may_be_charged(
+        battle_session):
+    """Summary step 5: the stack that forms up is in line, a formation the roster and every
+    command read, so the charge it formed up against goes on against it."""
+    for line in ["/battle start ruleset:labataille name:Vitoria",
+                 f'/unit add side:French name:Hussars words:"{CAVALRY} nation=french '
+                 'charge=charging" strength:4',
+                 '/unit add side:British name:Cossacks words:"cavalry skirmish morale=33 '
+                 'melee=6 mp=10 nation=british" strength:2']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    formed = await reply(battle_session, '/formup labataille stack:Cossacks charger:Hussars '
+                         'dice:"5 5"', user_id=GM_USER)
+    assert "📋 Cossacks is now in line\n" in text_of(formed)
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "**Cossacks** · 2 increments · cavalry, morale 33, melee 6, MP 10, line\n" in shown
+    # A battle kept from before, where Form Up wrote "line (formed up)", reads it as line.
+    async with battle_session.client.db.transaction() as s:
+        cossacks = await s.scalar(select(Unit).where(Unit.name == "Cossacks"))
+        cossacks.attributes = {**cossacks.attributes, "formation": "line (formed up)"}
+    charged = await reply(battle_session, "/cavalry labataille chargers:Hussars "
+                          "targets:Cossacks spent:2", user_id=GM_USER)
+    assert not charged.ephemeral, charged.content

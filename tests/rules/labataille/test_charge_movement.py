@@ -97,7 +97,7 @@ SKIRMISHERS = stack("Cossacks", arm=Arm.CAVALRY, formation=Formation.SKIRMISH, m
 def test_skirmishing_cavalry_that_passes_forms_up_and_stands():
     result = scripted("41", lambda dice: form_up(SKIRMISHERS, (HUSSARS,), None, dice))
     assert effects(result) == [("reacted", "Cossacks", "Hussars"),
-                               ("formation", "Cossacks", "line (formed up)")]
+                               ("formation", "Cossacks", "line")]
     assert result.headline == "Cossacks forms up and stands"
     assert result.defaults == ("Forming Up is a morale check with the Reaction Charge's "
                                "modifiers (the text names no test): a project reading",)
