@@ -157,3 +157,22 @@ async def test_skirmishing_cavalry_that_formed_up_stands_in_line_and_may_be_char
     charged = await reply(battle_session, "/cavalry labataille chargers:Hussars "
                           "targets:Cossacks spent:2", user_id=GM_USER)
     assert not charged.ephemeral, charged.content
+
+
+async def test_a_routed_stack_whose_retreat_takes_its_last_increment_is_out(battle_session):
+    """Pursuit losses (8 − 2) ÷ 3 = 2, then one for the Zone of Influence it retreats from:
+    3 of 3 increments, and a stack with none left is out of the battle, not a routed 0."""
+    for line in ["/battle start ruleset:labataille name:Fuentes",
+                 f'/unit add side:British name:"Royal Dragoons" words:"{CAVALRY} '
+                 'nation=british charge=charging" strength:4',
+                 '/unit add side:French name:"7e Hussards" words:"cavalry light routed '
+                 'morale=34 melee=10 mp=10 nation=french" strength:3']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    charged = await reply(battle_session, '/cavalry labataille chargers:"Royal Dragoons" '
+                          'targets:"7e Hussards: zoc=1" spent:2', user_id=GM_USER)
+    assert "📋 7e Hussards loses 3 increments (now 0) and is destroyed" in text_of(charged)
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "*out: destroyed*" in shown.split("7e Hussards")[1].split("\n")[0]
+    refused = await reply(battle_session, '/assault odds labataille attackers:"Royal Dragoons" '
+                          'defenders:"7e Hussards"')
+    assert refused.ephemeral and "7e Hussards is out of the battle" in refused.content
