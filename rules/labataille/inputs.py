@@ -39,7 +39,7 @@ DESCRIPTION: tuple[Field, ...] = (
           minimum=11, maximum=66),
     Field("melee", float, "mêlée value of the stack (needed where the odds are read)",
           minimum=0, maximum=MAX_VALUE),
-    Field("fire", int, "fire value (left out: it does not fire)", minimum=0,
+    Field("fire", int, "fire value (left out or 0: it does not fire)", minimum=0,
           maximum=MAX_VALUE),
     Field("defence", int, "fire-defence value it is fired on with", aliases=("defense",),
           minimum=1, maximum=MAX_VALUE),
@@ -113,6 +113,8 @@ def build_stack(name: str, values: Mapping[str, Any], where: str) -> Stack:
         leader = "its leader"
     fields = {k: v for k, v in values.items()
               if k not in ("name", "leader") and k in Stack.__dataclass_fields__}
+    if fields.get("fire") == 0:  # a fire value of 0 fires nothing, as one left out does
+        fields["fire"] = None
     return Stack(name=name, leader=leader, **fields)
 
 

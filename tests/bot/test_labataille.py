@@ -245,3 +245,16 @@ def test_a_whole_result_typed_out_is_that_one_though_others_begin_with_it():
     shown = result_label(start + "1/45e is disordered", found.units, limit=300)
     assert len(shown) > 100  # past the menu's cut: typed out whole
     assert typed_result(found, shown) == found.outcomes[0].key
+
+
+async def test_a_fire_value_of_0_fires_nothing(discord_session):
+    """`fire=0` is read as a stack with no fire value: no shot on the 1:3 column, no
+    casualty, no mêlée modifier from one (and no die rolled for it)."""
+    message = await reply(discord_session, '/assault labataille attackers:"E: infantry '
+                          'morale=11 melee=20 fire=0 defence=6 inc=3" defenders:"F: infantry '
+                          'morale=66 melee=2 fire=0 defence=6 inc=2" dice:"2 5 4 6 1 1" '
+                          'choices:"chart_result=DR0"')
+    assert not message.ephemeral, message.content
+    text = await full_text(discord_session, message)
+    assert "4. Offensive and Defensive Fire\nNo stack has a fire value: no fire." in text
+    assert "casualt" not in text
