@@ -272,7 +272,7 @@ def unkept_losses(effects: Sequence[Effect], roster: Roster, rules: BattleRules)
 
 
 def logged_summary(headline: str, options: Mapping[str, Any], roster: Roster) -> str:
-    """``78th Highlanders vs La Sarre: DR1: the defenders rout``: what a log line needs to
+    """``1/45e vs 52nd: Blank: a firefight``: what a log line needs to
     say whom a move concerns, when its headline does not name them all."""
     sides = [names for names in (units_named(value, roster) for value in options.values())
              if names]

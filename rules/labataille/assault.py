@@ -685,18 +685,20 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
 def apply_result(run: Run, result: ChartResult) -> None:
     match result.code:
         case "AS":
+            names = [s.name for s in run.standing(run.attackers)]
             for stack in run.standing(run.attackers):
                 run.out.effect(EffectKind.SURRENDERED, stack.name, detail="AS")
                 run.gone.add(stack.name)
             run.hurt(Severity.DECISIVE)
-            run.phrases.append("AS: the attackers surrender")
+            run.phrases.append(f"AS: {doing(names, 'surrenders', 'surrender')}")
             run.out.step("7a. AS", "Attackers surrender: removed from play. The defenders do "
                          "not advance.")
             finished(run, advanced=False)
         case "AR":
+            names = [s.name for s in run.standing(run.attackers)]
             for stack in run.standing(run.attackers):
                 rout(run, stack, "AR")
-            run.phrases.append("AR: the attackers rout")
+            run.phrases.append(f"AR: {doing(names, 'routs', 'rout')}")
             run.out.step("7b. AR", "Attacking units rout, each losing an increment per Zone "
                          "of Influence retreated from. The defenders do not advance.")
             finished(run, advanced=False)
@@ -704,6 +706,7 @@ def apply_result(run: Run, result: ChartResult) -> None:
             firefight(run)
         case "DR" | "DS":
             surrender = result.code == "DS"
+            names = [s.name for s in run.standing(run.defenders)]
             for stack in run.standing(run.defenders):
                 if surrender:
                     run.out.effect(EffectKind.SURRENDERED, stack.name, detail="DS")
@@ -711,8 +714,9 @@ def apply_result(run: Run, result: ChartResult) -> None:
                 else:
                     rout(run, stack, "DR")
             run.hurt(Severity.DECISIVE if surrender else Severity.MAJOR)
-            run.phrases.append(f"{result.label}: the defenders "
-                               + ("surrender" if surrender else "rout"))
+            run.phrases.append(f"{result.label}: " + (
+                doing(names, "surrenders", "surrender") if surrender
+                else doing(names, "routs", "rout")))
             run.out.step(f"7{'e' if surrender else 'd'}. {result.label}",
                          "Defenders surrender: removed from play." if surrender else
                          "Defending units rout, each losing an increment per Zone of "
@@ -785,7 +789,7 @@ def firefight(run: Run) -> None:
     for stack in defenders:
         run.out.effect(EffectKind.FIREFIGHT, stack.name, value=_names(attackers),
                        detail="defender")
-    run.phrases.append("blank: a firefight")
+    run.phrases.append("Blank: a firefight")
     run.hurt(Severity.MINOR)
     run.out.step("7c. Blank: Firefight", "Leave the Assault marker, remove the Number "
                  "markers and mark every unit in the mêlée with a Firefight marker. Next "

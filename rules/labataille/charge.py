@@ -338,27 +338,29 @@ def apply_result(run: Run, result: ChartResult, *, pursuit: bool) -> None:
     step = run.steps["roll"]
     match result.code:
         case "AS":
+            names = [s.name for s in run.standing(run.attackers)]
             for stack in run.standing(run.attackers):
                 run.out.effect(EffectKind.SURRENDERED, stack.name, detail="AS")
                 run.gone.add(stack.name)
             run.hurt(Severity.DECISIVE)
-            run.phrases.append("AS: the cavalry surrenders")
+            run.phrases.append(f"AS: {doing(names, 'surrenders', 'surrender')}")
             run.out.step(f"{step}a. AS", "Attackers surrender: removed from play. The "
                          "defenders do not advance.")
         case "AR":
+            run.phrases.append(
+                f"AR: {doing([s.name for s in run.standing(run.attackers)], 'routs', 'rout')}")
             for stack in run.standing(run.attackers):
                 rout(run, stack, "AR")
                 # Routed, it does not regroup; its charge is over all the same.
                 run.out.effect(EffectKind.MARKER_SET, stack.name, value=CHARGED,
                                detail="inverted Charge marker")
-            run.phrases.append("AR: the cavalry routs")
             run.out.step(f"{step}b. AR", "Attackers rout. The defenders do not advance.")
         case "FF":
             bouncing = run.standing(run.attackers) + (run.standing(run.defenders) if cavalry
                                                       else [])
             for stack in bouncing:
                 run.out.effect(EffectKind.MOVED, stack.name, value="bounces", detail="15.11")
-            run.phrases.append("blank: the cavalry bounces")
+            run.phrases.append("Blank: the cavalry bounces")
             run.hurt(Severity.MINOR)
             run.out.step(f"{step}c. Blank: Bounce",
                          f"{doing([s.name for s in bouncing], 'bounces', 'bounce')} (15.11) "
@@ -373,16 +375,17 @@ def defeated(run: Run, result: ChartResult, *, pursuit: bool) -> None:
     step = run.steps["roll"]
     ignored = f" The # is ignored in a charge mêlée ({result.label} read as {result.code})." \
         if result.hexes else ""
+    names = [s.name for s in run.standing(run.defenders)]
     if result.code == "DS":
         for stack in run.standing(run.defenders):
             run.out.effect(EffectKind.SURRENDERED, stack.name, detail="DS")
             run.gone.add(stack.name)
         run.hurt(Severity.DECISIVE)
-        run.phrases.append("DS: the defenders surrender")
+        run.phrases.append(f"DS: {doing(names, 'surrenders', 'surrender')}")
         run.out.step(f"{step}e. DS", "Defenders surrender: removed from play." + ignored)
         advance(run, "into the target hex", disorder=True)
         return
-    run.phrases.append("DR: the defenders rout")
+    run.phrases.append(f"DR: {doing(names, 'routs', 'rout')}")
     if pursuit:
         run.out.step(f"{step}d. DR", "Defenders rout: pursuit losses before the rout."
                      + ignored)

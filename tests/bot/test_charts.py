@@ -61,7 +61,7 @@ async def test_an_attached_pack_decides_the_assault_until_undo_takes_it_back(bat
     assert shown.ephemeral and shown.embeds[0]["title"] == "📊 Chart pack: bussaco-charts.json"
 
     read = await reply(battle_session, ASSAULT)
-    assert read.embeds[0]["title"].endswith("DR1: the defenders rout")
+    assert read.embeds[0]["title"].endswith("DR1: 95th routs")
     # The pack decided it, and its steps say whose chart it was; no chart question.
     assert "**mêlée** 🎲 41 vs 2:1 column → DR1" in text_of(read)
     assert ("vs 2:1 column → DR1\n  ‣ Test pack: made for Huzzah's tests: not a La "
@@ -175,7 +175,7 @@ async def test_an_answered_question_plays_on_with_the_pack(discord_session):
     assert buttons(huzzah) == ["Huzzah!", "No Huzzah"]
     [result] = await discord_session.press(huzzah, "No Huzzah", channel_id=CHANNEL,
                                            user_id=GM_USER, guild_id=GUILD)
-    assert result.embeds[0]["title"].endswith("DR1: the defenders rout")
+    assert result.embeds[0]["title"].endswith("DR1: 52nd routs")
     assert "Test pack: made for Huzzah's tests" in await steps_of(discord_session, result)
 
 
@@ -249,7 +249,7 @@ async def test_new_units_joining_a_battles_firefight_apply_distance_on_either_si
     await attach(discord_session, PACK)
     blank = await reply(discord_session, '/assault labataille attackers:1/45e defenders:95th '
                                          'dice:"45 45 1 23"')
-    assert blank.embeds[0]["title"].endswith("blank: a firefight")
+    assert blank.embeds[0]["title"].endswith("Blank: a firefight")
     joined = await reply(discord_session, '/assault labataille attackers:"1/45e; 2/45e: '
                                           'distance=2" defenders:"95th; 52nd: distance=3" '
                                           'dice:"45 45 45 45 1 41"')

@@ -18,7 +18,7 @@ async def test_a_comma_before_the_next_question_separates_answers_as_a_semicolon
         discord_session):
     semicolon = await reply(discord_session, f'{ASSAULT} choices:"huzzah=no; chart_result=DR2"')
     comma = await reply(discord_session, f'{ASSAULT} choices:"huzzah=no, chart_result=DR2"')
-    assert semicolon.embeds[0]["title"] == "🩸 DR2: the defenders rout"
+    assert semicolon.embeds[0]["title"] == "🩸 DR2: 52nd routs"
     assert comma.embeds == semicolon.embeds
 
 

@@ -48,7 +48,7 @@ def test_resolve_reads_a_chart_pack_from_a_file(tmp_path):
                "dice": "45 45 1 41"}
     status, response = resolve(request)
     assert status == 0, response
-    assert response["headline"] == "DR1: the defenders rout"
+    assert response["headline"] == "DR1: D routs"
     missing = {**request, "files": {"charts": str(tmp_path / "none.json")}}
     status, response = resolve(missing)
     assert status == 2

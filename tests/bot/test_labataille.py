@@ -29,7 +29,7 @@ async def test_a_quick_assault_asks_huzzah_then_the_chart_with_buttons(discord_s
     assert buttons(chart)[:4] == ["AS", "AR", "Blank: firefight", "DR0"]
     [result] = await press(discord_session, chart, "DR2")
     text = await full_text(discord_session, result)
-    assert result.embeds[0]["title"].endswith("DR2: the defenders rout")
+    assert result.embeds[0]["title"].endswith("DR2: 52nd routs")
     assert "2 left shifts: 1.5:1 → 1:2" in text
     assert "1/45e: distance 2 has no modifier without a chart pack (give it in `mod`)" in text
     assert "Advance 2 more hexes along the defenders' exact path of retreat" in text

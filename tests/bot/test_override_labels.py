@@ -115,7 +115,7 @@ async def test_a_gm_reading_the_chart_finds_each_result_by_its_code(battle_sessi
     # Typed as the menu shows it, the code and all.
     typed = await reply(battle_session, '/gm override result:"AS: Greys surrenders"', **gm)
     assert not typed.ephemeral, typed.content
-    assert typed.embeds[0]["title"] == "💥 AS: the cavalry surrenders", typed.embeds[0]
+    assert typed.embeds[0]["title"] == "💥 AS: Greys surrenders", typed.embeds[0]
 
 
 def test_a_menus_results_are_told_by_what_is_their_own():

@@ -50,7 +50,7 @@ async def test_the_chart_reading_is_the_movers_after_the_defender_answers_huzzah
     [refused] = await press(battle_session, chart, "DR2", BRITISH)
     assert refused.ephemeral and f"<@{PLAYER}>" in refused.content
     [result] = await press(battle_session, chart, "DR2", PLAYER)  # the chart's message
-    assert result.embeds[0]["title"].endswith("DR2: the defenders rout")
+    assert result.embeds[0]["title"].endswith("DR2: 52nd routs")
 
 
 async def test_the_footer_says_where_the_dice_came_from_after_an_answer(battle_session,
@@ -114,8 +114,8 @@ async def test_the_log_names_the_units_and_who_answered_what(battle_session):
     [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
     await press(battle_session, chart, "DR2", PLAYER)
     log = text_of(await reply(battle_session, "/battle log"))
-    assert ("`#6` **resolution** · player: Answered #5: DR2. 1/45e vs 52nd: DR2: the defenders "
-            "rout") in log
+    assert ("`#6` **resolution** · player: Answered #5: DR2. 1/45e vs 52nd: DR2: 52nd routs") \
+        in log
     assert log.count("Read the Assault et Mêlée chart") == 1  # the question, said once
 
 

@@ -191,9 +191,9 @@ async def test_a_lookup_leads_with_the_result_and_its_rolls_and_keeps_the_steps(
             OfflineDiscord(create_bot(db)) as session:
         result = await reply(session, LOOKUP)
         embed = result.embeds[0]
-        assert embed["title"] == "🩸 DR2: the defenders rout"
+        assert embed["title"] == "🩸 DR2: 52nd routs"
         assert embed["description"].splitlines() == [
-            "**52nd** routs",
+            # "52nd routs" is the headline's: said once.
             # The Advance after Mêlée and the impetus as one move.
             "**1/45e** advances 3 hexes (the target hex + 2 impetus), is disordered",
             # A d66 shows as its two dice side by side.
@@ -382,9 +382,11 @@ async def test_a_state_passed_through_is_not_said_beside_the_one_the_roster_ends
                 'defenders:"52nd" dice:"26 23 34 54 36"', user_id=GM_USER)
     result = await reply(discord_session, "/answer choice:DR1", user_id=GM_USER)
     lines = result.embeds[0]["description"].splitlines()
-    # The failed morale check disordered 52nd; the DR1 routed it: the roster says the end.
-    assert "📋 52nd is now routed" in lines
-    assert not any(line.startswith("**52nd**") for line in lines), lines
+    # The failed morale check disordered 52nd; the DR1 routed it: the end is said, once
+    # (the headline names it), and the state it passed through is not.
+    assert result.embeds[0]["title"] == "🩸 DR1: 52nd routs"
+    assert not any("52nd" in line and "disordered" in line for line in lines), lines
+    assert not any(line.startswith(("**52nd**", "📋 52nd")) for line in lines), lines
     reads_on_a_phone(result)
 
 

@@ -204,7 +204,7 @@ def test_after_a_huzzah_the_fire_modifiers_are_the_new_attackers():
     roll = step(result, "7. Mêlée resolution").rolls[0]
     assert [(m.value, m.reason, m.source.rsplit(" ", 1)[-1]) for m in roll.modifiers] == [
         (3, "attackers' fire", "4b"), (-6, "defenders' fire", "4a")]
-    assert result.headline == "52nd Huzzah; AR: the attackers rout"
+    assert result.headline == "52nd Huzzah; AR: 52nd routs"
 
 
 def test_a_huzzah_all_pass_or_some_fail_keeps_the_original_attackers():
@@ -414,7 +414,7 @@ def test_old_guard_joins_a_firefight_beside_the_stacks_locked_in_it_and_alone_ex
     assert titles(joining)[0] == "Firefight: new units"
     assert titles(joining)[-2:] == ["9. Old Guard Charge Impetus",
                                     "10. Old Guard Charge Exploitation"]
-    assert joining.headline == "DR1: the defenders rout; A may exploit (move on, assault again)"
+    assert joining.headline == "DR1: D routs; A may exploit (move on, assault again)"
 
 
 def test_an_old_guard_charge_ends_in_exploitation_after_advancing():

@@ -124,7 +124,7 @@ def test_a_blank_is_a_bounce_and_the_cavalry_is_exhausted():
     assert effects(result) == [("moved", "Hussars", "bounces"),
                                ("marker_set", "Hussars", "exhausted"),
                                ("marker_set", "Hussars", CHARGED)]
-    assert result.headline == "blank: the cavalry bounces"
+    assert result.headline == "Blank: the cavalry bounces"
 
 
 def test_unsupplied_artillery_routs_the_cavalry_advances_and_regroups():

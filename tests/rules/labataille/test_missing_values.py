@@ -48,7 +48,7 @@ def test_a_stack_fire_may_hit_must_give_its_increments_not_one_assumed():
         assault([stack("A", fire=6)], [target], "")
     assert "`inc=5`" in str(refused.value) and "strength" in str(refused.value)
     # Nobody fires at it: its increments are not needed.
-    assert assault([A], [target], "45 45 1 41", pack=pack()).headline == "DR1: the defenders rout"
+    assert assault([A], [target], "45 45 1 41", pack=pack()).headline == "DR1: 52nd routs"
 
 
 def test_a_stack_a_pursuit_may_hit_must_give_its_increments():
