@@ -102,7 +102,10 @@ def restored_notice(restored: Restored) -> Reply:
              f"{counted(restored.events, 'event')} of its log: `/gm undo` takes back moves "
              "made before the import too."]
     if battle.status != "active":
-        lines.append("It had ended: `/battle export` and `/battle log` read it.")
+        # Kept to be read, not played: the channel has no battle under way.
+        lines.append("It had ended, and stays ended: `/battle export` and `/battle log` "
+                     "read it; `/battle start` begins a new one here.")
+        return notice(f"📥 Ended battle imported: {escape(battle.name)}", "\n".join(lines))
     waiting = pending_line(battle.pending)
     if waiting:
         lines.append(waiting)
@@ -181,7 +184,8 @@ class Battles(commands.Cog):
         """Without a typed confirmation: ask the GM, privately, with a button."""
         battle = await self.store.apply(
             interaction, "/battle end", lambda tx: battle_for_gm(tx, "end the battle"))
-        return Reply(content=f"End **{escape(battle.name)}**? Its log stays available to "
+        return Reply(content=f"End **{escape(battle.name)}**? This is final: `/gm undo` "
+                     "does not bring a battle back. Its log stays available to "
                      f"`/battle export`. (Or type `/battle end confirm:{battle.name}`.)",
                      ephemeral=True, view=end_view(battle.id, battle.name))
 

@@ -407,8 +407,9 @@ async def test_an_ended_battle_is_restored_ended_and_a_new_one_may_start_there(b
     data = await export(battle_session)
     assert data["battle"]["status"] == "ended"
     restored = await import_file(battle_session, backup_file(data))
-    assert "It had ended: `/battle export` and `/battle log` read it." in \
-        restored.embeds[0]["description"]
+    assert restored.embeds[0]["title"] == "📥 Ended battle imported: Example Ridge"
+    assert ("It had ended, and stays ended: `/battle export` and `/battle log` read it; "
+            "`/battle start` begins a new one here.") in restored.embeds[0]["description"]
     assert not restored.components
     assert compared(await export(battle_session, ELSEWHERE)) == compared(data)
     started = await reply(battle_session, "/battle start ruleset:skirmish name:Again",

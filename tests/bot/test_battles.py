@@ -378,7 +378,8 @@ async def test_battle_end_offers_the_gm_a_button(battle_session):
     refused = await reply(battle_session, "/battle end")
     assert refused.ephemeral and "Only the battle's GM can end the battle" in refused.content
     offer = await gm(battle_session, "/battle end")
-    assert offer.ephemeral and "End **Quebec 1759**?" in offer.content
+    assert offer.ephemeral and offer.content.startswith(
+        "End **Quebec 1759**? This is final: `/gm undo` does not bring a battle back.")
     [button] = [b for row in offer.components for b in row["components"]]
     assert button["label"] == "🏁 End Quebec 1759"
     [not_gm] = await battle_session.press(offer, button["label"], channel_id=CHANNEL,
