@@ -376,10 +376,18 @@ def fail(run: Run, stack: Stack) -> str:
 
 
 def rout(run: Run, stack: Stack, why: str) -> None:
+    """"Each Routing stack loses one increment for each Zone of Influence retreated from":
+    as many as it has (where they are known), and one left with none is destroyed."""
     run.out.effect(EffectKind.ROUTED, stack.name, detail=why)
-    if stack.zoc:
-        run.out.effect(EffectKind.DAMAGE, stack.name, stack.zoc, measure=INCREMENTS,
+    left = run.stacks[stack.name].increments if stack.name in run.stacks else None
+    lost = stack.zoc if left is None else min(stack.zoc, left)
+    if lost:
+        run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS,
                        detail="Zones of Influence retreated from")
+    if left is not None and lost == left > 0:
+        run.stacks[stack.name] = _with(run.stacks[stack.name], increments=0)
+        run.out.effect(EffectKind.REMOVED, stack.name, detail="no increments left")
+        run.phrases.append(f"{stack.name} is destroyed in its rout")
     run.gone.add(stack.name)
     run.hurt(Severity.MAJOR)
 
@@ -695,10 +703,10 @@ def apply_result(run: Run, result: ChartResult) -> None:
                          "not advance.")
             finished(run, advanced=False)
         case "AR":
-            names = [s.name for s in run.standing(run.attackers)]
+            run.phrases.append(
+                f"AR: {doing([s.name for s in run.standing(run.attackers)], 'routs', 'rout')}")
             for stack in run.standing(run.attackers):
                 rout(run, stack, "AR")
-            run.phrases.append(f"AR: {doing(names, 'routs', 'rout')}")
             run.out.step("7b. AR", "Attacking units rout, each losing an increment per Zone "
                          "of Influence retreated from. The defenders do not advance.")
             finished(run, advanced=False)
@@ -707,6 +715,9 @@ def apply_result(run: Run, result: ChartResult) -> None:
         case "DR" | "DS":
             surrender = result.code == "DS"
             names = [s.name for s in run.standing(run.defenders)]
+            run.phrases.append(f"{result.label}: " + (
+                doing(names, "surrenders", "surrender") if surrender
+                else doing(names, "routs", "rout")))
             for stack in run.standing(run.defenders):
                 if surrender:
                     run.out.effect(EffectKind.SURRENDERED, stack.name, detail="DS")
@@ -714,9 +725,6 @@ def apply_result(run: Run, result: ChartResult) -> None:
                 else:
                     rout(run, stack, "DR")
             run.hurt(Severity.DECISIVE if surrender else Severity.MAJOR)
-            run.phrases.append(f"{result.label}: " + (
-                doing(names, "surrenders", "surrender") if surrender
-                else doing(names, "routs", "rout")))
             run.out.step(f"7{'e' if surrender else 'd'}. {result.label}",
                          "Defenders surrender: removed from play." if surrender else
                          "Defending units rout, each losing an increment per Zone of "

@@ -287,6 +287,21 @@ def test_each_chart_result(answer, expected):
     assert effects(result) == expected
 
 
+def test_a_routing_stack_loses_the_increments_it_has_and_with_none_left_is_destroyed():
+    """"Each Routing stack loses one increment for each Zone of Influence retreated from":
+    two Zones, one increment: one lost, and the stack is gone."""
+    result = assault([stack("A", melee=20)], [stack("D", increments=1, zoc=2, melee=8)],
+                     "45 45 1 41", "chart_result=DR0")
+    assert effects(result)[:3] == [("routed", "D", None), ("damage", "D", 1),
+                                   ("removed", "D", None)]
+    assert result.headline == "DR0: D routs; D is destroyed in its rout"
+    # Increments to spare: as many as the Zones, and it stays, routed.
+    spare = assault([stack("A", melee=20)], [stack("D", increments=3, zoc=2, melee=8)],
+                    "45 45 1 41", "chart_result=DR0")
+    assert effects(spare)[:2] == [("routed", "D", None), ("damage", "D", 2)]
+    assert ("removed", "D", None) not in effects(spare)
+
+
 def test_a_firefight_records_each_sides_role():
     result = assault([A], [D], "45 45 1 23", pack=pack())
     assert [(e.unit, e.detail) for e in result.effects] == [("A", "attacker"), ("D", "defender")]
