@@ -140,7 +140,8 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
     values = read_words(ROSTER_FIELDS, text, where, "infantry morale=34", "stack",
-                        fights=((SITUATION_FIELDS, 'attackers:"1/45e Ligne: distance=2"'),))
+                        fights=((SITUATION_FIELDS, 'attackers:"1/45e Ligne: distance=2"` or '
+                                                   '`defenders:"52nd Foot: canister"'),))
     if require_arm:
         _require_morale(values, where)
     return json_safe(values)

@@ -108,6 +108,11 @@ def build_stack(name: str, values: Mapping[str, Any], where: str) -> Stack:
         # "Assuming facing and ammunition allow ... canister": the two words contradict.
         raise InvalidInput(f"{where}: {name} is `unsupplied` (no ammunition), so it fires no "
                            "`canister`.", hint="Drop one of the two words.")
+    if values.get("canister") and values.get("arm", Arm.INFANTRY) is not Arm.ARTILLERY:
+        # "Defending stacks containing artillery": the shift would be silently lost.
+        raise InvalidInput(f"{where}: {name} is not artillery, so it fires no `canister`.",
+                           hint="Give the stack that holds the guns the word `artillery`, "
+                                "or drop `canister`.")
     leader = values.get("leader")
     if values.get("leader_value") and not leader:
         leader = "its leader"

@@ -220,7 +220,8 @@ def test_a_word_of_one_fight_given_to_the_roster_is_refused_with_where_it_goes()
     assert refusal.value.message == ("words: `distance=2` is said of a unit in one fight; the "
                                      "roster does not keep it.")
     assert refusal.value.hint == ("Give it after the unit's name in the command, e.g. "
-                                  "`attackers:\"1/45e Ligne: distance=2\"`.")
+                                  "`attackers:\"1/45e Ligne: distance=2\"` or "
+                                  "`defenders:\"52nd Foot: canister\"`.")
     # A word neither the roster nor a fight knows gets the usual refusal.
     with pytest.raises(InvalidInput, match="I don.t know `distanse`"):
         read_roster_attributes("infantry morale=34 distanse=2", "words", require_arm=True)

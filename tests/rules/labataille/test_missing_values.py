@@ -115,6 +115,20 @@ def test_a_quick_lookups_stack_has_at_least_one_increment():
                             "defenders": "B: infantry morale=34 melee=8"})
 
 
+def test_canister_on_a_stack_that_is_not_artillery_is_refused_not_lost():
+    """"Defending stacks containing artillery" fire canister: on infantry the word would
+    shift nothing, silently."""
+    from rules.labataille.commands import prepare
+
+    with pytest.raises(InvalidInput, match="B is not artillery, so it fires no `canister`") \
+            as refused:
+        prepare("assault", {"attackers": "A: infantry morale=34 melee=8 fire=4 inc=4",
+                            "defenders": "B: infantry morale=41 melee=8 fire=5 defence=9 "
+                                         "inc=5 canister"})
+    assert refused.value.hint == ("Give the stack that holds the guns the word `artillery`, "
+                                  "or drop `canister`.")
+
+
 def test_unsupplied_artillery_is_refused_canister():
     # "Assuming facing and ammunition allow ... canister"
     from rules.labataille.commands import prepare
