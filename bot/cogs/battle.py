@@ -246,7 +246,9 @@ class Battles(commands.Cog):
                 return notice(f"📊 Chart pack removed: {said.filename}"[:256],
                               "Procedures ask for the chart result again. "
                               f"Event #{said.seq}; `/gm undo` takes it back.")
-            attached = await self.store.apply(interaction, "/battle charts", attached_charts)
+            # Only a look: allowed while a question waits (it may be the chart's own).
+            attached = await self.store.apply(interaction, "/battle charts", attached_charts,
+                                              while_waiting=True)
             if attached is None:
                 return Reply(content="This battle has no chart pack: its procedures say "
                              "which column and row to read and ask for the result. Attach "

@@ -278,3 +278,16 @@ def test_the_documented_prusse_1806_square_runs_in_the_console(tmp_path):
             "line, 1 hex → C") in out
     assert "# 🛡️ 1/17e Ligne forms square" in out
     assert "it is moving, not charging, so there is no Recall" in out
+
+
+async def test_the_pack_may_be_looked_at_while_a_question_waits(battle_session):
+    """The chart question is when a player wants the pack: a look changes nothing, so it is
+    not refused as a move would be."""
+    await setup(battle_session)
+    asked = await reply(battle_session, ASSAULT, user_id=GM_USER)
+    assert "What does it say?" in text_of(asked)
+    shown = await reply(battle_session, "/battle charts", user_id=PLAYER)
+    assert shown.ephemeral and shown.content.startswith("This battle has no chart pack"), \
+        shown.content
+    attached = await attach(battle_session, PACK)  # a change: it waits for the answer
+    assert attached.ephemeral and "waiting" in attached.content, attached.content
