@@ -20,6 +20,7 @@ from typing import Any
 
 from rules.core.errors import InvalidInput
 from rules.core.notation import (
+    CURLY_QUOTES,
     MAX_NAME_LENGTH,
     QUOTE,
     QUOTING_RULE,
@@ -393,7 +394,6 @@ class FieldSet:
 # The whitespace is what the notation has always split on (not every Unicode space).
 _WORD = re.compile(r'(?:[^ \t\r\n"]++|"[^"]*+")++')
 _NEEDS_QUOTES = re.compile(r"[ \t\r\n;:]")
-_CURLY_QUOTES = str.maketrans({"“": QUOTE, "”": QUOTE, "„": QUOTE})
 
 
 def split_words(text: str) -> list[str]:
@@ -401,7 +401,7 @@ def split_words(text: str) -> list[str]:
     (``general="Sir John"`` is the word ``general=Sir John``). Only double quotes group:
     ``Fraser's`` is one word. A phone's curly double quotes (“Sir John”) are double quotes.
     A quote left open is a ``ValueError``."""
-    text = text.translate(_CURLY_QUOTES)
+    text = text.translate(CURLY_QUOTES)
     if QUOTE not in text:  # nearly always
         return _WORD.findall(text)
     if text.count(QUOTE) % 2:
@@ -432,7 +432,7 @@ def json_safe(values: Mapping[str, Any]) -> dict[str, Any]:
 def unit_parts(text: str) -> list[str]:
     """The units of a list written one after another, separated by ``;`` or new lines
     outside double quotes (``"Regiment; 1st Bn": inf`` is one unit)."""
-    text = text.replace("\n", ";")
+    text = text.translate(CURLY_QUOTES).replace("\n", ";")
     if QUOTE in text:
         ends = [*outside_quotes(text, ";"), len(text)]
         parts = [text[start + 1:end] for start, end in zip([-1, *ends], ends, strict=False)]

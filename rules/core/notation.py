@@ -27,6 +27,8 @@ FORM_HINT = (
 ONE_UNIT_HINT = f"This option takes one unit, written {UNIT_FORM}: give each unit its own."
 
 QUOTE = '"'
+# A phone's curly double quotes (“ ” and „) are double quotes wherever quotes group text.
+CURLY_QUOTES = str.maketrans({"“": QUOTE, "”": QUOTE, "„": QUOTE})
 QUOTING_RULE = (
     "An apostrophe is part of a name: `Fraser's Highlanders: inf`, and `Lochiel’s` typed on "
     "a phone finds `Lochiel's`. Double quotes (a phone's “ ” too), and only they, group "
@@ -88,6 +90,7 @@ def split_name(text: str) -> tuple[str | None, str]:
     unless it is quoted whole, so ``inf general="Sir John: the elder"`` has no name and
     ``"Regiment: 1st Bn": inf`` is the regiment's.
     """
+    text = text.translate(CURLY_QUOTES)
     if QUOTE not in text:  # nearly always: the first colon ends the name
         index = text.find(":")
         if index < 0:

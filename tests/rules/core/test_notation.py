@@ -286,3 +286,16 @@ def test_names_and_their_verb_read_as_a_list():
     assert doing(["52nd", "71st"], "advances", "advance") == "52nd and 71st advance"
     assert doing(["52nd", "71st", "95th"], "advances", "advance") == (
         "52nd, 71st and 95th advance")
+
+
+def test_a_phones_curly_double_quotes_group_a_name_as_straight_ones_do():
+    """The quoting rule says a phone's “ ” are double quotes: for a whole name too, not only
+    for a value (``general=“Sir John”``)."""
+    from rules.core.fields import unit_parts
+
+    assert split_name("“Regiment: 1st Bn”: inf") == ("Regiment: 1st Bn", " inf")
+    assert unit_parts("„Regiment; 1st Bn“: inf; Rangers: inf open") == [
+        '"Regiment; 1st Bn": inf', "Rangers: inf open"]
+    (first, second) = read_melee_side("“Regiment; 1st Bn”: inf; „Fraser's: Old“: cav",
+                                      "attackers")
+    assert (first.name, second.name) == ("Regiment; 1st Bn", "Fraser's: Old")
