@@ -193,7 +193,10 @@ def refuse_while_waiting(battle: Any, asker: int | None = None) -> None:
 def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
     if actor.user_id == pending.answerer or is_gm:
         return
-    if pending.question.by == GM_CHOICE and pending.seq is not None:
+    if pending.seq is None:  # a quick lookup: no GM's to answer
+        raise BattleError(f"This is <@{pending.answerer}>'s quick lookup: only the player "
+                          "who ran it answers it.", hint="Run the lookup yourself to be asked.")
+    if pending.question.by == GM_CHOICE:
         raise BattleError("This is the GM's choice.", hint="Wait for a GM to answer.")
     whose = f"{possessive(pending.question.unit)} player's choice" if pending.question.unit \
         else "the choice of the player who made the move"

@@ -146,7 +146,7 @@ async def test_a_quick_lookup_asks_too_and_keeps_its_question(battle_session):
     assert "event #" not in asked.embeds[0]["footer"]["text"]
     [not_yours] = await battle_session.press(asked, "Stand", channel_id=CHANNEL + 1,
                                              user_id=OTHER, guild_id=GUILD)
-    assert not_yours.ephemeral and "choice" in not_yours.content
+    assert not_yours.ephemeral and "only the player who ran it answers it" in not_yours.content
     result = await reply(battle_session, "/answer choice:stand", user_id=PLAYER,
                          channel_id=CHANNEL + 1)
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
@@ -434,6 +434,17 @@ async def test_answering_someone_elses_quick_lookup_says_whose_it_is(battle_sess
     assert refused.ephemeral
     assert f"The question waiting here is <@{PLAYER}>'s quick lookup" in refused.content
     assert refused.request.payload["data"]["allowed_mentions"]["parse"] == []
+
+
+async def test_a_button_of_someone_elses_quick_lookup_says_only_he_answers(battle_session):
+    """Not "or a GM's": a quick lookup has no GM, and the battle's GM is refused too."""
+    asked = await reply(battle_session, LOOKUP, user_id=PLAYER, channel_id=CHANNEL + 1)
+    for user in (OTHER, GM_USER):
+        [refused] = await battle_session.press(asked, "Stand", channel_id=CHANNEL + 1,
+                                               user_id=user, guild_id=GUILD)
+        assert refused.ephemeral and refused.content == (
+            f"⚠️ This is <@{PLAYER}>'s quick lookup: only the player who ran it answers it. "
+            "Run the lookup yourself to be asked."), refused.content
 
 
 async def test_an_order_in_a_battle_names_the_battles_sides(battle_session):
