@@ -474,3 +474,87 @@ def test_canister_is_the_defenders_only():
                      "chart_result=firefight", pack=pack(), firefight=True)
     [roll] = step(result, "4. Offensive and Defensive Fire").rolls
     assert roll.target == "1:1 (12:9)"
+
+
+# --- mutation guards: the rule's exact conditions ------------------------------------------------
+
+
+def test_unsupplied_artillery_routs_and_the_assault_goes_on_against_the_stacks_that_stand():
+    """Step 2: unsupplied artillery "Routs if it is not stacked with infantry"; the attackers
+    advance and the assault is finished only when no target is left standing."""
+    guns = stack("Battery", arm=Arm.ARTILLERY, unsupplied=True)
+    result = assault([A], [guns, D], "45 45 1 41", pack=pack())
+    assert step(result, "2. Unsupplied Artillery").outcome == (
+        "Battery routs for want of ammunition.")
+    assert titles(result)[1:3] == ["3a. Attacker morale check", "3b. Defender morale check"]
+    assert step(result, "7. Mêlée resolution").outcome == "Row 41, 2:1 column: DR1."
+    assert effects(result) == [("routed", "Battery", None), ("routed", "D", None),
+                               ("moved", "A", 2), ("marker_set", "A", "disordered")]
+
+
+def test_a_british_stack_that_failed_its_defender_check_does_not_huzzah():
+    """"British and KGL defenders which passed their Defender Morale Check may turn the
+    tables": a British stack that failed is not asked, and is no Huzzah's attacker."""
+    # The 52nd fails (12), the French pass: a shift die, but no Huzzah to ask.
+    french = stack("Fr", melee=10, nation="french")
+    result = assault([A], [BRITISH, french], "45 12 45 1 41", pack=pack())
+    assert "5. British Huzzah" not in titles(result)
+    assert step(result, "6. Mêlée odds").outcome.startswith(
+        "The 1:1 column: A 20 = 20 against 52nd 10 + Fr 10 = 20.")
+    # Two British stacks, one passing: only it turns the tables.
+    rifles = stack("95th", melee=10, nation="british")
+    assert asked([A], [BRITISH, rifles], "45 12 45 1") == "huzzah"
+    tables = assault([A], [BRITISH, rifles], "45 12 45 6 11 41", "huzzah", pack=pack())
+    assert step(tables, "5. British Huzzah").outcome.startswith(
+        "All stacks fail: 95th becomes the attacker for the rest of this mêlée")
+    assert step(tables, "6. Mêlée odds").outcome.startswith(
+        "The 2:1 column: 95th 10 = 10 against A 20 = 20; 2 right shifts: 1:2 → 2:1.")
+    assert tables.headline.startswith("95th Huzzah"), tables.headline
+
+
+def test_the_huzzah_morale_check_takes_no_distance_modifier():
+    """Step 5a: "Apply applicable modifiers from the Defender Morale Check Modifiers Chart":
+    the attacker's distance (the Attacker Morale Check chart's) does not count again."""
+    far = stack("A", melee=20, distance=2)  # the pack: distance 2 is -3
+    result = assault([far], [BRITISH], "45 45 1 35 41", "huzzah", pack=pack())
+    attacker = step(result, "3a. Attacker morale check").rolls[0]
+    assert [(m.value, m.reason) for m in attacker.modifiers] == [(-3, "distance 2")]
+    huzzah = step(result, "5a. Huzzah morale check")
+    assert huzzah.rolls[0].modifiers == () and huzzah.rolls[0].total == 35
+    assert huzzah.outcome == "A passes."
+    assert step(result, "5. British Huzzah").outcome.startswith(
+        "The Huzzah is not successful")
+
+
+def test_the_best_leader_on_each_side_modifies_the_melee_roll():
+    """Step 7: "add ... Leader Mêlée modifiers": the best leader value on each side
+    (docs/labataille.md), whichever stack is named first."""
+    attackers = [stack("A", melee=20, leader="Reille", leader_value=1),
+                 stack("B", melee=20, leader="Ney", leader_value=2)]
+    defenders = [stack("D", melee=10, leader="Hill", leader_value=1),
+                 stack("E", melee=10, leader="Picton", leader_value=3)]
+    result = assault(attackers, defenders, "45 45 45 45 1 41", pack=pack())
+    roll = step(result, "7. Mêlée resolution").rolls[0]
+    assert [(m.value, m.reason) for m in roll.modifiers] == [(2, "Ney (attacking)"),
+                                                             (-3, "Picton (defending)")]
+    assert roll.total == 36  # 41 - 1 step
+
+
+def test_defenders_with_no_melee_value_read_the_highest_column():
+    """Odds against an undefended hex (a mêlée value of 0) read the chart's highest column
+    (docs/labataille.md, Odds), not the lowest."""
+    result = assault([A], [stack("D", melee=0)], "45 45 1 41", pack=pack())
+    assert step(result, "6. Mêlée odds").outcome.startswith(
+        "The 3:1 column: A 20 = 20 against D 0 = 0.")
+    assert step(result, "7. Mêlée resolution").outcome == "Row 41, 3:1 column: DR2."
+
+
+def test_surrendered_attackers_are_out_of_the_firefight():
+    """7a. AS: "Attackers surrender": removed from play, so the firefight ends for the
+    defenders alone; nothing further is said of the attackers."""
+    locked = ([stack("A", locked=True)], [stack("D", locked=True)])
+    result = assault(*locked, "45 45 11", "chart_result=AS", firefight=True)
+    assert effects(result) == [("surrendered", "A", None),
+                               ("engagement_ended", "D", "firefight")]
+    assert titles(result)[-1] == "7a. AS"
+    assert result.headline == "AS: A surrenders"

@@ -498,3 +498,37 @@ def test_a_stack_the_pack_has_no_table_for_reads_the_printed_chart_and_is_told_w
     assert step(result, "2. Form Square").outcome == (
         "Read row 23 of the Square (Carré) Realization chart (British, from line, 1 hex; "
         "the chart pack's Carré chart has no table for British).")
+
+
+def test_routed_and_standing_targets_are_not_pgd():
+    """Charge Summary step 6: "If the target is PGD use the Cavalry Charge vs. PGD Mêlée
+    procedure": a hex where a stack still stands is not PGD; the routed one is charged with
+    it (it rolls to stand, and failing routs again)."""
+    rabble = stack("Rabble", state=Order.ROUTED)
+    result = charge([HUSSARS], [rabble, stack("2nd Foot")], "11 45 1 41", spent=2, pack=pack())
+    assert step(result, "Cavalry Charge").outcome == (
+        "Rabble and 2nd Foot: the Cavalry Charge vs. infantry and artillery Mêlée procedure.")
+    assert "1. Pursuit" not in titles(result)
+    assert step(result, "5. Mêlée odds").outcome.startswith(
+        "The 2:1 column: Hussars 20 = 20 against 2nd Foot 10 = 10.")
+    assert result.headline == "Rabble routs; DR: 2nd Foot routs"
+
+
+def test_cavalry_stacked_with_infantry_is_not_a_cavalry_target():
+    """Charge Summary step 6: "If the target is Cavalry use the Cavalry Charge vs. Cavalry
+    Mêlée procedure": with infantry in the hex, the target is infantry and artillery, and
+    every stack rolls to stand (routed stacks aside, cavalry alone is a cavalry target)."""
+    mixed = [stack("Dragoons", arm=Arm.CAVALRY), stack("2nd Foot")]
+    result = charge([HUSSARS], mixed, "45 45 1 51", spent=2, pack=pack())
+    assert step(result, "Cavalry Charge").outcome == (
+        "Dragoons and 2nd Foot: the Cavalry Charge vs. infantry and artillery Mêlée "
+        "procedure.")
+    assert [r.label for s in result.steps if s.title == "3. Roll to Stand" for r in s.rolls] \
+        == ["Dragoons roll to stand", "2nd Foot roll to stand"]
+    assert step(result, "5. Mêlée odds").outcome.startswith(
+        "The 1:1 column: Hussars 20 = 20 against Dragoons 10 + 2nd Foot 10 = 20.")
+    assert result.headline == "DR: Dragoons and 2nd Foot rout"
+    aside = charge([HUSSARS], [stack("Dragoons", arm=Arm.CAVALRY),
+                               stack("Rabble", state=Order.ROUTED)], "41", pack=pack())
+    assert step(aside, "Cavalry Charge").outcome == (
+        "Dragoons and Rabble: the Cavalry Charge vs. cavalry Mêlée procedure.")

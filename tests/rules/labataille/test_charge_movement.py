@@ -117,6 +117,15 @@ def test_only_skirmishing_cavalry_forms_up():
                 ScriptedSource.from_text(""))
 
 
+def test_a_routed_skirmisher_does_not_form_up_and_rolls_no_die():
+    """Charge Summary step 5: cavalry in Skirmish Order "may attempt to Form Up and Stand":
+    a routed stack does not stand (it is PGD, charged as such), so it is refused before any
+    die is rolled."""
+    routed = replace(SKIRMISHERS, state=Order.ROUTED)
+    with pytest.raises(NotAllowed, match="^Cossacks is routed and cannot form up.$"):
+        form_up(routed, (HUSSARS,), None, ScriptedSource.from_text("66"))
+
+
 # --- the Grand Charge ---------------------------------------------------------------------------
 
 
