@@ -10,7 +10,7 @@ from rules.core.defaults import apply_each, read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe, split_units
 from rules.core.names import name_key
-from rules.core.notation import refuse_roster_word, roster_entry
+from rules.core.notation import doing, refuse_roster_word, roster_entry
 from rules.core.records import Effect
 from rules.core.registry import UnitWords
 from rules.core.roster import (
@@ -158,9 +158,14 @@ def check_two_sides(first: Sequence[RosterUnit], second: Sequence[RosterUnit]) -
     """A fight is between two sides: nobody fights their own side."""
     sides_first = {name_key(u.side) for u in first}
     sides_second = {name_key(u.side) for u in second}
+    twice = sorted({u.name for u in first} & {u.name for u in second})
+    if twice:  # one unit named on both sides
+        raise InvalidInput(f"{doing(twice, 'is', 'are')} named on both sides of the fight.",
+                           hint="Put one side's units in each option.")
     both = sides_first & sides_second
     if both:
-        names = [u.name for u in (*first, *second) if name_key(u.side) in both]
+        names = list(dict.fromkeys(u.name for u in (*first, *second)
+                                   if name_key(u.side) in both))
         raise InvalidInput(
             f"{', '.join(names)} are all on the same side ({first[0].side if first else ''}).",
             hint="Put one side's units in each option.",

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from rules.core.decisions import Answers
 from rules.core.dice import D6, DiceSource, TwoD6, plain_readings
 from rules.core.errors import NotAllowed
+from rules.core.names import name_key
 from rules.core.notation import possessive
 from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
@@ -44,6 +45,8 @@ def _set_by(marker: str) -> str:
 def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
     """Who may charge whom, as the sheet's charge paragraphs say."""
     name = charger.name
+    if name_key(target.name) == name_key(name):
+        raise NotAllowed(f"{name} cannot charge itself.", hint="Charge an enemy unit.")
     if charger.nation is target.nation:
         raise NotAllowed(f"{name} and {target.name} are on the same side.")
     if charger.arm is Arm.ARTILLERY:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from rules.core.dice import D6, D6Pool, DiceSource, plain_readings, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.names import name_key
 from rules.core.notation import counted, doing
 from rules.core.records import (
     Modifier,
@@ -49,6 +50,8 @@ def to_hit_modifiers(roller: Unit, enemy: Side) -> list[Modifier]:
 def resolve_melee(a: Side, b: Side, phase: int, dice: DiceSource) -> Resolution:
     if phase not in MELEE_PHASES:
         raise InvalidInput("Melees are fought in phase 6 or phase 11.")
+    if name_key(a.unit.name) == name_key(b.unit.name):
+        raise NotAllowed(f"{a.unit.name} cannot fight itself.", hint="Name an enemy unit.")
     if a.unit.nation is b.unit.nation:
         raise NotAllowed(f"{a.unit.name} and {b.unit.name} are on the same side.")
     out = ResolutionBuilder(RULESET, "melee")

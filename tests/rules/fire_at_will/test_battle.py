@@ -68,6 +68,10 @@ def test_unit_words_in_a_battle_point_to_unit_edit():
 def test_a_side_cannot_fight_itself():
     with pytest.raises(InvalidInput, match="all on the same side"):
         play("melee", {"attackers": "Béarn", "defenders": "Hussars"}, "1 1")
+    # One unit on both sides is said as such, not as "Béarn, Béarn are all on the same side".
+    with pytest.raises(InvalidInput) as twice:
+        play("melee", {"attackers": "Béarn", "defenders": "Béarn"}, "1 1")
+    assert twice.value.message == "Béarn is named on both sides of the fight."
 
 
 def test_charge_in_a_battle_uses_roster_morale_and_refuses_description_options():

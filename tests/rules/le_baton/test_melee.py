@@ -285,6 +285,9 @@ def test_melees_are_fought_in_phase_6_or_11(phase):
 def test_a_melee_needs_two_sides():
     with pytest.raises(NotAllowed, match="2nd Foot and Guards are on the same side."):
         melee(foot(), foot("Guards"), "")
+    with pytest.raises(NotAllowed) as itself:
+        melee(foot(), foot(), "")
+    assert str(itself.value) == "2nd Foot cannot fight itself. Name an enemy unit."
 
 
 def test_a_unit_that_loses_its_last_figure_is_destroyed_and_tests_for_nothing():
