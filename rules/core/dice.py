@@ -490,10 +490,14 @@ class ScriptedSource:
             if self._fallback is not None:
                 return self._take(kind, label, need)
             paired = any(isinstance(k, D66) for _, k in self.rolls)
+            typed = len(self._faces)
+            left = (f"only {remaining} of your {typed} dice "
+                    f"{'was' if remaining == 1 else 'were'} left" if remaining else
+                    "you gave none" if not typed else
+                    "the one die you gave was used already" if typed == 1 else
+                    f"all {typed} of your dice were used already")
             raise NotEnoughDice(
-                f"Not enough dice: {label} needs {kind.describe()} "
-                f"but only {remaining} of your {len(self._faces)} dice "
-                f"{'was' if remaining == 1 else 'were'} left"
+                f"Not enough dice: {label} needs {kind.describe()} but {left}"
                 f"{' (a d66 such as `44` is two dice)' if paired else ''}.",
                 hint=self._needed_hint(),
             )

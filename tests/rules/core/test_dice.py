@@ -283,3 +283,19 @@ def test_too_few_dice_after_a_d66_say_that_one_is_two_dice():
         source.roll(D66(), "fire")
     assert short.value.message == ("Not enough dice: fire needs d66 but only 1 of your 3 "
                                    "dice was left (a d66 such as `44` is two dice).")
+
+
+def test_too_few_dice_with_none_left_say_so_in_words():
+    source = ScriptedSource.from_text("4")
+    source.roll(D6(), "melee")
+    with pytest.raises(NotEnoughDice) as short:
+        source.roll(D6(), "risk to Montcalm")
+    assert short.value.message == ("Not enough dice: risk to Montcalm needs 1d6 but the one "
+                                   "die you gave was used already.")
+    source = ScriptedSource.from_text("4 5")
+    source.roll(D6(), "A")
+    source.roll(D6(), "B")
+    with pytest.raises(NotEnoughDice) as short:
+        source.roll(D6(), "C")
+    assert short.value.message == ("Not enough dice: C needs 1d6 but all 2 of your dice were "
+                                   "used already.")
