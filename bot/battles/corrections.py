@@ -23,7 +23,7 @@ from bot.battles.validate import (
     wounds_bound,
 )
 from rules.core.dice import Face, parse_dice
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, code
 from rules.core.notation import option_value, possessive
 from rules.core.registry import BattleRules
 from rules.core.roster import (
@@ -137,7 +137,9 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str, said: str) -
             row.gone_reason = None  # still out, but no longer for want of strength
     elif field == "status":
         if value not in ("active", "gone"):
-            raise InvalidInput("`status` is active or gone.")
+            raise InvalidInput(f"`status` is `active` or `gone`, not {code(value)}.",
+                               hint="`value:gone` takes the unit out of the battle; "
+                                    "`value:active` brings it back.")
         if value == "active" and row.status == GONE:
             check_has_strength(tx, row)
         row.status = value

@@ -326,7 +326,8 @@ def resolve_surrender(unit: Unit, situation: SurrenderSituation, dice: DiceSourc
     if situation is not SurrenderSituation.REAR_ROUT and not unit.routing:
         raise NotAllowed(
             f"{unit.name} is not routing; situation ({situation.value}) is for routing units.",
-            hint="Mark the unit as routing, or pick situation (a).",
+            hint="Give it the word `routing` (in a battle, `/unit edit unit:… "
+                 "words:routing`), or pick situation (a).",
         )
     out = ResolutionBuilder(RULESET, "surrender")
     if surrender_test(unit, situation, dice, out):

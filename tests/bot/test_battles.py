@@ -260,6 +260,10 @@ async def test_gm_set_is_validated_like_unit_add(battle_session):
 
 async def test_gone_units_cannot_be_named_until_restored(battle_session):
     await setup_battle(battle_session)
+    dead = await gm(battle_session, "/gm set unit:Hussars field:status value:dead")
+    assert dead.ephemeral and dead.content == (
+        "⚠️ `status` is `active` or `gone`, not `dead`. `value:gone` takes the unit out of "
+        "the battle; `value:active` brings it back.")
     await gm(battle_session, "/gm set unit:Hussars field:status value:gone")
     refused = await reply(battle_session, '/charge fire-at-will target:Rangers '
                                           'chargers:"Hussars"')

@@ -88,8 +88,11 @@ def test_charge_in_a_battle_uses_roster_morale_and_refuses_description_options()
 
 
 def test_surrender_needs_a_routing_roster_unit():
-    with pytest.raises(NotAllowed, match="not routing"):
+    with pytest.raises(NotAllowed, match="not routing") as refused:
         play("surrender", {"unit": "Rangers", "situation": "c"}, "4")
+    # Says how to mark it, in a lookup and in a battle.
+    assert refused.value.hint == ("Give it the word `routing` (in a battle, `/unit edit "
+                                  "unit:… words:routing`), or pick situation (a).")
 
 
 def test_quick_lookup_charge_needs_a_target_type():
