@@ -555,6 +555,10 @@ def trace_messages(
 QUESTION_COLOUR = 0x5865F2  # blurple: the table waits for a player
 
 
+SO_FAR = "So far (kept once answered):"
+"""Above what a move did before its question: the roster shows it only after the answer."""
+
+
 def question_messages(ruleset: str, procedure: str, question: Question,
                       steps: Sequence[Step], *, whose: str, dice_note: str = "",
                       effects: Sequence[Effect] = (),
@@ -565,9 +569,12 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     the result's trace, once answered."""
     typed = f"; or `/answer` with {question.typed}" if question.typed else ""
     so_far = Resolution(ruleset, procedure, "", Severity.NONE, (), tuple(effects))
+    done = effect_lines(so_far, said=())
+    if done:  # not on the roster until the answer plays the move on: said so, once
+        done = [SO_FAR, *done]
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
-        description="\n".join([f"{whose} decides{typed}.", *effect_lines(so_far, said=()),
+        description="\n".join([f"{whose} decides{typed}.", *done,
                                *public_roll_lines(steps),
                                *(f"⏱️ {note}" for note in notes)]),
         colour=QUESTION_COLOUR,

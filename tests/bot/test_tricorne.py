@@ -107,8 +107,10 @@ async def test_a_whole_melee_in_a_battle_with_its_buttons(battle_session):
     assert ground.embeds[0]["title"] == "❓ Will Black Watch take ground (advance into the " \
                                         "vacated hex)?"
     assert "**Dragoons rally check** 🎲" in text_of(ground)  # the rolls so far
-    # What the roll did, to choose by: the table shows it once the question is answered.
-    assert text_of(ground).split("\n")[3:5] == [
+    # What the roll did, to choose by: the table shows it once the question is answered,
+    # and the question says so.
+    assert text_of(ground).split("\n")[3:6] == [
+        "So far (kept once answered):",
         "**Dragoons** loses 2 blocks, retreats 2 hexes, routs off the field",
         "**Black Watch** wins a Victory Banner"]
     assert "→ fails" in text_of(ground)
