@@ -23,7 +23,7 @@ from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Se
 from rules.labataille.charts import MAX_IMPETUS, ChartPack, ChartResult, Table, parse_result
 from rules.labataille.effects import DISORDERED, INCREMENTS, EffectKind
 from rules.labataille.fire import BELOW_SAID, FireBelowChart, fire
-from rules.labataille.morale import SHIFT_SOURCE, Check, Outcome, morale_check, shift_count
+from rules.labataille.morale import Check, Outcome, morale_check, shift_count, shift_source
 from rules.labataille.needs import check_assault_needs
 from rules.labataille.published import (
     PREMIER_COLUMNS,
@@ -357,7 +357,8 @@ def shift_roll(run: Run) -> None:
     faces = run.dice.roll(D6(), "defender column shifts")
     run.left_shifts = shift_count(int(faces[0]))  # type: ignore[arg-type]
     roll = Roll("defender column shifts", "1d6", faces, result=f"{run.left_shifts} left",
-                notes=("1-2: 0, 3-4: 1, 5-6: 2 left column shifts", SHIFT_SOURCE),
+                notes=("1-2: 0, 3-4: 1, 5-6: 2 left column shifts",
+                       shift_source(run.steps["shifts"])),
                 readings=plain_readings(faces))
     run.out.step(title, f"{counted(run.left_shifts, 'left column shift')} on the "
                  "Assault et Mêlée chart.", roll)

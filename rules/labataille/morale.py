@@ -19,7 +19,7 @@ from rules.labataille.published import (
     MORALE_SOURCE,
     ROUTED,
 )
-from rules.labataille.units import Arm, Formation, Order, Stack
+from rules.labataille.units import TEXT, Arm, Formation, Order, Stack
 
 
 class Check(StrEnum):
@@ -150,7 +150,10 @@ def morale_check(stack: Stack, check: Check, dice: DiceSource, pack: ChartPack |
     return Outcome(stack, roll, passed)
 
 
-SHIFT_SOURCE = "labataille-revised-assault-and-charge.txt step 3b"
+def shift_source(step: str) -> str:
+    """Where the shift die's table is printed: the step that rolls it (an assault's 3b, a
+    charge's Roll to Stand, step 3)."""
+    return f"{TEXT} step {step}"
 
 
 def shift_count(face: int) -> int:

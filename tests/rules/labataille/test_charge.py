@@ -72,6 +72,9 @@ def test_against_infantry_stand_shift_odds_and_dr_with_pursuit_before_the_rout()
         "7. Advance after Mêlée", "8. Pursuit", "9. Cavalry Regroup"]
     stand = step(result, "3. Roll to Stand").rolls[0]
     assert [m.value for m in stand.modifiers] == [6]  # the pack's stand_morale: line +6
+    # The shift die is the charge's own step 3 (its Pass), not the assault's 3b.
+    assert step(result, "3. Column shifts").rolls[0].notes[-1] == \
+        "labataille-revised-assault-and-charge.txt step 3"
     assert "The # is ignored in a charge mêlée (DR1 read as DR)." in step(
         result, "6d. DR").outcome
     assert effects(result) == [
