@@ -309,8 +309,8 @@ class GM(commands.Cog):
                 interaction, "/gm dice", lambda tx: queue_dice(tx, dice, clear),
                 while_waiting=True)
             if not queue:
-                return private("🎲 Dice queue: empty. The next rolls in this channel are "
-                               "Huzzah's own.")
+                return private("🎲 Dice queue: empty. The bot rolls the next dice in this "
+                               "channel itself.")
             shown = " ".join(str(f) for f in queue)
             return private(f"🎲 Dice queue: {shown}. The next rolls in this channel use them "
                            "first, in order.")

@@ -493,8 +493,8 @@ async def test_gm_dice_alone_says_an_empty_queue_leaves_the_rolls_to_huzzah(batt
         assert not (await reply(battle_session, line, user_id=user)).ephemeral
     shown = await reply(battle_session, "/gm dice", user_id=GM_USER)
     assert shown.ephemeral
-    assert shown.content == ("🎲 Dice queue: empty. The next rolls in this channel are "
-                             "Huzzah's own.")
+    assert shown.content == ("🎲 Dice queue: empty. The bot rolls the next dice in this "
+                             "channel itself.")
 
 
 async def test_a_general_the_second_wound_took_out_of_play_moves_with_his_battle(
