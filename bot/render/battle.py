@@ -18,7 +18,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import escape, step_field, to_discord
 from bot.render.text import escape_prose
 from bot.render.trace import resolution_of
-from rules.core.engagements import Engagement
+from rules.core.engagements import Engagement, engagement_words
 from rules.core.names import name_key
 from rules.core.notation import counted
 from rules.core.registry import BattleRules, UnitWords
@@ -130,9 +130,9 @@ def engagement_field(engagements: Sequence[EngagementRecord],
     for row in engagements:
         first, other = row.sides
         # As the rule set words its kind of engagement (a record of an attempt is no fight).
-        label = Engagement(row.kind, (tuple(first), tuple(other))).label_in(
-            rules.engagements if rules else None)
-        lines.append(f"⚔️ {escape(label)}")
+        words = rules.engagements if rules else None
+        label = Engagement(row.kind, (tuple(first), tuple(other))).label_in(words)
+        lines.append(f"{engagement_words(row.kind, words).icon} {escape(label)}")
     return [FieldSpec("Engagements", "\n".join(lines))]
 
 

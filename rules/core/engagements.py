@@ -59,6 +59,8 @@ class EngagementWords:
     label: Callable[[Engagement], str] | None = None
     begins: str = "begins"
     ends: str = "ends"
+    # Its mark on the roster: a fight's crossed swords, or a record's own.
+    icon: str = "⚔️"
 
 
 # Each rule set's words for its kinds of engagement, under its key (``BattleRules``'s
