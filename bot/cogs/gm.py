@@ -101,12 +101,25 @@ def typed_result(listing: Enumeration, typed: str) -> str:
         if len(fitting) == 1:
             return fitting[0]
         several = several or fitting
-    if several:
-        apart = _told_apart(several, whole)
-        raise BattleError(f"`{typed.strip()}` fits {len(several)} results{apart}",
-                          hint="Type more of the one you want, or pick it from what the "
-                               "`result` option offers.")
-    return typed
+    if not several:
+        return typed
+    apart = _told_apart(several, whole)
+    said = f"`{typed.strip()}` fits {len(several)} results{apart}"
+    hint = "Type more of the one you want, or pick it from what the `result` option offers."
+    if any(wanted in answered[key] for key in several):
+        # An answer on the roll's way (a chart read): what the GM wants is most often that
+        # answer on the same dice, which the question itself gives.
+        if len(said) > ANSWER_APART:
+            said = (f"`{typed.strip()}` answers a question on this roll's way; "
+                    f"{len(several)} results follow from it on other dice.")
+        hint = (f"To keep the dice and answer again, `/gm undo` puts the roll's last question "
+                f"back: then `/answer choice:{typed.strip()}`. Or type more of the result.")
+    raise BattleError(said, hint=hint)
+
+
+ANSWER_APART = 200
+"""Characters past which the results an answer leads to are counted, not quoted: a phone's
+few lines (a chart's DR1 may lead to seventeen, alike in all but a die before it)."""
 
 
 def _told_apart(keys: list[str], labels: Mapping[str, str]) -> str:

@@ -171,6 +171,20 @@ def test_a_gm_overrides_with_the_chart_result_he_reads():
     # Said by what tells them apart, not twice whole.
     assert several.value.message == ("`DR1` fits 2 results, alike but for: “52nd routs” · "
                                      "“52nd is disordered and routs”.")
+    # An answer on the roll's way: the same dice, answered again, is the question's.
+    assert several.value.hint == ("To keep the dice and answer again, `/gm undo` puts the "
+                                  "roll's last question back: then `/answer choice:DR1`. Or "
+                                  "type more of the result.")
+    # As the morale and fire dice before the chart vary them.
+    many = Enumeration(tuple(
+        Outcome(f"1/45e is disordered{' and loses 1 increment' * (n % 2)}; 52nd is "
+                f"disordered{' and loses 1 increment' * (n % 3 == 0)}; 52nd routs{'; x' * n}; "
+                "1/45e advances 2 hexes", (), ("DR1",)) for n in range(1, 18)),
+        units=("1/45e", "52nd"))
+    with pytest.raises(BattleError) as seventeen:
+        typed_result(many, "DR1")
+    assert seventeen.value.message == ("`DR1` answers a question on this roll's way; 17 "
+                                       "results follow from it on other dice.")
     found = Enumeration((Outcome("52nd surrenders; Greys advances 1 hex", (), ("DS",)),
                          Outcome("Greys loses 1 increment; 52nd surrenders; Greys advances "
                                  "1 hex", (), ("DS",))), units=("52nd", "Greys"))
