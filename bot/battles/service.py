@@ -302,6 +302,8 @@ def _move(ruleset: str, procedure: str, options: dict[str, Any], dice: str | Non
     if tx.battle is None:
         return None
     check_ruleset(tx.battle.name, tx.battle.ruleset, ruleset)
+    if tx.rules.phase_options is not None:  # an option left out is the battle's phase's
+        options = tx.rules.phase_options(procedure, options, tx.battle.phase)
     theirs = not_theirs(tx)
     if theirs is not None:  # the mover's `choices` answer his own questions only
         options = {**options, NOT_THEIRS: theirs}

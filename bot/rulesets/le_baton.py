@@ -67,7 +67,8 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
     @slash(
         RULESET_ENTRY, DESCRIPTIONS["morale"], choices=True,
         unit="The unit testing `Name: words` (in a battle: a roster unit)",
-        phase="The phase of the turn: it sets the modifiers and what follows",
+        phase="The phase of the turn: it sets the modifiers and what follows (in a battle: "
+              "its phase, if left out)",
         charging="The unit is charging (phases 4 and 9)",
         flank_or_rear="The unit is charged in flank or rear (phases 5 and 10)",
         charged_by="What is charging it (phases 5 and 10)",
@@ -78,8 +79,9 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         app_commands.Choice(name="infantry", value="infantry"),
         app_commands.Choice(name="cavalry", value="cavalry")])
     async def morale(
-        interaction: discord.Interaction, unit: str, phase: app_commands.Choice[int],
-        charging: bool = False, flank_or_rear: bool = False,
+        interaction: discord.Interaction, unit: str,
+        phase: app_commands.Choice[int] | None = None, charging: bool = False,
+        flank_or_rear: bool = False,
         charged_by: app_commands.Choice[str] | None = None, opponent: str | None = None,
         cannot_form_line: bool = False, initiated_charge: bool | None = None,
         dice: str | None = None, lookup: bool = False,
@@ -131,12 +133,14 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
         RULESET_ENTRY, DESCRIPTIONS["melee"],
         attacker="One side `Name: words` (in a battle: a roster unit, then e.g. "
         "`defensive-terrain`)", defender="The other side, likewise",
-        phase="Phase 6 (French turn) or 11 (British turn)")
+        phase="Phase 6 (French turn) or 11 (British turn); in a battle: its phase, if left "
+              "out")
     @app_commands.choices(phase=[app_commands.Choice(name="6", value=6),
                                  app_commands.Choice(name="11", value=11)])
     async def melee(
         interaction: discord.Interaction, attacker: str, defender: str,
-        phase: app_commands.Choice[int], dice: str | None = None, lookup: bool = False,
+        phase: app_commands.Choice[int] | None = None, dice: str | None = None,
+        lookup: bool = False,
     ) -> None:
         options = {"attacker": attacker, "defender": defender, "phase": phase}
         await lookups.resolve(interaction, RULESET, "melee", options, dice, lookup)

@@ -114,6 +114,10 @@ class BattleRules:
     # A remark when a procedure is played outside its phase (it still runs: GMs play out of
     # order on purpose): (procedure, options, roster, current phase) -> warning or None.
     phase_warning: Callable[[str, Mapping[str, Any], Roster, str | None], str | None] | None = None
+    # The options a move in a battle takes from the battle's phase when the player leaves
+    # them out (Le Baton's `phase` of a melee or a morale check): (procedure, options,
+    # current phase) -> options.
+    phase_options: Callable[[str, Mapping[str, Any], str | None], dict[str, Any]] | None = None
     # How a roster line reads a unit's stored attributes.
     unit_words: Callable[[Mapping[str, Any]], UnitWords] = lambda attributes: UnitWords()
     # Light wounds a general may carry and stay in play (0: the rule set counts none).

@@ -36,6 +36,7 @@ RULESET_ENTRY = RuleSet(
         name: (SUMMARIES[name], commands.REQUEST_KEYS[name]) for name in commands.PROCEDURES}),
     battle=battle_rules(battle, commands.prepare, phrases=effects.CHANGE_PHRASES,
                         phase_warning=phases.phase_warning,
+                        phase_options=phases.phase_options,
                         strength_label="figures", unit_example="british inf veteran line",
                         general_words=("general",)),  # a unit's `general` (attached)
 )

@@ -191,7 +191,10 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     unit, _ = unit_from(o.get("unit"), "unit", roster)
     phase = _number(PHASE, o.get("phase"))
     if phase is None:
-        raise InvalidInput("Say which phase the check is for.")
+        raise InvalidInput("Say which phase the check is for.",
+                           hint="`phase:` 2, 4, 5, 7, 9, 10 or 12; in a battle, a check left "
+                                "without one is in the battle's phase, when it is one of "
+                                "those.")
     _check_phase_options(o, phase)
     if phase in (7, 12) and roster is not None:
         _check_melee_loser(unit.name, phase, roster)

@@ -11,12 +11,29 @@ from rules.core.errors import RulesError
 from rules.core.notation import roster_entry
 from rules.core.roster import Roster
 from rules.le_baton.battle import PHASES
+from rules.le_baton.melee import MELEE_PHASES
+from rules.le_baton.morale import MORALE_PHASES
 from rules.le_baton.units import Nation
 
 # Charges are declared in the mover's phase and played through the closing and standing
 # checks that follow it, so all three phases are the charge's own.
 CHARGE_PHASES = {Nation.FRENCH: (3, 4, 5), Nation.BRITISH: (8, 9, 10)}
 FIRE_PHASES = {Nation.BRITISH: (3,), Nation.FRENCH: (8,)}
+
+
+# The procedures whose phase is an option, and the phases it may be.
+PHASE_OPTION = {"melee": MELEE_PHASES, "morale": MORALE_PHASES}
+
+
+def phase_options(procedure: str, options: Mapping[str, Any],
+                  phase: str | None) -> dict[str, Any]:
+    """A melee or morale check in a battle, its phase left out, is the battle's phase's,
+    when that is one of its phases (elsewhere the check still asks which)."""
+    own = PHASE_OPTION.get(procedure)
+    if own is None or options.get("phase") is not None or phase not in PHASES:
+        return dict(options)
+    current = PHASES.index(phase) + 1
+    return {**options, "phase": current} if current in own else dict(options)
 
 
 def phase_warning(procedure: str, options: Mapping[str, Any], roster: Roster,
@@ -41,8 +58,9 @@ def procedure_phases(procedure: str, options: Mapping[str, Any],
     if procedure == "recall":
         return "cavalry recall", (13,)
     if procedure == "morale":
-        number = int(options["phase"])
-        return "this morale check", (number,)
+        if options.get("phase") is None:  # refused as it is prepared
+            return "this morale check", MORALE_PHASES
+        return "this morale check", (int(options["phase"]),)
     if procedure == "melee":
         number = int(options.get("phase") or 6)
         return "this melee", (number,)

@@ -363,3 +363,23 @@ async def test_a_reroll_of_a_pass_through_says_the_melee_ended_and_nothing_begun
     again = text_of(await reply(discord_session, "/gm reroll", user_id=GM_USER))
     assert "📋 Melee: Lanciers against Buffs ends" in again
     assert "begins" not in again, again
+
+
+async def test_a_melee_or_check_without_a_phase_is_in_the_battles_phase(battle_session):
+    """The battle knows its phase: a melee in phase 6 and a check in phase 7 need none
+    typed. A check left without one outside a check's phase is still asked for it."""
+    for line in SETUP[:3]:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    asked = await reply(battle_session, '/morale le-baton unit:Buffs dice:3', user_id=GM_USER)
+    assert asked.ephemeral and asked.content.startswith(
+        "⚠️ Say which phase the check is for. `phase:` 2, 4, 5, 7, 9, 10 or 12; in a battle, "
+        "a check left without one is in the battle's phase"), asked.content
+    for _ in range(5):  # to phase 6, melees
+        await reply(battle_session, "/battle next", user_id=GM_USER)
+    melee = await reply(battle_session, '/melee le-baton attacker:"28e Ligne" defender:Buffs '
+                        'dice:"2 2 1 4 3 1 6 4 2 6 2 4"', user_id=GM_USER)
+    assert melee.embeds[0]["title"] == "🩸 28e Ligne wins the melee (3–2): Buffs tests in phase 7"
+    assert "Out of phase" not in text_of(melee)
+    await reply(battle_session, "/battle next", user_id=GM_USER)  # phase 7
+    check = await reply(battle_session, "/morale le-baton unit:Buffs dice:6", user_id=GM_USER)
+    assert check.embeds[0]["title"] == "💥 Buffs fails by 3: routs, removed"
