@@ -165,7 +165,8 @@ def phone_lines(text: str) -> int:
 def _row_line(row: _Row, by_verdict: bool) -> str:
     seen = row.glance
     # The same winners in every row: what differs is how, and its likeliest line says it.
-    figures = seen.verdicts[:ROW_FIGURES] if by_verdict and seen.verdicts else seen.lines[:1]
+    # Two, as by winners: a row's likeliest result alone would read as its only one.
+    figures = (seen.verdicts if by_verdict and seen.verdicts else seen.lines)[:ROW_FIGURES]
     return f"If {escape(row.label)} → {_figures(figures, seen)}"
 
 

@@ -215,7 +215,8 @@ async def test_answers_with_other_chances_are_a_row_each_of_the_table(discord_se
         "If Try for square (4+):",
         "`███████▍   92%` 52nd forms square",
         "`▋         8.3%` Cuirassiers contacts 52nd",
-        "If Stay as it is → 52nd forms square 83%"]
+        # Its two likeliest, so that the one is not read as the only one.
+        "If Stay as it is → 52nd forms square 83% · Cuirassiers contacts 52nd 17%"]
 
 
 def test_a_bar_has_a_fixed_width_in_eighths_and_any_chance_shows():
