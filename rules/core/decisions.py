@@ -21,9 +21,10 @@ from rules.core.fields import did_you_mean
 from rules.core.names import name_key
 from rules.core.notation import echo
 
-MISSPELT = 0.85
-"""How like a question's name a key given ahead must be to be taken for a slip of it:
-`take_groud` is (0.95); `bonus_take_ground` against `take_ground` is not (0.79)."""
+MISSPELT = 2
+"""Letters typed wrong, left out or added, at most, for a key given ahead to be taken for a
+slip of a question's name: `take_groud` is one off `take_ground`; `bonus_back_ignore_flag`,
+another question's name, is five off `bonus_ignore_flag`."""
 SEPARATE_ANSWERS = "Several answers given ahead go with `;` between them: `a=x; b=y`."
 # Between answers given ahead: `;`, or a comma just before `question=`.
 _ANSWER_SEPARATOR = re.compile(r";|,\s*(?=[A-Za-z][\w-]*\s*=)")
@@ -209,8 +210,8 @@ class Answers:
         """An answer given ahead under a near miss of this question's name (`take_groud`)
         would be passed over, and the question asked as if nothing were given: in the
         command itself it is refused, so it can be retyped."""
-        waiting = [k for k in self.chosen if k not in self.asked]
-        near = difflib.get_close_matches(question.key, waiting, n=1, cutoff=MISSPELT)
+        near = [k for k in self.chosen
+                if k not in self.asked and 0 < edits(k, question.key) <= MISSPELT]
         if near:
             raise NotAnAnswer(
                 f"`choices`: no question here is called `{near[0]}`; this one is "
@@ -243,6 +244,16 @@ class Answers:
             else:
                 answers.in_order.append(part)
         return answers
+
+
+def edits(a: str, b: str) -> int:
+    """The letters to change, add or drop to make ``a`` into ``b`` (Levenshtein)."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
+    return row[-1]
 
 
 ANSWERED = "answered"

@@ -41,6 +41,12 @@ def test_a_near_miss_of_the_questions_name_is_refused_only_in_the_command_itself
     # Far from the name (another question's, say): left for a question further on.
     with pytest.raises(Undecided):
         given_answers({"choices": "bonus_counter_charge_now=stand"}).decide(QUESTION)
+    # Tricorne's battle-back question after a bonus melee, given ahead while the bonus
+    # melee's own flag question is asked: a word apart, not a slip.
+    flag = Question("bonus_ignore_flag", "Will A ignore the flag?",
+                    (Answer("take", "Take the flag"), Answer("ignore", "Ignore it")))
+    with pytest.raises(Undecided):
+        given_answers({"choices": "bonus_back_ignore_flag=take"}).decide(flag)
     # Played on after an answer, the command was accepted long ago: the question is asked.
     with pytest.raises(Undecided):
         given_answers({"choices": "counter_charg=stand", ANSWERED: ""}).decide(QUESTION)
