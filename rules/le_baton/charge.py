@@ -45,9 +45,9 @@ def _set_by(marker: str) -> str:
 def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
     """Who may charge whom, as the sheet's charge paragraphs say."""
     name = charger.name
-    if name_key(target.name) == name_key(name):
-        raise NotAllowed(f"{name} cannot charge itself.", hint="Charge an enemy unit.")
     if charger.nation is target.nation:
+        if name_key(target.name) == name_key(name):  # one unit named twice
+            raise NotAllowed(f"{name} cannot charge itself.", hint="Charge an enemy unit.")
         raise NotAllowed(f"{name} and {target.name} are on the same side.")
     if charger.arm is Arm.ARTILLERY:
         raise NotAllowed(f"{name} is artillery: only infantry and cavalry charge.")

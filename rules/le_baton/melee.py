@@ -50,9 +50,9 @@ def to_hit_modifiers(roller: Unit, enemy: Side) -> list[Modifier]:
 def resolve_melee(a: Side, b: Side, phase: int, dice: DiceSource) -> Resolution:
     if phase not in MELEE_PHASES:
         raise InvalidInput("Melees are fought in phase 6 or phase 11.")
-    if name_key(a.unit.name) == name_key(b.unit.name):
-        raise NotAllowed(f"{a.unit.name} cannot fight itself.", hint="Name an enemy unit.")
     if a.unit.nation is b.unit.nation:
+        if name_key(a.unit.name) == name_key(b.unit.name):  # one unit named twice
+            raise NotAllowed(f"{a.unit.name} cannot fight itself.", hint="Name an enemy unit.")
         raise NotAllowed(f"{a.unit.name} and {b.unit.name} are on the same side.")
     out = ResolutionBuilder(RULESET, "melee")
     a, b = _supported(a, out), _supported(b, out)

@@ -288,6 +288,8 @@ def test_a_melee_needs_two_sides():
     with pytest.raises(NotAllowed) as itself:
         melee(foot(), foot(), "")
     assert str(itself.value) == "2nd Foot cannot fight itself. Name an enemy unit."
+    # In a quick lookup two units of the two nations may share a name.
+    assert melee(foot("Line"), ligne("Line"), "4 " * 16).headline
 
 
 def test_a_unit_that_loses_its_last_figure_is_destroyed_and_tests_for_nothing():
