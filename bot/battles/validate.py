@@ -21,6 +21,9 @@ MAX_NAME = 64
 # A name is quoted in code spans ("Did you mean `2nd Foot`?"): a backtick would break them.
 NOT_IN_NAMES = ';:"`'
 NAMES_HINT = 'without ; : " or backticks (an apostrophe is fine)'
+# A phone's curly double quotes are double quotes to the notation too; a new name is refused
+# them (names kept from before, in a battle or a backup, are read as they are).
+NOT_IN_NEW_NAMES = NOT_IN_NAMES + "“”„"
 # Letters and signs that show as blank space though they are not spaces (Hangul fillers, the
 # blank Braille pattern), and marks Unicode says to show as nothing (the combining grapheme
 # joiner, Khmer inherent vowels, Mongolian and other variation selectors): a name of them
@@ -99,7 +102,7 @@ def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
         example = "Montcalm" if kind == "general" else "2nd Foot"
         raise BattleError(f"A {kind} needs a name.",
                           hint=f"Give `name:` 1 to {MAX_NAME} characters, e.g. `{example}`.")
-    if len(name) > MAX_NAME or any(c in name for c in NOT_IN_NAMES):
+    if len(name) > MAX_NAME or any(c in name for c in NOT_IN_NEW_NAMES):
         raise BattleError(name_refused(name),
                           hint=f"Use 1 to {MAX_NAME} characters, {NAMES_HINT}.")
     check_seen(name, f"the {kind}'s name")

@@ -26,6 +26,20 @@ async def test_a_blank_unit_name_is_refused_as_missing(discord_session, blank):
     assert "Government" not in text_of(await gm(discord_session, "/battle show"))
 
 
+async def test_a_name_in_a_phones_curly_double_quotes_is_refused_as_straight_ones_are(
+        discord_session):
+    """The notation reads “ ” as double quotes: a name holding them could not then be
+    named with a fight's words (`"2nd Bn “The Buffs”: cards=1"`)."""
+    await gm(discord_session, "/battle start ruleset:tricorne name:Culloden")
+    for name in ('2nd Bn “The Buffs”', '„Buffs“'):
+        refused = await gm(discord_session,
+                           f'/unit add side:Government name:"{name}" words:regular')
+        assert refused.ephemeral and refused.content == (
+            f"⚠️ `{name}` cannot be a name. Use 1 to 64 characters, without ; : \" or "
+            "backticks (an apostrophe is fine).")
+    assert "Government" not in text_of(await gm(discord_session, "/battle show"))
+
+
 async def test_a_blank_general_name_is_refused_as_missing(discord_session):
     await gm(discord_session, "/battle start ruleset:tricorne name:Culloden")
     refused = await gm(discord_session, '/general add side:Government name:"  "')
