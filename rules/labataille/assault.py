@@ -387,7 +387,7 @@ def rout(run: Run, stack: Stack, why: str) -> None:
                        detail="Zones of Influence retreated from")
     if left is not None and lost == left > 0:
         run.stacks[stack.name] = _with(run.stacks[stack.name], increments=0)
-        run.out.effect(EffectKind.REMOVED, stack.name, detail="no increments left")
+        run.out.effect(EffectKind.DESTROYED, stack.name, detail="no increments left")
         run.phrases.append(f"{stack.name} is destroyed in its rout")
     run.gone.add(stack.name)
     run.hurt(Severity.MAJOR)
@@ -469,7 +469,7 @@ def lose(run: Run, stack: Stack, casualties: int, why: str = "fire") -> int:
     run.stacks[stack.name] = _with(stack, increments=stack.increments - lost)
     run.hurt(Severity.MAJOR)
     if lost == stack.increments:
-        run.out.effect(EffectKind.REMOVED, stack.name, detail="no increments left")
+        run.out.effect(EffectKind.DESTROYED, stack.name, detail="no increments left")
         run.gone.add(stack.name)
         run.phrases.append(f"{stack.name} is destroyed by {why}")
     return lost

@@ -275,7 +275,7 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
         chargers = [_roster_name(roster, n) for n in str(effect.value).split("; ")]
         return engage(roster, REACTIONS[effect.detail], chargers,
                       [_roster_name(roster, effect.unit)])
-    if effect.kind in (EffectKind.ROUTED, EffectKind.SURRENDERED, EffectKind.REMOVED,
+    if effect.kind in (EffectKind.ROUTED, EffectKind.SURRENDERED, EffectKind.DESTROYED,
                        EffectKind.ENGAGEMENT_ENDED):
         roster, _ = disengage(roster, _roster_name(roster, effect.unit), FIREFIGHT)
     units = tuple(_unit_effect(u, effect) if name_key(u.name) == key else u
@@ -319,7 +319,7 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             return unit.with_attr("state", Order.ROUTED.value)
         case EffectKind.SURRENDERED:
             return replace(unit, status=GONE, gone_reason="surrendered")
-        case EffectKind.REMOVED:
+        case EffectKind.DESTROYED:
             return replace(unit, strength=0, status=GONE, gone_reason="destroyed")
         case _:
             return unit  # moves are the table's: the reply says them, the bot keeps no map

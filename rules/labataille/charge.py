@@ -149,7 +149,8 @@ def against_pgd(run: Run) -> None:
         pursue(run, stack, losses)
         if stack.name not in run.gone:
             rout(run, stack, "PGD charged")
-            ridden.append(stack.name)
+            if run.stacks[stack.name].increments != 0:  # else destroyed in its rout: said
+                ridden.append(stack.name)
     if ridden:
         run.phrases.append(f"{doing(ridden, 'is', 'are')} ridden down")
     run.out.step("1. Pursuit", "The PGD units rout again, each losing an increment per Zone "

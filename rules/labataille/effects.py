@@ -6,7 +6,8 @@ from rules.core.notation import possessive
 from rules.core.records import effect_kinds
 
 EffectKind = E = effect_kinds(ROUTED="routed", SURRENDERED="surrendered",
-                              FIREFIGHT="firefight", FORMATION="formation")
+                              FIREFIGHT="firefight", FORMATION="formation",
+                              DESTROYED="destroyed")  # its last increment lost
 
 DISORDERED = "disordered"  # the value of a core marker_set effect
 INCREMENTS = "increments"  # the measure of damage
@@ -30,5 +31,7 @@ TEXTS = {
     E.SURRENDERED: "surrenders",  # and is removed from play (step 7)
     E.FIREFIGHT: "is locked in a firefight with {value}",
     E.FORMATION: "forms {value}",
+    # As the headline says it ("destroyed by pursuit", "in its rout"), so it is said once.
+    E.DESTROYED: "is destroyed",
     REACTED: _reacted,
 }

@@ -172,7 +172,10 @@ async def test_a_routed_stack_whose_retreat_takes_its_last_increment_is_out(batt
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
     charged = await reply(battle_session, '/cavalry labataille chargers:"Royal Dragoons" '
                           'targets:"7e Hussards: zoc=1" spent:2', user_id=GM_USER)
-    assert "📋 7e Hussards loses 3 increments (now 0) and is destroyed" in text_of(charged)
+    # "Destroyed" once: the headline's; the roster line keeps the loss.
+    assert charged.embeds[0]["title"] == "🩸 7e Hussards is destroyed in its rout"
+    assert "📋 7e Hussards loses 3 increments (now 0)\n" in text_of(charged)
+    assert text_of(charged).count("destroyed") == 1
     shown = text_of(await reply(battle_session, "/battle show"))
     assert "*out: destroyed*" in shown.split("7e Hussards")[1].split("\n")[0]
     refused = await reply(battle_session, '/assault odds labataille attackers:"Royal Dragoons" '

@@ -128,7 +128,7 @@ def test_offensive_and_defensive_fire_move_the_melee_roll_3_per_casualty():
 def test_a_stack_destroyed_by_fire_leaves_the_hex_to_the_attackers():
     result = assault([stack("A", fire=18, defence=9)], [stack("D", increments=1, defence=9)],
                      "45 45 1 54")
-    assert effects(result) == [("damage", "D", 1), ("removed", "D", None), ("moved", "A", 1)]
+    assert effects(result) == [("damage", "D", 1), ("destroyed", "D", None), ("moved", "A", 1)]
 
 
 def test_casualties_inflicted_are_those_the_target_has_left_to_lose():
@@ -138,7 +138,7 @@ def test_casualties_inflicted_are_those_the_target_has_left_to_lose():
                                                                defence=6)]
     targets = [stack("D1", increments=1, defence=2), stack("D2", defence=2)]
     result = assault(shooters, targets, "45 45 45 45 1 66 66 21", pack=pack())
-    assert effects(result)[:2] == [("damage", "D1", 1), ("removed", "D1", None)]
+    assert effects(result)[:2] == [("damage", "D1", 1), ("destroyed", "D1", None)]
     assert [e for e in effects(result) if e[1] == "D1"] == effects(result)[:2]
     assert result.headline.count("D1 is destroyed by fire") == 1
     roll = step(result, "7. Mêlée resolution").rolls[0]
@@ -293,13 +293,13 @@ def test_a_routing_stack_loses_the_increments_it_has_and_with_none_left_is_destr
     result = assault([stack("A", melee=20)], [stack("D", increments=1, zoc=2, melee=8)],
                      "45 45 1 41", "chart_result=DR0")
     assert effects(result)[:3] == [("routed", "D", None), ("damage", "D", 1),
-                                   ("removed", "D", None)]
+                                   ("destroyed", "D", None)]
     assert result.headline == "DR0: D routs; D is destroyed in its rout"
     # Increments to spare: as many as the Zones, and it stays, routed.
     spare = assault([stack("A", melee=20)], [stack("D", increments=3, zoc=2, melee=8)],
                     "45 45 1 41", "chart_result=DR0")
     assert effects(spare)[:2] == [("routed", "D", None), ("damage", "D", 2)]
-    assert ("removed", "D", None) not in effects(spare)
+    assert ("destroyed", "D", None) not in effects(spare)
 
 
 def test_a_firefight_records_each_sides_role():

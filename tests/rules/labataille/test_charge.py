@@ -357,7 +357,7 @@ def test_a_stack_pursued_to_its_last_increment_is_removed():
     result = charge([HUSSARS], [shaken], "11", spent=2, pack=pack())
     assert effects(result)[:4] == [
         ("routed", "Militia", None), ("moved", "Hussars", 1), ("damage", "Militia", 1),
-        ("removed", "Militia", None)]
+        ("destroyed", "Militia", None)]
     assert "Militia is destroyed by pursuit" in result.headline
 
 
