@@ -90,7 +90,7 @@ def played_reply(played: Played, trace: int | None = None) -> Reply:
         view: discord.ui.View | None = Buttons(
             [steps_button(StepsButton.id_for("b", played.battle_id, played.seq)),
              *gm_buttons(played.battle_id, played.seq,
-                         reroll=bool(played.resolution.rolls))])
+                         reroll=bool(played.resolution.rolls) or played.asked)])
     elif trace is not None:
         view = Buttons([steps_button(StepsButton.id_for("t", trace))])
     else:
@@ -143,7 +143,8 @@ class Buttons(discord.ui.View):
 def gm_buttons(battle_id: int, seq: int, *, reroll: bool = True,
                ) -> list[tuple[str, str, discord.ButtonStyle]]:
     """Undo and Reroll under a battle result: for GMs, while it is the last roll. A result
-    that rolled no dice has no Reroll: the same command would give it again."""
+    that rolled no dice and asked nothing has no Reroll: the same command would give it
+    again."""
     actions = ("undo", "reroll") if reroll else ("undo",)
     return [(GM_LABELS[action], GMButton.id_for(action, battle_id, seq),
              discord.ButtonStyle.secondary) for action in actions]

@@ -39,6 +39,8 @@ class Played:
     # After an answer: the message that asked the question, to become the result (None:
     # not kept, see ``bot.storage.question_messages``).
     question_message: int | None = None
+    # The move asked a question on its way: a reroll asks it again, dice or none.
+    asked: bool = False
 
 
 @dataclass(frozen=True)
@@ -348,7 +350,8 @@ def play_in_battle(
     request = planned.request if move is None else {**planned.request, MOVE: move}
     event = tx.record(kind, f"{summary_prefix}{planned.summary}",
                             request=request, resolution=planned.record)
-    return Played(planned.resolution, planned.dice_note, planned.lines, event.seq, battle.id)
+    return Played(planned.resolution, planned.dice_note, planned.lines, event.seq, battle.id,
+                  asked=move is not None)
 
 
 def _phase_warning(rules: BattleRules, procedure: str, options: Mapping[str, Any],

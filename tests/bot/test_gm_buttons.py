@@ -191,3 +191,19 @@ async def test_a_result_with_no_dice_has_no_reroll_and_the_command_says_why(disc
         "`/gm undo` takes it back; `/gm set` changes a unit by hand.")
     shown = text_of(await reply(discord_session, "/battle show"))
     assert "4 events" in shown and "*out: destroyed*" in shown
+
+
+async def test_a_result_with_no_dice_after_a_question_keeps_reroll_which_asks_again(
+        discord_session):
+    """Cavalry that need not roll for recall, and don't: no die, but a reroll asks the
+    question again, so the button and the command agree that it may be rerolled."""
+    await played(discord_session, "/battle start ruleset:le-baton name:Talavera",
+                 '/unit add side:French name:Cuirassiers words:"french cav cuirassiers '
+                 'figures=8" strength:8')
+    asked = await reply(discord_session, "/recall le-baton unit:Cuirassiers", user_id=GM_USER)
+    [result] = await discord_session.press(asked, "Don't roll", channel_id=CHANNEL,
+                                           user_id=GM_USER, guild_id=GUILD)
+    assert "No dice rolled" in result.embeds[-1]["footer"]["text"]
+    assert labels(result) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]
+    again = await reply(discord_session, "/gm reroll", user_id=GM_USER)
+    assert again.embeds[0]["title"] == "❓ Cuirassiers need not roll for recall. Roll anyway?"
