@@ -96,11 +96,12 @@ async def download(file: discord.Attachment,
 def restored_notice(restored: Restored) -> Reply:
     """What a battle rebuilt from its backup holds, and the question it waits on."""
     battle = restored.battle
+    held = (f"{counted(restored.units, 'unit')}, {counted(restored.generals, 'general')}, "
+            f"{counted(restored.events, 'event')} of its log")
     lines = [f"{RULESETS[battle.ruleset].title} · {turn_line(battle)}",
              f"GM: <@{battle.created_by}>",
-             f"{counted(restored.units, 'unit')}, {counted(restored.generals, 'general')}, "
-             f"{counted(restored.events, 'event')} of its log: `/gm undo` takes back moves "
-             "made before the import too."]
+             f"{held}: `/gm undo` takes back moves made before the import too."
+             if battle.status == "active" else f"{held}."]
     if battle.status != "active":
         # Kept to be read, not played: the channel has no battle under way.
         lines.append("It had ended, and stays ended: `/battle export` and `/battle log` "

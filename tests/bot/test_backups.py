@@ -408,6 +408,7 @@ async def test_an_ended_battle_is_restored_ended_and_a_new_one_may_start_there(b
     assert data["battle"]["status"] == "ended"
     restored = await import_file(battle_session, backup_file(data))
     assert restored.embeds[0]["title"] == "📥 Ended battle imported: Example Ridge"
+    assert "/gm undo" not in restored.embeds[0]["description"]  # nothing under way to undo
     assert ("It had ended, and stays ended: `/battle export` and `/battle log` read it; "
             "`/battle start` begins a new one here.") in restored.embeds[0]["description"]
     assert not restored.components
