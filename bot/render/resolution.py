@@ -569,15 +569,17 @@ SO_FAR = "So far (kept once answered):"
 def question_messages(ruleset: str, procedure: str, question: Question,
                       steps: Sequence[Step], *, whose: str, dice_note: str = "",
                       effects: Sequence[Effect] = (),
-                      notes: Sequence[str] = ()) -> list[list[discord.Embed]]:
+                      notes: Sequence[str] = (),
+                      in_battle: bool = False) -> list[list[discord.Embed]]:
     """The question, who decides, what the move has done so far (``effects``, on the table
     once the question is answered) and its rolls: the player answers with the buttons under
     it (or ``/answer``). ``whose`` is markdown, names already escaped. The steps so far are
-    the result's trace, once answered."""
+    the result's trace, once answered. ``in_battle``: the effects wait for the answer to
+    reach the roster, which is said."""
     typed = f"; or `/answer` with {question.typed}" if question.typed else ""
     so_far = Resolution(ruleset, procedure, "", Severity.NONE, (), tuple(effects))
     done = effect_lines(so_far, said=())
-    if done:  # not on the roster until the answer plays the move on: said so, once
+    if done and in_battle:  # not on the roster until the answer plays the move on
         done = [SO_FAR, *done]
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",

@@ -443,3 +443,13 @@ async def test_a_loss_as_large_as_the_retreat_is_still_said(battle_session):
     # "Retreats 1 hex" in the headline does not say the 1 block lost.
     assert "Fusiliers retreats 1 hex" in text
     assert "📋 Fusiliers loses 1 block (now 2) and routs off the field" in text, text
+
+
+async def test_a_quick_lookups_question_keeps_no_roster_so_says_no_so_far(discord_session):
+    """"So far (kept once answered)" is a battle's: a quick lookup keeps nothing."""
+    asked = await reply(discord_session, '/melee tricorne attacker:"Black Watch: highland" '
+                        'defender:"Dragoons: battle-cavalry blocks=2" '
+                        'dice:"cav cav flag flag art inf inf" choices:"retire=stand"')
+    assert asked.embeds[0]["title"].startswith("❓ Will Black Watch take ground")
+    assert "**Dragoons** loses 2 blocks, is eliminated" in text_of(asked)
+    assert "So far" not in text_of(asked)
