@@ -280,17 +280,7 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
         roster, _ = disengage(roster, _roster_name(roster, effect.unit), FIREFIGHT)
     units = tuple(_unit_effect(u, effect) if name_key(u.name) == key else u
                   for u in roster.units)
-    roster = replace(roster, units=units)
-    if effect.kind == EffectKind.DAMAGE and _destroyed_by(effect, roster):
-        roster, _ = disengage(roster, _roster_name(roster, effect.unit), FIREFIGHT)
-    return roster
-
-
-def _destroyed_by(effect: Effect, roster: Roster) -> bool:
-    """Whether the loss took the stack's last increment (it is out of the battle now)."""
-    key = name_key(effect.unit)
-    return any(name_key(u.name) == key and u.status == GONE and u.strength == 0
-               for u in roster.units)
+    return replace(roster, units=units)
 
 
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
@@ -298,12 +288,9 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
         case EffectKind.DAMAGE:
             if unit.strength is None:
                 return unit
-            left = max(0, unit.strength - (effect.amount or 0))
-            if left == 0 and unit.status != GONE:
-                # A stack with no increments left is out of the battle, however it lost
-                # them: in an assault's result or on a rout's retreat (docs/labataille.md).
-                return replace(unit, strength=0, status=GONE, gone_reason="destroyed")
-            return replace(unit, strength=left)
+            # The engine reads the roster's increments, so a loss of the last one comes
+            # with its DESTROYED effect (``assault.lose``, ``assault.rout``).
+            return replace(unit, strength=max(0, unit.strength - (effect.amount or 0)))
         case EffectKind.MARKER_SET if effect.value == DISORDERED:
             return unit.with_attr("state", Order.DISORDERED.value)
         case EffectKind.MARKER_SET if effect.value in (SQUARE, Formation.SQUARE.value):
