@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack
+from bot.render.odds import phone_lines
 from bot.render.resolution import to_discord
 from bot.rulesets import RuleSetCommands, Subcommand
 from rules.core.errors import InvalidInput
@@ -70,11 +71,18 @@ def shortest_example(rule_set: RuleSetCommands) -> str:
     return min((sub.example for sub in rule_set.subcommands), key=len)
 
 
-def ruleset_lines(rule_set: RuleSetCommands) -> str:
-    """``**Fire at Will**: /charge fire-at-will · …``, then one example."""
+def ruleset_lines(rule_set: RuleSetCommands, *, example: bool = True) -> str:
+    """``**Fire at Will** `fire-at-will`: /charge · /melee · …``, then one example: the key
+    once, not after every verb, so that a phone fits one more rule set."""
     ruleset = rule_set.ruleset
-    names = " · ".join(f"`/{sub.verb} {ruleset.key}`" for sub in rule_set.subcommands)
-    return f"**{ruleset.title}**: {names}\ne.g. `{shortest_example(rule_set)}`"
+    verbs = " · ".join(f"`/{sub.verb}`" for sub in rule_set.subcommands)
+    line = f"**{ruleset.title}** `{ruleset.key}`: {verbs}"
+    return f"{line}\ne.g. `{shortest_example(rule_set)}`" if example else line
+
+
+OVERVIEW_LINES = 40
+"""Phone lines the overview fits in, title and all: two screens."""
+_MARKUP = re.compile(r"\*\*|`")  # not shown as characters
 
 
 def subcommand_names(tree: app_commands.CommandTree, name: str) -> str:
@@ -90,8 +98,8 @@ def overview(tree: app_commands.CommandTree,
     battle = "\n".join(filter(None, (subcommand_names(tree, g) for g in BATTLE_GROUPS)))
     odds = min((f"/{sub.verb} odds {r.ruleset.key}" for r in rulesets for sub in r.subcommands),
                key=len)
-    lines = (
-        *(ruleset_lines(r) for r in rulesets),
+    examples = [ruleset_lines(r) for r in rulesets]
+    common = [
         f"**Odds**: `{odds} …`, any verb",
         "**Words, quoting names, settings**: `/help topic:`",
         f"**A battle here**: {battle}\nThen the commands above move its units; "
@@ -99,7 +107,12 @@ def overview(tree: app_commands.CommandTree,
         f"**GM**: {subcommand_names(tree, GM_GROUP)}",
         # One phone line: the overview is held to two screens.
         "`/answer` a question; `/notify off` or `on`: pings",
-    )
+    ]
+    lines = [*examples, *common]
+    if 1 + phone_lines(_MARKUP.sub("", "\n".join(lines))) > OVERVIEW_LINES:
+        # Too many rule sets for an example each: their verbs, and where the examples are.
+        lines = [*(ruleset_lines(r, example=False) for r in rulesets),
+                 "**Examples**: `/help topic:`", *common]
     return pack(EmbedSpec(title=TITLE, description="\n".join(lines), colour=HELP_COLOUR))
 
 

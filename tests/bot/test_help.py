@@ -42,6 +42,29 @@ async def test_the_overview_shows_one_example_of_each_rule_set_as_typed(discord_
         assert len(shown) == 1, (commands.ruleset.key, shown)
 
 
+def test_more_rule_sets_than_two_screens_hold_an_example_each_are_named_without_one(
+        discord_session):
+    """A rule set added later never pushes the overview past two screens: past them, each
+    is named with its verbs, and `/help topic:` gives the examples."""
+    from types import SimpleNamespace
+
+    from bot.cogs.help import overview
+
+    tree = discord_session.client.tree
+    many = COMMANDS * 2  # as if there were twice as many rule sets
+    [spec] = overview(tree, many)
+    message = SimpleNamespace(content=None, embeds=[{"title": spec.title,
+                                                     "description": spec.description}],
+                              components=[])
+    assert phone_lines(message) <= 2 * PHONE_SCREEN, "\n".join(screen(message))
+    assert "e.g." not in spec.description and "**Examples**: `/help topic:`" in spec.description
+    for commands in COMMANDS:
+        assert f"`{commands.ruleset.key}`: " in spec.description
+    # As many as fit: each with its example.
+    [shipped] = overview(tree, COMMANDS)
+    assert shipped.description.count("e.g.") == len(COMMANDS)
+
+
 async def test_the_overview_names_every_battle_and_gm_command(discord_session):
     text = text_of(await reply(discord_session, "/help"))
     for name in ("battle", "unit", "general", "gm"):
