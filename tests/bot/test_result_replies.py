@@ -154,7 +154,9 @@ BATTLE_MOVES: dict[str, tuple[list[str], list[str]]] = {
 
 
 def test_every_rule_set_has_its_battle_moves():
-    assert sorted(BATTLE_MOVES) == sorted({key for key, _ in EXAMPLES})
+    assert sorted(BATTLE_MOVES) == sorted({key for key, _ in EXAMPLES}), (
+        "give each rule set a battle's set-up and moves in BATTLE_MOVES: the phone checks "
+        "cover every one")
 
 
 @pytest.mark.parametrize("ruleset", sorted(BATTLE_MOVES))
