@@ -11,7 +11,7 @@ from bot.offline import OfflineDiscord
 from bot.storage import Database
 from bot.storage.models import Unit
 
-from .conftest import CHANNEL, GM_USER, GUILD, full_text, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, full_text, played, reply, text_of
 from .test_battle_safety import url_of
 from .test_decisions import buttons
 
@@ -139,12 +139,11 @@ async def test_skirmishing_cavalry_that_formed_up_stands_in_line_and_may_be_char
         battle_session):
     """Summary step 5: the stack that forms up is in line, a formation the roster and every
     command read, so the charge it formed up against goes on against it."""
-    for line in ["/battle start ruleset:labataille name:Vitoria",
+    await played(battle_session, "/battle start ruleset:labataille name:Vitoria",
                  f'/unit add side:French name:Hussars words:"{CAVALRY} nation=french '
                  'charge=charging" strength:4',
                  '/unit add side:British name:Cossacks words:"cavalry skirmish morale=33 '
-                 'melee=6 mp=10 nation=british" strength:2']:
-        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+                 'melee=6 mp=10 nation=british" strength:2')
     formed = await reply(battle_session, '/formup labataille stack:Cossacks charger:Hussars '
                          'dice:"5 5"', user_id=GM_USER)
     assert "📋 Cossacks is now in line\n" in text_of(formed)
@@ -164,12 +163,11 @@ async def test_skirmishing_cavalry_that_formed_up_stands_in_line_and_may_be_char
 async def test_a_routed_stack_whose_retreat_takes_its_last_increment_is_out(battle_session):
     """Pursuit losses (8 − 2) ÷ 3 = 2, then one for the Zone of Influence it retreats from:
     3 of 3 increments, and a stack with none left is out of the battle, not a routed 0."""
-    for line in ["/battle start ruleset:labataille name:Fuentes",
+    await played(battle_session, "/battle start ruleset:labataille name:Fuentes",
                  f'/unit add side:British name:"Royal Dragoons" words:"{CAVALRY} '
                  'nation=british charge=charging" strength:4',
                  '/unit add side:French name:"7e Hussards" words:"cavalry light routed '
-                 'morale=34 melee=10 mp=10 nation=french" strength:3']:
-        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+                 'morale=34 melee=10 mp=10 nation=french" strength:3')
     charged = await reply(battle_session, '/cavalry labataille chargers:"Royal Dragoons" '
                           'targets:"7e Hussards: zoc=1" spent:2', user_id=GM_USER)
     # "Destroyed" once: the headline's; the roster line keeps the loss.
