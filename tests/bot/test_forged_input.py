@@ -52,6 +52,23 @@ async def test_a_battle_button_naming_ids_past_any_row_id_is_refused(battle_sess
     assert "`#5` **resolution**" in text_of(log) and "#6" not in text_of(log)
 
 
+async def test_an_answer_button_past_the_questions_answers_is_refused(battle_session):
+    """A button's place among the answers, forged one past the last (or far past it), is
+    refused as a stale button is, and the question still waits."""
+    await setup(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    labels = [b["label"] for row in asked.components for b in row["components"]]
+    battle, seq = asked.components[0]["components"][0]["custom_id"].split(":")[2:4]
+    for index in (len(labels), 99):
+        refused = await forged(battle_session, asked, labels[0],
+                               f"huzzah:answer:{battle}:{seq}:{index}", user_id=PLAYER)
+        assert refused.ephemeral and refused.content == (
+            "⚠️ That button no longer matches the question. Use the buttons under the "
+            "question, or `/answer`."), refused.content
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "Waiting for an answer" in shown
+
+
 async def test_an_attachment_missing_from_resolved_is_refused(discord_session):
     await labataille_battle(discord_session)
     await discord_session.start()
