@@ -197,10 +197,11 @@ async def test_a_reroll_with_the_same_result_says_it_as_the_first_did(battle_ses
 async def test_gm_dice_clear_typed_as_dice_points_to_the_option(battle_session):
     await setup_battle(battle_session)
     await gm(battle_session, "/gm dice dice:6")
-    refused = await gm(battle_session, "/gm dice dice:clear")
-    assert refused.ephemeral
-    assert refused.content == ("⚠️ `clear` is not a die: the queue is emptied with "
-                               "`clear:true`. `/gm dice clear:true` (and no `dice`).")
+    for word in ("clear", "None", "empty"):  # each a word a GM may try for "no dice"
+        refused = await gm(battle_session, f"/gm dice dice:{word}")
+        assert refused.ephemeral
+        assert refused.content == (f"⚠️ `{word}` is not a die: the queue is emptied with "
+                                   "`clear:true`. `/gm dice clear:true` (and no `dice`).")
     async with battle_session.client.db.transaction() as s:
         assert (await s.scalar(select(Battle))).dice_queue == [6]
 
