@@ -159,7 +159,13 @@ def roster_entry(text: str, roster: Roster, where: str, *, several: bool = True,
     if split_name(rest)[0] is not None:
         token = next(t for t in rest.split() if ":" in t)
         raise second_unit(text, token, where, several=several)
-    return roster.unit(name), rest
+    unit = roster.unit(name)
+    if not words and rest.split():  # the roster says it all: a word here would be lost
+        raise InvalidInput(f"{where}: `{rest.split()[0]}`: {possessive(unit.name)} words "
+                           "come from the battle's roster, and this option takes no other.",
+                           hint=f"Write the name alone (`{where}:{option_value(unit.name)}`), "
+                                f"or change the unit with `/unit edit`.")
+    return unit, rest
 
 
 def _unit_without_colon(text: str, roster: Roster, where: str, several: bool,

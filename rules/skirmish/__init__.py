@@ -18,7 +18,7 @@ from rules.core.defaults import RosterWords, apply_effects, asking, dispatcher, 
 from rules.core.dice import D6Pool, DiceSource, Reading, TwoD6, plain_readings, pool_readings
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet
-from rules.core.notation import option_value, possessive, refuse_roster_word, roster_entry
+from rules.core.notation import possessive, roster_entry
 from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity, effect_kinds
 from rules.core.registry import BattleRules, HelpTopic, Prepared, RuleSet, UnitWords
 from rules.core.roster import GONE, Roster, RosterUnit
@@ -52,12 +52,7 @@ def unit(text: Any, where: str, roster: Roster | None) -> Unit:
     if roster is None:
         name, values = UNIT.read_text(text, where, several=False)
         return build(name or where, values, where)
-    found, rest = roster_entry(text, roster, where, several=False, words=False)
-    for word in rest.split():  # the roster says it all: a word here would be lost
-        refuse_roster_word(word, found.name, where, UNIT)
-        raise InvalidInput(f"{where}: `{word}` is no word of a skirmish; "
-                           f"{possessive(found.name)} stands and morale come from the roster.",
-                           hint=f"Write the name alone: `{where}:{option_value(found.name)}`.")
+    found, _ = roster_entry(text, roster, where, several=False, words=False)
     return build(found.name, {**found.attributes, "stands": found.strength or 0}, where)
 
 

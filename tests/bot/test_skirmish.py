@@ -45,13 +45,13 @@ async def test_words_after_a_roster_name_are_refused_not_dropped(battle_session)
     """In a battle the roster gives a unit's stands and morale: a word after its name would
     be lost, so it is refused, saying where the unit's own words are changed."""
     await setup(battle_session)
-    for line, said in [('attacker:"Rangers: stands=20"', "`stands=20` describes the unit "
-                        "itself, and Rangers' comes from the battle's roster."),
-                       ('attacker:"Rangers: banana"', "attacker: `banana` is no word of a "
-                        "skirmish; Rangers' stands and morale come from the roster.")]:
-        refused = await reply(battle_session, f"/melee skirmish {line} defender:Voltigeurs",
-                              user_id=PLAYER)
-        assert refused.ephemeral and said in refused.content, refused.content
+    for word in ("stands=20", "banana"):
+        refused = await reply(battle_session, f'/melee skirmish attacker:"Rangers: {word}" '
+                              "defender:Voltigeurs", user_id=PLAYER)
+        assert refused.ephemeral and refused.content == (
+            f"⚠️ attacker: `{word}`: Rangers' words come from the battle's roster, and this "
+            "option takes no other. Write the name alone (`attacker:Rangers`), or change the "
+            "unit with `/unit edit`."), refused.content
 
 
 async def test_the_loser_s_player_chooses_by_button_and_the_battle_says_why_it_is_gone(
