@@ -537,3 +537,17 @@ async def test_a_second_press_on_a_question_just_answered_leaves_its_result_alon
     sent = await press(discord_session, asked, "DR1", PLAYER)
     assert [(m.kind, m.ephemeral) for m in sent] == [("response", True)], sent
     assert "already been answered" in sent[0].content
+
+
+async def test_a_new_lookup_question_leaves_another_players_recent_one_waiting(
+        battle_session):
+    """A new quick-lookup question clears only questions older than a fortnight: another
+    player's, asked just before in the same channel, still waits for him to answer it."""
+    elsewhere = CHANNEL + 1
+    await reply(battle_session, LOOKUP, user_id=PLAYER, channel_id=elsewhere)
+    theirs = await reply(battle_session, LOOKUP, user_id=OTHER, channel_id=elsewhere)
+    assert theirs.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
+    mine = await reply(battle_session, "/answer choice:stand", user_id=PLAYER,
+                       channel_id=elsewhere)
+    assert not mine.ephemeral, mine.content
+    assert mine.embeds[0]["title"].endswith("Hussars stands: melee follows")

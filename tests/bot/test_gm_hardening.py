@@ -282,3 +282,27 @@ async def test_a_misspelt_field_gets_did_you_mean(discord_session):
     assert refused.ephemeral and refused.content.startswith(
         "⚠️ `strenght` is not a unit field. Did you mean `strength`? Fields: name, side, "
         "strength,"), refused.content
+
+
+async def test_strength_given_to_a_unit_the_gm_removed_keeps_why_it_left(discord_session):
+    """A unit the GM took out is out for that reason, whatever its strength: a new strength
+    does not clear it (only a unit out for want of strength is no longer out for that)."""
+    await setup_battle(discord_session)
+    await gm(discord_session, "/gm set unit:Rangers field:status value:gone")
+    given = await gm(discord_session, "/gm set unit:Rangers field:strength value:2")
+    assert given.content == "🛠️ Rangers loses 1 SP (now 2) (event #9).", given.content
+    shown = await gm(discord_session, "/battle show")
+    assert "**Rangers** · 2 SP · infantry, open order, morale 3 · *out: removed by the GM*" \
+        in str(shown.embeds)
+
+
+async def test_no_strength_left_on_a_unit_already_out_keeps_why_it_left(discord_session):
+    """Setting strength 0 on a unit the GM already took out does not take it out again:
+    the reply says only the loss, and the roster keeps why it left."""
+    await setup_battle(discord_session)
+    await gm(discord_session, "/gm set unit:Rangers field:status value:gone")
+    emptied = await gm(discord_session, "/gm set unit:Rangers field:strength value:0")
+    assert emptied.content == "🛠️ Rangers loses 3 SP (now 0) (event #9).", emptied.content
+    shown = await gm(discord_session, "/battle show")
+    assert "**Rangers** · 0 SP · infantry, open order, morale 3 · *out: removed by the GM*" \
+        in str(shown.embeds)

@@ -68,3 +68,26 @@ async def test_a_misspelt_general_gets_did_you_mean(battle_session):
     assert refused.ephemeral and refused.content == (
         "⚠️ There is no general called `Lord Gorge Murray` in this battle. Did you mean "
         "`Lord George Murray`? `/general add` adds one."), refused.content
+
+
+async def test_a_general_out_of_play_does_not_lead_the_unit_he_was_with(battle_session):
+    """A killed or captured general no longer counts as the one general with his unit:
+    another may join it, and the GM may still set the fallen one's status and unit, even to
+    a unit another general leads."""
+    for line in [*SETUP, '/gm general general:"Lord George Murray" field:status value:killed',
+                 "/general add name:\"Prince Charles\" side:Jacobite unit:\"Ogilvy's\"",
+                 '/general add name:Cluny side:Jacobite unit:"Lochiel’s Camerons"']:
+        assert not (await gm(battle_session, line)).ephemeral, line
+    captured = await gm(battle_session, '/gm general general:"Lord George Murray" '
+                                        'field:status value:captured')
+    assert captured.content == "🛠️ Lord George Murray is captured (event #8).", \
+        captured.content
+    moved = await gm(battle_session, '/gm general general:"Lord George Murray" field:unit '
+                                     'value:"Lochiel’s Camerons"')
+    assert moved.content == "🛠️ Lord George Murray is now with Lochiel’s Camerons (event #9).", \
+        moved.content
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert ("**Ogilvy's** · 4 blocks · highland · with Prince Charles\n"
+            "**Lochiel’s Camerons** · 4 blocks · highland · with Cluny\n") in shown
+    assert "**Lord George Murray** (Jacobite) · was with Lochiel’s Camerons · *captured*\n" \
+        in shown

@@ -9,9 +9,12 @@ from bot.battles.rerolls import listing_job
 from bot.storage.models import Battle
 from rules.core.decisions import ANSWERED
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
 from .test_battles import events, gm, setup_battle, units
-from .test_decisions import buttons
+from .test_charts import ASSAULT
+from .test_charts import setup as setup_charts
+from .test_decisions import CHARGE, OTHER, buttons
+from .test_decisions import setup as setup_charge
 from .test_tricorne import MELEE, press
 from .test_tricorne import setup as setup_tricorne
 
@@ -185,3 +188,35 @@ async def test_undoing_a_reroll_or_an_override_brings_back_the_result_it_replace
     assert undone.content.startswith("↩️ Undid #8 (resolution)"), undone.content
     assert "stands again" not in undone.content
     assert await strengths(battle_session) == before
+
+
+async def test_a_gms_reroll_asks_the_player_who_made_the_move_not_the_gm(battle_session):
+    """The chart question of a La Bataille assault is for the player who made the move: when
+    a GM's reroll asks it again, it still waits on that player and pings him."""
+    await setup_charts(battle_session)  # the units are the GM's: the mover is asked
+    asked = await reply(battle_session, ASSAULT, user_id=PLAYER)
+    assert f"The player who made the move (<@{PLAYER}>) or a GM decides." in text_of(asked)
+    await gm(battle_session, '/gm dice dice:"45 45 1 41"')
+    again = await gm(battle_session, "/gm reroll")
+    assert again.content.endswith(f"this replaces the last result.\n<@{PLAYER}>, your answer:")
+    assert again.request.payload["data"]["allowed_mentions"] == {"users": [PLAYER],
+                                                                 "parse": []}
+    assert again.embeds[0]["title"] == ("❓ Read the Assault et Mêlée chart: the 2:1 column, "
+                                        "row 41. What does it say?")
+    assert again.embeds[0]["description"].startswith(
+        f"The player who made the move (<@{PLAYER}>) or a GM decides.")
+
+
+async def test_reroll_and_override_reach_the_last_roll_past_a_gm_role(battle_session):
+    """Naming a GM role touches no unit: `/gm override` and `/gm reroll` pass over it to the
+    roll before."""
+    await setup_charge(battle_session)
+    stood = await reply(battle_session, CHARGE.replace("dice:1", "dice:6"), user_id=OTHER)
+    assert stood.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    await gm(battle_session, "/gm role role:<@&5555>")
+    [menu] = await send(battle_session, "/gm override", user_id=GM_USER)
+    assert menu.ephemeral and menu.content == "Override #4 with:"
+    await gm(battle_session, '/gm dice dice:"1"')
+    again = await gm(battle_session, "/gm reroll")
+    assert again.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
+    assert again.embeds[0]["footer"]["text"] == "1 die queued by the GM · event #8"

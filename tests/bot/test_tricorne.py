@@ -453,3 +453,25 @@ async def test_a_quick_lookups_question_keeps_no_roster_so_says_no_so_far(discor
     assert asked.embeds[0]["title"].startswith("❓ Will Black Watch take ground")
     assert "**Dragoons** loses 2 blocks, is eliminated" in text_of(asked)
     assert "So far" not in text_of(asked)
+
+
+async def test_a_unit_added_without_a_strength_comes_back_after_the_gm_takes_it_out(
+        battle_session):
+    """A unit added with its strength left out keeps it unset (the rule set's full strength
+    stands for it): unset is not none left, so `/gm restore` and `/gm set field:status
+    value:active` bring it back after the GM has taken it out."""
+    await reply(battle_session, "/battle start ruleset:tricorne name:Culloden", user_id=GM_USER)
+    added = await reply(battle_session, "/unit add side:Jacobites name:Atholl words:highland")
+    assert added.content == "➕ Atholl joins the Jacobites side: 4 blocks, highland (event #2)."
+    units, _ = await roster(battle_session.client.db)
+    assert units["Atholl"].strength is None
+    for back, said in (("/gm restore unit:Atholl", "♻️ Atholl is back in the battle (event #4)."),
+                       ("/gm set unit:Atholl field:status value:active",
+                        "🛠️ Atholl is back in the battle (event #6).")):
+        out = await reply(battle_session, "/gm set unit:Atholl field:status value:gone",
+                          user_id=GM_USER)
+        assert not out.ephemeral, out.content
+        restored = await reply(battle_session, back, user_id=GM_USER)
+        assert restored.content == said, restored.content
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "**Atholl** · 4 blocks · highland\n" in shown

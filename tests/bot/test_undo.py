@@ -6,7 +6,10 @@ from sqlalchemy import select
 
 from bot.storage.models import Battle, Event, General, Unit
 
-from .conftest import CHANNEL, GM_USER, reply, writes_begun
+from .conftest import CHANNEL, GM_USER, PLAYER, played, reply, writes_begun
+from .test_decisions import CHARGE, OTHER, buttons
+from .test_decisions import SETUP as CHARGE_SETUP
+from .test_decisions import setup as setup_charge
 
 SETUP = [
     '/battle start ruleset:fire-at-will name:Minden',
@@ -129,3 +132,48 @@ def test_undo_puts_back_only_the_fields_the_event_changed():
     assert restoring({"before": None, "after": {"strength": 3}}, exists=False) is None
     assert restoring({"before": {"strength": 4}, "after": None}, exists=False) == (
         "insert", {"strength": 4})
+
+
+async def test_only_an_undo_that_puts_queued_dice_back_says_the_queue_is_back(battle_session):
+    """The queue is said to be back only when the undo grew it: undoing a unit's addition
+    leaves the GM's queued dice as they were, and says nothing of them."""
+    await setup_charge(battle_session)
+    await reply(battle_session, '/gm dice dice:"6 6"', user_id=GM_USER)
+    await reply(battle_session, '/unit add side:British name:Foot words:"inf morale=4" '
+                                'strength:4', user_id=OTHER)
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content == "↩️ Undid #5 (unit add): Added Foot (British) (event #6)."
+    stood = await reply(battle_session, CHARGE.replace(" dice:1", ""), user_id=OTHER)
+    assert stood.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.endswith(
+        "(event #8). The GM's queue is back: 2 dice are waiting for the next roll here "
+        "(`/gm dice clear:true` empties it).")
+
+
+async def test_a_question_an_undo_brings_back_does_not_ping_a_player_who_turned_pings_off(
+        battle_session):
+    """The question waits again on the hussars' player, who turned mentions off: the undo
+    quotes it, with its buttons, and pings nobody."""
+    await setup_charge(battle_session)
+    await reply(battle_session, "/notify off", user_id=PLAYER)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content == (
+        "↩️ Undid #5 (resolution): Answered #4: Stand. Hussars vs Rangers: Hussars stands: "
+        "melee follows (event #6). The question (#4) waits again: “Does Hussars "
+        "counter-charge?”")
+    assert undone.request.payload["data"]["allowed_mentions"] == {"parse": []}
+    assert buttons(undone) == ["Counter-charge Rangers", "Stand"]
+
+
+async def test_a_question_an_undo_brings_back_to_the_gm_himself_pings_nobody(battle_session):
+    """The GM's own unit's question, waiting again after his undo: he is looking at it."""
+    await played(battle_session, *(line for line, _ in CHARGE_SETUP))  # all the GM's units
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, "/answer choice:stand", user_id=GM_USER)
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.endswith("The question (#4) waits again: “Does Hussars "
+                                   "counter-charge?”")
+    assert undone.request.payload["data"]["allowed_mentions"] == {"parse": []}

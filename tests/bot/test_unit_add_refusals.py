@@ -83,3 +83,31 @@ def test_each_battle_rule_set_whose_lookups_name_a_general_declares_the_word():
                  if spec.name in ("general", "leader")
                  and not ruleset.battle.unit_fields.knows(f"{spec.name}=x")}
         assert named <= set(ruleset.battle.general_words), ruleset.key
+
+
+async def test_a_name_of_64_characters_is_taken_and_one_of_65_refused(discord_session):
+    """A name is 1 to 64 characters: 64 exactly is a name, for a unit and a general; 65 is
+    refused where the bot reads it (`/gm set field:name`, `/unit edit rename:`), Discord
+    holding `/unit add` to 64."""
+    await gm(discord_session, "/battle start ruleset:tricorne name:Culloden")
+    longest, too_long = "A" * 62 + "’s", "B" * 65
+    added = await gm(discord_session,
+                     f'/unit add side:Jacobites name:"{longest}" words:highland')
+    assert added.content == f"➕ {longest} joins the Jacobites side: 4 blocks, highland " \
+                            "(event #2).", added.content
+    general = await gm(discord_session, f'/general add side:Jacobites name:"{"C" * 64}"')
+    assert general.content == f"🎖️ {'C' * 64} (Jacobites) takes the field (event #3).", \
+        general.content
+    for line in (f'/gm set unit:"{longest}" field:name value:"{too_long}"',
+                 f'/unit edit unit:"{longest}" rename:"{too_long}"'):
+        refused = await gm(discord_session, line)
+        assert refused.ephemeral and refused.content == (
+            f"⚠️ `{too_long}` cannot be a name. Use 1 to 64 characters, without ; : \" or "
+            "backticks (an apostrophe is fine)."), (line, refused.content)
+    renamed = await gm(discord_session,
+                       f'/gm set unit:"{longest}" field:name value:"{"D" * 64}"')
+    assert renamed.content == f"🛠️ {longest} is renamed {'D' * 64} (event #4).", \
+        renamed.content
+    shown = text_of(await gm(discord_session, "/battle show"))
+    assert f"**{'D' * 64}** · 4 blocks · highland\n" in shown
+    assert too_long not in shown
