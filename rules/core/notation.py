@@ -146,12 +146,15 @@ def comma_between_words(token: str, where: str) -> InvalidInput:
 
 
 def roster_entry(text: str, roster: Roster, where: str, *, several: bool = True,
-                 words: bool = True) -> tuple[RosterUnit, str]:
+                 words: bool = True, described: Vocabulary | None = None
+                 ) -> tuple[RosterUnit, str]:
     """``2nd Foot: charging front`` in a battle: the roster unit, then this fight's words.
 
     A name without its colon (``2nd Foot charging``) and a second unit run into the words
     (``2nd Foot: charging, Rangers: flank``) are refused with the right form. ``several``
-    says whether the option takes a list of units, ``words`` whether words may follow a name.
+    says whether the option takes a list of units, ``words`` whether words may follow a name:
+    where none may, one is refused (it would be lost), as a word that ``described`` knows
+    the unit by if it is one (the roster says that).
     """
     name, rest = split_name(text)
     if name is None:
@@ -161,10 +164,11 @@ def roster_entry(text: str, roster: Roster, where: str, *, several: bool = True,
         raise second_unit(text, token, where, several=several)
     unit = roster.unit(name)
     if not words and rest.split():  # the roster says it all: a word here would be lost
-        raise InvalidInput(f"{where}: `{rest.split()[0]}`: {possessive(unit.name)} words "
-                           "come from the battle's roster, and this option takes no other.",
-                           hint=f"Write the name alone (`{where}:{option_value(unit.name)}`), "
-                                f"or change the unit with `/unit edit`.")
+        word = rest.split()[0]
+        if described is not None:
+            refuse_roster_word(word, unit.name, where, described)
+        raise _after_name(text, unit.name, word, where, several=several, words=False,
+                          separated=False)
     return unit, rest
 
 

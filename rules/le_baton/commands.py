@@ -19,7 +19,6 @@ from rules.core.notation import (
     MAX_NAME_LENGTH,
     echo,
     option_value,
-    possessive,
     refuse_roster_word,
     roster_entry,
 )
@@ -72,21 +71,14 @@ def unit_from(value: Any, where: str, roster: Roster | None, *, melee: bool = Fa
         raise InvalidInput(f"`{where}` needs a unit.")
     if roster is None:
         return read_unit_text(value, where, MELEE_UNIT if melee else UNIT)
-    roster_unit, words = roster_entry(value, roster, where, several=False, words=melee)
+    roster_unit, words = roster_entry(value, roster, where, several=False, words=melee,
+                                      described=UNIT)
     unit = engine_unit(roster_unit, roster)
-    _reject_roster_words(words, unit.name, where, melee)
+    for word in words.split():  # a melee's words: none that the roster says
+        refuse_roster_word(word, unit.name, where, UNIT)
     _, values = (MELEE_SITUATION if melee else NO_WORDS).read_text(
         words, f"{where}: {unit.name}", names=False)
     return unit, values
-
-
-def _reject_roster_words(words: str, unit: str, where: str, melee: bool) -> None:
-    for word in words.split():
-        refuse_roster_word(word, unit, where, UNIT)
-        if not melee:
-            raise InvalidInput(f"{where}: nothing goes after {possessive(unit)} name here "
-                               f"(`{word}`).",
-                               hint="Give the situation with the command's own options.")
 
 
 def target_kind(kind: Any, target: str, roster: Roster | None, table: type) -> Any:

@@ -49,9 +49,8 @@ async def test_words_after_a_roster_name_are_refused_not_dropped(battle_session)
         refused = await reply(battle_session, f'/melee skirmish attacker:"Rangers: {word}" '
                               "defender:Voltigeurs", user_id=PLAYER)
         assert refused.ephemeral and refused.content == (
-            f"⚠️ attacker: `{word}`: Rangers' words come from the battle's roster, and this "
-            "option takes no other. Write the name alone (`attacker:Rangers`), or change the "
-            "unit with `/unit edit`."), refused.content
+            f"⚠️ attacker: nothing goes after Rangers' name here (`{word}`). Give the "
+            "situation with the command's own options."), refused.content
 
 
 async def test_the_loser_s_player_chooses_by_button_and_the_battle_says_why_it_is_gone(
