@@ -17,6 +17,7 @@ from rules.le_baton.effects import EffectKind
 from rules.le_baton.fire import FireTarget, Target, casualties, destroyed, shoot
 from rules.le_baton.morale import Situation, run_check
 from rules.le_baton.units import (
+    BOTH_SIDES,
     RULESET,
     SHEET,
     Arm,
@@ -45,9 +46,9 @@ def _set_by(marker: str) -> str:
 def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
     """Who may charge whom, as the sheet's charge paragraphs say."""
     name = charger.name
+    if name_key(target.name) == name_key(name):  # one name for both: told apart nowhere
+        raise NotAllowed(f"{name} is named on both sides.", hint=BOTH_SIDES)
     if charger.nation is target.nation:
-        if name_key(target.name) == name_key(name):  # one unit named twice
-            raise NotAllowed(f"{name} cannot charge itself.", hint="Charge an enemy unit.")
         raise NotAllowed(f"{name} and {target.name} are on the same side.")
     if charger.arm is Arm.ARTILLERY:
         raise NotAllowed(f"{name} is artillery: only infantry and cavalry charge.")

@@ -18,7 +18,16 @@ from rules.core.records import (
 from rules.le_baton.dice_counts import melee_dice
 from rules.le_baton.effects import EffectKind
 from rules.le_baton.fire import hits
-from rules.le_baton.units import RULESET, SHEET, Arm, Formation, Horse, Unit, require_figures
+from rules.le_baton.units import (
+    BOTH_SIDES,
+    RULESET,
+    SHEET,
+    Arm,
+    Formation,
+    Horse,
+    Unit,
+    require_figures,
+)
 
 BASE_TO_HIT = 4
 MELEE_PHASES = (6, 11)
@@ -50,9 +59,9 @@ def to_hit_modifiers(roller: Unit, enemy: Side) -> list[Modifier]:
 def resolve_melee(a: Side, b: Side, phase: int, dice: DiceSource) -> Resolution:
     if phase not in MELEE_PHASES:
         raise InvalidInput("Melees are fought in phase 6 or phase 11.")
+    if name_key(a.unit.name) == name_key(b.unit.name):  # one name for both: told apart nowhere
+        raise NotAllowed(f"{a.unit.name} is named on both sides.", hint=BOTH_SIDES)
     if a.unit.nation is b.unit.nation:
-        if name_key(a.unit.name) == name_key(b.unit.name):  # one unit named twice
-            raise NotAllowed(f"{a.unit.name} cannot fight itself.", hint="Name an enemy unit.")
         raise NotAllowed(f"{a.unit.name} and {b.unit.name} are on the same side.")
     out = ResolutionBuilder(RULESET, "melee")
     a, b = _supported(a, out), _supported(b, out)

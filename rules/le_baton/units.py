@@ -144,3 +144,7 @@ def require_figures(unit: Unit, why: str = "") -> None:
         raise InvalidInput(f"{unit.name} needs its number of figures{why}.",
                            hint="Give it as `figures=N` (in a battle, the unit's strength: "
                                 "`/unit edit strength:N`).")
+
+
+BOTH_SIDES = ("In a battle, name an enemy unit; in a quick lookup, give the two units names "
+              "of their own (a reply could not tell them apart).")

@@ -146,8 +146,9 @@ def test_artillery_does_not_charge():
 
 def test_a_unit_cannot_charge_its_own_side():
     assert refused(ligne(), horse()) == "45e Ligne and Chasseurs are on the same side."
-    # Itself: said as such, not as "45e Ligne and 45e Ligne are on the same side".
-    assert refused(ligne(), ligne()) == "45e Ligne cannot charge itself. Charge an enemy unit."
+    # One name on both sides: said as such, not as "45e Ligne and 45e Ligne are on the same
+    # side", nor fought as two units a reply could not tell apart.
+    assert refused(ligne(), ligne()).startswith("45e Ligne is named on both sides. In a battle")
 
 
 # --- British infantry without a general roll a 6 to charge --------------------------------

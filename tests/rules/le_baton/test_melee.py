@@ -285,11 +285,14 @@ def test_melees_are_fought_in_phase_6_or_11(phase):
 def test_a_melee_needs_two_sides():
     with pytest.raises(NotAllowed, match="2nd Foot and Guards are on the same side."):
         melee(foot(), foot("Guards"), "")
-    with pytest.raises(NotAllowed) as itself:
-        melee(foot(), foot(), "")
-    assert str(itself.value) == "2nd Foot cannot fight itself. Name an enemy unit."
-    # In a quick lookup two units of the two nations may share a name.
-    assert melee(foot("Line"), ligne("Line"), "4 " * 16).headline
+    # One name on both sides, of one nation or of the two: a reply could not tell them apart.
+    for other in (foot(), ligne("2nd Foot")):
+        with pytest.raises(NotAllowed) as both:
+            melee(foot(), other, "")
+        assert str(both.value) == (
+            "2nd Foot is named on both sides. In a battle, name an enemy unit; in a quick "
+            "lookup, give the two units names of their own (a reply could not tell them "
+            "apart).")
 
 
 def test_a_unit_that_loses_its_last_figure_is_destroyed_and_tests_for_nothing():
