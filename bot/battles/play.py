@@ -309,6 +309,14 @@ def battle_facts(battle: Any, charts: Mapping[str, Any] | None) -> BattleFacts:
                        battle.phase, list(battle.dice_queue or []))
 
 
+def in_phase(ruleset: str, procedure: str, options: Mapping[str, Any],
+             phase: str | None) -> dict[str, Any]:
+    """A move's options as its battle plays them: with those the rule set takes from the
+    battle's phase when they are left out (Le Baton's `phase` of a melee)."""
+    fill = rules_for(ruleset).phase_options
+    return dict(options) if fill is None else fill(procedure, options, phase)
+
+
 def play_settings(ruleset: str, settings: Mapping[str, Any] | None,
                   charts: Mapping[str, Any] | None) -> dict[str, Any]:
     """The settings a procedure is prepared with: the battle's, and its chart pack under the

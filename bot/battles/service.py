@@ -33,7 +33,14 @@ from bot.battles.decisions import (
 )
 from bot.battles.errors import AlreadyApplied, BattleError, NoBattle
 from bot.battles.notify import MentionSettings
-from bot.battles.play import Paused, Played, check_ruleset, play_in_battle, play_settings
+from bot.battles.play import (
+    Paused,
+    Played,
+    check_ruleset,
+    in_phase,
+    play_in_battle,
+    play_settings,
+)
 from bot.battles.rerolls import ListingKey, last_roll
 from bot.battles.store import TABLES, BattleTx, Kept, active_battle, battle_and_applied
 from bot.battles.traces import TraceKeeper
@@ -86,6 +93,10 @@ class RosterRead:
     roster: Roster
     settings: dict[str, Any]  # the battle's, with its chart pack
     charts: bool  # whether a chart pack is attached
+
+    def options_for(self, procedure: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options as a move would play them now (those its phase gives, left out)."""
+        return in_phase(self.battle.ruleset, procedure, options, self.battle.phase)
 
 
 def battle_tx(conn: Connection, command: Command, *, while_waiting: bool,
@@ -302,8 +313,7 @@ def _move(ruleset: str, procedure: str, options: dict[str, Any], dice: str | Non
     if tx.battle is None:
         return None
     check_ruleset(tx.battle.name, tx.battle.ruleset, ruleset)
-    if tx.rules.phase_options is not None:  # an option left out is the battle's phase's
-        options = tx.rules.phase_options(procedure, options, tx.battle.phase)
+    options = in_phase(tx.battle.ruleset, procedure, options, tx.battle.phase)
     theirs = not_theirs(tx)
     if theirs is not None:  # the mover's `choices` answer his own questions only
         options = {**options, NOT_THEIRS: theirs}

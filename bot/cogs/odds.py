@@ -69,8 +69,8 @@ class OddsLookups(Lookups):
                     notes.append("read on its chart pack (`/battle charts` shows it)")
                 if read.battle.dice_queue:
                     notes.append(QUEUED)
-                return OutcomeJob(ruleset, procedure, options, read.roster,
-                                  read.settings), notes
+                return OutcomeJob(ruleset, procedure, read.options_for(procedure, options),
+                                  read.roster, read.settings), notes
         return OutcomeJob(ruleset, procedure, options, None, {}), []
 
 

@@ -182,11 +182,11 @@ def _morale(unit: Unit, phase: int, situation: Situation, o: Mapping[str, Any]) 
 def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     unit, _ = unit_from(o.get("unit"), "unit", roster)
     phase = _number(PHASE, o.get("phase"))
-    if phase is None:
+    if phase is None:  # in a battle, only outside a check's phases (`phases.phase_options`)
         raise InvalidInput("Say which phase the check is for.",
-                           hint="`phase:` 2, 4, 5, 7, 9, 10 or 12; in a battle, a check left "
-                                "without one is in the battle's phase, when it is one of "
-                                "those.")
+                           hint="`phase:` 2, 4, 5, 7, 9, 10 or 12" + (
+                               "." if roster is None else
+                               ": the battle is in none of those phases now."))
     _check_phase_options(o, phase)
     if phase in (7, 12) and roster is not None:
         _check_melee_loser(unit.name, phase, roster)

@@ -21,8 +21,9 @@ CHARGE_PHASES = {Nation.FRENCH: (3, 4, 5), Nation.BRITISH: (8, 9, 10)}
 FIRE_PHASES = {Nation.BRITISH: (3,), Nation.FRENCH: (8,)}
 
 
-# The procedures whose phase is an option, and the phases it may be.
-PHASE_OPTION = {"melee": MELEE_PHASES, "morale": MORALE_PHASES}
+# The procedures whose phase is an option, and the phases it may be (a check's, as its
+# command offers them: phase 13's is the recall's own command).
+PHASE_OPTION = {"melee": MELEE_PHASES, "morale": tuple(p for p in MORALE_PHASES if p != 13)}
 
 
 def phase_options(procedure: str, options: Mapping[str, Any],

@@ -371,9 +371,13 @@ async def test_a_melee_or_check_without_a_phase_is_in_the_battles_phase(battle_s
     for line in SETUP[:3]:
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
     asked = await reply(battle_session, '/morale le-baton unit:Buffs dice:3', user_id=GM_USER)
-    assert asked.ephemeral and asked.content.startswith(
-        "⚠️ Say which phase the check is for. `phase:` 2, 4, 5, 7, 9, 10 or 12; in a battle, "
-        "a check left without one is in the battle's phase"), asked.content
+    assert asked.ephemeral and asked.content == (
+        "⚠️ Say which phase the check is for. `phase:` 2, 4, 5, 7, 9, 10 or 12: the battle "
+        "is in none of those phases now."), asked.content
+    lookup = await reply(battle_session, '/morale le-baton unit:"Buffs: british inf '
+                         'conscript line" dice:3 lookup:true')
+    assert lookup.content == ("⚠️ Say which phase the check is for. `phase:` 2, 4, 5, 7, 9, "
+                              "10 or 12."), lookup.content
     for _ in range(5):  # to phase 6, melees
         await reply(battle_session, "/battle next", user_id=GM_USER)
     melee = await reply(battle_session, '/melee le-baton attacker:"28e Ligne" defender:Buffs '
@@ -381,5 +385,7 @@ async def test_a_melee_or_check_without_a_phase_is_in_the_battles_phase(battle_s
     assert melee.embeds[0]["title"] == "🩸 28e Ligne wins the melee (3–2): Buffs tests in phase 7"
     assert "Out of phase" not in text_of(melee)
     await reply(battle_session, "/battle next", user_id=GM_USER)  # phase 7
+    odds = await reply(battle_session, "/morale odds le-baton unit:Buffs")
+    assert not odds.ephemeral, odds.content  # the odds of phase 7's check too
     check = await reply(battle_session, "/morale le-baton unit:Buffs dice:6", user_id=GM_USER)
     assert check.embeds[0]["title"] == "💥 Buffs fails by 3: routs, removed"

@@ -7,7 +7,7 @@ import pytest
 from rules.core.roster import Roster, RosterUnit
 from rules.le_baton import RULESET_ENTRY
 from rules.le_baton.battle import PHASES
-from rules.le_baton.phases import phase_warning
+from rules.le_baton.phases import phase_options, phase_warning
 
 ROSTER = Roster((
     RosterUnit("52nd", "British", {"nation": "british", "arm": "infantry", "formation": "line"},
@@ -66,3 +66,13 @@ def test_no_remark_without_a_known_phase():
 
 def test_le_baton_battles_use_the_remark():
     assert RULESET_ENTRY.battle.phase_warning is phase_warning
+
+
+def test_a_melee_or_check_left_without_a_phase_takes_the_battles_own():
+    assert phase_options("melee", {"attacker": "A"}, PHASES[10]) == {"attacker": "A", "phase": 11}
+    assert phase_options("morale", {}, PHASES[6]) == {"phase": 7}
+    # Not a phase of the procedure (phase 13's roll is /recall's), nor one given: as they are.
+    assert phase_options("morale", {}, PHASES[12]) == {}
+    assert phase_options("melee", {}, PHASES[0]) == {}
+    assert phase_options("morale", {"phase": 5}, PHASES[6]) == {"phase": 5}
+    assert phase_options("fire", {}, PHASES[2]) == {}
