@@ -145,6 +145,10 @@ def comma_between_words(token: str, where: str) -> InvalidInput:
     )
 
 
+ROSTER_GIVES = ("The battle's roster gives the unit's words (`/unit edit` changes them); a "
+                "fight's situation goes in the command's own options, where it has them.")
+
+
 def roster_entry(text: str, roster: Roster, where: str, *, several: bool = True,
                  words: bool = True, described: Vocabulary | None = None
                  ) -> tuple[RosterUnit, str]:
@@ -167,8 +171,8 @@ def roster_entry(text: str, roster: Roster, where: str, *, several: bool = True,
         word = rest.split()[0]
         if described is not None:
             refuse_roster_word(word, unit.name, where, described)
-        raise _after_name(text, unit.name, word, where, several=several, words=False,
-                          separated=False)
+        raise InvalidInput(f"{where}: nothing goes after {possessive(unit.name)} name here "
+                           f"(`{echo(word)}`).", hint=ROSTER_GIVES)
     return unit, rest
 
 

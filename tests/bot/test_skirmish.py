@@ -42,15 +42,17 @@ async def test_units_join_in_the_rule_set_s_own_words(battle_session):
 
 
 async def test_words_after_a_roster_name_are_refused_not_dropped(battle_session):
-    """In a battle the roster gives a unit's stands and morale: a word after its name would
-    be lost, so it is refused, saying where the unit's own words are changed."""
+    """In a battle the roster gives a unit's stands and morale, and a skirmish takes no
+    situation: a word after its name would be lost, so it is refused, saying where the
+    unit's own words are changed."""
     await setup(battle_session)
     for word in ("stands=20", "banana"):
         refused = await reply(battle_session, f'/melee skirmish attacker:"Rangers: {word}" '
                               "defender:Voltigeurs", user_id=PLAYER)
         assert refused.ephemeral and refused.content == (
-            f"⚠️ attacker: nothing goes after Rangers' name here (`{word}`). Give the "
-            "situation with the command's own options."), refused.content
+            f"⚠️ attacker: nothing goes after Rangers' name here (`{word}`). The battle's "
+            "roster gives the unit's words (`/unit edit` changes them); a fight's situation "
+            "goes in the command's own options, where it has them."), refused.content
 
 
 async def test_the_loser_s_player_chooses_by_button_and_the_battle_says_why_it_is_gone(

@@ -363,8 +363,9 @@ def test_situation_words_are_only_for_melees():
         play("fire", {"shooter": "Guards: defensive-terrain", "target": "45e Ligne"}, "",
              ROSTER)
     assert str(error.value) == ("shooter: nothing goes after Guards' name here "
-                                "(`defensive-terrain`). Give the situation with the command's "
-                                "own options.")
+                                "(`defensive-terrain`). The battle's roster gives the unit's "
+                                "words (`/unit edit` changes them); a fight's situation goes in "
+                                "the command's own options, where it has them.")
 
 
 def test_unknown_units_are_refused_with_a_suggestion():
