@@ -387,7 +387,7 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
         # ("7e Hussards is destroyed in its rout": "… (now 0) and is destroyed").
         phrases = _PHRASES.split(rest) if rest else []
         kept = [p for p in phrases
-                if f"{unit} {p}".casefold() not in resolution.headline.casefold()]
+                if not any(part.startswith(f"{unit} {p}".casefold()) for part in own)]
         if len(kept) == len(phrases):
             return change
         return ", ".join([f"{unit} loses {amount} {measure} (now {count})", *kept])

@@ -536,6 +536,11 @@ def test_a_roster_line_the_headline_says_keeps_only_where_the_unit_now_stands():
     # A loss the headline gives to another unit, naming this one as its cause.
     ("71st loses 1 SP to 52nd; 52nd routs", ["52nd", "71st"],
      "52nd loses 1 SP (now 2) and is routing"),
+    # Another unit's phrase, whose name ends with this one's: not this unit's to drop.
+    ("Foot Guards is shaken; Guards routs, −1 SP", ["Guards", "Foot Guards"],
+     "Guards loses 2 SP (now 3) and is shaken"),
+    ("Old Buffs is destroyed; Buffs routs", ["Buffs", "Old Buffs"],
+     "Buffs loses 2 SP (now 0) and is destroyed"),
 ])
 def test_a_roster_line_the_headline_does_not_say_of_its_own_unit_is_said_whole(
         headline, units, line):
