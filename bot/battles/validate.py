@@ -24,6 +24,7 @@ NAMES_HINT = 'without ; : " or backticks (an apostrophe is fine)'
 # A phone's curly double quotes are double quotes to the notation too; a new name is refused
 # them (names kept from before, in a battle or a backup, are read as they are).
 NOT_IN_NEW_NAMES = NOT_IN_NAMES + "“”„"
+NEW_NAMES_HINT = 'without ; : " (or a phone\'s “ ”) or backticks (an apostrophe is fine)'
 # Letters and signs that show as blank space though they are not spaces (Hangul fillers, the
 # blank Braille pattern), and marks Unicode says to show as nothing (the combining grapheme
 # joiner, Khmer inherent vowels, Mongolian and other variation selectors): a name of them
@@ -104,7 +105,7 @@ def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
                           hint=f"Give `name:` 1 to {MAX_NAME} characters, e.g. `{example}`.")
     if len(name) > MAX_NAME or any(c in name for c in NOT_IN_NEW_NAMES):
         raise BattleError(name_refused(name),
-                          hint=f"Use 1 to {MAX_NAME} characters, {NAMES_HINT}.")
+                          hint=f"Use 1 to {MAX_NAME} characters, {NEW_NAMES_HINT}.")
     check_seen(name, f"the {kind}'s name")
     if name.casefold() == "none":  # `none` clears a unit's commander, a general's unit
         raise BattleError(f"A {kind} cannot be called `{name}`: the word clears a commander "

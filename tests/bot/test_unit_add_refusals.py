@@ -35,8 +35,8 @@ async def test_a_name_in_a_phones_curly_double_quotes_is_refused_as_straight_one
         refused = await gm(discord_session,
                            f'/unit add side:Government name:"{name}" words:regular')
         assert refused.ephemeral and refused.content == (
-            f"⚠️ `{name}` cannot be a name. Use 1 to 64 characters, without ; : \" or "
-            "backticks (an apostrophe is fine).")
+            f"⚠️ `{name}` cannot be a name. Use 1 to 64 characters, without ; : \" (or a "
+            "phone's “ ”) or backticks (an apostrophe is fine).")
     assert "Government" not in text_of(await gm(discord_session, "/battle show"))
 
 
@@ -102,8 +102,8 @@ async def test_a_name_of_64_characters_is_taken_and_one_of_65_refused(discord_se
                  f'/unit edit unit:"{longest}" rename:"{too_long}"'):
         refused = await gm(discord_session, line)
         assert refused.ephemeral and refused.content == (
-            f"⚠️ `{too_long}` cannot be a name. Use 1 to 64 characters, without ; : \" or "
-            "backticks (an apostrophe is fine)."), (line, refused.content)
+            f"⚠️ `{too_long}` cannot be a name. Use 1 to 64 characters, without ; : \" (or a "
+            "phone's “ ”) or backticks (an apostrophe is fine)."), (line, refused.content)
     renamed = await gm(discord_session,
                        f'/gm set unit:"{longest}" field:name value:"{"D" * 64}"')
     assert renamed.content == f"🛠️ {longest} is renamed {'D' * 64} (event #4).", \
