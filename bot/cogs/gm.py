@@ -112,8 +112,9 @@ def typed_result(listing: Enumeration, typed: str) -> str:
         if len(said) > ANSWER_APART:
             said = (f"`{typed.strip()}` answers a question on this roll's way; "
                     f"{len(several)} results follow from it on other dice.")
-        hint = (f"To keep the dice and answer again, `/gm undo` puts the roll's last question "
-                f"back: then `/answer choice:{typed.strip()}`. Or type more of the result.")
+        hint = (f"To keep the dice and answer again, `/gm undo` puts the roll's questions "
+                f"back, the last first: then `/answer choice:{typed.strip()}` to the one it "
+                "answers. Or type more of the result.")
     raise BattleError(said, hint=hint)
 
 

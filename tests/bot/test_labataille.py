@@ -173,8 +173,9 @@ def test_a_gm_overrides_with_the_chart_result_he_reads():
                                      "“52nd is disordered and routs”.")
     # An answer on the roll's way: the same dice, answered again, is the question's.
     assert several.value.hint == ("To keep the dice and answer again, `/gm undo` puts the "
-                                  "roll's last question back: then `/answer choice:DR1`. Or "
-                                  "type more of the result.")
+                                  "roll's questions back, the last first: then `/answer "
+                                  "choice:DR1` to the one it answers. Or type more of the "
+                                  "result.")
     # As the morale and fire dice before the chart vary them.
     many = Enumeration(tuple(
         Outcome(f"1/45e is disordered{' and loses 1 increment' * (n % 2)}; 52nd is "
