@@ -379,18 +379,17 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
         found.casefold() for effect in resolution.effects
         if effect.unit == unit and effect.amount == int(amount) and loss_measure(effect)[0]
         for found in re.findall(rf"\b{amount} \w+", said_of(effect))}
-    # The rest of the line the headline does not say ("is shaken", by its general's fall).
-    unsaid = [phrase for phrase in _PHRASES.split(rest) if rest
-              and not said_in(own, unit, phrase, units)]
+    phrases = _PHRASES.split(rest) if rest else []  # the line's, after its loss
     if not any(loss in part for loss in losses for part in own):
         # The loss is the line's to say; a phrase the headline gives word for word is not
         # ("7e Hussards is destroyed in its rout": "… (now 0) and is destroyed").
-        phrases = _PHRASES.split(rest) if rest else []
         kept = [p for p in phrases
                 if not any(part.startswith(f"{unit} {p}".casefold()) for part in own)]
         if len(kept) == len(phrases):
             return change
         return ", ".join([f"{unit} loses {amount} {measure} (now {count})", *kept])
+    # The rest of the line the headline does not say ("is shaken", by its general's fall).
+    unsaid = [phrase for phrase in phrases if not said_in(own, unit, phrase, units)]
     if count == 0:
         return change if unsaid else None  # the headline says how it ended
     now = f"{unit}: now {count} {singular(measure) if count == 1 else plural(measure)}"
