@@ -284,25 +284,20 @@ async def test_a_misspelt_field_gets_did_you_mean(discord_session):
         "strength,"), refused.content
 
 
-async def test_strength_given_to_a_unit_the_gm_removed_keeps_why_it_left(discord_session):
-    """A unit the GM took out is out for that reason, whatever its strength: a new strength
-    does not clear it (only a unit out for want of strength is no longer out for that)."""
+@pytest.mark.parametrize(("strength", "said"), [
+    # A new strength does not clear why it left (only a unit out for want of strength is
+    # no longer out for that).
+    (2, "loses 1 SP (now 2)"),
+    # Strength 0 does not take it out again: the reply says only the loss.
+    (0, "loses 3 SP (now 0)"),
+])
+async def test_strength_set_on_a_unit_the_gm_removed_keeps_why_it_left(discord_session,
+                                                                       strength, said):
+    """A unit the GM took out is out for that reason, whatever strength it is given."""
     await setup_battle(discord_session)
     await gm(discord_session, "/gm set unit:Rangers field:status value:gone")
-    given = await gm(discord_session, "/gm set unit:Rangers field:strength value:2")
-    assert given.content == "🛠️ Rangers loses 1 SP (now 2) (event #9).", given.content
+    given = await gm(discord_session, f"/gm set unit:Rangers field:strength value:{strength}")
+    assert given.content == f"🛠️ Rangers {said} (event #9).", given.content
     shown = await gm(discord_session, "/battle show")
-    assert "**Rangers** · 2 SP · infantry, open order, morale 3 · *out: removed by the GM*" \
-        in str(shown.embeds)
-
-
-async def test_no_strength_left_on_a_unit_already_out_keeps_why_it_left(discord_session):
-    """Setting strength 0 on a unit the GM already took out does not take it out again:
-    the reply says only the loss, and the roster keeps why it left."""
-    await setup_battle(discord_session)
-    await gm(discord_session, "/gm set unit:Rangers field:status value:gone")
-    emptied = await gm(discord_session, "/gm set unit:Rangers field:strength value:0")
-    assert emptied.content == "🛠️ Rangers loses 3 SP (now 0) (event #9).", emptied.content
-    shown = await gm(discord_session, "/battle show")
-    assert "**Rangers** · 0 SP · infantry, open order, morale 3 · *out: removed by the GM*" \
-        in str(shown.embeds)
+    assert (f"**Rangers** · {strength} SP · infantry, open order, morale 3 · *out: removed "
+            "by the GM*") in str(shown.embeds)
