@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections import Counter
 from fractions import Fraction
@@ -538,6 +539,18 @@ def test_a_tie_rolled_off_again_and_again_is_too_deep_and_is_estimated():
     for group in branch.groups:  # a half each, by symmetry
         assert group.interval is not None
         assert group.interval[0] <= 0.5 <= group.interval[1]
+
+
+def test_a_walk_far_past_the_probes_estimate_gives_way_to_sampling_early():
+    """A tie rolled off again makes a tree without end; the probes, which seldom tie twice,
+    read it as small. The walk stops at a few times their estimate, not at the budget (the
+    bot's 200,000 paths took six seconds of an eight-second deadline before sampling)."""
+    tie = {"ruleset": "labataille", "procedure": "order", "sides": {"French": 2, "British": 2}}
+    odds = odds_for_request(RULESETS, tie, max_leaves=200_000, samples=1_000)
+    assert_estimated(odds, 1_000)
+    found = re.search(r"; the probes estimated about ([\d,]+)$", odds.reason or "")
+    assert found is not None, odds.reason
+    assert int(found[1].replace(",", "")) < 5_000
 
 
 def test_a_deadline_already_past_still_gives_a_minimal_estimate():
