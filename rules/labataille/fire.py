@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import cache
 
 from rules.core.dice import D66, DiceSource, d66_value, plain_readings
 from rules.core.records import Roll
@@ -49,6 +50,7 @@ class Shot:
     roll: Roll | None  # None: the odds were below the chart
 
 
+@cache  # a shot compares its ratio with every column, as Fractions
 def fire_column(strength: int, defence: int, shift: int = 0) -> int | None:
     ratio = Fraction(strength, defence)
     columns = [i for i, (_, value, _) in enumerate(FIRE_CHART) if value <= ratio]

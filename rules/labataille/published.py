@@ -8,6 +8,7 @@ or from the players, never from here.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 from rules.labataille.units import REFERENCE
 
@@ -58,6 +59,7 @@ ROUTED = -6
 LEADER_SOURCE = f"{REFERENCE} A.6"
 
 
+@cache  # read for every column at every odds: a few dozen strings in all
 def ratio_value(column: str) -> Fraction:
     """``1.5:1`` → 3/2; ``1:2`` → 1/2."""
     left, _, right = column.partition(":")
