@@ -160,13 +160,17 @@ def test_every_outcome_and_question_of_the_documented_example_reads_on_a_phone(p
     """Each result and each question on the way, as a quick lookup shows it with its row of
     buttons: within a phone's screen, each effect said once."""
     ruleset, procedure = pair
+    read: set[str] = set()  # many seeds fall alike: each message is read once
     for example in documented(ruleset, procedure):
         request = {k: v for k, v in example.items() if k not in ("dice", "seed")}
         for seed in range(SWEEP_SEEDS):
             for shown in every_message({**request, "seed": seed}):
-                lines = "\n".join(screen(shown))
-                assert phone_lines(shown) <= PHONE_SCREEN, (seed, lines)
-                assert repeated_effects(shown) == [], (seed, lines)
+                key = json.dumps([shown.embeds, shown.components], sort_keys=True)
+                if key in read:
+                    continue
+                read.add(key)
+                assert phone_lines(shown) <= PHONE_SCREEN, (seed, "\n".join(screen(shown)))
+                assert repeated_effects(shown) == [], (seed, "\n".join(screen(shown)))
 
 
 DICE_NOTE = "Dice rolled by the bot"
