@@ -396,14 +396,20 @@ BATTLE_DICE_FACES = DiceFaces(d6=False, symbols=tuple(Symbol))
 ANY_DICE = DiceFaces(d6=True, symbols=tuple(Symbol))
 
 
+# A phone keyboard's full-width forms (U+FF01 to U+FF5E, and its wide space) as ASCII.
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
 def parse_dice(text: str, faces: DiceFaces = ANY_DICE) -> list[Face]:
     """Read dice typed by a player, in order: only the faces ``faces`` allows.
 
     Digits may be run together (``43`` is a 4 then a 3, as a d66 is read) because
     every d6 face is one digit. Symbols may be abbreviated (``inf``, ``sab``, ``f``).
+    A phone's full-width characters (``３ ６``, ``ｉｎｆ``) read as their plain forms.
     """
     read: list[Face] = []
-    for token in _DICE_SEPARATORS.split(text.strip().lower()):
+    plain = text.translate(_FULL_WIDTH)
+    for token in _DICE_SEPARATORS.split(plain.strip().lower()):
         if token:
             read.extend(_read_faces(token, faces))
     return read

@@ -44,6 +44,17 @@ def test_parse_dice_reads_digits_spaces_commas_and_symbols():
     assert parse_dice("  ") == []
 
 
+def test_a_phone_s_full_width_dice_read_as_plain_ones():
+    assert parse_dice("３ ６，４") == [3, 6, 4]
+    assert parse_dice("ｉｎｆ ＳＡＢ") == ["infantry", "saber"]
+
+
+@pytest.mark.parametrize("text", ["٣", "²"])
+def test_digits_of_other_scripts_are_not_faces(text):
+    with pytest.raises(BadDiceText):
+        parse_dice(text)
+
+
 @pytest.mark.parametrize("text", ["7", "0", "3 9", "x", "3d6"])
 def test_impossible_faces_are_errors(text):
     with pytest.raises(BadDiceText):
