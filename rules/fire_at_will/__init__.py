@@ -30,7 +30,9 @@ RULESET_ENTRY = RuleSet(
         unit_example="inf regular morale=4",
         general_words=("general",),  # a melee unit's `general="Wolfe"`
         max_wounds=1,  # "a second light wound incapacitates" (fire-at-will-melee.txt)
-        gone_reasons={battle.NO_SP_LEFT: "leaves the battle"},
+        # A roster line says that the unit leaves the battle, whatever the headline says.
+        gone_reasons={battle.NO_SP_LEFT: "leaves the battle",
+                      "surrendered": "surrenders (leaves the battle)"},
         # The blog's move sequence: charges, then melee (../shared/reference/fire-at-will.md).
         phase_warning=phase_warnings(battle.PHASES, {"charge": ("a charge", "charges"),
                                                      "melee": ("a melee", "melee")}),

@@ -119,6 +119,7 @@ def engine_unit(unit: RosterUnit, roster: Roster) -> Unit:
         light=attrs.get("light", False),
         general=General(general.name, general.wounds > 0, _command(general.name, roster))
         if general else None,
+        strength=unit.strength,
     )
 
 

@@ -227,6 +227,12 @@ def _routs(
         "",  # the roll line, the headline and the effects say it all
         roll,
     )
+    if target.loses_last_sp(1):
+        rear = any(c.direction is Direction.REAR for c in chargers)
+        out.step("No SP left", f"{target.name} loses its last SP and leaves the battle: it "
+                 "does not rout" + (" and takes no surrender test." if rear else "."))
+        out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: charge test")
+        return out.build(f"{target.name} loses its last SP", Severity.DECISIVE)
     out.effect(EffectKind.ROUTED, target.name, detail=f"{CHARGING_TEXT}: charge test")
     out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: charge test")
     out.note(ROUT_MOVE_NOTE)
@@ -319,10 +325,21 @@ def _routs_again(target: Unit, out: ResolutionBuilder) -> Resolution:
     return out.build(f"{target.name} routs again, −1 SP", Severity.DECISIVE)
 
 
-def resolve_surrender(unit: Unit, situation: SurrenderSituation, dice: DiceSource) -> Resolution:
+def resolve_surrender(unit: Unit, situation: SurrenderSituation, dice: DiceSource, *,
+                      routing_known: bool = False) -> Resolution:
     """A surrender test on its own, for situation (c) or a test the table resolved elsewhere.
     A routing unit successfully charged (b) that does not surrender routs again, −1 SP, as
-    in a charge test."""
+    in a charge test. ``routing_known``: whether the unit's `routing` marker was given (a
+    battle's roster, a unit given with it); only then is a unit that is not routing refused
+    situation (a), "units charged in the rear which rout"."""
+    if situation is SurrenderSituation.REAR_ROUT and routing_known and not unit.routing:
+        raise NotAllowed(
+            f"{unit.name} is not routing; situation (a) is for a unit charged in the rear "
+            "that routs.",
+            hint="A charge or melee that routs it from the rear rolls this test itself. If it "
+                 "has routed, give it the word `routing` first (in a battle, `/unit edit "
+                 "unit:… words:routing`).",
+        )
     if situation is not SurrenderSituation.REAR_ROUT and not unit.routing:
         raise NotAllowed(
             f"{unit.name} is not routing; situation ({situation.value}) is for routing units.",

@@ -144,8 +144,11 @@ def prepare_surrender(options: Mapping[str, Any], roster: Roster | None, _: Mapp
     situation = _enum(SurrenderSituation, options.get("situation"), "situation", None)
     if situation is None:
         raise InvalidInput("Pick the situation (a, b or c).")
+    # A quick lookup knows no markers but those it is given; a battle's roster knows them.
+    routing_known = roster is not None
     if roster is None and isinstance(options.get("unit"), Mapping):
         unit = _whole(options, "unit", ("unit_type",))
+        routing_known = "routing" in options["unit"]
     elif roster is None:
         name = _named(options, "unit", "tests")
         if not options.get("unit_type"):
@@ -157,7 +160,7 @@ def prepare_surrender(options: Mapping[str, Any], roster: Roster | None, _: Mapp
         roster_unit = roster.unit(_named(options, "unit", "tests"))
         _refuse_roster_options(options, ("unit_type",), roster_unit.name)
         unit = engine_unit(roster_unit, roster)
-    return lambda dice: resolve_surrender(unit, situation, dice)
+    return lambda dice: resolve_surrender(unit, situation, dice, routing_known=routing_known)
 
 
 PROCEDURES: dict[str, Callable[[Mapping[str, Any], Roster | None, Mapping], Prepared]] = {

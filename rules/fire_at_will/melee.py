@@ -178,6 +178,44 @@ def _check_sides(attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit])
     _check_one_place_each([m.unit for m in (*attackers, *defenders)])
     for member in (*attackers, *defenders):
         _check_not_routing(member)
+    for member in attackers:
+        _check_charge_words(member, attacking=True)
+    for member in defenders:
+        _check_charge_words(member, attacking=False)
+
+
+# The table's "Unit is charging …" rows, by the word that marks them.
+CHARGE_WORDS = (("over_obstacle", "over-obstacle"), ("uphill", "uphill"),
+                ("vs_building", "vs-building"), ("vs_fortification", "vs-fortification"))
+# Rows only an attacker can have: a counter-charge meets a charger in the open.
+ATTACKER_ONLY = ("vs_building", "vs_fortification")
+
+
+def _check_charge_words(member: MeleeUnit, *, attacking: bool) -> None:
+    """Words for a charging unit need `charging` (a counter-charging defender may cross an
+    obstacle or charge uphill, not charge a building or fortification); `behind-obstacle` is
+    for a defender ((*) note: "where the defender is immediately behind an obstacle")."""
+    name = member.name
+    if attacking and member.behind_obstacle:
+        raise InvalidInput(
+            f"{name} attacks: behind-obstacle is for a defender immediately behind an "
+            "obstacle.",
+            hint=f"Leave `behind-obstacle` out of {name}; a charge across the obstacle is "
+            f"`charging over-obstacle`.")
+    for field, word in CHARGE_WORDS:
+        if not getattr(member, field):
+            continue
+        if not attacking and field in ATTACKER_ONLY:
+            place = word.removeprefix("vs-")
+            raise InvalidInput(
+                f"{name} defends: {word} is for an attacker charging a {place}.",
+                hint=f"Leave `{word}` out of {name}; if {name} holds the {place}, give "
+                f"`charging {word}` to the unit that charges it.")
+        if not member.charging:
+            raise InvalidInput(
+                f"{name} is not charging: {word} is for a charging unit.",
+                hint=f"Add `charging` to {name}" + ("" if attacking else " if it counter-charged")
+                + f", or leave `{word}` out.")
 
 
 def _check_one_place_each(units: list[Unit]) -> None:
@@ -226,9 +264,10 @@ def _score(member: MeleeUnit, dice: DiceSource) -> Score:
 def melee_roll_groups(attackers: Sequence[MeleeUnit],
                       defenders: Sequence[MeleeUnit]) -> RollGroups | None:
     """The melee rolls (one d6 a unit, attackers first) grouped as ``resolve_melee`` reads
-    them: nothing of a side's dice decides the result but its highest score and the unit a
-    loss would fall on (``choose_affected``). Three against three is 324 groups, not 46,656
-    results. None when a side is too big to list."""
+    them: nothing of a side's dice decides the result but its highest score, the unit a
+    loss would fall on (``choose_affected``) and whether it was tied for the lowest (the
+    headline says so). Three against three is 676 groups, not 46,656 results. None when a
+    side is too big to list."""
     sides = [_side_groups(attackers), _side_groups(defenders)]
     if sides[0] is None or sides[1] is None:
         return None
@@ -239,13 +278,14 @@ def _side_groups(members: Sequence[MeleeUnit]) -> RollGroups | None:
     if not members or len(members) > MAX_GROUPED_UNITS:
         return None
     bonuses = [sum(m.value for m in melee_modifiers(member)[0]) for member in members]
-    groups: dict[tuple[int, int], list] = {}
+    groups: dict[tuple[int, int, bool], list] = {}
     for faces in itertools.product(D6_FACES, repeat=len(members)):
         scores = [_Total(member, face + bonus)
                   for member, face, bonus in zip(members, faces, bonuses, strict=True)]
-        affected, _ = choose_affected(scores)
+        affected, why = choose_affected(scores)
         key = (max(s.total for s in scores),
-               next(i for i, score in enumerate(scores) if score is affected))
+               next(i for i, score in enumerate(scores) if score is affected),
+               why.endswith(TIED))  # the headline says a tie
         group = groups.setdefault(key, [tuple((face,) for face in faces), 0])
         group[1] += 1
     share = Fraction(1, len(D6_FACES) ** len(members))
@@ -283,6 +323,10 @@ class _Total:
     total: int
 
 
+TIED = " (tied lowest: the first listed is taken)"
+TIED_SHORT = "tied lowest: first listed"
+
+
 def choose_affected(losers: Sequence[S]) -> tuple[S, str]:
     """The one unit the result falls on when several lose together, and why."""
     if len(losers) == 1:
@@ -297,7 +341,7 @@ def choose_affected(losers: Sequence[S]) -> tuple[S, str]:
     if in_front:
         why = f"of the units engaged to the enemy's front, {why}"
     if sum(1 for s in pool if s.total == lowest) > 1:
-        why += " (tied lowest: the first listed is taken)"
+        why += TIED
     return chosen, why
 
 
@@ -336,8 +380,21 @@ def _decided(
     loser_side = "attackers" if attackers_lost else "defenders"
     affected, why = choose_affected(losers)
     name = affected.member.name
-    routed = False
-    if margin >= 2 and _exception_applies(affected.member, attackers_lost, winners, settings):
+    unit = affected.member.unit
+    excepted = margin >= 2 and _exception_applies(affected.member, attackers_lost, winners,
+                                                  settings)
+    routed = margin >= 2 and not excepted
+    loss = 2 if margin >= 2 else 1
+    if unit.loses_last_sp(loss):
+        assert unit.strength is not None
+        out.step("No SP left", f"{name} loses its last SP and leaves the battle: it takes no "
+                 "other result" + (" and no surrender test." if routed and affected.member.rear
+                                   else "."))
+        out.effect(EffectKind.LOSE_SP, name, unit.strength, detail=f"{MELEE_TEXT}: lost by "
+                   + ("2 or more" if margin >= 2 else "1"))
+        headline, severity = f"{side} win by {margin}: {name} loses its last SP", \
+            Severity.DECISIVE
+    elif excepted:
         # The headline says what happens; the step says why this unit does not rout.
         reason = _exception_reason(affected.member, attackers_lost)
         out.step("(*) exception", f"{name} does not rout: {reason}. "
@@ -347,8 +404,7 @@ def _decided(
         out.effect(EffectKind.LOSE_SP, name, 2, detail=f"{MELEE_TEXT}: (*) exception")
         headline = f"{side} win by {margin}: {name} retires 6\", −2 SP, shaken"
         severity = Severity.MAJOR
-    elif margin >= 2:
-        routed = True
+    elif routed:
         out.effect(EffectKind.ROUTED, name, detail=f"{MELEE_TEXT}: lost by 2 or more")
         out.effect(EffectKind.LOSE_SP, name, 2, detail=f"{MELEE_TEXT}: lost by 2 or more")
         out.note(ROUT_MOVE_NOTE)
@@ -364,10 +420,12 @@ def _decided(
                  f"Only {name} takes the result ({why}); the other {loser_side} retire 3\".")
         for other in others:
             out.effect(EffectKind.RETIRE, other, 3, detail=f"{MELEE_TEXT}: others retire")
-    if routed and affected.member.rear and surrender_test(
-            affected.member.unit, SurrenderSituation.REAR_ROUT, dice, out):
+    if routed and affected.member.rear and not unit.loses_last_sp(loss) and surrender_test(
+            unit, SurrenderSituation.REAR_ROUT, dice, out):
         headline = f"{side} win by {margin}: {name} routs and surrenders"
-    general = affected.member.unit.general
+    if why.endswith(TIED):  # the text does not break the tie: the reply says who did
+        headline += f" ({TIED_SHORT})"
+    general = unit.general
     if general is not None:
         risk_to_general(general, name, routed, dice, out)
     return out.build(headline, severity)

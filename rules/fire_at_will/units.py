@@ -80,6 +80,8 @@ class Unit:
     indian: bool = False
     light: bool = False
     general: General | None = None
+    # In a battle, the SP the roster gives it; None in a quick lookup, which does not know.
+    strength: int | None = None
 
     def __post_init__(self) -> None:
         if not self.name.strip() or len(self.name) > MAX_NAME:
@@ -90,6 +92,11 @@ class Unit:
                 f"{self.name}: basic morale {self.basic_morale} is out of range.",
                 hint=f"Give a whole number from {low} to {high}.",
             )
+
+    def loses_last_sp(self, loss: int) -> bool:
+        """Whether a loss of ``loss`` SP leaves it none: it then leaves the battle, and
+        neither routs nor tests to surrender (docs/fire-at-will.md)."""
+        return self.strength is not None and 0 < self.strength <= loss
 
     @property
     def mounted(self) -> bool:

@@ -564,3 +564,40 @@ async def test_a_general_killed_was_with_his_unit(battle_session):
     shown = await reply(battle_session, "/battle show", user_id=GM_USER)
     generals = next(f["value"] for f in shown.embeds[0]["fields"] if f["name"] == "Generals")
     assert generals == "**Wolfe** (British) · was with 2nd Foot · *killed*", generals
+
+
+async def test_situation_a_in_a_battle_refuses_a_unit_that_is_not_routing(battle_session):
+    await setup_battle(battle_session)
+    message = await reply(battle_session, "/surrender fire-at-will unit:Rangers situation:a "
+                                          "dice:4")
+    assert message.ephemeral
+    assert message.content.startswith(
+        "⚠️ Rangers is not routing; situation (a) is for a unit charged in the rear that routs.")
+    assert (await units(battle_session))["Rangers"].status == "active"
+
+
+async def test_a_unit_left_with_no_sp_takes_no_surrender_test_and_its_loss_is_said_once(
+        battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, '/unit edit unit:Hussars strength:1')
+    message = await reply(battle_session, '/melee fire-at-will attackers:"2nd Foot: charging" '
+                                          'defenders:"Hussars: rear" dice:"6 1"')
+    embed = message.embeds[0]
+    assert embed["title"] == "💥 Attackers win by 7: Hussars loses its last SP"
+    lines = embed["description"].split("\n")
+    assert "📋 Hussars loses 1 SP (now 0) and leaves the battle" in lines
+    assert [line for line in lines if "SP" in line] == [
+        "📋 Hussars loses 1 SP (now 0) and leaves the battle"]
+    assert "surrender" not in embed["description"]
+    assert (await units(battle_session))["Hussars"].status == "gone"
+
+
+async def test_a_surrender_in_a_battle_says_the_unit_leaves_the_roster(battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, '/unit edit unit:Rangers words:routing')
+    message = await reply(battle_session, "/surrender fire-at-will unit:Rangers situation:c "
+                                          "dice:4")
+    embed = message.embeds[0]
+    assert embed["title"] == "💥 Rangers surrenders"
+    assert "📋 Rangers surrenders (leaves the battle)" in embed["description"].split("\n")
+    assert (await units(battle_session))["Rangers"].status == "gone"

@@ -99,19 +99,22 @@ def test_every_charge_outcome_fits(arm, cover, routing):
         check(resolution)
 
 
-def melee_member(i: int, arm: Arm, general: bool) -> MeleeUnit:
+def melee_member(i: int, arm: Arm, general: bool, *, attacking: bool) -> MeleeUnit:
+    """Every word the unit's side may carry: a charge's on an attacker; a defender
+    counter-charges over an obstacle, uphill, from behind another."""
     unit = Unit(long_name(i), arm, Order.OPEN, regular=True, indian=True, light=True,
                 general=General(long_name(50 + i), wounded=i % 2 == 0) if general else None)
     return MeleeUnit(unit, charging=True, flank=True, rear=True, over_obstacle=True,
-                     uphill=True, vs_building=True, vs_fortification=True, overlapping=True,
-                     deep=True, front=i % 3 == 0, behind_obstacle=True)
+                     uphill=True, vs_building=attacking, vs_fortification=attacking,
+                     overlapping=True, deep=True, front=i % 3 == 0,
+                     behind_obstacle=not attacking)
 
 
 @pytest.mark.parametrize("arms", list(itertools.product([Arm.CAVALRY, Arm.INFANTRY,
                                                          Arm.ARTILLERY], repeat=2)))
 def test_every_one_against_one_melee_outcome_fits(arms):
-    attackers = [melee_member(1, arms[0], general=True)]
-    defenders = [melee_member(2, arms[1], general=True)]
+    attackers = [melee_member(1, arms[0], general=True, attacking=True)]
+    defenders = [melee_member(2, arms[1], general=True, attacking=False)]
     count = 0
     for resolution in every_outcome(lambda d, a: resolve_melee(attackers, defenders, d)):
         check(resolution)
@@ -123,9 +126,9 @@ def test_every_one_against_one_melee_outcome_fits(arms):
 def test_the_largest_melees_fit(reading):
     rng = random.Random(1)
     for _ in range(150):
-        attackers = [melee_member(i, rng.choice(list(Arm)), True)
+        attackers = [melee_member(i, rng.choice(list(Arm)), True, attacking=True)
                      for i in range(MAX_UNITS_PER_SIDE)]
-        defenders = [melee_member(20 + i, rng.choice(list(Arm)), True)
+        defenders = [melee_member(20 + i, rng.choice(list(Arm)), True, attacking=False)
                      for i in range(MAX_UNITS_PER_SIDE)]
         check(resolve_melee(attackers, defenders, RandomSource(rng.random()),
                             Settings(reading)))

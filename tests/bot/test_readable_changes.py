@@ -69,7 +69,7 @@ async def test_a_unit_that_loses_its_last_sp_leaves_the_battle_and_cannot_be_cha
         await reply(discord_session, line, user_id=GM_USER)
     melee = await reply(discord_session, '/melee fire-at-will attackers:"Fraser\'s '
                                          'Highlanders" defenders:"La Sarre" dice:"6 1"')
-    assert text_of(melee).split("\n")[1] == "💥 Attackers win by 5: La Sarre routs, −2 SP"
+    assert text_of(melee).split("\n")[1] == "💥 Attackers win by 5: La Sarre loses its last SP"
     assert effects(melee) == ["La Sarre loses 1 SP (now 0) and leaves the battle"]
     charged = await reply(discord_session, '/charge fire-at-will target:"La Sarre" '
                                            'chargers:"Fraser\'s Highlanders" dice:6')

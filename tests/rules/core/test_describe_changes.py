@@ -162,7 +162,7 @@ def test_a_unit_that_leaves_the_battle_is_said_to_go_without_its_markers():
                unit("Canadiens", "status", "active", "gone"),
                unit("Canadiens", "gone_reason", None, "surrendered")]
     assert describe_changes(changes, RULESETS["fire-at-will"].battle.wording) == [
-        "Canadiens loses 1 SP (now 2) and surrenders"]
+        "Canadiens loses 1 SP (now 2) and surrenders (leaves the battle)"]
 
 
 def test_units_that_change_alike_are_one_sentence():

@@ -136,7 +136,8 @@ def test_a_unit_that_loses_its_last_sp_and_surrenders_keeps_its_reason_not_the_m
          effect(EffectKind.SURRENDERED, "Hussars")], ROSTER)
     hussars = after.unit("Hussars", allow_gone=True)
     assert (hussars.gone_reason, hussars.attr("routing")) == ("surrendered", None)
-    assert describe_changes(changes) == ["Hussars loses 2 SP (now 0) and surrenders"]
+    assert describe_changes(changes) == [
+        "Hussars loses 2 SP (now 0) and surrenders (leaves the battle)"]
 
 
 def test_a_unit_left_with_sp_stays_and_one_at_0_sp_already_is_left_alone():
@@ -150,7 +151,7 @@ def test_a_unit_left_with_sp_stays_and_one_at_0_sp_already_is_left_alone():
 def test_surrendered_units_are_gone():
     after, changes = apply_effects([effect(EffectKind.SURRENDERED, "Hussars")], ROSTER)
     assert after.unit("Hussars", allow_gone=True).gone
-    assert describe_changes(changes) == ["Hussars surrenders"]
+    assert describe_changes(changes) == ["Hussars surrenders (leaves the battle)"]
 
 
 def test_general_wounds_and_death_shake_his_command():

@@ -302,6 +302,16 @@ def test_routed_from_rear_charge_takes_a_surrender_test():
     assert result.headline == "T routs and surrenders"
 
 
+def test_a_rout_that_takes_the_last_sp_asks_no_surrender_test():
+    # 1 SP left (a battle's roster): the unit leaves the battle, with nothing to surrender.
+    result = run(resolve_charge, foot("T", basic_morale=4, strength=1),
+                 [charger(foot(), direction=Direction.REAR)], Cover.NONE, dice_text="2")
+    assert effects(result) == [(E.LOSE_SP, "T", 1)]
+    assert result.headline == "T loses its last SP"
+    assert result.steps[-1].outcome == ("T loses its last SP and leaves the battle: it does "
+                                        "not rout and takes no surrender test.")
+
+
 def test_routed_from_rear_charge_may_fail_to_surrender():
     result = run(resolve_charge, foot("T", basic_morale=4),
                  [charger(foot(), direction=Direction.REAR)], Cover.NONE, dice_text="2 3")

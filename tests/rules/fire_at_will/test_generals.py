@@ -113,8 +113,9 @@ def test_retiring_others_without_losses_do_not_roll():
 
 
 def test_exception_loser_suffers_losses_so_rolls_on_the_losses_table():
-    result = run(resolve_melee, [m(foot("A", general=general()), vs_building=True)],
-                 [m(foot("D"))], dice_text="6 6 4 5")
+    result = run(resolve_melee,
+                 [m(foot("A", general=general()), charging=True, vs_building=True)],
+                 [m(foot("D"))], dice_text="5 6 4 5")
     assert "suffered losses in melee table" in result.steps[-1].rolls[0].target
     assert general_effects(result) == [(E.GENERAL_WOUNDED, "Wolfe")]
 

@@ -165,6 +165,17 @@ def test_tied_lowest_scores_take_the_first_listed_and_say_so():
     assert "first listed" in result.steps[1].outcome
 
 
+def test_a_tie_for_the_lowest_score_is_said_in_the_headline():
+    result = run(resolve_melee, [m(foot("A"), front=True), m(foot("B"), front=True),
+                                 m(foot("C"))], [m(foot("D"))], dice_text="2 2 1 6")
+    assert result.headline == "Defenders win by 4: A routs, −2 SP (tied lowest: first listed)"
+    assert effects(result) == [(E.ROUTED, "A", None), (E.LOSE_SP, "A", 2),
+                               (E.RETIRE, "B", 3), (E.RETIRE, "C", 3)]
+    untied = run(resolve_melee, [m(foot("A"), front=True), m(foot("B"), front=True)],
+                 [m(foot("D"))], dice_text="2 3 6")
+    assert untied.headline == "Defenders win by 3: A routs, −2 SP"
+
+
 def test_a_tie_with_several_units_retires_everyone():
     result = run(resolve_melee, [m(foot("A1")), m(foot("A2"))], [m(foot("D"))],
                  dice_text="4 2 4")
@@ -192,8 +203,8 @@ def test_other_shapes_are_resolved_with_a_note(attackers, defenders):
 
 @pytest.mark.parametrize("flag", ["vs_building", "vs_fortification"])
 def test_loser_charging_a_building_or_fortification_does_not_rout(flag):
-    result = run(resolve_melee, [m(foot("A"), **{flag: True})], [m(foot("D"))],
-                 dice_text="6 6")  # −2 or −3 puts A 2+ behind
+    result = run(resolve_melee, [m(foot("A"), charging=True, **{flag: True})], [m(foot("D"))],
+                 dice_text="5 6")  # +1 −2 or +1 −3 puts A 2+ behind
     assert effects(result) == [(E.RETIRE, "A", 6), (E.SHAKEN, "A", None), (E.LOSE_SP, "A", 2)]
 
 
@@ -237,9 +248,51 @@ def test_every_reading_spares_an_attacker_losing_to_a_defender_behind_an_obstacl
 
 
 def test_the_exception_does_not_change_a_loss_by_one():
-    result = run(resolve_melee, [m(foot("A"), vs_building=True)], [m(foot("D"))],
-                 dice_text="5 4")  # 5 − 2 = 3 vs 4
+    result = run(resolve_melee, [m(foot("A"), charging=True, vs_building=True)],
+                 [m(foot("D"))], dice_text="4 4")  # 4 + 1 − 2 = 3 vs 4
     assert effects(result) == [(E.RETIRE, "A", 3), (E.LOSE_SP, "A", 1), (E.SHAKEN, "A", None)]
+
+
+# --- words for a charging unit, words for a defender ------------------------------------------
+
+
+@pytest.mark.parametrize(("flag", "word"), [("over_obstacle", "over-obstacle"),
+                                            ("uphill", "uphill"), ("vs_building", "vs-building"),
+                                            ("vs_fortification", "vs-fortification")])
+def test_a_charge_word_on_an_attacker_not_charging_is_refused(flag, word):
+    with pytest.raises(InvalidInput, match=f"A is not charging: {word} is for a charging unit") \
+            as refused:
+        run(resolve_melee, [m(foot("A"), **{flag: True})], [m(guns("B"))], dice_text="6 6")
+    assert refused.value.hint == f"Add `charging` to A, or leave `{word}` out."
+
+
+@pytest.mark.parametrize(("flag", "word"), [("vs_building", "vs-building"),
+                                            ("vs_fortification", "vs-fortification")])
+def test_a_defender_never_charges_a_building_or_fortification(flag, word):
+    # Without the refusal B took −3 and A's 6 + 1 beat it by 9.
+    with pytest.raises(InvalidInput, match=f"B defends: {word} is for an attacker charging"):
+        run(resolve_melee, [m(foot("A"), charging=True)],
+            [m(foot("B"), charging=True, **{flag: True})], dice_text="6 1")
+
+
+@pytest.mark.parametrize(("flag", "word"), [("over_obstacle", "over-obstacle"),
+                                            ("uphill", "uphill")])
+def test_a_defender_crosses_an_obstacle_or_charges_uphill_only_counter_charging(flag, word):
+    with pytest.raises(InvalidInput, match=f"B is not charging: {word}") as refused:
+        run(resolve_melee, [m(foot("A"), charging=True)], [m(foot("B"), **{flag: True})],
+            dice_text="6 1")
+    assert refused.value.hint == (f"Add `charging` to B if it counter-charged, or leave "
+                                  f"`{word}` out.")
+    result = run(resolve_melee, [m(foot("A"), charging=True)],
+                 [m(foot("B"), charging=True, **{flag: True})], dice_text="6 6")
+    assert result.headline == {"over_obstacle": "Attackers win by 2: B routs, −2 SP",
+                               "uphill": 'Attackers win by 1: B retires 3", −1 SP, shaken'}[flag]
+
+
+def test_an_attacker_behind_an_obstacle_is_refused():
+    with pytest.raises(InvalidInput, match="A attacks: behind-obstacle is for a defender"):
+        run(resolve_melee, [m(foot("A"), charging=True, behind_obstacle=True)], [m(foot("B"))],
+            dice_text="6 1")
 
 
 # --- surrender from melee (situation a) -------------------------------------------------------
@@ -256,6 +309,24 @@ def test_a_unit_that_routs_and_does_not_surrender_routs_in_the_headline():
     result = run(resolve_melee, [m(foot("A"))], [m(foot("D"), rear=True)], dice_text="5 3 3")
     assert (E.SURRENDERED, "D", None) not in effects(result)
     assert result.headline == "Attackers win by 4: D routs, −2 SP"
+
+
+@pytest.mark.parametrize(("strength", "dice_text", "lost"), [(1, "5 1", 1), (2, "5 1", 2),
+                                                             (1, "5 4", 1)])
+def test_a_result_that_takes_the_last_sp_is_the_only_one_and_asks_no_surrender_test(
+        strength, dice_text, lost):
+    result = run(resolve_melee, [m(horse("Horse", regular=True), charging=True)],
+                 [m(foot("Foot", strength=strength), rear=True)], dice_text=dice_text)
+    assert effects(result) == [(E.LOSE_SP, "Foot", lost)]
+    assert result.headline.endswith(": Foot loses its last SP")
+    assert not any("Surrender" in step.title for step in result.steps)
+
+
+def test_a_result_that_leaves_sp_is_unchanged_by_knowing_them():
+    result = run(resolve_melee, [m(horse("Horse", regular=True), charging=True)],
+                 [m(foot("Foot", strength=3), rear=True)], dice_text="5 1 2")
+    assert effects(result) == [(E.ROUTED, "Foot", None), (E.LOSE_SP, "Foot", 2)]
+    assert result.headline == "Attackers win by 11: Foot routs, −2 SP"
 
 
 def test_unit_attacked_in_the_rear_that_only_retires_does_not_test():

@@ -55,3 +55,14 @@ def test_other_situations_that_do_not_surrender_change_nothing(situation):
     result = run(resolve_surrender, foot(routing=True), situation, dice_text="3")
     assert result.headline == "2nd Foot does not surrender"
     assert effects(result) == []
+
+
+def test_situation_a_refuses_a_unit_known_not_to_be_routing():
+    # "Units charged in the rear which rout": a battle's roster knows the unit has not routed.
+    with pytest.raises(NotAllowed, match=r"2nd Foot is not routing; situation \(a\) is for a "
+                       "unit charged in the rear that routs") as refused:
+        run(resolve_surrender, foot(), S.REAR_ROUT, dice_text="4", routing_known=True)
+    assert "`routing`" in refused.value.hint
+    result = run(resolve_surrender, foot(routing=True), S.REAR_ROUT, dice_text="4",
+                 routing_known=True)
+    assert effects(result) == [(E.SURRENDERED, "2nd Foot", None)]
