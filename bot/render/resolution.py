@@ -16,7 +16,7 @@ never does.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 
 import discord
@@ -286,6 +286,9 @@ def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = (
     heads = naming([part for head in heads for part in head.split(SEPARATOR)], unit, units)
     if not heads:
         return False
+    # Read in the words around the names: "Dragoons kills Winslow" says no "wins", nor
+    # "Bannerman" a Victory Banner.
+    heads = [_without_names(head, (unit, *units)) for head in heads]
     if _STATE.fullmatch(text) and any(" is now " in head for head in heads):
         # A state the move passed through ("is disordered") where the roster gives the one
         # it ended in ("is now routed"): the roster's line says where the unit stands.
@@ -305,6 +308,13 @@ def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = (
     # marker"): the roster's line says the same change in its own words.
     return any(words[0][:4] in head or any(len(w) >= 5 and w in head for w in words[1:])
                for head in heads)
+
+
+def _without_names(line: str, names: Iterable[str]) -> str:
+    """``line`` (casefolded) with each of ``names`` in it blotted out, longest first."""
+    for name in sorted({n.casefold() for n in names if n}, key=len, reverse=True):
+        line = line.replace(name, "\0")
+    return line
 
 
 def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, *,

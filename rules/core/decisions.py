@@ -77,13 +77,19 @@ class Question:
             return starting[0]
         if self.typed and given.strip():
             return self._typed(given.strip())
-        keys = [a.key for a in self.answers]
         raise NotAnAnswer(
             f"`{given}` is not an answer to “{self.text}”.",
-            hint=f"Answer {' or '.join(f'`{k}`' for k in keys)}."
+            hint=f"Answer {self.listed()}."
             + self._near_miss(given)
             + (f" {SEPARATE_ANSWERS}" if "," in given else ""),
         )
+
+    def listed(self) -> str:
+        """The answers as their buttons say them, each with its key where that differs:
+        “Take ground” (`advance`) or “Stay”."""
+        said = [f"“{a.label}”" if _key(a.label) == _key(a.key) else f"“{a.label}” (`{a.key}`)"
+                for a in self.answers]
+        return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} or {said[-1]}"
 
     def _near_miss(self, given: str) -> str:
         """"Did you mean" an answer's key, near what was typed or near its button's label

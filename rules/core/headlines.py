@@ -2,11 +2,14 @@
 
 A long fight says many things; a headline has room for a few. Phrases one after another on
 the same unit are said as one first ("B retreats 1 hex and routs"). When that is still too
-long, the phrases kept are those that say how the fight ended for a unit (routs, is
-eliminated, is killed, wins a Victory Banner) with the phrase just before each (who caused
-it), then the latest; where none says how it ended, the first (who struck first, and how
-hard) leads, a blow that fell on nobody ("scores no hit") last. Each gap is marked "…".
-What a headline leaves out falls on units, and the reply's lines for them say it.
+long, the headline keeps its beginning, the first phrase (who struck first, and how hard):
+a phone shows a title's start first, and a title opening on "…" says nothing there. Then
+it keeps the phrases that say how the fight ended for a unit (routs, is eliminated, is
+killed, wins a Victory Banner) with the phrase just before each (who caused it), then the
+latest, a blow that fell on nobody ("scores no hit") last. Each gap is marked "…", and so
+is the end when phrases after the last one kept were left out. A first phrase too long
+alone is cut at a word's end. What a headline leaves out falls on units, and the reply's
+lines for them say it.
 """
 
 from __future__ import annotations
@@ -32,22 +35,30 @@ def fitted(phrases: Sequence[str], room: int, subjects: Collection[str] = ()) ->
     whole = SEPARATOR.join(phrases)
     if len(whole) <= room:
         return whole
-    kept: set[int] = set()
+    # The beginning leads, always: who struck first, and how hard.
+    kept = {0}
+    if len(_said(phrases, kept, subjects)) > room:  # not even it fits: cut at a word's end
+        return _cut_at_a_word(phrases[0], room)
     # How it ended for a unit is the result, with the phrase just before it (who caused
-    # it); without one, who struck first leads.
+    # it); then the latest.
     decisive = {i for i, phrase in enumerate(phrases) if _DECISIVE.search(phrase)}
     causes = {i - 1 for i in decisive if i > 0} - decisive
     # A phrase that did nothing ("A scores no hit on B") tells the least.
     empty = {i for i, phrase in enumerate(phrases) if _EMPTY.search(phrase)}
-    first = next((i for i in range(len(phrases)) if i not in empty), 0)
-    for index in sorted(range(len(phrases)),
-                        key=lambda i: (i not in decisive, i not in causes, i in empty,
-                                       not decisive and i != first, -i)):
+    for index in sorted(range(1, len(phrases)),
+                        key=lambda i: (i not in decisive, i not in causes, i in empty, -i)):
         if len(_said(phrases, kept | {index}, subjects)) <= room:
             kept.add(index)
-    if not kept:  # not one phrase fits whole: the only cut within one
-        return whole[:room - 1].rstrip() + CUT
     return _said(phrases, kept, subjects)
+
+
+def _cut_at_a_word(phrase: str, room: int) -> str:
+    """``phrase`` cut to ``room`` with "…" after its last whole word (a word longer than the
+    room itself is cut within)."""
+    head = phrase[:room - len(CUT) - 1].rstrip()
+    if phrase[len(head):len(head) + 1] not in ("", " ") and " " in head:
+        head = head.rsplit(" ", 1)[0].rstrip(" ,;:")
+    return f"{head} {CUT}"
 
 
 def _said(phrases: Sequence[str], kept: set[int], subjects: Collection[str]) -> str:

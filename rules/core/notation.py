@@ -128,13 +128,22 @@ def _list_hint(text: str, suggestion: str, several: bool) -> str:
     return f"{FORM_HINT} Here: `{echo(suggestion)}`."
 
 
+class NameWithoutColon(InvalidInput):
+    """A unit written without the colon after its name; ``words``: the unit words after the
+    name, empty where the text holds none (`no`: an answer, perhaps, not a unit)."""
+
+    def __init__(self, message: str, *, hint: str | None = None, words: str = "") -> None:
+        super().__init__(message, hint=hint)
+        self.words = words
+
+
 def missing_colon(name_words: Sequence[str], rest: str, where: str) -> InvalidInput:
     """Words that are no unit word, before ones that are: a name without its colon."""
     name = " ".join(name_words)
-    return InvalidInput(
+    return NameWithoutColon(
         f"{where}: `{echo(name)}` reads as the unit's name without its colon: write "
         f"`{echo(name)}: {echo(rest) or 'words'}`.",
-        hint=FORM_HINT,
+        hint=FORM_HINT, words=rest,
     )
 
 

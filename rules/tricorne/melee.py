@@ -17,7 +17,7 @@ from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.errors import InvalidInput, NotAllowed, code
 from rules.core.headlines import MAX_HEADLINE, fitted
 from rules.core.names import name_key
-from rules.core.notation import counted, possessive
+from rules.core.notation import NameWithoutColon, counted, possessive
 from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Roll, Severity
 from rules.core.roster import UnknownUnit
 from rules.tricorne.checks import (
@@ -641,7 +641,8 @@ def ask_bonus_melee(run: Run, attacker: Unit, defender: Unit) -> None:
         run.out.step("Bonus melee", f"{attacker.name} makes no bonus melee.")
         return
     target = next((t for t in targets if t.name == chosen.key), None)
-    melee_round(run, attacker, target or typed_target(run, attacker, defender, chosen.key),
+    melee_round(run, attacker,
+                target or typed_target(run, attacker, defender, chosen.key, question),
                 bonus=True)
 
 
@@ -668,24 +669,31 @@ def gone_names(run: Run) -> set[str]:
     return {e.unit for e in run.out.effects if e.kind in (ELIMINATED, ROUTED_OFF, LEADER_KILLED)}
 
 
-def typed_target(run: Run, attacker: Unit, defender: Unit, text: str) -> Unit:
+def typed_target(run: Run, attacker: Unit, defender: Unit, text: str,
+                 question: Question) -> Unit:
     """The bonus melee's target as the player typed it: a unit of this melee by its name
     (as it stands now), else read the way the bonus option reads one."""
     known = {name_key(u.name): u for u in (attacker, defender, *run.melee.bonus_targets)}
     typed = run.melee.typed_target
     assert typed is not None  # asked only with a reader
     # The player's answer, not the dice, is at fault: the odds refuse it whole.
-    again = "Name the unit its bonus melee attacks, or answer `none`."
+    again = f"Name the unit its bonus melee attacks, or answer {question.listed()}."
     try:
         target = run.now(known.get(name_key(text)) or typed.read(text))
     except InvalidInput as error:
         # Said against the question it was read for: an answer meant for an earlier one
         # ("Take ground") is not taken for a unit's name without a word of why. A name the
         # roster lacks is answered with the roster, not with the commands that add to it.
-        raise NotAnAnswer(f"The question is “Will {attacker.name} make a bonus melee?”, and "
-                          f"{code(text)} is no target it may attack. {error.message}",
-                          hint=f"{again} `/unit list` shows the roster."
-                          if isinstance(error, UnknownUnit) else error.hint) from None
+        # Words without a colon nor a unit word (`no`, `Take ground`) were no unit written
+        # out: the answers are said, not how a unit is written.
+        refused = f"The question is “{question.text}”, and {code(text)} is no target it " \
+            "may attack."
+        if isinstance(error, NameWithoutColon) and not error.words:
+            raise NotAnAnswer(refused, hint=f"Answer {question.listed()}, or with "
+                              f"{typed.help}.") from None
+        hint = f"{again} `/unit list` shows the roster." if isinstance(error, UnknownUnit) \
+            else error.hint
+        raise NotAnAnswer(f"{refused} {error.message}", hint=hint) from None
     if name_key(target.name) == name_key(attacker.name):
         raise NotAnAnswer("A unit cannot melee itself.", hint=again)
     # Whether the target is still there is the dice's doing: only this path is refused.

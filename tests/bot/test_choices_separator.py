@@ -27,8 +27,8 @@ async def test_answers_run_together_are_refused_naming_the_separator(discord_ses
     assert refused.ephemeral
     assert refused.content == (
         "⚠️ `no, DR2` is not an answer to “Will 52nd Huzzah and turn the tables on 1/45e?”. "
-        "Answer `huzzah` or `no`. Several answers given ahead go with `;` between them: "
-        "`a=x; b=y`.")
+        "Answer “Huzzah!” (`huzzah`) or “No Huzzah” (`no`). Several answers given ahead go "
+        "with `;` between them: `a=x; b=y`.")
 
 
 async def test_the_choices_option_says_its_separator_within_discords_limit(discord_session):

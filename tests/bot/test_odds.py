@@ -274,4 +274,4 @@ async def test_odds_refuse_an_answer_given_ahead_that_a_question_does_not_take(
     assert refused.ephemeral
     assert "`no bonus melee` is not an answer to “Will 5th Foot take ground" in \
         refused.content
-    assert "Answer `advance` or `stay`." in refused.content
+    assert "Answer “Take ground” (`advance`) or “Stay”." in refused.content

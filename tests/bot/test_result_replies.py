@@ -373,6 +373,20 @@ def test_a_headline_cut_short_keeps_how_the_fight_ended_for_a_unit():
         "A scores 1 hit on B … " + "A scores 1 hit on B; " * 2 + "B retreats 2 hexes")
 
 
+async def test_a_title_too_long_keeps_who_struck_first_and_never_opens_on_the_gap_mark(
+        discord_session):
+    result = await reply(discord_session, '/melee tricorne attacker:"Royal Artillery: '
+                         'trained-artillery" defender:"Atholl Brigade: lowland blocks=3" '
+                         'dice:"flag art inf art"')
+    # The hits and who made them lead; how it ended follows the gap mark; the retreat left
+    # out of the title is said on its unit's line.
+    assert result.embeds[0]["title"] == (
+        "💥 Royal Artillery scores 1 hit on Atholl Brigade … Atholl Brigade routs")
+    lines = result.embeds[0]["description"].splitlines()
+    assert "**Atholl Brigade** loses 1 block, retreats 2 hexes" in lines
+    reads_on_a_phone(result)
+
+
 async def test_a_state_passed_through_is_not_said_beside_the_one_the_roster_ends_in(
         discord_session):
     await played(discord_session, '/battle start ruleset:labataille name:Bussaco',

@@ -135,6 +135,38 @@ async def test_a_whole_melee_in_a_battle_with_its_buttons(battle_session):
     assert units["Black Watch"].attributes["moved"] is False
 
 
+async def test_a_banner_won_stays_in_the_result_whatever_the_leaders_name(battle_session):
+    """A bonus melee kills a lone leader whose name holds the effect's words (`Winslow`:
+    "wins"; `Bannerman`: "banner"): the banners the melee won are said all the same."""
+    for line in ["/battle start ruleset:tricorne name:Culloden",
+                 '/unit add side:Jacobites name:"Black Watch" words:highland strength:1',
+                 "/unit add side:Government name:Dragoons words:battle-cavalry strength:4",
+                 "/general add name:Winslow side:Jacobites"]:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    asked = await reply(battle_session, '/melee tricorne attacker:Dragoons defender:"Black '
+                                        'Watch" dice:"inf inf inf sab sab sab"')
+    [_, bonus] = await press(battle_session, asked, "Take ground")
+    [_, again] = await press(battle_session, bonus, "Attack Winslow")
+    assert "**Dragoons** wins a Victory Banner ×2, takes ground 1 hex" in text_of(again)
+    [result] = await press(battle_session, again, "Stay")
+    assert result.embeds[0]["title"] == "💥 Dragoons eliminates Black Watch; Dragoons kills " \
+                                        "Winslow"
+    assert result.embeds[0]["description"].splitlines()[:3] == [
+        "**Dragoons** wins a Victory Banner ×2, takes ground 1 hex",
+        "📋 Black Watch loses 1 block (now 0) and is eliminated",
+        "📋 Dragoons has moved this turn"]
+    assert "Government: 2 Victory Banners" in text_of(await reply(battle_session,
+                                                                  "/battle show"))
+
+
+def test_a_name_holding_an_effects_words_does_not_say_the_effect():
+    from bot.render.resolution import said_in
+    units = ["Dragoons", "Bannerman"]
+    assert not said_in(["dragoons kills bannerman"], "Dragoons", "wins a victory banner",
+                       units)
+    assert said_in(["dragoons kills bannerman"], "Bannerman", "is killed", units)
+
+
 async def test_the_question_survives_a_restart(db):
     url = url_of(db)
     async with Database(url) as first, OfflineDiscord(create_bot(first)) as session:
@@ -276,6 +308,34 @@ async def test_a_quick_lookups_bonus_melee_target_is_named_in_the_answer(discord
     assert "Grenadiers battles back against Dragoons" in text
 
 
+async def test_an_answer_no_question_takes_is_refused_naming_its_buttons(discord_session):
+    """`no` and `yes` are said against the question's answers as its buttons show them,
+    not read as a unit's name without its colon; a button's label is an answer."""
+    ground = await reply(discord_session,
+                         '/melee tricorne attacker:"Horse: battle-cavalry" '
+                         'defender:"Foot: regular blocks=2" dice:"inf flag flag inf inf"')
+    assert buttons(ground) == ["Take ground", "Stay"]
+    no = await reply(discord_session, "/answer choice:no")
+    assert no.ephemeral and no.content == (
+        "⚠️ `no` is not an answer to “Will Horse take ground (advance into the vacated "
+        "hex)?”. Answer “Take ground” (`advance`) or “Stay”.")
+    taken = await reply(discord_session, '/answer choice:"take ground"')
+    assert "Will Horse make a bonus melee?" in taken.embeds[0]["title"]
+    bonus = await reply(discord_session,
+                        '/melee tricorne attacker:"Horse: battle-cavalry" '
+                        'defender:"Foot: regular blocks=2" dice:"inf inf flag" '
+                        'choices:"take_ground=take ground"')
+    assert buttons(bonus) == ["No bonus melee"]
+    for word in ("no", "yes"):
+        refused = await reply(discord_session, f"/answer choice:{word}")
+        assert refused.ephemeral and refused.content == (
+            f"⚠️ The question is “Will Horse make a bonus melee?”, and `{word}` is no target "
+            "it may attack. Answer “No bonus melee” (`none`), or with the unit it attacks, "
+            "written as in `bonus` (for example `Royal Scots: regular blocks=3`).")
+    done = await reply(discord_session, '/answer choice:"no bonus melee"')
+    assert not done.ephemeral, done.content
+
+
 async def test_in_a_battle_the_bonus_target_may_be_typed_with_its_words(battle_session):
     await setup(battle_session)
     asked = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
@@ -289,7 +349,8 @@ async def test_in_a_battle_the_bonus_target_may_be_typed_with_its_words(battle_s
     # An answer, not a command: no `lookup:true` to offer, the roster to read instead.
     assert missing.ephemeral and missing.content.endswith(
         "There is no unit called `Nobody` in this battle. Name the unit its bonus melee "
-        "attacks, or answer `none`. `/unit list` shows the roster."), missing.content
+        "attacks, or answer “Attack Fusiliers” (`Fusiliers`), “Attack Cope” (`Cope`) or "
+        "“No bonus melee” (`none`). `/unit list` shows the roster."), missing.content
     result = await reply(battle_session, '/answer choice:"Fusiliers: cards=1"',
                          user_id=GM_USER)
     assert "2 (regular) + 1 Command/Combat cards = 3 dice" in \

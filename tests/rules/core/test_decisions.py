@@ -69,7 +69,8 @@ def test_a_wrong_answer_near_a_buttons_label_gets_did_you_mean_its_key():
                       (Answer("square", "Form square"), Answer("stay", "Stay as it is")))
     with pytest.raises(InvalidInput) as refused:
         Answers.read("Form sqaure").decide(square)
-    assert refused.value.hint == "Answer `square` or `stay`. Did you mean `square`?"
+    assert refused.value.hint == ("Answer “Form square” (`square`) or “Stay as it is” (`stay`). "
+                                  "Did you mean `square`?")
 
 
 @pytest.mark.parametrize("bad", [3, ["", "stand"], {"counter_charge": None}])

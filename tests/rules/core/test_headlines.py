@@ -36,11 +36,34 @@ def test_a_cut_keeps_whole_phrases_how_it_ended_first_then_the_latest():
                "Fraser's Highlanders scores 2 hits on Lochiel’s Camerons",
                "Lochiel’s Camerons retreats 3 hexes", "Lochiel’s Camerons routs"]
     said = fitted(phrases, 150, UNITS)
-    assert said == ("… Fraser's Highlanders takes ground 1 hex and scores 2 hits on Lochiel’s "
-                    "Camerons; Lochiel’s Camerons retreats 3 hexes and routs")
+    # The beginning leads; then how it ended, with the phrase before it; then the latest
+    # that fits.
+    assert said == ("Fraser's Highlanders scores 1 hit on Lord Elcho's Lifeguards … Fraser's "
+                    "Highlanders takes ground 1 hex … Lochiel’s Camerons retreats 3 hexes and "
+                    "routs")
     assert len(said) <= 150
-    assert "routs" in fitted(phrases, 60, UNITS)  # a phrase is never cut in the middle
-    assert fitted(phrases, 60, UNITS) == "… Lochiel’s Camerons retreats 3 hexes and routs"
+    assert fitted(phrases, 110, UNITS) == (
+        "Fraser's Highlanders scores 1 hit on Lord Elcho's Lifeguards … Lochiel’s Camerons "
+        "retreats 3 hexes and routs")
+    # A phrase is never cut in the middle: with room for one, the first, and "…" after it.
+    assert fitted(phrases, 62, UNITS) == (
+        "Fraser's Highlanders scores 1 hit on Lord Elcho's Lifeguards …")
+    # Without room for it whole, the first is cut at a word's end, never a later one kept.
+    assert fitted(phrases, 60, UNITS) == "Fraser's Highlanders scores 1 hit on Lord Elcho's …"
+
+
+def test_a_cut_headline_never_opens_on_the_gap_mark():
+    """A phone shows a title's start: it keeps who struck first, and how hard; what it
+    leaves out is cut at a phrase's end."""
+    units = ("Royal Artillery", "Atholl Brigade")
+    phrases = ["Royal Artillery scores 1 hit on Atholl Brigade",
+               "Atholl Brigade retreats 2 hexes", "Atholl Brigade routs"]
+    assert fitted(phrases, 88, units) == (
+        "Royal Artillery scores 1 hit on Atholl Brigade … Atholl Brigade routs")
+    assert fitted(phrases, 60, units) == "Royal Artillery scores 1 hit on Atholl Brigade …"
+    assert fitted(phrases, 100, units) == (
+        "Royal Artillery scores 1 hit on Atholl Brigade; Atholl Brigade retreats 2 hexes and "
+        "routs")
 
 
 def test_a_units_phrases_too_long_said_as_one_are_kept_one_by_one():
@@ -54,16 +77,26 @@ def test_a_units_phrases_too_long_said_as_one_are_kept_one_by_one():
 
 def test_a_headline_is_cut_within_a_phrase_only_when_no_phrase_fits_alone():
     long = "Highland Regiment of Foot retreats 2 hexes and takes 2 flags it cannot ignore"
-    assert fitted([long, long], 40) == long[:39].rstrip() + "…"
+    assert fitted([long, long], 40) == "Highland Regiment of Foot retreats 2 …"
+    assert fitted(["Lochiel’s-Camerons-of-Achnacarry retreats"], 20) == "Lochiel’s-Camerons …"
 
 
 def test_a_blow_that_fell_on_nobody_gives_way_to_one_that_did():
+    units = ("Cobham’s Dragoons", "FitzJames’s Horse", "Ogilvy’s")
+    phrases = ["Cobham’s Dragoons scores 2 hits on FitzJames’s Horse",
+               "Cobham’s Dragoons scores 1 hit on Ogilvy’s",
+               "FitzJames’s Horse scores no hit on Cobham’s Dragoons"]
+    assert fitted(phrases, 100, units) == (
+        "Cobham’s Dragoons scores 2 hits on FitzJames’s Horse and scores 1 hit on Ogilvy’s …")
+
+
+def test_a_first_blow_that_fell_on_nobody_still_leads():
+    """The beginning is kept, whatever it says: what follows is said on the units' lines."""
     units = ("Cobham’s Dragoons", "FitzJames’s Horse")
     phrases = ["Cobham’s Dragoons scores no hit on FitzJames’s Horse",
                "FitzJames’s Horse scores 2 hits on Cobham’s Dragoons",
                "Cobham’s Dragoons retreats 2 hexes"]
-    assert fitted(phrases, 88, units) == (
-        "… FitzJames’s Horse scores 2 hits on Cobham’s Dragoons …")
+    assert fitted(phrases, 88, units) == "Cobham’s Dragoons scores no hit on FitzJames’s Horse …"
     assert fitted(phrases, 100, units) == (
-        "… FitzJames’s Horse scores 2 hits on Cobham’s Dragoons; Cobham’s Dragoons retreats "
-        "2 hexes")
+        "Cobham’s Dragoons scores no hit on FitzJames’s Horse … Cobham’s Dragoons retreats 2 "
+        "hexes")

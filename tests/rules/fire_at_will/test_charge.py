@@ -215,8 +215,8 @@ def test_an_answer_the_question_does_not_allow_is_refused_with_the_allowed_ones(
     with pytest.raises(InvalidInput, match="`Fot` is not an answer") as refused:
         run(resolve_charge, horse("T"), [charger(foot("Foot"))], Cover.NONE, dice_text="1",
             answers=Answers.read("Fot"))
-    assert "`Foot` or `stand`" in refused.value.hint and "Did you mean `Foot`" in \
-        refused.value.hint
+    assert refused.value.hint == ("Answer “Counter-charge Foot” (`Foot`) or “Stand”. "
+                                  "Did you mean `Foot`?")
 
 
 def test_below_zero_with_no_charger_to_its_front_stands_without_asking():

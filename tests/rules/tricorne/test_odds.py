@@ -26,10 +26,13 @@ def test_taking_ground_and_the_bonus_melee_are_walked_not_refused():
 
 
 def test_a_bonus_target_given_ahead_that_reads_as_no_unit_refuses_the_odds_whole():
-    with pytest.raises(NotAnAnswer, match="`no` reads as the unit's name without its colon"):
+    with pytest.raises(NotAnAnswer, match="`no` is no target it may attack") as refused:
         exact_odds(MELEE.prepare({"attacker": "A: highland", "defender": "B: highland",
                                   "answers": {"take_ground": "advance",
                                               "bonus_melee": "no"}}))
+    # Said against the question's answers, not as a unit's words.
+    assert "colon" not in str(refused.value)
+    assert "“No bonus melee” (`none`), or with the unit it attacks" in refused.value.hint
 
 
 def test_a_bonus_target_given_ahead_that_the_dice_may_remove_refuses_those_paths_only():
