@@ -33,6 +33,9 @@ BESIDE_THE_ROSTER = ("dice_queue", "gm_role")
 # What a taken-back move leaves as it is now: the GM's queue (the dice it took stay spent).
 KEPT_BY_A_REROLL = ("dice_queue",)
 
+BACK_AS_BEFORE = "Back as before the first roll: "
+"""Heads a roster line of what the replaced result did that no longer stands."""
+
 MOVE_EVENTS = 50
 """More events than one move logs (its roll and the answers on its way)."""
 
@@ -135,8 +138,10 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     moved = {c.who for c in roster_changes(base, now) + engagement_changes(base, now, words)}
     back = [c for c in roster_changes(replaced, now) + engagement_changes(replaced, now, words)
             if c.who not in moved]
+    # Said as the first roll's undoing: "A gains 3 figures" alone reads as the new roll's.
     return replace(played, changes=[*(played.changes or []),
-                                    *describe_changes(back, tx.rules.wording)])
+                                    *(f"{BACK_AS_BEFORE}{line}"
+                                      for line in describe_changes(back, tx.rules.wording))])
 
 
 def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:

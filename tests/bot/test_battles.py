@@ -172,8 +172,8 @@ async def test_reroll_replaces_the_last_roll(battle_session):
     assert message.embeds[0]["title"] == "💥 Defenders win by 5: Béarn routs, −2 SP"
     # The roster against the result it replaces, the one the players read last: the unit
     # the first roll routed is back.
-    assert ("📋 2nd Foot gains 2 SP (now 4), is no longer routing and is no longer shaken"
-            in text_of(message))
+    assert ("📋 Back as before the first roll: 2nd Foot gains 2 SP (now 4), is no longer "
+            "routing and is no longer shaken" in text_of(message))
     state = await units(battle_session)
     assert state["2nd Foot"].strength == 4  # the first result was undone
     assert state["Béarn"].strength == 3

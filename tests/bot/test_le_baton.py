@@ -389,3 +389,20 @@ async def test_a_melee_or_check_without_a_phase_is_in_the_battles_phase(battle_s
     assert not odds.ephemeral, odds.content  # the odds of phase 7's check too
     check = await reply(battle_session, "/morale le-baton unit:Buffs dice:6", user_id=GM_USER)
     assert check.embeds[0]["title"] == "💥 Buffs fails by 3: routs, removed"
+
+
+async def test_a_reroll_says_what_the_first_roll_did_is_undone_not_done_anew(discord_session):
+    """The first volley took 3 figures; the reroll hits nothing. A's figures coming back is
+    the first roll's undoing, not the new volley's doing."""
+    for line in ("/battle start ruleset:le-baton name:R",
+                 '/unit add side:French name:A words:"french infantry veteran column" '
+                 "strength:6",
+                 '/unit add side:British name:B words:"british infantry veteran line" '
+                 "strength:6"):
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral, line
+    await reply(discord_session, '/fire le-baton shooter:B target:A dice:"4 4 4"')
+    await reply(discord_session, '/gm dice dice:"1 1 1"', user_id=GM_USER)
+    again = await reply(discord_session, "/gm reroll", user_id=GM_USER)
+    assert again.embeds[0]["title"] == "🛡️ B fires: A 0 hits"
+    assert [line for line in text_of(again).split("\n") if line.startswith("📋")] == [
+        "📋 Back as before the first roll: A gains 3 figures (now 6) and has no casualties"]
