@@ -9,7 +9,9 @@ from typing import Any
 from bot.battles.decisions import Pending, mention_for, pending_of
 from bot.battles.errors import NotTheLast, check_battle
 from bot.battles.rerolls import taken_back_by
-from bot.battles.store import BattleTx
+from bot.battles.store import MODELS, BattleTx, Row, roster_general
+from bot.storage.models import from_snapshot
+from rules.core.roster import Change, describe_changes, general_changes, unit_changes
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class Undone:
     # The GM's queued dice the undo put back (a reroll's, say), now waiting for the next
     # roll in the channel: 0 when the queue did not grow.
     queued_back: int = 0
+    # The roster as the undo left it, said as changes ("A gains 4 figures (now 6)"): the
+    # undone event's summary says where that event had left it, which is no longer so.
+    changes: tuple[str, ...] = ()
 
 
 def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
@@ -65,7 +70,23 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     return Undone(event.seq, event.kind, event.summary, undo.seq, turn_put_back(undo.changes),
                   tuple(sorted(e.reverts for e in redoing)), waiting=waiting,
                   battle_id=battle.id, mention=mention,
-                  queued_back=queue if queue > queued else 0)
+                  queued_back=queue if queue > queued else 0,
+                  changes=tuple(describe_changes(roster_put_back(tx, undo.changes),
+                                                 tx.rules.wording)))
+
+
+def roster_put_back(tx: BattleTx, changes: list[dict[str, Any]]) -> list[Change]:
+    """What the undo's changes did to units and generals that were there before and after
+    it (a unit it took off or put back is said by the undone event's summary)."""
+    found: list[Change] = []
+    for change in changes:
+        table, before, after = change["table"], change["before"], change["after"]
+        if table not in ("units", "generals") or not before or not after:
+            continue
+        old, new = (Row(table, from_snapshot(MODELS[table], state)) for state in (before, after))
+        found += unit_changes(tx.unit_of(old), tx.unit_of(new)) if table == "units" \
+            else general_changes(roster_general(old), roster_general(new))
+    return found
 
 
 def turn_put_back(changes: list[dict[str, Any]]) -> TurnAt | None:

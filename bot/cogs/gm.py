@@ -185,8 +185,9 @@ class GM(commands.Cog):
             dice = "1 die is" if undone.queued_back == 1 else f"{undone.queued_back} dice are"
             back += (f" The GM's queue is back: {dice} waiting for the next roll here "
                      "(`/gm dice clear:true` empties it).")
+        roster = "".join(f"\n📋 {escape(change)}" for change in undone.changes)
         reply = public(f"↩️ Undid #{undone.seq} ({undone.kind.replace('_', ' ')}): "
-                       f"{said} (event #{undone.undo_seq}).{back}")
+                       f"{said} (event #{undone.undo_seq}).{back}{roster}")
         if waiting is None:
             return reply
         return asking_again(self.store, interaction, reply, undone.battle_id, waiting,

@@ -231,9 +231,13 @@ async def test_undoing_a_reroll_says_the_gms_dice_it_used_are_queued_again(battl
     await gm(battle_session, "/gm reroll")
     undone = await gm(battle_session, "/gm undo")
     # The next player's roll would take them: the GM is told.
-    assert undone.content.endswith("The GM's queue is back: 2 dice are waiting for the next "
-                                   "roll here (`/gm dice clear:true` empties it)."), \
-        undone.content
+    said, *roster = undone.content.split("\n")
+    assert said.endswith("The GM's queue is back: 2 dice are waiting for the next "
+                         "roll here (`/gm dice clear:true` empties it)."), undone.content
+    # The result it replaced stands again: the roster says so, unit by unit.
+    assert roster == ["📋 Béarn gains 2 SP (now 5) and is no longer routing",
+                      "📋 2nd Foot loses 2 SP (now 2), is routing and is shaken",
+                      "📋 Wolfe is killed"], undone.content
     async with battle_session.client.db.transaction() as s:
         assert (await s.scalar(select(Battle))).dice_queue == [1, 6]
 

@@ -406,3 +406,18 @@ async def test_a_reroll_says_what_the_first_roll_did_is_undone_not_done_anew(dis
     assert again.embeds[0]["title"] == "🛡️ B fires: A 0 hits"
     assert [line for line in text_of(again).split("\n") if line.startswith("📋")] == [
         "📋 Back as before the first roll: A gains 3 figures (now 6) and has no casualties"]
+
+
+async def test_an_undo_says_the_unit_as_it_left_it_not_as_the_undone_event_did(
+        discord_session):
+    """The GM's set left A at 2 figures; its undo puts A back at 6, which the undone event's
+    summary ("now 2") no longer says."""
+    for line in ("/battle start ruleset:le-baton name:R",
+                 '/unit add side:French name:A words:"french infantry veteran column" '
+                 "strength:6"):
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral, line
+    await reply(discord_session, "/gm set unit:A field:figures value:2", user_id=GM_USER)
+    undone = await reply(discord_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.split("\n") == [
+        "↩️ Undid #3 (gm set): GM set: A loses 4 figures (now 2) (event #4).",
+        "📋 A gains 4 figures (now 6)"]

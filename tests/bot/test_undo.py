@@ -42,8 +42,12 @@ async def test_undo_restores_every_row_and_logs_what_it_put_back(battle_session)
     assert undone.content.startswith("↩️ Undid #6 (resolution): 12th Foot vs Picardie: "
                                      "Attackers win by 4: Picardie routs")
     # The GM's dice the move took are queued again, and the GM is told.
-    assert undone.content.endswith("(event #7). The GM's queue is back: 5 dice are waiting "
-                                   "for the next roll here (`/gm dice clear:true` empties it).")
+    said, *roster = undone.content.split("\n")
+    assert said.endswith("(event #7). The GM's queue is back: 5 dice are waiting "
+                         "for the next roll here (`/gm dice clear:true` empties it).")
+    # The roster as the undo left it: the summary says where the move had left it.
+    assert roster == ["📋 Contades is back in command",
+                      "📋 Picardie gains 2 SP (now 4) and is no longer routing"]
     after = await state(battle_session)
     assert after[:3] == before[:3]
     *_, move, undo = after[3]
