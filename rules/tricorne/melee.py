@@ -429,9 +429,11 @@ def ask_ignore_flag(run: Run, unit: Unit, flags: int, prefix: str) -> int:
         return flags
     ignored = min(may, flags)
     by = "attacker" if "back_" in prefix else "defender"
+    # "1 flag of the 1 flag" said as a player would: "the flag".
+    which = f"{counted(ignored, 'flag')} of the {counted(flags, 'flag')}" if ignored < flags \
+        else "the flag" if flags == 1 else f"the {counted(flags, 'flag')}"
     question = Question(f"{prefix}ignore_flag",
-                        f"Will {unit.name} ignore {counted(ignored, 'flag')} of the "
-                        f"{counted(flags, 'flag')} against it?",
+                        f"Will {unit.name} ignore {which} against it?",
                         (Answer("ignore", f"Ignore {counted(ignored, 'flag')}"), TAKE_FLAGS),
                         unit=unit.name, by=by)
     if run.out.ask(question) is TAKE_FLAGS:

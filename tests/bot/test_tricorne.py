@@ -403,8 +403,8 @@ async def test_a_grenadiers_player_chooses_to_ignore_a_flag_with_a_button(battle
                                         'defender:"Ligonier\'s Grenadiers" '
                                         'dice:"flag art art art art  art art art art"',
                         user_id=GM_USER)
-    assert asked.embeds[0]["title"] == ("❓ Will Ligonier's Grenadiers ignore 1 flag of the 1 "
-                                        "flag against it?")
+    assert asked.embeds[0]["title"] == ("❓ Will Ligonier's Grenadiers ignore the flag "
+                                        "against it?")
     assert buttons(asked) == ["Ignore 1 flag", "Take every flag"]
     assert f"Ligonier's Grenadiers' player (<@{PLAYER}>) or a GM decides" in \
         asked.embeds[0]["description"]

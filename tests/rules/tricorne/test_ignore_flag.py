@@ -60,7 +60,7 @@ def test_on_a_hill_the_grenadier_ignores_one_more():
     assert not [e for e in effects(result) if e[0] == "moved"]
     # With the hill's flag off, one is left to ignore: the question counts it.
     _, _, asking = question(ATTACKER, grenadiers(terrain="hill"), "flag flag cav")
-    assert asking.text == "Will Grenadiers ignore 1 flag of the 1 flag against it?"
+    assert asking.text == "Will Grenadiers ignore the flag against it?"
 
 
 def test_a_grenadier_battled_back_and_in_a_bonus_melee_is_asked_under_its_own_key():
