@@ -48,10 +48,14 @@ PHASES: tuple[str, ...] = (
 # Why a unit left the field: each gives a Victory Banner to the other side.
 BANNER_REASONS = ("eliminated", "routed")
 
+# A hex of terrain as a player says a unit stands in it: on a hill, in a forest.
+ON_TERRAIN = {Terrain.HILL.value: "on a hill", Terrain.FOREST.value: "in a forest",
+              Terrain.BUILDINGS.value: "in buildings"}
+
 CHANGE_PHRASES: dict[str, Phrase] = {
     "type": Phrase("is now {value}"),
     "full": Phrase("now has {value} blocks at full strength", "has the default full strength"),
-    "terrain": Phrase("is now in {value}", "is in the open"),
+    "terrain": Phrase("is now {value}", "is in the open", words=tuple(ON_TERRAIN.items())),
     "moved": Phrase("has moved this turn", "has not moved this turn"),
 }
 
@@ -62,7 +66,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
     if attributes.get("full", DEFAULT_FULL) != DEFAULT_FULL:  # the usual 4 goes unsaid
         described.append(f"full strength {attributes['full']}")
     if attributes.get("terrain") not in (None, Terrain.OPEN.value):
-        described.append(f"in {attributes['terrain']}")
+        described.append(ON_TERRAIN.get(attributes["terrain"], f"in {attributes['terrain']}"))
     markers = ("moved",) if attributes.get("moved") else ()
     return UnitWords(tuple(described), markers)
 

@@ -138,7 +138,10 @@ def test_roster_words_and_what_they_refuse():
     with pytest.raises(InvalidInput, match="a leader is a general"):
         read_roster_attributes("lone-leader", "unit", require_arm=True)
     words = unit_words({"type": "battle-cavalry", "terrain": "forest", "moved": True})
-    assert (words.described, words.markers) == (("battle cavalry", "in forest"), ("moved",))
+    assert (words.described, words.markers) == (("battle cavalry", "in a forest"), ("moved",))
+    # A hill is stood on, as a player says it.
+    assert unit_words({"type": "regular", "terrain": "hill"}).described == (
+        "regular", "on a hill")
     # The usual full strength (4) goes unsaid; another is said.
     assert unit_words({"type": "regular", "full": 3}).described == ("regular",
                                                                     "full strength 3")
