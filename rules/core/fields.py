@@ -307,9 +307,11 @@ class FieldSet:
                 self._check_unquoted(tokens[index - 1] if index else "", token, where)
                 raise
             if spec.name in values and values[spec.name] != value:
+                # Said in the words typed: a field's name is the engine's, not the player's.
                 raise InvalidInput(
-                    f"{where}: `{spec.name}` is given twice ({values[spec.name]} and {value})."
-                )
+                    f"{where}: `{values[spec.name]}` and `{value}` both give its "
+                    f"{spec.name.replace('_', ' ')}.",
+                    hint=f"Keep one of `{values[spec.name]}` and `{value}`.")
             values[spec.name] = value
         return name, values
 

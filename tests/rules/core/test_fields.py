@@ -63,8 +63,10 @@ def test_bad_number_and_range():
 
 
 def test_contradiction_is_refused():
-    with pytest.raises(InvalidInput, match="`arm` is given twice"):
+    with pytest.raises(InvalidInput) as both:
         MELEE.read_text("inf cav", "u")
+    assert (both.value.message, both.value.hint) == (
+        "u: `infantry` and `cavalry` both give its arm.", "Keep one of `infantry` and `cavalry`.")
 
 
 def test_unclosed_quote():
