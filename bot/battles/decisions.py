@@ -43,7 +43,7 @@ from bot.storage.mentions import mentions_off
 from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
 from bot.storage.question_messages import forget_old_messages, take_message
-from rules.core.decisions import ANSWERED, Answer, Question, with_answer
+from rules.core.decisions import ANSWERED, Answer, Question, with_answer, with_cells
 from rules.core.dice import plain_face
 from rules.core.errors import RulesError
 from rules.core.notation import possessive
@@ -231,6 +231,7 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     reroll took back, ``bot.battles.rerolls``)."""
     battle = tx.require_battle()
     refuse_while_waiting(battle, tx.actor.user_id)
+    options = with_cells(options, paused.cells)
     seq = battle.last_seq + 1
     mover = tx.actor.user_id if mover is None else mover
     answerer = _answerer(tx, paused.question, mover)

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.battles.errors import OtherRuleSet
 from bot.battles.store import BattleTx
-from rules.core.decisions import Question, Undecided
+from rules.core.decisions import Question, Undecided, with_cells
 from rules.core.dice import (
     DiceFaces,
     DiceSource,
@@ -99,6 +99,7 @@ class Paused(Exception):
         self.question: Question = asked.question
         self.steps: tuple[Step, ...] = asked.steps
         self.effects: tuple[Effect, ...] = asked.effects
+        self.cells = asked.cells  # where answers given ahead were read: kept with the move
         self.faces = faces
         self.use = use
         # Remarks the battle makes on the move (out of its phase), said with the question.
@@ -248,7 +249,8 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
                                                                      roster, rules)
     record = resolution.to_dict()
     record["roster_changes"] = lines
-    request = {"ruleset": facts.ruleset, "procedure": procedure, "options": dict(options)}
+    request = {"ruleset": facts.ruleset, "procedure": procedure,
+               "options": with_cells(options, resolution.cells)}
     return Move(resolution, note, roster, after, lines, left, request, record)
 
 

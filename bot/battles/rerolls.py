@@ -22,7 +22,7 @@ from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast, check_b
 from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
 from bot.battles.store import BattleTx, Row, active_battle
 from bot.workers import OutcomeJob
-from rules.core.decisions import ANSWERED, NOT_THEIRS
+from rules.core.decisions import ANSWERED, CELLS, NOT_THEIRS
 from rules.core.dice import ReplaySource
 from rules.core.outcomes import Enumeration
 from rules.core.roster import describe_changes, engagement_changes, roster_changes
@@ -63,8 +63,17 @@ def last_move(tx: BattleTx, expected: ListingKey | None = None) -> list[Row]:
 def move_options(events: list[Row]) -> dict[str, Any]:
     """The command's options as first given: answers given ahead (``choices``) stay, those
     the bot asked for go, to be asked again (or walked, for an override). The command is
-    played again: an answer given ahead that fits no question is set aside, as it was."""
+    played again: an answer given ahead that fits no question is set aside, as it was.
+    An answer given ahead to a chart question stays with the cell it was read at, on
+    whichever of the move's events that was (``CELLS``)."""
     options = {k: v for k, v in events[0].request["options"].items() if k != ANSWERED}
+    cells: dict[str, list[list[str]]] = {}
+    for event in events:
+        for key, read in ((event.request or {}).get("options", {}).get(CELLS) or {}).items():
+            cells.setdefault(key, [])
+            cells[key] += [cell for cell in read if cell not in cells[key]]
+    if cells:
+        options[CELLS] = cells
     return {**options, ANSWERED: ""}
 
 

@@ -132,7 +132,9 @@ class Undecided(RulesError):
 
     def __init__(self, question: Question, steps: Sequence[Any] = (),
                  set_aside: str | None = None, defaults: Sequence[str] = (),
-                 passed_over: str | None = None, effects: Sequence[Any] = ()) -> None:
+                 passed_over: str | None = None, effects: Sequence[Any] = (),
+                 read_elsewhere: str | None = None,
+                 cells: Mapping[str, list[list[str]]] | None = None) -> None:
         super().__init__(f"{question.text} ({', '.join(a.key for a in question.answers)})",
                          hint="Answer it with the buttons, or give `choices`.")
         self.question = question
@@ -142,6 +144,10 @@ class Undecided(RulesError):
         self.effects = tuple(effects)  # what it had done to units before it asked
         # An answer the mover gave ahead to another player's question: not taken.
         self.passed_over = passed_over
+        # An answer given ahead for the chart question read at another cell: not taken.
+        self.read_elsewhere = read_elsewhere
+        # Where the answers given ahead to chart questions were read (``Answers.cells``).
+        self.cells = dict(cells or {})
 
 
 @dataclass
@@ -171,6 +177,14 @@ class Answers:
     # The answers taken from ``in_order`` so far. A walk of every answer shares its own with
     # the answers a command's options add to (``given_answers``), to see which it took.
     taken: list[str] = field(default_factory=list)
+    # How many of ``in_order``, from its start, were given ahead (``choices``): those after
+    # them are a walk's or the GM's, who chose them for the path they lead along.
+    ahead: int = 0
+    # The cells of the charts where answers given ahead were read (``Question.cell``), by
+    # question: such an answer says what that cell says, so it is not taken where the dice
+    # land elsewhere (a reroll, an override); the question is asked there. Kept with the
+    # move (``CELLS``) once the answer was read.
+    cells: dict[str, list[list[str]]] = field(default_factory=dict)
 
     def theirs(self, question: Question) -> bool:
         """Whether ``question`` is another player's (or the GM's) choice, not the mover's."""
@@ -186,8 +200,10 @@ class Answers:
         # A question the command's answers do not name takes the next answer given in
         # order, used or not: played again after its asking, the same answers pair alike.
         slot = self.in_order.pop(0) if not named and self.in_order else None
+        slot_ahead = slot is not None and self.ahead > 0
         if slot is not None:
             self.taken.append(slot)
+            self.ahead = max(0, self.ahead - 1)
         if key in self.asked_for:  # the bot asked it, and its player answered
             given = self.by_question[key]
         elif self.theirs(question):  # theirs to make when asked, whatever was given
@@ -198,6 +214,15 @@ class Answers:
             given = slot
         else:
             raise Undecided(question)
+        given_ahead = key not in self.asked_for and (named or slot_ahead)
+        if given_ahead and self._read_elsewhere(question):
+            # What another cell says: the next answer a walk or the GM gave, if any, else
+            # the question is asked, as if nothing had been given ahead.
+            if len(self.in_order) <= self.ahead:
+                raise Undecided(question, read_elsewhere=given)
+            given = self.in_order.pop(self.ahead)
+            self.taken.append(given)
+            given_ahead = False
         try:
             answer = question.answer(given)
         except InvalidInput:
@@ -210,7 +235,18 @@ class Answers:
                 return self.decide(question)
             raise Undecided(question, set_aside=given) from None
         self.asked.append(key)
+        if given_ahead and question.cell is not None:
+            read = self.cells.setdefault(key, [])
+            if list(question.cell) not in read:
+                read.append(list(question.cell))
         return answer
+
+    def _read_elsewhere(self, question: Question) -> bool:
+        """Whether the answer given ahead to this chart question was read at another cell
+        than the one the dice reach now."""
+        read = self.cells.get(question.key)
+        return question.cell is not None and read is not None \
+            and list(question.cell) not in read
 
     def _refuse_a_misspelt_key(self, question: Question) -> None:
         """An answer given ahead under a near miss of this question's name (`take_groud`)
@@ -268,6 +304,12 @@ ANSWERED = "answered"
 Present, even empty, it says the command is being played again."""
 
 
+CELLS = "cells"
+"""The option where the bot keeps, for a battle's move, the cells of the charts where the
+answers given ahead were read (``Answers.cells``): played again on other dice (a reroll, an
+override), such an answer is taken only where the dice land on the same cell."""
+
+
 NOT_THEIRS = "not_theirs"
 """The option where the bot keeps, for a battle's move, the choices that are not the mover's
 to give ahead (``{"units": [name keys], "gm": true}``): such a question is asked of its player
@@ -280,6 +322,9 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
     if options.get("choices") is not None or options.get(ANSWERED) is not None:
         answers = Answers.read(options.get("choices"), "choices")
         answers.chosen = frozenset(answers.by_question)
+        answers.ahead = len(answers.in_order)
+        answers.cells = {str(k): [list(c) for c in v]
+                         for k, v in (options.get(CELLS) or {}).items()}
         asked = Answers.read(options.get(ANSWERED), ANSWERED)
         answers.by_question |= asked.by_question
         answers.in_order += asked.in_order
@@ -292,6 +337,7 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
         answers.playing_on = options.get(ANSWERED) is not None
     else:
         answers = Answers.read(options.get("answers"), "answers")
+        answers.ahead = len(answers.in_order)
     if more is not None:
         answers.by_question |= more.by_question
         answers.in_order += more.in_order
@@ -299,6 +345,14 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
         # A walk tries every answer of every question, whoever's choice it is.
         answers.others, answers.gm_only = frozenset(), False
     return answers
+
+
+def with_cells(options: Mapping[str, Any], cells: Mapping[str, list[list[str]]]
+               ) -> dict[str, Any]:
+    """A move's options with the cells where its answers given ahead were read (``CELLS``),
+    to be kept with it."""
+    return {**options, CELLS: {k: [list(c) for c in v] for k, v in cells.items()}} \
+        if cells else dict(options)
 
 
 def with_answer(answered: str | None, question: Question, answer: Answer) -> str:

@@ -8,6 +8,7 @@ Everything here is immutable and turns into plain JSON with ``to_dict``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any
@@ -164,6 +165,10 @@ class Resolution:
     # Answers given ahead that no question took (``chart=DR1`` for ``chart_result``, or a
     # question this path never reached): said beside the result, since they changed nothing.
     unused: tuple[str, ...] = ()
+    # Where the answers given ahead to chart questions were read (``Answers.cells``): the
+    # bot keeps them with the move (``rules.core.decisions.CELLS``).
+    cells: Mapping[str, list[list[str]]] = field(default_factory=dict, compare=False,
+                                                 hash=False)
 
     @property
     def rolls(self) -> tuple[Roll, ...]:
@@ -287,8 +292,14 @@ class ResolutionBuilder:
                 self.step(GIVEN_AHEAD, f"The answer given ahead, "
                           f"{undecided.passed_over}, is not the mover's to give: “{question.text}” "
                           "is asked of its player.")
+            if undecided.read_elsewhere is not None:
+                chart = question.cell[0] if question.cell else "chart"
+                self.step(GIVEN_AHEAD, f"The answer given ahead, {undecided.read_elsewhere}, "
+                          f"was read at another cell of the {chart} chart: it is not "
+                          "taken here.")
             raise Undecided(question, tuple(self.steps), undecided.set_aside,
-                            tuple(self.defaults), effects=tuple(self.effects)) from None
+                            tuple(self.defaults), effects=tuple(self.effects),
+                            cells=self.answers.cells) from None
 
     def build(self, headline: str, severity: Severity) -> Resolution:
         return Resolution(
@@ -301,4 +312,5 @@ class ResolutionBuilder:
             notes=tuple(self.notes),
             defaults=tuple(self.defaults),
             unused=tuple(self.answers.unused()),
+            cells={key: list(read) for key, read in self.answers.cells.items()},
         )

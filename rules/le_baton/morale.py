@@ -172,7 +172,7 @@ def run_check(
     except Undecided as asked:  # show the check and what followed it before the question
         step = _check_step(unit, phase, check, "")
         raise Undecided(asked.question, (*out.steps, step, *consequences.steps),
-                        asked.set_aside) from None
+                        asked.set_aside, cells=asked.cells) from None
     out.steps.append(_check_step(unit, phase, check, outcome.text))
     out.steps.extend(consequences.steps)
     out.effects.extend(consequences.effects)

@@ -9,7 +9,7 @@ from bot.battles.rerolls import listing_job
 from bot.storage.models import Battle
 from rules.core.decisions import ANSWERED
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, send, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, played, reply, send, text_of
 from .test_battles import events, gm, setup_battle, units
 from .test_charts import ASSAULT
 from .test_charts import setup as setup_charts
@@ -220,3 +220,69 @@ async def test_reroll_and_override_reach_the_last_roll_past_a_gm_role(battle_ses
     again = await gm(battle_session, "/gm reroll")
     assert again.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
     assert again.embeds[0]["footer"]["text"] == "1 die queued by the GM · event #8"
+
+
+# A chart the player reads (no chart pack): an answer given ahead says what one cell says.
+CHART_SETUP = (
+    '/battle start ruleset:labataille name:Ov sides:"French, British"',
+    '/unit add side:French name:X words:"infantry morale=35 melee=8 fire=2 defence=3" '
+    "strength:4",
+    '/unit add side:British name:Y words:"infantry morale=44 melee=7 fire=3 defence=3 '
+    'nation=british" strength:4',
+    '/unit add side:British name:Z words:"infantry morale=44 melee=7 fire=3 defence=3" '
+    "strength:4",
+)
+# The mêlée die, 13 −3, lands on row 11 of the 1:2 column.
+CHART_ASSAULT = '/assault labataille attackers:X defenders:Z dice:"44 52 5 33 41 13"'
+ROW_63 = "❓ Read the Assault et Mêlée chart: the 1:2 column, row 63. What does it say?"
+READ_ELSEWHERE = ("↪️ The answer given ahead, DR1, was read at another cell of the Assault "
+                  "et Mêlée chart: it is not taken here.")
+
+
+async def test_a_reroll_asks_a_chart_answered_ahead_again_on_another_cell(battle_session):
+    await played(battle_session, *CHART_SETUP, CHART_ASSAULT + ' choices:"DR1"')
+    await gm(battle_session, '/gm dice dice:"21 52 5 33 41 66"')
+    rerolled = await gm(battle_session, "/gm reroll")
+    # 66 −3 = 63: another row of the chart, which DR1 was not read from.
+    assert rerolled.embeds[0]["title"] == ROW_63
+    assert READ_ELSEWHERE in text_of(rerolled)
+    answered = await gm(battle_session, "/answer choice:AS")
+    assert answered.embeds[0]["title"] == "💥 AS: X surrenders"
+
+
+async def test_a_reroll_keeps_a_chart_answer_given_ahead_on_the_same_cell(battle_session):
+    await played(battle_session, *CHART_SETUP, CHART_ASSAULT + ' choices:"DR1"')
+    await gm(battle_session, '/gm dice dice:"21 52 5 33 41 12"')
+    rerolled = await gm(battle_session, "/gm reroll")
+    # 12 −3 is row 11 again: the cell DR1 was read from.
+    assert rerolled.embeds[0]["title"] == "🩸 DR1: Z routs"
+
+
+async def test_a_chart_answer_given_ahead_after_a_question_stays_with_its_cell(
+        battle_session):
+    # Y's Huzzah is asked before the chart: the answer given ahead is read on the move's
+    # second event, after that answer.
+    await played(battle_session, *CHART_SETUP)
+    asked = await gm(battle_session, '/assault labataille attackers:X defenders:Y '
+                                     'dice:"44 52 5 33 41 13" choices:"chart_result=DR1"')
+    assert asked.embeds[0]["title"] == "❓ Will Y Huzzah and turn the tables on X?"
+    done = await gm(battle_session, "/answer choice:no")
+    assert done.embeds[0]["title"] == "🩸 DR1: Y routs"
+    await gm(battle_session, '/gm dice dice:"44 52 5 33 41 66"')
+    again = await gm(battle_session, "/gm reroll")
+    assert again.embeds[0]["title"] == "❓ Will Y Huzzah and turn the tables on X?"
+    chart = await gm(battle_session, "/answer choice:no")
+    assert chart.embeds[0]["title"] == ROW_63
+    assert READ_ELSEWHERE in text_of(chart)
+
+
+async def test_an_override_lists_what_other_cells_say_past_a_chart_answered_ahead(
+        battle_session):
+    await played(battle_session, *CHART_SETUP, CHART_ASSAULT + ' choices:"DR1"')
+    menu = menu_of(await send(battle_session, "/gm override", user_id=GM_USER))
+    assert menu.content.startswith("Override #5 with: (the 25 first of 160 results"), \
+        menu.content
+    # DR1 was read on row 11: other rows may say anything the chart says.
+    overridden = await gm(battle_session, '/gm override result:"AS: X is disordered, loses 1 '
+                                          'increment and surrenders"')
+    assert overridden.embeds[0]["title"] == "💥 AS: X surrenders", text_of(overridden)

@@ -6,6 +6,7 @@ import pytest
 
 from rules.core.decisions import (
     ANSWERED,
+    CELLS,
     NOT_THEIRS,
     Answer,
     Answers,
@@ -178,3 +179,28 @@ def test_an_answer_may_be_the_start_of_one_buttons_label():
     assert bonus.answer("No bonus").key == "none"
     # A name typed is that name, not the start of another unit's (a button's key).
     assert bonus.answer("Fusiliers") == Answer("Fusiliers", "Fusiliers")
+
+
+def chart(row: str) -> Question:
+    return Question("chart_result", f"Read row {row}.", (Answer("DR1", "DR1"), Answer("AS", "AS")),
+                    cell=("Assault et Mêlée", "1:2", row))
+
+
+def test_a_chart_answer_given_ahead_belongs_to_the_cell_it_was_read_at():
+    first = given_answers({"choices": "DR1"})
+    assert first.decide(chart("11–16")).key == "DR1"
+    assert first.cells == {"chart_result": [["Assault et Mêlée", "1:2", "11–16"]]}
+    # Played again with those cells kept: the same cell takes it, another asks.
+    kept = {"choices": "DR1", CELLS: first.cells, ANSWERED: ""}
+    assert given_answers(kept).decide(chart("11–16")).key == "DR1"
+    with pytest.raises(Undecided) as asked:
+        given_answers(kept).decide(chart("61–66"))
+    assert asked.value.read_elsewhere == "DR1"
+    named = {"choices": "chart_result=DR1", CELLS: first.cells, ANSWERED: ""}
+    with pytest.raises(Undecided):
+        given_answers(named).decide(chart("61–66"))
+    # The player's answer to the question asked there is taken, and a walk's answer too.
+    assert given_answers({**kept, ANSWERED: "chart_result=AS"}).decide(chart("61–66")).key \
+        == "AS"
+    walked = given_answers(kept, Answers(in_order=["AS"]))
+    assert walked.decide(chart("61–66")).key == "AS"
