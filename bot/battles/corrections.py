@@ -44,6 +44,14 @@ GENERAL_STATUSES = ("active", "incapacitated", "captured", "killed")
 STRENGTH_RANGE = (0, MAX_STRENGTH)
 
 
+def strength_range(rules: BattleRules) -> tuple[int, int]:
+    """A unit's strength as the rule set bounds it (La Bataille: 0 to 40 increments), else
+    as the bot does (``STRENGTH_RANGE``); a refusal says this range."""
+    if rules.max_strength is None:
+        return STRENGTH_RANGE
+    return 0, min(rules.max_strength, MAX_STRENGTH)
+
+
 def check_given(value: str) -> None:
     """A value to set: a blank one is a slip, never a way to clear a field."""
     if not value.strip():
@@ -123,13 +131,15 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
 def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str, said: str) -> None:
     """Set ``field`` from ``value``; a refusal names the field as typed (``said``)."""
     if field == "strength":
+        bounds = strength_range(tx.rules)
         try:
-            row.strength = parse_int(value, said, STRENGTH_RANGE)
+            row.strength = parse_int(value, said, bounds)
         except InvalidInput:
-            # Above the bot's bound: the rule set's own, where it has one, says how far it
-            # goes (La Bataille's 40 increments); else the bot's refusal stands.
+            # Above the bound: the rule set's own check, where it bounds strength, refuses it
+            # as everywhere else (La Bataille's 40 increments); else this refusal stands,
+            # with the rule set's range.
             digits = value.strip().lstrip("+")
-            if digits.isdigit() and len(digits) <= 18 and int(digits) > MAX_STRENGTH:
+            if digits.isdigit() and len(digits) <= 18 and int(digits) > bounds[1]:
                 tx.rules.check_unit(row.name, dict(row.attributes), int(digits), row.name)
             raise
         out_of_strength(tx, row)
@@ -137,9 +147,11 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str, said: str) -
             row.gone_reason = None  # still out, but no longer for want of strength
     elif field == "status":
         if value not in ("active", "gone"):
+            other = field_taking(tx.rules, value)
             raise InvalidInput(f"`status` is `active` or `gone`, not {code(value)}.",
-                               hint="`value:gone` takes the unit out of the battle; "
-                                    "`value:active` brings it back.")
+                               hint=(f"For {code(value)}, use `{other}`. " if other else "")
+                               + "`value:gone` takes the unit out of the battle; "
+                                 "`value:active` brings it back.")
         if value == "active" and row.status == GONE:
             check_has_strength(tx, row)
         row.status = value
@@ -174,6 +186,20 @@ def unit_field_names(rules: BattleRules) -> list[str]:
     """What `/gm set` sets on a unit: its columns, the rule set's words and its markers."""
     return [*UNIT_COLUMNS, *(f.name for f in (*rules.unit_fields.fields,
                                               *rules.marker_fields.fields))]
+
+
+def field_taking(rules: BattleRules, value: str) -> str | None:
+    """``field:state value:disordered``: the rule set's unit field (or marker) that takes
+    ``value`` as one of its words, as `/gm set` takes it; None where none does."""
+    word = value.strip().casefold()
+    for spec in (*rules.unit_fields.fields, *rules.marker_fields.fields):
+        if spec.is_enum:
+            member = spec.enum_words().get(word)
+            if member is not None:
+                return f"field:{spec.name} value:{member.value}"
+        elif spec.kind is bool and word in spec.spellings():
+            return f"field:{spec.name} value:true"
+    return None
 
 
 def _is_word(tx: BattleTx, field: str) -> bool:
@@ -217,10 +243,25 @@ def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
     return row.name, event.seq
 
 
+def general_field_names(rules: BattleRules) -> list[str]:
+    """What `/gm general` sets on a general in this rule set: his wounds where it counts
+    them, his value where it counts one (La Bataille's generals carry a value, no wounds)."""
+    return [f for f in GENERAL_FIELDS
+            if not (f == "wounds" and rules.max_wounds == 0)
+            and not (f == "value" and rules.general_values is None)]
+
+
 def set_general_field(tx: BattleTx, general: str, field: str,
                             value: str) -> tuple[list[str], int]:
     """Set one field of a general; the changes in words, and the event's number."""
     tx.require_gm("set generals' fields")
+    field = field.strip().lower()
+    if field not in GENERAL_FIELDS:
+        names = general_field_names(tx.rules)
+        close = difflib.get_close_matches(field, names, n=1, cutoff=0.7)
+        raise InvalidInput(f"`{field[:20]}` is not a general field."
+                           + (f" Did you mean `{close[0]}`?" if close else ""),
+                           hint=f"Fields: {', '.join(names)}.")
     check_given(value)
     row = tx.general_row(general)
     before = roster_general(row)

@@ -14,6 +14,7 @@ from bot.autocomplete import general_name_choices, unit_name_choices
 from bot.battles.actor import Actor
 from bot.battles.corrections import (
     GENERAL_FIELDS,
+    general_field_names,
     queue_dice,
     restore_unit,
     set_general_field,
@@ -365,17 +366,28 @@ class GM(commands.Cog):
         await answer(interaction, work)
 
     @gm.command(name="general", description="Set a general's side, unit, wounds, status or value")
-    @app_commands.describe(general="The general", field="The field to set", value="New value")
-    @app_commands.choices(field=[app_commands.Choice(name=f, value=f) for f in GENERAL_FIELDS])
+    @app_commands.describe(general="The general",
+                           field="The field to set (those the battle's rule set counts)",
+                           value="New value")
     async def general(self, interaction: discord.Interaction, general: str,
-                      field: app_commands.Choice[str], value: str) -> None:
+                      field: str, value: str) -> None:
         async def work() -> Reply:
             changes, seq = await self.store.apply(
                 interaction, "/gm general",
-                lambda tx: set_general_field(tx, general, field.value, value))
+                lambda tx: set_general_field(tx, general, field, value))
             return public(f"🛠️ {escape('; '.join(changes))} (event #{seq}).")
 
         await answer(interaction, work)
+
+    @general.autocomplete("field")
+    async def _general_fields(self, interaction: discord.Interaction, current: str):
+        """The fields the battle's rule set counts: no `wounds` where its generals carry
+        none (La Bataille), no `value` where they carry none (Fire at Will)."""
+        ruleset = await self.store.ruleset(interaction.channel_id or 0)
+        names = list(GENERAL_FIELDS) if ruleset is None else general_field_names(
+            rules_for(ruleset))
+        return [app_commands.Choice(name=n, value=n) for n in names
+                if current.strip().lower() in n][:25]
 
     @gm.command(name="role", description="Name a role whose members are GMs of this battle")
     @app_commands.describe(role="The GM role (leave out to clear it)")

@@ -48,18 +48,22 @@ def turn_line(battle: Battle) -> str:
 
 def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP",
               unit_words: Callable[[Mapping[str, Any]], UnitWords] | None = None,
-              strength_of: Callable[[int | None, Mapping[str, Any]], int | None] | None = None
-              ) -> str:
+              strength_of: Callable[[int | None, Mapping[str, Any]], int | None] | None = None,
+              side_said: bool = False) -> str:
     """``**Name** · 4 SP · what it is · *markers* · with General · under Commander``; the
-    rule set says how its attributes read, and what strength a unit added without one has."""
+    rule set says how its attributes read, and what strength a unit added without one has.
+    ``side_said``: the side's heading says the word its side is named (a nation every unit
+    on the side has), so the line leaves it out."""
     words = unit_words(dict(unit.attributes or {})) if unit_words else UnitWords()
     parts = [f"**{escape(unit.name)}**"]
     strength = strength_of(unit.strength, dict(unit.attributes or {})) if strength_of else \
         unit.strength
     if strength is not None:
         parts.append(strength_count(strength, strength_label))
-    # A unit's nation named as its side is said once, by the side's heading.
-    described = [w for w in words.described if w.casefold() != unit.side.casefold()]
+    # A unit's nation named as its side is said once, by the side's heading, where every
+    # unit on the side has it (``side_said``).
+    described = [w for w in words.described
+                 if not side_said or w.casefold() != unit.side.casefold()]
     if described:
         parts.append(escape(", ".join(described)))
     markers = [escape(marker) for marker in words.markers]
@@ -96,6 +100,18 @@ def general_line(general: General, out: Collection[str] = ()) -> str:
     return " · ".join(parts)
 
 
+def _side_said(side: str, units: Sequence[Unit],
+               unit_words: Callable[[Mapping[str, Any]], UnitWords] | None) -> bool:
+    """Whether every unit on ``side`` is described by the side's name (French units on the
+    French side): the heading says it for them all. Where only some are (one British stack
+    among others of no nation given, whose rules differ), each line says its own."""
+    if unit_words is None:
+        return False
+    key = side.casefold()
+    return all(any(w.casefold() == key for w in unit_words(dict(u.attributes or {})).described)
+               for u in units)
+
+
 def roster_fields(units: Sequence[Unit], generals: Sequence[General],
                   rules: BattleRules | None = None) -> list[FieldSpec]:
     label = rules.strength_label if rules else "SP"
@@ -105,8 +121,10 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
     for unit in units:
         sides.setdefault(unit.side, []).append(unit)
     fields = [
-        FieldSpec(escape(side), "\n".join(unit_line(u, generals, label, words, strength_of)
-                                          for u in members))
+        FieldSpec(escape(side), "\n".join(
+            unit_line(u, generals, label, words, strength_of,
+                      side_said=_side_said(side, members, words))
+            for u in members))
         for side, members in sides.items()
     ]
     # A general with a unit, and nothing more to say of him, is said on its line alone.

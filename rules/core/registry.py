@@ -107,6 +107,9 @@ class BattleRules:
     new_turn: Callable[[Roster], tuple[Roster, list[Change]]] | None = None
     reminders: Callable[[Roster, str | None], list[str]] | None = None
     strength_label: str = "SP"  # what a unit's strength counts
+    # The most a unit's strength may be where the rule set bounds it (La Bataille's 40
+    # increments); None: the bot's own bound (rules.core.roster.MAX_STRENGTH).
+    max_strength: int | None = None
     # Words a typical unit is added with (`/unit add words:`, strength aside), e.g. `inf
     # regular morale=4`: /help shows them, and the shared tests add a unit with them.
     unit_example: str = ""

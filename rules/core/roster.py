@@ -287,8 +287,16 @@ class Phrase:
         return template.format(value=self._word(after), before=self._word(before))
 
     def _word(self, value: Any) -> str:
-        text = str(value)
+        text = str(number_shown(value))
         return dict(self.words).get(text, text)
+
+
+def number_shown(value: Any) -> Any:
+    """A value as a roster line prints it: a whole number stored as a float (a melee
+    strength read as ``9.0``) as ``9``; a half (``7.5``) and anything else as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 # Why a unit left the battle, as players say it: the reasons most rule sets share. A rule
@@ -465,7 +473,7 @@ def _generic(field_name: str, before: Any, after: Any) -> str:
         return f"is now {label}" if after else f"is no longer {label}"
     if after is None:
         return f"has its {label} cleared"
-    return f"now has {label} {after}"
+    return f"now has {label} {number_shown(after)}"
 
 
 def _general_phrases(changes: list[Change]) -> list[str]:

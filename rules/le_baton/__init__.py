@@ -7,7 +7,7 @@ from rules.core.registry import HelpTopic, RuleSet
 from rules.le_baton import battle, commands, effects, phases
 from rules.le_baton.inputs import DESCRIPTION, MELEE_SITUATION, STATE
 from rules.le_baton.movement import movement_lines
-from rules.le_baton.units import RULESET
+from rules.le_baton.units import MAX_FIGURES, RULESET
 
 SUMMARIES = {
     "fire": "infantry or artillery fire in phase 3 (British) or 8 (French)",
@@ -37,6 +37,7 @@ RULESET_ENTRY = RuleSet(
     battle=battle_rules(battle, commands.prepare, phrases=effects.CHANGE_PHRASES,
                         phase_warning=phases.phase_warning,
                         phase_options=phases.phase_options,
-                        strength_label="figures", unit_example="british inf veteran line",
+                        strength_label="figures", max_strength=MAX_FIGURES,
+                        unit_example="british inf veteran line",
                         general_words=("general",)),  # a unit's `general` (attached)
 )

@@ -248,6 +248,22 @@ async def test_a_gm_setting_strength_past_every_bound_is_told_the_rule_sets_own(
                                    "at most 40."), refused.content
 
 
+async def test_a_gm_setting_strength_is_told_the_rule_sets_range(battle_session):
+    """A value no rule set's check reads (below 0, not a number, past any bound) is refused
+    with La Bataille's range, 0 to 40 increments, not the bot's 0 to 999."""
+    for line in ("/battle start ruleset:labataille name:Talavera",
+                 '/unit add side:French name:Hussards words:"cavalry light morale=42 melee=10 '
+                 'mp=10 nation=french" strength:3'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    for value, said in (("-1", "`strength` cannot be below 0."),
+                        ("many", "`strength` takes a whole number, not `many`."),
+                        ("9" * 20, "`strength` cannot be above 40.")):
+        refused = await reply(battle_session, f"/gm set unit:Hussards field:strength "
+                                              f"value:{value}", user_id=GM_USER)
+        assert refused.ephemeral
+        assert refused.content == f"⚠️ {said} Use 0 to 40.", refused.content
+
+
 def test_a_whole_result_typed_out_is_that_one_though_others_begin_with_it():
     from bot.cogs.gm import typed_result
     from bot.render.words import result_label
@@ -273,3 +289,55 @@ async def test_a_fire_value_of_0_fires_nothing(discord_session):
     text = await full_text(discord_session, message)
     assert "4. Offensive and Defensive Fire\nNo stack has a fire value: no fire." in text
     assert "casualt" not in text
+
+
+async def test_the_roster_names_a_nation_its_side_does_not_say_for_every_unit(battle_session):
+    """A British stack may Huzzah, one of no nation given may not: on a side called British
+    with both, the heading does not say which is which, so the British stack's line does."""
+    for line in ('/battle start ruleset:labataille name:Ov sides:"French, British"',
+                 '/unit add side:British name:Y words:"infantry morale=44 melee=7 fire=3 '
+                 'defence=3 nation=british" strength:4',
+                 '/unit add side:British name:Z words:"infantry morale=44 melee=7 fire=3 '
+                 'defence=3" strength:4'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    shown = await reply(battle_session, "/battle show", user_id=GM_USER)
+    fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
+    assert fields["British"] == (
+        "**Y** · 4 increments · infantry, morale 44, melee 7, fire 3, defence 3, British\n"
+        "**Z** · 4 increments · infantry, morale 44, melee 7, fire 3, defence 3")
+
+
+async def test_a_gm_setting_a_units_state_as_its_status_is_pointed_to_the_state(battle_session):
+    """`disordered` is no status (`active` or `gone`) but a word of La Bataille's `state`:
+    the refusal names that field."""
+    for line in ("/battle start ruleset:labataille name:Talavera",
+                 '/unit add side:British name:Y words:"infantry morale=44 melee=7 fire=3 '
+                 'defence=3 nation=british" strength:4'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    refused = await reply(battle_session, "/gm set unit:Y field:status value:disordered",
+                          user_id=GM_USER)
+    assert refused.ephemeral
+    assert refused.content == (
+        "⚠️ `status` is `active` or `gone`, not `disordered`. For `disordered`, use "
+        "`field:state value:disordered`. `value:gone` takes the unit out of the battle; "
+        "`value:active` brings it back."), refused.content
+    done = await reply(battle_session, "/gm set unit:Y field:state value:disordered",
+                       user_id=GM_USER)
+    assert done.content == "🛠️ Y is now disordered (event #3)."
+
+
+async def test_a_gm_set_number_reads_as_the_roster_prints_it(battle_session):
+    """A melee strength is read as a number that may be a half: 9 is said `9`, as the
+    roster line prints it, not `9.0`; a half stays `7.5`."""
+    for line in ("/battle start ruleset:labataille name:Talavera",
+                 '/unit add side:French name:X words:"infantry morale=35 melee=8 fire=2 '
+                 'defence=3" strength:4'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    done = await reply(battle_session, "/gm set unit:X field:melee value:9", user_id=GM_USER)
+    assert done.content == "🛠️ X now has melee 9 (event #3)."
+    shown = await reply(battle_session, "/battle show", user_id=GM_USER)
+    fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
+    assert fields["French"] == ("**X** · 4 increments · infantry, morale 35, melee 9, fire 2, "
+                                "defence 3")
+    done = await reply(battle_session, "/gm set unit:X field:melee value:7.5", user_id=GM_USER)
+    assert done.content == "🛠️ X now has melee 7.5 (event #4)."

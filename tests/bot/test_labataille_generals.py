@@ -5,7 +5,7 @@ no value."""
 
 from __future__ import annotations
 
-from .conftest import GM_USER, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, reply, text_of
 
 SETUP = [
     "/battle start ruleset:labataille name:Auerstaedt",
@@ -68,3 +68,26 @@ async def test_a_rule_set_without_leader_values_refuses_the_option(battle_sessio
     await gm(battle_session, "/general add name:Wolfe side:British")
     setting = await gm(battle_session, "/gm general general:Wolfe field:value value:2")
     assert setting.ephemeral and "Fire at Will generals carry no value." in setting.content
+
+
+async def test_gm_general_offers_only_the_fields_the_rule_set_counts(battle_session):
+    """La Bataille's generals carry a value and no wounds: `/gm general field:` offers
+    `value`, not `wounds`, which it would refuse; Fire at Will's carry wounds, no value."""
+    for line in SETUP:
+        await gm(battle_session, line)
+    await gm(battle_session, "/general add name:Gudin side:French")
+
+    async def offered(typed: str) -> list[str]:
+        choices = await battle_session.autocomplete(
+            ["gm", "general"], {"general": "Gudin", "field": typed}, "field",
+            channel_id=CHANNEL, user_id=GM_USER, guild_id=GUILD)
+        return [c["value"] for c in choices]
+
+    assert await offered("") == ["side", "unit", "status", "value"]
+    assert await offered("w") == []
+    refused = await gm(battle_session, "/gm general general:Gudin field:wound value:1")
+    assert refused.content == ("⚠️ `wound` is not a general field. Fields: side, unit, status, "
+                               "value.")
+    await gm(battle_session, '/battle end confirm:"Auerstaedt"')
+    await gm(battle_session, "/battle start ruleset:fire-at-will name:Quebec")
+    assert await offered("") == ["side", "unit", "wounds", "status"]

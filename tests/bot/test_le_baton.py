@@ -421,3 +421,15 @@ async def test_an_undo_says_the_unit_as_it_left_it_not_as_the_undone_event_did(
     assert undone.content.split("\n") == [
         "↩️ Undid #3 (gm set): GM set: A loses 4 figures (now 2) (event #4).",
         "📋 A gains 4 figures (now 6)"]
+
+
+async def test_a_gm_setting_strength_is_told_the_rule_sets_range(battle_session):
+    """Le Baton's units have 0 to 60 figures: a refused strength says so, not 0 to 999."""
+    await setup(battle_session)
+    for value, said in (("-1", "`strength` cannot be below 0."),
+                        ("many", "`figures` takes a whole number, not `many`.")):
+        field = "figures" if value == "many" else "strength"
+        refused = await reply(battle_session, f"/gm set unit:Buffs field:{field} "
+                                              f"value:{value}", user_id=GM_USER)
+        assert refused.ephemeral
+        assert refused.content == f"⚠️ {said} Use 0 to 60.", refused.content
