@@ -32,7 +32,7 @@ def answered_label(label: str, answers: Sequence[str] | None, units: Sequence[st
             result_rest(said, units, limit, cut=limit - len(lead)))
 
 
-LEAD_ROOM = 12  # a chart's code or two ("no · DR1: "): a longer path of answers is not one
+LEAD_ROOM = 16  # a chart's code after a yes or no ("huzzah · DR1: "): a longer path is not one
 
 
 def answers_lead(answers: Sequence[str] | None) -> str:

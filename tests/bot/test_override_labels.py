@@ -154,3 +154,23 @@ def test_a_label_led_by_a_code_and_its_grey_line_keep_every_word(end):
     words = f"{shown.removeprefix('DS: ').rstrip('…')} {rest.lstrip('…')}".split()
     assert [w.strip(",;") for w in words if w not in ("and",)][-3:] == \
         label.replace(";", "").split()[-3:]
+
+
+async def test_every_chart_code_leads_its_result_after_a_huzzah_too(battle_session):
+    """The result the roll had (DR1) was first reached by answering Huzzah: its path,
+    "huzzah · DR1", leads its label as "no · DR0" leads the others."""
+    gm = {"user_id": GM_USER}
+    for line in ('/battle start ruleset:labataille name:Ov sides:"French, British"',
+                 '/unit add side:French name:X words:"infantry morale=35 melee=8 fire=2 '
+                 'defence=3" strength:4',
+                 '/unit add side:British name:Y words:"infantry morale=44 melee=7 fire=3 '
+                 'defence=3 nation=british" strength:4',
+                 '/assault labataille attackers:X defenders:Y dice:"44 52 5 33 41 13"',
+                 "/answer choice:no", "/answer choice:DR1"):
+        assert not (await reply(battle_session, line, **gm)).ephemeral, line
+    menu = await reply(battle_session, "/gm override", **gm)
+    [select] = [c for row in menu.components for c in row["components"]]
+    labels = [o["label"] for o in select["options"]]
+    routs = [label for label in labels if "Y routs" in label]
+    assert routs and all(label.split(": ")[0].endswith(
+        ("DR0", "DR1", "DR2", "DR3", "DR4", "DR5")) for label in routs), routs
