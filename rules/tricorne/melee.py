@@ -263,11 +263,16 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
     # add up on the reply's own lines.
     hill = flags and not retiring and hill_protection(attacker, defender)
     walls = BUILDINGS_IGNORED in ignored
+    # Why a saber or a flag rolled did nothing, said where the player reads the dice.
+    sabers = Symbol.SABER in faces and not retiring and attacker.kind in NO_SABER_HITS
+    symbols_only = retiring and any(f in (Symbol.SABER, Symbol.FLAG) for f in faces)
     roll = Roll(f"{attacker.name} melee", BattleDice(count.total).describe(), faces,
                 hits=hits, readings=readings, target=f"{defender.name} ({defender.arm.value})",
                 result=f"{counted(hits, 'hit')}" + (f", {counted(flags, 'flag')}" if flags else "")
                 + (" (hill: 1 ignored)" if hill else "")
-                + (" (buildings: 1 hit ignored)" if walls else ""),
+                + (" (buildings: 1 hit ignored)" if walls else "")
+                + (f" ({attacker.kind.value.replace('-', ' ')}: sabers miss)" if sabers else "")
+                + (" (retiring: unit symbols only)" if symbols_only else ""),
                 notes=tuple(notes))
     run.out.step(title, hits_outcome(defender, applied), roll)
     return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix)

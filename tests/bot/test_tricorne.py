@@ -536,3 +536,12 @@ async def test_a_unit_added_without_a_strength_comes_back_after_the_gm_takes_it_
         assert restored.content == said, restored.content
     shown = text_of(await reply(battle_session, "/battle show"))
     assert "**Atholl** · 4 blocks · highland\n" in shown
+
+
+async def test_a_roll_line_says_why_a_saber_did_nothing(discord_session):
+    """Militia's sabers score no hit (step 5): said on the roll's own line, where the
+    player reads the dice, not in the Steps alone."""
+    militia = await reply(discord_session, '/melee tricorne attacker:"Clan: militia" '
+                          'defender:"Foot: regular blocks=3" dice:"saber inf art inf inf"')
+    assert ("**Clan melee** 🎲 saber **inf** art vs Foot (infantry) → 1 hit (militia: "
+            "sabers miss)") in text_of(militia).split("\n")
