@@ -175,11 +175,15 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str, said: str) -
             attributes[field] = value
         row.attributes = attributes
     else:
-        names = unit_field_names(tx.rules)
-        close = difflib.get_close_matches(field, names, n=1, cutoff=0.7)
-        raise InvalidInput(f"`{field}` is not a unit field."
-                           + (f" Did you mean `{close[0]}`?" if close else ""),
-                           hint=f"Fields: {', '.join(names)}.")
+        raise not_a_field(field, "unit", unit_field_names(tx.rules))
+
+
+def not_a_field(field: str, kind: str, names: list[str]) -> InvalidInput:
+    """A field `/gm set` or `/gm general` does not know, with the nearest and the list."""
+    close = difflib.get_close_matches(field, names, n=1, cutoff=0.7)
+    return InvalidInput(f"`{field}` is not a {kind} field."
+                        + (f" Did you mean `{close[0]}`?" if close else ""),
+                        hint=f"Fields: {', '.join(names)}.")
 
 
 def unit_field_names(rules: BattleRules) -> list[str]:
@@ -257,11 +261,7 @@ def set_general_field(tx: BattleTx, general: str, field: str,
     tx.require_gm("set generals' fields")
     field = field.strip().lower()
     if field not in GENERAL_FIELDS:
-        names = general_field_names(tx.rules)
-        close = difflib.get_close_matches(field, names, n=1, cutoff=0.7)
-        raise InvalidInput(f"`{field[:20]}` is not a general field."
-                           + (f" Did you mean `{close[0]}`?" if close else ""),
-                           hint=f"Fields: {', '.join(names)}.")
+        raise not_a_field(field[:20], "general", general_field_names(tx.rules))
     check_given(value)
     row = tx.general_row(general)
     before = roster_general(row)

@@ -120,13 +120,12 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
     sides: dict[str, list[Unit]] = {}
     for unit in units:
         sides.setdefault(unit.side, []).append(unit)
-    fields = [
-        FieldSpec(escape(side), "\n".join(
-            unit_line(u, generals, label, words, strength_of,
-                      side_said=_side_said(side, members, words))
-            for u in members))
-        for side, members in sides.items()
-    ]
+    fields = []
+    for side, members in sides.items():
+        said = _side_said(side, members, words)  # once a side: it reads every unit's words
+        fields.append(FieldSpec(escape(side), "\n".join(
+            unit_line(u, generals, label, words, strength_of, side_said=said)
+            for u in members)))
     # A general with a unit, and nothing more to say of him, is said on its line alone.
     on_lines = {name_key(u.name) for u in units if u.status != "gone"}
     listed_apart = [g for g in generals if not (

@@ -264,12 +264,11 @@ def naming(lines: Sequence[str], unit: str, units: Sequence[str]) -> list[str]:
     retires", nor "B" in "wins by 1"."""
     unit = unit.casefold()
     others = {u.casefold() for u in units} - {unit}
-    longer = sorted((name for name in others if unit in name), key=len, reverse=True)
+    longer = [name for name in others if unit in name]
     whole = re.compile(rf"(?<!\w){re.escape(unit)}(?!\w)")
     found = []
     for line in map(str.casefold, lines):
-        for name in longer:
-            line = line.replace(name, "\0")
+        line = _without_names(line, longer)
         if whole.search(line):
             found.append(line)
     return found
