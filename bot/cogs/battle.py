@@ -1,7 +1,5 @@
 """/battle: start, show, end, log, export, and move the turn on."""
 
-from __future__ import annotations
-
 import io
 import re
 from collections.abc import Callable

@@ -10,8 +10,6 @@ away when pressed. A press by someone whose choice it is not, or on a question a
 answered, is refused privately and changes nothing.
 """
 
-from __future__ import annotations
-
 import logging
 
 import discord

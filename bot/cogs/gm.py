@@ -1,7 +1,5 @@
 """/gm: the GM corrects anything. Every correction is itself an event in the log."""
 
-from __future__ import annotations
-
 import asyncio
 from collections.abc import Mapping
 from dataclasses import replace

@@ -11,8 +11,6 @@ words, settings and reference) and from the command tree, so a rule set added la
 with no change here.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -6,8 +6,6 @@ describes every unit. In a channel with a battle it names roster units, and the 
 applied to the roster and logged, in one transaction.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from functools import partial
 from typing import Any

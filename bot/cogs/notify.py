@@ -4,8 +4,6 @@ The reply is private: the setting is the player's own. It holds in every server 
 in (one setting per player); the service keeps it (``bot.battles.notify``).
 """
 
-from __future__ import annotations
-
 import discord
 from discord.ext import commands
 

@@ -11,8 +11,6 @@ budget, an estimate from random resolutions where it does not; the reply's embed
 rendered there too.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from typing import Any
 

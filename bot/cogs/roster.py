@@ -1,7 +1,5 @@
 """/unit and /general: the battle's roster. Every change is an event, and can be undone."""
 
-from __future__ import annotations
-
 import discord
 from discord import app_commands
 from discord.ext import commands

@@ -1,8 +1,6 @@
 """The Steps button under a result: the procedure step by step, privately, to whoever
 presses it (the public reply keeps only the result and the rolls)."""
 
-from __future__ import annotations
-
 import discord
 from discord.ext import commands
 

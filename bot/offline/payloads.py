@@ -602,6 +602,23 @@ def top_level_schemas(
     return dict(sorted(found.items()))
 
 
+def _registered(
+    tree: app_commands.CommandTree[Any], name: str, guild_id: int | None
+) -> RegisteredCommand | None:
+    """One top-level command as ``top_level_schemas`` would list it, without building every
+    other command's schema (a command typed costs one schema, not one per command)."""
+    kind = discord.AppCommandType.chat_input
+    if guild_id is not None:
+        command = tree.get_command(name, guild=discord.Object(id=guild_id), type=kind)
+        if command is not None:
+            return RegisteredCommand(command, command_schema(command, tree), guild_id)
+    command = tree.get_command(name, type=kind)
+    if command is None:
+        return None
+    schema = command_schema(command, tree)
+    return RegisteredCommand(command, schema, None) if _usable_in(schema, guild_id) else None
+
+
 def _walk_subcommands(path: tuple[str, ...], root: dict[str, Any]) -> tuple[dict[str, Any], ...]:
     chain = [root]
     for depth, word in enumerate(path[1:], start=1):
@@ -627,16 +644,15 @@ def resolve_command(
 ) -> ResolvedCommand:
     """Match a path like ``["melee", "fire-at-will"]`` to a registered, invocable command."""
     words = tuple(word.lower() for word in path)
-    visible = top_level_schemas(tree, guild_id=guild_id)
-    if not words:
-        raise UnknownCommand("no command given", known=list(visible))
-    try:
-        registered = visible[words[0]]
-    except KeyError:
+    registered = _registered(tree, words[0], guild_id) if words else None
+    if registered is None:
+        visible = list(top_level_schemas(tree, guild_id=guild_id))
+        if not words:
+            raise UnknownCommand("no command given", known=visible)
         where = "in this server" if guild_id is not None else "in direct messages"
         raise UnknownCommand(
-            f"unknown command /{words[0]} {where}", typed=words[0], known=list(visible)
-        ) from None
+            f"unknown command /{words[0]} {where}", typed=words[0], known=visible
+        )
     chain = _walk_subcommands(words, registered.schema)
     leaf = _leaf_command(registered.command, words)
     return ResolvedCommand(path=words, chain=chain, guild_id=registered.guild_id, command=leaf)

@@ -1,7 +1,5 @@
 """Fire at Will's slash commands: /charge, /melee and /surrender."""
 
-from __future__ import annotations
-
 import discord
 from discord import app_commands
 

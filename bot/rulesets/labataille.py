@@ -4,8 +4,6 @@ Charge), /order labataille (who chooses the first assault), and the cavalry's:
 /reaction labataille, /formup labataille (skirmishing cavalry) and /recall labataille (light
 cavalry during its charge movement)."""
 
-from __future__ import annotations
-
 import discord
 from discord import app_commands
 

@@ -1,7 +1,5 @@
 """Le Baton's slash commands: /fire, /artillery, /morale, /recall, /charge and /melee."""
 
-from __future__ import annotations
-
 import discord
 from discord import app_commands
 

@@ -1,7 +1,5 @@
 """Skirmish's slash command, /melee skirmish: the example of docs/adding-a-rule-set.md."""
 
-from __future__ import annotations
-
 import discord
 from discord import app_commands
 

@@ -1,7 +1,5 @@
 """Commands & Colors Tricorne's slash command: /melee tricorne."""
 
-from __future__ import annotations
-
 import discord
 from discord import app_commands
 
