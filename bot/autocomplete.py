@@ -89,3 +89,10 @@ async def general_name_choices(
 ) -> list[app_commands.Choice[str]]:
     """The channel's generals matching what is typed."""
     return roster_suggestions(await store.general_names(channel_id or 0), None, current)
+
+
+async def side_choices(
+    store: BattleStore, channel_id: int | None, current: str
+) -> list[app_commands.Choice[str]]:
+    """The sides of the channel's battle matching what is typed."""
+    return roster_suggestions(await store.side_names(channel_id or 0), None, current)

@@ -62,6 +62,8 @@ _RULESET = select(_BATTLES.c.ruleset).where(_BATTLES.c.channel_id == bindparam("
 _UNIT_NAMES = (select(_UNITS.c.name).where(_UNITS.c.battle_id == bindparam("battle"))
                .order_by(_UNITS.c.side, _UNITS.c.id))
 _ACTIVE_UNIT_NAMES = _UNIT_NAMES.where(_UNITS.c.status == "active")
+_UNIT_SIDES = (select(_UNITS.c.side).where(_UNITS.c.battle_id == bindparam("battle"))
+               .order_by(_UNITS.c.id))
 _GENERAL_NAMES = (select(_GENERALS.c.name)
                   .join(_BATTLES, _GENERALS.c.battle_id == _BATTLES.c.id)
                   .where(_BATTLES.c.channel_id == bindparam("channel"),
@@ -299,6 +301,11 @@ class BattleStore:
         """Names of the units in the channel's battle; None when there is no battle."""
         return await self.db.run(_unit_names, channel_id, gone_too)
 
+    async def side_names(self, channel_id: int) -> list[str]:
+        """The sides of the channel's battle: its two, or those its units have so far (none
+        without a battle)."""
+        return await self.db.run(_side_names, channel_id)
+
     async def general_names(self, channel_id: int) -> list[str]:
         """Names of the generals in the channel's battle (none without a battle)."""
         return list(await self.db.run(Connection.scalars, _GENERAL_NAMES,
@@ -332,6 +339,13 @@ def _roster_read(conn: Connection, channel_id: int) -> RosterRead | None:
     return RosterRead(record(BattleRecord, battle), tx.roster(),
                       play_settings(battle.ruleset, battle.settings, charts),
                       charts is not None)
+
+
+def _side_names(conn: Connection, channel_id: int) -> list[str]:
+    battle = active_battle(conn, channel_id)
+    if battle is None:
+        return []
+    return list(battle.sides or dict.fromkeys(conn.scalars(_UNIT_SIDES, {"battle": battle.id})))
 
 
 def _unit_names(conn: Connection, channel_id: int, gone_too: bool) -> list[str] | None:

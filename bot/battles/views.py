@@ -3,15 +3,18 @@ one read-only transaction (one snapshot of the battle, on either database)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
+from bot.battles.errors import BattleError
 from bot.battles.store import TABLES, roster_engagement, roster_general, roster_unit
 from bot.storage.models import plain_values
+from rules.core.errors import code
+from rules.core.names import name_key
 from rules.core.roster import Roster
 
 
@@ -106,6 +109,28 @@ class BattleView:
     engagements: list[EngagementRecord] = field(default_factory=list)  # still going on
     charts: str | None = None  # the file name of the chart pack attached, if any
     roster: Roster = field(default_factory=Roster)  # as the rules read it
+    side: str | None = None  # the one side whose units and generals these are, if only one
+
+
+def one_side(view: BattleView, typed: str) -> BattleView:
+    """The battle with one side's units and generals, and the fights they are in: a large
+    battle's roster in half the lines of a phone (`/battle show side:`)."""
+    key = name_key(typed)
+    sides = dict.fromkeys([*(view.battle.sides or ()), *(u.side for u in view.units),
+                           *(g.side for g in view.generals)])
+    side = next((s for s in sides if name_key(s) == key), None)
+    if side is None:
+        said = " and ".join(sides)
+        raise BattleError(f"This battle has no side called {code(typed)}.",
+                          hint=f"Its sides: {said}." if said else
+                          "It has no units yet: `/unit add` adds one.")
+    units = [u for u in view.units if name_key(u.side) == key]
+    names = {name_key(u.name) for u in units}
+    engagements = [e for e in view.engagements
+                   if any(name_key(n) in names for engaged in e.sides for n in engaged)]
+    return replace(view, units=units, generals=[g for g in view.generals
+                                                if name_key(g.side) == key],
+                   engagements=engagements, side=side)
 
 
 R = TypeVar("R")

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.autocomplete import side_choices
 from bot.battles.backup import Restored, backup_text
 from bot.battles.backup_file import check_size as check_backup_size
 from bot.battles.backup_file import read_backup
@@ -30,7 +31,8 @@ from bot.battles.lifecycle import (
     start_battle,
 )
 from bot.battles.service import BattleStore, Command
-from bot.battles.validate import check_battle_name
+from bot.battles.validate import MAX_SIDE, check_battle_name
+from bot.battles.views import one_side
 from bot.buttons import press
 from bot.cogs.lookups import asking_again
 from bot.render.battle import (
@@ -115,9 +117,14 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:60] or "battle"
 
 
-async def shown_battle(store: BattleStore, interaction: discord.Interaction) -> Reply:
-    """The channel's battle as `/battle show` and `/unit list` give it, whole."""
-    return Reply(battle_messages(await store.view(interaction.channel_id or 0)))
+SIDE_HELP = "Only this side's units and generals (a large battle fits a phone)"
+
+
+async def shown_battle(store: BattleStore, interaction: discord.Interaction,
+                       side: str | None = None) -> Reply:
+    """The channel's battle as `/battle show` and `/unit list` give it: whole, or one side."""
+    view = await store.view(interaction.channel_id or 0)
+    return Reply(battle_messages(view if side is None else one_side(view, side)))
 
 
 class Battles(commands.Cog):
@@ -166,8 +173,14 @@ class Battles(commands.Cog):
         await answer(interaction, work)
 
     @battle.command(name="show", description="Show the battle: turn, roster, generals")
-    async def show(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: shown_battle(self.store, interaction))
+    @app_commands.describe(side=SIDE_HELP)
+    async def show(self, interaction: discord.Interaction,
+                   side: app_commands.Range[str, 1, MAX_SIDE] | None = None) -> None:
+        await answer(interaction, lambda: shown_battle(self.store, interaction, side))
+
+    @show.autocomplete("side")
+    async def _side(self, interaction: discord.Interaction, current: str):
+        return await side_choices(self.store, interaction.channel_id, current)
 
     @battle.command(name="end", description="End this channel's battle (GM)")
     @app_commands.describe(confirm="Type the battle's name to confirm (or use the button)")

@@ -4,7 +4,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.autocomplete import general_name_choices, suggestions, unit_name_choices
+from bot.autocomplete import (
+    general_name_choices,
+    side_choices,
+    suggestions,
+    unit_name_choices,
+)
 from bot.battles.roster_changes import (
     add_general,
     add_unit,
@@ -18,7 +23,7 @@ from bot.battles.validate import (
     MAX_SIDE,
     MAX_WOUNDS,
 )
-from bot.cogs.battle import server_group, shown_battle
+from bot.cogs.battle import SIDE_HELP, server_group, shown_battle
 from bot.render.resolution import escape
 from bot.respond import Reply, answer
 from rules.core.fields import Field, FieldSet
@@ -131,13 +136,21 @@ class Roster(commands.Cog):
         await answer(interaction, work)
 
     @unit.command(name="list", description="The battle's roster")
-    async def list(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: shown_battle(self.store, interaction))
+    @app_commands.describe(side=SIDE_HELP)
+    async def list(self, interaction: discord.Interaction,
+                   side: app_commands.Range[str, 1, MAX_SIDE] | None = None) -> None:
+        await answer(interaction, lambda: shown_battle(self.store, interaction, side))
 
     @edit.autocomplete("unit")
     @remove.autocomplete("unit")
     async def _unit(self, interaction: discord.Interaction, current: str):
         return await unit_name_choices(self.store, interaction.channel_id, current)
+
+    @add.autocomplete("side")
+    @edit.autocomplete("side")
+    @list.autocomplete("side")
+    async def _side(self, interaction: discord.Interaction, current: str):
+        return await side_choices(self.store, interaction.channel_id, current)
 
     @add.autocomplete("strength")
     @edit.autocomplete("strength")
@@ -194,6 +207,10 @@ class Roster(commands.Cog):
     @add.autocomplete("commander")
     async def _general(self, interaction: discord.Interaction, current: str):
         return await general_name_choices(self.store, interaction.channel_id, current)
+
+    @general_add.autocomplete("side")
+    async def _general_side(self, interaction: discord.Interaction, current: str):
+        return await side_choices(self.store, interaction.channel_id, current)
 
     @general_add.autocomplete("unit")
     async def _general_unit(self, interaction: discord.Interaction, current: str):

@@ -173,6 +173,20 @@ def pending_line(data: Mapping[str, Any] | None) -> str:
             f"(#{pending.seq}{asked_ago(pending)}): {awaited(pending, escape)} or a GM")
 
 
+# More units than this, a line or two each, run past a phone's screen: the footer then says
+# how to see one side.
+LONG_ROSTER = 12
+
+
+def _roster_footer(view: BattleView) -> str:
+    units = counted(len(view.units), "unit")
+    footer = f"{view.side} only: {units}" if view.side else units
+    footer += f" · {counted(view.battle.last_seq, 'event')}"
+    if view.side is None and len(view.units) > LONG_ROSTER and len(view.battle.sides or ()) > 1:
+        footer += " · side: shows one side"
+    return footer
+
+
 def battle_messages(view: BattleView):
     battle, units, generals, charts = view.battle, view.units, view.generals, view.charts
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
@@ -195,7 +209,7 @@ def battle_messages(view: BattleView):
         description += f"\n{waiting}"
     head = EmbedSpec(title=f"⚔️ {escape(battle.name)}", description=description,
                      colour=BATTLE_COLOUR,
-                     footer=f"{counted(len(units), 'unit')} · {counted(battle.last_seq, 'event')}",
+                     footer=_roster_footer(view),
                      fields=(*roster_fields(units, generals, battle_rules(battle)),
                              *engagement_field(view.engagements, battle_rules(battle)),
                              *standing_field(battle_rules(battle), view.roster)))

@@ -605,3 +605,34 @@ async def test_a_surrender_in_a_battle_says_the_unit_leaves_the_roster(battle_se
     assert embed["title"] == "💥 Rangers surrenders"
     assert "📋 Rangers surrenders (leaves the battle)" in embed["description"].split("\n")
     assert (await units(battle_session))["Rangers"].status == "gone"
+
+
+async def test_one_side_of_a_large_battle_fits_a_phone(battle_session):
+    await reply(battle_session, '/battle start ruleset:fire-at-will name:"Big"',
+                user_id=GM_USER)
+    for number in range(1, 15):
+        side = "British" if number <= 7 else "French"
+        message = await gm(battle_session, f'/unit add side:{side} name:"Foot {number}" '
+                                           'words:"inf regular morale=4" strength:4')
+        assert not message.ephemeral, message.content
+    await gm(battle_session, "/general add name:Montcalm side:French")
+    whole = (await reply(battle_session, "/battle show")).embeds[0]
+    assert whole["footer"]["text"] == "14 units · 16 events · side: shows one side"
+    shown = (await reply(battle_session, "/battle show side:french")).embeds[0]
+    assert [f["name"] for f in shown["fields"]] == ["French", "Generals"]
+    assert shown["fields"][0]["value"].count("\n") == 6
+    assert "Foot 1 " not in shown["fields"][0]["value"]
+    assert shown["footer"]["text"] == "French only: 7 units · 16 events"
+    listed = (await reply(battle_session, "/unit list side:British")).embeds[0]
+    assert [f["name"] for f in listed["fields"]] == ["British"]
+    refused = await reply(battle_session, "/battle show side:Prussians")
+    assert refused.ephemeral
+    assert refused.content == ("⚠️ This battle has no side called `Prussians`. "
+                               "Its sides: British and French.")
+    where = {"channel_id": CHANNEL, "user_id": PLAYER, "guild_id": GUILD}
+    choices = await battle_session.autocomplete(["battle", "show"], {"side": "fr"}, "side",
+                                                **where)
+    assert [c["value"] for c in choices] == ["French"]
+    choices = await battle_session.autocomplete(
+        ["unit", "add"], {"side": "", "name": "y", "words": "inf"}, "side", **where)
+    assert [c["value"] for c in choices] == ["British", "French"]
