@@ -294,7 +294,7 @@ class Battles(commands.Cog):
             title = RULESETS[data["battle"]["ruleset"]].title
         else:
             view = await self.store.view(channel, ended_too=True, events=None)
-            text = export_markdown(view.battle, view.units, view.generals, view.events)
+            text = export_markdown(view)
             name, events, title = view.battle.name, len(view.events), ruleset_title(view.battle)
         file = discord.File(io.BytesIO(text.encode()), filename=f"{slug(name)}.{kind}")
         await interaction.response.send_message(

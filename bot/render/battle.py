@@ -161,7 +161,14 @@ def standing_field(rules: BattleRules | None, roster: Roster) -> list[FieldSpec]
     return [FieldSpec("Standing", "\n".join(escape(line) for line in lines))] if lines else []
 
 
-def pending_line(data: Mapping[str, Any] | None) -> str:
+def asked_at(pending: Pending) -> str:
+    """``, asked 2026-11-27T21:00:31+00:00``: when the question was asked, for a file (no
+    Discord client there shows a ``<t:…>`` time)."""
+    return f", asked {pending.asked_at}" if pending.asked_at else ""
+
+
+def pending_line(data: Mapping[str, Any] | None,
+                 when: Callable[[Pending], str] = asked_ago) -> str:
     """``❓ Waiting for an answer to “Will Black Watch take ground?” (#9, asked …): Black
     Watch's player (@Ann) or a GM``: the question a battle waits on, since when, and whose
     it is. The
@@ -170,7 +177,7 @@ def pending_line(data: Mapping[str, Any] | None) -> str:
         return ""
     pending = Pending.from_dict(data)
     return (f"❓ Waiting for an answer to “{escape(pending.question.text)}” "
-            f"(#{pending.seq}{asked_ago(pending)}): {awaited(pending, escape)} or a GM")
+            f"(#{pending.seq}{when(pending)}): {awaited(pending, escape)} or a GM")
 
 
 # More units than this, a line or two each, run past a phone's screen: the footer then says
@@ -241,19 +248,24 @@ def changes_text(event: Event) -> list[str]:
     return []
 
 
-def export_markdown(battle: Battle, units: Sequence[Unit], generals: Sequence[General],
-                    events: Sequence[Event]) -> str:
-    # A Markdown file: player text (names, summaries) as typed, as a reply shows it.
+def export_markdown(view: BattleView) -> str:
+    """The battle as a Markdown file to read: what `/battle show` says (the roster, the fights
+    still going on, the question waiting), then the whole log with each result's Steps."""
+    # Player text (names, summaries) as typed, as a reply shows it.
+    battle, rules = view.battle, battle_rules(view.battle)
+    waiting = pending_line(battle.pending, asked_at)
     lines = [f"# {escape(battle.name)}", "",
              f"- Rule set: {ruleset_title(battle)}",
              f"- Channel: {battle.channel_id}",
              f"- Status: {battle.status} ({turn_line(battle)})",
-             f"- Started: {battle.created_at.isoformat()} by <@{battle.created_by}>", "",
+             f"- Started: {battle.created_at.isoformat()} by <@{battle.created_by}>",
+             *([f"- {waiting}"] if waiting else []), "",
              "## Roster", ""]
-    for field in roster_fields(units, generals, battle_rules(battle)):
+    for field in (*roster_fields(view.units, view.generals, rules),
+                  *engagement_field(view.engagements, rules), *standing_field(rules, view.roster)):
         lines += [f"### {field.name}", "", *(f"- {line}" for line in field.value.split("\n")), ""]
     lines += ["## Log", ""]
-    for event in events:
+    for event in view.events:
         undone = f" (undone by #{event.undone_by})" if event.undone_by else ""
         lines.append(f"### #{event.seq} {event.kind.replace('_', ' ')}{undone}")
         lines.append("")

@@ -341,3 +341,34 @@ async def test_a_gm_set_number_reads_as_the_roster_prints_it(battle_session):
                                 "defence 3")
     done = await reply(battle_session, "/gm set unit:X field:melee value:7.5", user_id=GM_USER)
     assert done.content == "🛠️ X now has melee 7.5 (event #4)."
+
+
+BUSSACO = [
+    "/battle start ruleset:labataille name:Bussaco",
+    '/unit add side:French name:1/45e words:"infantry morale=34 melee=20" strength:6',
+    '/unit add side:British name:52nd words:"infantry nation=british morale=34 melee=10" '
+    "strength:5",
+    '/unit add side:British name:95th words:"infantry morale=34 melee=10" strength:4',
+]
+
+
+async def test_the_markdown_export_says_the_firefights_and_the_question_waiting(battle_session):
+    for line in BUSSACO:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    huzzah = await reply(battle_session, '/assault labataille attackers:1/45e defenders:52nd '
+                                         'dice:"45 45 1 41"')
+    # Both sides' units are the GM's: he answers for each.
+    where = {"channel_id": CHANNEL, "user_id": GM_USER, "guild_id": GUILD}
+    [_, chart] = await battle_session.press(huzzah, "No Huzzah", **where)
+    await battle_session.press(chart, "Blank: firefight", **where)
+    asked = await reply(battle_session, '/assault labataille attackers:1/45e '
+                                        'defenders:"52nd; 95th" dice:"45 45 45 1 41"')
+    assert buttons(asked)[0] == "AS"
+    exported = await reply(battle_session, "/battle export")
+    text = exported.files[0].data.decode()
+    assert "### Engagements\n\n- ⚔️ Firefight: 1/45e against 52nd\n" in text
+    head = text.split("## Roster")[0]
+    assert ("- ❓ Waiting for an answer to “Read the Assault et Mêlée chart: the 1:1 column, "
+            "row 41. What does it say?” (#8, asked 20") in head
+    assert "<t:" not in text
+    assert head.rstrip().endswith(f"the player who made the move (<@{PLAYER}>) or a GM")
