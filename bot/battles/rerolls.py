@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from bot.battles.actor import Actor
 from bot.battles.decisions import REROLLED, Asked, ask_in_battle
 from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast, check_battle
 from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
-from bot.battles.store import BattleTx, Row, active_battle
+from bot.battles.store import TABLES, BattleTx, Row, active_battle
 from bot.workers import OutcomeJob
 from rules.core.decisions import ANSWERED, CELLS, NOT_THEIRS
 from rules.core.dice import ReplaySource
@@ -162,6 +163,16 @@ def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:
         raise NotGM("override a result")
     events = last_move(BattleTx(conn, battle, actor, channel_id, None, "read"))
     return battle.id, events[-1].seq
+
+
+def move_asked(conn: Connection, key: ListingKey) -> bool:
+    """Whether the roll ``key`` names was asked its questions on its way (answered with
+    buttons or `/answer`, each answer an event of its own), rather than given every answer
+    ahead in `choices`: an undo then puts its last question back."""
+    events = TABLES["events"]
+    request = conn.scalar(select(events.c.request).where(events.c.battle_id == key[0],
+                                                          events.c.seq == key[1]))
+    return bool(request) and request.get(MOVE, key[1]) != key[1]
 
 
 def listing_job(tx: BattleTx) -> tuple[ListingKey, OutcomeJob]:

@@ -41,7 +41,7 @@ from bot.battles.play import (
     play_in_battle,
     play_settings,
 )
-from bot.battles.rerolls import ListingKey, last_roll
+from bot.battles.rerolls import ListingKey, last_roll, move_asked
 from bot.battles.store import TABLES, BattleTx, Kept, active_battle, battle_and_applied
 from bot.battles.traces import TraceKeeper
 from bot.battles.undo import Undone, undo_last
@@ -257,6 +257,10 @@ class BattleStore:
     async def last_roll(self, channel_id: int, actor: Actor) -> ListingKey:
         """Which roll an override would replace (for a GM): one read, no lock."""
         return await self.db.run(last_roll, channel_id, actor)
+
+    async def move_asked(self, key: ListingKey) -> bool:
+        """Whether that roll asked its questions on its way (they were not all given ahead)."""
+        return await self.db.run(move_asked, key)
 
     async def applied(self, interaction_id: int) -> int | None:
         """The event the interaction recorded, if any: asked when its reply failed, so the

@@ -63,7 +63,7 @@ def public(text: str) -> Reply:
     return Reply(content=text[:2000])
 
 
-def typed_result(listing: Enumeration, typed: str) -> str:
+def typed_result(listing: Enumeration, typed: str, asked: bool = True) -> str:
     """A result typed as the list shows it (``Light Dragoons routs, loses 1 SP``), or as
     much of one as fits no other: its start (``Béarn routs and loses 2 SP; La``), an answer
     given on its way (a chart's ``DR1``), a run of its words, or words anywhere in it
@@ -77,7 +77,7 @@ def typed_result(listing: Enumeration, typed: str) -> str:
         narrowed = tuple(o for o in listing.outcomes
                          if codes <= {a.casefold() for a in o.answers or ()})
         if narrowed:
-            return typed_result(replace(listing, outcomes=narrowed), rest)
+            return typed_result(replace(listing, outcomes=narrowed), rest, asked)
     wanted = " ".join(typed.split()).casefold()
     labels = {o.key: result_label(o.label, listing.units) for o in listing.outcomes}
     exact = next((key for key, label in labels.items() if label.casefold() == wanted), None)
@@ -111,9 +111,13 @@ def typed_result(listing: Enumeration, typed: str) -> str:
         if len(said) > ANSWER_APART:
             said = (f"`{typed.strip()}` answers a question on this roll's way; "
                     f"{len(several)} results follow from it on other dice.")
+        answer = typed.strip()
         hint = (f"To keep the dice and answer again, `/gm undo` puts the roll's questions "
-                f"back, the last first: then `/answer choice:{typed.strip()}` to the one it "
-                "answers. Or type more of the result.")
+                f"back, the last first: then `/answer choice:{answer}` to the one it "
+                "answers. Or type more of the result.") if asked else (
+            f"The move was given its answers ahead (`choices`): to keep its dice and answer "
+            f"`{answer}` instead, `/gm undo` it and play it again with `choices:\"{answer}\"` "
+            "and its dice, as its roll lines show them. Or type more of the result.")
     raise BattleError(said, hint=hint)
 
 
@@ -129,10 +133,10 @@ def _told_apart(keys: list[str], labels: Mapping[str, str]) -> str:
     shown = keys[:3]
     more = "…" if len(keys) > 3 else ""
     if not shared:
-        return ": " + "; ".join(f"“{labels[key]}”" for key in shown) + f"{more}."
+        return ": " + "; ".join(f"“{labels[key]}”" for key in shown) + (more or ".")
     own = [own_effects(labels[key], shared) for key in shown]
     return ", alike but for: " + " · ".join(
-        f"“{SEPARATOR.join(parts)}”" if parts else "nothing more" for parts in own) + f"{more}."
+        f"“{SEPARATOR.join(parts)}”" if parts else "nothing more" for parts in own) + (more or ".")
 
 
 def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choice[str]]:
@@ -246,7 +250,7 @@ class GM(commands.Cog):
         if expected is not None and expected != key:
             raise NotTheLast(expected[1], key[1] if expected[0] == key[0] else None)
         found = await self.outcomes.result(listing)
-        picked = typed_result(found, result)
+        picked = typed_result(found, result, await self.store.move_asked(key))
         played = await self.store.apply(
             interaction, "/gm override", lambda tx: override_last(tx, key, found, picked),
             while_waiting=True)

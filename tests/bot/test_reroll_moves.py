@@ -286,3 +286,33 @@ async def test_an_override_lists_what_other_cells_say_past_a_chart_answered_ahea
     overridden = await gm(battle_session, '/gm override result:"AS: X is disordered, loses 1 '
                                           'increment and surrenders"')
     assert overridden.embeds[0]["title"] == "💥 AS: X surrenders", text_of(overridden)
+
+
+async def test_an_answer_typed_to_override_a_move_given_it_ahead_says_how_to_answer_again(
+        battle_session):
+    await played(battle_session, *CHART_SETUP, CHART_ASSAULT + ' choices:"DR1"')
+    refused = await gm(battle_session, "/gm override result:AS")
+    assert refused.ephemeral
+    assert refused.content.startswith("⚠️ `AS` fits 8 results: “X is disordered, loses 1 "
+                                      "increment and surrenders”;"), refused.content
+    assert "…. " not in refused.content
+    # Undo takes the move back whole: no question waits to be answered again.
+    assert refused.content.endswith(
+        "… The move was given its answers ahead (`choices`): to keep its dice and answer `AS` "
+        'instead, `/gm undo` it and play it again with `choices:"AS"` and its dice, as its '
+        "roll lines show them. Or type more of the result."), refused.content
+
+
+async def test_an_answer_typed_to_override_a_move_that_asked_it_says_to_answer_again(
+        battle_session):
+    await played(battle_session, *CHART_SETUP)
+    asked = await gm(battle_session, CHART_ASSAULT)
+    *_, answered = await battle_session.press(asked, "DR1", channel_id=CHANNEL,
+                                              user_id=GM_USER, guild_id=GUILD)
+    assert answered.embeds[0]["title"].startswith("🩸 DR1"), text_of(answered)
+    refused = await gm(battle_session, "/gm override result:AS")
+    assert refused.ephemeral
+    assert refused.content.endswith(
+        "… To keep the dice and answer again, `/gm undo` puts the roll's questions back, the "
+        "last first: then `/answer choice:AS` to the one it answers. Or type more of the "
+        "result."), refused.content
