@@ -51,7 +51,7 @@ from bot.storage.models import (
 )
 from rules.core.decisions import Undecided
 from rules.core.dice import ScriptedSource, parse_dice, plain_face
-from rules.core.errors import RulesError
+from rules.core.errors import RulesError, code
 from rules.core.fields import json_kind, json_safe
 from rules.core.registry import BattleRules
 from rules.core.roster import MAX_STRENGTH, Roster, name_key
@@ -358,7 +358,7 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
             raise Refused(where, "`name_key` is not the name's lookup form.")
         if row["name_key"] in names:
             raise Refused(where, f"there is already a unit or general called "
-                                 f"{names[row['name_key']]}.")
+                                 f"{code(names[row['name_key']])}.")
         names[row["name_key"]] = row["name"]
         side = _checked_by_rules(lambda: check_side(row["side"]), where)
         known = sides.setdefault(name_key(side), side)

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, code
 from rules.core.notation import option_value
 from rules.core.registry import BattleRules
 from rules.core.roster import ACTIVE, GONE, name_key, strength_count
@@ -114,8 +114,10 @@ def check_new_name(tx: BattleTx, name: str, *, renaming: str | None = None,
     taken |= {g.name_key: g.name for g in tx.general_rows()}
     taken.pop(renaming, None)
     if name_key(name) in taken:
-        raise BattleError(f"There is already a unit or general called {taken[name_key(name)]} "
-                          "in this battle.", hint="Pick another name, or edit the existing one.")
+        # Quoted as typed: a name like `<@2>` would otherwise show as a mention.
+        raise BattleError(f"There is already a unit or general called "
+                          f"{code(taken[name_key(name)])} in this battle.",
+                          hint="Pick another name, or edit the existing one.")
     return name
 
 

@@ -133,7 +133,7 @@ async def test_a_name_is_taken_whichever_apostrophe_and_may_be_spelled_anew(batt
                                         'words:"cav morale=4"')
     assert taken.ephemeral
     assert taken.content.startswith(
-        "⚠️ There is already a unit or general called Barrell’s in this battle.")
+        "⚠️ There is already a unit or general called `Barrell’s` in this battle.")
     quoted = await reply(battle_session, '/unit add side:Government name:"\\"Wolfe\'s\\"" '
                                          'words:"inf morale=4"')
     assert quoted.ephemeral and "or backticks (an apostrophe is fine)" in \
@@ -299,3 +299,12 @@ async def test_none_is_no_name_for_a_unit_or_general(discord_session):
             f"⚠️ A {kind} cannot be called `"), refused.content
         assert "the word clears a commander" in refused.content
     assert "0 units" in text_of(await reply(discord_session, "/battle show"))
+
+
+async def test_a_name_taken_that_reads_as_a_mention_is_quoted_not_shown_as_one(battle_session):
+    await played(battle_session, *FIRE_AT_WILL, '/general add name:"<@2>" side:Government')
+    taken = await reply(battle_session, '/unit add side:Government name:"<@2>" '
+                                        'words:"cav morale=4"')
+    assert taken.ephemeral
+    assert taken.content.startswith(
+        "⚠️ There is already a unit or general called `<@2>` in this battle."), taken.content
