@@ -249,8 +249,9 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
         run.phrases.append(f"{attacker.name} has no melee dice")
         return Attack()
     alike = read_alike_in_melee(attacker, defender, retiring, run.settings.die)
-    faces = run.dice.roll(BattleDice(count.total, run.settings.die, alike),
-                          f"{attacker.name} melee")
+    # The roll is named for the step it is (step 8's is the defender battling back).
+    label = f"{attacker.name} {'battles back' if role.battling_back else 'melee'}"
+    faces = run.dice.roll(BattleDice(count.total, run.settings.die, alike), label)
     readings, ignored = score(attacker, defender, faces, retiring)
     hits, flags = readings.count(Reading.HIT), readings.count(Reading.FLAG)
     applied = min(hits, defender.blocks)
@@ -266,7 +267,7 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
     # Why a saber or a flag rolled did nothing, said where the player reads the dice.
     sabers = Symbol.SABER in faces and not retiring and attacker.kind in NO_SABER_HITS
     symbols_only = retiring and any(f in (Symbol.SABER, Symbol.FLAG) for f in faces)
-    roll = Roll(f"{attacker.name} melee", BattleDice(count.total).describe(), faces,
+    roll = Roll(label, BattleDice(count.total).describe(), faces,
                 hits=hits, readings=readings, target=f"{defender.name} ({defender.arm.value})",
                 result=f"{counted(hits, 'hit')}" + (f", {counted(flags, 'flag')}" if flags else "")
                 + (" (hill: 1 ignored)" if hill else "")

@@ -60,6 +60,9 @@ async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(disc
     assert embed["title"] == "🩸 Black Watch scores 2 hits on Fusiliers … Black Watch " \
         "retreats 1 hex"
     assert "🎲 **inf** **saber** art cav cav" in text_of(message)  # as typed in `dice`
+    # Step 8's roll is named for what it is.
+    assert "**Fusiliers battles back** 🎲 **inf** flag vs Black Watch (infantry) → 1 hit" in \
+        text_of(message), text_of(message)
     text = await full_text(discord_session, message)
     assert ("Black Watch scores 2 hits on Fusiliers; Fusiliers scores 1 hit on Black Watch; "
             "Black Watch retreats 1 hex") in text

@@ -135,4 +135,4 @@ def test_the_roll_shows_the_arithmetic_and_rolls_that_many_dice():
 def test_no_dice_means_no_hits_and_no_roll():
     result = melee(regular(blocks=2, reduce=2), regular("Target", blocks=1), "cav cav")
     assert result.steps[1].outcome.endswith("no dice, no hits.")
-    assert [r.label for r in rolls(result)] == ["Target melee"]  # it still battles back
+    assert [r.label for r in rolls(result)] == ["Target battles back"]  # it still battles back

@@ -49,7 +49,7 @@ def test_a_unit_that_cannot_retreat_loses_a_block_per_hex_and_still_rallies_then
     assert "Target loses 1 block for the retreat it cannot make" in result.headline
     assert "Rally check" in titles(result)
     # It kept its hex, so it battles back (2 dice, 2 blocks left).
-    assert rolls(result)[-1].label == "Target melee"
+    assert rolls(result)[-1].label == "Target battles back"
 
 
 def test_a_unit_two_hexes_short_loses_two_blocks_and_fights_on():
@@ -62,7 +62,7 @@ def test_a_unit_two_hexes_short_loses_two_blocks_and_fights_on():
         "instead.")
     assert "Target loses 2 blocks for the retreat it cannot make" in result.headline
     # Left with 1 block, it rallies and battles back.
-    assert rolls(result)[-1].label == "Target melee"
+    assert rolls(result)[-1].label == "Target battles back"
 
 
 def test_a_partly_blocked_retreat_moves_as_far_as_it_can():
