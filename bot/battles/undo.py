@@ -11,7 +11,13 @@ from bot.battles.errors import NotTheLast, check_battle
 from bot.battles.rerolls import taken_back_by
 from bot.battles.store import MODELS, BattleTx, Row, roster_general
 from bot.storage.models import from_snapshot
-from rules.core.roster import Change, describe_changes, general_changes, unit_changes
+from rules.core.roster import (
+    Change,
+    describe_changes,
+    engagement_changes,
+    general_changes,
+    unit_changes,
+)
 
 
 @dataclass(frozen=True)
@@ -42,8 +48,9 @@ class Undone:
     # The GM's queued dice the undo put back (a reroll's, say), now waiting for the next
     # roll in the channel: 0 when the queue did not grow.
     queued_back: int = 0
-    # The roster as the undo left it, said as changes ("A gains 4 figures (now 6)"): the
-    # undone event's summary says where that event had left it, which is no longer so.
+    # The roster as the undo left it, said as changes ("A gains 4 figures (now 6)", "Melee:
+    # A against B begins"): the undone event's summary says where that event had left it,
+    # which is no longer so.
     changes: tuple[str, ...] = ()
 
 
@@ -60,7 +67,11 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     redoing = taken_back_by(tx, event)
     was_waiting = pending_of(battle)
     queued = len(battle.dice_queue or [])
+    # A melee or firefight the undo begins or ends again is said with the units it puts
+    # back: the undone event's summary says it as that event had left it.
+    engaged = tx.roster()
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", redoing=redoing)
+    engagements = engagement_changes(engaged, tx.roster(), tx.rules.engagements)
     after = tx.require_battle()
     waiting = pending_of(after)
     if waiting is not None and was_waiting is not None and waiting.seq == was_waiting.seq:
@@ -71,8 +82,8 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
                   tuple(sorted(e.reverts for e in redoing)), waiting=waiting,
                   battle_id=battle.id, mention=mention,
                   queued_back=queue if queue > queued else 0,
-                  changes=tuple(describe_changes(roster_put_back(tx, undo.changes),
-                                                 tx.rules.wording)))
+                  changes=tuple(describe_changes(
+                      roster_put_back(tx, undo.changes) + engagements, tx.rules.wording)))
 
 
 def roster_put_back(tx: BattleTx, changes: list[dict[str, Any]]) -> list[Change]:

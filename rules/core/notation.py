@@ -115,9 +115,21 @@ def _split_name_outside_quotes(text: str) -> tuple[str | None, str]:
 def second_unit(text: str, token: str, where: str, *, several: bool = True) -> InvalidInput:
     """Two units run together in one: ``A: inf charging, B: inf open``."""
     return InvalidInput(
-        f"{where}: `{echo(text)}` holds more than one unit (`{echo(token)}` starts another).",
+        f"{where}: `{echo(text)}` holds more than one unit "
+        f"(`{echo(_second_name(text, token))}` starts another).",
         hint=_list_hint(text, _WRONG_SEPARATOR.sub("; ", " ".join(text.split())), several),
     )
+
+
+def _second_name(text: str, token: str) -> str:
+    """The second unit's whole name, where a comma (or the like) shows where it begins:
+    `Black Watch:`, not the `Watch:` its colon is typed on; else the word with the colon."""
+    stem = token.partition(":")[0]
+    for part in _WRONG_SEPARATOR.split(" ".join(text.split()))[1:]:
+        name, colon, _ = part.partition(":")
+        if colon and name.endswith(stem):
+            return f"{name}:"
+    return token
 
 
 def _list_hint(text: str, suggestion: str, several: bool) -> str:

@@ -119,7 +119,8 @@ def _target(given: Any, kind: Any, roster: Roster | None, table: type) -> Target
     found = roster.unit(name)
     unit = engine_unit(found, roster)
     # Figures not given are not known: never taken as none left.
-    return Target(name, target_kind(kind, name, roster, table), unit.nation, found.strength)
+    return Target(name, target_kind(kind, name, roster, table), unit.nation, found.strength,
+                  unit.arm)
 
 
 def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
@@ -191,6 +192,13 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     if phase in (7, 12) and roster is not None:
         _check_melee_loser(unit.name, phase, roster)
     situation = _situation(o, unit, roster)
+    if phase in (5, 10) and situation.charged_by is None and roster is not None \
+            and o.get("opponent"):
+        # The roster knows what charges: a pass places infantry 2" away and brings cavalry
+        # on into contact, so the opponent's arm says it when `charged_by` does not.
+        arm = engine_unit(roster.unit(situation.opponent), roster).arm
+        if arm in (Arm.INFANTRY, Arm.CAVALRY):
+            situation = replace(situation, charged_by=arm)
     check_who_tests(unit, phase, situation)  # a unit that does not test is told so first
     if roster is not None and situation.charged_by is not None and not o.get("opponent") \
             and _melee_opponent(unit, roster) is None:

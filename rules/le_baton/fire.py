@@ -68,6 +68,9 @@ class Target:
     kind: StrEnum
     nation: Nation | None = None  # known in a battle (its roster unit's); a lookup names it
     figures: int | None = None  # known in a battle: no more casualties than it has
+    # Known in a battle (its roster unit's): cavalry or guns drawn up in a line are no
+    # "line of infantry" to lock in a firefight; a lookup names only the target's row.
+    arm: Arm | None = None
 
 
 def casualties(out: ResolutionBuilder, target: Target, scored: int, detail: str) -> int:
@@ -248,9 +251,11 @@ def resolve_fire(
 
 
 def locks_firefight(shooter: Unit, target: Target) -> bool:
-    """Infantry in line shooting at a line (within the 4" range) are locked in a firefight."""
+    """Infantry in line shooting at a line (within the 4" range) are locked in a firefight:
+    "Opposing lines of infantry", so not a target the roster knows to be cavalry or guns."""
     return (shooter.is_infantry and shooter.formation is Formation.LINE
-            and FireTarget(target.kind) is FireTarget.LINE)
+            and FireTarget(target.kind) is FireTarget.LINE
+            and target.arm in (None, Arm.INFANTRY))
 
 
 def shoot(shooter: Unit, target: Target, count: int, dice: DiceSource) -> Roll:

@@ -134,6 +134,21 @@ async def test_one_unit_options_say_so_when_two_are_given(discord_session):
                             "its own.")
 
 
+async def test_a_second_unit_run_in_is_named_whole_not_by_its_last_word(discord_session):
+    """Most unit names are two words or more: the refusal names the unit that starts after
+    the comma, not the one word its colon is typed on."""
+    content = await refusal(discord_session, '/melee fire-at-will attackers:"Grenadiers: inf '
+                                             'charging, Black Watch: inf open" '
+                                             'defenders:"Béarn: inf"')
+    assert content == ("⚠️ attackers #1: `Grenadiers: inf charging, Black Watch: inf open` "
+                       "holds more than one unit (`Black Watch:` starts another). "
+                       f"{FORM} Here: `Grenadiers: inf charging; Black Watch: inf open`.")
+    one = await refusal(discord_session, '/melee le-baton attacker:"Old Guard: french inf '
+                        'column figures=12, 2nd Foot: british inf line figures=8" '
+                        'defender:"Rifles: british inf skirmish figures=4" phase:6')
+    assert "(`2nd Foot:` starts another)" in one
+
+
 # --- dice ------------------------------------------------------------------------------------
 
 

@@ -433,3 +433,62 @@ async def test_a_gm_setting_strength_is_told_the_rule_sets_range(battle_session)
                                               f"value:{value}", user_id=GM_USER)
         assert refused.ephemeral
         assert refused.content == f"⚠️ {said} Use 0 to 60.", refused.content
+
+
+async def test_a_line_shooting_at_cavalry_in_line_is_locked_in_no_firefight(battle_session):
+    """"Opposing lines of infantry within 4" of each other are locked in a firefight": cavalry
+    drawn up in line is read on the line row, but locks nobody, and may still charge."""
+    await setup(battle_session)
+    shot = await reply(battle_session, '/fire le-baton shooter:Buffs target:Lanciers '
+                                       'target_type:line dice:"5 5 1 1"')
+    assert shot.embeds[0]["title"] == "↔️ Buffs fires: Lanciers 2 hits"
+    assert "Firefight" not in text_of(shot)
+    assert await engagements(battle_session) == []
+    charge = await reply(battle_session,
+                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
+    assert charge.embeds[0]["title"] == "↔️ Lanciers contacts Buffs: melee in phase 6"
+    # A line of infantry shot at is locked as before.
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    await reply(battle_session, "/gm set unit:\"28e Ligne\" field:formation value:line",
+                user_id=GM_USER)
+    for _ in range(13):  # the next turn: Buffs may shoot again
+        await reply(battle_session, "/battle next", user_id=GM_USER)
+    locked = await reply(battle_session, '/fire le-baton shooter:Buffs target:"28e Ligne" '
+                                         'dice:"5 5 1 1"')
+    assert "📋 Firefight: Buffs against 28e Ligne begins" in text_of(locked)
+
+
+async def test_an_undo_says_the_melee_it_puts_back_or_takes_away(battle_session):
+    """Undoing a pass-through puts the cavalry back in melee with the square, and undoing
+    the charge ends that melee: the reply says so beside the units, as a reroll does."""
+    await setup(battle_session)
+    await reply(battle_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
+    await reply(battle_session, '/melee le-baton attacker:Lanciers defender:Buffs phase:6 '
+                                'dice:4')
+    passed = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert passed.content.split("\n")[1:] == [
+        "📋 Lanciers gains 1 figure (now 8) and has no casualties",
+        "📋 Melee: Lanciers against Buffs begins"]
+    assert await engagements(battle_session) == [("melee", [["Lanciers"], ["Buffs"]], "active")]
+    charged = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert charged.content.split("\n")[1:] == [
+        "📋 Lanciers has its charge marker removed", "📋 Buffs is now in line",
+        "📋 Melee: Lanciers against Buffs ends"]
+    assert await engagements(battle_session) == []
+
+
+async def test_a_check_to_stand_reads_what_charges_from_the_opponent_named(battle_session):
+    """Phase 5, pass: the charging French infantry are placed 2" away (no melee), while
+    cavalry comes on into contact. Named from the roster, the charger says which, as
+    `charged_by` would: a pass is not a "fight in phase 6" against a column."""
+    await setup(battle_session)
+    stood = await reply(battle_session, '/morale le-baton unit:Buffs phase:5 '
+                                        'opponent:"28e Ligne" dice:1')
+    assert stood.embeds[0]["title"] == "🛡️ Buffs stands: the charge stops 2\" short"
+    assert "28e Ligne** is placed 2\" from Buffs" in text_of(stood)
+    assert await engagements(battle_session) == []
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    squared = await reply(battle_session, '/morale le-baton unit:Buffs phase:5 '
+                                          'opponent:Lanciers dice:1')
+    assert squared.embeds[0]["title"] == "🛡️ Buffs stands and forms square"
+    assert await engagements(battle_session) == [("melee", [["Lanciers"], ["Buffs"]], "active")]
