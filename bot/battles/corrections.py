@@ -146,17 +146,23 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str, said: str) -
         if row.status == GONE and row.strength and row.gone_reason == no_strength_left(tx):
             row.gone_reason = None  # still out, but no longer for want of strength
     elif field == "status":
-        if value not in ("active", "gone"):
+        # In any case: a phone's keyboard types `Gone`, as it types `Yes` for a marker.
+        state = value.strip().casefold()
+        if state not in ("active", "gone"):
             other = field_taking(tx.rules, value)
             raise InvalidInput(f"`status` is `active` or `gone`, not {code(value)}.",
                                hint=(f"For {code(value)}, use `{other}`. " if other else "")
                                + "`value:gone` takes the unit out of the battle; "
                                  "`value:active` brings it back.")
-        if value == "active" and row.status == GONE:
+        if state == row.status:
+            # Already so: a unit out keeps why it left (eliminated: a Victory Banner to the
+            # other side), which "removed by the GM" would take away.
+            return
+        if state == "active" and row.status == GONE:
             check_has_strength(tx, row)
-        row.status = value
-        row.gone_reason = None if value == "active" else "removed by the GM"
-        if value == "gone":  # out of its fights; its general's fate is the GM's to set
+        row.status = state
+        row.gone_reason = None if state == "active" else "removed by the GM"
+        if state == "gone":  # out of its fights; its general's fate is the GM's to set
             tx.unit_renamed_or_gone(row.name, None, generals=False)
     elif field == "side":
         row.side = battle_side(tx, value)
@@ -266,22 +272,26 @@ def set_general_field(tx: BattleTx, general: str, field: str,
     row = tx.general_row(general)
     before = roster_general(row)
     tx.touch(row)
+    # A field the rule set does not count: `value` is this command's own option, which
+    # cannot be left out, so the refusal names the fields there are.
+    others = f"Fields: {', '.join(general_field_names(tx.rules))}."
     if field == "wounds":
         # As many as the rule set lets a general carry, as `/general add` takes.
-        check_counts_wounds(tx.rules)
+        check_counts_wounds(tx.rules, hint=others)
         row.wounds = parse_int(value, "wounds", (0, wounds_bound(tx.rules, row.status))) or 0
     elif field == "value":
         # As `/general add` takes it: within the rule set's bounds, `none` to clear.
-        row.value = parse_int(value, "value", general_value_bounds(tx))
+        row.value = parse_int(value, "value", general_value_bounds(tx, hint=others))
     elif field == "status":
-        if value not in GENERAL_STATUSES:
+        status = value.strip().casefold()  # `Killed`, as a phone's keyboard types it
+        if status not in GENERAL_STATUSES:
             raise InvalidInput(f"`status` is one of {', '.join(GENERAL_STATUSES)}.")
-        if row.wounds > wounds_bound(tx.rules, value):
+        if row.wounds > wounds_bound(tx.rules, status):
             # Back in play with the wound that took him out would be a state no rule makes.
             raise InvalidInput(f"{row.name} carries {row.wounds} light wounds: in play a "
                                f"general carries at most {tx.rules.max_wounds}.",
                                hint="Set his wounds first (`field:wounds`), then his status.")
-        row.status = value
+        row.status = status
     elif field == "unit":
         row.unit_name = (None if value.strip().casefold() == "none"
                          else (tx.unit_row(value)).name)

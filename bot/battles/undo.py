@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.battles.decisions import Pending, mention_for, pending_of
 from bot.battles.errors import NotTheLast, check_battle
-from bot.battles.rerolls import taken_back_by
+from bot.battles.rerolls import BESIDE_THE_ROSTER, KEPT_BY_A_REROLL, taken_back_by
 from bot.battles.store import MODELS, BattleTx, Row, roster_general
 from bot.storage.models import from_snapshot
 from rules.core.roster import (
@@ -60,6 +60,13 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     check_battle(tx.battle.id if tx.battle else None, expected)
     battle = tx.require_gm("undo")
     event = tx.last_undoable()
+    keeping: tuple[str, ...] = ()
+    if expected is not None and expected[1] != event.seq \
+            and event.kind in BESIDE_THE_ROSTER:
+        # The button under a result acts while it is the last roll, as its Reroll does:
+        # dice the GM queued since (for the next roll) neither stop it nor are lost to it.
+        event = tx.last_undoable(skipping=BESIDE_THE_ROSTER)
+        keeping = KEPT_BY_A_REROLL
     if expected is not None and expected[1] != event.seq:  # its battle: checked above
         raise NotTheLast(expected[1], event.seq)
     # A reroll or an override replaced a result: taking it back brings that result back,
@@ -70,7 +77,8 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     # A melee or firefight the undo begins or ends again is said with the units it puts
     # back: the undone event's summary says it as that event had left it.
     engaged = tx.roster()
-    undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", redoing=redoing)
+    undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", keeping=keeping,
+                   redoing=redoing)
     engagements = engagement_changes(engaged, tx.roster(), tx.rules.engagements)
     after = tx.require_battle()
     waiting = pending_of(after)

@@ -263,12 +263,12 @@ MAX_WOUNDS = 9
 """The most light wounds any option takes; each rule set says how many it allows."""
 
 
-def general_value_bounds(tx: BattleTx) -> tuple[int, int]:
+def general_value_bounds(tx: BattleTx, hint: str = "Leave `value` out.") -> tuple[int, int]:
     """The bounds of a general's value in the battle's rule set; refused where it counts
-    none."""
+    none, with ``hint`` (the option to leave out, or the fields to pick from)."""
     if tx.rules.general_values is None:
         title = RULESETS[tx.require_battle().ruleset].title
-        raise InvalidInput(f"{title} generals carry no value.", hint="Leave `value` out.")
+        raise InvalidInput(f"{title} generals carry no value.", hint=hint)
     return tx.rules.general_values
 
 
@@ -282,11 +282,10 @@ def check_general_value(tx: BattleTx, value: int | None) -> None:
                            hint=f"Use {low} to {high}.")
 
 
-def check_counts_wounds(rules: BattleRules) -> None:
+def check_counts_wounds(rules: BattleRules, hint: str = "Leave `wounds` out.") -> None:
     """Refused where the battle's rule set counts no wounds on generals."""
     if rules.max_wounds == 0:
-        raise InvalidInput("This rule set counts no wounds on generals.",
-                           hint="Leave `wounds` out.")
+        raise InvalidInput("This rule set counts no wounds on generals.", hint=hint)
 
 
 def wounds_bound(rules: BattleRules, status: str) -> int:

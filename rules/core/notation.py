@@ -238,16 +238,33 @@ class Vocabulary(Protocol):
     def knows(self, token: str) -> bool: ...
 
 
+# The words a quick lookup names a unit's general or leader by (``general="Wolfe"``, each
+# rule set's ``BattleRules.general_words``): in a battle he is one of its generals, put with
+# a unit by `/general add … unit:` or `/gm general`, which `/unit edit` refuses to do.
+GENERAL_WORDS = ("general", "leader")
+
+
 def refuse_roster_word(word: str, unit: str, where: str, described: Vocabulary,
                        allowed: Vocabulary | None = None, what: str = "unit") -> None:
     """A word after a roster name that describes the unit itself (its class, its morale):
     the roster says that, so the word is refused with where to change it. ``allowed`` are
     this fight's words, which may share a spelling with the unit's own."""
-    if described.knows(word) and not (allowed is not None and allowed.knows(word)):
+    if not described.knows(word) or (allowed is not None and allowed.knows(word)):
+        return
+    key, _, value = word.partition("=")
+    if key.casefold() in GENERAL_WORDS:
+        general = option_value(value.strip().strip('"')) if value.strip().strip('"') else "…"
         raise InvalidInput(
-            f"{where}: `{word}` describes the {what} itself, and {possessive(unit)} comes from the "
-            "battle's roster.",
-            hint=f"Change it with `/unit edit unit:{option_value(unit)}`, or drop the word.")
+            f"{where}: `{echo(word)}` names {possessive(unit)} {key.casefold()}, and in a "
+            "battle that is one of its generals.",
+            hint=f"Put him with it: `/general add name:{general} side:… "
+                 f"unit:{option_value(unit)}`, or for one already in the battle a GM's "
+                 f"`/gm general general:{general} field:unit value:{option_value(unit)}`; "
+                 "or drop the word.")
+    raise InvalidInput(
+        f"{where}: `{word}` describes the {what} itself, and {possessive(unit)} comes from the "
+        "battle's roster.",
+        hint=f"Change it with `/unit edit unit:{option_value(unit)}`, or drop the word.")
 
 
 def option_value(text: str) -> str:

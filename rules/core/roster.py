@@ -422,7 +422,9 @@ def _unit_phrase(change: Change, by_field: Mapping[str, Change], wording: Wordin
             # restore brings it in.
             return "is still out of the battle"
         case "gone_reason":
-            return _gone(after, wording)
+            # Its status unchanged: it was out already, and stays out for another reason
+            # (an undo that takes back the strength a GM gave it), so it does not leave now.
+            return f"is still {out_of_the_battle(after)}"
         case "commander":
             return f"is now commanded by {after}" if after else "no longer has a commander"
     phrase = wording.phrases.get(change.field)

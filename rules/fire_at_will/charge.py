@@ -341,10 +341,13 @@ def resolve_surrender(unit: Unit, situation: SurrenderSituation, dice: DiceSourc
                  "unit:… words:routing`).",
         )
     if situation is not SurrenderSituation.REAR_ROUT and not unit.routing:
+        # Situation (a) is another test to pick only where the marker is not known: where
+        # it is (a battle's roster), a unit not routing is refused (a) as well, above.
+        other = "" if routing_known else ", or pick situation (a)"
         raise NotAllowed(
             f"{unit.name} is not routing; situation ({situation.value}) is for routing units.",
             hint="Give it the word `routing` (in a battle, `/unit edit unit:… "
-                 "words:routing`), or pick situation (a).",
+                 f"words:routing`){other}.",
         )
     out = ResolutionBuilder(RULESET, "surrender")
     if surrender_test(unit, situation, dice, out):

@@ -53,7 +53,9 @@ ON_TERRAIN = {Terrain.HILL.value: "on a hill", Terrain.FOREST.value: "in a fores
               Terrain.BUILDINGS.value: "in buildings"}
 
 CHANGE_PHRASES: dict[str, Phrase] = {
-    "type": Phrase("is now {value}"),
+    # Said as the roster prints a class: "is now light cavalry", not "light-cavalry".
+    "type": Phrase("is now {value}", words=tuple((t.value, t.value.replace("-", " "))
+                                                 for t in UnitType if "-" in t.value)),
     "full": Phrase("now has {value} blocks at full strength", "has the default full strength"),
     "terrain": Phrase("is now {value}", "is in the open", words=tuple(ON_TERRAIN.items())),
     "moved": Phrase("has moved this turn", "has not moved this turn"),

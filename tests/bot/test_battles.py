@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from sqlalchemy import select
 
 from bot.offline import OfflineDiscord
@@ -577,6 +578,40 @@ async def test_situation_a_in_a_battle_refuses_a_unit_that_is_not_routing(battle
     assert message.ephemeral
     assert message.content.startswith(
         "⚠️ Rangers is not routing; situation (a) is for a unit charged in the rear that routs.")
+    assert (await units(battle_session))["Rangers"].status == "active"
+
+
+async def test_a_general_typed_on_a_roster_unit_is_pointed_to_the_general_commands(
+        battle_session):
+    """`/unit edit` refuses a unit's general as a word: the refusal of `general=` in a fight
+    points to the commands that put a general with a unit."""
+    await setup_battle(battle_session)
+    refused = await reply(battle_session, '/melee fire-at-will attackers:"Béarn: charging '
+                                          'general=Montcalm" defenders:"2nd Foot"')
+    assert refused.ephemeral
+    assert refused.content == (
+        "⚠️ attackers: `general=Montcalm` names Béarn's general, and in a battle that is one "
+        "of its generals. Put him with it: `/general add name:Montcalm side:… unit:Béarn`, "
+        "or for one already in the battle a GM's `/gm general general:Montcalm field:unit "
+        "value:Béarn`; or drop the word."), refused.content
+    for line in ("/general add name:Montcalm side:French unit:Béarn",
+                 '/melee fire-at-will attackers:"Béarn: charging" defenders:"2nd Foot" '
+                 'dice:"6 1 1 1"'):
+        assert not (await reply(battle_session, line)).ephemeral, line
+
+
+@pytest.mark.parametrize("situation", ["b", "c"])
+async def test_situations_b_and_c_in_a_battle_point_only_to_the_routing_marker(
+        battle_session, situation):
+    """Situation (a) refuses a roster unit that is not routing too: the refusal of (b) and
+    (c) does not send the player to it."""
+    await setup_battle(battle_session)
+    message = await reply(battle_session, "/surrender fire-at-will unit:Rangers "
+                                          f"situation:{situation} dice:4")
+    assert message.ephemeral
+    assert message.content == (
+        f"⚠️ Rangers is not routing; situation ({situation}) is for routing units. Give it "
+        "the word `routing` (in a battle, `/unit edit unit:… words:routing`).")
     assert (await units(battle_session))["Rangers"].status == "active"
 
 

@@ -43,6 +43,21 @@ async def test_reroll_rolls_the_same_command_again(battle_session):
     assert labels(rerolled) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]  # the new result has its own
 
 
+async def test_undo_under_the_last_roll_acts_though_the_gm_queued_dice_since(battle_session):
+    """Dice queued for the next roll are no roll: the Undo under the last result still takes
+    it back, as its Reroll would, and the queue stays for the next roll."""
+    await setup(battle_session)
+    result = await reply(battle_session, ONE_SP)
+    queued = await reply(battle_session, '/gm dice dice:"6 6"', user_id=GM_USER)
+    assert queued.ephemeral and "Dice queue: 6 6." in queued.content
+    update, undone = await press(battle_session, result, "↩️ Undo", GM_USER)
+    assert update.kind == "update" and update.components == []
+    assert undone.content.startswith("↩️ Undid #4 (resolution)"), undone.content
+    assert await strength_and_log(battle_session.client.db) == (100, [1, 2, 3, 4, 5, 6])
+    queue = await reply(battle_session, "/gm dice", user_id=GM_USER)
+    assert "Dice queue: 6 6." in queue.content
+
+
 async def test_buttons_under_an_older_result_refuse_to_act(battle_session):
     await setup(battle_session)
     first = await reply(battle_session, ONE_SP)

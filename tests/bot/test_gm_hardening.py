@@ -231,6 +231,24 @@ async def test_a_rule_set_without_wounds_says_so_to_gm_general(discord_session):
     assert refused.content.startswith("⚠️ This rule set counts no wounds on generals.")
 
 
+@pytest.mark.parametrize(("start", "general", "line", "said"), [
+    ("/battle start ruleset:le-baton name:Ligny sides:\"French, British\"", "Ney",
+     "/gm general general:Ney field:wounds value:1",
+     "⚠️ This rule set counts no wounds on generals. Fields: side, unit, status."),
+    ("/battle start ruleset:fire-at-will name:Quebec sides:\"British, French\"", "Ney",
+     "/gm general general:Ney field:value value:2",
+     "⚠️ Fire at Will generals carry no value. Fields: side, unit, wounds, status."),
+])
+async def test_gm_general_on_a_field_the_rule_set_lacks_names_the_fields(
+        discord_session, start, general, line, said):
+    """`value` is `/gm general`'s own option, which cannot be left out: a field the rule set
+    does not count is refused with the fields it does, not "Leave `value` out"."""
+    await gm(discord_session, start)
+    await gm(discord_session, f"/general add name:{general} side:French")
+    refused = await gm(discord_session, line)
+    assert refused.ephemeral and refused.content == said, refused.content
+
+
 async def test_one_queued_die_is_said_in_the_singular(discord_session):
     await setup_battle(discord_session)
     await gm(discord_session, '/gm dice dice:"6"')
@@ -301,3 +319,33 @@ async def test_strength_set_on_a_unit_the_gm_removed_keeps_why_it_left(discord_s
     shown = await gm(discord_session, "/battle show")
     assert (f"**Rangers** · {strength} SP · infantry, open order, morale 3 · *out: removed "
             "by the GM*") in str(shown.embeds)
+
+
+async def test_a_status_typed_with_a_capital_is_taken(discord_session):
+    """A phone's keyboard starts a value with a capital: `Gone` and `Killed` are the words
+    `/gm set` and `/gm general` take, as they take `Yes` for a marker."""
+    await setup_battle(discord_session)
+    out = await gm(discord_session, "/gm set unit:Rangers field:status value:Gone")
+    assert out.content == "🛠️ Rangers is removed from the battle by the GM (event #8).", \
+        out.content
+    back = await gm(discord_session, "/gm set unit:Rangers field:status value:Active")
+    assert back.content == "🛠️ Rangers is back in the battle (event #9).", back.content
+    killed = await gm(discord_session, "/gm general general:Wolfe field:status value:Killed")
+    assert killed.content == "🛠️ Wolfe is killed (event #10).", killed.content
+    assert (await units(discord_session))["Rangers"].status == "active"
+    async with discord_session.client.db.transaction() as s:
+        wolfe = await s.scalar(select(General).where(General.name == "Wolfe"))
+    assert wolfe.status == "killed"
+
+
+async def test_an_undo_that_leaves_a_unit_out_says_it_was_out_already(discord_session):
+    """Rangers left the battle with no SP; the GM gave it SP (still out), then undid that:
+    it stays out, now for want of SP again, and does not "leave the battle" a second time."""
+    await setup_battle(discord_session)
+    for line in ("/gm set unit:Rangers field:strength value:0",
+                 "/gm set unit:Rangers field:strength value:2"):
+        assert not (await gm(discord_session, line)).ephemeral, line
+    undone = await gm(discord_session, "/gm undo")
+    assert undone.content.endswith(
+        "\n📋 Rangers loses 2 SP (now 0) and is still out of the battle (no SP left)"), \
+        undone.content

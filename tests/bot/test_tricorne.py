@@ -548,3 +548,39 @@ async def test_a_roll_line_says_why_a_saber_did_nothing(discord_session):
                           'defender:"Foot: regular blocks=3" dice:"saber inf art inf inf"')
     assert ("**Clan melee** 🎲 saber **inf** art vs Foot (infantry) → 1 hit (militia: "
             "sabers miss)") in text_of(militia).split("\n")
+
+
+async def test_a_class_changed_on_the_roster_is_said_as_the_roster_prints_it(discord_session):
+    """`light-cavalry` is a word typed; the roster and the reply say "light cavalry"."""
+    await setup(discord_session)
+    edited = await reply(discord_session, "/unit edit unit:Dragoons words:light-cavalry",
+                         user_id=GM_USER)
+    assert edited.content == "✏️ Dragoons is now light cavalry (event #7).", edited.content
+    gm_set = await reply(discord_session,
+                         "/gm set unit:Fusiliers field:type value:trained-artillery",
+                         user_id=GM_USER)
+    assert gm_set.content == "🛠️ Fusiliers is now trained artillery (event #8).", \
+        gm_set.content
+    shown = text_of(await reply(discord_session, "/battle show"))
+    assert "**Dragoons** · 4 blocks · light cavalry" in shown, shown
+
+
+async def test_status_gone_on_a_unit_already_out_keeps_why_it_left(discord_session):
+    """An eliminated unit gave the other side a Victory Banner: the GM setting its status to
+    `gone` again changes nothing, rather than make it "removed by the GM" and take the
+    banner back."""
+    await setup(discord_session)
+    melee = await reply(discord_session, '/melee tricorne attacker:"Black Watch" '
+                        'defender:Fusiliers dice:"inf inf inf flag flag" '
+                        'choices:"take_ground=stay"', user_id=GM_USER)
+    assert "💥 Black Watch eliminates Fusiliers\n" in text_of(melee), text_of(melee)
+    await reply(discord_session, "/gm set unit:Fusiliers field:status value:gone",
+                user_id=GM_USER)
+    units, _ = await roster(discord_session.client.db)
+    assert (units["Fusiliers"].status, units["Fusiliers"].gone_reason) == ("gone", "eliminated")
+    shown = text_of(await reply(discord_session, "/battle show"))
+    assert "Jacobites: 1 Victory Banner" in shown, shown
+    again = await reply(discord_session, "/gm set unit:Fusiliers field:status value:gone",
+                        user_id=GM_USER)
+    assert again.ephemeral and again.content == "⚠️ Fusiliers' status is already gone.", \
+        again.content

@@ -90,9 +90,12 @@ def test_charge_in_a_battle_uses_roster_morale_and_refuses_description_options()
 def test_surrender_needs_a_routing_roster_unit():
     with pytest.raises(NotAllowed, match="not routing") as refused:
         play("surrender", {"unit": "Rangers", "situation": "c"}, "4")
-    # Says how to mark it, in a lookup and in a battle.
+    # Says how to mark it, in a lookup and in a battle; not situation (a), which a roster
+    # unit that is not routing is refused too.
     assert refused.value.hint == ("Give it the word `routing` (in a battle, `/unit edit "
-                                  "unit:… words:routing`), or pick situation (a).")
+                                  "unit:… words:routing`).")
+    with pytest.raises(NotAllowed, match="not routing; situation \\(a\\)"):
+        play("surrender", {"unit": "Rangers", "situation": "a"}, "4")
 
 
 def test_quick_lookup_charge_needs_a_target_type():
