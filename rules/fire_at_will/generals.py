@@ -49,11 +49,18 @@ def look_up(table: tuple[Band, ...], total: int) -> Band:
 
 
 def risk_to_general(
-    general: General, unit_name: str, routed: bool, dice: DiceSource, out: ResolutionBuilder
+    general: General, unit_name: str, routed: bool, dice: DiceSource, out: ResolutionBuilder,
+    *, no_sp_left: bool = False,
 ) -> EffectKind | None:
-    """Roll on the table the unit's fate calls for and record what befalls the general."""
+    """Roll on the table the unit's fate calls for and record what befalls the general. A
+    unit that lost by 2 or more and has no SP left to rout with takes its general's risk on
+    the rout table all the same (docs/fire-at-will.md)."""
     table = ROUT_TABLE if routed else LOSS_TABLE
     which = "routed from melee" if routed else "suffered losses in melee"
+    fate = which
+    if no_sp_left:
+        fate = ("lost by 2 or more, its last SP with it" if routed
+                else "suffered losses in melee, its last SP with them")
     faces = dice.roll(TwoD6(), f"risk to {general.name}")
     total = sum(faces)
     band = look_up(table, total)
@@ -70,7 +77,7 @@ def risk_to_general(
         readings=plain_readings(faces),
     )
     out.step(
-        f"Risk to {general.name} (with {unit_name}, which {which})",
+        f"Risk to {general.name} (with {unit_name}, which {fate})",
         "",  # the roll's own reading says what befalls the general
         roll,
     )

@@ -387,9 +387,9 @@ def _decided(
     loss = 2 if margin >= 2 else 1
     if unit.loses_last_sp(loss):
         assert unit.strength is not None
-        out.step("No SP left", f"{name} loses its last SP and leaves the battle: it takes no "
-                 "other result" + (" and no surrender test." if routed and affected.member.rear
-                                   else "."))
+        out.step("No SP left", f"{name} loses its last SP and leaves the battle instead of "
+                 + ("routing" if routed else "retiring")
+                 + (", with no surrender test." if routed and affected.member.rear else "."))
         out.effect(EffectKind.LOSE_SP, name, unit.strength, detail=f"{MELEE_TEXT}: lost by "
                    + ("2 or more" if margin >= 2 else "1"))
         headline, severity = f"{side} win by {margin}: {name} loses its last SP", \
@@ -427,5 +427,6 @@ def _decided(
         headline += f" ({TIED_SHORT})"
     general = unit.general
     if general is not None:
-        risk_to_general(general, name, routed, dice, out)
+        risk_to_general(general, name, routed, dice, out,
+                        no_sp_left=unit.loses_last_sp(loss))
     return out.build(headline, severity)

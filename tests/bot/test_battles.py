@@ -10,7 +10,17 @@ from sqlalchemy import select
 from bot.offline import OfflineDiscord
 from bot.storage.models import Battle, Event, Unit
 
-from .conftest import CHANNEL, GM_USER, GUILD, MANAGE_CHANNELS, PLAYER, reply, send, text_of
+from .conftest import (
+    CHANNEL,
+    GM_USER,
+    GUILD,
+    MANAGE_CHANNELS,
+    PLAYER,
+    full_text,
+    reply,
+    send,
+    text_of,
+)
 
 START = '/battle start ruleset:fire-at-will name:"Quebec 1759"'
 ROSTER = [
@@ -671,3 +681,15 @@ async def test_one_side_of_a_large_battle_fits_a_phone(battle_session):
     choices = await battle_session.autocomplete(
         ["unit", "add"], {"side": "", "name": "y", "words": "inf"}, "side", **where)
     assert [c["value"] for c in choices] == ["British", "French"]
+
+
+async def test_a_general_whose_unit_loses_its_last_sp_in_a_rout_risks_the_rout_table(
+        battle_session):
+    await setup_battle(battle_session)
+    await gm(battle_session, '/unit edit unit:"2nd Foot" strength:1')
+    message = await reply(battle_session, '/melee fire-at-will attackers:"Béarn: charging" '
+                                          'defenders:"2nd Foot" dice:"6 1 2 2"')
+    text = await full_text(battle_session, message)
+    assert "2nd Foot loses its last SP and leaves the battle instead of routing." in text
+    assert "Risk to Wolfe (with 2nd Foot, which lost by 2 or more, its last SP with it)" in text
+    assert "vs row 2-7 (routed from melee table) → no effect" in text
