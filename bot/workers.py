@@ -26,6 +26,7 @@ from bot.render.limits import EmbedSpec
 from bot.render.odds import odds_specs
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.fields import unit_parts
+from rules.core.names import name_key
 from rules.core.notation import split_name
 from rules.core.odds import Odds, Prepared, exact_odds
 from rules.core.outcomes import Enumeration, enumerate_outcomes
@@ -62,7 +63,10 @@ def work_out(job: OutcomeJob, seconds: float, max_outcomes: int) -> Enumeration:
         found = enumerate_outcomes(prepared(job), deadline=time.monotonic() + seconds,
                                    max_outcomes=max_outcomes)
     units = tuple(unit.name for unit in job.roster.units) if job.roster else ()
-    return replace(found, units=units)
+    typed = {name_key(split_name(part)[0] or part) for value in job.options.values()
+             if isinstance(value, str) for part in unit_parts(value)}
+    return replace(found, units=units,
+                   named=tuple(unit for unit in units if name_key(unit) in typed))
 
 
 ODDS_SECONDS = 8.0

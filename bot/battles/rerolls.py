@@ -211,8 +211,9 @@ def not_listed(listing: Enumeration) -> BattleError:
                            "this roll has too many to list them all.",
                            hint="Pick one from the list, or queue dice with `/gm dice` and "
                            "use `/gm reroll`.")
-    # A unit the results name, not merely the roster's first.
-    named = next((unit for unit in listing.units
+    # A unit the results name, not merely the roster's first: the roll's own (the unit
+    # tested) before one its results only touch (the opponent that follows up).
+    named = next((unit for unit in (*listing.named, *listing.units)
                   if any(unit in outcome.label for outcome in listing.outcomes)), None)
     example = f" (`{named}`, say)" if named else ""
     return BattleError("That is not a result the rules allow here.",

@@ -275,13 +275,17 @@ class FieldSet:
         return values
 
     def read_text(
-        self, text: str, where: str, *, names: bool = True, several: bool = True
+        self, text: str, where: str, *, names: bool = True, several: bool = True,
+        option: str | None = None,
     ) -> tuple[str | None, dict[str, Any]]:
         """Read ``Name: word word key=value``; the name is optional.
 
         ``names`` says the text starts a unit, which may be named: unknown words leading
         known ones then read as a name that lost its colon (``Hussars cav``). ``several``
         says the option takes a list of units, for the hint when two are run together.
+        ``option``: the option the unit is one of (``attackers``); once its name is read, a
+        word of it that is refused names the unit there (``attackers: 1/45e``), as a
+        battle's roster unit is named, rather than by ``where``'s place in the list.
         """
         name, rest = split_name(text)
         if name is not None and len(name) > MAX_NAME_LENGTH:
@@ -299,6 +303,8 @@ class FieldSet:
         self._check_one_unit(text, tokens, where, several)
         if names and name is None:
             self._check_colon(tokens, where)
+        if option is not None and name is not None:
+            where = f"{option}: {name}"
         values: dict[str, Any] = {}
         for index, token in enumerate(tokens):
             try:

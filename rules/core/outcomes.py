@@ -41,6 +41,9 @@ class Enumeration:
     cut_short: bool = False
     # The units the results may name (a battle's roster), for a menu that names each once.
     units: tuple[str, ...] = ()
+    # Those of them the roll's command names (the unit tested, the attacker): the roll's
+    # own, which an example of a result names before a unit the result only touches.
+    named: tuple[str, ...] = ()
 
     def find(self, wanted: str) -> Outcome | None:
         """The outcome with this key or label (autocomplete sends keys; people type labels)."""

@@ -171,11 +171,16 @@ class BattleRules:
             key, sep, value = token.partition("=")
             word = key.lower().replace("-", "_")
             if self.marker_fields.knows(token) and not self.unit_fields.knows(token):
+                shown = echo(value.strip()) if sep else "true"
+                try:
+                    self.marker_fields.read_text(token, where, names=False)
+                except InvalidInput:
+                    shown = "…"  # `/gm set` would refuse the value typed: none is suggested
                 raise InvalidInput(
                     f"{where}: in a battle `{word}` is a marker the rules keep, not a word of "
                     "the unit.",
                     hint=f"Leave it out of the words; a GM sets it with `/gm set unit:… "
-                         f"field:{word} value:{echo(value.strip()) if sep else 'true'}`.")
+                         f"field:{word} value:{shown}`.")
             if word in self.general_words and not self.unit_fields.knows(token):
                 name = f'"{echo(value.strip().strip(QUOTE))}"' if value.strip(QUOTE) else "…"
                 kind = "one of the battle's generals" if word == "general" else "a general"

@@ -56,8 +56,9 @@ class UnitReader(Generic[T]):
                                     "a list of objects.")
         units = []
         for number, part in enumerate(split_units(value, where, limit), start=1):
-            label = f"{where} #{number}"
-            name, values = self.words.read_text(part, label)
+            # A named unit is named in what is refused of it; one unnamed, by its place.
+            name, values = self.words.read_text(part, f"{where} #{number}", option=where)
+            label = f"{where}: {name}" if name else f"{where} #{number}"
             units.append(self.build(name or f"{default} {number}", values, label))
         return units
 

@@ -90,5 +90,6 @@ def check_leaders(stacks: Sequence[Stack]) -> None:
     for stack in stacks:
         if stack.leader and stack.leader_value is None:
             raise InvalidInput(f"{stack.leader}, with {stack.name}, has no value: give it "
-                               "(`leader_value=2`).", hint=LEADER_HINT.format(leader=stack.leader))
+                               "(`leader_value=2`).", hint=LEADER_HINT.format(
+                                   leader=option_value(stack.leader)))
 

@@ -37,14 +37,20 @@ def assault_order(sides: tuple[tuple[str, int], tuple[str, int]], dice: DiceSour
             raise InvalidInput(f"{side}: from 0 to {MAX_ASSAULTS} {many}.")
     out = ResolutionBuilder(RULESET, "order")
     source = f"{TEXT}, Mêlée Segment"
+    if not first_count and not second_count:
+        # Nobody chooses among none: no die decides it (docs/labataille.md).
+        out.step("Order of resolution", f"{first} 0, {second} 0: there is nothing to order.")
+        return out.build(f"No {many} to resolve: nothing to order", Severity.NONE)
     if kind == "cavalry":
         source = f"{TEXT}, Cavalry Charge vs. Cavalry Mêlée Procedure"
         out.default(CAVALRY_FIRST)
     if first_count != second_count:
         chooser = first if first_count > second_count else second
+        # With none on the other side there is nobody to alternate with.
+        then = "then alternate" if first_count and second_count else \
+            "the other side has none to alternate with"
         out.step("Order of resolution", f"{first} {first_count}, {second} {second_count}: "
-                 f"{chooser} has the most {many} and chooses first; then alternate "
-                 f"({source}).")
+                 f"{chooser} has the most {many} and chooses first; {then} ({source}).")
         return out.build(f"{chooser} chooses the first {one}", Severity.NONE)
     for _ in range(MAX_ROUNDS):
         a, b = dice.roll(D6(), f"{first} die")[0], dice.roll(D6(), f"{second} die")[0]

@@ -200,14 +200,16 @@ def prepare_morale(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
         if arm in (Arm.INFANTRY, Arm.CAVALRY):
             situation = replace(situation, charged_by=arm)
     check_who_tests(unit, phase, situation)  # a unit that does not test is told so first
-    if roster is not None and situation.charged_by is not None and not o.get("opponent") \
+    if roster is not None and phase in (5, 10) and not o.get("opponent") \
             and _melee_opponent(unit, roster) is None:
-        # Standing or not, the check decides a contact: the roster needs its other side.
+        # Standing or not, the check decides a contact (or places the charger 2" away): the
+        # roster needs its other side, whether or not `charged_by` says its arm.
+        arm = f" charged_by:{o['charged_by']}" if o.get("charged_by") else ""
         raise InvalidInput(f"Name the unit charging {unit.name} with `opponent:`: the "
                            "check decides whether it makes contact.",
                            hint=f"e.g. `/morale le-baton unit:{option_value(unit.name)} "
-                                f"phase:{phase} charged_by:{o.get('charged_by')} "
-                                "opponent:Lancers`; `/charge` makes the check itself.")
+                                f"phase:{phase}{arm} opponent:Lancers`; `/charge` makes the "
+                                "check itself.")
     return _morale(unit, phase, situation, o)
 
 

@@ -131,7 +131,9 @@ def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
         out.effect(EffectKind.CASUALTIES, name, lost, detail=f"{SHEET}: passing a square")
     if destroyed:
         out.effect(EffectKind.DESTROYED, name, detail="its last figure lost")
-    else:
+    elif not cavalry.unit.charge_marker:
+        # The charge was played at the table: its marker, which holds the cavalry to its
+        # recall, goes down now. One already down (`/charge` left it) is not placed again.
         out.effect(EffectKind.CHARGE_MARKER, name, detail=f"{SHEET}: must roll to recall")
     if cavalry.unit.in_melee:  # out of its melee with the square: one never begun is not said
         # The cavalry's alone: the square may be locked with other units, and stays so.

@@ -333,8 +333,8 @@ def _phase_5(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         return _stands_against_cavalry(unit, s, out)
     if check.passed:
         if s.charged_by is Arm.INFANTRY:
-            out.effect(EffectKind.PLACED, s.opponent, 2, value=f"from {unit.name}")
-            return Outcome(f"Stand. The charging French infantry ({s.opponent}) are placed "
+            _of_opponent(s, out, EffectKind.PLACED, 2, value=f"from {unit.name}")
+            return Outcome(f"Stand. The charging French infantry{_named(s)} are placed "
                            "2\" away in their current formation: no melee.",
                            f"{unit.name} stands: the charge stops 2\" short", Severity.NONE)
         return _passed(unit, "Stand; fight in phase 6.")
@@ -357,7 +357,7 @@ def _phase_5(unit: Unit, s: Situation, check: Check, dice: DiceSource,
             out.default(_LOCKED_NO_SQUARE.format(unit=unit.name))
         text += "."
     out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
-    out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
+    _of_opponent(s, out, EffectKind.IN_MELEE, value=unit.name)
     return Outcome(f"{text} The charging unit moves into contact; fight in phase 6.",
                    f"{unit.name} stands: melee in phase 6", Severity.MINOR)
 
@@ -382,15 +382,28 @@ def _stands_against_cavalry(unit: Unit, s: Situation, out: ResolutionBuilder) ->
         text = ("Stand. Charged by cavalry, the British infantry form square immediately; "
                 "fight in phase 6.")
         headline = f"{unit.name} stands and forms square"
-    _charger_in_contact(s.opponent, unit.name, out)
+    _charger_in_contact(s, unit.name, out)
     return Outcome(text, headline, Severity.NONE)
 
 
-def _charger_in_contact(charger: str, unit: str, out: ResolutionBuilder) -> None:
+def _charger_in_contact(s: Situation, unit: str, out: ResolutionBuilder) -> None:
     """The charging cavalry comes on into melee: the charger first, as the charge's own
     contact has it ("Melee: Lancers against 2nd Foot")."""
-    out.effect(EffectKind.IN_MELEE, charger, value=unit)
-    out.effect(EffectKind.IN_MELEE, unit, value=charger)
+    _of_opponent(s, out, EffectKind.IN_MELEE, value=unit)
+    out.effect(EffectKind.IN_MELEE, unit, value=s.opponent)
+
+
+def _of_opponent(s: Situation, out: ResolutionBuilder, kind: EffectKind, amount: int | None = None,
+                 **kw: str) -> None:
+    """An effect on the opponent, when it is named: "the enemy" is no unit, and what falls on
+    it is said by the outcome ("the charging unit moves into contact")."""
+    if s.opponent_named:
+        out.effect(kind, s.opponent, amount, **kw)
+
+
+def _named(s: Situation) -> str:
+    """The opponent in brackets after the sheet's words for it, when it is named."""
+    return f" ({s.opponent})" if s.opponent_named else ""
 
 
 def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,
@@ -400,18 +413,18 @@ def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,
     if check.passed:
         if s.charged_by is Arm.INFANTRY:
             square = _may_form_square(unit, out)
-            out.effect(EffectKind.PLACED, s.opponent, 2, value=f"from {unit.name}")
-            return Outcome(f"{square.text} The charging British infantry "
-                           f"({s.opponent}) are placed 2\" away: no melee.",
+            _of_opponent(s, out, EffectKind.PLACED, 2, value=f"from {unit.name}")
+            return Outcome(f"{square.text} The charging British infantry{_named(s)} are "
+                           "placed 2\" away: no melee.",
                            f"{unit.name} stands: the charge stops 2\" short", Severity.NONE)
         stands = _may_form_square(unit, out)
         if s.charged_by is not Arm.CAVALRY:
             return stands
-        _charger_in_contact(s.opponent, unit.name, out)  # the melee of phase 11
+        _charger_in_contact(s, unit.name, out)  # the melee of phase 11
         return replace(stands, text=f"{stands.text} The charging cavalry moves into contact; "
                                     "fight in phase 11.")
     out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
-    out.effect(EffectKind.IN_MELEE, s.opponent, value=unit.name)
+    _of_opponent(s, out, EffectKind.IN_MELEE, value=unit.name)
     # The sheet's line names infantry; charged by cavalry, the cavalry is what moves in.
     charger = "cavalry" if s.charged_by is Arm.CAVALRY else "infantry" \
         if s.charged_by is Arm.INFANTRY else "unit"
@@ -465,7 +478,7 @@ def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
                  Roll(f"{unit.name} retires", "1d6", (face,), total=face, result=f'{face}"',
                       readings=plain_readings((face,))))
         out.effect(EffectKind.RETIRE, unit.name, face, detail=f"{SHEET}: already in line")
-        out.effect(EffectKind.FOLLOW_UP, s.opponent)
+        _of_opponent(s, out, EffectKind.FOLLOW_UP)
         return Outcome(f"Already in line: it retires d6\" and the winner follows up; fighting "
                        f"continues in phase {next_fight}.",
                        f"{unit.name} fails by {check.fail_by}: retires, melee goes on",

@@ -50,8 +50,11 @@ async def event_count(session) -> int:
 
 async def test_a_nan_distance_is_refused_not_read_as_in_reach(discord_session):
     content = await refusal(discord_session, CHARGE + 'chargers:"Hussars: cav distance=nan"')
-    assert content == ("⚠️ chargers #1: `distance` must be a number, not `nan`. Write it in "
-                       "plain figures, like `4` or `4.5`.")
+    # Named by its name, as a roster unit is (below), not by its place in the list.
+    assert content == ("⚠️ chargers: Hussars: `distance` must be a number, not `nan`. Write "
+                       "it in plain figures, like `4` or `4.5`.")
+    unnamed = await refusal(discord_session, CHARGE + 'chargers:"cav distance=nan"')
+    assert unnamed.startswith("⚠️ chargers #1: `distance` must be a number, not `nan`.")
 
 
 async def test_infinite_and_overflowing_distances_are_refused(discord_session):
@@ -64,10 +67,10 @@ async def test_infinite_and_overflowing_distances_are_refused(discord_session):
 async def test_an_absurd_distance_gets_a_bounded_refusal(discord_session):
     content = await refusal(discord_session, CHARGE + 'chargers:"Hussars: cav distance='
                             + "9" * 400 + '"')
-    assert content == ("⚠️ chargers #1: `distance` must be a number, not `9999999999999999…`. "
-                       "Write it in plain figures, like `4` or `4.5`.")
+    assert content == ("⚠️ chargers: Hussars: `distance` must be a number, not "
+                       "`9999999999999999…`. Write it in plain figures, like `4` or `4.5`.")
     content = await refusal(discord_session, CHARGE + 'chargers:"Hussars: cav distance=5000"')
-    assert content == "⚠️ chargers #1: `distance` cannot be 5000. It must be at most 1000."
+    assert content == "⚠️ chargers: Hussars: `distance` cannot be 5000. It must be at most 1000."
 
 
 async def test_a_nan_distance_in_a_battle_leaves_no_trace_in_the_log(battle_session):
@@ -261,7 +264,8 @@ async def test_a_procedure_out_of_its_phase_is_played_with_a_warning(battle_sess
 
 async def test_a_move_out_of_its_phase_that_asks_says_so_with_the_question(battle_session):
     await setup(battle_session, LB_BATTLE)
-    asked = await reply(battle_session, '/morale le-baton unit:"28e Ligne" phase:10 dice:3')
+    asked = await reply(battle_session, '/morale le-baton unit:"28e Ligne" phase:10 '
+                                        'opponent:Buffs dice:3')
     assert asked.embeds[0]["title"] == "❓ 28e Ligne stands. Does it form square?"
     # Said before anyone answers, not only with the result.
     assert asked.embeds[0]["description"].endswith(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply, text_of
 from .phone import PHONE_SCREEN, phone_lines, screen
 from .test_decisions import buttons
 
@@ -372,3 +372,40 @@ async def test_the_markdown_export_says_the_firefights_and_the_question_waiting(
             "row 41. What does it say?” (#8, asked 20") in head
     assert "<t:" not in text
     assert head.rstrip().endswith(f"the player who made the move (<@{PLAYER}>) or a GM")
+
+
+async def test_a_stacks_refused_value_names_the_stack_and_a_hint_quotes_a_leader(
+        discord_session):
+    """A stack with a name is named in what is refused of it, not numbered; a leader's name
+    with a space is quoted in the command a hint gives, as it must be typed."""
+    nan = await reply(discord_session, '/assault labataille attackers:"1/45e: infantry '
+                                       'morale=34 melee=12 leader=Ney leader_value=nan" '
+                                       'defenders:"52nd: infantry morale=41 melee=8"')
+    assert nan.ephemeral and nan.content == (
+        "⚠️ attackers: 1/45e: `leader_value` must be a whole number, not `nan`. Write it in "
+        "plain figures, like `4`.")
+    unquoted = await reply(discord_session, '/assault labataille attackers:"1/45e: infantry '
+                                            'morale=34 melee=12 fire=6 defence=9 '
+                                            'leader=“Sir John”" defenders:"52nd: infantry '
+                                            'morale=41 melee=8 fire=5 defence=9 '
+                                            'nation=british"')
+    assert unquoted.ephemeral and unquoted.content.endswith(
+        "In a battle: `/gm general general:\"Sir John\" field:value value:2`.")
+
+
+async def test_no_assaults_leave_nothing_to_order_and_roll_no_dice(discord_session):
+    """The text orders the assaults there are: with none on either side nobody chooses, and
+    no die is rolled to decide it."""
+    for kind, many in (("", "assaults"), (" kind:cavalry", "cavalry-vs-cavalry mêlées")):
+        message = await reply(discord_session, "/order labataille first:French "
+                                               "first_assaults:0 second:British "
+                                               f"second_assaults:0{kind}")
+        embed = message.embeds[0]
+        assert embed["title"] == f"🛡️ No {many} to resolve: nothing to order"
+        assert embed["footer"]["text"] == "No dice rolled"
+        assert "🎲" not in text_of(message)
+    one_side = await reply(discord_session, "/order labataille first:French first_assaults:0 "
+                                            "second:British second_assaults:2")
+    assert one_side.embeds[0]["title"] == "🛡️ British chooses the first assault"
+    assert ("French 0, British 2: British has the most assaults and chooses first; the other "
+            "side has none to alternate with") in await full_text(discord_session, one_side)

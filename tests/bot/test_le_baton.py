@@ -112,6 +112,11 @@ async def test_lancers_charge_a_line_that_forms_square_and_pass_through(battle_s
     melee = await reply(battle_session,
                         '/melee le-baton attacker:Lanciers defender:Buffs phase:6 dice:4')
     assert melee.embeds[0]["title"] == "↔️ Lanciers passes through Buffs: 1 casualty"
+    # The marker the charge left holds it to its recall: none is placed again.
+    assert melee.embeds[0]["description"].split("\n")[:3] == [
+        "📋 Lanciers: now 7 figures", "📋 Melee: Lanciers against Buffs ends",
+        "**Lanciers past infantry unit 1** 🎲 4 vs 4+ → a casualty"]
+    assert "charge marker" not in text_of(melee)
     state = await roster(battle_session)
     assert state["Lanciers"].strength == 7
     assert state["Lanciers"].attributes["charge_marker"] is True
@@ -321,6 +326,9 @@ async def test_a_marker_among_a_roster_units_words_says_how_a_gm_sets_it(discord
     for line, said in [
         ('/unit add side:British name:r15 words:"british inf casualties=5" strength:3',
          "`/gm set unit:… field:casualties value:5`"),
+        # A value `/gm set` would refuse is not suggested.
+        ('/unit add side:British name:X words:"british inf veteran column casualties=nan" '
+         'strength:6', "`/gm set unit:… field:casualties value:…`"),
         ('/unit edit unit:Buffs words:"halted"', "`/gm set unit:… field:halted value:true`")]:
         refused = await reply(discord_session, line, user_id=GM_USER)
         assert refused.ephemeral and refused.content.startswith(
@@ -492,3 +500,63 @@ async def test_a_check_to_stand_reads_what_charges_from_the_opponent_named(battl
                                           'opponent:Lanciers dice:1')
     assert squared.embeds[0]["title"] == "🛡️ Buffs stands and forms square"
     assert await engagements(battle_session) == [("melee", [["Lanciers"], ["Buffs"]], "active")]
+
+
+async def test_a_check_to_stand_in_a_battle_is_refused_until_its_charger_is_named(
+        battle_session):
+    """Every outcome of phases 5 and 10 but a rout turns on who charges (placed 2" away, or
+    into contact): in a battle the roster needs it, with `charged_by` or without."""
+    await setup(battle_session)
+    for line in ('/morale le-baton unit:Buffs phase:5 dice:6',
+                 '/morale le-baton unit:Buffs phase:5 charged_by:cavalry dice:6'):
+        refused = await reply(battle_session, line)
+        arm = " charged_by:cavalry" if "charged_by" in line else ""
+        assert refused.ephemeral and refused.content == (
+            "⚠️ Name the unit charging Buffs with `opponent:`: the check decides whether it "
+            f"makes contact. e.g. `/morale le-baton unit:Buffs phase:5{arm} "
+            "opponent:Lancers`; `/charge` makes the check itself.")
+    assert await engagements(battle_session) == []
+    stood = await reply(battle_session, '/morale le-baton unit:Buffs phase:5 '
+                                        'opponent:"28e Ligne" dice:6')
+    assert stood.embeds[0]["title"] == "↔️ Buffs stands: melee in phase 6"
+    assert await engagements(battle_session) == [("melee", [["Buffs"], ["28e Ligne"]], "active")]
+
+
+async def test_a_quick_check_to_stand_says_nothing_of_the_enemy_it_does_not_name(
+        discord_session):
+    """"The enemy" is no unit: the outcome says the charger comes on; no line of its own,
+    which would start with a small letter."""
+    message = await reply(discord_session, '/morale le-baton unit:"52nd: british infantry '
+                                           'veteran line" phase:5 dice:6')
+    assert message.embeds[0]["title"] == "↔️ 52nd stands: melee in phase 6"
+    assert message.embeds[0]["description"] == (
+        "**52nd morale** 🎲 6 vs 5 or less (veteran 5) → fails by 1")
+    assert "The charging unit moves into contact; fight in phase 6." in await full_text(
+        discord_session, message)
+    placed = await reply(discord_session, '/morale le-baton unit:"1er: french inf line" '
+                                          'phase:10 charged_by:infantry dice:1 choices:stay')
+    assert "the enemy" not in text_of(placed).lower()
+    assert ("The charging British infantry are placed 2\" away: no melee." in
+            await full_text(discord_session, placed))
+
+
+async def test_an_override_not_allowed_gives_the_tested_unit_as_its_example(battle_session):
+    """The example names the unit whose roll it is, not the opponent its results touch,
+    though the opponent comes first on the roster."""
+    await played(battle_session,
+                 "/battle start ruleset:le-baton name:Culloden",
+                 '/unit add side:French name:"1er Léger" words:"french inf veteran column" '
+                 'strength:12',
+                 '/unit add side:British name:"Lochiel\'s Camerons" words:"british inf '
+                 'veteran column" strength:12',
+                 '/charge le-baton charger:"1er Léger" target:"Lochiel\'s Camerons" dice:"1 6"',
+                 '/melee le-baton attacker:"1er Léger" defender:"Lochiel\'s Camerons" phase:6 '
+                 'dice:"6 6 6 6 6 6 6 6 1 1 1 1 1 1 1 1"',
+                 '/gm set unit:"Lochiel\'s Camerons" field:casualties value:0')
+    await reply(battle_session, '/morale le-baton unit:"Lochiel\'s Camerons" phase:7 dice:1')
+    # Veteran 5 −1 in column: a 6 fails by 2 at worst, and no rout is among its results.
+    refused = await reply(battle_session, "/gm override result:rout", user_id=GM_USER)
+    assert refused.ephemeral and refused.content == (
+        "⚠️ That is not a result the rules allow here. Type a word of the one you want in the "
+        "`result` option (`Lochiel's Camerons`, say) and pick it from what the option offers, "
+        "or use `/gm override` alone for a menu.")

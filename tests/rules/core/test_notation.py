@@ -139,7 +139,7 @@ def test_units_run_together_without_a_separator():
 
 def test_commas_between_words():
     assert refused(read_melee_side, "A: inf, charging", "attackers") == (
-        f"attackers #1: separate words with spaces, not commas (`inf,`). {FORM_HINT}")
+        f"attackers: A: separate words with spaces, not commas (`inf,`). {FORM_HINT}")
 
 
 def test_an_option_for_one_unit_says_so():
