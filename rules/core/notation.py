@@ -262,8 +262,8 @@ def refuse_roster_word(word: str, unit: str, where: str, described: Vocabulary,
                  f"`/gm general general:{general} field:unit value:{option_value(unit)}`; "
                  "or drop the word.")
     raise InvalidInput(
-        f"{where}: `{word}` describes the {what} itself, and {possessive(unit)} comes from the "
-        "battle's roster.",
+        f"{where}: `{word}` describes the {what} itself, and in a battle the roster says what "
+        f"{unit} is.",
         hint=f"Change it with `/unit edit unit:{option_value(unit)}`, or drop the word.")
 
 

@@ -27,7 +27,12 @@ from rules.core.notation import (
 from rules.core.records import Resolution
 from rules.core.roster import ACTIVE, Roster, name_key
 from rules.tricorne.battle import engine_unit, lone_leader
-from rules.tricorne.inputs import ROSTER_FIELDS, SITUATION_FIELDS, TYPED_BONUS_TARGET, UNITS
+from rules.tricorne.inputs import (
+    SITUATION_FIELDS,
+    TYPED_BONUS_TARGET,
+    UNIT,
+    UNITS,
+)
 from rules.tricorne.melee import MAX_BONUS_TARGETS, Melee, TypedTarget, resolve_melee
 from rules.tricorne.settings import settings_from
 from rules.tricorne.units import Unit
@@ -74,7 +79,9 @@ def roster_unit(text: str, where: str, roster: Roster) -> Unit:
         return lone_leader(leader)
     unit, words = roster_entry(text, roster, where, several=where == "bonus")
     for word in words.split():
-        refuse_roster_word(word, unit.name, where, ROSTER_FIELDS, SITUATION_FIELDS)
+        # A quick lookup's words too (`leader=`, `blocks=`): the roster says those, and the
+        # refusal says where (a general put with the unit, its strength).
+        refuse_roster_word(word, unit.name, where, UNIT, SITUATION_FIELDS)
     _, situation = SITUATION_FIELDS.read_text(words, f"{where}: {unit.name}", names=False)
     return _onto_roster_leader(engine_unit(unit, roster, situation), roster, where)
 

@@ -95,7 +95,7 @@ async def test_bad_input_is_refused_with_how_to_fix_it(discord_session, battle_s
     assert same.ephemeral and "Fusiliers is on Dragoons' side" in same.content
     own = await reply(battle_session, '/melee tricorne attacker:"Black Watch: grenadier" '
                                       'defender:Fusiliers')
-    assert own.ephemeral and "comes from the battle's roster" in own.content
+    assert own.ephemeral and "the roster says what Black Watch is" in own.content
     blocks = await reply(battle_session, '/unit add side:Jacobites name:X words:"regular '
                                          'type=leader"')
     assert blocks.ephemeral
@@ -584,3 +584,15 @@ async def test_status_gone_on_a_unit_already_out_keeps_why_it_left(discord_sessi
                         user_id=GM_USER)
     assert again.ephemeral and again.content == "⚠️ Fusiliers' status is already gone.", \
         again.content
+
+
+async def test_a_leader_typed_on_a_roster_unit_points_to_the_general_commands(battle_session):
+    await setup(battle_session)
+    refused = await reply(battle_session, '/melee tricorne attacker:"Black Watch: '
+                                          'leader=Murray" defender:Fusiliers')
+    assert refused.ephemeral
+    assert refused.content == (
+        "⚠️ attacker: `leader=Murray` names Black Watch's leader, and in a battle that is one "
+        "of its generals. Put him with it: `/general add name:Murray side:… "
+        'unit:"Black Watch"`, or for one already in the battle a GM\'s `/gm general '
+        'general:Murray field:unit value:"Black Watch"`; or drop the word.'), refused.content

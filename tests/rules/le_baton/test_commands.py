@@ -354,8 +354,8 @@ def test_unit_description_words_are_refused_in_a_battle():
     with pytest.raises(InvalidInput) as error:
         play("melee", {"attacker": "Voltigeurs: elite", "defender": "Guards"}, "", ROSTER)
     assert str(error.value) == (
-        "attacker: `elite` describes the unit itself, and Voltigeurs' comes from the battle's "
-        "roster. Change it with `/unit edit unit:Voltigeurs`, or drop the word.")
+        "attacker: `elite` describes the unit itself, and in a battle the roster says what "
+        "Voltigeurs is. Change it with `/unit edit unit:Voltigeurs`, or drop the word.")
 
 
 def test_situation_words_are_only_for_melees():

@@ -161,7 +161,7 @@ def test_the_command_reads_roster_units_and_the_defenders_side_as_bonus_targets(
 def test_the_command_refuses_a_target_on_the_attackers_side_and_roster_words():
     with pytest.raises(InvalidInput, match="on Black Watch's side"):
         prepare("melee", {"attacker": "Black Watch", "defender": "Royal Scots"}, roster())
-    with pytest.raises(InvalidInput, match="comes from the battle's roster"):
+    with pytest.raises(InvalidInput, match="the roster says what"):
         prepare("melee", {"attacker": "Black Watch: grenadier", "defender": "Picardie"},
                 roster())
 
