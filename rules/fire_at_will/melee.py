@@ -10,9 +10,9 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from rules.core.dice import D6, D6_FACES, DiceSource, plain_readings
+from rules.core.dice import D6, D6_FACES, DiceSource, Faces, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.names import name_key
 from rules.core.prepared import RollGroups
@@ -264,17 +264,33 @@ def _score(member: MeleeUnit, dice: DiceSource) -> Score:
 def melee_roll_groups(attackers: Sequence[MeleeUnit],
                       defenders: Sequence[MeleeUnit]) -> RollGroups | None:
     """The melee rolls (one d6 a unit, attackers first) grouped as ``resolve_melee`` reads
-    them: nothing of a side's dice decides the result but its highest score, the unit a
-    loss would fall on (``choose_affected``) and whether it was tied for the lowest (the
-    headline says so). Three against three is 676 groups, not 46,656 results. None when a
-    side is too big to list."""
+    them: nothing of the dice decides the result but the margin between the sides' highest
+    scores (on a draw, the score), and on the losing side the unit a loss falls on
+    (``choose_affected``) and whether it was tied for the lowest (the headline says so); the
+    winners' dice beyond their highest score change nothing. Three against three is 48
+    groups, not 46,656 results. None when a side is too big to list."""
     sides = [_side_groups(attackers), _side_groups(defenders)]
     if sides[0] is None or sides[1] is None:
         return None
-    return [((*ours, *theirs), p * q) for ours, p in sides[0] for theirs, q in sides[1]]
+    joined: dict[tuple[Any, ...], list] = {}
+    for (high, *theirs_lost), (ours, p) in sides[0].items():
+        for (other_high, *ours_lost), (theirs, q) in sides[1].items():
+            if high == other_high:
+                key: tuple[Any, ...] = ("drawn", high)
+            elif high > other_high:
+                key = ("defenders lose", high - other_high, *ours_lost)
+            else:
+                key = ("attackers lose", other_high - high, *theirs_lost)
+            group = joined.setdefault(key, [(*ours, *theirs), Fraction(0)])
+            group[1] += p * q
+    return [(faces, share) for faces, share in joined.values()]
 
 
-def _side_groups(members: Sequence[MeleeUnit]) -> RollGroups | None:
+def _side_groups(members: Sequence[MeleeUnit]
+                 ) -> dict[tuple[int, int, bool], tuple[tuple[Faces, ...], Fraction]] | None:
+    """A side's dice by what the result reads of them: its highest score, and, should it
+    lose, the unit a loss would fall on and whether it tied for the lowest; each with dice
+    that stand for it and its probability."""
     if not members or len(members) > MAX_GROUPED_UNITS:
         return None
     bonuses = [sum(m.value for m in melee_modifiers(member)[0]) for member in members]
@@ -289,7 +305,7 @@ def _side_groups(members: Sequence[MeleeUnit]) -> RollGroups | None:
         group = groups.setdefault(key, [tuple((face,) for face in faces), 0])
         group[1] += 1
     share = Fraction(1, len(D6_FACES) ** len(members))
-    return [(faces, count * share) for faces, count in groups.values()]
+    return {key: (faces, count * share) for key, (faces, count) in groups.items()}
 
 
 def _column(arm: Arm) -> str:

@@ -26,6 +26,7 @@ from rules.core.dice import (
     read_alike,
 )
 from rules.core.odds import Odds, odds_for_request
+from rules.core.prepared import roll_groups
 from rules.registry import RULESETS
 
 Table = dict[tuple, dict[tuple, Fraction]]
@@ -168,3 +169,14 @@ def test_battle_dice_read_alike_count_as_their_first_face_with_all_their_sides()
         (Symbol.FLAG, Symbol.FLAG): Fraction(1, 36),
     }
     assert sum(listed.values()) == 1
+
+
+def test_a_fire_at_will_melee_is_walked_once_per_result_the_dice_can_give():
+    """Only the margin, and the losing side's affected unit and tie, tell the dice apart: a
+    three against three melee of equal units is 48 groups (docs/odds.md)."""
+    rules = RULESETS["fire-at-will"].battle
+    prepared = rules.prepare("melee", {"attackers": "A1: inf; A2: inf; A3: inf",
+                                       "defenders": "D1: inf; D2: inf; D3: inf"}, None, {})
+    groups = roll_groups(prepared)
+    assert len(groups) == 48
+    assert sum(share for _, share in groups) == 1
