@@ -26,7 +26,7 @@ from bot.render.resolution import to_discord
 from bot.rulesets import RuleSetCommands, Subcommand
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field
-from rules.core.notation import LIST_FORM, QUOTING_RULE
+from rules.core.notation import LIST_FORM, quoting_rule
 from rules.core.registry import BattleRules, RuleSet
 from rules.core.roster import strength_word
 from rules.registry import RULESETS
@@ -160,9 +160,11 @@ def notation(rule_set: RuleSetCommands) -> str:
     example = unit_example(rule_set)
     shown = (f", e.g. `{example.option}:\"{example.unit}\"` in `{example.command}`"
              if example else "")
+    # The rule set's own words for the quoting rule's sample unit (Tricorne has no `inf`).
+    words = (example.unit.partition(":")[2].strip() if example else "") or "inf"
     return (f"Describe units in one option as {LIST_FORM}. The name comes before the colon; "
             f"the words after it say what the unit is and what it is doing{shown}. "
-            + QUOTING_RULE)
+            + quoting_rule(words))
 
 
 def unit_add_example(rules: BattleRules) -> str:

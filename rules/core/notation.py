@@ -29,14 +29,20 @@ ONE_UNIT_HINT = f"This option takes one unit, written {UNIT_FORM}: give each uni
 QUOTE = '"'
 # A phone's curly double quotes (“ ” and „) are double quotes wherever quotes group text.
 CURLY_QUOTES = str.maketrans({"“": QUOTE, "”": QUOTE, "„": QUOTE})
-QUOTING_RULE = (
-    "An apostrophe is part of a name: `Fraser's Highlanders: inf`, and `Lochiel’s` typed on "
-    "a phone finds `Lochiel's`. Double quotes (a phone's “ ” too), and only they, group "
-    "text: a value with "
-    "spaces (`general=\"Sir John\"`), or in a quick lookup a name holding `:` or `;` "
-    "(`\"Regiment: 1st Bn\": inf`); a battle's unit names hold neither."
-)
-"""The quoting rule, as `/help` and the README give it."""
+def quoting_rule(words: str = "inf") -> str:
+    """The quoting rule, its units described by ``words``: a rule set's topic gives its own
+    (Tricorne has no `inf`)."""
+    return (
+        f"An apostrophe is part of a name: `Fraser's Highlanders: {words}`, and `Lochiel’s` "
+        "typed on a phone finds `Lochiel's`. Double quotes (a phone's “ ” too), and only "
+        "they, group text: a value with "
+        "spaces (`general=\"Sir John\"`), or in a quick lookup a name holding `:` or `;` "
+        f"(`\"Regiment: 1st Bn\": {words}`); a battle's unit names hold neither."
+    )
+
+
+QUOTING_RULE = quoting_rule()
+"""The quoting rule, as the README gives it."""
 
 MAX_NAME_LENGTH = 64
 

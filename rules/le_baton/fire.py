@@ -73,6 +73,11 @@ class Target:
     arm: Arm | None = None
 
 
+def row(kind: StrEnum) -> str:
+    """The table's row as players say it: "charging cavalry", not the option's key."""
+    return kind.value.replace("-", " ")
+
+
 def casualties(out: ResolutionBuilder, target: Target, scored: int, detail: str) -> int:
     """The casualties ``scored`` on ``target``: no more than the figures it has, where they
     are known, and the unit destroyed with its last (docs/le-baton.md). How many it lost."""
@@ -166,7 +171,7 @@ def resolve_artillery_fire(
             modifiers=tuple(modifiers),
             hits=scored,
             readings=pool_readings(faces, needed, bonus),
-            target=f"{needed}+ ({kind.value})",
+            target=f"{needed}+ ({row(kind)})",
             result=f"{scored} {'hit' if scored == 1 else 'hits'}",
         ))
         if scored:
@@ -272,6 +277,6 @@ def shoot(shooter: Unit, target: Target, count: int, dice: DiceSource) -> Roll:
         dice=tuple(faces),
         hits=scored,
         readings=pool_readings(faces, needed),
-        target=f"{needed}+ ({kind.value})",
+        target=f"{needed}+ ({row(kind)})",
         result=f"{scored} {'hit' if scored == 1 else 'hits'}",
     )

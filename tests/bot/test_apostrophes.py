@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from bot.storage.models import General, Unit
-from rules.core.notation import QUOTING_RULE
+from rules.core.notation import quoting_rule
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, played, reply, text_of
 from .test_cli import resolve
@@ -257,7 +257,7 @@ async def test_help_gives_the_quoting_rule(discord_session):
     overview = await reply(discord_session, "/help")
     assert "quoting names, settings**: `/help topic:`" in overview.embeds[0]["description"]
     message = await reply(discord_session, "/help topic:tricorne part:words")
-    assert QUOTING_RULE in message.embeds[0]["description"]
+    assert quoting_rule("regular blocks=3") in message.embeds[0]["description"]
 
 
 async def test_answers_autocomplete_and_a_battle_ends_whichever_apostrophe(battle_session):

@@ -12,12 +12,12 @@ import re
 import pytest
 from discord import app_commands
 
-from bot.cogs.help import Part, parts_of, takes
+from bot.cogs.help import Part, parts_of, takes, unit_example
 from bot.cogs.lookups import Lookups
 from bot.render.limits import violations
 from bot.rulesets import each_ruleset
 from rules.core.fields import Field
-from rules.core.notation import QUOTING_RULE
+from rules.core.notation import quoting_rule
 from rules.registry import RULESETS
 
 from .conftest import GM_USER, reply, text_of
@@ -104,7 +104,37 @@ async def test_each_part_the_footer_offers_has_something_in_it(discord_session, 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
 async def test_the_words_part_gives_the_quoting_rule(discord_session, ruleset):
     message = await reply(discord_session, f"/help topic:{ruleset.key} part:words")
-    assert QUOTING_RULE in message.embeds[0]["description"]
+    [commands] = [c for c in COMMANDS if c.ruleset.key == ruleset.key]
+    example = unit_example(commands)
+    assert example is not None
+    words = example.unit.split(":", 1)[1].strip()
+    assert quoting_rule(words) in message.embeds[0]["description"]
+
+
+@pytest.mark.parametrize("commands", COMMANDS, ids=lambda c: c.ruleset.key)
+async def test_the_quoting_rules_unit_is_taken_as_printed(discord_session, commands):
+    """`Fraser's Highlanders: …` in a topic's words is in that rule set's own words: typed
+    in its example, it is read (Tricorne has no `inf`)."""
+    message = await reply(discord_session, f"/help topic:{commands.ruleset.key} part:words")
+    [printed] = re.findall(r"An apostrophe is part of a name: `(Fraser's Highlanders: [^`]+)`",
+                           message.embeds[0]["description"])
+    example = unit_example(commands)
+    assert example is not None
+    [line] = [sub.example for sub in commands.subcommands
+              if f'{example.option}:"{example.unit}"' in sub.example]
+    typed = line.replace(f'{example.option}:"{example.unit}"', f'{example.option}:"{printed}"')
+    result = await reply(discord_session, typed)
+    assert "⚠️" not in text_of(result), text_of(result)
+    assert "Fraser's Highlanders" in text_of(result)
+
+
+async def test_tricorne_words_quote_a_name_with_tricorne_words(discord_session):
+    message = await reply(discord_session, "/help topic:tricorne part:words")
+    description = message.embeds[0]["description"]
+    assert ("An apostrophe is part of a name: `Fraser's Highlanders: regular blocks=3`"
+            in description)
+    assert '(`"Regiment: 1st Bn": regular blocks=3`)' in description
+    assert ": inf`" not in description
 
 
 async def test_words_every_kind_of_unit_takes_are_listed_once(discord_session):

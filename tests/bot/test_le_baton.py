@@ -60,6 +60,20 @@ async def test_fire_dice_are_shown_against_the_number(discord_session):
     assert "🎲 **5** **6** 4 1 vs 5+ (line) → 2 hits" in text_of(message)
 
 
+async def test_a_rows_name_is_written_in_words_not_as_its_key(discord_session):
+    """The row a roll is read against is the sheet's "Charging Cavalry", as Discord shows the
+    choice, not the option's key `charging-cavalry`."""
+    fire = await reply(discord_session,
+                       '/fire le-baton shooter:"Buffs: british inf square figures=8" '
+                       'target:"28e" target_type:charging-cavalry distance:3 dice:"6 2 4 1"')
+    assert "🎲 **6** 2 4 1 vs 6+ (charging cavalry) → 1 hit" in text_of(fire)
+    guns = await reply(discord_session,
+                       '/artillery le-baton battery:"Ross: british art figures=4 guns=9" '
+                       'target:"28e" target_type:enfiladed-line range:close dice:"3 4 5 6"')
+    assert ("🎲 **3** **4** **5** **6** (each die +1 close range) vs 4+ (enfiladed line) "
+            "→ 4 hits") in text_of(guns)
+
+
 async def test_a_charge_in_a_battle_locks_both_units_in_melee_and_undo_frees_them(
         battle_session):
     await setup(battle_session)

@@ -46,7 +46,7 @@ def test_the_table_has_exactly_the_printed_rows():
 def test_each_row_hits_at_its_number_and_not_one_below(kind, needed):
     result = fire(f"{needed - 1} {needed}", kind)
     assert scored(result) == 1
-    assert result.steps[0].rolls[0].target == f"{needed}+ ({kind.value})"
+    assert result.steps[0].rolls[0].target == f"{needed}+ ({kind.value.replace('-', ' ')})"
     assert effects(result) == [(E.CASUALTIES, "Ligne", 1)]
 
 

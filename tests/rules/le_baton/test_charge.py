@@ -227,7 +227,7 @@ def test_squares_contacted_fire_two_dice_hitting_charging_cavalry_on_6(faces, hi
     assert fire.title == "2nd Foot (square) fires"
     assert fire.outcome == "Squares contacted fire two dice."
     assert (fire.rolls[0].kind, fire.rolls[0].target, fire.rolls[0].hits) == (
-        "2d6", "6+ (charging-cavalry)", hits)
+        "2d6", "6+ (charging cavalry)", hits)
     casualties = [(E.CASUALTIES, "Chasseurs", hits)] if hits else []
     assert effects(result) == [*casualties, (E.CHARGE_MARKER, "Chasseurs", None),
                                (E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "2nd Foot", None)]
@@ -242,7 +242,7 @@ def test_squares_do_not_fire_at_charging_infantry():
 
 
 @pytest.mark.parametrize(("charger", "row", "dice_text"), [
-    (horse(), "6+ (charging-cavalry)", "2 2 6 5 4 3 3"),
+    (horse(), "6+ (charging cavalry)", "2 2 6 5 4 3 3"),
     (ligne(), "4+ (column)", "6 5 4 3 3 1"),
 ], ids=["cavalry", "infantry column"])
 def test_skirmishers_shoot_one_die_per_two_figures_then_evade_2d6(charger, row, dice_text):

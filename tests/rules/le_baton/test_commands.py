@@ -276,7 +276,7 @@ def test_a_battle_unit_fired_at_itself_is_told_so_first(shooter):
 def test_a_given_target_type_overrides_the_roster():
     result = play("fire", {"shooter": "Guards", "target": "Voltigeurs",
                            "target_type": "enfiladed-line"}, "4", ROSTER)
-    assert result.steps[0].rolls[0].target == "4+ (enfiladed-line)"
+    assert result.steps[0].rolls[0].target == "4+ (enfiladed line)"
 
 
 def test_cavalry_targets_need_a_target_type():

@@ -36,7 +36,7 @@ def test_each_row_hits_at_its_number_and_not_one_below(kind, needed):
     result = run(resolve_fire, foot(figures=4), Target("Ligne", kind),
                  dice_text=f"{needed - 1} {needed}")
     roll = result.steps[0].rolls[0]
-    assert (roll.hits, roll.target) == (1, f"{needed}+ ({kind.value})")
+    assert (roll.hits, roll.target) == (1, f"{needed}+ ({kind.value.replace('-', ' ')})")
     assert [e for e in effects(result) if e[0] is E.CASUALTIES] == [(E.CASUALTIES, "Ligne", 1)]
     assert result.headline == "2nd Foot fires: Ligne 1 hit"
 
