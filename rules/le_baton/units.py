@@ -141,8 +141,10 @@ def require_figures(unit: Unit, why: str = "") -> None:
     """Dice counted from figures need figures: with none, a roll of no dice would pass for a
     real result."""
     if unit.figures <= 0:
+        # `figures=0` and no figures read alike here: the hint says both.
         raise InvalidInput(f"{unit.name} needs its number of figures{why}.",
-                           hint="Give it as `figures=N` (in a battle, the unit's strength: "
+                           hint="Give it as `figures=N`, 1 or more: a unit of none rolls no "
+                                "dice (in a battle, the unit's strength: "
                                 "`/unit edit strength:N`).")
 
 

@@ -230,7 +230,8 @@ async def test_a_le_baton_melee_without_figures_is_refused(discord_session):
     content = await refusal(discord_session, '/melee le-baton attacker:"A: french infantry '
                             'column" defender:"B: british infantry line" phase:6')
     assert content == ("⚠️ A needs its number of figures for its melee dice. Give it as "
-                       "`figures=N` (in a battle, the unit's strength: `/unit edit strength:N`).")
+                       "`figures=N`, 1 or more: a unit of none rolls no dice (in a battle, the "
+                       "unit's strength: `/unit edit strength:N`).")
 
 
 async def test_cavalry_take_no_infantry_formation(discord_session):

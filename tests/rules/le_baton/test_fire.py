@@ -114,7 +114,8 @@ def test_units_continuing_a_previous_melee_cannot_shoot(shooter):
 
 def test_a_shooter_needs_its_figures():
     with pytest.raises(InvalidInput, match="2nd Foot needs its number of figures. "
-                                           "Give it as `figures=N`."):
+                                           "Give it as `figures=N`, 1 or more: a unit of "
+                                           "none rolls no dice"):
         run(resolve_fire, foot(figures=0), Target("Ligne", FireTarget.LINE), dice_text="")
 
 

@@ -16,7 +16,8 @@ from rules.registry import resolve
 
 from .helpers import dragoons, effects, foot, guns, horse, ligne, run
 
-FIGURES_HINT = "Give it as `figures=N` (in a battle, the unit's strength: `/unit edit strength:N`)."
+FIGURES_HINT = ("Give it as `figures=N`, 1 or more: a unit of none rolls no dice (in a battle, "
+                "the unit's strength: `/unit edit strength:N`).")
 
 
 def refused(call, *args, **kw) -> str:
