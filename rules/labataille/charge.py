@@ -96,9 +96,13 @@ def check_charge(charge: Assault) -> None:
     if not_cavalry:
         raise InvalidInput(f"{', '.join(not_cavalry)}: only cavalry charge.",
                            hint="Give the charging stacks `cavalry`; infantry assault.")
-    unable = [s.name for s in charge.attackers if s.routed or s.fatigue is Fatigue.EXHAUSTED]
+    routed = [s.name for s in charge.attackers if s.routed]
+    exhausted = [s.name for s in charge.attackers
+                 if not s.routed and s.fatigue is Fatigue.EXHAUSTED]
+    unable = [f"{doing(names, 'is', 'are')} {why} and cannot charge"
+              for names, why in ((routed, "routed"), (exhausted, "exhausted")) if names]
     if unable:
-        raise InvalidInput(f"{', '.join(unable)} cannot charge (routed or exhausted).")
+        raise InvalidInput("; ".join(unable) + ".")
     charged = [s.name for s in charge.attackers if s.charge is ChargeMarker.CHARGED]
     if charged:
         carries = "carries" if len(charged) == 1 else "carry"

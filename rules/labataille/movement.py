@@ -41,7 +41,10 @@ def check_light(chargers: tuple[Stack, ...]) -> None:
                          hint="Other cavalry attempts to Recall when a square forms (`/square` "
                               "with `cavalry`) or when its target retreats before the charge "
                               "(`/cavalry`). Light cavalry carries the word `light`.")
-    unable = [c.name for c in chargers if c.routed or c.charge is ChargeMarker.CHARGED]
+    routed = [c.name for c in chargers if c.routed]
+    charged = [c.name for c in chargers
+               if not c.routed and c.charge is ChargeMarker.CHARGED]
+    unable = [f"{doing(names, 'has', 'have')} {why}" for names, why in
+              ((routed, "routed"), (charged, "already charged this turn")) if names]
     if unable:
-        raise NotAllowed(f"{', '.join(unable)} is not charging (routed, or it already "
-                         "charged this turn).")
+        raise NotAllowed("; ".join(unable) + ": only cavalry still charging may Recall.")

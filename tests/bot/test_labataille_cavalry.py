@@ -179,3 +179,33 @@ async def test_a_routed_stack_whose_retreat_takes_its_last_increment_is_out(batt
     refused = await reply(battle_session, '/assault odds labataille attackers:"Royal Dragoons" '
                           'defenders:"7e Hussards"')
     assert refused.ephemeral and "7e Hussards is out of the battle" in refused.content
+
+
+async def test_a_refused_charge_says_whether_the_cavalry_is_routed_or_exhausted(
+        battle_session):
+    """The roster knows which: the refusal names it, not "routed or exhausted"."""
+    await played(battle_session, "/battle start ruleset:labataille name:Waterloo",
+                 f'/unit add side:French name:Hussars words:"{CAVALRY} nation=french '
+                 'exhausted charge=charging" strength:4',
+                 f'/unit add side:French name:Lancers words:"{CAVALRY} nation=french '
+                 'routed" strength:4',
+                 '/unit add side:British name:"2nd Foot" words:"infantry morale=41 melee=8 '
+                 'nation=british" strength:6')
+    alone = await reply(battle_session, '/cavalry labataille chargers:Hussars targets:"2nd '
+                        'Foot" spent:2', user_id=GM_USER)
+    assert alone.ephemeral and alone.content == "⚠️ Hussars is exhausted and cannot charge.", \
+        alone.content
+    both = await reply(battle_session, '/cavalry labataille chargers:"Hussars; Lancers" '
+                       'targets:"2nd Foot" spent:2', user_id=GM_USER)
+    assert both.ephemeral and both.content == (
+        "⚠️ Lancers is routed and cannot charge; Hussars is exhausted and cannot charge."), \
+        both.content
+
+
+async def test_a_refused_light_recall_says_why_of_each_stack(discord_session):
+    refused = await reply(discord_session, '/recall labataille chargers:"16th LD: cavalry '
+                          'light routed morale=44 mp=9 nation=british; 23rd LD: cavalry light '
+                          'charge=charged morale=44 mp=9 nation=british" dice:"5"')
+    assert refused.ephemeral and refused.content == (
+        "⚠️ 16th LD has routed; 23rd LD has already charged this turn: only cavalry still "
+        "charging may Recall."), refused.content
