@@ -9,10 +9,11 @@ from typing import Any
 from bot.battles.decisions import Pending, mention_for, pending_of
 from bot.battles.errors import NotTheLast, check_battle
 from bot.battles.rerolls import BESIDE_THE_ROSTER, KEPT_BY_A_REROLL, taken_back_by
-from bot.battles.store import MODELS, BattleTx, Row, roster_general
+from bot.battles.store import MODELS, BattleTx, Row, roster_engagement, roster_general
 from bot.storage.models import from_snapshot
 from rules.core.roster import (
     Change,
+    Roster,
     describe_changes,
     engagement_changes,
     general_changes,
@@ -76,10 +77,10 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     queued = len(battle.dice_queue or [])
     # A melee or firefight the undo begins or ends again is said with the units it puts
     # back: the undone event's summary says it as that event had left it.
-    engaged = tx.roster()
+    engaged = fights(tx)
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", keeping=keeping,
                    redoing=redoing)
-    engagements = engagement_changes(engaged, tx.roster(), tx.rules.engagements)
+    engagements = engagement_changes(engaged, fights(tx), tx.rules.engagements)
     after = tx.require_battle()
     waiting = pending_of(after)
     if waiting is not None and was_waiting is not None and waiting.seq == was_waiting.seq:
@@ -92,6 +93,12 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
                   queued_back=queue if queue > queued else 0,
                   changes=tuple(describe_changes(
                       roster_put_back(tx, undo.changes) + engagements, tx.rules.wording)))
+
+
+def fights(tx: BattleTx) -> Roster:
+    """The engagements going on, as a roster of them alone: all ``engagement_changes`` reads
+    (the units and generals need not be read or built for it)."""
+    return Roster(engagements=tuple(map(roster_engagement, tx.engagement_rows())))
 
 
 def roster_put_back(tx: BattleTx, changes: list[dict[str, Any]]) -> list[Change]:
