@@ -589,24 +589,21 @@ def top_level_schemas(
     tree: app_commands.CommandTree[Any], *, guild_id: int | None = None
 ) -> dict[str, RegisteredCommand]:
     """Slash commands a user sees in this place, by name; guild commands shadow global ones."""
-    found: dict[str, RegisteredCommand] = {}
-    for command in tree.get_commands(type=discord.AppCommandType.chat_input):
-        schema = command_schema(command, tree)
-        if _usable_in(schema, guild_id):
-            found[command.name] = RegisteredCommand(command, schema, None)
+    kind = discord.AppCommandType.chat_input
+    names = {command.name for command in tree.get_commands(type=kind)}
     if guild_id is not None:
-        guild = discord.Object(id=guild_id)
-        for command in tree.get_commands(guild=guild, type=discord.AppCommandType.chat_input):
-            found[command.name] = RegisteredCommand(command, command_schema(command, tree),
-                                                    guild_id)
-    return dict(sorted(found.items()))
+        names |= {command.name for command in
+                  tree.get_commands(guild=discord.Object(id=guild_id), type=kind)}
+    found = {name: _registered(tree, name, guild_id) for name in sorted(names)}
+    return {name: registered for name, registered in found.items() if registered is not None}
 
 
 def _registered(
     tree: app_commands.CommandTree[Any], name: str, guild_id: int | None
 ) -> RegisteredCommand | None:
-    """One top-level command as ``top_level_schemas`` would list it, without building every
-    other command's schema (a command typed costs one schema, not one per command)."""
+    """One top-level command as a user sees it here (a guild's shadows a global one; None:
+    none usable here), building that command's schema alone: a command typed costs one
+    schema, not one per command."""
     kind = discord.AppCommandType.chat_input
     if guild_id is not None:
         command = tree.get_command(name, guild=discord.Object(id=guild_id), type=kind)
