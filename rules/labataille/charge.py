@@ -102,7 +102,11 @@ def check_charge(charge: Assault) -> None:
     unable = [f"{doing(names, 'is', 'are')} {why} and cannot charge"
               for names, why in ((routed, "routed"), (exhausted, "exhausted")) if names]
     if unable:
-        raise InvalidInput("; ".join(unable) + ".")
+        # Exhausted cavalry may not charge: a reading of the series rules (docs/labataille.md).
+        fixes = (["A routed stack rallies before it charges again."] if routed else []) + (
+            ["Exhausted cavalry may not initiate a charge: once your rules let it recover, "
+             "its marker comes off (`fatigue=fresh`)."] if exhausted else [])
+        raise InvalidInput("; ".join(unable) + ".", hint=" ".join(fixes))
     charged = [s.name for s in charge.attackers if s.charge is ChargeMarker.CHARGED]
     if charged:
         carries = "carries" if len(charged) == 1 else "carry"

@@ -193,13 +193,15 @@ async def test_a_refused_charge_says_whether_the_cavalry_is_routed_or_exhausted(
                  'nation=british" strength:6')
     alone = await reply(battle_session, '/cavalry labataille chargers:Hussars targets:"2nd '
                         'Foot" spent:2', user_id=GM_USER)
-    assert alone.ephemeral and alone.content == "⚠️ Hussars is exhausted and cannot charge.", \
-        alone.content
+    rest = ("Exhausted cavalry may not initiate a charge: once your rules let it recover, its "
+            "marker comes off (`fatigue=fresh`).")
+    assert alone.ephemeral and alone.content == \
+        f"⚠️ Hussars is exhausted and cannot charge. {rest}", alone.content
     both = await reply(battle_session, '/cavalry labataille chargers:"Hussars; Lancers" '
                        'targets:"2nd Foot" spent:2', user_id=GM_USER)
     assert both.ephemeral and both.content == (
-        "⚠️ Lancers is routed and cannot charge; Hussars is exhausted and cannot charge."), \
-        both.content
+        "⚠️ Lancers is routed and cannot charge; Hussars is exhausted and cannot charge. "
+        f"A routed stack rallies before it charges again. {rest}"), both.content
 
 
 async def test_a_refused_light_recall_says_why_of_each_stack(discord_session):
