@@ -396,7 +396,8 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
                 if not any(part.startswith(f"{unit} {p}".casefold()) for part in own)]
         if len(kept) == len(phrases):
             return change
-        return ", ".join([f"{unit} loses {amount} {measure} (now {count})", *kept])
+        # Said as the roster says a list: its last phrase after "and".
+        return listed([f"{unit} loses {amount} {measure} (now {count})", *kept])
     # The rest of the line the headline does not say ("is shaken", by its general's fall).
     unsaid = [phrase for phrase in phrases if not said_in(own, unit, phrase, units)]
     if count == 0:

@@ -81,10 +81,11 @@ def unit_from(value: Any, where: str, roster: Roster | None, *, melee: bool = Fa
     return unit, values
 
 
-def target_kind(kind: Any, target: str, roster: Roster | None, table: type) -> Any:
-    """The target's row: given, or read off a roster unit's formation."""
+def target_kind(kind: Any, target: str, roster: Roster | None, table: type,
+                option: str = "target_type") -> Any:
+    """The target's row: given (in ``option``), or read off a roster unit's formation."""
     if kind is not None:
-        return _convert(table, kind, "target_type")
+        return _convert(table, kind, option)
     if roster is not None:
         unit = engine_unit(roster.unit(target), roster)
         if unit.arm is Arm.ARTILLERY:
@@ -93,7 +94,7 @@ def target_kind(kind: Any, target: str, roster: Roster | None, table: type) -> A
             return table("skirmishers")
         if unit.formation is not None:
             return table(unit.formation.value)
-    raise InvalidInput(f"Say what {target} is to the shooter with `target_type`.")
+    raise InvalidInput(f"Say what {target} is to the shooter with `{option}`.")
 
 
 def _target_name(value: Any, roster: Roster | None) -> str:
@@ -111,16 +112,18 @@ def _target_name(value: Any, roster: Roster | None) -> str:
     return name
 
 
-def _target(given: Any, kind: Any, roster: Roster | None, table: type) -> Target:
-    """A unit fired at, with its nation when it is a roster unit."""
+def _target(given: Any, kind: Any, roster: Roster | None, table: type,
+            option: str = "target_type") -> Target:
+    """A unit fired at, with its nation when it is a roster unit; ``option`` is the one
+    that says what it is (the unit behind the artillery's target has its own)."""
     name = _target_name(given, roster)
     if roster is None:
-        return Target(name, target_kind(kind, name, roster, table))
+        return Target(name, target_kind(kind, name, roster, table, option))
     found = roster.unit(name)
     unit = engine_unit(found, roster)
     # Figures not given are not known: never taken as none left.
-    return Target(name, target_kind(kind, name, roster, table), unit.nation, found.strength,
-                  unit.arm)
+    return Target(name, target_kind(kind, name, roster, table, option), unit.nation,
+                  found.strength, unit.arm)
 
 
 def prepare_fire(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
@@ -136,7 +139,8 @@ def prepare_artillery(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
     battery, _ = unit_from(o.get("battery"), "battery", roster)
     targets = [_target(o.get("target"), o.get("target_type"), roster, ArtilleryTarget)]
     if o.get("behind"):
-        targets.append(_target(o["behind"], o.get("behind_type"), roster, ArtilleryTarget))
+        targets.append(_target(o["behind"], o.get("behind_type"), roster, ArtilleryTarget,
+                               "behind_type"))
     range_ = _convert(Range, o.get("range"), "range") or Range.NORMAL
     level = bool(o.get("level_ground"))
     return lambda dice: resolve_artillery_fire(battery, targets, range_, dice,

@@ -112,8 +112,9 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
     nation = {4: Nation.FRENCH, 9: Nation.BRITISH, 5: Nation.BRITISH, 10: Nation.FRENCH}
     if phase in nation and unit.nation is not nation[phase]:
         other = {4: 9, 9: 4, 5: 10, 10: 5}[phase]
-        raise NotAllowed(f"{unit.name} is {unit.nation.value}: phase {phase} is for "
-                         f"{nation[phase].value} units.", hint=f"Test it in phase {other}.")
+        raise NotAllowed(f"{unit.name} is {unit.nation.value.capitalize()}: phase {phase} is "
+                         f"for {nation[phase].value.capitalize()} units.",
+                         hint=f"Test it in phase {other}.")
     if phase in (7, 12) and unit.arm is Arm.ARTILLERY:
         # Artillery never loses a melee: unsupported it is destroyed; supported, the unit
         # beside it fights instead.

@@ -48,7 +48,8 @@ async def test_wrong_phase_for_the_nation_is_refused_with_the_right_one(discord_
     message = await reply(discord_session,
                           '/morale le-baton unit:"Buffs: british inf line" phase:4 dice:3')
     assert message.ephemeral
-    assert "phase 4 is for french units" in message.content and "phase 9" in message.content
+    assert "Buffs is British: phase 4 is for French units" in message.content
+    assert "phase 9" in message.content
 
 
 async def test_fire_dice_are_shown_against_the_number(discord_session):

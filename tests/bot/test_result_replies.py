@@ -539,6 +539,19 @@ def test_a_roster_line_the_headline_says_keeps_only_where_the_unit_now_stands():
     assert effects_block(result, [gone], once=True).splitlines() == [f"📋 {gone}"]
 
 
+def test_a_roster_line_less_the_phrase_the_headline_says_still_reads_as_a_list():
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    gone = (Effect(EffectKind.MARKER_SET, "52nd", value="destroyed"),)
+    result = Resolution("le-baton", "melee", "Ney wins the melee (12–0): 52nd is destroyed",
+                        Severity.DECISIVE, (), gone)
+    for line in ("52nd loses 12 figures (now 0), has 12 casualties in all and is destroyed",
+                 "52nd loses 12 figures (now 0), is destroyed and has 12 casualties in all"):
+        assert effects_block(result, [line], once=True).splitlines()[-1] == (
+            "📋 52nd loses 12 figures (now 0) and has 12 casualties in all")
+
+
 @pytest.mark.parametrize(("headline", "units", "line"), [
     # Another unit on a line of several: said whole.
     ("52nd routs, −1 SP", ["52nd"], "52nd and 71st: each loses 1 SP (now 2) and is routing"),

@@ -285,6 +285,18 @@ def test_cavalry_targets_need_a_target_type():
         play("fire", {"shooter": "Guards", "target": "Lancers"}, "", ROSTER)
 
 
+def test_a_unit_behind_the_artillerys_target_is_given_its_row_with_behind_type():
+    # The unit 12" behind has its own option for what it is: the hint names that one.
+    with pytest.raises(InvalidInput, match="Say what Lancers is to the shooter with "
+                                           "`behind_type`."):
+        play("artillery-fire", {"battery": "Battery", "target": "45e Ligne",
+                                "behind": "Lancers", "level_ground": True}, "", ROSTER)
+    with pytest.raises(InvalidInput, match="`behind_type`"):
+        play("artillery-fire", {"battery": "Battery: british art figures=4",
+                                "target": "45e Ligne", "target_type": "column",
+                                "behind": "Garde", "level_ground": True}, "")
+
+
 def test_the_charge_marker_in_the_roster_means_it_initiated_the_charge():
     result = play("recall", {"unit": "Lancers"}, "5", ROSTER)
     assert result.headline == "Lancers is recalled to its start"

@@ -189,10 +189,10 @@ def test_phase_9_charging_column_rolls_against_three():
 
 
 @pytest.mark.parametrize(("phase", "unit", "message"), [
-    (4, foot(), "2nd Foot is british: phase 4 is for french units. Test it in phase 9."),
-    (9, ligne(), "45e Ligne is french: phase 9 is for british units. Test it in phase 4."),
-    (5, ligne(), "45e Ligne is french: phase 5 is for british units. Test it in phase 10."),
-    (10, foot(), "2nd Foot is british: phase 10 is for french units. Test it in phase 5."),
+    (4, foot(), "2nd Foot is British: phase 4 is for French units. Test it in phase 9."),
+    (9, ligne(), "45e Ligne is French: phase 9 is for British units. Test it in phase 4."),
+    (5, ligne(), "45e Ligne is French: phase 5 is for British units. Test it in phase 10."),
+    (10, foot(), "2nd Foot is British: phase 10 is for French units. Test it in phase 5."),
     (5, dragoons(), "Scots Greys is cavalry: only infantry test to stand."),
     (10, horse(), "Chasseurs is cavalry: only infantry test to stand."),
     (5, guns(), "Battery is artillery: only infantry test to stand."),
