@@ -43,6 +43,10 @@ class Played:
     asked: bool = False
 
 
+def dice_count(count: int) -> str:
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 @dataclass(frozen=True)
 class DiceUse:
     """Where a move's dice came from, said in its footer: typed in, queued by the GM, or
@@ -60,16 +64,17 @@ class DiceUse:
         """Where the dice came from, for a result (``finished``) or a question asked on the
         way, before which no die may have been rolled yet."""
         if self.typed is not None:
+            # Counts said with their noun: "then 1 rolled" after typed faces reads as a 1.
             note = f"Dice typed in: {self.typed}"
             if self.queued:
-                note += f", then {self.queued} queued by the GM"
+                note += f", then {dice_count(self.queued)} queued by the GM"
             if self.rolled:
-                note += f", then {self.rolled} rolled by the bot"
+                note += f", then {dice_count(self.rolled)} rolled by the bot"
             if self.unused:
                 note += f"; left over after the answers: {self.unused}"
             return note
         if self.queued:
-            note = f"{self.queued} {'die' if self.queued == 1 else 'dice'} queued by the GM"
+            note = f"{dice_count(self.queued)} queued by the GM"
             return f"{note}, {self.rolled} rolled" if self.rolled else note
         if self.rolled:
             return "Dice rolled by the bot"

@@ -261,7 +261,7 @@ async def test_typed_dice_that_run_short_after_an_answer_are_topped_up(battle_se
     assert buttons(asked) == ["Try for square (4+)", "Stay as it is"]
     [result] = await battle_session.press(asked, "Try for square (4+)", user_id=PLAYER,
                                           channel_id=CHANNEL + 3, guild_id=GUILD)
-    assert "Dice typed in: 6, then 1 rolled by the bot" in result.embeds[0]["footer"]["text"]
+    assert "Dice typed in: 6, then 1 die rolled by the bot" in result.embeds[0]["footer"]["text"]
     assert "Form square (4+)" in await steps_of(battle_session, result,
                                                 channel_id=CHANNEL + 3)
 
@@ -392,7 +392,7 @@ async def test_dice_rolled_past_the_typed_ones_stay_the_same_through_every_answe
     result = await reply(battle_session, "/answer choice:none", channel_id=CHANNEL + 1)
     assert rally_line(second) == rally_line(third) == rally_line(result)
     assert result.embeds[0]["footer"]["text"].startswith(
-        "Dice typed in: inf inf flag cav saber, then 2 rolled by the bot")
+        "Dice typed in: inf inf flag cav saber, then 2 dice rolled by the bot")
 
 
 async def test_undoing_an_answer_asks_the_question_again_with_its_buttons(battle_session):

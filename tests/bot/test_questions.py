@@ -82,7 +82,7 @@ async def test_dice_past_the_typed_ones_come_from_the_gms_queue_first(battle_ses
     [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
     # The mêlée roll after the answer is the GM's 63, not Huzzah's.
     assert chart.embeds[0]["footer"]["text"].startswith(
-        "Dice typed in: 44 52 5 33 41, then 2 queued by the GM ·"), chart.embeds[0]["footer"]
+        "Dice typed in: 44 52 5 33 41, then 2 dice queued by the GM ·"), chart.embeds[0]["footer"]
     assert "🎲 63" in text_of(chart), text_of(chart)
     show = await reply(battle_session, "/battle show", user_id=GM_USER)
     assert "queued by the GM" not in show.embeds[0]["description"]
