@@ -67,9 +67,11 @@ def add_unit(tx: BattleTx, side: str, name: str, words: str, strength: int | Non
     unit_name = check_new_name(tx, name)
     words_read, count = read_words(tx, words, strength, require_arm=True)
     check_new_strength(count, tx.rules.strength_label)
+    side = battle_side(tx, side)
+    words_read = {**tx.rules.side_words(side), **words_read}
     attributes = tx.rules.check_unit(unit_name, words_read, count, unit_name)
     row = tx.add(Unit(battle_id=battle.id, name=unit_name, name_key=name_key(unit_name),
-                      side=battle_side(tx, side), strength=count, status="active",
+                      side=side, strength=count, status="active",
                       attributes=attributes, commander=check_commander(tx, commander),
                       added_by=added_by))
     check_unit_command(tx, row)

@@ -52,7 +52,8 @@ def dispatcher(procedures: Mapping[str, Prepare]) -> Callable[..., Prepared]:
 _OPTIONAL = {"phrases": "CHANGE_PHRASES", "unit_words": "unit_words", "new_turn": "new_turn",
              "reminders": "reminders", "settings": "SETTINGS",
              "engagements": "ENGAGEMENT_WORDS", "marker_fields": "GM_MARKERS",
-             "check_side": "check_side", "default_strength": "default_strength",
+             "check_side": "check_side", "side_words": "side_words",
+             "default_strength": "default_strength",
              "check_edit": "check_edit"}
 
 
@@ -61,8 +62,8 @@ def battle_rules(battle: Any, prepare: Callable[..., Prepared], **more: Any) -> 
     ``PHASES``, ``ROSTER_FIELDS``, ``read_roster_attributes``, ``check_unit`` and
     ``apply_effects``, and where it has them ``CHANGE_PHRASES``, ``unit_words``,
     ``new_turn``, ``reminders``, ``SETTINGS``, ``ENGAGEMENT_WORDS``, ``GM_MARKERS``,
-    ``check_side``, ``default_strength`` and ``check_edit``; ``more`` gives the other
-    fields."""
+    ``check_side``, ``side_words``, ``default_strength`` and ``check_edit``; ``more`` gives
+    the other fields."""
     found = {name: getattr(battle, attr) for name, attr in _OPTIONAL.items()
              if hasattr(battle, attr)}
     return BattleRules(phases=battle.PHASES, unit_fields=battle.ROSTER_FIELDS,

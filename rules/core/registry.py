@@ -103,6 +103,9 @@ class BattleRules:
     # A unit's side held to its own words, where they name one (Le Baton's nation on a side
     # called French or British): (side, words) -> None, or InvalidInput.
     check_side: Callable[[str, Mapping[str, Any]], None] | None = None
+    # Words a unit added to a side takes from the side's name where its own leave them out
+    # (Le Baton: the nation of a side called French): side -> words.
+    side_words: Callable[[str], Mapping[str, Any]] = lambda side: {}
     # What a new turn does by itself (a halt ends), and what each phase should remind of.
     new_turn: Callable[[Roster], tuple[Roster, list[Change]]] | None = None
     reminders: Callable[[Roster, str | None], list[str]] | None = None

@@ -11,6 +11,7 @@ from rules.core.defaults import read_words
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.names import name_key
+from rules.core.notation import option_value
 from rules.core.records import Effect
 from rules.core.registry import UnitWords
 from rules.core.roster import (
@@ -108,13 +109,15 @@ def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[
     values = read_words(ROSTER_FIELDS, text, where, "british inf veteran line", fights=(
         (MELEE_SITUATION, 'defender:"Fraser\'s Highlanders: defensive-terrain"'),))
     if require_arm:
-        _require_nation_and_arm(values, where)
+        # Its nation may come from its side's name (``side_words``): ``check_unit`` asks.
+        _require(values, where, ("arm",))
     # What each arm may have is checked with the rest of the unit (``check_unit``).
     return json_safe(values)
 
 
-def _require_nation_and_arm(values: Mapping[str, Any], where: str) -> None:
-    for needed in ("nation", "arm"):
+def _require(values: Mapping[str, Any], where: str,
+             words: tuple[str, ...] = ("nation", "arm")) -> None:
+    for needed in words:
         if needed not in values:
             raise InvalidInput(f"{where}: say the unit's {needed}.",
                                hint="e.g. `british inf veteran line`, and its strength "
@@ -135,7 +138,7 @@ def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
     may have, its figures (the strength) within the lookup's range, by the lookup's own
     checks."""
     checked = _stored_words(attributes, where)
-    _require_nation_and_arm(checked, where)
+    _require(checked, where)
     unit = dict(checked)
     if strength is not None:
         unit["figures"] = FIGURES.convert(strength, where)
@@ -145,6 +148,13 @@ def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
         raise InvalidInput(f"{where}: only cavalry has `{marked[0]}`, and {name} is "
                            f"{built.arm.value}.", hint="Leave it off infantry and artillery.")
     return checked
+
+
+def side_words(side: str) -> dict[str, Any]:
+    """A unit added to a side named for a nation is of that nation, unless its words say
+    otherwise (``check_side`` refuses them then)."""
+    named = next((n for n in Nation if name_key(side) == n.value), None)
+    return {"nation": named.value} if named is not None else {}
 
 
 def check_side(side: str, attributes: Mapping[str, Any]) -> None:
@@ -263,6 +273,23 @@ def melee_loser(roster: Roster, name: str) -> tuple[str, int] | None:
     return str(engagement.state["lost"]), int(engagement.state.get("test") or 0)
 
 
+def _losers_to_test(roster: Roster, phase: int) -> list[str]:
+    """Phase 7 or 12: each melee's loser that has yet to test ("Check Morale for Losing
+    Melees")."""
+    lines = []
+    for engagement in roster.engagements:
+        lost, test = engagement.state.get("lost"), engagement.state.get("test")
+        due = engagement.kind == MELEE and lost and int(test or 0) == phase
+        loser = find_unit(roster, str(lost)) if due else None
+        if loser is None or loser.gone or phase in tested_phases(loser.attr("tested")):
+            continue
+        winner = " and ".join(n for side in engagement.sides for n in side
+                              if name_key(n) != name_key(loser.name))
+        lines.append(f"{loser.name} lost its melee with {winner}: it tests morale now "
+                     f"(`/morale le-baton unit:{option_value(loser.name)} phase:{phase}`).")
+    return lines
+
+
 def _with_unit(roster: Roster, name: str, effect: Effect) -> Roster:
     units = tuple(_unit_effect(u, effect) if name_key(u.name) == name_key(name) else u
                   for u in roster.units)
@@ -358,6 +385,8 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
                 first, other = engagement.sides
                 lines.append(f"Melee continues: {' and '.join(first)} and "
                              f"{' and '.join(other)}.")
+    if phase in (PHASES[6], PHASES[11]):
+        lines += _losers_to_test(roster, PHASES.index(phase) + 1)
     if phase in (PHASES[0], PHASES[12]):
         for unit in active:
             if unit.attr("recall_failed") and phase == PHASES[12]:

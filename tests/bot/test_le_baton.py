@@ -252,6 +252,25 @@ async def test_a_unit_on_a_side_named_for_a_nation_is_of_that_nation(battle_sess
         "French phases. Put it on the French side, or give it `british` in its words.")
 
 
+async def test_a_unit_added_to_a_side_named_for_a_nation_takes_its_nation(battle_session):
+    await played(battle_session, '/battle start ruleset:le-baton name:Test sides:"French, '
+                                 'British"',
+                 '/unit add side:French name:"45e Ligne" words:"inf column veteran" '
+                 "strength:9",
+                 '/unit add side:british name:"2nd Foot" words:"inf line" strength:12')
+    refused = await reply(battle_session, '/morale le-baton unit:"45e Ligne" phase:9 dice:1')
+    assert refused.ephemeral and refused.content.startswith(
+        "⚠️ 45e Ligne is French: phase 9 is for British units."), refused.content
+    tested = await reply(battle_session, '/morale le-baton unit:"2nd Foot" phase:9 dice:1')
+    assert "🛡️ 2nd Foot passes\n" in text_of(tested), text_of(tested)
+    # A side named for no nation gives none: the words must say it.
+    await played(battle_session, "/battle end confirm:Test",
+                 '/battle start ruleset:le-baton name:Hills sides:"Left, Right"')
+    unsaid = await reply(battle_session, '/unit add side:Left name:Buffs words:"inf line" '
+                                         "strength:6", user_id=GM_USER)
+    assert unsaid.ephemeral and "say the unit's nation" in unsaid.content
+
+
 async def test_cavalry_that_failed_its_recall_rolls_again_next_turn_not_at_once(
         discord_session):
     await setup(discord_session)

@@ -388,11 +388,18 @@ def test_the_melee_keeps_who_lost_its_last_round_and_only_the_loser_tests():
                          ScriptedSource([4, 4, 4, *[1] * 5, 1, 1, 1, 1, 4, 5]))
     after, _ = apply_effects(lost.effects, locked_in)
     assert melee_loser(after, "2nd Foot") == ("45e Ligne", 12)
+    # Phase 12 reminds the loser to test, until it has.
+    assert reminders(after, PHASES[11]) == [
+        '45e Ligne lost its melee with 2nd Foot: it tests morale now '
+        '(`/morale le-baton unit:"45e Ligne" phase:12`).']
+    assert reminders(after, PHASES[6]) == []
     with pytest.raises(NotAllowed, match="2nd Foot won its melee with 45e Ligne: only the "
                                          "loser tests morale in phase 12."):
         prepare("morale", {"unit": "2nd Foot", "phase": 12}, after)
-    assert prepare("morale", {"unit": "45e Ligne", "phase": 12}, after)(
-        ScriptedSource.from_text("1")).headline == "45e Ligne passes"
+    tested = prepare("morale", {"unit": "45e Ligne", "phase": 12}, after)(
+        ScriptedSource.from_text("1"))
+    assert tested.headline == "45e Ligne passes"
+    assert reminders(apply_effects(tested.effects, after)[0], PHASES[11]) == []
     # A round that ties: nobody lost it.
     tie = resolve_melee(Side(foot), Side(ligne), 6, ScriptedSource([1] * 21))
     tied, _ = apply_effects(tie.effects, after)
