@@ -205,7 +205,7 @@ def fire_phase(shooter: Unit) -> int:
     return 3 if shooter.nation is Nation.BRITISH else 8
 
 
-def check_can_shoot(shooter: Unit, distance: float | None) -> None:
+def check_can_shoot(shooter: Unit, target: str, distance: float | None) -> None:
     if shooter.arm is Arm.CAVALRY:
         raise NotAllowed(f"{shooter.name} is cavalry: only infantry and artillery shoot in "
                          f"phase {fire_phase(shooter)}.")
@@ -220,7 +220,7 @@ def check_can_shoot(shooter: Unit, distance: float | None) -> None:
         raise InvalidInput(f"A distance of {distance} inches cannot be measured.",
                            hint="Give the inches to the target as a plain number, like `3`.")
     if distance is not None and distance > FIRE_RANGE:
-        raise NotAllowed(f"{shooter.name} is {distance:g}\" away: the range is "
+        raise NotAllowed(f"{target} is {distance:g}\" from {shooter.name}: the range is "
                          f"{FIRE_RANGE}\".")
 
 
@@ -228,7 +228,7 @@ def resolve_fire(
     shooter: Unit, target: Target, dice: DiceSource, *, distance: float | None = None
 ) -> Resolution:
     """Phases 3 and 8: one die per two figures, artillery too."""
-    check_can_shoot(shooter, distance)
+    check_can_shoot(shooter, target.name, distance)
     check_target(shooter, target)
     require_figures(shooter)
     phase = fire_phase(shooter)

@@ -93,7 +93,7 @@ def test_range_is_4_inches():
     result = run(resolve_fire, foot(figures=2), Target("Ligne", FireTarget.COLUMN),
                  dice_text="4", distance=4)
     assert effects(result) == [(E.CASUALTIES, "Ligne", 1)]
-    with pytest.raises(NotAllowed, match='2nd Foot is 4.5" away: the range is 4"'):
+    with pytest.raises(NotAllowed, match='Ligne is 4.5" from 2nd Foot: the range is 4"'):
         run(resolve_fire, foot(), Target("Ligne", FireTarget.COLUMN), dice_text="",
             distance=4.5)
 
