@@ -146,8 +146,10 @@ def resolve_artillery_fire(
         raise NotAllowed(
             f"{targets[1].name} is hit only if all units, the guns included, are on level "
             "ground and in range.", hint="Say so with `level_ground`, or give one target.")
-    for target in targets:
-        check_target(battery, target)
+    check_target(battery, targets[0])
+    # The unit behind is "any unit 12\" behind that target": a friendly one too.
+    if len(targets) == 2 and name_key(targets[1].name) == name_key(battery.name):
+        raise NotAllowed(f"{battery.name} cannot fire at itself.")
     if len(targets) == 2 and name_key(targets[0].name) == name_key(targets[1].name):
         raise InvalidInput(f"{targets[0].name} is the target: the unit 12\" behind it is "
                            "another.", hint="Name the unit behind, or leave `behind` out.")

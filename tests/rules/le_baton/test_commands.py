@@ -244,13 +244,23 @@ def test_skirmishers_and_artillery_have_their_own_rows():
      "Guards cannot fire at itself"),
     ("artillery-fire", {"battery": "Battery", "target": "Rifles"},
      "Battery and Rifles are on the same side"),
-    ("artillery-fire", {"battery": "Grande Batterie", "target": "Rifles",
-                        "behind": "Voltigeurs", "level_ground": True},
-     "Grande Batterie and Voltigeurs are on the same side"),
 ])
 def test_fire_is_at_the_enemy_only(procedure, options, said):
     with pytest.raises(NotAllowed, match=said):
         play(procedure, options, "", ROSTER)
+
+
+def test_the_unit_12_inches_behind_is_any_unit_a_friendly_one_too():
+    # "also hitting any unit 12\" behind that target": the French line behind the British
+    # skirmishers takes the same dice, read against its own row (5+).
+    result = play("artillery-fire", {"battery": "Grande Batterie", "target": "Rifles",
+                                     "behind": "Voltigeurs", "level_ground": True},
+                  "6 5 4 3", ROSTER)
+    assert [(r.label, r.hits) for r in result.steps[0].rolls] == [
+        ("Grande Batterie → Rifles", 2), ("Grande Batterie → Voltigeurs", 3)]
+    with pytest.raises(NotAllowed, match="Grande Batterie cannot fire at itself"):
+        play("artillery-fire", {"battery": "Grande Batterie", "target": "Rifles",
+                                "behind": "Grande Batterie", "level_ground": True}, "", ROSTER)
 
 
 def test_the_unit_behind_the_artillerys_target_is_another():
