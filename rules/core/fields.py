@@ -23,7 +23,6 @@ from rules.core.notation import (
     CURLY_QUOTES,
     MAX_NAME_LENGTH,
     QUOTE,
-    QUOTING_RULE,
     comma_between_words,
     echo,
     missing_colon,
@@ -298,7 +297,7 @@ class FieldSet:
         except ValueError:
             raise InvalidInput(
                 f"{where}: a double quote is not closed in `{echo(text)}`.",
-                hint=QUOTING_RULE,
+                hint=closing_hint(rest),
             ) from None
         self._check_one_unit(text, tokens, where, several)
         if names and name is None:
@@ -402,6 +401,16 @@ class FieldSet:
 # The whitespace is what the notation has always split on (not every Unicode space).
 _WORD = re.compile(r'(?:[^ \t\r\n"]++|"[^"]*+")++')
 _NEEDS_QUOTES = re.compile(r"[ \t\r\n;:]")
+
+
+def closing_hint(text: str) -> str:
+    """How to close the quote left open in ``text``, on what was typed after it: the
+    quoting rule whole names words of one rule set only, and runs to seven phone lines."""
+    opened = text.translate(CURLY_QUOTES).rstrip()
+    grouped = opened[opened.rfind(QUOTE):]
+    shown = grouped if len(grouped) <= 30 else f"{grouped[:28]}…"
+    return (f"Close it (`{shown}\"`), or leave it out: double quotes group a value with "
+            "spaces; an apostrophe is part of a name and needs none.")
 
 
 def split_words(text: str) -> list[str]:

@@ -45,13 +45,21 @@ async def test_a_general_with_an_apostrophe_and_a_quoted_name_with_a_colon(disco
     assert "**Ogilvy's; 2nd Bn** retires 3\"" in text_of(message)
 
 
-async def test_an_unclosed_double_quote_says_how_quoting_works(discord_session):
+async def test_an_unclosed_double_quote_says_how_to_close_it(discord_session):
     message = await reply(discord_session,
                           '/melee fire-at-will attackers:"A: inf general=\\"Lord George\'s" '
                           'defenders:"B: inf"')
     assert message.ephemeral
     assert message.content.startswith("⚠️ attackers #1: a double quote is not closed")
-    assert "Double quotes (a phone's “ ” too), and only they, group text" in message.content
+    assert message.content.endswith("Close it (`\"Lord George's\"`), or leave it out: double "
+                                    "quotes group a value with spaces; an apostrophe is part "
+                                    "of a name and needs none.")
+    # Tricorne's words are not Fire at Will's: the hint names none of either.
+    tricorne = await reply(discord_session, '/melee tricorne attacker:"Black Watch: highland '
+                                            'leader=“Lord Murray" defender:Fusiliers')
+    assert tricorne.content.endswith("Close it (`\"Lord Murray\"`), or leave it out: double "
+                                     "quotes group a value with spaces; an apostrophe is part "
+                                     "of a name and needs none."), tricorne.content
 
 
 async def test_a_tricorne_lookup_reads_names_and_leaders_with_an_apostrophe(discord_session):

@@ -8,7 +8,6 @@ import pytest
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import join_words, split_units, split_words, unit_parts
-from rules.core.notation import QUOTING_RULE
 from rules.fire_at_will.inputs import MELEE, MELEE_JSON, read_chargers, read_melee_side
 from rules.fire_at_will.units import Arm, Direction, Order
 
@@ -72,7 +71,9 @@ def test_contradiction_is_refused():
 def test_unclosed_quote():
     with pytest.raises(InvalidInput, match="a double quote is not closed") as refused:
         MELEE.read_text('inf general="Sir', "u")
-    assert refused.value.hint == QUOTING_RULE
+    assert refused.value.hint == ('Close it (`"Sir"`), or leave it out: double quotes group a '
+                                  "value with spaces; an apostrophe is part of a name and "
+                                  "needs none.")
 
 
 def test_split_units_and_limits():
