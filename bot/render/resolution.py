@@ -26,7 +26,7 @@ from bot.render.text import default_names, defaults_note, escape, escape_prose
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import loss_measure, plural, singular
-from rules.core.headlines import SEPARATOR, fitted, listed, together
+from rules.core.headlines import CUT, SEPARATOR, fitted, listed, together
 from rules.core.records import (
     CHECK,
     D66_KIND,
@@ -255,6 +255,8 @@ def _drop_mutual(by_unit: dict[str, list[str]]) -> None:
 
 
 _AMOUNT = re.compile(r"(\d+) (\w+)")
+# A loss, which a headline may give by its amount alone ("Béarn routs, −2 SP").
+_LOSS_SAID = re.compile(r"(?:takes|loses) \d")
 _STATE = re.compile(r"is \w+")  # a unit's state in one word: "is disordered"
 
 
@@ -274,6 +276,16 @@ def naming(lines: Sequence[str], unit: str, units: Sequence[str]) -> list[str]:
     return found
 
 
+# Between a headline's phrases: its separator, or the "…" of phrases it left out ("A scores
+# 1 hit on B … A retreats 1 hex" is two phrases, not one that says B retreats 1 hex).
+_PHRASE_BREAK = re.compile(rf"{re.escape(SEPARATOR)}|\s*{CUT}\s*")
+
+
+def phrases_of(line: str) -> list[str]:
+    """A headline's (or a roster line's) phrases, each apart."""
+    return [part for part in _PHRASE_BREAK.split(line) if part]
+
+
 def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = ()) -> bool:
     """Whether one of ``heads`` (lines already said, casefolded) says this effect on this
     unit: it names the unit (not only inside the longer name of another of ``units``), and
@@ -282,7 +294,7 @@ def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = (
     amount: "loses the melee" does not say "loses 2 stands"."""
     text = text.casefold()
     # Each phrase apart: "Fus retreats 1 hex" does not say that Grens takes ground 1 hex.
-    heads = naming([part for head in heads for part in head.split(SEPARATOR)], unit, units)
+    heads = naming([part for head in heads for part in phrases_of(head)], unit, units)
     if not heads:
         return False
     # Read in the words around the names: "Dragoons kills Winslow" says no "wins", nor
@@ -296,9 +308,11 @@ def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = (
     if found:
         amounts = [f"{n} {measure}" for n, measure in found]
         # A loss said in the roster's measure: "takes 2 casualties" is "loses 2 figures".
-        if text.startswith(("takes ", "loses ")):
+        if _LOSS_SAID.match(text):
             amounts += [f"loses {n} " for n, _ in found]
-        return any(amount in head for amount in amounts for head in heads)
+            return any(amount in head for amount in amounts for head in heads)
+        verb = text.split()[0][:4]
+        return any(_amount_said(amount, verb, head) for amount in amounts for head in heads)
     words = [w.strip('",.;:') for w in text.split() if w not in ("is", "the", "a")]
     if not words:
         return False
@@ -307,6 +321,17 @@ def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = (
     # marker"): the roster's line says the same change in its own words.
     return any(words[0][:4] in head or any(len(w) >= 5 and w in head for w in words[1:])
                for head in heads)
+
+
+def _amount_said(amount: str, verb: str, head: str) -> bool:
+    """Whether ``head`` says this amount of an effect whose verb begins ``verb``: not as
+    another verb's ("A retreats 1 hex" does not say that A takes ground 1 hex), but bare
+    ("fails recall: 1 casualty") or after its own verb."""
+    for found in re.finditer(rf"(?:(\w+) )?{re.escape(amount)}", head):
+        before = found[1]
+        if before is None or not before.isalpha() or before.startswith(verb):
+            return True
+    return False
 
 
 def _without_names(line: str, names: Iterable[str]) -> str:
@@ -379,7 +404,7 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     amount, measure, count, rest = loss[1], loss[2], int(loss[3]), loss[4] or ""
     # Only the headline's phrases of this unit's own ("Béarn routs, −2 SP"; "Lanciers fails
     # recall: 1 casualty, held"), not another's that names it ("71st loses 1 SP to Béarn").
-    own = [part for whole in resolution.headline.casefold().split(SEPARATOR)
+    own = [part for whole in phrases_of(resolution.headline.casefold())
            for part in dict.fromkeys((whole, whole.rsplit(": ", 1)[-1]))
            if part.startswith(unit.casefold())]
     # The loss in the roster's measure ("1 figure") or in its effect's words ("1 casualty"):

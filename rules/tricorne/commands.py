@@ -58,6 +58,8 @@ def prepare_melee(options: Mapping[str, Any], roster: Roster | None,
         named = [roster_unit(part, "bonus", roster)
                  for part in split_units(options["bonus"], "bonus", MAX_BONUS_TARGETS)
                  ] if options.get("bonus") else []
+        if name_key(attacker.name) == name_key(defender.name):  # not "on its own side"
+            raise InvalidInput("A unit cannot melee itself.", hint="Name an adjacent enemy unit.")
         check_sides(attacker, [defender, *named])
         bonus = named or enemies(roster, defender)
         typed = typed_roster_target(attacker, roster)

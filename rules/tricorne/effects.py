@@ -18,6 +18,7 @@ TEXTS = {
     BANNER: "wins a Victory Banner",
     LEADER_KILLED: "is killed",
     LEADER_ESCAPES: "escapes alone toward the nearest friendly unit (a lone leader)",
-    LEADER_JOINS: "joins {value}",
+    # As a battle's roster says it, so that its line and the effect's are one.
+    LEADER_JOINS: "is now with {value}",
     LEADER_RETREATS: "retreats toward his side",
 }

@@ -113,11 +113,14 @@ def check_blocks(name: str, blocks: int, full: int, where: str) -> None:
 def check_retire_onto(unit: Unit, where: str) -> None:
     """"A unit without an attached leader may retire onto a hex that contains a lone
     friendly leader": one with a leader of its own retires its two hexes. "All Cavalry
-    units that are being attacked ... may retire and rally": elsewhere the word would be
-    taken and do nothing."""
+    units that are being attacked ... may retire and rally": elsewhere `retire_onto=` and
+    `cannot_retire` would be taken and do nothing."""
+    who = _named(unit.name, where)
+    if unit.cannot_retire and unit.arm is not Arm.CAVALRY:
+        raise InvalidInput(f"{who} is not cavalry: only cavalry retires and rallies, so "
+                           "`cannot_retire` does not apply.", hint="Leave out `cannot_retire`.")
     if not unit.retire_onto:
         return
-    who = _named(unit.name, where)
     if unit.leader:
         raise InvalidInput(f"{who} has {unit.leader} with it: only a unit without a "
                            "leader retires onto a lone one.", hint="Leave out `retire_onto=`.")

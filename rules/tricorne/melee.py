@@ -157,7 +157,9 @@ def check_other_hill(unit: Unit) -> None:
 
 
 def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> None:
-    attacker, defender = run.now(attacker), run.now(defender)
+    attacker, defender = run.now(attacker), as_it_stands(run, defender)
+    if defender.name in run.units:  # a bonus target's words hold from here on
+        run.units[defender.name] = defender
     prefix = "bonus_" if bonus else ""
     kind = "Bonus melee" if bonus else "Melee"
     run.out.step(f"{kind}: announce",
@@ -661,9 +663,20 @@ def bonus_targets(run: Run, defender: Unit) -> list[Unit]:
     gone = gone_names(run)
     if retreated(run, defender) > 1:
         gone.add(defender.name)
-    named = [run.now(t) for t in run.melee.bonus_targets]
+    named = [as_it_stands(run, t) for t in run.melee.bonus_targets]
     candidates = named or [run.now(defender)]
     return [t for t in candidates if t.name not in gone][:MAX_BONUS_TARGETS]
+
+
+def as_it_stands(run: Run, target: Unit) -> Unit:
+    """A bonus target as this melee left it (its class, blocks and leader), with the words
+    written for it (its hex, cards, reductions): a unit of this melee written out with words
+    keeps them, as any other target does."""
+    now = run.units.get(target.name)
+    if now is None:
+        return target
+    return replace(target, kind=now.kind, full=now.full, blocks=now.blocks, leader=now.leader,
+                   side=now.side)
 
 
 def retreated(run: Run, unit: Unit) -> int:
@@ -687,7 +700,7 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str,
     # The player's answer, not the dice, is at fault: the odds refuse it whole.
     again = f"Name the unit its bonus melee attacks, or answer {question.listed()}."
     try:
-        target = run.now(known.get(name_key(text)) or typed.read(text))
+        target = as_it_stands(run, known.get(name_key(text)) or typed.read(text))
     except InvalidInput as error:
         # Said against the question it was read for: an answer meant for an earlier one
         # ("Take ground") is not taken for a unit's name without a word of why. A name the

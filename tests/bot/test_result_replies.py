@@ -459,6 +459,23 @@ async def test_an_amount_in_another_units_phrase_does_not_say_this_units_effect(
     reads_on_a_phone(result)
 
 
+async def test_phrases_a_shortened_headline_leaves_out_are_said_on_the_units_lines(
+        discord_session):
+    """"A scores 1 hit on B … A retreats 1 hex" is two phrases: the second's "1 hex" says
+    neither that B retreats 1 hex nor that A takes ground 1 hex."""
+    result = await reply(discord_session,
+                         '/melee tricorne attacker:"Black Watch: highland" '
+                         'defender:"Fusiliers: regular" bonus:"Grenadiers: grenadier" '
+                         'dice:"inf flag art art  inf art art  inf art art  inf flag art  '
+                         'art inf art" choices:"take_ground=advance; bonus_melee=Grenadiers"')
+    assert result.embeds[0]["title"].endswith(
+        "Black Watch scores 1 hit on Fusiliers … Black Watch retreats 1 hex")
+    lines = result.embeds[0]["description"].splitlines()
+    assert "**Fusiliers** loses 1 block, retreats 1 hex" in lines, lines
+    assert "**Black Watch** takes ground 1 hex, loses 1 block" in lines, lines
+    reads_on_a_phone(result)
+
+
 async def test_an_effect_the_headline_says_after_its_colon_is_not_said_again(discord_session):
     short = await reply(discord_session, '/cavalry labataille chargers:"Hussars: cavalry '
                         'morale=34 melee=16 mp=8 nation=french" targets:"2nd Foot: infantry '

@@ -596,3 +596,30 @@ async def test_a_leader_typed_on_a_roster_unit_points_to_the_general_commands(ba
         "of its generals. Put him with it: `/general add name:Murray side:… "
         'unit:"Black Watch"`, or for one already in the battle a GM\'s `/gm general '
         'general:Murray field:unit value:"Black Watch"`; or drop the word.'), refused.content
+
+
+async def test_a_leader_joining_the_unit_that_retires_onto_him_is_said_once(battle_session):
+    await setup(battle_session)
+    result = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                                         'defender:"Dragoons: retire_onto=Cope cannot_retire" '
+                                         'dice:"cav art art art art  cav art art art" '
+                                         'choices:"retire=retire; take_ground=stay"',
+                         user_id=GM_USER)
+    lines = result.embeds[0]["description"].splitlines()
+    assert "**Dragoons** retires and rallies 1 hex onto Cope" in lines, lines
+    # Joining him is the roster's change: said there, once.
+    assert [line for line in lines if "Cope" in line and "🎲" not in line] == [
+        "**Dragoons** retires and rallies 1 hex onto Cope",
+        "📋 Cope is now with Dragoons"], lines
+    _, generals = await roster(battle_session.client.db)
+    assert generals["Cope"].unit_name == "Dragoons"
+
+
+async def test_a_roster_unit_named_as_its_own_enemy_is_told_it_cannot_melee_itself(
+        battle_session):
+    await setup(battle_session)
+    refused = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                                          'defender:"black watch"', user_id=GM_USER)
+    assert refused.ephemeral
+    assert refused.content == "⚠️ A unit cannot melee itself. Name an adjacent enemy unit.", \
+        refused.content

@@ -141,6 +141,26 @@ def test_a_typed_bonus_target_naming_a_unit_of_the_melee_is_that_unit_as_it_stan
         assert refusal in refused.value.message
 
 
+def test_a_unit_of_the_melee_written_out_as_the_bonus_target_keeps_its_words():
+    """The defender that retreated 1 hex, written out with this melee's words: its blocks as
+    they stand now, and the words (its new hex on a hill, a card's die) as given."""
+    typed = "advance; bonus_melee=Target: regular terrain=hill cards=1"
+    result = melee(cavalry("Dragoons"), regular("Target"),
+                   "inf flag art  inf art art  flag art art  art art art", typed,
+                   typed=TYPED_BONUS_TARGET)
+    assert step(result, "Bonus melee: announce").outcome.endswith(
+        "melees Target (regular infantry, 3 blocks).")
+    assert step(result, "Hill").outcome.startswith("Target on a hill attacked from below")
+    assert rolls(result)[-1].notes[0] == "2 (regular) + 1 Command/Combat cards = 3 dice"
+    # Named ahead in `bonus`, alike.
+    named = melee(cavalry("Dragoons"), regular("Target"),
+                  "inf flag art  inf art art  flag art art  art art art", "advance; Target",
+                  bonus=(regular("Target", terrain="hill", cards=1),))
+    assert step(named, "Bonus melee: announce").outcome.endswith(
+        "melees Target (regular infantry, 3 blocks).")
+    assert rolls(named)[-1].notes[0] == "2 (regular) + 1 Command/Combat cards = 3 dice"
+
+
 def test_a_bonus_melee_runs_the_whole_procedure_against_its_target_once():
     second = regular("Second", blocks=2)
     result = melee(cavalry("Dragoons"), ONE_BLOCK, "inf art art  inf art art  art art",

@@ -225,3 +225,12 @@ def test_only_cavalry_retires_onto_a_leader():
                                            "rallies, so `retire_onto=` does not apply"):
         prepare("melee", {"attacker": "Black Watch: highland",
                           "defender": "Foot: regular retire_onto=Montcalm"})
+
+
+def test_only_cavalry_says_it_cannot_retire():
+    """`cannot_retire` on a unit that never retires and rallies would be taken and do
+    nothing: refused, as `retire_onto=` is."""
+    with pytest.raises(InvalidInput, match="Foot is not cavalry: only cavalry retires and "
+                                           "rallies, so `cannot_retire` does not apply"):
+        prepare("melee", {"attacker": "Black Watch: highland",
+                          "defender": "Foot: regular cannot_retire"})
