@@ -269,7 +269,7 @@ class Phrase:
     """How players say a change to one field, as the words that follow the unit's name.
 
     ``on`` is said when the field gets a value (``{value}`` is the new one, ``{before}`` the
-    old); ``off`` when it is cleared (None, False). ``words`` rewords values
+    old); ``off`` when it is cleared (None, False), with ``{before}`` too. ``words`` rewords values
     (``skirmish`` → ``skirmish order``); ``one`` replaces ``on`` for a value of 1, where a
     plural would read wrong. An empty text keeps that change out of replies: bookkeeping
     the engine needs and players do not read.
@@ -282,7 +282,7 @@ class Phrase:
 
     def say(self, before: Any, after: Any) -> str:
         if after is None or after is False:
-            return self.off
+            return self.off.format(before=self._word(before))
         template = self.one if self.one is not None and after == 1 else self.on
         return template.format(value=self._word(after), before=self._word(before))
 

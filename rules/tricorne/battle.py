@@ -57,7 +57,9 @@ CHANGE_PHRASES: dict[str, Phrase] = {
     "type": Phrase("is now {value}", words=tuple((t.value, t.value.replace("-", " "))
                                                  for t in UnitType if "-" in t.value)),
     "full": Phrase("now has {value} blocks at full strength", "has the default full strength"),
-    "terrain": Phrase("is now {value}", "is in the open", words=tuple(ON_TERRAIN.items())),
+    # Cleared, the unit left its terrain for open ground or for a hex the bot does not know.
+    "terrain": Phrase("is now {value}", "is no longer {before}",
+                      words=tuple(ON_TERRAIN.items())),
     "moved": Phrase("has moved this turn", "has not moved this turn"),
 }
 
@@ -158,6 +160,10 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             # "Taking ground is counted as movement" (reference §5), into the vacated hex,
             # whose terrain (when known) the effect carries.
             return _on_terrain(unit.with_attr("moved", True), effect.detail)
+        case EffectKind.MOVED if effect.value in LEAVES_ITS_HEX and effect.amount:
+            # Into a hex the bot does not know: kept as its old hex's terrain, a forest
+            # would go on costing its attackers dice unseen (docs/tricorne.md).
+            return _on_terrain(unit, Terrain.OPEN.value)
         case _ if effect.kind == ELIMINATED:
             return replace(unit, strength=0, status=GONE, gone_reason="eliminated")
         case _ if effect.kind == ROUTED_OFF:
@@ -166,6 +172,10 @@ def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:
             # Moves, retreats and banners: positions are the table's; banners are counted
             # from the units and leaders each side has lost.
             return unit
+
+
+# The moves back of a melee (the core `moved` effect's values), onto a hex the bot does not know.
+LEAVES_ITS_HEX = ("retreats", "retires and rallies")
 
 
 def _on_terrain(unit: RosterUnit, terrain: str) -> RosterUnit:

@@ -11,6 +11,7 @@ from rules.core.records import Effect, EffectKind
 from rules.core.roster import GONE, Roster, RosterGeneral, RosterUnit
 from rules.tricorne import RULESET_ENTRY
 from rules.tricorne.battle import (
+    CHANGE_PHRASES,
     apply_effects,
     engine_unit,
     new_turn,
@@ -105,6 +106,20 @@ def test_taking_ground_puts_the_unit_on_the_vacated_hexs_terrain():
     assert "terrain" not in after.units[2].attributes
     assert [(c.who, c.field, c.before, c.after) for c in changes if c.field == "terrain"] == [
         ("Royal Scots", "terrain", None, "forest"), ("Picardie", "terrain", "forest", None)]
+
+
+def test_a_unit_that_retreats_or_retires_is_taken_to_stand_in_the_open():
+    """Its new hex is the table's: the roster does not keep the forest it left."""
+    for how in ("retreats", "retires and rallies"):
+        moved = Effect(EffectKind.MOVED, "Picardie", 1, value=how, measure="hex")
+        after, changes = apply_effects([moved], roster())
+        assert "terrain" not in after.units[2].attributes
+        assert [(c.who, c.field, c.before, c.after) for c in changes] == [
+            ("Picardie", "terrain", "forest", None)]
+        assert CHANGE_PHRASES["terrain"].say("forest", None) == "is no longer in a forest"
+    # A retreat with no room to move keeps its hex.
+    stayed = Effect(EffectKind.MOVED, "Picardie", 0, value="retreats", measure="hex")
+    assert apply_effects([stayed], roster())[0].units[2].attr("terrain") == "forest"
 
 
 def test_leaders_killed_escaping_and_joining():
