@@ -786,8 +786,10 @@ def finished(run: Run, *, advanced: bool) -> None:
                      "any remaining MPs unless in a Zone of Influence, and may declare a new "
                      "assault, even if disordered, resolved as a normal mêlée in the Mêlée "
                      "Segment.")
-        # What the Guard's player may do next: said with the result, not only in its steps.
-        run.phrases.append(f"{names} may exploit (move on, assault again)")
+        # What the Guard's player may do next: said with the result, not only in its steps,
+        # and short, so that a public headline (two lines of a phone) keeps it beside how
+        # the targets left; step 10 in the Steps says what exploiting allows.
+        run.phrases.append(f"{names} may exploit")
 
 
 def firefight(run: Run) -> None:
@@ -808,8 +810,9 @@ def firefight(run: Run) -> None:
 def end_firefight(run: Run, result: ChartResult) -> None:
     if not run.assault.firefight or result.code == "FF":
         return
+    # Only the stacks locked in it leave it: a unit that joined this turn was never in it.
     for name in (*run.attackers, *run.defenders):
-        if name not in run.gone:
+        if name not in run.gone and run.stacks[name].locked:
             run.out.effect(EffectKind.ENGAGEMENT_ENDED, name, value="firefight")
 
 

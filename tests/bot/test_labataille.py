@@ -409,3 +409,13 @@ async def test_no_assaults_leave_nothing_to_order_and_roll_no_dice(discord_sessi
     assert one_side.embeds[0]["title"] == "🛡️ British chooses the first assault"
     assert ("French 0, British 2: British has the most assaults and chooses first; the other "
             "side has none to alternate with") in await full_text(discord_session, one_side)
+
+
+async def test_the_old_guards_exploitation_is_said_in_the_public_reply(discord_session):
+    """Step 10 is what the Guard's player does next: the public reply says it, not only
+    the Steps, beside how the targets left."""
+    done = await reply(discord_session, '/charge labataille attackers:"1/1er Grenadiers: '
+                       'infantry morale=51 melee=16 fire=8 defence=9 inc=4" '
+                       'defenders:"Ross\'s Troop: artillery unsupplied morale=31 melee=4 inc=2"')
+    assert done.embeds[0]["title"] == ("🩸 Ross's Troop routs for want of ammunition; "
+                                       "1/1er Grenadiers may exploit")

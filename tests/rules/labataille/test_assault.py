@@ -92,7 +92,7 @@ def test_all_targets_routed_the_attackers_advance(old_guard):
     assert effects(result) == [("routed", "D", None), ("moved", "A", 1)]
     assert (titles(result)[-1] == "10. Old Guard Charge Exploitation") is old_guard
     # The exploitation is the Guard's next move: the headline says it.
-    assert result.headline.endswith("; A may exploit (move on, assault again)") is old_guard, \
+    assert result.headline.endswith("; A may exploit") is old_guard, \
         result.headline
 
 
@@ -429,7 +429,7 @@ def test_old_guard_joins_a_firefight_beside_the_stacks_locked_in_it_and_alone_ex
     assert titles(joining)[0] == "Firefight: new units"
     assert titles(joining)[-2:] == ["9. Old Guard Charge Impetus",
                                     "10. Old Guard Charge Exploitation"]
-    assert joining.headline == "DR1: D routs; A may exploit (move on, assault again)"
+    assert joining.headline == "DR1: D routs; A may exploit"
 
 
 def test_an_old_guard_charge_ends_in_exploitation_after_advancing():
@@ -558,3 +558,14 @@ def test_surrendered_attackers_are_out_of_the_firefight():
                                ("engagement_ended", "D", "firefight")]
     assert titles(result)[-1] == "7a. AS"
     assert result.headline == "AS: A surrenders"
+
+
+def test_only_the_stacks_locked_in_it_leave_the_firefight_a_new_unit_joined():
+    """A unit new to the firefight was never in it: the result ends the firefight for the
+    stacks locked in it, and says nothing of the kind of the newcomer."""
+    result = assault([stack("A", melee=10, locked=True)],
+                     [stack("D", melee=10, locked=True), stack("E", melee=20)],
+                     "45 45 45 1 41", firefight=True, pack=pack())
+    assert step(result, "7. Mêlée resolution").outcome == "Row 41, 3:1 column: DR2."
+    ended = [e[1] for e in effects(result) if e[0] == "engagement_ended"]
+    assert ended == ["D"]

@@ -124,8 +124,7 @@ def test_old_guard_joins_a_firefight_as_new_units_and_declares_an_old_guard_char
         return result
     result = charge("2/45e; 1/45e")
     assert result.steps[0].title == "Firefight: new units"
-    assert result.headline == ("DR1: 52nd routs; 2/45e may exploit (move on, assault "
-                               "again)")
+    assert result.headline == "DR1: 52nd routs; 2/45e may exploit"
     with pytest.raises(NotAllowed, match="may not conduct an Old Guard Charge"):
         charge("1/45e")
 
