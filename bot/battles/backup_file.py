@@ -248,7 +248,7 @@ def checked_backup(data: Mapping[str, Any]) -> Backup:
     _check_roster(battle, units, generals, engagements, rules)
     events = [_row("events", e, _record_keys(EventRecord), f"event #{n}")
               for n, e in enumerate(events, 1)]
-    _check_log(battle, events)
+    _check_log(battle, events, rules)
     pending = _check_pending(battle, events, rules)
     _check_ids(battle, charts, units, generals, engagements)
     backup = Backup(battle, charts, units, generals, engagements, events, pending)
@@ -432,7 +432,8 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
         time_of(row["created_at"], f"{where}, `created_at`")
 
 
-def _check_log(battle: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def _check_log(battle: dict[str, Any], events: list[dict[str, Any]],
+               rules: BattleRules) -> None:
     """The log gapless from #1, up to the battle's count; each change a snapshot of one of
     the battle's rows, as its table holds it."""
     seqs = [e["seq"] for e in events]
@@ -446,6 +447,7 @@ def _check_log(battle: dict[str, Any], events: list[dict[str, Any]]) -> None:
         for key in ("undone_by", "reverts"):
             if event[key] is not None and not 1 <= event[key] <= count:
                 raise Refused(where, f"`{key}` names no event of the log.")
+        _check_undo_marks(event, where)
         _within(event["user_id"], SNOWFLAKE, where, "user_id", IMPORT_HINT)
         for key in ("request", "resolution"):
             if event[key] is not None and not isinstance(event[key], dict):
@@ -454,6 +456,61 @@ def _check_log(battle: dict[str, Any], events: list[dict[str, Any]]) -> None:
             raise Refused(where, "`changes` is a list.")
         for change in event["changes"]:
             _check_change(change, battle["id"], where)
+            for state in ("before", "after"):
+                if change[state] is not None:
+                    _check_snapshot(change["table"], change[state], rules,
+                                    f"{where}, a change to {change['table']} ({state})")
+
+
+def _check_undo_marks(event: dict[str, Any], where: str) -> None:
+    """What `/gm undo` walks by, as commands write it: it passes over undo events, the
+    battle's start and what was undone, so a move marked as one of them could never be
+    taken back."""
+    seq, kind = event["seq"], event["kind"]
+    if (kind == "undo") != (event["reverts"] is not None):
+        raise Refused(where, "`kind` is `undo`, but it reverts no event: only an undo does."
+                      if kind == "undo" else "`reverts` is set, but only an undo reverts an "
+                                             "event.")
+    if event["reverts"] is not None and event["reverts"] >= seq:
+        raise Refused(where, "`reverts` names no earlier event.")
+    if (kind == "battle_start") != (seq == 1):
+        raise Refused(where, "`kind` is `battle_start`; only event #1 starts the battle."
+                      if kind == "battle_start" else "event #1 is the battle's start "
+                                                     "(`kind` `battle_start`).")
+    if event["undone_by"] is not None and event["undone_by"] <= seq:
+        raise Refused(where, "`undone_by` names no later event.")
+
+
+def _check_snapshot(table: str, values: dict[str, Any], rules: BattleRules,
+                    where: str) -> None:
+    """A unit or general as undo would put it back, held to what a command could enter, as
+    the roster is: else undo brings back a unit no command can edit or move. Its side is
+    not held to the battle's last two: a unit added and undone before them had another."""
+    if table not in ("units", "generals"):
+        return
+    if "name" in values:
+        _check_name(values["name"], where)
+        if "name_key" in values and values["name_key"] != name_key(values["name"]):
+            raise Refused(where, "`name_key` is not the name's lookup form.")
+    if "side" in values:
+        _checked_by_rules(lambda: check_side(values["side"]), where)
+    if table == "generals":
+        if "wounds" in values:
+            _within(values["wounds"], (0, wounds_bound(rules, values.get("status", ""))), where,
+                    "wounds", IMPORT_HINT)
+        return
+    if "attributes" not in values:
+        return
+    if not isinstance(values["attributes"], dict):
+        raise Refused(where, "`attributes` is a JSON object.")
+    counted = values.get("strength") if values.get("status") != "gone" else None
+    # Kept as the check gives them back, as the roster's units are.
+    values["attributes"] = _checked_by_rules(
+        lambda: rules.check_unit(values.get("name", "the unit"), values["attributes"],
+                                 counted, where), where)
+    if rules.check_side is not None and "side" in values:
+        check = rules.check_side
+        _checked_by_rules(lambda: check(values["side"], values["attributes"]), where)
 
 
 # An export never holds the GM's queued dice (they are secret): a file that does was made by

@@ -99,6 +99,11 @@ class Pending:
     def choose(self, given: str | int) -> Answer:
         """The answer typed (checked against the question), or the one at a button's place."""
         if isinstance(given, str):
+            if not given.strip():
+                # Echoed back, a blank answer would be an empty code span.
+                raise BattleError(f"`choice` is empty: it takes an answer to "
+                                  f"“{self.question.text}”.",
+                                  hint=f"Answer {self.question.listed()}.")
             return self.question.answer(given)
         if not 0 <= given < len(self.question.answers):
             raise BattleError("That button no longer matches the question.",

@@ -106,6 +106,11 @@ def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
         known = ", ".join(f"`{f.name}`" for f in fields.fields) or "none"
         raise BattleError(f"`{name}` is not a setting of this battle's rule set.",
                           hint=f"Its settings: {known}.")
+    if not value.strip():
+        # Echoed back, a blank value would be an empty code span that Discord shows as ``.
+        raise BattleError("`value` is empty.",
+                          hint=f"Give `{spec.name}` one of its values, or `default`; "
+                               f"`/help topic:{battle.ruleset} part:settings` lists them.")
     settings = dict(battle.settings or {})
     if value.strip().casefold() == "default":
         settings.pop(spec.name, None)

@@ -396,6 +396,12 @@ class GM(commands.Cog):
     async def role(self, interaction: discord.Interaction,
                    role: discord.Role | None = None) -> None:
         async def work() -> Reply:
+            if role is not None and role.is_default():
+                # Every member holds @everyone, and a GM check never counts it (Actor): as
+                # the GM role it would be announced and make no one a GM.
+                raise BattleError("@everyone cannot be the GM role: every member has it.",
+                                  hint="Name a role only the GMs hold, or give them Manage "
+                                       "Channel in this channel.")
             role_id, name = (role.id, role.name) if role else (None, None)
             # Who counts as a GM moves no unit: it may change while a question waits.
             await self.store.apply(interaction, "/gm role",

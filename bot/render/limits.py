@@ -70,13 +70,16 @@ def split_lines(text: str, limit: int) -> list[str]:
     return [c if c.strip() else "\u200b" for c in chunks]
 
 
+GOING_ON = "(cont.)"
+
+
 def _split_field(spec: FieldSpec) -> list[FieldSpec]:
     name = clip(spec.name or "\u200b", FIELD_NAME)
     parts = split_lines(spec.value or "\u200b", FIELD_VALUE)
-    return [
-        FieldSpec(name if i == 0 else clip(f"{name} (cont.)", FIELD_NAME), part, spec.inline)
-        for i, part in enumerate(parts)
-    ]
+    # A field that is itself the rest of a description is named as going on already.
+    going_on = name if name.endswith(GOING_ON) else clip(f"{name} {GOING_ON}", FIELD_NAME)
+    return [FieldSpec(name if i == 0 else going_on, part, spec.inline)
+            for i, part in enumerate(parts)]
 
 
 MAX_MESSAGES = 5
@@ -134,7 +137,7 @@ def pack_messages(head: EmbedSpec) -> list[list[EmbedSpec]]:
     first, overflow = _fit_head(head)
     messages: list[list[EmbedSpec]] = [[first]]
     total = first.size()
-    going_on = (FieldSpec("(cont.)", overflow),) if overflow else ()
+    going_on = (FieldSpec(GOING_ON, overflow),) if overflow else ()
     pieces = [p for f in (*going_on, *head.fields) for p in _split_field(f)]
     for index, piece in enumerate(pieces):
         cost = len(piece.name) + len(piece.value)

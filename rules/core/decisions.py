@@ -77,6 +77,9 @@ class Question:
             return starting[0]
         if self.typed and given.strip():
             return self._typed(given.strip())
+        if not given.strip():  # echoed in a code span, it would show as two stray backticks
+            raise NotAnAnswer(f"No answer given to “{self.text}”.",
+                              hint=f"Answer {self.listed()}.")
         raise NotAnAnswer(
             f"`{given}` is not an answer to “{self.text}”.",
             hint=f"Answer {self.listed()}."

@@ -96,6 +96,9 @@ class Field:
         if member is not None:
             return member
         choices = ", ".join(str(m.value) for m in self.kind)
+        if not word:  # echoed in a code span, the blank would show as two stray backticks
+            raise InvalidInput(f"{where}: `{self.name}` needs a value.",
+                               hint=f"Use one of: {choices}.")
         raise InvalidInput(
             f"{where}: `{_shown(raw)}` is not a valid {self.name.replace('_', ' ')}.",
             hint=f"Use one of: {choices}.{did_you_mean(word, self.enum_words())}",
@@ -110,6 +113,10 @@ class Field:
 
     def _to_number(self, raw: Any, where: str) -> int | float:
         value = self._read_number(raw)
+        if value is None and isinstance(raw, str) and not raw.strip():
+            # Echoed in a code span, the blank would show as two stray backticks.
+            raise InvalidInput(f"{where}: `{self.name}` needs a value.",
+                               hint=f"Write it in plain figures, like {self._example()}.")
         if value is None:
             kind = "a whole number" if self.kind is int else "a number"
             raise InvalidInput(

@@ -282,3 +282,10 @@ def option_value(text: str) -> str:
 def counted(count: int, one: str, many: str | None = None) -> str:
     """``1 figure``, ``3 figures``, ``2 casualties``."""
     return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def measured(value: float) -> str:
+    """A distance as a reply says it: short (``4.5``, ``3``), but never rounded onto a limit
+    it is refused for passing (``4.0000001``, not ``4``)."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(value)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from rules.core.decisions import Answer, Answers, Question
 from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.notation import measured
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.effects import EffectKind
 from rules.fire_at_will.surrender import SurrenderSituation, surrender_test
@@ -108,7 +109,7 @@ def check_declaration(charger: Charger) -> None:
         raise NotAllowed(f"{unit.name} is routing and may not declare a charge.")
     if charger.distance is not None and charger.distance > reach(unit):
         raise NotAllowed(
-            f"{unit.name} is {charger.distance:g}\" away, beyond its charge reach "
+            f"{unit.name} is {measured(charger.distance)}\" away, beyond its charge reach "
             f"of {reach(unit)}\" ({unit.arm.value}).",
             hint="Infantry reach 3\", cavalry 6\".",
         )

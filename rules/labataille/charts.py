@@ -232,6 +232,11 @@ def read_pack(data: Any, where: str = "chart pack") -> ChartPack:
     charts = sorted(PACK_KEYS - {"name", "provenance"})
     if not any(key in data for key in charts):
         problems.add(f"it holds no chart: give at least one of {', '.join(charts)}.")
+    for key in charts:
+        # A chart with nothing but where it comes from would be attached, and listed, while
+        # every procedure reads it as absent.
+        if isinstance(data.get(key), Mapping) and not set(data[key]) - {"provenance"}:
+            problems.add(f"`{key}` holds no values: give its chart's values, or leave it out.")
     tables = {key: _owner(data, key, keys, problems) for key, keys in (
         ("attacker_morale", {"distance", "situations", "provenance"}),
         ("defender_morale", {"situations", "provenance"}),

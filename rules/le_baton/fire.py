@@ -10,7 +10,7 @@ from enum import StrEnum
 from rules.core.dice import D6Pool, DiceSource, Reading, pool_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.names import name_key
-from rules.core.notation import counted
+from rules.core.notation import counted, measured
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
 from rules.le_baton.effects import EffectKind
@@ -222,8 +222,8 @@ def check_can_shoot(shooter: Unit, target: str, distance: float | None) -> None:
         raise InvalidInput(f"A distance of {distance} inches cannot be measured.",
                            hint="Give the inches to the target as a plain number, like `3`.")
     if distance is not None and distance > FIRE_RANGE:
-        raise NotAllowed(f"{target} is {distance:g}\" from {shooter.name}: the range is "
-                         f"{FIRE_RANGE}\".")
+        raise NotAllowed(f"{target} is {measured(distance)}\" from {shooter.name}: the range "
+                         f"is {FIRE_RANGE}\".")
 
 
 def resolve_fire(

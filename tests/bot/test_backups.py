@@ -370,6 +370,68 @@ async def test_words_generals_and_the_question_are_checked_as_their_commands_che
     assert await counts(battle_session) == before
 
 
+def _unit_in_the_log(data: dict[str, Any]) -> dict[str, Any]:
+    return next(c for e in data["events"] for c in e["changes"] if c["table"] == "units")["after"]
+
+
+def log_attribute(data: dict[str, Any]) -> None:
+    _unit_in_the_log(data)["attributes"]["morale"] = "banana"
+
+
+def log_name(data: dict[str, Any]) -> None:
+    unit = _unit_in_the_log(data)
+    unit["name"] = unit["name_key"] = "1/45e: the `best`"
+
+
+def log_general_name(data: dict[str, Any]) -> None:
+    general = next(c for e in data["events"] for c in e["changes"]
+                   if c["table"] == "generals")["after"]
+    general["name"] = "Ney;"
+
+
+async def test_units_and_generals_in_the_log_are_checked_as_the_roster_is(battle_session):
+    # Undo puts these back on the roster: a unit no command could make would then be there,
+    # and neither `/unit edit` nor a move could use it.
+    await play(battle_session, MID_FIGHT["labataille"])
+    good = await export(battle_session)
+    before = await counts(battle_session)
+    for spoil, said in [(log_attribute, "`morale` must be a whole number, not `banana`"),
+                        (log_name, "A name cannot hold"),
+                        (log_general_name, "`Ney;` cannot be a name")]:
+        refused = await import_file(battle_session, backup_file(spoiled(spoil)(good)))
+        assert refused.ephemeral and said in refused.content, refused.content
+        assert refused.content.startswith("⚠️ The backup cannot be imported: event #"), \
+            refused.content
+    assert await counts(battle_session) == before
+
+
+def second_event_as(kind: str):
+    def spoil(data: dict[str, Any]) -> None:
+        data["events"][1]["kind"] = kind
+    return spoil
+
+
+def undone_by_itself(data: dict[str, Any]) -> None:
+    data["events"][1]["undone_by"] = data["events"][1]["seq"]
+
+
+async def test_the_log_undo_walks_is_checked_as_commands_write_it(battle_session):
+    # `/gm undo` passes over undo events, the battle's start and what was undone: a move
+    # relabelled so, or marked undone by itself, could never be taken back.
+    await play(battle_session, MID_FIGHT["labataille"])
+    good = await export(battle_session)
+    before = await counts(battle_session)
+    for spoil, said in [
+            (second_event_as("undo"), "event #2: `kind` is `undo`, but it reverts no event: "
+                                      "only an undo does."),
+            (second_event_as("battle_start"), "event #2: `kind` is `battle_start`; only "
+                                              "event #1 starts the battle."),
+            (undone_by_itself, "event #2: `undone_by` names no later event.")]:
+        refused = await import_file(battle_session, backup_file(spoiled(spoil)(good)))
+        assert refused.ephemeral and said in refused.content, refused.content
+    assert await counts(battle_session) == before
+
+
 async def test_the_chart_pack_moves_with_the_battle_and_undo_takes_it_off_there(
         battle_session):
     for line in CHARTS_SETUP:

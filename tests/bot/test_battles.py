@@ -146,6 +146,21 @@ async def test_manage_channel_and_the_gm_role_make_a_gm(battle_session):
     assert "Dice queue: 6 5" in message.content
 
 
+async def test_the_everyone_role_is_refused_as_the_gm_role(battle_session):
+    """Discord gives every member @everyone (its id is the server's): as the GM role it would
+    make no one a GM, so it is refused, and the battle keeps its GMs."""
+    await setup_battle(battle_session)
+    before = len(await events(battle_session))
+    refused = await gm(battle_session, f"/gm role role:<@&{GUILD}>")
+    assert refused.ephemeral
+    assert refused.content == (
+        "⚠️ @everyone cannot be the GM role: every member has it. Name a role only the GMs "
+        "hold, or give them Manage Channel in this channel.")
+    async with battle_session.client.db.transaction() as s:
+        battle = await s.scalar(select(Battle))
+    assert battle.gm_role_id is None and len(await events(battle_session)) == before
+
+
 async def test_queued_dice_are_used_first(battle_session):
     await setup_battle(battle_session)
     await gm(battle_session, "/gm dice dice:6")
@@ -454,6 +469,16 @@ async def test_a_gm_sets_a_rule_set_setting_for_the_battle(battle_session):
     show = await reply(battle_session, "/battle show")
     assert "Settings: obstacle reading attacker" in text_of(show)
     await gm(battle_session, "/gm undo")
+    assert "Settings:" not in text_of(await reply(battle_session, "/battle show"))
+
+
+async def test_a_blank_setting_value_is_refused_saying_what_to_give(battle_session):
+    await setup_battle(battle_session)
+    blank = await gm(battle_session, '/battle setting name:obstacle_reading value:"  "')
+    assert blank.ephemeral
+    assert blank.content == (
+        "⚠️ `value` is empty. Give `obstacle_reading` one of its values, or `default`; "
+        "`/help topic:fire-at-will part:settings` lists them.")
     assert "Settings:" not in text_of(await reply(battle_session, "/battle show"))
 
 

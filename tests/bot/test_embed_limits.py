@@ -187,6 +187,14 @@ def test_long_outputs_continue_in_more_fields_and_embeds():
     assert names.count("f9") == 1  # nothing lost at this size
 
 
+def test_a_long_description_goes_on_in_fields_each_named_once_as_going_on():
+    # Past the description's room the text goes on in "(cont.)" fields; a part past the
+    # first of those is "(cont.)" too, not "(cont.) (cont.)".
+    head = EmbedSpec(title="t", description="\n".join("d" * 900 for _ in range(12)))
+    names = {f.name for m in pack_messages(head) for s in m for f in s.fields}
+    assert names == {"(cont.)"}
+
+
 # --- the commands themselves -----------------------------------------------------------------
 
 NAME = re.compile(r"^[-_'\w]{1,32}$")

@@ -257,3 +257,16 @@ async def test_the_gm_role_may_change_while_a_question_waits(battle_session):
     assert result.embeds[0]["title"].startswith("🛡️ Hussars"), result.embeds[0]["title"]
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert "The question (#4) waits again" in text_of(undone), text_of(undone)
+
+
+async def test_a_blank_answer_is_refused_with_the_answers_to_give(battle_session):
+    await setup_tricorne(battle_session)
+    asked = await reply(battle_session, MELEE, user_id=GM_USER)
+    assert buttons(asked) == ["Retire and rally", "Stand and fight"]
+    blank = await reply(battle_session, '/answer choice:"   "', user_id=GM_USER)
+    assert blank.ephemeral
+    assert blank.content == (
+        "⚠️ `choice` is empty: it takes an answer to “Will Dragoons retire and rally before "
+        "Black Watch rolls?”. Answer “Retire and rally” (`retire`) or “Stand and fight” "
+        "(`stand`).")
+    assert "Waiting for" in text_of(await reply(battle_session, "/battle show"))

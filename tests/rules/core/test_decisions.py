@@ -204,3 +204,13 @@ def test_a_chart_answer_given_ahead_belongs_to_the_cell_it_was_read_at():
         == "AS"
     walked = given_answers(kept, Answers(in_order=["AS"]))
     assert walked.decide(chart("61–66")).key == "AS"
+
+
+def test_a_blank_answer_is_refused_as_none_given():
+    # Echoed in a code span, blank text would show as two stray backticks.
+    for blank in ("", "   "):
+        with pytest.raises(InvalidInput) as refused:
+            QUESTION.answer(blank)
+        assert str(refused.value) == ("No answer given to “Does the 42nd counter-charge?”. "
+                                      "Answer “Counter-charge Hussars” (`Hussars`) or "
+                                      "“Stand”.")

@@ -61,6 +61,19 @@ def test_bad_number_and_range():
         MELEE.read_text("inf morale=-1", "u")
 
 
+def test_a_word_given_no_value_is_told_to_take_one():
+    # Echoed in a code span, the blank value would show as two stray backticks.
+    with pytest.raises(InvalidInput) as blank:
+        MELEE.read_text("inf morale=", "u")
+    assert str(blank.value) == "u: `morale` needs a value. Write it in plain figures, like `4`."
+
+
+def test_a_word_of_a_few_values_given_none_is_told_which_to_give():
+    with pytest.raises(InvalidInput) as blank:
+        MELEE.read_text("inf order=", "u")
+    assert str(blank.value) == "u: `order` needs a value. Use one of: close, open."
+
+
 def test_contradiction_is_refused():
     with pytest.raises(InvalidInput) as both:
         MELEE.read_text("inf cav", "u")

@@ -22,9 +22,15 @@ UNBOUNDED = Field("count", int, "no bounds of its own")
 
 
 @pytest.mark.parametrize("written", ["nan", "NaN", "inf", "-inf", "infinity", "Infinity",
-                                     "1e999", "1e2", "1_000", "0x10", "5.5.5", "", "½", "٣"])
+                                     "1e999", "1e2", "1_000", "0x10", "5.5.5", "½", "٣"])
 def test_text_that_is_not_plain_figures_is_refused(written):
     with pytest.raises(InvalidInput, match=f"`distance` must be a number, not `{written}`"):
+        DISTANCE.convert(written, "chargers #1")
+
+
+@pytest.mark.parametrize("written", ["", " "])
+def test_no_figures_at_all_is_told_to_give_some(written):
+    with pytest.raises(InvalidInput, match="^chargers #1: `distance` needs a value. Write it"):
         DISTANCE.convert(written, "chargers #1")
 
 

@@ -31,6 +31,14 @@ def test_infantry_beyond_3_inches_may_not_declare():
         check_declaration(charger(foot(), distance=3.5))
 
 
+def test_a_distance_just_past_the_reach_is_said_as_given():
+    # Rounded, it would read "3" away, beyond its charge reach of 3"".
+    with pytest.raises(NotAllowed) as refused:
+        check_declaration(charger(foot(), distance=3.0000001))
+    assert str(refused.value).startswith('2nd Foot is 3.0000001" away, beyond its charge '
+                                         'reach of 3"')
+
+
 def test_cavalry_reach_is_6_inches():
     check_declaration(charger(horse(), distance=6))
     with pytest.raises(NotAllowed, match=r'reach of 6"'):

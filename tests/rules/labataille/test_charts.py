@@ -170,6 +170,19 @@ def test_a_pack_without_an_assault_chart_reads_and_the_result_is_asked():
                                    "columns (1:2 to 5:1)",)
 
 
+@pytest.mark.parametrize("chart", ["attacker_morale", "defender_morale", "melee_multipliers",
+                                   "cavalry_multipliers", "stand_morale", "recall", "carre"])
+def test_a_chart_that_holds_no_values_is_refused(chart):
+    # An empty chart would be attached and listed (`Square (Carré) Realization: ` and nothing
+    # after it, `recall thresholds: 0 values`) while every procedure reads it as absent.
+    for empty in ({}, {"provenance": "a rules book"}):
+        with pytest.raises(InvalidInput) as refused:
+            read_pack({"name": "Empty", "provenance": "nowhere", chart: empty})
+        assert str(refused.value) == (f"chart pack: `{chart}` holds no values: give its "
+                                      "chart's values, or leave it out. See "
+                                      "docs/labataille.md for the format.")
+
+
 def test_a_pack_with_no_chart_is_refused():
     with pytest.raises(InvalidInput, match="chart pack: it holds no chart: give at least one "
                                            "of assault, attacker_morale"):

@@ -96,6 +96,11 @@ def test_range_is_4_inches():
     with pytest.raises(NotAllowed, match='Ligne is 4.5" from 2nd Foot: the range is 4"'):
         run(resolve_fire, foot(), Target("Ligne", FireTarget.COLUMN), dice_text="",
             distance=4.5)
+    # Just past the range, the distance is said as given, not rounded back to 4".
+    with pytest.raises(NotAllowed) as refused:
+        run(resolve_fire, foot(), Target("Ligne", FireTarget.COLUMN), dice_text="",
+            distance=4.0000001)
+    assert str(refused.value) == 'Ligne is 4.0000001" from 2nd Foot: the range is 4".'
 
 
 @pytest.mark.parametrize(("shooter", "phase"), [(horse(), 8), (dragoons(), 3)])
