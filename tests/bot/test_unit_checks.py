@@ -288,8 +288,9 @@ NEEDED = {
         "/gm set unit:Barrell field:type value:none",
         "say what the unit is. e.g. `regular`, `highland`, `battle-cavalry` or "
         "`trained-artillery`, and its blocks as `blocks=4`."),
+    # On a side named for no nation: a side named British would give it (`side_words`).
     "le-baton nation": (
-        "le-baton", '/unit add side:British name:52nd words:"inf line"',
+        "le-baton", '/unit add side:Allies name:52nd words:"inf line"',
         "/gm set unit:Buffs field:nation value:none",
         "say the unit's nation. e.g. `british inf veteran line`, and its strength as "
         "`figures=12`."),
