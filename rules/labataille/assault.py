@@ -691,6 +691,13 @@ def melee_resolution(run: Run, column: int | None) -> ChartResult:
 # --- results, steps 8 to 10 -----------------------------------------------------------------
 
 
+def whole_side(names: list[str], side: str, one: str, many: str) -> str:
+    """A result that falls on every stack of a side, for the headline: one or two by name,
+    more by their count ("all 4 defenders rout"), since a list of regiments would fill a
+    phone's title before its verb; the units' lines name each."""
+    return doing(names, one, many) if len(names) <= 2 else f"all {len(names)} {side} {many}"
+
+
 def apply_result(run: Run, result: ChartResult) -> None:
     match result.code:
         case "AS":
@@ -699,13 +706,13 @@ def apply_result(run: Run, result: ChartResult) -> None:
                 run.out.effect(EffectKind.SURRENDERED, stack.name, detail="AS")
                 run.gone.add(stack.name)
             run.hurt(Severity.DECISIVE)
-            run.phrases.append(f"AS: {doing(names, 'surrenders', 'surrender')}")
+            run.phrases.append(f"AS: {whole_side(names, 'attackers', 'surrenders', 'surrender')}")
             run.out.step("7a. AS", "Attackers surrender: removed from play. The defenders do "
                          "not advance.")
             finished(run, advanced=False)
         case "AR":
-            run.phrases.append(
-                f"AR: {doing([s.name for s in run.standing(run.attackers)], 'routs', 'rout')}")
+            names = [s.name for s in run.standing(run.attackers)]
+            run.phrases.append(f"AR: {whole_side(names, 'attackers', 'routs', 'rout')}")
             for stack in run.standing(run.attackers):
                 rout(run, stack, "AR")
             run.out.step("7b. AR", "Attacking units rout, each losing an increment per Zone "
@@ -717,8 +724,8 @@ def apply_result(run: Run, result: ChartResult) -> None:
             surrender = result.code == "DS"
             names = [s.name for s in run.standing(run.defenders)]
             run.phrases.append(f"{result.label}: " + (
-                doing(names, "surrenders", "surrender") if surrender
-                else doing(names, "routs", "rout")))
+                whole_side(names, "defenders", "surrenders", "surrender") if surrender
+                else whole_side(names, "defenders", "routs", "rout")))
             for stack in run.standing(run.defenders):
                 if surrender:
                     run.out.effect(EffectKind.SURRENDERED, stack.name, detail="DS")

@@ -569,3 +569,22 @@ def test_only_the_stacks_locked_in_it_leave_the_firefight_a_new_unit_joined():
     assert step(result, "7. Mêlée resolution").outcome == "Row 41, 3:1 column: DR2."
     ended = [e[1] for e in effects(result) if e[0] == "engagement_ended"]
     assert ended == ["D"]
+
+
+@pytest.mark.parametrize(("result", "headline"), [
+    ("DR2", "DR2: all 3 defenders rout"),
+    ("DS1", "DS1: all 3 defenders surrender"),
+    ("AR", "AR: all 3 attackers rout"),
+])
+def test_a_result_on_three_stacks_or_more_counts_them_in_the_headline(result, headline):
+    """A list of regiments would fill a phone's title before its verb: the headline counts
+    them, and the units' lines name each."""
+    three = [stack(f"A{n}") for n in (1, 2, 3)]
+    targets = [stack(f"The {n}th Regiment of Foot") for n in (28, 29, 30)]
+    attackers, defenders = (targets, three) if result == "AR" else (three, targets)
+    done = assault(attackers, defenders, "45 45 45 45 45 45 1 41", f"chart_result={result}")
+    assert done.headline.startswith(headline), done.headline
+    # One or two stacks are still named.
+    two = assault(three[:2], targets[:2], "45 45 45 45 1 41", "chart_result=DR2")
+    assert two.headline.startswith(
+        "DR2: The 28th Regiment of Foot and The 29th Regiment of Foot rout"), two.headline
