@@ -8,7 +8,13 @@ from dataclasses import dataclass
 from rules.core.dice import BattleDice, DiceSource, Reading, Symbol, read_alike
 from rules.core.records import Roll
 from rules.tricorne.settings import RallyDice, RallySuccess, Settings
-from rules.tricorne.units import RALLY_MODIFIER, RALLY_RULES, TARGET_SYMBOL, Arm, Unit
+from rules.tricorne.units import (
+    RALLY_MODIFIER,
+    RALLY_MODIFIER_SOURCE,
+    TARGET_SYMBOL,
+    Arm,
+    Unit,
+)
 
 
 @dataclass(frozen=True)
@@ -30,7 +36,8 @@ def rally_dice(unit: Unit, settings: Settings) -> tuple[int, str]:
     if modifier:
         count += modifier
         sign = "+" if modifier > 0 else "−"
-        parts.append(f"{sign} {abs(modifier)} {unit.kind.value} ({RALLY_RULES})")
+        parts.append(f"{sign} {abs(modifier)} {unit.kind.value} "
+                     f"({RALLY_MODIFIER_SOURCE[unit.kind]})")
     if count < 1:
         count = 1
         parts.append("(at least 1)")

@@ -17,7 +17,6 @@ REFERENCE = "reference/tricorne.md"  # a source, for provenance: replies name th
 # The rules as the rulebook names them, for what a player reads.
 TERRAIN_RULES = "the Terrain rules"
 RETIRE_RULE = "melee step 2, Retire and Rally"
-RALLY_RULES = "the Rally Check rules"
 # Project limits, not rules values: no unit of the game has more than a handful of blocks.
 MAX_BLOCKS = 12
 MAX_CARD_DICE = 6
@@ -104,6 +103,11 @@ IGNORE_FLAGS_SOURCE = "Government Grenadier unit page"
 
 # Rally check dice the unit pages give (reference §2): grenadier +1 die, lowland −1 die.
 RALLY_MODIFIER: dict[UnitType, int] = {UnitType.GRENADIER: 1, UnitType.LOWLAND: -1}
+# Where each is printed (reference §2): the Jacobite Rising unit pages, not the rally rules.
+RALLY_MODIFIER_SOURCE: dict[UnitType, str] = {
+    UnitType.GRENADIER: "Government Grenadier unit page",
+    UnitType.LOWLAND: "Jacobite Lowland unit page",
+}
 
 # Blocks of a unit at full strength when a player does not say: the reference gives 4 for
 # the American Revolution and nothing for the Jacobite Rising (project default).

@@ -164,6 +164,13 @@ def test_rally_dice_default_one_per_block_plus_leader_and_unit_modifiers(target,
     assert rally_dice(target, settings())[0] == count
 
 
+def test_a_rally_modifier_names_the_unit_page_that_prints_it():
+    assert rally_dice(unit("G", "grenadier", blocks=2), settings())[1] == (
+        "2 (blocks left) + 1 grenadier (Government Grenadier unit page) = 3 dice")
+    assert rally_dice(unit("L", "lowland", blocks=2), settings())[1] == (
+        "2 (blocks left) − 1 lowland (Jacobite Lowland unit page) = 1 die")
+
+
 @pytest.mark.parametrize(("setting", "count"), [("1", 1), ("2", 2), ("3", 3), ("blocks", 4)])
 def test_rally_dice_setting(setting, count):
     assert rally_dice(regular(blocks=4), settings(rally_dice=setting))[0] == count
