@@ -134,6 +134,13 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
         played = play_in_battle(tx, procedure, options, None, kind="reroll",
                                 summary_prefix=prefix)
     except Paused as paused:  # the new dice lead to a question for a player
+        if not paused.faces and len(events) == 1 and events[0].kind == "question":
+            # Asked before any die, and not answered: played again, it asks the same.
+            raise BattleError(
+                f"The last move ({numbers(events)}) has rolled no dice yet: it waits on its "
+                "question, and a reroll would ask it again.",
+                hint="Answer it (its buttons or `/answer`), or take the move back with "
+                     "`/gm undo`.") from None
         return ask_in_battle(tx, procedure, options, None, paused, mover=events[0].user_id,
                              summary_prefix=prefix, rerolled=True)
     if not played.resolution.rolls:  # the same command on the same roster: the same result

@@ -109,6 +109,21 @@ async def test_a_reroll_while_a_question_waits_rerolls_the_move(battle_session):
     assert pending["question"]["key"] == "retire"
 
 
+async def test_a_reroll_of_a_move_that_has_rolled_nothing_yet_is_refused(battle_session):
+    """The question came before any die: played again, the move would ask it again, and a
+    "reroll" would change nothing but the event's number."""
+    await setup_tricorne(battle_session)
+    await reply(battle_session, MELEE, user_id=PLAYER)
+    before = await events(battle_session)
+    refused = await gm(battle_session, "/gm reroll")
+    assert refused.ephemeral
+    assert refused.content == (
+        f"⚠️ The last move (#{before[-1].seq}) has rolled no dice yet: it waits on its "
+        "question, and a reroll would ask it again. Answer it (its buttons or `/answer`), or "
+        "take the move back with `/gm undo`."), refused.content
+    assert [e.seq for e in await events(battle_session)] == [e.seq for e in before]
+
+
 def menu_of(messages):
     [menu] = [m for m in messages if m.components]
     assert menu.ephemeral, menu.content
