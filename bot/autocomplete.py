@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING
 
 from discord import app_commands
@@ -26,7 +27,7 @@ def suggestions(fields: FieldSet, current: str) -> list[app_commands.Choice[str]
     if "=" in partial:
         return []
     used = {w.lower() for w in body.split()}
-    stem = current[: len(current) - len(partial)]
+    stem = _spelt_right(fields, current[: len(current) - len(partial)], len(body) - len(partial))
     if stem and not stem[-1].isspace():
         stem += " "
     words = [w for w in fields.words() if w.startswith(partial.lower()) and w not in used]
@@ -39,6 +40,27 @@ def suggestions(fields: FieldSet, current: str) -> list[app_commands.Choice[str]
         if len(choices) == MAX_CHOICES:
             break
     return choices
+
+
+def _spelt_right(fields: FieldSet, stem: str, body_length: int) -> str:
+    """``stem`` with each word typed before the cursor's that is no word of ``fields`` but
+    close to one put right (``inf regulr `` → ``inf regular ``): the choice picked would
+    otherwise carry the typo into the command. Words with a value (``morale=4``) or in
+    double quotes are left as typed, and so is the unit's name before its colon."""
+    start = len(stem) - body_length
+    body = stem[start:]
+    if '"' in body or "“" in body or "”" in body:
+        return stem
+    known = fields.words()
+    words = []
+    for word in body.split():
+        close = [] if "=" in word or fields.knows(word) else \
+            difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.8)
+        words.append(close[0] if close and not close[0].endswith("=") else word)
+    if words == body.split():
+        return stem
+    head = stem[:start]
+    return f"{head}{' ' if head else ''}{' '.join(words)} "
 
 
 def _unit_start(current: str) -> int:

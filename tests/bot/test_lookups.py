@@ -210,6 +210,22 @@ async def test_unit_words_autocomplete(discord_session):
     assert all(c["value"].startswith("D: ") for c in choices)
 
 
+async def test_unit_words_autocomplete_puts_right_an_earlier_misspelt_word(discord_session):
+    """The choice picked is the text sent: a typo before the word being finished would go
+    with it into the command."""
+    async def offered(text: str) -> list[str]:
+        choices = await discord_session.autocomplete(
+            ["melee", "fire-at-will"], {"attackers": text}, "attackers", channel_id=100,
+            user_id=1000, guild_id=10)
+        return [c["value"] for c in choices]
+
+    assert await offered("2nd Foot: inf regulr mor") == ["2nd Foot: inf regular morale="]
+    assert (await offered("inf chargng "))[0].startswith("inf charging ")
+    # A value, a quoted word and a known word stay as typed.
+    assert await offered('2nd Foot: inf general="Sir Jon" ch') == [
+        '2nd Foot: inf general="Sir Jon" charging']
+
+
 async def test_help_lists_every_command_privately(discord_session):
     message = await reply(discord_session, "/help")
     assert message.ephemeral
