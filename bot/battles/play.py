@@ -43,6 +43,9 @@ class Played:
     asked: bool = False
 
 
+TYPED_ECHO = 30  # characters of typed dice a footer repeats
+
+
 def dice_count(count: int) -> str:
     return f"{count} {'die' if count == 1 else 'dice'}"
 
@@ -65,7 +68,10 @@ class DiceUse:
         way, before which no die may have been rolled yet."""
         if self.typed is not None:
             # Counts said with their noun: "then 1 rolled" after typed faces reads as a 1.
-            note = f"Dice typed in: {self.typed}"
+            # Many dice typed are not echoed: each roll's line shows its own, and twenty
+            # battle dice would take four lines of a phone again.
+            note = "Dice typed in" if len(self.typed) > TYPED_ECHO else \
+                f"Dice typed in: {self.typed}"
             if self.queued:
                 note += f", then {dice_count(self.queued)} queued by the GM"
             if self.rolled:

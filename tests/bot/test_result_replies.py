@@ -476,6 +476,20 @@ async def test_phrases_a_shortened_headline_leaves_out_are_said_on_the_units_lin
     reads_on_a_phone(result)
 
 
+async def test_many_typed_dice_are_not_repeated_in_the_footer(discord_session):
+    """Each roll's line shows its own dice: fourteen battle dice again in the footer would
+    take three more lines of a phone. A few are still echoed."""
+    many = await reply(discord_session,
+                       '/melee tricorne attacker:"Black Watch: highland" '
+                       'defender:"Fusiliers: regular" bonus:"Grenadiers: grenadier" '
+                       'dice:"inf flag art art  inf art art  inf art art  inf flag art  '
+                       'art inf art" choices:"take_ground=advance; bonus_melee=Grenadiers"')
+    assert many.embeds[0]["footer"]["text"] == "Dice typed in · Project default: rally check"
+    few = await reply(discord_session, '/melee fire-at-will attackers:"A: inf" '
+                                       'defenders:"B: inf" dice:"5 2"')
+    assert few.embeds[0]["footer"]["text"].startswith("Dice typed in: 5 2")
+
+
 async def test_an_effect_the_headline_says_after_its_colon_is_not_said_again(discord_session):
     short = await reply(discord_session, '/cavalry labataille chargers:"Hussars: cavalry '
                         'morale=34 melee=16 mp=8 nation=french" targets:"2nd Foot: infantry '
