@@ -136,7 +136,10 @@ def test_every_rule_set_that_plays_battles_has_a_battle_to_move():
 async def test_a_battle_moves_to_another_channel_and_plays_on_there(battle_session, ruleset):
     asked = await play(battle_session, MID_FIGHT[ruleset])
     before = await export(battle_session)
-    assert before["schema"] == SCHEMA and before["battle"]["pending"] is not None
+    assert before["schema"] == SCHEMA
+    assert before["battle"]["pending"] is not None, (
+        f"MID_FIGHT[{ruleset!r}] should end on a move that asks a question (no `choices`): "
+        "the round trip carries the question and its buttons")
     if RULESETS[ruleset].battle.charts is not None or ruleset == "le-baton":
         assert [e["status"] for e in before["engagements"]] == ["active"], "mid-fight"
 

@@ -18,7 +18,7 @@ from bot.render.limits import violations
 from bot.rulesets import each_ruleset
 from rules.core.fields import Field
 from rules.core.notation import quoting_rule
-from rules.registry import RULESETS
+from rules.registry import EXAMPLES, RULESETS
 
 from .conftest import GM_USER, reply, text_of
 from .phone import PHONE_SCREEN, phone_lines, screen
@@ -36,10 +36,14 @@ async def test_the_overview_fits_two_phone_screens(discord_session):
 
 
 async def test_the_overview_shows_one_example_of_each_rule_set_as_typed(discord_session):
+    """One example each while they fit two screens; past them (the example rule set, which
+    the tests turn on, counts here) none, each rule set named with its verbs instead."""
     text = text_of(await reply(discord_session, "/help"))
+    examples = "**Examples**: `/help topic:`" not in text
     for commands in COMMANDS:
         shown = [sub.example for sub in commands.subcommands if f"`{sub.example}`" in text]
-        assert len(shown) == 1, (commands.ruleset.key, shown)
+        assert len(shown) == examples, (commands.ruleset.key, shown)
+        assert f"`{commands.ruleset.key}`: " in text, commands.ruleset.key
 
 
 def test_more_rule_sets_than_two_screens_hold_an_example_each_are_named_without_one(
@@ -60,9 +64,14 @@ def test_more_rule_sets_than_two_screens_hold_an_example_each_are_named_without_
     assert "e.g." not in spec.description and "**Examples**: `/help topic:`" in spec.description
     for commands in COMMANDS:
         assert f"`{commands.ruleset.key}`: " in spec.description
-    # As many as fit: each with its example.
-    [shipped] = overview(tree, COMMANDS)
-    assert shipped.description.count("e.g.") == len(COMMANDS)
+    # The rule sets players see, each with its example: the example rule set, which the
+    # tests turn on, is not theirs, and may tip the tests' overview past two screens.
+    seen = [c for c in COMMANDS if c.ruleset not in EXAMPLES]
+    [shipped] = overview(tree, seen)
+    assert shipped.description.count("e.g.") == len(seen), (
+        "the /help overview players see no longer fits an example of each rule set in two "
+        "phone screens: shorten the longest `shortest_example`, or drop this line if the "
+        "overview should now name the rule sets by their verbs alone")
 
 
 async def test_the_overview_names_every_battle_and_gm_command(discord_session):
