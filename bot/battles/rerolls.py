@@ -26,7 +26,7 @@ from bot.workers import OutcomeJob
 from rules.core.decisions import ANSWERED, CELLS, NOT_THEIRS
 from rules.core.dice import ReplaySource
 from rules.core.outcomes import Enumeration
-from rules.core.roster import describe_changes, engagement_changes, roster_changes
+from rules.core.roster import Roster, describe_changes, engagement_changes, roster_changes
 
 RESOLUTION_KINDS = ("resolution", "reroll", "override", "question")
 # Events that leave units alone; a reroll or override may reach past them.
@@ -147,9 +147,13 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
         raise BattleError(
             f"The last result ({numbers(events)}) rolled no dice: a reroll would give it again.",
             hint="`/gm undo` takes it back; `/gm set` changes a unit by hand.")
-    # The reply says what the new roll did, and what the result it replaces had done that
-    # no longer stands, which the players read last: a unit the first roll routed and the
-    # second left alone is said to be back.
+    return said_back(tx, played, base, replaced)
+
+
+def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster) -> Played:
+    """The new result's reply, with what the result it replaces had done that no longer
+    stands, which the players read last: a unit the first roll routed and the second left
+    alone is said to be back. A unit the new result moved is said by its own line alone."""
     now = tx.roster()
     words = tx.rules.engagements
     moved = {c.who for c in roster_changes(base, now) + engagement_changes(base, now, words)}
@@ -200,16 +204,19 @@ def override_last(tx: BattleTx, key: ListingKey, found: Enumeration,
     chosen = found.find(result)
     if chosen is None:
         raise not_listed(found)
+    replaced = tx.roster()  # as the result it replaces left it
     take_back(tx, events, TO_OVERRIDE)
+    base = tx.roster()  # as before the move
     # The answers on the way to this result replace those the players gave: the GM's, who
     # may give any.
     options = move_options(events)
     options.pop(NOT_THEIRS, None)
     if chosen.answers:
         options[ANSWERED] = "; ".join(chosen.answers)
-    return play_in_battle(
+    played = play_in_battle(
         tx, events[0].request["procedure"], options, None, kind="override",
         forced=ReplaySource(chosen.path), summary_prefix=f"GM override of {numbers(events)}: ")
+    return said_back(tx, played, base, replaced)
 
 
 def not_listed(listing: Enumeration) -> BattleError:

@@ -331,3 +331,25 @@ async def test_an_answer_typed_to_override_a_move_that_asked_it_says_to_answer_a
         "… To keep the dice and answer again, `/gm undo` puts the roll's questions back, the "
         "last first: then `/answer choice:AS` to the one it answers. Or type more of the "
         "result."), refused.content
+
+
+def _roster_lines(message) -> list[str]:
+    return [line for line in text_of(message).split("\n") if line.startswith("📋")]
+
+
+async def test_an_override_says_what_the_result_it_replaces_did_that_no_longer_stands(
+        battle_session):
+    """The volley took 3 figures; the GM sets 0 hits. A's figures coming back is said, as a
+    reroll says it, not "No effect on any unit" over a roster the players last read at 3."""
+    await played(battle_session, "/battle start ruleset:le-baton name:R",
+                 '/unit add side:French name:A words:"french infantry veteran column" '
+                 "strength:6",
+                 '/unit add side:British name:B words:"british infantry veteran line" '
+                 "strength:6")
+    await reply(battle_session, '/fire le-baton shooter:B target:A dice:"4 4 4"')
+    overridden = await reply(battle_session, '/gm override result:"B fires: A 0 hits"',
+                             user_id=GM_USER)
+    assert overridden.embeds[0]["title"] == "🛡️ B fires: A 0 hits"
+    assert _roster_lines(overridden) == [
+        "📋 Back as before the first roll: A gains 3 figures (now 6) and has no casualties"]
+    assert (await units(battle_session))["A"].strength == 6
