@@ -194,8 +194,10 @@ class Battles(commands.Cog):
 
     async def offer_end(self, interaction: discord.Interaction) -> Reply:
         """Without a typed confirmation: ask the GM, privately, with a button."""
+        # A question waiting stops no end: the battle it would move is over (GMs only).
         battle = await self.store.apply(
-            interaction, "/battle end", lambda tx: battle_for_gm(tx, "end the battle"))
+            interaction, "/battle end", lambda tx: battle_for_gm(tx, "end the battle"),
+            while_waiting=True)
         return Reply(content=f"End **{escape(battle.name)}**? This is final: `/gm undo` "
                      "does not bring a battle back. Its log stays available to "
                      f"`/battle export`. (Or type `/battle end confirm:{battle.name}`.)",
@@ -205,7 +207,7 @@ class Battles(commands.Cog):
                     battle_id: int | None = None) -> Reply:
         battle = await self.store.apply(
             interaction, "/battle end",
-            lambda tx: end_battle(tx, confirm=confirm, battle_id=battle_id))
+            lambda tx: end_battle(tx, confirm=confirm, battle_id=battle_id), while_waiting=True)
         return notice(f"🏁 {escape(battle.name)} has ended",
                       f"{turn_line(battle)}. `/battle export` gives the whole log.")
 

@@ -17,6 +17,7 @@ from .conftest import (
     MANAGE_CHANNELS,
     PLAYER,
     full_text,
+    played,
     reply,
     send,
     text_of,
@@ -444,6 +445,25 @@ async def test_battle_end_offers_the_gm_a_button(battle_session):
     [again] = await battle_session.press(offer, button["label"], channel_id=CHANNEL,
                                          user_id=GM_USER, guild_id=GUILD)
     assert again.ephemeral and "no battle in this channel" in again.content
+
+
+async def test_a_gm_ends_a_battle_whose_question_waits(battle_session):
+    """The question would move a battle that is over: it stops no end. A player is told
+    first that ending is the GM's."""
+    await played(battle_session, '/battle start ruleset:tricorne name:Prestonpans '
+                                 'sides:"Jacobites, Government"',
+                 "/unit add side:Jacobites name:Camerons words:highland",
+                 "/unit add side:Government name:Dragoons words:battle-cavalry")
+    asked = await reply(battle_session, "/melee tricorne attacker:Camerons defender:Dragoons",
+                        user_id=PLAYER)
+    assert asked.embeds[0]["title"].startswith("❓ Will Dragoons retire and rally")
+    refused = await reply(battle_session, "/battle end confirm:Prestonpans", user_id=PLAYER)
+    assert refused.ephemeral and "Only the battle's GM can end the battle" in refused.content
+    ended = await gm(battle_session, "/battle end confirm:Prestonpans")
+    assert not ended.ephemeral and "Prestonpans has ended" in text_of(ended)
+    [late] = await battle_session.press(asked, "Stand and fight", channel_id=CHANNEL,
+                                        user_id=GM_USER, guild_id=GUILD)
+    assert late.ephemeral, late.content
 
 
 async def test_a_gm_sets_a_rule_set_setting_for_the_battle(battle_session):
