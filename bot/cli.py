@@ -66,6 +66,47 @@ def _token_or_none() -> str | None:
     return config.token
 
 
+def token_problem(token: str) -> str | None:
+    """Why ``token`` cannot be a bot token, if it cannot: a line break inside it would make
+    the HTTP library raise, and a space means "Bot " or a comment came along with it.
+    (discord.py strips the ends itself.)"""
+    inner = token.strip()
+    if any(char in "\r\n" for char in inner):
+        what = "a line break"
+    elif any(char.isspace() for char in inner):
+        what = "a space"
+    elif not inner.isascii() or not inner.isprintable():
+        what = "a character no token has"
+    else:
+        return None
+    return (f"huzzah: DISCORD_TOKEN holds {what}: a token is one word. Copy it again from the "
+            "Developer Portal (Bot > Reset Token), alone, without \"Bot \" or a comment, and "
+            "set DISCORD_TOKEN again.")
+
+
+def discord_down(error: discord.HTTPException) -> str:
+    """Discord answered, but with an error status: on its side (5xx), worth a retry later."""
+    said = f"huzzah: Discord answered {error.status} {error.response.reason}."
+    if error.status >= 500:
+        return f"{said} It is Discord's side: try again in a few minutes."
+    return f"{said} {' '.join(error.text.split())}".rstrip()
+
+
+def database_problem(error: BaseException, url: str | None = None) -> str:
+    """Why a database could not be used, on one line: the driver's own words (SQLAlchemy adds
+    its class and a link on a second line), never with the URL's password."""
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import DBAPIError
+
+    cause = error.orig if isinstance(error, DBAPIError) and error.orig is not None else error
+    text = " ".join(str(cause).split())
+    with contextlib.suppress(Exception):  # a URL too broken to parse holds no password
+        password = make_url(url).password if url else None
+        if password:
+            text = text.replace(str(password), "***")
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
 def _migrated_url(url: str | None = None) -> str:
     """The database (default: the configured one), brought to the newest schema."""
     from bot.storage.database import database_url
@@ -209,10 +250,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     token = _token_or_none()
     if not token:
         return fail(NO_TOKEN)
+    if problem := token_problem(token):
+        return fail(problem)
     try:
         url = _migrated_url()
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
-        return fail(f"huzzah: cannot prepare the database ({type(exc).__name__}: {exc}). "
+        return fail(f"huzzah: cannot prepare the database "
+                    f"({database_problem(exc, environment().get('DATABASE_URL'))}). "
                     "Check DATABASE_URL.")
     options = RunOptions(metrics=args.metrics, shard_count=args.shard_count,
                          shard_ids=args.shard_ids)
@@ -224,6 +268,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return fail(BAD_TOKEN)
     except discord.PrivilegedIntentsRequired:
         return fail("huzzah: Discord refused the gateway intents this bot asked for.")
+    except discord.HTTPException as error:
+        return fail(discord_down(error), EXIT_NETWORK)
     except OSError as exc:
         return fail(f"huzzah: could not reach Discord ({type(exc).__name__}). Check the network.",
                     EXIT_NETWORK)
@@ -272,6 +318,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
     token = _token_or_none()
     if not token:
         return fail(NO_TOKEN)
+    if problem := token_problem(token):
+        return fail(problem)
     try:
         return asyncio.run(_sync(token, args.guild, args.clear))
     except discord.LoginFailure:
@@ -279,6 +327,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
     except discord.Forbidden:
         return fail(f"huzzah: the bot is not in guild {args.guild}, or was invited without the "
                     "applications.commands scope. Invite it again (see README).")
+    except discord.HTTPException as error:
+        return fail(discord_down(error), EXIT_NETWORK)
     except OSError as exc:
         return fail(f"huzzah: could not reach Discord ({type(exc).__name__}). Check the network.",
                     EXIT_NETWORK)
@@ -361,8 +411,9 @@ def cmd_db(args: argparse.Namespace) -> int:
     except Exception as exc:  # an unsupported or unreadable URL
         return fail(f"huzzah: cannot use DATABASE_URL ({type(exc).__name__}: {exc}).")
     file = sqlite_file(url)
-    if args.action == "current" and file is not None and not file.exists():
-        # Asking would create an empty database, which would look like a healthy new one.
+    if args.action != "upgrade" and file is not None and not file.exists():
+        # Asking, or going down, would create an empty database, which would look like a
+        # healthy new one; only an upgrade makes a new database on purpose.
         return fail(MISSING_FILE.format(path=file))
     try:
         if args.action == "upgrade":
@@ -374,7 +425,7 @@ def cmd_db(args: argparse.Namespace) -> int:
             downgrade(url, args.revision)
         print(f"database at revision {current(url) or 'base'}")
     except Exception as exc:
-        return fail(f"huzzah: {args.action} failed ({type(exc).__name__}: {exc}).")
+        return fail(f"huzzah: {args.action} failed ({database_problem(exc, url)}).")
     return EXIT_OK
 
 
@@ -445,7 +496,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     try:
         url = _migrated_url(url)
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
-        return fail(f"huzzah: cannot open the database {shown} ({type(exc).__name__}). "
+        return fail(f"huzzah: cannot open the database {shown} ({database_problem(exc, url)}). "
                     "Check --database or DATABASE_URL.")
     try:
         if data is None:

@@ -22,7 +22,9 @@ def read_dotenv(path: Path) -> dict[str, str]:
     values: dict[str, str] = {}
     if not path.is_file():
         return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    # utf-8-sig: an editor on Windows may begin the file with a byte order mark, which would
+    # otherwise be read as part of the first name (and DISCORD_TOKEN would seem unset).
+    for raw in path.read_text(encoding="utf-8-sig").splitlines():
         line = raw.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue

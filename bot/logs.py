@@ -48,5 +48,10 @@ def setup_logging(level: str, secrets: Iterable[str] = ()) -> None:
     root.addHandler(handler)
     numeric = logging.getLevelName(level.upper())
     root.setLevel(numeric if isinstance(numeric, int) else logging.INFO)
+    if not isinstance(numeric, int):
+        # A typo would otherwise go unnoticed: the operator expects the level they asked for.
+        logging.getLogger("huzzah").warning(
+            "HUZZAH_LOG_LEVEL=%s is not a level: give DEBUG, INFO, WARNING or ERROR. "
+            "Logging at INFO.", level)
     # Alembic lists every plugin it loads at INFO: noise beside the bot's own log.
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)

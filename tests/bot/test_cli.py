@@ -363,3 +363,128 @@ def test_db_current_of_a_file_that_is_not_there_says_so_and_creates_nothing(tmp_
     assert done.returncode == 2
     assert f"no database to read: {missing} does not exist" in done.stderr
     assert not missing.parent.exists()
+
+
+def test_db_downgrade_of_a_file_that_is_not_there_says_so_and_creates_nothing(tmp_path):
+    missing = tmp_path / "typo" / "huzzah.db"
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "db", "downgrade", "base"],
+                          text=True, capture_output=True, cwd=tmp_path, timeout=60,
+                          env=clean_env(tmp_path, DATABASE_URL=f"sqlite:///{missing}"))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (f"huzzah: no database to read: {missing} does not exist. "
+                                   "Check the path given to --database (or in DATABASE_URL).")
+    assert not missing.parent.exists()
+
+
+def test_a_file_that_is_no_database_is_one_line_naming_why_everywhere(tmp_path):
+    notes = tmp_path / "notes.db"
+    notes.write_text("these are my notes, not a database\n")
+    env = clean_env(tmp_path, DATABASE_URL=f"sqlite:///{notes}", DISCORD_TOKEN="a.b.c")
+    for command in (["db", "current"], ["db", "upgrade"], ["run"],
+                    ["battle", "export", "--channel", "1"]):
+        done = subprocess.run([sys.executable, "-m", "bot.cli", *command], text=True,
+                              capture_output=True, env=env, cwd=tmp_path, timeout=60)
+        assert done.returncode == 2, command
+        assert done.stderr.strip().count("\n") == 0, done.stderr
+        assert "(DatabaseError: file is not a database)" in done.stderr, done.stderr
+        assert "sqlalche.me" not in done.stderr
+
+
+def test_the_reason_a_database_failed_is_one_line_without_its_password():
+    from sqlalchemy.exc import DBAPIError
+
+    from bot.cli import database_problem
+
+    refused = DBAPIError("SELECT 1", {}, Exception('database "huzzah" does not exist'))
+    assert database_problem(refused) == 'DBAPIError: database "huzzah" does not exist'
+    said = database_problem(OSError("cannot reach postgresql://huzzah:s3cret@db/huzzah"),
+                            "postgresql+asyncpg://huzzah:s3cret@db/huzzah")
+    assert said == "OSError: cannot reach postgresql://huzzah:***@db/huzzah"
+
+
+def test_a_byte_order_mark_at_the_top_of_dotenv_is_not_part_of_the_first_name(tmp_path):
+    # Windows editors save .env with one; the token on its first line must still be read.
+    (tmp_path / ".env").write_bytes(b"\xef\xbb\xbfDISCORD_TOKEN=abc\r\nHUZZAH_LOG_LEVEL=debug\r\n")
+    config = load_config(env={}, dotenv=tmp_path / ".env")
+    assert (config.token, config.log_level) == ("abc", "DEBUG")
+
+
+def test_a_log_level_that_is_none_says_so_and_logs_at_info(capsys):
+    try:
+        setup_logging("LOUD")
+        assert logging.getLogger().level == logging.INFO
+    finally:
+        logging.getLogger().handlers.clear()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.rstrip().endswith("HUZZAH_LOG_LEVEL=LOUD is not a level: give DEBUG, INFO, "
+                                 "WARNING or ERROR. Logging at INFO.")
+
+
+class DiscordDown:
+    """A ``HTTPClient.request`` that Discord answers with an error status."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        self.status, self.reason = status, reason
+        self.calls = 0
+
+    async def request(self, route, **kwargs):
+        from types import SimpleNamespace
+
+        import discord
+
+        self.calls += 1
+        response = SimpleNamespace(status=self.status, reason=self.reason)
+        raise discord.DiscordServerError(response, {"message": self.reason, "code": 0})
+
+
+@pytest.mark.parametrize("command", [["run"], ["sync"], ["sync", "--guild", "777"]])
+def test_discord_answering_with_an_error_is_one_line_and_worth_a_retry(
+        monkeypatch, tmp_path, capsys, command):
+    import discord
+
+    from bot.cli import main
+
+    down = DiscordDown(503, "Service Unavailable")
+    monkeypatch.setattr(discord.http.HTTPClient, "request",
+                        lambda self, route, **kw: down.request(route, **kw))
+    monkeypatch.setenv("DISCORD_TOKEN", "offline.token.value")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'bot.db'}")
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = main(command)
+    finally:
+        logging.getLogger().handlers.clear()
+    assert (status, down.calls) == (1, 1)
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "huzzah: Discord answered 503 Service Unavailable. It is Discord's side: try again "
+        "in a few minutes.")
+
+
+@pytest.mark.parametrize(("token", "what"), [("MTIz.abc\n.def", "a line break"),
+                                             ("Bot MTIz.abc.def", "a space"),
+                                             ("MTIz.abc.def  # the bot's", "a space")])
+def test_a_token_that_cannot_be_one_is_refused_before_reaching_discord(
+        monkeypatch, tmp_path, capsys, token, what):
+    import discord
+
+    from bot.cli import main
+
+    down = DiscordDown(401, "Unauthorized")
+    monkeypatch.setattr(discord.http.HTTPClient, "request",
+                        lambda self, route, **kw: down.request(route, **kw))
+    monkeypatch.setenv("DISCORD_TOKEN", token)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'bot.db'}")
+    monkeypatch.chdir(tmp_path)
+    for command in (["run"], ["sync"]):
+        try:
+            status = main(command)
+        finally:
+            logging.getLogger().handlers.clear()
+        err = capsys.readouterr().err
+        assert (status, down.calls) == (2, 0), command
+        assert err == (f"huzzah: DISCORD_TOKEN holds {what}: a token is one word. Copy it "
+                       "again from the Developer Portal (Bot > Reset Token), alone, without "
+                       "\"Bot \" or a comment, and set DISCORD_TOKEN again.\n")
+        assert "abc" not in err
+    assert list(tmp_path.iterdir()) == []
