@@ -107,6 +107,18 @@ def database_problem(error: BaseException, url: str | None = None) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def unreachable(error: BaseException) -> bool:
+    """Whether a database failed for want of reaching its server (refused, timed out, a
+    host name not resolved yet) rather than for what it was told (a password, a database
+    that does not exist)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, OSError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def _migrated_url(url: str | None = None) -> str:
     """The database (default: the configured one), brought to the newest schema."""
     from bot.storage.database import database_url
@@ -255,9 +267,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         url = _migrated_url()
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
-        return fail(f"huzzah: cannot prepare the database "
-                    f"({database_problem(exc, environment().get('DATABASE_URL'))}). "
-                    "Check DATABASE_URL.")
+        why = database_problem(exc, environment().get("DATABASE_URL"))
+        if unreachable(exc):
+            # A server still starting after a reboot: worth trying again, as a service
+            # manager does on this status (deploy/huzzah.service), not a setting to fix.
+            return fail(f"huzzah: the database server could not be reached ({why}). It may "
+                        "still be starting; check DATABASE_URL if it goes on.", EXIT_NETWORK)
+        return fail(f"huzzah: cannot prepare the database ({why}). Check DATABASE_URL.")
     options = RunOptions(metrics=args.metrics, shard_count=args.shard_count,
                          shard_ids=args.shard_ids)
     try:

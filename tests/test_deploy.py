@@ -308,7 +308,8 @@ def test_the_deploy_readme_documents_the_clear_sync_and_the_exit_codes():
     assert "huzzah.service" in text and "compose.yaml" in text and "Dockerfile" in text
     assert "huzzah sync --guild ID --clear" in text
     assert f"| {EXIT_CONFIG} | configuration error" in text
-    assert f"| {EXIT_NETWORK} | Discord or the network could not be reached" in text
+    assert f"| {EXIT_NETWORK} | Discord, the network or the database server could not be " \
+           "reached" in text
 
 
 def test_the_deploy_readme_shows_two_shard_processes_on_one_postgres(tmp_path):

@@ -328,6 +328,26 @@ def test_a_database_that_cannot_be_used_is_one_line_of_advice_everywhere(tmp_pat
                                    "database 'foo': use SQLite or PostgreSQL).")
 
 
+def test_a_database_server_not_reached_at_start_is_worth_a_restart(tmp_path):
+    """A PostgreSQL still starting after a reboot: exit 1, which the service unit restarts
+    (it does not restart on 2, a setting to fix)."""
+    import socket
+
+    with socket.socket() as free:  # a port nothing listens on once this is closed
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "run"], text=True, capture_output=True, cwd=tmp_path,
+        timeout=60, env=clean_env(tmp_path, DISCORD_TOKEN="abc.def.ghi",
+                                  DATABASE_URL=f"postgresql://u:s3cret@127.0.0.1:{port}/x"))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith("huzzah: the database server could not be reached ("), \
+        done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "s3cret" not in done.stderr
+    unit = (Path(__file__).parents[2] / "deploy" / "huzzah.service").read_text()
+    assert "RestartPreventExitStatus=2" in unit and "Restart=on-failure" in unit
+
+
 def test_the_database_named_in_dotenv_is_the_one_every_command_opens(tmp_path):
     # deploy/huzzah.env.example names it there: no command may open another, empty one.
     where = tmp_path / "data"
