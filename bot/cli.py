@@ -274,6 +274,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             return fail(f"huzzah: the database server could not be reached ({why}). It may "
                         "still be starting; check DATABASE_URL if it goes on.", EXIT_NETWORK)
         return fail(f"huzzah: cannot prepare the database ({why}). Check DATABASE_URL.")
+    from bot.storage.database import is_in_memory
+
+    if is_in_memory(url):  # the console's scratch battles; a bot's are kept for weeks
+        logging.getLogger("huzzah").warning(
+            "DATABASE_URL names a SQLite database in memory: every battle is lost when the "
+            "bot stops. Name a file (sqlite:////var/lib/huzzah/huzzah.db) to keep them.")
     options = RunOptions(metrics=args.metrics, shard_count=args.shard_count,
                          shard_ids=args.shard_ids)
     try:
@@ -590,17 +596,23 @@ async def _import_battle(url: str, shown: str, channel: int, data: dict[str, Any
     return EXIT_OK
 
 
-def channel_id(text: str) -> int:
-    """A Discord channel id (a snowflake): a positive whole number."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a channel id (a number; Discord "
-                                         "shows it with Developer Mode, Copy Channel ID)") \
-            from None
-    if not 0 < value < 2**63:
-        raise argparse.ArgumentTypeError(f"{text} is not a channel id")
-    return value
+def snowflake(what: str, copy: str) -> Callable[[str], int]:
+    """A Discord id (a snowflake) on the command line: a positive whole number, refused
+    saying where Discord shows it (``copy``: its menu item)."""
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {what} id (a number; Discord "
+                                             f"shows it with Developer Mode, {copy})") from None
+        if not 0 < value < 2**63:
+            raise argparse.ArgumentTypeError(f"{text} is not a {what} id")
+        return value
+    return read
+
+
+channel_id = snowflake("channel", "Copy Channel ID")
+guild_id = snowflake("server", "Copy Server ID")
 
 
 def cmd_resolve(args: argparse.Namespace) -> int:
@@ -626,7 +638,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(func=cmd_run)
 
     sync = sub.add_parser("sync", help="push the slash commands to Discord")
-    sync.add_argument("--guild", type=int, metavar="ID",
+    sync.add_argument("--guild", type=guild_id, metavar="ID",
                       help="sync to one guild only (instant; for development)")
     sync.add_argument("--clear", action="store_true",
                       help="with --guild: remove the commands synced to that guild, e.g. a test "

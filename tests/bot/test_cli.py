@@ -508,3 +508,35 @@ def test_a_token_that_cannot_be_one_is_refused_before_reaching_discord(
                        "\"Bot \" or a comment, and set DISCORD_TOKEN again.\n")
         assert "abc" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_database_in_memory_is_said_to_lose_every_battle(monkeypatch, tmp_path, capsys):
+    """`sqlite://` runs, but keeps nothing past a restart: an operator is told so."""
+    import discord
+
+    from bot.cli import main
+
+    down = DiscordDown(503, "Service Unavailable")
+    monkeypatch.setattr(discord.http.HTTPClient, "request",
+                        lambda self, route, **kw: down.request(route, **kw))
+    monkeypatch.setenv("DISCORD_TOKEN", "offline.token.value")
+    monkeypatch.setenv("DATABASE_URL", "sqlite://")
+    monkeypatch.chdir(tmp_path)
+    try:
+        main(["run"])
+    finally:
+        logging.getLogger().handlers.clear()
+    assert ("WARNING huzzah: DATABASE_URL names a SQLite database in memory: every battle is "
+            "lost when the bot stops.") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ("abc", "'abc' is not a server id (a number; Discord shows it with Developer Mode, Copy "
+            "Server ID)"),
+    ("-5", "-5 is not a server id")])
+def test_sync_takes_a_server_id_only(tmp_path, given, said):
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "sync", "--guild", given],
+                          text=True, capture_output=True, env=clean_env(tmp_path),
+                          cwd=tmp_path, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith(f"argument --guild: {said}"), done.stderr
