@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,9 @@ class Config:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """``KEY=value`` lines; blank lines and ``#`` comments skipped; quotes stripped."""
+    """``KEY=value`` lines; blank lines and ``#`` comments skipped, and after an unquoted
+    value a comment of its own (``KEY=value  # why``, as Docker Compose reads it); a quoted
+    value is what its quotes hold."""
     values: dict[str, str] = {}
     if not path.is_file():
         return values
@@ -29,8 +32,19 @@ def read_dotenv(path: Path) -> dict[str, str]:
         if not line or line.startswith("#") or "=" not in line:
             continue
         key, _, value = line.removeprefix("export ").partition("=")
-        values[key.strip()] = value.strip().strip("'\"")
+        values[key.strip()] = _value(value.strip())
     return values
+
+
+def _value(text: str) -> str:
+    quote = text[:1]
+    if quote in ("'", '"') and quote in text[1:]:
+        return text[1:text.index(quote, 1)]
+    # A `#` that follows a space begins a comment; one inside a value (a password) does not.
+    return _COMMENT.split(text, maxsplit=1)[0].strip().strip("'\"")
+
+
+_COMMENT = re.compile(r"\s+#")
 
 
 def environment(env: Mapping[str, str] | None = None,

@@ -429,6 +429,16 @@ def test_a_byte_order_mark_at_the_top_of_dotenv_is_not_part_of_the_first_name(tm
     assert (config.token, config.log_level) == ("abc", "DEBUG")
 
 
+def test_dotenv_reads_a_comment_after_a_value_as_compose_does(tmp_path):
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=MTIz.abc.def  # the bot's token\n"
+        "DATABASE_URL=postgresql://u:pa#ss@db/huzzah\n"
+        "HUZZAH_LOG_LEVEL='debug' # quoted, then a comment\n")
+    config = load_config(env={}, dotenv=tmp_path / ".env")
+    assert (config.token, config.database_url, config.log_level) == (
+        "MTIz.abc.def", "postgresql://u:pa#ss@db/huzzah", "DEBUG")
+
+
 def test_a_log_level_that_is_none_says_so_and_logs_at_info(capsys):
     try:
         setup_logging("LOUD")
