@@ -153,12 +153,16 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
 def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster) -> Played:
     """The new result's reply, with what the result it replaces had done that no longer
     stands, which the players read last: a unit the first roll routed and the second left
-    alone is said to be back. A unit the new result moved is said by its own line alone."""
+    alone is said to be back. A unit the new result moved is said by its own line, but for
+    its strength when the new result left that alone: its own line says no count, and the
+    players last read the first roll's (the blocks a retreat lost come back)."""
     now = tx.roster()
     words = tx.rules.engagements
-    moved = {c.who for c in roster_changes(base, now) + engagement_changes(base, now, words)}
+    new = roster_changes(base, now) + engagement_changes(base, now, words)
+    moved = {c.who for c in new}
+    counted = {c.who for c in new if c.field == "strength"}
     back = [c for c in roster_changes(replaced, now) + engagement_changes(replaced, now, words)
-            if c.who not in moved]
+            if c.who not in moved or (c.field == "strength" and c.who not in counted)]
     # Said as the first roll's undoing: "A gains 3 figures" alone reads as the new roll's.
     return replace(played, changes=[*(played.changes or []),
                                     *(f"{BACK_AS_BEFORE}{line}"

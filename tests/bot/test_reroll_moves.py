@@ -353,3 +353,24 @@ async def test_an_override_says_what_the_result_it_replaces_did_that_no_longer_s
     assert _roster_lines(overridden) == [
         "📋 Back as before the first roll: A gains 3 figures (now 6) and has no casualties"]
     assert (await units(battle_session))["A"].strength == 6
+
+
+async def test_a_reroll_says_the_blocks_a_unit_it_moves_again_gets_back(battle_session):
+    """The first roll took 2 blocks and a retreat out of the forest; the second only the
+    retreat. Its own line says the forest; the blocks coming back are said as the first
+    roll's undoing, not left at the 2 the players last read."""
+    await played(battle_session, '/battle start ruleset:tricorne name:F sides:"J, G"',
+                 "/unit add side:J name:Camerons words:highland",
+                 '/unit add side:G name:Barrells words:"regular terrain=forest"')
+    first = await gm(battle_session, '/melee tricorne attacker:Camerons defender:Barrells '
+                                     'choices:"take_ground=stay" dice:"inf inf flag art  inf art"')
+    assert _roster_lines(first) == ["📋 Barrells loses 2 blocks (now 2) and is no longer in a "
+                                    "forest"]
+    await gm(battle_session, '/gm dice dice:"flag art art art  inf art art art"')
+    again = await gm(battle_session, "/gm reroll")
+    assert again.embeds[0]["title"] == "🩸 Camerons scores no hit on Barrells; Barrells " \
+                                       "retreats 1 hex"
+    assert _roster_lines(again) == [
+        "📋 Barrells is no longer in a forest",
+        "📋 Back as before the first roll: Barrells gains 2 blocks (now 4)"]
+    assert (await units(battle_session))["Barrells"].strength == 4
