@@ -338,7 +338,7 @@ def override_view(key: tuple[int, int], outcomes: Sequence[Outcome],
     view = discord.ui.View(timeout=None)
     options = []
     for outcome in outcomes[:MENU_SIZE]:
-        label, rest = answered_label(outcome.label, outcome.answers, units, shared=shared)
+        label, rest = answered_label(outcome.label, outcome.leads, units, shared=shared)
         options.append(discord.SelectOption(label=label, value=outcome.key, description=rest))
     view.add_item(OverrideMenu(*key, options=options))
     return view

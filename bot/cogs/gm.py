@@ -75,7 +75,7 @@ def typed_result(listing: Enumeration, typed: str, asked: bool = True) -> str:
     if sep and rest.strip() and answers_lead(lead.split(" · ")):
         codes = {code.strip().casefold() for code in lead.split("·")}
         narrowed = tuple(o for o in listing.outcomes
-                         if codes <= {a.casefold() for a in o.answers or ()})
+                         if codes <= {a.casefold() for a in o.leads or ()})
         if narrowed:
             return typed_result(replace(listing, outcomes=narrowed), rest, asked)
     wanted = " ".join(typed.split()).casefold()
@@ -90,10 +90,13 @@ def typed_result(listing: Enumeration, typed: str, asked: bool = True) -> str:
     if exact is not None:
         return exact
     answered = {o.key: {a.casefold() for a in o.answers or ()} for o in listing.outcomes}
+    # A chart's code as the headline leads with it (`DS1: …`), for a chart a pack read.
+    coded = {o.key: o.code.casefold() for o in listing.outcomes if o.code}
     words = wanted.split()
     several: list[str] = []
     for fits in (lambda key: whole[key].casefold().startswith(wanted),
                  lambda key: wanted in answered[key],
+                 lambda key: coded.get(key) == wanted,
                  lambda key: wanted in whole[key].casefold(),
                  lambda key: all(word in whole[key].casefold() for word in words)):
         fitting = [key for key in whole if words and fits(key)]
@@ -143,7 +146,7 @@ def result_choices(listing: Enumeration, current: str) -> list[app_commands.Choi
     """The results that hold what the GM typed, in their words or their answers (`DS`),
     each led by its answers as the menu shows it."""
     wanted = current.casefold()
-    shown = ((o, answered_label(o.label, o.answers, listing.units)[0])
+    shown = ((o, answered_label(o.label, o.leads, listing.units)[0])
              for o in listing.outcomes)
     return [app_commands.Choice(name=label, value=o.key)
             for o, label in shown if wanted in label.casefold()

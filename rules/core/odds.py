@@ -658,13 +658,14 @@ so the list is bounded by its leaves and its deadline rather than by what a play
 
 
 def walk_results(prepared: Prepared, found: Callable[[str, tuple[Faces, ...],
-                                                      tuple[str, ...] | None], bool],
+                                                      tuple[str, ...] | None, str], bool],
                  *, max_leaves: int, deadline: float | None) -> bool:
     """Walk every path as the odds do, telling ``found`` each result (``label_of``) with the
-    dice and the answers that reach it (None: no question on the way). A result the rules
-    refuse mid-way is none. Stops when ``found`` says False; False when the walk did not
-    finish (stopped, too big, or out of time) or was not started: a walk that cannot finish
-    costs its whole leaf budget and finds little (it stays deep in one corner of the tree),
+    dice and the answers that reach it (None: no question on the way) and its headline. A
+    result the rules refuse mid-way is none. Stops when ``found`` says False; False when the
+    walk did not finish (stopped, too big, or out of time) or was not started: a walk that
+    cannot finish costs its whole leaf budget and finds little (it stays deep in one corner
+    of the tree),
     so the probes' estimate decides first."""
     rolls = _Rolls(max_leaves)  # each roll's outcomes listed once, for probes and walk
     if estimated_leaves(prepared, max_leaves, rolls=rolls) > 2 * max_leaves:
@@ -674,7 +675,7 @@ def walk_results(prepared: Prepared, found: Callable[[str, tuple[Faces, ...],
         if reading.key[0] == REFUSED:
             return
         answers = tuple(answer for _, answer in given) or None
-        if not found(reading.key[1], path, answers):
+        if not found(reading.key[1], path, answers, reading.key[2]):
             raise _TooBig("enough results")
 
     try:

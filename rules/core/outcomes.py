@@ -21,16 +21,32 @@ from rules.core.odds import walk_results
 from rules.core.prepared import Prepared, label_of
 from rules.core.records import Resolution
 
+MAX_CODE = 8  # a chart's code (`DS1`, `AR`): a longer lead is words (`Attackers win by 3`)
+
 
 @dataclass(frozen=True)
 class Outcome:
     label: str
     path: tuple[Faces, ...]
     answers: tuple[str, ...] | None = None  # the answers on the way, when any were asked
+    # Its headline: a chart's code leads it (`DS1: 52nd surrenders`) where a pack read the
+    # chart and no answer holds the code.
+    headline: str = ""
 
     @property
     def key(self) -> str:
         return hashlib.sha1(self.label.encode()).hexdigest()[:12]
+
+    @property
+    def code(self) -> str | None:
+        """The code that leads its headline (a chart's ``DS1``), if it leads with one."""
+        lead, sep, _ = self.headline.partition(": ")
+        return lead if sep and lead and len(lead) <= MAX_CODE and " " not in lead else None
+
+    @property
+    def leads(self) -> tuple[str, ...] | None:
+        """What a GM reads off a table to find it: the answers on its way, else its code."""
+        return self.answers or ((self.code,) if self.code else None)
 
 
 @dataclass(frozen=True)
@@ -72,15 +88,15 @@ class _Search:
         self.max_outcomes = max_outcomes
         self.cut_short = False
 
-    def add(self, label: str, path: tuple[Faces, ...], answers: tuple[str, ...] | None
-            ) -> bool:
+    def add(self, label: str, path: tuple[Faces, ...], answers: tuple[str, ...] | None,
+            headline: str = "") -> bool:
         """Keep the first dice found for a result; False once the search must stop (a result
         past the cap, or the deadline: the list is then cut short)."""
         if label not in self.found:
             if len(self.found) >= self.max_outcomes:
                 self.cut_short = True
                 return False
-            self.found[label] = Outcome(label, path, answers)
+            self.found[label] = Outcome(label, path, answers, headline)
         return not self.must_stop()
 
     def must_stop(self) -> bool:
@@ -111,7 +127,7 @@ def _sample(prepared: Prepared, search: _Search, samples: int) -> None:
                 if search.must_stop():  # a question that keeps coming back ends the search
                     return
                 answers = (*(answers or ()), pick.choice(asked.question.answers).key)
-        search.add(label_of(resolution), tuple(recorder.path), answers)
+        search.add(label_of(resolution), tuple(recorder.path), answers, resolution.headline)
 
 
 def enumerate_outcomes(

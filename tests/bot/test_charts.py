@@ -291,3 +291,25 @@ async def test_the_pack_may_be_looked_at_while_a_question_waits(battle_session):
         shown.content
     attached = await attach(battle_session, PACK)  # a change: it waits for the answer
     assert attached.ephemeral and "waiting" in attached.content, attached.content
+
+
+async def test_a_gm_types_the_chart_code_a_pack_read_to_override_it(battle_session):
+    """Read by the pack, the chart asked nothing: its code leads the headline, and a GM who
+    reads it off the chart types it, and finds it leading the menu's results."""
+    await setup(battle_session)
+    await attach(battle_session, PACK)
+    played = await reply(battle_session, ASSAULT, user_id=GM_USER)
+    assert played.embeds[0]["title"].startswith("🩸 DR1: 95th routs"), played.embeds[0]["title"]
+    offered = await battle_session.autocomplete(["gm", "override"], {"result": "DS1"}, "result",
+                                                channel_id=CHANNEL, user_id=GM_USER,
+                                                guild_id=GUILD)
+    assert sorted(c["name"].split(";")[0] for c in offered) == [
+        "DS1: 95th is disordered and surrenders", "DS1: 95th surrenders"], offered
+    several = await reply(battle_session, "/gm override result:DS1", user_id=GM_USER)
+    assert several.ephemeral and several.content.startswith(
+        "⚠️ `DS1` fits 2 results, alike but for: “95th is disordered and surrenders” · "
+        "“95th surrenders”. Type more"), several.content
+    overridden = await reply(battle_session, '/gm override result:"DS1: 95th surrenders"',
+                             user_id=GM_USER)
+    assert overridden.embeds[0]["title"].startswith("💥 DS1: 95th surrenders"), \
+        overridden.embeds[0]["title"]
