@@ -154,14 +154,21 @@ def steps_button(custom_id: str) -> tuple[str, str, discord.ButtonStyle]:
     return (STEPS_LABEL, custom_id, discord.ButtonStyle.secondary)
 
 
-def asked_reply(asked: Asked) -> Reply:
-    pending = asked.pending
-    question = pending.question
+def deciders(pending: Pending) -> str:
+    """``Hussars' player (<@1000>) or a GM``: who may answer, named without a ping, at the
+    start of a sentence."""
     whose = awaited(pending, escape)  # worded as a battle waiting on it says it
     if whose.startswith("the "):
         whose = "The" + whose[3:]
-    if pending.seq is not None and question.by != GM_CHOICE:
+    if pending.seq is not None and pending.question.by != GM_CHOICE:
         whose += " or a GM"
+    return whose
+
+
+def asked_reply(asked: Asked) -> Reply:
+    pending = asked.pending
+    question = pending.question
+    whose = deciders(pending)
     footer = asked.dice_note + (f" · event #{pending.seq}" if pending.seq else "")
     messages = question_messages(pending.ruleset, pending.procedure, question, asked.steps,
                                  whose=whose, dice_note=footer, effects=asked.effects,

@@ -41,7 +41,7 @@ from bot.render.words import (
     result_label,
     shared_effects,
 )
-from bot.replies import MENU_SIZE, override_view, played_reply
+from bot.replies import MENU_SIZE, deciders, override_view, played_reply
 from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
 from rules.core.errors import RulesError
@@ -187,6 +187,8 @@ class GM(commands.Cog):
             quoted = "." if escape(waiting.question.text) in said else \
                 f": “{escape(waiting.question.text)}”"
             back += f" {replaced} (#{waiting.seq}) waits again{quoted}"
+            if undone.mention is None:  # no ping (mentions off, or his own undo) names him
+                back += f" {deciders(waiting)} decides."
         if undone.queued_back:  # a player's next roll would take them, unwarned
             dice = "1 die is" if undone.queued_back == 1 else f"{undone.queued_back} dice are"
             back += (f" The GM's queue is back: {dice} waiting for the next roll here "

@@ -158,7 +158,8 @@ async def test_only_an_undo_that_puts_queued_dice_back_says_the_queue_is_back(ba
 async def test_a_question_an_undo_brings_back_does_not_ping_a_player_who_turned_pings_off(
         battle_session):
     """The question waits again on the hussars' player, who turned mentions off: the undo
-    quotes it, with its buttons, and pings nobody."""
+    quotes it, with its buttons, and pings nobody; it still names him, as the question's
+    own message does, for a player coming back to read whose answer it waits on."""
     await setup_charge(battle_session)
     await reply(battle_session, "/notify off", user_id=PLAYER)
     await reply(battle_session, CHARGE, user_id=OTHER)
@@ -167,7 +168,7 @@ async def test_a_question_an_undo_brings_back_does_not_ping_a_player_who_turned_
     assert undone.content == (
         "↩️ Undid #5 (resolution): Answered #4: Stand. Hussars vs Rangers: Hussars stands: "
         "melee follows (event #6). The question (#4) waits again: “Does Hussars "
-        "counter-charge?”")
+        f"counter-charge?” Hussars' player (<@{PLAYER}>) or a GM decides.")
     assert undone.request.payload["data"]["allowed_mentions"] == {"parse": []}
     assert buttons(undone) == ["Counter-charge Rangers", "Stand"]
 
@@ -179,5 +180,6 @@ async def test_a_question_an_undo_brings_back_to_the_gm_himself_pings_nobody(bat
     await reply(battle_session, "/answer choice:stand", user_id=GM_USER)
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert undone.content.endswith("The question (#4) waits again: “Does Hussars "
-                                   "counter-charge?”")
+                                   f"counter-charge?” Hussars' player (<@{GM_USER}>) or a "
+                                   "GM decides.")
     assert undone.request.payload["data"]["allowed_mentions"] == {"parse": []}
