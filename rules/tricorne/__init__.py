@@ -28,7 +28,7 @@ REFERENCE = (
         "A hill ignores 1 flag attacked from below or from another hill (`other-hill`), not "
         "by artillery; a grenadier may ignore 1 flag (its owner is asked).",
     )),
-    ("Project defaults (docs/tricorne.md)", (
+    ("Project defaults (the text does not print them)", (
         "Die: inf inf cav art saber flag. Rally check: 1 die per block left, +1 leader; its "
         "own symbol or a saber rallies; failure routs. Leader check: 2 dice, 2 sabers kill "
         "(1 die, 1 saber if the unit is eliminated).",

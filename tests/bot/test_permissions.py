@@ -47,9 +47,9 @@ async def test_an_opponent_cannot_edit_or_remove_what_another_player_added(disco
                        ("/general remove name:Wolfe", "remove")):
         refused = await reply(discord_session, line, user_id=OPPONENT)
         assert refused.ephemeral, line
-        name = "Wolfe" if "general" in line else "Rangers"
+        name, pronoun = ("Wolfe", "him") if "general" in line else ("Rangers", "it")
         assert refused.content == (f"⚠️ Only <@{PLAYER}>, who added {name}, or a GM can "
-                                   f"{what} it. {GM_HINT}")
+                                   f"{what} {pronoun}. {GM_HINT}")
     assert await state(discord_session) == before
 
 
