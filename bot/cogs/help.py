@@ -133,7 +133,9 @@ def commands_part(rule_set: RuleSetCommands) -> EmbedSpec:
     return EmbedSpec(
         title=f"{ruleset.title}: commands",
         description=(f"Each example is a quick lookup with its own dice. `odds` after the "
-                     f"verb gives the odds first (`/{first.verb} odds {ruleset.key} …`)."),
+                     f"verb gives the odds first (`/{first.verb} odds {ruleset.key} …`). A "
+                     "choice the rules leave to a player comes as buttons; `choices` gives "
+                     "the answers ahead, in order (`choices:\"stand; advance\"`)."),
         fields=fields)
 
 

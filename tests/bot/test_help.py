@@ -97,6 +97,10 @@ async def test_the_topic_starts_with_its_commands(discord_session, ruleset):
     commands = await reply(discord_session, f"/help topic:{ruleset.key} part:commands")
     assert plain.embeds == commands.embeds
     assert plain.embeds[0]["title"] == f"{ruleset.title}: commands"
+    # How to give a question's answer ahead is said where its commands are.
+    assert plain.embeds[0]["description"].endswith(
+        "A choice the rules leave to a player comes as buttons; `choices` gives the answers "
+        'ahead, in order (`choices:"stand; advance"`).')
 
 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
