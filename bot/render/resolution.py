@@ -355,7 +355,7 @@ def effects_block(resolution: Resolution, battle_changes: Sequence[str] | None, 
         changes = [line for line in battle_changes
                    if not (once and _headline_says(resolution, line))]
         if once:
-            changes = [left for line in changes
+            changes = [_aside_left(resolution, left) for line in changes
                        if (left := _left_to_say(resolution, line)) is not None]
         # "No effect on any unit" already says the roster is as it was.
         roster = [escape(line) for line in changes] or \
@@ -381,6 +381,23 @@ def _headline_says(resolution: Resolution, change: str) -> bool:
             if state and re.search(_verb_of(state[1].casefold()), headline):
                 return True
     return False
+
+
+# A roster line with an aside in brackets: "Rangers surrenders (leaves the battle)".
+_ASIDE = re.compile(r"(.+) \(([^()]+)\)")
+
+
+def _aside_left(resolution: Resolution, change: str) -> str:
+    """A roster line whose words the headline says, but for its aside in brackets ("💥
+    Rangers surrenders"; "Rangers surrenders (leaves the battle)"): the unit and the aside
+    alone ("Rangers leaves the battle"). Any other line, whole."""
+    aside = _ASIDE.fullmatch(change)
+    # A count's aside ("loses 1 SP (now 2)") is no phrase of its own: ``_left_to_say``'s.
+    if aside is None or aside[2].startswith("now ") or \
+            not _headline_says(resolution, aside[1]):
+        return change
+    unit = next((e.unit for e in resolution.effects if change.startswith(f"{e.unit} ")), None)
+    return change if unit is None else f"{unit} {aside[2]}"
 
 
 _PHRASES = re.compile(r", | and ")  # between a roster line's phrases

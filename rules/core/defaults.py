@@ -282,5 +282,5 @@ def phase_warnings(phases: Sequence[str], belongs: Mapping[str, tuple[str, str]]
         what, own = belongs[procedure]
         if phase == own:
             return None
-        return f"Out of phase: {what} belongs to “{own}”, not “{phase}”."
+        return f"Out of phase: {what} is for “{own}”, not “{phase}”."
     return warning

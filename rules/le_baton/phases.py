@@ -47,7 +47,7 @@ def phase_warning(procedure: str, options: Mapping[str, Any], roster: Roster,
     if current in phases:
         return None
     title = phase.partition(". ")[2]
-    return (f"Out of phase: {what} belongs to {_phase_list(phases)}, not phase {current} "
+    return (f"Out of phase: {what} is for {_phase_list(phases)}, not phase {current} "
             f"({title}).")
 
 

@@ -693,7 +693,7 @@ async def test_a_surrender_in_a_battle_says_the_unit_leaves_the_roster(battle_se
                                           "dice:4")
     embed = message.embeds[0]
     assert embed["title"] == "💥 Rangers surrenders"
-    assert "📋 Rangers surrenders (leaves the battle)" in embed["description"].split("\n")
+    assert "📋 Rangers leaves the battle" in embed["description"].split("\n")
     assert (await units(battle_session))["Rangers"].status == "gone"
 
 

@@ -256,7 +256,7 @@ async def test_a_procedure_out_of_its_phase_is_played_with_a_warning(battle_sess
                                           'defender:Buffs phase:6 '
                                           'dice:"4 5 6 1 2 3 4 1 4 4 4 1"')
     assert not message.ephemeral
-    warning = "Out of phase: this melee belongs to phase 6, not phase 1 (artillery fire)."
+    warning = "Out of phase: this melee is for phase 6, not phase 1 (artillery fire)."
     assert f"⏱️ {warning}" in text_of(message)  # said with the result, not only its steps
     async with battle_session.client.db.transaction() as s:
         event = await s.scalar(select(Event).order_by(Event.seq.desc()))
@@ -270,7 +270,7 @@ async def test_a_move_out_of_its_phase_that_asks_says_so_with_the_question(battl
     assert asked.embeds[0]["title"] == "❓ 28e Ligne stands. Does it form square?"
     # Said before anyone answers, not only with the result.
     assert asked.embeds[0]["description"].endswith(
-        "⏱️ Out of phase: this morale check belongs to phase 10, not phase 1 (artillery "
+        "⏱️ Out of phase: this morale check is for phase 10, not phase 1 (artillery "
         "fire).")
 
 
@@ -289,5 +289,5 @@ async def test_a_procedure_in_its_phase_has_no_warning(battle_session):
     assert "Out of phase" not in text_of(message)
     message = await reply(battle_session, '/fire le-baton shooter:"28e Ligne" target:Buffs '
                                           'dice:"1 2 3 4 5 6"')
-    assert ("Out of phase: French fire belongs to phase 8, not phase 3 (French move, British "
+    assert ("Out of phase: French fire is for phase 8, not phase 3 (French move, British "
             "shoot).") in text_of(message)

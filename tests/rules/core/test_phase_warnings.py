@@ -14,16 +14,16 @@ def warning(ruleset: str, procedure: str, phase: str | None) -> str | None:
 
 def test_each_rule_sets_procedures_belong_to_their_phase():
     assert warning("fire-at-will", "melee", "movement") == (
-        "Out of phase: a melee belongs to “melee”, not “movement”.")
+        "Out of phase: a melee is for “melee”, not “movement”.")
     assert warning("fire-at-will", "charge", "charges") is None
     assert warning("tricorne", "melee", "order units") == (
-        "Out of phase: a melee belongs to “combat”, not “order units”.")
+        "Out of phase: a melee is for “combat”, not “order units”.")
     assert warning("labataille", "assault", "Maneuver Segment") == (
-        "Out of phase: an Infantry Assault belongs to “Mêlée Segment”, not “Maneuver "
+        "Out of phase: an Infantry Assault is for “Mêlée Segment”, not “Maneuver "
         "Segment”.")
     # The Old Guard declares in the Maneuver Segment and is resolved at once.
     assert warning("labataille", "charge", "Mêlée Segment") == (
-        "Out of phase: an Old Guard Charge belongs to “Maneuver Segment”, not “Mêlée "
+        "Out of phase: an Old Guard Charge is for “Maneuver Segment”, not “Mêlée "
         "Segment”.")
     assert warning("labataille", "charge", "Maneuver Segment") is None
 

@@ -41,21 +41,21 @@ def test_a_procedure_is_remarked_on_in_every_phase_but_its_own(procedure, option
 
 def test_the_remark_names_both_phases_in_two_phone_lines():
     assert phase_warning("artillery-fire", {}, ROSTER, PHASES[5]) == (
-        "Out of phase: artillery fire belongs to phase 1, not phase 6 (melees).")
+        "Out of phase: artillery fire is for phase 1, not phase 6 (melees).")
     assert phase_warning("charge", {"charger": "4e Léger"}, ROSTER, PHASES[0]) == (
-        "Out of phase: a French charge belongs to phases 3 to 5, not phase 1 (artillery "
+        "Out of phase: a French charge is for phases 3 to 5, not phase 1 (artillery "
         "fire).")
-    assert "British fire belongs to phase 3, not phase 8" in phase_warning(
+    assert "British fire is for phase 3, not phase 8" in phase_warning(
         "fire", {"shooter": "52nd: x"}, ROSTER, PHASES[7])
     assert phase_warning("morale", {"phase": 7}, ROSTER, PHASES[0]) == (
-        "Out of phase: this morale check belongs to phase 7, not phase 1 (artillery fire).")
+        "Out of phase: this morale check is for phase 7, not phase 1 (artillery fire).")
 
 
 def test_a_unit_the_roster_cannot_place_gets_both_nations_phases():
     warning = phase_warning("fire", {"shooter": "Nobody"}, ROSTER, PHASES[0])
-    assert "fire belongs to phases 3 and 8, not phase 1" in warning
+    assert "fire is for phases 3 and 8, not phase 1" in warning
     assert phase_warning("fire", {"shooter": "Nobody"}, ROSTER, PHASES[7]) is None
-    assert "a charge belongs to phases 3 to 5 and 8 to 10, not phase 1" in phase_warning(
+    assert "a charge is for phases 3 to 5 and 8 to 10, not phase 1" in phase_warning(
         "charge", {"charger": "Nobody"}, ROSTER, PHASES[0])
 
 

@@ -1,0 +1,41 @@
+"""Battle replies with regiments' full names (15 to 25 characters) read on a phone: a
+remark or a roster line does not wrap onto a line of its own for a few characters, nor
+say again what the headline says."""
+
+from __future__ import annotations
+
+from .conftest import GM_USER, played, reply
+from .phone import phone_lines, screen
+
+QUEBEC = [
+    "/battle start ruleset:fire-at-will name:Quebec",
+    '/unit add side:British name:"78th Fraser\'s Highlanders" words:"inf regular morale=4" '
+    "strength:4",
+    '/unit add side:French name:"Régiment de la Sarre" words:"inf regular morale=4" strength:4',
+    '/unit add side:French name:"Milice de Beauport" words:"inf routing morale=3" strength:4',
+    '/general add name:Montcalm side:French unit:"Régiment de la Sarre"',
+]
+
+
+async def test_the_out_of_phase_remark_takes_two_lines_of_a_phone(battle_session):
+    await played(battle_session, *QUEBEC)
+    message = await reply(battle_session, '/charge fire-at-will target:"Régiment de la Sarre" '
+                                          'chargers:"78th Fraser\'s Highlanders: distance=3" '
+                                          "dice:3", user_id=GM_USER)
+    remark = ("⏱️ Out of phase: a charge is for “charges”, not “shaken and routing units "
+              "test”.")
+    assert remark in message.embeds[0]["description"].split("\n")
+    assert screen(message)[-4:-2] == ["⏱️ Out of phase: a charge is for “charges”,",
+                                      "not “shaken and routing units test”."]
+    assert phone_lines(message) == 8
+
+
+async def test_a_surrender_is_said_in_the_headline_and_the_roster_line_says_what_else(
+        battle_session):
+    await played(battle_session, *QUEBEC)
+    message = await reply(battle_session, '/surrender fire-at-will unit:"Milice de Beauport" '
+                                          "situation:c dice:4", user_id=GM_USER)
+    assert message.embeds[0]["title"] == "💥 Milice de Beauport surrenders"
+    assert screen(message)[:3] == ["💥 Milice de Beauport surrenders",
+                                   "📋 Milice de Beauport leaves the battle",
+                                   "Milice de Beauport surrender test 🎲 4 vs 4+"]
