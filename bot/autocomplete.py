@@ -20,14 +20,13 @@ MAX_VALUE = 100
 
 def suggestions(fields: FieldSet, current: str) -> list[app_commands.Choice[str]]:
     """The text typed so far, extended by each word that fits where the cursor is."""
-    unit_text = current[_unit_start(current):]
-    colons = outside_quotes(unit_text, ":")
-    body = unit_text[colons[0] + 1:] if colons else unit_text
+    body = _body(current)
     partial = "" if not body or body[-1].isspace() else body.split()[-1]
     if "=" in partial:
         return []
-    used = {w.lower() for w in body.split()}
     stem = _spelt_right(fields, current[: len(current) - len(partial)], len(body) - len(partial))
+    # The words as the choice will send them, typos put right: none is offered twice.
+    used = {w.lower() for w in _body(stem).split()}
     if stem and not stem[-1].isspace():
         stem += " "
     words = [w for w in fields.words() if w.startswith(partial.lower()) and w not in used]
@@ -40,6 +39,13 @@ def suggestions(fields: FieldSet, current: str) -> list[app_commands.Choice[str]
         if len(choices) == MAX_CHOICES:
             break
     return choices
+
+
+def _body(text: str) -> str:
+    """The words of the unit being typed, after its name's colon."""
+    unit_text = text[_unit_start(text):]
+    colons = outside_quotes(unit_text, ":")
+    return unit_text[colons[0] + 1:] if colons else unit_text
 
 
 def _spelt_right(fields: FieldSet, stem: str, body_length: int) -> str:

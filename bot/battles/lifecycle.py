@@ -61,6 +61,7 @@ def end_battle(tx: BattleTx, *, confirm: str | None = None,
     tx.touch(battle)
     battle.status = "ended"
     battle.ended_at = utcnow()
+    battle.pending = None  # a question waiting moves nothing now: nor does its backup ask it
     tx.record("battle_end", f"Battle ended: {battle.name}")
     forget_battle_messages(tx.conn, battle_questions(battle.id))  # none can be answered now
     return record(BattleRecord, battle)

@@ -35,7 +35,9 @@ BESIDE_THE_ROSTER = ("dice_queue", "gm_role")
 KEPT_BY_A_REROLL = ("dice_queue",)
 
 BACK_AS_BEFORE = "Back as before the first roll: "
-"""Heads a roster line of what the replaced result did that no longer stands."""
+"""Heads a roster line of what the replaced result did that no longer stands (a reroll's)."""
+BACK_AS_BEFORE_OVERRIDE = "Back as before the result replaced: "
+"""The same for an override: the GM set a result, nobody rolled again."""
 
 MOVE_EVENTS = 50
 """More events than one move logs (its roll and the answers on its way)."""
@@ -150,7 +152,8 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     return said_back(tx, played, base, replaced)
 
 
-def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster) -> Played:
+def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster,
+              heading: str = BACK_AS_BEFORE) -> Played:
     """The new result's reply, with what the result it replaces had done that no longer
     stands, which the players read last: a unit the first roll routed and the second left
     alone is said to be back. A unit the new result moved is said by its own line, but for
@@ -165,7 +168,7 @@ def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster) -> P
             if c.who not in moved or (c.field == "strength" and c.who not in counted)]
     # Said as the first roll's undoing: "A gains 3 figures" alone reads as the new roll's.
     return replace(played, changes=[*(played.changes or []),
-                                    *(f"{BACK_AS_BEFORE}{line}"
+                                    *(f"{heading}{line}"
                                       for line in describe_changes(back, tx.rules.wording))])
 
 
@@ -220,7 +223,7 @@ def override_last(tx: BattleTx, key: ListingKey, found: Enumeration,
     played = play_in_battle(
         tx, events[0].request["procedure"], options, None, kind="override",
         forced=ReplaySource(chosen.path), summary_prefix=f"GM override of {numbers(events)}: ")
-    return said_back(tx, played, base, replaced)
+    return said_back(tx, played, base, replaced, BACK_AS_BEFORE_OVERRIDE)
 
 
 def not_listed(listing: Enumeration) -> BattleError:

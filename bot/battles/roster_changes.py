@@ -174,7 +174,7 @@ def add_general(tx: BattleTx, name: str, side: str, unit: str | None, wounds: in
 
 def remove_general(tx: BattleTx, name: str) -> tuple[str, int]:
     row = tx.general_row(name)
-    tx.require_owner(row, "remove", "him")
+    tx.require_owner(row, "remove", general=True)
     general = row.name
     tx.delete(row)
     event = tx.record("general_remove", f"Removed general {general}")

@@ -277,12 +277,11 @@ class BattleTx:
             raise NotGM(what)
         return battle
 
-    def require_owner(self, row: Row, what: str, pronoun: str = "it") -> None:
-        """Only whoever added a unit or general (``pronoun``: him), or a GM, may ``what``
-        (edit, remove) it."""
+    def require_owner(self, row: Row, what: str, *, general: bool = False) -> None:
+        """Only whoever added a unit or general, or a GM, may ``what`` (edit, remove) it."""
         battle = self.require_battle()
         if not self.actor.may_change(row.added_by, battle.created_by, battle.gm_role_id):
-            raise NotOwner(row.name, what, row.added_by, pronoun)
+            raise NotOwner(row.name, what, row.added_by, general)
 
     @property
     def rules(self) -> BattleRules:
@@ -632,11 +631,12 @@ class NotOwner(BattleError):
     """A player changing a unit or general someone else added."""
 
     def __init__(self, name: str, what: str, added_by: int | None,
-                 pronoun: str = "it") -> None:
+                 general: bool = False) -> None:
+        he, him = ("he", "him") if general else ("it", "it")
         if added_by is None:
-            text = (f"Only a GM can {what} {name}: {pronoun} was added before Huzzah kept "
-                    "track of who adds what.")
+            text = (f"Only a GM can {what} {name}: {he} was added before Huzzah kept track "
+                    "of who adds what.")
         else:
-            text = f"Only <@{added_by}>, who added {name}, or a GM can {what} {pronoun}."
+            text = f"Only <@{added_by}>, who added {name}, or a GM can {what} {him}."
         super().__init__(text, hint="GMs are whoever started the battle, members with Manage "
                                     "Channel, and the GM role (`/gm role`).")

@@ -311,7 +311,10 @@ def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = (
         if _LOSS_SAID.match(text):
             amounts += [f"loses {n} " for n, _ in found]
             return any(amount in head for amount in amounts for head in heads)
-        verb = text.split()[0][:4]
+        # The word its amount follows, of a verb of several words too ("takes ground 1 hex",
+        # "retires and rallies 1 hex"): as a headline would say it before the amount.
+        before = text[:text.find(amounts[0])].split()
+        verb = before[-1][:4] if before else ""
         return any(_amount_said(amount, verb, head) for amount in amounts for head in heads)
     words = [w.strip('",.;:') for w in text.split() if w not in ("is", "the", "a")]
     if not words:
@@ -396,7 +399,9 @@ def _aside_left(resolution: Resolution, change: str) -> str:
     if aside is None or aside[2].startswith("now ") or \
             not _headline_says(resolution, aside[1]):
         return change
-    unit = next((e.unit for e in resolution.effects if change.startswith(f"{e.unit} ")), None)
+    # The longest name the line begins with: "Rangers Light …" is not Rangers'.
+    unit = max((e.unit for e in resolution.effects if change.startswith(f"{e.unit} ")),
+               key=len, default=None)
     return change if unit is None else f"{unit} {aside[2]}"
 
 

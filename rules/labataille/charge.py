@@ -31,6 +31,7 @@ from rules.labataille.assault import (
     shift_roll,
     taken,
     unsupplied_artillery,
+    whole_side,
 )
 from rules.labataille.charts import ChartPack, ChartResult
 from rules.labataille.effects import CHARGED, DISORDERED, EXHAUSTED, TIRED, EffectKind
@@ -352,12 +353,12 @@ def apply_result(run: Run, result: ChartResult, *, pursuit: bool) -> None:
                 run.out.effect(EffectKind.SURRENDERED, stack.name, detail="AS")
                 run.gone.add(stack.name)
             run.hurt(Severity.DECISIVE)
-            run.phrases.append(f"AS: {doing(names, 'surrenders', 'surrender')}")
+            run.phrases.append(f"AS: {whole_side(names, 'attackers', 'surrenders', 'surrender')}")
             run.out.step(f"{step}a. AS", "Attackers surrender: removed from play. The "
                          "defenders do not advance.")
         case "AR":
-            run.phrases.append(
-                f"AR: {doing([s.name for s in run.standing(run.attackers)], 'routs', 'rout')}")
+            names = [s.name for s in run.standing(run.attackers)]
+            run.phrases.append(f"AR: {whole_side(names, 'attackers', 'routs', 'rout')}")
             for stack in run.standing(run.attackers):
                 rout(run, stack, "AR")
                 # Routed, it does not regroup; its charge is over all the same.
@@ -390,11 +391,11 @@ def defeated(run: Run, result: ChartResult, *, pursuit: bool) -> None:
             run.out.effect(EffectKind.SURRENDERED, stack.name, detail="DS")
             run.gone.add(stack.name)
         run.hurt(Severity.DECISIVE)
-        run.phrases.append(f"DS: {doing(names, 'surrenders', 'surrender')}")
+        run.phrases.append(f"DS: {whole_side(names, 'defenders', 'surrenders', 'surrender')}")
         run.out.step(f"{step}e. DS", "Defenders surrender: removed from play." + ignored)
         advance(run, "into the target hex", disorder=True)
         return
-    run.phrases.append(f"DR: {doing(names, 'routs', 'rout')}")
+    run.phrases.append(f"DR: {whole_side(names, 'defenders', 'routs', 'rout')}")
     if pursuit:
         run.out.step(f"{step}d. DR", "Defenders rout: pursuit losses before the rout."
                      + ignored)

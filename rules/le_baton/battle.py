@@ -275,19 +275,20 @@ def melee_loser(roster: Roster, name: str) -> tuple[str, int] | None:
 
 def _losers_to_test(roster: Roster, phase: int) -> list[str]:
     """Phase 7 or 12: each melee's loser that has yet to test ("Check Morale for Losing
-    Melees")."""
-    lines = []
+    Melees"), once, with whom it lost to (a unit in two melees is marked in both)."""
+    winners: dict[str, list[str]] = {}
     for engagement in roster.engagements:
         lost, test = engagement.state.get("lost"), engagement.state.get("test")
         due = engagement.kind == MELEE and lost and int(test or 0) == phase
         loser = find_unit(roster, str(lost)) if due else None
         if loser is None or loser.gone or phase in tested_phases(loser.attr("tested")):
             continue
-        winner = " and ".join(n for side in engagement.sides for n in side
-                              if name_key(n) != name_key(loser.name))
-        lines.append(f"{loser.name} lost its melee with {winner}: it tests morale now "
-                     f"(`/morale le-baton unit:{option_value(loser.name)} phase:{phase}`).")
-    return lines
+        others = winners.setdefault(loser.name, [])
+        others += [n for side in engagement.sides for n in side
+                   if name_key(n) != name_key(loser.name) and n not in others]
+    return [f"{name} lost its melee with {' and '.join(others)}: it tests morale now "
+            f"(`/morale le-baton unit:{option_value(name)} phase:{phase}`)."
+            for name, others in winners.items()]
 
 
 def _with_unit(roster: Roster, name: str, effect: Effect) -> Roster:

@@ -461,6 +461,8 @@ async def test_a_gm_ends_a_battle_whose_question_waits(battle_session):
     assert refused.ephemeral and "Only the battle's GM can end the battle" in refused.content
     ended = await gm(battle_session, "/battle end confirm:Prestonpans")
     assert not ended.ephemeral and "Prestonpans has ended" in text_of(ended)
+    async with battle_session.client.db.transaction() as s:  # nor does its backup ask it
+        assert (await s.scalar(select(Battle))).pending is None
     [late] = await battle_session.press(asked, "Stand and fight", channel_id=CHANNEL,
                                         user_id=GM_USER, guild_id=GUILD)
     assert late.ephemeral, late.content

@@ -331,11 +331,7 @@ def test_a_database_that_cannot_be_used_is_one_line_of_advice_everywhere(tmp_pat
 def test_a_database_server_not_reached_at_start_is_worth_a_restart(tmp_path):
     """A PostgreSQL still starting after a reboot: exit 1, which the service unit restarts
     (it does not restart on 2, a setting to fix)."""
-    import socket
-
-    with socket.socket() as free:  # a port nothing listens on once this is closed
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
+    port = 1  # tcpmux: reserved, and nothing here listens on it
     done = subprocess.run(
         [sys.executable, "-m", "bot.cli", "run"], text=True, capture_output=True, cwd=tmp_path,
         timeout=60, env=clean_env(tmp_path, DISCORD_TOKEN="abc.def.ghi",

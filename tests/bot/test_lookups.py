@@ -221,6 +221,8 @@ async def test_unit_words_autocomplete_puts_right_an_earlier_misspelt_word(disco
 
     assert await offered("2nd Foot: inf regulr mor") == ["2nd Foot: inf regular morale="]
     assert (await offered("inf chargng "))[0].startswith("inf charging ")
+    # A word put right is used: it is not offered again.
+    assert await offered("inf regulr re") == ["inf regular rear"]
     # A value, a quoted word and a known word stay as typed.
     assert await offered('2nd Foot: inf general="Sir Jon" ch') == [
         '2nd Foot: inf general="Sir Jon" charging']

@@ -77,6 +77,11 @@ async def test_units_from_before_added_by_was_kept_are_the_gms(discord_session):
                                f"kept track of who adds what. {GM_HINT}")
     done = await reply(discord_session, "/unit remove unit:Rangers", user_id=GM_USER)
     assert not done.ephemeral
+    async with discord_session.client.db.transaction(channel_id=100) as s:
+        await s.execute(update(General).values(added_by=None))
+    general = await reply(discord_session, "/general remove name:Wolfe", user_id=PLAYER)
+    assert general.content == ("⚠️ Only a GM can remove Wolfe: he was added before Huzzah "
+                               f"kept track of who adds what. {GM_HINT}")
 
 
 async def test_only_a_gm_moves_the_battle_on(discord_session):

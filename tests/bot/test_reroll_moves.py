@@ -351,7 +351,8 @@ async def test_an_override_says_what_the_result_it_replaces_did_that_no_longer_s
                              user_id=GM_USER)
     assert overridden.embeds[0]["title"] == "🛡️ B fires: A 0 hits"
     assert _roster_lines(overridden) == [
-        "📋 Back as before the first roll: A gains 3 figures (now 6) and has no casualties"]
+        "📋 Back as before the result replaced: A gains 3 figures (now 6) and has no "
+        "casualties"]
     assert (await units(battle_session))["A"].strength == 6
 
 

@@ -618,3 +618,26 @@ def test_a_unit_whose_end_the_headline_says_gets_no_roster_line_of_none_left():
                         Severity.DECISIVE, (), (Effect(EffectKind.REMOVED, "La Sarre"),))
     said = effects_block(result, ["La Sarre loses 2 SP (now 0) and is destroyed"], once=True)
     assert "now 0" not in said and "📋" not in said
+
+
+def test_an_amount_after_a_verb_of_several_words_is_said_by_it_alone():
+    """"takes ground 1 hex" is said where the headline says it; "retreats 1 hex" says
+    another effect."""
+    from bot.render.resolution import said_in
+
+    for effect in ("takes ground 1 hex", "retires and rallies 1 hex onto Cope"):
+        head = f"black watch {effect.split(' onto')[0]}"
+        assert said_in([head], "Black Watch", effect), effect
+        assert not said_in(["black watch retreats 1 hex"], "Black Watch", effect), effect
+
+
+def test_a_roster_line_left_to_its_aside_keeps_the_longest_name_it_begins_with():
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    effects = (Effect(EffectKind.MARKER_SET, "Rangers", value="shaken"),
+               Effect(EffectKind.REMOVED, "Rangers Light", detail="surrenders"))
+    result = Resolution("fire-at-will", "melee", "Rangers Light surrenders; Rangers is shaken",
+                        Severity.DECISIVE, (), effects)
+    assert effects_block(result, ["Rangers Light surrenders (leaves the battle)"],
+                         once=True).splitlines()[-1] == "📋 Rangers Light leaves the battle"

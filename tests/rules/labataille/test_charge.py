@@ -535,3 +535,10 @@ def test_cavalry_stacked_with_infantry_is_not_a_cavalry_target():
                                stack("Rabble", state=Order.ROUTED)], "41", pack=pack())
     assert step(aside, "Cavalry Charge").outcome == (
         "Dragoons and Rabble: the Cavalry Charge vs. cavalry Mêlée procedure.")
+
+
+def test_a_charge_result_on_three_stacks_or_more_counts_them_in_the_headline():
+    """As an assault's: the regiments' names would fill a phone's title before its verb."""
+    three = [stack(f"The {n}th Regiment of Foot") for n in (28, 29, 30)]
+    result = charge([HUSSARS], three, "45 45 45 1 51", "chart_result=DS", spent=2)
+    assert result.headline.startswith("DS: all 3 defenders surrender"), result.headline

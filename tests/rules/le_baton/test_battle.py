@@ -545,3 +545,11 @@ def test_the_roster_shows_the_turns_volley_and_failed_6():
 
     said = unit_words(british("infantry", formation="line", fired=True, charge_failed=True))
     assert said.markers == ("has fired this turn", "failed its 6 this turn")
+
+
+def test_a_loser_in_two_melees_is_reminded_once_with_both_winners():
+    both = locked(locked(ROSTER, "2nd Foot", "45e Ligne"), "2nd Foot", "Lancers")
+    after, _ = apply(Effect(E.MELEE_LOST, "2nd Foot", value=12), roster=both)
+    assert reminders(after, PHASES[11]) == [
+        '2nd Foot lost its melee with 45e Ligne and Lancers: it tests morale now '
+        '(`/morale le-baton unit:"2nd Foot" phase:12`).']
