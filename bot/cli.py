@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import socket
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -84,6 +85,11 @@ def token_problem(token: str) -> str | None:
             "set DISCORD_TOKEN again.")
 
 
+def discord_status(error: discord.HTTPException) -> int:
+    """Worth a restart (Discord's side, or a rate limit), or not (a request it refuses)."""
+    return EXIT_NETWORK if error.status >= 500 or error.status == 429 else EXIT_CONFIG
+
+
 def discord_down(error: discord.HTTPException) -> str:
     """Discord answered, but with an error status: on its side (5xx), worth a retry later."""
     said = f"huzzah: Discord answered {error.status} {error.response.reason}."
@@ -107,13 +113,21 @@ def database_problem(error: BaseException, url: str | None = None) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
-def unreachable(error: BaseException) -> bool:
-    """Whether a database failed for want of reaching its server (refused, timed out, a
-    host name not resolved yet) rather than for what it was told (a password, a database
-    that does not exist)."""
+# PostgreSQL's "the database system is starting up" (SQLSTATE 57P03): up, not ready yet.
+CANNOT_CONNECT_NOW = "57P03"
+
+
+def unreachable(error: BaseException, url: str | None) -> bool:
+    """Whether a database server failed for want of being reached or ready (refused, timed
+    out, its host name not resolved yet, still starting up) rather than for what it was
+    told (a password, a database that does not exist). A SQLite file is no server: its
+    errors (a folder that cannot be made) are the setting's."""
+    if url and url.split(":", 1)[0].startswith("sqlite"):
+        return False
     seen: BaseException | None = error
     while seen is not None:
-        if isinstance(seen, OSError):
+        if isinstance(seen, (ConnectionError, TimeoutError, socket.gaierror)) or \
+                getattr(seen, "sqlstate", None) == CANNOT_CONNECT_NOW:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
@@ -268,7 +282,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         url = _migrated_url()
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
         why = database_problem(exc, environment().get("DATABASE_URL"))
-        if unreachable(exc):
+        if unreachable(exc, environment().get("DATABASE_URL")):
             # A server still starting after a reboot: worth trying again, as a service
             # manager does on this status (deploy/huzzah.service), not a setting to fix.
             return fail(f"huzzah: the database server could not be reached ({why}). It may "
@@ -291,7 +305,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except discord.PrivilegedIntentsRequired:
         return fail("huzzah: Discord refused the gateway intents this bot asked for.")
     except discord.HTTPException as error:
-        return fail(discord_down(error), EXIT_NETWORK)
+        return fail(discord_down(error), discord_status(error))
     except OSError as exc:
         return fail(f"huzzah: could not reach Discord ({type(exc).__name__}). Check the network.",
                     EXIT_NETWORK)
@@ -350,7 +364,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
         return fail(f"huzzah: the bot is not in guild {args.guild}, or was invited without the "
                     "applications.commands scope. Invite it again (see README).")
     except discord.HTTPException as error:
-        return fail(discord_down(error), EXIT_NETWORK)
+        return fail(discord_down(error), discord_status(error))
     except OSError as exc:
         return fail(f"huzzah: could not reach Discord ({type(exc).__name__}). Check the network.",
                     EXIT_NETWORK)
@@ -436,7 +450,7 @@ def cmd_db(args: argparse.Namespace) -> int:
     if args.action != "upgrade" and file is not None and not file.exists():
         # Asking, or going down, would create an empty database, which would look like a
         # healthy new one; only an upgrade makes a new database on purpose.
-        return fail(MISSING_FILE.format(path=file))
+        return fail(MISSING_DB_FILE.format(path=file))
     try:
         if args.action == "upgrade":
             upgrade(url, args.revision or "head")
@@ -480,6 +494,7 @@ MISSING_FILE = (
     "huzzah: no database to read: {path} does not exist. Check the path given to --database "
     "(or in DATABASE_URL)."
 )
+MISSING_DB_FILE = "huzzah: no database to read: {path} does not exist. Check DATABASE_URL."
 
 
 def cmd_battle(args: argparse.Namespace) -> int:

@@ -40,7 +40,10 @@ def _value(text: str) -> str:
     quote = text[:1]
     if quote in ("'", '"') and quote in text[1:]:
         return text[1:text.index(quote, 1)]
-    # A `#` that follows a space begins a comment; one inside a value (a password) does not.
+    # A `#` that follows a space, or begins the value, begins a comment; one inside a value
+    # (a password) does not.
+    if text.startswith("#"):
+        return ""
     return _COMMENT.split(text, maxsplit=1)[0].strip().strip("'\"")
 
 

@@ -135,7 +135,8 @@ def commands_part(rule_set: RuleSetCommands) -> EmbedSpec:
         description=(f"Each example is a quick lookup with its own dice. `odds` after the "
                      f"verb gives the odds first (`/{first.verb} odds {ruleset.key} …`). A "
                      "choice the rules leave to a player comes as buttons; `choices` gives "
-                     "the answers ahead, in order (`choices:\"stand; advance\"`)."),
+                     "the answers ahead, in order, as the buttons word them (`;` between "
+                     "two)."),
         fields=fields)
 
 

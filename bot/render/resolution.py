@@ -395,8 +395,9 @@ def _aside_left(resolution: Resolution, change: str) -> str:
     Rangers surrenders"; "Rangers surrenders (leaves the battle)"): the unit and the aside
     alone ("Rangers leaves the battle"). Any other line, whole."""
     aside = _ASIDE.fullmatch(change)
-    # A count's aside ("loses 1 SP (now 2)") is no phrase of its own: ``_left_to_say``'s.
-    if aside is None or aside[2].startswith("now ") or \
+    # Only an aside that says a thing of its own ("leaves the battle"): a count ("loses 1
+    # SP (now 2)", "is wounded (1 wound)") says more of what is before it.
+    if aside is None or not aside[2][:1].isalpha() or aside[2].startswith("now ") or \
             not _headline_says(resolution, aside[1]):
         return change
     # The longest name the line begins with: "Rangers Light …" is not Rangers'.

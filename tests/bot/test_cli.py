@@ -388,7 +388,7 @@ def test_db_downgrade_of_a_file_that_is_not_there_says_so_and_creates_nothing(tm
                           env=clean_env(tmp_path, DATABASE_URL=f"sqlite:///{missing}"))
     assert done.returncode == 2
     assert done.stderr.strip() == (f"huzzah: no database to read: {missing} does not exist. "
-                                   "Check the path given to --database (or in DATABASE_URL).")
+                                   "Check DATABASE_URL.")
     assert not missing.parent.exists()
 
 
@@ -429,10 +429,14 @@ def test_dotenv_reads_a_comment_after_a_value_as_compose_does(tmp_path):
     (tmp_path / ".env").write_text(
         "DISCORD_TOKEN=MTIz.abc.def  # the bot's token\n"
         "DATABASE_URL=postgresql://u:pa#ss@db/huzzah\n"
-        "HUZZAH_LOG_LEVEL='debug' # quoted, then a comment\n")
+        "HUZZAH_LOG_LEVEL='debug' # quoted, then a comment\n"
+        "HUZZAH_METRICS= # none yet\n")
     config = load_config(env={}, dotenv=tmp_path / ".env")
     assert (config.token, config.database_url, config.log_level) == (
         "MTIz.abc.def", "postgresql://u:pa#ss@db/huzzah", "DEBUG")
+    from bot.config import read_dotenv
+
+    assert read_dotenv(tmp_path / ".env")["HUZZAH_METRICS"] == ""
 
 
 def test_a_log_level_that_is_none_says_so_and_logs_at_info(capsys):
@@ -546,3 +550,45 @@ def test_sync_takes_a_server_id_only(tmp_path, given, said):
                           cwd=tmp_path, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().endswith(f"argument --guild: {said}"), done.stderr
+
+
+def test_only_a_database_server_not_reached_or_not_ready_is_worth_a_restart():
+    """A SQLite folder that cannot be made is a setting to fix (exit 2); a server refusing
+    connections, or answering that it is starting up (57P03), is worth a restart."""
+    from bot.cli import unreachable
+
+    class StartingUp(Exception):
+        sqlstate = "57P03"
+
+    class WrongPassword(Exception):
+        sqlstate = "28P01"
+
+    assert not unreachable(NotADirectoryError(20, "Not a directory"), "sqlite:////etc/x/h.db")
+    assert not unreachable(ConnectionRefusedError(111, "refused"), "sqlite:///h.db")
+    url = "postgresql://u@db/huzzah"
+    assert unreachable(ConnectionRefusedError(111, "refused"), url)
+    assert unreachable(StartingUp("the database system is starting up"), url)
+    assert not unreachable(WrongPassword("password authentication failed"), url)
+    assert not unreachable(FileNotFoundError(2, "No such file"), url)
+
+
+@pytest.mark.parametrize(("status", "reason", "exit_status"), [
+    (503, "Service Unavailable", 1), (429, "Too Many Requests", 1), (400, "Bad Request", 2)])
+def test_discord_refusing_a_request_is_not_worth_a_restart(monkeypatch, tmp_path, capsys,
+                                                           status, reason, exit_status):
+    import discord
+
+    from bot.cli import main
+
+    down = DiscordDown(status, reason)
+    monkeypatch.setattr(discord.http.HTTPClient, "request",
+                        lambda self, route, **kw: down.request(route, **kw))
+    monkeypatch.setenv("DISCORD_TOKEN", "offline.token.value")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'bot.db'}")
+    monkeypatch.chdir(tmp_path)
+    try:
+        assert main(["run"]) == exit_status
+    finally:
+        logging.getLogger().handlers.clear()
+    assert capsys.readouterr().err.splitlines()[-1].startswith(
+        f"huzzah: Discord answered {status} {reason}.")

@@ -100,7 +100,7 @@ async def test_the_topic_starts_with_its_commands(discord_session, ruleset):
     # How to give a question's answer ahead is said where its commands are.
     assert plain.embeds[0]["description"].endswith(
         "A choice the rules leave to a player comes as buttons; `choices` gives the answers "
-        'ahead, in order (`choices:"stand; advance"`).')
+        "ahead, in order, as the buttons word them (`;` between two).")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)

@@ -641,3 +641,13 @@ def test_a_roster_line_left_to_its_aside_keeps_the_longest_name_it_begins_with()
                         Severity.DECISIVE, (), effects)
     assert effects_block(result, ["Rangers Light surrenders (leaves the battle)"],
                          once=True).splitlines()[-1] == "📋 Rangers Light leaves the battle"
+
+
+def test_a_roster_line_whose_aside_is_a_count_is_kept_whole():
+    from bot.render.resolution import _aside_left
+    from rules.core.records import Resolution, Severity
+
+    result = Resolution("fire-at-will", "melee", "Montcalm is wounded", Severity.MINOR, (),
+                        (Effect(EffectKind.LEADER_CASUALTY, "Montcalm", value="wounded"),))
+    assert _aside_left(result, "Montcalm is wounded (1 wound)") == \
+        "Montcalm is wounded (1 wound)"
