@@ -195,14 +195,30 @@ def _to_bool(raw: Any, spec: Field, where: str) -> bool:
     raise InvalidInput(f"{where}: `{spec.name}` is yes or no, not `{_shown(raw)}`.")
 
 
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """A near miss among ``candidates``; never the word typed (it was refused as it is)."""
+def did_you_mean(
+    word: str, candidates: Iterable[str], shown: Mapping[str, str] | None = None,
+) -> str:
+    """A near miss among ``candidates``; never the word typed (it was refused as it is).
+
+    ``shown`` gives the spelling to offer for an alias (``light-cav``: ``light-cavalry``), so
+    that each word is offered once, as the help spells it.
+    """
     others = [c for c in candidates if c.lower() != word.lower()]
+
+    def offered(found: Iterable[str]) -> list[str]:
+        return list(dict.fromkeys((shown or {}).get(c, c) for c in found))
+
     # A word that is one part of several ("cavalry": battle-cavalry, light-cavalry) names
     # each: the nearest alone would pick one for the player.
-    within = [c for c in others if word.lower() in c.lower().replace("_", "-").split("-")]
+    within = offered(c for c in others if word.lower() in c.lower().replace("_", "-").split("-"))
     if len(within) > 1:
         return f" Did you mean {' or '.join(f'`{c}`' for c in within[:3])}?"
+    # The start of one word (`fr`, `brit`): the abbreviation a player types first.
+    if len(word) >= 2:
+        starts = offered(c for c in others if c.lower().startswith(word.lower()))
+        if len(starts) == 1:
+            return f" Did you mean `{starts[0]}`?"
+    # A typo is offered the spelling it is nearest (`cavv`: `cav`).
     close = difflib.get_close_matches(word, others, n=1, cutoff=0.6)
     return f" Did you mean `{close[0]}`?" if close else ""
 
@@ -242,6 +258,13 @@ class FieldSet:
                 # though `retreat-room=` is read too.
                 prefixes.append(f"{spec.name}=")
         return bare + prefixes
+
+    def _shown(self) -> dict[str, str]:
+        """Every spelling, as the help shows its word: a near miss is offered once."""
+        shown = {key: spec.name for key, spec in self._by_key.items()}
+        for word, (spec, member) in self._by_word.items():
+            shown[word] = spec.name.replace("_", "-") if spec.kind is bool else str(member.value)
+        return shown
 
     def knows(self, token: str) -> bool:
         """Whether a typed token (``cav``, ``morale=4``) is one of these fields."""
@@ -399,7 +422,7 @@ class FieldSet:
     def _unknown(self, word: str, where: str) -> InvalidInput:
         known = list(self._by_word) + list(self._by_key)
         return InvalidInput(
-            f"{where}: I don't know `{echo(word)}`.{did_you_mean(word, known)}",
+            f"{where}: I don't know `{echo(word)}`.{did_you_mean(word, known, self._shown())}",
             hint=f"Words you can use: {', '.join(self.words())}.",
         )
 

@@ -35,7 +35,9 @@ DESCRIPTION: tuple[Field, ...] = (
         "lone-leader": UnitType.LEADER}),
     Field("full", int, f"blocks at full strength (default {DEFAULT_FULL})",
           minimum=1, maximum=MAX_BLOCKS),
-    Field("terrain", Terrain, "the terrain of its hex (open, hill, forest, buildings)"),
+    # Players say woods as often as forest, and a building of the buildings hex.
+    Field("terrain", Terrain, "the terrain of its hex (open, hill, forest, buildings)", words={
+        "woods": Terrain.FOREST, "wood": Terrain.FOREST, "building": Terrain.BUILDINGS}),
 )
 MOVED = Field("moved", bool, "it moved this turn (ordered infantry lose a die)")
 

@@ -229,3 +229,35 @@ def test_a_word_that_is_part_of_several_names_each():
     assert did_you_mean("cavalry", ["battle-cavalry", "light-cavalry", "regular"]) == (
         " Did you mean `battle-cavalry` or `light-cavalry`?")
     assert did_you_mean("regulr", ["battle-cavalry", "regular"]) == " Did you mean `regular`?"
+
+
+def test_a_near_miss_names_each_word_once_as_the_help_spells_it():
+    # `obstacle` is part of two words, each also read with an underscore: the player is
+    # offered the two words, not four spellings of them.
+    with pytest.raises(InvalidInput) as refused:
+        MELEE.read_text("Dragoons: cav charging obstacle", "attackers")
+    assert str(refused.value).startswith(
+        "attackers: I don't know `obstacle`. "
+        "Did you mean `over-obstacle` or `behind-obstacle`? Words you can use: ")
+
+
+def test_a_near_miss_offers_an_alias_as_the_word_it_stands_for():
+    from rules.tricorne.inputs import UNIT
+
+    with pytest.raises(InvalidInput) as refused:
+        UNIT.read_text("Hussars: light cav", "defender")
+    assert str(refused.value).startswith(
+        "defender: I don't know `light`. "
+        "Did you mean `light-cavalry` or `light-artillery`? Words you can use: ")
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("fr", "french"), ("brit", "british"), ("vet", "veteran"), ("consc", "conscript"),
+])
+def test_the_start_of_one_word_is_offered_as_that_word(typed, meant):
+    from rules.le_baton.inputs import MELEE_UNIT
+
+    with pytest.raises(InvalidInput) as refused:
+        MELEE_UNIT.read_text(f"1er Ligne: {typed} inf column figures=12", "attacker")
+    assert str(refused.value).startswith(
+        f"attacker: I don't know `{typed}`. Did you mean `{meant}`? ")

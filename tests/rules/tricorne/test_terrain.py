@@ -67,3 +67,13 @@ def test_infantry_taking_ground_into_buildings_makes_its_bonus_melee_from_there(
     assert rolls(result)[1].notes[0] == (
         "2 (regular) + 1 full strength + 1 leader attached − 1 moved into buildings "
         "(ordered infantry) = 3 dice")
+
+
+@pytest.mark.parametrize("typed", ["woods", "wood", "building"])
+def test_the_words_players_say_for_forest_and_buildings_read_as_them(typed):
+    from rules.tricorne.inputs import UNIT
+    from rules.tricorne.units import Terrain
+
+    _, values = UNIT.read_text(f"highland {typed}", "defender: Camerons")
+    meant = Terrain.FOREST if typed.startswith("wood") else Terrain.BUILDINGS
+    assert values["terrain"] is meant
