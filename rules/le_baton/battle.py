@@ -25,7 +25,14 @@ from rules.core.roster import (
     roster_changes,
 )
 from rules.le_baton.effects import EffectKind
-from rules.le_baton.inputs import FIGURES, MELEE_SITUATION, ROSTER_FIELDS, UNIT, build_unit
+from rules.le_baton.inputs import (
+    FIGURES,
+    MELEE_SITUATION,
+    ROSTER_FIELDS,
+    UNIT,
+    build_unit,
+    implied_arm,
+)
 from rules.le_baton.units import Arm, Formation, Horse, Nation, Quality, Unit
 
 PHASES: tuple[str, ...] = (
@@ -108,7 +115,8 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:
     values = read_words(ROSTER_FIELDS, text, where, "british inf veteran line", fights=(
         (MELEE_SITUATION, 'defender:"Fraser\'s Highlanders: defensive-terrain"'),))
-    if require_arm:
+    if require_arm:  # a new unit; an edit's words are merged into one that has its arm
+        values = implied_arm(values)
         # Its nation may come from its side's name (``side_words``): ``check_unit`` asks.
         _require(values, where, ("arm",))
     # What each arm may have is checked with the rest of the unit (``check_unit``).

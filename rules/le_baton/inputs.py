@@ -57,7 +57,18 @@ DESCRIPTION = FieldSet(DESCRIPTION_FIELDS)
 STATE = FieldSet(STATE_FIELDS)
 
 
+def implied_arm(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The words, with the arm their other words already say when left out: a formation is
+    infantry's, a cavalry type cavalry's, a weight of shot artillery's (docs/le-baton.md)."""
+    if "arm" in values:
+        return dict(values)
+    arm = Arm.INFANTRY if values.get("formation") else Arm.CAVALRY if values.get("horse") \
+        else Arm.ARTILLERY if values.get("guns") else None
+    return {**values, "arm": arm.value} if arm is not None else dict(values)
+
+
 def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:
+    values = implied_arm(values)
     for needed, hint in (("nation", "french or british"),
                          ("arm", "infantry, cavalry or artillery")):
         if needed not in values:

@@ -295,7 +295,8 @@ NEEDED = {
         "say the unit's nation. e.g. `british inf veteran line`, and its strength as "
         "`figures=12`."),
     "le-baton arm": (
-        "le-baton", '/unit add side:British name:52nd words:"british line"',
+        # Words that say no arm: a formation would say infantry (`inputs.implied_arm`).
+        "le-baton", '/unit add side:British name:52nd words:"british veteran"',
         "/gm set unit:Buffs field:arm value:none",
         "say the unit's arm. e.g. `british inf veteran line`, and its strength as "
         "`figures=12`."),

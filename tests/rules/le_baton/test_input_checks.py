@@ -122,9 +122,25 @@ def test_roster_words_are_checked_on_add_and_after_an_edit():
     # `/unit edit words:column` on cavalry: the words alone name no arm, the merge does.
     assert read_roster_attributes("column", "words", require_arm=False) == {
         "formation": "column"}
+    # A new unit's formation says its arm.
+    assert read_roster_attributes("british column", "words", require_arm=True) == {
+        "nation": "british", "formation": "column", "arm": "infantry"}
     stored = {"nation": "british", "arm": "cavalry", "horse": "hussars"}
     assert refused(check_unit, "16th LD", {**stored, "formation": "column"}, 8,
                    "16th LD") == (
         "16th LD is cavalry: column, line, square and skirmish are infantry formations. "
         "Drop `column`.")
     assert check_unit("16th LD", stored, 8, "16th LD") == stored
+
+
+@pytest.mark.parametrize(("text", "arm"), [("1er: french column", "infantry"),
+                                           ("Hussars: french hussars", "cavalry"),
+                                           ("Battery: british guns=9 figures=4", "artillery")])
+def test_a_unit_left_without_its_arm_has_the_one_its_other_words_say(text, arm):
+    unit, _ = read_unit_text(text, "unit")
+    assert unit.arm.value == arm
+
+
+def test_a_unit_whose_words_say_no_arm_is_asked_for_it():
+    with pytest.raises(InvalidInput, match="say 1er's arm"):
+        read_unit_text("1er: french veteran", "unit")
