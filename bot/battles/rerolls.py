@@ -156,16 +156,16 @@ def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster,
               heading: str = BACK_AS_BEFORE) -> Played:
     """The new result's reply, with what the result it replaces had done that no longer
     stands, which the players read last: a unit the first roll routed and the second left
-    alone is said to be back. A unit the new result moved is said by its own line, but for
-    its strength when the new result left that alone: its own line says no count, and the
-    players last read the first roll's (the blocks a retreat lost come back)."""
+    alone is said to be back. Of a unit the new result moved too, each field the new result
+    left alone: its own line does not say it, and the players last read the first roll's
+    (the blocks a retreat lost come back; a rout the new roll did not repeat is over)."""
     now = tx.roster()
     words = tx.rules.engagements
     new = roster_changes(base, now) + engagement_changes(base, now, words)
     moved = {c.who for c in new}
-    counted = {c.who for c in new if c.field == "strength"}
+    touched = {(c.who, c.field) for c in new}
     back = [c for c in roster_changes(replaced, now) + engagement_changes(replaced, now, words)
-            if c.who not in moved or (c.field == "strength" and c.who not in counted)]
+            if c.who not in moved or (c.who, c.field) not in touched]
     # Said as the first roll's undoing: "A gains 3 figures" alone reads as the new roll's.
     return replace(played, changes=[*(played.changes or []),
                                     *(f"{heading}{line}"

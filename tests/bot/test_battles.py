@@ -224,7 +224,8 @@ async def test_a_reroll_with_the_same_result_says_it_as_the_first_did(battle_ses
 async def test_a_reroll_that_touches_the_same_unit_says_only_the_new_roll_of_it(
         battle_session):
     """The first roll routed 2nd Foot (−2 SP); the second only shakes it (−1 SP). What the
-    new roll did to it is said; no stale "gains 1 SP, is no longer routing" beside it."""
+    new roll did to it is said, and of the first roll's what no longer stands and the new
+    roll's line does not say: the rout (its SP the new line gives)."""
     for line in (START, '/unit add side:British name:"2nd Foot" words:"inf regular morale=4" '
                  "strength:4",
                  '/unit add side:French name:Béarn words:"inf regular morale=5" strength:5'):
@@ -235,7 +236,7 @@ async def test_a_reroll_that_touches_the_same_unit_says_only_the_new_roll_of_it(
     again = await gm(battle_session, "/gm reroll")
     assert again.embeds[0]["title"] == "🩸 Attackers win by 1: 2nd Foot retires 3\", −1 SP, shaken"
     assert [line for line in text_of(again).split("\n") if line.startswith("📋")] == [
-        "📋 2nd Foot: now 3 SP"]
+        "📋 2nd Foot: now 3 SP", "📋 Back as before the first roll: 2nd Foot is no longer routing"]
 
 
 async def test_gm_dice_clear_typed_as_dice_points_to_the_option(battle_session):
