@@ -162,10 +162,10 @@ def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster,
     now = tx.roster()
     words = tx.rules.engagements
     new = roster_changes(base, now) + engagement_changes(base, now, words)
-    moved = {c.who for c in new}
-    touched = {(c.who, c.field) for c in new}
+    moved = {(c.kind, c.who) for c in new}
+    touched = {(c.kind, c.who, c.field) for c in new}
     back = [c for c in roster_changes(replaced, now) + engagement_changes(replaced, now, words)
-            if c.who not in moved or (c.who, c.field) not in touched]
+            if (c.kind, c.who) not in moved or (c.kind, c.who, c.field) not in touched]
     # Said as the first roll's undoing: "A gains 3 figures" alone reads as the new roll's.
     return replace(played, changes=[*(played.changes or []),
                                     *(f"{heading}{line}"

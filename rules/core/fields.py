@@ -197,11 +197,13 @@ def _to_bool(raw: Any, spec: Field, where: str) -> bool:
 
 def did_you_mean(
     word: str, candidates: Iterable[str], shown: Mapping[str, str] | None = None,
+    starts: Iterable[str] = (),
 ) -> str:
     """A near miss among ``candidates``; never the word typed (it was refused as it is).
 
     ``shown`` gives the spelling to offer for an alias (``light-cav``: ``light-cavalry``), so
-    that each word is offered once, as the help spells it.
+    that each word is offered once, as the help spells it. ``starts``: the words of the kind
+    typed (bare words, or names before `=`) whose start may be what was typed (`fr`).
     """
     others = [c for c in candidates if c.lower() != word.lower()]
 
@@ -213,11 +215,12 @@ def did_you_mean(
     within = offered(c for c in others if word.lower() in c.lower().replace("_", "-").split("-"))
     if len(within) > 1:
         return f" Did you mean {' or '.join(f'`{c}`' for c in within[:3])}?"
-    # The start of one word (`fr`, `brit`): the abbreviation a player types first.
-    if len(word) >= 2:
-        starts = offered(c for c in others if c.lower().startswith(word.lower()))
-        if len(starts) == 1:
-            return f" Did you mean `{starts[0]}`?"
+    # The start of one word (`fr`, `brit`): the abbreviation a player types first. One
+    # spelling begins so: that one (`el`: `elite`); several of one word: as the help has it.
+    begun = [c for c in starts if c.lower() != word.lower() and
+             c.lower().startswith(word.lower())] if len(word) >= 2 else []
+    if len(begun) == 1 or len(offered(begun)) == 1:
+        return f" Did you mean `{begun[0] if len(begun) == 1 else offered(begun)[0]}`?"
     # A typo is offered the spelling it is nearest (`cavv`: `cav`).
     close = difflib.get_close_matches(word, others, n=1, cutoff=0.6)
     return f" Did you mean `{close[0]}`?" if close else ""
@@ -411,7 +414,7 @@ class FieldSet:
                     f"{where}: `{echo(key)}` is a word on its own here, not `{echo(key)}=…`.",
                     hint=f"Words you can use: {', '.join(self.words())}.")
             if spec is None:
-                raise self._unknown(key.lower(), where)
+                raise self._unknown(key.lower(), where, keyed=True)
             return spec, spec.convert(raw, where)
         if word in self._by_word:
             return self._by_word[word]
@@ -419,10 +422,13 @@ class FieldSet:
             raise comma_between_words(token, where)
         raise self._unknown(word, where)
 
-    def _unknown(self, word: str, where: str) -> InvalidInput:
+    def _unknown(self, word: str, where: str, *, keyed: bool = False) -> InvalidInput:
         known = list(self._by_word) + list(self._by_key)
+        # A start is offered as a word of the same kind: a bare word as a bare word.
+        starts = list(self._by_key) if keyed else list(self._by_word)
+        said = did_you_mean(word, known, self._shown(), starts)
         return InvalidInput(
-            f"{where}: I don't know `{echo(word)}`.{did_you_mean(word, known, self._shown())}",
+            f"{where}: I don't know `{echo(word)}`.{said}",
             hint=f"Words you can use: {', '.join(self.words())}.",
         )
 

@@ -60,11 +60,12 @@ STATE = FieldSet(STATE_FIELDS)
 def implied_arm(values: Mapping[str, Any]) -> dict[str, Any]:
     """The words, with the arm their other words already say when left out: a formation is
     infantry's, a cavalry type cavalry's, a weight of shot artillery's (docs/le-baton.md)."""
-    if "arm" in values:
+    said = [arm for word, arm in (("formation", Arm.INFANTRY), ("horse", Arm.CAVALRY),
+                                  ("guns", Arm.ARTILLERY)) if values.get(word)]
+    # Words of two arms say none: the unit is asked for its arm, not told it has one.
+    if "arm" in values or len(said) != 1:
         return dict(values)
-    arm = Arm.INFANTRY if values.get("formation") else Arm.CAVALRY if values.get("horse") \
-        else Arm.ARTILLERY if values.get("guns") else None
-    return {**values, "arm": arm.value} if arm is not None else dict(values)
+    return {**values, "arm": said[0].value}
 
 
 def build_unit(name: str, values: Mapping[str, Any], where: str) -> Unit:

@@ -261,3 +261,20 @@ def test_the_start_of_one_word_is_offered_as_that_word(typed, meant):
         MELEE_UNIT.read_text(f"1er Ligne: {typed} inf column figures=12", "attacker")
     assert str(refused.value).startswith(
         f"attacker: I don't know `{typed}`. Did you mean `{meant}`? ")
+
+
+def test_a_start_is_offered_only_as_a_word_of_the_kind_typed():
+    """A bare word is not offered a name that takes a value, nor a text value's next word
+    a name (it gets the hint to quote the value instead)."""
+    from rules.le_baton.inputs import UNIT as LE_BATON
+    from rules.tricorne.inputs import UNIT as TRICORNE
+
+    with pytest.raises(InvalidInput) as bare:
+        LE_BATON.read_text("british inf fo figures=8", "u")
+    assert "formation" not in bare.value.message
+    with pytest.raises(InvalidInput) as quoted:
+        TRICORNE.read_text("highland leader=Gaspard Le Marchant", "u")
+    assert "a value with spaces goes in double quotes" in quoted.value.message
+    with pytest.raises(InvalidInput) as alias:
+        TRICORNE.read_text("elit", "u")
+    assert alias.value.message.endswith("Did you mean `elite`?"), alias.value.message

@@ -144,3 +144,8 @@ def test_a_unit_left_without_its_arm_has_the_one_its_other_words_say(text, arm):
 def test_a_unit_whose_words_say_no_arm_is_asked_for_it():
     with pytest.raises(InvalidInput, match="say 1er's arm"):
         read_unit_text("1er: french veteran", "unit")
+
+
+def test_words_of_two_arms_ask_for_the_arm():
+    with pytest.raises(InvalidInput, match="say Buffs' arm"):
+        read_unit_text("Buffs: british column hussars figures=8", "unit")
