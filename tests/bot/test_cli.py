@@ -468,23 +468,29 @@ class DiscordDown:
         raise discord.DiscordServerError(response, {"message": self.reason, "code": 0})
 
 
-@pytest.mark.parametrize("command", [["run"], ["sync"], ["sync", "--guild", "777"]])
-def test_discord_answering_with_an_error_is_one_line_and_worth_a_retry(
-        monkeypatch, tmp_path, capsys, command):
+def main_against(monkeypatch, tmp_path, down: DiscordDown, command: list[str],
+                 database_url: str | None = None) -> int:
+    """``huzzah COMMAND`` in this process, with Discord answering as ``down`` does."""
     import discord
 
     from bot.cli import main
 
-    down = DiscordDown(503, "Service Unavailable")
     monkeypatch.setattr(discord.http.HTTPClient, "request",
                         lambda self, route, **kw: down.request(route, **kw))
     monkeypatch.setenv("DISCORD_TOKEN", "offline.token.value")
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'bot.db'}")
+    monkeypatch.setenv("DATABASE_URL", database_url or f"sqlite:///{tmp_path / 'bot.db'}")
     monkeypatch.chdir(tmp_path)
     try:
-        status = main(command)
+        return main(command)
     finally:
         logging.getLogger().handlers.clear()
+
+
+@pytest.mark.parametrize("command", [["run"], ["sync"], ["sync", "--guild", "777"]])
+def test_discord_answering_with_an_error_is_one_line_and_worth_a_retry(
+        monkeypatch, tmp_path, capsys, command):
+    down = DiscordDown(503, "Service Unavailable")
+    status = main_against(monkeypatch, tmp_path, down, command)
     assert (status, down.calls) == (1, 1)
     assert capsys.readouterr().err.splitlines()[-1] == (
         "huzzah: Discord answered 503 Service Unavailable. It is Discord's side: try again "
@@ -522,20 +528,8 @@ def test_a_token_that_cannot_be_one_is_refused_before_reaching_discord(
 
 def test_a_database_in_memory_is_said_to_lose_every_battle(monkeypatch, tmp_path, capsys):
     """`sqlite://` runs, but keeps nothing past a restart: an operator is told so."""
-    import discord
-
-    from bot.cli import main
-
-    down = DiscordDown(503, "Service Unavailable")
-    monkeypatch.setattr(discord.http.HTTPClient, "request",
-                        lambda self, route, **kw: down.request(route, **kw))
-    monkeypatch.setenv("DISCORD_TOKEN", "offline.token.value")
-    monkeypatch.setenv("DATABASE_URL", "sqlite://")
-    monkeypatch.chdir(tmp_path)
-    try:
-        main(["run"])
-    finally:
-        logging.getLogger().handlers.clear()
+    main_against(monkeypatch, tmp_path, DiscordDown(503, "Service Unavailable"), ["run"],
+                 "sqlite://")
     assert ("WARNING huzzah: DATABASE_URL names a SQLite database in memory: every battle is "
             "lost when the bot stops.") in capsys.readouterr().err
 
@@ -576,19 +570,7 @@ def test_only_a_database_server_not_reached_or_not_ready_is_worth_a_restart():
     (503, "Service Unavailable", 1), (429, "Too Many Requests", 1), (400, "Bad Request", 2)])
 def test_discord_refusing_a_request_is_not_worth_a_restart(monkeypatch, tmp_path, capsys,
                                                            status, reason, exit_status):
-    import discord
-
-    from bot.cli import main
-
     down = DiscordDown(status, reason)
-    monkeypatch.setattr(discord.http.HTTPClient, "request",
-                        lambda self, route, **kw: down.request(route, **kw))
-    monkeypatch.setenv("DISCORD_TOKEN", "offline.token.value")
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'bot.db'}")
-    monkeypatch.chdir(tmp_path)
-    try:
-        assert main(["run"]) == exit_status
-    finally:
-        logging.getLogger().handlers.clear()
+    assert main_against(monkeypatch, tmp_path, down, ["run"]) == exit_status
     assert capsys.readouterr().err.splitlines()[-1].startswith(
         f"huzzah: Discord answered {status} {reason}.")
