@@ -24,7 +24,7 @@ def suggestions(fields: FieldSet, current: str) -> list[app_commands.Choice[str]
     partial = "" if not body or body[-1].isspace() else body.split()[-1]
     if "=" in partial:
         return []
-    stem = _spelt_right(fields, current[: len(current) - len(partial)], len(body) - len(partial))
+    stem = _spelt_right(fields, current[: len(current) - len(partial)])
     # The words as the choice will send them, typos put right: none is offered twice.
     used = {w.lower() for w in _body(stem).split()}
     if stem and not stem[-1].isspace():
@@ -48,13 +48,13 @@ def _body(text: str) -> str:
     return unit_text[colons[0] + 1:] if colons else unit_text
 
 
-def _spelt_right(fields: FieldSet, stem: str, body_length: int) -> str:
+def _spelt_right(fields: FieldSet, stem: str) -> str:
     """``stem`` with each word typed before the cursor's that is no word of ``fields`` but
     close to one put right (``inf regulr `` → ``inf regular ``): the choice picked would
     otherwise carry the typo into the command. Words with a value (``morale=4``) or in
     double quotes are left as typed, and so is the unit's name before its colon."""
-    start = len(stem) - body_length
-    body = stem[start:]
+    body = _body(stem)
+    start = len(stem) - len(body)
     if '"' in body or "“" in body or "”" in body:
         return stem
     known = fields.words()

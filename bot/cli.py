@@ -281,8 +281,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         url = _migrated_url()
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
-        why = database_problem(exc, environment().get("DATABASE_URL"))
-        if unreachable(exc, environment().get("DATABASE_URL")):
+        configured = environment().get("DATABASE_URL")
+        why = database_problem(exc, configured)
+        if unreachable(exc, configured):
             # A server still starting after a reboot: worth trying again, as a service
             # manager does on this status (deploy/huzzah.service), not a setting to fix.
             return fail(f"huzzah: the database server could not be reached ({why}). It may "

@@ -373,19 +373,7 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
         named(row, where)
         _one_of(row["status"], UNIT_STATUSES, where, "status")
         _within(row["strength"], (0, MAX_STRENGTH), where, "strength", strength_hint)
-        if not isinstance(row["attributes"], dict):
-            raise Refused(where, "`attributes` is a JSON object.")
-        # As `/gm set` checks a unit it leaves: a unit out of the battle keeps the strength
-        # it left with.
-        counted = row["strength"] if row["status"] != "gone" else None
-        # Kept as the check gives them back, as `/gm set` keeps a unit it checked.
-        row["attributes"] = _checked_by_rules(
-            lambda row=row, counted=counted, where=where: rules.check_unit(
-                row["name"], row["attributes"], counted, where), where)
-        if rules.check_side is not None:  # as `/unit add` holds a side to the unit's words
-            check = rules.check_side
-            _checked_by_rules(lambda row=row, check=check: check(row["side"], row["attributes"]),
-                              where)
+        _check_unit_words(row, rules, where)
     for number, row in enumerate(generals, 1):
         where = _place("general", row["name"], number)
         named(row, where)
@@ -499,18 +487,23 @@ def _check_snapshot(table: str, values: dict[str, Any], rules: BattleRules,
             _within(values["wounds"], (0, wounds_bound(rules, values.get("status", ""))), where,
                     "wounds", IMPORT_HINT)
         return
-    if "attributes" not in values:
-        return
-    if not isinstance(values["attributes"], dict):
+    if "attributes" in values:
+        _check_unit_words(values, rules, where)
+
+
+def _check_unit_words(row: dict[str, Any], rules: BattleRules, where: str) -> None:
+    """A unit's words held to the rule set's own checks, as `/gm set` holds a unit it
+    leaves, and kept as the check gives them back; its side held to them, as `/unit add`
+    holds it. A unit out of the battle keeps the strength it left with."""
+    if not isinstance(row["attributes"], dict):
         raise Refused(where, "`attributes` is a JSON object.")
-    counted = values.get("strength") if values.get("status") != "gone" else None
-    # Kept as the check gives them back, as the roster's units are.
-    values["attributes"] = _checked_by_rules(
-        lambda: rules.check_unit(values.get("name", "the unit"), values["attributes"],
-                                 counted, where), where)
-    if rules.check_side is not None and "side" in values:
+    counted = row.get("strength") if row.get("status") != "gone" else None
+    row["attributes"] = _checked_by_rules(
+        lambda: rules.check_unit(row.get("name", "the unit"), row["attributes"], counted,
+                                 where), where)
+    if rules.check_side is not None and "side" in row:
         check = rules.check_side
-        _checked_by_rules(lambda: check(values["side"], values["attributes"]), where)
+        _checked_by_rules(lambda: check(row["side"], row["attributes"]), where)
 
 
 # An export never holds the GM's queued dice (they are secret): a file that does was made by

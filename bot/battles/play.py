@@ -22,7 +22,7 @@ from rules.core.effects import loss_measure
 from rules.core.errors import RulesError
 from rules.core.fields import unit_parts
 from rules.core.names import name_key
-from rules.core.notation import split_name
+from rules.core.notation import counted, split_name
 from rules.core.records import Effect, Resolution, Step
 from rules.core.registry import BattleRules
 from rules.core.roster import Roster, describe_changes
@@ -44,10 +44,6 @@ class Played:
 
 
 TYPED_ECHO = 30  # characters of typed dice a footer repeats
-
-
-def dice_count(count: int) -> str:
-    return f"{count} {'die' if count == 1 else 'dice'}"
 
 
 @dataclass(frozen=True)
@@ -73,14 +69,14 @@ class DiceUse:
             note = "Dice typed in" if len(self.typed) > TYPED_ECHO else \
                 f"Dice typed in: {self.typed}"
             if self.queued:
-                note += f", then {dice_count(self.queued)} queued by the GM"
+                note += f", then {counted(self.queued, 'die', 'dice')} queued by the GM"
             if self.rolled:
-                note += f", then {dice_count(self.rolled)} rolled by the bot"
+                note += f", then {counted(self.rolled, 'die', 'dice')} rolled by the bot"
             if self.unused:
                 note += f"; left over after the answers: {self.unused}"
             return note
         if self.queued:
-            note = f"{dice_count(self.queued)} queued by the GM"
+            note = f"{counted(self.queued, 'die', 'dice')} queued by the GM"
             return f"{note}, {self.rolled} rolled" if self.rolled else note
         if self.rolled:
             return "Dice rolled by the bot"

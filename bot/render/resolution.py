@@ -400,10 +400,15 @@ def _aside_left(resolution: Resolution, change: str) -> str:
     if aside is None or not aside[2][:1].isalpha() or aside[2].startswith("now ") or \
             not _headline_says(resolution, aside[1]):
         return change
-    # The longest name the line begins with: "Rangers Light …" is not Rangers'.
-    unit = max((e.unit for e in resolution.effects if change.startswith(f"{e.unit} ")),
-               key=len, default=None)
+    unit = _line_unit(resolution, change)
     return change if unit is None else f"{unit} {aside[2]}"
+
+
+def _line_unit(resolution: Resolution, change: str) -> str | None:
+    """The unit a roster line is about: the longest of the result's units' names it begins
+    with ("Rangers Light …" is not Rangers')."""
+    return max((e.unit for e in resolution.effects if change.startswith(f"{e.unit} ")),
+               key=len, default=None)
 
 
 _PHRASES = re.compile(r", | and ")  # between a roster line's phrases
@@ -416,14 +421,11 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     routing and is shaken"): the line says where its strength now stands and what else the
     headline does not ("Béarn: now 1 SP, is shaken"), or nothing once it has gone. Any other
     line, whole."""
-    units = [effect.unit for effect in resolution.effects]
-    for unit in units:
-        loss = _LOSS.fullmatch(change[len(unit) + 1:]) if change.startswith(f"{unit} ") \
-            else None
-        if loss is not None:
-            break
-    else:
+    unit = _line_unit(resolution, change)
+    loss = _LOSS.fullmatch(change[len(unit) + 1:]) if unit is not None else None
+    if loss is None:
         return change
+    units = [effect.unit for effect in resolution.effects]
     amount, measure, count, rest = loss[1], loss[2], int(loss[3]), loss[4] or ""
     # Only the headline's phrases of this unit's own ("Béarn routs, −2 SP"; "Lanciers fails
     # recall: 1 casualty, held"), not another's that names it ("71st loses 1 SP to Béarn").

@@ -269,9 +269,9 @@ class Phrase:
     """How players say a change to one field, as the words that follow the unit's name.
 
     ``on`` is said when the field gets a value (``{value}`` is the new one, ``{before}`` the
-    old); ``off`` when it is cleared (None, False), with ``{before}`` too. ``words`` rewords values
-    (``skirmish`` → ``skirmish order``); ``one`` replaces ``on`` for a value of 1, where a
-    plural would read wrong. An empty text keeps that change out of replies: bookkeeping
+    old); ``off`` when it is cleared (None, False), with ``{before}`` too. ``words`` rewords
+    values (``skirmish`` → ``skirmish order``); ``one`` replaces ``on`` for a value of 1,
+    where a plural would read wrong. An empty text keeps that change out of replies: bookkeeping
     the engine needs and players do not read.
     """
 

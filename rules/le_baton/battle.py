@@ -158,17 +158,22 @@ def check_unit(name: str, attributes: Mapping[str, Any], strength: int | None,
     return checked
 
 
+def _nation_named(side: str) -> Nation | None:
+    """The nation a side is named for (French, British), if it is."""
+    return next((n for n in Nation if name_key(side) == n.value), None)
+
+
 def side_words(side: str) -> dict[str, Any]:
     """A unit added to a side named for a nation is of that nation, unless its words say
     otherwise (``check_side`` refuses them then)."""
-    named = next((n for n in Nation if name_key(side) == n.value), None)
+    named = _nation_named(side)
     return {"nation": named.value} if named is not None else {}
 
 
 def check_side(side: str, attributes: Mapping[str, Any]) -> None:
     """A unit on a side named for a nation is of that nation: the sheet's phases go by it
     (a French unit on the British side would shoot and test in the French phases)."""
-    named = next((n for n in Nation if name_key(side) == n.value), None)
+    named = _nation_named(side)
     nation = attributes.get("nation")
     if named is not None and nation is not None and nation != named.value:
         shown = str(nation).capitalize()
