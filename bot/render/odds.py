@@ -52,7 +52,8 @@ def odds_specs(odds: Odds, ruleset: str, procedure: str,
     """The reply's messages, each a list of embeds (``to_discord`` makes them Discord's)."""
     title = RULESETS[ruleset].title if ruleset in RULESETS else ruleset
     sides = dict(odds.sides)
-    rows = _rows(odds.branches, sides)
+    decides = ruleset not in RULESETS or procedure not in RULESETS[ruleset].no_winner
+    rows = _rows(odds.branches, sides, decides)
     first = rows[0].glance
     how = _how(odds, [first, *(row.glance for row in rows[1:])])
     footer = " · ".join(filter(None, [how, *notes, defaults_line(odds.defaults)]))
@@ -113,10 +114,12 @@ class _Row:
     label: str
 
 
-def _rows(branches: Sequence[Distribution], sides: Mapping[str, str]) -> list[_Row]:
+def _rows(branches: Sequence[Distribution], sides: Mapping[str, str],
+          decides: bool = True) -> list[_Row]:
     grouped: dict[tuple[object, ...], list[int]] = {}
     glances: dict[tuple[object, ...], Glance] = {}
-    fight = fight_of(branches, sides)  # every answer's: the same fight
+    # Every answer's: the same fight. A procedure that decides none has no sides to win.
+    fight = fight_of(branches, sides) if decides else []
     for index, branch in enumerate(branches):
         seen = glance(branch, sides, fight)
         key = (tuple((v.label, v.probability) for v in seen.verdicts),

@@ -217,6 +217,9 @@ class RuleSet:
     # The kinds by which a unit gives way: how far (``rules.core.effects.FATES``) and how a
     # player says it (``{E.BROKEN: ("gone", "breaks")}``): the odds' "who wins".
     fates: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # The procedures that decide no fight (Le Baton's charge: the melee after it does):
+    # their odds name each result ("52nd fails to close"), not who wins or holds.
+    no_winner: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         register_effects(self.effects, self.key, self.losses, self.fates)

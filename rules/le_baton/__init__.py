@@ -24,6 +24,8 @@ RULESET_ENTRY = RuleSet(
     title="Le Baton",
     effects=effects.TEXTS,
     losses=effects.LOSSES,
+    # A charge ends at contact, or short of it: the melee decides who wins.
+    no_winner=frozenset({"charge"}),
     help=HelpTopic(
         words=(("Units", DESCRIPTION),
                ("Figures and markers (in a battle the roster keeps them: strength, "

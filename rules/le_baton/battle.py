@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core.defaults import read_words
+from rules.core.engagements import Engagement
 from rules.core.errors import InvalidInput
 from rules.core.fields import Field, FieldSet, json_safe
 from rules.core.names import name_key
@@ -389,6 +390,14 @@ def _next_turn(unit: RosterUnit) -> RosterUnit:
     return unit
 
 
+def _tied_awaiting_recall(roster: Roster, engagement: Engagement) -> bool:
+    """A melee whose last round the cavalry tied, before their recall (phase 13 clears
+    ``recall_due``, whether the recall passes or fails)."""
+    units = [find_unit(roster, name) for side in engagement.sides for name in side]
+    return bool(engagement.state.get("tied")) and any(
+        unit is not None and unit.attr("recall_due") for unit in units)
+
+
 def reminders(roster: Roster, phase: str | None) -> list[str]:
     """What the coming phase must not forget: melees that go on, cavalry to recall."""
     active = [u for u in roster.units if not u.gone]
@@ -397,8 +406,13 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
         for engagement in roster.engagements:
             if engagement.kind == MELEE:
                 first, other = engagement.sides
-                lines.append(f"Melee continues: {' and '.join(first)} and "
-                             f"{' and '.join(other)}.")
+                both = f"{' and '.join(first)} and {' and '.join(other)}"
+                if phase == PHASES[10] and _tied_awaiting_recall(roster, engagement):
+                    # "Cavalry units that tie test for recall in phase 13": no round first.
+                    lines.append(f"{both} tied their melee: they do not fight in phase 11, "
+                                 "and test recall in phase 13.")
+                else:
+                    lines.append(f"Melee continues: {both}.")
     if phase in (PHASES[6], PHASES[11]):
         lines += _losers_to_test(roster, PHASES.index(phase) + 1)
     if phase in (PHASES[0], PHASES[12]):

@@ -594,3 +594,48 @@ async def test_an_override_not_allowed_gives_the_tested_unit_as_its_example(batt
         "⚠️ That is not a result the rules allow here. Type a word of the one you want in the "
         "`result` option (`Lochiel's Camerons`, say) and pick it from what the option offers, "
         "or use `/gm override` alone for a menu.")
+
+
+async def test_cavalry_tied_in_phase_6_fight_no_round_in_phase_11(battle_session):
+    """The sheet: "Cavalry units that tie test for recall in phase 13"; infantry that tie
+    fight on. Phase 11 does not call the tied cavalry's melee on."""
+    await setup(battle_session)
+    await reply(battle_session, '/unit add side:British name:Greys words:"british cav veteran '
+                                'heavy-dragoons" strength:8', user_id=GM_USER)
+    for _ in range(5):  # to phase 6, melees
+        await reply(battle_session, "/battle next", user_id=GM_USER)
+    # Lanciers' 4 dice against the Greys' 4 (−1, first combat vs. lancers): a hit each.
+    tie = await reply(battle_session, '/melee le-baton attacker:Lanciers defender:Greys '
+                                      'dice:"4 1 1 1 5 1 1 1"', user_id=GM_USER)
+    assert tie.embeds[0]["title"].endswith("Lanciers and Greys tie, 1 all: both test for "
+                                           "recall in phase 13")
+    assert ("the cavalry test for recall in phase 13 and do not fight in phase 11. If still in "
+            "contact after the recall, they fight on next turn in phase 6."
+            ) in await full_text(battle_session, tie)
+    for _ in range(5):  # to phase 11, melees
+        moved = await reply(battle_session, "/battle next", user_id=GM_USER)
+    assert text_of(moved).strip() == (
+        "⏭️ Albuera: Turn 1, 11. melees\n"
+        "• Lanciers and Greys tied their melee: they do not fight in phase 11, and test recall "
+        "in phase 13.")
+
+
+async def test_the_odds_of_a_charge_say_what_each_result_is_not_who_holds(discord_session):
+    """A charge is decided by the melee that follows: its odds name each result, as a Fire at
+    Will charge's do, and do not lump a charge not made with one that goes in."""
+    message = await reply(discord_session, '/charge odds le-baton charger:"52nd: british inf '
+                                           'column figures=8" target:"4e Léger: french inf '
+                                           'column figures=12"')
+    (embed,) = message.embeds
+    assert embed["title"] == "🎯 Odds: charge (Le Baton)"
+    assert embed["description"].split("\n") == [
+        "`██████▋    83%` 52nd does not charge",
+        "`▌         6.9%` 4e Léger stands",
+        "`▌         5.6%` 52nd fails to close",
+        "`▎         2.8%` 52nd routs",
+        "`▏         1.4%` 52nd contacts 4e Léger"]
+    melee = await reply(discord_session, '/melee odds le-baton attacker:"52nd: british inf '
+                                         'figures=2" defender:"4e Léger: french inf column '
+                                         'figures=2"')
+    # A melee still says who wins.
+    assert melee.embeds[0]["title"] == "🎯 Odds: drawn 50% · 4e Léger wins 25% · 52nd wins 25%"

@@ -191,6 +191,19 @@ def test_a_tied_cavalry_melee_leaves_both_to_recall_until_they_roll():
     assert not engine_unit(unit(recalled, "Lancers"), recalled).recall_due
 
 
+def test_cavalry_that_tied_in_phase_6_are_not_reminded_of_a_melee_in_phase_11():
+    tied, _ = apply(Effect(E.MELEE_TIED, "Lancers"), Effect(E.RECALL_DUE, "Lancers"),
+                    Effect(E.RECALL_DUE, "Scots Greys"),
+                    roster=locked(ROSTER, "Lancers", "Scots Greys"))
+    assert reminders(tied, PHASES[10]) == [
+        "Lancers and Scots Greys tied their melee: they do not fight in phase 11, and test "
+        "recall in phase 13."]
+    # Both fail their recall: held, still in contact, they fight on next turn in phase 6.
+    held, _ = apply(Effect(E.HELD, "Lancers"), Effect(E.HELD, "Scots Greys"), roster=tied)
+    held, _ = new_turn(held)
+    assert reminders(held, PHASES[5]) == ["Melee continues: Lancers and Scots Greys."]
+
+
 def test_recall_to_the_start_of_the_charge_ends_the_melee():
     before = locked(ROSTER, "Lancers", "Scots Greys")
     after, _ = apply(Effect(E.RECALLED, "Lancers"), Effect(E.MELEE_ENDS, "Lancers"),

@@ -136,11 +136,15 @@ def test_infantry_that_tie_continue_the_melee(phase, when):
     assert result.severity is Severity.MINOR
 
 
-@pytest.mark.parametrize("phase", [6, 11])
-def test_cavalry_that_tie_test_for_recall_in_phase_13(phase):
+@pytest.mark.parametrize(("phase", "between"), [
+    (6, " and do not fight in phase 11"), (11, "")])
+def test_cavalry_that_tie_test_for_recall_in_phase_13(phase, between):
     result = melee(horse(figures=2), dragoons(figures=2), "3 2", phase=phase)
-    assert outcomes(result) == ["Equal casualties (0 each): the cavalry test for recall in "
-                                "phase 13."]
+    # Unlike infantry, tied cavalry fight no round before the recall: a failed one (or one
+    # that leaves them in place) leaves them in contact for next turn's phase 6.
+    assert outcomes(result) == [f"Equal casualties (0 each): the cavalry test for recall in "
+                                f"phase 13{between}. If still in contact after the recall, "
+                                "they fight on next turn in phase 6."]
     assert effects(result) == [(E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "Scots Greys", None),
                                (E.MELEE_TIED, "Chasseurs", None),
                                (E.RECALL_DUE, "Chasseurs", None),
