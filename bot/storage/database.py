@@ -178,7 +178,7 @@ def crash_point(name: str) -> None:
 
 POOL_SIZE = 20
 """PostgreSQL connections a process keeps open. Under load (50 commands in flight) the
-default of 5 spent a third of the CPU opening connections (docs/performance.md)."""
+default of 5 closed and reopened connections past it (docs/performance.md has the figures)."""
 POOL_OVERFLOW = 5
 """Connections opened for a burst past ``POOL_SIZE`` (closed again after)."""
 
