@@ -22,8 +22,9 @@ from bot.battles.validate import (
     out_of_strength,
     wounds_bound,
 )
-from rules.core.dice import Face, parse_dice
+from rules.core.dice import FULL_WIDTH, Face, parse_dice
 from rules.core.errors import InvalidInput, code
+from rules.core.fields import WHOLE
 from rules.core.notation import option_value, possessive
 from rules.core.registry import BattleRules
 from rules.core.roster import (
@@ -64,11 +65,14 @@ def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
     minimum, maximum = bounds
     if value.strip().casefold() == "none":
         return None
-    try:
-        number = int(value)
-    except ValueError:
+    # Plain figures, as a unit's words and typed dice read them (a phone's wide `５` too):
+    # Python's int() would also read other scripts' digits (`٣`) and `1_0`.
+    figures = value.strip().translate(FULL_WIDTH)
+    if not WHOLE.fullmatch(figures):
         raise InvalidInput(f"`{field}` takes a whole number, not `{value[:20]}`.",
-                           hint=f"Use {minimum} to {maximum}.") from None
+                           hint=f"Type it in the digits 0-9, from {minimum} to {maximum}."
+                           if not value.isascii() else f"Use {minimum} to {maximum}.")
+    number = int(figures)
     if number < minimum:
         raise InvalidInput(f"`{field}` cannot be below {minimum}.",
                            hint=f"Use {minimum} to {maximum}.")
@@ -138,8 +142,8 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str, said: str) -
             # Above the bound: the rule set's own check, where it bounds strength, refuses it
             # as everywhere else (La Bataille's 40 increments); else this refusal stands,
             # with the rule set's range.
-            digits = value.strip().lstrip("+")
-            if digits.isdigit() and len(digits) <= 18 and int(digits) > bounds[1]:
+            digits = value.strip().translate(FULL_WIDTH).lstrip("+")
+            if WHOLE.fullmatch(digits) and len(digits) <= 18 and int(digits) > bounds[1]:
                 tx.rules.check_unit(row.name, dict(row.attributes), int(digits), row.name)
             raise
         out_of_strength(tx, row)

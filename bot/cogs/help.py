@@ -24,7 +24,7 @@ from bot.render.limits import EmbedSpec, FieldSpec, pack
 from bot.render.odds import phone_lines
 from bot.render.resolution import to_discord
 from bot.rulesets import RuleSetCommands, Subcommand
-from rules.core.errors import InvalidInput
+from rules.core.errors import InvalidInput, code
 from rules.core.fields import Field
 from rules.core.notation import LIST_FORM, quoting_rule
 from rules.core.registry import BattleRules, RuleSet
@@ -230,13 +230,9 @@ def takes(setting: Field) -> str:
 
 def settings_part(ruleset: RuleSet) -> EmbedSpec:
     settings = ruleset.battle.settings.fields if ruleset.battle else ()
-    title = f"{ruleset.title}: battle settings"
-    if not settings:
-        return EmbedSpec(title=title, description=(
-            f"{ruleset.title} has no settings: a battle plays it as its text reads."))
     example = settings[0].name
     return EmbedSpec(
-        title=title,
+        title=f"{ruleset.title}: battle settings",
         description=(f"Where players read the rules differently. A GM changes one with "
                      f"`{SETTING_COMMAND} name:{example} value:…`; `value:default` puts it "
                      f"back. `huzzah resolve` takes them as `settings`."),
@@ -245,10 +241,7 @@ def settings_part(ruleset: RuleSet) -> EmbedSpec:
 
 
 def reference_part(ruleset: RuleSet) -> EmbedSpec:
-    title = f"{ruleset.title}: reference"
-    if not ruleset.help.reference:
-        return EmbedSpec(title=title, description=f"{ruleset.title} has no reference page.")
-    return EmbedSpec(title=title, fields=tuple(
+    return EmbedSpec(title=f"{ruleset.title}: reference", fields=tuple(
         FieldSpec(label, "\n".join(f"• {line}" for line in lines))
         for label, lines in ruleset.help.reference))
 
@@ -261,6 +254,30 @@ def parts_of(ruleset: RuleSet) -> list[Part]:
     if ruleset.help.reference:
         parts.append(Part.REFERENCE)
     return parts
+
+
+# What a rule set without the part is told: a Le Baton player asking for its settings learns
+# why there are none, not only that there are none.
+LACKING = {Part.SETTINGS: "has no settings: a battle plays it as its text reads",
+           Part.REFERENCE: "has no reference part"}
+
+
+def listed_parts(parts: Sequence[Part]) -> str:
+    return " · ".join(f"`part:{part.value}`" for part in parts)
+
+
+def chosen_part(ruleset: RuleSet | None, typed: str) -> Part:
+    """The part typed (in any case), if the topic has it; else a refusal listing the parts
+    it has (with no topic, every part)."""
+    parts = parts_of(ruleset) if ruleset else list(Part)
+    word = typed.strip().casefold()
+    part = next((p for p in Part if p.value == word), None)
+    if part is not None and part in parts:
+        return part
+    listing = f"{'Its' if ruleset else 'The'} parts: {listed_parts(parts)}."
+    if part is None or ruleset is None:  # with no topic, every part is one of its
+        raise InvalidInput(f"{code(typed)} is not a part of a topic.", hint=listing)
+    raise InvalidInput(f"{ruleset.title} {LACKING[part]}.", hint=listing)
 
 
 def others(ruleset: RuleSet, shown: Part) -> str:
@@ -296,24 +313,34 @@ class Help(commands.Cog):
                            part="One part of the rule set's topic (default: its commands)")
     @app_commands.choices(
         topic=[app_commands.Choice(name=r.title, value=r.key) for r in RULESETS.values()],
-        part=[app_commands.Choice(name=f"{p.value}: {PART_SAYS[p]}", value=p.value)
-              for p in Part],
     )
     async def help(
         self, interaction: discord.Interaction,
         topic: app_commands.Choice[str] | None = None,
-        part: app_commands.Choice[str] | None = None,
+        part: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         if topic is None:
             if part is not None:
+                chosen = chosen_part(None, part)
                 raise InvalidInput(
-                    f"`part:{part.value}` is a part of a rule set's topic.",
+                    f"`part:{chosen.value}` is a part of a rule set's topic.",
                     hint=f"Name the rule set too: `/help topic:{next(iter(RULESETS))} "
-                         f"part:{part.value}`.")
+                         f"part:{chosen.value}`.")
             specs = overview(self.bot.tree, self.rulesets())
         else:
             (rule_set,) = [r for r in self.rulesets() if r.ruleset.key == topic.value]
-            specs = topic_help(rule_set, Part(part.value) if part else Part.COMMANDS)
+            chosen = chosen_part(rule_set.ruleset, part) if part else Part.COMMANDS
+            specs = topic_help(rule_set, chosen)
         await interaction.response.send_message(
             embeds=[to_discord(s) for s in specs], ephemeral=True
         )
+
+    # The parts offered are those of the topic chosen (Fire at Will has no reference part):
+    # fixed choices would offer every rule set's parts to each.
+    @help.autocomplete("part")
+    async def _parts(self, interaction: discord.Interaction,
+                     current: str) -> list[app_commands.Choice[str]]:
+        ruleset = RULESETS.get(str(interaction.namespace.topic or ""))
+        typed = current.strip().casefold()
+        return [app_commands.Choice(name=f"{p.value}: {PART_SAYS[p]}", value=p.value)
+                for p in (parts_of(ruleset) if ruleset else Part) if p.value.startswith(typed)]

@@ -396,8 +396,11 @@ BATTLE_DICE_FACES = DiceFaces(d6=False, symbols=tuple(Symbol))
 ANY_DICE = DiceFaces(d6=True, symbols=tuple(Symbol))
 
 
-# A phone keyboard's full-width forms (U+FF01 to U+FF5E, and its wide space) as ASCII.
-_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+# A phone keyboard's full-width forms (U+FF01 to U+FF5E, and its wide space) as ASCII: the
+# same figures and letters in another width, read so wherever dice or a number are typed
+# (``３`` is 3). Other scripts' digits (``٣``) are refused wherever they are typed, with what
+# to type instead: one rule for dice, a unit's words and a GM's corrections.
+FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 
 
 def parse_dice(text: str, faces: DiceFaces = ANY_DICE) -> list[Face]:
@@ -408,7 +411,7 @@ def parse_dice(text: str, faces: DiceFaces = ANY_DICE) -> list[Face]:
     A phone's full-width characters (``３ ６``, ``ｉｎｆ``) read as their plain forms.
     """
     read: list[Face] = []
-    plain = text.translate(_FULL_WIDTH)
+    plain = text.translate(FULL_WIDTH)
     for token in _DICE_SEPARATORS.split(plain.strip().lower()):
         if token:
             read.extend(_read_faces(token, faces))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from rules.core.dice import FULL_WIDTH
 from rules.core.errors import InvalidInput
 from rules.core.notation import (
     CURLY_QUOTES,
@@ -146,8 +147,8 @@ class Field:
         if isinstance(raw, bool):
             return None
         if isinstance(raw, str):
-            text = raw.strip()
-            pattern = _WHOLE if self.kind is int else _DECIMAL
+            text = raw.strip().translate(FULL_WIDTH)  # a phone's wide `５` is 5, as in dice
+            pattern = WHOLE if self.kind is int else _DECIMAL
             if len(text) > MAX_NUMBER_TEXT or not pattern.fullmatch(text):
                 return None
             return int(text) if self.kind is int or text.lstrip("+-").isdigit() else float(text)
@@ -166,7 +167,7 @@ class Field:
 
 
 # Plain figures only: no exponent, `nan`, `inf`, digit separator or hex.
-_WHOLE = re.compile(r"[+-]?[0-9]+")
+WHOLE = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 MAX_NUMBER_TEXT = 40
 # A bound for number fields that set none, so no value reads as absurdly large.

@@ -222,11 +222,19 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
     for key, members in keyed.items():
         merged.setdefault(labels[key], []).extend(members)
     lines = _sorted(reader._line(label, members) for label, members in merged.items())
-    # A chart's rows read in their order, first: where the dice land is what there is to say.
+    # A chart's rows first, where the dice land being what there is to say: the likeliest
+    # first, as every reply's lines (a leader's +6 makes rows 61–66 the likeliest), rows as
+    # likely in the chart's order; the other columns close the list, as "other results"
+    # does. An estimate's rows are as likely within a point: its last digits are noise.
     on_chart = {labels[key]: (labels[key] == OTHER_COLUMNS, key[2]) for key in keyed
                 if key[0] == "chart"}
-    lines = (*sorted((line for line in lines if line.label in on_chart),
-                     key=lambda line: on_chart[line.label]),
+
+    def row_order(line: Line) -> tuple[bool, Fraction, str]:
+        chance = line.probability if reader.exact else Fraction(round(line.probability * 100))
+        other, rows = on_chart[line.label]
+        return other, -chance, rows
+
+    lines = (*sorted((line for line in lines if line.label in on_chart), key=row_order),
              *(line for line in lines if line.label not in on_chart))
     if len(lines) == 1 and len(outcomes) > 1:
         lines = _results_under(reader, outcomes) or lines

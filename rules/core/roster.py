@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.core.dice import FULL_WIDTH
 from rules.core.engagements import Engagement, EngagementWords, engagement_words
 from rules.core.errors import InvalidInput, code
 from rules.core.headlines import listed, together
@@ -241,7 +242,7 @@ def take_strength(text: str, label: str, where: str) -> tuple[str, int | None]:
 
 
 def _strength_value(raw: str, word: str, where: str) -> int:
-    number = raw.strip()
+    number = raw.strip().translate(FULL_WIDTH)  # a phone's wide `４` is 4, as in dice
     if not re.fullmatch(r"[0-9]{1,4}", number) or int(number) > MAX_STRENGTH:
         raise InvalidInput(f"{where}: `{word}={number[:16]}` is not a strength.",
                            # The rule set's own bound (60 figures) is checked after: a

@@ -35,6 +35,44 @@ async def test_gm_set_takes_the_top_of_the_range(discord_session):
     assert (await units(discord_session))["Rangers"].strength == 999
 
 
+@pytest.mark.parametrize("value", ["٣", "۳", "३"])  # Arabic-Indic, Persian, Devanagari
+async def test_gm_set_refuses_other_scripts_digits_as_typed_dice_do(discord_session, value):
+    """A number is typed in the figures 0-9 wherever the bot reads one: `/gm set` strength
+    and a general's wounds no longer read `٣` as 3 where the dice and a unit's words refuse
+    it."""
+    await setup_battle(discord_session)
+    before = await everything(discord_session.client.db)
+    for line, said in (
+            (f"/gm set unit:Rangers field:strength value:{value}",
+             f"⚠️ `strength` takes a whole number, not `{value}`. Type it in the digits 0-9, "
+             "from 0 to 999."),
+            (f"/gm general general:Wolfe field:wounds value:{value}",
+             f"⚠️ `wounds` takes a whole number, not `{value}`. Type it in the digits 0-9, "
+             "from 0 to 1."),
+            (f"/gm set unit:Rangers field:morale value:{value}",
+             f"⚠️ Rangers: `morale` must be a whole number, not `{value}`. Write it in plain "
+             "figures, like `4`."),
+            (f'/gm dice dice:"{value} 4"',
+             f"⚠️ `{value}` is not a face of a d6. Type each die as a number from 1 to 6, for "
+             "example `3 5 6`.")):
+        message = await gm(discord_session, line)
+        assert message.ephemeral and message.content == said, line
+    assert await everything(discord_session.client.db) == before
+
+
+async def test_a_phones_full_width_figures_read_in_gm_set_as_in_typed_dice(discord_session):
+    """A phone's wide figures (２, ５) are 0-9 in another width: read as typed dice read them,
+    by every field `/gm set` takes."""
+    await setup_battle(discord_session)
+    for line in ("/gm set unit:Rangers field:strength value:２",
+                 "/gm set unit:Rangers field:morale value:５",
+                 '/gm dice dice:"３ ６"'):
+        message = await gm(discord_session, line)
+        assert "⚠️" not in message.content, message.content
+    rangers = (await units(discord_session))["Rangers"]
+    assert (rangers.strength, rangers.attributes["morale"]) == (2, 5)
+
+
 async def wounds(session) -> int:
     async with session.client.db.transaction() as s:
         return (await s.scalar(select(General).where(General.name == "Wolfe"))).wounds

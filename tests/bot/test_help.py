@@ -20,7 +20,7 @@ from rules.core.fields import Field
 from rules.core.notation import quoting_rule
 from rules.registry import EXAMPLES, RULESETS
 
-from .conftest import GM_USER, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
 from .phone import PHONE_SCREEN, phone_lines, screen
 
 COMMANDS = list(each_ruleset(Lookups(store=None)))  # type: ignore[arg-type]
@@ -171,12 +171,47 @@ async def test_le_baton_words_say_which_a_battles_roster_keeps(discord_session):
     assert "column / line / square / skirmish" in fields["Units"]
 
 
-async def test_a_part_the_rule_set_lacks_says_so_plainly(discord_session):
-    without = next(r for r in RULESETS.values() if Part.SETTINGS not in parts_of(r))
-    message = await reply(discord_session, f"/help topic:{without.key} part:settings")
-    assert message.ephemeral
-    assert message.embeds[0]["description"] == (
-        f"{without.title} has no settings: a battle plays it as its text reads.")
+async def help_parts_offered(session, typed: str, **options: str) -> list[str]:
+    choices = await session.autocomplete(["help"], {**options, "part": typed}, "part",
+                                         channel_id=CHANNEL, user_id=PLAYER, guild_id=GUILD)
+    return [c["value"] for c in choices]
+
+
+async def test_the_part_list_offers_only_the_parts_the_topic_has(discord_session):
+    """Fire at Will has no reference part, Le Baton no settings: neither is offered."""
+    assert await help_parts_offered(discord_session, "", topic="fire-at-will") == [
+        "commands", "words", "settings"]
+    assert await help_parts_offered(discord_session, "", topic="le-baton") == [
+        "commands", "words", "reference"]
+    assert await help_parts_offered(discord_session, "re", topic="tricorne") == ["reference"]
+    assert await help_parts_offered(discord_session, "re", topic="fire-at-will") == []
+    # No topic yet: every part some rule set has.
+    assert await help_parts_offered(discord_session, "") == [p.value for p in Part]
+
+
+async def test_a_part_the_rule_set_lacks_is_refused_with_the_parts_it_has(discord_session):
+    message = await reply(discord_session, "/help topic:fire-at-will part:reference")
+    assert message.ephemeral and not message.embeds
+    assert message.content == ("⚠️ Fire at Will has no reference part. Its parts: "
+                               "`part:commands` · `part:words` · `part:settings`.")
+    message = await reply(discord_session, "/help topic:le-baton part:settings")
+    assert message.ephemeral and not message.embeds
+    assert message.content == ("⚠️ Le Baton has no settings: a battle plays it as its text "
+                               "reads. Its parts: `part:commands` · `part:words` · "
+                               "`part:reference`.")
+
+
+async def test_a_part_typed_in_capitals_or_unknown_is_read_or_refused(discord_session):
+    shown = await reply(discord_session, "/help topic:tricorne part:Reference")
+    assert shown.embeds[0]["title"] == "Commands & Colors Tricorne: reference"
+    message = await reply(discord_session, "/help topic:tricorne part:maps")
+    assert message.ephemeral and message.content == (
+        "⚠️ `maps` is not a part of a topic. Its parts: `part:commands` · `part:words` · "
+        "`part:settings` · `part:reference`.")
+    message = await reply(discord_session, "/help part:maps")
+    assert message.content == (
+        "⚠️ `maps` is not a part of a topic. The parts: `part:commands` · `part:words` · "
+        "`part:settings` · `part:reference`.")
 
 
 async def test_a_part_without_a_topic_says_to_name_the_rule_set(discord_session):

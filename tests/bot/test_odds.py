@@ -131,6 +131,26 @@ async def test_a_chart_pack_attached_to_the_battle_reads_the_chart(discord_sessi
     assert "Dragoons routs" in text
 
 
+async def test_a_charts_rows_read_likeliest_first_as_every_rule_sets_lines(discord_session):
+    """A leader's +6 moves the d66 a band up: rows 61–66 take two bands' chance, and lead,
+    as the likeliest result leads every reply; even rows keep the chart's order, and the
+    other columns close the list, as "other results" does."""
+    # Exact however busy the machine, as long as the clock does not cut the walk short.
+    discord_session.client.outcomes.odds_seconds = UNHURRIED_SECONDS
+    message = await reply(discord_session, '/cavalry odds labataille chargers:"2e Cuirassiers: '
+                                           'cavalry morale=44 melee=18 mp=8 nation=french '
+                                           'leader=Ney leader_value=6" targets:"2nd Foot: '
+                                           'infantry morale=41 melee=8 inc=5" spent:2')
+    (embed,) = message.embeds
+    assert embed["title"] == ("🎯 Odds: the 2:1 column 69% · the 1.5:1 column 16% · "
+                              "the 1:1 column 16%")
+    assert embed["description"].split("\n") == [
+        "Read on your Assault et Mêlée chart, the 2:1 column:",
+        "`█▉         23%` rows 61–66",
+        *(f"`▉          11%` rows {tens}1–{tens}6" for tens in range(2, 6)),
+        "`██▌        31%` other columns"]
+
+
 async def test_a_fight_too_big_to_walk_in_time_is_estimated(discord_session):
     discord_session.client.outcomes.odds_seconds = 0.5
     sides = "; ".join(f"A{i}: inf" for i in range(5))

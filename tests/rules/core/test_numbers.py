@@ -10,6 +10,7 @@ import pytest
 
 from rules.core.errors import InvalidInput
 from rules.core.fields import MAX_MAGNITUDE, Field
+from rules.core.roster import take_strength
 from rules.fire_at_will.inputs import CHARGER_JSON, read_chargers
 from rules.fire_at_will.units import Arm, Charger, Unit
 from rules.le_baton.fire import FireTarget, Target, resolve_fire
@@ -143,3 +144,17 @@ def test_le_baton_fire_called_directly_with_nan_is_refused():
     with pytest.raises(InvalidInput, match="cannot be measured"):
         run(resolve_fire, foot(), Target("Ligne", FireTarget.LINE), dice_text="",
             distance=math.nan)
+
+
+def test_a_phones_full_width_figures_are_plain_ones_as_in_typed_dice():
+    """`５` is 5 in every width, as typed dice read it: in a unit's words and in its
+    strength word alike."""
+    assert MORALE.convert("５", "x") == 5
+    assert DISTANCE.convert("１２．５", "x") == 12.5
+    assert take_strength("inf regular sp=４", "SP", "words") == ("inf regular", 4)
+
+
+@pytest.mark.parametrize("written", ["٣", "३"])
+def test_a_strength_in_another_scripts_digits_is_refused_as_in_typed_dice(written):
+    with pytest.raises(InvalidInput, match=f"words: `sp={written}` is not a strength"):
+        take_strength(f"inf regular sp={written}", "SP", "words")

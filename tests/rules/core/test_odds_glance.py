@@ -10,7 +10,7 @@ import pytest
 
 from rules.core.dice import D6, DiceSource, TwoD6
 from rules.core.effects import register_effects
-from rules.core.odds import exact_odds, odds_for_request
+from rules.core.odds import Distribution, OutcomeOdds, exact_odds, odds_for_request
 from rules.core.odds_glance import (
     DRAWN,
     FIREFIGHT,
@@ -227,3 +227,30 @@ def test_a_rule_set_declares_by_which_of_its_kinds_a_unit_gives_way():
     with pytest.raises(ValueError, match="falls back, routs, gone"):
         register_effects({"shattered": "shatters"}, "declared",
                          fates={"shattered": ("shattered", "shatters")})
+
+
+def chart_rows(exact: bool) -> Distribution:
+    """Where the dice land on a chart the player reads: five bands of the 2:1 column (rows
+    61–66 the likeliest, by a leader's +6) and a band of the 1:1 column, in 1,000 parts."""
+    cells = [("2:1", "11–16", 118), ("2:1", "21–26", 121), ("2:1", "31–36", 114),
+             ("2:1", "41–46", 124), ("2:1", "61–66", 231), ("1:1", "31–36", 292)]
+    return Distribution((), tuple(
+        OutcomeOdds(f"{column} {rows}", "Read the chart", Severity.NONE, Fraction(n, 1000),
+                    None if exact else n, cell=("Assault et Mêlée", column, rows))
+        for column, rows, n in cells), exact, None if exact else 1000)
+
+
+def test_a_charts_rows_read_likeliest_first_and_the_other_columns_last():
+    seen = glance(chart_rows(exact=True), SIDES)
+    assert [line.label for line in seen.lines] == [
+        "rows 61–66", "rows 41–46", "rows 21–26", "rows 11–16", "rows 31–36",
+        "other columns"]
+
+
+def test_an_estimates_rows_as_likely_within_a_point_keep_the_charts_order():
+    """12.4%, 12.1% and 11.8% are all ~12% to a reader, and as likely within the noise of
+    an estimate: the chart's order, not the noise's."""
+    seen = glance(chart_rows(exact=False), SIDES)
+    assert [line.label for line in seen.lines] == [
+        "rows 61–66", "rows 11–16", "rows 21–26", "rows 41–46", "rows 31–36",
+        "other columns"]
