@@ -172,7 +172,8 @@ def asked_reply(asked: Asked) -> Reply:
     footer = asked.dice_note + (f" · event #{pending.seq}" if pending.seq else "")
     messages = question_messages(pending.ruleset, pending.procedure, question, asked.steps,
                                  whose=whose, dice_note=footer, effects=asked.effects,
-                                 notes=asked.notes, in_battle=pending.seq is not None)
+                                 notes=asked.notes, changes=asked.changes,
+                                 in_battle=pending.seq is not None)
     # The player it waits on is pinged in the content (an embed never pings), and only him.
     content = f"<@{asked.mention}>, your answer:" if asked.mention is not None else None
     return Reply(messages, content=content, view=answer_view(asked), asks=True,

@@ -25,7 +25,13 @@ from bot.battles.decisions import Pending
 from bot.battles.errors import BattleError
 from bot.battles.json_file import read_json_object
 from bot.battles.play import play_settings
-from bot.battles.store import TABLES, roster_engagement, roster_general, roster_unit
+from bot.battles.store import (
+    EVENT_KINDS,
+    TABLES,
+    roster_engagement,
+    roster_general,
+    roster_unit,
+)
 from bot.battles.validate import (
     MAX_NAME,
     NAMES_HINT,
@@ -431,6 +437,9 @@ def _check_log(battle: dict[str, Any], events: list[dict[str, Any]],
     count = len(events)
     for event in events:
         where = f"event #{event['seq']}"
+        if event["kind"] not in EVENT_KINDS:
+            raise Refused(where, f"`kind` `{_shown(event['kind'])}` is not a kind of event "
+                                 "Huzzah logs.")
         time_of(event["created_at"], f"{where}, `created_at`")
         for key in ("undone_by", "reverts"):
             if event[key] is not None and not 1 <= event[key] <= count:

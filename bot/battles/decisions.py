@@ -129,6 +129,9 @@ class Asked:
     effects: tuple[Effect, ...] = ()
     # The battle's remarks on the move (played out of its phase), said with the question.
     notes: tuple[str, ...] = ()
+    # Roster lines said with the question: what a GM's reroll put back as it was before the
+    # move it replaced (``bot.battles.rerolls``).
+    changes: tuple[str, ...] = ()
 
 
 def battle_question(battle_id: int, seq: int | None) -> str:

@@ -143,8 +143,11 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
                 "question, and a reroll would ask it again.",
                 hint="Answer it (its buttons or `/answer`), or take the move back with "
                      "`/gm undo`.") from None
-        return ask_in_battle(tx, procedure, options, None, paused, mover=events[0].user_id,
-                             summary_prefix=prefix, rerolled=True)
+        asked = ask_in_battle(tx, procedure, options, None, paused,
+                              mover=events[0].user_id, summary_prefix=prefix, rerolled=True)
+        # The question keeps the new roll's effects off the roster until it is answered:
+        # all the replaced result did is undone now, said before the question.
+        return replace(asked, changes=tuple(put_back(tx, base, replaced)))
     if not played.resolution.rolls:  # the same command on the same roster: the same result
         raise BattleError(
             f"The last result ({numbers(events)}) rolled no dice: a reroll would give it again.",
@@ -159,6 +162,14 @@ def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster,
     alone is said to be back. Of a unit the new result moved too, each field the new result
     left alone: its own line does not say it, and the players last read the first roll's
     (the blocks a retreat lost come back; a rout the new roll did not repeat is over)."""
+    return replace(played, changes=[*(played.changes or []),
+                                    *put_back(tx, base, replaced, heading)])
+
+
+def put_back(tx: BattleTx, base: Roster, replaced: Roster,
+             heading: str = BACK_AS_BEFORE) -> list[str]:
+    """The roster lines of what the replaced result did that the roster no longer holds
+    (see ``said_back``), each headed as the first roll's undoing."""
     now = tx.roster()
     words = tx.rules.engagements
     new = roster_changes(base, now) + engagement_changes(base, now, words)
@@ -167,9 +178,7 @@ def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster,
     back = [c for c in roster_changes(replaced, now) + engagement_changes(replaced, now, words)
             if (c.kind, c.who) not in moved or (c.kind, c.who, c.field) not in touched]
     # Said as the first roll's undoing: "A gains 3 figures" alone reads as the new roll's.
-    return replace(played, changes=[*(played.changes or []),
-                                    *(f"{heading}{line}"
-                                      for line in describe_changes(back, tx.rules.wording))])
+    return [f"{heading}{line}" for line in describe_changes(back, tx.rules.wording)]
 
 
 def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:

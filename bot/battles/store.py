@@ -56,6 +56,12 @@ COLUMNS: dict[str, tuple[str, ...]] = {name: tuple(c.key for c in table.c)
 # The sequence counter only ever grows: undo must not wind it back.
 NOT_RESTORED = ("last_seq",)
 NOT_UNDOABLE = ("undo", "battle_start")
+EVENT_KINDS = ("battle_start", "battle_end", "turn", "setting", "charts", "unit_add",
+               "unit_edit", "unit_remove", "general_add", "general_remove", "resolution",
+               "question", "reroll", "override", "undo", "dice_queue", "gm_set", "gm_restore",
+               "gm_role")
+"""Every kind of event the log holds: an import refuses a file with another (its log could
+not be shown, undone or rerolled as the commands that write it expect)."""
 
 
 class Row:
@@ -487,6 +493,7 @@ class BattleTx:
     ) -> Row:
         """Write everything touched so far, and the event that logs it; the log has no
         gaps."""
+        assert kind in EVENT_KINDS, kind  # else an export of the battle would not import
         battle = self.require_battle()
         self.touch(battle)
         battle.last_seq += 1

@@ -629,12 +629,14 @@ def question_messages(ruleset: str, procedure: str, question: Question,
                       steps: Sequence[Step], *, whose: str, dice_note: str = "",
                       effects: Sequence[Effect] = (),
                       notes: Sequence[str] = (),
+                      changes: Sequence[str] = (),
                       in_battle: bool = False) -> list[list[discord.Embed]]:
     """The question, who decides, what the move has done so far (``effects``, on the table
     once the question is answered) and its rolls: the player answers with the buttons under
     it (or ``/answer``). ``whose`` is markdown, names already escaped. The steps so far are
     the result's trace, once answered. ``in_battle``: the effects wait for the answer to
-    reach the roster, which is said."""
+    reach the roster, which is said. ``changes``: roster lines already made (what a reroll
+    put back), said before what waits for the answer."""
     typed = f"; or `/answer` with {question.typed}" if question.typed else ""
     so_far = Resolution(ruleset, procedure, "", Severity.NONE, (), tuple(effects))
     done = effect_lines(so_far, said=())
@@ -642,7 +644,8 @@ def question_messages(ruleset: str, procedure: str, question: Question,
         done = [SO_FAR, *done]
     head = EmbedSpec(
         title=f"❓ {escape(question.text)}",
-        description="\n".join([f"{whose} decides{typed}.", *done,
+        description="\n".join([f"{whose} decides{typed}.",
+                                *(f"📋 {escape(line)}" for line in changes), *done,
                                *public_roll_lines(steps),
                                *(f"⏱️ {note}" for note in notes)]),
         colour=QUESTION_COLOUR,

@@ -435,6 +435,19 @@ async def test_the_log_undo_walks_is_checked_as_commands_write_it(battle_session
     assert await counts(battle_session) == before
 
 
+async def test_an_event_of_a_kind_huzzah_never_logs_is_refused(battle_session):
+    await play(battle_session, MID_FIGHT["labataille"])
+    good = await export(battle_session)
+    before = await counts(battle_session)
+    refused = await import_file(battle_session, backup_file(spoiled(second_event_as(
+        "teleport"))(good)))
+    assert refused.ephemeral
+    assert refused.content.startswith(
+        "⚠️ The backup cannot be imported: event #2: `kind` `\"teleport\"` is not a kind "
+        "of event Huzzah logs."), refused.content
+    assert await counts(battle_session) == before
+
+
 async def test_the_chart_pack_moves_with_the_battle_and_undo_takes_it_off_there(
         battle_session):
     for line in CHARTS_SETUP:

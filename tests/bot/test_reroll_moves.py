@@ -375,3 +375,24 @@ async def test_a_reroll_says_the_blocks_a_unit_it_moves_again_gets_back(battle_s
         "📋 Barrells is no longer in a forest",
         "📋 Back as before the first roll: Barrells gains 2 blocks (now 4)"]
     assert (await units(battle_session))["Barrells"].strength == 4
+
+
+async def test_a_reroll_that_stops_on_a_question_says_what_it_put_back(battle_session):
+    """The first roll cost Black Watch 3 blocks; the reroll's dice stop on a question. Its
+    reply says the blocks are back, as a reroll ending with a result says it, before what
+    the new roll has done so far (kept only once answered)."""
+    await setup_tricorne(battle_session)
+    first = await gm(battle_session, '/melee tricorne attacker:"Black Watch" '
+                                     'defender:Dragoons choices:"retire=stand" '
+                                     'dice:"inf inf inf inf inf  inf inf inf  inf saber"')
+    assert _roster_lines(first) == ["📋 Black Watch loses 3 blocks (now 1)"]
+    await gm(battle_session, '/gm dice dice:"cav cav flag inf inf  flag flag"')
+    again = await gm(battle_session, "/gm reroll")
+    assert again.embeds[0]["title"] == ("❓ Will Black Watch take ground (advance into the "
+                                        "vacated hex)?")
+    assert again.embeds[0]["description"].split("\n")[:4] == [
+        f"Black Watch's player (<@{GM_USER}>) or a GM decides.",
+        "📋 Back as before the first roll: Black Watch gains 3 blocks (now 4)",
+        "So far (kept once answered):",
+        "**Dragoons** loses 2 blocks, retreats 2 hexes, routs off the field"]
+    assert (await units(battle_session))["Black Watch"].strength == 4
