@@ -13,13 +13,12 @@ would hold the event loop."""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.render.limits import EmbedSpec, pack_messages
-from bot.render.text import defaults_line, escape
+from bot.render.text import defaults_line, escape, phone_lines
 from rules.core.odds import Distribution, ExpectedLoss, Odds
 from rules.core.odds_glance import Glance, Line, fight_of, glance, total
 from rules.registry import RULESETS
@@ -39,7 +38,6 @@ ROWS_ROOM = 7
 """Phone lines the other rows may fill (45 characters a line): long answers take fewer rows."""
 LABEL_ROOM = 88
 """A row's answers at the most (two phone lines): past them cut after an answer, with "…"."""
-PHONE_LINE = 45
 TITLE_VERDICTS = 3
 """Who wins, in the title: the likeliest three, and the rest in one."""
 ROW_FIGURES = 2
@@ -158,11 +156,6 @@ def _cut(label: str) -> str:
     ends = [head.rfind(" & "), head.rfind(" or ")]
     cut = max(ends)
     return (head[:cut] if cut > 0 else head.rstrip()) + " …"
-
-
-def phone_lines(text: str) -> int:
-    """The lines ``text`` takes on a phone, wrapped at ``PHONE_LINE`` characters."""
-    return sum(max(1, len(textwrap.wrap(part, PHONE_LINE))) for part in text.split("\n"))
 
 
 def _row_line(row: _Row, by_verdict: bool) -> str:

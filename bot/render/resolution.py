@@ -3,7 +3,8 @@
 The public reply (``resolution_messages``) says the result once: the title is the headline
 and the colour says how hard it fell; under it one line per unit the result falls on (in a
 battle, what changed on the roster in its place), then one line per roll: who rolled, every
-die, every modifier with its reason, the total, what it was read against and the outcome.
+die (and how many and why, where the rules count them and the reply fits a phone), every
+modifier with its reason, the total, what it was read against and the outcome.
 Players check dice, so the rolls stay public; the project defaults that decided the result
 close it in the footer.
 
@@ -22,7 +23,14 @@ from dataclasses import replace
 import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
-from bot.render.text import default_names, defaults_note, escape, escape_prose
+from bot.render.text import (
+    PHONE_SCREEN,
+    default_names,
+    defaults_note,
+    escape,
+    escape_prose,
+    phone_lines,
+)
 from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import loss_measure, plural, singular
@@ -79,6 +87,7 @@ def roll_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
     d66 = not notes and roll.kind == D66_KIND and len(roll.dice) == 2 and \
         Reading.DROPPED not in roll.readings
     dice = "".join(map(str, roll.dice)) if d66 else dice_text(roll, short=not notes)
+    dice += counted_dice(roll, notes)
     parts = [f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"]
     parts.extend(modifier_text(m) for m in roll.modifiers)
     line = " ".join(parts)
@@ -109,7 +118,7 @@ def dice_text(roll: Roll, *, short: bool = False) -> str:
 def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
               notes: bool = True) -> str:
     """Dice read one by one: each die against the number, hits in bold."""
-    dice = dice_text(roll, short=not notes) or "no dice"
+    dice = (dice_text(roll, short=not notes) or "no dice") + counted_dice(roll, notes)
     line = f"**{escape(roll.label)}** 🎲 {dice}" if labelled else f"🎲 {dice}"
     if roll.modifiers:
         line += " (each die " + " ".join(modifier_text(m) for m in roll.modifiers) + ")"
@@ -117,6 +126,12 @@ def pool_line(roll: Roll, *, labelled: bool = True, with_target: bool = True,
         line += f" vs {escape_prose(roll.target)}"
     line += f" → {escape_prose(str(roll.result or roll.hits))}"
     return line + notes_text(roll) if notes else line
+
+
+def counted_dice(roll: Roll, notes: bool) -> str:
+    """How many dice and why, after the dice, in the public reply: the Steps say it in the
+    notes under the roll."""
+    return f" ({escape_prose(roll.count)})" if roll.count and not notes else ""
 
 
 def notes_text(roll: Roll) -> str:
@@ -499,6 +514,21 @@ def public_roll_lines(steps: Sequence[Step]) -> list[str]:
     return lines
 
 
+def fitted_roll_lines(steps: Sequence[Step], *around: str, rows: int = 1) -> list[str]:
+    """``public_roll_lines``, each roll with how many dice and why (``Roll.count``) while
+    the message still fits a phone's screen with the text ``around`` them and ``rows`` of
+    buttons; else without: the Steps say them under each roll."""
+    lines = public_roll_lines(steps)
+    if not any(roll.count for step in steps for roll in step.rolls):
+        return lines
+    shown = "\n".join(filter(None, [*around, *lines])).replace("**", "")
+    if phone_lines(shown) + rows <= PHONE_SCREEN:
+        return lines
+    return public_roll_lines([replace(step, rolls=tuple(replace(roll, count="")
+                                                        for roll in step.rolls))
+                              for step in steps])
+
+
 def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False,
                 unused: Sequence[str] = ()) -> str:
     """Where the dice came from, answers given ahead that no question took, and the project
@@ -542,20 +572,22 @@ def resolution_specs(
     """
     title = short_headline(resolution.headline, {e.unit for e in resolution.effects})
     effects = effects_block(replace(resolution, headline=title), battle_changes, once=True)
-    rolls = public_roll_lines(resolution.steps)
-    rolls += [f"⏱️ {escape_prose(note)}" for note in resolution.notes
-              if note.startswith(OUT_OF_PHASE)]
-    rolls += [f"🔎 {escape(note)}" for note in resolution.notes if note.startswith(CHECK)]
+    footer = footer_text(dice_note, resolution.defaults, short=True, unused=resolution.unused)
+    notes = [f"⏱️ {escape_prose(note)}" for note in resolution.notes
+             if note.startswith(OUT_OF_PHASE)]
+    notes += [f"🔎 {escape(note)}" for note in resolution.notes if note.startswith(CHECK)]
+    icon = ICONS[resolution.severity]
+    rolls = [*fitted_roll_lines(resolution.steps, f"{icon} {title}", effects, *notes, footer),
+             *notes]
     description = "\n".join(filter(None, [effects, *rolls]))
     fields: tuple[FieldSpec, ...] = ()
     if len(description) > DESCRIBED:  # a very large fight: its rolls in fields, all kept
         description, fields = effects, (FieldSpec("Rolls", "\n".join(rolls)),)
     head = EmbedSpec(
-        title=f"{ICONS[resolution.severity]} {escape(title)}",
+        title=f"{icon} {escape(title)}",
         description=description or "\u200b",
         colour=COLOURS[resolution.severity],
-        footer=footer_text(dice_note, resolution.defaults, short=True,
-                           unused=resolution.unused),
+        footer=footer,
         fields=fields,
     )
     return pack_messages(head)
@@ -642,12 +674,15 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     done = effect_lines(so_far, said=())
     if done and in_battle:  # not on the roster until the answer plays the move on
         done = [SO_FAR, *done]
+    title = f"❓ {escape(question.text)}"
+    said = [f"{whose} decides{typed}.", *(f"📋 {escape(line)}" for line in changes), *done]
+    timed = [f"⏱️ {note}" for note in notes]
+    rows = -(-len(question.answers) // 5)  # five buttons a row
     head = EmbedSpec(
-        title=f"❓ {escape(question.text)}",
-        description="\n".join([f"{whose} decides{typed}.",
-                                *(f"📋 {escape(line)}" for line in changes), *done,
-                               *public_roll_lines(steps),
-                               *(f"⏱️ {note}" for note in notes)]),
+        title=title,
+        description="\n".join([*said, *fitted_roll_lines(steps, title, *said, *timed,
+                                                           dice_note, rows=rows),
+                               *timed]),
         colour=QUESTION_COLOUR,
         footer=dice_note,
     )

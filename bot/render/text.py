@@ -4,7 +4,16 @@ processes render with these too (``bot.workers``)."""
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
+
+PHONE_LINE = 45  # characters on a line of a phone
+PHONE_SCREEN = 20  # lines a phone shows at a glance
+
+
+def phone_lines(text: str) -> int:
+    """The lines ``text`` takes on a phone, wrapped at ``PHONE_LINE`` characters."""
+    return sum(max(1, len(textwrap.wrap(part, PHONE_LINE))) for part in text.split("\n"))
 
 # Each markdown character behind a backslash. Most text has none, which one search finds
 # out; a substitution with a template on every text cost a reply a tenth of its rendering.

@@ -29,7 +29,7 @@ def _roll(data: Mapping[str, Any]) -> Roll:
                 target=data.get("target"), result=data.get("result"),
                 notes=tuple(data.get("notes") or ()),
                 target_modifiers=_modifiers(data.get("target_modifiers")),
-                hits=data.get("hits"), readings=readings)
+                hits=data.get("hits"), readings=readings, count=str(data.get("count") or ""))
 
 
 class _Said(Effect):

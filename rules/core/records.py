@@ -52,6 +52,10 @@ class Roll:
     # How each die was read, one per die: ``plain_readings(dice)`` for dice read as they
     # fall, ``pool_readings`` for dice read one by one against a number.
     readings: tuple[Reading, ...] = field(kw_only=True)
+    # How many dice were rolled and why, where a rule set works the number out ("5 dice: 2
+    # highland, +1 full strength"): said on the reply's roll line, where a player checks
+    # the dice; the Steps say it in ``notes``.
+    count: str = field(default="", kw_only=True)
 
     def __post_init__(self) -> None:
         if len(self.readings) != len(self.dice):
@@ -215,7 +219,7 @@ def _roll_dict(roll: Roll) -> dict[str, Any]:
             {"value": m.value, "reason": m.reason, "source": m.source}
             for m in roll.target_modifiers
         ],
-    }
+    } | ({"count": roll.count} if roll.count else {})
 
 
 def _effect_dict(effect: Effect) -> dict[str, Any]:

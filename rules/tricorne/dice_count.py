@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.core.notation import counted
 from rules.core.records import Modifier
 from rules.tricorne.units import BASE_DICE, CLOSED, REFERENCE, TEXT, Arm, Unit, UnitType
 
@@ -42,6 +43,16 @@ class DiceCount:
         parts += [f"− {-m.value} {m.reason}" for m in self.reductions if m.value]
         total = self.total
         return f"{' '.join(parts)} = {total} {'die' if total == 1 else 'dice'}"
+
+    def said(self, kind: UnitType) -> str:
+        """``3 dice: 2 regular, +1 full strength, +1 leader attached, −1 moved (ordered
+        infantry)``: the count first, as a player at the table checks it; ``2 dice:
+        regular`` when nothing changed it."""
+        changes = [f"{m.signed()} {m.reason}" for m in (*self.additions, *self.reductions)
+                   if m.value]
+        what = kind.value.replace("-", " ")
+        why = ", ".join([f"{self.base} {what}", *changes]) if changes else what
+        return f"{counted(self.total, 'die', 'dice')}: {why}"
 
 
 def melee_dice(unit: Unit, target: Unit, role: Role) -> DiceCount:

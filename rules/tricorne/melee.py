@@ -27,7 +27,7 @@ from rules.tricorne.checks import (
     rally_check,
     sabers_or_not,
 )
-from rules.tricorne.dice_count import Role, melee_dice
+from rules.tricorne.dice_count import DiceCount, Role, melee_dice
 from rules.tricorne.effects import (
     BANNER,
     ELIMINATED,
@@ -168,8 +168,8 @@ def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> Non
     if defender.alone:
         attack_lone_leader(run, attacker, defender, bonus=bonus)
         return
-    retiring = ask_retire(run, attacker, defender, prefix)
     role = Role(ordered=True, bonus=bonus, card=run.melee.card)
+    retiring = ask_retire(run, attacker, defender, prefix, melee_dice(attacker, defender, role))
     result = attack(run, attacker, defender, role, retiring=retiring, prefix=prefix)
     defender = run.now(defender)
     if retiring and not result.eliminated:
@@ -189,7 +189,8 @@ def melee_round(run: Run, attacker: Unit, defender: Unit, *, bonus: bool) -> Non
 # --- step 2: retire and rally --------------------------------------------------------------
 
 
-def ask_retire(run: Run, attacker: Unit, defender: Unit, prefix: str) -> bool:
+def ask_retire(run: Run, attacker: Unit, defender: Unit, prefix: str, count: DiceCount
+               ) -> bool:
     if defender.arm is not Arm.CAVALRY:
         return False
     if run.melee.card:
@@ -201,8 +202,10 @@ def ask_retire(run: Run, attacker: Unit, defender: Unit, prefix: str) -> bool:
         run.out.step("Retire and rally", f"{defender.name} has no two hexes to move back "
                      "into: it may not retire and rally, and the melee is resolved normally.")
         return False
+    # Asked before the roll, it says the dice the roll will be: the defender weighs them.
     question = Question(f"{prefix}retire",
-                        f"Will {defender.name} retire and rally before {attacker.name} rolls?",
+                        f"Will {defender.name} retire and rally before {attacker.name} rolls "
+                        f"{counted(count.total, 'die', 'dice')}?",
                         (RETIRE, STAND), unit=defender.name, by="defender")
     answer = run.out.ask(question)
     retiring = answer is RETIRE
@@ -269,7 +272,7 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
     # Why a saber or a flag rolled did nothing, said where the player reads the dice.
     sabers = Symbol.SABER in faces and not retiring and attacker.kind in NO_SABER_HITS
     symbols_only = retiring and any(f in (Symbol.SABER, Symbol.FLAG) for f in faces)
-    roll = Roll(label, BattleDice(count.total).describe(), faces,
+    roll = Roll(label, BattleDice(count.total).describe(), faces, count=count.said(attacker.kind),
                 hits=hits, readings=readings, target=f"{defender.name} ({defender.arm.value})",
                 result=f"{counted(hits, 'hit')}" + (f", {counted(flags, 'flag')}" if flags else "")
                 + (" (hill: 1 ignored)" if hill else "")
@@ -563,7 +566,8 @@ def attack_lone_leader(run: Run, attacker: Unit, leader: Unit, *, bonus: bool) -
     default = run.settings.leader_default()
     if default:
         run.out.default(default)
-    roll = replace(check.roll, notes=(count.arithmetic(attacker.kind),))
+    roll = replace(check.roll, notes=(count.arithmetic(attacker.kind),),
+                   count=count.said(attacker.kind))
     if not check.passed:
         run.out.effect(LEADER_KILLED, leader.name)
         run.out.effect(BANNER, attacker.name, value=f"{leader.name} killed")
@@ -659,13 +663,16 @@ def ask_bonus_melee(run: Run, attacker: Unit, defender: Unit) -> None:
 def bonus_targets(run: Run, defender: Unit) -> list[Unit]:
     """The targets the player named (in a battle, the enemy's units); else the defender.
     Neither a unit this melee took off the field, nor the defender once it retreated more
-    than 1 hex: it is then not adjacent to the hex the attacker took (docs/tricorne.md)."""
+    than 1 hex: it is then not adjacent to the hex the attacker took; nor a leader this
+    melee sent back alone (docs/tricorne.md)."""
     gone = gone_names(run)
     if retreated(run, defender) > 1:
         gone.add(defender.name)
+    fell_back = fell_back_alone(run)
     named = [as_it_stands(run, t) for t in run.melee.bonus_targets]
     candidates = named or [run.now(defender)]
-    return [t for t in candidates if t.name not in gone][:MAX_BONUS_TARGETS]
+    return [t for t in candidates if t.name not in gone
+            and not (t.alone and t.name in fell_back)][:MAX_BONUS_TARGETS]
 
 
 def as_it_stands(run: Run, target: Unit) -> Unit:
@@ -683,6 +690,13 @@ def retreated(run: Run, unit: Unit) -> int:
     """The hexes ``unit`` has retreated in this melee."""
     return sum(e.amount or 0 for e in run.out.effects if e.unit == unit.name
                and e.kind == EffectKind.MOVED and e.value == "retreats")
+
+
+def fell_back_alone(run: Run) -> set[str]:
+    """The leaders this melee sent back alone: a lone leader who survived the attack and
+    retreated, and one whose unit is gone and who escaped. Each goes toward his side, his
+    owner choosing the hexes: not to stand beside the enemy that took his hex."""
+    return {e.unit for e in run.out.effects if e.kind in (LEADER_RETREATS, LEADER_ESCAPES)}
 
 
 def gone_names(run: Run) -> set[str]:
@@ -720,6 +734,9 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str,
     # Whether the target is still there is the dice's doing: only this path is refused.
     if target.name in gone_names(run):
         raise InvalidInput(f"{target.name} has left the field in this melee.", hint=again)
+    if target.alone and target.name in fell_back_alone(run):
+        raise InvalidInput(f"{target.name} fell back alone toward his side in this melee: he "
+                           f"is not adjacent to the hex {attacker.name} took.", hint=again)
     back = retreated(run, target) if target.name == defender.name else 0
     if back > 1:
         raise InvalidInput(f"{target.name} retreated {back} hexes: it is not adjacent to the "

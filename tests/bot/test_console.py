@@ -290,7 +290,7 @@ def test_a_tricorne_melee_with_its_buttons_in_the_console_across_a_restart(tmp_p
     )
     out = first.stdout
     assert first.returncode == 0, out + first.stderr
-    assert "Will Dragoons retire and rally before Black Watch rolls?" in out
+    assert "Will Dragoons retire and rally before Black Watch rolls 5 dice?" in out
     assert "[button: Retire and rally] [button: Stand and fight]" in out
     assert "Will Black Watch take ground (advance into the vacated hex)?" in out
     second = console(  # a restart between the question and its answer
@@ -314,7 +314,7 @@ def test_a_tricorne_melee_with_its_buttons_in_the_console_across_a_restart(tmp_p
     assert "Fusiliers fails and routs off the field." in out
     assert "Will Black Watch make a bonus melee?" in out
     assert "[button: Attack Dragoons] [button: No bonus melee]" in out
-    assert "Will Dragoons retire and rally before Black Watch rolls?" in out
+    assert "Will Dragoons retire and rally before Black Watch rolls 4 dice?" in out
     assert ("2 (highland) + 1 full strength + 1 leader attached + 1 Highland Battle Bonus − 1 "
             "moved (ordered infantry) = 4 dice") in out
     assert "Dragoons battles back against Black Watch" in out

@@ -141,4 +141,4 @@ async def test_a_rolls_target_and_its_steps_name_units_as_typed(discord_session)
                        'defender:"Fus_il_iers" dice:"inf inf saber flag cav saber art"',
                        user_id=GM_USER)
     shown = move.embeds[0]["description"]
-    assert "flag vs Fus\\_il\\_iers (infantry) → 3 hits, 1 flag" in shown, shown
+    assert "Battle Bonus) vs Fus\\_il\\_iers (infantry) → 3 hits, 1 flag" in shown, shown

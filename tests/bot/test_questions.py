@@ -267,6 +267,6 @@ async def test_a_blank_answer_is_refused_with_the_answers_to_give(battle_session
     assert blank.ephemeral
     assert blank.content == (
         "⚠️ `choice` is empty: it takes an answer to “Will Dragoons retire and rally before "
-        "Black Watch rolls?”. Answer “Retire and rally” (`retire`) or “Stand and fight” "
+        "Black Watch rolls 5 dice?”. Answer “Retire and rally” (`retire`) or “Stand and fight” "
         "(`stand`).")
     assert "Waiting for" in text_of(await reply(battle_session, "/battle show"))

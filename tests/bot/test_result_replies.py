@@ -651,3 +651,30 @@ def test_a_roster_line_whose_aside_is_a_count_is_kept_whole():
                         (Effect(EffectKind.LEADER_CASUALTY, "Montcalm", value="wounded"),))
     assert _aside_left(result, "Montcalm is wounded (1 wound)") == \
         "Montcalm is wounded (1 wound)"
+
+
+def test_a_rolls_dice_and_why_are_said_while_the_reply_fits_a_phone():
+    """How many dice a roll was, and why, is said after its dice; a reply it would push
+    past a phone's screen leaves it to the Steps, which say it under the roll."""
+    from bot.render.resolution import resolution_specs
+    from rules.core.dice import Reading, Symbol
+    from rules.core.records import Resolution, Roll, Severity, Step
+
+    roll = Roll("A melee", "3 battle dice", (Symbol.INFANTRY, Symbol.ARTILLERY, Symbol.FLAG),
+                hits=1, readings=(Reading.HIT, Reading.MISS, Reading.FLAG),
+                target="B (infantry)", result="1 hit, 1 flag",
+                notes=("2 (regular) + 1 full strength = 3 dice",),
+                count="3 dice: 2 regular, +1 full strength")
+    steps = (Step("A rolls against B", "B loses 1 block.", (roll,)),)
+    hit = (Effect(EffectKind.DAMAGE, "B", 1, measure="block"),)
+    short = resolution_specs(Resolution("tricorne", "melee", "A scores 1 hit on B",
+                                        Severity.MAJOR, steps, hit))[0][0]
+    assert short.description.splitlines()[-1] == (
+        "**A melee** 🎲 **inf** art flag (3 dice: 2 regular, +1 full strength) vs B "
+        "(infantry) → 1 hit, 1 flag")
+    crowded = hit + tuple(Effect(EffectKind.MOVED, f"Unit {n}", n, measure="hexes",
+                                 direction="back") for n in range(2, 19))
+    long = resolution_specs(Resolution("tricorne", "melee", "A scores 1 hit on B",
+                                       Severity.MAJOR, steps, crowded))[0][0]
+    assert long.description.splitlines()[-1] == (
+        "**A melee** 🎲 **inf** art flag vs B (infantry) → 1 hit, 1 flag")

@@ -61,8 +61,8 @@ async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(disc
         "retreats 1 hex"
     assert "🎲 **inf** **saber** art cav cav" in text_of(message)  # as typed in `dice`
     # Step 8's roll is named for what it is.
-    assert "**Fusiliers battles back** 🎲 **inf** flag vs Black Watch (infantry) → 1 hit" in \
-        text_of(message), text_of(message)
+    assert "**Fusiliers battles back** 🎲 **inf** flag (2 dice: regular) vs Black Watch " \
+        "(infantry) → 1 hit" in text_of(message), text_of(message)
     text = await full_text(discord_session, message)
     assert ("Black Watch scores 2 hits on Fusiliers; Fusiliers scores 1 hit on Black Watch; "
             "Black Watch retreats 1 hex") in text
@@ -79,9 +79,28 @@ async def test_retire_and_rally_is_asked_before_any_die(discord_session):
     asked = await reply(discord_session,
                         '/melee tricorne attacker:"Grenadiers: grenadier" '
                         'defender:"Hussars: light-cavalry"')
-    assert asked.embeds[0]["title"] == "❓ Will Hussars retire and rally before Grenadiers rolls?"
+    assert asked.embeds[0]["title"] == "❓ Will Hussars retire and rally before Grenadiers " \
+        "rolls 4 dice?"
     assert buttons(asked) == ["Retire and rally", "Stand and fight"]
     assert "🎲" not in text_of(asked)
+
+
+async def test_the_dice_and_why_are_said_before_the_roll_and_on_its_line(discord_session):
+    """A player at the table counts the dice before rolling them: the question asked
+    before the roll says how many, and the roll's line says how many and why."""
+    asked = await reply(discord_session,
+                        '/melee tricorne attacker:"Black Watch: highland leader=Murray" '
+                        'defender:"Dragoons: battle-cavalry blocks=3" '
+                        'dice:"cav cav art inf art  inf art art art"')
+    assert asked.embeds[0]["title"] == ("❓ Will Dragoons retire and rally before Black Watch "
+                                        "rolls 5 dice?")
+    result = (await press(discord_session, asked, "Stand and fight", PLAYER))[-1]
+    lines = text_of(result).split("\n")
+    assert ("**Black Watch melee** 🎲 **cav** **cav** art inf art (5 dice: 2 highland, +1 "
+            "full strength, +1 leader attached, +1 Highland Battle Bonus) vs Dragoons "
+            "(cavalry) → 2 hits") in lines, lines
+    assert ("**Dragoons battles back** 🎲 **inf** art (2 dice: battle cavalry) vs Black "
+            "Watch (infantry) → 1 hit") in lines, lines
 
 
 async def test_bad_input_is_refused_with_how_to_fix_it(discord_session, battle_session):
@@ -376,7 +395,8 @@ async def test_a_bonus_target_no_unit_has_keeps_the_answers_given_ahead_and_the_
     done = await reply(battle_session, '/answer choice:"No bonus"', user_id=GM_USER)
     text = await full_text(battle_session, done)
     assert "Black Watch makes no bonus melee" in text
-    assert "**Black Watch melee** 🎲 **cav** **cav** flag inf inf vs Dragoons" in text
+    assert "**Black Watch melee** 🎲 **cav** **cav** flag inf inf (5 dice: 2 highland, +1 " \
+        "full strength, +1 leader attached, +1 Highland Battle Bonus) vs Dragoons" in text
 
 
 async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):
@@ -546,8 +566,8 @@ async def test_a_roll_line_says_why_a_saber_did_nothing(discord_session):
     player reads the dice, not in the Steps alone."""
     militia = await reply(discord_session, '/melee tricorne attacker:"Clan: militia" '
                           'defender:"Foot: regular blocks=3" dice:"saber inf art inf inf"')
-    assert ("**Clan melee** 🎲 saber **inf** art vs Foot (infantry) → 1 hit (militia: "
-            "sabers miss)") in text_of(militia).split("\n")
+    assert ("**Clan melee** 🎲 saber **inf** art (3 dice: 2 militia, +1 full strength) vs "
+            "Foot (infantry) → 1 hit (militia: sabers miss)") in text_of(militia).split("\n")
 
 
 async def test_a_class_changed_on_the_roster_is_said_as_the_roster_prints_it(discord_session):

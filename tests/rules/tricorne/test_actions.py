@@ -284,6 +284,27 @@ def test_a_defender_that_retreated_past_the_next_hex_is_no_bonus_target():
                                      "Dragoons took.")
 
 
+def test_a_leader_this_melee_sent_back_alone_is_no_bonus_target():
+    # A lone leader who survives the attack retreats; one whose unit is gone escapes alone.
+    # Either has left his hex toward his side: neither is offered, nor taken when typed.
+    wolfe, second = unit("Wolfe", "leader", blocks=0, full=0), regular("Second", blocks=2)
+    retreated = question(cavalry("Dragoons"), wolfe, "inf flag cav", "advance",
+                         bonus=(wolfe, second))[2]
+    assert [a.key for a in retreated.answers] == ["Second", "none"]
+    alone = melee(cavalry("Dragoons"), wolfe, "inf flag cav", "advance")
+    assert step(alone, "Bonus melee").outcome.startswith("Dragoons may make a bonus melee, "
+                                                         "but no target is left")
+    # Target's last block falls; Wolfe, with it, survives his 1 die and escapes alone.
+    escaped = question(cavalry("Dragoons"), regular("Target", blocks=1, leader="Wolfe"),
+                       "inf art art  inf", "advance", bonus=(wolfe, second))[2]
+    assert [a.key for a in escaped.answers] == ["Second", "none"]
+    with pytest.raises(InvalidInput) as refused:
+        melee(cavalry("Dragoons"), wolfe, "inf flag cav", "advance; bonus_melee=Wolfe: leader",
+              typed=TYPED_BONUS_TARGET)
+    assert refused.value.message == ("Wolfe fell back alone toward his side in this melee: "
+                                     "he is not adjacent to the hex Dragoons took.")
+
+
 def test_two_units_of_one_name_are_told_apart_from_a_unit_meleeing_itself():
     from rules.tricorne.melee import Melee, resolve_melee
 

@@ -189,6 +189,14 @@ def test_a_general_alone_is_a_lone_leader_target():
                                                            (BANNER, "Royal Scots")]
 
 
+def test_a_lone_leader_who_retreated_is_not_offered_as_the_bonus_target():
+    run = prepare("melee", {"attacker": "Black Watch", "defender": "Montcalm",
+                            "choices": "advance"}, roster())
+    with pytest.raises(Undecided) as stop:
+        run(dice("inf flag cav art"))  # 2 + 1 leader + 1 highland: no saber, he retreats
+    assert [a.key for a in stop.value.question.answers] == ["Picardie", "Hussars", "none"]
+
+
 def test_the_rule_set_entry_has_a_melee_procedure_and_battle_rules():
     assert RULESET_ENTRY.key == "tricorne"
     assert set(RULESET_ENTRY.procedures) == {"melee"}

@@ -12,6 +12,7 @@ from .helpers import cavalry, melee, regular, rolls, unit
 ORDERED, BONUS = Role(), Role(bonus=True)
 BATTLE_BACK, CARD = Role(ordered=False, battling_back=True), Role(card=True)
 TARGET = regular("Target")
+LONE = unit("Wolfe", "leader", blocks=0, full=0)
 
 
 @pytest.mark.parametrize(("kind", "base"), [
@@ -130,6 +131,20 @@ def test_the_roll_shows_the_arithmetic_and_rolls_that_many_dice():
     first = rolls(result)[0]
     assert len(first.dice) == 5
     assert first.notes[0] == "3 (grenadier) + 1 full strength + 1 leader attached = 5 dice"
+
+
+def test_each_melee_roll_names_its_dice_and_why_for_the_reply():
+    # The reply's roll line says the count as a player checks it: the base by class, then
+    # each addition and reduction; the Steps keep the arithmetic.
+    attacker = unit("Grenadiers", "grenadier", leader="Howe")
+    result = melee(attacker, regular("Target", blocks=3, moved=True),
+                   "cav cav art art art  cav cav")
+    attack, back = rolls(result)
+    assert attack.count == "5 dice: 3 grenadier, +1 full strength, +1 leader attached"
+    assert back.count == "2 dice: regular"  # battling back: no moved reduction
+    moved = melee(regular("Foot", moved=True), LONE, "cav art", "stay")
+    assert rolls(moved)[0].count == ("2 dice: 2 regular, +1 full strength, −1 moved "
+                                     "(ordered infantry)")
 
 
 def test_no_dice_means_no_hits_and_no_roll():

@@ -223,9 +223,11 @@ def test_a_lone_leader_attacked_is_killed_by_a_saber():
 def test_cavalry_leaving_a_forest_onto_a_lone_leaders_hex_is_not_stopped_as_entering_one():
     # The leader's hex has no terrain on record: taken as open ground, and said so.
     horse = cavalry("Dragoons", terrain="forest")
-    key, _, _ = question(horse, LONE, "inf", "advance")
+    # Wolfe, who retreated, is no bonus target: another unit beside that hex is.
+    beside = (regular("Second"),)
+    key, _, _ = question(horse, LONE, "inf", "advance", bonus=beside)
     assert key == "bonus_melee"
-    result = melee(horse, LONE, "inf", "advance; none")
+    result = melee(horse, LONE, "inf", "advance; none", bonus=beside)
     [moved] = [e for e in result.effects if e.unit == "Dragoons"]
     assert moved.detail == "open"
     assert result.notes[0].startswith("Wolfe's hex has no terrain on record: Dragoons is "
