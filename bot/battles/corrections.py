@@ -72,7 +72,11 @@ def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
         raise InvalidInput(f"`{field}` takes a whole number, not `{value[:20]}`.",
                            hint=f"Type it in the digits 0-9, from {minimum} to {maximum}."
                            if not value.isascii() else f"Use {minimum} to {maximum}.")
-    number = int(figures)
+    # Past 18 figures a number is out of any range (and int() refuses past 4,300): said so.
+    if len(figures.lstrip("+-").lstrip("0")) > 18:
+        number = minimum - 1 if figures.startswith("-") else maximum + 1
+    else:
+        number = int(figures)
     if number < minimum:
         raise InvalidInput(f"`{field}` cannot be below {minimum}.",
                            hint=f"Use {minimum} to {maximum}.")

@@ -322,9 +322,11 @@ class Help(commands.Cog):
         if topic is None:
             if part is not None:
                 chosen = chosen_part(None, part)
+                # A rule set that has the part: the command given must show it.
+                example = next(r.key for r in RULESETS.values() if chosen in parts_of(r))
                 raise InvalidInput(
                     f"`part:{chosen.value}` is a part of a rule set's topic.",
-                    hint=f"Name the rule set too: `/help topic:{next(iter(RULESETS))} "
+                    hint=f"Name the rule set too: `/help topic:{example} "
                          f"part:{chosen.value}`.")
             specs = overview(self.bot.tree, self.rulesets())
         else:

@@ -225,7 +225,8 @@ def glance(distribution: Distribution, sides: Mapping[str, str] | Iterable[tuple
     # A chart's rows first, where the dice land being what there is to say: the likeliest
     # first, as every reply's lines (a leader's +6 makes rows 61–66 the likeliest), rows as
     # likely in the chart's order; the other columns close the list, as "other results"
-    # does. An estimate's rows are as likely within a point: its last digits are noise.
+    # does. An estimate's rows are as likely when they round to the same whole percent: its
+    # last digits are noise.
     on_chart = {labels[key]: (labels[key] == OTHER_COLUMNS, key[2]) for key in keyed
                 if key[0] == "chart"}
 

@@ -191,8 +191,8 @@ def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
             # melee" next turn, as may cavalry a recall leaves in place (docs/le-baton.md).
             between = " and do not fight in phase 11" if phase == 6 else ""
             text = (f"Equal casualties ({ha} each): the cavalry test for recall in phase "
-                    f"13{between}. If still in contact after the recall, they fight on next "
-                    "turn in phase 6.")
+                    f"13{between}. If still in contact after the recall, they may fight on "
+                    "next turn in phase 6.")
             next_ = "both test for recall in phase 13"
         out.step(f"Phase {phase}: melee", text, roll_a, roll_b)
         _locked(a.unit, b.unit, out)

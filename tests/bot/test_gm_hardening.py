@@ -28,6 +28,22 @@ async def test_gm_set_holds_strength_to_the_unit_add_range(discord_session, valu
     assert await everything(discord_session.client.db) == before
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    ("/gm set unit:Rangers field:strength value:" + "5" * 4400,
+     "⚠️ `strength` cannot be above 999. Use 0 to 999."),
+    ("/gm general general:Wolfe field:wounds value:-" + "5" * 4400,
+     "⚠️ `wounds` cannot be below 0. Use 0 to 1.")], ids=["strength", "wounds"])
+async def test_gm_set_refuses_a_number_of_thousands_of_figures_as_out_of_range(
+        discord_session, line, said):
+    """Python's int() reads no more than 4,300 figures: so long a number is past the
+    range, and said so, not a failed command."""
+    await setup_battle(discord_session)
+    before = await everything(discord_session.client.db)
+    message = await gm(discord_session, line)
+    assert message.ephemeral and message.content == said
+    assert await everything(discord_session.client.db) == before
+
+
 async def test_gm_set_takes_the_top_of_the_range(discord_session):
     await setup_battle(discord_session)
     message = await gm(discord_session, "/gm set unit:Rangers field:strength value:999")

@@ -222,6 +222,16 @@ async def test_a_part_without_a_topic_says_to_name_the_rule_set(discord_session)
                                f"Name the rule set too: `/help topic:{first} part:words`.")
 
 
+async def test_a_part_without_a_topic_names_a_rule_set_that_has_it(discord_session):
+    """The command the hint gives shows the part: Fire at Will, the first rule set, has no
+    reference part, Le Baton no settings."""
+    message = await reply(discord_session, "/help part:reference")
+    assert message.content == ("⚠️ `part:reference` is a part of a rule set's topic. "
+                               "Name the rule set too: `/help topic:le-baton part:reference`.")
+    shown = await reply(discord_session, "/help topic:le-baton part:reference")
+    assert shown.embeds[0]["title"] == "Le Baton: reference"
+
+
 @pytest.mark.parametrize("ruleset", WITH_SETTINGS, ids=lambda r: r.key)
 async def test_each_setting_shown_is_taken_by_battle_setting_as_shown(discord_session,
                                                                     ruleset):

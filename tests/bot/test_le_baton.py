@@ -610,7 +610,7 @@ async def test_cavalry_tied_in_phase_6_fight_no_round_in_phase_11(battle_session
     assert tie.embeds[0]["title"].endswith("Lanciers and Greys tie, 1 all: both test for "
                                            "recall in phase 13")
     assert ("the cavalry test for recall in phase 13 and do not fight in phase 11. If still in "
-            "contact after the recall, they fight on next turn in phase 6."
+            "contact after the recall, they may fight on next turn in phase 6."
             ) in await full_text(battle_session, tie)
     for _ in range(5):  # to phase 11, melees
         moved = await reply(battle_session, "/battle next", user_id=GM_USER)

@@ -144,7 +144,7 @@ def test_cavalry_that_tie_test_for_recall_in_phase_13(phase, between):
     # that leaves them in place) leaves them in contact for next turn's phase 6.
     assert outcomes(result) == [f"Equal casualties (0 each): the cavalry test for recall in "
                                 f"phase 13{between}. If still in contact after the recall, "
-                                "they fight on next turn in phase 6."]
+                                "they may fight on next turn in phase 6."]
     assert effects(result) == [(E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "Scots Greys", None),
                                (E.MELEE_TIED, "Chasseurs", None),
                                (E.RECALL_DUE, "Chasseurs", None),
