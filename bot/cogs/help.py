@@ -275,8 +275,10 @@ def chosen_part(ruleset: RuleSet | None, typed: str) -> Part:
     if part is not None and part in parts:
         return part
     listing = f"{'Its' if ruleset else 'The'} parts: {listed_parts(parts)}."
-    if part is None or ruleset is None:  # with no topic, every part is one of its
+    if ruleset is None:  # with no topic, every part is one of its
         raise InvalidInput(f"{code(typed)} is not a part of a topic.", hint=listing)
+    if part is None:
+        raise InvalidInput(f"{ruleset.title} has no part {code(typed)}.", hint=listing)
     raise InvalidInput(f"{ruleset.title} {LACKING[part]}.", hint=listing)
 
 

@@ -222,6 +222,10 @@ class RuleSet:
     no_winner: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        # A slip of a name here would quietly leave the odds of that procedure as they were.
+        unknown = sorted(self.no_winner - set(self.procedures))
+        if unknown:
+            raise ValueError(f"{self.key}: `no_winner` names no procedure of it: {unknown}")
         register_effects(self.effects, self.key, self.losses, self.fates)
         if self.battle is not None:
             declare_wording(self.key, self.battle.wording)

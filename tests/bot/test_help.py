@@ -206,8 +206,8 @@ async def test_a_part_typed_in_capitals_or_unknown_is_read_or_refused(discord_se
     assert shown.embeds[0]["title"] == "Commands & Colors Tricorne: reference"
     message = await reply(discord_session, "/help topic:tricorne part:maps")
     assert message.ephemeral and message.content == (
-        "⚠️ `maps` is not a part of a topic. Its parts: `part:commands` · `part:words` · "
-        "`part:settings` · `part:reference`.")
+        "⚠️ Commands & Colors Tricorne has no part `maps`. Its parts: `part:commands` · "
+        "`part:words` · `part:settings` · `part:reference`.")
     message = await reply(discord_session, "/help part:maps")
     assert message.content == (
         "⚠️ `maps` is not a part of a topic. The parts: `part:commands` · `part:words` · "

@@ -40,6 +40,12 @@ def test_a_rule_set_declares_its_own_kinds_when_its_entry_is_made():
     assert not is_registered("takes_ground", "other-set")  # its own, under its key
 
 
+def test_a_procedure_said_to_decide_no_fight_must_be_one_of_the_rule_sets():
+    with pytest.raises(ValueError, match=r"test-set: `no_winner` names no procedure of it: "
+                                         r"\['chrage'\]"):
+        RuleSet("test-set", "Test set", {}, HelpTopic(()), no_winner=frozenset({"chrage"}))
+
+
 def test_two_rule_sets_may_give_one_kind_each_its_own_text():
     register_effects({"shaken": "wavers"}, "test-wavering")
     assert Effect("shaken", "Foot", ruleset="test-wavering").describe() == "Foot wavers"
