@@ -713,6 +713,13 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str,
     assert typed is not None  # asked only with a reader
     # The player's answer, not the dice, is at fault: the odds refuse it whole.
     again = f"Name the unit its bonus melee attacks, or answer {question.listed()}."
+    # A leader this melee sent back alone: still under his unit on the roster until the
+    # answer plays the move on, so the roster would not know him as a target.
+    alone = {name_key(name): name for name in fell_back_alone(run)}
+    if name_key(text) in alone:
+        raise InvalidInput(f"{alone[name_key(text)]} fell back alone toward his side in this "
+                           f"melee: he is not adjacent to the hex {attacker.name} took.",
+                           hint=again)
     try:
         target = as_it_stands(run, known.get(name_key(text)) or typed.read(text))
     except InvalidInput as error:

@@ -197,6 +197,22 @@ def test_a_lone_leader_who_retreated_is_not_offered_as_the_bonus_target():
     assert [a.key for a in stop.value.question.answers] == ["Picardie", "Hussars", "none"]
 
 
+def test_a_leader_who_escaped_alone_typed_as_the_bonus_target_is_told_why_not():
+    # Picardie's last block falls and Lévis escapes alone: on the roster he is still under
+    # Picardie until the answer plays the move on, yet he is named as the leader who left.
+    escaping = Roster(units=(*roster().units[:1],
+                             RosterUnit("Picardie", "French", {"type": "regular"}, 1),
+                             roster().units[3]),
+                      generals=(roster().generals[0],
+                                RosterGeneral("Lévis", "French", unit="Picardie")))
+    run = prepare("melee", {"attacker": "Black Watch", "defender": "Picardie",
+                            "choices": "advance; bonus_melee=Lévis"}, escaping)
+    with pytest.raises(InvalidInput) as refused:
+        run(dice("inf art art art  inf"))
+    assert refused.value.message == ("Lévis fell back alone toward his side in this melee: "
+                                     "he is not adjacent to the hex Black Watch took.")
+
+
 def test_the_rule_set_entry_has_a_melee_procedure_and_battle_rules():
     assert RULESET_ENTRY.key == "tricorne"
     assert set(RULESET_ENTRY.procedures) == {"melee"}
