@@ -390,7 +390,7 @@ def _next_turn(unit: RosterUnit) -> RosterUnit:
     return unit
 
 
-def _tied_awaiting_recall(roster: Roster, engagement: Engagement) -> bool:
+def tied_awaiting_recall(roster: Roster, engagement: Engagement) -> bool:
     """A melee whose last round the cavalry tied, before their recall (phase 13 clears
     ``recall_due``, whether the recall passes or fails)."""
     units = [find_unit(roster, name) for side in engagement.sides for name in side]
@@ -407,7 +407,7 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
             if engagement.kind == MELEE:
                 first, other = engagement.sides
                 both = f"{' and '.join(first)} and {' and '.join(other)}"
-                if phase == PHASES[10] and _tied_awaiting_recall(roster, engagement):
+                if phase == PHASES[10] and tied_awaiting_recall(roster, engagement):
                     # "Cavalry units that tie test for recall in phase 13": no round first.
                     lines.append(f"{both} tied their melee: they do not fight in phase 11, "
                                  "and test recall in phase 13.")

@@ -10,7 +10,7 @@ from typing import Any
 from rules.core.errors import RulesError
 from rules.core.notation import roster_entry
 from rules.core.roster import Roster
-from rules.le_baton.battle import PHASES
+from rules.le_baton.battle import PHASES, tied_awaiting_recall
 from rules.le_baton.melee import MELEE_PHASES
 from rules.le_baton.morale import MORALE_PHASES
 from rules.le_baton.units import Nation
@@ -43,12 +43,33 @@ def phase_warning(procedure: str, options: Mapping[str, Any], roster: Roster,
     if phase not in PHASES:
         return None
     current = PHASES.index(phase) + 1
+    title = phase.partition(". ")[2]
+    if procedure == "melee" and current == 11:
+        tied = _tied_in_phase_6(options, roster)
+        if tied is not None:
+            return (f"Out of phase: {tied} tied their melee in phase 6: they test for recall "
+                    f"in phase 13 before they fight again, not in phase 11 ({title}).")
     what, phases = procedure_phases(procedure, options, roster)
     if current in phases:
         return None
-    title = phase.partition(". ")[2]
     return (f"Out of phase: {what} is for {_phase_list(phases)}, not phase {current} "
             f"({title}).")
+
+
+def _tied_in_phase_6(options: Mapping[str, Any], roster: Roster) -> str | None:
+    """The two sides of the melee the attacker is in, when its cavalry tied it and have
+    not yet rolled their recall: the sheet fights no round of it in phase 11."""
+    text = options.get("attacker")
+    if not isinstance(text, str):
+        return None
+    try:
+        unit, _ = roster_entry(text, roster, "attacker")
+    except RulesError:
+        return None
+    engagement = roster.engaged(unit.name, "melee")
+    if engagement is None or not tied_awaiting_recall(roster, engagement):
+        return None
+    return " and ".join(name for side in engagement.sides for name in side)
 
 
 def procedure_phases(procedure: str, options: Mapping[str, Any],

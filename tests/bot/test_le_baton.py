@@ -618,6 +618,13 @@ async def test_cavalry_tied_in_phase_6_fight_no_round_in_phase_11(battle_session
         "⏭️ Albuera: Turn 1, 11. melees\n"
         "• Lanciers and Greys tied their melee: they do not fight in phase 11, and test recall "
         "in phase 13.")
+    # Fought there all the same (a GM may): played, with the slip said.
+    fought = await reply(battle_session, '/melee le-baton attacker:Lanciers defender:Greys '
+                                         'dice:"4 1 1 5 1 1"', user_id=GM_USER)
+    assert not fought.ephemeral
+    assert ("⏱️ Out of phase: Lanciers and Greys tied their melee in phase 6: they test for "
+            "recall in phase 13 before they fight again, not in phase 11 (melees)."
+            ) in text_of(fought)
 
 
 async def test_the_odds_of_a_charge_say_what_each_result_is_not_who_holds(discord_session):
