@@ -60,23 +60,33 @@ def check_given(value: str) -> None:
                            hint="Give the new value; `none` clears one that may be left out.")
 
 
+BEYOND = 10**18
+"""What a number of more than 18 figures counts as: past any range (and int() refuses more
+than 4,300 figures)."""
+
+
+def figures(value: str) -> int | None:
+    """The whole number ``value`` says in plain figures, as a unit's words and typed dice
+    read them (a phone's wide `５` too); None when it is none. Python's int() would also
+    read other scripts' digits (`٣`) and `1_0`."""
+    plain = value.strip().translate(FULL_WIDTH)
+    if not WHOLE.fullmatch(plain):
+        return None
+    if len(plain.lstrip("+-").lstrip("0")) > 18:
+        return -BEYOND if plain.startswith("-") else BEYOND
+    return int(plain)
+
+
 def parse_int(value: str, field: str, bounds: tuple[int, int]) -> int | None:
     """A whole number within ``bounds``; None for `none`, which clears it."""
     minimum, maximum = bounds
     if value.strip().casefold() == "none":
         return None
-    # Plain figures, as a unit's words and typed dice read them (a phone's wide `５` too):
-    # Python's int() would also read other scripts' digits (`٣`) and `1_0`.
-    figures = value.strip().translate(FULL_WIDTH)
-    if not WHOLE.fullmatch(figures):
+    number = figures(value)
+    if number is None:
         raise InvalidInput(f"`{field}` takes a whole number, not `{value[:20]}`.",
                            hint=f"Type it in the digits 0-9, from {minimum} to {maximum}."
                            if not value.isascii() else f"Use {minimum} to {maximum}.")
-    # Past 18 figures a number is out of any range (and int() refuses past 4,300): said so.
-    if len(figures.lstrip("+-").lstrip("0")) > 18:
-        number = minimum - 1 if figures.startswith("-") else maximum + 1
-    else:
-        number = int(figures)
     if number < minimum:
         raise InvalidInput(f"`{field}` cannot be below {minimum}.",
                            hint=f"Use {minimum} to {maximum}.")
@@ -146,9 +156,9 @@ def _set_unit_field(tx: BattleTx, row: Any, field: str, value: str, said: str) -
             # Above the bound: the rule set's own check, where it bounds strength, refuses it
             # as everywhere else (La Bataille's 40 increments); else this refusal stands,
             # with the rule set's range.
-            digits = value.strip().translate(FULL_WIDTH).lstrip("+")
-            if WHOLE.fullmatch(digits) and len(digits) <= 18 and int(digits) > bounds[1]:
-                tx.rules.check_unit(row.name, dict(row.attributes), int(digits), row.name)
+            number = figures(value)
+            if number is not None and bounds[1] < number < BEYOND:
+                tx.rules.check_unit(row.name, dict(row.attributes), number, row.name)
             raise
         out_of_strength(tx, row)
         if row.status == GONE and row.strength and row.gone_reason == no_strength_left(tx):
