@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select
@@ -43,6 +42,7 @@ from bot.battles.views import (
     record,
     snapshot,
 )
+from bot.storage.models import plain_values
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ _LATEST = (select(_T["battles"]).where(_T["battles"].c.channel_id == bindparam("
            .limit(1))
 _ALL_OF = {name: select(_T[name]).where(_T[name].c.battle_id == bindparam("battle"))
            .order_by(_T[name].c.id)
-           for name in ("units", "generals", "engagements", "charts")}
+           for name in ("generals", "engagements", "charts")}
 _UNITS_BY_SIDE = (select(_T["units"]).where(_T["units"].c.battle_id == bindparam("battle"))
                   .order_by(_T["units"].c.side, _T["units"].c.id))
 _LOG = (select(_T["events"]).where(_T["events"].c.battle_id == bindparam("battle"))
@@ -88,7 +88,8 @@ def backup_of(conn: Connection, channel_id: int) -> dict[str, Any] | None:
         "version": VERSION,
         "schema": SCHEMA,
         "battle": snapshot(battle),
-        "charts": None if charts is None else _plain_row(charts, CHARTS_KEYS),
+        "charts": None if charts is None else plain_values({k: getattr(charts, k)
+                                                             for k in CHARTS_KEYS}),
         # By side, as the readable export has always listed them.
         "units": [snapshot(record(UnitRecord, u)) for u in conn.execute(_UNITS_BY_SIDE, where)],
         "generals": [snapshot(record(GeneralRecord, g))
@@ -103,21 +104,14 @@ def backup_of(conn: Connection, channel_id: int) -> dict[str, Any] | None:
 def _without_queue(data: dict[str, Any]) -> dict[str, Any]:
     """The GM's dice queue is secret, and an export is posted in the channel: it is left
     out, of the battle and of every change the log keeps (an imported battle starts with
-    none; its GM queues again)."""
+    none; its GM queues again). Only a battle's row has the column."""
     data["battle"]["dice_queue"] = []
     for event in data["events"]:
         for change in event["changes"]:
-            if change["table"] != "battles":
-                continue
             for state in (change["before"], change["after"]):
                 if state and "dice_queue" in state:
                     state["dice_queue"] = []
     return data
-
-
-def _plain_row(row: Any, keys: tuple[str, ...]) -> dict[str, Any]:
-    return {key: (value.isoformat() if isinstance(value, datetime) else value)
-            for key, value in ((k, getattr(row, k)) for k in keys)}
 
 
 def backup_text(data: Mapping[str, Any]) -> str:
@@ -166,10 +160,9 @@ def import_battle(tx: BattleTx, data: Mapping[str, Any], *, guild_id: int | None
         conn.execute(insert(_T["events"]), values)
     if backup.battle["status"] == "active":
         tx.battle = battle
-    restored = conn.execute(select(_T["battles"]).where(_T["battles"].c.id == battle.id)).one()
     waiting = backup.pending if backup.battle["status"] == "active" else None
     mention = mention_for(conn, waiting.answerer, tx.actor.user_id) if waiting else None
-    return Restored(record(BattleRecord, restored), len(backup.units), len(backup.generals),
+    return Restored(record(BattleRecord, found), len(backup.units), len(backup.generals),
                     len(backup.events), backup.pending, mention)
 
 
@@ -233,14 +226,14 @@ def _insert_rows(conn: Connection, table: str, rows: list[dict[str, Any]],
         order.sort(key=lambda item: item[1])
     by_id = {row["id"]: row for row in rows}
     for old_id, is_live in order:
-        values = _live_values(table, by_id[old_id], moved) if is_live else \
+        values = _live_values(by_id[old_id], moved) if is_live else \
             _stand_in(table, gone[old_id], old_id, moved)
         ids[old_id] = conn.execute(statement, values).scalar_one()
         if not is_live:
             conn.execute(delete(_T[table]).where(_T[table].c.id == ids[old_id]))
 
 
-def _live_values(table: str, row: Mapping[str, Any], moved: _Moved) -> dict[str, Any]:
+def _live_values(row: Mapping[str, Any], moved: _Moved) -> dict[str, Any]:
     values = {k: v for k, v in row.items() if k != "id"}
     values["battle_id"] = moved.battle_id
     for key in ("created_at", "added_at"):

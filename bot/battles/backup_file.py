@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import BigInteger, Integer, String
@@ -172,7 +173,7 @@ def _record_keys(kind: type) -> tuple[str, ...]:
 
 
 def _within(value: int | None, bounds: tuple[int, int], where: str, field: str,
-            hint: str) -> None:
+            hint: str = IMPORT_HINT) -> None:
     if value is None:
         return
     low, high = bounds
@@ -192,8 +193,6 @@ def _checked_by_rules(check: Callable[[], Any], where: str) -> Any:
     """A rule set's own check, its refusal said as the backup's."""
     try:
         return check()
-    except Refused:
-        raise
     except RulesError as error:
         raise Refused(where, error.message, hint=error.hint or IMPORT_HINT) from None
 
@@ -241,19 +240,14 @@ def checked_backup(data: Mapping[str, Any]) -> Backup:
     rules = ruleset.battle
     _check_battle(battle, rules)
     charts = _check_charts(top["charts"], rules)
-    units = _lists(top, "units")
-    generals = _lists(top, "generals")
-    engagements = _lists(top, "engagements")
-    events = _lists(top, "events")
-    units = [_row("units", u, _record_keys(UnitRecord), f"unit #{n}")
-             for n, u in enumerate(units, 1)]
-    generals = [_row("generals", g, _record_keys(GeneralRecord), f"general #{n}")
-                for n, g in enumerate(generals, 1)]
-    engagements = [_row("engagements", e, _record_keys(EngagementRecord), f"engagement #{n}")
-                   for n, e in enumerate(engagements, 1)]
+    for key in ("units", "generals", "engagements", "events"):
+        if not isinstance(top[key], list):
+            raise Refused(f"`{key}`", "a JSON list was expected.")
+    units = _rows(top, "units", UnitRecord)
+    generals = _rows(top, "generals", GeneralRecord)
+    engagements = _rows(top, "engagements", EngagementRecord)
     _check_roster(battle, units, generals, engagements, rules)
-    events = [_row("events", e, _record_keys(EventRecord), f"event #{n}")
-              for n, e in enumerate(events, 1)]
+    events = _rows(top, "events", EventRecord)
     _check_log(battle, events, rules)
     pending = _check_pending(battle, events, rules)
     _check_ids(battle, charts, units, generals, engagements)
@@ -262,10 +256,10 @@ def checked_backup(data: Mapping[str, Any]) -> Backup:
     return backup
 
 
-def _lists(top: Mapping[str, Any], key: str) -> list[Any]:
-    if not isinstance(top[key], list):
-        raise Refused(f"`{key}`", "a JSON list was expected.")
-    return top[key]
+def _rows(top: Mapping[str, Any], table: str, kind: type) -> list[dict[str, Any]]:
+    """One list of the file, each row placed by its number in it (``unit #2``)."""
+    keys = _record_keys(kind)
+    return [_row(table, row, keys, f"{table[:-1]} #{n}") for n, row in enumerate(top[table], 1)]
 
 
 def _check_battle(battle: dict[str, Any], rules: BattleRules) -> None:
@@ -278,7 +272,7 @@ def _check_battle(battle: dict[str, Any], rules: BattleRules) -> None:
         raise Refused(where, f"its name holds a character that cannot be seen ({unseen}).")
     _one_of(battle["status"], BATTLE_STATUSES, where, "status")
     for key in ("created_by", "gm_role_id"):
-        _within(battle[key], SNOWFLAKE, where, key, IMPORT_HINT)
+        _within(battle[key], SNOWFLAKE, where, key)
     if battle["turn"] < 1 or battle["turn"] > MAX_TURN:
         raise Refused(where, f"`turn` {battle['turn']} is not a turn (1 to {MAX_TURN}).")
     if battle["phase"] is not None and battle["phase"] not in rules.phases:
@@ -308,9 +302,6 @@ def _check_battle(battle: dict[str, Any], rules: BattleRules) -> None:
         raise Refused(where, _SECRET_DICE)
     if battle["pending"] is not None and not isinstance(battle["pending"], dict):
         raise Refused(where, "`pending` is a question (a JSON object) or null.")
-    for key in ("created_at", "ended_at"):
-        if battle[key] is not None:
-            time_of(battle[key], f"{where}, `{key}`")
 
 
 def _check_charts(charts: Any, rules: BattleRules) -> dict[str, Any] | None:
@@ -322,7 +313,7 @@ def _check_charts(charts: Any, rules: BattleRules) -> dict[str, Any] | None:
         raise Refused(where, "this rule set takes no chart pack.")
     if not isinstance(values["content"], dict):
         raise Refused(where, "`content` is a JSON object.")
-    _within(values["added_by"], SNOWFLAKE, where, "added_by", IMPORT_HINT)
+    _within(values["added_by"], SNOWFLAKE, where, "added_by")
     size = len(json.dumps(values["content"], ensure_ascii=False).encode())
     if size > CHARTS_MAX_BYTES:
         raise Refused(where, f"it is {size // 1024} KiB; a chart pack is at most "
@@ -358,7 +349,9 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
     # The rule set's own bound (Le Baton's 60 figures) is its check's to say, below.
     strength_hint = "Use a strength `/unit add` and `/gm set` take."
 
-    def named(row: dict[str, Any], where: str) -> None:
+    def named(row: dict[str, Any], kind: str, number: int, statuses: tuple[str, ...]) -> str:
+        """What a unit and a general are both held to; where the row is in the file."""
+        where = _place(kind, row["name"], number)
         _check_name(row["name"], where)
         if row["name_key"] != name_key(row["name"]):
             raise Refused(where, "`name_key` is not the name's lookup form.")
@@ -372,18 +365,16 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
             raise Refused(where, f"`side` `{row['side']}` is not spelled as the battle's.")
         if len(sides) > 2:
             raise Refused(where, f"`{side}` would be a third side; a battle has two.")
-        _within(row["added_by"], SNOWFLAKE, where, "added_by", IMPORT_HINT)
+        _within(row["added_by"], SNOWFLAKE, where, "added_by")
+        _one_of(row["status"], statuses, where, "status")
+        return where
 
     for number, row in enumerate(units, 1):
-        where = _place("unit", row["name"], number)
-        named(row, where)
-        _one_of(row["status"], UNIT_STATUSES, where, "status")
+        where = named(row, "unit", number, UNIT_STATUSES)
         _within(row["strength"], (0, MAX_STRENGTH), where, "strength", strength_hint)
         _check_unit_words(row, rules, where)
     for number, row in enumerate(generals, 1):
-        where = _place("general", row["name"], number)
-        named(row, where)
-        _one_of(row["status"], GENERAL_STATUSES, where, "status")
+        where = named(row, "general", number, GENERAL_STATUSES)
         _within(row["wounds"], (0, wounds_bound(rules, row["status"])), where, "wounds",
                 f"A general carries 0 to {rules.max_wounds} light wounds here, and one more "
                 "when it took him out of play.")
@@ -423,7 +414,6 @@ def _check_roster(battle: dict[str, Any], units: list[dict[str, Any]],
             if row["status"] == "active" and (not isinstance(name, str)
                                               or unit_keys.get(name_key(name)) != name):
                 raise Refused(where, f"`{_shown(name)}` is not a unit of the battle.")
-        time_of(row["created_at"], f"{where}, `created_at`")
 
 
 def _check_log(battle: dict[str, Any], events: list[dict[str, Any]],
@@ -440,12 +430,11 @@ def _check_log(battle: dict[str, Any], events: list[dict[str, Any]],
         if event["kind"] not in EVENT_KINDS:
             raise Refused(where, f"`kind` `{_shown(event['kind'])}` is not a kind of event "
                                  "Huzzah logs.")
-        time_of(event["created_at"], f"{where}, `created_at`")
         for key in ("undone_by", "reverts"):
             if event[key] is not None and not 1 <= event[key] <= count:
                 raise Refused(where, f"`{key}` names no event of the log.")
         _check_undo_marks(event, where)
-        _within(event["user_id"], SNOWFLAKE, where, "user_id", IMPORT_HINT)
+        _within(event["user_id"], SNOWFLAKE, where, "user_id")
         for key in ("request", "resolution"):
             if event[key] is not None and not isinstance(event[key], dict):
                 raise Refused(where, f"`{key}` is a JSON object or null.")
@@ -494,7 +483,7 @@ def _check_snapshot(table: str, values: dict[str, Any], rules: BattleRules,
     if table == "generals":
         if "wounds" in values:
             _within(values["wounds"], (0, wounds_bound(rules, values.get("status", ""))), where,
-                    "wounds", IMPORT_HINT)
+                    "wounds")
         return
     if "attributes" in values:
         _check_unit_words(values, rules, where)
@@ -521,6 +510,8 @@ _SECRET_DICE = ("`dice_queue` holds dice; an export leaves the GM's queued dice 
                 "imported battle starts with none.")
 _CHANGE_KEYS = ("table", "id", "before", "after")
 _RESTORED_TABLES = ("battles", "units", "generals", "engagements", "charts")
+_STATUSES = {"battles": BATTLE_STATUSES, "units": UNIT_STATUSES, "generals": GENERAL_STATUSES,
+             "engagements": ENGAGEMENT_STATUSES}
 
 
 def _check_change(change: Any, battle_id: int, where: str) -> None:
@@ -545,16 +536,10 @@ def _check_change(change: Any, battle_id: int, where: str) -> None:
         if table == "units":
             _within(values.get("strength"), (0, MAX_STRENGTH), said, "strength",
                     f"Use 0 to {MAX_STRENGTH}.")
-            if "status" in values:
-                _one_of(values["status"], UNIT_STATUSES, said, "status")
-        if table == "generals" and "status" in values:
-            _one_of(values["status"], GENERAL_STATUSES, said, "status")
-        if table == "battles" and "status" in values:
-            _one_of(values["status"], BATTLE_STATUSES, said, "status")
+        if table in _STATUSES and "status" in values:
+            _one_of(values["status"], _STATUSES[table], said, "status")
         if table == "battles" and values.get("dice_queue") not in (None, []):
             raise Refused(said, _SECRET_DICE)
-        if table == "engagements" and "status" in values:
-            _one_of(values["status"], ENGAGEMENT_STATUSES, said, "status")
 
 
 def _check_pending(battle: dict[str, Any], events: list[dict[str, Any]],
@@ -581,7 +566,7 @@ def _check_pending(battle: dict[str, Any], events: list[dict[str, Any]],
     if not pending.question.answers:
         raise Refused(where, "it offers no answer.")
     for key in ("asked_by", "answerer"):
-        _within(data[key], SNOWFLAKE, where, key, IMPORT_HINT)
+        _within(data[key], SNOWFLAKE, where, key)
     typed = _checked_by_rules(
         lambda: parse_dice(" ".join(str(f) for f in pending.faces), rules.dice_faces), where)
     if [plain_face(f) for f in typed] != data["faces"]:
@@ -596,9 +581,10 @@ def _check_move(backup: Backup, rules: BattleRules) -> None:
     pending = backup.pending
     if pending is None:
         return
-    roster = Roster(tuple(roster_unit(_Fields(u)) for u in backup.units),
-                    tuple(roster_general(_Fields(g)) for g in backup.generals),
-                    tuple(roster_engagement(_Fields(e)) for e in backup.engagements
+    # The file's rows read as the store reads a row's columns (``row.name``).
+    roster = Roster(tuple(roster_unit(SimpleNamespace(**u)) for u in backup.units),
+                    tuple(roster_general(SimpleNamespace(**g)) for g in backup.generals),
+                    tuple(roster_engagement(SimpleNamespace(**e)) for e in backup.engagements
                           if e["status"] == "active"))
     charts = backup.charts["content"] if backup.charts else None
     settings = play_settings(backup.battle["ruleset"], backup.battle["settings"], charts)
@@ -618,19 +604,11 @@ def _check_move(backup: Backup, rules: BattleRules) -> None:
                                               "the same dice, does not ask it.")
 
 
-class _Fields:
-    """A row of the file read as the store reads a row's columns (``row.name``)."""
-
-    def __init__(self, values: Mapping[str, Any]) -> None:
-        self.__dict__.update(values)
-
-
 def _check_ids(battle: dict[str, Any], charts: dict[str, Any] | None,
                *tables: list[dict[str, Any]]) -> None:
     rows = [*(row for rows in tables for row in rows), *([charts] if charts else [])]
-    for row in rows:
-        if row["battle_id"] != battle["id"]:
-            raise Refused("the roster", "a row belongs to another battle (`battle_id`).")
+    if any(row["battle_id"] != battle["id"] for row in rows):
+        raise Refused("the roster", "a row belongs to another battle (`battle_id`).")
     for rows in tables:
         ids = [row["id"] for row in rows]
         if len(set(ids)) != len(ids):

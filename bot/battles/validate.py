@@ -182,7 +182,7 @@ def check_commander(tx: BattleTx, commander: str | None) -> str | None:
     """An existing general's name, or None for `none`."""
     if commander is None or commander.strip().casefold() in ("", "none"):
         return None
-    return (tx.general_row(commander)).name
+    return tx.general_row(commander).name
 
 
 def check_side(side: str) -> str:
@@ -195,15 +195,6 @@ def check_side(side: str) -> str:
 
 
 SIDE_SEPARATORS = ",;"
-
-
-def check_new_side(side: str) -> None:
-    """A side the battle has not had yet: none of the marks that separate the two sides at
-    `/battle start` (a side already in a battle keeps its name, whatever it holds)."""
-    between = next((c for c in side if c in SIDE_SEPARATORS), None)
-    if between is not None:
-        raise BattleError(f"A side's name may not hold `{between}`: it separates the two "
-                          "sides at `/battle start`.", hint="Name it without one, e.g. British.")
 
 
 def read_sides(text: str) -> list[str]:
@@ -223,8 +214,7 @@ def battle_sides(tx: BattleTx) -> list[str]:
     if battle.sides:
         return list(battle.sides)
     seen: dict[str, str] = {}
-    rows = [*tx.unit_rows(), *tx.general_rows()]
-    for row in rows:
+    for row in (*tx.unit_rows(), *tx.general_rows()):
         seen.setdefault(name_key(row.side), row.side)
     return list(seen.values())
 
@@ -243,7 +233,12 @@ def battle_side(tx: BattleTx, side: str) -> str:
     if len(known) >= 2:
         raise BattleError(f"`{side}` is not a side in this battle.{did_you_mean(side, known)}",
                           hint=f"Its sides are {' and '.join(known)}; use one of them.")
-    check_new_side(side)
+    # A new side holds none of the marks that separate the two sides at `/battle start` (a
+    # side already in a battle keeps its name, whatever it holds).
+    between = next((c for c in side if c in SIDE_SEPARATORS), None)
+    if between is not None:
+        raise BattleError(f"A side's name may not hold `{between}`: it separates the two "
+                          "sides at `/battle start`.", hint="Name it without one, e.g. British.")
     if known:
         battle = tx.require_battle()
         tx.touch(battle)  # undoing this command un-fixes the sides again
