@@ -327,11 +327,10 @@ def _answerer(tx: BattleTx, question: Question, asker: int) -> int:
     starter) for a question the rules give the GM; else whoever asked."""
     if question.by == GM_CHOICE:
         return tx.require_battle().created_by
-    if question.unit is not None:
-        for row in tx.unit_rows():
-            if row.name_key == name_key(question.unit) and row.added_by is not None:
-                return row.added_by
-    return asker
+    if question.unit is None:
+        return asker
+    return next((row.added_by for row in tx.unit_rows()
+                 if row.name_key == name_key(question.unit) and row.added_by is not None), asker)
 
 
 # --- in a quick lookup ------------------------------------------------------------------------
@@ -359,16 +358,17 @@ def ask_in_lookup(conn: Connection, channel_id: int, actor: Actor, ruleset: str,
     # Questions nobody answered in a fortnight will not be: clear them as new ones come.
     conn.execute(delete(QUESTIONS).where(QUESTIONS.c.created_at < utcnow() - QUESTIONS_KEPT))
     forget_old_messages(conn, "q", QUESTIONS_KEPT)
-    return Asked(pending, paused.steps, paused.dice_note,
-                 lookup_question(_keep(conn, channel_id, actor.user_id, pending)),
-                 effects=paused.effects)
+    return _keep(conn, channel_id, actor.user_id, pending, paused)
 
 
-def _keep(conn: Connection, channel_id: int, user_id: int, pending: Pending) -> int:
-    """Store a quick lookup's question; its id, for its buttons."""
-    return conn.execute(insert(QUESTIONS).returning(QUESTIONS.c.id),
-                        {"channel_id": channel_id, "user_id": user_id,
-                         "data": pending.to_dict()}).scalar_one()
+def _keep(conn: Connection, channel_id: int, user_id: int, pending: Pending, paused: Paused,
+          question_message: int | None = None) -> Asked:
+    """Store a quick lookup's question; the reply that asks it, with its id for its buttons."""
+    question_id = conn.execute(insert(QUESTIONS).returning(QUESTIONS.c.id),
+                               {"channel_id": channel_id, "user_id": user_id,
+                                "data": pending.to_dict()}).scalar_one()
+    return Asked(pending, paused.steps, paused.dice_note, lookup_question(question_id),
+                 question_message=question_message, effects=paused.effects)
 
 
 def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
@@ -404,9 +404,7 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
         follow = Pending(paused.question, pending.ruleset, pending.procedure, options,
                          pending.dice, paused.faces, pending.asked_by, pending.answerer,
                          use=paused.use, asked_at=_now())
-        return Asked(follow, paused.steps, paused.dice_note,
-                     lookup_question(_keep(conn, channel_id, row.user_id, follow)),
-                     question_message=asked_in, effects=paused.effects)
+        return _keep(conn, channel_id, row.user_id, follow, paused, asked_in)
 
 
 def waiting_question(conn: Connection, channel_id: int, user_id: int) -> Pending | None:

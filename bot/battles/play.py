@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.battles.errors import OtherRuleSet
-from bot.battles.store import BattleTx
+from bot.battles.store import BattleTx, rules_for
 from rules.core.decisions import Question, Undecided, with_cells
 from rules.core.dice import (
     DiceFaces,
@@ -117,12 +117,6 @@ class Paused(Exception):
         return self.use.note(finished=False)
 
 
-def rules_for(ruleset: str) -> BattleRules:
-    rules = RULESETS[ruleset].battle
-    assert rules is not None, ruleset
-    return rules
-
-
 def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,
               typed: str | None = None, queue: Sequence[Any] = (),
               replay: Sequence[Face] | None = None,
@@ -136,13 +130,13 @@ def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,
     (``replay``, counted in ``before``), then the GM's ``queue``, then fresh ones. A
     question on the way raises ``Paused``.
     """
+    replayed = list(replay or ())
     if typed and typed.strip():
         typed = typed.strip()
         answered = replay is not None
         given = parse_dice(typed, faces)
         # Played on after an answer: every die before the question again (the typed ones it
         # took, then any Huzzah rolled past them), then the typed ones it had not reached.
-        replayed = list(replay or ())
         # Past the typed dice, as without them: the GM's queue first, then fresh dice.
         queued = ScriptedSource(list(queue), fallback=RandomSource())
         scripted = ScriptedSource([*replayed, *given[len(replayed):]],
@@ -156,7 +150,6 @@ def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,
         if not answered:
             scripted.finish()
         return resolution, replace(typed_use(), unused=scripted.left())
-    replayed = list(replay or ())
     if not replayed and not queue:  # nearly every roll: no queue, nothing to replay
         fresh = RecordingSource(RandomSource())
         resolution = _until_asked(prepared, fresh, lambda: before.plus(0, len(fresh.faces)))
@@ -219,7 +212,7 @@ class BattleFacts:
     """What playing a procedure needs to know of the battle besides its roster."""
 
     ruleset: str
-    settings: Mapping[str, Any]
+    settings: dict[str, Any]  # with its chart pack (``play_settings``)
     phase: str | None
     dice_queue: list[Any]
 
@@ -234,8 +227,8 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
     where they came from. A question not yet answered raises ``Paused``.
     """
     rules = rules_for(facts.ruleset)
-    prepared = rules.prepare(procedure, options, roster, dict(facts.settings or {}))
-    queue = list(facts.dice_queue or [])
+    prepared = rules.prepare(procedure, options, roster, facts.settings)
+    queue = facts.dice_queue
     left = None
     if forced is not None:
         # The dice shown are ones that give the result; none were rolled.
@@ -250,7 +243,9 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
             raise
         note = use.note()
         left = queue_left(queue, use, before)
-    resolution = _with_phase_warning(resolution, rules, procedure, options, roster, facts.phase)
+    warning = _phase_warning(rules, procedure, options, roster, facts.phase)
+    if warning is not None:
+        resolution = replace(resolution, notes=(warning, *resolution.notes))
     after, changes = rules.apply_effects(resolution.effects, roster)
     lines = describe_changes(changes, rules.wording) + unkept_losses(resolution.effects,
                                                                      roster, rules)
@@ -313,11 +308,6 @@ def queue_left(queue: Sequence[Any], use: DiceUse, before: DiceUse) -> list[Any]
     return list(queue[taken:]) if taken > 0 else None
 
 
-def battle_facts(battle: Any, charts: Mapping[str, Any] | None) -> BattleFacts:
-    return BattleFacts(battle.ruleset, play_settings(battle.ruleset, battle.settings, charts),
-                       battle.phase, list(battle.dice_queue or []))
-
-
 def in_phase(ruleset: str, procedure: str, options: Mapping[str, Any],
              phase: str | None) -> dict[str, Any]:
     """A move's options as its battle plays them: with those the rule set takes from the
@@ -358,8 +348,9 @@ def play_in_battle(
     """Resolve against the roster, apply the effects, and record it all as one event.
     ``move`` is the first event of the move when this plays on after an answer."""
     battle = tx.require_battle()
-    planned = plan_move(battle_facts(battle, tx.charts_content()),
-                        tx.roster(), procedure, options, dice, forced, replay, before)
+    settings = play_settings(battle.ruleset, battle.settings, tx.charts_content())
+    facts = BattleFacts(battle.ruleset, settings, battle.phase, list(battle.dice_queue or []))
+    planned = plan_move(facts, tx.roster(), procedure, options, dice, forced, replay, before)
     if planned.queue is not None:
         tx.touch(battle)
         battle.dice_queue = planned.queue
@@ -377,13 +368,3 @@ def _phase_warning(rules: BattleRules, procedure: str, options: Mapping[str, Any
     if rules.phase_warning is None:
         return None
     return rules.phase_warning(procedure, options, roster, phase)
-
-
-def _with_phase_warning(resolution: Resolution, rules: BattleRules, procedure: str,
-                        options: Mapping[str, Any], roster: Roster,
-                        phase: str | None) -> Resolution:
-    """The resolution with the rule set's remark on playing it outside its phase, if any."""
-    warning = _phase_warning(rules, procedure, options, roster, phase)
-    if warning is None:
-        return resolution
-    return replace(resolution, notes=(warning, *resolution.notes))

@@ -42,7 +42,15 @@ from bot.battles.play import (
     play_settings,
 )
 from bot.battles.rerolls import ListingKey, last_roll, move_asked
-from bot.battles.store import TABLES, BattleTx, Kept, active_battle, battle_and_applied
+from bot.battles.store import (
+    APPLIED,
+    IN_CHANNEL,
+    TABLES,
+    BattleTx,
+    Kept,
+    active_battle,
+    battle_and_applied,
+)
 from bot.battles.traces import TraceKeeper
 from bot.battles.undo import Undone, undo_last
 from bot.battles.views import BattleRecord, BattleView, read_view, record
@@ -54,20 +62,15 @@ from rules.core.roster import Roster
 T = TypeVar("T")
 NOBODY = Actor(0, "", False, frozenset())
 
-_BATTLES, _UNITS, _GENERALS, _EVENTS = (TABLES["battles"], TABLES["units"], TABLES["generals"],
-                                        TABLES["events"])
-_APPLIED = select(_EVENTS.c.seq).where(_EVENTS.c.interaction_id == bindparam("interaction"))
-_RULESET = select(_BATTLES.c.ruleset).where(_BATTLES.c.channel_id == bindparam("channel"),
-                                            _BATTLES.c.status == "active")
+_BATTLES, _UNITS, _GENERALS = TABLES["battles"], TABLES["units"], TABLES["generals"]
+_RULESET = select(_BATTLES.c.ruleset).where(*IN_CHANNEL)
 _UNIT_NAMES = (select(_UNITS.c.name).where(_UNITS.c.battle_id == bindparam("battle"))
                .order_by(_UNITS.c.side, _UNITS.c.id))
 _ACTIVE_UNIT_NAMES = _UNIT_NAMES.where(_UNITS.c.status == "active")
 _UNIT_SIDES = (select(_UNITS.c.side).where(_UNITS.c.battle_id == bindparam("battle"))
                .order_by(_UNITS.c.id))
 _GENERAL_NAMES = (select(_GENERALS.c.name)
-                  .join(_BATTLES, _GENERALS.c.battle_id == _BATTLES.c.id)
-                  .where(_BATTLES.c.channel_id == bindparam("channel"),
-                         _BATTLES.c.status == "active")
+                  .join(_BATTLES, _GENERALS.c.battle_id == _BATTLES.c.id).where(*IN_CHANNEL)
                   .order_by(_GENERALS.c.id))
 
 
@@ -101,25 +104,20 @@ class RosterRead:
         return in_phase(self.battle.ruleset, procedure, options, self.battle.phase)
 
 
-def battle_tx(conn: Connection, command: Command, *, while_waiting: bool,
-              kept: Kept | None = None) -> BattleTx:
-    """The command's view of its channel's battle (``kept``: as the last command there left
-    it, if still so): refused when the interaction was already applied (Discord delivering
-    it twice), or, unless ``while_waiting``, when the battle waits for an answer."""
+def _apply(conn: Connection, command: Command, work: Callable[[BattleTx], T],
+           while_waiting: bool, kept: Kept | None) -> tuple[T, BattleTx]:
+    """The work's result, and the unit of work it ran in: the command's view of its
+    channel's battle (``kept``: as the last command there left it, if still so). Refused
+    when the interaction was already applied (Discord delivering it twice), or, unless
+    ``while_waiting``, when the battle waits for an answer."""
     battle, applied, still = battle_and_applied(conn, command.channel_id,
                                                 command.interaction_id, kept)
     if applied is not None:
         raise AlreadyApplied(applied)
     if battle is not None and not while_waiting:
         refuse_while_waiting(battle, command.actor.user_id)
-    return BattleTx(conn, battle, command.actor, command.channel_id,
-                    command.interaction_id, command.name, kept if still else None)
-
-
-def _apply(conn: Connection, command: Command, work: Callable[[BattleTx], T],
-           while_waiting: bool, kept: Kept | None) -> tuple[T, BattleTx]:
-    """The work's result, and the unit of work it ran in."""
-    tx = battle_tx(conn, command, while_waiting=while_waiting, kept=kept)
+    tx = BattleTx(conn, battle, command.actor, command.channel_id,
+                  command.interaction_id, command.name, kept if still else None)
     return work(tx), tx
 
 
@@ -265,7 +263,7 @@ class BattleStore:
     async def applied(self, interaction_id: int) -> int | None:
         """The event the interaction recorded, if any: asked when its reply failed, so the
         player is not told that nothing changed when it did."""
-        return await self.db.run(Connection.scalar, _APPLIED, {"interaction": interaction_id},
+        return await self.db.run(Connection.scalar, APPLIED, {"interaction": interaction_id},
                                  one_statement=True)
 
     async def view(self, channel_id: int, *, ended_too: bool = False,

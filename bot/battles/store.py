@@ -72,10 +72,6 @@ class Row:
         self.__dict__.update(values)
         self.__dict__["__tablename__"] = table
 
-    @property
-    def table(self) -> Table:
-        return TABLES[self.__tablename__]
-
     def columns(self) -> dict[str, Any]:
         values = self.__dict__
         return {key: values[key] for key in COLUMNS[self.__tablename__]}
@@ -84,17 +80,11 @@ class Row:
         return f"<Row {self.__tablename__} {self.__dict__.get('id')}>"
 
 
-def snapshot(row: Row) -> dict[str, Any]:
-    """The row's columns as the log keeps them: JSON-safe, detached, without the counter."""
-    values = plain_values(row.columns())
-    for key in NOT_RESTORED:
-        values.pop(key, None)
-    return values
-
-
 # Built once: building and compiling a statement costs more than SQLite takes to run it.
-_IN_CHANNEL = select(TABLES["battles"]).where(
-    TABLES["battles"].c.channel_id == bindparam("channel"), TABLES["battles"].c.status == "active")
+IN_CHANNEL = (TABLES["battles"].c.channel_id == bindparam("channel"),
+              TABLES["battles"].c.status == "active")
+"""Where a statement finds the channel's active battle."""
+_IN_CHANNEL = select(TABLES["battles"]).where(*IN_CHANNEL)
 _OF_BATTLE = {name: select(TABLES[name]).where(TABLES[name].c.battle_id == bindparam("battle"))
               .order_by(TABLES[name].c.id) for name in ("units", "generals", "charts")}
 _ACTIVE_ENGAGEMENTS = (select(TABLES["engagements"])
@@ -121,18 +111,23 @@ _REDONE = (update(TABLES["events"])
 _EVENT_COLUMNS = [c for c in TABLES["events"].c if c.key != "resolution"]
 
 
+def rules_for(ruleset: str) -> BattleRules:
+    rules = RULESETS[ruleset].battle
+    assert rules is not None, ruleset
+    return rules
+
+
 def active_battle(conn: Connection, channel_id: int) -> Row | None:
     found = conn.execute(_IN_CHANNEL, {"channel": channel_id}).first()
     return None if found is None else Row("battles", found._mapping)
 
 
-# The channel's battle, and the event the interaction already made if any (a duplicate
-# delivery): one statement, as a command's first read.
-_APPLIED = (select(TABLES["events"].c.seq)
-            .where(TABLES["events"].c.interaction_id == bindparam("interaction")))
-_WITH_APPLIED = select(TABLES["battles"], _APPLIED.scalar_subquery().label("applied")).where(
-    TABLES["battles"].c.channel_id == bindparam("channel"),
-    TABLES["battles"].c.status == "active")
+APPLIED = (select(TABLES["events"].c.seq)
+           .where(TABLES["events"].c.interaction_id == bindparam("interaction")))
+"""The event the interaction already made, if any (Discord delivering it twice)."""
+# The channel's battle, and that event: one statement, as a command's first read.
+_WITH_APPLIED = select(TABLES["battles"], APPLIED.scalar_subquery().label("applied")).where(
+    *IN_CHANNEL)
 
 
 def battle_and_applied(conn: Connection, channel_id: int, interaction_id: int | None,
@@ -147,7 +142,7 @@ def battle_and_applied(conn: Connection, channel_id: int, interaction_id: int | 
     where = {"channel": channel_id, "interaction": interaction_id}
     found = conn.execute(_WITH_APPLIED, where).first()
     if found is None:  # no battle (a battle ended by this very interaction, say)
-        applied = conn.scalar(_APPLIED, where) if interaction_id is not None else None
+        applied = conn.scalar(APPLIED, where) if interaction_id is not None else None
         return None, applied, False
     values = dict(found._mapping)
     applied = values.pop("applied")
@@ -217,7 +212,7 @@ def _all_detached(rows: list[Row] | None) -> list[Row] | None:
 
 
 # Whether a kept battle is still as it was, and whether the interaction was applied already.
-_STILL = select(TABLES["battles"].c.last_seq, _APPLIED.scalar_subquery().label("applied")).where(
+_STILL = select(TABLES["battles"].c.last_seq, APPLIED.scalar_subquery().label("applied")).where(
     TABLES["battles"].c.id == bindparam("battle"), TABLES["battles"].c.status == "active")
 
 
@@ -291,10 +286,7 @@ class BattleTx:
 
     @property
     def rules(self) -> BattleRules:
-        battle = self.require_battle()
-        rules = RULESETS[battle.ruleset].battle
-        assert rules is not None
-        return rules
+        return rules_for(self.require_battle().ruleset)
 
     # --- reading --------------------------------------------------------------------------
 
@@ -351,11 +343,9 @@ class BattleTx:
         self._units = self._generals = self._engagements = None
 
     def roster(self) -> Roster:
-        units = self.unit_rows()
-        generals = self.general_rows()
-        engagements = self.engagement_rows()
-        return Roster(tuple(map(self.unit_of, units)), tuple(map(roster_general, generals)),
-                      tuple(map(roster_engagement, engagements)))
+        return Roster(tuple(map(self.unit_of, self.unit_rows())),
+                      tuple(map(roster_general, self.general_rows())),
+                      tuple(map(roster_engagement, self.engagement_rows())))
 
     def unit_of(self, row: Row) -> RosterUnit:
         """The roster unit a row is: one added without its strength has the strength its
@@ -543,12 +533,8 @@ class BattleTx:
     def events_since(self, seq: int, *, skipping: tuple[str, ...] = ()) -> list[Row]:
         """The events from ``seq`` on that undo could take back, oldest first, passing over
         events of the ``skipping`` kinds."""
-        battle = self.require_battle()
-        statement = (select(*_EVENT_COLUMNS)
-                     .where(TABLES["events"].c.battle_id == battle.id, text(UNDOABLE),
-                            TABLES["events"].c.seq >= seq,
-                            TABLES["events"].c.kind.not_in((*NOT_UNDOABLE, *skipping)))
-                     .order_by(TABLES["events"].c.seq))
+        statement = (_undoable_events(self.require_battle().id, skipping)
+                     .where(TABLES["events"].c.seq >= seq).order_by(TABLES["events"].c.seq))
         return [Row("events", found._mapping) for found in self.conn.execute(statement)]
 
     def revert(self, event: Row, *, keeping: tuple[str, ...] = ()) -> None:
@@ -622,16 +608,19 @@ def restoring(change: dict[str, Any], exists: bool) -> tuple[str, dict[str, Any]
     return "update", {key: value for key, value in before.items() if after.get(key) != value}
 
 
-def undoable(battle_id: int, skipping: tuple[str, ...] = ()) -> Select[Any]:
-    """The latest event undo may take back. The condition of the index on such events is
-    repeated word for word (literals, not bound values): SQLite's planner then sees that
-    the query implies it, and each undo is one index step however long the log."""
+def _undoable_events(battle_id: int, skipping: tuple[str, ...]) -> Select[Any]:
+    """The events undo may take back, but for those of the ``skipping`` kinds. The condition
+    of the index on such events is repeated word for word (literals, not bound values):
+    SQLite's planner then sees that the query implies it, and each undo is one index step
+    however long the log."""
     events = TABLES["events"]
-    return (select(*_EVENT_COLUMNS)
-            .where(events.c.battle_id == battle_id, text(UNDOABLE),
-                   events.c.kind.not_in((*NOT_UNDOABLE, *skipping)))
-            .order_by(events.c.seq.desc())
-            .limit(1))
+    return select(*_EVENT_COLUMNS).where(events.c.battle_id == battle_id, text(UNDOABLE),
+                                         events.c.kind.not_in((*NOT_UNDOABLE, *skipping)))
+
+
+def undoable(battle_id: int, skipping: tuple[str, ...] = ()) -> Select[Any]:
+    """The latest event undo may take back."""
+    return _undoable_events(battle_id, skipping).order_by(TABLES["events"].c.seq.desc()).limit(1)
 
 
 class NotOwner(BattleError):

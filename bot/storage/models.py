@@ -108,24 +108,18 @@ def from_snapshot(model: type[Base], snapshot: dict[str, Any]) -> dict[str, Any]
         elif isinstance(value, dict | list):
             value = detached(value)
         values[attribute.key] = value
-    return _keyed_by_name(model, values)
-
-
-def _keyed_by_name(model: type[Base], values: dict[str, Any]) -> dict[str, Any]:
-    """A name's key is worked out from the name put back, never taken from the snapshot: a
-    snapshot logged before the key's form changed would put back a key no lookup finds."""
+    # A name's key is worked out from the name put back, never taken from the snapshot: a
+    # snapshot logged before the key's form changed would put back a key no lookup finds.
     values.pop("name_key", None)
     if "name" in values and "name_key" in model.__mapper__.column_attrs:
         values["name_key"] = name_key(values["name"])
     return values
 
 
-def plain_values(values: Any) -> Any:
+def plain_values(values: dict[str, Any]) -> dict[str, Any]:
     """Column values made JSON-safe (datetimes as ISO 8601 text) and detached: what the event
     log stores as a row's state, from an ORM row or a Core row alike."""
-    if isinstance(values, dict):
-        return {key: _plain(value) for key, value in values.items()}
-    return _plain(values)
+    return {key: _plain(value) for key, value in values.items()}
 
 
 def _plain(value: Any) -> Any:
