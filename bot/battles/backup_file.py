@@ -566,6 +566,10 @@ def _check_pending(battle: dict[str, Any], events: list[dict[str, Any]],
     if not pending.question.answers:
         raise Refused(where, "it offers no answer.")
     for key in ("asked_by", "answerer"):
+        if data[key] is not None and (isinstance(data[key], bool)
+                                      or not isinstance(data[key], int)):
+            raise Refused(where, f"`{key}` is a Discord user's id, a whole number, not "
+                                 f"`{_shown(data[key])}`.")
         _within(data[key], SNOWFLAKE, where, key)
     typed = _checked_by_rules(
         lambda: parse_dice(" ".join(str(f) for f in pending.faces), rules.dice_faces), where)

@@ -355,6 +355,14 @@ def other_defenders(data: dict[str, Any]) -> None:
     data["battle"]["pending"]["options"]["defenders"] = "Nobody"
 
 
+def asker_as_words(data: dict[str, Any]) -> None:
+    data["battle"]["pending"]["asked_by"] = "x"
+
+
+def answerer_as_a_list(data: dict[str, Any]) -> None:
+    data["battle"]["pending"]["answerer"] = [1]
+
+
 async def test_words_generals_and_the_question_are_checked_as_their_commands_check_them(
         battle_session):
     await play(battle_session, MID_FIGHT["labataille"])
@@ -367,7 +375,11 @@ async def test_words_generals_and_the_question_are_checked_as_their_commands_che
                         # Its move, played again, must stop at it: else no answer plays on.
                         (no_dice, "the question waiting: its move does not play on this "
                                   "battle"),
-                        (other_defenders, "the question waiting:")]:
+                        (other_defenders, "the question waiting:"),
+                        (asker_as_words, "the question waiting: `asked_by` is a Discord "
+                                         "user's id, a whole number, not `\"x\"`."),
+                        (answerer_as_a_list, "the question waiting: `answerer` is a Discord "
+                                             "user's id, a whole number, not `[1]`.")]:
         refused = await import_file(battle_session, backup_file(spoiled(spoil)(good)))
         assert refused.ephemeral and said in refused.content, refused.content
     assert await counts(battle_session) == before
