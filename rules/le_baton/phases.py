@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.notation import roster_entry
-from rules.core.roster import Roster
+from rules.core.roster import Roster, RosterUnit
 from rules.le_baton.battle import PHASES, tied_awaiting_recall
 from rules.le_baton.melee import MELEE_PHASES
 from rules.le_baton.morale import MORALE_PHASES
@@ -59,12 +59,8 @@ def phase_warning(procedure: str, options: Mapping[str, Any], roster: Roster,
 def _tied_in_phase_6(options: Mapping[str, Any], roster: Roster) -> str | None:
     """The two sides of the melee the attacker is in, when its cavalry tied it and have
     not yet rolled their recall: the sheet fights no round of it in phase 11."""
-    text = options.get("attacker")
-    if not isinstance(text, str):
-        return None
-    try:
-        unit, _ = roster_entry(text, roster, "attacker")
-    except RulesError:
+    unit = _roster_unit(options.get("attacker"), roster)
+    if unit is None:
         return None
     engagement = roster.engaged(unit.name, "melee")
     if engagement is None or not tied_awaiting_recall(roster, engagement):
@@ -103,13 +99,22 @@ def _by_nation(what: str, nation: Nation | None,
     return what.format(nation=f"{nation.value.capitalize()} "), table[nation]
 
 
-def _nation(text: Any, roster: Roster) -> Nation | None:
-    """The nation of the roster unit an option names; None when it cannot be told."""
+def _roster_unit(text: Any, roster: Roster) -> RosterUnit | None:
+    """The roster unit an option names; None when it names none (refused as it is
+    prepared)."""
     if not isinstance(text, str):
         return None
     try:
         unit, _ = roster_entry(text, roster, "unit")
     except RulesError:
+        return None
+    return unit
+
+
+def _nation(text: Any, roster: Roster) -> Nation | None:
+    """The nation of the roster unit an option names; None when it cannot be told."""
+    unit = _roster_unit(text, roster)
+    if unit is None:
         return None
     nation = unit.attr("nation")
     return Nation(nation) if nation in tuple(Nation) else None
