@@ -91,7 +91,8 @@ def discord_status(error: discord.HTTPException) -> int:
 
 
 def discord_down(error: discord.HTTPException) -> str:
-    """Discord answered, but with an error status: on its side (5xx), worth a retry later."""
+    """Discord answered, but with an error status: its words, or for its own side's (5xx)
+    to try again later."""
     said = f"huzzah: Discord answered {error.status} {error.response.reason}."
     if error.status >= 500:
         return f"{said} It is Discord's side: try again in a few minutes."

@@ -21,8 +21,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack
-from bot.render.odds import phone_lines
 from bot.render.resolution import to_discord
+from bot.render.text import PHONE_SCREEN, phone_lines
 from bot.rulesets import RuleSetCommands, Subcommand
 from rules.core.errors import InvalidInput, code
 from rules.core.fields import Field
@@ -78,7 +78,7 @@ def ruleset_lines(rule_set: RuleSetCommands, *, example: bool = True) -> str:
     return f"{line}\ne.g. `{shortest_example(rule_set)}`" if example else line
 
 
-OVERVIEW_LINES = 40
+OVERVIEW_LINES = 2 * PHONE_SCREEN
 """Phone lines the overview fits in, title and all: two screens."""
 _MARKUP = re.compile(r"\*\*|`")  # not shown as characters
 

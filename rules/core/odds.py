@@ -665,8 +665,7 @@ def walk_results(prepared: Prepared, found: Callable[[str, tuple[Faces, ...],
     result the rules refuse mid-way is none. Stops when ``found`` says False; False when the
     walk did not finish (stopped, too big, or out of time) or was not started: a walk that
     cannot finish costs its whole leaf budget and finds little (it stays deep in one corner
-    of the tree),
-    so the probes' estimate decides first."""
+    of the tree), so the probes' estimate decides first."""
     rolls = _Rolls(max_leaves)  # each roll's outcomes listed once, for probes and walk
     if estimated_leaves(prepared, max_leaves, rolls=rolls) > 2 * max_leaves:
         return False

@@ -41,8 +41,7 @@ class DiceCount:
         parts = [f"{self.base} ({kind.value.replace('-', ' ')})"]
         parts += [f"+ {m.value} {m.reason}" for m in self.additions]
         parts += [f"− {-m.value} {m.reason}" for m in self.reductions if m.value]
-        total = self.total
-        return f"{' '.join(parts)} = {total} {'die' if total == 1 else 'dice'}"
+        return f"{' '.join(parts)} = {counted(self.total, 'die', 'dice')}"
 
     def said(self, kind: UnitType) -> str:
         """``3 dice: 2 regular, +1 full strength, +1 leader attached, −1 moved (ordered

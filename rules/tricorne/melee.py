@@ -713,13 +713,16 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str,
     assert typed is not None  # asked only with a reader
     # The player's answer, not the dice, is at fault: the odds refuse it whole.
     again = f"Name the unit its bonus melee attacks, or answer {question.listed()}."
+    alone = {name_key(name): name for name in fell_back_alone(run)}
+
+    def fell_back(name: str) -> InvalidInput:
+        return InvalidInput(f"{name} fell back alone toward his side in this melee: he is "
+                            f"not adjacent to the hex {attacker.name} took.", hint=again)
+
     # A leader this melee sent back alone: still under his unit on the roster until the
     # answer plays the move on, so the roster would not know him as a target.
-    alone = {name_key(name): name for name in fell_back_alone(run)}
     if name_key(text) in alone:
-        raise InvalidInput(f"{alone[name_key(text)]} fell back alone toward his side in this "
-                           f"melee: he is not adjacent to the hex {attacker.name} took.",
-                           hint=again)
+        raise fell_back(alone[name_key(text)])
     try:
         target = as_it_stands(run, known.get(name_key(text)) or typed.read(text))
     except InvalidInput as error:
@@ -741,9 +744,8 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str,
     # Whether the target is still there is the dice's doing: only this path is refused.
     if target.name in gone_names(run):
         raise InvalidInput(f"{target.name} has left the field in this melee.", hint=again)
-    if target.alone and target.name in fell_back_alone(run):
-        raise InvalidInput(f"{target.name} fell back alone toward his side in this melee: he "
-                           f"is not adjacent to the hex {attacker.name} took.", hint=again)
+    if target.alone and name_key(target.name) in alone:
+        raise fell_back(target.name)
     back = retreated(run, target) if target.name == defender.name else 0
     if back > 1:
         raise InvalidInput(f"{target.name} retreated {back} hexes: it is not adjacent to the "
