@@ -17,7 +17,10 @@ from .transport import SentFile, SentMessage
 
 __all__ = ["plain", "render_embed", "render_message", "render_messages"]
 
-_EMPHASIS = re.compile(r"(\*\*|__|~~)(.+?)\1", re.DOTALL)
+# A code span is matched first and kept whole: emphasis may enclose one (a struck-out log
+# line), but none is read inside it.
+_EMPHASIS = re.compile(r"(?P<code>`[^`]*`)|(?P<mark>\*\*|__|~~)(?P<inner>.+?)(?P=mark)",
+                       re.DOTALL)
 _BAR = "| "
 
 _HEADINGS = {
@@ -36,11 +39,17 @@ _TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
 
 def plain(text: str) -> str:
     """Discord markdown to plain text: ``**bold**``, ``__underline__`` and ``~~strike~~``;
-    a timestamp (``<t:1700000000:R>``), which Discord shows in the reader's time, in UTC."""
+    a timestamp (``<t:1700000000:R>``), which Discord shows in the reader's time, in UTC.
+    A code span stays as typed, as Discord shows it: a name suggested there (`**Ney**`)
+    must be typed with its asterisks."""
     previous = None
     while previous != text:
-        previous, text = text, _EMPHASIS.sub(r"\2", text)
+        previous, text = text, _EMPHASIS.sub(_unemphasized, text)
     return _TIMESTAMP.sub(_utc, text)
+
+
+def _unemphasized(match: re.Match[str]) -> str:
+    return match["code"] or match["inner"]
 
 
 def _utc(match: re.Match[str]) -> str:

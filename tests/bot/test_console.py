@@ -465,3 +465,16 @@ def test_press_takes_the_label_a_player_types_if_it_names_one_button():
     assert _labelled("Attack", labels) is None  # two buttons: say which
     assert _labelled("Attack Barrell's", labels) == "Attack Barrell's"
     assert _labelled("X", labels) is None
+
+
+def test_a_did_you_mean_shows_the_name_as_it_must_be_typed(tmp_path):
+    """Discord shows a code span as typed: the console must not drop the asterisks of a
+    general called **Ney** from the name it suggests, or typing it fails again."""
+    done = console(
+        '/battle start ruleset:labataille name:"Quatre Bras"',
+        '/general add name:"**Ney**" side:French',
+        '/gm general general:"Ney" field:value value:1',
+        args=("--manage-channel",), database=tmp_path / "b.db",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Did you mean `**Ney**`?" in done.stdout
