@@ -262,6 +262,10 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
                  effects=paused.effects, notes=paused.notes)
 
 
+NOTHING_ASKED = ("No question is waiting for you here (none was asked, or it was answered): "
+                 "`/answer` answers the question a command asks, once.")
+
+
 def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
                            given: str | int) -> Played | Asked:
     """Play the waiting procedure on with the answer: one event, which clears the question
@@ -270,6 +274,8 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     among its buttons; None: whichever is waiting, answered in words."""
     battle = tx.require_battle()
     pending = pending_of(battle)
+    if pending is None and asked is None:
+        raise NotWaiting(NOTHING_ASKED, hint="`/battle log` shows the last commands.")
     if pending is None or (asked is not None and asked != (battle.id, pending.seq)):
         raise NotWaiting("That question has already been answered, or was taken back.",
                           hint="`/battle log` shows what happened.")
@@ -387,9 +393,11 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
             raise NotWaiting(f"The question waiting here is <@{other.user_id}>'s quick "
                              "lookup: only the player who ran it answers it.",
                              hint="Run the lookup yourself to be asked.")
+    if row is None and question_id is None:
+        raise NotWaiting(NOTHING_ASKED, hint="Run the command to be asked.")
     if row is None:
-        raise NotWaiting("That question has already been answered, or there is none "
-                          "waiting here.", hint="Run the command again to be asked anew.")
+        raise NotWaiting("That question has already been answered.",
+                          hint="Run the command again to be asked anew.")
     pending = Pending.from_dict(row.data)
     check_answerer(actor, pending, is_gm=False)
     answer = pending.choose(given)

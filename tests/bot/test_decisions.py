@@ -154,7 +154,7 @@ async def test_a_quick_lookup_asks_too_and_keeps_its_question(battle_session):
         assert list(await s.scalars(select(Question))) == []
     nothing = await reply(battle_session, "/answer choice:stand", user_id=PLAYER,
                           channel_id=CHANNEL + 1)
-    assert nothing.ephemeral and "already been answered" in nothing.content
+    assert nothing.ephemeral and "No question is waiting for you here" in nothing.content
 
 
 async def test_the_question_message_pings_its_player_and_nobody_else(battle_session):
@@ -551,3 +551,17 @@ async def test_a_new_lookup_question_leaves_another_players_recent_one_waiting(
                        channel_id=elsewhere)
     assert not mine.ephemeral, mine.content
     assert mine.embeds[0]["title"].endswith("Hussars stands: melee follows")
+
+
+async def test_an_answer_with_no_question_ever_asked_says_so(battle_session):
+    """`/answer` where nothing was asked, in a battle or out of one: no talk of a question
+    "already answered"; it says what `/answer` is for."""
+    await setup(battle_session)
+    for channel in (CHANNEL, CHANNEL + 1):  # the battle's channel, then one without a battle
+        refused = await reply(battle_session, "/answer choice:stand", user_id=PLAYER,
+                              channel_id=channel)
+        assert refused.ephemeral
+        assert refused.content.startswith("⚠️ No question is waiting for you here (none was "
+                                          "asked, or it was answered): `/answer` answers the "
+                                          "question a command asks")
+        assert "already" not in refused.content

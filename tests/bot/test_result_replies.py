@@ -290,7 +290,7 @@ async def test_an_answer_by_command_turns_the_question_into_the_result(discord_s
                                f"{asked.message_id}")
     # A second `/answer` finds nothing waiting, privately.
     again = await reply(discord_session, "/answer choice:stand")
-    assert again.ephemeral and "already been answered" in again.content
+    assert again.ephemeral and "No question is waiting for you here" in again.content
 
 
 async def test_an_answer_to_a_question_whose_message_is_gone_is_its_own_reply(
