@@ -353,9 +353,10 @@ def _amount_said(amount: str, verb: str, head: str) -> bool:
 
 
 def _without_names(line: str, names: Iterable[str]) -> str:
-    """``line`` (casefolded) with each of ``names`` in it blotted out, longest first."""
+    """``line`` (casefolded) with each of ``names`` in it blotted out, longest first: a
+    whole name, not letters of a word ("A" in "shaken")."""
     for name in sorted({n.casefold() for n in names if n}, key=len, reverse=True):
-        line = line.replace(name, "\0")
+        line = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", "\0", line)
     return line
 
 

@@ -319,7 +319,14 @@ def _routing_target(
 
 def _routs_again(target: Unit, out: ResolutionBuilder) -> Resolution:
     """"Already routing units may surrender, but otherwise they automatically rout and lose 1
-    strength point"."""
+    strength point". A unit for which that point is its last leaves the battle instead, as
+    one routed by the charge test does (docs/fire-at-will.md)."""
+    if target.loses_last_sp(1):
+        out.step("No SP left", f"{target.name} loses its last SP and leaves the battle: it "
+                 "does not rout again.")
+        out.effect(EffectKind.LOSE_SP, target.name, 1,
+                   detail=f"{CHARGING_TEXT}: already routing")
+        return out.build(f"{target.name} loses its last SP", Severity.DECISIVE)
     out.effect(EffectKind.ROUTED, target.name, detail=f"{CHARGING_TEXT}: already routing")
     out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: already routing")
     out.note(ROUT_MOVE_NOTE)

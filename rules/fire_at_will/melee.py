@@ -133,7 +133,7 @@ def resolve_melee(
             "The rules resolve a melee, as far as possible, between one defender and all "
             "its attackers, or one attacker and two defenders: split this one if you can."
         )
-    _check_slips([*attackers, *defenders], out)
+    _check_slips(attackers, defenders, out)
     att = [_score(m, dice) for m in attackers]
     dfn = [_score(m, dice) for m in defenders]
     best_att = max(s.total for s in att)
@@ -151,15 +151,18 @@ def resolve_melee(
     return _decided(losers, winners, attackers_lost, margin, settings, dice, out)
 
 
-def _check_slips(members: Sequence[MeleeUnit], out: ResolutionBuilder) -> None:
+def _check_slips(attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit],
+                 out: ResolutionBuilder) -> None:
     """Words the rules allow together that read like a slip, said with the result: a charge's
     `flank` (the face it charges) written on the charger, where the melee reads it as the unit
-    attacked in its flank; a shaken unit charging (it may only counter-charge)."""
-    for member in members:
+    attacked in its flank; a shaken attacker charging (it may only counter-charge, and a
+    defender charging is one that counter-charged)."""
+    for member in (*attackers, *defenders):
         if member.charging and (member.flank or member.rear):
             face = "flank" if member.flank else "rear"
             out.check(f"{member.name} is charging and marked {face}, which in a melee means "
                       f"attacked in its {face}.")
+    for member in attackers:
         if member.charging and member.unit.shaken:
             out.check(f"{member.name} is shaken and charging: shaken units declare no "
                       "charge (a counter-charge may still be made).")

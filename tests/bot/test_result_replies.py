@@ -433,6 +433,16 @@ async def test_a_unit_whose_name_is_inside_anothers_keeps_its_own_line(discord_s
     reads_on_a_phone(result)
 
 
+async def test_a_short_name_inside_the_headlines_words_does_not_hide_what_it_says(
+        discord_session):
+    # "A" is in "shaken": the headline still says that A is shaken, so no line says it again.
+    result = await reply(discord_session, '/melee fire-at-will attackers:"A: inf charging '
+                         'vs-fortification" defenders:"C: inf" dice:"1 6"')
+    assert result.embeds[0]["title"].endswith('A retires 6", −2 SP, shaken')
+    assert not any("shaken" in line for line in result.embeds[0]["description"].splitlines())
+    reads_on_a_phone(result)
+
+
 def test_a_roster_change_of_a_unit_named_inside_another_is_said():
     from bot.render.resolution import effects_block
     from rules.core.records import Resolution, Severity

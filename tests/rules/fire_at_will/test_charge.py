@@ -6,7 +6,12 @@ import pytest
 
 from rules.core.decisions import Answers, Undecided
 from rules.core.errors import InvalidInput, NotAllowed, NotEnoughDice
-from rules.fire_at_will.charge import charge_modifiers, check_declaration, resolve_charge
+from rules.fire_at_will.charge import (
+    ROUT_MOVE_NOTE,
+    charge_modifiers,
+    check_declaration,
+    resolve_charge,
+)
 from rules.fire_at_will.effects import EffectKind as E
 from rules.fire_at_will.units import Cover, Direction, Order
 
@@ -297,6 +302,16 @@ def test_routing_unit_needs_no_basic_morale():
     result = run(resolve_charge, foot("T", routing=True, basic_morale=None), [charger(foot())],
                  Cover.NONE, dice_text="1")
     assert result.headline == "T routs again, −1 SP"
+
+
+def test_a_routing_unit_whose_last_sp_goes_only_loses_it():
+    # 1 SP left (a battle's roster): it does not surrender, and the SP it loses is its last,
+    # so it leaves the battle, as a unit routed by the charge test does: it does not rout.
+    result = run(resolve_charge, foot("T", routing=True, strength=1), [charger(foot())],
+                 Cover.NONE, dice_text="3")
+    assert effects(result) == [(E.LOSE_SP, "T", 1)]
+    assert result.headline == "T loses its last SP"
+    assert ROUT_MOVE_NOTE not in result.notes
 
 
 # Surrender situation (a): "Units charged in the rear which rout … from the charged test"

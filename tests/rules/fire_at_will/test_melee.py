@@ -440,3 +440,12 @@ def test_words_that_read_like_a_slip_are_said_with_the_result():
     result = run(resolve_melee, [shaken], [MeleeUnit(foot("B"))], dice_text="1 1")
     assert "Check: A is shaken and charging: shaken units declare no charge (a counter-charge " \
         "may still be made)." in result.notes
+
+
+def test_a_shaken_defender_counter_charging_is_no_slip():
+    # A defender charges only in a counter-charge, which a shaken unit may make: the charge
+    # test offered it.
+    shaken = MeleeUnit(horse("Cuirassiers", shaken=True), charging=True)
+    result = run(resolve_melee, [MeleeUnit(foot("Rangers"), charging=True)], [shaken],
+                 dice_text="6 1")
+    assert not [note for note in result.notes if note.startswith("Check:")]

@@ -50,6 +50,14 @@ def test_a_routing_unit_successfully_charged_that_does_not_surrender_routs_again
     assert effects(result) == [(E.ROUTED, unit.name, None), (E.LOSE_SP, unit.name, 1)]
 
 
+def test_situation_b_that_takes_the_last_sp_only_loses_it():
+    # Its last SP (a battle's roster): it leaves the battle instead of routing again.
+    unit = foot(routing=True, strength=1)
+    result = run(resolve_surrender, unit, S.ROUTING_CHARGED, dice_text="3")
+    assert result.headline == f"{unit.name} loses its last SP"
+    assert effects(result) == [(E.LOSE_SP, unit.name, 1)]
+
+
 @pytest.mark.parametrize("situation", [S.REAR_ROUT, S.ROUTING_TRAPPED])
 def test_other_situations_that_do_not_surrender_change_nothing(situation):
     result = run(resolve_surrender, foot(routing=True), situation, dice_text="3")
