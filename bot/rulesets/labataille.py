@@ -206,7 +206,7 @@ def subcommands(lookups: ProcedureRunner) -> list[Subcommand]:
                    'charger:"Hussars: cavalry morale=34 charge=charging" gap:3 dice:"45"'),
         Subcommand("formup", "formup", formup,
                    '/formup labataille stack:"Cossacks: cavalry formation=skirmish morale=34" '
-                   'charger:"Hussars: cavalry morale=44" dice:"41"'),
+                   'charger:"Hussars: cavalry morale=44 charge=charging" dice:"41"'),
         Subcommand("recall", "recall", recall,
                    '/recall labataille chargers:"16th Light Dragoons: cavalry light morale=44 '
                    'mp=9 nation=british" dice:"5" choices:"after_recall=end"'),

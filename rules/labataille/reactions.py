@@ -224,15 +224,21 @@ def check_reaction(reactor: Stack, chargers: tuple[Stack, ...], gap: int) -> Non
     if not 0 <= gap <= MAX_GAP:
         raise InvalidInput(f"`gap` is the number of hexes between the two stacks (0 to "
                            f"{MAX_GAP}).")
+    check_charging(chargers, "a Reaction Charge is")
+    check_leaders([reactor])  # its morale check counts its leader's value
+
+
+def check_charging(chargers: tuple[Stack, ...], attempt: str) -> None:
+    """A Reaction Charge and a Form Up are "at any time during Charge movement" (Summary steps
+    4 and 5): cavalry only moving carries no Charge marker and has no Charge Zone."""
     not_charging = [c.name for c in chargers if c.charge is not ChargeMarker.CHARGING]
     if not_charging:
         carry = "carries" if len(not_charging) == 1 else "carry"
-        raise NotAllowed(f"{' and '.join(not_charging)} {carry} no Charge marker: a Reaction "
-                         "Charge is attempted during Charge movement.",
+        raise NotAllowed(f"{' and '.join(not_charging)} {carry} no Charge marker: {attempt} "
+                         "attempted during Charge movement.",
                          hint="Give the charging cavalry its marker: the word "
                               "`charge=charging` (in a battle, `/unit edit unit:… "
                               "words:charge=charging`, by its player or a GM).")
-    check_leaders([reactor])  # its morale check counts its leader's value
 
 
 
@@ -243,6 +249,7 @@ def form_up(skirmishers: Stack, chargers: tuple[Stack, ...], pack: ChartPack | N
     reading, docs/labataille.md)."""
     check_form_up(skirmishers)
     check_chargers(chargers)
+    check_charging(chargers, "Forming Up is")
     out = ResolutionBuilder(RULESET, "formup")
     reacted(out, skirmishers, chargers)
     outcome = morale_check(skirmishers, Check.REACTION, dice, pack, out, label="form up")

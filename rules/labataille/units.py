@@ -114,7 +114,9 @@ class Stack:
 
     @property
     def may_huzzah(self) -> bool:
-        return self.nation.casefold() in HUZZAH_NATIONS
+        # A Huzzah is an Assault (step 5), and only infantry assaults: British guns and
+        # horse that pass their check do not turn the tables.
+        return self.arm is Arm.INFANTRY and self.nation.casefold() in HUZZAH_NATIONS
 
     def describe(self) -> str:
         words = [f"{self.arm.value}"]

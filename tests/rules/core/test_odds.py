@@ -235,7 +235,7 @@ REQUESTS: dict[tuple[str, str], dict[str, Any]] = {
         "gap": 3},
     ("labataille", "formup"): {
         "stack": {"name": "Cossacks", "arm": "cavalry", "formation": "skirmish", "morale": 34},
-        "charger": {"name": "Hussars", "arm": "cavalry", "morale": 44}},
+        "charger": {"name": "Hussars", "arm": "cavalry", "morale": 44, "charge": "charging"}},
     ("labataille", "recall"): {
         "attackers": [{"name": "16th Light Dragoons", "arm": "cavalry", "light": True,
                        "morale": 44, "mp": 9, "nation": "british"}],

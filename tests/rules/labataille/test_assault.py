@@ -240,6 +240,21 @@ def test_kgl_may_huzzah_other_nations_may_not():
     assert "5. British Huzzah" not in titles(result)
 
 
+def test_only_british_and_kgl_infantry_huzzah_artillery_and_cavalry_do_not_assault():
+    """Step 5: the British "may then Assault" the attackers, and an assault is infantry's
+    (artillery does not assault; cavalry charges). A British battery or cavalry that passed
+    its check is not asked to Huzzah, nor made the attacker beside the infantry that does."""
+    guns = stack("RHA", arm=Arm.ARTILLERY, melee=2, nation="british")
+    horse = stack("Union", arm=Arm.CAVALRY, melee=10, nation="british")
+    for defender in (guns, horse):
+        result = assault([A], [defender], "45 45 1 41", pack=pack())
+        assert "5. British Huzzah" not in titles(result)
+    result = assault([A], [stack("52nd", nation="british"), guns], "45 45 45 6 11 41",
+                     "huzzah", pack=pack())
+    assert step(result, "5. British Huzzah").outcome.startswith(
+        "All stacks fail: 52nd becomes the attacker")
+
+
 # --- steps 6 and 7 -----------------------------------------------------------------------------
 
 

@@ -92,10 +92,11 @@ def test_only_light_cavalry_still_charging_recalls_at_any_time():
 
 
 SKIRMISHERS = stack("Cossacks", arm=Arm.CAVALRY, formation=Formation.SKIRMISH, morale=34)
+CHARGING_HUSSARS = replace(HUSSARS, charge=ChargeMarker.CHARGING)
 
 
 def test_skirmishing_cavalry_that_passes_forms_up_and_stands():
-    result = scripted("41", lambda dice: form_up(SKIRMISHERS, (HUSSARS,), None, dice))
+    result = scripted("41", lambda dice: form_up(SKIRMISHERS, (CHARGING_HUSSARS,), None, dice))
     assert effects(result) == [("reacted", "Cossacks", "Hussars"),
                                ("formation", "Cossacks", "line")]
     assert result.headline == "Cossacks forms up and stands"
@@ -104,9 +105,19 @@ def test_skirmishing_cavalry_that_passes_forms_up_and_stands():
 
 
 def test_skirmishing_cavalry_that_fails_stays_and_may_still_retreat_before_the_charge():
-    result = scripted("34", lambda dice: form_up(SKIRMISHERS, (HUSSARS,), None, dice))
+    result = scripted("34", lambda dice: form_up(SKIRMISHERS, (CHARGING_HUSSARS,), None, dice))
     assert effects(result) == [("reacted", "Cossacks", "Hussars")]
     assert "may still Retreat Before Charge" in step(result, "5. Form Up and Stand").outcome
+
+
+def test_skirmishing_cavalry_forms_up_only_against_a_charge():
+    """Summary step 5: "At any time during Charge movement reacting cavalry in Skirmish Order
+    and in the Charge Zone may attempt to Form Up and Stand": cavalry only moving, without
+    its Charge marker, has no Charge Zone, so the attempt is refused before any die (as a
+    Reaction Charge's is) and no attempt is recorded."""
+    with pytest.raises(NotAllowed, match="^Hussars carries no Charge marker: Forming Up is "
+                                         "attempted during Charge movement."):
+        form_up(SKIRMISHERS, (HUSSARS,), None, ScriptedSource.from_text("41"))
 
 
 def test_only_skirmishing_cavalry_forms_up():
@@ -123,7 +134,7 @@ def test_a_routed_skirmisher_does_not_form_up_and_rolls_no_die():
     die is rolled."""
     routed = replace(SKIRMISHERS, state=Order.ROUTED)
     with pytest.raises(NotAllowed, match="^Cossacks is routed and cannot form up.$"):
-        form_up(routed, (HUSSARS,), None, ScriptedSource.from_text("66"))
+        form_up(routed, (CHARGING_HUSSARS,), None, ScriptedSource.from_text("66"))
 
 
 # --- the Grand Charge ---------------------------------------------------------------------------
