@@ -30,7 +30,16 @@ from rules.labataille.published import (
     PREMIER_COLUMNS_SOURCE,
     ratio_value,
 )
-from rules.labataille.units import MAX_STACKS, RULESET, TEXT, Arm, Formation, Order, Stack
+from rules.labataille.units import (
+    MAX_STACKS,
+    RULESET,
+    TEXT,
+    Arm,
+    Fatigue,
+    Formation,
+    Order,
+    Stack,
+)
 
 YES_HUZZAH, NO_HUZZAH = Answer("huzzah", "Huzzah!"), Answer("no", "No Huzzah")
 NEW_ASSAULT, NO_NEW_ASSAULT = Answer("new", "Declare a new assault"), Answer("no", "Finish")
@@ -378,10 +387,15 @@ def fail(run: Run, stack: Stack) -> str:
 
 def rout(run: Run, stack: Stack, why: str) -> None:
     """"Each Routing stack loses one increment for each Zone of Influence retreated from":
-    as many as it has (where they are known), and one left with none is destroyed."""
+    as many as it has (where they are known), and one left with none is destroyed. The bot
+    keeps no map: a stack given no `zoc` loses none, and the result says so."""
     run.out.effect(EffectKind.ROUTED, stack.name, detail=why)
+    if stack.zoc is None:
+        run.out.default(f"{stack.name}: no `zoc` given: no increments lost to Zones of "
+                        "Influence (give `zoc=N`)")
+    zoc = stack.zoc or 0
     left = run.stacks[stack.name].increments if stack.name in run.stacks else None
-    lost = stack.zoc if left is None else min(stack.zoc, left)
+    lost = zoc if left is None else min(zoc, left)
     if lost:
         run.out.effect(EffectKind.DAMAGE, stack.name, lost, measure=INCREMENTS,
                        detail="Zones of Influence retreated from")
@@ -571,6 +585,7 @@ def odds(run: Run) -> int | None:
     ratio = Fraction(attack) / Fraction(defend) if defend else None
     index = _column(columns, ratio)
     words = [f"{attack_words} against {defend_words}"]
+    words += uncounted_multipliers(run)
     if run.assault.cavalry:
         words += square_multipliers(run)
     if ratio is not None and ratio < ratio_value(columns[0]):
@@ -616,6 +631,40 @@ def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
         total += value
         parts.append(f"{stack.name} {stack.melee:g}" + (f" ({' '.join(why)})" if why else ""))
     return total, f"{' + '.join(parts)} = {float(total):g}"
+
+
+# The situations of a stack reference A.4 gives a mêlée value multiplier for, by side (its
+# other rows are a stack's place or its foe, which the words do not say).
+LISTED_MULTIPLIERS = {
+    "attacker": {Formation.SKIRMISH, Formation.GENERAL, Order.DISORDERED, Fatigue.TIRED,
+                 Fatigue.EXHAUSTED},
+    "defender": {Formation.SKIRMISH, Order.DISORDERED, Order.ROUTED, Fatigue.TIRED,
+                 Fatigue.EXHAUSTED},
+}
+
+ORDER_SAID = {Formation.SKIRMISH: "in Skirmish Order", Formation.GENERAL: "in General Order"}
+
+
+def uncounted_multipliers(run: Run) -> list[str]:
+    """A stack in a situation the published charts multiply (disordered, tired, …) that the
+    chart pack's Mêlée Modifiers do not name: its value counts as given, and the odds say so
+    rather than leave the multiplier out silently."""
+    said = []
+    for role, names in (("attacker", run.attackers), ("defender", run.defenders)):
+        table = multipliers(run.assault, role)
+        for stack in run.standing(names):
+            words = [ORDER_SAID.get(w, w.value) for w in (stack.formation, stack.state,
+                                                          stack.fatigue)
+                     if w in LISTED_MULTIPLIERS[role]
+                     and (table is None or w.value not in table.values)]
+            if not words:
+                continue
+            kind = "multipliers" if len(words) > 1 else "multiplier"
+            lacking = (f"no chart pack gives its {kind}" if run.assault.pack is None
+                       else f"the chart pack's Mêlée Modifiers give no {kind} for it")
+            said.append(f"{stack.name} is {' and '.join(words)}: {lacking}, so its mêlée "
+                        "value counts as given")
+    return said
 
 
 def square_multipliers(run: Run) -> list[str]:

@@ -96,7 +96,7 @@ class Stack:
     unsupplied: bool = False  # artillery without ammunition
     covered: bool = False  # stacked with infantry or supplied artillery
     canister: bool = False  # artillery able to fire canister at the adjacent assaulters
-    zoc: int = 0  # enemy Zones of Influence it would retreat from if it routs
+    zoc: int | None = None  # enemy Zones of Influence it retreats from if it routs; None: not given
     at: str | None = None  # the enemy stack it fires at (default: the first)
     mp: int | None = None  # printed Movement Potential (cavalry: pursuit losses)
     light: bool = False  # light cavalry (may attempt to Recall at any time)

@@ -30,9 +30,12 @@ def test_a_whole_assault_read_on_a_chart_pack():
     # The Advance after Mêlée and the hex of impetus, as one move of 2 hexes.
     assert effects(result) == [("routed", "D", None), ("moved", "A", 2),
                                ("marker_set", "A", "disordered")]
-    # The attacker's distance was not given: no modifier counted, and said so.
+    # The attacker's distance was not given: no modifier counted, and said so; and the
+    # Zones of Influence D routed through were not given: none taken, and said so.
     assert result.defaults == ("no distance modifier: A: no `distance` given: no distance "
-                               "modifier (give `distance=N`)",)
+                               "modifier (give `distance=N`)",
+                               "D: no `zoc` given: no increments lost to Zones of Influence "
+                               "(give `zoc=N`)")
 
 
 # --- steps 1 and 2 ---------------------------------------------------------------------------
@@ -267,6 +270,25 @@ def test_odds_below_the_chart_use_its_lowest_column_and_multipliers_apply():
     halved = assault([tired], [skirmishers], "45 45 1 41", pack=pack())
     assert step(halved, "6. Mêlée odds").outcome.startswith(
         "The 3:1 column: A 40 (× 0.5 disordered) = 20 against D 10 (× 0.5 skirmish) = 5.")
+
+
+def test_a_situation_the_published_charts_multiply_is_said_when_no_chart_counts_it():
+    """Reference A.4 lists mêlée multipliers for disordered, skirmishing, tired and exhausted
+    stacks; the revised chart's values are the players': with no chart pack (or one without
+    the word) the value counts as given, and the odds say so instead of leaving it out
+    silently."""
+    worn = stack("A", melee=20, state=Order.DISORDERED)
+    result = assault([worn], [stack("D", melee=10, formation=Formation.SKIRMISH)],
+                     "45 45 1 41", "chart_result=DR1")
+    assert step(result, "6. Mêlée odds").outcome.startswith(
+        "The 2:1 column: A 20 = 20 against D 10 = 10; A is disordered: no chart pack gives "
+        "its multiplier, so its mêlée value counts as given; D is in Skirmish Order: no chart "
+        "pack "
+        "gives its multiplier, so its mêlée value counts as given.")
+    # The test pack names attacker disordered and defender skirmish: counted, nothing said.
+    counted = assault([worn], [stack("D", melee=10, formation=Formation.SKIRMISH)],
+                      "45 45 1 41", pack=pack())
+    assert "counts as given" not in step(counted, "6. Mêlée odds").outcome
 
 
 def test_leaders_modify_the_melee_roll():
@@ -515,7 +537,9 @@ def test_a_british_stack_that_failed_its_defender_check_does_not_huzzah():
     result = assault([A], [BRITISH, french], "45 12 45 1 41", pack=pack())
     assert "5. British Huzzah" not in titles(result)
     assert step(result, "6. Mêlée odds").outcome.startswith(
-        "The 1:1 column: A 20 = 20 against 52nd 10 + Fr 10 = 20.")
+        "The 1:1 column: A 20 = 20 against 52nd 10 + Fr 10 = 20; 52nd is disordered: the "
+        "chart pack's Mêlée Modifiers give no multiplier for it, so its mêlée value counts as "
+        "given.")
     # Two British stacks, one passing: only it turns the tables.
     rifles = stack("95th", melee=10, nation="british")
     assert asked([A], [BRITISH, rifles], "45 12 45 1") == "huzzah"
@@ -523,7 +547,9 @@ def test_a_british_stack_that_failed_its_defender_check_does_not_huzzah():
     assert step(tables, "5. British Huzzah").outcome.startswith(
         "All stacks fail: 95th becomes the attacker for the rest of this mêlée")
     assert step(tables, "6. Mêlée odds").outcome.startswith(
-        "The 2:1 column: 95th 10 = 10 against A 20 = 20; 2 right shifts: 1:2 → 2:1.")
+        "The 2:1 column: 95th 10 = 10 against A 20 = 20; A is disordered: the chart pack's "
+        "Mêlée Modifiers give no multiplier for it, so its mêlée value counts as given; 2 "
+        "right shifts: 1:2 → 2:1.")
     assert tables.headline.startswith("95th Huzzah"), tables.headline
 
 
@@ -603,3 +629,15 @@ def test_a_result_on_three_stacks_or_more_counts_them_in_the_headline(result, he
     two = assault(three[:2], targets[:2], "45 45 45 45 1 41", "chart_result=DR2")
     assert two.headline.startswith(
         "DR2: The 28th Regiment of Foot and The 29th Regiment of Foot rout"), two.headline
+
+
+def test_a_routing_stack_loses_an_increment_per_zone_of_influence_given():
+    """"Each Routing stack loses one increment for each Zone of Influence retreated from":
+    the bot keeps no map, so the count is the player's; none given is none taken, said among
+    the result's defaults, and `zoc=0` says so without a note."""
+    for zoc, lost, note in ((2, [("damage", "D", 2)], False), (0, [], False), (None, [], True)):
+        words = {} if zoc is None else {"zoc": zoc}
+        result = assault([stack("A", melee=20)], [stack("D", **words)], "45 45 1 41",
+                         pack=pack())
+        assert [e for e in effects(result) if e[1] == "D"] == [("routed", "D", None), *lost]
+        assert any(d.startswith("D: no `zoc` given") for d in result.defaults) is note

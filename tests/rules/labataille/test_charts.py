@@ -167,7 +167,9 @@ def test_a_pack_without_an_assault_chart_reads_and_the_result_is_asked():
                      pack=carre_only)
     assert played.defaults[1:] == ("Premier chart's columns: the chart pack has no Assault et "
                                    "Mêlée chart, so odds are read on the Premier chart's "
-                                   "columns (1:2 to 5:1)",)
+                                   "columns (1:2 to 5:1)",
+                                   "D: no `zoc` given: no increments lost to Zones of "
+                                   "Influence (give `zoc=N`)")
 
 
 @pytest.mark.parametrize("chart", ["attacker_morale", "defender_morale", "melee_multipliers",
