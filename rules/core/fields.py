@@ -284,6 +284,10 @@ class FieldSet:
                 written = " / ".join(s for s in spec.spellings() if "_" not in s)
             elif spec.is_enum:
                 written = " / ".join(str(m.value) for m in spec.kind)
+                # The short words a player types (`inf`), which examples use; a word with
+                # a space is one a battle stored long ago, never typed.
+                if typed := [w for w in spec.words or () if " " not in w]:
+                    written += f" (also {', '.join(typed)})"
             else:
                 written = f"{spec.name}=…"
             lines.append(f"{written}: {spec.help}")

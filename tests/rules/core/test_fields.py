@@ -278,3 +278,16 @@ def test_a_start_is_offered_only_as_a_word_of_the_kind_typed():
     with pytest.raises(InvalidInput) as alias:
         TRICORNE.read_text("elit", "u")
     assert alias.value.message.endswith("Did you mean `elite`?"), alias.value.message
+
+
+def test_the_words_help_names_the_short_words_the_examples_use():
+    """`inf` and `cav` in every example: the words part of /help lists them beside the troop
+    types they stand for. A word a battle stored long ago with a space in it is no word a
+    player types, and is not listed."""
+    from rules.labataille.inputs import ROSTER_FIELDS as LA_BATAILLE
+
+    assert "cavalry / infantry / artillery / other (also cav, horse, inf, foot, art, guns): " \
+        "troop type" in MELEE.help_lines()
+    formation = next(line for line in LA_BATAILLE.help_lines() if line.startswith("column"))
+    assert formation.startswith("column / line / square / skirmish / general (also carre, "
+                                "carré): ")
