@@ -243,12 +243,16 @@ def take_strength(text: str, label: str, where: str) -> tuple[str, int | None]:
 
 def _strength_value(raw: str, word: str, where: str) -> int:
     number = raw.strip().translate(FULL_WIDTH)  # a phone's wide `４` is 4, as in dice
-    if not re.fullmatch(r"[0-9]{1,4}", number) or int(number) > MAX_STRENGTH:
-        raise InvalidInput(f"{where}: `{word}={number[:16]}` is not a strength.",
-                           # The rule set's own bound (60 figures) is checked after: a
-                           # range here would contradict it.
-                           hint=f"Give a whole number, like `{word}=4`.")
-    return int(number)
+    shown = f"`{word}={number}`" if len(number) <= 16 else f"`{word}={number[:15]}…`"
+    # The rule set's own bound (60 figures) is checked after: a range here would contradict it.
+    hint = f"Give a whole number, like `{word}=4`."
+    if re.fullmatch(r"[0-9]+", number):
+        if len(number.lstrip("0")) <= 3 and int(number) <= MAX_STRENGTH:
+            return int(number)
+        raise InvalidInput(f"{where}: {shown} is more than any unit's strength.", hint=hint)
+    if re.fullmatch(r"-[0-9]+", number):
+        raise InvalidInput(f"{where}: {shown}: a strength cannot be below 0.", hint=hint)
+    raise InvalidInput(f"{where}: {shown} is not a strength.", hint=hint)
 
 
 def one_strength(option: int | None, from_words: int | None, label: str) -> int | None:

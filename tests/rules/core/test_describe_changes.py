@@ -135,8 +135,27 @@ def test_the_strength_word_is_taken_out_of_the_words():
     with pytest.raises(InvalidInput, match="given twice"):
         take_strength("sp=4 sp=5", "SP", "words")
     # No range of its own: the rule set's (60 figures, say) is the one to tell.
-    with pytest.raises(InvalidInput, match="is not a strength. Give a whole number, like"):
+    with pytest.raises(InvalidInput, match="^words: `figures=1000` is more than any unit's "
+                                           "strength. Give a whole number, like"):
         take_strength("figures=1000", "figures", "words")
+
+
+@pytest.mark.parametrize(("words", "said"), [
+    ("sp=-1", "`sp=-1`: a strength cannot be below 0."),
+    ("sp=" + "9" * 30, "`sp=999999999999999…` is more than any unit's strength."),
+    ("sp=" + "9" * 5000, "`sp=999999999999999…` is more than any unit's strength."),
+    ("sp=00004", None),
+    ("sp=lots", "`sp=lots` is not a strength."),
+])
+def test_a_strength_out_of_range_says_which_way(words, said):
+    """A whole number is not refused as if it were none: below 0 or past any strength, the
+    refusal says so; a long one is cut with an ellipsis; one of thousands of digits too."""
+    if said is None:
+        assert take_strength(words, "SP", "words") == ("", 4)
+        return
+    with pytest.raises(InvalidInput) as refused:
+        take_strength(words, "SP", "words")
+    assert refused.value.message == f"words: {said}"
 
 
 def test_a_kind_of_engagement_may_have_its_own_words():
