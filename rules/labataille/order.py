@@ -51,6 +51,10 @@ def assault_order(sides: tuple[tuple[str, int], tuple[str, int]], dice: DiceSour
             "the other side has none to alternate with"
         out.step("Order of resolution", f"{first} {first_count}, {second} {second_count}: "
                  f"{chooser} has the most {many} and chooses first; {then} ({source}).")
+        if not (first_count and second_count):
+            other = second if chooser == first else first
+            return out.build(f"{chooser} orders its {many}: {other} has none",
+                             Severity.NONE)
         return out.build(f"{chooser} chooses the first {one}", Severity.NONE)
     for _ in range(MAX_ROUNDS):
         a, b = dice.roll(D6(), f"{first} die")[0], dice.roll(D6(), f"{second} die")[0]

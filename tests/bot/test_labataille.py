@@ -406,7 +406,7 @@ async def test_no_assaults_leave_nothing_to_order_and_roll_no_dice(discord_sessi
         assert "🎲" not in text_of(message)
     one_side = await reply(discord_session, "/order labataille first:French first_assaults:0 "
                                             "second:British second_assaults:2")
-    assert one_side.embeds[0]["title"] == "🛡️ British chooses the first assault"
+    assert one_side.embeds[0]["title"] == "🛡️ British orders its assaults: French has none"
     assert ("French 0, British 2: British has the most assaults and chooses first; the other "
             "side has none to alternate with") in await full_text(discord_session, one_side)
 
