@@ -18,11 +18,12 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from rules.core.dice import ANY_DICE
 from rules.core.fields import FieldSet
 from rules.core.registry import RuleSet
 from rules.registry import RULESETS
 
-DICE_HELP = "Your own dice, in the order the reply lists the rolls, e.g. `3 5`; blank: I roll"
+DICE_HELP = "Your own dice, in the order the reply lists the rolls, e.g. `{example}`; blank: I roll"
 LOOKUP_HELP = "Just look it up: leave this channel's battle alone"
 # Names the separator in the form itself: every rule set's questions differ.
 CHOICES_HELP = "Answers given ahead to the rules' questions, `;` between: `question=answer; answer`"
@@ -33,7 +34,9 @@ def slash(ruleset: RuleSet, description: str, *, choices: bool = False,
     """The decorators every rule set's command carries: named after the rule set, described
     after its title, with the help of its own options (``described``) and of the shared ones
     (``dice``, ``lookup``, and ``choices`` for a procedure that may ask a question)."""
-    shared = {"dice": DICE_HELP, "lookup": LOOKUP_HELP} | (
+    # The example is typed as this rule set's dice show: `3 5` is no face of a battle die.
+    faces = ruleset.battle.dice_faces if ruleset.battle else ANY_DICE
+    shared = {"dice": DICE_HELP.format(example=faces.example()), "lookup": LOOKUP_HELP} | (
         {"choices": CHOICES_HELP} if choices else {})
 
     def decorate(callback: Any) -> app_commands.Command:

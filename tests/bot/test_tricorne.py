@@ -120,6 +120,15 @@ async def test_bad_input_is_refused_with_how_to_fix_it(discord_session, battle_s
     assert blocks.ephemeral
 
 
+def test_the_dice_option_shows_battle_dice_as_its_example(discord_session):
+    """The form's hint is the first thing a player reads: a d6 example (`3 5`) would be
+    refused as no face of a battle die."""
+    melee = discord_session.tree.get_command("melee").get_command("tricorne")
+    [dice] = [p for p in melee.parameters if p.name == "dice"]
+    assert dice.description == ("Your own dice, in the order the reply lists the rolls, e.g. "
+                                "`inf saber`; blank: I roll")
+
+
 async def test_a_whole_melee_in_a_battle_with_its_buttons(battle_session):
     await setup(battle_session)
     db = battle_session.client.db
