@@ -418,19 +418,17 @@ class BattleTx:
     def unit_renamed_or_gone(self, name: str, new_name: str | None, *,
                              generals: bool = True) -> list[str]:
         """Engagements and (with ``generals``) generals follow a unit renamed
-        (``new_name``); for one removed (None) its engagements end and its generals are left
-        alone: nobody stays with, or locked in a fight with, a name no unit has. The
-        generals left alone, by name."""
+        (``new_name``); one removed (None) leaves its engagements, which end when it was the
+        last of its side, and its generals are left alone: nobody stays with, or locked in
+        a fight with, a name no unit has. The generals left alone, by name."""
         for row in self.engagement_rows():
             engagement = roster_engagement(row)
             if not engagement.involves(name):
                 continue
-            if new_name is None:
-                self._set(row, {"status": "ended"})
-            else:
-                sides = [[new_name if name_key(n) == name_key(name) else n for n in side]
-                         for side in engagement.sides]
-                self._set(row, {"sides": sides})
+            sides = [[n for n in side if name_key(n) != name_key(name)] if new_name is None
+                     else [new_name if name_key(n) == name_key(name) else n for n in side]
+                     for side in engagement.sides]
+            self._set(row, {"sides": sides} if all(sides) else {"status": "ended"})
         alone: list[str] = []
         for general in self.general_rows() if generals else ():
             if general.unit_name and name_key(general.unit_name) == name_key(name):

@@ -201,6 +201,21 @@ def disengage(roster: Roster, unit: str, kind: str | None = None) -> tuple[Roste
     return replace(roster, engagements=tuple(kept)), released
 
 
+def leave(roster: Roster, unit: str, kind: str | None = None) -> Roster:
+    """The roster with ``unit`` out of its engagements (of ``kind``, or any): the others stay
+    engaged, and an engagement ends only when one of its sides has nobody left."""
+    kept = []
+    for engagement in roster.engagements:
+        if not engagement.involves(unit) or kind not in (None, engagement.kind):
+            kept.append(engagement)
+            continue
+        first, other = (tuple(n for n in side if name_key(n) != name_key(unit))
+                        for side in engagement.sides)
+        if first and other:
+            kept.append(replace(engagement, sides=(first, other)))
+    return replace(roster, engagements=tuple(kept))
+
+
 def engagement_changes(before: Roster, after: Roster,
                        words: Mapping[str, EngagementWords] | None = None) -> list[Change]:
     """Engagements begun and ended, as changes the log and the reply say (named in the rule

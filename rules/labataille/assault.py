@@ -391,7 +391,8 @@ def rout(run: Run, stack: Stack, why: str) -> None:
     keeps no map: a stack given no `zoc` loses none, and the result says so."""
     run.out.effect(EffectKind.ROUTED, stack.name, detail=why)
     if stack.zoc is None:
-        run.out.default(f"{stack.name}: no `zoc` given: no increments lost to Zones of "
+        # What is missing first: a public footer names a default by its first words.
+        run.out.default(f"no `zoc` given: {stack.name}: no increments lost to Zones of "
                         "Influence (give `zoc=N`)")
     zoc = stack.zoc or 0
     left = run.stacks[stack.name].increments if stack.name in run.stacks else None

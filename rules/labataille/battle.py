@@ -29,6 +29,7 @@ from rules.core.roster import (
     disengage,
     engage,
     engagement_changes,
+    leave,
     name_key,
     roster_changes,
 )
@@ -275,9 +276,12 @@ def _effect(roster: Roster, effect: Effect) -> Roster:
         chargers = [_roster_name(roster, n) for n in str(effect.value).split("; ")]
         return engage(roster, REACTIONS[effect.detail], chargers,
                       [_roster_name(roster, effect.unit)])
-    if effect.kind in (EffectKind.ROUTED, EffectKind.SURRENDERED, EffectKind.DESTROYED,
-                       EffectKind.ENGAGEMENT_ENDED):
+    if effect.kind == EffectKind.ENGAGEMENT_ENDED:
         roster, _ = disengage(roster, _roster_name(roster, effect.unit), FIREFIGHT)
+    elif effect.kind in (EffectKind.ROUTED, EffectKind.SURRENDERED, EffectKind.DESTROYED):
+        # Driven off (a charge, a rout): the stack leaves its firefight; the others stay
+        # locked in it until a side has nobody left.
+        roster = leave(roster, _roster_name(roster, effect.unit), FIREFIGHT)
     units = tuple(_unit_effect(u, effect) if name_key(u.name) == key else u
                   for u in roster.units)
     return replace(roster, units=units)

@@ -374,6 +374,27 @@ async def test_the_markdown_export_says_the_firefights_and_the_question_waiting(
     assert head.rstrip().endswith(f"the player who made the move (<@{PLAYER}>) or a GM")
 
 
+async def test_a_stack_removed_from_a_firefight_leaves_the_others_locked_in_it(battle_session):
+    """The 95th removed, the 52nd is still locked with 1/45e: the firefight goes on, and the
+    next Mêlée Segment reminds of it."""
+    for line in BUSSACO:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    where = {"channel_id": CHANNEL, "user_id": GM_USER, "guild_id": GUILD}
+    huzzah = await reply(battle_session, '/assault labataille attackers:1/45e defenders:52nd '
+                                         'dice:"45 45 1 41"')
+    [_, chart] = await battle_session.press(huzzah, "No Huzzah", **where)
+    await battle_session.press(chart, "Blank: firefight", **where)
+    await reply(battle_session, '/assault labataille attackers:1/45e defenders:"52nd; 95th" '
+                                'dice:"45 45 45 1 41" choices:"chart_result=firefight"')
+    removed = await reply(battle_session, "/unit remove unit:95th", user_id=GM_USER)
+    assert not removed.ephemeral, removed.content
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "Firefight: 52nd against 1/45e" in shown
+    for _ in range(3):
+        turn = await reply(battle_session, "/battle next", user_id=GM_USER)
+    assert "Firefight: 52nd against 1/45e: fight it again" in text_of(turn)
+
+
 async def test_a_stacks_refused_value_names_the_stack_and_a_hint_quotes_a_leader(
         discord_session):
     """A stack with a name is named in what is refused of it, not numbered; a leader's name

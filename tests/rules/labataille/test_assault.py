@@ -34,7 +34,7 @@ def test_a_whole_assault_read_on_a_chart_pack():
     # Zones of Influence D routed through were not given: none taken, and said so.
     assert result.defaults == ("no distance modifier: A: no `distance` given: no distance "
                                "modifier (give `distance=N`)",
-                               "D: no `zoc` given: no increments lost to Zones of Influence "
+                               "no `zoc` given: D: no increments lost to Zones of Influence "
                                "(give `zoc=N`)")
 
 
@@ -640,4 +640,6 @@ def test_a_routing_stack_loses_an_increment_per_zone_of_influence_given():
         result = assault([stack("A", melee=20)], [stack("D", **words)], "45 45 1 41",
                          pack=pack())
         assert [e for e in effects(result) if e[1] == "D"] == [("routed", "D", None), *lost]
-        assert any(d.startswith("D: no `zoc` given") for d in result.defaults) is note
+        # Named first by what is missing, as the distance is: a public footer says a
+        # default by the words before its first colon, and "D" alone says nothing.
+        assert any(d.startswith("no `zoc` given: D: ") for d in result.defaults) is note

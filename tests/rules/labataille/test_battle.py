@@ -106,6 +106,28 @@ def test_new_units_joining_the_defence_switch_the_roles_and_the_record():
         ("Firefight: 52nd and 95th against 1/45e", "active")]
 
 
+def test_a_stack_routed_out_of_a_firefight_leaves_the_others_locked_in_it():
+    # "attackers and defenders are locked in a Firefight": a charge that routs one of two
+    # stacks drives off a stack, not its side; the stack left still fights next turn.
+    board, _ = apply_effects([Effect(EffectKind.FIREFIGHT, name, value=value, detail=role)
+                              for name, value, role in (("1/45e", "52nd", "attacker"),
+                                                        ("2/45e", "52nd", "attacker"),
+                                                        ("52nd", "1/45e; 2/45e", "defender"))],
+                             roster())
+    after, changes = apply_effects([Effect(EffectKind.ROUTED, "2/45e")], board)
+    [fight] = after.engagements
+    assert fight.sides == (("1/45e",), ("52nd",))
+    assert [(c.who, c.after) for c in changes if c.kind == "engagement"] == [
+        ("Firefight: 1/45e and 2/45e against 52nd", None),
+        ("Firefight: 1/45e against 52nd", "active")]
+    assert reminders(after, MELEE_SEGMENT) == [
+        "Firefight: 1/45e against 52nd: fight it again this Mêlée Segment (`/assault "
+        "labataille`), on the Firefight column"]
+    # A side with no stack left ends it.
+    ended, _ = apply_effects([Effect(EffectKind.ROUTED, "52nd")], after)
+    assert ended.engagements == ()
+
+
 def test_a_stack_joining_a_firefight_fights_beside_the_stacks_locked_in_it():
     # "If new units join a Firefight, the Assault is resolved as if it was a new Mêlée":
     # 1/45e, locked with 52nd, is in it too.

@@ -168,7 +168,7 @@ def test_a_pack_without_an_assault_chart_reads_and_the_result_is_asked():
     assert played.defaults[1:] == ("Premier chart's columns: the chart pack has no Assault et "
                                    "Mêlée chart, so odds are read on the Premier chart's "
                                    "columns (1:2 to 5:1)",
-                                   "D: no `zoc` given: no increments lost to Zones of "
+                                   "no `zoc` given: D: no increments lost to Zones of "
                                    "Influence (give `zoc=N`)")
 
 
