@@ -369,10 +369,15 @@ def find_unit(roster: Roster, name: str) -> RosterUnit | None:
 
 
 def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
-    """A halt, a failed recall and an infantry charge on a target each count for their turn
-    (the recall is rolled again next turn)."""
+    """A halt, a failed recall, an infantry charge on a target and a melee's loss to test
+    each count for their turn (the recall is rolled again next turn)."""
     units = tuple(map(_next_turn, roster.units))
-    after = replace(roster, units=units)
+    # A melee's loser tests in phase 7 or 12 of the turn it lost (the melee goes on): a loss
+    # left untested is no test due next turn, nor a reason to refuse the winner one.
+    engagements = tuple(
+        replace(e, state={k: v for k, v in e.state.items() if k not in ("lost", "test")})
+        if e.kind == MELEE and "lost" in e.state else e for e in roster.engagements)
+    after = replace(roster, units=units, engagements=engagements)
     # A unit out of the battle loses its turn's markers too, and nobody is told.
     gone = {name_key(u.name) for u in roster.units if u.gone}
     return after, [c for c in roster_changes(roster, after) if name_key(c.who) not in gone]

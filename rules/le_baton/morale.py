@@ -464,6 +464,8 @@ def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         text = f"The units continue to fight {when}."
         if unit.is_cavalry and s.initiated_charge and next_fight == 6:
             text += " The cavalry rolls for recall in phase 13 this turn."
+            # As when it fails: the recall is what the player must not forget.
+            return Outcome(text, f"{unit.name} passes; recall in phase 13", Severity.NONE)
         return _passed(unit, text)
     if unit.is_cavalry:
         fight = f" and fights in phase {next_fight}" if next_fight == 11 else ""

@@ -419,6 +419,23 @@ def test_the_melee_keeps_who_lost_its_last_round_and_only_the_loser_tests():
     assert melee_loser(tied, "45e Ligne") is None
 
 
+def test_a_melee_lost_last_turn_is_not_tested_again_this_turn():
+    from rules.le_baton.battle import melee_loser
+    from rules.le_baton.melee import Side, resolve_melee
+
+    locked_in = locked(ROSTER, "2nd Foot", "45e Ligne")
+    foot, ligne = (engine_unit(unit(locked_in, n), locked_in) for n in ("2nd Foot", "45e Ligne"))
+    # 45e Ligne loses a phase 6 round and tests in phase 7 of this turn, not of the next.
+    lost = resolve_melee(Side(foot), Side(ligne), 6,
+                         ScriptedSource([4, 4, 4, *[1] * 5, 1, 1, 1, 1, 4, 5]))
+    after, _ = apply_effects(lost.effects, locked_in)
+    next_turn, changes = new_turn(after)
+    assert next_turn.engaged("2nd Foot") is not None  # the melee goes on
+    assert melee_loser(next_turn, "2nd Foot") is None
+    assert reminders(next_turn, PHASES[6]) == []
+    assert changes == []
+
+
 def test_the_roster_says_what_changes_a_units_dice():
     from rules.le_baton.battle import unit_words
 

@@ -35,6 +35,8 @@ def test_phase_12_pass_cavalry_that_charged_this_turn_still_rolls_for_recall():
     result = lose(dragoons(), 12, "5", initiated_charge=True)
     assert outcomes(result) == ["The units continue to fight next turn in phase 6. The "
                                 "cavalry rolls for recall in phase 13 this turn."]
+    # As when it fails, the recall the player must not forget leads the reply.
+    assert result.headline == "Scots Greys passes; recall in phase 13"
 
 
 @BOTH
