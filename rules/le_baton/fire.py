@@ -212,7 +212,12 @@ def check_can_shoot(shooter: Unit, target: str, distance: float | None) -> None:
         raise NotAllowed(f"{shooter.name} is cavalry: only infantry and artillery shoot in "
                          f"phase {fire_phase(shooter)}.")
     if shooter.in_melee:
-        raise NotAllowed(f"{shooter.name} is continuing a previous melee and cannot shoot.")
+        raise NotAllowed(f"{shooter.name} is continuing a previous melee and cannot shoot.",
+                         # `/charge` plays the closing and standing checks, which follow the
+                         # shooting of phase 3 or 8: a shot at a charger comes before it.
+                         hint="Charged this turn? Shoot at the charger before `/charge`, "
+                              "which plays the checks that follow the shooting; a GM takes "
+                              "the charge back with `/gm undo`.")
     if shooter.fired:
         raise NotAllowed(f"{shooter.name} has shot this turn: a unit shoots once, in its "
                          f"side's fire phase ({fire_phase(shooter)}).",

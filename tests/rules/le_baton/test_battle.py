@@ -349,8 +349,12 @@ def test_a_charge_locks_the_units_and_the_loser_falls_back():
     roster, _ = play("charge", {"charger": "45e Ligne", "target": "2nd Foot"}, "4 6",
                      without_general)
     assert reminders(roster, PHASES[5]) == ["Melee continues: 2nd Foot and 45e Ligne."]
-    with pytest.raises(NotAllowed, match="continuing a previous melee"):
+    with pytest.raises(NotAllowed, match="continuing a previous melee") as refused:
         play("fire", {"shooter": "2nd Foot", "target": "45e Ligne"}, "", roster)
+    # The shot a charged unit may still make comes before `/charge`: the refusal says so.
+    assert refused.value.hint == ("Charged this turn? Shoot at the charger before `/charge`, "
+                                  "which plays the checks that follow the shooting; a GM "
+                                  "takes the charge back with `/gm undo`.")
     # The winner's player takes the free formation change: 2nd Foot forms square.
     roster, result = play("morale", {"unit": "45e Ligne", "phase": 7, "opponent": "2nd Foot",
                                      "choices": "free_formation_change=square"}, "6", roster)
