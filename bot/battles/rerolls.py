@@ -178,7 +178,9 @@ def put_back(tx: BattleTx, base: Roster, replaced: Roster,
     back = [c for c in roster_changes(replaced, now) + engagement_changes(replaced, now, words)
             if (c.kind, c.who) not in moved or (c.kind, c.who, c.field) not in touched]
     # Said as the first roll's undoing: "A gains 3 figures" alone reads as the new roll's.
-    return [f"{heading}{line}" for line in describe_changes(back, tx.rules.wording)]
+    # One line, headed once: a heading on each unit's line would fill a phone's screen.
+    lines = describe_changes(back, tx.rules.wording)
+    return [heading + "; ".join(lines)] if lines else []
 
 
 def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:

@@ -396,3 +396,18 @@ async def test_a_reroll_that_stops_on_a_question_says_what_it_put_back(battle_se
         "So far (kept once answered):",
         "**Dragoons** loses 2 blocks, retreats 2 hexes, routs off the field"]
     assert (await units(battle_session))["Black Watch"].strength == 4
+
+
+async def test_what_a_reroll_puts_back_of_two_units_is_headed_once(battle_session):
+    """Both units lost blocks to the first roll and none to the second: one line says the
+    two come back, headed once, not a heading on each unit's line."""
+    await played(battle_session, '/battle start ruleset:tricorne name:F sides:"J, G"',
+                 "/unit add side:J name:Camerons words:highland",
+                 "/unit add side:G name:Barrells words:regular")
+    await gm(battle_session, '/melee tricorne attacker:Camerons defender:Barrells '
+                             'choices:"take_ground=stay" dice:"inf inf art art  inf art"')
+    await gm(battle_session, '/gm dice dice:"art art art art  art art art"')
+    again = await gm(battle_session, "/gm reroll")
+    assert _roster_lines(again) == [
+        "📋 Back as before the first roll: Camerons gains 1 block (now 4); Barrells gains "
+        "2 blocks (now 4)"]
