@@ -55,8 +55,8 @@ def last_move(tx: BattleTx, expected: ListingKey | None = None) -> list[Row]:
     if last.kind not in RESOLUTION_KINDS or not last.request:
         raise BattleError(
             f"The last event (#{last.seq}, {last.kind.replace('_', ' ')}) is not a roll.",
-            hint="Reroll and override work on the last melee, charge or test; "
-            "`/gm undo` takes back anything.")
+            hint="Reroll and override work on the last roll (a melee, charge, assault or "
+                 "test); `/gm undo` takes back anything.")
     first = last.request.get(MOVE, last.seq)
     if first == last.seq:
         return [last]

@@ -411,3 +411,16 @@ async def test_what_a_reroll_puts_back_of_two_units_is_headed_once(battle_sessio
     assert _roster_lines(again) == [
         "📋 Back as before the first roll: Camerons gains 1 block (now 4); Barrells gains "
         "2 blocks (now 4)"]
+
+
+async def test_a_reroll_after_a_roster_change_says_what_it_works_on(battle_session):
+    """The last event is no roll: the refusal names the rolls it works on, an assault
+    among them, and the undo that takes back anything."""
+    await played(battle_session, '/battle start ruleset:labataille name:B sides:"F, B"',
+                 '/unit add side:F name:1/45e words:"infantry morale=34 melee=12" '
+                 'strength:6')
+    refused = await gm(battle_session, "/gm reroll")
+    assert refused.ephemeral
+    assert refused.content == (
+        "⚠️ The last event (#2, unit add) is not a roll. Reroll and override work on the last "
+        "roll (a melee, charge, assault or test); `/gm undo` takes back anything.")
