@@ -40,7 +40,8 @@ def register_effects(texts: Mapping[str, EffectText], ruleset: str = CORE_KEY,
     """A rule set's own kinds and their texts, under its key (its entry calls this); the
     kinds among them, or of the core, that count a loss in a number, with the measure it
     counts in (None: the effect's own ``measure``); and the kinds by which a unit gives way,
-    with how far (one of ``FATES``) and how a player says it (``("gone", "breaks")``).
+    with how far (one of ``FATES``) and how a player says it (``("gone", "breaks")``); a
+    kind whose effect carries one value may be declared for it alone (``lose_sp=last``).
     Declaring a key again replaces what it declared: one key is one rule set."""
     for kind, text in texts.items():
         if ruleset != CORE_KEY and (CORE_KEY, str(kind)) in _TEXTS:
@@ -58,6 +59,10 @@ def register_effects(texts: Mapping[str, EffectText], ruleset: str = CORE_KEY,
 def declared_fate(effect: Any) -> tuple[str, str] | None:
     """How far the effect's kind makes its unit give way, as its rule set declared it, and
     how a player says it; None when it declared nothing for that kind."""
+    if effect.value is not None:
+        found = _FATES.get((effect.ruleset, f"{effect.kind}={effect.value}"))
+        if found is not None:
+            return found
     return _FATES.get((effect.ruleset, str(effect.kind)))
 
 

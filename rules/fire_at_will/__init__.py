@@ -24,6 +24,7 @@ RULESET_ENTRY = RuleSet(
     title="Fire at Will",
     effects=effects.TEXTS,
     losses=effects.LOSSES,
+    fates=effects.FATES,
     help=HelpTopic(words=(("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER))),
     battle=battle_rules(
         battle, commands.prepare, phrases=effects.CHANGE_PHRASES,

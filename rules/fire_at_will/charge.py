@@ -13,7 +13,7 @@ from rules.core.dice import D6, DiceSource, plain_readings
 from rules.core.errors import InvalidInput, NotAllowed
 from rules.core.notation import measured
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
-from rules.fire_at_will.effects import EffectKind
+from rules.fire_at_will.effects import LAST_SP, EffectKind
 from rules.fire_at_will.surrender import SurrenderSituation, surrender_test
 from rules.fire_at_will.units import (
     CHARGING_TEXT,
@@ -232,7 +232,8 @@ def _routs(
         rear = any(c.direction is Direction.REAR for c in chargers)
         out.step("No SP left", f"{target.name} loses its last SP and leaves the battle: it "
                  "does not rout" + (" and takes no surrender test." if rear else "."))
-        out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: charge test")
+        out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: charge test",
+                   value=LAST_SP)
         return out.build(f"{target.name} loses its last SP", Severity.DECISIVE)
     out.effect(EffectKind.ROUTED, target.name, detail=f"{CHARGING_TEXT}: charge test")
     out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: charge test")
@@ -325,7 +326,7 @@ def _routs_again(target: Unit, out: ResolutionBuilder) -> Resolution:
         out.step("No SP left", f"{target.name} loses its last SP and leaves the battle: it "
                  "does not rout again.")
         out.effect(EffectKind.LOSE_SP, target.name, 1,
-                   detail=f"{CHARGING_TEXT}: already routing")
+                   detail=f"{CHARGING_TEXT}: already routing", value=LAST_SP)
         return out.build(f"{target.name} loses its last SP", Severity.DECISIVE)
     out.effect(EffectKind.ROUTED, target.name, detail=f"{CHARGING_TEXT}: already routing")
     out.effect(EffectKind.LOSE_SP, target.name, 1, detail=f"{CHARGING_TEXT}: already routing")

@@ -44,6 +44,12 @@ TEXTS = {
 
 LOSSES = {E.LOSE_SP: "SP"}  # the kinds that count a loss in a number, and its measure
 
+LAST_SP = "last"
+"""The value of a loss that takes a unit's last SP: the unit leaves the battle."""
+
+# A unit losing its last SP leaves the battle (battle.NO_SP_LEFT): for the odds, it is gone.
+FATES = {f"{E.LOSE_SP}={LAST_SP}": ("gone", "leaves the battle")}
+
 # How players say a change to each roster field ("La Sarre is shaken").
 CHANGE_PHRASES: dict[str, Phrase] = {
     "arm": Phrase("is now {value}", words=(("other", "neither foot, horse nor guns"),)),

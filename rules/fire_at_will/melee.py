@@ -18,7 +18,7 @@ from rules.core.names import name_key
 from rules.core.prepared import RollGroups
 from rules.core.records import Modifier, Resolution, ResolutionBuilder, Roll, Severity
 from rules.fire_at_will.charge import ROUT_MOVE_NOTE
-from rules.fire_at_will.effects import EffectKind
+from rules.fire_at_will.effects import LAST_SP, EffectKind
 from rules.fire_at_will.generals import risk_to_general
 from rules.fire_at_will.surrender import SurrenderSituation, surrender_test
 from rules.fire_at_will.units import (
@@ -410,7 +410,7 @@ def _decided(
                  + ("routing" if routed else "retiring")
                  + (", with no surrender test." if routed and affected.member.rear else "."))
         out.effect(EffectKind.LOSE_SP, name, unit.strength, detail=f"{MELEE_TEXT}: lost by "
-                   + ("2 or more" if margin >= 2 else "1"))
+                   + ("2 or more" if margin >= 2 else "1"), value=LAST_SP)
         headline, severity = f"{side} win by {margin}: {name} loses its last SP", \
             Severity.DECISIVE
     elif excepted:

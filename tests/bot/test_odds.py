@@ -77,6 +77,24 @@ async def test_odds_in_a_battle_use_its_roster_and_write_nothing(discord_session
     assert other.ephemeral and "`/melee odds fire-at-will`" in other.content
 
 
+async def test_a_unit_losing_its_last_sp_is_read_as_gone(discord_session):
+    """A unit of 1 SP leaves the battle on any loss: the odds say so, and name the winner by
+    its one unit, as any other win."""
+    for line in ("/battle start ruleset:fire-at-will name:Odds",
+                 '/unit add side:A name:Grenadiers words:"inf regular morale=4" strength:4',
+                 '/unit add side:B name:Artois words:"inf regular morale=4" strength:1'):
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral
+    melee = await reply(discord_session, "/melee odds fire-at-will attackers:Grenadiers "
+                                         "defenders:Artois")
+    (embed,) = melee.embeds
+    # Grenadiers wins 15/36 (any win takes Artois's last SP); 1/6 drawn.
+    assert embed["title"] == "🎯 Odds: Artois wins 42% · Grenadiers wins 42% · drawn 17%"
+    assert embed["description"].split("\n")[0] == "`███▍       42%` Artois leaves the battle"
+    charge = await reply(discord_session, '/charge odds fire-at-will target:Artois '
+                                          'chargers:"Grenadiers"')
+    assert "`████       50%` Artois leaves the battle" in text_of(charge)
+
+
 async def test_a_question_on_the_way_gives_the_odds_for_each_answer(discord_session):
     # Infantry in open order charging cavalry: on a 1 to 3 the hussars may counter-charge.
     asked = ('/charge odds fire-at-will target:Hussars target_type:cavalry morale:4 '

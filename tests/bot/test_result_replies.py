@@ -208,9 +208,9 @@ async def test_a_lookup_leads_with_the_result_and_its_rolls_and_keeps_the_steps(
         ]
         assert "fields" not in embed or embed["fields"] == []
         # The defaults that decided it stay public: the attacker's distance modifier, which
-        # no chart gave, and the column.
+        # no chart gave, the column, and the Zones of Influence the 52nd's rout was not given.
         assert embed["footer"]["text"] == (
-            "Dice typed in: 44 52 5 33 41 55 · Project defaults: no distance modifier and 1 "
+            "Dice typed in: 44 52 5 33 41 55 · Project defaults: no distance modifier and 2 "
             "more (📜 Steps)")
         assert labels(result) == [STEPS]
         shown = await steps_of(session, result)
