@@ -175,7 +175,7 @@ def against_infantry(run: Run) -> None:
         return
     defensive_fire(run)
     if not run.standing(run.attackers):
-        run.phrases.append("the charging cavalry is destroyed by defensive fire")
+        run.phrases.append("no mêlée")  # each stack destroyed is named already, once
         run.out.step("4. Defensive Fire", "No charging cavalry is left: there is no mêlée.")
         return
     if not run.standing(run.defenders):
@@ -222,6 +222,10 @@ def retreat_before_charge(run: Run) -> bool:
                         "any unit?", (INTO_A_UNIT, INTO_NONE), by="attacker",
                         unit=run.attackers[0])
     if run.out.ask(question) is INTO_A_UNIT:
+        # The charge to come is what the chargers' player acts on: the reply leads with it
+        # (a phone's headline keeps its first phrase; the retreat has its own line).
+        run.phrases.insert(0, f"{listed(run.attackers)} must charge the units "
+                           f"{listed([s.name for s in leaving])} retreated into or through")
         run.out.step("1b. Pursue", "The cavalry must pursue and charge the units the "
                      "retreating stacks retreated into or through: resolve that as its own "
                      "charge.")

@@ -174,6 +174,18 @@ def test_retreat_before_charge_then_recall_on_the_nations_threshold():
                 "1b. Recall").rolls[0].total == 5  # British 5+, a leader +1
 
 
+def test_a_failed_recall_says_first_that_the_cavalry_must_charge_what_they_fled_into():
+    # Step 1b: "If they fail to Recall they must Pursue and Charge any unit that the
+    # Skirmishers retreated into or through": the reply leads with that charge to come.
+    skirmishers = stack("Voltigeurs", retreats=True)
+    rides = charge([HUSSARS], [skirmishers], "1", "recall=recall; pursued_into=unit",
+                   spent=2)
+    assert rides.headline == ("Hussars must charge the units Voltigeurs retreated into or "
+                              "through; Voltigeurs retreats before the charge")
+    pursues = charge([HUSSARS], [skirmishers], "", "recall=no; pursued_into=unit", spent=2)
+    assert pursues.headline == rides.headline
+
+
 def test_without_a_pack_the_chart_is_asked_with_charge_results():
     source = ScriptedSource.from_text("45 1 41")
     from rules.labataille.assault import Assault
@@ -336,7 +348,8 @@ def test_cavalry_destroyed_by_defensive_fire_fights_no_melee():
     result = charge([frail], [stack("2nd Foot", fire=12)], "45 1 66", spent=2, pack=pack())
     assert titles(result)[-1] == "4. Defensive Fire"
     assert result.steps[-1].outcome == "No charging cavalry is left: there is no mêlée."
-    assert "the charging cavalry is destroyed by defensive fire" in result.headline
+    # Each stack's end is said once: the headline names it, and that no mêlée follows.
+    assert result.headline == "Hussars is destroyed by fire; no mêlée"
     assert not any(t.startswith("5.") or t.startswith("6.") for t in titles(result))
 
 
