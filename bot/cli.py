@@ -100,18 +100,11 @@ def discord_down(error: discord.HTTPException) -> str:
 
 
 def database_problem(error: BaseException, url: str | None = None) -> str:
-    """Why a database could not be used, on one line: the driver's own words (SQLAlchemy adds
-    its class and a link on a second line), never with the URL's password."""
-    from sqlalchemy import make_url
-    from sqlalchemy.exc import DBAPIError
+    """Why a database could not be used, on one line, never with its password (imported
+    here when needed: the commands that open no database start faster without SQLAlchemy)."""
+    from bot.storage.database import database_problem as problem
 
-    cause = error.orig if isinstance(error, DBAPIError) and error.orig is not None else error
-    text = " ".join(str(cause).split())
-    with contextlib.suppress(Exception):  # a URL too broken to parse holds no password
-        password = make_url(url).password if url else None
-        if password:
-            text = text.replace(str(password), "***")
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+    return problem(error, url)
 
 
 # PostgreSQL's "the database system is starting up" (SQLSTATE 57P03): up, not ready yet.
@@ -132,6 +125,17 @@ def unreachable(error: BaseException, url: str | None) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
+
+
+def configured_database() -> str | None:
+    """The configured database as messages name it (never with its password); None for a
+    URL that cannot name one."""
+    from bot.storage.database import database_url, shown_database
+
+    try:
+        return shown_database(database_url(environment()))
+    except Exception:  # an unsupported or unparsable URL: its error says what is wrong
+        return None
 
 
 def _migrated_url(url: str | None = None) -> str:
@@ -284,12 +288,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
         configured = environment().get("DATABASE_URL")
         why = database_problem(exc, configured)
+        # Which database: the default file when DATABASE_URL is unset, a host name not known.
+        shown = configured_database()
         if unreachable(exc, configured):
             # A server still starting after a reboot: worth trying again, as a service
             # manager does on this status (deploy/huzzah.service), not a setting to fix.
-            return fail(f"huzzah: the database server could not be reached ({why}). It may "
-                        "still be starting; check DATABASE_URL if it goes on.", EXIT_NETWORK)
-        return fail(f"huzzah: cannot prepare the database ({why}). Check DATABASE_URL.")
+            return fail(f"huzzah: the database server{f' at {shown}' if shown else ''} could "
+                        f"not be reached ({why}). It may still be starting; check "
+                        "DATABASE_URL if it goes on.", EXIT_NETWORK)
+        return fail(f"huzzah: cannot prepare the database{f' {shown}' if shown else ''} "
+                    f"({why}). Check DATABASE_URL.")
     from bot.storage.database import is_in_memory
 
     if is_in_memory(url):  # the console's scratch battles; a bot's are kept for weeks

@@ -21,6 +21,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import make_url
+
 from bot.client import create_bot
 from bot.config import environment
 from bot.offline import (
@@ -363,12 +365,23 @@ class CannotOpen(Exception):
         super().__init__(f"{database} ({type(cause).__name__}: {said})")
 
 
+def given_database(database: str | None) -> str:
+    """The database ``--database`` named (else DATABASE_URL), never with its password."""
+    if database is None:
+        return "DATABASE_URL"
+    try:
+        return make_url(database).render_as_string(hide_password=True)
+    except Exception:  # too broken to tell its password from the rest
+        return "given with --database"
+
+
 async def run_console(args: argparse.Namespace) -> int:
     interactive = sys.stdin is not None and sys.stdin.isatty()
     try:
         named = named_url(args.database, environment())
     except Exception as error:  # an unsupported or unreadable URL
-        raise CannotOpen(args.database or "DATABASE_URL", error) from error
+        # What was typed may hold a password: named as given only when it can be parsed.
+        raise CannotOpen(given_database(args.database), error) from error
     with StopSignals() as stop, terminal_kept(interactive), \
             scratch_database(named) as (url, files):
         try:

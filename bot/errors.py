@@ -17,6 +17,7 @@ from bot.battles.errors import OtherRuleSet
 from bot.command_log import log_command
 from bot.render.text import escape_prose
 from bot.respond import send_first
+from bot.storage.database import database_failure, database_problem
 from bot.unsendable import shown
 from rules.core.errors import RulesError
 
@@ -132,10 +133,23 @@ async def handle_error(interaction: discord.Interaction, error: Exception) -> st
     outcome = "error" if message is None else "refused"
     if message is None:
         ref = uuid.uuid4().hex[:8]
-        log.error("command failed (ref %s)", ref, exc_info=error)
+        log_fault(ref, error)
         message = await fault_message(interaction, ref)
     await reply_privately(interaction, message)
     return outcome
+
+
+def log_fault(ref: str, error: BaseException) -> None:
+    """Our own failure with its traceback; the database's in one line, which is the host's
+    to fix and would otherwise fill the log with a traceback on every command."""
+    failure = database_failure(error)
+    if failure is None:
+        log.error("command failed (ref %s)", ref, exc_info=error)
+        return
+    log.error("command failed (ref %s): the database could not be used (%s). Check that its "
+              "server answers, or that its disk has room and its file can be written.",
+              ref, database_problem(failure))
+    log.debug("command failed (ref %s)", ref, exc_info=error)
 
 
 class KeepsEvents(Protocol):
@@ -150,9 +164,11 @@ async def fault_message(interaction: discord.Interaction, ref: str) -> str:
     store: KeepsEvents | None = getattr(interaction.client, "store", None)
     try:
         kept = None if store is None else await store.applied(interaction.id)
-    except Exception:
-        log.warning("could not check whether interaction %s was kept", interaction.id,
-                    exc_info=True)
+    except Exception as error:
+        failure = database_failure(error)
+        log.warning("could not check whether interaction %s was kept%s", interaction.id,
+                    f" ({database_problem(failure)})" if failure else "",
+                    exc_info=failure is None)
         return (f"💥 Something went wrong on my side (ref `{ref}`), and I could not check "
                 "whether your command was kept: look at `/battle log` before you run it "
                 "again, and tell the bot's host if it keeps happening.")

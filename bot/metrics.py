@@ -37,7 +37,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from sqlalchemy import event
 
 from bot.battles.health import battles_awaiting_an_answer, database_answers
-from bot.storage.database import Database
+from bot.storage.database import Database, database_problem
 
 log = logging.getLogger("huzzah")
 
@@ -130,7 +130,7 @@ class Probes:
         try:
             said["database"] = "ok" if self.on_loop(database_answers(self.db)) else "no answer"
         except Exception as error:
-            said["database"] = f"{type(error).__name__}: {error}"[:200]
+            said["database"] = database_problem(error)[:200]  # one line, as the log says it
         return said == {"discord": "connected", "database": "ok"}, said
 
 

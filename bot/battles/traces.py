@@ -22,7 +22,7 @@ from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.engine import Connection
 
 from bot.battles.store import TABLES
-from bot.storage.database import Database
+from bot.storage.database import Database, database_failure, database_problem
 from bot.storage.models import Trace, utcnow
 from rules.core.records import Resolution
 
@@ -113,9 +113,14 @@ class TraceKeeper:
                  "created_at": utcnow()} for key, (resolution, note) in batch.items()]
         try:
             await self.db.run(_write, rows, purge, write=True)
-        except Exception:
+        except Exception as error:
             # A trace is a convenience: losing one must not stop the others being kept.
-            log.exception("could not keep %d lookup trace(s)", len(rows))
+            failure = database_failure(error)
+            if failure is None:
+                log.exception("could not keep %d lookup trace(s)", len(rows))
+            else:  # a full disk, a server gone: the host's to fix, in one line
+                log.warning("could not keep %d lookup trace(s) (%s)", len(rows),
+                            database_problem(failure))
         else:
             if purge:
                 self._purged_at = loop.time()

@@ -24,11 +24,12 @@ import asyncio
 import functools
 import hashlib
 import os
+import re
 import signal
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -36,7 +37,7 @@ from typing import Any, TypeVar
 from sqlalchemy import URL, create_engine, event, func, make_url, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -92,6 +93,46 @@ def shown_database(url: str | URL) -> str:
         return str(parsed.database)
     return parsed.set(drivername=parsed.get_backend_name()).render_as_string(
         hide_password=True)
+
+
+def database_problem(error: BaseException, url: str | URL | None = None) -> str:
+    """Why a database could not be used, on one line: the driver's own words (SQLAlchemy adds
+    its class and a link on a second line), never with the URL's password."""
+    cause = error.orig if isinstance(error, DBAPIError) and error.orig is not None else error
+    text = " ".join(str(cause).split())
+    with suppress(Exception):  # a URL too broken to parse holds no password
+        if url:
+            text = without_password(text, make_url(url))
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def without_password(text: str, url: URL) -> str:
+    """``text`` with ``url``'s password masked: always in a URL (``:password@``), and as a
+    word of its own unless it is also the user, host or database name, which messages show
+    openly (masking those would hide the very name that is wrong: ``database "***"``)."""
+    password = url.password
+    if not password:
+        return text
+    text = text.replace(f":{password}@", ":***@")
+    if str(password) in (url.username, url.host, url.database):
+        return text
+    # Only as a whole word: a password `b` must not turn "database" into "data***ase".
+    return re.sub(rf"(?<!\w){re.escape(str(password))}(?!\w)", "***", text)
+
+
+DATABASE_FAILURES = (OperationalError, InterfaceError, DisconnectionError)
+"""What SQLAlchemy raises when a database cannot be used (a full disk, a read-only file, a
+connection lost), rather than for what it was asked."""
+
+
+def database_failure(error: BaseException) -> BaseException | None:
+    """The database's own failure behind ``error``, if that is what it was."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, DATABASE_FAILURES):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def sqlite_file(url: str | URL) -> Path | None:

@@ -231,3 +231,29 @@ async def test_two_bot_processes_share_one_battle(db):
     strength, seqs = await strength_and_log(db)
     assert strength == 70
     assert seqs == list(range(1, 34))
+
+
+async def test_a_database_that_fails_is_one_line_in_the_log_not_a_traceback(battle_session,
+                                                                            caplog):
+    """A full disk or a database server gone is the host's to fix: the log says so in one
+    line a command, and the player is told nothing was kept for sure."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    await setup(battle_session)
+    db = battle_session.client.db
+
+    async def full(*args, **kwargs):
+        raise OperationalError("COMMIT", {}, sqlite3.OperationalError("database or disk is full"))
+
+    db.run = full
+    with caplog.at_level(logging.DEBUG, logger="bot.errors"):
+        message = await reply(battle_session, '/unit add side:British name:Rangers words:"inf"',
+                              user_id=PLAYER)
+    assert message.ephemeral and message.content.startswith("💥 Something went wrong")
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not any(r.exc_info for r in logged)
+    (failed,) = [r.getMessage() for r in logged if r.levelno >= logging.ERROR]
+    assert "(OperationalError: database or disk is full)" in failed, failed
+    assert "\n" not in failed

@@ -337,7 +337,8 @@ def test_a_database_server_not_reached_at_start_is_worth_a_restart(tmp_path):
         timeout=60, env=clean_env(tmp_path, DISCORD_TOKEN="abc.def.ghi",
                                   DATABASE_URL=f"postgresql://u:s3cret@127.0.0.1:{port}/x"))
     assert done.returncode == 1, done.stderr
-    assert done.stderr.startswith("huzzah: the database server could not be reached ("), \
+    assert done.stderr.startswith(f"huzzah: the database server at postgresql://u:***@127.0.0.1:"
+                                  f"{port}/x could not be reached ("), \
         done.stderr
     assert done.stderr.strip().count("\n") == 0 and "s3cret" not in done.stderr
     unit = (Path(__file__).parents[2] / "deploy" / "huzzah.service").read_text()
@@ -574,3 +575,52 @@ def test_discord_refusing_a_request_is_not_worth_a_restart(monkeypatch, tmp_path
     assert main_against(monkeypatch, tmp_path, down, ["run"]) == exit_status
     assert capsys.readouterr().err.splitlines()[-1].startswith(
         f"huzzah: Discord answered {status} {reason}.")
+
+
+def test_a_database_the_console_cannot_use_is_named_without_its_password(tmp_path):
+    for given in ("postgresql+psycopg2://huzzah:s3cret@db/huzzah", "mysql://huzzah:s3cret@db/x",
+                  "postgresql://huzzah:s3cret@db:notaport/huzzah"):
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "console", "--database", given],
+                              input="/help\n", text=True, capture_output=True,
+                              env=clean_env(tmp_path), cwd=tmp_path, timeout=60)
+        assert done.returncode == 2, given
+        assert "s3cret" not in done.stderr, done.stderr
+        assert done.stderr.startswith("huzzah: cannot open the database "), done.stderr
+
+
+def test_masking_the_password_leaves_the_words_around_it_whole():
+    from sqlalchemy.exc import DBAPIError
+
+    from bot.cli import database_problem
+
+    # A password that is also the database's name, or part of a word, hides nothing the
+    # URL does not show: the reason stays readable.
+    missing = DBAPIError("SELECT 1", {}, Exception('database "huzzah" does not exist'))
+    assert database_problem(missing, "postgresql://huzzah:huzzah@db/huzzah") == \
+        'DBAPIError: database "huzzah" does not exist'
+    unsupported = ValueError("unsupported database 'mysql': use SQLite or PostgreSQL")
+    assert database_problem(unsupported, "mysql://a:b@h/x") == \
+        "ValueError: unsupported database 'mysql': use SQLite or PostgreSQL"
+    leaked = OSError("cannot reach postgresql://huzzah:huzzah@db/huzzah")
+    assert database_problem(leaked, "postgresql://huzzah:huzzah@db/huzzah") == \
+        "OSError: cannot reach postgresql://huzzah:***@db/huzzah"
+
+
+def test_run_names_the_database_it_could_not_prepare(tmp_path):
+    notes = tmp_path / "notes.db"
+    notes.write_text("these are my notes, not a database\n")
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], text=True,
+                          capture_output=True, cwd=tmp_path, timeout=60,
+                          env=clean_env(tmp_path, DISCORD_TOKEN="a.b.c",
+                                        DATABASE_URL=f"sqlite:///{notes}"))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (f"huzzah: cannot prepare the database {notes} (DatabaseError: "
+                                   "file is not a database). Check DATABASE_URL.")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "run"], text=True, capture_output=True, cwd=tmp_path,
+        timeout=60, env=clean_env(tmp_path, DISCORD_TOKEN="a.b.c",
+                                  DATABASE_URL="postgresql://u:s3cret@no-such-host.invalid/x"))
+    assert done.returncode == 1
+    assert done.stderr.startswith("huzzah: the database server at "
+                                  "postgresql://u:***@no-such-host.invalid/x could not be "
+                                  "reached ("), done.stderr
