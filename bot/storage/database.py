@@ -26,6 +26,7 @@ import hashlib
 import os
 import re
 import signal
+import sqlite3
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -128,11 +129,20 @@ connection lost), rather than for what it was asked."""
 def database_failure(error: BaseException) -> BaseException | None:
     """The database's own failure behind ``error``, if that is what it was."""
     seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, DATABASE_FAILURES):
+    looked: set[int] = set()  # a chain may loop back on itself
+    while seen is not None and id(seen) not in looked:
+        looked.add(id(seen))
+        if isinstance(seen, DATABASE_FAILURES) and not _bad_statement(seen):
             return seen
         seen = seen.__cause__ or seen.__context__
     return None
+
+
+def _bad_statement(error: BaseException) -> bool:
+    """SQLite raises OperationalError for a statement it cannot run (a syntax error, a missing
+    table) as for a full disk: that one is a fault of ours, whose traceback must be logged."""
+    orig = getattr(error, "orig", None)
+    return getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_ERROR
 
 
 def sqlite_file(url: str | URL) -> Path | None:

@@ -227,6 +227,18 @@ def did_you_mean(
     return f" Did you mean `{close[0]}`?" if close else ""
 
 
+def _with_short_words(spec: Field) -> list[str]:
+    """Each member's value with the short words a player types for it (`inf`), which
+    examples use: beside its own member, since after the list "general (also carre)" would
+    read as general order. A word with a space is one a battle stored long ago, never typed."""
+    typed: dict[Any, list[str]] = {}
+    for word, member in (spec.words or {}).items():
+        if " " not in word:
+            typed.setdefault(member, []).append(word)
+    return [f"{m.value} ({', '.join(typed[m])})" if m in typed else str(m.value)
+            for m in spec.kind]
+
+
 class FieldSet:
     """The fields of one kind of unit description, with lookup by every word players may type."""
 
@@ -283,11 +295,7 @@ class FieldSet:
             if spec.kind is bool:
                 written = " / ".join(s for s in spec.spellings() if "_" not in s)
             elif spec.is_enum:
-                written = " / ".join(str(m.value) for m in spec.kind)
-                # The short words a player types (`inf`), which examples use; a word with
-                # a space is one a battle stored long ago, never typed.
-                if typed := [w for w in spec.words or () if " " not in w]:
-                    written += f" (also {', '.join(typed)})"
+                written = " / ".join(_with_short_words(spec))
             else:
                 written = f"{spec.name}=…"
             lines.append(f"{written}: {spec.help}")

@@ -635,7 +635,8 @@ def melee_total(run: Run, names: list[str], role: str) -> tuple[Fraction, str]:
 
 
 # The situations of a stack reference A.4 gives a mêlée value multiplier for, by side (its
-# other rows are a stack's place or its foe, which the words do not say).
+# other rows are a stack's place or its foe, which the words do not say). Its General Order
+# row is cavalry's alone: infantry in General Order has no multiplier to miss.
 LISTED_MULTIPLIERS = {
     "attacker": {Formation.SKIRMISH, Formation.GENERAL, Order.DISORDERED, Fatigue.TIRED,
                  Fatigue.EXHAUSTED},
@@ -657,6 +658,7 @@ def uncounted_multipliers(run: Run) -> list[str]:
             words = [ORDER_SAID.get(w, w.value) for w in (stack.formation, stack.state,
                                                           stack.fatigue)
                      if w in LISTED_MULTIPLIERS[role]
+                     and (w is not Formation.GENERAL or stack.arm is Arm.CAVALRY)
                      and (table is None or w.value not in table.values)]
             if not words:
                 continue

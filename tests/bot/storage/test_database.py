@@ -588,3 +588,20 @@ async def test_a_held_channel_lock_is_the_one_handed_out_and_a_free_one_is_dropp
 async def _hold(lock: Any) -> None:
     async with lock:
         pass
+
+
+def test_a_database_failure_is_the_hosts_and_bad_sql_is_not():
+    """A full disk or a lost server is the host's to fix, logged in one line; SQLite reports
+    a statement it cannot run (a syntax error, a missing table) as an OperationalError too,
+    and that one is a fault of the bot's own, which keeps its traceback."""
+    from sqlalchemy.exc import OperationalError
+
+    from bot.storage.database import database_failure
+
+    full = OperationalError("COMMIT", {}, sqlite3.OperationalError("database or disk is full"))
+    full.orig.sqlite_errorcode = sqlite3.SQLITE_FULL  # type: ignore[attr-defined]
+    assert database_failure(full) is full
+    connection = sqlite3.connect(":memory:")
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        connection.execute("SELECT * FROM no_such_table")
+    assert database_failure(OperationalError("SELECT", {}, raised.value)) is None

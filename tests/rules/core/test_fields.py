@@ -286,8 +286,8 @@ def test_the_words_help_names_the_short_words_the_examples_use():
     player types, and is not listed."""
     from rules.labataille.inputs import ROSTER_FIELDS as LA_BATAILLE
 
-    assert "cavalry / infantry / artillery / other (also cav, horse, inf, foot, art, guns): " \
+    # Each beside its own type: "general (also carre)" would read as general order.
+    assert "cavalry (cav, horse) / infantry (inf, foot) / artillery (art, guns) / other: " \
         "troop type" in MELEE.help_lines()
     formation = next(line for line in LA_BATAILLE.help_lines() if line.startswith("column"))
-    assert formation.startswith("column / line / square / skirmish / general (also carre, "
-                                "carré): ")
+    assert formation.startswith("column / line / square (carre, carré) / skirmish / general: ")

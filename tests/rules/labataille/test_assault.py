@@ -643,3 +643,13 @@ def test_a_routing_stack_loses_an_increment_per_zone_of_influence_given():
         # Named first by what is missing, as the distance is: a public footer says a
         # default by the words before its first colon, and "D" alone says nothing.
         assert any(d.startswith("no `zoc` given: D: ") for d in result.defaults) is note
+
+
+def test_only_cavalry_in_general_order_is_said_to_lack_a_multiplier():
+    """Reference A.4 multiplies an attacker in General Order only when it is cavalry ("cavalry
+    in general order ⅓"): infantry assaulting in General Order has no published multiplier,
+    so the odds do not say one is missing."""
+    marching = stack("A", melee=20, formation=Formation.GENERAL)
+    result = assault([marching], [stack("D", melee=10)], "45 45 1 41", "chart_result=DR1")
+    assert step(result, "6. Mêlée odds").outcome.startswith(
+        "The 2:1 column: A 20 = 20 against D 10 = 10. (")
