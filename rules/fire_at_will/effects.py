@@ -21,7 +21,7 @@ def _command_shaken(effect: Effect) -> str:
     if effect.value is None:
         return ': units of his command within 18" are shaken'
     if not effect.value:
-        return ": no unit names him as its commander, so none is shaken"
+        return ": no unit still in the battle names him as its commander, so none is shaken"
     return (': units of his command still in the battle are shaken (those within 18"; a GM '
             "clears any farther)")
 

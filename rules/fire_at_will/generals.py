@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.core.dice import DiceSource, TwoD6, plain_readings
+from rules.core.names import name_key
 from rules.core.records import ResolutionBuilder, Roll
 from rules.fire_at_will.effects import EffectKind
 from rules.fire_at_will.units import MELEE_TEXT, General
@@ -50,11 +51,12 @@ def look_up(table: tuple[Band, ...], total: int) -> Band:
 
 def risk_to_general(
     general: General, unit_name: str, routed: bool, dice: DiceSource, out: ResolutionBuilder,
-    *, no_sp_left: bool = False,
+    *, no_sp_left: bool = False, unit_gone: bool = False,
 ) -> EffectKind | None:
     """Roll on the table the unit's fate calls for and record what befalls the general. A
     unit that lost by 2 or more and has no SP left to rout with takes its general's risk on
-    the rout table all the same (docs/fire-at-will.md)."""
+    the rout table all the same (docs/fire-at-will.md). ``unit_gone``: his unit leaves the
+    battle in this result (no SP left, or surrendered)."""
     table = ROUT_TABLE if routed else LOSS_TABLE
     which = "routed from melee" if routed else "suffered losses in melee"
     fate = which
@@ -85,7 +87,10 @@ def risk_to_general(
         out.effect(result, general.name, detail=f"{MELEE_TEXT}: Risk to Generals")
     if result in (EffectKind.GENERAL_KILLED, EffectKind.GENERAL_CAPTURED):
         # In a battle the effect names the units of his command, or says he has none.
-        command = None if general.command is None else " and ".join(general.command)
+        # His unit leaving the table in this same result is no longer there to be shaken.
+        command = None if general.command is None else " and ".join(
+            u for u in general.command
+            if not (unit_gone and name_key(u) == name_key(unit_name)))
         out.effect(EffectKind.COMMAND_SHAKEN, general.name, value=command,
                    detail=f"{MELEE_TEXT}: Risk to Generals")
     return result

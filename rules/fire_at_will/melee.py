@@ -439,13 +439,15 @@ def _decided(
                  f"Only {name} takes the result ({why}); the other {loser_side} retire 3\".")
         for other in others:
             out.effect(EffectKind.RETIRE, other, 3, detail=f"{MELEE_TEXT}: others retire")
-    if routed and affected.member.rear and not unit.loses_last_sp(loss) and surrender_test(
-            unit, SurrenderSituation.REAR_ROUT, dice, out):
+    surrendered = (routed and affected.member.rear and not unit.loses_last_sp(loss)
+                   and surrender_test(unit, SurrenderSituation.REAR_ROUT, dice, out))
+    if surrendered:
         headline = f"{side} win by {margin}: {name} routs and surrenders"
     if why.endswith(TIED):  # the text does not break the tie: the reply says who did
         headline += f" ({TIED_SHORT})"
     general = unit.general
     if general is not None:
         risk_to_general(general, name, routed, dice, out,
-                        no_sp_left=unit.loses_last_sp(loss))
+                        no_sp_left=unit.loses_last_sp(loss),
+                        unit_gone=surrendered or unit.loses_last_sp(loss))
     return out.build(headline, severity)

@@ -353,8 +353,27 @@ async def test_a_general_killed_in_a_battle_reads_as_one_sentence_each_line(disc
     lines = result.embeds[0]["description"].splitlines()
     # Killed is the roster's line; what it does to his command keeps its colon: no unit
     # names him as its commander (he only takes the field with La Sarre).
-    assert "**Montcalm**: no unit names him as its commander, so none is shaken" in lines
+    assert ("**Montcalm**: no unit still in the battle names him as its commander, so none "
+            "is shaken") in lines
     assert "📋 Montcalm is killed" in lines
+    reads_on_a_phone(result)
+
+
+async def test_a_general_killed_with_his_last_unit_shakes_nobody(discord_session):
+    await played(discord_session, '/battle start ruleset:fire-at-will name:Quebec',
+                 '/unit add side:British name:78th words:"inf regular morale=4" strength:4',
+                 '/unit add side:French name:"La Sarre" words:"inf regular morale=4" '
+                 'strength:2',
+                 '/general add name:Montcalm side:French unit:"La Sarre"',
+                 '/unit edit unit:"La Sarre" commander:Montcalm')
+    result = await reply(discord_session, '/melee fire-at-will attackers:"78th: charging" '
+                         'defenders:"La Sarre" dice:"6 1 6 6"', user_id=GM_USER)
+    lines = result.embeds[0]["description"].splitlines()
+    # La Sarre, his only command, leaves the battle with its last SP: no unit is left to be
+    # shaken, and the reply does not say that any is.
+    assert "📋 La Sarre loses 2 SP (now 0) and leaves the battle" in lines
+    assert ("**Montcalm**: no unit still in the battle names him as its commander, so none "
+            "is shaken") in lines
     reads_on_a_phone(result)
 
 

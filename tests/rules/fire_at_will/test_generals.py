@@ -81,7 +81,7 @@ def test_killed_general_shakes_his_command_within_18_inches():
 @pytest.mark.parametrize(("command", "said"), [
     (("Rangers", "78th"), 'Wolfe: units of his command still in the battle are shaken (those '
                           'within 18"; a GM clears any farther)'),
-    ((), "Wolfe: no unit names him as its commander, so none is shaken"),
+    ((), "Wolfe: no unit still in the battle names him as its commander, so none is shaken"),
 ])
 def test_in_a_battle_the_effect_knows_whether_he_commands_any_unit(command, said):
     from rules.fire_at_will.units import General
@@ -91,6 +91,26 @@ def test_in_a_battle_the_effect_knows_whether_he_commands_any_unit(command, said
                  dice_text=f"5 3 {TWO_D6[11]}")
     (shaken,) = [e for e in result.effects if e.kind is E.COMMAND_SHAKEN]
     assert shaken.describe() == said
+
+
+@pytest.mark.parametrize(("strength", "defender", "dice_text"), [
+    # Routed from the rear and surrendered: removed from the table.
+    (4, {"rear": True}, f"5 1 4 {TWO_D6[11]}"),
+    # Lost by 2 with its last SP: it leaves the battle.
+    (2, {}, f"5 3 {TWO_D6[11]}"),
+])
+def test_a_command_that_leaves_with_his_unit_is_not_said_to_be_shaken(strength, defender,
+                                                                       dice_text):
+    from rules.fire_at_will.units import General
+
+    # "all units in his chain of command within 18\" are shaken": the unit he was with
+    # is off the table, so none of his command is left to be shaken.
+    wolfe = General("Wolfe", command=("D",))
+    result = run(resolve_melee, [m(foot("A"))],
+                 [m(foot("D", general=wolfe, strength=strength), **defender)], dice_text=dice_text)
+    (shaken,) = [e for e in result.effects if e.kind is E.COMMAND_SHAKEN]
+    assert shaken.describe() == ("Wolfe: no unit still in the battle names him as its "
+                                 "commander, so none is shaken")
 
 
 def test_winning_side_general_does_not_roll():
