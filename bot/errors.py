@@ -60,6 +60,7 @@ def player_message(error: Exception, command: Command | None = None) -> str | No
 
 
 CONTENT = 2000  # characters Discord takes in a message's content
+HINT_ROOM = CONTENT // 2  # the most a refusal's hint takes, so that what is wrong is said too
 
 
 Command = app_commands.Command[Any, ..., Any] | app_commands.ContextMenu
@@ -81,13 +82,21 @@ def refusal_text(error: RulesError) -> str:
     if len(shown(text)) <= CONTENT or not error.hint:
         return text
     hint = escape_prose(error.hint)
-    room = CONTENT - len(shown(f"⚠️ … {hint}"))
-    kept = shown(escape_prose(error.message))[:max(room, 0)]
+    if len(shown(hint)) > HINT_ROOM:  # every roll of a big melee, listed: it is cut as well
+        hint = f"{cut_short(hint, HINT_ROOM - 1)}…"
+    message = shown(escape_prose(error.message))
+    kept = cut_short(message, CONTENT - len(shown(f"⚠️ … {hint}")))
+    return f"⚠️ {kept}{'' if kept == message else '…'} {hint}"
+
+
+def cut_short(text: str, room: int) -> str:
+    """``text`` as shown, cut to ``room`` characters, leaving no escape or quote open."""
+    kept = shown(text)[:max(room, 0)]
     if (len(kept) - len(kept.rstrip("\\"))) % 2:  # an escape cut from what it escapes
         kept = kept[:-1]
     if kept.count("`") % 2:  # a quote cut open would swallow the hint's formatting
         kept = kept[:kept.rfind("`")]
-    return f"⚠️ {kept}… {hint}"
+    return kept
 
 
 def unanswerable(error: Exception) -> discord.HTTPException | None:

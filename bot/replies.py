@@ -28,6 +28,7 @@ from rules.core.outcomes import Outcome
 
 ANSWER_PREFIX = "huzzah:answer:"
 MAX_BUTTONS = 25  # five rows of five
+LABEL = 80  # Discord's longest button label
 ROW_NUMBER_MAX = 2**31 - 1
 """The largest id or event number a button can name: ``Integer`` columns, 32 bits wide in
 PostgreSQL."""
@@ -219,7 +220,13 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @staticmethod
     def label_for(label: str) -> str:
-        return label[:80] or "answer"
+        """The button's label within Discord's 80 characters. A longer one keeps its end as
+        well as its beginning: a unit's name often ends it ("Huzzah on all but …"), and
+        stacks named alike but for their last letters must still have buttons that differ."""
+        if len(label) <= LABEL:
+            return label or "answer"
+        head = (LABEL - 1) // 2
+        return f"{label[:head]}…{label[head + 1 - LABEL:]}"
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,

@@ -1,7 +1,7 @@
 """/gm: the GM corrects anything. Every correction is itself an event in the log."""
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import discord
@@ -61,6 +61,19 @@ def private(text: str) -> Reply:
 
 def public(text: str) -> Reply:
     return Reply(content=text[:2000])
+
+
+QUEUE_SHOWN = 1800  # characters of faces a reply lists: a message holds 2,000 in all
+
+
+def queue_text(queue: Sequence[object]) -> str:
+    """The queued faces in order; past what a message holds, the first of them and how many
+    more, so that the GM is not left to count a list cut off mid-way."""
+    shown = " ".join(str(face) for face in queue)
+    if len(shown) <= QUEUE_SHOWN:
+        return shown
+    listed = shown[:QUEUE_SHOWN + 1].rsplit(" ", 1)[0].split(" ")
+    return f"{' '.join(listed)} … and {len(queue) - len(listed)} more ({len(queue)} in all)"
 
 
 def typed_result(listing: Enumeration, typed: str, asked: bool = True) -> str:
@@ -334,9 +347,8 @@ class GM(commands.Cog):
             if not queue:
                 return private("🎲 Dice queue: empty. The bot rolls the next dice in this "
                                "channel itself.")
-            shown = " ".join(str(f) for f in queue)
-            return private(f"🎲 Dice queue: {shown}. The next rolls in this channel use them "
-                           "first, in order.")
+            return private(f"🎲 Dice queue: {queue_text(queue)}. The next rolls in this "
+                           "channel use them first, in order.")
 
         # The queue is the GM's secret: even "thinking…" must not show in the channel.
         await answer(interaction, work, ephemeral=True)

@@ -175,6 +175,20 @@ async def test_queued_dice_are_used_first(battle_session):
     assert battle.dice_queue == []
 
 
+@pytest.mark.parametrize("typed", ["6" * 1200, "6" * 6000])
+async def test_a_dice_queue_too_long_for_a_message_says_how_many_it_holds(battle_session, typed):
+    """More dice than a message can list: the reply lists the first, counts the rest and
+    still ends with what the queue is for (it was cut off, mid-list, at 2,000 characters)."""
+    await setup_battle(battle_session)
+    for line in (f'/gm dice dice:"{typed}"', "/gm dice"):
+        shown = await gm(battle_session, line)
+        assert shown.ephemeral and len(shown.content) <= 2000
+        listed, rest = shown.content.removeprefix("🎲 Dice queue: ").split(" … ")
+        assert set(listed.split(" ")) == {"6"}
+        assert rest == (f"and {len(typed) - len(listed.split())} more ({len(typed)} in all). "
+                        "The next rolls in this channel use them first, in order.")
+
+
 async def test_queued_dice_given_with_clear_replace_the_queue(battle_session):
     await setup_battle(battle_session)
     await gm(battle_session, '/gm dice dice:"1 2 3"')

@@ -352,3 +352,19 @@ def test_a_refusal_of_player_text_cut_short_keeps_its_hint_and_whole_escapes(wor
     assert len(said) <= CONTENT and said.endswith("… Use `morale=4`."), said[-40:]
     kept = said[:-len("… Use `morale=4`.")]
     assert (len(kept) - len(kept.rstrip("\\"))) % 2 == 0, kept[-10:]
+
+
+@pytest.mark.parametrize("dice", ["6 " * 19, "6 " * 60])
+async def test_a_refusal_whose_hint_would_fill_the_message_still_says_what_is_wrong(
+        discord_session, dice):
+    """Ten units a side with long names: the rolls the hint lists run past a message. The
+    refusal still begins with what is wrong (too few dice, or too many), not with "…"."""
+    def side(letter: str) -> str:
+        return "; ".join(f"{letter}{i}_" + "_x" * 30 + "_: inf" for i in range(10))
+
+    message = await reply(discord_session, f'/melee fire-at-will attackers:"{side("A")}" '
+                                           f'defenders:"{side("D")}" dice:"{dice}"')
+    assert message.ephemeral and len(message.content) <= 2000
+    assert message.content.startswith(("⚠️ Not enough dice: D9\\_", "⚠️ Too many dice: this "
+                                       "resolution used 20 but you gave 60")), message.content
+    assert " Rolls so far, in order: A0\\_" in message.content

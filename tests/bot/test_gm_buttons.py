@@ -172,7 +172,7 @@ async def test_buttons_are_sent_as_their_items_would_be_and_nothing_is_kept(batt
     assert end_view(7, "Minden " * 20).to_components() == items_view(
         EndButton(7, "Minden " * 20))
     assert [AnswerButton.label_for(""), AnswerButton.label_for("x" * 99)] == \
-        ["answer", "x" * 80]
+        ["answer", "x" * 39 + "…" + "x" * 40]
     await setup(battle_session)
     store = battle_session.client._connection._view_store
     await reply(battle_session, ONE_SP)
