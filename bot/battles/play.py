@@ -59,14 +59,15 @@ class DiceUse:
     def plus(self, queued: int, rolled: int) -> DiceUse:
         return replace(self, queued=self.queued + queued, rolled=self.rolled + rolled)
 
-    def note(self, *, finished: bool = True) -> str:
+    def note(self, *, finished: bool = True, echo: bool = True) -> str:
         """Where the dice came from, for a result (``finished``) or a question asked on the
-        way, before which no die may have been rolled yet."""
+        way, before which no die may have been rolled yet; ``echo``: whether typed dice may
+        be repeated."""
         if self.typed is not None:
             # Counts said with their noun: "then 1 rolled" after typed faces reads as a 1.
             # Many dice typed are not echoed: each roll's line shows its own, and twenty
             # battle dice would take four lines of a phone again.
-            note = "Dice typed in" if len(self.typed) > TYPED_ECHO else \
+            note = "Dice typed in" if not echo or len(self.typed) > TYPED_ECHO else \
                 f"Dice typed in: {self.typed}"
             if self.queued:
                 note += f", then {counted(self.queued, 'die', 'dice')} queued by the GM"
@@ -114,7 +115,11 @@ class Paused(Exception):
 
     @property
     def dice_note(self) -> str:
-        return self.use.note(finished=False)
+        # Asked before any die (a retire and rally, announced "before the attacking unit
+        # rolls"), the dice typed for the roll after it are not shown: they would be
+        # answered knowing.
+        rolled = any(step.rolls for step in self.steps)
+        return self.use.note(finished=False, echo=rolled)
 
 
 def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,

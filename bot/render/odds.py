@@ -145,7 +145,29 @@ def _row_label(members: Sequence[int], answers: Sequence[tuple[str, ...]]) -> st
     if len(paths) == 1 or (shared and not any(a[:len(shared)] == tuple(shared)
                                               for a in others)):
         return _cut(" & ".join(shared) if len(paths) > 1 else " & ".join(paths[0]))
+    kept = _same_in_every_path(paths, others)
+    if kept:
+        return _cut(" & ".join(kept))
     return _cut(" or ".join(" & ".join(path) for path in paths))
+
+
+def _same_in_every_path(paths: Sequence[tuple[str, ...]],
+                        others: Sequence[tuple[str, ...]]) -> list[str]:
+    """The answers every path of a row gives, an answer that differs between them left out
+    (it changes nothing), when no other path gives them all; else none. Listed path by
+    path, such rows would be cut to the same first answers and read as one."""
+    if len({len(path) for path in paths}) != 1:
+        return []
+    same = [i for i, labels in enumerate(zip(*paths, strict=True)) if len(set(labels)) == 1]
+    if len(same) == len(paths[0]):
+        return []
+
+    def gives_them(path: tuple[str, ...]) -> bool:
+        return len(path) == len(paths[0]) and all(path[i] == paths[0][i] for i in same)
+
+    if not same or any(gives_them(other) for other in others):
+        return []
+    return [paths[0][i] for i in same]
 
 
 def _cut(label: str) -> str:

@@ -287,6 +287,23 @@ def test_a_long_row_of_answers_is_cut_after_a_whole_answer_in_two_phone_lines():
     assert _row_label([1], short) == "Stay"
 
 
+def test_rows_whose_paths_differ_only_in_an_answer_that_changes_nothing_read_apart():
+    """A battle's bonus melee against cavalry that retires: taking ground again or not
+    changes nothing, the next target does. Each row is named by the answers its paths share,
+    that answer left out, not cut to the same words as the other row."""
+    from bot.render.odds import _row_label
+
+    start = ("Take ground", "Attack Cobham's Dragoons", "Retire and rally")
+    answers = [(*start, again, target)
+               for target in ("Attack Royal Artillery", "Attack Cobham's Dragoons")
+               for again in ("Take ground", "Stay")]
+    first, second = _row_label([0, 1], answers), _row_label([2, 3], answers)
+    assert first == ("Take ground & Attack Cobham's Dragoons & Retire and rally & Attack "
+                     "Royal Artillery")
+    assert second == ("Take ground & Attack Cobham's Dragoons & Retire and rally & Attack "
+                      "Cobham's Dragoons")
+
+
 def test_odds_name_their_project_defaults_in_three_phone_lines_at_most():
     from bot.render.text import DEFAULTS_WHOLE, defaults_line
 

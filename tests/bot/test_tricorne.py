@@ -85,6 +85,23 @@ async def test_retire_and_rally_is_asked_before_any_die(discord_session):
     assert "🎲" not in text_of(asked)
 
 
+async def test_the_retire_question_does_not_show_the_dice_typed_for_the_roll_after_it(
+        battle_session):
+    """The defender announces a retire "before the attacking unit rolls": the question asked
+    of him does not show the attacker's typed dice, which he would answer knowing; the
+    result shows them."""
+    await setup(battle_session)
+    asked = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                        'defender:Dragoons dice:"cav saber cav flag inf"', user_id=PLAYER)
+    assert asked.embeds[0]["title"] == ("❓ Will Dragoons retire and rally before Black Watch "
+                                        "rolls 5 dice?")
+    footer = asked.embeds[0]["footer"]["text"]
+    assert footer.startswith("Dice typed in · event #"), footer
+    result = (await press(battle_session, asked, "Stand and fight", GM_USER))[-1]
+    assert result.embeds[0]["footer"]["text"].startswith(
+        "Dice typed in: cav saber cav flag inf"), result.embeds[0]["footer"]["text"]
+
+
 async def test_the_dice_and_why_are_said_before_the_roll_and_on_its_line(discord_session):
     """A player at the table counts the dice before rolling them: the question asked
     before the roll says how many, and the roll's line says how many and why."""
