@@ -239,10 +239,11 @@ def override_last(tx: BattleTx, key: ListingKey, found: Enumeration,
 
 def not_listed(listing: Enumeration) -> BattleError:
     if listing.cut_short:
-        return BattleError("That is not among the results I could work out in time; "
-                           "this roll has too many to list them all.",
-                           hint="Pick one from the list, or queue dice with `/gm dice` and "
-                           "use `/gm reroll`.")
+        return BattleError("That matches none of the results I could list: this roll has "
+                           "too many to list them all.",
+                           hint="Type a word of the one you want in the `result` option and "
+                                "pick it from what the option offers, or queue dice with "
+                                "`/gm dice` and use `/gm reroll`.")
     # A unit the results name, not merely the roster's first: the roll's own (the unit
     # tested) before one its results only touch (the opponent that follows up).
     named = next((unit for unit in (*listing.named, *listing.units)

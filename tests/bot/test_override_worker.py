@@ -209,7 +209,8 @@ async def test_a_listing_cut_short_says_why_a_result_is_missing(discord_session)
     discord_session.client.outcomes.seconds = 0  # every listing runs out of time at once
     refused = (await send(discord_session, "/gm override result:abc", user_id=GM_USER))[-1]
     assert refused.ephemeral
-    assert "not among the results I could work out in time" in refused.content
+    assert refused.content.startswith("⚠️ That matches none of the results I could list: "
+                                      "this roll has too many to list them all. Type a word")
     assert "`/gm dice`" in refused.content and "`/gm reroll`" in refused.content
     assert (await kinds_of_events(discord_session))[-1] == "resolution"
 
