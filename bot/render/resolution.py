@@ -445,8 +445,11 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     amount, measure, count, rest = loss[1], loss[2], int(loss[3]), loss[4] or ""
     # Only the headline's phrases of this unit's own ("Béarn routs, −2 SP"; "Lanciers fails
     # recall: 1 casualty, held"), not another's that names it ("71st loses 1 SP to Béarn").
+    # A phrase after the headline's lead ("Attackers win by 3: Béarn routs …"), whose aside
+    # may hold a colon of its own ("(tied lowest: first listed)").
     own = [part for whole in phrases_of(resolution.headline.casefold())
-           for part in dict.fromkeys((whole, whole.rsplit(": ", 1)[-1]))
+           for part in dict.fromkeys((whole, whole.split(": ", 1)[-1],
+                                      whole.rsplit(": ", 1)[-1]))
            if part.startswith(unit.casefold())]
     # The loss in the roster's measure ("1 figure") or in its effect's words ("1 casualty"):
     # an effect that counts a loss, not a retreat of as many hexes.
