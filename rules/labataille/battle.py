@@ -238,12 +238,15 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
         if squares:
             lines.append(f"In Square: {', '.join(squares)}: it stays so until it changes "
                          "formation (`/unit edit unit:… words:formation=line`)")
-        for fatigue in (Fatigue.TIRED, Fatigue.EXHAUSTED):
-            names = [u.name for u in active if u.attributes.get("fatigue") == fatigue.value]
-            if names:
-                lines.append(f"{fatigue.value.capitalize()}: {', '.join(names)}: clear the "
-                             "marker when your rules let them recover (`/unit edit "
-                             "unit:… words:fatigue=fresh`)")
+        # Both markers in one line: the advice is the same, said once.
+        worn = [f"{fatigue.value.capitalize()}: {', '.join(names)}"
+                for fatigue in (Fatigue.TIRED, Fatigue.EXHAUSTED)
+                if (names := [u.name for u in active
+                              if u.attributes.get("fatigue") == fatigue.value])]
+        if worn:
+            lines.append(f"{'; '.join(worn)}: clear the marker"
+                         f"{'s' if len(worn) > 1 else ''} when your rules let them recover "
+                         "(`/unit edit unit:… words:fatigue=fresh`)")
     return lines
 
 

@@ -115,6 +115,15 @@ def test_the_battle_reminds_of_charges_fatigue_and_squares():
     assert reminders(battle_roster(), "Fire Segment") == []
 
 
+def test_tired_and_exhausted_are_reminded_in_one_line():
+    """The advice for both markers is the same: said once, naming each marker's stacks."""
+    roster = battle_roster()
+    worn = RosterUnit("Scots Greys", "British", {"morale": 44, "fatigue": "exhausted"}, 4)
+    said = reminders(replace(roster, units=(*roster.units, worn)), None)
+    assert said[-1] == ("Tired: Lancers; Exhausted: Scots Greys: clear the markers when your "
+                        "rules let them recover (`/unit edit unit:… words:fatigue=fresh`)")
+
+
 def test_a_new_turn_takes_the_inverted_markers_off_and_leaves_the_live_ones():
     after, changes = new_turn(battle_roster())
     markers = {u.name: u.attributes.get("charge") for u in after.units}
