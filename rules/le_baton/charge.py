@@ -180,8 +180,12 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
     if target.formation is not Formation.SKIRMISH:
         return charger
     require_figures(target, " to shoot at the chargers")
+    # The charger's row of the target table: British infantry charge in any formation, and
+    # a charger in skirmish order is still "Skirmishers 6+".
     kind = (FireTarget.CHARGING_CAVALRY if charger.is_cavalry else
-            FireTarget.COLUMN if charger.in_column else FireTarget.LINE)
+            FireTarget.COLUMN if charger.in_column else
+            FireTarget.SKIRMISHERS if charger.formation is Formation.SKIRMISH else
+            FireTarget.LINE)
     roll = shoot(target, Target(charger.name, kind), fire_dice(target), dice)
     if charger.figures and (roll.hits or 0) >= charger.figures:
         # Its last figure lost: nobody comes on, so nobody evades.

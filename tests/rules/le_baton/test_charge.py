@@ -267,6 +267,17 @@ def test_skirmishers_fire_at_a_charging_british_line_needs_5():
     assert effects(result) == [(E.PLACED, "Voltigeurs", 3), (E.CASUALTIES, "2nd Foot", 1)]
 
 
+def test_skirmishers_fire_at_charging_skirmishers_needs_6():
+    # British infantry charge in any formation; a charger in skirmish order is read on the
+    # table's "Skirmishers 6+" row, not as a line.
+    skirmishers = ligne("Voltigeurs", figures=4, formation=Formation.SKIRMISH)
+    result = charge(foot(formation=Formation.SKIRMISH, general=True), skirmishers,
+                    "5 6 1 2 1")
+    fire = result.steps[1].rolls[0]
+    assert (fire.target, fire.hits) == ("6+ (skirmishers)", 1)
+    assert effects(result) == [(E.PLACED, "Voltigeurs", 3), (E.CASUALTIES, "2nd Foot", 1)]
+
+
 def test_skirmisher_casualties_count_in_the_chargers_closing_check():
     skirmishers = foot("Rifles", figures=2, formation=Formation.SKIRMISH)
     # 2 casualties + 1 from the skirmishers = 3: veteran 5 −1 casualties −1 charging = 3.
