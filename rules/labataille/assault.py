@@ -43,6 +43,9 @@ from rules.labataille.units import (
 
 YES_HUZZAH, NO_HUZZAH = Answer("huzzah", "Huzzah!"), Answer("no", "No Huzzah")
 NEW_ASSAULT, NO_NEW_ASSAULT = Answer("new", "Declare a new assault"), Answer("no", "Finish")
+# The Old Guard's charge does not finish there: "If a new Assault was not declared proceed
+# to Step 10" (exploitation). The same key, so that `choices` reads alike.
+NO_NEW_CHARGE = Answer("no", "No: go on to exploitation")
 CHART_ANSWERS = (
     Answer("AS", "AS"), Answer("AR", "AR"), Answer("firefight", "Blank: firefight"),
     *(Answer(f"DR{n}", f"DR{n}") for n in range(MAX_IMPETUS + 1)),
@@ -163,8 +166,11 @@ def check_assault(assault: Assault) -> None:
                                 "assault.")
     if assault.old_guard:
         # The Old Guard is the one stack new to the fight: "they may enter a Firefight as
-        # new units and declare an Old Guard Charge", beside the stacks locked in it.
+        # new units and declare an Old Guard Charge", beside the stacks locked in it: on
+        # either side, since joining the defending side alone makes it the attacker (roles).
         charging = [s for s in assault.attackers if not s.locked]
+        if assault.firefight and not charging and any(s.locked for s in assault.defenders):
+            charging = [s for s in assault.defenders if not s.locked]
         if assault.firefight and not charging:
             raise NotAllowed("Old Guard units involved in a Firefight may not conduct an Old "
                              "Guard Charge.",
@@ -268,8 +274,9 @@ def retreat_before_assault(run: Run) -> bool:
         return False
     run.out.step("1. Retreat Before Assault", f"{names} before the assault.")
     advance(run, "into the vacated hex", disorder=False)
+    no = NO_NEW_CHARGE if run.assault.old_guard else NO_NEW_ASSAULT
     question = Question("new_assault", "Will the assaulting units declare an assault on a "
-                        "unit in their front?", (NEW_ASSAULT, NO_NEW_ASSAULT), by="attacker",
+                        "unit in their front?", (NEW_ASSAULT, no), by="attacker",
                         unit=run.attackers[0])
     again = run.out.ask(question) is NEW_ASSAULT
     run.phrases.append(f"{names} before the assault")

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from rules.core.decisions import Undecided
+from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput, NotAllowed
-from rules.labataille.assault import huzzah_answers
+from rules.labataille.assault import Assault, huzzah_answers, resolve_assault
 from rules.labataille.units import Arm, Formation, Order
 
 from .helpers import asked, assault, effects, pack, stack, step, titles
@@ -467,6 +469,29 @@ def test_old_guard_joins_a_firefight_beside_the_stacks_locked_in_it_and_alone_ex
     assert titles(joining)[-2:] == ["9. Old Guard Charge Impetus",
                                     "10. Old Guard Charge Exploitation"]
     assert joining.headline == "DR1: D routs; A may exploit"
+
+
+def test_old_guard_joining_the_defending_side_of_a_firefight_charges_as_its_attacker():
+    # "they may enter a Firefight as new units and declare an Old Guard Charge"; joining
+    # the defending side only, "the role of attacker and defender is switched".
+    joining = assault([stack("B", locked=True)], [stack("D", locked=True), A],
+                      "45 45 45 1 41", "chart_result=DR1", old_guard=True, firefight=True)
+    assert titles(joining)[0] == "Firefight: roles switch"
+    assert titles(joining)[-1] == "10. Old Guard Charge Exploitation"
+    assert joining.headline == "DR1: B routs; A may exploit"
+
+
+def test_the_old_guard_not_declaring_a_new_assault_is_offered_exploitation_not_finish():
+    # Step 1b of the Charge: "If a new Assault was not declared proceed to Step 10."
+    source = ScriptedSource.from_text("")
+    with pytest.raises(Undecided) as stop:
+        resolve_assault(Assault((A,), (stack("D", retreats=True),), old_guard=True), source)
+    assert [a.label for a in stop.value.question.answers] == [
+        "Declare a new assault", "No: go on to exploitation"]
+    with pytest.raises(Undecided) as stop:
+        resolve_assault(Assault((A,), (stack("D", retreats=True),)), source)
+    assert [a.label for a in stop.value.question.answers] == ["Declare a new assault",
+                                                              "Finish"]
 
 
 def test_an_old_guard_charge_ends_in_exploitation_after_advancing():

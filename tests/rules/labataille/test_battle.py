@@ -151,6 +151,17 @@ def test_old_guard_joins_a_firefight_as_new_units_and_declares_an_old_guard_char
         charge("1/45e")
 
 
+def test_old_guard_joins_the_defending_side_of_a_firefight_and_charges():
+    # 52nd defends in the firefight: the Guard joining it alone switches the roles.
+    source = ScriptedSource.from_text("45 45 45 1 41")
+    result = prepare("charge", {"attackers": "1/45e", "defenders": "52nd; 95th",
+                                "choices": "chart_result=DR1"}, roster(engaged=True),
+                     {})(source)
+    source.finish()
+    assert result.steps[0].title == "Firefight: roles switch"
+    assert result.headline == "DR1: 1/45e routs; 95th may exploit"
+
+
 def test_a_locked_unit_named_on_the_wrong_side_is_refused():
     with pytest.raises(InvalidInput, match="52nd defends in its firefight"):
         prepare("assault", {"attackers": "52nd", "defenders": "1/45e"}, roster(engaged=True),
