@@ -102,11 +102,8 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
     charged = unit.charge_marker and not unit.held
     if phase in (4, 9) and unit.is_cavalry and (situation.charging or charged):
         raise NotAllowed(f"{unit.name} is charging cavalry: charging cavalry do not test.")
-    if phase in (4, 9) and situation.charging and unit.in_melee:
-        # Its charge has closed: the closing check was rolled with it (`/charge`).
-        raise NotAllowed(f"{unit.name} is in melee already: its charge has closed.",
-                         hint="A charge's closing check is rolled with `/charge`; a GM "
-                              "takes a charge back with `/gm undo`.")
+    if phase in (4, 9) and situation.charging:
+        _check_may_charge(unit)
     if phase in (5, 10) and unit.in_melee:
         raise NotAllowed(f"{unit.name} is already in melee: infantry in melee do not test.")
     nation = {4: Nation.FRENCH, 9: Nation.BRITISH, 5: Nation.BRITISH, 10: Nation.FRENCH}
@@ -123,6 +120,33 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
                          "supported, the unit supporting it fights and tests instead.")
     if phase == 13 and not unit.is_cavalry:
         raise NotAllowed(f"{unit.name} is not cavalry: only cavalry roll for recall.")
+
+
+def _check_may_charge(unit: Unit) -> None:
+    """`charging` takes −1 and reads a failure as a charge stopped short: only a unit that
+    may charge (the charge paragraphs of phases 3 and 8) is closing for melee."""
+    drop = f"Drop `charging` to test {unit.name} for shooting casualties"
+    if unit.arm is Arm.ARTILLERY:
+        raise NotAllowed(f"{unit.name} is artillery: only infantry and cavalry charge.",
+                         hint=f"{drop}.")
+    # Formation first: a square in melee as a charge's target never charged at all.
+    if unit.is_infantry and unit.nation is Nation.FRENCH and not unit.in_column:
+        formation = unit.formation.value if unit.formation else "no formation given"
+        raise NotAllowed(f"{unit.name} is French infantry in {formation}: French infantry "
+                         "may only charge in column.", hint=f"{drop}, or give it in column.")
+    if unit.formation is Formation.SQUARE:  # "Infantry Square 0"": it cannot move
+        raise NotAllowed(f"{unit.name} is in square, which moves 0\": it cannot charge.",
+                         hint=f"{drop}.")
+    if unit.in_melee:  # as the charger (its check came with `/charge`) or as the target
+        raise NotAllowed(f"{unit.name} is in melee: a unit in melee is not charging.",
+                         hint=f"A charge's closing check is rolled with `/charge`, before "
+                              f"contact. {drop}.")
+    for flag, why in ((unit.firefight, "is locked in a firefight and cannot charge"),
+                      (unit.halted, "is halted this turn: a failed morale check allows no "
+                                    "movement"),
+                      (unit.charge_failed, "did not roll its 6 to charge this turn")):
+        if flag:
+            raise NotAllowed(f"{unit.name} {why}.", hint=f"{drop}.")
 
 
 @dataclass(frozen=True)
@@ -305,9 +329,10 @@ def _phase_9(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         return Outcome(f"British infantry remain in place: the charge stops 2\" from "
                        f"{s.opponent}.", f"{unit.name} fails to close: halts 2\" short",
                        Severity.MINOR)
-    what = "British cavalry stand still." if unit.is_cavalry else \
-        "British infantry remain in place."
-    return Outcome(what, f"{unit.name} fails by {check.fail_by}: stands still", Severity.MINOR)
+    # The sheet's words, in the headline as in the outcome.
+    what, does = ("British cavalry stand still.", "stands still") if unit.is_cavalry else \
+        ("British infantry remain in place.", "remains in place")
+    return Outcome(what, f"{unit.name} fails by {check.fail_by}: {does}", Severity.MINOR)
 
 
 # --- phases 5 and 10: infantry standing for melee -------------------------------------------

@@ -219,7 +219,7 @@ async def test_a_gm_sets_a_units_casualties_and_markers_and_the_rules_read_them(
         3, True)
     # Conscripts pass on 4 or less; 3 casualties take one off: a 4 now fails.
     check = await reply(battle_session, '/morale le-baton unit:Buffs phase:9 dice:"4"')
-    assert check.embeds[0]["title"] == "↔️ Buffs fails by 1: stands still"
+    assert check.embeds[0]["title"] == "↔️ Buffs fails by 1: remains in place"
     assert "vs 3 or less (conscript 4 −1 for 3 casualties (−1 per 3))" in text_of(check)
 
 
@@ -646,3 +646,25 @@ async def test_the_odds_of_a_charge_say_what_each_result_is_not_who_holds(discor
                                          'figures=2"')
     # A melee still says who wins.
     assert melee.embeds[0]["title"] == "🎯 Odds: drawn 50% · 4e Léger wins 25% · 52nd wins 25%"
+
+
+async def test_a_closing_check_of_a_square_charged_into_melee_says_it_cannot_charge(
+        battle_session):
+    """A French square in melee only as the target of a British charge never charged: the
+    refusal says why it cannot be charging, not that "its charge has closed"."""
+    for line in (SETUP[0],
+                 '/unit add side:French name:Garde words:"french inf elite square" '
+                 'strength:12',
+                 '/unit add side:British name:Buffs words:"british inf veteran column" '
+                 'strength:8'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
+    # Buffs rolls its 6 and closes on a 1; Garde, charged in flank, fails to stand by 1.
+    contact = await reply(battle_session, '/charge le-baton charger:Buffs target:Garde '
+                          'flank_or_rear:true dice:"6 1 6"')
+    assert contact.embeds[0]["title"].endswith("Buffs contacts Garde: melee in phase 11")
+    refused = await reply(battle_session,
+                          "/morale le-baton unit:Garde phase:4 charging:true dice:3")
+    assert refused.ephemeral
+    assert refused.content == (
+        "⚠️ Garde is French infantry in square: French infantry may only charge in column. "
+        "Drop `charging` to test Garde for shooting casualties, or give it in column.")

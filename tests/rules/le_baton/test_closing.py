@@ -40,13 +40,6 @@ def test_phase_4_charging_column_failing_by_1_or_2_forms_line_2_inches_from_the_
     assert result.severity is Severity.MINOR
 
 
-def test_phase_4_charging_infantry_out_of_column_failing_by_1_is_among_the_others():
-    # "Charging infantry columns form line 2" from target ... Others pass."
-    result = check(ligne(formation=Formation.LINE), 4, "5", charging=True, opponent="2nd Foot")
-    assert effects(result) == []
-    assert result.headline == "45e Ligne fails by 1: carries on"
-
-
 def test_phase_4_charging_column_unable_to_form_line_takes_d6_casualties():
     result = check(ligne(), 4, "6 4", charging=True, opponent="2nd Foot",
                    cannot_form_line=True)
@@ -103,13 +96,15 @@ def test_phase_9_charging_british_infantry_failing_stop_2_inches_from_the_target
 def test_phase_9_british_infantry_not_charging_remain_in_place():
     result = check(foot(), 9, "6")
     assert outcomes(result) == ["British infantry remain in place."]
-    assert result.headline == "2nd Foot fails by 1: stands still"
+    # The sheet's words, as the outcome says them: "British infantry remain in place".
+    assert result.headline == "2nd Foot fails by 1: remains in place"
     assert effects(result) == []
 
 
 def test_phase_9_british_cavalry_stand_still():
     result = check(dragoons(), 9, "6")
     assert outcomes(result) == ["British cavalry stand still."]
+    assert result.headline == "Scots Greys fails by 1: stands still"
     assert effects(result) == []
 
 

@@ -239,10 +239,51 @@ def test_cavalry_with_this_turns_charge_marker_do_not_test(phase, unit):
 
 @pytest.mark.parametrize(("phase", "unit"), [(4, ligne(in_melee=True)),
                                              (9, foot(in_melee=True))])
-def test_a_unit_in_melee_has_closed_its_charge(phase, unit):
-    with pytest.raises(NotAllowed, match=f"{unit.name} is in melee already: its charge has "
-                                         "closed."):
+def test_a_unit_in_melee_is_not_charging(phase, unit):
+    # In melee as the charger or as the target alike: it is not closing for melee now.
+    with pytest.raises(NotAllowed) as error:
         check(unit, phase, 1, charging=True)
+    assert str(error.value) == (f"{unit.name} is in melee: a unit in melee is not charging. "
+                                "A charge's closing check is rolled with `/charge`, before "
+                                f"contact. Drop `charging` to test {unit.name} for shooting "
+                                "casualties.")
+
+
+# "Infantry Charges – May only charge if in column" (phase 3); "Infantry Square 0"" (phase
+# 8); artillery never charges: `charging` on such a unit would take −1 for a charge it
+# cannot make.
+@pytest.mark.parametrize(("phase", "unit", "message"), [
+    (4, ligne(formation=Formation.LINE),
+     "45e Ligne is French infantry in line: French infantry may only charge in column. "
+     "Drop `charging` to test 45e Ligne for shooting casualties, or give it in column."),
+    (4, ligne(formation=None),
+     "45e Ligne is French infantry in no formation given: French infantry may only charge "
+     "in column. Drop `charging` to test 45e Ligne for shooting casualties, or give it in "
+     "column."),
+    # In square and in melee only as the target of a charge: it never charged.
+    (4, ligne(name="Garde", formation=Formation.SQUARE, in_melee=True),
+     "Garde is French infantry in square: French infantry may only charge in column. "
+     "Drop `charging` to test Garde for shooting casualties, or give it in column."),
+    (9, foot(formation=Formation.SQUARE),
+     "2nd Foot is in square, which moves 0\": it cannot charge. Drop `charging` to test "
+     "2nd Foot for shooting casualties."),
+    # Units the charge paragraphs stop from moving: "locked in a firefight and cannot ...
+    # charge"; "Halt. No movement this turn"; British infantry that did not roll its 6.
+    (4, ligne(firefight=True), "45e Ligne is locked in a firefight and cannot charge. Drop "
+     "`charging` to test 45e Ligne for shooting casualties."),
+    (9, foot(halted=True), "2nd Foot is halted this turn: a failed morale check allows no "
+     "movement. Drop `charging` to test 2nd Foot for shooting casualties."),
+    (9, foot(charge_failed=True), "2nd Foot did not roll its 6 to charge this turn. Drop "
+     "`charging` to test 2nd Foot for shooting casualties."),
+    (9, guns(), "Battery is artillery: only infantry and cavalry charge. Drop `charging` to "
+     "test Battery for shooting casualties."),
+    (4, guns(nation=Nation.FRENCH), "Battery is artillery: only infantry and cavalry charge. "
+     "Drop `charging` to test Battery for shooting casualties."),
+])
+def test_a_unit_that_cannot_charge_is_not_charging(phase, unit, message):
+    with pytest.raises(NotAllowed) as error:
+        check(unit, phase, 1, charging=True)
+    assert str(error.value) == message
 
 
 @pytest.mark.parametrize("phase", [1, 3, 6, 8, 11, 14])
