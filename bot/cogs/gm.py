@@ -20,7 +20,7 @@ from bot.battles.corrections import (
     set_unit_field,
     unit_field_names,
 )
-from bot.battles.errors import BattleError, NotTheLast
+from bot.battles.errors import BattleError, NoBattle, NotTheLast
 from bot.battles.play import rules_for
 from bot.battles.rerolls import (
     ListingKey,
@@ -264,7 +264,13 @@ class GM(commands.Cog):
     async def overridden(self, interaction: discord.Interaction, result: str,
                          expected: tuple[int, int] | None = None) -> Reply:
         # Worked out with no transaction open: the channel stays free meanwhile.
-        key, listing = await self._listing(interaction)
+        try:
+            key, listing = await self._listing(interaction)
+        except NoBattle:
+            if expected is None:
+                raise
+            # A menu under an ended battle's roll: said as its Undo and Reroll say it.
+            raise NotTheLast(expected[1], None) from None
         if expected is not None and expected != key:
             raise NotTheLast(expected[1], key[1] if expected[0] == key[0] else None)
         found = await self.outcomes.result(listing)

@@ -565,3 +565,16 @@ async def test_an_answer_with_no_question_ever_asked_says_so(battle_session):
                                           "asked, or it was answered): `/answer` answers the "
                                           "question a command asks")
         assert "already" not in refused.content
+
+
+async def test_a_button_under_a_question_of_a_battle_that_ended_says_so(battle_session):
+    """The GM ended the battle while its question waited: its buttons say the battle is
+    over, not that the channel has none and a player should start one."""
+    await setup(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, "/battle end confirm:Quiberon", user_id=GM_USER)
+    [late] = await press(battle_session, asked, "Stand", PLAYER)
+    assert late.ephemeral
+    assert late.content == ("⚠️ That question's battle has ended (or is another channel's): "
+                            "it can no longer be answered here. `/battle export` gives the "
+                            "whole log of the last battle here.")

@@ -222,3 +222,19 @@ async def test_a_result_with_no_dice_after_a_question_keeps_reroll_which_asks_ag
     assert labels(result) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]
     again = await reply(discord_session, "/gm reroll", user_id=GM_USER)
     assert again.embeds[0]["title"] == "❓ Cuirassiers need not roll for recall. Roll anyway?"
+
+
+async def test_the_override_menu_of_an_ended_battle_says_so(battle_session):
+    """Its battle ended and no other begun: the menu says whose it was, as Undo and Reroll
+    do, not "start a battle"."""
+    await setup(battle_session)
+    await reply(battle_session, ONE_SP)
+    menu = await reply(battle_session, "/gm override", user_id=GM_USER)
+    [select] = [c for row in menu.components for c in row["components"]]
+    name = (await reply(battle_session, "/battle show")).embeds[0]["title"].removeprefix("⚔️ ")
+    await reply(battle_session, f'/battle end confirm:"{name}"', user_id=GM_USER)
+    [refused] = await battle_session.pick(menu, select["options"][0]["label"],
+                                          channel_id=CHANNEL, user_id=GM_USER, guild_id=GUILD)
+    assert refused.ephemeral
+    assert refused.content.startswith("⚠️ Event #4 is of another battle (one that has "
+                                      "ended, or another channel's)"), refused.content
