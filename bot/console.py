@@ -296,26 +296,28 @@ class Console:
         self.show(messages, save_attachments(messages, self.files))
 
     async def press(self, label: str, session: OfflineDiscord) -> None:
-        """Press a button as this user, under the latest reply that has one so labelled."""
+        """Press a button as this user, or pick a menu's option, under the latest reply
+        that has one so labelled."""
+        user = {"channel_id": self.args.channel, "user_id": self.args.user,
+                "guild_id": self.args.guild, "user_name": self.args.name,
+                "permissions": where(self.args)["permissions"], "roles": list(self.args.role)}
         for message in reversed(self.with_buttons):
             found = _labelled(label, button_labels(message))
-            if found is not None:
-                messages = await session.press(message, found, channel_id=self.args.channel,
-                                               user_id=self.args.user,
-                                               guild_id=self.args.guild,
-                                               user_name=self.args.name,
-                                               permissions=where(self.args)["permissions"],
-                                               roles=list(self.args.role))
+            picked = None if found is not None else _labelled(label, option_labels(message))
+            if found is not None or picked is not None:
+                messages = await (session.press(message, found, **user) if found is not None
+                                  else session.pick(message, picked, **user))
                 self.show(messages, save_attachments(messages, self.files))
                 return
         self.refused += 1
-        shown = sorted({b for m in self.with_buttons for b in button_labels(m)})
+        shown = sorted({b for m in self.with_buttons
+                        for b in (*button_labels(m), *option_labels(m))})
         print(f"No button `{label}` on the replies so far"
               + (f" (there are: {', '.join(shown)})." if shown else ".")
               + " After a restart, answer with `/answer`.\n")
 
     def show(self, messages: list[SentMessage], saved: Mapping[SentFile, str]) -> None:
-        self.with_buttons += [m for m in messages if button_labels(m)]
+        self.with_buttons += [m for m in messages if button_labels(m) or option_labels(m)]
         if self.args.json:
             print(json.dumps([m.request.payload for m in messages if m.request], indent=2,
                              ensure_ascii=False))
@@ -339,6 +341,16 @@ def button_labels(message: SentMessage) -> list[str]:
     labels = []
     for row in message.components or ():
         labels += [c.get("label") for c in row.get("components", ()) if c.get("type") == 2]
+    return [label for label in labels if label]
+
+
+def option_labels(message: SentMessage) -> list[str]:
+    """The options of a message's menus (the override's results), as `press` picks them."""
+    labels = []
+    for row in message.components or ():
+        for menu in row.get("components", ()):
+            if menu.get("type") == 3:
+                labels += [option.get("label") for option in menu.get("options") or ()]
     return [label for label in labels if label]
 
 

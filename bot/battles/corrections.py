@@ -30,6 +30,7 @@ from rules.core.registry import BattleRules
 from rules.core.roster import (
     GONE,
     MAX_STRENGTH,
+    Roster,
     describe_changes,
     general_changes,
     name_key,
@@ -51,6 +52,19 @@ def strength_range(rules: BattleRules) -> tuple[int, int]:
     if rules.max_strength is None:
         return STRENGTH_RANGE
     return 0, min(rules.max_strength, MAX_STRENGTH)
+
+
+def standing_changes(rules: BattleRules, before: Roster, after: Roster) -> list[str]:
+    """The standing a change moved (Tricorne's Victory Banners), said as it now is and as it
+    was: it is counted from the roster, so a correction that kills a leader or brings an
+    eliminated unit back moves it, and no unit's change says so."""
+    if rules.standings is None:
+        return []
+    was, now = rules.standings(before), rules.standings(after)
+    if len(was) != len(now):  # a second side came or went: the standing as it now is
+        return [line for line in now if line not in was]
+    return [f"{new} (was {old.partition(': ')[2] or old})"
+            for old, new in zip(was, now, strict=True) if old != new]
 
 
 def check_given(value: str) -> None:
@@ -127,6 +141,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     check_given(value)
     row = tx.unit_row(unit, allow_gone=True)
     before = tx.unit_of(row)
+    standing = tx.roster()
     tx.touch(row)
     field = said = field.strip().lower().replace("-", "_")
     if field == strength_word(tx.rules.strength_label):  # `figures`, as `/unit add` takes it
@@ -141,6 +156,7 @@ def set_unit_field(tx: BattleTx, unit: str, field: str,
     changes = describe_changes(unit_changes(before, tx.unit_of(row)), tx.rules.wording)
     if not changes:
         raise BattleError(f"{possessive(row.name)} {said} is already {value}.")
+    changes += standing_changes(tx.rules, standing, tx.roster())
     event = tx.record("gm_set", "GM set: " + "; ".join(changes))
     can_return = row.status == GONE and not before.strength and bool(row.strength)
     return changes, event.seq, row.name if can_return else None
@@ -257,18 +273,21 @@ def check_has_strength(tx: BattleTx, row: Any) -> None:
                           "restore it.")
 
 
-def restore_unit(tx: BattleTx, unit: str) -> tuple[str, int]:
-    """Bring a unit that is out of the battle back; its name and the event's number."""
+def restore_unit(tx: BattleTx, unit: str) -> tuple[str, list[str], int]:
+    """Bring a unit that is out of the battle back; what it did (its name, and the standing
+    it moved) and the event's number."""
     tx.require_gm("restore units")
     row = tx.unit_row(unit, allow_gone=True)
+    standing = tx.roster()
     if row.status != "gone":
         raise BattleError(f"{row.name} is still in the battle.")
     check_has_strength(tx, row)
     tx.touch(row)
     row.status, row.gone_reason = "active", None
     _check_unit(tx, row)
-    event = tx.record("gm_restore", f"GM restored {row.name}")
-    return row.name, event.seq
+    moved = standing_changes(tx.rules, standing, tx.roster())
+    event = tx.record("gm_restore", "; ".join([f"GM restored {row.name}", *moved]))
+    return row.name, moved, event.seq
 
 
 def general_field_names(rules: BattleRules) -> list[str]:
@@ -289,6 +308,7 @@ def set_general_field(tx: BattleTx, general: str, field: str,
     check_given(value)
     row = tx.general_row(general)
     before = roster_general(row)
+    standing = tx.roster()
     tx.touch(row)
     # A field the rule set does not count: `value` is this command's own option, which
     # cannot be left out, so the refusal names the fields there are.
@@ -320,6 +340,7 @@ def set_general_field(tx: BattleTx, general: str, field: str,
     changes = describe_changes(general_changes(before, roster_general(row)))
     if not changes:
         raise BattleError(f"{possessive(row.name)} {field} is already {value}.")
+    changes += standing_changes(tx.rules, standing, tx.roster())
     event = tx.record("gm_set", "GM set: " + "; ".join(changes))
     return changes, event.seq
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.battles.corrections import standing_changes
 from bot.battles.decisions import Pending, mention_for, pending_of
 from bot.battles.errors import NotTheLast, check_battle
 from bot.battles.rerolls import BESIDE_THE_ROSTER, KEPT_BY_A_REROLL, taken_back_by
@@ -78,6 +79,7 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     # A melee or firefight the undo begins or ends again is said with the units it puts
     # back: the undone event's summary says it as that event had left it.
     engaged = fights(tx)
+    standing = tx.roster()
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", keeping=keeping,
                    redoing=redoing)
     engagements = engagement_changes(engaged, fights(tx), tx.rules.engagements)
@@ -91,8 +93,9 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
                   tuple(sorted(e.reverts for e in redoing)), waiting=waiting,
                   battle_id=battle.id, mention=mention,
                   queued_back=queue if queue > queued else 0,
-                  changes=tuple(describe_changes(
-                      roster_put_back(tx, undo.changes) + engagements, tx.rules.wording)))
+                  changes=(*describe_changes(roster_put_back(tx, undo.changes) + engagements,
+                                             tx.rules.wording),
+                           *standing_changes(tx.rules, standing, tx.roster())))
 
 
 def fights(tx: BattleTx) -> Roster:

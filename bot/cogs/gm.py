@@ -384,9 +384,10 @@ class GM(commands.Cog):
     @app_commands.describe(unit="The unit to restore")
     async def restore(self, interaction: discord.Interaction, unit: str) -> None:
         async def work() -> Reply:
-            name, seq = await self.store.apply(
+            name, moved, seq = await self.store.apply(
                 interaction, "/gm restore", lambda tx: restore_unit(tx, unit))
-            return public(f"♻️ {escape(name)} is back in the battle (event #{seq}).")
+            also = "".join(f"; {escape(line)}" for line in moved)
+            return public(f"♻️ {escape(name)} is back in the battle{also} (event #{seq}).")
 
         await answer(interaction, work)
 

@@ -138,7 +138,11 @@ def _components(components: Iterable[Mapping[str, Any]]) -> list[str]:
         elif component.get("type") == 2:
             labels.append(f"[button: {component.get('label') or component.get('emoji') or '?'}]")
         elif component.get("type") in (3, 5, 6, 7, 8):
-            labels.append(f"[menu: {component.get('placeholder') or component.get('custom_id')}]")
+            # What a menu offers, one a line: the console's `press` picks one by its label.
+            offered = "".join(f"\n  • {option.get('label')}"
+                              for option in component.get("options") or ())
+            labels.append(f"[menu: {component.get('placeholder') or component.get('custom_id')}]"
+                          + offered)
         elif component.get("content"):
             labels.append(plain(str(component["content"])))
     return labels

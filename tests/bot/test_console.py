@@ -478,3 +478,25 @@ def test_a_did_you_mean_shows_the_name_as_it_must_be_typed(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "Did you mean `**Ney**`?" in done.stdout
+
+
+def test_the_override_menu_lists_its_results_and_press_picks_one(tmp_path):
+    """`/gm override` alone answers with a menu: the console shows what it offers, and
+    `press` picks one of them as it presses a button."""
+    done = console(
+        "/battle start ruleset:fire-at-will name:Test",
+        '/unit add side:British name:Highlanders words:"inf regular morale=4" strength:4',
+        '/unit add side:French name:"La Sarre" words:"inf regular morale=4" strength:4',
+        '/melee fire-at-will attackers:"Highlanders: charging" defenders:"La Sarre" '
+        'dice:"5 2"',
+        "/gm override",
+        "press Highlanders routs and loses 2 SP",
+        "/battle show",
+        args=("--manage-channel",), database=tmp_path / "console.db")
+    assert done.returncode == 0, done.stdout
+    out = done.stdout
+    assert "[menu: Pick the result to apply]\n  • Highlanders retires 3\"" in out, out
+    assert "\n  • Highlanders routs and loses 2 SP\n" in out, out
+    assert "🛠️ Overridden by player" in out, out
+    assert "# 💥 Defenders win by 2: Highlanders routs, −2 SP" in out, out
+    assert "Highlanders · 2 SP · infantry, regular, morale 4 · *routing*" in out, out

@@ -669,3 +669,27 @@ async def test_a_roster_unit_named_as_its_own_enemy_is_told_it_cannot_melee_itse
     assert refused.ephemeral
     assert refused.content == "⚠️ A unit cannot melee itself. Name an adjacent enemy unit.", \
         refused.content
+
+
+async def test_a_gm_correction_that_moves_a_victory_banner_says_so(discord_session):
+    """The standing is counted from the roster: a correction that kills a leader or brings
+    an eliminated unit back moves a Victory Banner, and its reply and its undo say so, as a
+    melee's result says the banner it wins."""
+    await setup(discord_session)
+    killed = await reply(discord_session, "/gm general general:Cope field:status value:killed",
+                         user_id=GM_USER)
+    assert killed.content == ("🛠️ Cope is killed; Jacobites: 1 Victory Banner (was 0 Victory "
+                              "Banners) (event #7)."), killed.content
+    undone = await reply(discord_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.endswith("\n📋 Cope is back in command\n📋 Jacobites: 0 Victory "
+                                   "Banners (was 1 Victory Banner)"), undone.content
+    await reply(discord_session, '/melee tricorne attacker:"Black Watch" defender:Fusiliers '
+                'dice:"inf inf inf flag flag" choices:"take_ground=stay"', user_id=GM_USER)
+    given = await reply(discord_session, "/gm set unit:Fusiliers field:strength value:2",
+                        user_id=GM_USER)
+    assert "Victory Banner" not in given.content, given.content  # still out, eliminated
+    restored = await reply(discord_session, "/gm restore unit:Fusiliers", user_id=GM_USER)
+    assert restored.content == ("♻️ Fusiliers is back in the battle; Jacobites: 0 Victory "
+                                "Banners (was 1 Victory Banner) (event #11)."), restored.content
+    log = text_of(await reply(discord_session, "/battle log count:1"))
+    assert "GM restored Fusiliers; Jacobites: 0 Victory Banners (was 1 Victory Banner)" in log
