@@ -50,6 +50,9 @@ RULESET_ENTRY = RuleSet(
             "assault": ("an Infantry Assault", battle.MELEE_SEGMENT),
             "charge": ("an Old Guard Charge", battle.PHASES[0])}),
     ),
+    # Forming square decides no fight (the charge's mêlée does): its odds name each result
+    # ("2nd Foot forms square"), not "both hold" for a square and a disordered line alike.
+    no_winner=frozenset({"square"}),
     # A request is read as the command's options are: one input path per procedure. Where
     # the versioned JSON names a field otherwise than the command's option, it is renamed.
     procedures=procedures(commands.prepare, {

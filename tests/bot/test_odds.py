@@ -4,6 +4,7 @@ estimated where the walk would be too long; nothing is rolled or written."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -14,9 +15,11 @@ from sqlalchemy import select
 
 from bot.cogs.lookups import Lookups
 from bot.render.limits import EmbedSpec, violations
-from bot.render.odds import bar, percent
+from bot.render.odds import bar, odds_specs, percent
 from bot.rulesets import each_ruleset
 from bot.storage.models import Battle
+from rules.core.odds import odds_for_request
+from rules.registry import RULESETS
 
 from .conftest import GM_USER, UNHURRIED_SECONDS, reply, send, text_of
 from .phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
@@ -330,3 +333,18 @@ async def test_odds_refuse_an_answer_given_ahead_that_a_question_does_not_take(
     assert "`no bonus melee` is not an answer to “Will 5th Foot take ground" in \
         refused.content
     assert "Answer “Take ground” (`advance`) or “Stay”." in refused.content
+
+
+def test_forming_square_is_named_not_read_as_both_sides_holding():
+    """Forming square decides no fight (the charge's mêlée does): the odds say whether the
+    square forms, not "both hold" for a square and a disordered line alike."""
+    request = {"ruleset": "labataille", "procedure": "square", "distance": 1,
+               "stack": {"name": "2nd Foot", "morale": 41},
+               "cavalry": {"name": "2e Cuirassiers", "arm": "cavalry", "morale": 44,
+                           "melee": 18, "mp": 8, "nation": "french", "charge": "charging"},
+               "target": True, "charts": json.loads(PACK.data)}
+    [[embed]] = odds_specs(odds_for_request(RULESETS, request), "labataille", "square")
+    assert embed.title == "🎯 Odds: square (La Bataille)"
+    assert embed.description.split("\n") == ["`████       50%` 2nd Foot forms square",
+                                             "`██▋        33%` 2nd Foot is disordered",
+                                             "`█▍         17%` 2nd Foot routs"]
