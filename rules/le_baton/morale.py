@@ -563,6 +563,13 @@ def _phase_13(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         return Outcome("It did not initiate the charge: it remains in place.",
                        f"{unit.name} is recalled and remains in place", Severity.NONE)
     out.effect(EffectKind.CASUALTIES, unit.name, 1, detail=f"{SHEET}: failed recall")
+    if unit.figures == 1:
+        # Its last figure lost, it is destroyed, as by fire or in a melee (docs/le-baton.md):
+        # nothing is left to hold or to roll again next turn.
+        out.effect(EffectKind.DESTROYED, unit.name, detail="its last figure lost")
+        return Outcome("The cavalry take one casualty, their last figure: the unit is "
+                       "destroyed.", f"{unit.name} fails recall: 1 casualty, destroyed",
+                       Severity.DECISIVE)
     out.effect(EffectKind.HELD, unit.name, detail=f"{SHEET}: failed recall")
     return Outcome("The cavalry take one casualty. Next turn they cannot move, but may fight "
                    "if charged or continuing a melee from phase 11. They roll again to recall "

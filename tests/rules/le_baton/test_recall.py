@@ -51,6 +51,18 @@ def test_fail_takes_one_casualty_and_is_held(quality, face):
     assert result.severity is Severity.MAJOR
 
 
+def test_a_failed_recall_that_takes_the_last_figure_destroys_the_unit():
+    # Its last figure lost, the unit is gone: it is not held to roll again next turn.
+    result = recall(horse(figures=1, held=True, charge_marker=True), "6",
+                    initiated_charge=True)
+    assert effects(result) == [(E.CASUALTIES, "Chasseurs", 1), (E.DESTROYED, "Chasseurs", None)]
+    assert result.headline == "Chasseurs fails recall: 1 casualty, destroyed"
+    assert result.severity is Severity.DECISIVE
+    # Figures not given: the casualty alone, as before.
+    assert effects(recall(horse(figures=0), "6", initiated_charge=True)) == [
+        (E.CASUALTIES, "Chasseurs", 1), (E.HELD, "Chasseurs", None)]
+
+
 def test_there_is_no_rout_on_a_recall():
     result = recall(horse(quality=Quality.CONSCRIPT, casualties=6), "6")  # fails by 4
     assert result.steps[0].rolls[0].result == "fails by 4"
