@@ -259,7 +259,9 @@ def _losses_line(branch: Distribution, sides: Mapping[str, str]) -> str:
         return ""
     said = [f"{escape(_side_name(loss, sides))} {float(loss.expected):.2f} {loss.measure}"
             for loss in losses]
-    return "Expected losses: " + ", ".join(said)
+    # A chart the player reads ends its paths: what it takes is not in the figure.
+    before = " before the chart's result" if any(o.cell for o in branch.outcomes) else ""
+    return f"Expected losses{before}: " + ", ".join(said)
 
 
 def _side_name(loss: ExpectedLoss, sides: Mapping[str, str]) -> str:

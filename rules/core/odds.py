@@ -40,7 +40,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -330,15 +330,10 @@ class _Reader:
         key = (resolution.headline, resolution.effects, resolution.severity)
         found = self._seen.get(key)
         if found is None:
-            losses: dict[tuple[str, str], int] = {}
-            for effect in resolution.effects:
-                loss = loss_of(effect)
-                if loss is not None:
-                    measure, amount = loss
-                    losses[(effect.unit, measure)] = losses.get((effect.unit, measure), 0) + amount
             shape: Any = shape_of(resolution) or resolution.headline
             found = _Reading((shape, label_of(resolution), resolution.headline),
-                             resolution.severity, tuple(losses.items()), worded(resolution))
+                             resolution.severity, _counted_losses(resolution.effects),
+                             worded(resolution))
             self._seen[key] = found
         return found
 
@@ -354,7 +349,21 @@ class _Reader:
         assert question.cell is not None
         chart, column, rows = question.cell
         said = f"Read the {chart} chart: {column}, rows {rows}"
-        return _Reading((said, said, said), Severity.NONE, (), (), question.cell)
+        # The losses of the steps before the chart (its fire, say) are known and counted;
+        # the chart's own are the player's to read.
+        return _Reading((said, said, said), Severity.NONE, _counted_losses(asked.effects), (),
+                        question.cell)
+
+
+def _counted_losses(effects: Sequence[Effect]) -> tuple[tuple[tuple[str, str], int], ...]:
+    """Each unit's loss, by the measure it counts in, summed over ``effects``."""
+    losses: dict[tuple[str, str], int] = {}
+    for effect in effects:
+        loss = loss_of(effect)
+        if loss is not None:
+            measure, amount = loss
+            losses[(effect.unit, measure)] = losses.get((effect.unit, measure), 0) + amount
+    return tuple(losses.items())
 
 
 _Shape = tuple[tuple[str, str, str | None, str | None, str | None, str], ...]

@@ -348,3 +348,19 @@ def test_forming_square_is_named_not_read_as_both_sides_holding():
     assert embed.description.split("\n") == ["`████       50%` 2nd Foot forms square",
                                              "`██▋        33%` 2nd Foot is disordered",
                                              "`█▍         17%` 2nd Foot routs"]
+
+
+async def test_expected_losses_count_the_fire_before_a_chart_the_player_reads(discord_session):
+    """Without a chart pack an assault's paths end at the chart, after fire that has already
+    cost increments: the expected losses count them and say they stop at the chart."""
+    discord_session.client.outcomes.odds_seconds = UNHURRIED_SECONDS  # a busy machine too
+    message = await reply(discord_session, '/assault odds labataille attackers:"1/45e: infantry '
+                          'morale=34 melee=12 fire=6 defence=9 inc=6" defenders:"52nd: infantry '
+                          'morale=41 melee=8 fire=5 defence=9 inc=5"')
+    [losses] = [line for line in text_of(message).split("\n") if "Expected losses" in line]
+    found = re.fullmatch(r"Expected losses before the chart's result: 1/45e ([\d.]+) "
+                         r"increments, 52nd ([\d.]+) increments", losses)
+    assert found, losses
+    # Doubled fire at 1:1 hits on 52–66 (about 0.4 a shot), halved by failed checks: well
+    # above the hundredths the paths that never reached the chart gave.
+    assert all(0.1 < float(value) < 0.5 for value in found.groups()), losses

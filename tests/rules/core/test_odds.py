@@ -698,3 +698,17 @@ def test_a_result_of_bookkeeping_alone_is_named_by_its_headline():
     result = Resolution("le-baton", "morale", "52nd halts", Severity.MINOR, (),
                         effects=(kept, halts))
     assert worded(result) == (halts,)
+
+
+def test_a_path_ending_at_a_chart_counts_the_losses_of_the_steps_before_it():
+    """Without a chart pack an assault ends at the chart the player reads, but its fire has
+    already cost increments: those are counted in the expected losses, not dropped."""
+    from rules.core.odds import _Reader
+
+    chart = Question("chart_result", "What does the chart say?", (Answer("DR", "DR"),),
+                     cell=("Assault et Mêlée", "2:1", "41–46"))
+    asked = Undecided(chart, effects=(
+        Effect("damage", "52nd", 1, measure="increments"),
+        Effect("damage", "52nd", 1, measure="increments"),
+        Effect("marker_set", "1/45e", value="disordered")))
+    assert _Reader().chart(asked).losses == ((("52nd", "increments"), 2),)
