@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.battles.decisions import Pending, asked_ago, awaited
@@ -161,10 +162,23 @@ def standing_field(rules: BattleRules | None, roster: Roster) -> list[FieldSpec]
     return [FieldSpec("Standing", "\n".join(escape(line) for line in lines))] if lines else []
 
 
+def file_time(when: datetime) -> str:
+    """``2026-11-27 21:00:31 UTC``: a time in a file, to the second (no Discord client there
+    shows a ``<t:…>`` time, and a reader has no use for microseconds)."""
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC)
+    return when.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 def asked_at(pending: Pending) -> str:
-    """``, asked 2026-11-27T21:00:31+00:00``: when the question was asked, for a file (no
-    Discord client there shows a ``<t:…>`` time)."""
-    return f", asked {pending.asked_at}" if pending.asked_at else ""
+    """``, asked 2026-11-27 21:00:31 UTC``: when the question was asked, for a file (as it
+    was kept, should it not read as a time)."""
+    if not pending.asked_at:
+        return ""
+    try:
+        return f", asked {file_time(datetime.fromisoformat(pending.asked_at))}"
+    except ValueError:
+        return f", asked {escape(pending.asked_at)}"
 
 
 def pending_line(data: Mapping[str, Any] | None,
@@ -194,6 +208,12 @@ def _roster_footer(view: BattleView) -> str:
     return footer
 
 
+def settings_line(settings: Mapping[str, Any]) -> str:
+    """``Settings: obstacle reading attacker``: the settings a GM changed from their defaults."""
+    return "Settings: " + ", ".join(f"{escape(str(k).replace('_', ' '))} {escape(str(v))}"
+                                    for k, v in settings.items())
+
+
 def battle_messages(view: BattleView):
     battle, units, generals, charts = view.battle, view.units, view.generals, view.charts
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
@@ -206,9 +226,7 @@ def battle_messages(view: BattleView):
     if queued:
         description += f"\n{counted(queued, 'die', 'dice')} queued by the GM for the next roll"
     if battle.settings:
-        description += "\nSettings: " + ", ".join(
-            f"{escape(str(k).replace('_', ' '))} {escape(str(v))}"
-            for k, v in battle.settings.items())
+        description += f"\n{settings_line(battle.settings)}"
     if charts:
         description += f"\nChart pack: {escape(charts)} (`/battle charts` shows it)"
     waiting = pending_line(battle.pending)
@@ -258,7 +276,11 @@ def export_markdown(view: BattleView) -> str:
              f"- Rule set: {ruleset_title(battle)}",
              f"- Channel: {battle.channel_id}",
              f"- Status: {battle.status} ({turn_line(battle)})",
-             f"- Started: {battle.created_at.isoformat()} by <@{battle.created_by}>",
+             f"- Started: {file_time(battle.created_at)} by <@{battle.created_by}>",
+             # What the battle plays by, as `/battle show` says it: the log alone would
+             # leave a reader to work out which setting or pack an undo took back.
+             *([f"- {settings_line(battle.settings)}"] if battle.settings else []),
+             *([f"- Chart pack: {escape(view.charts)}"] if view.charts else []),
              *([f"- {waiting}"] if waiting else []), "",
              "## Roster", ""]
     for field in (*roster_fields(view.units, view.generals, rules),
@@ -269,7 +291,7 @@ def export_markdown(view: BattleView) -> str:
         undone = f" (undone by #{event.undone_by})" if event.undone_by else ""
         lines.append(f"### #{event.seq} {event.kind.replace('_', ' ')}{undone}")
         lines.append("")
-        lines.append(f"{event.created_at.isoformat()} · {escape(event.user_name)} · "
+        lines.append(f"{file_time(event.created_at)} · {escape(event.user_name)} · "
                      f"`{event.command}`")
         lines.append("")
         lines.append(escape(event.summary))

@@ -6,6 +6,7 @@ with the reason, and nothing is written."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -607,3 +608,30 @@ async def test_a_general_the_second_wound_took_out_of_play_moves_with_his_battle
         kept = await reply(battle_session, f"/gm general general:G field:wounds value:{value}",
                            channel_id=ELSEWHERE, user_id=GM_USER)
         assert not kept.ephemeral, kept.content
+
+
+async def test_the_markdown_export_says_the_settings_and_chart_pack_as_battle_show_does(
+        battle_session):
+    for line in [*CHARTS_SETUP, "/battle setting name:fire_below_chart value:none"]:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    await battle_session.invoke(["battle", "charts"], {"file": PACK}, channel_id=CHANNEL,
+                                user_id=GM_USER, guild_id=GUILD)
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert "Settings: fire below chart none" in shown
+    (file,) = (await reply(battle_session, "/battle export")).files
+    head = file.data.decode().split("## Roster")[0].split("\n")
+    # A reader of the archive learns what the battle played by without replaying its log.
+    assert "- Settings: fire below chart none" in head
+    assert "- Chart pack: bussaco-charts.json" in head
+
+
+async def test_the_markdown_export_gives_its_times_to_the_second_in_utc(battle_session):
+    await play(battle_session, MID_FIGHT["fire-at-will"])
+    (file,) = (await reply(battle_session, "/battle export")).files
+    text = file.data.decode()
+    # Read on a phone: `2026-11-27 21:00:31 UTC`, not ISO 8601 down to the microsecond.
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC"
+    assert re.search(rf"^- Started: {stamp} by <@{GM_USER}>$", text, re.M), text
+    assert re.search(rf"\(#6, asked {stamp}\)", text), text
+    assert re.search(rf"^### #2 unit add\n\n{stamp} · ", text, re.M), text
+    assert not re.search(r"\d\d:\d\d:\d\d\.\d", text)
