@@ -60,11 +60,17 @@ def standing_changes(rules: BattleRules, before: Roster, after: Roster) -> list[
     eliminated unit back moves it, and no unit's change says so."""
     if rules.standings is None:
         return []
-    was, now = rules.standings(before), rules.standings(after)
-    if len(was) != len(now):  # a second side came or went: the standing as it now is
-        return [line for line in now if line not in was]
-    return [f"{new} (was {old.partition(': ')[2] or old})"
-            for old, new in zip(was, now, strict=True) if old != new]
+    # Each side's line beside its own: a unit moved to the other side can list the sides
+    # the other way round. A side new to the standing is said as it now is.
+    was = {line.partition(": ")[0]: line for line in rules.standings(before)}
+    moved = []
+    for line in rules.standings(after):
+        old = was.get(line.partition(": ")[0])
+        if old is None:
+            moved.append(line)
+        elif old != line:
+            moved.append(f"{line} (was {old.partition(': ')[2] or old})")
+    return moved
 
 
 def check_given(value: str) -> None:

@@ -272,12 +272,14 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     (or keeps the next one, when the procedure asks another). ``asked`` (battle id, event
     number) names the question a button was under, and ``given`` is then the answer's place
     among its buttons; None: whichever is waiting, answered in words."""
-    if asked is not None and tx.battle is None:
+    if asked is not None and (tx.battle is None or asked[0] != tx.battle.id):
         # A button under a question the GM ended the battle on (or, forged, another
-        # channel's): "start a battle" would misread it.
+        # channel's), whether or not a new battle has begun here since: "start a battle" or
+        # "already answered" would misread it.
         raise NotWaiting("That question's battle has ended (or is another channel's): it "
                          "can no longer be answered here.",
-                         hint="`/battle export` gives the whole log of the last battle here.")
+                         hint=None if tx.battle is not None else
+                         "`/battle export` gives the whole log of the last battle here.")
     battle = tx.require_battle()
     pending = pending_of(battle)
     if pending is None and asked is None:

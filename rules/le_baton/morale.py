@@ -102,8 +102,6 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
     charged = unit.charge_marker and not unit.held
     if phase in (4, 9) and unit.is_cavalry and (situation.charging or charged):
         raise NotAllowed(f"{unit.name} is charging cavalry: charging cavalry do not test.")
-    if phase in (4, 9) and situation.charging:
-        _check_may_charge(unit)
     if phase in (5, 10) and unit.in_melee:
         raise NotAllowed(f"{unit.name} is already in melee: infantry in melee do not test.")
     nation = {4: Nation.FRENCH, 9: Nation.BRITISH, 5: Nation.BRITISH, 10: Nation.FRENCH}
@@ -112,6 +110,10 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
         raise NotAllowed(f"{unit.name} is {unit.nation.value.capitalize()}: phase {phase} is "
                          f"for {nation[phase].value.capitalize()} units.",
                          hint=f"Test it in phase {other}.")
+    # Whose phase it is before whether it may charge: "drop `charging`" would leave it
+    # refused again, in the other side's phase.
+    if phase in (4, 9) and situation.charging:
+        _check_may_charge(unit)
     if phase in (7, 12) and unit.arm is Arm.ARTILLERY:
         # Artillery never loses a melee: unsupported it is destroyed; supported, the unit
         # beside it fights instead.
@@ -131,8 +133,8 @@ def _check_may_charge(unit: Unit) -> None:
                          hint=f"{drop}.")
     # Formation first: a square in melee as a charge's target never charged at all.
     if unit.is_infantry and unit.nation is Nation.FRENCH and not unit.in_column:
-        formation = unit.formation.value if unit.formation else "no formation given"
-        raise NotAllowed(f"{unit.name} is French infantry in {formation}: French infantry "
+        formation = f"in {unit.formation.value}" if unit.formation else "with no formation given"
+        raise NotAllowed(f"{unit.name} is French infantry {formation}: French infantry "
                          "may only charge in column.", hint=f"{drop}, or give it in column.")
     if unit.formation is Formation.SQUARE:  # "Infantry Square 0"": it cannot move
         raise NotAllowed(f"{unit.name} is in square, which moves 0\": it cannot charge.",

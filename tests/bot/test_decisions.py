@@ -241,7 +241,8 @@ async def test_a_button_from_another_battle_does_not_answer_this_one(battle_sess
     await setup(battle_session)  # a new battle, the same question at the same event number
     await reply(battle_session, CHARGE, user_id=OTHER)
     [refused] = await press(battle_session, old, "Stand", PLAYER)
-    assert refused.ephemeral and "already been answered" in refused.content
+    assert refused.ephemeral and "That question's battle has ended" in refused.content
+    assert "`/battle export`" not in refused.content  # it would export the new battle
     assert (await kinds_now(battle_session))[-1] == "question"
 
 
@@ -578,3 +579,4 @@ async def test_a_button_under_a_question_of_a_battle_that_ended_says_so(battle_s
     assert late.content == ("⚠️ That question's battle has ended (or is another channel's): "
                             "it can no longer be answered here. `/battle export` gives the "
                             "whole log of the last battle here.")
+

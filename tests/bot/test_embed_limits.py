@@ -272,7 +272,10 @@ def test_every_le_baton_morale_outcome_fits(phase, formation):
     arm = LbArm.CAVALRY if phase == 13 else LbArm.INFANTRY
     unit = lb(1, nation, arm, formation if arm is LbArm.INFANTRY else None, general=True)
     for charged_by in (LbArm.INFANTRY, LbArm.CAVALRY):
-        situation = Situation(charging=phase in (4, 9), flank_or_rear=True, charged_by=charged_by,
+        # French infantry charge only in column: a French line closes on nobody.
+        charging = phase in (4, 9) and not (nation is Nation.FRENCH
+                                            and formation is Formation.LINE)
+        situation = Situation(charging=charging, flank_or_rear=True, charged_by=charged_by,
                               opponent=long_name(2), initiated_charge=True)
         for resolution in every_outcome(
                 lambda d, a, s=situation: resolve_morale(unit, phase, s, d, a)):

@@ -693,3 +693,19 @@ async def test_a_gm_correction_that_moves_a_victory_banner_says_so(discord_sessi
                                 "Banners (was 1 Victory Banner) (event #11)."), restored.content
     log = text_of(await reply(discord_session, "/battle log count:1"))
     assert "GM restored Fusiliers; Jacobites: 0 Victory Banners (was 1 Victory Banner)" in log
+
+
+async def test_a_correction_that_reorders_the_sides_moves_no_victory_banner(discord_session):
+    """Moving the roster's first unit to the other side lists the sides the other way round:
+    each side's standing is compared with its own, and none moved."""
+    for line in ("/battle start ruleset:tricorne name:Falkirk",
+                 "/unit add side:Jacobites name:Highlanders words:highland strength:4",
+                 "/unit add side:Government name:Fusiliers words:regular strength:3",
+                 '/unit add side:Jacobites name:"Black Watch" words:highland strength:4'):
+        await reply(discord_session, line, user_id=GM_USER)
+    moved = await reply(discord_session, "/gm set unit:Highlanders field:side value:Government",
+                        user_id=GM_USER)
+    assert moved.content == ("🛠️ Highlanders is now on the Government side (event #5)."), \
+        moved.content
+    undone = await reply(discord_session, "/gm undo", user_id=GM_USER)
+    assert "Victory Banner" not in undone.content, undone.content

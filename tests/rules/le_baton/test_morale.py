@@ -257,7 +257,7 @@ def test_a_unit_in_melee_is_not_charging(phase, unit):
      "45e Ligne is French infantry in line: French infantry may only charge in column. "
      "Drop `charging` to test 45e Ligne for shooting casualties, or give it in column."),
     (4, ligne(formation=None),
-     "45e Ligne is French infantry in no formation given: French infantry may only charge "
+     "45e Ligne is French infantry with no formation given: French infantry may only charge "
      "in column. Drop `charging` to test 45e Ligne for shooting casualties, or give it in "
      "column."),
     # In square and in melee only as the target of a charge: it never charged.
@@ -279,6 +279,12 @@ def test_a_unit_in_melee_is_not_charging(phase, unit):
      "test Battery for shooting casualties."),
     (4, guns(nation=Nation.FRENCH), "Battery is artillery: only infantry and cavalry charge. "
      "Drop `charging` to test Battery for shooting casualties."),
+    # In the other side's phase, it is sent to its own first: dropping `charging` would
+    # only meet that refusal.
+    (9, ligne(formation=Formation.LINE), "45e Ligne is French: phase 9 is for British units. "
+     "Test it in phase 4."),
+    (4, foot(formation=Formation.SQUARE), "2nd Foot is British: phase 4 is for French units. "
+     "Test it in phase 9."),
 ])
 def test_a_unit_that_cannot_charge_is_not_charging(phase, unit, message):
     with pytest.raises(NotAllowed) as error:
