@@ -53,7 +53,7 @@ def read_words(tx: BattleTx, words: str, strength: int | None, *,
     """Unit words and the strength, which may come as the option or among the words in the
     rule set's own word (`figures=12`, `sp=4`)."""
     label = tx.rules.strength_label
-    rest, typed = take_strength(words, label, "words")
+    rest, typed = take_strength(words, label, "words", tx.rules.strength_aliases)
     tx.rules.refuse_general_words(rest, "words")
     attributes = tx.rules.read_attributes(rest, "words", require_arm=require_arm) \
         if rest or require_arm else {}

@@ -110,6 +110,10 @@ class BattleRules:
     new_turn: Callable[[Roster], tuple[Roster, list[Change]]] | None = None
     reminders: Callable[[Roster, str | None], list[str]] | None = None
     strength_label: str = "SP"  # what a unit's strength counts
+    # Other words a unit's strength may be typed with among its words: the short word the
+    # rule set's quick lookups take (La Bataille's `inc=5`), so that a help example copied
+    # into `/unit add` works there too.
+    strength_aliases: tuple[str, ...] = ()
     # The most a unit's strength may be where the rule set bounds it (La Bataille's 40
     # increments); None: the bot's own bound (rules.core.roster.MAX_STRENGTH).
     max_strength: int | None = None

@@ -242,12 +242,15 @@ def strength_word(label: str) -> str:
     return label.casefold()
 
 
-def take_strength(text: str, label: str, where: str) -> tuple[str, int | None]:
-    """Take ``figures=12`` (or ``sp=4``: the rule set's word) out of a unit's words.
+def take_strength(text: str, label: str, where: str,
+                  aliases: tuple[str, ...] = ()) -> tuple[str, int | None]:
+    """Take ``figures=12`` (or ``sp=4``: the rule set's word, or one of its ``aliases``, the
+    short word its quick lookups take: ``inc=5``) out of a unit's words.
 
     Returns the other words and the strength, None when it is not given."""
     word = strength_word(label)
-    pattern = re.compile(rf"(?<!\S){re.escape(word)}=(\S*)", re.IGNORECASE)
+    spellings = "|".join(re.escape(w) for w in (word, *aliases))
+    pattern = re.compile(rf"(?<!\S)(?:{spellings})=(\S*)", re.IGNORECASE)
     values = {_strength_value(raw, word, where) for raw in pattern.findall(text)}
     if len(values) > 1:
         raise InvalidInput(f"{where}: `{word}=` is given twice, with different numbers.",

@@ -9,7 +9,7 @@ from rules.core.registry import ChartsSpec, HelpTopic, RuleSet
 from rules.labataille import battle, commands, effects
 from rules.labataille.assault import resolve_assault
 from rules.labataille.charts import describe_pack
-from rules.labataille.inputs import STACK
+from rules.labataille.inputs import INCREMENTS, STACK
 from rules.labataille.units import MAX_INCREMENTS, MAX_LEADER, RULESET
 
 __all__ = ["RULESET_ENTRY", "resolve_assault"]
@@ -37,7 +37,8 @@ RULESET_ENTRY = RuleSet(
     help=HelpTopic(words=(("Stacks (attackers, defenders)", STACK),), reference=REFERENCE),
     battle=battle_rules(
         battle, commands.prepare,
-        strength_label="increments", max_strength=MAX_INCREMENTS,
+        strength_label="increments", strength_aliases=INCREMENTS.aliases,
+        max_strength=MAX_INCREMENTS,
         unit_example="infantry morale=34 melee=8",
         general_words=("leader",),  # a stack's `leader=Ney`
         dice_faces=D6_DICE,

@@ -440,3 +440,18 @@ async def test_the_old_guards_exploitation_is_said_in_the_public_reply(discord_s
                        'defenders:"Ross\'s Troop: artillery unsupplied morale=31 melee=4 inc=2"')
     assert done.embeds[0]["title"] == ("🩸 Ross's Troop routs for want of ammunition; "
                                        "1/1er Grenadiers may exploit")
+
+
+async def test_a_stack_added_with_the_help_examples_inc_takes_it_as_its_increments(
+        battle_session):
+    """`/help` gives stacks as `inc=5`: copied into `/unit add`, it is the stack's strength,
+    as `increments=5` is, not an unknown word "did you mean `inf`?"."""
+    for line in ('/battle start ruleset:labataille name:Bussaco sides:"French, British"',
+                 '/unit add side:French name:1/45e words:"infantry morale=34 melee=12 inc=6"',
+                 '/unit edit unit:1/45e words:"INC=4"'):
+        done = await reply(battle_session, line, user_id=GM_USER)
+        assert not done.ephemeral, done.content
+    assert "**1/45e** · 4 increments" in text_of(await reply(battle_session, "/battle show"))
+    twice = await reply(battle_session, '/unit add side:British name:52nd words:"infantry '
+                        'morale=41 melee=8 inc=5 increments=6"', user_id=GM_USER)
+    assert twice.ephemeral and "given twice, with different numbers" in twice.content
