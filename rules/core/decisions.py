@@ -35,6 +35,21 @@ class NotAnAnswer(InvalidInput):
     fault, so odds refuse it whole instead of counting the paths that reach it."""
 
 
+Asking = tuple[str, int]
+"""One asking of a question: its key, and how many times it was answered before."""
+
+
+class OutOfReach(InvalidInput):
+    """An answer given ahead that the dice have since put out of reach (the unit it names
+    has left the field): the dice, not the player's words, are at fault. Played, it is
+    refused as any answer that cannot apply; the odds walk such a path on as if the answer
+    had not been given (``Answers.out_of_reach``), as a player reads them."""
+
+    def __init__(self, message: str, *, hint: str | None = None, asking: Asking) -> None:
+        super().__init__(message, hint=hint)
+        self.asking = asking
+
+
 @dataclass(frozen=True)
 class Answer:
     key: str  # what is typed: ``counter-charge``, a unit's name
@@ -188,6 +203,11 @@ class Answers:
     # land elsewhere (a reroll, an override); the question is asked there. Kept with the
     # move (``CELLS``) once the answer was read.
     cells: dict[str, list[list[str]]] = field(default_factory=dict)
+    # Askings whose answer given ahead the dice put out of reach (``OutOfReach``): a walk of
+    # every answer plays them as if nothing had been given ahead.
+    set_aside: frozenset[Asking] = frozenset()
+    # Askings answered by an answer given ahead, so far.
+    taken_ahead: set[Asking] = field(default_factory=set)
 
     def theirs(self, question: Question) -> bool:
         """Whether ``question`` is another player's (or the GM's) choice, not the mover's."""
@@ -197,6 +217,7 @@ class Answers:
 
     def decide(self, question: Question) -> Answer:
         key = question.key
+        asking = (key, self.asked.count(key))
         if not self.playing_on and key not in self.by_question:
             self._refuse_a_misspelt_key(question)
         named = key in self.chosen or (key in self.by_question and key not in self.asked_for)
@@ -218,11 +239,14 @@ class Answers:
         else:
             raise Undecided(question)
         given_ahead = key not in self.asked_for and (named or slot_ahead)
-        if given_ahead and self._read_elsewhere(question):
-            # What another cell says: the next answer a walk or the GM gave, if any, else
-            # the question is asked, as if nothing had been given ahead.
+        elsewhere = given_ahead and self._read_elsewhere(question)
+        if elsewhere or (given_ahead and asking in self.set_aside):
+            # What another cell says, or out of reach on these dice: the next answer a walk
+            # or the GM gave, if any, else the question is asked, as if nothing had been
+            # given ahead.
             if len(self.in_order) <= self.ahead:
-                raise Undecided(question, read_elsewhere=given)
+                raise Undecided(question, read_elsewhere=given if elsewhere else None,
+                                set_aside=None if elsewhere else given)
             given = self.in_order.pop(self.ahead)
             self.taken.append(given)
             given_ahead = False
@@ -238,11 +262,22 @@ class Answers:
                 return self.decide(question)
             raise Undecided(question, set_aside=given) from None
         self.asked.append(key)
+        if given_ahead:
+            self.taken_ahead.add(asking)
         if given_ahead and question.cell is not None:
             read = self.cells.setdefault(key, [])
             if list(question.cell) not in read:
                 read.append(list(question.cell))
         return answer
+
+    def out_of_reach(self, question: Question, error: InvalidInput) -> InvalidInput:
+        """The error to raise when the answer just taken for ``question`` names what the
+        dice have put out of reach: ``OutOfReach`` if it was given ahead, else ``error``
+        (a player answering the question asked sees what is still there)."""
+        asking = (question.key, self.asked.count(question.key) - 1)
+        if asking not in self.taken_ahead:
+            return error
+        return OutOfReach(error.message, hint=error.hint, asking=asking)
 
     def _read_elsewhere(self, question: Question) -> bool:
         """Whether the answer given ahead to this chart question was read at another cell
@@ -345,6 +380,7 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
         answers.by_question |= more.by_question
         answers.in_order += more.in_order
         answers.taken = more.taken
+        answers.set_aside = more.set_aside
         # A walk tries every answer of every question, whoever's choice it is.
         answers.others, answers.gm_only = frozenset(), False
     return answers

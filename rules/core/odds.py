@@ -28,6 +28,9 @@ not rolled again for each answer to it. A question is told apart by its key and 
 answers, since the same key may offer different answers on different dice (a bonus melee's
 targets depend on who is still standing). Answers the request already gives are used as
 given and not split on; a question with one allowed answer is no choice and is not either.
+Where the dice put an answer given ahead out of reach (``OutOfReach``: the unit a bonus melee
+would attack has left the field), that path goes on as if it had not been given, forking on
+the answers the question offers there, as players read the odds: not a result of its own.
 
 Expected losses come only from effects that count a loss in a number (the core's ``damage``,
 and the kinds a rule set declares in its entry's ``losses``); an effect without a numeric loss
@@ -45,7 +48,15 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from rules.core.decisions import Answer, Answers, NotAnAnswer, Question, Undecided
+from rules.core.decisions import (
+    Answer,
+    Answers,
+    Asking,
+    NotAnAnswer,
+    OutOfReach,
+    Question,
+    Undecided,
+)
 from rules.core.dice import (
     DiceSource,
     Faces,
@@ -95,6 +106,8 @@ AnswerPath = tuple[tuple[str, str], ...]
 """(question key, answer key) pairs: the choices a distribution holds for."""
 _Decision = tuple[str, tuple[str, ...]]  # a question: its key and its allowed answers
 _Given = tuple[tuple[str, str], ...]  # the answers given so far on one path, in order
+# The askings on one path whose answers given ahead the dice put out of reach (``OutOfReach``).
+_Aside = frozenset[Asking]
 
 
 # --- records -----------------------------------------------------------------------------------
@@ -401,10 +414,11 @@ def _named(effects: tuple[Effect, ...], ranges: list[tuple[int, int] | None]) ->
 # --- running a procedure -----------------------------------------------------------------------
 
 
-def _play(prepared: Prepared, source: DiceSource, given: _Given) -> Resolution:
-    if not given:  # as its options say
+def _play(prepared: Prepared, source: DiceSource, given: _Given,
+          aside: _Aside = frozenset()) -> Resolution:
+    if not given and not aside:  # as its options say
         return prepared(source)
-    answers = Answers(in_order=[answer for _, answer in given])
+    answers = Answers(in_order=[answer for _, answer in given], set_aside=aside)
     try:
         return prepared(source, answers)
     except Undecided:
@@ -412,6 +426,12 @@ def _play(prepared: Prepared, source: DiceSource, given: _Given) -> Resolution:
             raise RulesError("The procedure asks its questions without taking the answers "
                              "given to them.") from None
         raise
+
+
+def _set_aside(error: OutOfReach, aside: _Aside) -> _Aside | None:
+    """The askings to play a path again with, once ``error`` set an answer given ahead aside;
+    None when it was already (a procedure that raises it again: refused)."""
+    return None if error.asking in aside else aside | {error.asking}
 
 
 def _decision(question: Question) -> _Decision:
@@ -621,18 +641,19 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
     With ``charts``, a path ends at a chart the player reads (``Question.cell``)."""
     answers = _AnswerPaths(max_branches)
     groups = roll_groups(prepared) or [((), Fraction(1))]
-    stack: list[tuple[tuple[Faces, ...], _Given, Fraction, _Members]] = [
-        (prefix, (), weight, _AnswerPaths.ROOT) for prefix, weight in reversed(groups)]
+    stack: list[tuple[tuple[Faces, ...], _Given, Fraction, _Members, _Aside]] = [
+        (prefix, (), weight, _AnswerPaths.ROOT, frozenset()) for prefix, weight in
+        reversed(groups)]
     leaves = 0
     while stack:
         if leaves >= max_leaves:
             raise _TooBig(f"more than {max_leaves:,} paths to walk")
         if deadline is not None and time.monotonic() > deadline:
             raise _TooBig("the time for an exact walk ran out")
-        prefix, given, weight, members = stack.pop()
+        prefix, given, weight, members, aside = stack.pop()
         source = _Descent(prefix, weight, rolls, max_leaves - leaves)
         try:
-            resolution = _play(prepared, source, given)
+            resolution = _play(prepared, source, given, aside)
         except Undecided as asked:
             question = asked.question
             if charts and question.cell is not None:
@@ -641,8 +662,14 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
                 path = tuple(source.path)  # the dice before the question
                 for answer, group in reversed(answers.partition(members, question)):
                     stack.append((path, (*given, (question.key, answer.key)), source.weight,
-                                  group))
+                                  group, aside))
                 reading = None
+        except OutOfReach as error:
+            # The same dice again, the answer set aside: the question is then asked there.
+            again = _set_aside(error, aside)
+            reading = reader.refused(error) if again is None else None
+            if again is not None:
+                stack.append((tuple(source.path), given, source.weight, members, again))
         except NotAnAnswer:
             raise  # an answer given ahead the rules do not take: the request is refused
         except RulesError as error:
@@ -652,11 +679,13 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
         else:
             reading = reader.read(resolution)
         # The other outcomes of each roll this run took the first of, for the same answers.
-        stack.extend((path, given, w, members) for path, w in reversed(source.siblings))
+        stack.extend((path, given, w, members, aside)
+                     for path, w in reversed(source.siblings))
         if reading is not None:
             leaves += 1
             answers.add(members, reading, source.weight)
-            if seen is not None:
+            # A result reached with an answer set aside is not one its answers replay to.
+            if seen is not None and not aside:
                 seen(reading, tuple(source.path), given)
     return answers.final(), leaves
 
@@ -734,10 +763,14 @@ def estimated_leaves(prepared: Prepared, too_many: int, probes: int = PROBES,
         rng = random.Random(seed)
         probe = _Probe(rng, rolls, too_many, groups)
         given: _Given = ()
-        while True:
+        aside: _Aside | None = frozenset()
+        while aside is not None:
             probe.again()
             try:
-                _play(prepared, probe, given)
+                _play(prepared, probe, given, aside)
+            except OutOfReach as error:
+                aside = _set_aside(error, aside)
+                continue
             except Undecided as asked:
                 if charts and asked.question.cell is not None:
                     break
@@ -767,19 +800,26 @@ def _sample(prepared: Prepared, samples: int, seed: int, deadline: float | None,
     while taken < samples:
         if deadline is not None and taken >= MIN_SAMPLES and time.monotonic() > deadline:
             break
-        nodes: list[tuple[_Given, _Members]] = [((), _AnswerPaths.ROOT)]
+        nodes: list[tuple[_Given, _Members, _Aside]] = [((), _AnswerPaths.ROOT, frozenset())]
         while nodes:
-            given, members = nodes.pop()
+            given, members, aside = nodes.pop()
             try:  # the same seed rolls the same dice again after an answer
-                resolution = _play(prepared, RandomSource(_sample_seed(seed, taken)), given)
+                resolution = _play(prepared, RandomSource(_sample_seed(seed, taken)), given,
+                                   aside)
             except Undecided as asked:
                 question = asked.question
                 if question.cell is not None:  # a chart the player reads: the end
                     answers.add(members, reader.chart(asked), 1)
                     continue
                 for answer, group in reversed(answers.partition(members, question)):
-                    nodes.append(((*given, (question.key, answer.key)), group))
+                    nodes.append(((*given, (question.key, answer.key)), group, aside))
                 continue
+            except OutOfReach as error:
+                again = _set_aside(error, aside)
+                if again is not None:
+                    nodes.append((given, members, again))
+                    continue
+                answers.add(members, reader.refused(error), 1)
             except NotAnAnswer:
                 raise
             except RulesError as error:

@@ -715,9 +715,14 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str,
     again = f"Name the unit its bonus melee attacks, or answer {question.listed()}."
     alone = {name_key(name): name for name in fell_back_alone(run)}
 
+    def out_of_reach(message: str) -> InvalidInput:
+        # The dice's doing, not the words': only this path is refused, and the odds walk it
+        # on as if an answer given ahead had not been given.
+        return run.out.answers.out_of_reach(question, InvalidInput(message, hint=again))
+
     def fell_back(name: str) -> InvalidInput:
-        return InvalidInput(f"{name} fell back alone toward his side in this melee: he is "
-                            f"not adjacent to the hex {attacker.name} took.", hint=again)
+        return out_of_reach(f"{name} fell back alone toward his side in this melee: he is "
+                            f"not adjacent to the hex {attacker.name} took.")
 
     # A leader this melee sent back alone: still under his unit on the roster until the
     # answer plays the move on, so the roster would not know him as a target.
@@ -741,15 +746,15 @@ def typed_target(run: Run, attacker: Unit, defender: Unit, text: str,
         raise NotAnAnswer(f"{refused} {error.message}", hint=hint) from None
     if name_key(target.name) == name_key(attacker.name):
         raise NotAnAnswer("A unit cannot melee itself.", hint=again)
-    # Whether the target is still there is the dice's doing: only this path is refused.
+    # Whether the target is still there is the dice's doing.
     if target.name in gone_names(run):
-        raise InvalidInput(f"{target.name} has left the field in this melee.", hint=again)
+        raise out_of_reach(f"{target.name} has left the field in this melee.")
     if target.alone and name_key(target.name) in alone:
         raise fell_back(target.name)
     back = retreated(run, target) if target.name == defender.name else 0
     if back > 1:
-        raise InvalidInput(f"{target.name} retreated {back} hexes: it is not adjacent to the "
-                           f"hex {attacker.name} took.", hint=again)
+        raise out_of_reach(f"{target.name} retreated {back} hexes: it is not adjacent to the "
+                           f"hex {attacker.name} took.")
     if not target.alone and target.blocks <= 0:
         raise InvalidInput(f"{target.name} has no blocks left.", hint=again)
     check_other_hill(target)

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from rules.core.decisions import Answer, Answers, Question, Undecided
-from rules.core.dice import D6, BattleDice, D6Pool, DiceSource, Symbol, TwoD6
+from rules.core.defaults import asking
+from rules.core.dice import D6, BattleDice, D6Pool, DiceSource, ScriptedSource, Symbol, TwoD6
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.odds import (
     MIN_SAMPLES,
@@ -398,6 +399,51 @@ def test_answers_given_by_question_combine_with_the_answers_walked():
     for branch in odds.branches:
         assert branch.total == 1
         assert_agrees(branch, sampled_square(req, branch.path[0][1], 2_000), 2_000)
+
+
+def chasing(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+    """A 1 or 2 drives the foe off (it routs); then whom to chase: the foe if it is still
+    there, else nobody, or a unit typed in. The foe named ahead and driven off by the dice is
+    out of reach: the dice's doing, not the player's words."""
+    out = ResolutionBuilder("test", "chase", answers=answers or Answers())
+    (first,) = dice.roll(D6(), "first")
+    standing = first > 2  # type: ignore[operator]
+    if not standing:
+        out.effect(EffectKind.ROUTED, "Foe")
+    chase = Question("chase", "Chase whom?", (
+        *((Answer("Foe", "Chase Foe"),) if standing else ()), Answer("none", "Nobody")),
+        typed="a unit's name")
+    if out.ask(chase).key == "none":
+        return _built(out, "no chase")
+    if not standing:
+        raise out.answers.out_of_reach(chase, InvalidInput("Foe has left the field."))
+    out.effect(EffectKind.LOSE_SP, "Foe", 1)
+    return _built(out, "chased")
+
+
+@pytest.mark.parametrize("given", [{"answers": {"chase": "Foe"}}, {"answers": ["Foe"]},
+                                   {"choices": "chase=Foe"}, {"choices": "Foe"}])
+def test_an_answer_given_ahead_the_dice_put_out_of_reach_is_walked_as_not_given(given):
+    # Where the foe routed, the answer given ahead cannot apply: that path goes on as if it
+    # had not been given (the question there offers only "Nobody"), not a result refused.
+    odds = exact_odds(asking(given, chasing))
+    (only,) = odds.branches
+    assert only.answers == ()
+    assert groups(only) == {"Foe loses 1 SP": Fraction(2, 3), "Foe routs": Fraction(1, 3)}
+    assert [(loss.unit, loss.expected) for loss in only.losses] == [("Foe", Fraction(2, 3))]
+    # Played, the answer given ahead is taken as it was, and refused where it cannot apply.
+    with pytest.raises(InvalidInput, match="Foe has left the field"):
+        asking(given, chasing)(ScriptedSource([1]))
+    assert asking(given, chasing)(ScriptedSource([3])).headline == "chased"
+
+
+def test_an_answer_out_of_reach_that_was_not_given_ahead_is_refused_on_its_path():
+    # Given by the walk (here, as if by a player asked), it is the answer's own path: refused.
+    def asks_foe(dice: DiceSource, answers: Answers | None = None) -> Resolution:
+        return chasing(dice, Answers(in_order=["Foe"]))
+
+    odds = exact_odds(asks_foe)
+    assert odds.branches[0].probability_of(REFUSED) == Fraction(1, 3)
 
 
 def sampled_square(req: dict[str, Any], after: str, n: int) -> Counter[tuple[str, str]]:

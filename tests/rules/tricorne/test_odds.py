@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from rules.core.decisions import NotAnAnswer
-from rules.core.odds import exact_odds
+from rules.core.odds import REFUSED, exact_odds
 from rules.registry import RULESETS
 
 MELEE = RULESETS["tricorne"].procedures["melee"]
@@ -35,13 +37,29 @@ def test_a_bonus_target_given_ahead_that_reads_as_no_unit_refuses_the_odds_whole
     assert "“No bonus melee” (`none`), or with the unit it attacks" in refused.value.hint
 
 
-def test_a_bonus_target_given_ahead_that_the_dice_may_remove_refuses_those_paths_only():
+def test_a_bonus_target_given_ahead_that_the_dice_remove_is_set_aside_on_those_paths():
     # The defender is a bonus target "if it is still on the field": where the dice
-    # eliminate it, that path is refused; the others are counted.
-    odds = exact_odds(MELEE.prepare({"attacker": "A: highland leader=X",
-                                     "defender": "B: regular blocks=2",
-                                     "answers": {"take_ground": "advance",
-                                                 "bonus_melee": "B"}}))
-    labels = outcome_labels(odds)
-    assert any("has left the field" in label for label in labels)
-    assert any("has left the field" not in label for label in labels)
+    # eliminate it (or drive it out of reach), the answer given ahead cannot apply, and the
+    # path goes on as if it had not been given, as a player would read it; never a result
+    # "refused by the rules", nor a path whose first melee's losses go uncounted.
+    fight = {"attacker": "A: highland", "defender": "D: regular blocks=2"}
+    sides = {"A": "attacker", "D": "defender"}
+    given = exact_odds(MELEE.prepare({**fight, "answers": {
+        "take_ground": "advance", "bonus_melee": "D", "bonus_take_ground": "stay"}}),
+        sides=sides)
+    (only,) = given.branches
+    assert only.answers == ()
+    assert only.total == 1
+    assert not any(o.group == REFUSED or "has left the field" in o.label
+                   for o in only.outcomes)
+    walked = exact_odds(MELEE.prepare(fight), sides=sides).branch(
+        take_ground="advance", bonus_melee="D", bonus_take_ground="stay")
+    assert {(o.group, o.probability) for o in only.outcomes} == {
+        (o.group, o.probability) for o in walked.outcomes}
+    losses = {loss.unit: loss.expected for loss in only.losses}
+    assert losses == {loss.unit: loss.expected for loss in walked.losses}
+    assert losses["D"] == Fraction(367, 216)  # 1.70 blocks, the bonus melee's included
+    # Given in order (`choices:"advance; D; stay"`), alike.
+    in_order = exact_odds(MELEE.prepare({**fight, "answers": ["advance", "D", "stay"]}),
+                          sides=sides)
+    assert [b.losses for b in in_order.branches] == [only.losses]
