@@ -38,16 +38,24 @@ from bot.battles.play import (
     queue_left,
     quick_lookup,
 )
-from bot.battles.store import BattleTx, active_battle
+from bot.battles.store import BattleTx, active_battle, rules_for
 from bot.storage.mentions import mentions_off
 from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
 from bot.storage.question_messages import forget_old_messages, take_message
-from rules.core.decisions import ANSWERED, Answer, Question, with_answer, with_cells
-from rules.core.dice import plain_face
+from rules.core.decisions import (
+    ANSWERED,
+    Answer,
+    Question,
+    Undecided,
+    with_answer,
+    with_cells,
+)
+from rules.core.dice import ScriptedSource, plain_face
 from rules.core.errors import RulesError
 from rules.core.notation import possessive
-from rules.core.records import Effect, Step
+from rules.core.records import Effect, Resolution, Severity, Step
+from rules.core.roster import Roster
 
 GM_CHOICE = "gm"
 """A question's ``by`` when the rules give the choice to the GM, not to a unit's player."""
@@ -163,10 +171,17 @@ class Waiting(BattleError):
             "player, or take the question back with `/gm undo`.")
 
 
-def awaited(pending: Pending, shown: Callable[[str], str] = str) -> str:
+def mentioned(user_id: int) -> str:
+    """``<@1000>``: a person as Discord shows him to each reader."""
+    return f"<@{user_id}>"
+
+
+def awaited(pending: Pending, shown: Callable[[str], str] = str,
+            person: Callable[[int], str] = mentioned) -> str:
     """Whose answer the question waits on, named without a ping (the bot's messages allow
     none but the question's own mention): ``Hussars' player (<@1000>)``; ``shown`` words the
-    unit's name (a renderer escapes its markdown)."""
+    unit's name (a renderer escapes its markdown), ``person`` the player (a file names him,
+    where a mention would be a bare number)."""
     question = pending.question
     if question.by == GM_CHOICE and pending.seq is not None:
         whose = "the GM"
@@ -175,7 +190,7 @@ def awaited(pending: Pending, shown: Callable[[str], str] = str) -> str:
     else:
         whose = "the player who made the move" if pending.seq is not None else \
             "the player who rolled"  # a quick lookup makes no move
-    return f"{whose} (<@{pending.answerer}>)"
+    return f"{whose} ({person(pending.answerer)})"
 
 
 def asked_ago(pending: Pending) -> str:
@@ -190,6 +205,25 @@ def asked_ago(pending: Pending) -> str:
 def pending_of(battle: Any) -> Pending | None:
     data = getattr(battle, "pending", None)
     return Pending.from_dict(data) if data else None
+
+
+def so_far(pending: Pending, roster: Roster, settings: Mapping[str, Any]) -> Resolution | None:
+    """What the waiting question's move did before it asked, as its message said it: the
+    move played again on ``roster`` with the dice rolled before the question (``settings``
+    as ``play_settings`` gives them), its steps and effects. None where it no longer stops
+    at that question (a GM changed the roster since): the answer would play it anew."""
+    try:
+        prepared = rules_for(pending.ruleset).prepare(pending.procedure, pending.options,
+                                                      roster, settings)
+        prepared(ScriptedSource(pending.faces))
+    except Undecided as asked:
+        if asked.question.to_dict() != pending.question.to_dict():
+            return None
+        return Resolution(pending.ruleset, pending.procedure, "", Severity.NONE,
+                          asked.steps, asked.effects)
+    except RulesError:
+        return None
+    return None
 
 
 def refuse_while_waiting(battle: Any, asker: int | None = None) -> None:

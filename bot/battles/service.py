@@ -53,7 +53,7 @@ from bot.battles.store import (
 )
 from bot.battles.traces import TraceKeeper
 from bot.battles.undo import Undone, undo_last
-from bot.battles.views import BattleRecord, BattleView, read_view, record
+from bot.battles.views import BattleRecord, BattleView, read_archive, read_view, record
 from bot.storage.database import Database
 from bot.storage.question_messages import keep_message
 from rules.core.decisions import NOT_THEIRS
@@ -271,6 +271,14 @@ class BattleStore:
         """A consistent read of the channel's battle: its rows as records, and the latest
         ``events`` (None: all of them)."""
         view = await self.db.run(read_view, channel_id, ended_too, events)
+        if view is None:
+            raise NoBattle()
+        return view
+
+    async def archive(self, channel_id: int) -> BattleView:
+        """The channel's battle (the active one, else the last ended) for its Markdown
+        export: the whole log, and the rolls before the question waiting."""
+        view = await self.db.run(read_archive, channel_id)
         if view is None:
             raise NoBattle()
         return view

@@ -10,11 +10,14 @@ from typing import Any, TypeVar
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
+from bot.battles.decisions import Pending, so_far
 from bot.battles.errors import BattleError
+from bot.battles.play import play_settings
 from bot.battles.store import TABLES, roster_engagement, roster_general, roster_unit
 from bot.storage.models import plain_values
 from rules.core.errors import code
 from rules.core.names import name_key
+from rules.core.records import Resolution
 from rules.core.roster import Roster
 
 
@@ -110,6 +113,8 @@ class BattleView:
     charts: str | None = None  # the file name of the chart pack attached, if any
     roster: Roster = field(default_factory=Roster)  # as the rules read it
     side: str | None = None  # the one side whose units and generals these are, if only one
+    # The question waiting's move up to it (``so_far``): read for the archive only.
+    so_far: Resolution | None = None
 
 
 def one_side(view: BattleView, typed: str) -> BattleView:
@@ -165,6 +170,7 @@ _ENGAGED = (select(_ENGAGEMENTS).where(_ENGAGEMENTS.c.battle_id == bindparam("ba
                                        _ENGAGEMENTS.c.status == "active")
             .order_by(_ENGAGEMENTS.c.id))
 _CHARTS_FILE = select(_CHARTS.c.filename).where(_CHARTS.c.battle_id == bindparam("battle"))
+_CHARTS_CONTENT = select(_CHARTS.c.content).where(_CHARTS.c.battle_id == bindparam("battle"))
 
 
 def read_view(conn: Connection, channel_id: int, ended_too: bool = False,
@@ -191,3 +197,17 @@ def read_view(conn: Connection, channel_id: int, ended_too: bool = False,
                       [record(EventRecord, e) for e in log],
                       [record(EngagementRecord, e) for e in engagements],
                       conn.execute(_CHARTS_FILE, where).scalar(), roster)
+
+
+def read_archive(conn: Connection, channel_id: int) -> BattleView | None:
+    """The channel's battle (the active one, else the latest) with its whole log, for its
+    Markdown export: and, while a question waits, the rolls its move made before it, which
+    no event keeps until it is answered."""
+    view = read_view(conn, channel_id, ended_too=True, events=None)
+    if view is None or not view.battle.pending:
+        return view
+    battle = view.battle
+    charts = conn.execute(_CHARTS_CONTENT, {"battle": battle.id}).scalar()
+    settings = play_settings(battle.ruleset, battle.settings, charts)
+    return replace(view, so_far=so_far(Pending.from_dict(battle.pending), view.roster,
+                                       settings))

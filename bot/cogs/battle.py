@@ -295,7 +295,7 @@ class Battles(commands.Cog):
             text, name, events = backup_text(data), data["battle"]["name"], len(data["events"])
             title = RULESETS[data["battle"]["ruleset"]].title
         else:
-            view = await self.store.view(channel, ended_too=True, events=None)
+            view = await self.store.archive(channel)
             text = export_markdown(view)
             name, events, title = view.battle.name, len(view.events), ruleset_title(view.battle)
         file = discord.File(io.BytesIO(text.encode()), filename=f"{slug(name)}.{kind}")

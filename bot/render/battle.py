@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.battles.decisions import Pending, asked_ago, awaited
+from bot.battles.decisions import Pending, asked_ago, awaited, mentioned
 from bot.battles.views import (
     BattleRecord,
     BattleView,
@@ -16,12 +16,13 @@ from bot.battles.views import (
     UnitRecord,
 )
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
-from bot.render.resolution import escape, step_field, to_discord
+from bot.render.resolution import SO_FAR, effect_lines, escape, step_field, to_discord
 from bot.render.text import escape_prose
 from bot.render.trace import resolution_of
 from rules.core.engagements import Engagement, engagement_words
 from rules.core.names import name_key
 from rules.core.notation import counted
+from rules.core.records import Resolution
 from rules.core.registry import BattleRules, UnitWords
 from rules.core.roster import Roster, strength_count
 from rules.registry import RULESETS
@@ -182,16 +183,17 @@ def asked_at(pending: Pending) -> str:
 
 
 def pending_line(data: Mapping[str, Any] | None,
-                 when: Callable[[Pending], str] = asked_ago) -> str:
+                 when: Callable[[Pending], str] = asked_ago,
+                 person: Callable[[int], str] = mentioned) -> str:
     """``❓ Waiting for an answer to “Will Black Watch take ground?” (#9, asked …): Black
     Watch's player (@Ann) or a GM``: the question a battle waits on, since when, and whose
-    it is. The
-    player is named, not pinged (``/battle show`` allows no mention)."""
+    it is. The player is named, not pinged (``/battle show`` allows no mention); ``person``
+    words him."""
     if not data:
         return ""
     pending = Pending.from_dict(data)
     return (f"❓ Waiting for an answer to “{escape(pending.question.text)}” "
-            f"(#{pending.seq}{when(pending)}): {awaited(pending, escape)} or a GM")
+            f"(#{pending.seq}{when(pending)}): {awaited(pending, escape, person)} or a GM")
 
 
 # More units than this, a line or two each, run past a phone's screen: the footer then says
@@ -266,27 +268,42 @@ def changes_text(event: Event) -> list[str]:
     return []
 
 
+def named_in(events: Sequence[Event]) -> Callable[[int], str]:
+    """A person as the log names him (the name his latest event gives), for a file: there a
+    mention is a bare number. One the log never names keeps his mention (an importer)."""
+    names = {event.user_id: event.user_name for event in events if event.user_name}
+    return lambda user_id: escape(names[user_id]) if user_id in names else mentioned(user_id)
+
+
 def export_markdown(view: BattleView) -> str:
     """The battle as a Markdown file to read: what `/battle show` says (the roster, the fights
     still going on, the question waiting), then the whole log with each result's Steps."""
     # Player text (names, summaries) as typed, as a reply shows it.
     battle, rules = view.battle, battle_rules(view.battle)
-    waiting = pending_line(battle.pending, asked_at)
+    person = named_in(view.events)
+    waiting = pending_line(battle.pending, asked_at, person)
     lines = [f"# {escape(battle.name)}", "",
              f"- Rule set: {ruleset_title(battle)}",
              f"- Channel: {battle.channel_id}",
              f"- Status: {battle.status} ({turn_line(battle)})",
-             f"- Started: {file_time(battle.created_at)} by <@{battle.created_by}>",
+             f"- Started: {file_time(battle.created_at)} by {person(battle.created_by)}",
              # What the battle plays by, as `/battle show` says it: the log alone would
              # leave a reader to work out which setting or pack an undo took back.
              *([f"- {settings_line(battle.settings)}"] if battle.settings else []),
              *([f"- Chart pack: {escape(view.charts)}"] if view.charts else []),
              *([f"- {waiting}"] if waiting else []), "",
              "## Roster", ""]
-    for field in (*roster_fields(view.units, view.generals, rules),
+    # An empty roster is said once: not `/battle show`'s "add them with /unit add" under a
+    # second Roster heading.
+    listed = roster_fields(view.units, view.generals, rules) \
+        if view.units or view.generals else []
+    if not listed:
+        lines += ["No units.", ""]
+    for field in (*listed,
                   *engagement_field(view.engagements, rules), *standing_field(rules, view.roster)):
         lines += [f"### {field.name}", "", *(f"- {line}" for line in field.value.split("\n")), ""]
     lines += ["## Log", ""]
+    asking = (battle.pending or {}).get("seq")
     for event in view.events:
         undone = f" (undone by #{event.undone_by})" if event.undone_by else ""
         lines.append(f"### #{event.seq} {event.kind.replace('_', ' ')}{undone}")
@@ -297,10 +314,21 @@ def export_markdown(view: BattleView) -> str:
         lines.append(escape(event.summary))
         if event.resolution:
             lines += step_lines(event.resolution)
+        if event.seq == asking and view.so_far is not None:
+            lines += so_far_lines(view.so_far)
         for change in changes_text(event):
             lines.append(f"- {escape(change)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def so_far_lines(so_far: Resolution) -> list[str]:
+    """The question waiting, as its message says it: the rolls its move made before it and
+    what they did, which the roster shows only once it is answered (no event keeps them
+    until then)."""
+    done = effect_lines(so_far, said=())
+    return [*step_lines(so_far.to_dict()), *([f"- {SO_FAR}"] if done else []),
+            *(f"  - {line}" for line in done)]
 
 
 def step_lines(resolution: Mapping[str, Any]) -> list[str]:

@@ -22,7 +22,7 @@ from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
 from .test_charts import ASSAULT as CHARTS_ASSAULT
 from .test_charts import PACK
 from .test_charts import SETUP as CHARTS_SETUP
-from .test_decisions import buttons
+from .test_decisions import buttons, press
 from .test_engine_input import FAW_BATTLE
 
 OTHER = 3000
@@ -631,7 +631,59 @@ async def test_the_markdown_export_gives_its_times_to_the_second_in_utc(battle_s
     text = file.data.decode()
     # Read on a phone: `2026-11-27 21:00:31 UTC`, not ISO 8601 down to the microsecond.
     stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC"
-    assert re.search(rf"^- Started: {stamp} by <@{GM_USER}>$", text, re.M), text
+    assert re.search(rf"^- Started: {stamp} by player$", text, re.M), text
     assert re.search(rf"\(#6, asked {stamp}\)", text), text
     assert re.search(rf"^### #2 unit add\n\n{stamp} · ", text, re.M), text
     assert not re.search(r"\d\d:\d\d:\d\d\.\d", text)
+
+
+async def test_the_markdown_export_shows_the_rolls_before_the_question_waiting(
+        battle_session):
+    asked = await play(battle_session, MID_FIGHT["tricorne"])
+    [_, ground] = await press(battle_session, asked, "Stand and fight", OTHER)
+    assert "**Dragoons rally check** 🎲" in text_of(ground)
+    (file,) = (await reply(battle_session, "/battle export")).files
+    waiting = file.data.decode().split("### #6 question")[1].split("\n")
+    # As the question's message says them: a reader of the archive sees where the battle
+    # stands, not only what it asks.
+    assert waiting[4] == "Answered #5: Stand and fight. Asked: Will Black Watch take ground " \
+                         "(advance into the vacated hex)?"
+    assert waiting[5:7] == ["- **Melee: announce**",
+                            "  - Black Watch (highland infantry, 4 blocks, with Murray) melees "
+                            "Dragoons (battle cavalry, 4 blocks)."]
+    assert waiting[-8:] == [
+        "- **Rally check**",
+        "  - **Dragoons rally check** 🎲 flag flag vs its own symbol or a saber → fails",
+        "    - ‣ 2 (blocks left) = 2 dice",
+        "  - Dragoons fails and routs off the field.",
+        "- So far (kept once answered):",
+        "  - **Dragoons** loses 2 blocks, retreats 2 hexes, routs off the field",
+        "  - **Black Watch** wins a Victory Banner",
+        "",
+    ]
+
+
+async def test_the_markdown_export_of_a_battle_without_units_says_so_once(battle_session):
+    await reply(battle_session, "/battle start ruleset:fire-at-will name:Empty",
+                user_id=GM_USER)
+    (file,) = (await reply(battle_session, "/battle export")).files
+    text = file.data.decode()
+    assert "### Roster" not in text, text
+    assert text.split("## Roster\n\n")[1].split("\n")[0] == "No units."
+
+
+async def test_the_markdown_export_names_people_as_its_log_does(battle_session):
+    await reply(battle_session, "/battle start ruleset:fire-at-will name:Quiberon",
+                user_id=GM_USER, user_name="Hawke")
+    await reply(battle_session, '/unit add side:French name:Hussars words:"cav morale=4" '
+                                'strength:4', user_id=PLAYER, user_name="Conflans")
+    await reply(battle_session, '/unit add side:British name:Rangers words:"inf open '
+                                'morale=4" strength:4', user_id=OTHER, user_name="Rogers")
+    await reply(battle_session, "/charge fire-at-will target:Hussars chargers:Rangers dice:1",
+                user_id=OTHER, user_name="Rogers")
+    (file,) = (await reply(battle_session, "/battle export")).files
+    head = file.data.decode().split("## Roster")[0]
+    # A raw <@id> means nothing in a file: the names the log gives them.
+    assert "<@" not in head, head
+    assert re.search(r"^- Started: .* by Hawke$", head, re.M), head
+    assert "Hussars' player (Conflans) or a GM" in head
