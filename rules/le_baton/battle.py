@@ -265,6 +265,8 @@ def _melee_state(roster: Roster, name: str, *, lost: str | None, test: Any = Non
     """The melee ``name`` is in with its last round's loser (None: nobody lost it) and the
     phase the loser tests in, or that its last round was a tie."""
     state = {"lost": lost, "test": test} if lost is not None else {"tied": True} if tied else {}
+    if state:  # a round of it fought: from now on the melee continues
+        state["fought"] = True
     engagements = tuple(
         replace(e, state={**{k: v for k, v in e.state.items()
                              if k not in ("lost", "test", "tied")}, **state})
@@ -374,9 +376,11 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
     units = tuple(map(_next_turn, roster.units))
     # A melee's loser tests in phase 7 or 12 of the turn it lost (the melee goes on): a loss
     # left untested is no test due next turn, nor a reason to refuse the winner one.
+    # A melee carried into a new turn continues, whether or not its round was entered.
     engagements = tuple(
-        replace(e, state={k: v for k, v in e.state.items() if k not in ("lost", "test")})
-        if e.kind == MELEE and "lost" in e.state else e for e in roster.engagements)
+        replace(e, state={**{k: v for k, v in e.state.items() if k not in ("lost", "test")},
+                          "fought": True})
+        if e.kind == MELEE else e for e in roster.engagements)
     after = replace(roster, units=units, engagements=engagements)
     # A unit out of the battle loses its turn's markers too, and nobody is told.
     gone = {name_key(u.name) for u in roster.units if u.gone}
@@ -416,8 +420,10 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
                     # "Cavalry units that tie test for recall in phase 13": no round first.
                     lines.append(f"{both} tied their melee: they do not fight in phase 11, "
                                  "and test recall in phase 13.")
-                else:
+                elif engagement.state.get("fought"):
                     lines.append(f"Melee continues: {both}.")
+                else:  # contact made this turn (a charge): its first round is still to come
+                    lines.append(f"First round of melee: {both}.")
     if phase in (PHASES[6], PHASES[11]):
         lines += _losers_to_test(roster, PHASES.index(phase) + 1)
     if phase in (PHASES[0], PHASES[12]):

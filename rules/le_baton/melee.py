@@ -96,7 +96,9 @@ def _guns_taken(gun: Unit, enemy: Unit, out: ResolutionBuilder) -> Resolution:
     out.step("Result", f"{enemy.arm.value.capitalize()} vs. unsupported artillery: "
                        "the artillery is destroyed.")
     out.effect(EffectKind.DESTROYED, gun.name, detail=f"{SHEET}: unsupported artillery")
-    return out.build(f"{gun.name} is destroyed by {enemy.name}", Severity.DECISIVE)
+    # No dice are rolled: the headline names the deed, and the line under it the battery's
+    # fate (a headline saying both would leave the reply's body empty).
+    return out.build(f"{enemy.name} overruns {gun.name}", Severity.DECISIVE)
 
 
 def _ridden_down(cavalry: Unit, infantry: Unit, out: ResolutionBuilder) -> Resolution:
@@ -201,7 +203,9 @@ def _fight(a: Side, b: Side, phase: int, dice: DiceSource,
             for unit in (a.unit, b.unit):
                 out.effect(EffectKind.RECALL_DUE, unit.name, detail=f"{SHEET}: a tie")
         # What follows a tie, said with it: nobody tests for losing a melee nobody lost.
-        return out.build(f"{a.unit.name} and {b.unit.name} tie, {ha} all: {next_}",
+        # "Their melee", as a win is "the melee": both stay in it, and the line saying that
+        # each is locked in melee would repeat the headline.
+        return out.build(f"{a.unit.name} and {b.unit.name} tie their melee, {ha} all: {next_}",
                          Severity.MINOR)
     loser, winner = (a.unit, b.unit) if hb > ha else (b.unit, a.unit)
     out.step(f"Phase {phase}: melee",

@@ -191,8 +191,8 @@ def run_check(
     """Check, then the phase's consequences, appended to ``out`` in that order."""
     check_who_tests(unit, phase, situation)
     check = roll_check(unit, phase, situation, dice)
-    if phase != 13:  # once a phase, whether `/morale` or `/charge` rolled it
-        out.effect(EffectKind.TESTED, unit.name, phase)
+    # Once a phase, whether `/morale` or `/charge` rolled it; the recall once a turn.
+    out.effect(EffectKind.TESTED, unit.name, phase)
     consequences = ResolutionBuilder(out.ruleset, out.procedure, answers=out.answers)
     try:
         outcome = OUTCOMES[phase](unit, situation, check, dice, consequences)
@@ -225,6 +225,11 @@ def resolve_morale(
         raise NotAllowed(f"{unit.name} failed its recall this turn: it rolls again in phase 13 "
                          "next turn.", hint="`/battle next` moves the battle on; a GM takes "
                          "the failed roll back with `/gm undo`.")
+    if phase == 13 and phase in unit.tested:
+        # Recalled this turn, it is no longer obliged: a second roll is no choice it has.
+        raise NotAllowed(f"{unit.name} has rolled for recall this turn: it rolls once a "
+                         "turn.", hint="A GM takes the roll back with `/gm undo`, or rolls "
+                         "it again with `/gm reroll`.")
     if phase == 13 and not _must_roll_recall(unit, situation):
         # "Cavalry not obligated to roll for recall may still choose to roll."
         chosen = out.ask(Question(
@@ -264,14 +269,32 @@ def _rout(unit: Unit, check: Check, out: ResolutionBuilder) -> Outcome:
                    f"{unit.name} fails by {check.fail_by}: routs, removed", Severity.DECISIVE)
 
 
-def _d6_casualties(unit: Unit, why: str, dice: DiceSource, out: ResolutionBuilder) -> int:
+def _d6_casualties(unit: Unit, why: str, dice: DiceSource, out: ResolutionBuilder) -> bool:
+    """d6 casualties, no more than the unit's figures where they are known (0: not given);
+    whether they took its last figure, which destroys it, as by fire or in a melee
+    (docs/le-baton.md)."""
     (face,) = dice.roll(D6(), f"{unit.name} casualties ({why})")
+    lost = min(face, unit.figures) if unit.figures else face
+    destroyed = lost == unit.figures
+    taken = f"{unit.name} takes {counted(lost, 'casualty', 'casualties')}"
     out.step("Unable to form line",
-             f"{unit.name} takes {counted(face, 'casualty', 'casualties')}.",
+             f"{taken}, its last {'figure' if lost == 1 else 'figures'}: it is destroyed."
+             if destroyed else f"{taken}.",
              Roll(f"{unit.name} casualties", "1d6", (face,), total=face, result=f"{face}",
                   readings=plain_readings((face,))))
-    out.effect(EffectKind.CASUALTIES, unit.name, face, detail=f"{SHEET}: {why}")
-    return face
+    out.effect(EffectKind.CASUALTIES, unit.name, lost, detail=f"{SHEET}: {why}")
+    if destroyed:
+        out.effect(EffectKind.DESTROYED, unit.name, detail="its last figure lost")
+    return destroyed
+
+
+def _cannot_form_line(unit: Unit, text: str, headline: str, dice: DiceSource,
+                      out: ResolutionBuilder) -> Outcome:
+    """"If a unit is unable to form line when required, it takes d6 casualties" (phases 4,
+    7 and 12)."""
+    if _d6_casualties(unit, "unable to form line", dice, out):
+        return Outcome(text, f"{headline}, destroyed", Severity.DECISIVE)
+    return Outcome(text, headline, Severity.MAJOR)
 
 
 def _passed(unit: Unit, text: str) -> Outcome:
@@ -311,9 +334,9 @@ def _phase_4(unit: Unit, s: Situation, check: Check, dice: DiceSource,
                        "pass.", f"{unit.name} fails by {check.fail_by}: carries on",
                        Severity.NONE)
     if s.cannot_form_line:
-        _d6_casualties(unit, "unable to form line", dice, out)
-        return Outcome(f"The charging column must form line 2\" from {s.opponent} but cannot.",
-                       f"{unit.name} fails to close and cannot form line", Severity.MAJOR)
+        return _cannot_form_line(
+            unit, f"The charging column must form line 2\" from {s.opponent} but cannot.",
+            f"{unit.name} fails to close and cannot form line", dice, out)
     out.effect(EffectKind.FORMATION, unit.name, detail=f"{SHEET}: phase 4", value="line")
     out.effect(EffectKind.PLACED, unit.name, 2, value=f"from {s.opponent}")
     return Outcome(f"The charging column forms line 2\" from {s.opponent}: no melee.",
@@ -514,10 +537,9 @@ def _losing(unit: Unit, s: Situation, check: Check, dice: DiceSource,
                        f"{unit.name} fails by {check.fail_by}: retires, melee goes on",
                        Severity.MAJOR)
     if s.cannot_form_line:
-        _d6_casualties(unit, "unable to form line", dice, out)
-        return Outcome("It must form line 2\" back from the enemy but cannot.",
-                       f"{unit.name} fails by {check.fail_by}: cannot form line",
-                       Severity.MAJOR)
+        return _cannot_form_line(unit, "It must form line 2\" back from the enemy but cannot.",
+                                 f"{unit.name} fails by {check.fail_by}: cannot form line",
+                                 dice, out)
     out.effect(EffectKind.FORMATION, unit.name, value="line")
     out.effect(EffectKind.PLACED, unit.name, 2, value=f"back from {s.opponent}")
     out.effect(EffectKind.MELEE_ENDS, unit.name)

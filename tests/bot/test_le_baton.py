@@ -145,7 +145,7 @@ async def test_situation_words_follow_roster_names_in_melee(battle_session):
                           'defensive-terrain" phase:6 dice:"4 4 4 4 4 4 4 4 1 1 1 1"')
     text = text_of(message)
     assert "**28e Ligne** 🎲 4 4 4 4 4 4 4 4 (each die −1 enemy in defensive terrain)" in text
-    assert "28e Ligne and Buffs tie, 0 all: they fight on in phase 11" in text
+    assert "28e Ligne and Buffs tie their melee, 0 all: they fight on in phase 11" in text
     assert "📋 Melee: 28e Ligne against Buffs begins" in text
     state = await roster(battle_session)
     assert state["Buffs"].strength == 8 and state["28e Ligne"].strength == 12
@@ -607,8 +607,8 @@ async def test_cavalry_tied_in_phase_6_fight_no_round_in_phase_11(battle_session
     # Lanciers' 4 dice against the Greys' 4 (−1, first combat vs. lancers): a hit each.
     tie = await reply(battle_session, '/melee le-baton attacker:Lanciers defender:Greys '
                                       'dice:"4 1 1 1 5 1 1 1"', user_id=GM_USER)
-    assert tie.embeds[0]["title"].endswith("Lanciers and Greys tie, 1 all: both test for "
-                                           "recall in phase 13")
+    assert tie.embeds[0]["title"].endswith("Lanciers and Greys tie their melee, 1 all: both "
+                                           "test for recall in phase 13")
     assert ("the cavalry test for recall in phase 13 and do not fight in phase 11. If still in "
             "contact after the recall, they may fight on next turn in phase 6."
             ) in await full_text(battle_session, tie)
@@ -668,3 +668,27 @@ async def test_a_closing_check_of_a_square_charged_into_melee_says_it_cannot_cha
     assert refused.content == (
         "⚠️ Garde is French infantry in square: French infantry may only charge in column. "
         "Drop `charging` to test Garde for shooting casualties, or give it in column.")
+
+
+async def test_unsupported_guns_taken_say_what_befalls_them_under_the_headline(
+        discord_session):
+    """No dice are rolled: the line under the headline is the battery's fate, not empty."""
+    message = await reply(discord_session,
+                          '/melee le-baton attacker:"Lancers: french cav horse=lancers '
+                          'figures=8" defender:"Ross: british art guns=9 figures=4"')
+    assert message.embeds[0]["title"] == "💥 Lancers overruns Ross"
+    assert message.embeds[0]["description"] == "**Ross** is destroyed"
+
+
+async def test_a_tied_cavalry_melee_says_each_thing_once(discord_session):
+    """The tie is the melee's result: both stay in it, as a win's headline says too; the
+    casualties alike are one line."""
+    message = await reply(discord_session,
+                          '/melee le-baton attacker:"Lancers: french cav horse=lancers '
+                          'figures=8" defender:"Scots Greys: british cav horse=heavy-dragoons '
+                          'figures=8" dice:"4 4 1 1 5 5 1 1"')
+    assert message.embeds[0]["title"] == ("↔️ Lancers and Scots Greys tie their melee, 2 all: "
+                                          "both test for recall in phase 13")
+    lines = message.embeds[0]["description"].split("\n")
+    assert lines[0] == "**Lancers** and **Scots Greys**: each takes 2 casualties"
+    assert not any("locked in melee" in line for line in lines), lines

@@ -164,6 +164,20 @@ def test_a_failed_recall_is_rolled_again_next_turn_not_this_one():
     assert recalled.headline.startswith("Lancers is recalled")
 
 
+def test_a_unit_recalled_this_turn_is_not_asked_to_roll_again():
+    """One recall roll a turn: recalled, the unit is no longer obliged, and a second roll
+    (a failure would cost a casualty and hold it) is refused, not offered."""
+    marked, _ = apply(Effect(E.CHARGE_MARKER, "Lancers"))
+    passed = prepare("recall", {"unit": "Lancers"}, marked)(ScriptedSource.from_text("1"))
+    after, _ = apply(*passed.effects, roster=marked)
+    with pytest.raises(NotAllowed, match="Lancers has rolled for recall this turn"):
+        prepare("recall", {"unit": "Lancers"}, after)(ScriptedSource.from_text("6"))
+    next_turn, _ = new_turn(after)  # next turn it may choose to roll again
+    asked = prepare("recall", {"unit": "Lancers", "answers": "roll_recall=roll"},
+                    next_turn)(ScriptedSource.from_text("1"))
+    assert asked.headline.startswith("Lancers is recalled")
+
+
 def test_a_hold_cleared_by_hand_still_leaves_the_recall_to_next_turn():
     # "They must roll again to recall in phase 13 next turn": a mistaken roll is undone.
     after, _ = apply(Effect(E.CHARGE_MARKER, "Lancers"), Effect(E.HELD, "Lancers"))
@@ -276,6 +290,18 @@ def test_reminders_list_continuing_melees_and_cavalry_to_recall(phase, expected)
     assert reminders(marked(), phase) == expected
 
 
+def test_a_melee_a_charge_began_this_turn_is_not_said_to_continue():
+    """Contact made in phases 3 to 5 is fought first in phase 6: no round of it has been
+    fought, so it does not "continue"; after its first round it does."""
+    begun = locked(ROSTER, "2nd Foot", "45e Ligne")
+    assert reminders(begun, PHASES[5]) == ["First round of melee: 2nd Foot and 45e Ligne."]
+    fought, _ = apply(Effect(E.IN_MELEE, "2nd Foot", value="45e Ligne"),
+                      Effect(E.MELEE_LOST, "45e Ligne", value=7), roster=begun)
+    assert reminders(fought, PHASES[10]) == ["Melee continues: 2nd Foot and 45e Ligne."]
+    tied, _ = apply(Effect(E.MELEE_TIED, "2nd Foot"), roster=begun)
+    assert reminders(tied, PHASES[10]) == ["Melee continues: 2nd Foot and 45e Ligne."]
+
+
 def test_reminders_leave_out_units_that_are_gone():
     after, _ = apply(Effect(E.ROUTED, "Lancers"), roster=marked())
     assert reminders(after, PHASES[12]) == [GREYS_HELD]
@@ -348,7 +374,7 @@ def test_a_charge_locks_the_units_and_the_loser_falls_back():
     # 45e Ligne closes on a 4 (5 −1 charging); 2nd Foot fails to stand by 1 on a 6.
     roster, _ = play("charge", {"charger": "45e Ligne", "target": "2nd Foot"}, "4 6",
                      without_general)
-    assert reminders(roster, PHASES[5]) == ["Melee continues: 2nd Foot and 45e Ligne."]
+    assert reminders(roster, PHASES[5]) == ["First round of melee: 2nd Foot and 45e Ligne."]
     with pytest.raises(NotAllowed, match="continuing a previous melee") as refused:
         play("fire", {"shooter": "2nd Foot", "target": "45e Ligne"}, "", roster)
     # The shot a charged unit may still make comes before `/charge`: the refusal says so.

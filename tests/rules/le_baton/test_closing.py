@@ -52,6 +52,15 @@ def test_phase_4_charging_column_unable_to_form_line_takes_d6_casualties():
     assert result.severity is Severity.MAJOR
 
 
+def test_phase_4_d6_casualties_that_take_the_last_figure_destroy_the_column():
+    result = check(ligne(figures=1), 4, "6 4", charging=True, opponent="2nd Foot",
+                   cannot_form_line=True)
+    assert effects(result) == [(E.CASUALTIES, "45e Ligne", 1), (E.DESTROYED, "45e Ligne", None)]
+    assert outcomes(result)[1] == "45e Ligne takes 1 casualty, its last figure: it is destroyed."
+    assert result.headline == "45e Ligne fails to close and cannot form line, destroyed"
+    assert result.severity is Severity.DECISIVE
+
+
 @pytest.mark.parametrize("unit", [
     ligne(formation=Formation.LINE, quality=Quality.CONSCRIPT),
     ligne(quality=Quality.CONSCRIPT),

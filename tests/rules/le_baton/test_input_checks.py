@@ -58,7 +58,7 @@ def test_match_ups_without_melee_dice_need_no_figures():
     ridden = run(resolve_melee, Side(horse(figures=0)), Side(foot(figures=0)), 6, dice_text="")
     assert ridden.headline == "Chasseurs rides down 2nd Foot"
     taken = run(resolve_melee, Side(ligne(figures=0)), Side(guns(figures=0)), 6, dice_text="")
-    assert taken.headline == "Battery is destroyed by 45e Ligne"
+    assert taken.headline == "45e Ligne overruns Battery"
     square = foot(figures=0, formation=Formation.SQUARE)
     passed = run(resolve_melee, Side(horse(figures=0)), Side(square), 6, dice_text="4")
     assert effects(passed)[0] == (E.CASUALTIES, "Chasseurs", 1)

@@ -78,6 +78,19 @@ def test_fail_by_1_or_2_unable_to_form_line_takes_d6_casualties(phase):
     assert result.steps[1].title == "Unable to form line"
 
 
+@BOTH
+def test_d6_casualties_that_take_the_last_figures_destroy_the_unit(phase):
+    """A unit that loses its last figure is destroyed, as by fire or in a melee: the d6 is
+    cut to the figures it has."""
+    result = lose(foot(formation=Formation.COLUMN, figures=2), phase, "5 3",
+                  cannot_form_line=True)
+    assert effects(result) == [(E.CASUALTIES, "2nd Foot", 2), (E.DESTROYED, "2nd Foot", None)]
+    assert outcomes(result)[1] == "2nd Foot takes 2 casualties, its last figures: it is " \
+        "destroyed."
+    assert result.headline == "2nd Foot fails by 1: cannot form line, destroyed"
+    assert result.severity is Severity.DECISIVE
+
+
 def test_phase_7_cavalry_failing_remain_in_place_and_fight_in_phase_11():
     result = lose(horse(), 7, "6")
     assert outcomes(result) == ["Cavalry remains in place and fights in phase 11."]

@@ -116,8 +116,8 @@ def test_the_loser_of_a_phase_11_melee_tests_in_phase_12():
 def test_cavalry_against_cavalry_loser_tests_morale():
     result = melee(CUIRASSIERS, dragoons(), "4 4 4 5 5 6")
     # Cuirassiers hit on 4+ (3); the dragoons need 5+ against cuirassiers (3): a tie.
-    assert result.headline == ("Cuirassiers and Scots Greys tie, 3 all: both test for "
-                               "recall in phase 13")
+    assert result.headline == ("Cuirassiers and Scots Greys tie their melee, 3 all: both test "
+                               "for recall in phase 13")
     result = melee(CUIRASSIERS, dragoons(), "4 4 4 4 5 6")
     assert result.headline == "Cuirassiers wins the melee (3–2): Scots Greys tests in phase 7"
 
@@ -132,7 +132,7 @@ def test_infantry_that_tie_continue_the_melee(phase, when):
                               (E.IN_MELEE, "45e Ligne", "2nd Foot"),
                               (E.IN_MELEE, "2nd Foot", "45e Ligne"),
                               (E.MELEE_TIED, "45e Ligne", None)]  # nobody tests in 7 or 12
-    assert result.headline == f"45e Ligne and 2nd Foot tie, 1 all: they fight on {when}"
+    assert result.headline == f"45e Ligne and 2nd Foot tie their melee, 1 all: they fight on {when}"
     assert result.severity is Severity.MINOR
 
 
@@ -160,7 +160,7 @@ def test_unsupported_artillery_attacked_is_destroyed(attacker):
     assert effects(result) == [(E.DESTROYED, "Battery", None)]
     assert outcomes(result) == [f"{attacker.arm.value.capitalize()} vs. unsupported artillery: "
                                 "the artillery is destroyed."]
-    assert result.headline == f"Battery is destroyed by {attacker.name}"
+    assert result.headline == f"{attacker.name} overruns Battery"
     assert result.severity is Severity.DECISIVE
 
 
