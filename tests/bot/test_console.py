@@ -240,7 +240,7 @@ def test_a_full_le_baton_turn_in_the_console(tmp_path):
     assert "52nd → 4e Léger 🎲 4 1 1 1 vs 4+ (column) → 1 hit" in out
     assert "4e Léger morale 🎲 2 vs 3 or less" in out
     assert "52nd morale 🎲 6 vs 5 or less (veteran 5) → fails by 1" in out
-    assert "4e Léger and 52nd tie, 2 all" in out
+    assert "4e Léger and 52nd tie their melee, 2 all" in out
     assert "16th LD adds 5\" to its move" in out
     assert "Cuirassiers wins the melee (3–2): 16th LD tests in phase 12" in out
     assert "16th LD fails recall: 1 casualty, held" in out
