@@ -56,7 +56,7 @@ from bot.storage.models import (
     UNIT_STATUSES,
     UTCDateTime,
 )
-from rules.core.decisions import Undecided
+from rules.core.decisions import Undecided, play_setting_aside
 from rules.core.dice import ScriptedSource, parse_dice, plain_face
 from rules.core.errors import RulesError, code
 from rules.core.fields import json_kind, json_safe
@@ -594,7 +594,7 @@ def _check_move(backup: Backup, rules: BattleRules) -> None:
     settings = play_settings(backup.battle["ruleset"], backup.battle["settings"], charts)
     try:
         prepared = rules.prepare(pending.procedure, pending.options, roster, settings)
-        prepared(ScriptedSource(pending.faces))
+        play_setting_aside(prepared, ScriptedSource(pending.faces))
         asked = None
     except Undecided as undecided:
         asked = undecided.question

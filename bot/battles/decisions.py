@@ -48,6 +48,7 @@ from rules.core.decisions import (
     Answer,
     Question,
     Undecided,
+    play_setting_aside,
     with_answer,
     with_cells,
 )
@@ -215,7 +216,7 @@ def so_far(pending: Pending, roster: Roster, settings: Mapping[str, Any]) -> Res
     try:
         prepared = rules_for(pending.ruleset).prepare(pending.procedure, pending.options,
                                                       roster, settings)
-        prepared(ScriptedSource(pending.faces))
+        play_setting_aside(prepared, ScriptedSource(pending.faces))
     except Undecided as asked:
         if asked.question.to_dict() != pending.question.to_dict():
             return None

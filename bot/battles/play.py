@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.battles.errors import OtherRuleSet
 from bot.battles.store import BattleTx, rules_for
-from rules.core.decisions import Question, Undecided, with_cells
+from rules.core.decisions import Question, Undecided, play_setting_aside, with_cells
 from rules.core.dice import (
     DiceFaces,
     DiceSource,
@@ -170,9 +170,10 @@ def roll_dice(prepared: Callable[[DiceSource], Resolution], faces: DiceFaces, *,
 
 def _until_asked(prepared: Callable[[DiceSource], Resolution], recorder: RecordingSource,
                  used: Callable[[], DiceUse]) -> Resolution:
-    """Run the procedure; a question on the way pauses it with the dice rolled so far."""
+    """Run the procedure; a question on the way pauses it with the dice rolled so far. An
+    answer given ahead that the dice put out of reach is set aside, the roll kept."""
     try:
-        return prepared(recorder)
+        return play_setting_aside(prepared, recorder)
     except Undecided as asked:
         raise Paused(asked, recorder.faces, used()) from None
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from rules.core.dice import DiceSource, RecordingSource, ScriptedSource
 from rules.core.errors import InvalidInput, RulesError
 from rules.core.fields import did_you_mean
 from rules.core.names import name_key
@@ -41,9 +42,10 @@ Asking = tuple[str, int]
 
 class OutOfReach(InvalidInput):
     """An answer given ahead that the dice have since put out of reach (the unit it names
-    has left the field): the dice, not the player's words, are at fault. Played, it is
-    refused as any answer that cannot apply; the odds walk such a path on as if the answer
-    had not been given (``Answers.out_of_reach``), as a player reads them."""
+    has left the field): the dice, not the player's words, are at fault. Played, the roll
+    stands and the answer is set aside, its question asked (``play_setting_aside``); the odds
+    walk such a path on as if the answer had not been given (``Answers.out_of_reach``), as a
+    player reads them."""
 
     def __init__(self, message: str, *, hint: str | None = None, asking: Asking) -> None:
         super().__init__(message, hint=hint)
@@ -146,18 +148,21 @@ class Question:
 
 class Undecided(RulesError):
     """The procedure reached a question nobody has answered: ask it, then play again.
-    ``set_aside`` is an answer given ahead that did not fit it, said beside the question."""
+    ``set_aside`` is an answer given ahead that did not fit it, said beside the question;
+    ``out_of_reach`` says why, where the dice put it out of reach (empty: not known)."""
 
     def __init__(self, question: Question, steps: Sequence[Any] = (),
                  set_aside: str | None = None, defaults: Sequence[str] = (),
                  passed_over: str | None = None, effects: Sequence[Any] = (),
                  read_elsewhere: str | None = None,
-                 cells: Mapping[str, list[list[str]]] | None = None) -> None:
+                 cells: Mapping[str, list[list[str]]] | None = None,
+                 out_of_reach: str | None = None) -> None:
         super().__init__(f"{question.text} ({', '.join(a.key for a in question.answers)})",
                          hint="Answer it with the buttons, or give `choices`.")
         self.question = question
         self.steps = tuple(steps)  # what the procedure had done before it asked
         self.set_aside = set_aside
+        self.out_of_reach = out_of_reach
         self.defaults = tuple(defaults)  # project defaults that decided what it had done
         self.effects = tuple(effects)  # what it had done to units before it asked
         # An answer the mover gave ahead to another player's question: not taken.
@@ -206,6 +211,11 @@ class Answers:
     # Askings whose answer given ahead the dice put out of reach (``OutOfReach``): a walk of
     # every answer plays them as if nothing had been given ahead.
     set_aside: frozenset[Asking] = frozenset()
+    # Why each was set aside, where play knows it (the refusal it met): said beside it.
+    reasons: dict[Asking, str] = field(default_factory=dict)
+    # As ``more`` for ``given_answers``: a walk of every answer, which answers every player's
+    # questions; False in play, where it only sets answers aside (``play_setting_aside``).
+    walk: bool = True
     # Askings answered by an answer given ahead, so far.
     taken_ahead: set[Asking] = field(default_factory=set)
 
@@ -246,7 +256,9 @@ class Answers:
             # given ahead.
             if len(self.in_order) <= self.ahead:
                 raise Undecided(question, read_elsewhere=given if elsewhere else None,
-                                set_aside=None if elsewhere else given)
+                                set_aside=None if elsewhere else given,
+                                out_of_reach=None if elsewhere else
+                                self.reasons.get(asking, ""))
             given = self.in_order.pop(self.ahead)
             self.taken.append(given)
             given_ahead = False
@@ -269,6 +281,12 @@ class Answers:
             if list(question.cell) not in read:
                 read.append(list(question.cell))
         return answer
+
+    def only(self, question: Question) -> Answer:
+        """The one answer ``question`` offers, taken where the one given ahead was set aside:
+        no choice is left to ask for."""
+        self.asked.append(question.key)
+        return question.answers[0]
 
     def out_of_reach(self, question: Question, error: InvalidInput) -> InvalidInput:
         """The error to raise when the answer just taken for ``question`` names what the
@@ -381,9 +399,35 @@ def given_answers(options: Mapping[str, Any], more: Answers | None = None) -> An
         answers.in_order += more.in_order
         answers.taken = more.taken
         answers.set_aside = more.set_aside
-        # A walk tries every answer of every question, whoever's choice it is.
-        answers.others, answers.gm_only = frozenset(), False
+        answers.reasons = more.reasons
+        if more.walk:
+            # A walk tries every answer of every question, whoever's choice it is.
+            answers.others, answers.gm_only = frozenset(), False
     return answers
+
+
+Played = TypeVar("Played")
+
+
+def play_setting_aside(prepared: Callable[..., Played], dice: DiceSource) -> Played:
+    """Play a procedure (``prepared(dice, answers)``) on ``dice``. Where they put an answer
+    given ahead out of reach (``OutOfReach``), the roll stands: the procedure is played again
+    on the same dice with that answer set aside, so its question is asked (or, with one
+    answer left, goes on with it). Refused instead, the command could be sent again for fresh
+    dice."""
+    recorder = RecordingSource(dice)
+    source: DiceSource = recorder
+    aside = Answers(walk=False)
+    while True:
+        try:
+            return prepared(source, aside) if aside.set_aside else prepared(source)
+        except OutOfReach as error:
+            if error.asking in aside.set_aside:  # reached again all the same: refused
+                raise
+            aside.set_aside |= {error.asking}
+            aside.reasons[error.asking] = error.message
+            # The dice rolled so far again, then on from where they stopped.
+            source = ScriptedSource(list(recorder.faces), fallback=recorder)
 
 
 def with_cells(options: Mapping[str, Any], cells: Mapping[str, list[list[str]]]

@@ -289,6 +289,8 @@ class ResolutionBuilder:
         try:
             return self.answers.decide(question)
         except Undecided as undecided:
+            if undecided.out_of_reach is not None:
+                return self._out_of_reach(question, undecided)
             if undecided.set_aside is not None:
                 self.step(GIVEN_AHEAD, f"The answer given ahead, {undecided.set_aside}, "
                           f"does not fit “{question.text}”: it is asked instead.")
@@ -304,6 +306,21 @@ class ResolutionBuilder:
             raise Undecided(question, tuple(self.steps), undecided.set_aside,
                             tuple(self.defaults), effects=tuple(self.effects),
                             cells=self.answers.cells) from None
+
+    def _out_of_reach(self, question: Question, undecided: Undecided) -> Answer:
+        """An answer given ahead that the dice put out of reach, set aside: said, and the
+        question asked, or with one answer left, that one taken."""
+        why = f" {undecided.out_of_reach}" if undecided.out_of_reach else ""
+        said = f"The answer given ahead, {undecided.set_aside}, no longer applies:{why}"
+        if len(question.answers) == 1:
+            only = self.answers.only(question)
+            self.step(GIVEN_AHEAD, f"{said} “{only.label}” is the only answer left to "
+                                   f"“{question.text}”.")
+            return only
+        self.step(GIVEN_AHEAD, f"{said} “{question.text}” is asked instead.")
+        raise Undecided(question, tuple(self.steps), undecided.set_aside,
+                        tuple(self.defaults), effects=tuple(self.effects),
+                        cells=self.answers.cells, out_of_reach=undecided.out_of_reach)
 
     def build(self, headline: str, severity: Severity) -> Resolution:
         return Resolution(

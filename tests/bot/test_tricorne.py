@@ -10,6 +10,7 @@ from bot.client import create_bot
 from bot.offline import OfflineDiscord
 from bot.storage import Database
 from bot.storage.models import General, Unit
+from rules.core.dice import ScriptedSource
 from rules.core.errors import InvalidInput
 from rules.core.fields import did_you_mean
 from rules.tricorne.inputs import ROSTER_FIELDS
@@ -423,6 +424,71 @@ async def test_a_bonus_target_no_unit_has_keeps_the_answers_given_ahead_and_the_
     assert "Black Watch makes no bonus melee" in text
     assert "**Black Watch melee** 🎲 **cav** **cav** flag inf inf (5 dice: 2 highland, +1 " \
         "full strength, +1 leader attached, +1 Highland Battle Bonus) vs Dragoons" in text
+
+
+FIGHT = 'attacker:"A: highland" defender:"D: regular blocks=2"'
+AHEAD = 'choices:"take_ground=advance; bonus_melee=D; bonus_take_ground=stay"'
+
+
+async def test_a_bonus_target_given_ahead_that_the_dice_eliminate_leaves_the_roll_standing(
+        discord_session, monkeypatch):
+    """Refusing the command once the dice removed the target named ahead would hide the roll
+    and let it be sent again for fresh dice: the roll stands, the answer is set aside, and
+    with only "No bonus melee" left the melee goes on with it."""
+    typed = await reply(discord_session, f'/melee tricorne {FIGHT} dice:"inf inf art art" '
+                                         f'{AHEAD}')
+    assert not typed.ephemeral, typed.content
+    text = await full_text(discord_session, typed)
+    assert "**A melee** 🎲 **inf** **inf** art art" in text, text
+    assert "A makes no bonus melee" in text
+    assert "The answer given ahead, D, no longer applies: D has left the field in this " \
+           "melee. “No bonus melee” is the only answer left to “Will A make a bonus melee?”." \
+           in text
+    # Rolled by the bot: those dice, none rolled again (the stand-in has no more).
+    monkeypatch.setattr("bot.battles.play.RandomSource",
+                        lambda: ScriptedSource.from_text("inf inf art art"))
+    rolled = await reply(discord_session, f"/melee tricorne {FIGHT} {AHEAD}")
+    assert not rolled.ephemeral, rolled.content
+    assert "**A melee** 🎲 **inf** **inf** art art" in text_of(rolled)
+    assert "Dice rolled by the bot" in text_of(rolled)
+
+
+async def test_in_a_battle_a_bonus_target_the_dice_drove_off_is_set_aside_and_asked(
+        battle_session):
+    await setup(battle_session)
+    dice = MELEE.removesuffix('"') + ' cav"'
+    set_aside = "↪️ The answer given ahead, Dragoons, no longer applies: Dragoons has left " \
+        "the field in this melee. “Will Black Watch make a bonus melee?” is asked instead."
+    first_roll = "**Black Watch melee** 🎲 **cav** **cav** flag inf inf"
+    asked = await reply(battle_session, dice + ' choices:"stand; take ground; Dragoons"',
+                        user_id=GM_USER)
+    assert asked.embeds[0]["title"] == "❓ Will Black Watch make a bonus melee?", \
+        asked.content
+    assert buttons(asked) == ["Attack Fusiliers", "Attack Cope", "No bonus melee"]
+    assert set_aside in text_of(asked) and first_roll in text_of(asked), text_of(asked)
+    [result] = await press(battle_session, asked, "Attack Fusiliers")
+    text = await full_text(battle_session, result)
+    assert first_roll in text
+    assert "Fusiliers battles back against Black Watch" in text
+    units, _ = await roster(battle_session.client.db)
+    assert (units["Dragoons"].status, units["Dragoons"].gone_reason) == ("gone", "routed")
+    assert units["Fusiliers"].strength == 1
+
+
+async def test_a_bonus_target_the_dice_drove_off_after_an_answer_is_set_aside_and_asked(
+        battle_session):
+    # Played on after the dragoons' player answered: the answers given ahead that still
+    # apply are kept (not all dropped and asked again), the one out of reach set aside.
+    await setup(battle_session)
+    retire = await reply(battle_session, MELEE.removesuffix('"') + ' cav" choices:'
+                         '"take_ground=advance; bonus_melee=Dragoons"', user_id=GM_USER)
+    assert buttons(retire) == ["Retire and rally", "Stand and fight"]
+    [_, asked] = await press(battle_session, retire, "Stand and fight")
+    assert asked.embeds[0]["title"] == "❓ Will Black Watch make a bonus melee?"
+    assert buttons(asked) == ["Attack Fusiliers", "Attack Cope", "No bonus melee"]
+    assert "↪️ The answer given ahead, Dragoons, no longer applies: Dragoons has left the " \
+           "field in this melee." in text_of(asked), text_of(asked)
+    assert "**Black Watch melee** 🎲 **cav** **cav** flag inf inf" in text_of(asked)
 
 
 async def test_a_hill_attacked_from_another_hill_ignores_a_flag(battle_session):

@@ -13,11 +13,14 @@ from rules.core.decisions import (
     Question,
     Undecided,
     given_answers,
+    play_setting_aside,
     with_answer,
 )
+from rules.core.defaults import asking
+from rules.core.dice import D6, DiceSource, ScriptedSource
 from rules.core.errors import InvalidInput
 from rules.core.outcomes import enumerate_outcomes
-from rules.core.records import ResolutionBuilder, Severity
+from rules.core.records import EffectKind, Resolution, ResolutionBuilder, Severity
 from rules.fire_at_will.commands import prepare
 
 QUESTION = Question("counter_charge", "Does the 42nd counter-charge?",
@@ -214,3 +217,68 @@ def test_a_blank_answer_is_refused_as_none_given():
         assert str(refused.value) == ("No answer given to “Does the 42nd counter-charge?”. "
                                       "Answer “Counter-charge Hussars” (`Hussars`) or "
                                       "“Stand”.")
+
+
+def chase(rear: bool):
+    """A 1 or 2 drives the foe off (it routs); then whom to chase: the foe if it is still
+    there, the rear guard (with ``rear``), else nobody. The foe named ahead and driven off by
+    the dice is out of reach: the dice's doing, not the player's words."""
+
+    def play(dice: DiceSource, answers: Answers) -> Resolution:
+        out = ResolutionBuilder("test", "chase", answers=answers)
+        (first,) = dice.roll(D6(), "first")
+        standing = first > 2  # type: ignore[operator]
+        if not standing:
+            out.effect(EffectKind.REMOVED, "Foe")
+        whom = Question("chase", "Chase whom?", (
+            *((Answer("Foe", "Chase Foe"),) if standing else ()),
+            *((Answer("Rear", "Chase Rear"),) if rear else ()), Answer("none", "Nobody")),
+            unit="Horse", typed="a unit's name")
+        chosen = out.ask(whom)
+        if chosen.key == "none":
+            return out.build("no chase", Severity.MINOR)
+        if chosen.key not in {a.key for a in whom.answers}:
+            raise out.answers.out_of_reach(whom, InvalidInput(f"{chosen.key} has left the "
+                                                              "field."))
+        (second,) = dice.roll(D6(), "chase")
+        return out.build(f"chased {chosen.key} ({second})", Severity.MINOR)
+
+    return play
+
+
+@pytest.mark.parametrize("given", ["chase=Foe", "Foe"])
+def test_played_an_answer_the_dice_put_out_of_reach_is_set_aside_and_its_question_asked(
+        given):
+    # The roll stands: played again on the same dice (one scripted die, none to spare), the
+    # answer given ahead set aside and said beside the question, which is asked.
+    with pytest.raises(Undecided) as asked:
+        play_setting_aside(asking({"choices": given}, chase(rear=True)), ScriptedSource([1]))
+    assert [a.key for a in asked.value.question.answers] == ["Rear", "none"]
+    assert asked.value.set_aside == "Foe"
+    assert [(s.title, s.outcome) for s in asked.value.steps] == [
+        ("Choices given ahead", "The answer given ahead, Foe, no longer applies: Foe has "
+                                "left the field. “Chase whom?” is asked instead.")]
+    assert [e.kind for e in asked.value.effects] == [EffectKind.REMOVED]
+    # Answered, it plays on from the same die.
+    answered = asking({"choices": given, ANSWERED: "chase=Rear"}, chase(rear=True))
+    assert play_setting_aside(answered, ScriptedSource([1, 4])).headline == "chased Rear (4)"
+    # Where the dice leave it in reach, it is taken as given.
+    played = play_setting_aside(asking({"choices": given}, chase(rear=True)),
+                                ScriptedSource([3, 5]))
+    assert played.headline == "chased Foe (5)"
+
+
+def test_played_with_one_answer_left_the_procedure_goes_on_with_it():
+    played = play_setting_aside(asking({"choices": "chase=Foe"}, chase(rear=False)),
+                                ScriptedSource([2]))
+    assert played.headline == "no chase"
+    assert [e.kind for e in played.effects] == [EffectKind.REMOVED]
+    assert [s.outcome for s in played.steps] == [
+        "The answer given ahead, Foe, no longer applies: Foe has left the field. "
+        "“Nobody” is the only answer left to “Chase whom?”."]
+
+
+def test_an_answer_out_of_reach_that_a_player_gave_when_asked_is_still_refused():
+    answered = asking({"choices": "", ANSWERED: "chase=Foe"}, chase(rear=False))
+    with pytest.raises(InvalidInput, match="Foe has left the field"):
+        play_setting_aside(answered, ScriptedSource([1]))
