@@ -109,19 +109,23 @@ def rules_refusals() -> Iterator[None]:
 
 
 def unit_sides(options: Mapping[str, Any], roster: Roster | None) -> dict[str, str]:
-    """Each unit's side, for expected losses per side: the roster's sides in a battle; in a
-    quick lookup, the option that names it (``attackers``, ``defenders``)."""
-    if roster is not None:
-        return {unit.name: unit.side for unit in roster.units}
+    """Each unit's side, for expected losses per side: in a battle, the roster's side of each
+    unit the command names (a side with one unit in the fight is named by it, whatever else
+    the roster holds); in a quick lookup, the option that names it (``attackers``)."""
     sides: dict[str, str] = {}
+    named: set[str] = set()  # in a battle a part without a colon is a roster unit's name
     for key, value in options.items():
         if not isinstance(value, str):
             continue
         for part in unit_parts(value):
-            name, _ = split_name(part)
+            name, words = split_name(part)
             if name:
                 sides.setdefault(name, key)
-    return sides
+            named.add(name_key(name or words))
+    if roster is None:
+        return sides
+    return {unit.name: unit.side for unit in roster.units if name_key(unit.name) in named} \
+        or {unit.name: unit.side for unit in roster.units}
 
 
 class TooSlow(RulesError):

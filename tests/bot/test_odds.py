@@ -364,3 +364,23 @@ async def test_expected_losses_count_the_fire_before_a_chart_the_player_reads(di
     # Doubled fire at 1:1 hits on 52–66 (about 0.4 a shot), halved by failed checks: well
     # above the hundredths the paths that never reached the chart gave.
     assert all(0.1 < float(value) < 0.5 for value in found.groups()), losses
+
+
+async def test_expected_losses_in_a_battle_name_a_side_by_its_one_unit_in_the_fight(
+        discord_session):
+    """The French have two stacks on the roster but one in this assault: its losses are
+    named by that stack, as the British one's are, not by the side."""
+    discord_session.client.outcomes.odds_seconds = UNHURRIED_SECONDS
+    for line in ('/battle start ruleset:labataille name:Albuera sides:"French, British"',
+                 '/unit add side:French name:1/45e words:"infantry morale=34 melee=12 fire=6 '
+                 'defence=9" strength:6',
+                 '/unit add side:French name:"2e Cuirassiers" words:"cavalry morale=44 '
+                 'melee=18 mp=8" strength:4',
+                 '/unit add side:British name:52nd words:"infantry morale=41 melee=8 fire=5 '
+                 'defence=9" strength:5'):
+        assert not (await reply(discord_session, line, user_id=GM_USER)).ephemeral, line
+    message = await reply(discord_session, "/assault odds labataille attackers:1/45e "
+                                           "defenders:52nd")
+    [losses] = [line for line in text_of(message).split("\n") if "Expected losses" in line]
+    assert re.fullmatch(r"Expected losses before the chart's result: 52nd [\d.]+ increments, "
+                        r"1/45e [\d.]+ increments", losses), losses
