@@ -237,8 +237,10 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
     queue = facts.dice_queue
     left = None
     if forced is not None:
-        # The dice shown are ones that give the result; none were rolled.
-        resolution, note = prepared(forced), "Result set by the GM (dice shown, not rolled)"
+        # The dice shown are ones that give the result; none were rolled. Where they put an
+        # answer given ahead out of reach, it is set aside as the roll set it aside.
+        resolution = play_setting_aside(prepared, forced)
+        note = "Result set by the GM (dice shown, not rolled)"
     else:
         try:
             resolution, use = roll_dice(prepared, rules.dice_faces, typed=dice, queue=queue,

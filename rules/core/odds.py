@@ -684,8 +684,9 @@ def _walk(prepared: Prepared, max_leaves: int, deadline: float | None, reader: _
         if reading is not None:
             leaves += 1
             answers.add(members, reading, source.weight)
-            # A result reached with an answer set aside is not one its answers replay to.
-            if seen is not None and not aside:
+            # One reached with an answer set aside too: played with its answers, the move
+            # sets that answer aside again on the same dice (``play_setting_aside``).
+            if seen is not None:
                 seen(reading, tuple(source.path), given)
     return answers.final(), leaves
 

@@ -775,3 +775,28 @@ async def test_a_correction_that_reorders_the_sides_moves_no_victory_banner(disc
         moved.content
     undone = await reply(discord_session, "/gm undo", user_id=GM_USER)
     assert "Victory Banner" not in undone.content, undone.content
+
+
+async def test_an_override_reaches_a_result_where_the_dice_put_a_bonus_target_out_of_reach(
+        battle_session):
+    """A roll whose dice drove off the bonus target named ahead stands: a GM's override of
+    it offers that result, and the other results where the first melee drives it off, and
+    applies them as the roll did (the answer set aside, not a refusal)."""
+    await setup(battle_session)
+    asked = await reply(battle_session, MELEE.removesuffix('"') + ' cav" choices:'
+                        '"stand; take ground; Dragoons"', user_id=GM_USER)
+    await press(battle_session, asked, "No bonus melee")
+    units, _ = await roster(battle_session.client.db)
+    assert units["Dragoons"].gone_reason == "routed"
+    offered = await battle_session.autocomplete(
+        ["gm", "override"], {"result": "Dragoons routs"}, "result", channel_id=CHANNEL,
+        user_id=GM_USER, guild_id=GUILD)
+    labels = {c["name"]: c["value"] for c in offered}
+    routed = next((label for label in labels if label.startswith("Fusiliers: ")),
+                  None)
+    assert routed is not None, labels
+    overridden = await reply(battle_session, f"/gm override result:{labels[routed]}",
+                             user_id=GM_USER)
+    assert not overridden.ephemeral, overridden.content
+    units, _ = await roster(battle_session.client.db)
+    assert units["Dragoons"].gone_reason == "routed"
