@@ -15,7 +15,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from rules.core.decisions import Answers, Undecided
+from rules.core.decisions import Answers, OutOfReach, Undecided
 from rules.core.dice import DiceSource, Faces, RandomSource, RollKind
 from rules.core.odds import walk_results
 from rules.core.prepared import Prepared, label_of
@@ -121,13 +121,20 @@ def _sample(prepared: Prepared, search: _Search, samples: int) -> None:
         while True:
             recorder = _Recorder(seed)  # the same seed rolls the same dice again
             try:
-                resolution = _play(prepared, recorder, answers)
+                resolution: Resolution | None = _play(prepared, recorder, answers)
                 break
             except Undecided as asked:
                 if search.must_stop():  # a question that keeps coming back ends the search
                     return
                 answers = (*(answers or ()), pick.choice(asked.question.answers).key)
-        search.add(label_of(resolution), tuple(recorder.path), answers, resolution.headline)
+            except OutOfReach:
+                # An answer given ahead these dice put out of reach: the walk lists those
+                # results; a sample of them is left to it, not raised as a fault.
+                resolution = None
+                break
+        if resolution is not None:
+            search.add(label_of(resolution), tuple(recorder.path), answers,
+                       resolution.headline)
 
 
 def enumerate_outcomes(

@@ -68,3 +68,20 @@ def test_a_label_leaves_out_effects_of_no_words():
         Effect(LB.INFANTRY_CHARGED, "52nd", value="Buffs", ruleset="le-baton"),
         Effect(LB.PLACED, "Buffs", 2, value="from 52nd", ruleset="le-baton")))
     assert label_of(placed) == 'Buffs is placed 2" from 52nd'
+
+
+def test_a_sample_whose_dice_put_an_answer_given_ahead_out_of_reach_is_no_fault():
+    """Sampled (the walk too large), a path on which the dice put an answer given ahead out
+    of reach is left to the walk's listing: the GM's list is made, not a traceback."""
+    from rules.core.decisions import OutOfReach
+    from rules.core.dice import D6
+    from rules.core.outcomes import enumerate_outcomes
+
+    def prepared(dice, answers=None):
+        (face,) = dice.roll(D6(), "melee")
+        if face <= 3:
+            raise OutOfReach("D has left the field.", asking=("bonus_melee", 0))
+        return ResolutionBuilder("test", "melee").build(f"A rolls {face}", Severity.MINOR)
+
+    found = enumerate_outcomes(prepared, max_leaves=0, samples=60)
+    assert {o.headline for o in found.outcomes} == {"A rolls 4", "A rolls 5", "A rolls 6"}
