@@ -434,8 +434,9 @@ def reminders(roster: Roster, phase: str | None) -> list[str]:
                 lines.append(f"{unit.name} is held (failed recall): it cannot move, and must "
                              "test recall in phase 13.")
             elif unit.attr("charge_marker"):
-                lines.append(f"{unit.name} has a charge marker: it must test recall in "
-                             "phase 13.")
+                # Phase 13: "cannot move until recalled", which phases 3 and 8 must heed.
+                lines.append(f"{unit.name} has a charge marker in place: it cannot move until "
+                             "recalled, and must test recall in phase 13.")
             elif unit.attr("recall_due"):
                 lines.append(f"{unit.name} tied its melee: it must test recall in phase 13.")
     return lines

@@ -114,8 +114,10 @@ def _pass_through(cavalry: Side, infantry: Side, phase: int, dice: DiceSource,
     name = cavalry.unit.name
     rolls = []
     for number in range(1, cavalry.units_contacted + 1):
-        (face,) = dice.roll(D6(), f"{name} passing infantry unit {number}")
-        rolls.append(Roll(f"{name} past infantry unit {number}", "1d6", (face,), total=face,
+        # The square fought is known by name; only the others `contacted=` counts are not.
+        passed = infantry.unit.name if number == 1 else f"infantry unit {number}"
+        (face,) = dice.roll(D6(), f"{name} passing {passed}")
+        rolls.append(Roll(f"{name} past {passed}", "1d6", (face,), total=face,
                           target="4+", result="a casualty" if face >= 4 else "no casualty",
                           readings=plain_readings((face,))))
     # No more casualties than figures, where they are given (0: not given, as no dice need

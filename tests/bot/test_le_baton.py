@@ -130,7 +130,7 @@ async def test_lancers_charge_a_line_that_forms_square_and_pass_through(battle_s
     # The marker the charge left holds it to its recall: none is placed again.
     assert melee.embeds[0]["description"].split("\n")[:3] == [
         "📋 Lanciers: now 7 figures", "📋 Melee: Lanciers against Buffs ends",
-        "**Lanciers past infantry unit 1** 🎲 4 vs 4+ → a casualty"]
+        "**Lanciers past Buffs** 🎲 4 vs 4+ → a casualty"]
     assert "charge marker" not in text_of(melee)
     state = await roster(battle_session)
     assert state["Lanciers"].strength == 7

@@ -272,7 +272,10 @@ def marked(roster: Roster = ROSTER) -> Roster:
 
 
 MELEE = "Melee continues: 2nd Foot and 45e Ligne."
-LANCERS_RECALL = "Lancers has a charge marker: it must test recall in phase 13."
+# Phase 13: "Units with a charge marker in place cannot move until recalled": said at the
+# turn's start, before the moves of phases 3 and 8, as a held unit's is.
+LANCERS_RECALL = ("Lancers has a charge marker in place: it cannot move until recalled, and "
+                  "must test recall in phase 13.")
 GREYS_HELD = ("Scots Greys is held (failed recall): it cannot move, and must test recall in "
               "phase 13.")
 

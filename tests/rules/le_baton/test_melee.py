@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.dice import Reading
-from rules.core.errors import InvalidInput, NotAllowed
+from rules.core.errors import InvalidInput, NotAllowed, NotEnoughDice
 from rules.core.records import Severity
 from rules.le_baton.effects import EffectKind as E
 from rules.le_baton.melee import Side, resolve_melee, to_hit_modifiers
@@ -231,8 +231,10 @@ def test_cavalry_pass_through_squares_a_casualty_on_4_per_infantry_unit_contacte
     result = melee(Side(horse(in_melee=True), units_contacted=3),
                    foot(formation=Formation.SQUARE, in_melee=True), faces)
     rolls = result.steps[0].rolls
+    # The square named is named; only the others counted with it are numbered.
     assert [(r.label, r.kind, r.target) for r in rolls] == [
-        (f"Chasseurs past infantry unit {n}", "1d6", "4+") for n in (1, 2, 3)]
+        ("Chasseurs past 2nd Foot", "1d6", "4+"),
+        *((f"Chasseurs past infantry unit {n}", "1d6", "4+") for n in (2, 3))]
     # Each die read as it counts: a 4 is a casualty, a 3 is not.
     assert [r.result for r in rolls] == [RESULTS[face] for face in faces.split()]
     lost_effect = [(E.CASUALTIES, "Chasseurs", lost)] if lost else []
@@ -248,6 +250,12 @@ def test_cavalry_pass_through_squares_a_casualty_on_4_per_infantry_unit_contacte
                               (E.PASSED_THROUGH, "Chasseurs", None)]
 
 
+def test_dice_short_for_a_pass_through_name_the_square_or_number_the_others():
+    for given, missing in (("", "2nd Foot"), ("4", "infantry unit 2")):
+        with pytest.raises(NotEnoughDice, match=f"Chasseurs passing {missing} needs"):
+            melee(Side(horse(), units_contacted=2), foot(formation=Formation.SQUARE), given)
+
+
 RESULTS = {"1": "no casualty", "2": "no casualty", "3": "no casualty", "4": "a casualty",
            "6": "a casualty"}
 
@@ -255,6 +263,7 @@ RESULTS = {"1": "no casualty", "2": "no casualty", "3": "no casualty", "4": "a c
 def test_pass_through_one_square_one_casualty():
     result = melee(foot(formation=Formation.SQUARE), horse(), "5")
     assert result.headline == "Chasseurs passes through 2nd Foot: 1 casualty"
+    assert [r.label for r in result.steps[0].rolls] == ["Chasseurs past 2nd Foot"]
     assert result.severity is Severity.MINOR
     assert outcomes(result) == [
         "Cavalry vs. infantry square: the infantry do not roll melee dice. Chasseurs passes "
