@@ -43,6 +43,11 @@ class DiceCount:
         parts += [f"− {-m.value} {m.reason}" for m in self.reductions if m.value]
         return f"{' '.join(parts)} = {counted(self.total, 'die', 'dice')}"
 
+    def taken(self) -> str:
+        """The reductions, as the reply says why a unit has no dice: ``−2 attacking into
+        forest``."""
+        return ", ".join(f"{m.signed()} {m.reason}" for m in self.reductions if m.value)
+
     def said(self, kind: UnitType) -> str:
         """``3 dice: 2 regular, +1 full strength, +1 leader attached, −1 moved (ordered
         infantry)``: the count first, as a player at the table checks it; ``2 dice:

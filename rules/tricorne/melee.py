@@ -59,7 +59,6 @@ STOPPED = ("cavalry and artillery that enter forest or buildings must stop and m
            "battle")
 RETIRE, STAND = Answer("retire", "Retire and rally"), Answer("stand", "Stand and fight")
 ADVANCE, STAY = Answer("advance", "Take ground"), Answer("stay", "Stay")
-TAKE_FLAGS = Answer("take", "Take every flag")
 NO_BONUS = Answer("none", "No bonus melee")
 
 
@@ -251,7 +250,8 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
     title = f"{attacker.name} {what} against {defender.name}"
     if count.total == 0:
         run.out.step(title, f"{count.arithmetic(attacker.kind)}: no dice, no hits.")
-        run.phrases.append(f"{attacker.name} has no melee dice")
+        # No roll, so no roll line: the headline says what took the dice.
+        run.phrases.append(no_dice(attacker, count))
         return Attack()
     alike = read_alike_in_melee(attacker, defender, retiring, run.settings.die)
     # The roll is named for the step it is (step 8's is the defender battling back).
@@ -282,6 +282,11 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
                 notes=tuple(notes))
     run.out.step(title, hits_outcome(defender, applied), roll)
     return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix)
+
+
+def no_dice(unit: Unit, count: DiceCount) -> str:
+    """``Cobham's has no melee dice (−2 attacking into forest)``."""
+    return f"{unit.name} has no melee dice ({count.taken()})"
 
 
 def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int,
@@ -443,11 +448,14 @@ def ask_ignore_flag(run: Run, unit: Unit, flags: int, prefix: str) -> int:
     # "1 flag of the 1 flag" said as a player would: "the flag".
     which = f"{counted(ignored, 'flag')} of the {counted(flags, 'flag')}" if ignored < flags \
         else "the flag" if flags == 1 else f"the {counted(flags, 'flag')}"
+    # Each answer names the unit: in the odds' rows, beside the other side's answers ("Stand
+    # and fight & …"), a bare "Ignore 1 flag" reads as anyone's.
     question = Question(f"{prefix}ignore_flag",
                         f"Will {unit.name} ignore {which} against it?",
-                        (Answer("ignore", f"Ignore {counted(ignored, 'flag')}"), TAKE_FLAGS),
+                        (Answer("ignore", f"{unit.name} ignores {counted(ignored, 'flag')}"),
+                         Answer("take", f"{unit.name} takes every flag")),
                         unit=unit.name, by=by)
-    if run.out.ask(question) is TAKE_FLAGS:
+    if run.out.ask(question).key == "take":
         run.out.step("Flags", f"{unit.name} takes every flag.")
         return flags
     run.phrases.append(f"{unit.name} ignores {counted(ignored, 'flag')}")
@@ -557,7 +565,7 @@ def attack_lone_leader(run: Run, attacker: Unit, leader: Unit, *, bonus: bool) -
         # No die to roll, no saber to fear: nothing forces him back, nor opens his hex.
         run.out.step(f"{attacker.name} attacks {leader.name}",
                      f"{count.arithmetic(attacker.kind)}: no dice. {leader.name} stays.")
-        run.phrases.append(f"{attacker.name} has no melee dice; {leader.name} stays")
+        run.phrases.append(f"{no_dice(attacker, count)}; {leader.name} stays")
         return
     faces = run.dice.roll(BattleDice(count.total, run.settings.die,
                                      sabers_or_not(run.settings.die)),

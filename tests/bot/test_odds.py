@@ -125,6 +125,18 @@ async def test_the_title_gives_no_one_answers_chances_as_the_fights(discord_sess
     assert stands["title"].startswith("🎯 Odds: ") and "answers" not in stands["title"]
 
 
+async def test_a_row_names_the_unit_whose_choice_each_answer_is(discord_session):
+    # Standing is the dragoons' choice; ignoring the battle back's flag, the grenadiers'
+    # (the attacker's): each row says whose, not "Stand and fight & Ignore 1 flag".
+    asked = ('/melee odds tricorne attacker:"Grenadiers: grenadier" '
+             'defender:"Dragoons: battle-cavalry"')
+    rows = [line for line in (await reply(discord_session, asked)).embeds[0]["description"]
+            .split("\n") if line.startswith("If Stand")]
+    assert [row.split(" → ")[0] for row in rows] == [
+        "If Stand and fight & Grenadiers ignores 1 flag",
+        "If Stand and fight & Grenadiers takes every flag"]
+
+
 async def test_a_chart_pack_attached_to_the_battle_reads_the_chart(discord_session):
     for line in ("/battle start ruleset:labataille name:Bussaco",
                  '/unit add side:French name:Hussards words:"cavalry morale=34 melee=20 mp=8 '

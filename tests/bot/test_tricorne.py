@@ -76,6 +76,16 @@ async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(disc
     assert "Project defaults (see /help): leader casualty check: " in text
 
 
+async def test_a_battle_back_without_dice_says_why_in_the_public_reply(discord_session):
+    asked = await reply(discord_session, '/melee tricorne attacker:"Atholl: highland '
+                                         'terrain=forest" defender:"Cobham\'s: battle-cavalry '
+                                         'blocks=3" dice:"inf inf art art"')
+    result = (await press(discord_session, asked, "Stand and fight", PLAYER))[-1]
+    # No roll line for a roll of no dice: the headline says what took them.
+    assert result.embeds[0]["title"] == ("🛡️ Atholl scores no hit on Cobham's; Cobham's has "
+                                         "no melee dice (−2 attacking into forest)")
+
+
 async def test_retire_and_rally_is_asked_before_any_die(discord_session):
     asked = await reply(discord_session,
                         '/melee tricorne attacker:"Grenadiers: grenadier" '
@@ -520,10 +530,13 @@ async def test_a_grenadiers_player_chooses_to_ignore_a_flag_with_a_button(battle
                         user_id=GM_USER)
     assert asked.embeds[0]["title"] == ("❓ Will Ligonier's Grenadiers ignore the flag "
                                         "against it?")
-    assert buttons(asked) == ["Ignore 1 flag", "Take every flag"]
+    # Each answer names the unit whose choice it is, as the odds' rows say it too.
+    assert buttons(asked) == ["Ligonier's Grenadiers ignores 1 flag",
+                              "Ligonier's Grenadiers takes every flag"]
     assert f"Ligonier's Grenadiers' player (<@{PLAYER}>) or a GM decides" in \
         asked.embeds[0]["description"]
-    [result] = await press(battle_session, asked, "Ignore 1 flag", user=PLAYER)
+    [result] = await press(battle_session, asked, "Ligonier's Grenadiers ignores 1 flag",
+                           user=PLAYER)
     text = await full_text(battle_session, result)
     assert ("Ligonier's Grenadiers ignores 1 flag: a grenadier may ignore 1 flag (Government "
             "Grenadier unit page).") in text

@@ -247,7 +247,7 @@ def test_an_attack_without_dice_leaves_a_lone_leader_where_he_stands():
     assert step(result, "Attacker attacks Wolfe").outcome == (
         "2 (regular) − 2 terrain (given) = 0 dice: no dice. Wolfe stays.")
     assert effects(result) == []
-    assert result.headline == "Attacker has no melee dice; Wolfe stays"
+    assert result.headline == "Attacker has no melee dice (−2 terrain (given)); Wolfe stays"
 
 
 def test_a_lone_leader_retreats_toward_his_side():

@@ -27,8 +27,10 @@ def test_a_grenadier_under_flags_is_asked_whether_to_ignore_one():
     key, used, asking = question(ATTACKER, grenadiers(), "flag flag cav")
     assert (key, used) == ("ignore_flag", 3)
     assert asking.text == "Will Grenadiers ignore 1 flag of the 2 flags against it?"
-    assert [(a.key, a.label) for a in asking.answers] == [("ignore", "Ignore 1 flag"),
-                                                          ("take", "Take every flag")]
+    # The answers name the unit: in the odds' rows, beside another player's answers, a bare
+    # "Ignore 1 flag" reads as anyone's.
+    assert [(a.key, a.label) for a in asking.answers] == [
+        ("ignore", "Grenadiers ignores 1 flag"), ("take", "Grenadiers takes every flag")]
     assert (asking.unit, asking.by) == ("Grenadiers", "defender")
 
 

@@ -77,3 +77,14 @@ def test_the_words_players_say_for_forest_and_buildings_read_as_them(typed):
     _, values = UNIT.read_text(f"highland {typed}", "defender: Camerons")
     meant = Terrain.FOREST if typed.startswith("wood") else Terrain.BUILDINGS
     assert values["terrain"] is meant
+
+
+def test_cavalry_left_without_dice_to_battle_back_into_a_forest_says_why():
+    # The headline is the public reply's only word on a battle back with no dice: it says
+    # what took them, not only that there are none.
+    result = melee(unit("Atholl", "highland", terrain="forest"), cavalry("Cobham's", blocks=3),
+                   "inf inf art art", "stand")
+    assert step(result, "Cobham's battles back against Atholl").outcome == (
+        "2 (battle cavalry) − 2 attacking into forest = 0 dice: no dice, no hits.")
+    assert result.headline == ("Atholl scores no hit on Cobham's; Cobham's has no melee dice "
+                               "(−2 attacking into forest)")
