@@ -35,10 +35,12 @@ from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import loss_measure, plural, singular
 from rules.core.headlines import CUT, SEPARATOR, fitted, listed, together
+from rules.core.odds_glance import Fate, fate_of
 from rules.core.records import (
     CHECK,
     D66_KIND,
     Effect,
+    EffectKind,
     Modifier,
     Resolution,
     Roll,
@@ -182,7 +184,11 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     by_unit: dict[str, list[str]] = {}
     heads = [line.casefold() for line in said or ()]
     units = [effect.unit for effect in resolution.effects]
+    gone = set() if said is None else gone_units(resolution.effects)
     for effect in (summed(resolution.effects) if said is not None else resolution.effects):
+        if effect.unit in gone and effect.kind in MOOT_WHEN_GONE:
+            by_unit.setdefault(effect.unit, [])
+            continue
         # "Montcalm: units of his command … are shaken" keeps its colon when it comes first
         # on the line; after another effect it reads on ("is killed, units …").
         text = said_of(effect)
@@ -202,6 +208,18 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     return [_unit_line(units, parts) for units, parts in together(
         (unit, parts, not parts[0].startswith(":")) for unit, parts in by_unit.items()
         if parts)]
+
+
+# A unit's state on the table, which a unit that leaves the battle no longer has: a marker
+# set or cleared, a formation (whatever rule set's kind is so named). Its losses stay: they
+# say how it was lost.
+MOOT_WHEN_GONE = frozenset({EffectKind.MARKER_SET, EffectKind.MARKER_CLEARED, "formation"})
+
+
+def gone_units(effects: Iterable[Effect]) -> set[str]:
+    """The units the result takes out of the battle (surrenders, is destroyed, leaves the
+    battle), as their rule set declares it or the kind says it."""
+    return {effect.unit for effect in effects if (fate_of(effect) or (None,))[0] is Fate.GONE}
 
 
 def _unit_line(units: Sequence[str], parts: Sequence[str]) -> str:

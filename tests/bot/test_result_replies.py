@@ -707,3 +707,41 @@ def test_a_rolls_dice_and_why_are_said_while_the_reply_fits_a_phone():
                                        Severity.MAJOR, steps, crowded))[0][0]
     assert long.description.splitlines()[-1] == (
         "**A melee** 🎲 **inf** art flag vs B (infantry) → 1 hit, 1 flag")
+
+
+SURRENDERING = ('attackers:"1/45e: infantry morale=34 melee=12 fire=6 defence=9 inc=6; 2/45e: '
+                'infantry morale=34 melee=12 fire=6 defence=9 inc=6" defenders:"52nd: infantry '
+                'morale=41 melee=8 fire=5 defence=9 inc=5; 2nd Foot: infantry morale=41 melee=8 '
+                'fire=5 defence=9 inc=5" dice:"66 66 11 11 11 11 11 11 11" '
+                'choices:"chart_result=DS1"')
+
+
+async def test_a_marker_on_a_unit_the_same_result_takes_out_of_the_battle_is_not_said(
+        discord_session):
+    result = await reply(discord_session, f"/assault labataille {SURRENDERING}")
+    lines = result.embeds[0]["description"].splitlines()
+    # Both defenders failed their morale check (disordered), then surrendered: the marker is
+    # moot, and the public reply does not say it.
+    assert result.embeds[0]["title"] == "💥 DS1: 52nd and 2nd Foot surrender"
+    assert not any("disordered" in line for line in lines if "52nd" in line), lines
+    # The attackers' own marker stays.
+    assert "**1/45e** and **2/45e**: each advances 2 hexes (the target hex + 1 impetus), " \
+        "is disordered" in lines
+    # The Steps keep everything.
+    steps = await steps_of(discord_session, result)
+    assert "**52nd** is disordered, surrenders" in text_of(steps[0])
+
+
+def test_a_state_on_a_unit_gone_in_the_same_result_is_left_out_but_its_loss_is_said():
+    from bot.render.resolution import effect_lines
+    from rules.core.records import Resolution, Severity
+
+    effects = (Effect(EffectKind.MARKER_SET, "A", value="disordered"),
+               Effect("formation", "A", value="square", ruleset="labataille"),
+               Effect(EffectKind.DAMAGE, "A", 2, measure="SP"),
+               Effect(EffectKind.REMOVED, "A"),
+               Effect(EffectKind.MARKER_SET, "B", value="disordered"))
+    result = Resolution("tricorne", "melee", "B wins", Severity.DECISIVE, (), effects)
+    assert effect_lines(result, said=[]) == [
+        "**A** loses 2 SP, is removed from the game", "**B** is disordered"]
+    assert len(effect_lines(result)[0].split(", ")) == 4  # the Steps keep everything
