@@ -59,6 +59,9 @@ class EngagementWords:
     label: Callable[[Engagement], str] | None = None
     begins: str = "begins"
     ends: str = "ends"
+    # Said after the label of what is left of it when some of its units leave and the
+    # others stay in it: neither an end nor a beginning ("begins" reads as a new fight).
+    goes_on: str = "goes on without {units}"
     # Its mark on the roster: a fight's crossed swords, or a record's own.
     icon: str = "⚔️"
 

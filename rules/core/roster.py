@@ -219,17 +219,37 @@ def leave(roster: Roster, unit: str, kind: str | None = None) -> Roster:
 def engagement_changes(before: Roster, after: Roster,
                        words: Mapping[str, EngagementWords] | None = None) -> list[Change]:
     """Engagements begun and ended, as changes the log and the reply say (named in the rule
-    set's own ``words`` for its kinds of engagement, where it gives them)."""
+    set's own ``words`` for its kinds of engagement, where it gives them). One that some of
+    its units left while the others stay in it goes on: its change is named as it is now,
+    with the units that left before (``("2/45e",)``) and "active" after."""
 
     def same(a: Engagement, b: Engagement) -> bool:
         return a.kind == b.kind and a.joins(*b.sides)
 
+    ended = [e for e in before.engagements if not any(same(e, f) for f in after.engagements)]
+    begun = [e for e in after.engagements if not any(same(e, f) for f in before.engagements)]
     # The field is the engagement's kind: how its beginning and end read depends on it.
-    changes = [Change(e.label_in(words), "engagement", e.kind, "active", None)
-               for e in before.engagements if not any(same(e, f) for f in after.engagements)]
-    changes += [Change(e.label_in(words), "engagement", e.kind, None, "active")
-                for e in after.engagements if not any(same(e, f) for f in before.engagements)]
+    changes = []
+    for old in ended:
+        rest = next((new for new in begun if _goes_on(old, new)), None)
+        if rest is None:
+            changes.append(Change(old.label_in(words), "engagement", old.kind, "active", None))
+            continue
+        begun.remove(rest)
+        kept = {name_key(n) for side in rest.sides for n in side}
+        left = tuple(n for side in old.sides for n in side if name_key(n) not in kept)
+        changes.append(Change(rest.label_in(words), "engagement", rest.kind, left, "active"))
+    changes += [Change(e.label_in(words), "engagement", e.kind, None, "active") for e in begun]
     return changes
+
+
+def _goes_on(old: Engagement, new: Engagement) -> bool:
+    """Whether ``new`` is what is left of ``old`` once some of its units left it: each side
+    some of its own units, on the same side (sides swapped are a new fight), and the same
+    stored record (a fresh one in its place is new)."""
+    return new.kind == old.kind and new.id == old.id and all(
+        {name_key(n) for n in now} <= {name_key(n) for n in was}
+        for now, was in zip(new.sides, old.sides, strict=True))
 
 
 # --- a unit's strength, in the rule set's own word -----------------------------------------
@@ -398,7 +418,9 @@ def describe_changes(changes: Iterable[Change], wording: Wording | str = "SP") -
         if kind == "engagement":  # "Melee: 45e Ligne against 2nd Foot begins"
             for c in group:
                 words = engagement_words(c.field, wording.engagements)
-                entries.append((who, [words.begins if c.after else words.ends], False))
+                said = words.ends if not c.after else words.begins if not c.before else \
+                    words.goes_on.format(units=listed(c.before))  # the units that left it
+                entries.append((who, [said], False))
             continue
         said = _general_phrases(group) if kind == "general" else _unit_phrases(
             group, wording)

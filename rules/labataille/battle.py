@@ -63,7 +63,7 @@ def _attempt_label(engagement: Engagement) -> str:
 
 ENGAGEMENT_WORDS = {
     kind: EngagementWords(_attempt_label, f"is recorded (one attempt per {event})",
-                          "is cleared", icon="📌")
+                          "is cleared", "still holds without {units}", icon="📌")
     for event, kind in REACTIONS.items()}
 MELEE_SEGMENT = "Mêlée Segment"
 # The segments the text names (project default for their order: the Premier turn).

@@ -396,6 +396,27 @@ async def test_a_stack_removed_from_a_firefight_leaves_the_others_locked_in_it(b
     assert "Firefight: 52nd against 1/45e: fight it again" in text_of(turn)
 
 
+async def test_a_stack_routed_out_of_a_firefight_is_said_to_leave_it(battle_session):
+    """The firefight goes on without the routed stack: "ends" then "begins" would read as a
+    new mêlée, with its Huzzah and distance modifiers."""
+    for line in ('/battle start ruleset:labataille name:Bussaco',
+                 '/unit add side:French name:1/45e words:"infantry morale=34 melee=20" strength:6',
+                 '/unit add side:French name:2/45e words:"infantry morale=34 melee=20" strength:6',
+                 '/unit add side:British name:52nd words:"infantry nation=british morale=34 '
+                 'melee=10" strength:5',
+                 '/unit add side:British name:Hussars words:"cavalry nation=british '
+                 'morale=34 melee=10" strength:5',
+                 '/assault labataille attackers:"1/45e; 2/45e" defenders:52nd '
+                 'dice:"45 45 45 1 41" choices:"huzzah=no; chart_result=firefight"'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    routed = await reply(battle_session, '/square labataille stack:2/45e distance:2 '
+                                         'cavalry:Hussars dice:35 choices:carre_result=R',
+                         user_id=GM_USER)
+    text = text_of(routed)
+    assert "📋 Firefight: 1/45e against 52nd goes on without 2/45e" in text
+    assert "begins" not in text and " ends" not in text, text
+
+
 async def test_a_stacks_refused_value_names_the_stack_and_a_hint_quotes_a_leader(
         discord_session):
     """A stack with a name is named in what is refused of it, not numbered; a leader's name

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.core.engagements import Engagement, EngagementWords, declare_engagement_words
@@ -15,6 +17,7 @@ from rules.core.roster import (
     RosterUnit,
     Wording,
     describe_changes,
+    engagement_changes,
     general_changes,
     take_strength,
     unit_changes,
@@ -174,6 +177,49 @@ def test_a_kind_of_engagement_may_have_its_own_words():
                                     "active")], Wording(engagements=starts)) == [
         "Vigil: Hussars against 2nd Foot starts"]
     assert vigil.label == "Vigil: Hussars against 2nd Foot"
+
+
+def engaged(*engagements: Engagement) -> Roster:
+    return Roster(engagements=engagements)
+
+
+def test_units_that_leave_an_engagement_that_goes_on_are_said_to_leave_it():
+    """A unit out of a melee of several: the others fight on, and "begins" would read as a
+    new melee (in some rule sets a new one brings back what the first had spent)."""
+    melee = Engagement("melee", (("1/45e", "2/45e"), ("52nd", "95th")))
+    on = Engagement("melee", (("1/45e",), ("52nd", "95th")))
+    assert engagement_changes(engaged(melee), engaged(on)) == [
+        Change("Melee: 1/45e against 52nd and 95th", "engagement", "melee", ("2/45e",),
+               "active")]
+    both = Engagement("melee", (("1/45e",), ("52nd",)))
+    assert describe_changes(engagement_changes(engaged(melee), engaged(both))) == [
+        "Melee: 1/45e against 52nd goes on without 2/45e and 95th"]
+    # What really ends or begins reads so: a side left with nobody, sides swapped (the
+    # same units swapped are the same fight, as before), a fresh record in a stored one's
+    # place.
+    assert describe_changes(engagement_changes(engaged(both), engaged())) == [
+        "Melee: 1/45e against 52nd ends"]
+    swapped = Engagement("melee", (("52nd",), ("1/45e",)))
+    assert engagement_changes(engaged(both), engaged(swapped)) == []
+    assert describe_changes(engagement_changes(engaged(melee), engaged(swapped))) == [
+        "Melee: 1/45e and 2/45e against 52nd and 95th ends",
+        "Melee: 52nd against 1/45e begins"]
+    assert describe_changes(engagement_changes(engaged(replace(melee, id=7)),
+                                               engaged(both))) == [
+        "Melee: 1/45e and 2/45e against 52nd and 95th ends",
+        "Melee: 1/45e against 52nd begins"]
+    assert describe_changes(engagement_changes(engaged(replace(melee, id=7)),
+                                               engaged(replace(both, id=7)))) == [
+        "Melee: 1/45e against 52nd goes on without 2/45e and 95th"]
+
+
+def test_a_record_a_unit_leaves_reads_in_its_rule_sets_words():
+    words = RULESETS["labataille"].battle.engagements  # type: ignore[union-attr]
+    grand = Engagement("charge", (("Hussars", "Lancers"), ("2nd Foot",)))
+    left = Engagement("charge", (("Hussars",), ("2nd Foot",)))
+    assert describe_changes(engagement_changes(engaged(grand), engaged(left), words),
+                            RULESETS["labataille"].battle.wording) == [  # type: ignore
+        "2nd Foot's attempt against Hussars' charge still holds without Lancers"]
 
 
 def test_a_unit_that_leaves_the_battle_is_said_to_go_without_its_markers():

@@ -117,9 +117,9 @@ def test_a_stack_routed_out_of_a_firefight_leaves_the_others_locked_in_it():
     after, changes = apply_effects([Effect(EffectKind.ROUTED, "2/45e")], board)
     [fight] = after.engagements
     assert fight.sides == (("1/45e",), ("52nd",))
-    assert [(c.who, c.after) for c in changes if c.kind == "engagement"] == [
-        ("Firefight: 1/45e and 2/45e against 52nd", None),
-        ("Firefight: 1/45e against 52nd", "active")]
+    # It goes on without the stack: no new firefight, which would bring back Huzzah.
+    assert [(c.who, c.before, c.after) for c in changes if c.kind == "engagement"] == [
+        ("Firefight: 1/45e against 52nd", ("2/45e",), "active")]
     assert reminders(after, MELEE_SEGMENT) == [
         "Firefight: 1/45e against 52nd: fight it again this Mêlée Segment (`/assault "
         "labataille`), on the Firefight column"]
