@@ -425,10 +425,13 @@ class BattleTx:
             engagement = roster_engagement(row)
             if not engagement.involves(name):
                 continue
-            sides = [[n for n in side if name_key(n) != name_key(name)] if new_name is None
-                     else [new_name if name_key(n) == name_key(name) else n for n in side]
-                     for side in engagement.sides]
-            self._set(row, {"sides": sides} if all(sides) else {"status": "ended"})
+            if new_name is None:
+                left = engagement.without(name)
+                self._set(row, {"status": "ended"} if left is None
+                          else {"sides": [list(side) for side in left]})
+                continue
+            self._set(row, {"sides": [[new_name if name_key(n) == name_key(name) else n
+                                       for n in side] for side in engagement.sides]})
         alone: list[str] = []
         for general in self.general_rows() if generals else ():
             if general.unit_name and name_key(general.unit_name) == name_key(name):

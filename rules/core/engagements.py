@@ -31,6 +31,13 @@ class Engagement:
         first, other = self.sides
         return other if any(name_key(unit) == name_key(name) for name in first) else first
 
+    def without(self, unit: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """The sides with ``unit`` gone from them; None when a side would have nobody left
+        (the engagement ends with it)."""
+        first, other = (tuple(n for n in side if name_key(n) != name_key(unit))
+                        for side in self.sides)
+        return (first, other) if first and other else None
+
     def joins(self, first: Sequence[str], other: Sequence[str]) -> bool:
         """Whether this engagement is between these two groups of units (either way round)."""
         mine = ({name_key(n) for n in self.sides[0]}, {name_key(n) for n in self.sides[1]})

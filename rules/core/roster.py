@@ -209,10 +209,9 @@ def leave(roster: Roster, unit: str, kind: str | None = None) -> Roster:
         if not engagement.involves(unit) or kind not in (None, engagement.kind):
             kept.append(engagement)
             continue
-        first, other = (tuple(n for n in side if name_key(n) != name_key(unit))
-                        for side in engagement.sides)
-        if first and other:
-            kept.append(replace(engagement, sides=(first, other)))
+        sides = engagement.without(unit)
+        if sides is not None:
+            kept.append(replace(engagement, sides=sides))
     return replace(roster, engagements=tuple(kept))
 
 
