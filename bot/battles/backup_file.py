@@ -22,7 +22,7 @@ from sqlalchemy import BigInteger, Integer, String
 from sqlalchemy.sql.schema import Table
 
 from bot.battles.charts import MAX_BYTES as CHARTS_MAX_BYTES
-from bot.battles.decisions import Pending
+from bot.battles.decisions import Pending, asked_again
 from bot.battles.errors import BattleError
 from bot.battles.json_file import read_json_object
 from bot.battles.play import play_settings
@@ -56,8 +56,7 @@ from bot.storage.models import (
     UNIT_STATUSES,
     UTCDateTime,
 )
-from rules.core.decisions import Undecided, play_setting_aside
-from rules.core.dice import ScriptedSource, parse_dice, plain_face
+from rules.core.dice import parse_dice, plain_face
 from rules.core.errors import RulesError, code
 from rules.core.fields import json_kind, json_safe
 from rules.core.registry import BattleRules
@@ -593,16 +592,13 @@ def _check_move(backup: Backup, rules: BattleRules) -> None:
     charts = backup.charts["content"] if backup.charts else None
     settings = play_settings(backup.battle["ruleset"], backup.battle["settings"], charts)
     try:
-        prepared = rules.prepare(pending.procedure, pending.options, roster, settings)
-        play_setting_aside(prepared, ScriptedSource(pending.faces))
-        asked = None
-    except Undecided as undecided:
-        asked = undecided.question
+        undecided = asked_again(rules, pending, roster, settings)
     # The file is no command's: whatever the engine makes of it, a fault here is the file's.
     except Exception as error:
         said = error.message if isinstance(error, RulesError) else type(error).__name__
         raise Refused("the question waiting", f"its move does not play on this battle "
                                               f"({said}).") from None
+    asked = undecided.question if undecided is not None else None
     if asked is None or asked.to_dict() != pending.question.to_dict():
         raise Refused("the question waiting", "its move, played again on this battle with "
                                               "the same dice, does not ask it.")

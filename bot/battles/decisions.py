@@ -56,6 +56,7 @@ from rules.core.dice import ScriptedSource, plain_face
 from rules.core.errors import RulesError
 from rules.core.notation import possessive
 from rules.core.records import Effect, Resolution, Severity, Step
+from rules.core.registry import BattleRules
 from rules.core.roster import Roster
 
 GM_CHOICE = "gm"
@@ -208,23 +209,31 @@ def pending_of(battle: Any) -> Pending | None:
     return Pending.from_dict(data) if data else None
 
 
-def so_far(pending: Pending, roster: Roster, settings: Mapping[str, Any]) -> Resolution | None:
-    """What the waiting question's move did before it asked, as its message said it: the
-    move played again on ``roster`` with the dice rolled before the question (``settings``
-    as ``play_settings`` gives them), its steps and effects. None where it no longer stops
-    at that question (a GM changed the roster since): the answer would play it anew."""
+def asked_again(rules: BattleRules, pending: Pending, roster: Roster,
+                settings: Mapping[str, Any]) -> Undecided | None:
+    """The waiting question's move played again on ``roster`` with the dice rolled before
+    the question (``settings`` as ``play_settings`` gives them): where it stops now (None:
+    it ran to its end). What the engine refuses is raised."""
+    prepared = rules.prepare(pending.procedure, pending.options, roster, settings)
     try:
-        prepared = rules_for(pending.ruleset).prepare(pending.procedure, pending.options,
-                                                      roster, settings)
         play_setting_aside(prepared, ScriptedSource(pending.faces))
     except Undecided as asked:
-        if asked.question.to_dict() != pending.question.to_dict():
-            return None
-        return Resolution(pending.ruleset, pending.procedure, "", Severity.NONE,
-                          asked.steps, asked.effects)
+        return asked
+    return None
+
+
+def so_far(pending: Pending, roster: Roster, settings: Mapping[str, Any]) -> Resolution | None:
+    """What the waiting question's move did before it asked, as its message said it: its
+    steps and effects (``asked_again``). None where it no longer stops at that question (a
+    GM changed the roster since): the answer would play it anew."""
+    try:
+        asked = asked_again(rules_for(pending.ruleset), pending, roster, settings)
     except RulesError:
         return None
-    return None
+    if asked is None or asked.question.to_dict() != pending.question.to_dict():
+        return None
+    return Resolution(pending.ruleset, pending.procedure, "", Severity.NONE,
+                      asked.steps, asked.effects)
 
 
 def refuse_while_waiting(battle: Any, asker: int | None = None) -> None:
