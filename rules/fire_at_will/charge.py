@@ -199,7 +199,10 @@ def _charge_test(
         dice=(face,),
         modifiers=tuple(modifiers),
         total=score,
-        target=f"basic morale {morale}",
+        # Below zero the score is read against 0 as well ("If the score is less than zero
+        # …"): the line says so, or "−1 vs basic morale 4 → may counter-charge" reads as if
+        # falling short of the morale allowed it.
+        target=f"basic morale {morale}" + (", below 0" if score < 0 else ""),
         result=result,
         readings=plain_readings((face,)),
     )

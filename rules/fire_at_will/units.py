@@ -109,7 +109,9 @@ class Unit:
 
     @property
     def close_order(self) -> bool:
-        return self.arm is not Arm.ARTILLERY and self.order is Order.CLOSE
+        """"Close Order" in the charge table: infantry or cavalry not in open order; guns and
+        other units are never close order, whatever order they are given (docs/fire-at-will.md)."""
+        return self.arm in (Arm.INFANTRY, Arm.CAVALRY) and self.order is Order.CLOSE
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,8 @@ async def test_the_question_waits_with_buttons_and_the_battle_waits_for_it(battl
     assert asked.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
     assert f"Hussars' player (<@{PLAYER}>) or a GM decides" in asked.embeds[0]["description"]
     # The rolls so far: the hussars' test, read below zero.
-    assert "= **−3** vs basic morale 4 → may counter-charge\n" in asked.embeds[0]["description"]
+    assert ("= **−3** vs basic morale 4, below 0 → may counter-charge\n"
+            in asked.embeds[0]["description"])
     assert buttons(asked) == ["Counter-charge Rangers", "Stand"]
     db = battle_session.client.db
     assert (await kinds(db))[-1] == "question"

@@ -13,9 +13,9 @@ from rules.fire_at_will.charge import (
     resolve_charge,
 )
 from rules.fire_at_will.effects import EffectKind as E
-from rules.fire_at_will.units import Cover, Direction, Order
+from rules.fire_at_will.units import Arm, Cover, Direction, Order, Unit
 
-from .helpers import charger, effects, foot, guns, horse, run, skirmishers
+from .helpers import charger, dice, effects, foot, guns, horse, run, skirmishers
 
 
 def reasons(mods):
@@ -124,6 +124,16 @@ def test_close_order_charged_by_skirmishers_and_a_formed_unit_is_not_only_open_o
     assert reasons(mods) == set()
 
 
+@pytest.mark.parametrize("target", [guns("T"), Unit(name="T", arm=Arm.OTHER, basic_morale=4)])
+def test_only_foot_and_horse_are_close_order_when_charged_only_by_skirmishers(target):
+    # "Close Order only charged by Open Order Infantry or artillery": close order is foot or
+    # horse not in open order (docs/fire-at-will.md), whatever order guns or others are given.
+    # An "other" unit charged by skirmishers on a 1 scores 1, and may not counter-charge.
+    assert reasons(charge_modifiers(target, [charger(skirmishers())], Cover.NONE)) == set()
+    result = run(resolve_charge, target, [charger(skirmishers())], Cover.NONE, dice_text="1")
+    assert (result.steps[-1].rolls[0].total, result.headline) == (1, "T stands: melee follows")
+
+
 @pytest.mark.parametrize("target", [skirmishers("T"), guns("T")])
 def test_open_order_or_guns_charged_by_close_order_and_skirmishers_take_the_plus_two(target):
     # "Open Order Infantry or artillery charged by Close Order": one formed charger is enough.
@@ -206,6 +216,32 @@ def test_score_of_minus_one_asks_whether_to_counter_charge():
     assert [a.key for a in question.answers] == ["Foot", "stand"]
     assert asked.value.steps[-1].rolls[0].total == -1
     assert "halfway" in asked.value.steps[-1].outcome
+
+
+@pytest.mark.parametrize(("chargers", "cover", "result"), [
+    ([charger(foot("Foot", order=Order.OPEN))], Cover.NONE, "may counter-charge"),
+    ([charger(foot("Foot", order=Order.OPEN), direction=Direction.FLANK)], Cover.NONE,
+     "stands (no charger to its front)"),
+    ([charger(foot("Foot"))], Cover.OBSTACLE, "stands"),
+])
+def test_a_score_below_zero_is_read_against_zero_as_well(chargers, cover, result):
+    # The roll line says what the score was read against: below zero, that is 0 ("If the
+    # score is less than zero…"), not only the basic morale it fell short of.
+    source = dice("1")
+    try:
+        resolution = resolve_charge(horse("T"), chargers, cover, source,
+                                    Answers.read("counter_charge=stand"))
+    finally:
+        source.finish()
+    roll = next(r for step in resolution.steps for r in step.rolls)
+    assert roll.total < 0
+    assert (roll.target, roll.result) == ("basic morale 4, below 0", result)
+
+
+def test_a_score_of_zero_is_read_against_the_basic_morale_alone():
+    result = run(resolve_charge, horse("T"), [charger(foot())], Cover.NONE, dice_text="2")
+    roll = result.steps[-1].rolls[0]
+    assert (roll.total, roll.target, roll.result) == (0, "basic morale 4", "stands")
 
 
 def test_the_answer_counter_charges_the_charger_named():
