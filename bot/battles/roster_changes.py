@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.battles.corrections import standing_changes
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
 from bot.battles.validate import (
@@ -93,6 +94,7 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
     row = tx.unit_row(unit)
     tx.require_owner(row, "edit")
     before = tx.unit_of(row)
+    standing = tx.roster()
     tx.touch(row)
     new, count = read_words(tx, words or "", strength, require_arm=False)
     if new or count is not None:
@@ -125,6 +127,9 @@ def edit_unit(tx: BattleTx, unit: str, words: str | None, strength: int | None,
                               hint="`/unit list` shows it as it is.")
         raise BattleError(f"Nothing to change on {row.name}.",
                           hint="Give words, strength, side, rename or commander.")
+    # A unit left with none (Tricorne: its last block) may move the standing: said, as a
+    # GM's correction says it.
+    changes += standing_changes(tx.rules, standing, tx.roster())
     event = tx.record("unit_edit", "; ".join(changes))
     return changes, event.seq
 

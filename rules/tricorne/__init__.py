@@ -45,7 +45,7 @@ RULESET_ENTRY = RuleSet(
                    reference=REFERENCE),
     battle=battle_rules(
         battle, commands.prepare,
-        gone_reasons={"eliminated": "is eliminated"},
+        gone_reasons={"eliminated": "is eliminated", battle.NO_BLOCKS_LEFT: "is eliminated"},
         strength_label="blocks", unit_example="regular",
         general_words=("leader",),  # a unit's `leader=Murray`
         dice_faces=BATTLE_DICE_FACES,

@@ -47,6 +47,9 @@ PHASES: tuple[str, ...] = (
 
 # Why a unit left the field: each gives a Victory Banner to the other side.
 BANNER_REASONS = ("eliminated", "routed")
+# Why a unit an edit left with no blocks is out (`/gm set`, `/unit edit`): its last block
+# is removed, so it is eliminated (step 5) and gives a banner as well.
+NO_BLOCKS_LEFT = "no blocks left"
 
 # A hex of terrain as a player says a unit stands in it: on a hill, in a forest.
 ON_TERRAIN = {Terrain.HILL.value: "on a hill", Terrain.FOREST.value: "in a forest",
@@ -201,7 +204,10 @@ def _general_effect(general: RosterGeneral, effect: Effect) -> RosterGeneral:
 
 def victory_banners(roster: Roster) -> list[str]:
     """Each side's Victory Banners: a unit eliminated or routed, or a leader killed, gives
-    one to the other side. Said only with two sides (with more, who won it is unclear)."""
+    one to the other side. A unit out with no blocks left has lost its last block, however
+    it was taken off (a GM's correction sets its strength to 0): eliminated. One the GM took
+    out with its blocks (`status:gone`) is removed, not beaten: no banner. Said only with two
+    sides (with more, who won it is unclear)."""
     sides: dict[str, str] = {}
     for who in (*roster.units, *roster.generals):
         sides.setdefault(name_key(who.side), who.side)
@@ -209,7 +215,7 @@ def victory_banners(roster: Roster) -> list[str]:
         return []
     lost = dict.fromkeys(sides, 0)
     for unit in roster.units:
-        if unit.status == GONE and unit.gone_reason in BANNER_REASONS:
+        if unit.status == GONE and (unit.gone_reason in BANNER_REASONS or unit.strength == 0):
             lost[name_key(unit.side)] += 1
     for general in roster.generals:
         if general.status == "killed":

@@ -215,7 +215,8 @@ def ask_retire(run: Run, attacker: Unit, defender: Unit, prefix: str, count: Dic
 
 
 def retire_and_rally(run: Run, attacker: Unit, defender: Unit, result: Attack) -> Attack:
-    """After hits: back two hexes (one onto a lone friendly leader), then a rally check."""
+    """After hits: back two hexes (one onto a lone friendly leader), then a rally check, and
+    then the roll's one leader casualty check."""
     leader = defender.retire_onto if not defender.leader else None
     if leader:
         # "The leader is immediately attached to that unit and the unit's retire and rally
@@ -234,7 +235,11 @@ def retire_and_rally(run: Run, attacker: Unit, defender: Unit, result: Attack) -
     run.hurt(Severity.MINOR)
     result.retreated = True
     run.phrases.append(f"{defender.name} retires and rallies")
-    result.routed = take_rally_check(run, defender, attacker)
+    result.routed = rally(run, defender, attacker)
+    # A leader who joined it on the way took none of the roll's hits: only a rout (leaving
+    # him alone) checks him.
+    if result.routed or (result.hits and not leader):
+        check_attached_leader(run, attacker, defender, gone=result.routed)
     return result
 
 
@@ -281,7 +286,8 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
                 + (" (retiring: unit symbols only)" if symbols_only else ""),
                 notes=tuple(notes))
     run.out.step(title, hits_outcome(defender, applied), roll)
-    return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix)
+    return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix,
+                     retiring=retiring)
 
 
 def no_dice(unit: Unit, count: DiceCount) -> str:
@@ -290,10 +296,12 @@ def no_dice(unit: Unit, count: DiceCount) -> str:
 
 
 def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int,
-              prefix: str) -> Attack:
-    """Steps 5 and 6 for one roll: blocks off, flags and retreats, one leader casualty check
-    once the roll's blocks are all removed (hits, then a blocked retreat), then the rally
-    check."""
+              prefix: str, *, retiring: bool = False) -> Attack:
+    """Steps 5 and 6 for one roll: blocks off, flags and retreats, the rally check, then one
+    leader casualty check for the roll once its outcome is known (its hits, a blocked
+    retreat, a rout): one check of a leader whose unit is gone, else one of a unit hit. A
+    unit that survives its hits to retire and rally is checked after its rally
+    (``retire_and_rally``)."""
     result = Attack(hits=applied)
     if applied:
         result.eliminated = take_hits(run, attacker, defender, applied)
@@ -305,11 +313,14 @@ def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int
         if flags:
             result.retreated, result.eliminated = retreat(run, attacker, run.now(defender),
                                                           flags)
-    if applied or result.eliminated:
-        check_attached_leader(run, attacker, defender, result.eliminated)
     if flags and not result.eliminated:
         # "The unit must make its rally check, even if the unit did not retreat."
-        result.routed = take_rally_check(run, defender, attacker)
+        result.routed = rally(run, defender, attacker)
+    if retiring and not result.eliminated:
+        return result
+    gone = result.eliminated or result.routed
+    if applied or gone:
+        check_attached_leader(run, attacker, defender, gone)
     return result
 
 
@@ -510,17 +521,9 @@ def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool,
     return bool(room), False
 
 
-def take_rally_check(run: Run, unit: Unit, enemy: Unit) -> bool:
-    """True when the unit failed and left the field (its leader, if any, is then left
-    alone and makes the check of a leader whose unit is gone)."""
-    gone = rally(run, unit, enemy)
-    if gone:
-        check_attached_leader(run, enemy, unit, gone=True)
-    return gone
-
-
 def rally(run: Run, unit: Unit, enemy: Unit) -> bool:
-    """The rally check and what failing it does: True when the unit left the field."""
+    """The rally check and what failing it does: True when the unit left the field (its
+    leader, if any, is then left alone: the roll's leader check is that of a unit gone)."""
     unit = run.now(unit)
     check = rally_check(unit, run.dice, run.settings)
     for default in (run.settings.rally_default(),

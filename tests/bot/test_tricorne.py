@@ -72,8 +72,9 @@ async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(disc
     assert "🎲 **infantry** **saber** artillery cavalry cavalry" in text
     assert "Fusiliers battles back against Black Watch" in text
     assert "Murray survives and stays with Black Watch" in text
-    assert "Project defaults: leader casualty check; rally check" in embed["footer"]["text"]
-    assert "Project defaults (see /help): leader casualty check: " in text
+    assert "Project defaults: rally check and 1 more (📜 Steps)" in embed["footer"]["text"]
+    assert "Project defaults (see /help): rally check: " in text
+    assert "; leader casualty check: " in text
 
 
 async def test_a_battle_back_without_dice_says_why_in_the_public_reply(discord_session):
@@ -813,3 +814,30 @@ async def test_an_override_reaches_a_result_where_the_dice_put_a_bonus_target_ou
     assert not overridden.ephemeral, overridden.content
     units, _ = await roster(battle_session.client.db)
     assert units["Dragoons"].gone_reason == "routed"
+
+
+async def test_a_correction_that_takes_the_last_block_says_the_victory_banner(discord_session):
+    """A unit set to 0 blocks has lost its last block (step 5): eliminated, a Victory Banner
+    to the other side, said by the correction and by its undo; the GM taking a unit out
+    with its blocks removes it, and moves no banner."""
+    await setup(discord_session)
+    gm_set = await reply(discord_session, "/gm set unit:Fusiliers field:strength value:0",
+                         user_id=GM_USER)
+    assert gm_set.content == ("🛠️ Fusiliers loses 3 blocks (now 0) and is eliminated; "
+                              "Jacobites: 1 Victory Banner (was 0 Victory Banners) "
+                              "(event #7)."), gm_set.content
+    undone = await reply(discord_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.endswith("\n📋 Jacobites: 0 Victory Banners (was 1 Victory "
+                                   "Banner)"), undone.content
+    edited = await reply(discord_session, "/unit edit unit:Fusiliers strength:0",
+                         user_id=GM_USER)
+    assert edited.content == ("✏️ Fusiliers loses 3 blocks (now 0) and is eliminated; "
+                              "Jacobites: 1 Victory Banner (was 0 Victory Banners) "
+                              "(event #9)."), edited.content
+    await reply(discord_session, "/gm undo", user_id=GM_USER)
+    removed = await reply(discord_session, "/gm set unit:Fusiliers field:status value:gone",
+                          user_id=GM_USER)
+    assert removed.content == "🛠️ Fusiliers is removed from the battle by the GM (event #11).", \
+        removed.content
+    shown = text_of(await reply(discord_session, "/battle show"))
+    assert "Jacobites: 0 Victory Banners" in shown, shown

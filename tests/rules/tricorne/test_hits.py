@@ -258,3 +258,25 @@ def test_a_lone_leader_retreats_toward_his_side():
 def test_one_hit_beyond_the_blocks_has_no_effect():
     result = melee(regular("Attacker"), regular("Target", blocks=1), "inf inf cav", "stay")
     assert "1 hit beyond its blocks has no effect" in result.steps[1].rolls[0].notes
+
+
+def test_a_unit_hit_that_then_routs_makes_one_leader_check_as_a_unit_gone():
+    # 1 hit and a flag; the rally check (2 blocks + 1 leader = 3 dice) fails: one roll, one
+    # check, the one of a leader whose unit is gone, after the rally his die counted in.
+    result = melee(regular("Attacker"), led(blocks=3), "inf flag cav  cav cav cav  sab",
+                   "stay")
+    assert titles(result)[1:5] == ["Attacker rolls against Royal Ecossais", "Retreat",
+                                   "Rally check", "Leader casualty check"]
+    assert titles(result).count("Leader casualty check") == 1
+    assert effects(result)[-2:] == [(LEADER_KILLED, "Drummond", None),
+                                    (BANNER, "Attacker", None)]
+
+
+def test_a_retiring_unit_hit_that_then_routs_makes_one_leader_check():
+    dragoons = cavalry("Dragoons", blocks=3, leader="Cope")
+    result = melee(regular("Attacker"), dragoons, "cav art art  inf inf inf  flag",
+                   "retire; stay")
+    assert titles(result)[-4:] == ["Retire", "Rally check", "Leader casualty check",
+                                   "Take ground"]
+    assert titles(result).count("Leader casualty check") == 1
+    assert effects(result)[-1] == (LEADER_ESCAPES, "Cope", None)
