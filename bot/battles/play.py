@@ -206,11 +206,17 @@ class Move:
     queue: list[Any] | None  # the GM's dice queue after the move; None when it was not used
     request: dict[str, Any]
     record: dict[str, Any]
+    # What befell each general ("Montcalm is killed"): two results that differ only by it
+    # read alike in the log otherwise.
+    fates: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:
-        """The log's line: the units the command named, unless the headline names them."""
-        return logged_summary(self.resolution.headline, self.request["options"], self.before)
+        """The log's line: the units the command named, unless the headline names them, and
+        what befell a general, unless the headline says it."""
+        said = logged_summary(self.resolution.headline, self.request["options"], self.before)
+        fates = [fate for fate in self.fates if fate not in said]
+        return "; ".join((said, *fates))
 
 
 @dataclass(frozen=True)
@@ -261,7 +267,9 @@ def plan_move(facts: BattleFacts, roster: Roster, procedure: str, options: Mappi
     record["roster_changes"] = lines
     request = {"ruleset": facts.ruleset, "procedure": procedure,
                "options": with_cells(options, resolution.cells)}
-    return Move(resolution, note, roster, after, lines, left, request, record)
+    fates = describe_changes([c for c in changes if c.kind == "general"
+                              and c.field in ("status", "wounds")], rules.wording)
+    return Move(resolution, note, roster, after, lines, left, request, record, tuple(fates))
 
 
 def unkept_losses(effects: Sequence[Effect], roster: Roster, rules: BattleRules) -> list[str]:

@@ -54,6 +54,9 @@ class Undone:
     # A against B begins"): the undone event's summary says where that event had left it,
     # which is no longer so.
     changes: tuple[str, ...] = ()
+    # An undone dice-queue event: the dice the GM's queue holds now (its summary's "(4
+    # waiting)" says the queue as that event had left it).
+    queue_now: int | None = None
 
 
 def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
@@ -76,13 +79,16 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     redoing = taken_back_by(tx, event)
     was_waiting = pending_of(battle)
     queued = len(battle.dice_queue or [])
-    # A melee or firefight the undo begins or ends again is said with the units it puts
-    # back: the undone event's summary says it as that event had left it.
+    # A melee or firefight the undo ends or puts back is said with the units it puts back:
+    # the undone event's summary says it as that event had left it. One it puts back goes
+    # on (again, or with the units that had left it back in it): it does not begin anew;
+    # but one the result an undone reroll replaced had begun is said as it was, beginning.
     engaged = fights(tx)
     standing = tx.roster()
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", keeping=keeping,
                    redoing=redoing)
-    engagements = engagement_changes(engaged, fights(tx), tx.rules.engagements)
+    engagements = engagement_changes(engaged, fights(tx), tx.rules.engagements,
+                                     undoing=not redoing)
     after = tx.require_battle()
     waiting = pending_of(after)
     if waiting is not None and was_waiting is not None and waiting.seq == was_waiting.seq:
@@ -95,7 +101,8 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
                   queued_back=queue if queue > queued else 0,
                   changes=(*describe_changes(roster_put_back(tx, undo.changes) + engagements,
                                              tx.rules.wording),
-                           *standing_changes(tx.rules, standing, tx.roster())))
+                           *standing_changes(tx.rules, standing, tx.roster())),
+                  queue_now=queue if event.kind == "dice_queue" else None)
 
 
 def fights(tx: BattleTx) -> Roster:

@@ -46,7 +46,7 @@ from bot.respond import Reply, answer
 from bot.workers import OutcomeWorker, TooSlow
 from rules.core.errors import RulesError
 from rules.core.headlines import SEPARATOR
-from rules.core.notation import option_value
+from rules.core.notation import counted, option_value
 from rules.core.outcomes import Enumeration
 
 # Discord drops an autocomplete not answered within 3 seconds.
@@ -105,11 +105,15 @@ def typed_result(listing: Enumeration, typed: str, asked: bool = True) -> str:
     answered = {o.key: {a.casefold() for a in o.answers or ()} for o in listing.outcomes}
     # A chart's code as the headline leads with it (`DS1: …`), for a chart a pack read.
     coded = {o.key: o.code.casefold() for o in listing.outcomes if o.code}
+    # A chart's code typed without its number (`DS` for DS3, DS4 and DS5): its letters.
+    begun = {o.key: {lead for lead in o.leads or () if " " not in lead
+                     and lead.casefold().startswith(wanted)} for o in listing.outcomes}
     words = wanted.split()
     several: list[str] = []
     for fits in (lambda key: whole[key].casefold().startswith(wanted),
                  lambda key: wanted in answered[key],
                  lambda key: coded.get(key) == wanted,
+                 lambda key: bool(begun[key]),
                  lambda key: wanted in whole[key].casefold(),
                  lambda key: all(word in whole[key].casefold() for word in words)):
         fitting = [key for key in whole if words and fits(key)]
@@ -121,6 +125,10 @@ def typed_result(listing: Enumeration, typed: str, asked: bool = True) -> str:
     apart = _told_apart(several, whole)
     said = f"`{typed.strip()}` fits {len(several)} results{apart}"
     hint = "Type more of the one you want, or pick it from what the `result` option offers."
+    codes = sorted({lead for key in several for lead in begun[key]}, key=str.casefold)
+    if len(codes) > 1:  # the letters of several codes: the whole code tells them apart
+        hint = (f"Type the whole code ({', '.join(f'`{c}`' for c in codes[:-1])} or "
+                f"`{codes[-1]}`), or more of the result.")
     if any(wanted in answered[key] for key in several):
         # An answer on the roll's way (a chart read): what the GM wants is most often that
         # answer on the same dice, which the question itself gives.
@@ -202,6 +210,9 @@ class GM(commands.Cog):
             back += f" {replaced} (#{waiting.seq}) waits again{quoted}"
             if undone.mention is None:  # no ping (mentions off, or his own undo) names him
                 back += f" {deciders(waiting)} decides."
+        if undone.queue_now is not None and not undone.queued_back:
+            back += " The GM's queue is now empty." if not undone.queue_now else (
+                f" The GM's queue now holds {counted(undone.queue_now, 'die', 'dice')}.")
         if undone.queued_back:  # a player's next roll would take them, unwarned
             dice = "1 die is" if undone.queued_back == 1 else f"{undone.queued_back} dice are"
             back += (f" The GM's queue is back: {dice} waiting for the next roll here "

@@ -69,6 +69,12 @@ class EngagementWords:
     # Said after the label of what is left of it when some of its units leave and the
     # others stay in it: neither an end nor a beginning ("begins" reads as a new fight).
     goes_on: str = "goes on without {units}"
+    # Said after its label when units that had left it are back in it (an undo or a reroll
+    # of the move that took them out): the same fight, not a new one.
+    back_in: str = "goes on with {units} back in it"
+    # Said after its label when an undo brings back one the undone move had ended: it was
+    # never over ("begins" reads as a new fight).
+    again: str = "goes on again"
     # Its mark on the roster: a fight's crossed swords, or a record's own.
     icon: str = "⚔️"
 

@@ -215,12 +215,20 @@ def leave(roster: Roster, unit: str, kind: str | None = None) -> Roster:
     return replace(roster, engagements=tuple(kept))
 
 
+# An engagement's change from this to "active" is one an undo brought back: the same fight.
+ENDED = "ended"
+
+
 def engagement_changes(before: Roster, after: Roster,
-                       words: Mapping[str, EngagementWords] | None = None) -> list[Change]:
+                       words: Mapping[str, EngagementWords] | None = None,
+                       undoing: bool = False) -> list[Change]:
     """Engagements begun and ended, as changes the log and the reply say (named in the rule
     set's own ``words`` for its kinds of engagement, where it gives them). One that some of
     its units left while the others stay in it goes on: its change is named as it is now,
-    with the units that left before (``("2/45e",)``) and "active" after."""
+    with the units that left before (``("2/45e",)``) and "active" after. One that units
+    come back into (the move that took them out undone) is the same fight again: "active"
+    before and the units back in it after. ``undoing``: ``after`` is the battle as it was
+    before a move now undone, so one begun is one that move had ended (``ENDED`` before)."""
 
     def same(a: Engagement, b: Engagement) -> bool:
         return a.kind == b.kind and a.joins(*b.sides)
@@ -231,6 +239,14 @@ def engagement_changes(before: Roster, after: Roster,
     changes = []
     for old in ended:
         rest = next((new for new in begun if _goes_on(old, new)), None)
+        if rest is None and (whole := next((new for new in begun if _goes_on(new, old)),
+                                           None)) is not None:
+            begun.remove(whole)
+            were = {name_key(n) for side in old.sides for n in side}
+            back = tuple(n for side in whole.sides for n in side if name_key(n) not in were)
+            changes.append(Change(whole.label_in(words), "engagement", whole.kind, "active",
+                                  back))
+            continue
         if rest is None:
             changes.append(Change(old.label_in(words), "engagement", old.kind, "active", None))
             continue
@@ -238,7 +254,8 @@ def engagement_changes(before: Roster, after: Roster,
         kept = {name_key(n) for side in rest.sides for n in side}
         left = tuple(n for side in old.sides for n in side if name_key(n) not in kept)
         changes.append(Change(rest.label_in(words), "engagement", rest.kind, left, "active"))
-    changes += [Change(e.label_in(words), "engagement", e.kind, None, "active") for e in begun]
+    changes += [Change(e.label_in(words), "engagement", e.kind, ENDED if undoing else None,
+                       "active") for e in begun]
     return changes
 
 
@@ -418,7 +435,9 @@ def describe_changes(changes: Iterable[Change], wording: Wording | str = "SP") -
             for c in group:
                 words = engagement_words(c.field, wording.engagements)
                 said = words.ends if not c.after else words.begins if not c.before else \
-                    words.goes_on.format(units=listed(c.before))  # the units that left it
+                    words.again if c.before == ENDED else \
+                    words.back_in.format(units=listed(c.after)) if isinstance(c.after, tuple) \
+                    else words.goes_on.format(units=listed(c.before))  # the units that left it
                 entries.append((who, [said], False))
             continue
         said = _general_phrases(group) if kind == "general" else _unit_phrases(

@@ -63,7 +63,8 @@ def _attempt_label(engagement: Engagement) -> str:
 
 ENGAGEMENT_WORDS = {
     kind: EngagementWords(_attempt_label, f"is recorded (one attempt per {event})",
-                          "is cleared", "still holds without {units}", icon="📌")
+                          "is cleared", "still holds without {units}",
+                          "still holds with {units} back in it", "holds again", icon="📌")
     for event, kind in REACTIONS.items()}
 MELEE_SEGMENT = "Mêlée Segment"
 # The segments the text names (project default for their order: the Premier turn).

@@ -388,6 +388,22 @@ async def test_log_and_export(battle_session):
     assert [e["seq"] for e in data["events"]] == list(range(1, 9))
 
 
+async def test_the_log_names_what_befell_a_general(battle_session):
+    """Two results that differ only by the general's fate read apart in the log."""
+    await setup_battle(battle_session)
+    await gm(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot" '
+                             'dice:"5 2 6 6"')
+    await gm(battle_session, "/gm undo")
+    await gm(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot" '
+                             'dice:"5 2 5 5"')
+    lines = (await reply(battle_session, "/battle log count:3")).embeds[0]["description"]
+    lines = lines.splitlines()
+    assert lines[0].endswith("Béarn vs 2nd Foot: Attackers win by 3: 2nd Foot routs, −2 SP; "
+                             "Wolfe is killed~~ (undone by #9)")
+    assert lines[2].endswith("Béarn vs 2nd Foot: Attackers win by 3: 2nd Foot routs, −2 SP; "
+                             "Wolfe is captured")
+
+
 async def test_lookups_in_a_battle_channel_must_use_its_ruleset_but_work_elsewhere(
         battle_session):
     await setup_battle(battle_session)

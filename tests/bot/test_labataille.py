@@ -195,6 +195,25 @@ def test_a_gm_overrides_with_the_chart_result_he_reads():
                                      "“Greys loses 1 increment”.")
 
 
+def test_a_chart_code_typed_without_its_number_is_told_how_to_pick_one():
+    """`DS` for a chart that reads DS3 and DS4 (the impetus after the letters) fits both:
+    the refusal says the whole codes, where "not a result the rules allow" was untrue."""
+    from bot.battles.errors import BattleError
+    from bot.cogs.gm import typed_result
+    from rules.core.outcomes import Enumeration, Outcome
+
+    found = Enumeration((Outcome("52nd surrenders; 1/45e advances 4 hexes", (), ("DS3",)),
+                         Outcome("52nd surrenders; 1/45e advances 5 hexes", (), ("DS4",)),
+                         Outcome("52nd routs; 1/45e advances 2 hexes", (), ("DR1",))),
+                        units=("1/45e", "52nd"))
+    with pytest.raises(BattleError) as several:
+        typed_result(found, "ds")
+    assert several.value.message == ("`ds` fits 2 results, alike but for: “1/45e advances "
+                                     "4 hexes” · “1/45e advances 5 hexes”.")
+    assert several.value.hint == "Type the whole code (`DS3` or `DS4`), or more of the result."
+    assert typed_result(found, "DR") == found.outcomes[2].key
+
+
 def test_an_override_not_found_names_a_unit_of_this_fight_as_an_example():
     from bot.battles.rerolls import not_listed
     from rules.core.outcomes import Enumeration, Outcome
@@ -415,6 +434,36 @@ async def test_a_stack_routed_out_of_a_firefight_is_said_to_leave_it(battle_sess
     text = text_of(routed)
     assert "📋 Firefight: 1/45e against 52nd goes on without 2/45e" in text
     assert "begins" not in text and " ends" not in text, text
+
+
+async def test_undoing_a_rout_out_of_a_firefight_puts_the_stack_back_in_it(battle_session):
+    """The undo says the stack is back in the firefight that went on without it, and a
+    firefight the rout had ended goes on again: neither begins as a new mêlée."""
+    for line in ('/battle start ruleset:labataille name:Bussaco',
+                 '/unit add side:French name:1/45e words:"infantry morale=34 melee=20" strength:6',
+                 '/unit add side:French name:2/45e words:"infantry morale=34 melee=20" strength:6',
+                 '/unit add side:British name:52nd words:"infantry nation=british morale=34 '
+                 'melee=10" strength:5',
+                 '/unit add side:British name:Hussars words:"cavalry nation=british '
+                 'morale=34 melee=10" strength:5',
+                 '/assault labataille attackers:"1/45e; 2/45e" defenders:52nd '
+                 'dice:"45 45 45 1 41" choices:"huzzah=no; chart_result=firefight"',
+                 '/square labataille stack:2/45e distance:2 cavalry:Hussars dice:35 '
+                 'choices:carre_result=R'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.splitlines()[1:] == [
+        "📋 2/45e is in good order",
+        "📋 Firefight: 1/45e and 2/45e against 52nd goes on with 2/45e back in it",
+        "📋 2/45e's attempt against Hussars' move is cleared"]
+    for line in ('/square labataille stack:2/45e distance:2 cavalry:Hussars dice:35 '
+                 'choices:carre_result=R',
+                 '/square labataille stack:1/45e distance:2 cavalry:Hussars dice:35 '
+                 'choices:carre_result=R'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert "📋 Firefight: 1/45e against 52nd goes on again" in undone.content.splitlines()
+    assert "begins" not in undone.content and " ends" not in undone.content, undone.content
 
 
 async def test_a_stacks_refused_value_names_the_stack_and_a_hint_quotes_a_leader(

@@ -510,7 +510,7 @@ async def test_an_undo_says_the_melee_it_puts_back_or_takes_away(battle_session)
     passed = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert passed.content.split("\n")[1:] == [
         "📋 Lanciers gains 1 figure (now 8) and has no casualties",
-        "📋 Melee: Lanciers against Buffs begins"]
+        "📋 Melee: Lanciers against Buffs goes on again"]
     assert await engagements(battle_session) == [("melee", [["Lanciers"], ["Buffs"]], "active")]
     charged = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert charged.content.split("\n")[1:] == [

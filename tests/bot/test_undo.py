@@ -183,3 +183,16 @@ async def test_a_question_an_undo_brings_back_to_the_gm_himself_pings_nobody(bat
                                    f"counter-charge?” Hussars' player (<@{GM_USER}>) or a "
                                    "GM decides.")
     assert undone.request.payload["data"]["allowed_mentions"] == {"parse": []}
+
+
+async def test_undoing_queued_dice_says_what_the_queue_holds_now(battle_session):
+    """The undone event's summary says the queue as it had left it ("3 waiting"): the
+    reply says what is left, or that nothing is."""
+    await reply(battle_session, SETUP[0], user_id=GM_USER)
+    await reply(battle_session, '/gm dice dice:"5 2"', user_id=GM_USER)
+    await reply(battle_session, "/gm dice dice:6", user_id=GM_USER)
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content == ("↩️ Undid #3 (dice queue): GM queued 1 die (3 waiting) "
+                              "(event #4). The GM's queue now holds 2 dice.")
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.endswith("(event #5). The GM's queue is now empty.")

@@ -213,6 +213,23 @@ def test_units_that_leave_an_engagement_that_goes_on_are_said_to_leave_it():
         "Melee: 1/45e against 52nd goes on without 2/45e and 95th"]
 
 
+def test_units_back_in_an_engagement_that_went_on_are_said_to_be_back_in_it():
+    """The move that took a unit out of a melee undone: the same melee goes on with it back,
+    and one an undone move had ended goes on again; neither begins."""
+    melee = Engagement("melee", (("1/45e", "2/45e"), ("52nd",)), id=3)
+    on = Engagement("melee", (("1/45e",), ("52nd",)), id=3)
+    assert engagement_changes(engaged(on), engaged(melee)) == [
+        Change("Melee: 1/45e and 2/45e against 52nd", "engagement", "melee", "active",
+               ("2/45e",))]
+    assert describe_changes(engagement_changes(engaged(on), engaged(melee), undoing=True)) == [
+        "Melee: 1/45e and 2/45e against 52nd goes on with 2/45e back in it"]
+    assert describe_changes(engagement_changes(engaged(), engaged(on), undoing=True)) == [
+        "Melee: 1/45e against 52nd goes on again"]
+    # A fresh record with more units is a new fight.
+    assert describe_changes(engagement_changes(engaged(on), engaged(replace(melee, id=4)))) == [
+        "Melee: 1/45e against 52nd ends", "Melee: 1/45e and 2/45e against 52nd begins"]
+
+
 def test_a_record_a_unit_leaves_reads_in_its_rule_sets_words():
     words = RULESETS["labataille"].battle.engagements  # type: ignore[union-attr]
     grand = Engagement("charge", (("Hussars", "Lancers"), ("2nd Foot",)))
