@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import socket
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -296,10 +297,22 @@ def cmd_run(args: argparse.Namespace) -> int:
             return fail(f"huzzah: the database server{f' at {shown}' if shown else ''} could "
                         f"not be reached ({why}). It may still be starting; check "
                         "DATABASE_URL if it goes on.", EXIT_NETWORK)
+        from bot.storage.database import disk_trouble
+
+        if shown and (disk := disk_trouble(exc)):  # a SQLite file: `shown` is its path
+            return fail(f"huzzah: cannot write the database {shown} ({why}): {disk}. Free "
+                        f"space on it (df -h {os.path.dirname(shown)}) and start the bot again.")
         return fail(f"huzzah: cannot prepare the database{f' {shown}' if shown else ''} "
                     f"({why}). Check DATABASE_URL.")
-    from bot.storage.database import is_in_memory
+    from bot.storage.database import InUse, hold_sqlite_file, is_in_memory, shown_database
 
+    try:
+        claim = hold_sqlite_file(url)  # held while open: closed as the bot stops
+    except InUse as held:
+        which = f" (process {held})" if str(held) else ""
+        return fail(f"huzzah: another bot{which} already runs on {shown_database(url)}: two "
+                    "would answer every command twice. Stop it first; bot processes that "
+                    "share a database need PostgreSQL.")
     if is_in_memory(url):  # the console's scratch battles; a bot's are kept for weeks
         logging.getLogger("huzzah").warning(
             "DATABASE_URL names a SQLite database in memory: every battle is lost when the "
@@ -319,6 +332,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return fail(f"huzzah: could not reach Discord ({type(exc).__name__}). Check the network.",
                     EXIT_NETWORK)
+    finally:
+        if claim is not None:
+            claim.close()
 
 
 # --------------------------------------------------------------------------- sync
@@ -512,7 +528,13 @@ def cmd_battle(args: argparse.Namespace) -> int:
     DATABASE_URL names, read and written by the same service as `/battle export format:json`
     and `/battle import`. Each message names the database it read."""
 
-    from bot.storage.database import named_url, shown_database, sqlite_file
+    from bot.storage.database import (
+        cannot_write,
+        named_url,
+        read_only_url,
+        shown_database,
+        sqlite_file,
+    )
     from rules.core.errors import RulesError
 
     config = load_config()
@@ -540,9 +562,16 @@ def cmd_battle(args: argparse.Namespace) -> int:
         return fail(f"{refused_as} cannot read {args.file} ({error.strerror or error}).")
     except RulesError as refused:
         return fail(f"{refused_as} {command_line(refused)}")
+    if args.action == "export":  # a backup copy the operator may read but not write
+        url = read_only_url(url)
     try:
         url = _migrated_url(url)
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
+        if args.action == "export" and file is not None and cannot_write(file):
+            return fail(f"huzzah: cannot read the database {shown} "
+                        f"({database_problem(exc, url)}): it, or its folder, cannot be written. "
+                        "Copy it (and its -wal file) into a folder you can write, and export "
+                        "from the copy.")
         return fail(f"huzzah: cannot open the database {shown} ({database_problem(exc, url)}). "
                     "Check --database or DATABASE_URL.")
     try:

@@ -21,6 +21,7 @@ session for the rest (scripts, tests).
 from __future__ import annotations
 
 import asyncio
+import errno
 import functools
 import hashlib
 import os
@@ -33,7 +34,8 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
+from urllib.parse import quote
 
 from sqlalchemy import URL, create_engine, event, func, make_url, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -126,6 +128,12 @@ DATABASE_FAILURES = (OperationalError, InterfaceError, DisconnectionError)
 connection lost), rather than for what it was asked."""
 
 
+SERVER_FAILURES = ("08", "53", "57P", "58")
+"""PostgreSQL's SQLSTATEs for a server that cannot serve (a connection lost, too many
+connections, a full disk, a shutdown, an I/O error): asyncpg raises most of them as a plain
+error, which SQLAlchemy wraps in a bare DBAPIError rather than an OperationalError."""
+
+
 def database_failure(error: BaseException) -> BaseException | None:
     """The database's own failure behind ``error``, if that is what it was."""
     seen: BaseException | None = error
@@ -133,6 +141,9 @@ def database_failure(error: BaseException) -> BaseException | None:
     while seen is not None and id(seen) not in looked:
         looked.add(id(seen))
         if isinstance(seen, DATABASE_FAILURES) and not _bad_statement(seen):
+            return seen
+        if isinstance(seen, DBAPIError) and str(
+                getattr(seen.orig, "sqlstate", None) or "").startswith(SERVER_FAILURES):
             return seen
         seen = seen.__cause__ or seen.__context__
     return None
@@ -145,12 +156,91 @@ def _bad_statement(error: BaseException) -> bool:
     return getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_ERROR
 
 
+def disk_trouble(error: BaseException) -> str | None:
+    """What a SQLite file's failure to be written says of its disk: full (SQLite's own
+    words), or perhaps full (SQLite says "disk I/O error" when it cannot grow its files, its
+    ``-shm`` above all); None for any other failure."""
+    seen: BaseException | None = error
+    looked: set[int] = set()
+    while seen is not None and id(seen) not in looked:
+        looked.add(id(seen))
+        code = getattr(getattr(seen, "orig", None) or seen, "sqlite_errorcode", None)
+        if code == sqlite3.SQLITE_FULL:
+            return "its disk is full"
+        if code is not None and code & 0xFF == sqlite3.SQLITE_IOERR:
+            return "its disk may be full"
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
 def sqlite_file(url: str | URL) -> Path | None:
     """The file a SQLite database lives in; None for any other database."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or is_in_memory(parsed):
         return None
     return Path(str(parsed.database))
+
+
+def cannot_write(file: Path) -> bool:
+    """Whether this process may read a SQLite file but not write it or its folder (a backup
+    copy, a read-only mount), where SQLite cannot make the ``-wal`` and ``-shm`` files that
+    reading a database in WAL mode needs."""
+    return not (os.access(file, os.W_OK) and os.access(file.parent, os.W_OK))
+
+
+def read_only_url(url: str | URL) -> str:
+    """``url`` for reading alone: a SQLite file this process cannot write, opened read-only
+    and immutable, which needs no ``-wal`` or ``-shm`` file. Only when no ``-wal`` file beside
+    it holds changes (an immutable database never reads them): a copy made while the bot was
+    stopped has none. Any other database as it is."""
+    file = sqlite_file(url)
+    if file is None or not file.exists() or not cannot_write(file):
+        return async_url(url)
+    wal = file.with_name(file.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        return async_url(url)
+    path = quote(str(file.resolve()))
+    return make_url(async_url(url)).set(
+        database=f"file:{path}", query={"mode": "ro", "immutable": "1", "uri": "true"}
+    ).render_as_string(hide_password=False)
+
+
+class InUse(Exception):
+    """Another process runs the bot on this SQLite file; its process id, as it wrote it."""
+
+
+def hold_sqlite_file(url: str | URL) -> IO[str] | None:
+    """Claim a SQLite file for this process's bot, or raise :class:`InUse` when another
+    process holds it: two bots on one file would both answer every command.
+
+    The claim is a POSIX lock on ``FILE.lock`` beside it, kept while the returned file stays
+    open. The system lets go of it when the process ends, however it ends (killed, crashed),
+    so no claim outlives its process; and it never stands in the way of this process itself
+    (a test opening one file twice). Anything else (no such lock on this system, a folder
+    that cannot be written) claims nothing: SQLite then says what is wrong with the file."""
+    file = sqlite_file(url)
+    if file is None:
+        return None
+    try:
+        import fcntl
+
+        claim = open(file.with_name(file.name + ".lock"), "a+", encoding="utf-8")  # noqa: SIM115
+    except (ImportError, OSError):
+        return None
+    try:
+        fcntl.lockf(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        claim.seek(0)
+        holder = claim.read().strip()
+        claim.close()
+        if error.errno in (errno.EACCES, errno.EAGAIN):
+            raise InUse(holder) from None
+        return None
+    claim.seek(0)
+    claim.truncate()
+    claim.write(f"{os.getpid()}\n")
+    claim.flush()
+    return claim
 
 
 def async_url(url: str | URL) -> str:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from .test_backups import compared
 from .test_console import ROOT, console
@@ -181,3 +184,74 @@ def test_refusals_of_a_file_say_what_to_do_on_the_command_line(tmp_path):
     assert said.endswith("Export the battle again with `huzzah battle export` or "
                          "`/battle export format:json`.")
     assert "Attach" not in done.stderr and "/battle start" not in done.stderr
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A folder, and whom to run as so that it cannot be written there: this user, or
+    nobody when the tests run as root, whom no permission stops."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "backups"
+        folder.mkdir()
+        yield folder, None
+        folder.chmod(0o755)
+        return
+    import pwd
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    folder.chmod(0o755)
+    nobody = pwd.getpwnam("nobody").pw_uid
+    try:
+        try:  # the interpreter may live where nobody can reach it (root's home)
+            subprocess.run([sys.executable, "-c", "import bot.cli"], user=nobody, cwd=folder,
+                           capture_output=True, check=True)
+        except (OSError, subprocess.CalledProcessError):
+            pytest.skip("cannot run the bot as an unprivileged user here")
+        yield folder, nobody
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+def test_a_backup_copy_that_cannot_be_written_is_exported_all_the_same(read_only_folder):
+    """SQLite reads a database in WAL mode through -wal and -shm files beside it, which it
+    cannot make in a folder nobody may write: the copy is read as it is, unchanged."""
+    folder, reader = read_only_folder
+    database = folder / "copy.db"
+    assert console(SETUP[0], database=database).returncode == 0
+    live = sqlite3.connect(database)  # changes still in its -wal, as while the bot runs
+    live.execute("PRAGMA wal_autocheckpoint = 0")
+    live.execute("UPDATE battles SET name = 'Quebec'")
+    live.commit()
+    pending = folder / "pending"
+    pending.mkdir()
+    for name in ("copy.db", "copy.db-wal"):  # copied without its -shm
+        (pending / name).write_bytes((folder / name).read_bytes())
+    live.close()
+    assert sorted(path.name for path in folder.iterdir()) == ["copy.db", "pending"]
+    for path in (database, pending / "copy.db", pending / "copy.db-wal"):
+        path.chmod(0o444)
+    pending.chmod(0o555)
+    folder.chmod(0o555)
+
+    def export(file: Path) -> subprocess.CompletedProcess:
+        env = {**os.environ, "HOME": str(folder)}
+        env.pop("DATABASE_URL", None)
+        return subprocess.run([sys.executable, "-m", "bot.cli", "battle", "export",
+                               "--channel", "100", "--database", str(file)], user=reader,
+                              cwd=folder, env=env, text=True, capture_output=True, timeout=120)
+
+    done = export(database)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["battle"]["name"] == "Quebec"
+    assert last_line(done) == f"huzzah: exported Quebec: 1 events from channel 100 of {database}"
+    assert sorted(path.name for path in folder.iterdir()) == ["copy.db", "pending"]
+    # Its -wal holds changes only a -shm file lets SQLite read: the operator is told what to do.
+    done = export(pending / "copy.db")
+    assert done.returncode == 2
+    assert last_line(done) == (
+        f"huzzah: cannot read the database {pending / 'copy.db'} (OperationalError: unable to "
+        "open database file): it, or its folder, cannot be written. Copy it (and its -wal file) "
+        "into a folder you can write, and export from the copy.")

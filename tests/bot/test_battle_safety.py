@@ -257,3 +257,32 @@ async def test_a_database_that_fails_is_one_line_in_the_log_not_a_traceback(batt
     (failed,) = [r.getMessage() for r in logged if r.levelno >= logging.ERROR]
     assert "(OperationalError: database or disk is full)" in failed, failed
     assert "\n" not in failed
+
+
+async def test_a_postgresql_server_refusing_connections_is_one_line_in_the_log(battle_session,
+                                                                              caplog):
+    """PostgreSQL refusing a new connection mid-run (too many connections) is the host's to
+    fix, as a full disk is: asyncpg's error reaches the bot as a bare DBAPIError."""
+    from sqlalchemy.exc import DBAPIError
+
+    class Refused(Exception):
+        """The driver's error as SQLAlchemy's asyncpg adapter hands it on: a plain error
+        carrying PostgreSQL's SQLSTATE (53300: too many connections)."""
+
+        sqlstate = "53300"
+
+    await setup(battle_session)
+
+    async def too_many(*args, **kwargs):
+        raise DBAPIError.instance(None, None, Refused('too many connections for role "huzzah"'),
+                                  Exception)
+
+    battle_session.client.db.run = too_many
+    with caplog.at_level(logging.DEBUG, logger="bot.errors"):
+        message = await reply(battle_session, '/unit add side:British name:Rangers words:"inf"',
+                              user_id=PLAYER)
+    assert message.ephemeral and message.content.startswith("💥 Something went wrong")
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not any(r.exc_info for r in logged)
+    (failed,) = [r.getMessage() for r in logged if r.levelno >= logging.ERROR]
+    assert '(DBAPIError: too many connections for role "huzzah")' in failed, failed

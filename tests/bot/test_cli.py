@@ -624,3 +624,74 @@ def test_run_names_the_database_it_could_not_prepare(tmp_path):
     assert done.stderr.startswith("huzzah: the database server at "
                                   "postgresql://u:***@no-such-host.invalid/x could not be "
                                   "reached ("), done.stderr
+
+
+def test_a_disk_that_takes_no_write_at_start_says_to_free_space(tmp_path):
+    """SQLite says "disk I/O error" when it cannot grow its files (a full disk, here a file
+    size limit): the operator is told to free space, not to check DATABASE_URL."""
+    import resource
+    import signal
+
+    def no_room() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    database = tmp_path / "data" / "huzzah.db"
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], text=True,
+                          capture_output=True, cwd=tmp_path, timeout=60, preexec_fn=no_room,
+                          env=clean_env(tmp_path, DISCORD_TOKEN="a.b.c",
+                                        DATABASE_URL=f"sqlite:///{database}"))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"huzzah: cannot write the database {database} (OperationalError: disk I/O error): "
+        f"its disk may be full. Free space on it (df -h {database.parent}) and start the bot "
+        "again.")
+
+
+def test_a_full_disk_is_said_to_be_full():
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from bot.storage.database import disk_trouble
+
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorcode = sqlite3.SQLITE_FULL  # type: ignore[attr-defined]
+    assert disk_trouble(OperationalError("COMMIT", {}, full)) == "its disk is full"
+    assert disk_trouble(OperationalError("SELECT", {}, sqlite3.OperationalError("no such table"))) \
+        is None
+
+
+def test_a_second_bot_on_one_sqlite_file_is_refused_until_the_first_is_gone(tmp_path):
+    """Two bots on one file would both answer every command. The first holds a lock the
+    system drops when it ends, killed or not: nothing stale stops the next start."""
+    import os
+    import signal
+
+    from bot.storage.database import hold_sqlite_file
+
+    database = tmp_path / "huzzah.db"
+    url = f"sqlite:///{database}"
+    first = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from bot.storage.database import hold_sqlite_file; "
+         f"claim = hold_sqlite_file({url!r}); print('running', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert first.stdout.readline() == "running\n"
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], text=True,
+                              capture_output=True, cwd=tmp_path, timeout=60,
+                              env=clean_env(tmp_path, DISCORD_TOKEN="a.b.c", DATABASE_URL=url))
+        assert done.returncode == 2
+        assert done.stderr.splitlines()[-1] == (
+            f"huzzah: another bot (process {first.pid}) already runs on {database}: two would "
+            "answer every command twice. Stop it first; bot processes that share a database "
+            "need PostgreSQL.")
+    finally:
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=60)
+    claim = hold_sqlite_file(url)  # the killed one's lock is gone with it
+    # This process may open its own file twice.
+    again = hold_sqlite_file(url)
+    assert claim is not None and again is not None
+    claim.close()
+    again.close()
