@@ -39,6 +39,7 @@ from bot.battles.play import (
     quick_lookup,
 )
 from bot.battles.store import BattleTx, active_battle, rules_for
+from bot.render.text import own
 from bot.storage.mentions import mentions_off
 from bot.storage.models import Question as QuestionRow
 from bot.storage.models import name_key, utcnow
@@ -165,9 +166,9 @@ class Waiting(BattleError):
     def __init__(self, pending: Pending, asker: int | None = None) -> None:
         # Told to the player it waits on: his own answer, in his words.
         whose = "your answer" if asker == pending.answerer else \
-            f"an answer from {awaited(pending)}"
+            f"an answer from {awaited(pending, person=refused_to)}"
         super().__init__(
-            f"This battle is waiting for {whose}{asked_ago(pending)}: "
+            f"This battle is waiting for {whose}{asked_ago(pending, own)}: "
             f"“{pending.question.text}” (event #{pending.seq}).",
             hint="Answer it with its buttons or `/answer`; a GM may answer for an absent "
             "player, or take the question back with `/gm undo`.")
@@ -176,6 +177,12 @@ class Waiting(BattleError):
 def mentioned(user_id: int) -> str:
     """``<@1000>``: a person as Discord shows him to each reader."""
     return f"<@{user_id}>"
+
+
+def refused_to(user_id: int) -> str:
+    """A person named in a refusal, as Discord shows him (``own``): a unit's name of the
+    same shape shows as typed."""
+    return own(mentioned(user_id))
 
 
 def awaited(pending: Pending, shown: Callable[[str], str] = str,
@@ -195,13 +202,13 @@ def awaited(pending: Pending, shown: Callable[[str], str] = str,
     return f"{whose} ({person(pending.answerer)})"
 
 
-def asked_ago(pending: Pending) -> str:
+def asked_ago(pending: Pending, tag: Callable[[str], str] = str) -> str:
     """``, asked <t:…:R>``: when the question was asked, as Discord shows a time to each
     reader ("asked 3 days ago": after "since", it would read "since 3 days ago"); empty for
     a question kept before the time was."""
     if not pending.asked_at:
         return ""
-    return f", asked <t:{int(datetime.fromisoformat(pending.asked_at).timestamp())}:R>"
+    return f", asked {tag(f'<t:{int(datetime.fromisoformat(pending.asked_at).timestamp())}:R>')}"
 
 
 def pending_of(battle: Any) -> Pending | None:
@@ -246,13 +253,13 @@ def check_answerer(actor: Actor, pending: Pending, is_gm: bool) -> None:
     if actor.user_id == pending.answerer or is_gm:
         return
     if pending.seq is None:  # a quick lookup: no GM's to answer
-        raise BattleError(f"This is <@{pending.answerer}>'s quick lookup: only the player "
+        raise BattleError(f"This is {refused_to(pending.answerer)}'s quick lookup: only the player "
                           "who ran it answers it.", hint="Run the lookup yourself to be asked.")
     if pending.question.by == GM_CHOICE:
         raise BattleError("This is the GM's choice.", hint="Wait for a GM to answer.")
     whose = f"{possessive(pending.question.unit)} player's choice" if pending.question.unit \
         else "the choice of the player who made the move"
-    raise BattleError(f"This is {whose} (<@{pending.answerer}>), or a GM's.",
+    raise BattleError(f"This is {whose} ({refused_to(pending.answerer)}), or a GM's.",
                       hint="Wait for them to answer; a GM may answer for an absent player.")
 
 
@@ -442,7 +449,7 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
         other = conn.execute(_ANYONES, {"channel": channel_id,
                                         "since": utcnow() - QUESTIONS_KEPT}).first()
         if other is not None:  # someone else's quick lookup: his own to answer
-            raise NotWaiting(f"The question waiting here is <@{other.user_id}>'s quick "
+            raise NotWaiting(f"The question waiting here is {refused_to(other.user_id)}'s quick "
                              "lookup: only the player who ran it answers it.",
                              hint="Run the lookup yourself to be asked.")
     if row is None and question_id is None:

@@ -25,6 +25,7 @@ from sqlalchemy.sql.schema import Table
 
 from bot.battles.actor import Actor
 from bot.battles.errors import BattleError, NoBattle, NotGM
+from bot.render.text import own
 from bot.storage.models import (
     UNDOABLE,
     Base,
@@ -634,6 +635,6 @@ class NotOwner(BattleError):
             text = (f"Only a GM can {what} {name}: {he} was added before Huzzah kept track "
                     "of who adds what.")
         else:
-            text = f"Only <@{added_by}>, who added {name}, or a GM can {what} {him}."
+            text = f"Only {own(f'<@{added_by}>')}, who added {name}, or a GM can {what} {him}."
         super().__init__(text, hint="GMs are whoever started the battle, members with Manage "
                                     "Channel, and the GM role (`/gm role`).")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.render.limits import EmbedSpec, pack_messages
-from bot.render.text import defaults_line, escape, phone_lines
+from bot.render.text import PHONE_SCREEN, defaults_line, escape, phone_lines
 from rules.core.odds import Distribution, ExpectedLoss, Odds
 from rules.core.odds_glance import Glance, Line, fight_of, glance, total
 from rules.registry import RULESETS
@@ -30,6 +30,11 @@ BAR_WIDTH = 8
 MAIN_LINES = 5
 """Main outcomes shown, the rest summed in one line; fewer beside a table of answers."""
 TABLE_LINES = 2
+"""Main outcomes beside a table of answers at the least; more while the rest holds more than
+``REST_AT_MOST`` (up to ``MAIN_LINES``), as long as the reply fits a phone."""
+REST_AT_MOST = Fraction(1, 10)
+"""What "other results" may hold beside a table of answers, where lines allow: a rest of a
+quarter or a half of the chances would hide how the fight goes."""
 CHART_LINES = 7
 """Lines beside a chart the player reads: a d66 chart's six bands of rows, and one more."""
 MAX_ROWS = 4
@@ -57,47 +62,73 @@ def odds_specs(odds: Odds, ruleset: str, procedure: str,
     footer = " · ".join(filter(None, [how, *notes, defaults_line(odds.defaults)]))
     lines = []
     several = len(rows) > 1
-    if several:
-        lines.append(f"If {escape(rows[0].label)}:")
-    if first.charts:  # the chart unread: every band of rows it may be read on
-        column = f", the {first.column} column" if first.column else ""
-        lines.append(f"Read on your {' and '.join(first.charts)} chart{column}:")
-    shown, rest = first.top(TABLE_LINES if several else
-                            CHART_LINES if first.charts else MAIN_LINES)
-    lines += [_bar_line(line, first) for line in shown]
-    if rest is not None:
-        lines.append(_bar_line(rest, first))
-    losses = _losses_line(odds.branches[rows[0].members[0]], sides)
-    if losses:
-        lines.append(losses)
-    # The other answers, a row each: who wins where answers change the likeliest winner,
-    # else how (a few points' difference in who wins says less than how it comes about).
-    by_verdict = len({row.glance.verdicts[0].label if row.glance.verdicts else ""
-                      for row in rows}) > 1
-    shown_rows = 1
-    room = ROWS_ROOM
-    for row in rows[1:MAX_ROWS]:
-        line = _row_line(row, by_verdict)
-        room -= phone_lines(line)
-        if room < 0:
-            break
-        lines.append(line)
-        shown_rows += 1
-    hidden = len(rows) - shown_rows
-    if hidden > 0:
-        # One phone line: what `choices` does is in /help.
-        lines.append(f"…and {hidden} more {'row' if hidden == 1 else 'rows'}: give answers "
-                     "in `choices`.")
     # With answers still open, the first row's chances are one answer's, not the fight's: a
     # title "A wins 100%" would read as a sure thing where another answer holds it even.
     verdict = _verdict(first)
     if several and verdict:
         verdict = "by the answers below"
-    head = EmbedSpec(
-        title=f"🎯 Odds: {verdict}" if verdict else
-        f"🎯 Odds: {procedure.replace('-', ' ')} ({title})",
-        description="\n".join(lines), colour=ODDS_COLOUR, footer=footer)
+    heading = f"🎯 Odds: {verdict}" if verdict else \
+        f"🎯 Odds: {procedure.replace('-', ' ')} ({title})"
+    if several:
+        lines.append(f"If {escape(rows[0].label)}:")
+    if first.charts:  # the chart unread: every band of rows it may be read on
+        column = f", the {first.column} column" if first.column else ""
+        lines.append(f"Read on your {' and '.join(first.charts)} chart{column}:")
+    losses = _losses_line(odds.branches[rows[0].members[0]], sides)
+    # The phone lines left for the bars and the table of answers.
+    room = PHONE_SCREEN - sum(phone_lines(text) for text in [heading, *lines, losses, footer]
+                              if text)
+    if several:  # the bars first, as the rest allows with the table's first row kept
+        count = _main_lines(first, room - sum(phone_lines(line) for line in _table(rows, 0)))
+    else:
+        count = CHART_LINES if first.charts else MAIN_LINES
+    shown, rest = first.top(count)
+    room -= len(shown) + (rest is not None)
+    table = _table(rows, room)
+    lines += [_bar_line(line, first) for line in shown]
+    if rest is not None:
+        lines.append(_bar_line(rest, first))
+    if losses:
+        lines.append(losses)
+    lines += table
+    head = EmbedSpec(title=heading, description="\n".join(lines), colour=ODDS_COLOUR,
+                     footer=footer)
     return pack_messages(head)
+
+
+def _table(rows: Sequence[_Row], room: int) -> list[str]:
+    """The other answers, a row each: who wins where answers change the likeliest winner,
+    else how (a few points' difference in who wins says less than how it comes about); then
+    how many rows did not fit. The first row always, the others in ``ROWS_ROOM`` phone lines
+    and in ``room`` (the "…and N more" line counted)."""
+    by_verdict = len({row.glance.verdicts[0].label if row.glance.verdicts else ""
+                      for row in rows}) > 1
+    lines: list[str] = []
+    room = min(ROWS_ROOM, room - (len(rows) > 2))
+    for row in rows[1:MAX_ROWS]:
+        line = _row_line(row, by_verdict)
+        room -= phone_lines(line)
+        if room < 0 and lines:
+            break
+        lines.append(line)
+    hidden = len(rows) - 1 - len(lines)
+    if hidden > 0:
+        # One phone line: what `choices` does is in /help.
+        lines.append(f"…and {hidden} more {'row' if hidden == 1 else 'rows'}: give answers "
+                     "in `choices`.")
+    return lines
+
+
+def _main_lines(seen: Glance, room: int) -> int:
+    """Main outcomes beside a table of answers: ``TABLE_LINES``, and more while the rest
+    holds more than ``REST_AT_MOST``, up to ``MAIN_LINES`` and as ``room`` (phone lines for
+    the bars and the rest's) allows."""
+    count = TABLE_LINES
+    limit = min(MAIN_LINES, room - 1)
+    while count < limit and count + 1 < len(seen.lines) and \
+            1 - total(line.probability for line in seen.lines[:count]) > REST_AT_MOST:
+        count += 1
+    return count
 
 
 # --- rows of answers ---------------------------------------------------------------------------

@@ -31,14 +31,36 @@ def escape(text: str) -> str:
 _CODE_SPAN = re.compile(r"(`[^`]*`)")
 _PROSE = str.maketrans({c: "\\" + c for c in "\\*_~|"})
 
+OWN = "\x00"
+"""Marks a mention or a time the bot itself writes into a refusal (``own``). No player text
+holds it: NUL is refused wherever text comes in (``bot.unsendable``)."""
+
+# What Discord shows as something else than its text: a member, a role, a channel, a slash
+# command, a custom emoji, a time, a server page (``<@1000>``, ``<#123>``, ``<t:0:R>``).
+_TAG = re.compile(r"(\x00?)(<(?:@[!&]?\d+|#\d+|/[^<>\n]+:\d+|a?:\w+:\d+"
+                  r"|t:-?\d+(?::\w)?|id:\w+))>")
+
+
+def own(tag: str) -> str:
+    """A mention or a time (``<@1000>``, ``<t:…:R>``) the bot writes into a refusal: shown as
+    Discord shows it, where the same text in a unit's name shows as typed (``escape_prose``)."""
+    return OWN + tag
+
+
+def _tags_as_typed(found: re.Match[str]) -> str:
+    """A tag as Discord shows it when the bot wrote it, else as typed: ``<@1000\\>``."""
+    return f"{found.group(2)}>" if found.group(1) else f"{found.group(2)}\\>"
+
 
 def escape_prose(text: str) -> str:
     """A message the bot wrote around player text (a refusal naming *Royal* Scots Greys):
-    its markdown characters escaped outside its code spans, which show them as typed."""
+    its markdown characters escaped outside its code spans, which show them as typed, and
+    so are the mentions, channels and times in player text (a unit called ``<@1000>`` is
+    not shown as a member); the bot's own (``own``) are left to Discord."""
     if _MARKDOWN_CHARACTER.search(text) is None:
         return text
     # Split on a capturing group: the code spans are the odd parts.
-    return "".join(part if index % 2 else part.translate(_PROSE)
+    return "".join(part if index % 2 else _TAG.sub(_tags_as_typed, part.translate(_PROSE))
                    for index, part in enumerate(_CODE_SPAN.split(text)))
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.offline import OfflineDiscord, SentMessage, command_payload, parse_command_line
+from bot.render.text import escape_prose, own
 from bot.respond import answer
 
 from .conftest import CHANNEL, GM_USER, GUILD, send
@@ -103,3 +104,33 @@ async def test_deferred_replies_and_their_follow_ups_cannot_ping(discord_session
 ])
 async def test_quick_lookups_and_help_cannot_ping(discord_session, line):
     assert_cannot_ping(await send(discord_session, line))
+
+
+# --- a refusal names a unit as typed, and its player as Discord shows him --------------------
+
+@pytest.mark.parametrize("name,shown", [
+    ("<@1000>", "<@1000\\>"),
+    ("<@&5555>", "<@&5555\\>"),
+    ("<#123>", "<#123\\>"),
+    ("<@!1000>", "<@!1000\\>"),
+])
+async def test_a_private_refusal_shows_a_mention_shaped_name_as_typed(discord_session, name,
+                                                                       shown):
+    """Only whoever added a unit may remove it: the refusal names him as a mention (it pings
+    nobody) and the unit as typed, not as a member, a role, a channel or a time."""
+    await send(discord_session, "/battle start ruleset:fire-at-will name:Quebec",
+               user_id=GM_USER)
+    await send(discord_session, f'/unit add side:French name:"{name}" '
+               'words:"inf regular morale=4" strength:4', user_id=GM_USER)
+    refused = await send(discord_session, f'/unit remove unit:"{name}"', user_id=3000)
+    assert refused[-1].ephemeral
+    assert refused[-1].content.startswith(f"⚠️ Only <@{GM_USER}>, who added {shown}, or a GM"), \
+        refused[-1].content
+    assert_cannot_ping(refused)
+
+
+def test_prose_shows_player_tags_as_typed_and_the_bots_own_as_discord_does():
+    assert escape_prose(f"Only {own('<@2000>')}, who added <@2000> and <#1>, asked "
+                        f"{own('<t:5:R>')}: `<@3>` <a:x:9> </melee tricorne:77> @here") == \
+        "Only <@2000>, who added <@2000\\> and <#1\\>, asked <t:5:R>: `<@3>` <a:x:9\\> " \
+        "</melee tricorne:77\\> @here"

@@ -125,6 +125,25 @@ async def test_the_title_gives_no_one_answers_chances_as_the_fights(discord_sess
     assert stands["title"].startswith("🎯 Odds: ") and "answers" not in stands["title"]
 
 
+async def test_beside_a_table_of_answers_the_bars_cover_most_of_the_chances(discord_session):
+    # Two bars beside the table left "other results" 48%: more of the fight hidden than
+    # shown. Bars are added while the rest holds more than a tenth, as the phone allows.
+    message = await reply(discord_session, '/melee odds tricorne attacker:"Black Watch: '
+                                           'highland" defender:"Fusiliers: regular"')
+    (embed,) = message.embeds
+    assert embed["description"].split("\n") == [
+        "If Take ground & Attack Fusiliers:",
+        "`██▍        29%` both hold",
+        "`█▉         23%` Fusiliers retreats",
+        "`█▍         17%` Fusiliers is eliminated",
+        "`█▎         15%` Fusiliers routs",
+        "`▉          12%` Black Watch retreats",
+        "`▎         3.9%` other results",
+        "Expected losses: Black Watch 0.51 blocks, Fusiliers 2.39 blocks",
+        "If Take ground & No bonus melee or Stay → Fusiliers retreats 40% · both hold 29%"]
+    assert phone_lines(message) <= PHONE_SCREEN
+
+
 async def test_a_row_names_the_unit_whose_choice_each_answer_is(discord_session):
     # Standing is the dragoons' choice; ignoring the battle back's flag, the grenadiers'
     # (the attacker's): each row says whose, not "Stand and fight & Ignore 1 flag".
