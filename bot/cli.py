@@ -604,12 +604,13 @@ async def _export_battle(url: str, shown: str, channel: int, output: str | None)
     from bot.battles.backup import backup_text
     from bot.battles.service import BattleStore
     from bot.storage.database import Database
+    from rules.core.notation import counted
 
     async with Database(url) as db:
         data = await BattleStore(db).backup(channel)
     text = backup_text(data) + "\n"
-    said = f"{data['battle']['name']}: {len(data['events'])} events from channel {channel} " \
-           f"of {shown}"
+    events = counted(len(data["events"]), "event", "events")
+    said = f"{data['battle']['name']}: {events} from channel {channel} of {shown}"
     if output is None:
         sys.stdout.write(text)
         print(f"huzzah: exported {said}", file=sys.stderr)

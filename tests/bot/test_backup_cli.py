@@ -246,7 +246,7 @@ def test_a_backup_copy_that_cannot_be_written_is_exported_all_the_same(read_only
     done = export(database)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["battle"]["name"] == "Quebec"
-    assert last_line(done) == f"huzzah: exported Quebec: 1 events from channel 100 of {database}"
+    assert last_line(done) == f"huzzah: exported Quebec: 1 event from channel 100 of {database}"
     assert sorted(path.name for path in folder.iterdir()) == ["copy.db", "pending"]
     # Its -wal holds changes only a -shm file lets SQLite read: the operator is told what to do.
     done = export(pending / "copy.db")
