@@ -15,12 +15,12 @@ from rules.core.records import Resolution, ResolutionBuilder, Roll, Severity
 from rules.le_baton.dice_counts import fire_dice
 from rules.le_baton.effects import EffectKind
 from rules.le_baton.fire import FireTarget, Target, casualties, destroyed, shoot
+from rules.le_baton.may_charge import closing_phase, why_it_cannot_charge
 from rules.le_baton.morale import Situation, run_check
 from rules.le_baton.units import (
     BOTH_SIDES,
     RULESET,
     SHEET,
-    Arm,
     Formation,
     Nation,
     Unit,
@@ -39,10 +39,6 @@ class ChargeSituation:
     cannot_form_line: bool = False
 
 
-def _set_by(marker: str) -> str:
-    return f" Set by mistake: a GM clears it with `/gm set field:{marker} value:no`."
-
-
 def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
     """Who may charge whom, as the sheet's charge paragraphs say."""
     name = charger.name
@@ -50,39 +46,9 @@ def check_charge(charger: Unit, target: Unit, s: ChargeSituation) -> None:
         raise NotAllowed(f"{name} is named on both sides.", hint=BOTH_SIDES)
     if charger.nation is target.nation:
         raise NotAllowed(f"{name} and {target.name} are on the same side.")
-    if charger.arm is Arm.ARTILLERY:
-        raise NotAllowed(f"{name} is artillery: only infantry and cavalry charge.")
-    for flag, why, hint in (
-            (charger.in_melee, "is continuing a melee", "It fights on in the melee phase."),
-            (charger.firefight, "is locked in a firefight and cannot charge",
-             "It may charge once the firefight ends."),
-            (charger.halted, "is halted this turn: a failed morale check allows no movement",
-             "It may move and charge again next turn (`/battle next`)." + _set_by("halted")),
-            (charger.held, "failed its recall and cannot move this turn",
-             "It moves again once a recall in phase 13 passes (`/recall`)." + _set_by("held")),
-            (charger.charge_marker, "has a charge marker in place and cannot move until "
-                                    "recalled",
-             "It rolls for recall in phase 13 (`/recall`)." + _set_by("charge_marker")),
-            (charger.charge_failed, "did not roll its 6 to charge this turn",
-             "It may roll again next turn; a GM takes the roll back with `/gm undo`.")):
-        if flag:
-            raise NotAllowed(f"{name} {why}.", hint=hint)
+    if refusal := why_it_cannot_charge(charger):
+        raise NotAllowed(refusal.reason, hint=refusal.until or None)
     if charger.is_infantry:
-        if charger.nation is Nation.FRENCH and not charger.in_column:
-            raise NotAllowed(f"{name} is French infantry: it may only charge in column.")
-        if charger.formation is Formation.SQUARE:  # "Infantry Square 0"": it cannot move
-            raise NotAllowed(f"{name} is in square, which moves 0\": it cannot charge.",
-                             hint="It may charge once it has changed formation (a full "
-                                  "move).")
-        closing = _closing_phase(charger)
-        if closing in charger.tested:
-            # One check "for shooting casualties and to close for melee" a turn: the charge
-            # would roll it a second time.
-            raise NotAllowed(f"{name} has tested its morale in phase {closing} this turn, and "
-                             "a charge's closing check is that test.",
-                             hint="Declare the charge before the test, so that one roll "
-                                  "counts for both: a GM takes the test back with "
-                                  "`/gm undo`.")
         if target.is_cavalry:
             raise NotAllowed(f"{name} is infantry: infantry cannot charge cavalry.")
         if s.another_infantry_charging:
@@ -117,7 +83,7 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
     if charger.is_cavalry:  # its charge marker, where the charge began, for its recall
         out.effect(EffectKind.CHARGE_MARKER, charger.name, detail=f"{SHEET}: cavalry charges")
     if charger.is_infantry:
-        phase_check = _closing_phase(charger)
+        phase_check = closing_phase(charger)
         check, outcome = run_check(charger, phase_check, Situation(
             charging=True, opponent=target.name, cannot_form_line=s.cannot_form_line),
             dice, out)
@@ -136,14 +102,19 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
         if check.fail_by >= 3 or any(e.kind is EffectKind.PLACED for e in out.effects
                                      if e.unit == charger.name):
             return out.build(outcome.headline, outcome.severity)
+        if charger.is_cavalry and _formed_square(target, out):
+            # Formed against the charge, the square is what the cavalry contacts: it fires
+            # as they come on, and the contact (if any) follows.
+            _take_back(charger.name, out, EffectKind.IN_MELEE)
+            _square_fires(charger, target, dice, out)
+            if charger.name in destroyed(out):
+                # Nothing is left to recall, as when a square it met at once destroys it.
+                _take_back(charger.name, out, EffectKind.CHARGE_MARKER)
+                return out.build(f"{charger.name} is destroyed by {possessive(target.name)} "
+                                 "fire", Severity.DECISIVE)
     _contact(charger, target, out)
     return out.build(f"{charger.name} contacts {target.name}: melee in phase {fight}",
                      Severity.MINOR)
-
-
-def _closing_phase(charger: Unit) -> int:
-    """The phase whose check takes a charging infantry unit into contact."""
-    return 4 if charger.nation is Nation.FRENCH else 9
 
 
 def _rolls_a_six(charger: Unit, dice: DiceSource, out: ResolutionBuilder) -> bool:
@@ -173,10 +144,7 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
     """Squares fire two dice at cavalry; skirmishers shoot and evade 2d6". Returns the
     charger with the casualties it took (they count in its morale check)."""
     if target.formation is Formation.SQUARE and charger.is_cavalry:
-        roll = shoot(target, Target(charger.name, FireTarget.CHARGING_CAVALRY), SQUARE_DICE,
-                     dice)
-        out.step(f"{target.name} (square) fires", "Squares contacted fire two dice.", roll)
-        return _hit(charger, roll, out)
+        return _square_fires(charger, target, dice, out)
     if target.formation is not Formation.SKIRMISH:
         return charger
     require_figures(target, " to shoot at the chargers")
@@ -199,6 +167,28 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
                   readings=plain_readings(faces)))
     out.effect(EffectKind.PLACED, target.name, inches, value=f"away from {charger.name}")
     return _hit(charger, roll, out)
+
+
+def _square_fires(charger: Unit, target: Unit, dice: DiceSource,
+                  out: ResolutionBuilder) -> Unit:
+    """"Squares contacted fire two dice": a square the cavalry meets, or one formed against
+    its charge in phase 5 or 10."""
+    roll = shoot(target, Target(charger.name, FireTarget.CHARGING_CAVALRY), SQUARE_DICE, dice)
+    out.step(f"{target.name} (square) fires", "Squares contacted fire two dice.", roll)
+    return _hit(charger, roll, out)
+
+
+def _formed_square(target: Unit, out: ResolutionBuilder) -> bool:
+    """Whether the target formed square in its check to stand (it was not one before)."""
+    return target.formation is not Formation.SQUARE and any(
+        e.kind is EffectKind.FORMATION and e.unit == target.name and e.value == "square"
+        for e in out.effects)
+
+
+def _take_back(charger: str, out: ResolutionBuilder, kind: EffectKind) -> None:
+    """Takes the effects of ``kind`` on the charger, or naming it, out of ``out``."""
+    out.effects[:] = [e for e in out.effects
+                      if not (e.kind is kind and charger in (e.unit, e.value))]
 
 
 def _hit(charger: Unit, roll: Roll, out: ResolutionBuilder) -> Unit:

@@ -23,6 +23,7 @@ from rules.core.records import (
     Step,
 )
 from rules.le_baton.effects import EffectKind
+from rules.le_baton.may_charge import why_it_cannot_charge
 from rules.le_baton.units import MORALE, RULESET, SHEET, Arm, Formation, Nation, Unit
 
 PHASE_TITLES: dict[int, str] = {
@@ -126,29 +127,21 @@ def check_who_tests(unit: Unit, phase: int, situation: Situation) -> None:
 
 def _check_may_charge(unit: Unit) -> None:
     """`charging` takes −1 and reads a failure as a charge stopped short: only a unit that
-    may charge (the charge paragraphs of phases 3 and 8) is closing for melee."""
+    may charge (`may_charge`, the reasons `/charge` gives) is closing for melee. The hint
+    says what to do with this check instead."""
+    refusal = why_it_cannot_charge(unit)
+    # Tested in this phase already, the check is refused as a second test of the phase
+    # (`resolve_morale`), `charging` or not, with the GM's undo and reroll.
+    if refusal is None or refusal.key == "tested":
+        return
     drop = f"Drop `charging` to test {unit.name} for shooting casualties"
-    if unit.arm is Arm.ARTILLERY:
-        raise NotAllowed(f"{unit.name} is artillery: only infantry and cavalry charge.",
-                         hint=f"{drop}.")
-    # Formation first: a square in melee as a charge's target never charged at all.
-    if unit.is_infantry and unit.nation is Nation.FRENCH and not unit.in_column:
-        formation = f"in {unit.formation.value}" if unit.formation else "with no formation given"
-        raise NotAllowed(f"{unit.name} is French infantry {formation}: French infantry "
-                         "may only charge in column.", hint=f"{drop}, or give it in column.")
-    if unit.formation is Formation.SQUARE:  # "Infantry Square 0"": it cannot move
-        raise NotAllowed(f"{unit.name} is in square, which moves 0\": it cannot charge.",
-                         hint=f"{drop}.")
-    if unit.in_melee:  # as the charger (its check came with `/charge`) or as the target
-        raise NotAllowed(f"{unit.name} is in melee: a unit in melee is not charging.",
-                         hint=f"A charge's closing check is rolled with `/charge`, before "
-                              f"contact. {drop}.")
-    for flag, why in ((unit.firefight, "is locked in a firefight and cannot charge"),
-                      (unit.halted, "is halted this turn: a failed morale check allows no "
-                                    "movement"),
-                      (unit.charge_failed, "did not roll its 6 to charge this turn")):
-        if flag:
-            raise NotAllowed(f"{unit.name} {why}.", hint=f"{drop}.")
+    if refusal.key == "in_melee":  # as the charger (its check came with `/charge`) or target
+        hint = f"A charge's closing check is rolled with `/charge`, before contact. {drop}."
+    elif refusal.key == "formation" and unit.nation is Nation.FRENCH:
+        hint = f"{drop}, or give it in column."
+    else:
+        hint = f"{drop}."
+    raise NotAllowed(refusal.reason, hint=hint)
 
 
 @dataclass(frozen=True)
@@ -364,11 +357,12 @@ def _phase_9(unit: Unit, s: Situation, check: Check, dice: DiceSource,
 
 
 def _form_square_on_4(unit: Unit, dice: DiceSource, out: ResolutionBuilder) -> bool:
-    (face,) = dice.roll(D6(), f"{unit.name} forms square")
+    # The roll is the try: "forms square … not formed" would say both.
+    (face,) = dice.roll(D6(), f"{unit.name} tries for square")
     formed = face >= 4
     out.step("Form square (4+)",
              f"{unit.name} {'forms square' if formed else 'does not form square'}.",
-             Roll(f"{unit.name} forms square", "1d6", (face,), total=face, target="4+",
+             Roll(f"{unit.name} tries for square", "1d6", (face,), total=face, target="4+",
                   result="formed" if formed else "not formed", readings=plain_readings((face,))))
     if formed:
         out.effect(EffectKind.FORMATION, unit.name, detail=f"{SHEET}: phase 5", value="square")
@@ -407,8 +401,7 @@ def _phase_5(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         if by_cavalry and unit.formation is not Formation.SQUARE:  # a firefight holds it
             out.default(_LOCKED_NO_SQUARE.format(unit=unit.name))
         text += "."
-    out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
-    _of_opponent(s, out, EffectKind.IN_MELEE, value=unit.name)
+    _charger_in_contact(s, unit.name, out)
     return Outcome(f"{text} The charging unit moves into contact; fight in phase 6.",
                    f"{unit.name} stands: melee in phase 6", Severity.MINOR)
 
@@ -438,8 +431,8 @@ def _stands_against_cavalry(unit: Unit, s: Situation, out: ResolutionBuilder) ->
 
 
 def _charger_in_contact(s: Situation, unit: str, out: ResolutionBuilder) -> None:
-    """The charging cavalry comes on into melee: the charger first, as the charge's own
-    contact has it ("Melee: Lancers against 2nd Foot")."""
+    """The charger comes on into melee, whether the unit charged stood or failed to: the
+    charger first, as the charge's own contact has it ("Melee: Lancers against 2nd Foot")."""
     _of_opponent(s, out, EffectKind.IN_MELEE, value=unit)
     out.effect(EffectKind.IN_MELEE, unit, value=s.opponent)
 
@@ -474,8 +467,7 @@ def _phase_10(unit: Unit, s: Situation, check: Check, dice: DiceSource,
         _charger_in_contact(s, unit.name, out)  # the melee of phase 11
         return replace(stands, text=f"{stands.text} The charging cavalry moves into contact; "
                                     "fight in phase 11.")
-    out.effect(EffectKind.IN_MELEE, unit.name, value=s.opponent)
-    _of_opponent(s, out, EffectKind.IN_MELEE, value=unit.name)
+    _charger_in_contact(s, unit.name, out)
     # The sheet's line names infantry; charged by cavalry, the cavalry is what moves in.
     charger = "cavalry" if s.charged_by is Arm.CAVALRY else "infantry" \
         if s.charged_by is Arm.INFANTRY else "unit"

@@ -245,11 +245,11 @@ def test_a_full_le_baton_turn_in_the_console(tmp_path):
     assert "Cuirassiers wins the melee (3–2): 16th LD tests in phase 12" in out
     assert "16th LD fails recall: 1 casualty, held" in out
     assert "Turn 2, 1. artillery fire" in out
-    assert "Melee continues: 52nd and 4e Léger." in out
+    assert "Melee continues: 4e Léger and 52nd." in out
     assert "Melee continues: 16th LD and Cuirassiers." in out
     assert ("16th LD · 4 figures · cavalry, light dragoons, veteran · *held*, *charge marker*, "
             "*4 casualties*") in out
-    assert "⚔️ Melee: 52nd against 4e Léger\n" in out
+    assert "⚔️ Melee: 4e Léger against 52nd\n" in out
     assert "⚔️ Melee: 16th LD against Cuirassiers\n" in out
     assert "16th LD is held (failed recall)" in out
 

@@ -83,10 +83,16 @@ async def test_a_charge_in_a_battle_locks_both_units_in_melee_and_undo_frees_the
     assert "melee in phase 6" in message.embeds[0]["title"]
     # Buffs fail to stand (a 6): both are locked in one melee, kept as an engagement.
     assert await engagements(battle_session) == [
-        ("melee", [["Buffs"], ["28e Ligne"]], "active")]
-    assert "Melee: Buffs against 28e Ligne begins" in text_of(message)
+        ("melee", [["28e Ligne"], ["Buffs"]], "active")]
+    # The result leads; the melee names the charger first, as the result does; then each
+    # roll, in the order it was made.
+    assert text_of(message).split("\n")[1:5] == [
+        "↔️ 28e Ligne contacts Buffs: melee in phase 6",
+        "📋 Melee: 28e Ligne against Buffs begins",
+        "**28e Ligne morale** 🎲 1 vs 4 or less (veteran 5 −1 infantry charging) → passes",
+        "**Buffs morale** 🎲 6 vs 4 or less (conscript 4) → fails by 2"]
     show = await reply(battle_session, "/battle show")
-    assert "⚔️ Melee: Buffs against 28e Ligne" in text_of(show)
+    assert "⚔️ Melee: 28e Ligne against Buffs" in text_of(show)
     await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert await engagements(battle_session) == []  # undo takes the new row back
 
@@ -104,23 +110,25 @@ async def test_a_rout_removes_the_unit_and_frees_its_opponent(battle_session):
     state = await roster(battle_session)
     assert state["Buffs"].status == "gone" and state["Buffs"].gone_reason == "routed"
     assert await engagements(battle_session) == [
-        ("melee", [["Buffs"], ["28e Ligne"]], "ended")]
+        ("melee", [["28e Ligne"], ["Buffs"]], "ended")]
     refused = await reply(battle_session,
                           '/fire le-baton shooter:Buffs target:"28e Ligne" dice:"1 1 1 1"')
     assert refused.ephemeral and "Buffs is out of the battle (routed)" in refused.content
     # Undo puts the rout back, and the melee with it.
     await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert await engagements(battle_session) == [
-        ("melee", [["Buffs"], ["28e Ligne"]], "active")]
+        ("melee", [["28e Ligne"], ["Buffs"]], "active")]
     assert (await roster(battle_session))["Buffs"].status == "active"
 
 
 async def test_lancers_charge_a_line_that_forms_square_and_pass_through(battle_session):
     await setup(battle_session)
     charge = await reply(battle_session,
-                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
+                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2 1 1"')
     assert charge.embeds[0]["title"] == "↔️ Lanciers contacts Buffs: melee in phase 6"
     assert "📋 Buffs is now in square" in text_of(charge)
+    # The square it formed is what the lancers contact: it fires its two dice.
+    assert "**Buffs → Lanciers** 🎲 1 1 vs 6+ (charging cavalry) → 0 hits" in text_of(charge)
     # Each change said once: by the roster's line, not again by the effect beside it.
     assert "Buffs forms square" not in text_of(charge)
     assert "leaves a charge marker" not in text_of(charge)
@@ -158,13 +166,13 @@ async def test_engagements_follow_a_renamed_unit_and_end_with_a_removed_one(batt
                           user_id=GM_USER)
     assert not renamed.ephemeral, renamed.content
     assert await engagements(battle_session) == [
-        ("melee", [["3rd Foot"], ["28e Ligne"]], "active")]
+        ("melee", [["28e Ligne"], ["3rd Foot"]], "active")]
     await reply(battle_session, '/unit remove unit:"28e Ligne"', user_id=GM_USER)
     assert await engagements(battle_session) == [
-        ("melee", [["3rd Foot"], ["28e Ligne"]], "ended")]
+        ("melee", [["28e Ligne"], ["3rd Foot"]], "ended")]
     await reply(battle_session, "/gm undo", user_id=GM_USER)  # the removal, and its end
     assert await engagements(battle_session) == [
-        ("melee", [["3rd Foot"], ["28e Ligne"]], "active")]
+        ("melee", [["28e Ligne"], ["3rd Foot"]], "active")]
 
 
 async def test_gm_corrections_keep_engagements_in_step(battle_session):
@@ -173,7 +181,7 @@ async def test_gm_corrections_keep_engagements_in_step(battle_session):
     await reply(battle_session, '/gm set unit:Buffs field:name value:"3rd Foot"',
                 user_id=GM_USER)
     assert await engagements(battle_session) == [
-        ("melee", [["3rd Foot"], ["28e Ligne"]], "active")]
+        ("melee", [["28e Ligne"], ["3rd Foot"]], "active")]
     await reply(battle_session, '/gm set unit:"28e Ligne" field:status value:gone',
                 user_id=GM_USER)
     assert [status for _, _, status in await engagements(battle_session)] == ["ended"]
@@ -274,7 +282,7 @@ async def test_a_unit_added_to_a_side_named_for_a_nation_takes_its_nation(battle
 async def test_cavalry_that_failed_its_recall_rolls_again_next_turn_not_at_once(
         discord_session):
     await setup(discord_session)
-    await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
+    await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2 1 1"')
     failed = await reply(discord_session, "/recall le-baton unit:Lanciers dice:6")
     assert "Lanciers fails recall: 1 casualty, held" in text_of(failed)
     # The headline says the casualty and the hold; the roster's line says only what is left.
@@ -398,7 +406,7 @@ async def test_a_reroll_of_a_pass_through_says_the_melee_ended_and_nothing_begun
         discord_session):
     await setup(discord_session)
     await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs '
-                                 'dice:"2 2 2"')
+                                 'dice:"2 2 2 1 1"')
     await reply(discord_session, "/melee le-baton attacker:Lanciers defender:Buffs phase:6 "
                                  "dice:4")
     await reply(discord_session, "/gm dice dice:4", user_id=GM_USER)
@@ -487,7 +495,7 @@ async def test_a_line_shooting_at_cavalry_in_line_is_locked_in_no_firefight(batt
     assert "Firefight" not in text_of(shot)
     assert await engagements(battle_session) == []
     charge = await reply(battle_session,
-                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
+                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2 1 1"')
     assert charge.embeds[0]["title"] == "↔️ Lanciers contacts Buffs: melee in phase 6"
     # A line of infantry shot at is locked as before.
     await reply(battle_session, "/gm undo", user_id=GM_USER)
@@ -504,7 +512,7 @@ async def test_an_undo_says_the_melee_it_puts_back_or_takes_away(battle_session)
     """Undoing a pass-through puts the cavalry back in melee with the square, and undoing
     the charge ends that melee: the reply says so beside the units, as a reroll does."""
     await setup(battle_session)
-    await reply(battle_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
+    await reply(battle_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2 1 1"')
     await reply(battle_session, '/melee le-baton attacker:Lanciers defender:Buffs phase:6 '
                                 'dice:4')
     passed = await reply(battle_session, "/gm undo", user_id=GM_USER)
@@ -553,7 +561,7 @@ async def test_a_check_to_stand_in_a_battle_is_refused_until_its_charger_is_name
     stood = await reply(battle_session, '/morale le-baton unit:Buffs phase:5 '
                                         'opponent:"28e Ligne" dice:6')
     assert stood.embeds[0]["title"] == "↔️ Buffs stands: melee in phase 6"
-    assert await engagements(battle_session) == [("melee", [["Buffs"], ["28e Ligne"]], "active")]
+    assert await engagements(battle_session) == [("melee", [["28e Ligne"], ["Buffs"]], "active")]
 
 
 async def test_a_quick_check_to_stand_says_nothing_of_the_enemy_it_does_not_name(

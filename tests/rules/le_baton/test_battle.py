@@ -377,7 +377,7 @@ def test_a_charge_locks_the_units_and_the_loser_falls_back():
     # 45e Ligne closes on a 4 (5 −1 charging); 2nd Foot fails to stand by 1 on a 6.
     roster, _ = play("charge", {"charger": "45e Ligne", "target": "2nd Foot"}, "4 6",
                      without_general)
-    assert reminders(roster, PHASES[5]) == ["First round of melee: 2nd Foot and 45e Ligne."]
+    assert reminders(roster, PHASES[5]) == ["First round of melee: 45e Ligne and 2nd Foot."]
     with pytest.raises(NotAllowed, match="continuing a previous melee") as refused:
         play("fire", {"shooter": "2nd Foot", "target": "45e Ligne"}, "", roster)
     # The shot a charged unit may still make comes before `/charge`: the refusal says so.

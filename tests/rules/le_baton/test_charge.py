@@ -45,7 +45,8 @@ def refused(charger, target, **situation):
 def test_french_infantry_may_only_charge_in_column():
     for formation in (Formation.LINE, Formation.SQUARE, Formation.SKIRMISH):
         assert refused(ligne(formation=formation), foot()) == (
-            "45e Ligne is French infantry: it may only charge in column.")
+            f"45e Ligne is French infantry in {formation.value}: French infantry may only "
+            "charge in column. It may charge once it has formed column (a full move).")
 
 
 @pytest.mark.parametrize("formation", [Formation.LINE, Formation.COLUMN])
@@ -113,7 +114,7 @@ def test_already_contacted_matters_only_for_cavalry_targets():
 
 
 @pytest.mark.parametrize(("flag", "message"), [
-    ("in_melee", "45e Ligne is continuing a melee."),
+    ("in_melee", "45e Ligne is in melee: a unit in melee does not charge."),
     ("firefight", "45e Ligne is locked in a firefight and cannot charge."),
     ("halted", "45e Ligne is halted this turn: a failed morale check allows no movement."),
     ("held", "45e Ligne failed its recall and cannot move this turn."),
@@ -300,8 +301,8 @@ def test_french_column_closes_and_the_british_stand_fight_in_phase_6():
         "Phase 3: charge declared",
         "Phase 4: French morale for shooting casualties and to close for melee",
         "Phase 5: British infantry morale to stand for melee"]
-    assert values(result) == [(E.IN_MELEE, "2nd Foot", "45e Ligne"),
-                              (E.IN_MELEE, "45e Ligne", "2nd Foot")]
+    assert values(result) == [(E.IN_MELEE, "45e Ligne", "2nd Foot"),
+                              (E.IN_MELEE, "2nd Foot", "45e Ligne")]
     assert result.headline == "45e Ligne contacts 2nd Foot: melee in phase 6"
     assert result.severity is Severity.MINOR
 
@@ -345,20 +346,30 @@ def test_a_flank_charge_is_declared_and_costs_the_target_one():
 
 
 def test_cavalry_charging_british_line_that_stands_form_square_and_fight_in_phase_6():
-    result = charge(horse(horse=Horse.LANCERS, name="Lancers"), foot(), "3 3 5")
+    # Bonus 3 3; 2nd Foot stands on a 5 and forms square; the square it formed is what the
+    # lancers contact: "Squares contacted fire two dice" (a 6 and a 1: one hit).
+    result = charge(horse(horse=Horse.LANCERS, name="Lancers"), foot(), "3 3 5 6 1")
+    assert titles(result)[-2:] == ["Phase 5: British infantry morale to stand for melee",
+                                   "2nd Foot (square) fires"]
+    assert result.steps[-1].rolls[0].target == "6+ (charging cavalry)"
     assert values(result) == [(E.CHARGE_MARKER, "Lancers", None),
                               (E.FORMATION, "2nd Foot", "square"),
+                              (E.CASUALTIES, "Lancers", None),
                               (E.IN_MELEE, "Lancers", "2nd Foot"),
                               (E.IN_MELEE, "2nd Foot", "Lancers")]
+    assert (E.CASUALTIES, "Lancers", 1) in effects(result)
     assert result.headline == "Lancers contacts 2nd Foot: melee in phase 6"
 
 
-@pytest.mark.parametrize(("square_roll", "formed"), [(4, True), (3, False)])
-def test_cavalry_charging_british_line_that_fail_to_stand_form_square_on_4(square_roll, formed):
-    result = charge(horse(), foot(), f"3 3 6 {square_roll}")
+@pytest.mark.parametrize(("dice_text", "formed"), [("3 3 6 4 6 6", True), ("3 3 6 3", False)])
+def test_cavalry_charging_british_line_that_fail_to_stand_form_square_on_4(dice_text, formed):
+    result = charge(horse(), foot(), dice_text)
     assert ((E.FORMATION, "2nd Foot", "square") in values(result)) is formed
-    assert values(result)[-2:] == [(E.IN_MELEE, "2nd Foot", "Chasseurs"),
-                                   (E.IN_MELEE, "Chasseurs", "2nd Foot")]
+    # Only a square fires: the one formed on the 4 hits twice with its two dice.
+    assert ("2nd Foot (square) fires" in titles(result)) is formed
+    assert ((E.CASUALTIES, "Chasseurs", 2) in effects(result)) is formed
+    assert values(result)[-2:] == [(E.IN_MELEE, "Chasseurs", "2nd Foot"),
+                                   (E.IN_MELEE, "2nd Foot", "Chasseurs")]
 
 
 def test_british_charge_full_flow_6_then_closing_then_french_stand():
@@ -369,8 +380,8 @@ def test_british_charge_full_flow_6_then_closing_then_french_stand():
         "Phase 8: charge declared",
         "Phase 9: British morale for shooting casualties and to close for melee",
         "Phase 10: French infantry morale to stand for melee"]
-    assert values(result) == [(E.IN_MELEE, "45e Ligne", "2nd Foot"),
-                              (E.IN_MELEE, "2nd Foot", "45e Ligne")]
+    assert values(result) == [(E.IN_MELEE, "2nd Foot", "45e Ligne"),
+                              (E.IN_MELEE, "45e Ligne", "2nd Foot")]
     assert result.headline == "2nd Foot contacts 45e Ligne: melee in phase 11"
 
 
@@ -435,6 +446,25 @@ def test_a_charger_the_square_destroys_goes_no_further():
     # No charge marker: nothing is left to recall.
     assert effects(result) == [(E.CASUALTIES, "Chasseurs", 2), (E.DESTROYED, "Chasseurs", None)]
     assert "2nd Foot morale" not in [r.label for s in result.steps for r in s.rolls]
+
+
+def test_a_charger_the_square_it_made_form_destroys_goes_no_further():
+    # Bonus 1 1; 2nd Foot stands on a 2 and forms square, whose two dice take both figures.
+    result = charge(horse(figures=2), foot(), "1 1 2 6 6")
+    assert result.headline == "Chasseurs is destroyed by 2nd Foot's fire"
+    # No melee and no charge marker: nothing is left to fight or to recall.
+    assert effects(result) == [(E.FORMATION, "2nd Foot", None),
+                               (E.CASUALTIES, "Chasseurs", 2), (E.DESTROYED, "Chasseurs", None)]
+    assert result.severity is Severity.DECISIVE
+
+
+def test_a_french_square_formed_on_passing_fires_at_the_british_cavalry():
+    # Phase 10, pass: "Stand. May form square."; formed, the dragoons contact a square.
+    result = run(resolve_charge, dragoons(), ligne(), ChargeSituation(), dice_text="2 2 3 6 5",
+                 answers="form_square=square")
+    assert titles(result)[-1] == "45e Ligne (square) fires"
+    assert (E.CASUALTIES, "Scots Greys", 1) in effects(result)
+    assert result.headline == "Scots Greys contacts 45e Ligne: melee in phase 11"
 
 
 def test_a_charger_the_skirmishers_destroy_comes_on_no_further_and_nobody_evades():

@@ -243,7 +243,7 @@ def test_a_unit_in_melee_is_not_charging(phase, unit):
     # In melee as the charger or as the target alike: it is not closing for melee now.
     with pytest.raises(NotAllowed) as error:
         check(unit, phase, 1, charging=True)
-    assert str(error.value) == (f"{unit.name} is in melee: a unit in melee is not charging. "
+    assert str(error.value) == (f"{unit.name} is in melee: a unit in melee does not charge. "
                                 "A charge's closing check is rolled with `/charge`, before "
                                 f"contact. Drop `charging` to test {unit.name} for shooting "
                                 "casualties.")

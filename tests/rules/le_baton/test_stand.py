@@ -21,8 +21,9 @@ def stand(unit, phase, dice_text, charged_by, **situation):
                dice_text=dice_text, answers=AS_BEFORE)
 
 
-LOCKED_5 = [(E.IN_MELEE, "2nd Foot", "45e Ligne"), (E.IN_MELEE, "45e Ligne", "2nd Foot")]
-LOCKED_10 = [(E.IN_MELEE, "45e Ligne", "2nd Foot"), (E.IN_MELEE, "2nd Foot", "45e Ligne")]
+# The charger comes into contact: it is named first, as in "45e Ligne contacts 2nd Foot".
+LOCKED_5 = [(E.IN_MELEE, "45e Ligne", "2nd Foot"), (E.IN_MELEE, "2nd Foot", "45e Ligne")]
+LOCKED_10 = [(E.IN_MELEE, "2nd Foot", "45e Ligne"), (E.IN_MELEE, "45e Ligne", "2nd Foot")]
 
 
 # --- phase 5: British infantry ------------------------------------------------------------
@@ -95,8 +96,8 @@ def test_phase_5_fail_by_2_is_the_same_as_fail_by_1():
 def test_phase_5_fail_charged_by_cavalry_forms_square_on_a_4_or_more(square_roll):
     result = stand(foot(), 5, f"6 {square_roll}", Arm.CAVALRY, opponent="Lancers")
     assert values(result) == [(E.FORMATION, "2nd Foot", "square"),
-                              (E.IN_MELEE, "2nd Foot", "Lancers"),
-                              (E.IN_MELEE, "Lancers", "2nd Foot")]
+                              (E.IN_MELEE, "Lancers", "2nd Foot"),
+                              (E.IN_MELEE, "2nd Foot", "Lancers")]
     assert result.steps[1].title == "Form square (4+)"
     assert result.steps[1].rolls[0].result == "formed"
     assert outcomes(result)[0] == (
@@ -108,16 +109,18 @@ def test_phase_5_fail_charged_by_cavalry_forms_square_on_a_4_or_more(square_roll
 def test_phase_5_fail_charged_by_cavalry_does_not_form_square_below_4(square_roll):
     result = stand(foot(formation=Formation.COLUMN), 5, f"5 {square_roll}", Arm.CAVALRY,
                    opponent="Lancers")
-    assert values(result) == [(E.IN_MELEE, "2nd Foot", "Lancers"),
-                              (E.IN_MELEE, "Lancers", "2nd Foot")]
-    assert result.steps[1].rolls[0].result == "not formed"
+    assert values(result) == [(E.IN_MELEE, "Lancers", "2nd Foot"),
+                              (E.IN_MELEE, "2nd Foot", "Lancers")]
+    # The roll is the try, not a square formed: its label does not contradict its result.
+    assert (result.steps[1].rolls[0].label, result.steps[1].rolls[0].result) == (
+        "2nd Foot tries for square", "not formed")
     assert "it may form square on a 4+: it does not." in outcomes(result)[0]
 
 
 def test_phase_5_fail_already_in_square_rolls_nothing_more():
     result = stand(foot(formation=Formation.SQUARE), 5, "6", Arm.CAVALRY, opponent="Lancers")
-    assert values(result) == [(E.IN_MELEE, "2nd Foot", "Lancers"),
-                              (E.IN_MELEE, "Lancers", "2nd Foot")]
+    assert values(result) == [(E.IN_MELEE, "Lancers", "2nd Foot"),
+                              (E.IN_MELEE, "2nd Foot", "Lancers")]
 
 
 def test_phase_5_fail_by_3_routs():
