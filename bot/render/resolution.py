@@ -288,6 +288,8 @@ def _drop_mutual(by_unit: dict[str, list[str]]) -> None:
 
 
 _AMOUNT = re.compile(r"(\d+) (\w+)")
+# A phrase said of every unit of the fight, on either side: "both sides retire 3\"".
+_BOTH_SIDES = re.compile(r"\bboth sides\b")
 # A loss, which a headline may give by its amount alone ("Béarn routs, −2 SP").
 _LOSS_SAID = re.compile(r"(?:takes|loses) \d")
 _STATE = re.compile(r"is \w+")  # a unit's state in one word: "is disordered"
@@ -327,7 +329,12 @@ def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = (
     amount: "loses the melee" does not say "loses 2 stands"."""
     text = text.casefold()
     # Each phrase apart: "Fus retreats 1 hex" does not say that Grens takes ground 1 hex.
-    heads = naming([part for head in heads for part in phrases_of(head)], unit, units)
+    phrases = [part for head in heads for part in phrases_of(head)]
+    heads = naming(phrases, unit, units)
+    if unit in units:
+        # "Drawn at 5: both sides retire 3\"" says it of every unit the result falls on.
+        heads += [phrase for phrase in phrases
+                  if _BOTH_SIDES.search(phrase) and phrase not in heads]
     if not heads:
         return False
     # Read in the words around the names: "Dragoons kills Winslow" says no "wins", nor

@@ -19,7 +19,7 @@ command ... are shaken``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 EffectText = str | Callable[[Any], str]
@@ -30,18 +30,23 @@ CORE_KEY = ""  # the namespace of the core vocabulary, which every rule set read
 _TEXTS: dict[tuple[str, str], EffectText] = {}
 _LOSSES: dict[tuple[str, str], str | None] = {}
 _FATES: dict[tuple[str, str], tuple[str, str]] = {}
+_REMARKS: set[tuple[str, str]] = set()
 FATES = ("falls back", "routs", "gone")
 """How far a unit gives way, least first: what the odds read first ("who wins")."""
 
 
 def register_effects(texts: Mapping[str, EffectText], ruleset: str = CORE_KEY,
                      losses: Mapping[str, str | None] | None = None,
-                     fates: Mapping[str, tuple[str, str]] | None = None) -> None:
+                     fates: Mapping[str, tuple[str, str]] | None = None,
+                     remarks: Collection[str] = ()) -> None:
     """A rule set's own kinds and their texts, under its key (its entry calls this); the
     kinds among them, or of the core, that count a loss in a number, with the measure it
     counts in (None: the effect's own ``measure``); and the kinds by which a unit gives way,
     with how far (one of ``FATES``) and how a player says it (``("gone", "breaks")``); a
-    kind whose effect carries one value may be declared for it alone (``lose_sp=last``).
+    kind whose effect carries one value may be declared for it alone (``lose_sp=last``);
+    and the ``remarks``, kinds (or a kind with one value, as a fate's) whose effect changes
+    nothing on the table but tells the players so (``command_shaken=``: a general's fall
+    shakes no unit), said in the reply and left out of a result's label.
     Declaring a key again replaces what it declared: one key is one rule set."""
     for kind, text in texts.items():
         if ruleset != CORE_KEY and (CORE_KEY, str(kind)) in _TEXTS:
@@ -54,6 +59,16 @@ def register_effects(texts: Mapping[str, EffectText], ruleset: str = CORE_KEY,
         if fate not in FATES:
             raise ValueError(f"the fate of `{kind}` is one of {', '.join(FATES)}, not {fate!r}")
         _FATES[(ruleset, str(kind))] = fate, said
+    _REMARKS.difference_update({key for key in _REMARKS if key[0] == ruleset})
+    _REMARKS.update((ruleset, str(kind)) for kind in remarks)
+
+
+def is_remark(effect: Any) -> bool:
+    """Whether the effect only remarks on the result, as its rule set declared it: the
+    reply says it, a result's label (``prepared.label_of``) does not."""
+    if effect.value is not None and (effect.ruleset, f"{effect.kind}={effect.value}") in _REMARKS:
+        return True
+    return (effect.ruleset, str(effect.kind)) in _REMARKS
 
 
 def declared_fate(effect: Any) -> tuple[str, str] | None:

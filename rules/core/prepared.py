@@ -11,7 +11,7 @@ from contextlib import suppress
 from fractions import Fraction
 
 from rules.core.dice import Faces
-from rules.core.effects import effect_words
+from rules.core.effects import effect_words, is_remark
 from rules.core.records import Resolution
 
 Prepared = Callable[..., Resolution]
@@ -59,5 +59,7 @@ def label_of(resolution: Resolution) -> str:
     """A result as a GM picks it and the odds name it: what it does to the units."""
     # An effect of no words is a rule set's bookkeeping (a unit that has shot this turn):
     # the result it belongs to says it in its own words.
-    effects = "; ".join(e.describe() for e in resolution.effects if effect_words(e))
+    # A remark (``effects.is_remark``) changes nothing on the table: the reply says it.
+    effects = "; ".join(e.describe() for e in resolution.effects
+                        if effect_words(e) and not is_remark(e))
     return effects or f"{resolution.headline} (no effect on units)"

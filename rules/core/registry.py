@@ -221,6 +221,9 @@ class RuleSet:
     # The kinds by which a unit gives way: how far (``rules.core.effects.FATES``) and how a
     # player says it (``{E.BROKEN: ("gone", "breaks")}``): the odds' "who wins".
     fates: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # The kinds (or ``kind=value``) whose effect changes nothing on the table but says so
+    # (a general's fall that shakes no unit): in the reply, not in a result's label.
+    remarks: frozenset[str] = frozenset()
     # The procedures that decide no fight (Le Baton's charge: the melee after it does):
     # their odds name each result ("52nd fails to close"), not who wins or holds.
     no_winner: frozenset[str] = frozenset()
@@ -230,7 +233,7 @@ class RuleSet:
         unknown = sorted(self.no_winner - set(self.procedures))
         if unknown:
             raise ValueError(f"{self.key}: `no_winner` names no procedure of it: {unknown}")
-        register_effects(self.effects, self.key, self.losses, self.fates)
+        register_effects(self.effects, self.key, self.losses, self.fates, self.remarks)
         if self.battle is not None:
             declare_wording(self.key, self.battle.wording)
             declare_engagement_words(self.key, self.battle.engagements)

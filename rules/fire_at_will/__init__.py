@@ -25,6 +25,7 @@ RULESET_ENTRY = RuleSet(
     effects=effects.TEXTS,
     losses=effects.LOSSES,
     fates=effects.FATES,
+    remarks=effects.REMARKS,
     help=HelpTopic(words=(("Melee units (attackers, defenders)", MELEE), ("Chargers", CHARGER))),
     battle=battle_rules(
         battle, commands.prepare, phrases=effects.CHANGE_PHRASES,

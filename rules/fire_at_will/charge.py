@@ -186,7 +186,8 @@ def _charge_test(
     score = face + sum(m.value for m in modifiers)
     morale = target.basic_morale
     if score >= morale:
-        result = "routs"
+        # A unit whose last SP goes leaves the battle instead (``_routs``): it does not rout.
+        result = "loses its last SP" if target.loses_last_sp(1) else "routs"
     elif score < 0 and cover is Cover.NONE and _in_front(chargers):
         result = "may counter-charge"
     elif score < 0 and cover is Cover.NONE:

@@ -14,14 +14,19 @@ EffectKind = E = effect_kinds(
     COMMAND_SHAKEN="command_shaken",
 )
 
+NO_COMMAND = ""
+"""The value of a general's command in a battle where no unit still in it has him as its
+commander (none ever did, or the last leaves with him): his fall shakes no unit."""
+
+
 def _command_shaken(effect: Effect) -> str:
     """In a battle, that the units of his command are shaken (the roster's lines name
-    them; the bot cannot measure 18", so it shakes them all), or that he has none; in a
-    quick lookup, the rule."""
+    them; the bot cannot measure 18", so it shakes them all), or that he has none (true
+    whether none names him or the last left the battle); in a quick lookup, the rule."""
     if effect.value is None:
         return ': units of his command within 18" are shaken'
-    if not effect.value:
-        return ": no unit still in the battle names him as its commander, so none is shaken"
+    if effect.value == NO_COMMAND:
+        return ": no unit is shaken (none in the battle has him as commander)"
     return (': units of his command still in the battle are shaken (those within 18"; a GM '
             "clears any farther)")
 
@@ -33,7 +38,8 @@ TEXTS = {
     E.RETIRE: 'retires {amount}"',
     E.SURRENDERED: "surrenders (removed from the table)",
     E.COUNTER_CHARGE: "counter-charges {value}, meeting it halfway",
-    E.GENERAL_WOUNDED: "is lightly wounded (moves at half speed)",
+    # At half speed: the roll's result says it, as the table's row reads.
+    E.GENERAL_WOUNDED: "is lightly wounded",
     E.GENERAL_INCAPACITATED: "is incapacitated (removed from play)",
     E.GENERAL_CAPTURED: "is captured",
     E.GENERAL_KILLED: "is killed",
@@ -41,6 +47,10 @@ TEXTS = {
     E.COMMAND_SHAKEN: _command_shaken,
 }
 
+
+# A general's fall that shakes no unit changes nothing on the table: the reply says it, a
+# result's label (the GM's override menu) does not, where it told no two results apart.
+REMARKS = frozenset({f"{E.COMMAND_SHAKEN}={NO_COMMAND}"})
 
 LOSSES = {E.LOSE_SP: "SP"}  # the kinds that count a loss in a number, and its measure
 

@@ -36,10 +36,12 @@ LOSS_TABLE: tuple[Band, ...] = (
     Band(11, 12, EffectKind.GENERAL_KILLED),
 )
 
+# The row as the roll's result reads it ("Suffers a light wound and moves at 1/2 speed"):
+# what else befalls him is the effect's to say (effects.TEXTS), so that each is said once.
 _RESULT_TEXT = {
     None: "no effect",
     EffectKind.GENERAL_WOUNDED: "light wound, moves at 1/2 speed",
-    EffectKind.GENERAL_INCAPACITATED: "second light wound: incapacitated, removed from play",
+    EffectKind.GENERAL_INCAPACITATED: "second light wound",
     EffectKind.GENERAL_CAPTURED: "captured",
     EffectKind.GENERAL_KILLED: "dead",
 }

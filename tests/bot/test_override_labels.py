@@ -61,6 +61,34 @@ async def test_the_menu_tells_long_results_apart(battle_session):
     assert choices and all(c["name"].count("Fraser's Highlanders") <= 1 for c in choices)
 
 
+async def test_a_generals_fall_that_shakes_no_unit_stays_out_of_the_labels(battle_session):
+    gm = {"user_id": GM_USER}
+    for line in ('/battle start ruleset:fire-at-will name:Quebec',
+                 '/unit add side:British name:78th words:"inf regular morale=4" strength:4',
+                 '/unit add side:French name:"La Sarre" words:"inf regular morale=4" '
+                 'strength:4',
+                 '/general add name:Montcalm side:French unit:"La Sarre"',
+                 '/melee fire-at-will attackers:"78th: charging" defenders:"La Sarre" '
+                 'dice:"6 1 6 6"'):
+        made = await reply(battle_session, line, **gm)
+        assert not made.ephemeral, made.content
+    menu = await reply(battle_session, "/gm override", **gm)
+    [select] = [c for row in menu.components for c in row["components"]]
+    # No unit has him as its commander: his fall shakes none, which the reply says and
+    # which tells no two results apart.
+    assert [o["label"] for o in select["options"]] == [
+        '78th retires 3", loses 1 SP and is shaken',
+        '78th retires 3"; La Sarre retires 3"',
+        "78th routs and loses 2 SP",
+        'La Sarre retires 3", loses 1 SP and is shaken',
+        'La Sarre retires 3", loses 1 SP and is shaken; Montcalm is killed',
+        'La Sarre retires 3", loses 1 SP and is shaken; Montcalm is lightly wounded',
+        "La Sarre routs and loses 2 SP",
+        "La Sarre routs and loses 2 SP; Montcalm is captured",
+        "La Sarre routs and loses 2 SP; Montcalm is killed",
+        "La Sarre routs and loses 2 SP; Montcalm is lightly wounded"]
+
+
 def test_what_the_cut_left_out_is_given_so_two_alike_results_can_be_told_apart():
     from bot.render.words import result_rest
 

@@ -352,9 +352,8 @@ async def test_a_general_killed_in_a_battle_reads_as_one_sentence_each_line(disc
                          'defenders:"La Sarre" dice:"6 1 6 6"', user_id=GM_USER)
     lines = result.embeds[0]["description"].splitlines()
     # Killed is the roster's line; what it does to his command keeps its colon: no unit
-    # names him as its commander (he only takes the field with La Sarre).
-    assert ("**Montcalm**: no unit still in the battle names him as its commander, so none "
-            "is shaken") in lines
+    # has him as its commander (he only takes the field with La Sarre, still in the battle).
+    assert "**Montcalm**: no unit is shaken (none in the battle has him as commander)" in lines
     assert "📋 Montcalm is killed" in lines
     reads_on_a_phone(result)
 
@@ -372,9 +371,74 @@ async def test_a_general_killed_with_his_last_unit_shakes_nobody(discord_session
     # La Sarre, his only command, leaves the battle with its last SP: no unit is left to be
     # shaken, and the reply does not say that any is.
     assert "📋 La Sarre loses 2 SP (now 0) and leaves the battle" in lines
-    assert ("**Montcalm**: no unit still in the battle names him as its commander, so none "
-            "is shaken") in lines
+    assert "**Montcalm**: no unit is shaken (none in the battle has him as commander)" in lines
     reads_on_a_phone(result)
+
+
+async def test_a_drawn_melee_says_that_both_sides_retire_once(discord_session):
+    result = await reply(discord_session, '/melee fire-at-will attackers:"Grens: inf regular '
+                         'charging" defenders:"Bearn: inf regular" dice:"3 4"')
+    assert result.embeds[0]["title"] == '↔️ Drawn at 5: both sides retire 3"'
+    # The headline's "both sides" says it of each unit: no line says it again.
+    assert result.embeds[0]["description"].splitlines() == [
+        "**Grens** 🎲 3 +1 charging +1 European regulars = **5**",
+        "**Bearn** 🎲 4 +1 European regulars = **5**"]
+    reads_on_a_phone(result)
+
+
+def test_a_headline_said_of_both_sides_covers_every_unit_of_the_result():
+    from bot.render.resolution import effect_lines
+    from rules.core.records import Resolution, Severity
+
+    moved = tuple(Effect(EffectKind.MOVED, unit, 3, measure="inches", direction="back")
+                  for unit in ("A", "B", "C"))
+    drawn = Resolution("tricorne", "melee", "Drawn: both sides move 3 inches back",
+                       Severity.MINOR, (), moved)
+    assert effect_lines(drawn, said=[drawn.headline]) == []
+    # A phrase of both sides says only what it says: another effect keeps its line.
+    more = Resolution("tricorne", "melee", "Drawn: both sides move 3 inches back",
+                      Severity.MINOR, (), (*moved, Effect(EffectKind.MOVED, "C", 1,
+                                                          measure="hex", direction="back")))
+    assert effect_lines(more, said=[more.headline]) == ["**C** moves 1 hex back"]
+
+
+async def test_a_charge_test_that_takes_the_last_sp_does_not_say_the_unit_routs(
+        discord_session):
+    await played(discord_session, '/battle start ruleset:fire-at-will name:Quebec',
+                 '/unit add side:British name:78th words:"inf regular morale=4" strength:4',
+                 '/unit add side:French name:Hussars words:"cav morale=4" strength:1')
+    result = await reply(discord_session, '/charge fire-at-will target:Hussars '
+                         'chargers:"78th: rear" dice:6', user_id=GM_USER)
+    assert result.embeds[0]["title"] == "💥 Hussars loses its last SP"
+    # The roll reads as the headline, the roster and the Steps do: it does not rout.
+    assert result.embeds[0]["description"].splitlines() == [
+        "📋 Hussars loses 1 SP (now 0) and leaves the battle",
+        "**Hussars charge test** 🎲 6 +2 charged in the rear −2 cavalry only charged by "
+        "non-cavalry = **6** vs basic morale 4 → loses its last SP",
+        "⏱️ Out of phase: a charge is for “charges”, not “shaken and routing units test”."]
+    reads_on_a_phone(result)
+
+
+async def test_a_generals_light_wound_says_his_half_speed_once(discord_session):
+    result = await reply(discord_session, '/melee fire-at-will attackers:"Grens: inf regular '
+                         'charging" defenders:"Bearn: inf regular general=Ney" dice:"6 1 4 4"')
+    assert result.embeds[0]["title"] == "💥 Attackers win by 6: Bearn routs, −2 SP"
+    assert result.embeds[0]["description"].splitlines() == [
+        "**Ney** is lightly wounded",
+        "**Grens** 🎲 6 +1 charging +1 European regulars = **8**",
+        "**Bearn** 🎲 1 +1 European regulars = **2**",
+        "**Risk to Ney** 🎲 4 4 = **8** vs row 8-9 (routed from melee table) → light wound, "
+        "moves at 1/2 speed"]
+    # A second wound: the roll reads the row, the effect what it does to him.
+    second = await reply(discord_session, '/melee fire-at-will attackers:"Grens: inf regular '
+                         'charging" defenders:"Bearn: inf regular general=Ney general_wounded" '
+                         'dice:"6 1 4 4"')
+    assert second.embeds[0]["description"].splitlines()[0::3] == [
+        "**Ney** is incapacitated (removed from play)",
+        "**Risk to Ney** 🎲 4 4 = **8** vs row 8-9 (routed from melee table) → second light "
+        "wound"]
+    reads_on_a_phone(result)
+    reads_on_a_phone(second)
 
 
 def test_a_headline_cut_short_keeps_how_the_fight_ended_for_a_unit():

@@ -371,6 +371,16 @@ def test_a_rout_that_takes_the_last_sp_asks_no_surrender_test():
                                         "not rout and takes no surrender test.")
 
 
+def test_a_charge_test_that_takes_the_last_sp_reads_so_not_as_a_rout():
+    # The roll's result agrees with the headline and the step after it: no rout.
+    last = run(resolve_charge, foot("T", basic_morale=4, strength=1), [charger(foot())],
+               Cover.NONE, dice_text="4")
+    assert [roll.result for roll in last.rolls] == ["loses its last SP"]
+    kept = run(resolve_charge, foot("T", basic_morale=4, strength=2), [charger(foot())],
+               Cover.NONE, dice_text="4")
+    assert [roll.result for roll in kept.rolls] == ["routs"]
+
+
 def test_routed_from_rear_charge_may_fail_to_surrender():
     result = run(resolve_charge, foot("T", basic_morale=4),
                  [charger(foot(), direction=Direction.REAR)], Cover.NONE, dice_text="2 3")

@@ -81,7 +81,7 @@ def test_killed_general_shakes_his_command_within_18_inches():
 @pytest.mark.parametrize(("command", "said"), [
     (("Rangers", "78th"), 'Wolfe: units of his command still in the battle are shaken (those '
                           'within 18"; a GM clears any farther)'),
-    ((), "Wolfe: no unit still in the battle names him as its commander, so none is shaken"),
+    ((), "Wolfe: no unit is shaken (none in the battle has him as commander)"),
 ])
 def test_in_a_battle_the_effect_knows_whether_he_commands_any_unit(command, said):
     from rules.fire_at_will.units import General
@@ -109,8 +109,35 @@ def test_a_command_that_leaves_with_his_unit_is_not_said_to_be_shaken(strength, 
     result = run(resolve_melee, [m(foot("A"))],
                  [m(foot("D", general=wolfe, strength=strength), **defender)], dice_text=dice_text)
     (shaken,) = [e for e in result.effects if e.kind is E.COMMAND_SHAKEN]
-    assert shaken.describe() == ("Wolfe: no unit still in the battle names him as its "
-                                 "commander, so none is shaken")
+    assert shaken.describe() == "Wolfe: no unit is shaken (none in the battle has him as commander)"
+
+
+def test_a_light_wound_says_his_half_speed_once():
+    # The roll reads the row ("light wound, moves at 1/2 speed"); the effect, what befalls him.
+    wounded = rout_with_general(8)
+    assert [e.describe() for e in wounded.effects if e.unit == "Wolfe"] == [
+        "Wolfe is lightly wounded"]
+    assert wounded.rolls[-1].result == "light wound, moves at 1/2 speed"
+    second = rout_with_general(8, wounded=True)
+    assert [e.describe() for e in second.effects if e.unit == "Wolfe"] == [
+        "Wolfe is incapacitated (removed from play)"]
+    assert second.rolls[-1].result == "second light wound"
+
+
+def test_a_fall_that_shakes_no_unit_is_left_out_of_the_results_label():
+    from rules.core.prepared import label_of
+    from rules.fire_at_will.units import General
+
+    # Said in the reply; a result's label (the GM's override menu) says what it does.
+    none = run(resolve_melee, [m(foot("A"))], [m(foot("D", general=General("Wolfe", command=())))],
+               dice_text=f"5 3 {TWO_D6[11]}")
+    assert label_of(none) == "D routs; D loses 2 SP; Wolfe is killed"
+    some = run(resolve_melee, [m(foot("A"))],
+               [m(foot("D", general=General("Wolfe", command=("Rangers",))))],
+               dice_text=f"5 3 {TWO_D6[11]}")
+    assert label_of(some) == ("D routs; D loses 2 SP; Wolfe is killed; Wolfe: units of his "
+                              'command still in the battle are shaken (those within 18"; a GM '
+                              "clears any farther)")
 
 
 def test_winning_side_general_does_not_roll():
