@@ -139,8 +139,12 @@ def _components(components: Iterable[Mapping[str, Any]]) -> list[str]:
             labels.append(f"[button: {component.get('label') or component.get('emoji') or '?'}]")
         elif component.get("type") in (3, 5, 6, 7, 8):
             # What a menu offers, one a line: the console's `press` picks one by its label.
-            offered = "".join(f"\n  • {option.get('label')}"
-                              for option in component.get("options") or ())
+            # Discord shows each option's description under it: where labels are cut short
+            # alike, it is what tells them apart.
+            offered = "".join(
+                f"\n  • {option.get('label')}"
+                + (f"\n      {option['description']}" if option.get("description") else "")
+                for option in component.get("options") or ())
             labels.append(f"[menu: {component.get('placeholder') or component.get('custom_id')}]"
                           + offered)
         elif component.get("content"):

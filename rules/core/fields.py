@@ -35,6 +35,8 @@ from rules.core.notation import (
 SLIP = 0.75
 """How near a word must be to another to be taken as a slip of it (``veteren``: 0.86), not
 a name (``Frasers``, 0.67 of ``cuirassiers``), where a name without its colon is told."""
+NEGATIONS = ("non-", "non", "not-", "un", "ir")
+"""Prefixes that deny the word after them: `irregular` is no slip of `regular`."""
 
 
 @dataclass(frozen=True)
@@ -405,6 +407,20 @@ class FieldSet:
             f"with spaces goes in double quotes: `{echo(key)}=\"{echo(raw)} {echo(word)}\"`.",
             hint=f"Words you can use: {', '.join(self.words())}.")
 
+    def _opposite(self, word: str) -> str:
+        """A word that negates one of these (`irregular`, `unshaken`) is said to mean the
+        opposite: a "did you mean `regular`?" would offer the very word it denies."""
+        for prefix in NEGATIONS:
+            found = self._by_word.get(word[len(prefix):]) if word.startswith(prefix) else None
+            if found is None:
+                continue
+            spec, member = found
+            if spec.kind is bool:
+                shown = spec.name.replace("_", "-")
+                return f" `{shown}` means the opposite: leave it out."
+            return f" `{member.value}` means the opposite."
+        return ""
+
     def _close_word(self, word: str) -> bool:
         return bool(did_you_mean(word, list(self._by_word) + list(self._by_key)))
 
@@ -439,7 +455,8 @@ class FieldSet:
         known = list(self._by_word) + list(self._by_key)
         # A start is offered as a word of the same kind: a bare word as a bare word.
         starts = list(self._by_key) if keyed else list(self._by_word)
-        said = did_you_mean(word, known, self._shown(), starts)
+        said = self._opposite(word) if not keyed else ""
+        said = said or did_you_mean(word, known, self._shown(), starts)
         return InvalidInput(
             f"{where}: I don't know `{echo(word)}`.{said}",
             hint=f"Words you can use: {', '.join(self.words())}.",

@@ -759,6 +759,26 @@ def test_attachments_show_where_the_console_saved_them():
     ]
 
 
+def test_a_menu_shows_each_options_description_under_its_label():
+    """Discord shows an option's description under its label; results cut short alike
+    (`/gm override`'s) differ only there."""
+    from bot.offline.render import render_message
+
+    cut = "Dragoons retreats 6 hexes and routs off the field; Lochiel's wins…"
+    menu = {"type": 3, "custom_id": "m", "placeholder": "Pick the result to apply",
+            "options": [{"label": cut, "value": "1", "description": "…Banner"},
+                        {"label": cut, "value": "2", "description": "…takes ground 1 hex"},
+                        {"label": "Dragoons retires", "value": "3"}]}
+    message = SentMessage(kind="followup", content="Override #5 with:",
+                          components=[{"type": 1, "components": [menu]}])
+    assert render_message(message).splitlines()[-6:] == [
+        "[menu: Pick the result to apply]",
+        f"  • {cut}", "      …Banner",
+        f"  • {cut}", "      …takes ground 1 hex",
+        "  • Dragoons retires",
+    ]
+
+
 async def test_a_forgotten_interaction_keeps_nothing(offline: OfflineDiscord) -> None:
     """Forgetting an answered interaction drops Discord's record of it: nothing of it is
     kept (the benchmark runs thousands), so the same token starts afresh."""

@@ -30,6 +30,26 @@ def test_unknown_word_suggests_the_closest():
         MELEE.read_text("inf chargin", "attackers #1")
 
 
+@pytest.mark.parametrize(("typed", "said"), [
+    ("irregular", "`regular` means the opposite: leave it out."),
+    ("irregulars", "`regular` means the opposite: leave it out."),
+    ("unshaken", "`shaken` means the opposite: leave it out."),
+])
+def test_a_word_denied_is_not_offered_as_a_near_miss(typed, said):
+    with pytest.raises(InvalidInput) as refused:
+        MELEE.read_text(f"Compagnie Franche: inf {typed}", "attackers")
+    assert refused.value.message == f"attackers: I don't know `{typed}`. {said}"
+
+
+def test_a_word_denied_among_a_list_of_values_is_said_to_mean_the_opposite():
+    from rules.tricorne.inputs import UNIT
+
+    with pytest.raises(InvalidInput) as refused:
+        UNIT.read_text("Rangers: irregular", "attacker")
+    assert refused.value.message == (
+        "attacker: I don't know `irregular`. `regular` means the opposite.")
+
+
 def test_a_value_parted_from_its_name_by_a_space_is_told_so():
     with pytest.raises(InvalidInput) as refused:
         MELEE.read_text("inf =4", "attackers #1")
