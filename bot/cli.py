@@ -6,14 +6,13 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import socket
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.config import environment, load_config
+from bot.config import UnreadableDotenv, environment, load_config
 from bot.logs import setup_logging
 from bot.process import (
     EXIT_CONFIG,
@@ -108,6 +107,25 @@ def database_problem(error: BaseException, url: str | None = None) -> str:
     return problem(error, url)
 
 
+def disk_full(error: BaseException, url: str | Mapping[str, str], again: str) -> str | None:
+    """What to do when a SQLite file's disk would not take a write (full, or perhaps full:
+    SQLite says "disk I/O error" when it cannot grow its files), on one line that ends with
+    ``again`` ("start the bot again"); None for any other failure. ``url`` is the database,
+    or the environment that configures it."""
+    from bot.storage.database import database_url, disk_trouble, sqlite_file
+
+    disk = disk_trouble(error)
+    if disk is None:
+        return None
+    with contextlib.suppress(Exception):  # an unparsable URL names no file
+        file = sqlite_file(url if isinstance(url, str) else database_url(url))
+        if file is not None:
+            return (f"huzzah: cannot write the database {file} "
+                    f"({database_problem(error)}): {disk}. Free space on it "
+                    f"(df -h {file.parent}) and {again}.")
+    return None
+
+
 # PostgreSQL's "the database system is starting up" (SQLSTATE 57P03): up, not ready yet.
 CANNOT_CONNECT_NOW = "57P03"
 
@@ -137,6 +155,14 @@ def configured_database() -> str | None:
         return shown_database(database_url(environment()))
     except Exception:  # an unsupported or unparsable URL: its error says what is wrong
         return None
+
+
+def newer_schema(error: BaseException) -> str | None:
+    """What to do about a database a newer version of Huzzah upgraded; None for any other
+    failure."""
+    from bot.storage.migrate import NewerSchema
+
+    return f"huzzah: {error}" if isinstance(error, NewerSchema) else None
 
 
 def _migrated_url(url: str | None = None) -> str:
@@ -287,6 +313,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         url = _migrated_url()
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
+        if newer := newer_schema(exc):
+            return fail(newer)
         configured = environment().get("DATABASE_URL")
         why = database_problem(exc, configured)
         # Which database: the default file when DATABASE_URL is unset, a host name not known.
@@ -297,11 +325,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             return fail(f"huzzah: the database server{f' at {shown}' if shown else ''} could "
                         f"not be reached ({why}). It may still be starting; check "
                         "DATABASE_URL if it goes on.", EXIT_NETWORK)
-        from bot.storage.database import disk_trouble
-
-        if shown and (disk := disk_trouble(exc)):  # a SQLite file: `shown` is its path
-            return fail(f"huzzah: cannot write the database {shown} ({why}): {disk}. Free "
-                        f"space on it (df -h {os.path.dirname(shown)}) and start the bot again.")
+        if full := disk_full(exc, environment(), "start the bot again"):
+            return fail(full)
         return fail(f"huzzah: cannot prepare the database{f' {shown}' if shown else ''} "
                     f"({why}). Check DATABASE_URL.")
     from bot.storage.database import InUse, hold_sqlite_file, is_in_memory, shown_database
@@ -463,8 +488,8 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    from bot.storage.database import database_url, sqlite_file
-    from bot.storage.migrate import current, downgrade, upgrade
+    from bot.storage.database import database_url, shown_database, sqlite_file
+    from bot.storage.migrate import NewerSchema, current, downgrade, known_revisions, upgrade
 
     config = load_config()
     setup_logging(config.log_level)
@@ -479,6 +504,8 @@ def cmd_db(args: argparse.Namespace) -> int:
         return fail(MISSING_DB_FILE.format(path=file))
     try:
         if args.action == "upgrade":
+            if (known := current(url)) is not None and known not in known_revisions():
+                return fail(f"huzzah: {NewerSchema(url, known)}")
             upgrade(url, args.revision or "head")
         elif args.action == "downgrade":
             if not args.revision:
@@ -487,7 +514,10 @@ def cmd_db(args: argparse.Namespace) -> int:
             downgrade(url, args.revision)
         print(f"database at revision {current(url) or 'base'}")
     except Exception as exc:
-        return fail(f"huzzah: {args.action} failed ({database_problem(exc, url)}).")
+        again = f"run `huzzah db {args.action}{f' {args.revision}' if args.revision else ''}` again"
+        return fail(disk_full(exc, url, again)
+                    or f"huzzah: {args.action} failed on the database {shown_database(url)} "
+                       f"({database_problem(exc, url)}). Check DATABASE_URL.")
     return EXIT_OK
 
 
@@ -528,6 +558,8 @@ def cmd_battle(args: argparse.Namespace) -> int:
     DATABASE_URL names, read and written by the same service as `/battle export format:json`
     and `/battle import`. Each message names the database it read."""
 
+    from sqlalchemy.exc import SQLAlchemyError
+
     from bot.storage.database import (
         cannot_write,
         named_url,
@@ -562,24 +594,35 @@ def cmd_battle(args: argparse.Namespace) -> int:
         return fail(f"{refused_as} cannot read {args.file} ({error.strerror or error}).")
     except RulesError as refused:
         return fail(f"{refused_as} {command_line(refused)}")
+    again = f"run `huzzah battle {args.action}` again"
+    named = url
     if args.action == "export":  # a backup copy the operator may read but not write
         url = read_only_url(url)
     try:
         url = _migrated_url(url)
     except Exception as exc:  # a database we cannot open or migrate: say so in one line
+        if newer := newer_schema(exc):
+            return fail(newer)
         if args.action == "export" and file is not None and cannot_write(file):
             return fail(f"huzzah: cannot read the database {shown} "
                         f"({database_problem(exc, url)}): it, or its folder, cannot be written. "
                         "Copy it (and its -wal file) into a folder you can write, and export "
                         "from the copy.")
-        return fail(f"huzzah: cannot open the database {shown} ({database_problem(exc, url)}). "
-                    "Check --database or DATABASE_URL.")
+        return fail(disk_full(exc, named, again)
+                    or f"huzzah: cannot open the database {shown} "
+                       f"({database_problem(exc, url)}). Check --database or DATABASE_URL.")
     try:
         if data is None:
             return asyncio.run(_export_battle(url, shown, args.channel, args.output))
         return asyncio.run(_import_battle(url, shown, args.channel, data))
     except RulesError as refused:
         return fail(f"{refused_as} {command_line(refused)}")
+    except SQLAlchemyError as exc:  # the database failed midway: at the commit, a full disk
+        # An import is one transaction: a failure writes nothing of it.
+        return fail(disk_full(exc, named, again)
+                    or f"huzzah: the database {shown} failed ({database_problem(exc, url)}): "
+                       f"nothing was {args.action}ed. Check --database or DATABASE_URL, and "
+                       f"{again}.")
 
 
 def command_line(refused: RulesError) -> str:
@@ -640,13 +683,16 @@ async def _import_battle(url: str, shown: str, channel: int, data: dict[str, Any
     from bot.battles.actor import Actor
     from bot.battles.service import BattleStore, Command
     from bot.storage.database import Database
+    from rules.core.notation import counted
 
     command = Command(channel, Actor(0, OPERATOR_NAME, True, frozenset()), None,
                       "huzzah battle import")
     async with Database(url) as db:
         restored = await BattleStore(db).restore(command, data, guild_id=None, gm=None)
     print(f"huzzah: restored {restored.battle.name} in channel {channel} of {shown}: "
-          f"{restored.units} units, {restored.generals} generals, {restored.events} events"
+          f"{counted(restored.units, 'unit', 'units')}, "
+          f"{counted(restored.generals, 'general', 'generals')}, "
+          f"{counted(restored.events, 'event', 'events')}"
           + (", waiting for an answer" if restored.pending else ""))
     return EXIT_OK
 
@@ -764,6 +810,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(problem)
     try:
         return args.func(args)
+    except UnreadableDotenv as unreadable:
+        return fail(f"huzzah: {unreadable}")
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
 

@@ -18,16 +18,34 @@ class Config:
     database_url: str | None
 
 
+class UnreadableDotenv(Exception):
+    """A ``.env`` file that is there but cannot be read: what to do, on one line."""
+
+
 def read_dotenv(path: Path) -> dict[str, str]:
     """``KEY=value`` lines; blank lines and ``#`` comments skipped, and after an unquoted
     value a comment of its own (``KEY=value  # why``, as Docker Compose reads it); a quoted
     value is what its quotes hold."""
     values: dict[str, str] = {}
-    if not path.is_file():
+    try:
+        if not path.is_file():
+            return values
+    except PermissionError:
+        # A folder this user may not look into (`runuser -u huzzah` from root's home) holds
+        # no .env it could read.
         return values
     # utf-8-sig: an editor on Windows may begin the file with a byte order mark, which would
     # otherwise be read as part of the first name (and DISCORD_TOKEN would seem unset).
-    for raw in path.read_text(encoding="utf-8-sig").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise UnreadableDotenv(f"cannot read {path}: it is not UTF-8 text. Save it as UTF-8 "
+                               "(an editor may have saved it as UTF-16).") from error
+    except OSError as error:
+        raise UnreadableDotenv(f"cannot read {path} ({error.strerror or error}). Make it "
+                               "readable by the user the bot runs as, or move it away: "
+                               "variables set in the environment need no .env.") from error
+    for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue

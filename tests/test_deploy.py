@@ -341,3 +341,15 @@ def test_the_deploy_readme_shows_a_scrape_config_for_the_metrics():
     assert "huzzah run --metrics 127.0.0.1:9108" in text
     assert 'targets: ["127.0.0.1:9108"]' in text
     assert "huzzah health 127.0.0.1:9108" in text
+
+
+def test_the_service_user_may_read_the_env_file_that_the_sync_step_sources():
+    """`runuser -u huzzah -- sh -c '. /etc/huzzah/huzzah.env; … huzzah sync'` reads the file
+    as the service user: its folder must let the group in, not root alone."""
+    env_file = Path(read_unit()["Service"]["EnvironmentFile"])
+    install_comment = UNIT.read_text().split("[Unit]")[0]
+    [made] = [line.split("(")[0].split() for line in install_comment.splitlines()
+              if "install -d" in line]
+    assert made[-1] == str(env_file.parent)
+    assert "-g" in made and made[made.index("-g") + 1] == "huzzah", made
+    assert f"runuser -u huzzah -- sh -c 'set -a; . {env_file};" in DEPLOY_README.read_text()

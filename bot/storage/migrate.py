@@ -57,9 +57,35 @@ def newest_revision(scripts: Iterable[str]) -> str:
     return heads.pop()
 
 
+@cache
+def known_revisions() -> frozenset[str]:
+    """Every revision among the scripts in ``versions/``."""
+    scripts = (migrations_directory() / "versions").glob("*.py")
+    return frozenset(revision for script in scripts
+                     for kind, revision in _REVISION.findall(script.read_text(encoding="utf-8"))
+                     if kind == "revision")
+
+
+class NewerSchema(Exception):
+    """The database is at a revision this version does not know: a newer one upgraded it."""
+
+    def __init__(self, url: str, revision: str) -> None:
+        from .database import shown_database
+
+        newest = head_revision()
+        super().__init__(
+            f"the database {shown_database(url)} is at revision {revision}, which a newer "
+            f"version of Huzzah made (this one knows up to {newest}). Install that version "
+            f"again, or downgrade with it first: `huzzah db downgrade {newest}`.")
+
+
 async def upgrade_if_needed(url: str) -> None:
-    """Bring the database to the newest schema, unless it is there already (one query)."""
-    if await _current_revision(url) != head_revision():
+    """Bring the database to the newest schema, unless it is there already (one query);
+    :class:`NewerSchema` for a revision a newer version made."""
+    revision = await _current_revision(url)
+    if revision is not None and revision not in known_revisions():
+        raise NewerSchema(url, revision)
+    if revision != head_revision():
         await upgrade_async(url)
 
 

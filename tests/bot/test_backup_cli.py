@@ -255,3 +255,54 @@ def test_a_backup_copy_that_cannot_be_written_is_exported_all_the_same(read_only
         f"huzzah: cannot read the database {pending / 'copy.db'} (OperationalError: unable to "
         "open database file): it, or its folder, cannot be written. Copy it (and its -wal file) "
         "into a folder you can write, and export from the copy.")
+
+
+def test_an_import_the_database_fails_to_write_says_nothing_was_imported(tmp_path, monkeypatch,
+                                                                         capsys):
+    """A failure at the commit (a full disk) is one line of advice, not a traceback."""
+    from sqlalchemy.exc import OperationalError
+
+    from bot import cli
+    from bot.battles.service import BattleStore
+
+    def failing(error: sqlite3.OperationalError, code: int | None = None):
+        if code is not None:
+            error.sqlite_errorcode = code  # type: ignore[attr-defined]
+
+        async def restore(*args, **kwargs):
+            raise OperationalError("COMMIT", {}, error)
+        return restore
+
+    database = tmp_path / "bot.db"
+    backup = tmp_path / "ridge.json"
+    backup.write_text("{}")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    command = ["battle", "import", "--channel", "200", "--database", str(database), str(backup)]
+    monkeypatch.setattr(BattleStore, "restore", failing(
+        sqlite3.OperationalError("disk I/O error"), sqlite3.SQLITE_IOERR_WRITE))
+    assert cli.main(command) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"huzzah: cannot write the database {database} (OperationalError: disk I/O error): its "
+        f"disk may be full. Free space on it (df -h {tmp_path}) and run `huzzah battle import` "
+        "again.")
+    monkeypatch.setattr(BattleStore, "restore", failing(
+        sqlite3.OperationalError("database is locked")))
+    assert cli.main(command) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"huzzah: the database {database} failed (OperationalError: database is locked): "
+        "nothing was imported. Check --database or DATABASE_URL, and run `huzzah battle "
+        "import` again.")
+
+
+def test_an_import_counts_one_of_a_kind_in_the_singular(tmp_path):
+    database = tmp_path / "bot.db"
+    console('/battle start ruleset:skirmish name:"Example Ridge"',
+            '/unit add side:British name:Rangers words:"morale=7" strength:4',
+            args=("--user", "2000"), database=database)
+    backup = tmp_path / "ridge.json"
+    assert huzzah("battle", "export", "--channel", "100", "-o", str(backup),
+                  database=database).returncode == 0
+    done = huzzah("battle", "import", "--channel", "200", str(backup), database=database)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (f"huzzah: restored Example Ridge in channel 200 of {database}: "
+                           "1 unit, 0 generals, 2 events\n")

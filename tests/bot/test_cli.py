@@ -405,6 +405,12 @@ def test_a_file_that_is_no_database_is_one_line_naming_why_everywhere(tmp_path):
         assert done.stderr.strip().count("\n") == 0, done.stderr
         assert "(DatabaseError: file is not a database)" in done.stderr, done.stderr
         assert "sqlalche.me" not in done.stderr
+    # Which database, as every other command names it.
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "db", "current"], text=True,
+                          capture_output=True, env=env, cwd=tmp_path, timeout=60)
+    assert done.stderr.strip() == (f"huzzah: current failed on the database {notes} "
+                                   "(DatabaseError: file is not a database). Check "
+                                   "DATABASE_URL.")
 
 
 def test_the_reason_a_database_failed_is_one_line_without_its_password():
@@ -438,6 +444,48 @@ def test_dotenv_reads_a_comment_after_a_value_as_compose_does(tmp_path):
     from bot.config import read_dotenv
 
     assert read_dotenv(tmp_path / ".env")["HUZZAH_METRICS"] == ""
+
+
+def test_a_working_directory_the_bot_may_not_look_into_has_no_dotenv(tmp_path, monkeypatch):
+    """`runuser -u huzzah -- … huzzah sync` from root's home: the environment's token is read,
+    with no traceback for the .env the service user may not look for."""
+    dotenv = tmp_path / ".env"
+    stat = Path.stat
+
+    def denied(self: Path, *args, **kwargs):
+        if self == dotenv:
+            raise PermissionError(13, "Permission denied", str(self))
+        return stat(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", denied)
+    assert load_config(env={"DISCORD_TOKEN": "abc"}, dotenv=dotenv).token == "abc"
+
+
+def test_a_dotenv_the_bot_may_not_read_is_one_line_of_advice(tmp_path, monkeypatch, capsys):
+    from bot import cli
+
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("DISCORD_TOKEN=abc\n")
+    read_text = Path.read_text
+
+    def denied(self: Path, *args, **kwargs):
+        if self == dotenv:
+            raise PermissionError(13, "Permission denied", str(self))
+        return read_text(self, *args, **kwargs)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(Path, "read_text", denied)
+    assert cli.main(["sync"]) == 2
+    assert capsys.readouterr().err == (
+        f"huzzah: cannot read {dotenv} (Permission denied). Make it readable by the user the "
+        "bot runs as, or move it away: variables set in the environment need no .env.\n")
+    monkeypatch.undo()
+    dotenv.write_bytes("DISCORD_TOKEN=abc\n".encode("utf-16"))
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["sync"]) == 2
+    assert capsys.readouterr().err == (
+        f"huzzah: cannot read {dotenv}: it is not UTF-8 text. Save it as UTF-8 (an editor may "
+        "have saved it as UTF-16).\n")
 
 
 def test_a_log_level_that_is_none_says_so_and_logs_at_info(capsys):
@@ -648,6 +696,36 @@ def test_a_disk_that_takes_no_write_at_start_says_to_free_space(tmp_path):
         "again.")
 
 
+@pytest.mark.parametrize("command, again", [
+    (["db", "upgrade"], "run `huzzah db upgrade` again"),
+    (["battle", "export", "--channel", "100"], "run `huzzah battle export` again"),
+    (["battle", "import", "--channel", "100", "backup.json"], "run `huzzah battle import` again"),
+])
+def test_every_command_says_a_disk_that_takes_no_write_may_be_full(tmp_path, command, again):
+    """The same advice as `huzzah run` gives, on a database that exists (reading it writes its
+    ``-shm`` file beside it), whichever command meets the full disk."""
+    import resource
+    import signal
+
+    def no_room() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    database = tmp_path / "data" / "huzzah.db"
+    env = clean_env(tmp_path, DATABASE_URL=f"sqlite:///{database}")
+    made = subprocess.run([sys.executable, "-m", "bot.cli", "db", "upgrade"], text=True,
+                          capture_output=True, cwd=tmp_path, timeout=60, env=env)
+    assert made.returncode == 0, made.stderr
+    (tmp_path / "backup.json").write_text("{}")
+    done = subprocess.run([sys.executable, "-m", "bot.cli", *command], text=True,
+                          capture_output=True, cwd=tmp_path, timeout=60, preexec_fn=no_room,
+                          env=env)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        f"huzzah: cannot write the database {database} (OperationalError: disk I/O error): "
+        f"its disk may be full. Free space on it (df -h {database.parent}) and {again}.")
+
+
 def test_a_full_disk_is_said_to_be_full():
     import sqlite3
 
@@ -695,3 +773,27 @@ def test_a_second_bot_on_one_sqlite_file_is_refused_until_the_first_is_gone(tmp_
     assert claim is not None and again is not None
     claim.close()
     again.close()
+
+
+def test_a_database_a_newer_version_upgraded_says_to_install_that_version(tmp_path):
+    """Going back to an older release without bringing the schema down first."""
+    import sqlite3
+
+    from bot.storage.migrate import head_revision
+
+    database = tmp_path / "huzzah.db"
+    env = clean_env(tmp_path, DATABASE_URL=f"sqlite:///{database}", DISCORD_TOKEN="a.b.c")
+    made = subprocess.run([sys.executable, "-m", "bot.cli", "db", "upgrade"], text=True,
+                          capture_output=True, cwd=tmp_path, timeout=60, env=env)
+    assert made.returncode == 0, made.stderr
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    connection.close()
+    for command in (["run"], ["db", "upgrade"], ["battle", "export", "--channel", "1"]):
+        done = subprocess.run([sys.executable, "-m", "bot.cli", *command], text=True,
+                              capture_output=True, cwd=tmp_path, timeout=60, env=env)
+        assert done.returncode == 2, command
+        assert done.stderr.splitlines()[-1] == (
+            f"huzzah: the database {database} is at revision 9999, which a newer version of "
+            f"Huzzah made (this one knows up to {head_revision()}). Install that version "
+            f"again, or downgrade with it first: `huzzah db downgrade {head_revision()}`.")
