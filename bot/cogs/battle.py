@@ -121,10 +121,12 @@ SIDE_HELP = "Only this side's units and generals (a large battle fits a phone)"
 
 
 async def shown_battle(store: BattleStore, interaction: discord.Interaction,
-                       side: str | None = None) -> Reply:
-    """The channel's battle as `/battle show` and `/unit list` give it: whole, or one side."""
+                       side: str | None = None, *, values: bool = False) -> Reply:
+    """The channel's battle as `/battle show` gives it (a line a unit), or `/unit list`
+    (``values``: each unit with its printed values): whole, or one side."""
     view = await store.view(interaction.channel_id or 0)
-    return Reply(battle_messages(view if side is None else one_side(view, side)))
+    return Reply(battle_messages(view if side is None else one_side(view, side),
+                                 values=values))
 
 
 class Battles(commands.Cog):

@@ -139,7 +139,8 @@ class Roster(commands.Cog):
     @app_commands.describe(side=SIDE_HELP)
     async def list(self, interaction: discord.Interaction,
                    side: app_commands.Range[str, 1, MAX_SIDE] | None = None) -> None:
-        await answer(interaction, lambda: shown_battle(self.store, interaction, side))
+        await answer(interaction, lambda: shown_battle(self.store, interaction, side,
+                                                       values=True))
 
     @edit.autocomplete("unit")
     @remove.autocomplete("unit")

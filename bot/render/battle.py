@@ -17,7 +17,7 @@ from bot.battles.views import (
 )
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.resolution import SO_FAR, effect_lines, escape, step_field, to_discord
-from bot.render.text import escape_prose
+from bot.render.text import PHONE_SCREEN, escape_prose, phone_lines
 from bot.render.trace import resolution_of
 from rules.core.engagements import Engagement, engagement_words
 from rules.core.names import name_key
@@ -51,11 +51,12 @@ def turn_line(battle: Battle) -> str:
 def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP",
               unit_words: Callable[[Mapping[str, Any]], UnitWords] | None = None,
               strength_of: Callable[[int | None, Mapping[str, Any]], int | None] | None = None,
-              side_said: bool = False) -> str:
+              side_said: bool = False, values: bool = True) -> str:
     """``**Name** · 4 SP · what it is · *markers* · with General · under Commander``; the
     rule set says how its attributes read, and what strength a unit added without one has.
     ``side_said``: the side's heading says the word its side is named (a nation every unit
-    on the side has), so the line leaves it out."""
+    on the side has), so the line leaves it out. ``values``: with its printed values
+    (``morale 4``), as `/unit list` gives it; without them, as `/battle show` does."""
     words = unit_words(dict(unit.attributes or {})) if unit_words else UnitWords()
     parts = [f"**{escape(unit.name)}**"]
     strength = strength_of(unit.strength, dict(unit.attributes or {})) if strength_of else \
@@ -66,6 +67,8 @@ def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP
     # unit on the side has it (``side_said``).
     described = [w for w in words.described
                  if not side_said or w.casefold() != unit.side.casefold()]
+    if not values:
+        described = [w for w in described if w not in words.values]
     if described:
         parts.append(escape(", ".join(described)))
     markers = [escape(marker) for marker in words.markers]
@@ -74,14 +77,33 @@ def unit_line(unit: Unit, generals: Sequence[General], strength_label: str = "SP
     line = " · ".join(parts)
     if markers:
         line += " · " + ", ".join(f"*{m}*" for m in markers)
-    with_general = [g.name for g in generals if g.unit_name and name_key(g.unit_name)
+    with_general = [g for g in generals if g.unit_name and name_key(g.unit_name)
                     == name_key(unit.name) and g.status == "active"]
-    if with_general:
-        line += f" · with {', '.join(escape(g) for g in with_general)}"
+    # A unit out of the battle leaves its general to the Generals heading ("with 2nd Foot
+    # (out of the battle)"): said once.
+    if with_general and unit.status != "gone":
+        line += f" · with {', '.join(_general_on_line(g) for g in with_general)}"
     # Whose command it is in (a general's fate may fall on it), unless he is with it.
-    if unit.commander and name_key(unit.commander) not in map(name_key, with_general):
+    if unit.commander and name_key(unit.commander) not in {name_key(g.name)
+                                                            for g in with_general}:
         line += f" · under {escape(unit.commander)}"
     return line
+
+
+def _general_said(general: General) -> list[str]:
+    """What a general has besides his place: ``value +2``, ``1 wound``."""
+    said = []
+    if general.value is not None:
+        said.append(f"value {general.value:+d}")
+    if general.wounds:
+        said.append(f"{general.wounds} wound{'s' if general.wounds > 1 else ''}")
+    return said
+
+
+def _general_on_line(general: General) -> str:
+    """A general on his unit's line: ``Ney (value +2)``."""
+    said = _general_said(general)
+    return escape(general.name) + (f" ({', '.join(said)})" if said else "")
 
 
 def general_line(general: General, out: Collection[str] = ()) -> str:
@@ -93,10 +115,7 @@ def general_line(general: General, out: Collection[str] = ()) -> str:
         # A general killed or captured is with nobody now: where he fell is history.
         was = "with" if general.status == "active" else "was with"
         parts.append(f"{was} {escape(general.unit_name)}{gone}")
-    if general.value is not None:
-        parts.append(f"value {general.value:+d}")
-    if general.wounds:
-        parts.append(f"{general.wounds} wound{'s' if general.wounds > 1 else ''}")
+    parts += _general_said(general)
     if general.status != "active":
         parts.append(f"*{general.status}*")
     return " · ".join(parts)
@@ -115,7 +134,7 @@ def _side_said(side: str, units: Sequence[Unit],
 
 
 def roster_fields(units: Sequence[Unit], generals: Sequence[General],
-                  rules: BattleRules | None = None) -> list[FieldSpec]:
+                  rules: BattleRules | None = None, values: bool = True) -> list[FieldSpec]:
     label = rules.strength_label if rules else "SP"
     words = rules.unit_words if rules else None
     strength_of = rules.strength_of if rules else None
@@ -126,13 +145,13 @@ def roster_fields(units: Sequence[Unit], generals: Sequence[General],
     for side, members in sides.items():
         said = _side_said(side, members, words)  # once a side: it reads every unit's words
         fields.append(FieldSpec(escape(side), "\n".join(
-            unit_line(u, generals, label, words, strength_of, side_said=said)
+            unit_line(u, generals, label, words, strength_of, side_said=said, values=values)
             for u in members)))
-    # A general with a unit, and nothing more to say of him, is said on its line alone.
+    # A general with a unit in the battle is said on its line alone, with his value and
+    # wounds.
     on_lines = {name_key(u.name) for u in units if u.status != "gone"}
     listed_apart = [g for g in generals if not (
-        g.status == "active" and g.unit_name and name_key(g.unit_name) in on_lines
-        and g.value is None and not g.wounds)]
+        g.status == "active" and g.unit_name and name_key(g.unit_name) in on_lines)]
     if listed_apart:
         out = {name_key(u.name) for u in units if u.status == "gone"}
         fields.append(FieldSpec("Generals", "\n".join(general_line(g, out)
@@ -196,17 +215,27 @@ def pending_line(data: Mapping[str, Any] | None,
             f"(#{pending.seq}{when(pending)}): {awaited(pending, escape, person)} or a GM")
 
 
-# More units than this, a line or two each, run past a phone's screen: the footer then says
-# how to see one side.
-LONG_ROSTER = 12
+def has_values(units: Sequence[Unit], rules: BattleRules | None) -> bool:
+    """Whether a unit has printed values (``morale 4``) that `/unit list` gives."""
+    return rules is not None and any(rules.unit_words(dict(u.attributes or {})).values
+                                     for u in units)
 
 
-def _roster_footer(view: BattleView) -> str:
+def _runs_past_a_screen(title: str, description: str, fields: Sequence[FieldSpec]) -> bool:
+    """Whether the roster runs past a phone's screen (its footer a line more)."""
+    shown = [title, description, *(f"{f.name}\n{f.value}" for f in fields)]
+    return sum(phone_lines(text.replace("*", "")) for text in shown) + 1 > PHONE_SCREEN
+
+
+def _roster_footer(view: BattleView, values: bool, long: bool) -> str:
     units = counted(len(view.units), "unit")
     footer = f"{view.side} only: {units}" if view.side else units
     footer += f" · {counted(view.battle.last_seq, 'event')}"
-    if view.side is None and len(view.units) > LONG_ROSTER and len(view.battle.sides or ()) > 1:
+    # A roster past a phone's screen: one side at a time fits.
+    if view.side is None and long and len(view.battle.sides or ()) > 1:
         footer += " · side: shows one side"
+    if not values and has_values(view.units, battle_rules(view.battle)):
+        footer += " · values: /unit list"
     return footer
 
 
@@ -216,7 +245,8 @@ def settings_line(settings: Mapping[str, Any]) -> str:
                                     for k, v in settings.items())
 
 
-def battle_messages(view: BattleView):
+def battle_messages(view: BattleView, *, values: bool = False):
+    """`/battle show`; with ``values``, `/unit list`: each unit with its printed values."""
     battle, units, generals, charts = view.battle, view.units, view.generals, view.charts
     gm = f"<@{battle.created_by}>" + (f", <@&{battle.gm_role_id}>" if battle.gm_role_id else "")
     queued = len(battle.dice_queue or [])
@@ -234,12 +264,13 @@ def battle_messages(view: BattleView):
     waiting = pending_line(battle.pending)
     if waiting:
         description += f"\n{waiting}"
-    head = EmbedSpec(title=f"⚔️ {escape(battle.name)}", description=description,
-                     colour=BATTLE_COLOUR,
-                     footer=_roster_footer(view),
-                     fields=(*roster_fields(units, generals, battle_rules(battle)),
-                             *engagement_field(view.engagements, battle_rules(battle)),
-                             *standing_field(battle_rules(battle), view.roster)))
+    title = f"⚔️ {escape(battle.name)}"
+    fields = (*roster_fields(units, generals, battle_rules(battle), values),
+              *engagement_field(view.engagements, battle_rules(battle)),
+              *standing_field(battle_rules(battle), view.roster))
+    long = _runs_past_a_screen(title, description, fields)
+    head = EmbedSpec(title=title, description=description, colour=BATTLE_COLOUR,
+                     footer=_roster_footer(view, values, long), fields=fields)
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
 

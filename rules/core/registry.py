@@ -51,6 +51,10 @@ class UnitWords:
 
     described: tuple[str, ...] = ()
     markers: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()
+    """The words of ``described`` that are printed values the procedures read (``morale
+    4``): `/unit list` shows them, `/battle show` leaves them to it so that a unit takes a
+    line of a phone there."""
 
 
 @dataclass(frozen=True)

@@ -61,10 +61,10 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
     described += [quality for quality in QUALITIES if attributes.get(quality) is True]
     if attributes.get("order") == "open":
         described.append("open order")
-    if attributes.get("morale") is not None:
-        described.append(f"morale {attributes['morale']}")
+    values = [f"morale {attributes['morale']}"] if attributes.get("morale") is not None else []
+    described += values
     markers = [marker for marker in ("shaken", "routing") if attributes.get(marker)]
-    return UnitWords(tuple(described), tuple(markers))
+    return UnitWords(tuple(described), tuple(markers), tuple(values))
 
 ROSTER_FIELDS = FieldSet(tuple(f for f in UNIT_FIELDS if not f.name.startswith("general")))
 UNIT_WORDS = FieldSet(UNIT_FIELDS)

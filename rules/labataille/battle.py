@@ -116,12 +116,13 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
     arm = str(attributes.get("arm", "infantry"))
     described = [f"light {arm}" if attributes.get("light") else arm]
     # The values the procedures read, so that a player can check what the bot will use.
-    described += [f"{key} {_number(attributes[key])}"
-                  for key in ("morale", "melee", "fire", "defence") if key in attributes]
+    values = [f"{key} {_number(attributes[key])}"
+              for key in ("morale", "melee", "fire", "defence") if key in attributes]
     if "mp" in attributes:
-        described.append(f"MP {attributes['mp']}")
+        values.append(f"MP {attributes['mp']}")
     if "leader_value" in attributes:  # a roster general with the stack counts his own
-        described.append(f"leader value {attributes['leader_value']}")
+        values.append(f"leader value {attributes['leader_value']}")
+    described += values
     if attributes.get("formation"):
         described.append(str(attributes["formation"]))
     if attributes.get("nation"):
@@ -137,7 +138,7 @@ def unit_words(attributes: Mapping[str, Any]) -> UnitWords:
         markers.append("Charge marker")
     elif marker == ChargeMarker.CHARGED.value:
         markers.append("inverted Charge marker")
-    return UnitWords(tuple(described), tuple(markers))
+    return UnitWords(tuple(described), tuple(markers), tuple(values))
 
 
 def read_roster_attributes(text: str, where: str, *, require_arm: bool) -> dict[str, Any]:

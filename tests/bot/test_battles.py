@@ -436,7 +436,7 @@ async def test_counts_read_in_the_singular_for_one(battle_session):
                                 'words:"inf regular morale=4" strength:4', user_id=GM_USER)
     await reply(battle_session, "/gm dice dice:6", user_id=GM_USER)
     show = await reply(battle_session, "/battle show")
-    assert show.embeds[0]["footer"]["text"] == "1 unit · 3 events"
+    assert show.embeds[0]["footer"]["text"] == "1 unit · 3 events · values: /unit list"
     assert "1 die queued by the GM for the next roll" in show.embeds[0]["description"]
     log = await reply(battle_session, "/battle log count:1")
     assert log.embeds[0]["title"] == "📜 Minden: the last event"
@@ -453,6 +453,11 @@ async def test_the_roster_shows_the_qualities_that_change_a_units_dice(battle_se
                                 'words:"inf light open morale=3" strength:3', user_id=GM_USER)
     show = (await reply(battle_session, "/battle show")).embeds[0]
     lines = {f["name"]: f["value"] for f in show["fields"]}
+    assert lines["British"] == "**12th Foot** · 4 SP · infantry, regular"
+    assert lines["French"] == "**Rangers** · 3 SP · infantry, light, open order"
+    # Its morale, a value printed on the counter, is `/unit list`'s.
+    listed = (await reply(battle_session, "/unit list")).embeds[0]
+    lines = {f["name"]: f["value"] for f in listed["fields"]}
     assert lines["British"] == "**12th Foot** · 4 SP · infantry, regular, morale 4"
     assert lines["French"] == "**Rangers** · 3 SP · infantry, light, open order, morale 3"
 
@@ -557,7 +562,7 @@ async def test_removing_a_unit_leaves_its_general_alone_and_undo_puts_him_back(b
     await gm(battle_session, "/gm undo")
     # Back with it: said on its line, not again under Generals.
     shown = await reply(battle_session, "/battle show")
-    assert "**2nd Foot** · 4 SP · infantry, regular, morale 4 · with Wolfe" in text_of(shown)
+    assert "**2nd Foot** · 4 SP · infantry, regular · with Wolfe" in text_of(shown)
     assert "Generals" not in [f["name"] for f in shown.embeds[0]["fields"]]
 
 
@@ -639,8 +644,8 @@ async def test_the_roster_shows_whose_command_a_unit_is_in(battle_session):
     lines = "\n".join(f["value"] for f in shown.embeds[0]["fields"]).splitlines()
     # Wolfe is with 2nd Foot, which he commands; Rangers is in his command from afar.
     assert [line for line in lines if "Wolfe" in line] == [
-        "**2nd Foot** · 4 SP · infantry, regular, morale 4 · with Wolfe",
-        "**Rangers** · 3 SP · infantry, open order, morale 3 · under Wolfe"], lines
+        "**2nd Foot** · 4 SP · infantry, regular · with Wolfe",
+        "**Rangers** · 3 SP · infantry, open order · under Wolfe"], lines
 
 
 async def test_a_general_with_a_unit_out_of_the_battle_is_said_to_be(battle_session):
@@ -649,6 +654,10 @@ async def test_a_general_with_a_unit_out_of_the_battle_is_said_to_be(battle_sess
     shown = await reply(battle_session, "/battle show", user_id=GM_USER)
     generals = next(f["value"] for f in shown.embeds[0]["fields"] if f["name"] == "Generals")
     assert generals == "**Wolfe** (British) · with 2nd Foot (out of the battle)", generals
+    # Said once: the unit's own line leaves him to the Generals heading.
+    british = next(f["value"] for f in shown.embeds[0]["fields"] if f["name"] == "British")
+    assert british.split("\n")[0] == ("**2nd Foot** · 4 SP · infantry, regular · *out: removed "
+                                       "by the GM*")
 
 
 async def test_a_general_killed_was_with_his_unit(battle_session):
@@ -740,12 +749,13 @@ async def test_one_side_of_a_large_battle_fits_a_phone(battle_session):
         assert not message.ephemeral, message.content
     await gm(battle_session, "/general add name:Montcalm side:French")
     whole = (await reply(battle_session, "/battle show")).embeds[0]
-    assert whole["footer"]["text"] == "14 units · 16 events · side: shows one side"
+    assert whole["footer"]["text"] == ("14 units · 16 events · side: shows one side · "
+                                       "values: /unit list")
     shown = (await reply(battle_session, "/battle show side:french")).embeds[0]
     assert [f["name"] for f in shown["fields"]] == ["French", "Generals"]
     assert shown["fields"][0]["value"].count("\n") == 6
     assert "Foot 1 " not in shown["fields"][0]["value"]
-    assert shown["footer"]["text"] == "French only: 7 units · 16 events"
+    assert shown["footer"]["text"] == "French only: 7 units · 16 events · values: /unit list"
     listed = (await reply(battle_session, "/unit list side:British")).embeds[0]
     assert [f["name"] for f in listed["fields"]] == ["British"]
     refused = await reply(battle_session, "/battle show side:Prussians")

@@ -499,4 +499,4 @@ def test_the_override_menu_lists_its_results_and_press_picks_one(tmp_path):
     assert "\n  • Highlanders routs and loses 2 SP\n" in out, out
     assert "🛠️ Overridden by player" in out, out
     assert "# 💥 Defenders win by 2: Highlanders routs, −2 SP" in out, out
-    assert "Highlanders · 2 SP · infantry, regular, morale 4 · *routing*" in out, out
+    assert "Highlanders · 2 SP · infantry, regular · *routing*" in out, out

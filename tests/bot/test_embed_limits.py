@@ -320,17 +320,18 @@ def test_dice_show_as_read_not_as_the_target_text_suggests():
 
 
 async def test_a_roster_too_long_for_one_message_is_shown_whole(battle_session):
-    """Sixty units with names of the longest kind: `/battle show` and `/unit list` go on in
-    a second message rather than leaving units out, and `/battle log` shows all fifty."""
+    """Sixty units with names of the longest kind: `/unit list` goes on in a second message
+    rather than leaving units out (`/battle show`, without the units' values, fits one), and
+    `/battle log` shows all fifty."""
     lines = ['/battle start ruleset:fire-at-will name:Big sides:"British, French"']
     for side in ("British", "French"):
         lines += [f'/unit add side:{side} name:"{side[0]}{n:02d} {"x" * 58}" '
                   'words:"inf regular morale=4" strength:4' for n in range(1, 31)]
     await played(battle_session, *lines)
-    for command in ("/battle show", "/unit list"):
+    for command, messages in (("/battle show", 1), ("/unit list", 2)):
         sent = await send(battle_session, command)
         shown = "\n".join(text_of(message) for message in sent)
-        assert len(sent) == 2
+        assert len(sent) == messages
         assert [n for n in range(1, 31) if f"F{n:02d} " not in shown] == []
         assert [n for n in range(1, 31) if f"B{n:02d} " not in shown] == []
         assert not any(violations(message.embeds, message.content) for message in sent)

@@ -269,7 +269,7 @@ async def test_a_unit_with_no_strength_left_comes_back_only_once_given_some(disc
     assert given.content == ("🛠️ Rangers gains 2 SP (now 2) and is still out of the battle "
                              "(event #9). `/gm restore unit:Rangers` brings it back.")
     shown = await gm(discord_session, "/battle show")
-    assert "**Rangers** · 2 SP · infantry, open order, morale 3 · *out*" in str(shown.embeds)
+    assert "**Rangers** · 2 SP · infantry, open order · *out*" in str(shown.embeds)
     refused = await gm(discord_session, '/melee fire-at-will attackers:"2nd Foot: charging" '
                        'defenders:Rangers dice:"6 1"')
     assert refused.content.startswith("⚠️ Rangers is out of the battle. A GM"), refused.content
@@ -371,8 +371,8 @@ async def test_strength_set_on_a_unit_the_gm_removed_keeps_why_it_left(discord_s
     given = await gm(discord_session, f"/gm set unit:Rangers field:strength value:{strength}")
     assert given.content == f"🛠️ Rangers {said} (event #9).", given.content
     shown = await gm(discord_session, "/battle show")
-    assert (f"**Rangers** · {strength} SP · infantry, open order, morale 3 · *out: removed "
-            "by the GM*") in str(shown.embeds)
+    assert (f"**Rangers** · {strength} SP · infantry, open order · *out: removed by the GM*"
+            ) in str(shown.embeds)
 
 
 async def test_a_status_typed_with_a_capital_is_taken(discord_session):

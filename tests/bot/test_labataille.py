@@ -230,7 +230,7 @@ async def test_the_roster_names_a_nation_once_where_it_is_the_side(battle_sessio
                  '/unit add side:Allies name:"52nd" words:"infantry morale=41 melee=7.5 '
                  'nation=british" strength:5'):
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
-    shown = await reply(battle_session, "/battle show", user_id=GM_USER)
+    shown = await reply(battle_session, "/unit list", user_id=GM_USER)
     fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
     assert fields["French"] == "**1/45e** · 6 increments · infantry, morale 34, melee 12"
     assert fields["Allies"] == ("**52nd** · 5 increments · infantry, morale 41, melee 7.5, "
@@ -319,7 +319,7 @@ async def test_the_roster_names_a_nation_its_side_does_not_say_for_every_unit(ba
                  '/unit add side:British name:Z words:"infantry morale=44 melee=7 fire=3 '
                  'defence=3" strength:4'):
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
-    shown = await reply(battle_session, "/battle show", user_id=GM_USER)
+    shown = await reply(battle_session, "/unit list", user_id=GM_USER)
     fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
     assert fields["British"] == (
         "**Y** · 4 increments · infantry, morale 44, melee 7, fire 3, defence 3, British\n"
@@ -354,7 +354,7 @@ async def test_a_gm_set_number_reads_as_the_roster_prints_it(battle_session):
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
     done = await reply(battle_session, "/gm set unit:X field:melee value:9", user_id=GM_USER)
     assert done.content == "🛠️ X now has melee 9 (event #3)."
-    shown = await reply(battle_session, "/battle show", user_id=GM_USER)
+    shown = await reply(battle_session, "/unit list", user_id=GM_USER)
     fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
     assert fields["French"] == ("**X** · 4 increments · infantry, morale 35, melee 9, fire 2, "
                                 "defence 3")

@@ -148,7 +148,7 @@ async def test_skirmishing_cavalry_that_formed_up_stands_in_line_and_may_be_char
                          'dice:"5 5"', user_id=GM_USER)
     assert "📋 Cossacks is now in line\n" in text_of(formed)
     shown = text_of(await reply(battle_session, "/battle show"))
-    assert "**Cossacks** · 2 increments · cavalry, morale 33, melee 6, MP 10, line\n" in shown
+    assert "**Cossacks** · 2 increments · cavalry, line\n" in shown
     # Its one attempt against the charge is a record, not a fight: no crossed swords.
     assert "\n📌 Cossacks' attempt against Hussars' charge\n" in shown
     # A battle kept from before, where Form Up wrote "line (formed up)", reads it as line.

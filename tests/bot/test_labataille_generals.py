@@ -37,11 +37,12 @@ async def test_gm_general_sets_the_value_and_undo_restores_it(battle_session):
     await gm(battle_session, '/general add name:Gudin side:French unit:"1/85e" value:2')
     changed = await gm(battle_session, "/gm general general:Gudin field:value value:3")
     assert changed.content == "🛠️ Gudin now has a value of +3 (event #5)."
-    assert "**Gudin** (French) · with 1/85e · value +3" in text_of(
+    # Said on his stack's line, as a general with a unit is.
+    assert "**1/85e** · 6 increments · infantry · with Gudin (value +3)" in text_of(
         await gm(battle_session, "/battle show"))
     undone = await gm(battle_session, "/gm undo")
     assert "Undid #5" in text_of(undone)
-    assert "**Gudin** (French) · with 1/85e · value +2" in text_of(
+    assert "**1/85e** · 6 increments · infantry · with Gudin (value +2)" in text_of(
         await gm(battle_session, "/battle show"))
     out_of_range = await gm(battle_session, "/gm general general:Gudin field:value value:9")
     assert out_of_range.ephemeral and "`value` cannot be above 6." in out_of_range.content

@@ -65,3 +65,67 @@ async def test_a_loss_the_headline_gives_with_an_aside_is_not_said_again_on_the_
                                    "listed)")
     assert "📋 Régiment de la Sarre: now 2 SP" in embed["description"].split("\n")
     assert phone_lines(message) == 16
+
+
+TALAVERA = [
+    "/battle start ruleset:labataille name:Talavera",
+    '/unit add side:French name:"1/45e Ligne" words:"infantry morale=34 melee=12 fire=6 '
+    'defence=9" strength:6',
+    '/unit add side:French name:"2/45e Ligne" words:"infantry morale=34 melee=12 fire=6 '
+    'defence=9" strength:6',
+    '/unit add side:French name:"1/24e Léger" words:"infantry morale=35 melee=10 fire=5 '
+    'defence=8" strength:5',
+    '/unit add side:French name:"2e Cuirassiers" words:"cavalry morale=44 melee=18 mp=8 '
+    'defence=9 nation=french" strength:4',
+    '/unit add side:French name:"3e Cuirassiers" words:"cavalry morale=44 melee=16 mp=8 '
+    'defence=9 nation=french" strength:4',
+    '/unit add side:French name:"Foot Battery 6/1" words:"artillery morale=33 melee=2 fire=8 '
+    'defence=6" strength:2',
+    '/unit add side:British name:"1/52nd Foot" words:"infantry morale=41 melee=8 fire=5 '
+    'defence=9 nation=british" strength:5',
+    '/unit add side:British name:"2/52nd Foot" words:"infantry morale=41 melee=8 fire=5 '
+    'defence=9 nation=british" strength:5',
+    '/unit add side:British name:"1/95th Rifles" words:"infantry morale=44 melee=6 fire=6 '
+    'defence=10 nation=british" strength:4',
+    '/unit add side:British name:"16th Light Dragoons" words:"cavalry light morale=44 '
+    'melee=12 mp=9 nation=british" strength:3',
+    '/unit add side:British name:"Ross\'s Troop RHA" words:"artillery morale=41 melee=2 '
+    'fire=7 defence=6 nation=british" strength:2',
+    '/unit add side:British name:"2nd Foot" words:"infantry morale=41 melee=8 fire=5 '
+    'defence=9 nation=british" strength:5',
+    '/general add name:Ney side:French unit:"1/45e Ligne" value:2',
+    '/general add name:Wellington side:British unit:"1/52nd Foot" value:2',
+]
+
+
+async def test_battle_show_gives_twelve_stacks_a_line_each_and_leaves_their_values_to_unit_list(
+        battle_session):
+    """Each stack's morale, melee, fire and defence wrapped its line onto two or three lines of
+    a phone (35 in all): `/battle show` gives a line a stack, its general's value on it, and
+    `/unit list` the values."""
+    await played(battle_session, *TALAVERA)
+    shown = await reply(battle_session, "/battle show")
+    assert screen(shown) == [
+        "⚔️ Talavera", "La Bataille · Turn 1, Maneuver Segment", "GM: <@2000>",
+        "British",
+        "1/52nd Foot · 5 increments · infantry · with", "Wellington (value +2)",
+        "2/52nd Foot · 5 increments · infantry",
+        "1/95th Rifles · 4 increments · infantry",
+        "16th Light Dragoons · 3 increments · light", "cavalry",
+        "Ross's Troop RHA · 2 increments · artillery",
+        "2nd Foot · 5 increments · infantry",
+        "French",
+        "1/45e Ligne · 6 increments · infantry · with", "Ney (value +2)",
+        "2/45e Ligne · 6 increments · infantry",
+        "1/24e Léger · 5 increments · infantry",
+        "2e Cuirassiers · 4 increments · cavalry,", "French",
+        "3e Cuirassiers · 4 increments · cavalry,", "French",
+        "Foot Battery 6/1 · 2 increments · artillery",
+        "12 units · 15 events · side: shows one side ·", "values: /unit list"]
+    listed = await reply(battle_session, "/unit list")
+    lines = "\n".join(screen(listed))
+    assert ("1/52nd Foot · 5 increments · infantry, morale\n41, melee 8, fire 5, defence 9 · "
+            "with\nWellington (value +2)") in lines, lines
+    assert "Generals" not in lines
+    assert screen(listed)[-1] == "12 units · 15 events · side: shows one side"
+    assert phone_lines(listed) == 32

@@ -147,7 +147,7 @@ async def test_one_block_is_said_in_the_singular(discord_session):
 async def test_unit_add_says_the_unit_as_its_rule_set_words_it_on_the_roster(discord_session,
                                                                            ruleset):
     """The confirmation leads with the strength in the rule set's word (`3 SP`, `3 figures`,
-    `3 blocks`), then what the unit is in its own words: the roster's line for it."""
+    `3 blocks`), then what the unit is in its own words: `/unit list`'s line for it."""
     rules = ruleset.battle
     assert rules.unit_example, f"{ruleset.key}: give BattleRules.unit_example"
     await gm(discord_session, f"/battle start ruleset:{ruleset.key} name:Somewhere")
@@ -157,7 +157,7 @@ async def test_unit_add_says_the_unit_as_its_rule_set_words_it_on_the_roster(dis
     count = strength_count(3, rules.strength_label)
     assert added.content.startswith(f"➕ Test Unit joins the Blue side: {count}")
     said = added.content.split(" side: ", 1)[1].rsplit(" (event #", 1)[0]
-    line = next(line for line in text_of(await reply(discord_session, "/battle show")
+    line = next(line for line in text_of(await reply(discord_session, "/unit list")
                                          ).split("\n") if line.startswith("**Test Unit**"))
     parts = [part.replace("*", "") for part in line.split(" · ")[1:]]
     assert said == ", ".join(parts), "the confirmation and the roster line say the unit alike"
