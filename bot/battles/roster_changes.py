@@ -11,15 +11,18 @@ from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
 from bot.battles.validate import (
     battle_side,
+    battle_sides,
     check_commander,
     check_general_value,
     check_new_name,
+    check_new_side,
     check_new_strength,
     check_one_general,
     check_same_side,
     check_unit_command,
     check_unit_side,
     check_wounds,
+    did_you_mean,
     out_of_strength,
 )
 from bot.storage.models import General, Unit
@@ -54,7 +57,8 @@ def read_words(tx: BattleTx, words: str, strength: int | None, *,
     """Unit words and the strength, which may come as the option or among the words in the
     rule set's own word (`figures=12`, `sp=4`)."""
     label = tx.rules.strength_label
-    rest, typed = take_strength(words, label, "words", tx.rules.strength_aliases)
+    rest, typed = take_strength(words, label, "words", tx.rules.strength_aliases,
+                                tx.rules.max_strength)
     tx.rules.refuse_general_words(rest, "words")
     attributes = tx.rules.read_attributes(rest, "words", require_arm=require_arm) \
         if rest or require_arm else {}
@@ -184,3 +188,56 @@ def remove_general(tx: BattleTx, name: str) -> tuple[str, int]:
     tx.delete(row)
     event = tx.record("general_remove", f"Removed general {general}")
     return general, event.seq
+
+
+@dataclass(frozen=True)
+class SideRenamed:
+    """A side renamed: its old and new names, how many units and generals went with it."""
+
+    old: str
+    new: str
+    units: int
+    generals: int
+    seq: int
+
+
+def rename_side(tx: BattleTx, side: str, name: str) -> SideRenamed:
+    """Give one of the battle's sides a new name (``Frnch`` to ``French``): the battle's
+    sides, and every unit and general on it, follow. A GM may rename any side; a player the
+    side whose units and generals are all his own (nobody else's move with it)."""
+    battle = tx.require_battle()
+    known = battle_sides(tx)
+    old = next((s for s in known if name_key(s) == name_key(side)), None)
+    if old is None:
+        listed = " and ".join(known)
+        raise BattleError(f"`{' '.join(side.split())}` is not a side in this battle."
+                          f"{did_you_mean(side, known)}",
+                          hint=f"Its sides are {listed}." if listed else
+                          "It has no sides yet: `/unit add side:` names one.")
+    units = [u for u in tx.unit_rows() if name_key(u.side) == name_key(old)]
+    generals = [g for g in tx.general_rows() if name_key(g.side) == name_key(old)]
+    if not tx.actor.is_gm(battle.created_by, battle.gm_role_id) and not (
+            (units or generals)
+            and all(row.added_by == tx.actor.user_id for row in (*units, *generals))):
+        raise BattleError(f"Only a GM can rename the {old} side: it holds units or generals "
+                          "another player added.",
+                          hint="Ask a GM; a player may rename a side only he has added to.")
+    new = check_new_side(name)
+    if new == old:
+        raise BattleError(f"The {old} side is already called that.",
+                          hint="Give `name:` the new spelling.")
+    other = next((s for s in known if s != old and name_key(s) == name_key(new)), None)
+    if other is not None:
+        raise BattleError(f"The battle already has a side called {other}.",
+                          hint="A battle has two different sides: give this one another "
+                               "name. To move a unit across, `/unit edit side:`.")
+    if battle.sides:
+        tx.touch(battle)
+        battle.sides = [new if s == old else s for s in battle.sides]
+    for row in (*units, *generals):
+        tx.touch(row)
+        row.side = new
+    for row in units:
+        check_unit_side(tx, row)
+    event = tx.record("side_rename", f"Side {old} renamed {new}")
+    return SideRenamed(old, new, len(units), len(generals), event.seq)

@@ -60,7 +60,7 @@ NOT_UNDOABLE = ("undo", "battle_start")
 EVENT_KINDS = ("battle_start", "battle_end", "turn", "setting", "charts", "unit_add",
                "unit_edit", "unit_remove", "general_add", "general_remove", "resolution",
                "question", "reroll", "override", "undo", "dice_queue", "gm_set", "gm_restore",
-               "gm_role")
+               "gm_role", "side_rename")
 """Every kind of event the log holds: an import refuses a file with another (its log could
 not be shown, undone or rerolled as the commands that write it expect)."""
 

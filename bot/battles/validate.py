@@ -232,17 +232,28 @@ def battle_side(tx: BattleTx, side: str) -> str:
             return existing
     if len(known) >= 2:
         raise BattleError(f"`{side}` is not a side in this battle.{did_you_mean(side, known)}",
-                          hint=f"Its sides are {' and '.join(known)}; use one of them.")
-    # A new side holds none of the marks that separate the two sides at `/battle start` (a
-    # side already in a battle keeps its name, whatever it holds).
-    between = next((c for c in side if c in SIDE_SEPARATORS), None)
-    if between is not None:
-        raise BattleError(f"A side's name may not hold `{between}`: it separates the two "
-                          "sides at `/battle start`.", hint="Name it without one, e.g. British.")
+                          hint=f"Its sides are {' and '.join(known)}: use one of them, or "
+                               f"{RENAME_SIDE} puts a misspelt one right.")
+    side = check_new_side(side)
     if known:
         battle = tx.require_battle()
         tx.touch(battle)  # undoing this command un-fixes the sides again
         battle.sides = [*known, side]
+    return side
+
+
+RENAME_SIDE = "`/battle side`"
+
+
+def check_new_side(side: str) -> str:
+    """A well-formed name for a side new to the battle: none of the marks that separate the
+    two sides at `/battle start` (a side already in a battle keeps its name, whatever it
+    holds)."""
+    side = check_side(side)
+    between = next((c for c in side if c in SIDE_SEPARATORS), None)
+    if between is not None:
+        raise BattleError(f"A side's name may not hold `{between}`: it separates the two "
+                          "sides at `/battle start`.", hint="Name it without one, e.g. British.")
     return side
 
 

@@ -162,8 +162,8 @@ _LATEST = (select(_BATTLES).where(_BATTLES.c.channel_id == bindparam("channel"))
 _LOG = select(_EVENTS).where(_EVENTS.c.battle_id == bindparam("battle")).order_by(
     _EVENTS.c.seq.desc())
 _LATEST_LOG = _LOG.limit(bindparam("count"))
-_UNITS_BY_SIDE = (select(_UNITS).where(_UNITS.c.battle_id == bindparam("battle"))
-                  .order_by(_UNITS.c.side, _UNITS.c.id))
+_UNITS_OF = (select(_UNITS).where(_UNITS.c.battle_id == bindparam("battle"))
+              .order_by(_UNITS.c.id))
 _GENERALS_OF = (select(_GENERALS).where(_GENERALS.c.battle_id == bindparam("battle"))
                 .order_by(_GENERALS.c.id))
 _ENGAGED = (select(_ENGAGEMENTS).where(_ENGAGEMENTS.c.battle_id == bindparam("battle"),
@@ -171,6 +171,15 @@ _ENGAGED = (select(_ENGAGEMENTS).where(_ENGAGEMENTS.c.battle_id == bindparam("ba
             .order_by(_ENGAGEMENTS.c.id))
 _CHARTS_FILE = select(_CHARTS.c.filename).where(_CHARTS.c.battle_id == bindparam("battle"))
 _CHARTS_CONTENT = select(_CHARTS.c.content).where(_CHARTS.c.battle_id == bindparam("battle"))
+
+
+def by_side(sides: list[str] | None, units: list[Any]) -> list[Any]:
+    """Units (in the order they were added) side by side, the sides in the battle's order:
+    as started (`sides:"French, British"`), else as first named."""
+    order: dict[str, int] = {}
+    for side in [*(sides or ()), *(u.side for u in units)]:
+        order.setdefault(name_key(side), len(order))
+    return sorted(units, key=lambda u: order[name_key(u.side)])
 
 
 def read_view(conn: Connection, channel_id: int, ended_too: bool = False,
@@ -187,7 +196,7 @@ def read_view(conn: Connection, channel_id: int, ended_too: bool = False,
         log = list(conn.execute(_LOG, where) if events is None else
                    conn.execute(_LATEST_LOG, {**where, "count": events}))
         log.reverse()
-    units = list(conn.execute(_UNITS_BY_SIDE, where))
+    units = by_side(battle.sides, list(conn.execute(_UNITS_OF, where)))
     generals = list(conn.execute(_GENERALS_OF, where))
     engagements = list(conn.execute(_ENGAGED, where))
     roster = Roster(tuple(map(roster_unit, units)), tuple(map(roster_general, generals)),

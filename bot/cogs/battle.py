@@ -30,6 +30,7 @@ from bot.battles.lifecycle import (
     set_setting,
     start_battle,
 )
+from bot.battles.roster_changes import rename_side
 from bot.battles.service import BattleStore, Command
 from bot.battles.validate import MAX_SIDE, check_battle_name
 from bot.battles.views import one_side
@@ -182,6 +183,28 @@ class Battles(commands.Cog):
 
     @show.autocomplete("side")
     async def _side(self, interaction: discord.Interaction, current: str):
+        return await side_choices(self.store, interaction.channel_id, current)
+
+    @battle.command(name="side",
+                    description="Rename one of the battle's sides; its units and generals follow")
+    @app_commands.describe(side="The side as the battle has it (the list offers them)",
+                           name="Its new name, e.g. French")
+    async def rename_side(self, interaction: discord.Interaction,
+                          side: app_commands.Range[str, 1, MAX_SIDE],
+                          name: app_commands.Range[str, 1, MAX_SIDE]) -> None:
+        async def work() -> Reply:
+            done = await self.store.apply(interaction, "/battle side",
+                                          lambda tx: rename_side(tx, side, name))
+            moved = [counted(n, what) for n, what in ((done.units, "unit"),
+                                                      (done.generals, "general")) if n]
+            went = f": {' and '.join(moved)} with it" if moved else ""
+            return Reply(content=f"✏️ The {escape(done.old)} side is now "
+                                 f"{escape(done.new)}{went} (event #{done.seq}).")
+
+        await answer(interaction, work)
+
+    @rename_side.autocomplete("side")
+    async def _renamed_side(self, interaction: discord.Interaction, current: str):
         return await side_choices(self.store, interaction.channel_id, current)
 
     @battle.command(name="end", description="End this channel's battle (GM)")

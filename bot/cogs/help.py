@@ -25,7 +25,7 @@ from bot.render.resolution import to_discord
 from bot.render.text import PHONE_SCREEN, phone_lines
 from bot.rulesets import RuleSetCommands, Subcommand
 from rules.core.errors import InvalidInput, code
-from rules.core.fields import Field
+from rules.core.fields import Field, did_you_mean
 from rules.core.notation import LIST_FORM, quoting_rule
 from rules.core.registry import BattleRules, RuleSet
 from rules.core.roster import strength_word
@@ -275,10 +275,12 @@ def chosen_part(ruleset: RuleSet | None, typed: str) -> Part:
     if part is not None and part in parts:
         return part
     listing = f"{'Its' if ruleset else 'The'} parts: {listed_parts(parts)}."
+    names = [p.value for p in parts]
+    near = "" if part is not None else did_you_mean(word, names, starts=names)
     if ruleset is None:  # with no topic, every part is one of its
-        raise InvalidInput(f"{code(typed)} is not a part of a topic.", hint=listing)
+        raise InvalidInput(f"{code(typed)} is not a part of a topic.{near}", hint=listing)
     if part is None:
-        raise InvalidInput(f"{ruleset.title} has no part {code(typed)}.", hint=listing)
+        raise InvalidInput(f"{ruleset.title} has no part {code(typed)}.{near}", hint=listing)
     raise InvalidInput(f"{ruleset.title} {LACKING[part]}.", hint=listing)
 
 

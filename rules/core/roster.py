@@ -278,16 +278,18 @@ def strength_word(label: str) -> str:
     return label.casefold()
 
 
-def take_strength(text: str, label: str, where: str,
-                  aliases: tuple[str, ...] = ()) -> tuple[str, int | None]:
+def take_strength(text: str, label: str, where: str, aliases: tuple[str, ...] = (),
+                  most: int | None = None) -> tuple[str, int | None]:
     """Take ``figures=12`` (or ``sp=4``: the rule set's word, or one of its ``aliases``, the
-    short word its quick lookups take: ``inc=5``) out of a unit's words.
+    short word its quick lookups take: ``inc=5``) out of a unit's words. ``most``: the rule
+    set's bound, which a number past any strength is told (else ``MAX_STRENGTH``).
 
     Returns the other words and the strength, None when it is not given."""
     word = strength_word(label)
     spellings = "|".join(re.escape(w) for w in (word, *aliases))
     pattern = re.compile(rf"(?<!\S)(?:{spellings})=(\S*)", re.IGNORECASE)
-    values = {_strength_value(raw, word, where) for raw in pattern.findall(text)}
+    bound = MAX_STRENGTH if most is None else min(most, MAX_STRENGTH)
+    values = {_strength_value(raw, word, where, bound) for raw in pattern.findall(text)}
     if len(values) > 1:
         raise InvalidInput(f"{where}: `{word}=` is given twice, with different numbers.",
                            hint=f"Give the unit's {label} once.")
@@ -295,7 +297,7 @@ def take_strength(text: str, label: str, where: str,
     return rest, (values.pop() if values else None)
 
 
-def _strength_value(raw: str, word: str, where: str) -> int:
+def _strength_value(raw: str, word: str, where: str, bound: int) -> int:
     number = raw.strip().translate(FULL_WIDTH)  # a phone's wide `４` is 4, as in dice
     shown = f"`{word}={number}`" if len(number) <= 16 else f"`{word}={number[:15]}…`"
     # The rule set's own bound (60 figures) is checked after: a range here would contradict it.
@@ -303,7 +305,8 @@ def _strength_value(raw: str, word: str, where: str) -> int:
     if re.fullmatch(r"[0-9]+", number):
         if len(number.lstrip("0")) <= 3 and int(number) <= MAX_STRENGTH:
             return int(number)
-        raise InvalidInput(f"{where}: {shown} is more than any unit's strength.", hint=hint)
+        raise InvalidInput(f"{where}: {shown} is more than any unit's strength.",
+                           hint=f"It must be at most {bound}.")
     if re.fullmatch(r"-[0-9]+", number):
         raise InvalidInput(f"{where}: {shown}: a strength cannot be below 0.", hint=hint)
     raise InvalidInput(f"{where}: {shown} is not a strength.", hint=hint)

@@ -208,6 +208,13 @@ async def test_a_part_typed_in_capitals_or_unknown_is_read_or_refused(discord_se
     assert message.ephemeral and message.content == (
         "⚠️ Commands & Colors Tricorne has no part `maps`. Its parts: `part:commands` · "
         "`part:words` · `part:settings` · `part:reference`.")
+    message = await reply(discord_session, "/help topic:tricorne part:wordz")
+    assert message.ephemeral and message.content == (
+        "⚠️ Commands & Colors Tricorne has no part `wordz`. Did you mean `words`? Its parts: "
+        "`part:commands` · `part:words` · `part:settings` · `part:reference`.")
+    message = await reply(discord_session, "/help part:ref")
+    assert message.content.startswith("⚠️ `ref` is not a part of a topic. Did you mean "
+                                      "`reference`? The parts:")
     message = await reply(discord_session, "/help part:maps")
     assert message.content == (
         "⚠️ `maps` is not a part of a topic. The parts: `part:commands` · `part:words` · "

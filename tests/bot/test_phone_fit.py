@@ -107,6 +107,13 @@ async def test_battle_show_gives_twelve_stacks_a_line_each_and_leaves_their_valu
     shown = await reply(battle_session, "/battle show")
     assert screen(shown) == [
         "⚔️ Talavera", "La Bataille · Turn 1, Maneuver Segment", "GM: <@2000>",
+        "French",  # the side first named first
+        "1/45e Ligne · 6 increments · infantry · with", "Ney (value +2)",
+        "2/45e Ligne · 6 increments · infantry",
+        "1/24e Léger · 5 increments · infantry",
+        "2e Cuirassiers · 4 increments · cavalry,", "French",
+        "3e Cuirassiers · 4 increments · cavalry,", "French",
+        "Foot Battery 6/1 · 2 increments · artillery",
         "British",
         "1/52nd Foot · 5 increments · infantry · with", "Wellington (value +2)",
         "2/52nd Foot · 5 increments · infantry",
@@ -114,13 +121,6 @@ async def test_battle_show_gives_twelve_stacks_a_line_each_and_leaves_their_valu
         "16th Light Dragoons · 3 increments · light", "cavalry",
         "Ross's Troop RHA · 2 increments · artillery",
         "2nd Foot · 5 increments · infantry",
-        "French",
-        "1/45e Ligne · 6 increments · infantry · with", "Ney (value +2)",
-        "2/45e Ligne · 6 increments · infantry",
-        "1/24e Léger · 5 increments · infantry",
-        "2e Cuirassiers · 4 increments · cavalry,", "French",
-        "3e Cuirassiers · 4 increments · cavalry,", "French",
-        "Foot Battery 6/1 · 2 increments · artillery",
         "12 units · 15 events · side: shows one side ·", "values: /unit list"]
     listed = await reply(battle_session, "/unit list")
     lines = "\n".join(screen(listed))

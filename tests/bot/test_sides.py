@@ -36,11 +36,13 @@ async def test_the_second_side_fixes_the_sides_and_a_typo_gets_did_you_mean(disc
     typo = await gm(discord_session, f'/unit add side:Britsh name:Rangers {INF}')
     assert typo.ephemeral
     assert typo.content == ("⚠️ `Britsh` is not a side in this battle. Did you mean British? "
-                            "Its sides are British and French; use one of them.")
+                            "Its sides are British and French: use one of them, or "
+                            "`/battle side` puts a misspelt one right.")
     third = await gm(discord_session, '/general add name:Washington side:Americans')
     assert third.ephemeral
     assert third.content == ("⚠️ `Americans` is not a side in this battle. Its sides are "
-                             "British and French; use one of them.")
+                             "British and French: use one of them, or `/battle side` "
+                             "puts a misspelt one right.")
     assert await stored(discord_session) == (
         ["British", "French"], {"2nd Foot": "British", "Béarn": "French"}, {}, 3)
 
@@ -190,3 +192,99 @@ async def test_a_side_that_holds_a_separator_from_before_keeps_working(discord_s
                  '/general add name:Orange side:"Allies, Dutch"']:
         added = await gm(discord_session, line)
         assert not added.ephemeral and "Allies, Dutch" in added.content, (line, added.content)
+
+
+WATERLOO = "/battle start ruleset:le-baton name:Waterloo"
+BRITISH = '/unit add side:British name:"52nd Foot" words:"british inf line" strength:12'
+
+
+async def test_a_misspelt_side_is_renamed_and_its_units_and_generals_follow(discord_session):
+    await gm(discord_session, WATERLOO)
+    await gm(discord_session, BRITISH)
+    await gm(discord_session, '/unit add side:Frnch name:Garde words:"french inf column" '
+                              'strength:10')
+    await gm(discord_session, "/general add name:Ney side:Frnch unit:Garde")
+    refusal = ("⚠️ `French` is not a side in this battle. Did you mean Frnch? Its sides are "
+               "British and Frnch: use one of them, or `/battle side` puts a misspelt "
+               "one right.")
+    for line in ['/unit add side:French name:Tirailleurs words:"french inf line" strength:8',
+                 "/unit edit unit:Garde side:French",
+                 "/gm set unit:Garde field:side value:French"]:
+        refused = await gm(discord_session, line)
+        assert refused.ephemeral and refused.content == refusal, (line, refused.content)
+    renamed = await gm(discord_session, "/battle side side:frnch name:French")
+    assert not renamed.ephemeral
+    assert renamed.content == ("✏️ The Frnch side is now French: 1 unit and 1 general with it "
+                               "(event #5).")
+    assert await stored(discord_session) == (
+        ["British", "French"], {"52nd Foot": "British", "Garde": "French"}, {"Ney": "French"},
+        5)
+    shown = await reply(discord_session, "/battle show")
+    assert [f["name"] for f in shown.embeds[0]["fields"]] == ["British", "French"]
+    added = await gm(discord_session, '/unit add side:French name:Tirailleurs '
+                                      'words:"french inf line" strength:8')
+    assert added.content.startswith("➕ Tirailleurs joins the French side:")
+    await gm(discord_session, "/gm undo")
+    undone = await gm(discord_session, "/gm undo")
+    assert undone.content.startswith("↩️ Undid #5 (side rename): Side Frnch renamed French")
+    assert (await stored(discord_session))[:3] == (
+        ["British", "Frnch"], {"52nd Foot": "British", "Garde": "Frnch"}, {"Ney": "Frnch"})
+
+
+async def test_renaming_a_side_is_refused_where_it_would_not_fit(discord_session):
+    await gm(discord_session, WATERLOO + ' sides:"British, Allies"')
+    await gm(discord_session, BRITISH)
+    await gm(discord_session, '/unit add side:Allies name:Nassau words:"british inf line" '
+                              'strength:10')
+    before = await stored(discord_session)
+    for line, said in [
+        ("/battle side side:Alies name:Dutch",
+         "⚠️ `Alies` is not a side in this battle. Did you mean Allies? Its sides are British "
+         "and Allies."),
+        ("/battle side side:Allies name:british",
+         "⚠️ The battle already has a side called British. A battle has two different sides: "
+         "give this one another name. To move a unit across, `/unit edit side:`."),
+        ("/battle side side:allies name:Allies",
+         "⚠️ The Allies side is already called that. Give `name:` the new spelling."),
+        ('/battle side side:Allies name:"Dutch, Belgian"',
+         "⚠️ A side's name may not hold `,`: it separates the two sides at `/battle start`. "
+         "Name it without one, e.g. British."),
+        # Le Baton: a side named for a nation holds that nation's units only.
+        ("/battle side side:Allies name:French",
+         "⚠️ A British unit cannot be on the French side: it fires, moves and tests in the "
+         "British phases. Put it on the British side, or give it `french` in its words."),
+    ]:
+        refused = await gm(discord_session, line)
+        assert refused.ephemeral and refused.content == said, (line, refused.content)
+    assert await stored(discord_session) == before
+
+
+async def test_a_player_renames_a_side_only_he_has_added_to(discord_session):
+    await gm(discord_session, START)
+    await reply(discord_session, f"/unit add side:British name:Rangers {INF}")
+    await reply(discord_session, f"/unit add side:Frnch name:Béarn {INF}", user_id=3000)
+    refused = await reply(discord_session, "/battle side side:Frnch name:French")
+    assert refused.ephemeral and refused.content == (
+        "⚠️ Only a GM can rename the Frnch side: it holds units or generals another player "
+        "added. Ask a GM; a player may rename a side only he has added to.")
+    renamed = await reply(discord_session, "/battle side side:Frnch name:French",
+                          user_id=3000)
+    assert renamed.content == "✏️ The Frnch side is now French: 1 unit with it (event #4)."
+
+
+async def test_the_roster_shows_the_sides_in_the_battles_order(discord_session):
+    await gm(discord_session, START + ' sides:"French, British"')
+    await gm(discord_session, f'/unit add side:British name:"2nd Foot" {INF}')
+    await gm(discord_session, f"/unit add side:French name:Béarn {INF}")
+    await gm(discord_session, f"/unit add side:British name:Rangers {INF}")
+    shown = await reply(discord_session, "/battle show")
+    assert [(f["name"], f["value"].count("\n") + 1) for f in shown.embeds[0]["fields"]] == [
+        ("French", 1), ("British", 2)]
+
+
+async def test_without_sides_given_the_first_named_side_comes_first(discord_session):
+    await gm(discord_session, START)
+    await gm(discord_session, f"/unit add side:French name:Béarn {INF}")
+    await gm(discord_session, f'/unit add side:British name:"2nd Foot" {INF}')
+    shown = await reply(discord_session, "/battle show")
+    assert [f["name"] for f in shown.embeds[0]["fields"]] == ["French", "British"]

@@ -82,6 +82,18 @@ async def test_a_bad_strength_word_says_how_to_write_it(discord_session):
                                "number, like `figures=4`.")
 
 
+async def test_a_number_past_any_strength_is_told_the_rule_sets_bound(discord_session):
+    await gm(discord_session, "/battle start ruleset:le-baton name:Waterloo")
+    for figures in ("9999", "9" * 40):
+        refused = await gm(discord_session, "/unit add side:French name:Garde "
+                                            f'words:"french inf column figures={figures}"')
+        assert refused.ephemeral
+        shown = figures if len(figures) <= 16 else figures[:15] + "…"
+        assert refused.content == (f"⚠️ words: `figures={shown}` is more than any unit's "
+                                   "strength. It must be at most 60."), refused.content
+    assert await event_count(discord_session) == 1
+
+
 async def test_unit_edit_takes_the_word_and_says_the_change_in_it(discord_session):
     await gm(discord_session, LE_BATON)
     await gm(discord_session, '/unit add side:French name:"4e Léger" '

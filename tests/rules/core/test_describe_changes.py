@@ -137,10 +137,14 @@ def test_the_strength_word_is_taken_out_of_the_words():
     assert take_strength("sp=4 sp=4", "SP", "words") == ("", 4)
     with pytest.raises(InvalidInput, match="given twice"):
         take_strength("sp=4 sp=5", "SP", "words")
-    # No range of its own: the rule set's (60 figures, say) is the one to tell.
-    with pytest.raises(InvalidInput, match="^words: `figures=1000` is more than any unit's "
-                                           "strength. Give a whole number, like"):
+    # Past any strength: the bound told is the rule set's (60 figures), else the bot's.
+    with pytest.raises(InvalidInput) as refused:
+        take_strength("figures=1000", "figures", "words", most=60)
+    assert str(refused.value) == ("words: `figures=1000` is more than any unit's strength. "
+                                  "It must be at most 60.")
+    with pytest.raises(InvalidInput) as refused:
         take_strength("figures=1000", "figures", "words")
+    assert str(refused.value).endswith("It must be at most 999.")
 
 
 @pytest.mark.parametrize(("words", "said"), [
