@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -274,19 +275,53 @@ def battle_messages(view: BattleView, *, values: bool = False):
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
 
-def log_line(event: Event) -> str:
-    line = f"`#{event.seq}` **{event.kind.replace('_', ' ')}** · {escape(event.user_name)}: " \
-           f"{escape(event.summary)}"
+_CLAUSE_END = re.compile(r": |; |\. ")
+UNDO_LABEL = 30  # characters of the event an undo names, past which it is cut with "…"
+
+
+def undone_label(summary: str) -> str:
+    """The event an undo took back, in a few words: its summary's first clause ("Béarn vs
+    2nd Foot", "Added Rangers (British)"), a question by its words, an answer by the answer
+    ("Answered #5: DR2"), cut to ``UNDO_LABEL`` characters at a word. The undone event's own
+    line says the rest."""
+    label = _CLAUSE_END.split(summary, maxsplit=1)[0]
+    if label == "Asked":  # a question: its words
+        label = summary
+    elif summary.startswith("Answered #"):  # an answer: which, and what
+        label = summary.split(". ", 1)[0]
+    if len(label) <= UNDO_LABEL:
+        return label
+    return label[:UNDO_LABEL - 1].rsplit(" ", 1)[0].rstrip(" ,;:.") + "…"
+
+
+def log_said(event: Event) -> str:
+    """What the event did, in its summary's words; an undo names what it took back by its
+    number and a short label, not the whole of its summary again."""
+    quoted = f"Undid #{event.reverts}: "
+    if event.kind == "undo" and event.summary.startswith(quoted):
+        return f"Undid #{event.reverts} ({undone_label(event.summary[len(quoted):])})"
+    return event.summary
+
+
+def log_line(event: Event, shown: Collection[int] = ()) -> str:
+    """``#7 Ann: Béarn vs 2nd Foot: Attackers win by 3``: the event's number, who, and what
+    happened. An undone one is struck through; the line that undid it, when not among the
+    ``shown`` ones, is named after it."""
+    line = f"`#{event.seq}` {escape(event.user_name)}: {escape(log_said(event))}"
     if event.undone_by is not None:
-        line = f"~~{line}~~ (undone by #{event.undone_by})"
+        line = f"~~{line}~~"
+        if event.undone_by not in shown:
+            line += f" (undone by #{event.undone_by})"
     return line
 
 
 def log_messages(battle: Battle, events: Sequence[Event]):
+    shown = {e.seq for e in events}
     head = EmbedSpec(
         title=f"📜 {escape(battle.name)}: the last "
               + ("event" if len(events) == 1 else f"{len(events)} events"),
-        description="\n".join(log_line(e) for e in events) or "Nothing has happened yet.",
+        description="\n".join(log_line(e, shown) for e in events)
+        or "Nothing has happened yet.",
         colour=BATTLE_COLOUR,
         footer=f"{turn_line(battle)} · /battle export for the whole log",
     )

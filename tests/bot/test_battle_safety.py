@@ -219,7 +219,7 @@ async def test_a_battle_survives_closing_everything_and_reopening(db):
         assert strength == 99
         assert seqs == list(range(1, 8))
         log = (await reply(session, "/battle log")).embeds[0]["description"]
-        assert "~~`#6` **resolution**" in log and "(undone by #7)" in log
+        assert "~~`#6` player: " in log and "`#7` player: Undid #6 (" in log
 
 
 async def test_two_bot_processes_share_one_battle(db):

@@ -22,6 +22,7 @@ from .conftest import (
     send,
     text_of,
 )
+from .phone import PHONE_SCREEN, phone_lines
 
 START = '/battle start ruleset:fire-at-will name:"Quebec 1759"'
 ROSTER = [
@@ -371,7 +372,7 @@ async def test_log_and_export(battle_session):
     await reply(battle_session, '/melee fire-at-will attackers:"Béarn" defenders:"2nd Foot" '
                                 'dice:"5 2 1 1"')
     log = await reply(battle_session, "/battle log count:3")
-    assert "`#8` **resolution**" in log.embeds[0]["description"]
+    assert "`#8` player: Béarn vs 2nd Foot: Attackers win by 3" in log.embeds[0]["description"]
     md = await reply(battle_session, "/battle export")
     (file,) = md.files
     assert file.filename == "quebec-1759.md"
@@ -399,7 +400,8 @@ async def test_the_log_names_what_befell_a_general(battle_session):
     lines = (await reply(battle_session, "/battle log count:3")).embeds[0]["description"]
     lines = lines.splitlines()
     assert lines[0].endswith("Béarn vs 2nd Foot: Attackers win by 3: 2nd Foot routs, −2 SP; "
-                             "Wolfe is killed~~ (undone by #9)")
+                             "Wolfe is killed~~")
+    assert lines[1] == "`#9` player: Undid #8 (Béarn vs 2nd Foot)"
     assert lines[2].endswith("Béarn vs 2nd Foot: Attackers win by 3: 2nd Foot routs, −2 SP; "
                              "Wolfe is captured")
 
@@ -523,7 +525,7 @@ async def test_a_gm_sets_a_rule_set_setting_for_the_battle(battle_session):
     again = await gm(battle_session, "/battle setting name:obstacle_reading value:attacker")
     assert again.ephemeral and "`obstacle_reading` is already attacker." in again.content
     log = text_of(await reply(battle_session, "/battle log count:2"))
-    assert log.count("**setting**") == 1
+    assert log.count(": GM set ") == 1
     show = await reply(battle_session, "/battle show")
     assert "Settings: obstacle reading attacker" in text_of(show)
     await gm(battle_session, "/gm undo")
@@ -781,3 +783,41 @@ async def test_a_general_whose_unit_loses_its_last_sp_in_a_rout_risks_the_rout_t
     assert "2nd Foot loses its last SP and leaves the battle instead of routing." in text
     assert "Risk to Wolfe (with 2nd Foot, which lost by 2 or more, its last SP with it)" in text
     assert "vs row 2-7 (routed from melee table) → no effect" in text
+
+
+async def test_a_ten_event_log_reads_an_event_a_line_and_fits_a_phone(battle_session):
+    """Each event leads with who did what; an undo names what it took back in a few words,
+    not its whole result again; `count:` and the struck-through undone event still hold."""
+    ann, ben = PLAYER, 4000
+    names = {GM_USER: "Gus", ann: "Ann", ben: "Ben"}
+    moves = [(START, GM_USER), *((line, ben if "British" in line else ann) for line in ROSTER),
+             ('/gm dice dice:"3 4"', GM_USER), ("/battle next", GM_USER),
+             ('/melee fire-at-will attackers:Béarn defenders:"2nd Foot" dice:"5 2 6 6"', ann),
+             ("/gm undo", GM_USER),
+             ('/melee fire-at-will attackers:Béarn defenders:"2nd Foot" dice:"5 2 5 5"', ann),
+             ("/charge fire-at-will target:Hussars chargers:Rangers dice:1", ben)]
+    for line, user in moves:
+        asked = await reply(battle_session, line, user_id=user, user_name=names[user])
+        assert "⚠️" not in (asked.content or ""), asked.content
+    await battle_session.press(asked, "Stand", channel_id=CHANNEL, user_id=ann,
+                               guild_id=GUILD, user_name="Ann")
+    await reply(battle_session, "/battle next", user_id=GM_USER, user_name="Gus")
+    log = await reply(battle_session, "/battle log")
+    assert log.embeds[0]["description"].splitlines() == [
+        "`#5` Ann: Added Hussars (French)",
+        "`#6` Ben: Added general Wolfe",
+        "`#7` Gus: GM queued 2 dice (2 waiting)",
+        "`#8` Gus: Now Turn 1, routs and retirements",
+        "~~`#9` Ann: Béarn vs 2nd Foot: Attackers win by 3: 2nd Foot routs, −2 SP; "
+        "Wolfe is killed~~",
+        "`#10` Gus: Undid #9 (Béarn vs 2nd Foot)",
+        "`#11` Ann: Béarn vs 2nd Foot: Attackers win by 3: 2nd Foot routs, −2 SP; "
+        "Wolfe is captured",
+        "`#12` Ben: Asked: Does Hussars counter-charge?",
+        "`#13` Ann: Answered #12: Stand. Hussars vs Rangers: Hussars stands: melee follows",
+        "`#14` Gus: Now Turn 1, movement"]
+    assert phone_lines(log) <= PHONE_SCREEN
+    # Fewer: an undone event whose undo is not shown says which event undid it.
+    short = await reply(battle_session, "/battle log count:5")
+    assert short.embeds[0]["title"] == "📜 Quebec 1759: the last 5 events"
+    assert short.embeds[0]["description"].startswith("`#10` Gus: Undid #9 (Béarn vs 2nd Foot)")

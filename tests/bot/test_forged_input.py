@@ -52,7 +52,7 @@ async def test_a_battle_button_naming_ids_past_any_row_id_is_refused(battle_sess
     ended = await forged(battle_session, result, "↩️ Undo", f"huzzah:end:{PAST_A_ROW_ID}")
     assert ended.ephemeral and "That battle has already ended" in ended.content
     log = await reply(battle_session, "/battle log")  # nothing was done
-    assert "`#5` **resolution**" in text_of(log) and "#6" not in text_of(log)
+    assert "`#5` player: " in text_of(log) and "#6" not in text_of(log)
 
 
 async def test_an_answer_button_past_the_questions_answers_is_refused(battle_session):

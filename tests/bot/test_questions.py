@@ -114,7 +114,7 @@ async def test_the_log_names_the_units_and_who_answered_what(battle_session):
     [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
     await press(battle_session, chart, "DR2", PLAYER)
     log = text_of(await reply(battle_session, "/battle log"))
-    assert ("`#6` **resolution** · player: Answered #5: DR2. 1/45e vs 52nd: DR2: 52nd routs") \
+    assert ("`#6` player: Answered #5: DR2. 1/45e vs 52nd: DR2: 52nd routs") \
         in log
     assert log.count("Read the Assault et Mêlée chart") == 1  # the question, said once
 
@@ -180,7 +180,7 @@ async def test_an_answer_that_leads_to_another_question_is_logged_too(battle_ses
     asked = await reply(battle_session, MELEE, user_id=PLAYER)
     await press(battle_session, asked, "Stand and fight", GM_USER)
     log = text_of(await reply(battle_session, "/battle log"))
-    assert ("**question** · player: Answered #7: Stand and fight. Asked: Will Black Watch "
+    assert ("player: Answered #7: Stand and fight. Asked: Will Black Watch "
             "take ground") in log
 
 

@@ -85,7 +85,7 @@ async def test_a_move_kept_before_its_reply_failed_is_said_to_be_kept(battle_ses
         "it), so do not run it again." in failed.content
     assert "Nothing was changed" not in failed.content
     log = await reply(battle_session, "/battle log")
-    assert "`#5` **resolution**" in text_of(log) and "#6" not in text_of(log)
+    assert "`#5` player: " in text_of(log) and "#6" not in text_of(log)
 
 
 async def test_a_refusal_quoting_such_text_still_reaches_the_player(discord_session):
