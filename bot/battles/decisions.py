@@ -38,7 +38,7 @@ from bot.battles.play import (
     queue_left,
     quick_lookup,
 )
-from bot.battles.store import BattleTx, active_battle, rules_for
+from bot.battles.store import TABLES, BattleTx, active_battle, rules_for
 from bot.render.text import own
 from bot.storage.mentions import mentions_off
 from bot.storage.models import Question as QuestionRow
@@ -315,6 +315,40 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
 
 NOTHING_ASKED = ("No question is waiting for you here (none was asked, or it was answered): "
                  "`/answer` answers the question a command asks, once.")
+ANSWER_SUMMARY = "Answered #"
+"""How the summary of an event that answered a question begins (``Answered #4: Stand. …``)."""
+_EVENTS = TABLES["events"]
+_OF = _EVENTS.c.battle_id == bindparam("battle")
+_LAST_QUESTION = (select(_EVENTS.c.seq, _EVENTS.c.undone_by)
+                  .where(_OF, _EVENTS.c.kind == "question")
+                  .order_by(_EVENTS.c.seq.desc()).limit(1))
+_UNDONE_BY = select(_EVENTS.c.seq, _EVENTS.c.user_id, _EVENTS.c.summary).where(
+    _OF, _EVENTS.c.seq == bindparam("seq"))
+_ANSWER_TO = (select(_EVENTS.c.seq, _EVENTS.c.user_id, _EVENTS.c.summary)
+              .where(_OF, _EVENTS.c.summary.startswith(bindparam("answered")),
+                     _EVENTS.c.undone_by.is_(None))
+              .order_by(_EVENTS.c.seq.desc()).limit(1))
+
+
+def nothing_waiting(conn: Connection, battle_id: int) -> NotWaiting:
+    """``/answer`` in a battle that waits on no question: what became of the last one, who
+    answered it and what that played, or who took it back (a player back days later may
+    find that a GM answered it for him, or rerolled the move that asked it)."""
+    where = {"battle": battle_id}
+    question = conn.execute(_LAST_QUESTION, where).first()
+    if question is not None and question.undone_by is not None:
+        became = conn.execute(_UNDONE_BY, {**where, "seq": question.undone_by}).first()
+        done, said = "taken back", became.summary if became is not None else ""
+    elif question is not None:
+        became = conn.execute(_ANSWER_TO, {
+            **where, "answered": f"{ANSWER_SUMMARY}{question.seq}: "}).first()
+        done = "answered"
+        said = became.summary.partition(": ")[2] if became is not None else ""
+    if question is None or became is None:
+        return NotWaiting(NOTHING_ASKED, hint="`/battle log` shows the last commands.")
+    return NotWaiting(f"No question is waiting here: the last one (#{question.seq}) was {done} "
+                      f"by {refused_to(became.user_id)} (event #{became.seq}: {said}).",
+                      hint="`/battle log` shows what happened since.")
 
 
 def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
@@ -334,7 +368,7 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     battle = tx.require_battle()
     pending = pending_of(battle)
     if pending is None and asked is None:
-        raise NotWaiting(NOTHING_ASKED, hint="`/battle log` shows the last commands.")
+        raise nothing_waiting(tx.conn, battle.id)
     if pending is None or (asked is not None and asked != (battle.id, pending.seq)):
         raise NotWaiting("That question has already been answered, or was taken back.",
                           hint="`/battle log` shows what happened.")
@@ -344,7 +378,7 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     battle.pending = None
     options = pending.answered(answer)
     # The question is the event it names, the line before in the log: not said again.
-    summary = f"Answered #{pending.seq}: {answer.label}. "
+    summary = f"{ANSWER_SUMMARY}{pending.seq}: {answer.label}. "
     asked_in = take_message(tx.conn, battle_question(battle.id, pending.seq), tx.channel_id)
     try:
         outcome = _play_on(tx, pending, options, summary)
@@ -453,6 +487,9 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
                              "lookup: only the player who ran it answers it.",
                              hint="Run the lookup yourself to be asked.")
     if row is None and question_id is None:
+        battle = active_battle(conn, channel_id)
+        if battle is not None:  # the player means the battle's question
+            raise nothing_waiting(conn, battle.id)
         raise NotWaiting(NOTHING_ASKED, hint="Run the command to be asked.")
     if row is None:
         raise NotWaiting("That question has already been answered.",

@@ -10,7 +10,15 @@ class BattleError(RulesError):
 
 
 class NoBattle(BattleError):
-    def __init__(self) -> None:
+    """No battle going on in the channel; ``ended``: the name of the one that ended there
+    last, if any (players coming back to a battle their GM has ended are told so)."""
+
+    def __init__(self, ended: str | None = None) -> None:
+        if ended is not None:
+            super().__init__(f"No battle is going on in this channel: {ended} has ended.",
+                             hint="`/battle log` and `/battle export` still read it; "
+                                  "`/battle start` begins a new one.")
+            return
         super().__init__(
             "There is no battle in this channel.",
             hint="Start one with `/battle start`, or use the quick lookups without one.",
@@ -54,15 +62,18 @@ class AlreadyApplied(BattleError):
 class NotTheLast(BattleError):
     """A button under an older result: it acts only while that result is the last one."""
 
-    def __init__(self, seq: int, last: int | None) -> None:
+    def __init__(self, seq: int, last: int | None, *, none_here: bool = False) -> None:
         """``last``: the battle's last event now; None when the buttons are another
-        battle's (one that has ended, or another channel's)."""
+        battle's (one that has ended, or another channel's). ``none_here``: no battle is
+        going on in the channel now, so there is no latest result to point to."""
         said = (f"Event #{seq} is no longer the last one (the last is now #{last})"
                 if last is not None else
                 f"Event #{seq} is of another battle (one that has ended, or another "
                 "channel's)")
         super().__init__(f"{said}: these buttons only act on the result they sit under.",
-                         hint="Use `/gm undo` or `/gm reroll` for the latest.")
+                         hint="No battle is going on in this channel now: `/battle log` and "
+                              "`/battle export` read the one that ended." if none_here else
+                              "Use `/gm undo` or `/gm reroll` for the latest.")
 
 
 def check_battle(battle_id: int | None, expected: tuple[int, int] | None) -> None:
@@ -70,7 +81,7 @@ def check_battle(battle_id: int | None, expected: tuple[int, int] | None) -> Non
     battle (None: the channel has none now): under another's, it is refused before anything
     else is looked at."""
     if expected is not None and expected[0] != battle_id:
-        raise NotTheLast(expected[1], None)
+        raise NotTheLast(expected[1], None, none_here=battle_id is None)
 
 
 class NotWaiting(BattleError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.battles.decisions import battle_questions
+from bot.battles.decisions import Pending, battle_questions, pending_of
 from bot.battles.errors import BattleError
 from bot.battles.store import BattleTx
 from bot.battles.validate import check_battle_name, read_sides
@@ -45,8 +45,14 @@ def battle_for_gm(tx: BattleTx, what: str) -> BattleRecord:
     return record(BattleRecord, tx.require_gm(what))
 
 
+@dataclass(frozen=True)
+class Ended:
+    battle: BattleRecord  # as it now stands
+    dropped: Pending | None  # the question that waited, dropped with the battle
+
+
 def end_battle(tx: BattleTx, *, confirm: str | None = None,
-                     battle_id: int | None = None) -> BattleRecord:
+                     battle_id: int | None = None) -> Ended:
     """End the battle (typed confirmation by its name, or a button for this very battle)."""
     battle = tx.require_gm("end the battle")
     if battle_id is not None and battle.id != battle_id:
@@ -58,13 +64,14 @@ def end_battle(tx: BattleTx, *, confirm: str | None = None,
             hint=f"Run `/battle end confirm:{battle.name}`, or `/battle end` for a "
             "button. Its log stays available to `/battle export`.",
         )
+    dropped = pending_of(battle)
     tx.touch(battle)
     battle.status = "ended"
     battle.ended_at = utcnow()
     battle.pending = None  # a question waiting moves nothing now: nor does its backup ask it
     tx.record("battle_end", f"Battle ended: {battle.name}")
     forget_battle_messages(tx.conn, battle_questions(battle.id))  # none can be answered now
-    return record(BattleRecord, battle)
+    return Ended(record(BattleRecord, battle), dropped)
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from sqlalchemy.engine import Connection
 
 from bot.battles.actor import Actor
 from bot.battles.decisions import REROLLED, Asked, ask_in_battle
-from bot.battles.errors import BattleError, NoBattle, NotGM, NotTheLast, check_battle
+from bot.battles.errors import BattleError, NotGM, NotTheLast, check_battle
 from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
-from bot.battles.store import TABLES, BattleTx, Row, active_battle
+from bot.battles.store import TABLES, BattleTx, Row, active_battle, no_battle
 from bot.workers import OutcomeJob
 from rules.core.decisions import ANSWERED, CELLS, NOT_THEIRS
 from rules.core.dice import ReplaySource
@@ -187,7 +187,7 @@ def last_roll(conn: Connection, channel_id: int, actor: Actor) -> ListingKey:
     """Which roll an override would replace (for a GM), read on ``conn``."""
     battle = active_battle(conn, channel_id)
     if battle is None:
-        raise NoBattle()
+        raise no_battle(conn, channel_id)
     if not actor.is_gm(battle.created_by, battle.gm_role_id):
         raise NotGM("override a result")
     events = last_move(BattleTx(conn, battle, actor, channel_id, None, "read"))

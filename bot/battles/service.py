@@ -50,6 +50,7 @@ from bot.battles.store import (
     Kept,
     active_battle,
     battle_and_applied,
+    no_battle,
 )
 from bot.battles.traces import TraceKeeper
 from bot.battles.undo import Undone, undo_last
@@ -272,7 +273,7 @@ class BattleStore:
         ``events`` (None: all of them)."""
         view = await self.db.run(read_view, channel_id, ended_too, events)
         if view is None:
-            raise NoBattle()
+            raise await self.db.run(no_battle, channel_id) if not ended_too else NoBattle()
         return view
 
     async def archive(self, channel_id: int) -> BattleView:

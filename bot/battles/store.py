@@ -123,6 +123,18 @@ def active_battle(conn: Connection, channel_id: int) -> Row | None:
     return None if found is None else Row("battles", found._mapping)
 
 
+_ENDED_HERE = (select(TABLES["battles"].c.name)
+               .where(TABLES["battles"].c.channel_id == bindparam("channel"),
+                      TABLES["battles"].c.status != "active")
+               .order_by(TABLES["battles"].c.id.desc()).limit(1))
+
+
+def no_battle(conn: Connection, channel_id: int) -> NoBattle:
+    """The refusal of a command that needs a battle where none is going on: it names the
+    battle that ended here last, if any ("there is no battle" would read as if it was lost)."""
+    return NoBattle(conn.scalar(_ENDED_HERE, {"channel": channel_id}))
+
+
 APPLIED = (select(TABLES["events"].c.seq)
            .where(TABLES["events"].c.interaction_id == bindparam("interaction")))
 """The event the interaction already made, if any (Discord delivering it twice)."""
@@ -270,7 +282,7 @@ class BattleTx:
 
     def require_battle(self) -> Row:
         if self.battle is None:
-            raise NoBattle()
+            raise no_battle(self.conn, self.channel_id)
         return self.battle
 
     def require_gm(self, what: str) -> Row:

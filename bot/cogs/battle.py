@@ -230,11 +230,16 @@ class Battles(commands.Cog):
 
     async def ended(self, interaction: discord.Interaction, *, confirm: str | None = None,
                     battle_id: int | None = None) -> Reply:
-        battle = await self.store.apply(
+        ended = await self.store.apply(
             interaction, "/battle end",
             lambda tx: end_battle(tx, confirm=confirm, battle_id=battle_id), while_waiting=True)
+        battle = ended.battle
+        # The player it waited on may come back to its buttons: said here, once.
+        dropped = "" if ended.dropped is None else (
+            f" The question that waited, “{escape(ended.dropped.question.text)}” "
+            f"(#{ended.dropped.seq}), is dropped with it.")
         return notice(f"🏁 {escape(battle.name)} has ended",
-                      f"{turn_line(battle)}. `/battle export` gives the whole log.")
+                      f"{turn_line(battle)}.{dropped} `/battle export` gives the whole log.")
 
     async def pressed_end(self, interaction: discord.Interaction, battle_id: int) -> None:
         await press(interaction, lambda: self.ended(interaction, battle_id=battle_id),

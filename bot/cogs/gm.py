@@ -281,7 +281,7 @@ class GM(commands.Cog):
             if expected is None:
                 raise
             # A menu under an ended battle's roll: said as its Undo and Reroll say it.
-            raise NotTheLast(expected[1], None) from None
+            raise NotTheLast(expected[1], None, none_here=True) from None
         if expected is not None and expected != key:
             raise NotTheLast(expected[1], key[1] if expected[0] == key[0] else None)
         found = await self.outcomes.result(listing)

@@ -482,7 +482,29 @@ async def test_battle_end_offers_the_gm_a_button(battle_session):
     assert not ended.ephemeral and "has ended" in text_of(ended)
     [again] = await battle_session.press(offer, button["label"], channel_id=CHANNEL,
                                          user_id=GM_USER, guild_id=GUILD)
-    assert again.ephemeral and "no battle in this channel" in again.content
+    assert again.ephemeral and again.content.startswith(
+        "⚠️ No battle is going on in this channel: Quebec 1759 has ended.")
+
+
+async def test_commands_after_the_end_say_which_battle_ended_and_what_still_reads_it(
+        battle_session):
+    """A player coming back days later to a battle the GM ended is told it ended, not that
+    the channel has none (as if it was lost); a channel that never had one says so."""
+    await setup_battle(battle_session)
+    await gm(battle_session, '/battle end confirm:"Quebec 1759"')
+    ended = ("⚠️ No battle is going on in this channel: Quebec 1759 has ended. `/battle log` "
+             "and `/battle export` still read it; `/battle start` begins a new one.")
+    for line, user in (("/battle show", PLAYER), ("/unit list", PLAYER),
+                       ('/unit add side:British name:Late words:"inf morale=4" strength:4',
+                        PLAYER), ("/gm undo", GM_USER), ("/battle next", GM_USER),
+                       ("/gm override", GM_USER)):
+        refused = await reply(battle_session, line, user_id=user)
+        assert refused.ephemeral and refused.content == ended, line
+    assert not (await reply(battle_session, "/battle log")).ephemeral
+    never = await reply(battle_session, "/battle show", channel_id=CHANNEL + 1)
+    assert never.ephemeral and never.content == (
+        "⚠️ There is no battle in this channel. Start one with `/battle start`, or use the "
+        "quick lookups without one.")
 
 
 async def test_a_gm_ends_a_battle_whose_question_waits(battle_session):
@@ -499,6 +521,11 @@ async def test_a_gm_ends_a_battle_whose_question_waits(battle_session):
     assert refused.ephemeral and "Only the battle's GM can end the battle" in refused.content
     ended = await gm(battle_session, "/battle end confirm:Prestonpans")
     assert not ended.ephemeral and "Prestonpans has ended" in text_of(ended)
+    # The player it waited on is told, where the end is said, that it will not be asked.
+    assert ended.embeds[0]["description"] == (
+        "Turn 1, play a Command card. The question that waited, “Will Dragoons retire and "
+        "rally before Camerons rolls 4 dice?” (#4), is dropped with it. `/battle export` "
+        "gives the whole log.")
     async with battle_session.client.db.transaction() as s:  # nor does its backup ask it
         assert (await s.scalar(select(Battle))).pending is None
     [late] = await battle_session.press(asked, "Stand and fight", channel_id=CHANNEL,

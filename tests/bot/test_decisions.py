@@ -569,6 +569,33 @@ async def test_an_answer_with_no_question_ever_asked_says_so(battle_session):
         assert "already" not in refused.content
 
 
+async def test_an_answer_after_a_gm_answered_for_the_absent_player_says_who_and_what(
+        battle_session):
+    """Play by chat: the GM answers for a player away for days; the player's `/answer`
+    then says who answered the question and what it played, not "run the command"."""
+    await setup(battle_session)
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    answered = await reply(battle_session, "/answer choice:stand", user_id=GM_USER)
+    assert answered.embeds[0]["title"].endswith("Hussars stands: melee follows")
+    late = await reply(battle_session, "/answer choice:counter", user_id=PLAYER)
+    assert late.ephemeral and late.content == (
+        f"⚠️ No question is waiting here: the last one (#4) was answered by <@{GM_USER}> "
+        "(event #5: Stand. Hussars vs Rangers: Hussars stands: melee follows). "
+        "`/battle log` shows what happened since.")
+    # Undone, the answer is no longer the last one: the question waits again.
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    result = await reply(battle_session, "/answer choice:counter", user_id=PLAYER)
+    assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
+    # A question the GM's reroll took back, and the new dice asked none: said so.
+    await reply(battle_session, CHARGE, user_id=OTHER)
+    await reply(battle_session, "/gm dice dice:6", user_id=GM_USER)
+    await reply(battle_session, "/gm reroll", user_id=GM_USER)
+    late = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
+    assert late.ephemeral and late.content == (
+        f"⚠️ No question is waiting here: the last one (#8) was taken back by <@{GM_USER}> "
+        "(event #10: Undid #8 to reroll it). `/battle log` shows what happened since.")
+
+
 async def test_a_button_under_a_question_of_a_battle_that_ended_says_so(battle_session):
     """The GM ended the battle while its question waited: its buttons say the battle is
     over, not that the channel has none and a player should start one."""

@@ -91,10 +91,15 @@ async def test_buttons_under_a_result_say_why_they_no_longer_act(battle_session)
     assert refused.content.startswith("⚠️ Event #4 is no longer the last one"), refused.content
     name = (await reply(battle_session, "/battle show")).embeds[0]["title"].removeprefix("⚔️ ")
     await reply(battle_session, f'/battle end confirm:"{name}"', user_id=GM_USER)
-    # Its battle ended and no other begun: not "start a battle".
+    # Its battle ended and no other begun: not "start a battle", nor `/gm undo` (refused
+    # with no battle going on).
     for label in ("↩️ Undo", "🎲 Reroll"):
         [refused] = await press(battle_session, first, label, GM_USER)
-        assert refused.content.startswith("⚠️ Event #4 is of another battle"), refused.content
+        assert refused.content == (
+            "⚠️ Event #4 is of another battle (one that has ended, or another channel's): "
+            "these buttons only act on the result they sit under. No battle is going on in "
+            "this channel now: `/battle log` and `/battle export` read the one that ended."), \
+            refused.content
 
 
 async def test_the_buttons_work_after_a_restart(db):
@@ -238,3 +243,5 @@ async def test_the_override_menu_of_an_ended_battle_says_so(battle_session):
     assert refused.ephemeral
     assert refused.content.startswith("⚠️ Event #4 is of another battle (one that has "
                                       "ended, or another channel's)"), refused.content
+    assert refused.content.endswith("No battle is going on in this channel now: `/battle "
+                                    "log` and `/battle export` read the one that ended.")
