@@ -23,7 +23,14 @@ from bot.command_log import log_command, mark_started
 from bot.door import refused_at_the_door, unsendable_option
 from bot.errors import InputRefused, on_app_command_error
 from bot.heap import settle_heap
-from bot.replies import AnswerButton, EndButton, GMButton, OverrideMenu, StepsButton
+from bot.replies import (
+    AnswerButton,
+    EndButton,
+    GMButton,
+    HelpButton,
+    OverrideMenu,
+    StepsButton,
+)
 from bot.rulesets import RuleSetCommands, each_ruleset
 from bot.storage.database import Database
 from bot.workers import OutcomeWorker
@@ -89,7 +96,8 @@ class HuzzahBot(commands.AutoShardedBot):
                     Decisions(self.store), Notify(self.store), Steps(self.store), Help(self)):
             await self.add_cog(cog)
         # Buttons under a question answer it, even under a message sent before a restart.
-        self.add_dynamic_items(AnswerButton, GMButton, EndButton, OverrideMenu, StepsButton)
+        self.add_dynamic_items(AnswerButton, GMButton, EndButton, OverrideMenu, StepsButton,
+                               HelpButton)
         self.tree.on_error = on_app_command_error
         self.store.traces.start()
         if self._settle_heap:  # a process that runs the bot: what is loaded now stays

@@ -7,8 +7,8 @@ battle 12; ``huzzah:steps:t<interaction id>``: a quick lookup's), so they keep w
 a restart. A press is
 answered by the cog whose command the button stands for, found in the bot's cogs by its name
 and known here by the methods it answers with (:class:`AnswerPresses`, :class:`GMPresses`,
-:class:`EndPresses`): those cogs build their replies with this module, so it imports none of
-them.
+:class:`EndPresses`, :class:`HelpPresses`): those cogs build their replies with this module,
+so it imports none of them.
 """
 
 from __future__ import annotations
@@ -56,6 +56,13 @@ class StepsPresses(Protocol):
 
     async def pressed(self, interaction: discord.Interaction, where: str, key: int,
                       seq: int) -> None: ...
+
+
+class HelpPresses(Protocol):
+    """Turns a help reply to another of its pages (the ``Help`` cog)."""
+
+    async def pressed(self, interaction: discord.Interaction, topic: str, part: str,
+                      page: int) -> None: ...
 
 
 class EndPresses(Protocol):
@@ -342,6 +349,36 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: EndPresses = cog_named(interaction, "Battles")
         await cog.pressed_end(interaction, self.battle_id)
+
+
+HELP_PREFIX = "huzzah:help:"
+
+
+class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=re.escape(HELP_PREFIX)
+                 + r"(?P<topic>[a-z0-9-]{0,40}):(?P<part>[a-z]{1,20}):(?P<page>\d{1,3})"):
+    """A help reply's Back or Next: shows whoever pressed it that page in place of this one
+    (``huzzah:help:tricorne:words:1``: Tricorne's words, second page; the overview's topic
+    is empty)."""
+
+    def __init__(self, topic: str, part: str, page: int, label: str = "page") -> None:
+        super().__init__(discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary,
+            custom_id=self.id_for(topic, part, page)))
+        self.topic, self.part, self.page = topic, part, page
+
+    @staticmethod
+    def id_for(topic: str, part: str, page: int) -> str:
+        return f"{HELP_PREFIX}{topic}:{part}:{page}"
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> HelpButton:
+        return cls(match["topic"], match["part"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: HelpPresses = cog_named(interaction, "Help")
+        await cog.pressed(interaction, self.topic, self.part, self.page)
 
 
 OVERRIDE_PREFIX = "huzzah:override:"

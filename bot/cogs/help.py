@@ -1,10 +1,14 @@
-"""/help: the overview in two phone screens, and each rule set's topic one part at a time.
+"""/help: the overview, and each rule set's topic one part at a time, in pages of one phone
+screen each.
 
 The overview names every rule set with its commands and one example, how to ask for the odds,
 where the words and settings are, and the battle and GM commands in brief. A topic is given in
 parts (its commands with their examples, the words its units take, its battle settings, its
 reference text): a whole topic passes the 6000 characters one message may carry, and a phone
-would scroll through screens of it to find one word.
+would scroll through screens of it to find one word. A reply longer than one screen is cut
+into pages (``paged``), whole fields kept together where they fit; its Back and Next buttons
+show the page before or after in its place, stepping on from a part's last page to the next
+part's first, so that every line of a topic is a press or two away.
 
 Everything shown is read from the rule sets' own declarations (their commands, examples, unit
 words, settings and reference) and from the command tree, so a rule set added later is shown
@@ -12,6 +16,7 @@ with no change here.
 """
 
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -20,9 +25,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import handle_error
 from bot.render.limits import EmbedSpec, FieldSpec, pack
 from bot.render.resolution import to_discord
-from bot.render.text import PHONE_SCREEN, phone_lines
+from bot.render.text import PHONE_LINE, PHONE_SCREEN
+from bot.replies import Buttons, HelpButton
 from bot.rulesets import RuleSetCommands, Subcommand
 from rules.core.errors import InvalidInput, code
 from rules.core.fields import Field, did_you_mean
@@ -69,18 +76,115 @@ def shortest_example(rule_set: RuleSetCommands) -> str:
     return min((sub.example for sub in rule_set.subcommands), key=len)
 
 
-def ruleset_lines(rule_set: RuleSetCommands, *, example: bool = True) -> str:
+def ruleset_lines(rule_set: RuleSetCommands) -> str:
     """``**Fire at Will** `fire-at-will`: /charge · /melee · …``, then one example: the key
-    once, not after every verb, so that a phone fits one more rule set."""
+    once, not after every verb, so that a page fits one more rule set."""
     ruleset = rule_set.ruleset
     verbs = " · ".join(f"`/{sub.verb}`" for sub in rule_set.subcommands)
-    line = f"**{ruleset.title}** `{ruleset.key}`: {verbs}"
-    return f"{line}\ne.g. `{shortest_example(rule_set)}`" if example else line
+    return f"**{ruleset.title}** `{ruleset.key}`: {verbs}\ne.g. `{shortest_example(rule_set)}`"
 
 
-OVERVIEW_LINES = 2 * PHONE_SCREEN
-"""Phone lines the overview fits in, title and all: two screens."""
 _MARKUP = re.compile(r"\*\*|`")  # not shown as characters
+NAV_ROW = 1
+"""The phone line of a page's Back and Next buttons."""
+PAGE_NUMBER = "10/10 · "  # a page's number before its footer, as long as it grows
+
+
+def lines_of(text: str) -> int:
+    """The lines ``text`` takes on a phone: its markup not shown, wrapped as a phone does,
+    never at a hyphen (`fire-at-will` stays whole)."""
+    if not text:
+        return 0
+    return sum(max(1, len(textwrap.wrap(line, PHONE_LINE, break_on_hyphens=False)))
+               for line in _MARKUP.sub("", text).split("\n"))
+
+
+def _field_lines(field: FieldSpec) -> int:
+    return lines_of(field.name) + lines_of(field.value)
+
+
+def _cont(name: str) -> str:
+    return name if name.endswith(" (cont.)") else f"{name} (cont.)"
+
+
+def _split_field(field: FieldSpec, room: int) -> tuple[FieldSpec, FieldSpec] | None:
+    """The field's first lines that fit ``room`` phone lines, and the rest under its name
+    "(cont.)"; None if not even its name and one line fit."""
+    lines = field.value.split("\n")
+    used = lines_of(field.name)
+    taken = 0
+    while taken < len(lines) - 1 and used + lines_of(lines[taken]) <= room:
+        used += lines_of(lines[taken])
+        taken += 1
+    if not taken:
+        return None
+    return (FieldSpec(field.name, "\n".join(lines[:taken])),
+            FieldSpec(_cont(field.name), "\n".join(lines[taken:])))
+
+
+_SENTENCE = re.compile(r"(?<=[.;:]) (?=\S)")
+
+
+def _split_text(text: str, room: int) -> tuple[str, str] | None:
+    """The text's first sentences that fit ``room`` phone lines, and the rest."""
+    sentences = _SENTENCE.split(text)
+    taken = 0
+    while taken < len(sentences) - 1 and lines_of(" ".join(sentences[:taken + 1])) <= room:
+        taken += 1
+    if not taken:
+        return None
+    return " ".join(sentences[:taken]), " ".join(sentences[taken:])
+
+
+def paged(title: str, texts: Sequence[str], fields: Sequence[FieldSpec], footer: str, *,
+          whole: bool = True) -> list[EmbedSpec]:
+    """The reply cut into pages that each fit one phone screen, title, footer and a row of
+    buttons counted. ``texts`` go first, each kept on one page where it fits one; then the
+    fields, each on one page where it fits one if ``whole`` (a command and its example),
+    else cut at a line to fill each page (lists of words). Each page's footer starts with
+    its number ("2/3 · …") when there are several."""
+    room = PHONE_SCREEN - lines_of(title) - lines_of(PAGE_NUMBER + footer) - NAV_ROW
+    pages: list[tuple[list[str], list[FieldSpec]]] = [([], [])]
+    used = 0
+    queue: list[str | FieldSpec] = [*texts, *fields]
+    while queue:
+        item = queue.pop(0)
+        is_text = isinstance(item, str)
+        cost = lines_of(item) if is_text else _field_lines(item)
+        texts_here, fields_here = pages[-1]
+        if used + cost <= room:
+            (texts_here if is_text else fields_here).append(item)  # type: ignore[arg-type]
+            used += cost
+            continue
+        if used and cost <= room and (whole or is_text):  # whole on the next page
+            pages.append(([], []))
+            used = 0
+            queue.insert(0, item)
+            continue
+        split = (_split_text(item, room - used) if is_text  # type: ignore[arg-type]
+                 else _split_field(item, room - used))  # type: ignore[arg-type]
+        if split is None:
+            if used:
+                pages.append(([], []))
+                used = 0
+                queue.insert(0, item)
+            else:  # not even a line of it fits: shown whole, on a page of its own
+                (texts_here if is_text else fields_here).append(item)  # type: ignore[arg-type]
+                used = room
+            continue
+        head, tail = split
+        (texts_here if is_text else fields_here).append(head)  # type: ignore[arg-type]
+        pages.append(([], []))
+        used = 0
+        queue.insert(0, tail)
+    if not pages[-1][0] and not pages[-1][1] and len(pages) > 1:
+        pages.pop()
+    count = len(pages)
+    return [EmbedSpec(title=title, description="\n".join(page_texts), colour=HELP_COLOUR,
+                      fields=tuple(page_fields),
+                      footer=" · ".join(filter(None, [f"{number}/{count}" if count > 1
+                                                      else "", footer])))
+            for number, (page_texts, page_fields) in enumerate(pages, 1)]
 
 
 def subcommand_names(tree: app_commands.CommandTree, name: str) -> str:
@@ -93,25 +197,25 @@ def subcommand_names(tree: app_commands.CommandTree, name: str) -> str:
 
 def overview(tree: app_commands.CommandTree,
              rulesets: Sequence[RuleSetCommands]) -> list[EmbedSpec]:
+    """The overview's pages: each rule set with its verbs and one example, then the odds,
+    the topics, a battle's commands and the GM's."""
     battle = "\n".join(filter(None, (subcommand_names(tree, g) for g in BATTLE_GROUPS)))
     odds = min((f"/{sub.verb} odds {r.ruleset.key}" for r in rulesets for sub in r.subcommands),
                key=len)
     examples = [ruleset_lines(r) for r in rulesets]
-    common = [
+    lookups = [
         f"**Odds**: `{odds} …`, any verb",
         "**Words, quoting names, settings**: `/help topic:`",
+    ]
+    common = [
         f"**A battle here**: {battle}\nThen the commands above move its units; "
         "`lookup:true` only looks up.",
         f"**GM**: {subcommand_names(tree, GM_GROUP)}",
-        # One phone line: the overview is held to two screens.
         "`/answer` a question; `/notify off` or `on`: pings",
     ]
-    lines = [*examples, *common]
-    if 1 + phone_lines(_MARKUP.sub("", "\n".join(lines))) > OVERVIEW_LINES:
-        # Too many rule sets for an example each: their verbs, and where the examples are.
-        lines = [*(ruleset_lines(r, example=False) for r in rulesets),
-                 "**Examples**: `/help topic:`", *common]
-    return pack(EmbedSpec(title=TITLE, description="\n".join(lines), colour=HELP_COLOUR))
+    # A battle's commands kept on one page: a last page of one line would be a press for
+    # nothing.
+    return paged(TITLE, [*examples, *lookups, "\n".join(common)], (), "")
 
 
 # --- /help topic:<rule set> part:<part> ---------------------------------------------------
@@ -290,7 +394,9 @@ def others(ruleset: RuleSet, shown: Part) -> str:
     return f"More of /help topic:{ruleset.key}: {parts}"
 
 
-def topic_help(rule_set: RuleSetCommands, part: Part = Part.COMMANDS) -> list[EmbedSpec]:
+def topic_pages(rule_set: RuleSetCommands, part: Part = Part.COMMANDS) -> list[EmbedSpec]:
+    """The part's pages. A command keeps its example on its page; a list of words or
+    figures runs on from page to page."""
     ruleset = rule_set.ruleset
     if part is Part.COMMANDS:
         spec = commands_part(rule_set)
@@ -300,8 +406,49 @@ def topic_help(rule_set: RuleSetCommands, part: Part = Part.COMMANDS) -> list[Em
         spec = settings_part(ruleset)
     else:
         spec = reference_part(ruleset)
-    return pack(EmbedSpec(title=spec.title, description=spec.description, colour=HELP_COLOUR,
-                          fields=spec.fields, footer=others(ruleset, part)))
+    whole = part in (Part.COMMANDS, Part.SETTINGS)
+    return paged(spec.title, [spec.description] if spec.description else [], spec.fields,
+                 others(ruleset, part), whole=whole)
+
+
+OVERVIEW = "overview"  # the overview's part in a button's id; its topic is empty
+
+
+def _label(place: str, page: int, count: int) -> str:
+    return f"{place} {page + 1}/{count}".strip() if count > 1 else place
+
+
+def help_view(rule_set: RuleSetCommands | None, part: str, page: int,
+              count: int) -> discord.ui.View | None:
+    """Back and Next under a page: a page of the same part, or the part before's last and
+    the next part's first; none under a reply of one page."""
+    buttons: list[tuple[str, str, discord.ButtonStyle]] = []
+    style = discord.ButtonStyle.secondary
+    topic = rule_set.ruleset.key if rule_set else ""
+    place = "" if rule_set is None else part
+    if page > 0:
+        buttons.append((f"◀ {_label(place, page - 1, count)}",
+                        HelpButton.id_for(topic, part, page - 1), style))
+    elif rule_set is not None:
+        parts = parts_of(rule_set.ruleset)
+        at = parts.index(Part(part))
+        if at > 0:
+            before = parts[at - 1]
+            last = len(topic_pages(rule_set, before)) - 1
+            buttons.append((f"◀ {_label(before.value, last, last + 1)}",
+                            HelpButton.id_for(topic, before.value, last), style))
+    if page < count - 1:
+        buttons.append((f"{_label(place, page + 1, count)} ▶",
+                        HelpButton.id_for(topic, part, page + 1), style))
+    elif rule_set is not None:
+        parts = parts_of(rule_set.ruleset)
+        at = parts.index(Part(part))
+        if at < len(parts) - 1:
+            after = parts[at + 1]
+            pages = len(topic_pages(rule_set, after))
+            buttons.append((f"{_label(after.value, 0, pages)} ▶",
+                            HelpButton.id_for(topic, after.value, 0), style))
+    return Buttons(buttons) if buttons else None
 
 
 class Help(commands.Cog):
@@ -332,14 +479,39 @@ class Help(commands.Cog):
                     f"`part:{chosen.value}` is a part of a rule set's topic.",
                     hint=f"Name the rule set too: `/help topic:{example} "
                          f"part:{chosen.value}`.")
-            specs = overview(self.bot.tree, self.rulesets())
+            specs, view = self.page(None, OVERVIEW, 0)
         else:
             (rule_set,) = [r for r in self.rulesets() if r.ruleset.key == topic.value]
             chosen = chosen_part(rule_set.ruleset, part) if part else Part.COMMANDS
-            specs = topic_help(rule_set, chosen)
+            specs, view = self.page(rule_set, chosen.value, 0)
         await interaction.response.send_message(
-            embeds=[to_discord(s) for s in specs], ephemeral=True
-        )
+            embeds=[to_discord(s) for s in specs], ephemeral=True,
+            **({"view": view} if view else {}))
+
+    def page(self, rule_set: RuleSetCommands | None, part: str,
+             page: int) -> tuple[list[EmbedSpec], discord.ui.View | None]:
+        """A page of the overview (no rule set) or of a rule set's part, with its buttons;
+        one past the last (the help changed since the buttons were sent) is the last."""
+        if rule_set is None:
+            pages = overview(self.bot.tree, self.rulesets())
+        else:
+            pages = topic_pages(rule_set, Part(part))
+        page = min(page, len(pages) - 1)
+        return pack(pages[page]), help_view(rule_set, part, page, len(pages))
+
+    async def pressed(self, interaction: discord.Interaction, topic: str, part: str,
+                      page: int) -> None:
+        """Back or Next: the page asked for, in place of the one pressed."""
+        found = [r for r in self.rulesets() if r.ruleset.key == topic]
+        known = (not topic and part == OVERVIEW) or (
+            len(found) == 1 and part in {p.value for p in parts_of(found[0].ruleset)})
+        if not known:
+            await handle_error(interaction, InvalidInput(
+                "That help page is no longer there.", hint="`/help` gives the overview."))
+            return
+        specs, view = self.page(found[0] if topic else None, part, page)
+        await interaction.response.edit_message(embeds=[to_discord(s) for s in specs],
+                                                view=view)
 
     # The parts offered are those of the topic chosen (Fire at Will has no reference part):
     # fixed choices would offer every rule set's parts to each.

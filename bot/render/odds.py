@@ -13,13 +13,14 @@ would hold the event loop."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.render.limits import EmbedSpec, pack_messages
 from bot.render.text import PHONE_SCREEN, defaults_line, escape, phone_lines
-from rules.core.odds import Distribution, ExpectedLoss, Odds
+from rules.core.odds import Choice, Distribution, ExpectedLoss, Odds
 from rules.core.odds_glance import Glance, Line, fight_of, glance, total
 from rules.registry import RULESETS
 
@@ -105,13 +106,20 @@ def _table(rows: Sequence[_Row], room: int) -> list[str]:
                       for row in rows}) > 1
     lines: list[str] = []
     room = min(ROWS_ROOM, room - (len(rows) > 2))
+    # The answers every other row begins with, said once above them.
+    head = _common_head([row.label for row in rows[1:]]) if len(rows) > 2 else ""
+    if head:
+        lines.append(f"If {escape(head)}:")
+        room -= phone_lines(lines[0])
+    shown = 0
     for row in rows[1:MAX_ROWS]:
-        line = _row_line(row, by_verdict)
+        line = _row_line(row, by_verdict, head)
         room -= phone_lines(line)
-        if room < 0 and lines:
+        if room < 0 and shown:
             break
         lines.append(line)
-    hidden = len(rows) - 1 - len(lines)
+        shown += 1
+    hidden = len(rows) - 1 - shown
     if hidden > 0:
         # One phone line: what `choices` does is in /help.
         lines.append(f"…and {hidden} more {'row' if hidden == 1 else 'rows'}: give answers "
@@ -155,35 +163,96 @@ def _rows(branches: Sequence[Distribution], sides: Mapping[str, str],
                tuple((line.label, line.probability) for line in seen.lines))
         grouped.setdefault(key, []).append(index)
         glances.setdefault(key, seen)
-    answers = [tuple(c.label for c in branch.answers) for branch in branches]
+    answers = [tuple((_whose(c), c.label) for c in branch.answers) for branch in branches]
+    # One player answers every question: named in the first row, the others are his too.
+    sole = len({who for path in answers for who, _ in path}) == 1
+    unnamed = [tuple((None, label) for _, label in path) for path in answers]
     rows = []
     for key, members in grouped.items():
-        rows.append(_Row(tuple(members), glances[key], _row_label(members, answers)))
+        label = _row_label(members, unnamed if sole and rows else answers)
+        rows.append(_Row(tuple(members), glances[key], label))
     return rows
 
 
-def _row_label(members: Sequence[int], answers: Sequence[tuple[str, ...]]) -> str:
-    """The answers of a row: those its paths share (``Take ground & Attack Fusiliers``) when
-    no other path shares them too, else each path's (``Take ground & No bonus melee or
-    Stay``)."""
-    paths = [answers[i] for i in members]
-    shared: list[str] = []
+Said = tuple[str | None, str]
+"""An answer as a row says it: whose choice it is (a unit, the GM; None: not named) and its
+label (``("Lochiel's", "Take ground")``)."""
+
+
+def _whose(choice: Choice) -> str | None:
+    """Whose choice an answer is: the unit whose player answers, or the GM."""
+    if choice.unit:
+        return choice.unit
+    return "GM" if choice.by == "gm" else None
+
+
+def _said(answer: Said | str) -> Said:
+    """An answer by the one who chose it; a label that names its unit ("Grenadiers ignores
+    1 flag") needs no name before it."""
+    who, label = (None, answer) if isinstance(answer, str) else answer
+    if who is not None and (label == who or label.startswith(f"{who} ")):
+        return None, label
+    return who, label
+
+
+def _row_label(members: Sequence[int], answers: Sequence[Sequence[Said | str]]) -> str:
+    """The answers of a row, each after the name of whose choice it is ("Cobham's
+    Dragoons: Stand and fight; Lochiel's: Take ground, Attack Barrell's"): those its paths
+    share when no other path shares them too, else each path's, what they begin with said
+    once ("…; Lochiel's: (Take ground, No bonus melee) or Stay")."""
+    said = [tuple(_said(a) for a in path) for path in answers]
+    paths = [said[i] for i in members]
+    shared: list[Said] = []
     for labels in zip(*paths, strict=False):
         if len(set(labels)) > 1:
             break
         shared.append(labels[0])
-    others = [a for i, a in enumerate(answers) if i not in members]
+    others = [a for i, a in enumerate(said) if i not in members]
     if len(paths) == 1 or (shared and not any(a[:len(shared)] == tuple(shared)
                                               for a in others)):
-        return _cut(" & ".join(shared) if len(paths) > 1 else " & ".join(paths[0]))
+        return _cut(_words(shared if len(paths) > 1 else paths[0]))
     kept = _same_in_every_path(paths, others)
     if kept:
-        return _cut(" & ".join(kept))
-    return _cut(" or ".join(" & ".join(path) for path in paths))
+        return _cut(_words(kept))
+    return _cut(_alternatives(paths))
 
 
-def _same_in_every_path(paths: Sequence[tuple[str, ...]],
-                        others: Sequence[tuple[str, ...]]) -> list[str]:
+def _words(answers: Sequence[Said]) -> str:
+    """One path's answers: each chooser named once before the answers he gives in a row."""
+    groups: list[tuple[str | None, list[str]]] = []
+    for who, label in answers:
+        if groups and groups[-1][0] == who:
+            groups[-1][1].append(label)
+        else:
+            groups.append((who, [label]))
+    return "; ".join(", ".join(labels) if who is None else f"{who}: {', '.join(labels)}"
+                     for who, labels in groups)
+
+
+def _alternatives(paths: Sequence[tuple[Said, ...]]) -> str:
+    """Paths of the same chances: the answers they begin with said once, then each path's
+    own, "or" between them, bracketed where one holds more than one answer."""
+    common = 0
+    while all(len(path) > common + 1 for path in paths) and \
+            len({path[common] for path in paths}) == 1:
+        common += 1
+    begun, rests = paths[0][:common], [path[common:] for path in paths]
+    choosers = {who for rest in rests for who, _ in rest}
+    if len(choosers) == 1:
+        (who,) = choosers
+        ways = " or ".join(f"({w})" if len(rest) > 1 else w for rest in rests
+                           for w in [", ".join(label for _, label in rest)])
+        if begun and begun[-1][0] == who:  # the same player goes on choosing
+            return f"{_words(begun)}, {ways}"
+        tail = ways if who is None else f"{who}: {ways}"
+    else:
+        tail = " or ".join(f"({_words(rest)})" if len(rest) > 1 else _words(rest)
+                           for rest in rests)
+    return "; ".join(filter(None, [_words(begun), tail]))
+
+
+def _same_in_every_path(paths: Sequence[tuple[Said, ...]],
+                        others: Sequence[tuple[Said, ...]]) -> list[Said]:
     """The answers every path of a row gives, an answer that differs between them left out
     (it changes nothing), when no other path gives them all; else none. Listed path by
     path, such rows would be cut to the same first answers and read as one."""
@@ -193,7 +262,7 @@ def _same_in_every_path(paths: Sequence[tuple[str, ...]],
     if len(same) == len(paths[0]):
         return []
 
-    def gives_them(path: tuple[str, ...]) -> bool:
+    def gives_them(path: tuple[Said, ...]) -> bool:
         return len(path) == len(paths[0]) and all(path[i] == paths[0][i] for i in same)
 
     if not same or any(gives_them(other) for other in others):
@@ -201,22 +270,55 @@ def _same_in_every_path(paths: Sequence[tuple[str, ...]],
     return [paths[0][i] for i in same]
 
 
+_BETWEEN = re.compile(r"; |, | or ")
+
+
+def _outside(text: str, at: int) -> bool:
+    return text[:at].count("(") == text[:at].count(")")
+
+
 def _cut(label: str) -> str:
-    """A row's answers within ``LABEL_ROOM``: cut after the last whole answer that fits."""
+    """A row's answers within ``LABEL_ROOM``: a chooser's answers left out from the middle
+    ("…"), the first and the last kept, where that fits (rows that differ in their last
+    answers still read apart); else cut after the last whole answer that fits, outside
+    brackets where one does."""
     if len(label) <= LABEL_ROOM:
         return label
+    ends = [m.start() for m in re.finditer("; ", label) if _outside(label, m.start())]
+    if ends:
+        last = label[ends[-1] + 2:]
+        for end in reversed(ends[:-1]):
+            kept = f"{label[:end]}; …; {last}"
+            if len(kept) <= LABEL_ROOM:
+                return kept
     head = label[:LABEL_ROOM - 2]
-    ends = [head.rfind(" & "), head.rfind(" or ")]
-    cut = max(ends)
+    ends = [m.start() for m in _BETWEEN.finditer(head)]
+    outside = [end for end in ends if _outside(head, end)]
+    cut = max(outside or ends or [0])
     return (head[:cut] if cut > 0 else head.rstrip()) + " …"
 
 
-def _row_line(row: _Row, by_verdict: bool) -> str:
+def _common_head(labels: Sequence[str]) -> str:
+    """The longest run of whole choosers' answers ("Cobham's Dragoons: Stand and fight")
+    that every label begins with and goes on after; "" if none."""
+    first = labels[0]
+    ends = [m.start() for m in re.finditer("; ", first)
+            if first[:m.start()].count("(") == first[:m.start()].count(")")]
+    for end in reversed(ends):
+        head = first[:end]
+        if all(label.startswith(f"{head}; ") for label in labels):
+            return head
+    return ""
+
+
+def _row_line(row: _Row, by_verdict: bool, head: str = "") -> str:
+    """``If <answers> → <chances>``; under a ``head`` the row's own answers after "· "."""
     seen = row.glance
     # The same winners in every row: what differs is how, and its likeliest line says it.
     # Two, as by winners: a row's likeliest result alone would read as its only one.
     figures = (seen.verdicts if by_verdict and seen.verdicts else seen.lines)[:ROW_FIGURES]
-    return f"If {escape(row.label)} → {_figures(figures, seen)}"
+    label = row.label[len(head) + 2:] if head else row.label
+    return f"{'· ' if head else 'If '}{escape(label)} → {_figures(figures, seen)}"
 
 
 # --- lines -------------------------------------------------------------------------------------

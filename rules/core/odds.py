@@ -121,6 +121,8 @@ class Choice:
     text: str  # ``Does Hussars counter-charge?``
     answer: str  # the answer's key: ``stand``
     label: str  # ``Stand``
+    unit: str | None = None  # the unit whose player answers; None: the GM or whoever rolled
+    by: str = "player"  # the role that answers: attacker, defender, player, gm
 
 
 @dataclass(frozen=True)
@@ -547,7 +549,8 @@ class _AnswerPaths:
             forks.append(len(self.paths))
             self.paths.append(_Path(
                 {**old.decided, _decision(question): answer},
-                (*old.choices, Choice(question.key, question.text, answer.key, answer.label)),
+                (*old.choices, Choice(question.key, question.text, answer.key, answer.label,
+                       question.unit, question.by)),
                 (*old.order, index), old.tally.copy()))
         self._split[member] = forks
         return forks

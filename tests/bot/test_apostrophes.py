@@ -10,6 +10,7 @@ from bot.storage.models import General, Unit
 from rules.core.notation import quoting_rule
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, played, reply, text_of
+from .help_pages import pages, text_of_pages
 from .test_cli import resolve
 from .test_decisions import buttons
 
@@ -262,8 +263,8 @@ def test_resolve_reads_names_with_an_apostrophe_and_answers_naming_them():
 
 
 async def test_help_gives_the_quoting_rule(discord_session):
-    overview = await reply(discord_session, "/help")
-    assert "quoting names, settings**: `/help topic:`" in overview.embeds[0]["description"]
+    overview = text_of_pages(await pages(discord_session, "/help"))
+    assert "quoting names, settings**: `/help topic:`" in overview
     message = await reply(discord_session, "/help topic:tricorne part:words")
     assert quoting_rule("regular blocks=3") in message.embeds[0]["description"]
 

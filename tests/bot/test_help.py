@@ -1,4 +1,5 @@
-"""/help on a phone: the overview in two screens, each rule set's topic one part at a time.
+"""/help on a phone: the overview, and each rule set's topic one part at a time, in pages of
+one phone screen that ◀ and ▶ step through.
 
 What the pages show is read from the registry and the command tree, so a rule set added later
 is held to the same: its commands and examples in the overview and its topic, its settings
@@ -18,64 +19,54 @@ from bot.render.limits import violations
 from bot.rulesets import each_ruleset
 from rules.core.fields import Field
 from rules.core.notation import quoting_rule
-from rules.registry import EXAMPLES, RULESETS
+from rules.registry import RULESETS
 
 from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, reply, text_of
+from .help_pages import fields_of, labels, pages, text_of_pages, turn
 from .phone import PHONE_SCREEN, phone_lines, screen
 
 COMMANDS = list(each_ruleset(Lookups(store=None)))  # type: ignore[arg-type]
 WITH_SETTINGS = [r for r in RULESETS.values() if r.battle and r.battle.settings.fields]
 
 
-async def test_the_overview_fits_two_phone_screens(discord_session):
-    message = await reply(discord_session, "/help")
-    assert message.ephemeral
-    assert violations(message.embeds, message.content) == []
-    assert "cut to fit" not in text_of(message)
-    assert phone_lines(message) <= 2 * PHONE_SCREEN, "\n".join(screen(message))
+async def test_every_page_of_the_overview_fits_a_phone_screen(discord_session):
+    shown = await pages(discord_session, "/help")
+    assert len(shown) > 1
+    for message in shown:
+        assert message.ephemeral
+        assert violations(message.embeds, message.content) == []
+        assert "cut to fit" not in text_of(message)
+        assert phone_lines(message) <= PHONE_SCREEN, "\n".join(screen(message))
 
 
 async def test_the_overview_shows_one_example_of_each_rule_set_as_typed(discord_session):
-    """One example each while they fit two screens; past them (the example rule set, which
-    the tests turn on, counts here) none, each rule set named with its verbs instead."""
-    text = text_of(await reply(discord_session, "/help"))
-    each = 0 if "**Examples**: `/help topic:`" in text else 1  # examples each, in this mode
+    text = text_of_pages(await pages(discord_session, "/help"))
     for commands in COMMANDS:
         shown = [sub.example for sub in commands.subcommands if f"`{sub.example}`" in text]
-        assert len(shown) == each, (commands.ruleset.key, shown)
+        assert len(shown) == 1, (commands.ruleset.key, shown)
         assert f"`{commands.ruleset.key}`: " in text, commands.ruleset.key
 
 
-def test_more_rule_sets_than_two_screens_hold_an_example_each_are_named_without_one(
-        discord_session):
-    """A rule set added later never pushes the overview past two screens: past them, each
-    is named with its verbs, and `/help topic:` gives the examples."""
+def test_more_rule_sets_run_on_over_more_pages_each_a_phone_screen(discord_session):
+    """A rule set added later never pushes a page of the overview past one screen: the
+    overview takes another page, each rule set still with its example."""
     from types import SimpleNamespace
 
     from bot.cogs.help import overview
 
-    tree = discord_session.client.tree
     many = COMMANDS * 2  # as if there were twice as many rule sets
-    [spec] = overview(tree, many)
-    message = SimpleNamespace(content=None, embeds=[{"title": spec.title,
-                                                     "description": spec.description}],
-                              components=[])
-    assert phone_lines(message) <= 2 * PHONE_SCREEN, "\n".join(screen(message))
-    assert "e.g." not in spec.description and "**Examples**: `/help topic:`" in spec.description
-    for commands in COMMANDS:
-        assert f"`{commands.ruleset.key}`: " in spec.description
-    # The rule sets players see, each with its example: the example rule set, which the
-    # tests turn on, is not theirs, and may tip the tests' overview past two screens.
-    seen = [c for c in COMMANDS if c.ruleset not in EXAMPLES]
-    [shipped] = overview(tree, seen)
-    assert shipped.description.count("e.g.") == len(seen), (
-        "the /help overview players see no longer fits an example of each rule set in two "
-        "phone screens: shorten the longest `shortest_example`, or drop this line if the "
-        "overview should now name the rule sets by their verbs alone")
+    specs = overview(discord_session.client.tree, many)
+    for spec in specs:
+        message = SimpleNamespace(content=None, embeds=[{
+            "title": spec.title, "description": spec.description,
+            "footer": {"text": spec.footer}}], components=[{"components": [{}, {}]}])
+        assert phone_lines(message) <= PHONE_SCREEN, "\n".join(screen(message))
+    text = "\n".join(spec.description for spec in specs)
+    assert text.count("e.g.") == len(many)
 
 
 async def test_the_overview_names_every_battle_and_gm_command(discord_session):
-    text = text_of(await reply(discord_session, "/help"))
+    text = text_of_pages(await pages(discord_session, "/help"))
     for name in ("battle", "unit", "general", "gm"):
         group = discord_session.tree.get_command(name)
         assert isinstance(group, app_commands.Group)
@@ -87,8 +78,65 @@ async def test_the_overview_names_every_battle_and_gm_command(discord_session):
 
 
 async def test_the_overview_says_where_the_words_settings_and_quoting_are(discord_session):
-    text = text_of(await reply(discord_session, "/help"))
+    text = text_of_pages(await pages(discord_session, "/help"))
     assert "**Words, quoting names, settings**: `/help topic:`" in text
+
+
+@pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
+async def test_every_page_of_every_topic_fits_a_phone_screen(discord_session, ruleset):
+    """Next steps from the commands' first page through every page of every part, each
+    private, within Discord's limits and one phone screen, its footer numbering it."""
+    shown = await pages(discord_session, f"/help topic:{ruleset.key}", part="*")
+    titles = []
+    for message in shown:
+        assert message.ephemeral
+        assert violations(message.embeds, message.content) == []
+        assert "cut to fit" not in text_of(message)
+        assert phone_lines(message) <= PHONE_SCREEN, "\n".join(screen(message))
+        titles.append(message.embeds[0]["title"])
+    # Every part, in order, each once and whole before the next.
+    parts = [title.split(": ", 1)[1] for title in dict.fromkeys(titles)]
+    assert len(parts) == len(parts_of(ruleset))
+    assert titles == sorted(titles, key=titles.index)
+    for part in parts_of(ruleset):
+        each = await pages(discord_session, f"/help topic:{ruleset.key} part:{part}",
+                           part=part.value)
+        footers = [m.embeds[-1]["footer"]["text"] for m in each]
+        if len(each) > 1:
+            assert [f.split(" · ", 1)[0] for f in footers] == [
+                f"{n}/{len(each)}" for n in range(1, len(each) + 1)]
+
+
+async def test_back_shows_the_page_before_and_steps_back_across_parts(discord_session):
+    first = await reply(discord_session, "/help topic:labataille part:words")
+    assert labels(first) == ["◀ commands 5/5", "words 2/6 ▶"]
+    second = await turn(discord_session, first, "words 2/6 ▶")
+    assert second.ephemeral and labels(second) == ["◀ words 1/6", "words 3/6 ▶"]
+    back = await turn(discord_session, second, "◀ words 1/6")
+    assert back.embeds == first.embeds
+    commands = await turn(discord_session, first, "◀ commands 5/5")
+    assert commands.embeds[0]["footer"]["text"].startswith("5/5 · ")
+    assert commands.embeds[0]["title"] == "La Bataille: commands"
+
+
+async def test_a_help_button_works_from_its_id_alone(discord_session):
+    """The page a button shows is read from its custom id, as after a restart: one past
+    the last page (the help changed since) shows the last; a rule set no longer there is
+    refused privately."""
+    message = await reply(discord_session, "/help topic:tricorne")
+    where = {"channel_id": CHANNEL, "user_id": PLAYER, "guild_id": GUILD}
+    (shown,) = await discord_session.press_forged(
+        message, "words 1/4 ▶", "huzzah:help:tricorne:words:2", **where)
+    assert shown.embeds[0]["title"] == "Commands & Colors Tricorne: unit words"
+    assert shown.embeds[0]["footer"]["text"].startswith("3/4 · ")
+    (last,) = await discord_session.press_forged(
+        message, "words 1/4 ▶", "huzzah:help:tricorne:reference:99", **where)
+    assert last.embeds[0]["footer"]["text"].startswith("2/2 · ")
+    assert labels(last) == ["◀ reference 1/2"]
+    (gone,) = await discord_session.press_forged(
+        message, "words 1/4 ▶", "huzzah:help:napoleon:words:0", **where)
+    assert gone.ephemeral and gone.content == (
+        "⚠️ That help page is no longer there. `/help` gives the overview.")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
@@ -106,12 +154,14 @@ async def test_the_topic_starts_with_its_commands(discord_session, ruleset):
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
 async def test_each_part_the_footer_offers_has_something_in_it(discord_session, ruleset):
     for part in parts_of(ruleset):
-        message = await reply(discord_session, f"/help topic:{ruleset.key} part:{part}")
-        assert message.ephemeral and violations(message.embeds) == []
-        assert message.embeds[0]["fields"], part
-        footer = message.embeds[-1]["footer"]["text"]
-        offered = re.findall(r"part:(\w+)", footer)
-        assert offered == [p.value for p in parts_of(ruleset) if p is not part]
+        shown = await pages(discord_session, f"/help topic:{ruleset.key} part:{part}",
+                            part=part.value)
+        assert all(m.ephemeral and violations(m.embeds) == [] for m in shown)
+        assert fields_of(shown), part
+        for message in shown:
+            footer = message.embeds[-1]["footer"]["text"]
+            offered = re.findall(r"part:(\w+)", footer)
+            assert offered == [p.value for p in parts_of(ruleset) if p is not part]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
@@ -151,8 +201,8 @@ async def test_tricorne_words_quote_a_name_with_tricorne_words(discord_session):
 
 
 async def test_words_every_kind_of_unit_takes_are_listed_once(discord_session):
-    message = await reply(discord_session, "/help topic:fire-at-will part:words")
-    fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+    fields = fields_of(await pages(discord_session, "/help topic:fire-at-will part:words",
+                                   part="words"))
     assert list(fields)[:3] == ["Every unit", "Melee units (attackers, defenders), also",
                                 "Chargers, also"]
     text = "\n".join(fields.values())
@@ -162,8 +212,8 @@ async def test_words_every_kind_of_unit_takes_are_listed_once(discord_session):
 
 
 async def test_le_baton_words_say_which_a_battles_roster_keeps(discord_session):
-    message = await reply(discord_session, "/help topic:le-baton part:words")
-    fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+    fields = fields_of(await pages(discord_session, "/help topic:le-baton part:words",
+                                   part="words"))
     kept = next(name for name in fields if name.startswith("Figures and markers"))
     assert "the roster keeps them" in kept and "`/gm set`" in kept
     # `/unit add` takes the unit's words; its markers are the roster's, not among them.
@@ -243,8 +293,9 @@ async def test_a_part_without_a_topic_names_a_rule_set_that_has_it(discord_sessi
 async def test_each_setting_shown_is_taken_by_battle_setting_as_shown(discord_session,
                                                                     ruleset):
     """The key and the values the settings part shows are what a GM types."""
-    page = await reply(discord_session, f"/help topic:{ruleset.key} part:settings")
-    shown = {f["name"].split(":")[0]: f["name"] for f in page.embeds[0]["fields"]}
+    shown = {name.split(":")[0]: name for name in fields_of(
+        await pages(discord_session, f"/help topic:{ruleset.key} part:settings",
+                    part="settings"))}
     await reply(discord_session, f"/battle start ruleset:{ruleset.key} name:Trial",
                 user_id=GM_USER)
     for setting in ruleset.battle.settings.fields:

@@ -13,6 +13,7 @@ from bot.rulesets import each_ruleset
 from rules.registry import RULESETS
 
 from .conftest import GM_USER, reply, text_of
+from .help_pages import pages, text_of_pages
 
 COMMANDS = list(each_ruleset(Lookups(store=None)))  # type: ignore[arg-type]
 BATTLE_RULESETS = [r for r in RULESETS.values() if r.battle is not None]
@@ -21,7 +22,8 @@ BATTLE_RULESETS = [r for r in RULESETS.values() if r.battle is not None]
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
 async def test_a_word_is_spelled_alike_on_the_words_page_and_in_a_refusal(discord_session,
                                                                          ruleset):
-    page = text_of(await reply(discord_session, f"/help topic:{ruleset.key} part:words"))
+    page = text_of_pages(await pages(discord_session, f"/help topic:{ruleset.key} part:words",
+                                     part="words"))
     for _, fields in ruleset.help.words:
         listed = [w for w in fields.words() if w.endswith("=")]  # what a refusal lists
         for word in listed:
@@ -57,7 +59,8 @@ async def test_the_unit_the_words_page_shows_is_taken_by_its_command(discord_ses
 
 @pytest.mark.parametrize("ruleset", BATTLE_RULESETS, ids=lambda r: r.key)
 async def test_the_unit_add_the_words_page_shows_works_as_typed(discord_session, ruleset):
-    page = text_of(await reply(discord_session, f"/help topic:{ruleset.key} part:words"))
+    page = text_of_pages(await pages(discord_session, f"/help topic:{ruleset.key} part:words",
+                                     part="words"))
     (typed,) = re.findall(r"`(/unit add [^`]+)`", page)
     assert f'words:"{ruleset.battle.unit_example}"' in typed
     await reply(discord_session, f"/battle start ruleset:{ruleset.key} name:Trial",

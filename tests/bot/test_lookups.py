@@ -8,6 +8,7 @@ from bot.render.resolution import COLOURS
 from rules.core.records import Severity
 
 from .conftest import reply, steps_of
+from .help_pages import fields_of, pages, text_of_pages
 
 
 def field(embed: dict, name: str) -> str:
@@ -229,9 +230,9 @@ async def test_unit_words_autocomplete_puts_right_an_earlier_misspelt_word(disco
 
 
 async def test_help_lists_every_command_privately(discord_session):
-    message = await reply(discord_session, "/help")
-    assert message.ephemeral
-    commands = message.embeds[0]["description"]
+    shown = await pages(discord_session, "/help")
+    assert all(message.ephemeral for message in shown)
+    commands = text_of_pages(shown)
     assert "**Fire at Will** `fire-at-will`: `/charge` · `/melee` · `/surrender`" in commands
     for name in ("/battle", "/unit", "/gm"):
         assert f"`{name}`" in commands
@@ -239,17 +240,18 @@ async def test_help_lists_every_command_privately(discord_session):
 
 
 async def test_help_topic_lists_the_unit_words(discord_session):
-    message = await reply(discord_session, "/help topic:fire-at-will part:words")
-    words = field(message.embeds[0], "Melee units")
+    fields = fields_of(await pages(discord_session, "/help topic:fire-at-will part:words",
+                                   part="words"))
+    words = next(value for name, value in fields.items() if name.startswith("Melee units"))
     assert "over-obstacle: charging over an obstacle" in words
 
 
 async def test_le_baton_help_lists_its_words_and_movement(discord_session):
-    words = await reply(discord_session, "/help topic:le-baton part:words")
-    fields = {f["name"]: f["value"] for f in words.embeds[0]["fields"]}
+    fields = fields_of(await pages(discord_session, "/help topic:le-baton part:words",
+                                   part="words"))
     assert "elite / veteran / conscript" in fields["Units"]
-    reference = await reply(discord_session, "/help topic:le-baton part:reference")
-    fields = {f["name"]: f["value"] for f in reference.embeds[0]["fields"]}
+    fields = fields_of(await pages(discord_session, "/help topic:le-baton part:reference",
+                                   part="reference"))
     movement = fields["Movement (phases 1, 3 and 8)"]
     assert 'infantry square 0"' in movement and 'light cavalry 14"' in movement
     assert "locked in a firefight" in movement

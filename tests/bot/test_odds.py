@@ -106,7 +106,7 @@ async def test_a_question_on_the_way_gives_the_odds_for_each_answer(discord_sess
     (embed,) = message.embeds
     # The bars are the first answer's; the table gives the other's chances.
     assert embed["description"].split("\n") == [
-        "If Counter-charge Rangers:",
+        "If Hussars: Counter-charge Rangers:",
         "`████       50%` Hussars counter-charges Rangers",
         "`████       50%` Hussars stands",
         "If Stand → Hussars stands 100%"]
@@ -120,7 +120,7 @@ async def test_the_title_gives_no_one_answers_chances_as_the_fights(discord_sess
     asked = '/melee odds tricorne attacker:"A: regular" defender:"C: battle-cavalry"'
     embed = (await reply(discord_session, asked)).embeds[0]
     assert embed["title"] == "🎯 Odds: by the answers below"
-    assert embed["description"].startswith("If Retire and rally:\n")
+    assert embed["description"].startswith("If C: Retire and rally:\n")
     stands = (await reply(discord_session, asked + ' choices:"stand"')).embeds[0]
     assert stands["title"].startswith("🎯 Odds: ") and "answers" not in stands["title"]
 
@@ -132,7 +132,7 @@ async def test_beside_a_table_of_answers_the_bars_cover_most_of_the_chances(disc
                                            'highland" defender:"Fusiliers: regular"')
     (embed,) = message.embeds
     assert embed["description"].split("\n") == [
-        "If Take ground & Attack Fusiliers:",
+        "If Black Watch: Take ground, Attack Fusiliers:",
         "`██▍        29%` both hold",
         "`█▉         23%` Fusiliers retreats",
         "`█▍         17%` Fusiliers is eliminated",
@@ -140,20 +140,49 @@ async def test_beside_a_table_of_answers_the_bars_cover_most_of_the_chances(disc
         "`▉          12%` Black Watch retreats",
         "`▎         3.9%` other results",
         "Expected losses: Black Watch 0.51 blocks, Fusiliers 2.39 blocks",
-        "If Take ground & No bonus melee or Stay → Fusiliers retreats 40% · both hold 29%"]
+        # Every answer is Black Watch's: named once, in the first row.
+        "If (Take ground, No bonus melee) or Stay → Fusiliers retreats 40% · both hold 29%"]
     assert phone_lines(message) <= PHONE_SCREEN
 
 
 async def test_a_row_names_the_unit_whose_choice_each_answer_is(discord_session):
     # Standing is the dragoons' choice; ignoring the battle back's flag, the grenadiers'
-    # (the attacker's): each row says whose, not "Stand and fight & Ignore 1 flag".
+    # (the attacker's): each row says whose, not "Stand and fight & Ignore 1 flag"; what
+    # the rows after the first begin with is said once, above them.
     asked = ('/melee odds tricorne attacker:"Grenadiers: grenadier" '
              'defender:"Dragoons: battle-cavalry"')
-    rows = [line for line in (await reply(discord_session, asked)).embeds[0]["description"]
-            .split("\n") if line.startswith("If Stand")]
-    assert [row.split(" → ")[0] for row in rows] == [
-        "If Stand and fight & Grenadiers ignores 1 flag",
-        "If Stand and fight & Grenadiers takes every flag"]
+    message = await reply(discord_session, asked)
+    rows = message.embeds[0]["description"].split("\n")
+    assert [row.split(" → ")[0] for row in rows if row.startswith(("If", "·"))] == [
+        "If Dragoons: Retire and rally:",
+        "If Dragoons: Stand and fight:",
+        "· Grenadiers ignores 1 flag",
+        "· Grenadiers takes every flag"]
+    assert phone_lines(message) <= PHONE_SCREEN
+
+
+async def test_a_row_of_alike_answers_says_whose_each_is_and_groups_them(discord_session):
+    """Cobham's Dragoons stands; Lochiel's takes ground without a bonus melee, or stays:
+    the same chances, said as one row under the dragoons' answer, not "Stand and fight &
+    Take ground & No bonus melee or Stand and fight & Stay"."""
+    for line in ('/battle start ruleset:tricorne name:Prestonpans '
+                 'sides:"Government, Jacobite"',
+                 '/unit add side:Jacobite name:"Lochiel\'s" words:"highland" strength:4',
+                 '/unit add side:Government name:"Barrell\'s" words:"regular" strength:4',
+                 '/unit add side:Government name:"Cobham\'s Dragoons" words:"battle-cavalry" '
+                 'strength:3'):
+        await reply(discord_session, line, user_id=GM_USER)
+    message = await reply(discord_session, '/melee odds tricorne attacker:"Lochiel\'s" '
+                                           'defender:"Cobham\'s Dragoons"')
+    rows = message.embeds[0]["description"].split("\n")
+    assert [row for row in rows if row.startswith(("If", "·"))] == [
+        "If Cobham's Dragoons: Retire and rally:",
+        "If Cobham's Dragoons: Stand and fight:",
+        "· Lochiel's: Take ground, Attack Barrell's → both hold 27% · Cobham's Dragoons "
+        "retreats 22%",
+        "· Lochiel's: (Take ground, No bonus melee) or Stay → both hold 27% · Cobham's "
+        "Dragoons retreats 27%"]
+    assert phone_lines(message) <= PHONE_SCREEN
 
 
 async def test_a_chart_pack_attached_to_the_battle_reads_the_chart(discord_session):
@@ -285,7 +314,7 @@ async def test_answers_with_other_chances_are_a_row_each_of_the_table(discord_se
     # dice do to the cuirassiers (the other is said by its headline's lead, not as "nothing
     # more").
     assert embed["description"].split("\n") == [
-        "If Try for square (4+):",
+        "If 52nd: Try for square (4+):",
         "`█████▏     64%` 52nd forms square",
         "`██▎        28%` 52nd forms square; Cuirassiers takes 1–2 casualties",
         "`▋         8.3%` Cuirassiers contacts 52nd",
@@ -318,7 +347,7 @@ def test_a_long_row_of_answers_is_cut_after_a_whole_answer_in_two_phone_lines():
     answers = [("Take ground", f"Attack {first}", "Take ground", f"Attack {second}")
                for first in targets for second in targets]
     label = _row_label([0, 1], answers)
-    assert label == ("Take ground & Attack Munro's 37th Foot & Take ground & Attack Munro's "
+    assert label == ("Take ground, Attack Munro's 37th Foot, Take ground, Attack Munro's "
                      "37th Foot …")
     assert len(label) <= LABEL_ROOM and phone_lines(f"If {label}:") == 2
     short = [("Take ground",), ("Stay",)]
@@ -331,15 +360,19 @@ def test_rows_whose_paths_differ_only_in_an_answer_that_changes_nothing_read_apa
     that answer left out, not cut to the same words as the other row."""
     from bot.render.odds import _row_label
 
-    start = ("Take ground", "Attack Cobham's Dragoons", "Retire and rally")
-    answers = [(*start, again, target)
+    lochiel, cobham = "Lochiel's", "Cobham's Dragoons"
+    start = ((lochiel, "Take ground"), (lochiel, "Attack Cobham's Dragoons"),
+             (cobham, "Retire and rally"))
+    answers = [(*start, (lochiel, again), (lochiel, target))
                for target in ("Attack Royal Artillery", "Attack Cobham's Dragoons")
                for again in ("Take ground", "Stay")]
     first, second = _row_label([0, 1], answers), _row_label([2, 3], answers)
-    assert first == ("Take ground & Attack Cobham's Dragoons & Retire and rally & Attack "
-                     "Royal Artillery")
-    assert second == ("Take ground & Attack Cobham's Dragoons & Retire and rally & Attack "
-                      "Cobham's Dragoons")
+    # Past two phone lines, the answers between the first chooser's and the last are left
+    # out: the last, which sets the rows apart, stays.
+    assert first == ("Lochiel's: Take ground, Attack Cobham's Dragoons; …; Lochiel's: "
+                     "Attack Royal Artillery")
+    assert second == ("Lochiel's: Take ground, Attack Cobham's Dragoons; …; Lochiel's: "
+                      "Attack Cobham's Dragoons")
 
 
 def test_odds_name_their_project_defaults_in_three_phone_lines_at_most():

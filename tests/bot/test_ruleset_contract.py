@@ -23,6 +23,7 @@ from rules.registry import RULESETS, resolve
 from tests.test_docs import EXAMPLES
 
 from .conftest import reply, send, text_of
+from .help_pages import fields_of, pages, text_of_pages
 from .phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,17 +84,19 @@ async def test_the_odds_of_the_example_run_through_the_tree_and_fit(discord_sess
     assert "Exact: every roll counted." in footer or "Estimated from" in footer
 
 
-async def help_part(session, ruleset: RuleSet, part: str):
-    message = await reply(session, f"/help topic:{ruleset.key} part:{part}")
-    assert message.ephemeral
-    assert violations(message.embeds) == []
-    assert "cut to fit" not in text_of(message)  # whole, not packed short
-    return message
+async def help_part(session, ruleset: RuleSet, part: str) -> list:
+    """Every page of the part, Next pressed through them."""
+    shown = await pages(session, f"/help topic:{ruleset.key} part:{part}", part=part)
+    for message in shown:
+        assert message.ephemeral
+        assert violations(message.embeds) == []
+        assert "cut to fit" not in text_of(message)  # whole, not packed short
+    return shown
 
 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
 async def test_the_help_topic_gives_its_commands_with_their_examples(discord_session, ruleset):
-    text = text_of(await help_part(discord_session, ruleset, "commands"))
+    text = text_of_pages(await help_part(discord_session, ruleset, "commands"))
     for commands in COMMANDS:
         for sub in commands.subcommands:
             assert (f"`{sub.example}`" in text) == (commands.ruleset is ruleset), sub.example
@@ -104,8 +107,7 @@ async def test_the_help_topic_gives_its_commands_with_their_examples(discord_ses
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
 async def test_the_help_topic_lists_its_words_and_reference(discord_session, ruleset):
     for part, declared in (("words", ruleset.help.words), ("reference", ruleset.help.reference)):
-        message = await help_part(discord_session, ruleset, part)
-        titles = [field["name"] for embed in message.embeds for field in embed.get("fields", [])]
+        titles = list(fields_of(await help_part(discord_session, ruleset, part)))
         for label, words in declared:
             # The words every kind of unit takes may come first, each kind's own after.
             assert (label in titles or f"{label}, also" in titles) and words, (part, label)
@@ -113,9 +115,8 @@ async def test_the_help_topic_lists_its_words_and_reference(discord_session, rul
 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=lambda r: r.key)
 async def test_the_help_topic_names_every_setting_by_its_key(discord_session, ruleset):
-    message = await help_part(discord_session, ruleset, "settings")
-    fields = {f["name"].split(":")[0]: f["value"]
-              for embed in message.embeds for f in embed.get("fields", [])}
+    fields = {name.split(":")[0]: value for name, value in
+              fields_of(await help_part(discord_session, ruleset, "settings")).items()}
     settings = ruleset.battle.settings.fields if ruleset.battle else ()
     assert {s.name: s.help for s in settings} == fields
 
@@ -128,9 +129,9 @@ def test_every_setting_says_its_default_and_what_it_changes(ruleset):
 
 async def test_the_overview_names_every_procedure(discord_session):
     """Every `/verb rule set`, and the odds once, for any verb. Naming every `/verb odds` one
-    by one would not fit two phone screens, so the test holds "any verb" true instead: every
+    by one would not fit a phone screen, so the test holds "any verb" true instead: every
     procedure's odds are under its verb's `odds`."""
-    text = text_of(await reply(discord_session, "/help"))
+    text = text_of_pages(await pages(discord_session, "/help"))
     lines = {line.split("`", 2)[1]: line for line in text.split("\n") if line.startswith("**")
              and "`: " in line}  # a rule set's line, by its key
     for ruleset, sub in SUBCOMMANDS:

@@ -12,6 +12,7 @@ from rules.core.roster import strength_count, strength_word
 from rules.registry import RULESETS
 
 from .conftest import GM_USER, reply, text_of
+from .help_pages import fields_of, pages
 
 LE_BATON = '/battle start ruleset:le-baton name:Bussaco'
 FIRE_AT_WILL = '/battle start ruleset:fire-at-will name:"Quebec 1759"'
@@ -132,8 +133,8 @@ async def test_the_strength_is_offered_in_the_battle_s_own_word(discord_session,
 @pytest.mark.parametrize("ruleset", BATTLE_RULESETS, ids=lambda r: r.key)
 async def test_help_names_each_rule_sets_strength_word(discord_session, ruleset):
     label = ruleset.battle.strength_label
-    message = await reply(discord_session, f"/help topic:{ruleset.key} part:words")
-    fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+    fields = fields_of(await pages(discord_session, f"/help topic:{ruleset.key} part:words",
+                                   part="words"))
     text = fields[f"In a battle: strength in {label}"]
     assert f"`{strength_word(label)}=N`" in text and f"counts {label}" in text
 
