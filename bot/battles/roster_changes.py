@@ -219,8 +219,9 @@ def rename_side(tx: BattleTx, side: str, name: str) -> SideRenamed:
     if not tx.actor.is_gm(battle.created_by, battle.gm_role_id) and not (
             (units or generals)
             and all(row.added_by == tx.actor.user_id for row in (*units, *generals))):
-        raise BattleError(f"Only a GM can rename the {old} side: it holds units or generals "
-                          "another player added.",
+        why = "it holds units or generals another player added" if units or generals else \
+            "it has no units or generals yet"
+        raise BattleError(f"Only a GM can rename the {old} side: {why}.",
                           hint="Ask a GM; a player may rename a side only he has added to.")
     new = check_new_side(name)
     if new == old:

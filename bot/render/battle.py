@@ -275,7 +275,9 @@ def battle_messages(view: BattleView, *, values: bool = False):
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 
 
-_CLAUSE_END = re.compile(r": |; |\. ")
+# Unit and general names hold no `:` or `;`, but may hold ". " (`Régt. de Béarn`): a full
+# stop ends a clause only in an answer's summary, which ``undone_label`` reads apart.
+_CLAUSE_END = re.compile(r": |; ")
 UNDO_LABEL = 30  # characters of the event an undo names, past which it is cut with "…"
 
 

@@ -233,6 +233,19 @@ async def test_two_bot_processes_share_one_battle(db):
     assert seqs == list(range(1, 34))
 
 
+async def failed_in_one_line(session, caplog) -> str:
+    """A player's command on a failing database: he is told something went wrong, and the
+    log's one error line (no traceback) is returned."""
+    with caplog.at_level(logging.DEBUG, logger="bot.errors"):
+        message = await reply(session, '/unit add side:British name:Rangers words:"inf"',
+                              user_id=PLAYER)
+    assert message.ephemeral and message.content.startswith("💥 Something went wrong")
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not any(r.exc_info for r in logged)
+    (failed,) = [r.getMessage() for r in logged if r.levelno >= logging.ERROR]
+    return failed
+
+
 async def test_a_database_that_fails_is_one_line_in_the_log_not_a_traceback(battle_session,
                                                                             caplog):
     """A full disk or a database server gone is the host's to fix: the log says so in one
@@ -248,13 +261,7 @@ async def test_a_database_that_fails_is_one_line_in_the_log_not_a_traceback(batt
         raise OperationalError("COMMIT", {}, sqlite3.OperationalError("database or disk is full"))
 
     db.run = full
-    with caplog.at_level(logging.DEBUG, logger="bot.errors"):
-        message = await reply(battle_session, '/unit add side:British name:Rangers words:"inf"',
-                              user_id=PLAYER)
-    assert message.ephemeral and message.content.startswith("💥 Something went wrong")
-    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert not any(r.exc_info for r in logged)
-    (failed,) = [r.getMessage() for r in logged if r.levelno >= logging.ERROR]
+    failed = await failed_in_one_line(battle_session, caplog)
     assert "(OperationalError: database or disk is full)" in failed, failed
     assert "\n" not in failed
 
@@ -278,11 +285,5 @@ async def test_a_postgresql_server_refusing_connections_is_one_line_in_the_log(b
                                   Exception)
 
     battle_session.client.db.run = too_many
-    with caplog.at_level(logging.DEBUG, logger="bot.errors"):
-        message = await reply(battle_session, '/unit add side:British name:Rangers words:"inf"',
-                              user_id=PLAYER)
-    assert message.ephemeral and message.content.startswith("💥 Something went wrong")
-    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert not any(r.exc_info for r in logged)
-    (failed,) = [r.getMessage() for r in logged if r.levelno >= logging.ERROR]
+    failed = await failed_in_one_line(battle_session, caplog)
     assert '(DBAPIError: too many connections for role "huzzah")' in failed, failed

@@ -848,3 +848,14 @@ async def test_a_ten_event_log_reads_an_event_a_line_and_fits_a_phone(battle_ses
     short = await reply(battle_session, "/battle log count:5")
     assert short.embeds[0]["title"] == "📜 Quebec 1759: the last 5 events"
     assert short.embeds[0]["description"].startswith("`#10` Gus: Undid #9 (Béarn vs 2nd Foot)")
+
+
+async def test_an_undo_names_a_unit_whose_name_holds_a_full_stop_whole(discord_session):
+    """`Régt. de Béarn` is one name: the undo's label does not stop at its full stop."""
+    await gm(discord_session, START)
+    await gm(discord_session, '/unit add side:French name:"Régt. de Béarn" '
+                              'words:"inf regular morale=5" strength:5')
+    await gm(discord_session, "/gm undo")
+    log = await reply(discord_session, "/battle log count:2")
+    assert log.embeds[0]["description"].splitlines()[-1] == (
+        "`#3` player: Undid #2 (Added Régt. de Béarn (French))")

@@ -415,18 +415,23 @@ async def test_a_stack_removed_from_a_firefight_leaves_the_others_locked_in_it(b
     assert "Firefight: 52nd against 1/45e: fight it again" in text_of(turn)
 
 
+TWO_STACKS_IN_A_FIREFIGHT = (
+    "/battle start ruleset:labataille name:Bussaco",
+    '/unit add side:French name:1/45e words:"infantry morale=34 melee=20" strength:6',
+    '/unit add side:French name:2/45e words:"infantry morale=34 melee=20" strength:6',
+    '/unit add side:British name:52nd words:"infantry nation=british morale=34 melee=10" '
+    "strength:5",
+    '/unit add side:British name:Hussars words:"cavalry nation=british morale=34 melee=10" '
+    "strength:5",
+    '/assault labataille attackers:"1/45e; 2/45e" defenders:52nd dice:"45 45 45 1 41" '
+    'choices:"huzzah=no; chart_result=firefight"',
+)
+
+
 async def test_a_stack_routed_out_of_a_firefight_is_said_to_leave_it(battle_session):
     """The firefight goes on without the routed stack: "ends" then "begins" would read as a
     new mêlée, with its Huzzah and distance modifiers."""
-    for line in ('/battle start ruleset:labataille name:Bussaco',
-                 '/unit add side:French name:1/45e words:"infantry morale=34 melee=20" strength:6',
-                 '/unit add side:French name:2/45e words:"infantry morale=34 melee=20" strength:6',
-                 '/unit add side:British name:52nd words:"infantry nation=british morale=34 '
-                 'melee=10" strength:5',
-                 '/unit add side:British name:Hussars words:"cavalry nation=british '
-                 'morale=34 melee=10" strength:5',
-                 '/assault labataille attackers:"1/45e; 2/45e" defenders:52nd '
-                 'dice:"45 45 45 1 41" choices:"huzzah=no; chart_result=firefight"'):
+    for line in TWO_STACKS_IN_A_FIREFIGHT:
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
     routed = await reply(battle_session, '/square labataille stack:2/45e distance:2 '
                                          'cavalry:Hussars dice:35 choices:carre_result=R',
@@ -439,15 +444,7 @@ async def test_a_stack_routed_out_of_a_firefight_is_said_to_leave_it(battle_sess
 async def test_undoing_a_rout_out_of_a_firefight_puts_the_stack_back_in_it(battle_session):
     """The undo says the stack is back in the firefight that went on without it, and a
     firefight the rout had ended goes on again: neither begins as a new mêlée."""
-    for line in ('/battle start ruleset:labataille name:Bussaco',
-                 '/unit add side:French name:1/45e words:"infantry morale=34 melee=20" strength:6',
-                 '/unit add side:French name:2/45e words:"infantry morale=34 melee=20" strength:6',
-                 '/unit add side:British name:52nd words:"infantry nation=british morale=34 '
-                 'melee=10" strength:5',
-                 '/unit add side:British name:Hussars words:"cavalry nation=british '
-                 'morale=34 melee=10" strength:5',
-                 '/assault labataille attackers:"1/45e; 2/45e" defenders:52nd '
-                 'dice:"45 45 45 1 41" choices:"huzzah=no; chart_result=firefight"',
+    for line in (*TWO_STACKS_IN_A_FIREFIGHT,
                  '/square labataille stack:2/45e distance:2 cavalry:Hussars dice:35 '
                  'choices:carre_result=R'):
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line

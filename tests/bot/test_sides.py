@@ -272,6 +272,16 @@ async def test_a_player_renames_a_side_only_he_has_added_to(discord_session):
     assert renamed.content == "✏️ The Frnch side is now French: 1 unit with it (event #4)."
 
 
+async def test_a_side_with_nobody_on_it_is_the_gms_to_rename(discord_session):
+    """A side named at `/battle start` that nobody has added to yet: the refusal does not
+    speak of units another player added."""
+    await gm(discord_session, START + ' sides:"Frnch, British"')
+    refused = await reply(discord_session, "/battle side side:Frnch name:French")
+    assert refused.ephemeral and refused.content == (
+        "⚠️ Only a GM can rename the Frnch side: it has no units or generals yet. Ask a GM; "
+        "a player may rename a side only he has added to.")
+
+
 async def test_the_roster_shows_the_sides_in_the_battles_order(discord_session):
     await gm(discord_session, START + ' sides:"French, British"')
     await gm(discord_session, f'/unit add side:British name:"2nd Foot" {INF}')
