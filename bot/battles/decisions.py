@@ -143,6 +143,8 @@ class Asked:
     # Roster lines said with the question: what a GM's reroll put back as it was before the
     # move it replaced (``bot.battles.rerolls``).
     changes: tuple[str, ...] = ()
+    # A reroll's: the question the rerolled move waited on, which this one replaces.
+    dropped: Pending | None = None
 
 
 def battle_question(battle_id: int, seq: int | None) -> str:

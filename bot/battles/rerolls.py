@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from bot.battles.actor import Actor
-from bot.battles.decisions import REROLLED, Asked, ask_in_battle
+from bot.battles.decisions import REROLLED, Asked, ask_in_battle, pending_of
 from bot.battles.errors import BattleError, NotGM, NotTheLast, check_battle
 from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
 from bot.battles.store import TABLES, BattleTx, Row, active_battle, no_battle
@@ -128,6 +128,7 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     tx.require_gm("reroll")
     events = last_move(tx, expected)
     replaced = tx.roster()  # as the result it replaces left it
+    dropped = pending_of(tx.battle)  # the question the move waited on, taken back with it
     take_back(tx, events, TO_REROLL)
     base = tx.roster()  # as before the move
     procedure, options = events[0].request["procedure"], move_options(events)
@@ -147,12 +148,12 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
                               mover=events[0].user_id, summary_prefix=prefix, rerolled=True)
         # The question keeps the new roll's effects off the roster until it is answered:
         # all the replaced result did is undone now, said before the question.
-        return replace(asked, changes=tuple(put_back(tx, base, replaced)))
+        return replace(asked, changes=tuple(put_back(tx, base, replaced)), dropped=dropped)
     if not played.resolution.rolls:  # the same command on the same roster: the same result
         raise BattleError(
             f"The last result ({numbers(events)}) rolled no dice: a reroll would give it again.",
             hint="`/gm undo` takes it back; `/gm set` changes a unit by hand.")
-    return said_back(tx, played, base, replaced)
+    return replace(said_back(tx, played, base, replaced), dropped=dropped)
 
 
 def said_back(tx: BattleTx, played: Played, base: Roster, replaced: Roster,

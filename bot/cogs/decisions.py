@@ -24,6 +24,7 @@ from bot.buttons import press
 from bot.cogs.lookups import replied
 from bot.render.resolution import escape
 from bot.respond import Reply, answer
+from rules.core.errors import RulesError
 from rules.core.names import name_key
 
 MAX_CHOICES = 25
@@ -42,11 +43,12 @@ class Decisions(commands.Cog):
     async def answer_command(self, interaction: discord.Interaction,
                              choice: app_commands.Range[str, 1, 100]) -> None:
         async def work() -> Reply:
+            taken = taken_for(await self.waiting(interaction), choice)
             outcome = await self.play_on(interaction, None, choice)
             reply = replied(self.store, interaction, outcome)
             if outcome.question_message is None:  # not kept: the result is a reply of its own
                 return reply
-            return await in_place(interaction, outcome.question_message, reply)
+            return await in_place(interaction, outcome.question_message, reply, taken)
 
         await answer(interaction, work)
 
@@ -98,25 +100,43 @@ class Decisions(commands.Cog):
         await press(interaction, work, becomes=True, done=answered_by(interaction))
 
 
-def answered_by(interaction: discord.Interaction) -> str:
-    return f"✅ Answered by {escape(interaction.user.display_name)}"
+def answered_by(interaction: discord.Interaction, taken: str | None = None) -> str:
+    """Who answered; ``taken``: the answer's button label, where what was typed differs."""
+    said = f"✅ Answered by {escape(interaction.user.display_name)}"
+    return f"{said}: “{escape(taken)}”" if taken else said
 
 
-async def in_place(interaction: discord.Interaction, message_id: int, reply: Reply) -> Reply:
+def taken_for(pending: Pending | None, given: str) -> str | None:
+    """The label of the answer ``given`` takes, where it is not what was typed: `huzzah` is
+    the key of "Huzzah on all", `counter` the start of "Counter-charge Ottawa"; the reply
+    says which was taken. None where the label was typed, or the answer is refused (the
+    answer itself then says why)."""
+    if pending is None:
+        return None
+    try:
+        label = pending.question.answer(given).label
+    except RulesError:
+        return None
+    return None if name_key(label) == name_key(given) else label
+
+
+async def in_place(interaction: discord.Interaction, message_id: int, reply: Reply,
+                   taken: str | None = None) -> Reply:
     """Turn the question's message into the result, as a press of its buttons does, and
     answer `/answer` with a line pointing to it; a further question is the reply itself,
     and the answered question only loses its buttons. If the message cannot be edited (it
-    was deleted, the bot may not see the channel), the result is the reply, as it is."""
+    was deleted, the bot may not see the channel), the result is the reply, as it is.
+    ``taken``: the answer's label, said beside who answered (see ``taken_for``)."""
     channel_id = interaction.channel_id or 0
     question = interaction.client.get_partial_messageable(
         channel_id, guild_id=interaction.guild_id).get_partial_message(message_id)
     becomes = not reply.asks and not reply.ephemeral and len(reply.messages) == 1
     try:
         if becomes:
-            await question.edit(content=answered_by(interaction), embeds=reply.messages[0],
-                                view=reply.view)
+            await question.edit(content=answered_by(interaction, taken),
+                                embeds=reply.messages[0], view=reply.view)
         else:
-            await question.edit(content=answered_by(interaction), view=None)
+            await question.edit(content=answered_by(interaction, taken), view=None)
     except discord.HTTPException as error:  # deleted, or out of the bot's reach now
         log.info("question message %s not edited into its answer: %s", message_id, error)
         return reply

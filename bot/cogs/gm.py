@@ -20,6 +20,7 @@ from bot.battles.corrections import (
     set_unit_field,
     unit_field_names,
 )
+from bot.battles.decisions import Asked
 from bot.battles.errors import BattleError, NoBattle, NotTheLast
 from bot.battles.play import rules_for
 from bot.battles.rerolls import (
@@ -242,7 +243,17 @@ class GM(commands.Cog):
         # A question waiting belongs to the last roll, which the reroll takes back with it.
         played = await self.store.apply(
             interaction, "/gm reroll", lambda tx: reroll_last(tx, expected), while_waiting=True)
-        return replied(self.store, interaction, played)  # a question asked anew is kept too
+        reply = replied(self.store, interaction, played)  # a question asked anew is kept too
+        if played.dropped is None:
+            return reply
+        # The player it waited on was pinged, and may come back to its buttons: said once,
+        # its words quoted unless the question below asks them again.
+        text, seq = played.dropped.question.text, played.dropped.seq
+        again = isinstance(played, Asked) and played.pending.question.text == text
+        said = f" (#{seq})" if again else f", “{escape(text)}” (#{seq}),"
+        dropped = f"The question that waited{said} is dropped with it"
+        dropped += "; the one below replaces it." if isinstance(played, Asked) else "."
+        return replace(reply, content="\n".join(filter(None, (dropped, reply.content))))
 
     async def pressed(self, interaction: discord.Interaction, action: str, battle_id: int,
                       seq: int) -> None:

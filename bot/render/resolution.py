@@ -415,10 +415,12 @@ def _headline_says(resolution: Resolution, change: str) -> bool:
     units = [effect.unit for effect in resolution.effects]
     if not any(change.startswith(unit) for unit in units):  # a general's line, say
         return change.casefold() in resolution.headline.casefold()
+    # Each phrase apart: "Foot Guards is shaken; Guards routs" does not say Guards is shaken.
+    phrases = phrases_of(resolution.headline)
     for unit in dict.fromkeys(units):
         if not change.startswith(unit):
             continue
-        for headline in naming([resolution.headline], unit, units):
+        for headline in naming(phrases, unit, units):
             if change.casefold() in headline:
                 return True
             state = _ONE_STATE.fullmatch(change[len(unit):])
@@ -484,16 +486,20 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
         for found in re.findall(rf"\b{amount} \w+", said_of(effect))}
     phrases = _PHRASES.split(rest) if rest else []  # the line's, after its loss
     if not any(loss in part for loss in losses for part in own):
-        # The loss is the line's to say; a phrase the headline gives word for word is not
-        # ("7e Hussards is destroyed in its rout": "… (now 0) and is destroyed").
+        # The loss is the line's to say; a phrase the headline says is not: word for word
+        # ("7e Hussards is destroyed in its rout": "… (now 0) and is destroyed"), or as the
+        # unit's new state, as a line of that state alone would be ("1/31e and 2/31e rout":
+        # "… (now 3) and is now routed").
         kept = [p for p in phrases
-                if not any(part.startswith(f"{unit} {p}".casefold()) for part in own)]
+                if not any(part.startswith(f"{unit} {p}".casefold()) for part in own)
+                and not _headline_says(resolution, f"{unit} {p}")]
         if len(kept) == len(phrases):
             return change
         # Said as the roster says a list: its last phrase after "and".
         return listed([f"{unit} loses {amount} {measure} (now {count})", *kept])
     # The rest of the line the headline does not say ("is shaken", by its general's fall).
-    unsaid = [phrase for phrase in phrases if not said_in(own, unit, phrase, units)]
+    unsaid = [phrase for phrase in phrases if not said_in(own, unit, phrase, units)
+              and not _headline_says(resolution, f"{unit} {phrase}")]
     if count == 0:
         return change if unsaid else None  # the headline says how it ended
     now = f"{unit}: now {count} {singular(measure) if count == 1 else plural(measure)}"

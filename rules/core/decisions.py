@@ -92,6 +92,10 @@ class Question:
             or (not self.typed and _key(a.key).startswith(wanted)))]
         if len(starting) == 1:
             return starting[0]
+        if len(starting) > 1 and not self.typed:
+            # The start of several: which one is the player's to say, not a guess's (nor a
+            # "did you mean" pointing at one of them).
+            return self._one_of(given, starting)
         if self.typed and given.strip():
             return self._typed(given.strip())
         if not given.strip():  # echoed in a code span, it would show as two stray backticks
@@ -104,12 +108,16 @@ class Question:
             + (f" {SEPARATE_ANSWERS}" if "," in given else ""),
         )
 
-    def listed(self) -> str:
-        """The answers as their buttons say them, each with its key where that differs:
-        “Take ground” (`advance`) or “Stay”."""
+    def listed(self, answers: Sequence[Answer] | None = None) -> str:
+        """The answers (``answers``: these of them) as their buttons say them, each with its
+        key where that differs: “Take ground” (`advance`) or “Stay”."""
         said = [f"“{a.label}”" if _key(a.label) == _key(a.key) else f"“{a.label}” (`{a.key}`)"
-                for a in self.answers]
+                for a in (self.answers if answers is None else answers)]
         return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} or {said[-1]}"
+
+    def _one_of(self, given: str, starting: Sequence[Answer]) -> Answer:
+        raise NotAnAnswer(f"`{given}` is the start of several answers to “{self.text}”.",
+                          hint=f"Answer {self.listed(starting)}.")
 
     def _near_miss(self, given: str) -> str:
         """"Did you mean" an answer's key, near what was typed or near its button's label

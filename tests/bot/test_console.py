@@ -434,7 +434,8 @@ def test_a_reaction_charge_and_a_charge_into_a_square_that_forms(tmp_path):
     out = second.stdout
     assert second.returncode == 0, out + second.stderr
     assert "Traceback" not in out and "No button" not in out, out
-    assert "📋 2nd Foot loses 2 increments (now 3) and is now routed" in out  # said once
+    # "DR: 2nd Foot routs" says the rout: the roster line says the loss alone.
+    assert "📋 2nd Foot loses 2 increments (now 3)\n" in out
     assert ("1er Carabiniers now carries an inverted Charge marker (it charged this turn), is "
             "now exhausted and is now disordered") in out
     assert "• Exhausted: 1er Carabiniers, Lancers: clear the marker when your rules let them" \

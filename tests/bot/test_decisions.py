@@ -312,7 +312,8 @@ async def test_answer_by_command_to_a_further_question_leaves_the_first_without_
     # The first question keeps what it asked, loses its buttons, and says who answered.
     assert (cleared.kind, cleared.message_id) == ("edit", first.message_id)
     assert cleared.embeds == first.embeds and cleared.components == []
-    assert cleared.content == "✅ Answered by player"
+    # Typed as a name, the answer is said as its button says it.
+    assert cleared.content == "✅ Answered by player: “Attack Wolfe”"
     # The next question is the reply, with its buttons; `/answer` turns it into the result.
     assert further.kind == "response" and further.embeds[0]["title"].startswith("❓")
     result, _ = await send(battle_session, f"/answer choice:{further_choice(further)}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, full_text, played, reply, send, text_of
 from .phone import PHONE_SCREEN, phone_lines, screen
 from .test_decisions import buttons
 
@@ -523,3 +523,34 @@ async def test_a_stack_added_with_the_help_examples_inc_takes_it_as_its_incremen
     twice = await reply(battle_session, '/unit add side:British name:52nd words:"infantry '
                         'morale=41 melee=8 inc=5 increments=6"', user_id=GM_USER)
     assert twice.ephemeral and "given twice, with different numbers" in twice.content
+
+
+TWO_STACKS = [
+    "/battle start ruleset:labataille name:Test",
+    *(f'/unit add side:French name:"{n}/31e Léger" words:"infantry morale=34 melee=12 fire=6 '
+      'defence=9" strength:4' for n in (1, 2)),
+    '/unit add side:British name:"1/88th Foot" words:"infantry nation=british morale=41 '
+    'melee=8 fire=5 defence=9" strength:5',
+]
+
+
+async def test_a_typed_answer_says_which_huzzah_it_took(discord_session):
+    """`huzzah` is the key of "Huzzah on all" and the start of each Huzzah's label: taken as
+    the key, said by its label; a start that several share is refused with them."""
+    await played(discord_session, *TWO_STACKS)
+    asked = await reply(discord_session, '/assault labataille attackers:"1/31e Léger: '
+                        'distance=1; 2/31e Léger: distance=1" defenders:"1/88th Foot" '
+                        'dice:"53 44 66 4 31 62 66 41 14 21"', user_id=GM_USER)
+    refused = await reply(discord_session, '/answer choice:"Huzzah on"', user_id=GM_USER)
+    assert refused.ephemeral and refused.content == (
+        "⚠️ `Huzzah on` is the start of several answers to “Will 1/88th Foot Huzzah and turn "
+        "the tables on 1/31e Léger and 2/31e Léger?”. Answer “Huzzah on all” (`huzzah`), "
+        "“Huzzah on 1/31e Léger only” (`only 1/31e Léger`) or “Huzzah on 2/31e Léger only” "
+        "(`only 2/31e Léger`).")
+    answered, chart = await send(discord_session, "/answer choice:huzzah", user_id=GM_USER)
+    assert answered.message_id == asked.message_id
+    assert answered.content == "✅ Answered by player: “Huzzah on all”"
+    assert chart.embeds[0]["title"].startswith("❓ Read the Assault et Mêlée chart")
+    # The label typed is not said again.
+    done, _ = await send(discord_session, "/answer choice:DR1", user_id=GM_USER)
+    assert done.content == "✅ Answered by player"

@@ -104,6 +104,12 @@ async def test_a_reroll_while_a_question_waits_rerolls_the_move(battle_session):
     assert "take ground" in ground.embeds[0]["title"]
     rerolled = await gm(battle_session, "/gm reroll")
     assert rerolled.embeds[0]["title"].startswith("❓ Will Dragoons retire and rally")
+    # The question taken back is said, by its own words: the one below asks another.
+    question = ground.embeds[0]["title"].removeprefix("❓ ")
+    assert rerolled.content.splitlines()[:2] == [
+        "🎲 Rerolled by player: this replaces the last result.",
+        f"The question that waited, “{question}” (#{ground_seq(ground)}), is dropped with "
+        "it; the one below replaces it."]
     async with battle_session.client.db.transaction() as s:
         pending = (await s.scalar(select(Battle))).pending
     assert pending["question"]["key"] == "retire"
@@ -213,7 +219,11 @@ async def test_a_gms_reroll_asks_the_player_who_made_the_move_not_the_gm(battle_
     assert f"The player who made the move (<@{PLAYER}>) or a GM decides." in text_of(asked)
     await gm(battle_session, '/gm dice dice:"45 45 1 41"')
     again = await gm(battle_session, "/gm reroll")
-    assert again.content.endswith(f"this replaces the last result.\n<@{PLAYER}>, your answer:")
+    # The question taken back is named: the player pinged for it may come back to it.
+    assert again.content == (
+        "🎲 Rerolled by player: this replaces the last result.\n"
+        f"The question that waited (#{ground_seq(asked)}) is dropped with it; the one below "
+        f"replaces it.\n<@{PLAYER}>, your answer:")
     assert again.request.payload["data"]["allowed_mentions"] == {"users": [PLAYER],
                                                                  "parse": []}
     assert again.embeds[0]["title"] == ("❓ Read the Assault et Mêlée chart: the 2:1 column, "
@@ -424,3 +434,20 @@ async def test_a_reroll_after_a_roster_change_says_what_it_works_on(battle_sessi
     assert refused.content == (
         "⚠️ The last event (#2, unit add) is not a roll. Reroll and override work on the last "
         "roll (a melee, charge, assault or test); `/gm undo` takes back anything.")
+
+
+def ground_seq(message) -> int:
+    """The event a question's message asked it at, as its footer says it."""
+    return int(message.embeds[0]["footer"]["text"].rsplit("event #", 1)[1].split()[0])
+
+
+async def test_a_reroll_whose_dice_ask_nothing_says_the_question_it_dropped(battle_session):
+    await setup_charge(battle_session)
+    asked = await reply(battle_session, CHARGE, user_id=OTHER)
+    await gm(battle_session, "/gm dice dice:6")
+    rerolled = await gm(battle_session, "/gm reroll")
+    assert not rerolled.embeds[0]["title"].startswith("❓")
+    question = asked.embeds[0]["title"].removeprefix("❓ ")
+    assert rerolled.content == (
+        "🎲 Rerolled by player: this replaces the last result.\n"
+        f"The question that waited, “{question}” (#{ground_seq(asked)}), is dropped with it.")

@@ -10,6 +10,7 @@ held to this too; its battle moves are in ``BATTLE_MOVES``.
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -684,9 +685,6 @@ def test_a_roster_line_less_the_phrase_the_headline_says_still_reads_as_a_list()
     # A general's line.
     ("Wolfe routs, −1 SP; Wolfe Jr is wounded (1 wound)", ["Wolfe"],
      "Wolfe Jr is wounded (1 wound) and is now with Wolfe"),
-    # A loss the headline gives to another unit, naming this one as its cause.
-    ("71st loses 1 SP to 52nd; 52nd routs", ["52nd", "71st"],
-     "52nd loses 1 SP (now 2) and is routing"),
     # Another unit's phrase, whose name ends with this one's: not this unit's to drop.
     ("Foot Guards is shaken; Guards routs, −1 SP", ["Guards", "Foot Guards"],
      "Guards loses 2 SP (now 3) and is shaken"),
@@ -701,6 +699,54 @@ def test_a_roster_line_the_headline_does_not_say_of_its_own_unit_is_said_whole(
     result = Resolution("fire-at-will", "melee", headline, Severity.MAJOR, (), tuple(
         Effect(EffectKind.MARKER_SET, unit, value="routing") for unit in units))
     assert f"📋 {line}" in effects_block(result, [line], once=True).splitlines()
+
+
+def test_a_loss_the_headline_gives_to_another_unit_stays_and_the_rout_it_says_goes():
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    result = Resolution("fire-at-will", "melee", "71st loses 1 SP to 52nd; 52nd routs",
+                        Severity.MAJOR, (), tuple(
+                            Effect(EffectKind.MARKER_SET, unit, value="routing")
+                            for unit in ("52nd", "71st")))
+    said = effects_block(result, ["52nd loses 1 SP (now 2) and is routing"], once=True)
+    assert "📋 52nd loses 1 SP (now 2)" in said.splitlines()
+
+
+@pytest.mark.parametrize("state", ["is now routed", "is routing"])
+def test_a_state_the_headline_says_of_a_list_of_units_is_not_said_again_after_a_loss(state):
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    result = Resolution("labataille", "assault", "AR: 1/31e and 2/31e rout", Severity.DECISIVE,
+                        (), tuple(Effect(EffectKind.MARKER_SET, unit, value="routed")
+                                  for unit in ("1/31e", "2/31e")))
+    said = effects_block(result, [f"1/31e loses 1 increment (now 3) and {state}",
+                                  f"2/31e {state}"], once=True)
+    assert said.splitlines() == ["📋 1/31e loses 1 increment (now 3)"]
+    # Said of another unit in a phrase of its own, the state stays.
+    other = replace(result, headline="AR: 2/31e routs; 1/31e is disordered")
+    assert effects_block(other, [f"1/31e loses 1 increment (now 3) and {state}"],
+                         once=True).splitlines() == [
+        f"📋 1/31e loses 1 increment (now 3) and {state}"]
+
+
+async def test_a_stack_that_routs_after_a_loss_says_its_rout_once(discord_session):
+    units = [f'/unit add side:French name:"{n}/31e Léger" words:"infantry morale=34 melee=12 '
+             'fire=6 defence=9" strength:4' for n in (1, 2)]
+    units.append('/unit add side:British name:"1/88th Foot" words:"infantry nation=british '
+                 'morale=41 melee=8 fire=5 defence=9" strength:5')
+    await played(discord_session, "/battle start ruleset:labataille name:Test", *units)
+    result = await reply(discord_session, '/assault labataille attackers:"1/31e Léger: '
+                         'distance=1; 2/31e Léger: distance=1" defenders:"1/88th Foot" '
+                         'dice:"53 44 66 4 31 62 66 41 14 21" '
+                         'choices:"huzzah=huzzah; chart_result=AR"', user_id=GM_USER)
+    assert result.embeds[0]["title"] == "🩸 AR: 1/31e Léger and 2/31e Léger rout"
+    assert result.embeds[0]["description"].splitlines()[:2] == [
+        "📋 1/31e Léger loses 1 increment (now 3)",
+        "📋 1/88th Foot loses 1 increment (now 4)",
+    ]
+    assert not repeated_effects(result)
 
 
 def test_a_unit_whose_end_the_headline_says_gets_no_roster_line_of_none_left():

@@ -77,8 +77,9 @@ async def test_answer_undo_and_reroll(battle_session):
     answered = await reply(battle_session, "/answer choice:fall-back", user_id=OTHER)
     said = text_of(answered)
     # The question's message, now the result.
-    assert said.startswith("✅ Answered by player\n🩸 Voltigeurs loses the melee 2–1 and "
-                           "falls back\n")
+    # Typed by its key, the answer is said as its button says it.
+    assert said.startswith("✅ Answered by player: “Fall back 3\"”\n🩸 Voltigeurs loses the "
+                           "melee 2–1 and falls back\n")
     assert "📋 Voltigeurs loses 2 stands (now 1)" in said
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert "Voltigeurs" in text_of(undone)

@@ -213,7 +213,8 @@ async def test_a_banner_won_stays_in_the_result_whatever_the_leaders_name(battle
                                         "Winslow"
     assert result.embeds[0]["description"].splitlines()[:3] == [
         "**Dragoons** wins a Victory Banner ×2, takes ground 1 hex",
-        "📋 Black Watch loses 1 block (now 0) and is eliminated",
+        # "Dragoons eliminates Black Watch" says its end: the roster line, its loss.
+        "📋 Black Watch loses 1 block (now 0)",
         "📋 Dragoons has moved this turn"]
     assert "Government: 2 Victory Banners" in text_of(await reply(battle_session,
                                                                   "/battle show"))

@@ -171,8 +171,12 @@ def test_an_answer_may_be_the_start_of_one_buttons_label():
     two = Question("counter_charge", "Does Hussars counter-charge?",
                    (Answer("Ottawa", "Counter-charge Ottawa"),
                     Answer("Rangers", "Counter-charge Rangers"), Answer("stand", "Stand")))
-    with pytest.raises(InvalidInput, match="`counter` is not an answer"):
+    with pytest.raises(InvalidInput) as several:
         two.answer("counter")
+    # Refused with the answers it starts, and no guess at one of them.
+    assert str(several.value) == (
+        "`counter` is the start of several answers to “Does Hussars counter-charge?”. Answer "
+        "“Counter-charge Ottawa” (`Ottawa`) or “Counter-charge Rangers” (`Rangers`).")
     with pytest.raises(InvalidInput, match="`st` is not an answer"):
         question.answer("st")  # too short to stand for a word
     # A question that also takes a typed name reads a button's start first.
@@ -182,6 +186,20 @@ def test_an_answer_may_be_the_start_of_one_buttons_label():
     assert bonus.answer("No bonus").key == "none"
     # A name typed is that name, not the start of another unit's (a button's key).
     assert bonus.answer("Fusiliers") == Answer("Fusiliers", "Fusiliers")
+
+
+def test_a_key_that_starts_several_labels_is_taken_as_typed_and_its_start_is_not():
+    """La Bataille's Huzzah on several stacks: `huzzah` is the key of "Huzzah on all", and
+    the start of every Huzzah's label."""
+    huzzah = Question("huzzah", "Will 52nd Huzzah?", (
+        Answer("huzzah", "Huzzah on all"), Answer("only 1/45e", "Huzzah on 1/45e only"),
+        Answer("only 2/45e", "Huzzah on 2/45e only"), Answer("no", "No Huzzah")))
+    assert huzzah.answer("huzzah").label == "Huzzah on all"
+    assert huzzah.answer("Huzzah on 2/45e only").key == "only 2/45e"
+    with pytest.raises(InvalidInput) as several:
+        huzzah.answer("Huzzah on")
+    assert several.value.hint == ("Answer “Huzzah on all” (`huzzah`), “Huzzah on 1/45e only” "
+                                  "(`only 1/45e`) or “Huzzah on 2/45e only” (`only 2/45e`).")
 
 
 def chart(row: str) -> Question:
