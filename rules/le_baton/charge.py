@@ -102,16 +102,10 @@ def resolve_charge(charger: Unit, target: Unit, s: ChargeSituation,
         if check.fail_by >= 3 or any(e.kind is EffectKind.PLACED for e in out.effects
                                      if e.unit == charger.name):
             return out.build(outcome.headline, outcome.severity)
-        if charger.is_cavalry and _formed_square(target, out):
-            # Formed against the charge, the square is what the cavalry contacts: it fires
-            # as they come on, and the contact (if any) follows.
-            _take_back(charger.name, out, EffectKind.IN_MELEE)
-            _square_fires(charger, target, dice, out)
-            if charger.name in destroyed(out):
-                # Nothing is left to recall, as when a square it met at once destroys it.
-                _take_back(charger.name, out, EffectKind.CHARGE_MARKER)
-                return out.build(f"{charger.name} is destroyed by {possessive(target.name)} "
-                                 "fire", Severity.DECISIVE)
+        # A square formed in this check (phase 5's pass or its 4+, phase 10's "May form
+        # square") does not fire: "Squares contacted fire two dice" is the charge's own
+        # fire, in its move (phase 3 or 8), when the unit was not yet a square; the melee
+        # that follows is the square's ("Infantry do not roll melee dice").
     _contact(charger, target, out)
     return out.build(f"{charger.name} contacts {target.name}: melee in phase {fight}",
                      Severity.MINOR)
@@ -171,24 +165,10 @@ def _reaction_fire(charger: Unit, target: Unit, dice: DiceSource,
 
 def _square_fires(charger: Unit, target: Unit, dice: DiceSource,
                   out: ResolutionBuilder) -> Unit:
-    """"Squares contacted fire two dice": a square the cavalry meets, or one formed against
-    its charge in phase 5 or 10."""
+    """"Squares contacted fire two dice": a square the charging cavalry meets in its move."""
     roll = shoot(target, Target(charger.name, FireTarget.CHARGING_CAVALRY), SQUARE_DICE, dice)
     out.step(f"{target.name} (square) fires", "Squares contacted fire two dice.", roll)
     return _hit(charger, roll, out)
-
-
-def _formed_square(target: Unit, out: ResolutionBuilder) -> bool:
-    """Whether the target formed square in its check to stand (it was not one before)."""
-    return target.formation is not Formation.SQUARE and any(
-        e.kind is EffectKind.FORMATION and e.unit == target.name and e.value == "square"
-        for e in out.effects)
-
-
-def _take_back(charger: str, out: ResolutionBuilder, kind: EffectKind) -> None:
-    """Takes the effects of ``kind`` on the charger, or naming it, out of ``out``."""
-    out.effects[:] = [e for e in out.effects
-                      if not (e.kind is kind and charger in (e.unit, e.value))]
 
 
 def _hit(charger: Unit, roll: Roll, out: ResolutionBuilder) -> Unit:

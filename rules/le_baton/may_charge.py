@@ -36,16 +36,36 @@ def why_it_cannot_charge(unit: Unit) -> Refusal | None:
     name = unit.name
     if unit.arm is Arm.ARTILLERY:
         return Refusal("artillery", f"{name} is artillery: only infantry and cavalry charge.")
+    hold = _held(unit)
+    # A hold forbids the formation change too ("cannot move, charge or change formation",
+    # "No movement this turn"): it is said instead of a change the unit may not make now.
+    change = hold.reason if hold else ""
     # "Infantry Charges – May only charge if in column" (phase 3).
     if unit.is_infantry and unit.nation is Nation.FRENCH and not unit.in_column:
         formation = f"in {unit.formation.value}" if unit.formation else "with no formation given"
         return Refusal("formation", f"{name} is French infantry {formation}: French infantry "
                                     "may only charge in column.",
-                       "It may charge once it has formed column (a full move)."
-                       if unit.formation else "")
+                       change or ("It may charge once it has formed column (a full move)."
+                                  if unit.formation else ""))
     if unit.formation is Formation.SQUARE:  # "Infantry Square 0"": it cannot move
         return Refusal("formation", f"{name} is in square, which moves 0\": it cannot charge.",
-                       "It may charge once it has changed formation (a full move).")
+                       change or "It may charge once it has changed formation (a full move).")
+    if hold:
+        return hold
+    closing = closing_phase(unit)
+    if unit.is_infantry and closing in unit.tested:
+        # One check "for shooting casualties and to close for melee" a turn: the charge
+        # would roll it a second time.
+        return Refusal("tested", f"{name} has tested its morale in phase {closing} this turn, "
+                                 "and a charge's closing check is that test.",
+                       "Declare the charge before the test, so that one roll counts for "
+                       "both: a GM takes the test back with `/gm undo`.")
+    return None
+
+
+def _held(unit: Unit) -> Refusal | None:
+    """What holds ``unit`` this turn, the first of them, or None."""
+    name = unit.name
     for key, flag, why, until in (
             ("in_melee", unit.in_melee, "is in melee: a unit in melee does not charge",
              "It fights on in the melee phase."),
@@ -63,12 +83,4 @@ def why_it_cannot_charge(unit: Unit) -> Refusal | None:
              "It may roll again next turn; a GM takes the roll back with `/gm undo`.")):
         if flag:
             return Refusal(key, f"{name} {why}.", until)
-    closing = closing_phase(unit)
-    if unit.is_infantry and closing in unit.tested:
-        # One check "for shooting casualties and to close for melee" a turn: the charge
-        # would roll it a second time.
-        return Refusal("tested", f"{name} has tested its morale in phase {closing} this turn, "
-                                 "and a charge's closing check is that test.",
-                       "Declare the charge before the test, so that one roll counts for "
-                       "both: a GM takes the test back with `/gm undo`.")
     return None

@@ -215,8 +215,8 @@ def ask_retire(run: Run, attacker: Unit, defender: Unit, prefix: str, count: Dic
 
 
 def retire_and_rally(run: Run, attacker: Unit, defender: Unit, result: Attack) -> Attack:
-    """After hits: back two hexes (one onto a lone friendly leader), then a rally check, and
-    then the roll's one leader casualty check."""
+    """After hits (and the roll's leader casualty check, step 5): back two hexes (one onto a
+    lone friendly leader), then a rally check."""
     leader = defender.retire_onto if not defender.leader else None
     if leader:
         # "The leader is immediately attached to that unit and the unit's retire and rally
@@ -236,10 +236,9 @@ def retire_and_rally(run: Run, attacker: Unit, defender: Unit, result: Attack) -
     result.retreated = True
     run.phrases.append(f"{defender.name} retires and rallies")
     result.routed = rally(run, defender, attacker)
-    # A leader who joined it on the way took none of the roll's hits: only a rout (leaving
-    # him alone) checks him.
-    if result.routed or (result.hits and not leader):
-        check_attached_leader(run, attacker, defender, gone=result.routed)
+    if result.routed:
+        # A leader who joined it on the way took none of the roll's hits: his check is now.
+        leave_leader(run, attacker, defender, checked=bool(result.hits) and not leader)
     return result
 
 
@@ -286,8 +285,7 @@ def attack(run: Run, attacker: Unit, defender: Unit, role: Role, *, retiring: bo
                 + (" (retiring: unit symbols only)" if symbols_only else ""),
                 notes=tuple(notes))
     run.out.step(title, hits_outcome(defender, applied), roll)
-    return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix,
-                     retiring=retiring)
+    return take_roll(run, attacker, defender, applied, 0 if retiring else flags, prefix)
 
 
 def no_dice(unit: Unit, count: DiceCount) -> str:
@@ -296,12 +294,12 @@ def no_dice(unit: Unit, count: DiceCount) -> str:
 
 
 def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int,
-              prefix: str, *, retiring: bool = False) -> Attack:
-    """Steps 5 and 6 for one roll: blocks off, flags and retreats, the rally check, then one
-    leader casualty check for the roll once its outcome is known (its hits, a blocked
-    retreat, a rout): one check of a leader whose unit is gone, else one of a unit hit. A
-    unit that survives its hits to retire and rally is checked after its rally
-    (``retire_and_rally``)."""
+              prefix: str) -> Attack:
+    """Steps 5 and 6 for one roll: blocks off, flags and retreats, one leader casualty check
+    once the roll's blocks are all removed (hits, then a blocked retreat), then the rally
+    check. The check comes before the rally (step 5's "Chance to Hit a Leader" before step
+    6's rally checks): a leader it kills adds no die to the rally. A unit that then routs
+    leaves its leader alone without a second check (``leave_leader``)."""
     result = Attack(hits=applied)
     if applied:
         result.eliminated = take_hits(run, attacker, defender, applied)
@@ -313,14 +311,14 @@ def take_roll(run: Run, attacker: Unit, defender: Unit, applied: int, flags: int
         if flags:
             result.retreated, result.eliminated = retreat(run, attacker, run.now(defender),
                                                           flags)
+    checked = bool(applied or result.eliminated)
+    if checked:
+        check_attached_leader(run, attacker, defender, result.eliminated)
     if flags and not result.eliminated:
         # "The unit must make its rally check, even if the unit did not retreat."
         result.routed = rally(run, defender, attacker)
-    if retiring and not result.eliminated:
-        return result
-    gone = result.eliminated or result.routed
-    if applied or gone:
-        check_attached_leader(run, attacker, defender, gone)
+        if result.routed:
+            leave_leader(run, attacker, defender, checked=checked)
     return result
 
 
@@ -521,9 +519,28 @@ def retreat(run: Run, attacker: Unit, defender: Unit, flags: int) -> tuple[bool,
     return bool(room), False
 
 
+def leave_leader(run: Run, enemy: Unit, unit: Unit, *, checked: bool) -> None:
+    """A unit its rally check took off the field leaves its leader, if any, alone: one check
+    per roll, so a leader ``checked`` already for this roll's hits is left alone without
+    another; one not yet checked makes the check of a leader whose unit is gone."""
+    unit = run.now(unit)
+    leader = unit.leader
+    if not leader:
+        return
+    if not checked:
+        check_leader(run, enemy, unit, gone=True)
+        return
+    run.update(unit, leader=None)
+    run.out.effect(LEADER_ESCAPES, leader, value=unit.name)
+    run.phrases.append(f"{leader} escapes alone")
+    run.out.step("Leader left alone", f"{leader}, checked for this roll's hits, escapes alone "
+                 f"toward the nearest friendly unit: a lone leader now that {unit.name} is "
+                 "gone.")
+
+
 def rally(run: Run, unit: Unit, enemy: Unit) -> bool:
     """The rally check and what failing it does: True when the unit left the field (its
-    leader, if any, is then left alone: the roll's leader check is that of a unit gone)."""
+    leader, if any, is then left alone: ``leave_leader``)."""
     unit = run.now(unit)
     check = rally_check(unit, run.dice, run.settings)
     for default in (run.settings.rally_default(),

@@ -124,11 +124,11 @@ async def test_a_rout_removes_the_unit_and_frees_its_opponent(battle_session):
 async def test_lancers_charge_a_line_that_forms_square_and_pass_through(battle_session):
     await setup(battle_session)
     charge = await reply(battle_session,
-                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2 1 1"')
+                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
     assert charge.embeds[0]["title"] == "↔️ Lanciers contacts Buffs: melee in phase 6"
     assert "📋 Buffs is now in square" in text_of(charge)
-    # The square it formed is what the lancers contact: it fires its two dice.
-    assert "**Buffs → Lanciers** 🎲 1 1 vs 6+ (charging cavalry) → 0 hits" in text_of(charge)
+    # Formed in phase 5, after the charge's move, the square fires nothing at the lancers.
+    assert "Buffs → Lanciers" not in text_of(charge)
     # Each change said once: by the roster's line, not again by the effect beside it.
     assert "Buffs forms square" not in text_of(charge)
     assert "leaves a charge marker" not in text_of(charge)
@@ -282,7 +282,7 @@ async def test_a_unit_added_to_a_side_named_for_a_nation_takes_its_nation(battle
 async def test_cavalry_that_failed_its_recall_rolls_again_next_turn_not_at_once(
         discord_session):
     await setup(discord_session)
-    await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2 1 1"')
+    await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
     failed = await reply(discord_session, "/recall le-baton unit:Lanciers dice:6")
     assert "Lanciers fails recall: 1 casualty, held" in text_of(failed)
     # The headline says the casualty and the hold; the roster's line says only what is left.
@@ -406,7 +406,7 @@ async def test_a_reroll_of_a_pass_through_says_the_melee_ended_and_nothing_begun
         discord_session):
     await setup(discord_session)
     await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs '
-                                 'dice:"2 2 2 1 1"')
+                                 'dice:"2 2 2"')
     await reply(discord_session, "/melee le-baton attacker:Lanciers defender:Buffs phase:6 "
                                  "dice:4")
     await reply(discord_session, "/gm dice dice:4", user_id=GM_USER)
@@ -495,7 +495,7 @@ async def test_a_line_shooting_at_cavalry_in_line_is_locked_in_no_firefight(batt
     assert "Firefight" not in text_of(shot)
     assert await engagements(battle_session) == []
     charge = await reply(battle_session,
-                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2 1 1"')
+                         '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
     assert charge.embeds[0]["title"] == "↔️ Lanciers contacts Buffs: melee in phase 6"
     # A line of infantry shot at is locked as before.
     await reply(battle_session, "/gm undo", user_id=GM_USER)
@@ -512,7 +512,7 @@ async def test_an_undo_says_the_melee_it_puts_back_or_takes_away(battle_session)
     """Undoing a pass-through puts the cavalry back in melee with the square, and undoing
     the charge ends that melee: the reply says so beside the units, as a reroll does."""
     await setup(battle_session)
-    await reply(battle_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2 1 1"')
+    await reply(battle_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
     await reply(battle_session, '/melee le-baton attacker:Lanciers defender:Buffs phase:6 '
                                 'dice:4')
     passed = await reply(battle_session, "/gm undo", user_id=GM_USER)

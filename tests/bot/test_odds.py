@@ -310,18 +310,14 @@ async def test_answers_with_other_chances_are_a_row_each_of_the_table(discord_se
     (embed,) = message.embeds
     assert embed["title"] == "🎯 Odds: charge (Le Baton)"  # a charge decides no winner
     # Every result of the charge leaves its marker and locks both in melee: said by no
-    # line; what sets them apart is whether 52nd forms square, and what the square's two
-    # dice do to the cuirassiers (the other is said by its headline's lead, not as "nothing
-    # more").
+    # line; what sets them apart is whether 52nd forms square (the other is said by its
+    # headline's lead, not as "nothing more").
     assert embed["description"].split("\n") == [
         "If 52nd: Try for square (4+):",
-        "`█████▏     64%` 52nd forms square",
-        "`██▎        28%` 52nd forms square; Cuirassiers takes 1–2 casualties",
+        "`███████▍   92%` 52nd forms square",
         "`▋         8.3%` Cuirassiers contacts 52nd",
-        "Expected losses: Cuirassiers 0.31 figures",
         # Its two likeliest, so that the one is not read as the only one.
-        "If Stay as it is → 52nd forms square 58% · 52nd forms square; Cuirassiers takes 1–2 "
-        "casualties 25%"]
+        "If Stay as it is → 52nd forms square 83% · Cuirassiers contacts 52nd 17%"]
 
 
 def test_a_bar_has_a_fixed_width_in_eighths_and_any_chance_shows():

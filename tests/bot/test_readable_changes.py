@@ -30,7 +30,7 @@ async def test_a_melee_and_a_formation_change_read_as_sentences(discord_session)
 
 async def test_a_charge_marker_recalled_is_said_so(discord_session):
     await setup(discord_session)
-    await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2 1 1"')
+    await reply(discord_session, '/charge le-baton charger:Lanciers target:Buffs dice:"2 2 2"')
     await reply(discord_session, '/melee le-baton attacker:Lanciers defender:Buffs phase:6 '
                                  'dice:4')
     recalled = await reply(discord_session, "/recall le-baton unit:Lanciers dice:1")

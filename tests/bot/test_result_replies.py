@@ -109,7 +109,7 @@ BATTLE_MOVES: dict[str, tuple[list[str], list[str]]] = {
         '/fire le-baton shooter:52nd target:"4e Léger" distance:3 dice:"6 4 2 1"',
         '/artillery le-baton battery:Ross target:"4e Léger" range:close dice:"3 4 5 6"',
         '/morale le-baton unit:"4e Léger" phase:4 charging:true opponent:52nd dice:3',
-        '/charge le-baton charger:Cuirassiers target:52nd dice:"3 4 6 1 1"',
+        '/charge le-baton charger:Cuirassiers target:52nd dice:"3 4 6"',
         '/melee le-baton attacker:"4e Léger" defender:"52nd: defensive_terrain" phase:6 '
         'dice:"4 5 6 1 2 3 4 1 4 4 4"',
         "/recall le-baton unit:Cuirassiers initiated_charge:true dice:4",

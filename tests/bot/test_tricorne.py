@@ -72,9 +72,9 @@ async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(disc
     assert "🎲 **infantry** **saber** artillery cavalry cavalry" in text
     assert "Fusiliers battles back against Black Watch" in text
     assert "Murray survives and stays with Black Watch" in text
-    assert "Project defaults: rally check and 1 more (📜 Steps)" in embed["footer"]["text"]
-    assert "Project defaults (see /help): rally check: " in text
-    assert "; leader casualty check: " in text
+    # The leader's check (step 5) before the rally check (step 6), as the defaults say them.
+    assert "Project defaults: leader casualty check; rally check" in embed["footer"]["text"]
+    assert "Project defaults (see /help): leader casualty check: " in text
 
 
 async def test_a_battle_back_without_dice_says_why_in_the_public_reply(discord_session):

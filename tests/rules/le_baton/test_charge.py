@@ -346,28 +346,20 @@ def test_a_flank_charge_is_declared_and_costs_the_target_one():
 
 
 def test_cavalry_charging_british_line_that_stands_form_square_and_fight_in_phase_6():
-    # Bonus 3 3; 2nd Foot stands on a 5 and forms square; the square it formed is what the
-    # lancers contact: "Squares contacted fire two dice" (a 6 and a 1: one hit).
-    result = charge(horse(horse=Horse.LANCERS, name="Lancers"), foot(), "3 3 5 6 1")
-    assert titles(result)[-2:] == ["Phase 5: British infantry morale to stand for melee",
-                                   "2nd Foot (square) fires"]
-    assert result.steps[-1].rolls[0].target == "6+ (charging cavalry)"
+    # Bonus 3 3; 2nd Foot stands on a 5 and forms square: no fire, the melee of phase 6.
+    result = charge(horse(horse=Horse.LANCERS, name="Lancers"), foot(), "3 3 5")
+    assert titles(result)[-1] == "Phase 5: British infantry morale to stand for melee"
     assert values(result) == [(E.CHARGE_MARKER, "Lancers", None),
                               (E.FORMATION, "2nd Foot", "square"),
-                              (E.CASUALTIES, "Lancers", None),
                               (E.IN_MELEE, "Lancers", "2nd Foot"),
                               (E.IN_MELEE, "2nd Foot", "Lancers")]
-    assert (E.CASUALTIES, "Lancers", 1) in effects(result)
     assert result.headline == "Lancers contacts 2nd Foot: melee in phase 6"
 
 
-@pytest.mark.parametrize(("dice_text", "formed"), [("3 3 6 4 6 6", True), ("3 3 6 3", False)])
-def test_cavalry_charging_british_line_that_fail_to_stand_form_square_on_4(dice_text, formed):
-    result = charge(horse(), foot(), dice_text)
+@pytest.mark.parametrize(("square_roll", "formed"), [(4, True), (3, False)])
+def test_cavalry_charging_british_line_that_fail_to_stand_form_square_on_4(square_roll, formed):
+    result = charge(horse(), foot(), f"3 3 6 {square_roll}")
     assert ((E.FORMATION, "2nd Foot", "square") in values(result)) is formed
-    # Only a square fires: the one formed on the 4 hits twice with its two dice.
-    assert ("2nd Foot (square) fires" in titles(result)) is formed
-    assert ((E.CASUALTIES, "Chasseurs", 2) in effects(result)) is formed
     assert values(result)[-2:] == [(E.IN_MELEE, "Chasseurs", "2nd Foot"),
                                    (E.IN_MELEE, "2nd Foot", "Chasseurs")]
 
@@ -448,22 +440,24 @@ def test_a_charger_the_square_destroys_goes_no_further():
     assert "2nd Foot morale" not in [r.label for s in result.steps for r in s.rolls]
 
 
-def test_a_charger_the_square_it_made_form_destroys_goes_no_further():
-    # Bonus 1 1; 2nd Foot stands on a 2 and forms square, whose two dice take both figures.
-    result = charge(horse(figures=2), foot(), "1 1 2 6 6")
-    assert result.headline == "Chasseurs is destroyed by 2nd Foot's fire"
-    # No melee and no charge marker: nothing is left to fight or to recall.
-    assert effects(result) == [(E.FORMATION, "2nd Foot", None),
-                               (E.CASUALTIES, "Chasseurs", 2), (E.DESTROYED, "Chasseurs", None)]
-    assert result.severity is Severity.DECISIVE
+def test_a_square_formed_against_a_cavalry_charge_does_not_fire():
+    # "Squares contacted fire two dice" is the charge's fire in phase 3, when 2nd Foot was a
+    # line; it forms square in phase 5 (a pass on the 2) and rolls nothing more: the
+    # chasseurs, 2 figures, come on whole into the melee of phase 6.
+    result = charge(horse(figures=2), foot(), "1 1 2")
+    assert "2nd Foot (square) fires" not in titles(result)
+    assert effects(result) == [(E.CHARGE_MARKER, "Chasseurs", None),
+                               (E.FORMATION, "2nd Foot", None),
+                               (E.IN_MELEE, "Chasseurs", None), (E.IN_MELEE, "2nd Foot", None)]
+    assert result.headline == "Chasseurs contacts 2nd Foot: melee in phase 6"
 
 
-def test_a_french_square_formed_on_passing_fires_at_the_british_cavalry():
-    # Phase 10, pass: "Stand. May form square."; formed, the dragoons contact a square.
-    result = run(resolve_charge, dragoons(), ligne(), ChargeSituation(), dice_text="2 2 3 6 5",
+def test_a_french_square_formed_on_passing_does_not_fire_at_the_british_cavalry():
+    # Phase 10, pass: "Stand. May form square."; formed, it meets the dragoons in phase 11.
+    result = run(resolve_charge, dragoons(), ligne(), ChargeSituation(), dice_text="2 2 3",
                  answers="form_square=square")
-    assert titles(result)[-1] == "45e Ligne (square) fires"
-    assert (E.CASUALTIES, "Scots Greys", 1) in effects(result)
+    assert titles(result)[-1] == "Phase 10: French infantry morale to stand for melee"
+    assert (E.FORMATION, "45e Ligne", "square") in values(result)
     assert result.headline == "Scots Greys contacts 45e Ligne: melee in phase 11"
 
 

@@ -59,3 +59,19 @@ def test_each_command_says_what_to_do_next():
         "it with `/gm set field:halted value:no`.")
     assert closing_refusal(halted).hint == (
         "Drop `charging` to test 2nd Foot for shooting casualties.")
+
+
+@pytest.mark.parametrize(("unit", "hint"), [
+    # "Opposing lines of infantry within 4" ... cannot move, charge or change formation".
+    (ligne(formation=Formation.LINE, firefight=True),
+     "45e Ligne is locked in a firefight and cannot charge."),
+    (ligne(formation=Formation.LINE, in_melee=True),
+     "45e Ligne is in melee: a unit in melee does not charge."),
+    # "Halt. No movement this turn": not even the full move a new formation takes.
+    (foot(formation=Formation.SQUARE, halted=True),
+     "2nd Foot is halted this turn: a failed morale check allows no movement."),
+])
+def test_a_unit_held_this_turn_is_not_told_to_change_formation_to_charge(unit, hint):
+    refusal = charge_refusal(unit)
+    assert "formed column" not in refusal.hint and "changed formation" not in refusal.hint
+    assert refusal.hint == hint

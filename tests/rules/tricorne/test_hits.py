@@ -260,23 +260,40 @@ def test_one_hit_beyond_the_blocks_has_no_effect():
     assert "1 hit beyond its blocks has no effect" in result.steps[1].rolls[0].notes
 
 
-def test_a_unit_hit_that_then_routs_makes_one_leader_check_as_a_unit_gone():
-    # 1 hit and a flag; the rally check (2 blocks + 1 leader = 3 dice) fails: one roll, one
-    # check, the one of a leader whose unit is gone, after the rally his die counted in.
-    result = melee(regular("Attacker"), led(blocks=3), "inf flag cav  cav cav cav  sab",
+def test_a_leader_killed_by_the_hits_adds_no_die_to_the_rally_check():
+    # Step 5 before step 6: 1 hit and a flag; two sabers kill Drummond; the rally check is
+    # then made without him, 2 blocks: 2 dice, not 3.
+    result = melee(regular("Attacker"), led(blocks=3), "inf flag cav  sab sab  cav cav",
                    "stay")
     assert titles(result)[1:5] == ["Attacker rolls against Royal Ecossais", "Retreat",
-                                   "Rally check", "Leader casualty check"]
-    assert titles(result).count("Leader casualty check") == 1
-    assert effects(result)[-2:] == [(LEADER_KILLED, "Drummond", None),
+                                   "Leader casualty check", "Rally check"]
+    assert step(result, "Rally check").rolls[0].dice == ("cavalry", "cavalry")
+    assert effects(result)[-4:] == [(LEADER_KILLED, "Drummond", None),
+                                    (BANNER, "Attacker", None),
+                                    (ROUTED_OFF, "Royal Ecossais", None),
                                     (BANNER, "Attacker", None)]
 
 
+def test_a_unit_hit_that_then_routs_leaves_its_checked_leader_alone_without_a_second_check():
+    # 1 hit and a flag; Drummond survives his check (one saber of two) and his die counts in
+    # the rally (2 blocks + 1 leader = 3 dice), which fails: one roll, one check.
+    result = melee(regular("Attacker"), led(blocks=3), "inf flag cav  sab cav  cav cav cav",
+                   "stay")
+    assert titles(result)[1:6] == ["Attacker rolls against Royal Ecossais", "Retreat",
+                                   "Leader casualty check", "Rally check", "Leader left alone"]
+    assert titles(result).count("Leader casualty check") == 1
+    assert len(step(result, "Rally check").rolls[0].dice) == 3
+    assert effects(result)[-1] == (LEADER_ESCAPES, "Drummond", None)
+    assert result.headline.endswith("Royal Ecossais routs; Drummond escapes alone")
+
+
 def test_a_retiring_unit_hit_that_then_routs_makes_one_leader_check():
+    # 1 hit on the dragoons; Cope survives his check, retires with them and counts in their
+    # rally (2 blocks + 1 = 3 dice); they rout, and he is left alone unchecked again.
     dragoons = cavalry("Dragoons", blocks=3, leader="Cope")
-    result = melee(regular("Attacker"), dragoons, "cav art art  inf inf inf  flag",
+    result = melee(regular("Attacker"), dragoons, "cav art art  inf inf  inf inf inf",
                    "retire; stay")
-    assert titles(result)[-4:] == ["Retire", "Rally check", "Leader casualty check",
-                                   "Take ground"]
+    assert titles(result)[-5:] == ["Leader casualty check", "Retire", "Rally check",
+                                   "Leader left alone", "Take ground"]
     assert titles(result).count("Leader casualty check") == 1
     assert effects(result)[-1] == (LEADER_ESCAPES, "Cope", None)
