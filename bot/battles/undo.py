@@ -12,6 +12,7 @@ from bot.battles.errors import NotTheLast, check_battle
 from bot.battles.rerolls import BESIDE_THE_ROSTER, KEPT_BY_A_REROLL, taken_back_by
 from bot.battles.store import MODELS, BattleTx, Row, roster_engagement, roster_general
 from bot.storage.models import from_snapshot
+from rules.core.notation import counted
 from rules.core.roster import (
     Change,
     Roster,
@@ -95,12 +96,16 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
         waiting = None  # waiting before as now: its message still holds its buttons
     mention = mention_for(tx.conn, waiting.answerer, tx.actor.user_id) if waiting else None
     queue = len(after.dice_queue or [])
+    put_back = roster_put_back(tx, undo.changes)
+    side_line: tuple[str, ...] = ()
+    if event.kind == "side_rename":
+        put_back, side_line = side_put_back(put_back)
     return Undone(event.seq, event.kind, event.summary, undo.seq, turn_put_back(undo.changes),
                   tuple(sorted(e.reverts for e in redoing)), waiting=waiting,
                   battle_id=battle.id, mention=mention,
                   queued_back=queue if queue > queued else 0,
-                  changes=(*describe_changes(roster_put_back(tx, undo.changes) + engagements,
-                                             tx.rules.wording),
+                  changes=(*side_line,
+                           *describe_changes(put_back + engagements, tx.rules.wording),
                            *standing_changes(tx.rules, standing, tx.roster())),
                   queue_now=queue if event.kind == "dice_queue" else None)
 
@@ -123,6 +128,20 @@ def roster_put_back(tx: BattleTx, changes: list[dict[str, Any]]) -> list[Change]
         found += unit_changes(tx.unit_of(old), tx.unit_of(new)) if table == "units" \
             else general_changes(roster_general(old), roster_general(new))
     return found
+
+
+def side_put_back(changes: list[Change]) -> tuple[list[Change], tuple[str, ...]]:
+    """A side rename taken back, said in one line ("The French side is Frnch again: 5 units
+    and 1 general with it") rather than a line naming every unit that went back with it;
+    the changes left over, if any, are said as any undo says them."""
+    moved = [c for c in changes if c.field == "side"]
+    if not moved:
+        return changes, ()
+    counts = [(len({c.who for c in moved if c.kind == kind}), kind)
+              for kind in ("unit", "general")]
+    went = " and ".join(counted(n, kind) for n, kind in counts if n)
+    line = f"The {moved[0].before} side is {moved[0].after} again: {went} with it"
+    return [c for c in changes if c.field != "side"], (line,)
 
 
 def turn_put_back(changes: list[dict[str, Any]]) -> TurnAt | None:

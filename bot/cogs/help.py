@@ -107,19 +107,32 @@ def _cont(name: str) -> str:
     return name if name.endswith(" (cont.)") else f"{name} (cont.)"
 
 
+# A line ending so leads into the next ("…, e.g.:" before its example): the two stay on
+# one page, so that a field's part on the next page starts a sentence of its own.
+_LEADS_ON = re.compile(r"(?:[,:;(—]|\be\.g\.|\bi\.e\.)$")
+
+
+def _leads_on(line: str) -> bool:
+    """Whether a page may not end after ``line``: it leads into the line after it."""
+    return bool(_LEADS_ON.search(line.rstrip()))
+
+
 def _split_field(field: FieldSpec, room: int) -> tuple[FieldSpec, FieldSpec] | None:
-    """The field's first lines that fit ``room`` phone lines, and the rest under its name
-    "(cont.)"; None if not even its name and one line fit."""
+    """The field's first lines that fit ``room`` phone lines, ending where a line or a
+    sentence ends, and the rest under its name "(cont.)"; None if not even its name and
+    its first line (with those it leads into) fit."""
     lines = field.value.split("\n")
     used = lines_of(field.name)
-    taken = 0
+    taken = fits = 0
     while taken < len(lines) - 1 and used + lines_of(lines[taken]) <= room:
         used += lines_of(lines[taken])
         taken += 1
-    if not taken:
+        if not _leads_on(lines[taken - 1]):
+            fits = taken
+    if not fits:
         return None
-    return (FieldSpec(field.name, "\n".join(lines[:taken])),
-            FieldSpec(_cont(field.name), "\n".join(lines[taken:])))
+    return (FieldSpec(field.name, "\n".join(lines[:fits])),
+            FieldSpec(_cont(field.name), "\n".join(lines[fits:])))
 
 
 _SENTENCE = re.compile(r"(?<=[.;:]) (?=\S)")
@@ -287,12 +300,12 @@ def battle_words(ruleset: RuleSet) -> list[FieldSpec]:
         return []
     label = rules.strength_label
     word = strength_word(label)
-    example = f" e.g.\n`{unit_add_example(rules)}`\n" if rules.unit_example else " "
+    example = f", e.g.:\n`{unit_add_example(rules)}`\n" if rules.unit_example else ". "
     return [FieldSpec(f"In a battle: strength in {label}", (
-        f"A unit's strength counts {label}. Give it with the `strength` option of "
-        f"`/unit add` or `/unit edit`, or among the words as `{word}=N`,{example}"
-        f"`/battle show` and every reply count it in {label}. A unit's general is "
-        f"added with `/general add … unit:`, not among its words."))]
+        f"A unit's strength counts {label}, in `/battle show` and every reply. Give it "
+        f"with `strength` on `/unit add` or `/unit edit`, or among the words as "
+        f"`{word}=N`{example}A unit's general is added with `/general add … unit:`, not "
+        f"among its words."))]
 
 
 SHARED_AT_LEAST = 3  # words every kind of unit takes, listed once rather than under each

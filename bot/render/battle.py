@@ -317,6 +317,16 @@ def log_line(event: Event, shown: Collection[int] = ()) -> str:
     return line
 
 
+def log_footer(battle: Battle, events: Sequence[Event]) -> str:
+    """Where the battle stands and where the rest is, in one phone line where it can be: the
+    turn is left out when the last line shown already says it ("Now Turn 2, movement")."""
+    last = events[-1] if events else None
+    said = last is not None and last.kind == "turn" and last.undone_by is None \
+        and last.summary == f"Now {turn_line(battle)}"
+    pointer = "whole log: /battle export"
+    return pointer[0].upper() + pointer[1:] if said else f"{turn_line(battle)} · {pointer}"
+
+
 def log_messages(battle: Battle, events: Sequence[Event]):
     shown = {e.seq for e in events}
     head = EmbedSpec(
@@ -325,7 +335,7 @@ def log_messages(battle: Battle, events: Sequence[Event]):
         description="\n".join(log_line(e, shown) for e in events)
         or "Nothing has happened yet.",
         colour=BATTLE_COLOUR,
-        footer=f"{turn_line(battle)} · /battle export for the whole log",
+        footer=log_footer(battle, events),
     )
     return [[to_discord(s) for s in m] for m in pack_messages(head)]
 

@@ -32,7 +32,7 @@ NAME = Field("name", str, "the stack's name")
 
 # What a stack is: the roster keeps these.
 DESCRIPTION: tuple[Field, ...] = (
-    Field("arm", Arm, "infantry, artillery or cavalry", words={
+    Field("arm", Arm, "the stack's arm", words={
         "inf": Arm.INFANTRY, "art": Arm.ARTILLERY, "arty": Arm.ARTILLERY,
         "cav": Arm.CAVALRY}),
     Field("morale", int, "printed morale, a d66 value (11 to 66): a check passes above it",
@@ -43,12 +43,12 @@ DESCRIPTION: tuple[Field, ...] = (
           maximum=MAX_VALUE),
     Field("defence", int, "fire-defence value it is fired on with", aliases=("defense",),
           minimum=1, maximum=MAX_VALUE),
-    Field("formation", Formation, "column, line, square, skirmish or general order",
+    Field("formation", Formation, "its formation (general: General Order)",
           # "line (formed up)": what a Form Up wrote before it wrote plain `line`; battles
           # and backups may still hold it.
           words={"carre": Formation.SQUARE, "carré": Formation.SQUARE,
                  "line (formed up)": Formation.LINE}),
-    Field("state", Order, "good, disordered or routed",
+    Field("state", Order, "its order",
           words={"disorder": Order.DISORDERED, "rout": Order.ROUTED}),
     Field("nation", str, "nationality (`british` and `kgl` may Huzzah)"),
     Field("leader_value", int, "the stacked leader's value (a dice modifier; a roster "
@@ -57,8 +57,8 @@ DESCRIPTION: tuple[Field, ...] = (
     Field("mp", int, "printed Movement Potential (cavalry: pursuit losses)", minimum=1,
           maximum=MAX_MP),
     Field("light", bool, "light cavalry (may attempt to Recall at any time)"),
-    Field("fatigue", Fatigue, "fresh, tired or exhausted (cavalry after a charge)"),
-    Field("charge", ChargeMarker, "its Charge marker: none, charging, or charged (inverted)"),
+    Field("fatigue", Fatigue, "cavalry's fatigue after a charge"),
+    Field("charge", ChargeMarker, "its Charge marker (charged: inverted)"),
 )
 
 # What belongs to this one assault.
@@ -81,7 +81,7 @@ SITUATION: tuple[Field, ...] = (
 
 # A quick lookup's stack also says its increments and its leader (in a battle, its
 # strength and the general with it).
-INCREMENTS = Field("increments", int, "increments (needed where fire or a pursuit may cost some)",
+INCREMENTS = Field("increments", int, "its strength, needed where fire or a pursuit may cost some",
                    aliases=("inc",), minimum=1,
                    maximum=MAX_INCREMENTS)
 QUICK: tuple[Field, ...] = (

@@ -373,6 +373,8 @@ async def test_log_and_export(battle_session):
                                 'dice:"5 2 1 1"')
     log = await reply(battle_session, "/battle log count:3")
     assert "`#8` player: Béarn vs 2nd Foot: Attackers win by 3" in log.embeds[0]["description"]
+    assert log.embeds[0]["footer"]["text"] == ("Turn 1, shaken and routing units test · "
+                                               "whole log: /battle export")
     md = await reply(battle_session, "/battle export")
     (file,) = md.files
     assert file.filename == "quebec-1759.md"
@@ -843,6 +845,8 @@ async def test_a_ten_event_log_reads_an_event_a_line_and_fits_a_phone(battle_ses
         "`#12` Ben: Asked: Does Hussars counter-charge?",
         "`#13` Ann: Answered #12: Stand. Hussars vs Rangers: Hussars stands: melee follows",
         "`#14` Gus: Now Turn 1, movement"]
+    # The last line says the turn: the footer does not say it again.
+    assert log.embeds[0]["footer"]["text"] == "Whole log: /battle export"
     assert phone_lines(log) <= PHONE_SCREEN
     # Fewer: an undone event whose undo is not shown says which event undid it.
     short = await reply(battle_session, "/battle log count:5")

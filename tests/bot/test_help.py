@@ -107,6 +107,28 @@ async def test_every_page_of_every_topic_fits_a_phone_screen(discord_session, ru
                 f"{n}/{len(each)}" for n in range(1, len(each) + 1)]
 
 
+async def test_a_field_run_on_to_the_next_page_starts_there_with_a_sentence(discord_session):
+    """The strength field's example stays with the sentence that leads into it ("e.g.:"),
+    so the page it runs on to does not start mid-sentence with the example."""
+    shown = await pages(discord_session, "/help topic:labataille part:words", part="words")
+    last = shown[-1].embeds[0]["fields"]
+    assert [(f["name"], f["value"]) for f in last] == [(
+        "In a battle: strength in increments",
+        "A unit's strength counts increments, in `/battle show` and every reply. Give it "
+        "with `strength` on `/unit add` or `/unit edit`, or among the words as "
+        "`increments=N`, e.g.:\n`/unit add side:British name:\"2nd Foot\" "
+        "words:\"infantry morale=34 melee=8\" strength:4`\nA unit's general is added with "
+        "`/general add … unit:`, not among its words.")]
+    # Le Baton's field does not fit whole after its words: it runs on at a sentence.
+    shown = await pages(discord_session, "/help topic:le-baton part:words", part="words")
+    assert [(f["name"], f["value"]) for f in shown[-1].embeds[0]["fields"]] == [(
+        "In a battle: strength in figures (cont.)",
+        "A unit's general is added with `/general add … unit:`, not among its words.")]
+    assert shown[-2].embeds[0]["fields"][-1]["value"].endswith(
+        "e.g.:\n`/unit add side:British name:\"2nd Foot\" words:\"british inf veteran "
+        "line\" strength:4`")
+
+
 async def test_back_shows_the_page_before_and_steps_back_across_parts(discord_session):
     first = await reply(discord_session, "/help topic:labataille part:words")
     assert labels(first) == ["◀ commands 5/5", "words 2/6 ▶"]
@@ -219,6 +241,21 @@ async def test_le_baton_words_say_which_a_battles_roster_keeps(discord_session):
     # `/unit add` takes the unit's words; its markers are the roster's, not among them.
     assert "held:" in fields[kept] and "held:" not in fields["Units"]
     assert "column / line / square / skirmish" in fields["Units"]
+
+
+async def test_la_bataille_words_name_a_choice_once_not_again_after_it(discord_session):
+    """A line's words are not listed a second time as what they mean."""
+    fields = fields_of(await pages(discord_session, "/help topic:labataille part:words",
+                                   part="words"))
+    lines = fields["Stacks (attackers, defenders)"].splitlines()
+    assert [line for line in lines if " / " in line or line.startswith("increments")] == [
+        "infantry (inf) / artillery (art, arty) / cavalry (cav): the stack's arm",
+        "column / line / square (carre, carré) / skirmish / general: its formation "
+        "(general: General Order)",
+        "good / disordered (disorder) / routed (rout): its order",
+        "fresh / tired / exhausted: cavalry's fatigue after a charge",
+        "none / charging / charged: its Charge marker (charged: inverted)",
+        "increments=…: its strength, needed where fire or a pursuit may cost some"]
 
 
 async def help_parts_offered(session, typed: str, **options: str) -> list[str]:

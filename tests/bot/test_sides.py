@@ -94,6 +94,9 @@ async def test_moving_a_unit_to_a_third_side_is_refused(discord_session):
     assert refused.ephemeral and "`Spanish` is not a side in this battle." in refused.content
     moved = await gm(discord_session, '/unit edit unit:Rangers side:french')
     assert moved.content == "✏️ Rangers is now on the French side (event #3)."
+    # A unit moved alone is said by name when the move is undone (a side rename is not).
+    undone = await gm(discord_session, "/gm undo")
+    assert undone.content.endswith("\n📋 Rangers is now on the British side")
 
 
 async def test_undoing_the_second_side_unfixes_the_sides(discord_session):
@@ -229,6 +232,20 @@ async def test_a_misspelt_side_is_renamed_and_its_units_and_generals_follow(disc
     assert undone.content.startswith("↩️ Undid #5 (side rename): Side Frnch renamed French")
     assert (await stored(discord_session))[:3] == (
         ["British", "Frnch"], {"52nd Foot": "British", "Garde": "Frnch"}, {"Ney": "Frnch"})
+
+
+async def test_undoing_a_side_rename_says_it_in_one_line_not_unit_by_unit(discord_session):
+    await gm(discord_session, WATERLOO)
+    await gm(discord_session, BRITISH)
+    for name in ("5th Ligne", "4th Ligne", "6th Ligne"):
+        await gm(discord_session, f'/unit add side:Frnch name:"{name}" '
+                                  'words:"french inf column" strength:10')
+    await gm(discord_session, '/general add name:Ney side:Frnch unit:"5th Ligne"')
+    await gm(discord_session, "/battle side side:Frnch name:French")
+    undone = await gm(discord_session, "/gm undo")
+    assert undone.content == ("↩️ Undid #7 (side rename): Side Frnch renamed French "
+                              "(event #8).\n📋 The French side is Frnch again: 3 units and 1 "
+                              "general with it")
 
 
 async def test_renaming_a_side_is_refused_where_it_would_not_fit(discord_session):
