@@ -34,6 +34,7 @@ from bot.battles.play import (
     DiceUse,
     Paused,
     Played,
+    TakenBack,
     play_in_battle,
     queue_left,
     quick_lookup,
@@ -144,7 +145,7 @@ class Asked:
     # move it replaced (``bot.battles.rerolls``).
     changes: tuple[str, ...] = ()
     # A reroll's: the question the rerolled move waited on, which this one replaces.
-    dropped: Pending | None = None
+    dropped: TakenBack | None = None
 
 
 def battle_question(battle_id: int, seq: int | None) -> str:

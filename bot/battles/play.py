@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.battles.errors import OtherRuleSet
 from bot.battles.store import BattleTx, rules_for
@@ -28,8 +28,14 @@ from rules.core.registry import BattleRules
 from rules.core.roster import Roster, describe_changes
 from rules.registry import RULESETS
 
-if TYPE_CHECKING:  # decisions plays its moves through this module
-    from bot.battles.decisions import Pending
+
+@dataclass(frozen=True)
+class TakenBack:
+    """A question a GM's reroll took back with the move that asked it: its event number and
+    its words, for the reroll's reply to say (the player it waited on was pinged)."""
+
+    seq: int
+    text: str
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,7 @@ class Played:
     # The move asked a question on its way: a reroll asks it again, dice or none.
     asked: bool = False
     # A reroll's: the question the rerolled move waited on, taken back with it.
-    dropped: Pending | None = None
+    dropped: TakenBack | None = None
 
 
 TYPED_ECHO = 30  # characters of typed dice a footer repeats

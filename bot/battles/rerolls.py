@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 from bot.battles.actor import Actor
 from bot.battles.decisions import REROLLED, Asked, ask_in_battle, pending_of
 from bot.battles.errors import BattleError, NotGM, NotTheLast, check_battle
-from bot.battles.play import MOVE, Paused, Played, play_in_battle, play_settings
+from bot.battles.play import MOVE, Paused, Played, TakenBack, play_in_battle, play_settings
 from bot.battles.store import TABLES, BattleTx, Row, active_battle, no_battle
 from bot.workers import OutcomeJob
 from rules.core.decisions import ANSWERED, CELLS, NOT_THEIRS
@@ -128,7 +128,8 @@ def reroll_last(tx: BattleTx, expected: ListingKey | None = None) -> Played | As
     tx.require_gm("reroll")
     events = last_move(tx, expected)
     replaced = tx.roster()  # as the result it replaces left it
-    dropped = pending_of(tx.battle)  # the question the move waited on, taken back with it
+    waited = pending_of(tx.battle)  # the question the move waited on, taken back with it
+    dropped = None if waited is None else TakenBack(waited.seq, waited.question.text)
     take_back(tx, events, TO_REROLL)
     base = tx.roster()  # as before the move
     procedure, options = events[0].request["procedure"], move_options(events)

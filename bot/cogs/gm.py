@@ -248,7 +248,7 @@ class GM(commands.Cog):
             return reply
         # The player it waited on was pinged, and may come back to its buttons: said once,
         # its words quoted unless the question below asks them again.
-        text, seq = played.dropped.question.text, played.dropped.seq
+        text, seq = played.dropped.text, played.dropped.seq
         again = isinstance(played, Asked) and played.pending.question.text == text
         said = f" (#{seq})" if again else f", “{escape(text)}” (#{seq}),"
         dropped = f"The question that waited{said} is dropped with it"
