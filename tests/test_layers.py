@@ -179,8 +179,16 @@ def engine_reach(module: Module) -> list[str]:
             if within(i.name, ENGINE_FORBIDDEN)]
 
 
-KNOWN = modules(ROOT)
-GRAPH = import_graph(KNOWN)
+@functools.cache
+def project() -> dict[str, Module]:
+    """The project's modules, read when a test first asks (not while tests are collected,
+    which every test worker does)."""
+    return modules(ROOT)
+
+
+@functools.cache
+def project_graph() -> dict[str, dict[str, int]]:
+    return import_graph(project())
 
 
 # --------------------------------------------------------------------------- the project
@@ -188,20 +196,22 @@ GRAPH = import_graph(KNOWN)
 
 @pytest.mark.parametrize("package", ["bot", "rules"])
 def test_no_module_imports_itself_back_through_others(package):
-    found = [group for group in circles(GRAPH)
+    graph = project_graph()
+    found = [group for group in circles(graph)
              if any(name.split(".")[0] == package for name in group)]
-    assert found == [], "\n\n".join("\n".join(ties(group, GRAPH, KNOWN)) for group in found)
+    assert found == [], "\n\n".join("\n".join(ties(group, graph, project()))
+                                    for group in found)
 
 
 def test_cogs_renderers_and_rule_set_commands_reach_the_database_through_battles_only():
-    users = [m for m in KNOWN.values()
+    users = [m for m in project().values()
              if str(m.path.relative_to(ROOT).parent).startswith(STORE_USERS)]
     assert len(users) > 10
     assert [reach for module in users for reach in database_reach(module)] == []
 
 
 def test_the_engine_imports_no_discord_no_database_and_no_bot():
-    engine = [m for m in KNOWN.values() if m.name.split(".")[0] == "rules"]
+    engine = [m for m in project().values() if m.name.split(".")[0] == "rules"]
     assert len(engine) > 10
     assert [reach for module in engine for reach in engine_reach(module)] == []
 
