@@ -18,6 +18,7 @@ one whose command or press asked it, or he turned mentions off (``/notify off``)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -380,11 +381,9 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
     tx.touch(battle)
     battle.pending = None
     options = pending.answered(answer)
-    # The question is the event it names, the line before in the log: not said again.
-    summary = f"{ANSWER_SUMMARY}{pending.seq}: {answer.label}. "
     asked_in = take_message(tx.conn, battle_question(battle.id, pending.seq), tx.channel_id)
     try:
-        outcome = _play_on(tx, pending, options, summary)
+        outcome = _play_on(tx, pending, options, answer.label)
     except RulesError:
         if not options.get("choices") or answer not in pending.question.answers:
             # A name typed as the answer (a target no unit has) is at fault, not the answers
@@ -394,21 +393,34 @@ def answer_in_battle(tx: BattleTx, asked: tuple[int, int] | None,
         # the command was accepted long ago, and the answer just given is not at fault.
         # Its questions are asked instead.
         outcome = _play_on(tx, pending, {k: v for k, v in options.items() if k != "choices"},
-                           summary)
+                           answer.label)
     return replace(outcome, question_message=asked_in)
 
 
+def _answer_prefix(seq: int, label: str) -> Callable[[str], str]:
+    """What leads the log's line of a result an answer played: ``Answered #5: Stand. ``, or
+    ``Answered #5: `` alone when the result's headline begins with the answer (a chart's
+    ``DR2: 52nd routs``), which says it once."""
+    def prefix(headline: str) -> str:
+        said = re.match(rf"{re.escape(label)}(?:$|[:;,] )", headline) is not None
+        return f"{ANSWER_SUMMARY}{seq}: " if said else f"{ANSWER_SUMMARY}{seq}: {label}. "
+    return prefix
+
+
 def _play_on(tx: BattleTx, pending: Pending, options: Mapping[str, Any],
-             summary: str) -> Played | Asked:
-    """The move played on with its answers: its result, or the next question."""
+             label: str) -> Played | Asked:
+    """The move played on with its answers: its result, or the next question, logged as
+    answering the question waiting (the event it names, the line before in the log: the
+    question is not said again)."""
     try:
         return play_in_battle(tx, pending.procedure, options, pending.dice,
                               replay=pending.faces, before=pending.use,
-                              summary_prefix=summary, move=pending.move)
+                              summary_prefix=_answer_prefix(pending.seq, label),
+                              move=pending.move)
     except Paused as paused:  # the answer leads to another question
         return ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
                              mover=pending.asked_by, move=pending.move, before=pending.use,
-                             summary_prefix=summary)
+                             summary_prefix=f"{ANSWER_SUMMARY}{pending.seq}: {label}. ")
 
 
 def _now() -> str:

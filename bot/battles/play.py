@@ -367,13 +367,15 @@ def play_in_battle(
     *,
     kind: str = "resolution",
     forced: DiceSource | None = None,
-    summary_prefix: str = "",
+    summary_prefix: str | Callable[[str], str] = "",
     replay: Sequence[Face] | None = None,
     before: DiceUse = NO_DICE,
     move: int | None = None,
 ) -> Played:
     """Resolve against the roster, apply the effects, and record it all as one event.
-    ``move`` is the first event of the move when this plays on after an answer."""
+    ``move`` is the first event of the move when this plays on after an answer;
+    ``summary_prefix`` leads the log's line, or says what leads it given the result's
+    headline (an answer the headline begins with is not said twice)."""
     battle = tx.require_battle()
     settings = play_settings(battle.ruleset, battle.settings, tx.charts_content())
     facts = BattleFacts(battle.ruleset, settings, battle.phase, list(battle.dice_queue or []))
@@ -383,6 +385,8 @@ def play_in_battle(
         battle.dice_queue = planned.queue
     tx.write_roster(planned.after)
     request = planned.request if move is None else {**planned.request, MOVE: move}
+    if callable(summary_prefix):
+        summary_prefix = summary_prefix(planned.resolution.headline)
     event = tx.record(kind, f"{summary_prefix}{planned.summary}",
                             request=request, resolution=planned.record)
     return Played(planned.resolution, planned.dice_note, planned.lines, event.seq, battle.id,

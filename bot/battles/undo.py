@@ -14,6 +14,7 @@ from bot.battles.store import MODELS, BattleTx, Row, roster_engagement, roster_g
 from bot.storage.models import from_snapshot
 from rules.core.notation import counted
 from rules.core.roster import (
+    ENDED,
     Change,
     Roster,
     describe_changes,
@@ -89,7 +90,7 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", keeping=keeping,
                    redoing=redoing)
     engagements = engagement_changes(engaged, fights(tx), tx.rules.engagements,
-                                     undoing=not redoing)
+                                     undoing=not redoing, again=ended_before(undo.changes))
     after = tx.require_battle()
     waiting = pending_of(after)
     if waiting is not None and was_waiting is not None and waiting.seq == was_waiting.seq:
@@ -108,6 +109,14 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
                            *describe_changes(put_back + engagements, tx.rules.wording),
                            *standing_changes(tx.rules, standing, tx.roster())),
                   queue_now=queue if event.kind == "dice_queue" else None)
+
+
+def ended_before(changes: list[dict[str, Any]]) -> set[int]:
+    """The engagements the undo's changes took from ended back to going on: the same row,
+    the same fight again (one whose row they inserted begins)."""
+    return {change["id"] for change in changes if change["table"] == "engagements"
+            and (change["before"] or {}).get("status") == ENDED
+            and (change["after"] or {}).get("status") == "active"}
 
 
 def fights(tx: BattleTx) -> Roster:

@@ -375,7 +375,7 @@ def parts_of(ruleset: RuleSet) -> list[Part]:
 
 # What a rule set without the part is told: a Le Baton player asking for its settings learns
 # why there are none, not only that there are none.
-LACKING = {Part.SETTINGS: "has no settings: a battle plays it as its text reads",
+LACKING = {Part.SETTINGS: "has no settings: its rules leave nothing to choose",
            Part.REFERENCE: "has no reference part"}
 
 
@@ -391,6 +391,13 @@ def chosen_part(ruleset: RuleSet | None, typed: str) -> Part:
     part = next((p for p in Part if p.value == word), None)
     if part is not None and part in parts:
         return part
+    if part is None and ruleset is not None:
+        # A near miss of a part the topic lacks (`setings`) is told why it lacks it, as the
+        # part spelt right is.
+        every = [p.value for p in Part]
+        near = did_you_mean(word, every, starts=every)
+        part = next((p for p in Part if p not in parts
+                     and near == f" Did you mean `{p.value}`?"), None)
     listing = f"{'Its' if ruleset else 'The'} parts: {listed_parts(parts)}."
     names = [p.value for p in parts]
     near = "" if part is not None else did_you_mean(word, names, starts=names)

@@ -284,13 +284,19 @@ UNDO_LABEL = 30  # characters of the event an undo names, past which it is cut w
 def undone_label(summary: str) -> str:
     """The event an undo took back, in a few words: its summary's first clause ("Béarn vs
     2nd Foot", "Added Rangers (British)"), a question by its words, an answer by the answer
-    ("Answered #5: DR2"), cut to ``UNDO_LABEL`` characters at a word. The undone event's own
+    ("Answered #5: Stand"), cut to ``UNDO_LABEL`` characters at a word. The undone event's own
     line says the rest."""
     label = _CLAUSE_END.split(summary, maxsplit=1)[0]
     if label == "Asked":  # a question: its words
         label = summary
     elif summary.startswith("Answered #"):  # an answer: which, and what
-        label = summary.split(". ", 1)[0]
+        number, _, rest = summary.partition(": ")
+        said, stop, _ = rest.partition(". ")
+        if not stop or _CLAUSE_END.search(said):
+            # A result whose headline begins with the answer (``Answered #5: 1/45e vs 52nd:
+            # DR2: 52nd routs``) does not say it apart: its first clause stands for it.
+            said = _CLAUSE_END.split(rest, maxsplit=1)[0]
+        label = f"{number}: {said}"
     if len(label) <= UNDO_LABEL:
         return label
     return label[:UNDO_LABEL - 1].rsplit(" ", 1)[0].rstrip(" ,;:.") + "…"

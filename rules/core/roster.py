@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -221,14 +221,17 @@ ENDED = "ended"
 
 def engagement_changes(before: Roster, after: Roster,
                        words: Mapping[str, EngagementWords] | None = None,
-                       undoing: bool = False) -> list[Change]:
+                       undoing: bool = False, again: Collection[int] = ()) -> list[Change]:
     """Engagements begun and ended, as changes the log and the reply say (named in the rule
     set's own ``words`` for its kinds of engagement, where it gives them). One that some of
     its units left while the others stay in it goes on: its change is named as it is now,
     with the units that left before (``("2/45e",)``) and "active" after. One that units
     come back into (the move that took them out undone) is the same fight again: "active"
     before and the units back in it after. ``undoing``: ``after`` is the battle as it was
-    before a move now undone, so one begun is one that move had ended (``ENDED`` before)."""
+    before a move now undone, so one begun is one that move had ended (``ENDED`` before).
+    ``again``: the stored ids of engagements begun that had ended and go on again (an undone
+    reroll puts back a fight the result it replaced left going, and begins one that result
+    began)."""
 
     def same(a: Engagement, b: Engagement) -> bool:
         return a.kind == b.kind and a.joins(*b.sides)
@@ -254,7 +257,8 @@ def engagement_changes(before: Roster, after: Roster,
         kept = {name_key(n) for side in rest.sides for n in side}
         left = tuple(n for side in old.sides for n in side if name_key(n) not in kept)
         changes.append(Change(rest.label_in(words), "engagement", rest.kind, left, "active"))
-    changes += [Change(e.label_in(words), "engagement", e.kind, ENDED if undoing else None,
+    changes += [Change(e.label_in(words), "engagement", e.kind,
+                       ENDED if undoing or (e.id is not None and e.id in again) else None,
                        "active") for e in begun]
     return changes
 

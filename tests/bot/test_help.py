@@ -281,11 +281,14 @@ async def test_a_part_the_rule_set_lacks_is_refused_with_the_parts_it_has(discor
     assert message.ephemeral and not message.embeds
     assert message.content == ("⚠️ Fire at Will has no reference part. Its parts: "
                                "`part:commands` · `part:words` · `part:settings`.")
-    message = await reply(discord_session, "/help topic:le-baton part:settings")
-    assert message.ephemeral and not message.embeds
-    assert message.content == ("⚠️ Le Baton has no settings: a battle plays it as its text "
-                               "reads. Its parts: `part:commands` · `part:words` · "
-                               "`part:reference`.")
+    for typed in ("settings", "setings", "Setting"):  # a near miss is told the same
+        message = await reply(discord_session, f"/help topic:le-baton part:{typed}")
+        assert message.ephemeral and not message.embeds
+        assert message.content == ("⚠️ Le Baton has no settings: its rules leave nothing to "
+                                   "choose. Its parts: `part:commands` · `part:words` · "
+                                   "`part:reference`."), typed
+    message = await reply(discord_session, "/help topic:fire-at-will part:refrence")
+    assert message.content.startswith("⚠️ Fire at Will has no reference part. Its parts:")
 
 
 async def test_a_part_typed_in_capitals_or_unknown_is_read_or_refused(discord_session):

@@ -527,6 +527,35 @@ async def test_an_undo_says_the_melee_it_puts_back_or_takes_away(battle_session)
     assert await engagements(battle_session) == []
 
 
+async def test_undoing_a_reroll_that_ended_a_melee_says_it_goes_on_again(battle_session):
+    """A melee the first roll left going, which the reroll's rout ended, is the same fight
+    when the reroll is undone: it goes on again, it does not begin."""
+    await setup(battle_session)
+    for line in ('/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"',
+                 "/gm set unit:Buffs field:formation value:column",
+                 '/morale le-baton unit:Buffs phase:7 opponent:"28e Ligne" dice:1'):
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    await reply(battle_session, "/gm dice dice:6", user_id=GM_USER)
+    rerolled = await reply(battle_session, "/gm reroll", user_id=GM_USER)
+    assert "📋 Melee: 28e Ligne against Buffs ends" in text_of(rerolled)
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.split("\n")[1:] == [
+        "📋 Buffs is back in the battle", "📋 Melee: 28e Ligne against Buffs goes on again"]
+    assert await engagements(battle_session) == [
+        ("melee", [["28e Ligne"], ["Buffs"]], "active")]
+
+
+async def test_undoing_a_reroll_of_a_charge_that_began_a_melee_says_it_begins(
+        battle_session):
+    await setup(battle_session)
+    await reply(battle_session, '/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"')
+    await reply(battle_session, '/gm dice dice:"6 1"', user_id=GM_USER)
+    rerolled = await reply(battle_session, "/gm reroll", user_id=GM_USER)
+    assert "fails to close" in rerolled.embeds[0]["title"]
+    undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
+    assert undone.content.split("\n")[-1] == "📋 Melee: 28e Ligne against Buffs begins"
+
+
 async def test_a_check_to_stand_reads_what_charges_from_the_opponent_named(battle_session):
     """Phase 5, pass: the charging French infantry are placed 2" away (no melee), while
     cavalry comes on into contact. Named from the roster, the charger says which, as

@@ -114,9 +114,19 @@ async def test_the_log_names_the_units_and_who_answered_what(battle_session):
     [_, chart] = await press(battle_session, huzzah, "No Huzzah", BRITISH)
     await press(battle_session, chart, "DR2", PLAYER)
     log = text_of(await reply(battle_session, "/battle log"))
-    assert ("`#6` player: Answered #5: DR2. 1/45e vs 52nd: DR2: 52nd routs") \
-        in log
+    # The chart's result leads with the answer: said once.
+    assert "`#6` player: Answered #5: 1/45e vs 52nd: DR2: 52nd routs" in log, log
     assert log.count("Read the Assault et Mêlée chart") == 1  # the question, said once
+    late = await reply(battle_session, "/answer choice:DR1", user_id=PLAYER)
+    assert late.ephemeral and late.content == (
+        f"⚠️ No question is waiting here: the last one (#5) was answered by <@{PLAYER}> "
+        "(event #6: 1/45e vs 52nd: DR2: 52nd routs). `/battle log` shows what happened "
+        "since.")
+    (file,) = (await reply(battle_session, "/battle export")).files
+    assert "Answered #5: 1/45e vs 52nd: DR2: 52nd routs" in file.data.decode()
+    await reply(battle_session, "/gm undo", user_id=GM_USER)
+    log = text_of(await reply(battle_session, "/battle log"))
+    assert "Undid #6 (Answered #5: 1/45e vs 52nd)" in log, log
 
 
 async def test_a_gms_button_answers_the_battles_question_not_his_own_lookup(battle_session):
