@@ -32,7 +32,7 @@ from bot.render.text import PHONE_LINE, PHONE_SCREEN
 from bot.replies import Buttons, HelpButton
 from bot.rulesets import RuleSetCommands, Subcommand
 from rules.core.errors import InvalidInput, code
-from rules.core.fields import Field, did_you_mean
+from rules.core.fields import Field, did_you_mean, near_misses
 from rules.core.notation import LIST_FORM, quoting_rule
 from rules.core.registry import BattleRules, RuleSet
 from rules.core.roster import strength_word
@@ -395,9 +395,8 @@ def chosen_part(ruleset: RuleSet | None, typed: str) -> Part:
         # A near miss of a part the topic lacks (`setings`) is told why it lacks it, as the
         # part spelt right is.
         every = [p.value for p in Part]
-        near = did_you_mean(word, every, starts=every)
-        part = next((p for p in Part if p not in parts
-                     and near == f" Did you mean `{p.value}`?"), None)
+        near_parts = near_misses(word, every, starts=every)
+        part = next((p for p in Part if p not in parts and near_parts == [p.value]), None)
     listing = f"{'Its' if ruleset else 'The'} parts: {listed_parts(parts)}."
     names = [p.value for p in parts]
     near = "" if part is not None else did_you_mean(word, names, starts=names)
@@ -446,28 +445,24 @@ def help_view(rule_set: RuleSetCommands | None, part: str, page: int,
     style = discord.ButtonStyle.secondary
     topic = rule_set.ruleset.key if rule_set else ""
     place = "" if rule_set is None else part
+    parts = parts_of(rule_set.ruleset) if rule_set is not None else []
+    at = parts.index(Part(part)) if rule_set is not None else 0
     if page > 0:
         buttons.append((f"◀ {_label(place, page - 1, count)}",
                         HelpButton.id_for(topic, part, page - 1), style))
-    elif rule_set is not None:
-        parts = parts_of(rule_set.ruleset)
-        at = parts.index(Part(part))
-        if at > 0:
-            before = parts[at - 1]
-            last = len(topic_pages(rule_set, before)) - 1
-            buttons.append((f"◀ {_label(before.value, last, last + 1)}",
-                            HelpButton.id_for(topic, before.value, last), style))
+    elif rule_set is not None and at > 0:
+        before = parts[at - 1]
+        last = len(topic_pages(rule_set, before)) - 1
+        buttons.append((f"◀ {_label(before.value, last, last + 1)}",
+                        HelpButton.id_for(topic, before.value, last), style))
     if page < count - 1:
         buttons.append((f"{_label(place, page + 1, count)} ▶",
                         HelpButton.id_for(topic, part, page + 1), style))
-    elif rule_set is not None:
-        parts = parts_of(rule_set.ruleset)
-        at = parts.index(Part(part))
-        if at < len(parts) - 1:
-            after = parts[at + 1]
-            pages = len(topic_pages(rule_set, after))
-            buttons.append((f"{_label(after.value, 0, pages)} ▶",
-                            HelpButton.id_for(topic, after.value, 0), style))
+    elif rule_set is not None and at < len(parts) - 1:
+        after = parts[at + 1]
+        pages = len(topic_pages(rule_set, after))
+        buttons.append((f"{_label(after.value, 0, pages)} ▶",
+                        HelpButton.id_for(topic, after.value, 0), style))
     return Buttons(buttons) if buttons else None
 
 

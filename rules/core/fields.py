@@ -202,7 +202,16 @@ def did_you_mean(
     word: str, candidates: Iterable[str], shown: Mapping[str, str] | None = None,
     starts: Iterable[str] = (),
 ) -> str:
-    """A near miss among ``candidates``; never the word typed (it was refused as it is).
+    """`` Did you mean `x`?`` for the near misses of :func:`near_misses`; "" for none."""
+    found = near_misses(word, candidates, shown, starts)
+    return f" Did you mean {' or '.join(f'`{c}`' for c in found)}?" if found else ""
+
+
+def near_misses(
+    word: str, candidates: Iterable[str], shown: Mapping[str, str] | None = None,
+    starts: Iterable[str] = (),
+) -> list[str]:
+    """The near misses among ``candidates``; never the word typed (it was refused as it is).
 
     ``shown`` gives the spelling to offer for an alias (``light-cav``: ``light-cavalry``), so
     that each word is offered once, as the help spells it. ``starts``: the words of the kind
@@ -217,16 +226,15 @@ def did_you_mean(
     # each: the nearest alone would pick one for the player.
     within = offered(c for c in others if word.lower() in c.lower().replace("_", "-").split("-"))
     if len(within) > 1:
-        return f" Did you mean {' or '.join(f'`{c}`' for c in within[:3])}?"
+        return within[:3]
     # The start of one word (`fr`, `brit`): the abbreviation a player types first. One
     # spelling begins so: that one (`el`: `elite`); several of one word: as the help has it.
     begun = [c for c in starts if c.lower() != word.lower() and
              c.lower().startswith(word.lower())] if len(word) >= 2 else []
     if len(begun) == 1 or len(offered(begun)) == 1:
-        return f" Did you mean `{begun[0] if len(begun) == 1 else offered(begun)[0]}`?"
+        return [begun[0] if len(begun) == 1 else offered(begun)[0]]
     # A typo is offered the spelling it is nearest (`cavv`: `cav`).
-    close = difflib.get_close_matches(word, others, n=1, cutoff=0.6)
-    return f" Did you mean `{close[0]}`?" if close else ""
+    return difflib.get_close_matches(word, others, n=1, cutoff=0.6)
 
 
 def _with_short_words(spec: Field) -> list[str]:
