@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.battles.decisions import Pending, asked_ago, awaited, mentioned
+from bot.battles.decisions import ANSWER_SUMMARY, Pending, asked_ago, awaited, mentioned
 from bot.battles.views import (
     BattleRecord,
     BattleView,
@@ -289,7 +289,7 @@ def undone_label(summary: str) -> str:
     label = _CLAUSE_END.split(summary, maxsplit=1)[0]
     if label == "Asked":  # a question: its words
         label = summary
-    elif summary.startswith("Answered #"):  # an answer: which, and what
+    elif summary.startswith(ANSWER_SUMMARY):  # an answer: which, and what
         number, _, rest = summary.partition(": ")
         said, stop, _ = rest.partition(". ")
         if not stop or _CLAUSE_END.search(said):
