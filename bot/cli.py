@@ -489,7 +489,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 def cmd_db(args: argparse.Namespace) -> int:
     from bot.storage.database import database_url, shown_database, sqlite_file
-    from bot.storage.migrate import NewerSchema, current, downgrade, known_revisions, upgrade
+    from bot.storage.migrate import current, downgrade, known, upgrade
 
     config = load_config()
     setup_logging(config.log_level)
@@ -504,8 +504,7 @@ def cmd_db(args: argparse.Namespace) -> int:
         return fail(MISSING_DB_FILE.format(path=file))
     try:
         if args.action == "upgrade":
-            if (known := current(url)) is not None and known not in known_revisions():
-                return fail(f"huzzah: {NewerSchema(url, known)}")
+            known(url, current(url))  # a newer version's schema is left as it is
             upgrade(url, args.revision or "head")
         elif args.action == "downgrade":
             if not args.revision:
@@ -514,6 +513,8 @@ def cmd_db(args: argparse.Namespace) -> int:
             downgrade(url, args.revision)
         print(f"database at revision {current(url) or 'base'}")
     except Exception as exc:
+        if newer := newer_schema(exc):
+            return fail(newer)
         again = f"run `huzzah db {args.action}{f' {args.revision}' if args.revision else ''}` again"
         return fail(disk_full(exc, url, again)
                     or f"huzzah: {args.action} failed on the database {shown_database(url)} "

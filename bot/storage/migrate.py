@@ -79,12 +79,18 @@ class NewerSchema(Exception):
             f"again, or downgrade with it first: `huzzah db downgrade {newest}`.")
 
 
+def known(url: str, revision: str | None) -> str | None:
+    """``revision``, the database's, when this version knows it (or it has none);
+    :class:`NewerSchema` when a newer version made it."""
+    if revision is not None and revision not in known_revisions():
+        raise NewerSchema(url, revision)
+    return revision
+
+
 async def upgrade_if_needed(url: str) -> None:
     """Bring the database to the newest schema, unless it is there already (one query);
     :class:`NewerSchema` for a revision a newer version made."""
-    revision = await _current_revision(url)
-    if revision is not None and revision not in known_revisions():
-        raise NewerSchema(url, revision)
+    revision = known(url, await _current_revision(url))
     if revision != head_revision():
         await upgrade_async(url)
 
