@@ -56,9 +56,12 @@ def unhurried(monkeypatch: pytest.MonkeyPatch) -> None:
     # How long the override's result option waits for the listing before it offers "still
     # working" (``test_override_worker`` tests that choice with a wait of its own).
     monkeypatch.setattr(bot.cogs.gm, "AUTOCOMPLETE_WAIT", UNHURRIED_SECONDS)
-    # An override's listing of results gets a few seconds of work in the worker.
-    monkeypatch.setitem(bot.workers.OutcomeWorker.__init__.__kwdefaults__, "seconds",
-                        UNHURRIED_SECONDS)
+    # An override's listing of results gets a few seconds of work in the worker, the odds of
+    # a command a few more: an exact walk the clock cut short would read as an estimate ("~")
+    # on a busy machine (``test_odds`` tests the estimate with a short time of its own).
+    for limit in ("seconds", "odds_seconds"):
+        monkeypatch.setitem(bot.workers.OutcomeWorker.__init__.__kwdefaults__, limit,
+                            UNHURRIED_SECONDS)
     defaults = OfflineDiscord.__init__.__kwdefaults__
     monkeypatch.setitem(defaults, "response_deadline", None)
     monkeypatch.setitem(defaults, "settle_timeout", UNHURRIED_SECONDS)

@@ -21,7 +21,7 @@ from bot.storage.models import Battle
 from rules.core.odds import odds_for_request
 from rules.registry import RULESETS
 
-from .conftest import GM_USER, UNHURRIED_SECONDS, reply, send, text_of
+from .conftest import GM_USER, reply, send, text_of
 from .phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
 from .test_charts import PACK, attach
 
@@ -202,9 +202,6 @@ async def test_a_chart_pack_attached_to_the_battle_reads_the_chart(discord_sessi
         "Read on your Assault et Mêlée chart:",
         *(f"`█▍         17%` rows {tens}1–{tens}6" for tens in range(1, 7))]
     await attach(discord_session, PACK)
-    # Read on the pack the walk is a few thousand paths: exact however busy the machine, as
-    # long as the clock does not cut it short (its leaves bound it).
-    discord_session.client.outcomes.odds_seconds = UNHURRIED_SECONDS
     read = await reply(discord_session, command)
     text = text_of(read)
     assert "read on its chart pack (`/battle charts` shows it)" in text
@@ -216,8 +213,6 @@ async def test_a_charts_rows_read_likeliest_first_as_every_rule_sets_lines(disco
     """A leader's +6 moves the d66 a band up: rows 61–66 take two bands' chance, and lead,
     as the likeliest result leads every reply; even rows keep the chart's order, and the
     other columns close the list, as "other results" does."""
-    # Exact however busy the machine, as long as the clock does not cut the walk short.
-    discord_session.client.outcomes.odds_seconds = UNHURRIED_SECONDS
     message = await reply(discord_session, '/cavalry odds labataille chargers:"2e Cuirassiers: '
                                            'cavalry morale=44 melee=18 mp=8 nation=french '
                                            'leader=Ney leader_value=6" targets:"2nd Foot: '
@@ -417,7 +412,6 @@ def test_forming_square_is_named_not_read_as_both_sides_holding():
 async def test_expected_losses_count_the_fire_before_a_chart_the_player_reads(discord_session):
     """Without a chart pack an assault's paths end at the chart, after fire that has already
     cost increments: the expected losses count them and say they stop at the chart."""
-    discord_session.client.outcomes.odds_seconds = UNHURRIED_SECONDS  # a busy machine too
     message = await reply(discord_session, '/assault odds labataille attackers:"1/45e: infantry '
                           'morale=34 melee=12 fire=6 defence=9 inc=6" defenders:"52nd: infantry '
                           'morale=41 melee=8 fire=5 defence=9 inc=5"')
@@ -434,7 +428,6 @@ async def test_expected_losses_in_a_battle_name_a_side_by_its_one_unit_in_the_fi
         discord_session):
     """The French have two stacks on the roster but one in this assault: its losses are
     named by that stack, as the British one's are, not by the side."""
-    discord_session.client.outcomes.odds_seconds = UNHURRIED_SECONDS
     for line in ('/battle start ruleset:labataille name:Albuera sides:"French, British"',
                  '/unit add side:French name:1/45e words:"infantry morale=34 melee=12 fire=6 '
                  'defence=9" strength:6',
