@@ -39,6 +39,7 @@ from bot.battles.views import (
     EventRecord,
     GeneralRecord,
     UnitRecord,
+    by_side,
     record,
     snapshot,
 )
@@ -67,9 +68,7 @@ _LATEST = (select(_T["battles"]).where(_T["battles"].c.channel_id == bindparam("
            .limit(1))
 _ALL_OF = {name: select(_T[name]).where(_T[name].c.battle_id == bindparam("battle"))
            .order_by(_T[name].c.id)
-           for name in ("generals", "engagements", "charts")}
-_UNITS_BY_SIDE = (select(_T["units"]).where(_T["units"].c.battle_id == bindparam("battle"))
-                  .order_by(_T["units"].c.side, _T["units"].c.id))
+           for name in ("units", "generals", "engagements", "charts")}
 _LOG = (select(_T["events"]).where(_T["events"].c.battle_id == bindparam("battle"))
         .order_by(_T["events"].c.seq))
 
@@ -90,8 +89,10 @@ def backup_of(conn: Connection, channel_id: int) -> dict[str, Any] | None:
         "battle": snapshot(battle),
         "charts": None if charts is None else plain_values({k: getattr(charts, k)
                                                              for k in CHARTS_KEYS}),
-        # By side, as the readable export has always listed them.
-        "units": [snapshot(record(UnitRecord, u)) for u in conn.execute(_UNITS_BY_SIDE, where)],
+        # Side by side in the battle's order, as `/battle show` lists them (not by the
+        # sides' names); an import reads them by id, whatever their order here.
+        "units": [snapshot(record(UnitRecord, u)) for u in
+                  by_side(battle.sides, list(conn.execute(_ALL_OF["units"], where)))],
         "generals": [snapshot(record(GeneralRecord, g))
                      for g in conn.execute(_ALL_OF["generals"], where)],
         # Ended ones too: undo may bring one back.

@@ -407,6 +407,21 @@ def _answer_prefix(seq: int, label: str) -> Callable[[str], str]:
     return prefix
 
 
+def answer_written(summary: str, asked: Pending | None) -> str | None:
+    """The answer an event's summary says apart after its number (``_answer_prefix``), read
+    against the answers of the question it answered (``asked``): its words may hold a full
+    stop or a colon of their own ("G. Grenadiers ignores 1 flag", "Blank: firefight").
+    None where it says none apart (the result's headline begins with it), or answers none
+    of ``asked``'s answers."""
+    if asked is None or not summary.startswith(head := f"{ANSWER_SUMMARY}{asked.seq}: "):
+        return None
+    said = summary[len(head):]
+    # The longest first: "Stand" is not the answer "Stand and fight" begins with.
+    return next((label for label in sorted((a.label for a in asked.question.answers),
+                                           key=len, reverse=True)
+                 if said.startswith(f"{label}. ")), None)
+
+
 def _play_on(tx: BattleTx, pending: Pending, options: Mapping[str, Any],
              label: str) -> Played | Asked:
     """The move played on with its answers: its result, or the next question, logged as

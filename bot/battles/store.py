@@ -585,13 +585,14 @@ class BattleTx:
         return found[0] if found else None
 
     def undo(self, event: Row, summary: str, *, keeping: tuple[str, ...] = (),
-             redoing: Sequence[Row] = ()) -> Row:
+             redoing: Sequence[Row] = (), request: dict[str, Any] | None = None) -> Row:
         """Undo ``event``, and with it the undo events in ``redoing`` (newest first): what
-        those took back is put back, and counts as not undone again."""
+        those took back is put back, and counts as not undone again. ``request``: what the
+        undo's event keeps of the one it took back (``bot.battles.undo.undid``)."""
         self.revert(event, keeping=keeping)
         for taken_back in redoing:  # they left the dice queue alone (``take_back``)
             self.revert(taken_back)
-        undo = self.record("undo", summary, reverts=event.seq)
+        undo = self.record("undo", summary, request=request, reverts=event.seq)
         for row in (event, *redoing):
             self.conn.execute(_UPDATE["events"], {"row_id": row.id, "undone_by": undo.seq})
             row.undone_by = undo.seq

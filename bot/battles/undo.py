@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.battles.corrections import standing_changes
-from bot.battles.decisions import Pending, mention_for, pending_of
+from bot.battles.decisions import Pending, answer_written, mention_for, pending_of
 from bot.battles.errors import NotTheLast, check_battle
 from bot.battles.rerolls import BESIDE_THE_ROSTER, KEPT_BY_A_REROLL, taken_back_by
 from bot.battles.store import MODELS, BattleTx, Row, roster_engagement, roster_general
@@ -88,7 +88,7 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     engaged = fights(tx)
     standing = tx.roster()
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", keeping=keeping,
-                   redoing=redoing)
+                   redoing=redoing, request=undid(event))
     engagements = engagement_changes(engaged, fights(tx), tx.rules.engagements,
                                      undoing=not redoing, again=ended_before(undo.changes))
     after = tx.require_battle()
@@ -109,6 +109,23 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
                            *describe_changes(put_back + engagements, tx.rules.wording),
                            *standing_changes(tx.rules, standing, tx.roster())),
                   queue_now=queue if event.kind == "dice_queue" else None)
+
+
+UNDID_KIND, UNDID_ANSWER = "undid", "answer"
+"""What an undo's event keeps of the event it took back, for the log's short label of it
+(``bot.render.battle.undone_label``): its kind, which says how its summary is built, and
+the answer it played on with, where the summary says one apart. Player text in a summary
+may hold what would read as the end of a clause there (a side "Army: Left Wing", an answer
+"G. Grenadiers ignores 1 flag")."""
+
+
+def undid(event: Row) -> dict[str, Any]:
+    """``UNDID_KIND`` and ``UNDID_ANSWER`` of ``event``: its answer read against the
+    question it answered, the battle's before it."""
+    before = next((change["before"] for change in event.changes
+                   if change["table"] == "battles" and change["before"]), None)
+    asked = Pending.from_dict(before["pending"]) if before and before.get("pending") else None
+    return {UNDID_KIND: event.kind, UNDID_ANSWER: answer_written(event.summary, asked)}
 
 
 def ended_before(changes: list[dict[str, Any]]) -> set[int]:

@@ -16,7 +16,6 @@ with no change here.
 """
 
 import re
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -28,7 +27,7 @@ from discord.ext import commands
 from bot.errors import handle_error
 from bot.render.limits import EmbedSpec, FieldSpec, pack
 from bot.render.resolution import to_discord
-from bot.render.text import PHONE_LINE, PHONE_SCREEN
+from bot.render.text import PHONE_SCREEN, phone_lines
 from bot.replies import Buttons, HelpButton
 from bot.rulesets import RuleSetCommands, Subcommand
 from rules.core.errors import InvalidInput, code
@@ -84,23 +83,13 @@ def ruleset_lines(rule_set: RuleSetCommands) -> str:
     return f"**{ruleset.title}** `{ruleset.key}`: {verbs}\ne.g. `{shortest_example(rule_set)}`"
 
 
-_MARKUP = re.compile(r"\*\*|`")  # not shown as characters
 NAV_ROW = 1
 """The phone line of a page's Back and Next buttons."""
 PAGE_NUMBER = "10/10 · "  # a page's number before its footer, as long as it grows
 
 
-def lines_of(text: str) -> int:
-    """The lines ``text`` takes on a phone: its markup not shown, wrapped as a phone does,
-    never at a hyphen (`fire-at-will` stays whole)."""
-    if not text:
-        return 0
-    return sum(max(1, len(textwrap.wrap(line, PHONE_LINE, break_on_hyphens=False)))
-               for line in _MARKUP.sub("", text).split("\n"))
-
-
 def _field_lines(field: FieldSpec) -> int:
-    return lines_of(field.name) + lines_of(field.value)
+    return phone_lines(field.name) + phone_lines(field.value)
 
 
 def _cont(name: str) -> str:
@@ -122,10 +111,10 @@ def _split_field(field: FieldSpec, room: int) -> tuple[FieldSpec, FieldSpec] | N
     sentence ends, and the rest under its name "(cont.)"; None if not even its name and
     its first line (with those it leads into) fit."""
     lines = field.value.split("\n")
-    used = lines_of(field.name)
+    used = phone_lines(field.name)
     taken = fits = 0
-    while taken < len(lines) - 1 and used + lines_of(lines[taken]) <= room:
-        used += lines_of(lines[taken])
+    while taken < len(lines) - 1 and used + phone_lines(lines[taken]) <= room:
+        used += phone_lines(lines[taken])
         taken += 1
         if not _leads_on(lines[taken - 1]):
             fits = taken
@@ -142,7 +131,7 @@ def _split_text(text: str, room: int) -> tuple[str, str] | None:
     """The text's first sentences that fit ``room`` phone lines, and the rest."""
     sentences = _SENTENCE.split(text)
     taken = 0
-    while taken < len(sentences) - 1 and lines_of(" ".join(sentences[:taken + 1])) <= room:
+    while taken < len(sentences) - 1 and phone_lines(" ".join(sentences[:taken + 1])) <= room:
         taken += 1
     if not taken:
         return None
@@ -156,14 +145,14 @@ def paged(title: str, texts: Sequence[str], fields: Sequence[FieldSpec], footer:
     fields, each on one page where it fits one if ``whole`` (a command and its example),
     else cut at a line to fill each page (lists of words). Each page's footer starts with
     its number ("2/3 · …") when there are several."""
-    room = PHONE_SCREEN - lines_of(title) - lines_of(PAGE_NUMBER + footer) - NAV_ROW
+    room = PHONE_SCREEN - phone_lines(title) - phone_lines(PAGE_NUMBER + footer) - NAV_ROW
     pages: list[tuple[list[str], list[FieldSpec]]] = [([], [])]
     used = 0
     queue: list[str | FieldSpec] = [*texts, *fields]
     while queue:
         item = queue.pop(0)
         is_text = isinstance(item, str)
-        cost = lines_of(item) if is_text else _field_lines(item)
+        cost = phone_lines(item) if is_text else _field_lines(item)
         texts_here, fields_here = pages[-1]
         if used + cost <= room:
             (texts_here if is_text else fields_here).append(item)  # type: ignore[arg-type]

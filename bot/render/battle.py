@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.battles.decisions import ANSWER_SUMMARY, Pending, asked_ago, awaited, mentioned
+from bot.battles.undo import UNDID_ANSWER, UNDID_KIND
 from bot.battles.views import (
     BattleRecord,
     BattleView,
@@ -225,7 +226,7 @@ def has_values(units: Sequence[Unit], rules: BattleRules | None) -> bool:
 def _runs_past_a_screen(title: str, description: str, fields: Sequence[FieldSpec]) -> bool:
     """Whether the roster runs past a phone's screen (its footer a line more)."""
     shown = [title, description, *(f"{f.name}\n{f.value}" for f in fields)]
-    return sum(phone_lines(text.replace("*", "")) for text in shown) + 1 > PHONE_SCREEN
+    return sum(phone_lines(text) for text in shown) + 1 > PHONE_SCREEN
 
 
 def _roster_footer(view: BattleView, values: bool, long: bool) -> str:
@@ -279,24 +280,35 @@ def battle_messages(view: BattleView, *, values: bool = False):
 # stop ends a clause only in an answer's summary, which ``undone_label`` reads apart.
 _CLAUSE_END = re.compile(r": |; ")
 UNDO_LABEL = 30  # characters of the event an undo names, past which it is cut with "…"
+# Summaries that are one clause around a side's name, which may hold ": " (`Army: Left
+# Wing`): "Added Rangers (Army: Left Wing)", "Side Frnch renamed French".
+_ONE_CLAUSE = frozenset({"unit_add", "side_rename"})
 
 
-def undone_label(summary: str) -> str:
+def undone_label(summary: str, kind: str | None = None, answer: str | None = None) -> str:
     """The event an undo took back, in a few words: its summary's first clause ("Béarn vs
     2nd Foot", "Added Rangers (British)"), a question by its words, an answer by the answer
     ("Answered #5: Stand"), cut to ``UNDO_LABEL`` characters at a word. The undone event's own
-    line says the rest."""
-    label = _CLAUSE_END.split(summary, maxsplit=1)[0]
-    if label == "Asked":  # a question: its words
+    line says the rest. ``kind`` and ``answer``, as the undo kept them (``undid``), say where
+    the summary's clauses end; an undo logged before it kept them is read by its stops."""
+    if kind in _ONE_CLAUSE:
         label = summary
     elif summary.startswith(ANSWER_SUMMARY):  # an answer: which, and what
         number, _, rest = summary.partition(": ")
-        said, stop, _ = rest.partition(". ")
-        if not stop or _CLAUSE_END.search(said):
+        said = answer or ""
+        if kind is None and not answer:
+            said, stop, _ = rest.partition(". ")
+            if not stop or _CLAUSE_END.search(said):
+                said = ""
+        if not said:
             # A result whose headline begins with the answer (``Answered #5: 1/45e vs 52nd:
             # DR2: 52nd routs``) does not say it apart: its first clause stands for it.
             said = _CLAUSE_END.split(rest, maxsplit=1)[0]
         label = f"{number}: {said}"
+    else:
+        label = _CLAUSE_END.split(summary, maxsplit=1)[0]
+        if label == "Asked":  # a question: its words
+            label = summary
     if len(label) <= UNDO_LABEL:
         return label
     return label[:UNDO_LABEL - 1].rsplit(" ", 1)[0].rstrip(" ,;:.") + "…"
@@ -307,7 +319,10 @@ def log_said(event: Event) -> str:
     number and a short label, not the whole of its summary again."""
     quoted = f"Undid #{event.reverts}: "
     if event.kind == "undo" and event.summary.startswith(quoted):
-        return f"Undid #{event.reverts} ({undone_label(event.summary[len(quoted):])})"
+        undid = event.request or {}
+        label = undone_label(event.summary[len(quoted):], undid.get(UNDID_KIND),
+                             undid.get(UNDID_ANSWER))
+        return f"Undid #{event.reverts} ({label})"
     return event.summary
 
 

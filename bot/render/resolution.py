@@ -421,12 +421,29 @@ def _headline_says(resolution: Resolution, change: str) -> bool:
         if not change.startswith(unit):
             continue
         for headline in naming(phrases, unit, units):
-            if change.casefold() in headline:
+            if re.search(rf"(?<!\w){re.escape(change.casefold())}", headline):
                 return True
             state = _ONE_STATE.fullmatch(change[len(unit):])
-            if state and re.search(_verb_of(state[1].casefold()), headline):
+            if state and _said_of(headline, unit, units, _verb_of(state[1].casefold())):
                 return True
     return False
+
+
+def _said_of(phrase: str, unit: str, units: Sequence[str], verb: str) -> bool:
+    """Whether ``phrase`` (casefolded) says ``verb`` of the unit: after its whole name, with
+    no other unit named between but in a list with it ("1/31e and 2/31e rout"), or done to
+    it ("Dragoons eliminates Black Watch"). Said of another, it is not the unit's: "Guard
+    vs Old Guard: Old Guard routs" says no rout of Guard, nor "1/45e vs 11/45e: 11/45e
+    routs" of 1/45e."""
+    unit = unit.casefold()
+    # Longest first, so that "Guard" is not found inside "Old Guard": the unit is marked
+    # \x01, any other \x00.
+    for name in sorted({u.casefold() for u in units} | {unit}, key=len, reverse=True):
+        mark = "\x01" if name == unit else "\x00"
+        phrase = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", mark, phrase)
+    listed = r"(?:,| and| &) [\x00\x01]"
+    return re.search(rf"\x01(?:{listed})*[^\x00\x01]*?{verb}|{verb}\w* [\x00\x01]"
+                     rf"(?:{listed})*(?<=\x01)", phrase) is not None
 
 
 # A roster line with an aside in brackets: "Rangers surrenders (leaves the battle)".
@@ -556,7 +573,7 @@ def fitted_roll_lines(steps: Sequence[Step], *around: str, rows: int = 1) -> lis
     lines = public_roll_lines(steps)
     if not any(roll.count for step in steps for roll in step.rolls):
         return lines
-    shown = "\n".join(filter(None, [*around, *lines])).replace("**", "")
+    shown = "\n".join(filter(None, [*around, *lines]))
     if phone_lines(shown) + rows <= PHONE_SCREEN:
         return lines
     return public_roll_lines([replace(step, rolls=tuple(replace(roll, count="")

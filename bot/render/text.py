@@ -11,11 +11,22 @@ PHONE_LINE = 45  # characters on a line of a phone
 PHONE_SCREEN = 20  # lines a phone shows at a glance
 
 
+# Markup a phone does not show as characters: bold and italics, code spans.
+_MARKUP = re.compile(r"[*`]")
+
+
 def phone_lines(text: str) -> int:
-    """The lines ``text`` takes on a phone, wrapped at ``PHONE_LINE`` characters."""
+    """The lines ``text`` takes on a phone: its markup not shown, wrapped at ``PHONE_LINE``
+    characters as a phone does, never at a hyphen (`fire-at-will` stays whole); none for no
+    text (a title or a description left empty is not shown)."""
+    if not text:
+        return 0
+    if "*" in text or "`" in text:
+        text = _MARKUP.sub("", text)
     # A line that fits is one line: wrapping it to find so cost `/battle show` a tenth of
     # its time (docs/performance.md).
-    return sum(1 if len(part) <= PHONE_LINE else max(1, len(textwrap.wrap(part, PHONE_LINE)))
+    return sum(1 if len(part) <= PHONE_LINE else
+               max(1, len(textwrap.wrap(part, PHONE_LINE, break_on_hyphens=False)))
                for part in text.split("\n"))
 
 # Each markdown character behind a backslash. Most text has none, which one search finds

@@ -14,7 +14,7 @@ import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from rules.core.dice import DiceSource, RecordingSource, ScriptedSource
 from rules.core.errors import InvalidInput, RulesError
@@ -95,7 +95,7 @@ class Question:
         if len(starting) > 1 and not self.typed:
             # The start of several: which one is the player's to say, not a guess's (nor a
             # "did you mean" pointing at one of them).
-            return self._one_of(given, starting)
+            self._one_of(given, starting)
         if self.typed and given.strip():
             return self._typed(given.strip())
         if not given.strip():  # echoed in a code span, it would show as two stray backticks
@@ -115,7 +115,8 @@ class Question:
                 for a in (self.answers if answers is None else answers)]
         return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} or {said[-1]}"
 
-    def _one_of(self, given: str, starting: Sequence[Answer]) -> Answer:
+    def _one_of(self, given: str, starting: Sequence[Answer]) -> NoReturn:
+        """Refuses ``given``, the start of each of ``starting`` answers: it never returns."""
         raise NotAnAnswer(f"`{given}` is the start of several answers to “{self.text}”.",
                           hint=f"Answer {self.listed(starting)}.")
 

@@ -331,7 +331,8 @@ async def test_the_readable_parts_of_the_export_stay(battle_session):
     await play(battle_session, MID_FIGHT["tricorne"])
     data = await export(battle_session)
     assert (data["format"], data["version"]) == ("huzzah-battle-log", 1)
-    assert [u["name"] for u in data["units"]] == ["Dragoons", "Black Watch"]
+    # As `/battle show` lists them: the side first named first, not by the sides' names.
+    assert [u["name"] for u in data["units"]] == ["Black Watch", "Dragoons"]
     assert [g["name"] for g in data["generals"]] == ["Murray"]
     assert [e["seq"] for e in data["events"]] == list(range(1, 6))
 
@@ -687,3 +688,23 @@ async def test_the_markdown_export_names_people_as_its_log_does(battle_session):
     assert "<@" not in head, head
     assert re.search(r"^- Started: .* by Hawke$", head, re.M), head
     assert "Hussars' player (Conflans) or a GM" in head
+
+
+async def test_the_export_lists_the_units_in_the_battles_order(battle_session):
+    # Sides as first named (French before British), units as added: not by the side's name.
+    for line, user in [("/battle start ruleset:fire-at-will name:Quiberon", GM_USER),
+                       ('/unit add side:French name:Hussars words:"cav morale=4"', PLAYER),
+                       ('/unit add side:British name:Rangers words:"inf morale=4"', OTHER),
+                       ('/unit add side:French name:Chasseurs words:"inf morale=4"', PLAYER)]:
+        assert not (await reply(battle_session, line, user_id=user)).ephemeral
+    shown = text_of(await reply(battle_session, "/battle show"))
+    assert shown.index("Hussars") < shown.index("Chasseurs") < shown.index("Rangers"), shown
+    before = await export(battle_session)
+    assert [u["name"] for u in before["units"]] == ["Hussars", "Chasseurs", "Rangers"]
+    # The import keeps that order: its export and its roster list them alike.
+    await import_file(battle_session, backup_file(before))
+    after = await export(battle_session, ELSEWHERE)
+    assert [u["name"] for u in after["units"]] == ["Hussars", "Chasseurs", "Rangers"]
+    assert compared(after) == compared(before)
+    moved = text_of(await reply(battle_session, "/battle show", channel_id=ELSEWHERE))
+    assert moved.index("Hussars") < moved.index("Chasseurs") < moved.index("Rangers"), moved

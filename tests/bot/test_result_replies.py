@@ -541,6 +541,20 @@ def test_a_roster_change_of_a_unit_named_inside_another_is_said():
     assert "📋 Canadien Rangers routs" not in block.splitlines(), block
 
 
+@pytest.mark.parametrize(("unit", "other"), [("Guard", "Old Guard"), ("1/45e", "11/45e")])
+def test_a_state_the_headline_says_of_a_longer_named_unit_is_not_said_of_the_shorter(
+        unit, other):
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    routs = tuple(Effect(EffectKind.MARKER_SET, name, value="routing") for name in (other, unit))
+    result = Resolution("fire-at-will", "melee", f"{unit} vs {other}: {other} routs",
+                        Severity.MAJOR, (), routs)
+    block = effects_block(result, [f"{other} is routing", f"{unit} is routing"], once=True)
+    # "routs" is said of the other unit only: this one's rout is said on its own line.
+    assert block.splitlines() == [f"📋 {unit} is routing"]
+
+
 async def test_an_amount_in_another_units_phrase_does_not_say_this_units_effect(
         discord_session):
     asked = await reply(discord_session, '/melee tricorne attacker:"Grens: grenadier" '

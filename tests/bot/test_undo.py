@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from bot.storage.models import Battle, Event, General, Unit
 
-from .conftest import CHANNEL, GM_USER, PLAYER, played, reply, writes_begun
+from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, played, reply, writes_begun
 from .test_decisions import CHARGE, OTHER, buttons
 from .test_decisions import SETUP as CHARGE_SETUP
 from .test_decisions import setup as setup_charge
@@ -196,3 +196,24 @@ async def test_undoing_queued_dice_says_what_the_queue_holds_now(battle_session)
                               "(event #4). The GM's queue now holds 2 dice.")
     undone = await reply(battle_session, "/gm undo", user_id=GM_USER)
     assert undone.content.endswith("(event #5). The GM's queue is now empty.")
+
+
+async def test_the_logs_undo_labels_keep_a_full_stop_or_colon_of_player_text(battle_session):
+    """An answer whose words hold a full stop ("G. Grenadiers ignores 1 flag") and a side
+    whose name holds a colon ("Army: Left Wing") are named whole by the undo's line, not cut
+    there as if the summary's own clause ended."""
+    for line in ["/battle start ruleset:tricorne name:Prestonpans",
+                 '/unit add side:"Army: Left Wing" name:BW words:highland strength:4',
+                 '/unit add side:Government name:"G. Grenadiers" words:grenadier strength:4']:
+        assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral, line
+    asked = await reply(battle_session, '/melee tricorne attacker:BW defender:"G. Grenadiers" '
+                        'dice:"flag art art art art  art art art art"', user_id=GM_USER)
+    await battle_session.press(asked, "G. Grenadiers ignores 1 flag", channel_id=CHANNEL,
+                               user_id=GM_USER, guild_id=GUILD)
+    for _ in range(4):  # the answer, the question, then both units
+        assert not (await reply(battle_session, "/gm undo", user_id=GM_USER)).ephemeral
+    log = (await reply(battle_session, "/battle log")).embeds[0]["description"].splitlines()
+    assert log[-4:] == ["`#6` player: Undid #5 (Answered #4: G. Grenadiers…)",
+                        "`#7` player: Undid #4 (Asked: Will G. Grenadiers…)",
+                        "`#8` player: Undid #3 (Added G. Grenadiers…)",
+                        "`#9` player: Undid #2 (Added BW (Army: Left Wing))"]

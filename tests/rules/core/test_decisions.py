@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn, get_type_hints
+
 import pytest
 
 from rules.core.decisions import (
@@ -300,3 +302,8 @@ def test_an_answer_out_of_reach_that_a_player_gave_when_asked_is_still_refused()
     answered = asking({"choices": "", ANSWERED: "chase=Foe"}, chase(rear=False))
     with pytest.raises(InvalidInput, match="Foe has left the field"):
         play_setting_aside(answered, ScriptedSource([1]))
+
+
+def test_the_refusal_of_the_start_of_several_answers_is_typed_as_never_returning():
+    # Typed as giving an answer, it read as if one could come back from it.
+    assert get_type_hints(Question._one_of)["return"] is NoReturn
