@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -309,7 +310,9 @@ def logged_summary(headline: str, options: Mapping[str, Any], roster: Roster) ->
     say whom a move concerns, when its headline does not name them all."""
     sides = [names for names in (units_named(value, roster) for value in options.values())
              if names]
-    if all(name in headline for names in sides for name in names):
+    # A whole name: "11/45e routs" does not name 1/45e.
+    if all(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", headline)
+           for names in sides for name in names):
         return headline
     return f"{' vs '.join(' & '.join(names) for names in sides)}: {headline}"
 
