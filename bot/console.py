@@ -302,6 +302,15 @@ class Console:
                 "guild_id": self.args.guild, "user_name": self.args.name,
                 "permissions": where(self.args)["permissions"], "roles": list(self.args.role)}
         for message in reversed(self.with_buttons):
+            several = [_fitting(label, labels) for labels in
+                       (button_labels(message), option_labels(message))]
+            if any(len(fits) > 1 for fits in several):
+                # Not an older reply's button of that name: the player meant one of these.
+                self.refused += 1
+                fits = max(several, key=len)
+                print(f"`{label}` names {len(fits)} buttons of that reply: "
+                      f"{', '.join(fits[:-1])} and {fits[-1]}. Type more of the label.\n")
+                return
             found = _labelled(label, button_labels(message))
             picked = None if found is not None else _labelled(label, option_labels(message))
             if found is not None or picked is not None:
@@ -426,16 +435,24 @@ def unquoted(label: str) -> str:
 def _labelled(typed: str, labels: Sequence[str]) -> str | None:
     """The button ``typed`` names: its label as shown, or without its emoji and in any
     case (`steps` for "📜 Steps"), or the one label it begins (`D` for "D: disordered",
-    `take` for "Take ground")."""
+    `take` for "Take ground"), or the one label holding it as a word of its own (`▶` for
+    "words 2/4 ▶": /help names its page buttons by their arrows)."""
+    found = _fitting(typed, labels)
+    return found[0] if len(found) == 1 else None
+
+
+def _fitting(typed: str, labels: Sequence[str]) -> list[str]:
+    """The labels ``typed`` may name (see ``_labelled``): one, none, or several to say."""
     if typed in labels:
-        return typed
+        return [typed]
     wanted = typed.strip().casefold()
     if not wanted:
-        return None
+        return []
     plain = {label: re.sub(r"^\W+", "", label).casefold() for label in labels}
-    for fits in (lambda text: text == wanted,
-                 lambda text: re.match(rf"{re.escape(wanted)}\b", text) is not None):
-        found = list(dict.fromkeys(label for label, text in plain.items() if fits(text)))
+    for fits in (lambda label: plain[label] == wanted,
+                 lambda label: re.match(rf"{re.escape(wanted)}\b", plain[label]) is not None,
+                 lambda label: wanted in label.casefold().split()):
+        found = list(dict.fromkeys(label for label in labels if fits(label)))
         if found:
-            return found[0] if len(found) == 1 else None
-    return None
+            return found
+    return []

@@ -110,8 +110,13 @@ def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
     fields = tx.rules.settings
     wanted = name.strip().replace("-", "_").casefold()
     spec = next((f for f in fields.fields if f.name == wanted), None)
+    if spec is None and not fields.fields:
+        # "Its settings: none" read as a refusal of the name typed, not of the command.
+        title = RULESETS[battle.ruleset].title if battle.ruleset in RULESETS else "This rule set"
+        raise BattleError(f"{title} has no battle settings to change.",
+                          hint="`/gm set` changes a unit's field by hand.")
     if spec is None:
-        known = ", ".join(f"`{f.name}`" for f in fields.fields) or "none"
+        known = ", ".join(f"`{f.name}`" for f in fields.fields)
         raise BattleError(f"`{name}` is not a setting of this battle's rule set.",
                           hint=f"Its settings: {known}.")
     if not value.strip():

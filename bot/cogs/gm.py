@@ -314,8 +314,10 @@ class GM(commands.Cog):
         if more:
             text += (f" (the {len(shown)} first of {len(found.outcomes)} results; type in "
                      "the `result` option to search the rest)")
-        # What every result in the menu does is said once: each option says what is its own.
-        shared = shared_effects([o.label for o in shown])
+        # What every result does is said once: each option says what is its own. Read on
+        # all the results, not the menu's: what the first 25 share, the rest may not; and
+        # a search cut short may have missed a result without it.
+        shared = [] if found.cut_short else shared_effects([o.label for o in found.outcomes])
         if shared:
             said = result_label(SEPARATOR.join(shared), found.units, limit=1500)
             text += f"\nEvery one of them: {escape(said)}."

@@ -501,3 +501,23 @@ def test_the_override_menu_lists_its_results_and_press_picks_one(tmp_path):
     assert "🛠️ Overridden by player" in out, out
     assert "# 💥 Defenders win by 2: Highlanders routs, −2 SP" in out, out
     assert "Highlanders · 2 SP · infantry, regular · *routing*" in out, out
+
+
+def test_press_an_arrow_turns_the_help_page_as_its_button_says():
+    """/help says ◀ and ▶ step through its pages: `press ▶` presses the button bearing it,
+    though the arrow ends its label (`words 2/4 ▶`)."""
+    done = console("/help topic:tricorne part:words", "press ▶", "press ◀")
+    assert done.returncode == 0, done.stdout
+    pages = [block for block in done.stdout.split("\n\n") if "-- updated message --" in block]
+    assert [page.splitlines()[0] for page in pages] == ["> press ▶", "> press ◀"]
+    assert "| -- 2/4 · More of" in pages[0] and "| -- 1/4 · More of" in pages[1], done.stdout
+
+
+def test_press_with_words_two_buttons_begin_with_asks_which_and_presses_none():
+    """Both page buttons of /help begin `words`: the console must not press an older
+    reply's button of that name instead."""
+    done = console("/help topic:tricorne part:words", "press ▶", "press words")
+    assert done.returncode == 1, done.stdout
+    assert done.stdout.split("\n\n")[-2:] == [
+        "> press words\n`words` names 2 buttons of that reply: ◀ words 1/4 and "
+        "words 3/4 ▶. Type more of the label.", ""]

@@ -729,3 +729,13 @@ async def test_a_tied_cavalry_melee_says_each_thing_once(discord_session):
     lines = message.embeds[0]["description"].split("\n")
     assert lines[0] == "**Lancers** and **Scots Greys**: each takes 2 casualties"
     assert not any("locked in melee" in line for line in lines), lines
+
+
+async def test_a_setting_in_a_rule_set_without_settings_says_there_are_none(battle_session):
+    await setup(battle_session)
+    refused = await reply(battle_session, "/battle setting name:fog value:thick",
+                          user_id=GM_USER)
+    assert refused.ephemeral
+    assert refused.content == (
+        "⚠️ Le Baton has no battle settings to change. `/gm set` changes a unit's field "
+        "by hand.")

@@ -451,3 +451,22 @@ async def test_a_reroll_whose_dice_ask_nothing_says_the_question_it_dropped(batt
     assert rerolled.content == (
         "🎲 Rerolled by player: this replaces the last result.\n"
         f"The question that waited, “{question}” (#{ground_seq(asked)}), is dropped with it.")
+
+
+async def test_the_override_menu_says_every_result_does_only_what_all_of_them_do(
+        battle_session):
+    # A menu of the first 25 of many results: what those 25 share (the defender routed
+    # off the field, in every one of them) is not what every result the roll could reach
+    # does, and the GM would read it so.
+    for line in ("/battle start ruleset:tricorne name:Culloden",
+                 '/unit add side:Government name:"Fraser\'s Highlanders" words:highland',
+                 '/unit add side:Jacobite name:"Lochiel’s Camerons" words:"highland blocks=3"',
+                 '/unit add side:Jacobite name:Militia words:militia',
+                 '/general add name:Perth side:Jacobite unit:Militia'):
+        await gm(battle_session, line)
+    await gm(battle_session, '/melee tricorne attacker:"Fraser\'s Highlanders" '
+                             'defender:"Lochiel\'s Camerons" '
+                             'dice:"art flag cav flag  flag art inf"')
+    menu = menu_of(await send(battle_session, "/gm override", user_id=GM_USER))
+    assert menu.content.startswith("Override #6 with: (the 25 first of "), menu.content
+    assert "Every one of them" not in menu.content, menu.content
