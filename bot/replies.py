@@ -104,7 +104,8 @@ def played_reply(played: Played, trace: int | None = None) -> Reply:
     else:
         view = None
     return Reply(resolution_messages(played.resolution, dice_note=footer,
-                                     battle_changes=played.changes), view=view)
+                                     battle_changes=played.changes, above=played.above),
+                 view=view)
 
 
 class Buttons(discord.ui.View):
@@ -181,7 +182,7 @@ def asked_reply(asked: Asked) -> Reply:
     messages = question_messages(pending.ruleset, pending.procedure, question, asked.steps,
                                  whose=whose, dice_note=footer, effects=asked.effects,
                                  notes=asked.notes, changes=asked.changes,
-                                 in_battle=pending.seq is not None)
+                                 in_battle=pending.seq is not None, above=asked.above)
     # The player it waits on is pinged in the content (an embed never pings), and only him.
     content = f"<@{asked.mention}>, your answer:" if asked.mention is not None else None
     return Reply(messages, content=content, view=answer_view(asked), asks=True,

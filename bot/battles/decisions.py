@@ -19,7 +19,7 @@ one whose command or press asked it, or he turned mentions off (``/notify off``)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -88,13 +88,21 @@ class Pending:
     move: int | None = None  # the first event of the move it belongs to (in a battle)
     use: DiceUse = NO_DICE  # where ``faces`` came from
     asked_at: str | None = None  # when it was asked (ISO 8601, UTC)
+    # The move's rolls standing in the channel once this question is answered: those its
+    # message shows and those of the answered questions above it (their messages keep their
+    # rolls), so that what follows the answer does not give them again (``rolls_shown``).
+    shown: int = 0
+    # Of those, the rolls the messages above this question's own show: the result takes
+    # the place of this question's message, not of theirs.
+    above: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"question": self.question.to_dict(), "ruleset": self.ruleset,
                 "procedure": self.procedure, "options": self.options, "dice": self.dice,
                 "faces": [plain_face(f) for f in self.faces],
                 "asked_by": self.asked_by, "answerer": self.answerer, "seq": self.seq,
-                "move": self.move, "use": self.use.to_dict(), "asked_at": self.asked_at}
+                "move": self.move, "use": self.use.to_dict(), "asked_at": self.asked_at} \
+            | ({"shown": self.shown, "above": self.above} if self.shown else {})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Pending:
@@ -102,7 +110,7 @@ class Pending:
                    dict(data["options"]), data.get("dice"), list(data["faces"]),
                    data["asked_by"], data["answerer"], data.get("seq"),
                    data.get("move", data.get("seq")), DiceUse.from_dict(data.get("use")),
-                   data.get("asked_at"))
+                   data.get("asked_at"), int(data.get("shown", 0)), int(data.get("above", 0)))
 
     def answered(self, answer: Answer) -> dict[str, Any]:
         """The command's options with the answer added to those the bot asked for."""
@@ -147,6 +155,13 @@ class Asked:
     changes: tuple[str, ...] = ()
     # A reroll's: the question the rerolled move waited on, which this one replaces.
     dropped: TakenBack | None = None
+    # After an answer: the move's rolls the answered questions' messages above show.
+    above: int = 0
+
+
+def rolls_shown(steps: Sequence[Step]) -> int:
+    """How many rolls a question's message shows: every roll the move made before it."""
+    return sum(len(step.rolls) for step in steps)
 
 
 def battle_question(battle_id: int, seq: int | None) -> str:
@@ -285,13 +300,14 @@ def not_theirs(tx: BattleTx) -> dict[str, Any] | None:
 def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
                   dice: str | None, paused: Paused, *, mover: int | None = None,
                   move: int | None = None, before: DiceUse = NO_DICE,
-                  summary_prefix: str = "", rerolled: bool = False) -> Asked:
+                  summary_prefix: str = "", rerolled: bool = False, above: int = 0) -> Asked:
     """Keep the question on the battle, logged as an event, in the command's transaction.
 
     ``mover`` made the move (default: whoever runs this command), ``move`` is the move's
     first event when the question follows an answer, ``before`` where the dice before this
     command came from; ``rerolled``: a GM's reroll asked it (its undo brings back what the
-    reroll took back, ``bot.battles.rerolls``)."""
+    reroll took back, ``bot.battles.rerolls``); ``above``: the rolls the answered questions'
+    messages above show."""
     battle = tx.require_battle()
     refuse_while_waiting(battle, tx.actor.user_id)
     options = with_cells(options, paused.cells)
@@ -301,7 +317,7 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     pending = Pending(paused.question, battle.ruleset, procedure, dict(options), dice,
                       paused.faces, mover, answerer,
                       seq=seq, move=seq if move is None else move, use=paused.use,
-                      asked_at=_now())
+                      asked_at=_now(), shown=rolls_shown(paused.steps), above=above)
     tx.touch(battle)
     battle.pending = pending.to_dict()
     left = queue_left(battle.dice_queue or [], paused.use, before)
@@ -314,7 +330,7 @@ def ask_in_battle(tx: BattleTx, procedure: str, options: Mapping[str, Any],
     tx.record("question", f"{summary_prefix}Asked: {paused.question.text}", request=request)
     return Asked(pending, paused.steps, paused.dice_note, battle_question(battle.id, pending.seq),
                  mention=mention_for(tx.conn, answerer, tx.actor.user_id),
-                 effects=paused.effects, notes=paused.notes)
+                 effects=paused.effects, notes=paused.notes, above=above)
 
 
 NOTHING_ASKED = ("No question is waiting for you here (none was asked, or it was answered): "
@@ -426,16 +442,20 @@ def _play_on(tx: BattleTx, pending: Pending, options: Mapping[str, Any],
              label: str) -> Played | Asked:
     """The move played on with its answers: its result, or the next question, logged as
     answering the question waiting (the event it names, the line before in the log: the
-    question is not said again)."""
+    question is not said again). The answered question's message stays above the next
+    question with its rolls, and the result takes its place: neither gives again the rolls
+    that stand above it."""
     try:
-        return play_in_battle(tx, pending.procedure, options, pending.dice,
-                              replay=pending.faces, before=pending.use,
-                              summary_prefix=_answer_prefix(pending.seq, label),
-                              move=pending.move)
+        played = play_in_battle(tx, pending.procedure, options, pending.dice,
+                                replay=pending.faces, before=pending.use,
+                                summary_prefix=_answer_prefix(pending.seq, label),
+                                move=pending.move)
+        return replace(played, above=pending.above)
     except Paused as paused:  # the answer leads to another question
         return ask_in_battle(tx, pending.procedure, options, pending.dice, paused,
                              mover=pending.asked_by, move=pending.move, before=pending.use,
-                             summary_prefix=f"{ANSWER_SUMMARY}{pending.seq}: {label}. ")
+                             summary_prefix=f"{ANSWER_SUMMARY}{pending.seq}: {label}. ",
+                             above=pending.shown)
 
 
 def _now() -> str:
@@ -483,7 +503,8 @@ def ask_in_lookup(conn: Connection, channel_id: int, actor: Actor, ruleset: str,
                   paused: Paused) -> Asked:
     """Keep a quick lookup's question for its player, in ``conn``'s transaction."""
     pending = Pending(paused.question, ruleset, procedure, dict(options), dice, paused.faces,
-                      actor.user_id, actor.user_id, use=paused.use, asked_at=_now())
+                      actor.user_id, actor.user_id, use=paused.use, asked_at=_now(),
+                      shown=rolls_shown(paused.steps))
     # Questions nobody answered in a fortnight will not be: clear them as new ones come.
     conn.execute(delete(QUESTIONS).where(QUESTIONS.c.created_at < utcnow() - QUESTIONS_KEPT))
     forget_old_messages(conn, "q", QUESTIONS_KEPT)
@@ -497,7 +518,8 @@ def _keep(conn: Connection, channel_id: int, user_id: int, pending: Pending, pau
                                {"channel_id": channel_id, "user_id": user_id,
                                 "data": pending.to_dict()}).scalar_one()
     return Asked(pending, paused.steps, paused.dice_note, lookup_question(question_id),
-                 question_message=question_message, effects=paused.effects)
+                 question_message=question_message, effects=paused.effects,
+                 above=pending.above)
 
 
 def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
@@ -533,11 +555,12 @@ def answer_in_lookup(conn: Connection, actor: Actor, question_id: int | None,
     try:
         return replace(quick_lookup(pending.ruleset, pending.procedure, options, pending.dice,
                                     replay=pending.faces, before=pending.use),
-                       question_message=asked_in)
+                       question_message=asked_in, above=pending.above)
     except Paused as paused:
         follow = Pending(paused.question, pending.ruleset, pending.procedure, options,
                          pending.dice, paused.faces, pending.asked_by, pending.answerer,
-                         use=paused.use, asked_at=_now())
+                         use=paused.use, asked_at=_now(), shown=rolls_shown(paused.steps),
+                         above=pending.shown)
         return _keep(conn, channel_id, row.user_id, follow, paused, asked_in)
 
 

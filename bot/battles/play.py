@@ -53,6 +53,8 @@ class Played:
     asked: bool = False
     # A reroll's: the question the rerolled move waited on, taken back with it.
     dropped: TakenBack | None = None
+    # After an answer: the move's rolls the answered questions' messages above show.
+    above: int = 0
 
 
 TYPED_ECHO = 30  # characters of typed dice a footer repeats

@@ -35,6 +35,7 @@ from rules.core.decisions import Question
 from rules.core.dice import Reading
 from rules.core.effects import loss_measure, plural, singular
 from rules.core.headlines import CUT, SEPARATOR, fitted, listed, together
+from rules.core.notation import counted
 from rules.core.odds_glance import Fate, fate_of
 from rules.core.records import (
     CHECK,
@@ -566,6 +567,24 @@ def public_roll_lines(steps: Sequence[Step]) -> list[str]:
     return lines
 
 
+def unshown(steps: Sequence[Step], above: int) -> tuple[list[Step], list[str]]:
+    """The steps after the first ``above`` rolls, which the answered questions' messages
+    above show already (their messages keep their rolls), and the line that points there.
+    The Steps give every roll."""
+    if above <= 0:
+        return list(steps), []
+    left, kept = above, []
+    for step in steps:
+        if left <= 0:
+            kept.append(step)
+        elif len(step.rolls) > left:  # a step whose later rolls came after the answer
+            kept.append(replace(step, rolls=step.rolls[left:]))
+            left = 0
+        else:
+            left -= len(step.rolls)
+    return kept, [f"🎲 {counted(above, 'earlier roll')}: on the question above"]
+
+
 def fitted_roll_lines(steps: Sequence[Step], *around: str, rows: int = 1) -> list[str]:
     """``public_roll_lines``, each roll with how many dice and why (``Roll.count``) while
     the message still fits a phone's screen with the text ``around`` them and ``rows`` of
@@ -616,11 +635,13 @@ def short_headline(headline: str, subjects: Collection[str] = ()) -> str:
 
 
 def resolution_specs(
-    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
+    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None,
+    above: int = 0,
 ) -> list[list[EmbedSpec]]:
     """The public reply: the headline, one line per unit it falls on (in a battle, what
     changed on the roster), then one line per roll; the project defaults that decided it in
-    the footer. Usually one message; more only when it is very long.
+    the footer. Usually one message; more only when it is very long. ``above``: the rolls
+    the answered questions' messages above it show, pointed to, not given again.
     """
     title = short_headline(resolution.headline, {e.unit for e in resolution.effects})
     effects = effects_block(replace(resolution, headline=title), battle_changes, once=True)
@@ -629,7 +650,9 @@ def resolution_specs(
              if note.startswith(OUT_OF_PHASE)]
     notes += [f"🔎 {escape(note)}" for note in resolution.notes if note.startswith(CHECK)]
     icon = ICONS[resolution.severity]
-    rolls = [*fitted_roll_lines(resolution.steps, f"{icon} {title}", effects, *notes, footer),
+    steps, earlier = unshown(resolution.steps, above)
+    rolls = [*earlier, *fitted_roll_lines(steps, f"{icon} {title}", effects, *earlier, *notes,
+                                          footer),
              *notes]
     description = "\n".join(filter(None, [effects, *rolls]))
     fields: tuple[FieldSpec, ...] = ()
@@ -682,12 +705,13 @@ def to_discord(spec: EmbedSpec) -> discord.Embed:
 
 
 def resolution_messages(
-    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None
+    resolution: Resolution, *, dice_note: str = "", battle_changes: Sequence[str] | None = None,
+    above: int = 0,
 ) -> list[list[discord.Embed]]:
     return [
         [to_discord(spec) for spec in message]
         for message in resolution_specs(
-            resolution, dice_note=dice_note, battle_changes=battle_changes
+            resolution, dice_note=dice_note, battle_changes=battle_changes, above=above
         )
     ]
 
@@ -714,13 +738,14 @@ def question_messages(ruleset: str, procedure: str, question: Question,
                       effects: Sequence[Effect] = (),
                       notes: Sequence[str] = (),
                       changes: Sequence[str] = (),
-                      in_battle: bool = False) -> list[list[discord.Embed]]:
+                      in_battle: bool = False, above: int = 0) -> list[list[discord.Embed]]:
     """The question, who decides, what the move has done so far (``effects``, on the table
     once the question is answered) and its rolls: the player answers with the buttons under
     it (or ``/answer``). ``whose`` is markdown, names already escaped. The steps so far are
     the result's trace, once answered. ``in_battle``: the effects wait for the answer to
     reach the roster, which is said. ``changes``: roster lines already made (what a reroll
-    put back), said before what waits for the answer."""
+    put back), said before what waits for the answer. ``above``: the rolls the answered
+    questions' messages above show, pointed to, not given again."""
     typed = f"; or `/answer` with {question.typed}" if question.typed else ""
     so_far = Resolution(ruleset, procedure, "", Severity.NONE, (), tuple(effects))
     done = effect_lines(so_far, said=())
@@ -730,10 +755,12 @@ def question_messages(ruleset: str, procedure: str, question: Question,
     said = [f"{whose} decides{typed}.", *(f"📋 {escape(line)}" for line in changes), *done]
     timed = [f"⏱️ {note}" for note in notes]
     rows = -(-len(question.answers) // 5)  # five buttons a row
+    steps, earlier = unshown(steps, above)
     head = EmbedSpec(
         title=title,
-        description="\n".join([*said, *fitted_roll_lines(steps, title, *said, *timed,
-                                                           dice_note, rows=rows),
+        description="\n".join([*said, *earlier,
+                               *fitted_roll_lines(steps, title, *said, *earlier, *timed,
+                                                  dice_note, rows=rows),
                                *timed]),
         colour=QUESTION_COLOUR,
         footer=dice_note,

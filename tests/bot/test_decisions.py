@@ -7,6 +7,8 @@ Fire at Will's counter-charge: hussars charged only by skirmishing rangers roll 
 
 from __future__ import annotations
 
+import re
+
 import discord
 from sqlalchemy import select, update
 
@@ -388,12 +390,23 @@ def rally_line(message) -> str:
 async def test_dice_rolled_past_the_typed_ones_stay_the_same_through_every_answer(
         battle_session):
     """Five dice typed; the rally check after the first answer needs two more, rolled by
-    Huzzah: shown once, they are the same dice in every later question and the result."""
+    Huzzah: shown once, on the question that stays above with its rolls, and the same dice
+    in the result's steps. The later question and the result point to it, not repeat it."""
     await reply(battle_session, TRICORNE_LOOKUP, channel_id=CHANNEL + 1)
     second = await reply(battle_session, "/answer choice:stand", channel_id=CHANNEL + 1)
     third = await reply(battle_session, "/answer choice:advance", channel_id=CHANNEL + 1)
     result = await reply(battle_session, "/answer choice:none", channel_id=CHANNEL + 1)
-    assert rally_line(second) == rally_line(third) == rally_line(result)
+    shown = rally_line(second)
+    for later in (third, result):
+        lines = later.embeds[0]["description"].splitlines()
+        assert "🎲 2 earlier rolls: on the question above" in lines
+        assert not any("rally check" in line for line in lines)
+    # The Steps say the dice whole ("infantry" for the reply's "inf").
+    steps = await steps_of(battle_session, result, channel_id=CHANNEL + 1)
+    whole = re.sub(r"\b(inf|cav|art)\b",
+                   lambda m: {"inf": "infantry", "cav": "cavalry", "art": "artillery"}[m[1]],
+                   shown)
+    assert whole in steps.splitlines(), (shown, steps)
     assert result.embeds[0]["footer"]["text"].startswith(
         "Dice typed in: inf inf flag cav saber, then 2 dice rolled by the bot")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .conftest import GM_USER, played, reply
 from .phone import phone_lines, screen
+from .test_labataille import press
 
 QUEBEC = [
     "/battle start ruleset:fire-at-will name:Quebec",
@@ -129,3 +130,43 @@ async def test_battle_show_gives_twelve_stacks_a_line_each_and_leaves_their_valu
     assert "Generals" not in lines
     assert screen(listed)[-1] == "12 units · 15 events · side: shows one side"
     assert phone_lines(listed) == 32
+
+
+STACK = "infantry morale=34 melee=12 fire=6 defence=9 inc=6"
+BRITISH = "infantry morale=41 melee=8 fire=5 defence=9 inc=5 nation=british"
+THREE_ON_THREE = (f'/assault labataille attackers:"1/45e: {STACK} distance=2 leader=Ney lv=2; '
+                  f'2/45e: {STACK} distance=2 disordered; 3/45e: {STACK} distance=1" '
+                  f'defenders:"52nd: {BRITISH}; 71st: {BRITISH} leader=Crauford lv=1; '
+                  f'95th: {BRITISH} disordered" ')
+def described(message) -> list[str]:
+    return message.embeds[0]["description"].split("\n")
+
+
+async def test_the_replies_after_the_huzzah_do_not_repeat_the_rolls_on_the_question_above(
+        discord_session):
+    """The Huzzah question keeps its thirteen rolls once answered: the chart's question
+    after it (34 lines of a phone) and the result that takes its place (36) gave them
+    again. They point to them, and give the rolls made since."""
+    asked = await reply(discord_session, THREE_ON_THREE + 'dice:"61 45 45 65 56 62 5 62 64 61 '
+                        '62 61 64 52 32 66 14"')
+    assert asked.embeds[0]["title"] == ("❓ Will 52nd, 71st and 95th Huzzah and turn the tables "
+                                        "on 1/45e, 2/45e and 3/45e?")
+    assert len([line for line in described(asked) if "🎲" in line]) == 13
+    since = [
+        "🎲 13 earlier rolls: on the question above",
+        "**1/45e Huzzah morale** 🎲 52 +2 Ney = **54** vs > 34 → passes",
+        "**2/45e Huzzah morale** 🎲 32 −3 disordered infantry = **25** vs > 34 → fails",
+        "**3/45e Huzzah morale** 🎲 66 vs > 34 → passes",
+        "**mêlée** 🎲 14 +9 attackers' fire −9 defenders' fire +2 Ney (attacking) −1 Crauford "
+        "(defending) = **15** vs 1:2 column"]
+    [answered, chart] = await press(discord_session, asked, "Huzzah on all")
+    assert answered.content == "✅ Answered by player" and "embeds" not in \
+        answered.request.payload["data"]  # the question keeps its rolls
+    assert chart.embeds[0]["title"] == ("❓ Read the Assault et Mêlée chart: the 1:2 column, "
+                                        "row 15. What does it say?")
+    assert described(chart)[3:] == since
+    assert phone_lines(chart) <= 22, "\n".join(screen(chart))
+    [result] = await press(discord_session, chart, "DR2")
+    assert result.embeds[0]["title"] == "🩸 2/45e routs; DR2: all 3 defenders rout"
+    assert described(result)[4:] == since
+    assert phone_lines(result) <= 22, "\n".join(screen(result))
