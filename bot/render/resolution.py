@@ -4,7 +4,9 @@ The public reply (``resolution_messages``) says the result once: the title is th
 and the colour says how hard it fell; under it one line per unit the result falls on (in a
 battle, what changed on the roster in its place), then one line per roll: who rolled, every
 die (and how many and why, where the rules count them and the reply fits a phone), every
-modifier with its reason, the total, what it was read against and the outcome.
+modifier with its reason, the total, what it was read against and the outcome; scores
+read against nothing that share their modifiers (three battalions charging alike) say the
+modifiers once, on a line above theirs.
 Players check dice, so the rolls stay public; the project defaults that decided the result
 close it in the footer.
 
@@ -510,7 +512,8 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
         # "… (now 3) and is now routed").
         kept = [p for p in phrases
                 if not any(part.startswith(f"{unit} {p}".casefold()) for part in own)
-                and not _headline_says(resolution, f"{unit} {p}")]
+                and not _headline_says(resolution, f"{unit} {p}")
+                and not _verb_said(own, p, units)]
         if len(kept) == len(phrases):
             return change
         # Said as the roster says a list: its last phrase after "and".
@@ -526,6 +529,24 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
 
 # A new state, and no other change: "is now in line", "is halted".
 _ONE_STATE = re.compile(r" is (?:now )?(?:in )?([\w-]+)")
+
+
+_LEAVING = ("rout", "break")
+"""Verbs of a unit leaving the fight: said in the headline, the roster's "routs off the
+field" or "breaks and leaves the battle" says nothing more of it."""
+
+
+def _verb_said(own: Sequence[str], phrase: str, units: Sequence[str]) -> bool:
+    """Whether the unit's own phrases of the headline (``own``, casefolded) say the roster
+    phrase's verb of leaving ("routs off the field": "Fusiliers routs"; "breaks and leaves
+    the battle": "… and breaks"), which the roster would say a second time. Only those: a
+    loss's numbers ("loses 2 blocks (now 2)") are the roster's own. A state ("is shaken")
+    is ``_headline_says``'s to read."""
+    verb = next((v for v in _LEAVING if phrase.casefold().startswith(v)), None)
+    if verb is None:
+        return False
+    stem = re.compile(rf"\b{verb}")
+    return any(stem.search(_without_names(part, units)) for part in own)
 
 
 def _verb_of(state: str) -> str:
@@ -545,26 +566,69 @@ SET_ASIDE = "Choices given ahead"
 OUT_OF_PHASE = "Out of phase"
 
 
+def scored(roll: Roll) -> bool:
+    """A roll read against nothing, only added up (a melee's score, which the side's highest
+    settles), with modifiers: units rolling alike may share a line (``alike_rolls``)."""
+    return bool(roll.modifiers) and roll.total is not None and not (
+        roll.target or roll.result or roll.count or roll.hits is not None)
+
+
+def alike_rolls(rolls: Sequence[Roll]) -> list[tuple[Roll, ...]]:
+    """A step's rolls in order, the scores next to each other with the same modifiers (three
+    battalions charging alike) grouped: their modifiers are said once, not on each unit's
+    line, which a phone wraps in two."""
+    groups: list[tuple[Roll, ...]] = []
+    for roll in rolls:
+        last = groups[-1] if groups else ()
+        if last and scored(roll) and scored(last[0]) and roll.modifiers == last[0].modifiers:
+            groups[-1] = (*last, roll)
+        else:
+            groups.append((roll,))
+    return groups
+
+
+def scores_lines(rolls: Sequence[Roll]) -> list[str]:
+    """Scores alike in their modifiers: the modifiers each has, said once, then each unit's
+    die and total on a line of its own ("Each +1 charging +1 European regulars:",
+    "**2nd Foot Guards** 🎲 1 = **3**")."""
+    return [f"Each {' '.join(modifier_text(m) for m in rolls[0].modifiers)}:",
+            *(f"**{escape(roll.label)}** 🎲 {dice_text(roll, short=True)} = "
+              f"**{str(roll.total).replace('-', '−')}**" for roll in rolls)]
+
+
 def public_roll_lines(steps: Sequence[Step]) -> list[str]:
     """Every roll of the procedure on one line each, without the readings under it; and an
     answer given ahead that was set aside. A roll made again under the same label (a unit's
     bonus melee, a leader's second casualty check) joins the first one's line, its label
-    said once: the order they came in is the Steps'."""
+    said once: the order they came in is the Steps'. Scores alike in their modifiers say
+    them once, above (``alike_rolls``)."""
     lines: list[str] = []
     labelled: dict[str, tuple[int, str | None]] = {}  # label: its line's index, first target
     for step in steps:
         if step.title == SET_ASIDE:
             lines.append(f"↪️ {escape(step.outcome)}")
-        for roll in step.rolls:
-            if roll.label in labelled:
-                # Read against the same target as the first: it is said once, there.
-                index, target = labelled[roll.label]
-                lines[index] += "; " + roll_line(roll, labelled=False, notes=False,
-                                                 with_target=roll.target != target)
-            else:
-                labelled[roll.label] = len(lines), roll.target
-                lines.append(roll_line(roll, notes=False))
+        for group in alike_rolls(step.rolls):
+            if len(group) > 1 and not any(roll.label in labelled for roll in group):
+                labelled.update((roll.label, (len(lines) + 1 + at, None))
+                                for at, roll in enumerate(group))
+                lines.extend(scores_lines(group))
+                continue
+            for roll in group:
+                public_roll(roll, lines, labelled)
     return lines
+
+
+def public_roll(roll: Roll, lines: list[str],
+                labelled: dict[str, tuple[int, str | None]]) -> None:
+    """One roll's line, or its part of the line of a roll made before under its label."""
+    if roll.label in labelled:
+        # Read against the same target as the first: it is said once, there.
+        index, target = labelled[roll.label]
+        lines[index] += "; " + roll_line(roll, labelled=False, notes=False,
+                                         with_target=roll.target != target)
+    else:
+        labelled[roll.label] = len(lines), roll.target
+        lines.append(roll_line(roll, notes=False))
 
 
 def unshown(steps: Sequence[Step], above: int) -> tuple[list[Step], list[str]]:

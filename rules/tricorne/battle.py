@@ -152,7 +152,14 @@ def new_turn(roster: Roster) -> tuple[Roster, list[Change]]:
 
 
 def apply_effects(effects: Sequence[Effect], roster: Roster) -> tuple[Roster, list[Change]]:
-    return apply_each(effects, roster, _unit_effect, _general_effect)
+    after, changes = apply_each(effects, roster, _unit_effect, _general_effect)
+    # A unit that takes ground has moved this turn (reference §5): the result says so in its
+    # "takes ground 1 hex", and the Steps in "it counts as movement"; a roster line "has
+    # moved this turn" would say it a second time. The roster keeps the marker all the same.
+    took = {name_key(e.unit) for e in effects
+            if e.kind == EffectKind.MOVED and e.value == TAKES_GROUND}
+    return after, [c for c in changes
+                   if not (c.field == "moved" and c.after and name_key(c.who) in took)]
 
 
 def _unit_effect(unit: RosterUnit, effect: Effect) -> RosterUnit:

@@ -4,9 +4,11 @@ say again what the headline says."""
 
 from __future__ import annotations
 
-from .conftest import GM_USER, played, reply
-from .phone import phone_lines, screen
-from .test_labataille import press
+from .conftest import GM_USER, PLAYER, played, reply, steps_of
+from .phone import phone_lines, repeated_effects, screen
+from .test_tricorne import MELEE as TRICORNE_MELEE
+from .test_tricorne import SETUP as TRICORNE
+from .test_tricorne import press
 
 QUEBEC = [
     "/battle start ruleset:fire-at-will name:Quebec",
@@ -65,7 +67,7 @@ async def test_a_loss_the_headline_gives_with_an_aside_is_not_said_again_on_the_
     assert embed["title"].endswith("Régiment de la Sarre routs, −2 SP (tied lowest: first "
                                    "listed)")
     assert "📋 Régiment de la Sarre: now 2 SP" in embed["description"].split("\n")
-    assert phone_lines(message) == 16
+    assert phone_lines(message) == 14  # the factors alike said once above the rolls
 
 
 TALAVERA = [
@@ -159,14 +161,141 @@ async def test_the_replies_after_the_huzzah_do_not_repeat_the_rolls_on_the_quest
         "**3/45e Huzzah morale** 🎲 66 vs > 34 → passes",
         "**mêlée** 🎲 14 +9 attackers' fire −9 defenders' fire +2 Ney (attacking) −1 Crauford "
         "(defending) = **15** vs 1:2 column"]
-    [answered, chart] = await press(discord_session, asked, "Huzzah on all")
+    [answered, chart] = await press(discord_session, asked, "Huzzah on all", user=PLAYER)
     assert answered.content == "✅ Answered by player" and "embeds" not in \
         answered.request.payload["data"]  # the question keeps its rolls
     assert chart.embeds[0]["title"] == ("❓ Read the Assault et Mêlée chart: the 1:2 column, "
                                         "row 15. What does it say?")
     assert described(chart)[3:] == since
     assert phone_lines(chart) <= 22, "\n".join(screen(chart))
-    [result] = await press(discord_session, chart, "DR2")
+    [result] = await press(discord_session, chart, "DR2", user=PLAYER)
     assert result.embeds[0]["title"] == "🩸 2/45e routs; DR2: all 3 defenders rout"
     assert described(result)[4:] == since
     assert phone_lines(result) <= 22, "\n".join(screen(result))
+
+
+THREE_A_SIDE = [
+    *TWO_A_SIDE,
+    '/unit add side:British name:"15th Regiment of Foot" words:"inf regular morale=4" '
+    "strength:4",
+    '/unit add side:French name:"Régiment de Guyenne" words:"inf regular morale=4" strength:4',
+    '/general add name:Montcalm side:French unit:"Régiment de la Sarre"',
+    '/general add name:Wolfe side:British unit:"78th Fraser\'s Highlanders"',
+]
+THREE_CHARGE = ('/melee fire-at-will attackers:"78th Fraser\'s Highlanders: charging; 2nd Foot '
+                'Guards: charging; 15th Regiment of Foot: charging" defenders:"Régiment de la '
+                'Sarre{sarre}; Régiment de Béarn; Régiment de Guyenne" dice:"{dice}"')
+
+
+async def test_three_charging_battalions_against_three_say_their_shared_factors_once(
+        battle_session):
+    """Six melee rolls wrapped onto two phone lines each (25 lines in all, with a surrender
+    test and a general's risk): units whose factors are alike have them said once, above
+    their rolls, each roll still on a line of its own with its die and total."""
+    await played(battle_session, *THREE_A_SIDE)
+    message = await reply(battle_session, THREE_CHARGE.format(sarre=": rear",
+                                                              dice="6 1 1 1 1 1 1 1 1"),
+                          user_id=GM_USER)
+    lines = message.embeds[0]["description"].split("\n")
+    assert message.embeds[0]["title"] == "💥 Attackers win by 6: Régiment de la Sarre routs, " \
+                                         "−2 SP"
+    assert lines[2:10] == [
+        "Each +1 charging +1 European regulars:",
+        "**78th Fraser's Highlanders** 🎲 6 = **8**",
+        "**2nd Foot Guards** 🎲 1 = **3**",
+        "**15th Regiment of Foot** 🎲 1 = **3**",
+        "**Régiment de la Sarre** 🎲 1 +1 European regulars −2 attacked in the rear = **0**",
+        "Each +1 European regulars:",
+        "**Régiment de Béarn** 🎲 1 = **2**",
+        "**Régiment de Guyenne** 🎲 1 = **2**"]
+    assert "**Régiment de la Sarre surrender test** 🎲 1 vs 4+ (foot) → does not surrender" \
+        in lines
+    assert phone_lines(message) == 22
+    assert not repeated_effects(message)
+    # The Steps give each roll whole, with the column its factors come from.
+    steps = (await steps_of(battle_session, message)).split("\n")
+    assert "**2nd Foot Guards** 🎲 1 +1 charging +1 European regulars = **3**" in steps
+    assert "  ‣ factors from the melee table's Infantry column" in steps
+
+
+async def test_a_three_a_side_melee_lost_by_the_attackers_fits_a_phone(battle_session):
+    """Each side's three units roll alike: their factors said once a side, above a line
+    for each unit's die and total (24 phone lines before, with the out-of-phase remark)."""
+    await played(battle_session, *THREE_A_SIDE)
+    message = await reply(battle_session, THREE_CHARGE.format(sarre="",
+                                                              dice="1 1 1 4 2 2 3 4"),
+                          user_id=GM_USER)
+    assert screen(message) == [
+        "💥 Defenders win by 2: 78th Fraser's", "Highlanders routs, −2 SP (tied lowest: first",
+        "listed)", "2nd Foot Guards and 15th Regiment of Foot:", 'each retires 3"',
+        "📋 78th Fraser's Highlanders: now 2 SP",
+        "Each +1 charging +1 European regulars:", "78th Fraser's Highlanders 🎲 1 = 3",
+        "2nd Foot Guards 🎲 1 = 3", "15th Regiment of Foot 🎲 1 = 3",
+        "Each +1 European regulars:", "Régiment de la Sarre 🎲 4 = 5",
+        "Régiment de Béarn 🎲 2 = 3", "Régiment de Guyenne 🎲 2 = 3",
+        "Risk to Wolfe 🎲 3 4 = 7 vs row 2-7 (routed", "from melee table) → no effect",
+        "⏱️ Out of phase: a melee is for “melee”, not", "“shaken and routing units test”.",
+        "Dice typed in: 1 1 1 4 2 2 3 4 · event #10", "[row of 3]"]
+    assert not repeated_effects(message)
+
+
+async def test_a_tricorne_melee_with_its_bonus_melee_and_battle_back_fits_a_phone(
+        battle_session):
+    """The melee of `test_tricorne`'s battle, with its three questions: the roster's line
+    said again the rout the headline gives ("and routs off the field") and the move that
+    taking ground is ("has moved this turn"), 21 lines in all."""
+    await played(battle_session, *TRICORNE)
+    asked = await reply(battle_session, TRICORNE_MELEE, user_id=PLAYER)
+    [_, ground] = await press(battle_session, asked, "Stand and fight")
+    [_, bonus] = await press(battle_session, ground, "Take ground")
+    [result] = await press(battle_session, bonus, "Attack Fusiliers")
+    assert screen(result) == [
+        "✅ Answered by player",
+        "💥 Black Watch scores 2 hits on Dragoons;", "Dragoons retreats 2 hexes and routs …",
+        "Black Watch wins a Victory Banner, takes", "ground 1 hex",
+        "📋 Dragoons loses 2 blocks (now 2)", "📋 Fusiliers loses 2 blocks (now 1)",
+        # The question above gives the melee and the rally check; the bonus melee's and the
+        # battle back's dice say how many and why, as the screen has room.
+        "🎲 2 earlier rolls: on the question above",
+        "Black Watch melee 🎲 saber cav cav inf (4",
+        "dice: 2 highland, +1 full strength, +1 leader",
+        "attached, +1 Highland Battle Bonus, −1 moved",
+        "(ordered infantry)) vs Fusiliers (infantry) →", "2 hits",
+        "Fusiliers battles back 🎲 cav cav (2 dice:",
+        "regular) vs Black Watch (infantry) → 0 hits",
+        "⏱️ Out of phase: a melee is for “combat”, not", "“play a Command card”.",
+        "Dice typed in · event #10 · Project defaults:", "rally check and 1 more (📜 Steps)",
+        "[row of 3]"]
+    assert not repeated_effects(result)
+    # The Steps keep what taking ground is; the roster keeps the move.
+    assert "Black Watch takes ground: it counts as movement." in \
+        await steps_of(battle_session, result)
+    listed = await reply(battle_session, "/unit list")
+    assert "moved" in next(line for line in screen(listed) if "Black Watch" in line)
+
+
+COPE_WITH_FUSILIERS = [*TRICORNE[:-1], "/general add name:Cope side:Government unit:Fusiliers",
+                       *["/battle next"] * 3]  # to the combat phase
+
+
+async def test_a_bonus_melee_that_hits_a_leader_and_a_battle_back_fit_a_phone(battle_session):
+    """A bonus melee whose hits call for the attached leader's casualty check, then the
+    battle back: the roster's lines no longer say the rout and the move again."""
+    await played(battle_session, *COPE_WITH_FUSILIERS)
+    result = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                         'defender:Dragoons dice:"cav cav flag inf inf  flag flag  inf inf cav '
+                         'cav  inf inf  cav art art" choices:"retire=stand; take_ground=advance; '
+                         'bonus_melee=Fusiliers"', user_id=GM_USER)
+    assert screen(result) == [
+        "💥 Black Watch scores 2 hits on Dragoons;", "Dragoons retreats 2 hexes and routs …",
+        "Black Watch wins a Victory Banner, takes", "ground 1 hex",
+        "📋 Dragoons loses 2 blocks (now 2)", "📋 Fusiliers loses 2 blocks (now 1)",
+        "Black Watch melee 🎲 cav cav flag inf inf vs",
+        "Dragoons (cavalry) → 2 hits, 1 flag; 🎲 inf",
+        "inf cav cav vs Fusiliers (infantry) → 2 hits",
+        "Dragoons rally check 🎲 flag flag vs its own", "symbol or a saber → fails",
+        "Cope leader casualty check 🎲 inf inf vs 2", "sabers kill → survives",
+        "Fusiliers battles back 🎲 cav art art vs Black", "Watch (infantry) → 0 hits",
+        "Dice typed in · event #10 · Project defaults:", "rally check and 2 more (📜 Steps)",
+        "[row of 3]"]
+    assert not repeated_effects(result)

@@ -66,7 +66,8 @@ async def test_the_loser_s_player_chooses_by_button_and_the_battle_says_why_it_i
     sent = await press(battle_session, asked, "Take the break test", OTHER)
     result = text_of(sent[-1])
     assert "**Voltigeurs break test** 🎲 4 5 = **9** vs 6 or less → breaks" in result
-    assert "Voltigeurs loses 2 stands (now 1) and breaks and leaves the battle" in result
+    # "… and breaks" is the headline's: the roster line says what it adds.
+    assert "📋 Voltigeurs loses 2 stands (now 1) and leaves the battle" in result.split("\n")
     shown = text_of(await reply(battle_session, "/battle show"))
     assert "Rangers** · 3 stands · morale 7" in shown
 

@@ -213,9 +213,11 @@ async def test_a_banner_won_stays_in_the_result_whatever_the_leaders_name(battle
                                         "Winslow"
     assert result.embeds[0]["description"].splitlines()[:3] == [
         "**Dragoons** wins a Victory Banner ×2, takes ground 1 hex",
-        # "Dragoons eliminates Black Watch" says its end: the roster line, its loss.
+        # "Dragoons eliminates Black Watch" says its end: the roster line, its loss. Taking
+        # ground is its move this turn: no roster line says it has moved.
         "📋 Black Watch loses 1 block (now 0)",
-        "📋 Dragoons has moved this turn"]
+        # The melee's roll stands on the first question's message.
+        "🎲 1 earlier roll: on the question above"]
     assert "Government: 2 Victory Banners" in text_of(await reply(battle_session,
                                                                   "/battle show"))
 
@@ -633,7 +635,8 @@ async def test_a_loss_as_large_as_the_retreat_is_still_said(battle_session):
     text = text_of(done)
     # "Retreats 1 hex" in the headline does not say the 1 block lost.
     assert "Fusiliers retreats 1 hex" in text
-    assert "📋 Fusiliers loses 1 block (now 2) and routs off the field" in text, text
+    # "Fusiliers routs" is the headline's: the roster line says the loss alone.
+    assert "📋 Fusiliers loses 1 block (now 2)" in text.split("\n"), text
 
 
 async def test_a_quick_lookups_question_keeps_no_roster_so_says_no_so_far(discord_session):
