@@ -13,6 +13,8 @@ from bot.battles.validate import check_battle_name, read_sides
 from bot.battles.views import BattleRecord, record
 from bot.storage.models import Battle, utcnow
 from bot.storage.question_messages import forget_battle_messages
+from rules.core.errors import InvalidInput
+from rules.core.fields import Field
 from rules.core.names import name_key
 from rules.core.roster import describe_changes
 from rules.registry import RULESETS
@@ -103,6 +105,18 @@ def next_phase(tx: BattleTx, turn_text: Any) -> Stepped:
     return Stepped(record(BattleRecord, battle), reminders, changes)
 
 
+def convert_setting(spec: Field, value: str) -> Any:
+    """One setting's value as a GM types it; a refusal names the setting once, and a number
+    out of range is told the values it takes, not just the bound it crossed."""
+    try:
+        return spec.convert(value, "")
+    except InvalidInput as error:
+        if spec.kind is not int or spec.minimum is None or spec.maximum is None:
+            raise
+        raise InvalidInput(error.message, hint=f"Give a whole number from {spec.minimum} to "
+                           f"{spec.maximum}, or `default`.") from None
+
+
 def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
     """Set (or, with ``default``, clear) one of the rule set's battle settings; what it now
     reads, and the event's number."""
@@ -129,7 +143,7 @@ def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
         settings.pop(spec.name, None)
         said = f"{spec.name} back to its default"
     else:
-        converted = spec.convert(value.strip(), spec.name)
+        converted = convert_setting(spec, value.strip())
         settings[spec.name] = getattr(converted, "value", converted)
         said = f"{spec.name} = {settings[spec.name]}"
     if settings == dict(battle.settings or {}):
@@ -138,7 +152,9 @@ def set_setting(tx: BattleTx, name: str, value: str) -> tuple[str, int]:
                           hint="`/battle show` gives the battle's settings.")
     if tx.rules.check_settings is not None:
         # Values that only make sense together; what a new value must be, beside the old.
-        tx.rules.check_settings(settings, dict(battle.settings or {}))
+        # The one setting given is all the GM typed: the message names it alone, without
+        # the `settings:` a backup's or a request's whole object is refused under.
+        tx.rules.check_settings(settings, dict(battle.settings or {}), where="")
     tx.touch(battle)
     battle.settings = settings
     event = tx.record("setting", f"GM set {said}")

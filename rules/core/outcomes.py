@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from rules.core.decisions import Answers, OutOfReach, Undecided
 from rules.core.dice import DiceSource, Faces, RandomSource, RollKind
 from rules.core.odds import walk_results
-from rules.core.prepared import Prepared, label_of
+from rules.core.prepared import Prepared, effect_count, label_of
 from rules.core.records import Resolution
 
 MAX_CODE = 8  # a chart's code (`DS1`, `AR`): a longer lead is words (`Attackers win by 3`)
@@ -64,6 +64,14 @@ class Enumeration:
     def find(self, wanted: str) -> Outcome | None:
         """The outcome with this key or label (autocomplete sends keys; people type labels)."""
         return next((o for o in self.outcomes if wanted in (o.key, o.label)), None)
+
+
+def plainest(outcome: Outcome) -> tuple[int, int, str]:
+    """The order a GM's list shows results in: fewest answers on the way (no taking ground,
+    no bonus melee), then fewest effects, then by label. A menu shows 25 of them: by label
+    alone, a melee's first 25 were bonus melees against a unit the roll never touched,
+    while the results a GM corrects a roll to are its plain ones."""
+    return len(outcome.answers or ()), effect_count(outcome.label), outcome.label
 
 
 class _Recorder:
@@ -145,11 +153,12 @@ def enumerate_outcomes(
     deadline: float | None = None,
     max_outcomes: int = 1_000,
 ) -> Enumeration:
-    """The distinct results, sorted by label; ``deadline`` is a ``time.monotonic()`` value."""
+    """The distinct results, plainest first (``plainest``); ``deadline`` is a
+    ``time.monotonic()`` value."""
     search = _Search(deadline, max_outcomes)
     if not walk_results(prepared, search.add, max_leaves=max_leaves, deadline=deadline):
         _sample(prepared, search, samples)
-    outcomes = tuple(sorted(search.found.values(), key=lambda o: o.label))
+    outcomes = tuple(sorted(search.found.values(), key=plainest))
     return Enumeration(outcomes, search.cut_short)
 
 

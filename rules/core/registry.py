@@ -144,7 +144,8 @@ class BattleRules:
     settings: FieldSet = field(default_factory=lambda: FieldSet(()))
     # Refuses a battle's settings that each read well but not together, or a new value a
     # setting may no longer take (InvalidInput): (settings, the battle's settings before a
-    # GM's change; None for a backup's, read as they were set) -> anything.
+    # GM's change; None for a backup's, read as they were set; ``where``: what a message
+    # leads with, blank for one setting a GM gives) -> anything.
     check_settings: Callable[..., Any] | None = None
     # What each side has won so far, one line per side (Victory Banners), for /battle show.
     standings: Callable[[Roster], list[str]] | None = None

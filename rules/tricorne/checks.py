@@ -44,6 +44,9 @@ def rally_dice(unit: Unit, settings: Settings) -> tuple[int, str]:
     return count, f"{' '.join(parts)} = {count} {'die' if count == 1 else 'dice'}"
 
 
+RALLIED = "rallies: stays on the field"
+
+
 def rallies(face: Symbol, unit: Unit, rule: RallySuccess) -> bool:
     own = TARGET_SYMBOL.get(unit.arm)
     match rule:
@@ -69,7 +72,9 @@ def rally_check(unit: Unit, dice: DiceSource, settings: Settings) -> Check:
               RallySuccess.NOT_FLAG: "anything but a flag"}[settings.rally_success]
     roll = Roll(f"{unit.name} rally check", BattleDice(count).describe(), faces,
                 hits=readings.count(Reading.HIT), readings=readings, target=needed,
-                result="rallies" if passed else "fails", notes=(arithmetic,))
+                # A rally check follows the retreat and decides only whether the unit stays on
+                # the field: "rallies" alone, under "retreats 2 hexes", reads as undoing it.
+                result=RALLIED if passed else "fails", notes=(arithmetic,))
     return Check(roll, passed)
 
 

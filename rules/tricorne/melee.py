@@ -548,7 +548,12 @@ def rally(run: Run, unit: Unit, enemy: Unit) -> bool:
         if default:
             run.out.default(default)
     if check.passed:
-        run.out.step("Rally check", f"{unit.name} rallies.", check.roll)
+        # Passing cancels no hex of the retreat before it (docs/tricorne.md).
+        back = retreated(run, unit)
+        where = f" where its retreat left it, {counted(back, 'hex', 'hexes')} back" if back \
+            else ""
+        run.out.step("Rally check", f"{unit.name} rallies{where}: it stays on the field.",
+                     check.roll)
         return False
     if run.settings.failed_rally is FailedRally.LOSE_BLOCK:
         run.out.effect(EffectKind.DAMAGE, unit.name, 1, measure=_blocks(1),

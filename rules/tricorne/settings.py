@@ -98,18 +98,20 @@ def read_die(text: Any, where: str = "die") -> tuple[Symbol, ...]:
 
 
 def check_settings(values: Mapping[str, Any] | None,
-                   before: Mapping[str, Any] | None = None) -> Settings:
+                   before: Mapping[str, Any] | None = None, where: str = "settings"
+                   ) -> Settings:
     """Settings as ``settings_from`` reads them; where a GM sets a new die (``before``: the
     battle's settings until now), a die with every symbol. The text reads each (a unit's
     symbol hits it, a saber hits any, a flag may retreat it, a leader's check is read on
     sabers): a die without one leaves a rule dead. A die set before that was required, in
-    a battle or its backup, is read as it was set."""
-    settings = settings_from(values)
+    a battle or its backup, is read as it was set. ``where`` is blank for one setting a GM
+    gives: each message then names the setting alone."""
+    settings = settings_from(values, where)
     new_die = before is not None and (values or {}).get("die") != before.get("die")
     missing = [symbol.value for symbol in Symbol if symbol not in settings.die]
     if new_die and missing:
-        raise InvalidInput(f"settings: die: a battle die shows every symbol the rules read; "
-                           f"this one has no {listed(missing, 'or')}.",
+        raise InvalidInput(f"{_at(where, 'die')}: a battle die shows every symbol the rules "
+                           f"read; this one has no {listed(missing, 'or')}.",
                            hint=f"Like `{DEFAULT_DIE}`.")
     return settings
 
@@ -132,15 +134,21 @@ SETTINGS = FieldSet((
 ))
 
 
+def _at(where: str, name: str) -> str:
+    """A setting's name as a message leads with it: ``settings: die``, or ``die`` alone."""
+    return f"{where}: {name}" if where else name
+
+
 def settings_from(values: Mapping[str, Any] | None, where: str = "settings") -> Settings:
     """Settings from a battle's stored values or a request's ``settings`` object."""
-    read = SETTINGS.read_json(dict(values or {}), where)
+    read = SETTINGS.read_json(dict(values or {}), where or "settings")
     if "die" in read:
-        read["die"] = read_die(read["die"], f"{where}: die")
+        read["die"] = read_die(read["die"], _at(where, "die"))
     dice, sabers = read.get("leader_dice", 2), read.get("leader_sabers", 2)
     if sabers > dice:
-        raise InvalidInput(f"{where}: a leader check of {counted(dice, 'die', 'dice')} "
-                           f"cannot need {counted(sabers, 'saber')}.",
+        said = f"a leader check of {counted(dice, 'die', 'dice')} cannot need " \
+            f"{counted(sabers, 'saber')}."
+        raise InvalidInput(f"{where}: {said}" if where else f"A{said[1:]}",
                            hint="Set `leader_sabers` to at most `leader_dice` (set "
                                 "`leader_sabers` first to lower both).")
     return Settings(**read)

@@ -307,8 +307,8 @@ async def test_a_gm_types_the_chart_code_a_pack_read_to_override_it(battle_sessi
         "DS1: 95th is disordered and surrenders", "DS1: 95th surrenders"], offered
     several = await reply(battle_session, "/gm override result:DS1", user_id=GM_USER)
     assert several.ephemeral and several.content.startswith(
-        "⚠️ `DS1` fits 2 results, alike but for: “95th is disordered and surrenders” · "
-        "“95th surrenders”. Type more"), several.content
+        "⚠️ `DS1` fits 2 results, alike but for: “95th surrenders” · “95th is disordered "
+        "and surrenders”. Type more"), several.content
     overridden = await reply(battle_session, '/gm override result:"DS1: 95th surrenders"',
                              user_id=GM_USER)
     assert overridden.embeds[0]["title"].startswith("💥 DS1: 95th surrenders"), \

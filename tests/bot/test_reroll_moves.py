@@ -318,8 +318,10 @@ async def test_an_answer_typed_to_override_a_move_given_it_ahead_says_how_to_ans
     await played(battle_session, *CHART_SETUP, CHART_ASSAULT + ' choices:"DR1"')
     refused = await gm(battle_session, "/gm override result:AS")
     assert refused.ephemeral
-    assert refused.content.startswith("⚠️ `AS` fits 8 results: “X is disordered, loses 1 "
-                                      "increment and surrenders”;"), refused.content
+    # Plainest first.
+    assert refused.content.startswith("⚠️ `AS` fits 8 results: “X is disordered and "
+                                      "surrenders”; “X is disordered, loses 1 increment and "
+                                      "surrenders”;"), refused.content
     assert "…. " not in refused.content
     # Undo takes the move back whole: no question waits to be answered again.
     assert refused.content.endswith(

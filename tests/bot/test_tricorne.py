@@ -845,3 +845,74 @@ async def test_a_correction_that_takes_the_last_block_says_the_victory_banner(di
         removed.content
     shown = text_of(await reply(discord_session, "/battle show"))
     assert "Jacobites: 0 Victory Banners" in shown, shown
+
+
+async def test_a_unit_that_rallies_after_its_retreat_is_not_said_to_undo_it(discord_session):
+    """The rally check follows the retreat and decides only whether the unit stays on the
+    field: the reply does not read as if rallying cancelled the 2 hexes."""
+    message = await reply(discord_session, '/melee tricorne attacker:"Fusiliers: regular" '
+                          'defender:"Lochiel’s Camerons: highland" '
+                          'dice:"flag flag art  inf art art art"')
+    lines = text_of(message).splitlines()
+    assert "**Lochiel’s Camerons** retreats 2 hexes" in lines, lines
+    assert ("**Lochiel’s Camerons rally check** 🎲 **inf** art art art vs its own symbol or a "
+            "saber → rallies: stays on the field") in lines, lines
+    stay = await press(discord_session, message, "Stay", user=PLAYER)
+    text = await full_text(discord_session, stay[-1])
+    assert ("Lochiel’s Camerons rallies where its retreat left it, 2 hexes back: it stays on "
+            "the field.") in text, text
+
+
+async def test_a_setting_refused_is_named_once_with_what_it_takes(battle_session):
+    """`/battle setting` gives one setting: its refusal names it once (no `settings:` of a
+    whole settings object, no name said twice) and says what it takes."""
+    await setup(battle_session)
+    die = await reply(battle_session, "/battle setting name:die value:1e309", user_id=GM_USER)
+    assert die.ephemeral and die.content == (
+        "⚠️ die: `1e309` is not a battle-die face. Faces are inf, cav, art, saber and flag, "
+        "like `inf inf cav art saber flag`.")
+    leader = await reply(battle_session, "/battle setting name:rally_leader value:-5",
+                         user_id=GM_USER)
+    assert leader.ephemeral and leader.content == (
+        "⚠️ `rally_leader` cannot be -5. Give a whole number from 0 to 3, or `default`.")
+    # A unit's field, said of its unit, reads as it did.
+    unit = await reply(battle_session, '/melee tricorne attacker:"Black Watch: cards=9" '
+                       "defender:Fusiliers", user_id=GM_USER)
+    assert unit.ephemeral and unit.content == (
+        "⚠️ attacker: Black Watch: `cards` cannot be 9. It must be at most 6."), unit.content
+
+
+async def test_the_override_list_shows_the_plainest_results_first(battle_session):
+    """Of a melee's hundreds of results the list shows 25: those with fewest answers on the
+    way (no taking ground, no bonus melee), then fewest effects, not the first by label
+    (bonus melees against a unit the roll never touched). Typing still searches them all."""
+    await setup(battle_session)
+    for line in ("/unit add side:Jacobites name:Camerons words:highland strength:1",
+                 "/unit edit unit:Fusiliers strength:1"):
+        await reply(battle_session, line, user_id=GM_USER)
+    await reply(battle_session, '/melee tricorne attacker:Camerons defender:Fusiliers '
+                'dice:"inf inf inf  inf inf inf"', user_id=GM_USER)
+
+    async def offered(typed: str) -> list[str]:
+        choices = await battle_session.autocomplete(
+            ["gm", "override"], {"result": typed}, "result", channel_id=CHANNEL,
+            user_id=GM_USER, guild_id=GUILD)
+        return [c["name"] for c in choices]
+
+    shown = await offered("")
+    assert shown[:4] == [
+        "Camerons scores no hit on Fusiliers; Fusiliers scores no hit on Camerons (no effect "
+        "on units)",
+        "Camerons retreats 1 hex",
+        "Camerons retreats 2 hexes",
+        "Camerons loses 1 block and is eliminated (its last block removed); Fusiliers wins a "
+        "Victory Banner"], shown
+    assert shown[6] == "stay: Fusiliers retreats 1 hex", shown
+    first_bonus = next(i for i, name in enumerate(shown) if "Dragoons" in name)
+    assert first_bonus > shown.index("Fusiliers retreats 1 hex; Camerons takes ground 1 hex")
+    searched = await offered("Dragoons loses")
+    # Each holds the words typed (a long one past the "…" its option is cut to), plainest
+    # first.
+    assert searched[:2] == [
+        "Fusiliers retreats 1 hex; Camerons takes ground 1 hex; Dragoons loses 1 block",
+        "Fusiliers retreats 1 hex; Camerons takes ground 1 hex; Dragoons loses 2 blocks"], searched

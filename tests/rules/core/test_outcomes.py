@@ -17,9 +17,10 @@ def test_every_charge_result_is_found_and_replays():
     target = Unit("T", Arm.INFANTRY, basic_morale=4)
     chargers = [Charger(Unit("C", Arm.INFANTRY))]
     outcomes = distinct_outcomes(lambda d: resolve_charge(target, chargers, Cover.NONE, d))
+    # Plainest first: no effect on units, then the rout.
     assert [o.label for o in outcomes] == [
-        "T routs; T loses 1 SP",
         "T stands: melee follows (no effect on units)",
+        "T routs; T loses 1 SP",
     ]
     for outcome in outcomes:
         replayed = resolve_charge(target, chargers, Cover.NONE, ReplaySource(outcome.path))

@@ -240,7 +240,8 @@ def test_battle_back_flags_make_the_attacker_retreat_and_rally():
     result = melee(regular("Attacker"), regular("Target", blocks=3),
                    "cav cav cav  flag art  inf inf inf inf")
     assert ("moved", "Attacker", 1) in effects(result)
-    assert step(result, "Rally check").outcome == "Attacker rallies."
+    assert step(result, "Rally check").outcome == (
+        "Attacker rallies where its retreat left it, 1 hex back: it stays on the field.")
     assert "Take ground" not in titles(result)
 
 

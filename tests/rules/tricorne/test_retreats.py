@@ -34,7 +34,9 @@ def test_a_unit_that_retreats_makes_a_rally_check_and_does_not_battle_back():
     result = melee(ATTACKER, regular("Target", blocks=3), "flag art art  inf cav cav", "stay")
     assert titles(result) == ["Melee: announce", "Attacker rolls against Target", "Retreat",
                               "Rally check", "Take ground"]
-    assert step(result, "Rally check").outcome == "Target rallies."
+    # Passing cancels no hex of the retreat: the step says where the unit rallies.
+    assert step(result, "Rally check").outcome == (
+        "Target rallies where its retreat left it, 1 hex back: it stays on the field.")
 
 
 def test_a_unit_that_cannot_retreat_loses_a_block_per_hex_and_still_rallies_then_battles_back():
@@ -192,7 +194,8 @@ def test_rally_success_setting(rule, faces, rallies):
     target = regular("Target", blocks=1)
     result = melee(ATTACKER, target, f"flag art art  {faces}", "stay",
                    rally_success=rule)
-    assert step(result, "Rally check").rolls[0].result == ("rallies" if rallies else "fails")
+    assert step(result, "Rally check").rolls[0].result == (
+        "rallies: stays on the field" if rallies else "fails")
     assert ((ROUTED_OFF, "Target", None) in effects(result)) is not rallies
 
 
