@@ -513,7 +513,7 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
         kept = [p for p in phrases
                 if not any(part.startswith(f"{unit} {p}".casefold()) for part in own)
                 and not _headline_says(resolution, f"{unit} {p}")
-                and not _verb_said(own, p, units)]
+                and not _verb_said(own, unit, p, units)]
         if len(kept) == len(phrases):
             return change
         # Said as the roster says a list: its last phrase after "and".
@@ -536,17 +536,17 @@ _LEAVING = ("rout", "break")
 field" or "breaks and leaves the battle" says nothing more of it."""
 
 
-def _verb_said(own: Sequence[str], phrase: str, units: Sequence[str]) -> bool:
+def _verb_said(own: Sequence[str], unit: str, phrase: str, units: Sequence[str]) -> bool:
     """Whether the unit's own phrases of the headline (``own``, casefolded) say the roster
-    phrase's verb of leaving ("routs off the field": "Fusiliers routs"; "breaks and leaves
-    the battle": "… and breaks"), which the roster would say a second time. Only those: a
-    loss's numbers ("loses 2 blocks (now 2)") are the roster's own. A state ("is shaken")
-    is ``_headline_says``'s to read."""
+    phrase's verb of leaving of ``unit`` ("routs off the field": "Fusiliers routs"; "breaks
+    and leaves the battle": "… and breaks"), which the roster would say a second time. Only
+    those: a loss's numbers ("loses 2 blocks (now 2)") are the roster's own. A state ("is
+    shaken") is ``_headline_says``'s to read. ``own`` holds any phrase beginning with the
+    unit's name: "Guard Grenadiers routs" says no rout of Guard."""
     verb = next((v for v in _LEAVING if phrase.casefold().startswith(v)), None)
     if verb is None:
         return False
-    stem = re.compile(rf"\b{verb}")
-    return any(stem.search(_without_names(part, units)) for part in own)
+    return any(_said_of(part, unit, units, rf"\b{verb}") for part in own)
 
 
 def _verb_of(state: str) -> str:

@@ -84,8 +84,9 @@ MID_FIGHT: dict[str, list[tuple[str, int]]] = {
 }
 BATTLE_RULESETS = [key for key, ruleset in RULESETS.items() if ruleset.battle is not None]
 # Ids and times differ in the new channel; all else is the same battle.
+# So do the rolls a question's messages show above it (``Pending.shown``): none there.
 NOT_COMPARED = {"id", "battle_id", "channel_id", "guild_id", "interaction_id", "created_at",
-                "ended_at", "added_at", "asked_at"}
+                "ended_at", "added_at", "asked_at", "shown", "above"}
 
 
 def compared(data: Any) -> Any:
@@ -468,7 +469,7 @@ async def test_the_chart_pack_moves_with_the_battle_and_undo_takes_it_off_there(
         assert not (await reply(battle_session, line, user_id=GM_USER)).ephemeral
     [attached] = await battle_session.invoke(["battle", "charts"], {"file": PACK},
                                              channel_id=CHANNEL, user_id=GM_USER,
-                                             guild_id=GUILD)
+                                          guild_id=GUILD)
     assert not attached.ephemeral
     await reply(battle_session, CHARTS_ASSAULT)
     data = await export(battle_session)
@@ -708,3 +709,28 @@ async def test_the_export_lists_the_units_in_the_battles_order(battle_session):
     assert compared(after) == compared(before)
     moved = text_of(await reply(battle_session, "/battle show", channel_id=ELSEWHERE))
     assert moved.index("Hussars") < moved.index("Chasseurs") < moved.index("Rangers"), moved
+
+
+async def test_an_answer_in_the_new_channel_gives_the_rolls_the_old_channel_showed(
+        battle_session):
+    """The rolls of a move's answered questions stay on their messages in the channel the
+    battle left: in the new one nothing above shows them, so what follows the answer gives
+    them, and does not point to a question that is not there."""
+    from .test_tricorne import MELEE as TRICORNE_MELEE
+    from .test_tricorne import press as tricorne_press
+    from .test_tricorne import setup as tricorne_setup
+
+    await tricorne_setup(battle_session)
+    asked = await reply(battle_session, TRICORNE_MELEE, user_id=PLAYER)
+    [_, ground] = await tricorne_press(battle_session, asked, "Stand and fight")
+    [_, bonus] = await tricorne_press(battle_session, ground, "Take ground")
+    assert "🎲 2 earlier rolls: on the question above" in text_of(bonus)
+    restored = await import_file(battle_session, backup_file(await export(battle_session)))
+    [result] = await battle_session.press(restored, "Attack Fusiliers",
+                                          channel_id=ELSEWHERE, user_id=GM_USER,
+                                          guild_id=GUILD)
+    lines = result.embeds[0]["description"].splitlines()
+    assert not any("earlier roll" in line for line in lines)
+    # The bonus melee joins its unit's first roll on one line.
+    assert [line.split(" 🎲")[0] for line in lines if "🎲" in line] == [
+        "**Black Watch melee**", "**Dragoons rally check**", "**Fusiliers battles back**"]

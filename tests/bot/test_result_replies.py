@@ -869,3 +869,17 @@ def test_a_state_on_a_unit_gone_in_the_same_result_is_left_out_but_its_loss_is_s
     assert effect_lines(result, said=[]) == [
         "**A** loses 2 SP, is removed from the game", "**B** is disordered"]
     assert len(effect_lines(result)[0].split(", ")) == 4  # the Steps keep everything
+
+
+@pytest.mark.parametrize("other", ["Guard Grenadiers", "Old Guard"])
+def test_a_rout_the_headline_gives_a_longer_named_unit_is_still_said_of_the_shorter(other):
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    result = Resolution("tricorne", "melee", f"{other} routs; Guard retreats 1 hex",
+                        Severity.MAJOR, (), tuple(
+                            Effect(EffectKind.DAMAGE, unit, 1, measure="blocks")
+                            for unit in ("Guard", other)))
+    said = effects_block(result, ["Guard loses 1 block (now 2) and routs off the field"],
+                         once=True)
+    assert "📋 Guard loses 1 block (now 2) and routs off the field" in said.splitlines()
