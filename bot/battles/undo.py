@@ -11,6 +11,7 @@ from bot.battles.decisions import Pending, answer_written, mention_for, pending_
 from bot.battles.errors import NotTheLast, check_battle
 from bot.battles.rerolls import BESIDE_THE_ROSTER, KEPT_BY_A_REROLL, taken_back_by
 from bot.battles.store import MODELS, BattleTx, Row, roster_engagement, roster_general
+from bot.battles.views import UNDID_ANSWER, UNDID_KIND
 from bot.storage.models import from_snapshot
 from rules.core.notation import counted
 from rules.core.roster import (
@@ -109,14 +110,6 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
                            *describe_changes(put_back + engagements, tx.rules.wording),
                            *standing_changes(tx.rules, standing, tx.roster())),
                   queue_now=queue if event.kind == "dice_queue" else None)
-
-
-UNDID_KIND, UNDID_ANSWER = "undid", "answer"
-"""What an undo's event keeps of the event it took back, for the log's short label of it
-(``bot.render.battle.undone_label``): its kind, which says how its summary is built, and
-the answer it played on with, where the summary says one apart. Player text in a summary
-may hold what would read as the end of a clause there (a side "Army: Left Wing", an answer
-"G. Grenadiers ignores 1 flag")."""
 
 
 def undid(event: Row) -> dict[str, Any]:

@@ -20,6 +20,13 @@ from rules.core.names import name_key
 from rules.core.records import Resolution
 from rules.core.roster import Roster
 
+UNDID_KIND, UNDID_ANSWER = "undid", "answer"
+"""What an undo's event keeps of the event it took back, for the log's short label of it
+(``bot.render.battle.undone_label``): its kind, which says how its summary is built, and
+the answer it played on with, where the summary says one apart. Player text in a summary
+may hold what would read as the end of a clause there (a side "Army: Left Wing", an answer
+"G. Grenadiers ignores 1 flag")."""
+
 
 @dataclass(frozen=True)
 class BattleRecord:

@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.battles.decisions import ANSWER_SUMMARY, Pending, asked_ago, awaited, mentioned
-from bot.battles.undo import UNDID_ANSWER, UNDID_KIND
 from bot.battles.views import (
+    UNDID_ANSWER,
+    UNDID_KIND,
     BattleRecord,
     BattleView,
     EngagementRecord,

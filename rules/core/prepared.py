@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from rules.core.dice import Faces
 from rules.core.effects import effect_words, is_remark
+from rules.core.headlines import SEPARATOR
 from rules.core.records import Resolution
 
 Prepared = Callable[..., Resolution]
@@ -55,7 +56,7 @@ def roll_groups(prepared: Prepared) -> RollGroups | None:
     return found  # type: ignore[return-value]
 
 
-EFFECT_SEPARATOR, NO_EFFECT = "; ", " (no effect on units)"
+NO_EFFECT = " (no effect on units)"
 
 
 def label_of(resolution: Resolution) -> str:
@@ -63,11 +64,11 @@ def label_of(resolution: Resolution) -> str:
     # An effect of no words is a rule set's bookkeeping (a unit that has shot this turn):
     # the result it belongs to says it in its own words.
     # A remark (``effects.is_remark``) changes nothing on the table: the reply says it.
-    effects = EFFECT_SEPARATOR.join(e.describe() for e in resolution.effects
+    effects = SEPARATOR.join(e.describe() for e in resolution.effects
                                     if effect_words(e) and not is_remark(e))
     return effects or f"{resolution.headline}{NO_EFFECT}"
 
 
 def effect_count(label: str) -> int:
     """How many effects on units a result's label (``label_of``) holds."""
-    return 0 if label.endswith(NO_EFFECT) else label.count(EFFECT_SEPARATOR) + 1
+    return 0 if label.endswith(NO_EFFECT) else label.count(SEPARATOR) + 1
