@@ -494,10 +494,14 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     # recall: 1 casualty, held"), not another's that names it ("71st loses 1 SP to Béarn").
     # A phrase after the headline's lead ("Attackers win by 3: Béarn routs …"), whose aside
     # may hold a colon of its own ("(tied lowest: first listed)").
+    # Its whole name, not a longer one holding it ("Guard Grenadiers loses 1 block").
+    name = re.compile(rf"{re.escape(unit.casefold())}(?!\w)")
+    longer = [other.casefold() for other in units
+              if len(other) > len(unit) and other.casefold().startswith(unit.casefold())]
     own = [part for whole in phrases_of(resolution.headline.casefold())
            for part in dict.fromkeys((whole, whole.split(": ", 1)[-1],
                                       whole.rsplit(": ", 1)[-1]))
-           if part.startswith(unit.casefold())]
+           if name.match(part) and not any(part.startswith(other) for other in longer)]
     # The loss in the roster's measure ("1 figure") or in its effect's words ("1 casualty"):
     # an effect that counts a loss, not a retreat of as many hexes.
     losses = {f"{amount} {measure}".casefold()} | {

@@ -883,3 +883,19 @@ def test_a_rout_the_headline_gives_a_longer_named_unit_is_still_said_of_the_shor
     said = effects_block(result, ["Guard loses 1 block (now 2) and routs off the field"],
                          once=True)
     assert "📋 Guard loses 1 block (now 2) and routs off the field" in said.splitlines()
+
+
+def test_a_loss_the_headline_gives_a_longer_named_unit_is_still_said_of_the_shorter():
+    from bot.render.resolution import effects_block
+    from rules.core.records import Resolution, Severity
+
+    # "Guard Grenadiers loses 1 block" is not Guard's loss: Guard's line keeps its own.
+    result = Resolution("tricorne", "melee", "Guard Grenadiers loses 1 block; Guard retreats "
+                        "1 hex", Severity.MAJOR, (), tuple(
+                            Effect(EffectKind.DAMAGE, unit, 1, measure="blocks")
+                            for unit in ("Guard", "Guard Grenadiers")))
+    said = effects_block(result, ["Guard loses 1 block (now 2)",
+                                  "Guard Grenadiers loses 1 block (now 3)"], once=True)
+    lines = said.splitlines()
+    assert "📋 Guard loses 1 block (now 2)" in lines, lines
+    assert "📋 Guard Grenadiers: now 3 blocks" in lines, lines
