@@ -302,17 +302,18 @@ class Console:
                 "guild_id": self.args.guild, "user_name": self.args.name,
                 "permissions": where(self.args)["permissions"], "roles": list(self.args.role)}
         for message in reversed(self.with_buttons):
-            several = [_fitting(label, labels) for labels in
-                       (button_labels(message), option_labels(message))]
-            if any(len(fits) > 1 for fits in several):
-                # Not an older reply's button of that name: the player meant one of these.
-                self.refused += 1
-                fits = max(several, key=len)
-                print(f"`{label}` names {len(fits)} buttons of that reply: "
-                      f"{', '.join(fits[:-1])} and {fits[-1]}. Type more of the label.\n")
-                return
             found = _labelled(label, button_labels(message))
             picked = None if found is not None else _labelled(label, option_labels(message))
+            several = [(fits, kind) for fits, kind in (
+                (_fitting(label, button_labels(message)), "buttons"),
+                (_fitting(label, option_labels(message)), "options")) if len(fits) > 1]
+            if found is None and picked is None and several:
+                # Not an older reply's button of that name: the player meant one of these.
+                self.refused += 1
+                fits, kind = several[0]
+                print(f"`{label}` names {len(fits)} {kind} of that reply: "
+                      f"{', '.join(fits[:-1])} and {fits[-1]}. Type more of the label.\n")
+                return
             if found is not None or picked is not None:
                 messages = await (session.press(message, found, **user) if found is not None
                                   else session.pick(message, picked, **user))
