@@ -37,6 +37,10 @@ GM_USER = 2000
 MANAGE_CHANNELS = discord.Permissions(manage_channels=True).value
 UNHURRIED_SECONDS = 600.0
 """The wall-clock limits' stand-in in tests: a wait that only guards against a hang."""
+EITHER_ODDS_SECONDS = 1.0
+"""The odds' time for a test that holds of an exact reply and of an estimate alike: a walk
+past it gives way to an estimate rather than take most of a minute (La Bataille's charge
+example is 156,816 paths)."""
 
 
 @pytest.fixture(autouse=True)

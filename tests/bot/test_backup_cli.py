@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from .command_line import run_main
 from .test_backups import compared
 from .test_console import ROOT, console
 
@@ -23,16 +24,15 @@ SETUP = [
 ]
 
 
-def huzzah(*args: str, database: Path | None,
-           cwd: Path = ROOT) -> subprocess.CompletedProcess:
+@pytest.fixture
+def huzzah(monkeypatch, capsys):
     """``huzzah ARGS`` with DATABASE_URL naming ``database`` (None: unset)."""
-    env = {**os.environ, "HUZZAH_EXAMPLES": "1"}
-    env.pop("DISCORD_TOKEN", None)
-    env.pop("DATABASE_URL", None)
-    if database is not None:
-        env["DATABASE_URL"] = f"sqlite+aiosqlite:///{database}"
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], text=True,
-                          capture_output=True, cwd=cwd, timeout=120, env=env)
+    def run(*args: str, database: Path | None,
+            cwd: Path = ROOT) -> subprocess.CompletedProcess:
+        url = None if database is None else f"sqlite+aiosqlite:///{database}"
+        return run_main(monkeypatch, capsys, *args, cwd=cwd,
+                        env={"HUZZAH_EXAMPLES": "1", "DISCORD_TOKEN": None, "DATABASE_URL": url})
+    return run
 
 
 def last_line(done: subprocess.CompletedProcess) -> str:
@@ -40,7 +40,7 @@ def last_line(done: subprocess.CompletedProcess) -> str:
     return done.stderr.splitlines()[-1]
 
 
-def test_an_operator_backs_a_battle_up_and_restores_it_in_another_channel(tmp_path):
+def test_an_operator_backs_a_battle_up_and_restores_it_in_another_channel(huzzah, tmp_path):
     database = tmp_path / "bot.db"
     played = console(*SETUP, args=("--user", "2000"), database=database)
     assert played.returncode == 0 and "❓ Fall back or test" in played.stdout, played.stdout
@@ -75,7 +75,7 @@ def test_an_operator_backs_a_battle_up_and_restores_it_in_another_channel(tmp_pa
                                        "already has a battle: Example Ridge.")
 
 
-def test_the_console_imports_a_file_by_its_path(tmp_path):
+def test_the_console_imports_a_file_by_its_path(huzzah, tmp_path):
     database = tmp_path / "bot.db"
     console(*SETUP, args=("--user", "2000"), database=database)
     backup = tmp_path / "ridge.json"
@@ -89,7 +89,7 @@ def test_the_console_imports_a_file_by_its_path(tmp_path):
     assert "Rangers" in done.stdout.split("> /battle show")[1]
 
 
-def test_refusals_on_the_command_line(tmp_path):
+def test_refusals_on_the_command_line(huzzah, tmp_path):
     database = tmp_path / "bot.db"
     assert huzzah("db", "upgrade", database=database).returncode == 0
     none = huzzah("battle", "export", "--channel", "100", database=database)
@@ -117,7 +117,7 @@ def test_refusals_on_the_command_line(tmp_path):
     assert bad.returncode == 2 and "is not a channel id" in bad.stderr
 
 
-def test_the_database_is_named_with_database_as_the_console_names_it(tmp_path):
+def test_the_database_is_named_with_database_as_the_console_names_it(huzzah, tmp_path):
     database = tmp_path / "c.db"
     console(*SETUP, args=("--user", "2000", "--channel", "300"), database=database)
     backup = tmp_path / "ridge.json"
@@ -143,7 +143,7 @@ def test_the_database_is_named_with_database_as_the_console_names_it(tmp_path):
     assert "the database (default: DATABASE_URL, else ./huzzah.db)" in " ".join(helped.split())
 
 
-def test_no_database_to_read_is_refused_without_making_one(tmp_path):
+def test_no_database_to_read_is_refused_without_making_one(huzzah, tmp_path):
     backup = tmp_path / "ridge.json"
     backup.write_text("{}")
     for action in (["export"], ["import", str(backup)]):
@@ -162,7 +162,7 @@ def test_no_database_to_read_is_refused_without_making_one(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ridge.json"]
 
 
-def test_a_database_that_cannot_be_opened_is_named_without_its_password(tmp_path):
+def test_a_database_that_cannot_be_opened_is_named_without_its_password(huzzah, tmp_path):
     done = huzzah("battle", "export", "--channel", "300", "--database",
                   "postgresql://huzzah:s3cret@127.0.0.1:1/huzzah", database=None, cwd=tmp_path)
     assert done.returncode == 2 and "s3cret" not in done.stderr
@@ -171,7 +171,7 @@ def test_a_database_that_cannot_be_opened_is_named_without_its_password(tmp_path
     assert last_line(done).endswith("). Check --database or DATABASE_URL.")
 
 
-def test_refusals_of_a_file_say_what_to_do_on_the_command_line(tmp_path):
+def test_refusals_of_a_file_say_what_to_do_on_the_command_line(huzzah, tmp_path):
     database = tmp_path / "bot.db"
     assert huzzah("db", "upgrade", database=database).returncode == 0
     old = tmp_path / "old.json"
@@ -294,7 +294,7 @@ def test_an_import_the_database_fails_to_write_says_nothing_was_imported(tmp_pat
         "import` again.")
 
 
-def test_an_import_counts_one_of_a_kind_in_the_singular(tmp_path):
+def test_an_import_counts_one_of_a_kind_in_the_singular(huzzah, tmp_path):
     database = tmp_path / "bot.db"
     console('/battle start ruleset:skirmish name:"Example Ridge"',
             '/unit add side:British name:Rangers words:"morale=7" strength:4',

@@ -16,6 +16,8 @@ from bot.config import load_config
 from bot.logs import setup_logging
 from bot.resolve_cli import main as resolve_main
 
+from .command_line import run_main
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -127,6 +129,13 @@ def test_resolve_errors_exit_2_with_an_error_object():
     assert status == 2 and "nests lists or objects too deeply" in response["error"]["message"]
 
 
+def huzzah(monkeypatch, capsys, tmp_path: Path, *args: str, cwd: Path | None = None,
+           **extra: str | None) -> subprocess.CompletedProcess:
+    """``huzzah ARGS`` in ``cwd`` (default ``tmp_path``) with ``clean_env``'s variables."""
+    return run_main(monkeypatch, capsys, *args, cwd=cwd or tmp_path,
+                    env={"DISCORD_TOKEN": None, **extra, "HOME": str(tmp_path)})
+
+
 def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     import os
 
@@ -136,11 +145,9 @@ def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def test_run_without_token_is_one_line_of_advice(tmp_path):
+def test_run_without_token_is_one_line_of_advice(monkeypatch, capsys, tmp_path):
     for command in ("run", "sync"):
-        done = subprocess.run([sys.executable, "-m", "bot.cli", command], text=True,
-                              capture_output=True, env=clean_env(tmp_path), cwd=tmp_path,
-                              timeout=60)
+        done = huzzah(monkeypatch, capsys, tmp_path, command)
         assert done.returncode == 2
         assert done.stderr.strip().count("\n") == 0
         assert "DISCORD_TOKEN is not set" in done.stderr
@@ -179,14 +186,10 @@ def head_revision() -> str:
     return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
 
 
-def test_db_upgrade_downgrade_and_current(tmp_path):
-    import os
-
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}"}
-
+def test_db_upgrade_downgrade_and_current(monkeypatch, capsys, tmp_path):
     def db(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "bot.cli", "db", *args], text=True,
-                              capture_output=True, env=env, cwd=ROOT, timeout=120)
+        return run_main(monkeypatch, capsys, "db", *args, cwd=ROOT,
+                        env={"DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}"})
 
     assert "no database to read" in db("current").stderr  # no file yet: none is made
     up = db("upgrade")
@@ -307,7 +310,8 @@ def test_resolve_plays_on_with_the_answers_given():
     assert (status, response["effects"]) == (0, [])
 
 
-def test_a_database_that_cannot_be_used_is_one_line_of_advice_everywhere(tmp_path):
+def test_a_database_that_cannot_be_used_is_one_line_of_advice_everywhere(monkeypatch, capsys,
+                                                                        tmp_path):
     not_a_database = tmp_path / "notes.db"
     not_a_database.write_text("these are my notes, not a database\n")
     for command in (["console", "--database", "foo://x"],
@@ -320,22 +324,19 @@ def test_a_database_that_cannot_be_used_is_one_line_of_advice_everywhere(tmp_pat
         assert done.stderr.strip().count("\n") == 0, done.stderr
         assert "Check --database or DATABASE_URL." in done.stderr
         assert "Traceback" not in done.stderr
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "db", "current"], text=True,
-                          capture_output=True, cwd=tmp_path, timeout=60,
-                          env=clean_env(tmp_path, DATABASE_URL="foo://x"))
+    done = huzzah(monkeypatch, capsys, tmp_path, "db", "current", DATABASE_URL="foo://x")
     assert done.returncode == 2
     assert done.stderr.strip() == ("huzzah: cannot use DATABASE_URL (ValueError: unsupported "
                                    "database 'foo': use SQLite or PostgreSQL).")
 
 
-def test_a_database_server_not_reached_at_start_is_worth_a_restart(tmp_path):
+def test_a_database_server_not_reached_at_start_is_worth_a_restart(monkeypatch, capsys,
+                                                                   tmp_path):
     """A PostgreSQL still starting after a reboot: exit 1, which the service unit restarts
     (it does not restart on 2, a setting to fix)."""
     port = 1  # tcpmux: reserved, and nothing here listens on it
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "run"], text=True, capture_output=True, cwd=tmp_path,
-        timeout=60, env=clean_env(tmp_path, DISCORD_TOKEN="abc.def.ghi",
-                                  DATABASE_URL=f"postgresql://u:s3cret@127.0.0.1:{port}/x"))
+    done = huzzah(monkeypatch, capsys, tmp_path, "run", DISCORD_TOKEN="abc.def.ghi",
+                  DATABASE_URL=f"postgresql://u:s3cret@127.0.0.1:{port}/x")
     assert done.returncode == 1, done.stderr
     assert done.stderr.startswith(f"huzzah: the database server at postgresql://u:***@127.0.0.1:"
                                   f"{port}/x could not be reached ("), \
@@ -345,20 +346,18 @@ def test_a_database_server_not_reached_at_start_is_worth_a_restart(tmp_path):
     assert "RestartPreventExitStatus=2" in unit and "Restart=on-failure" in unit
 
 
-def test_the_database_named_in_dotenv_is_the_one_every_command_opens(tmp_path):
+def test_the_database_named_in_dotenv_is_the_one_every_command_opens(monkeypatch, capsys,
+                                                                     tmp_path):
     # deploy/huzzah.env.example names it there: no command may open another, empty one.
     where = tmp_path / "data"
     (tmp_path / ".env").write_text(f"DATABASE_URL=sqlite:///{where / 'huzzah.db'}\n")
-    env = {k: v for k, v in clean_env(tmp_path).items() if k != "DATABASE_URL"}
     for command in (["db", "upgrade"], ["db", "current"]):
-        done = subprocess.run([sys.executable, "-m", "bot.cli", *command], text=True,
-                              capture_output=True, env=env, cwd=tmp_path, timeout=60)
+        done = huzzah(monkeypatch, capsys, tmp_path, *command, DATABASE_URL=None)
         assert done.returncode == 0, done.stderr
     assert (where / "huzzah.db").is_file()
     assert not (tmp_path / "huzzah.db").exists()
-    exported = subprocess.run([sys.executable, "-m", "bot.cli", "battle", "export",
-                               "--channel", "1"], text=True, capture_output=True, env=env,
-                              cwd=tmp_path, timeout=60)
+    exported = huzzah(monkeypatch, capsys, tmp_path, "battle", "export", "--channel", "1",
+                      DATABASE_URL=None)
     assert f"channel 1 of {where / 'huzzah.db'}" in exported.stderr
 
 
@@ -372,42 +371,41 @@ def test_resolve_says_which_answers_no_question_took():
     assert response["unused"] == ["counter_chrage=Rangers"]
 
 
-def test_db_current_of_a_file_that_is_not_there_says_so_and_creates_nothing(tmp_path):
+def test_db_current_of_a_file_that_is_not_there_says_so_and_creates_nothing(monkeypatch, capsys,
+                                                                            tmp_path):
     missing = tmp_path / "typo" / "huzzah.db"
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "db", "current"], text=True,
-                          capture_output=True, cwd=tmp_path, timeout=60,
-                          env=clean_env(tmp_path, DATABASE_URL=f"sqlite:///{missing}"))
+    done = huzzah(monkeypatch, capsys, tmp_path, "db", "current",
+                  DATABASE_URL=f"sqlite:///{missing}")
     assert done.returncode == 2
     assert f"no database to read: {missing} does not exist" in done.stderr
     assert not missing.parent.exists()
 
 
-def test_db_downgrade_of_a_file_that_is_not_there_says_so_and_creates_nothing(tmp_path):
+def test_db_downgrade_of_a_file_that_is_not_there_says_so_and_creates_nothing(monkeypatch,
+                                                                              capsys, tmp_path):
     missing = tmp_path / "typo" / "huzzah.db"
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "db", "downgrade", "base"],
-                          text=True, capture_output=True, cwd=tmp_path, timeout=60,
-                          env=clean_env(tmp_path, DATABASE_URL=f"sqlite:///{missing}"))
+    done = huzzah(monkeypatch, capsys, tmp_path, "db", "downgrade", "base",
+                  DATABASE_URL=f"sqlite:///{missing}")
     assert done.returncode == 2
     assert done.stderr.strip() == (f"huzzah: no database to read: {missing} does not exist. "
                                    "Check DATABASE_URL.")
     assert not missing.parent.exists()
 
 
-def test_a_file_that_is_no_database_is_one_line_naming_why_everywhere(tmp_path):
+def test_a_file_that_is_no_database_is_one_line_naming_why_everywhere(monkeypatch, capsys,
+                                                                      tmp_path):
     notes = tmp_path / "notes.db"
     notes.write_text("these are my notes, not a database\n")
-    env = clean_env(tmp_path, DATABASE_URL=f"sqlite:///{notes}", DISCORD_TOKEN="a.b.c")
+    env = {"DATABASE_URL": f"sqlite:///{notes}", "DISCORD_TOKEN": "a.b.c"}
     for command in (["db", "current"], ["db", "upgrade"], ["run"],
                     ["battle", "export", "--channel", "1"]):
-        done = subprocess.run([sys.executable, "-m", "bot.cli", *command], text=True,
-                              capture_output=True, env=env, cwd=tmp_path, timeout=60)
+        done = huzzah(monkeypatch, capsys, tmp_path, *command, **env)
         assert done.returncode == 2, command
         assert done.stderr.strip().count("\n") == 0, done.stderr
         assert "(DatabaseError: file is not a database)" in done.stderr, done.stderr
         assert "sqlalche.me" not in done.stderr
     # Which database, as every other command names it.
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "db", "current"], text=True,
-                          capture_output=True, env=env, cwd=tmp_path, timeout=60)
+    done = huzzah(monkeypatch, capsys, tmp_path, "db", "current", **env)
     assert done.stderr.strip() == (f"huzzah: current failed on the database {notes} "
                                    "(DatabaseError: file is not a database). Check "
                                    "DATABASE_URL.")
@@ -587,10 +585,8 @@ def test_a_database_in_memory_is_said_to_lose_every_battle(monkeypatch, tmp_path
     ("abc", "'abc' is not a server id (a number; Discord shows it with Developer Mode, Copy "
             "Server ID)"),
     ("-5", "-5 is not a server id")])
-def test_sync_takes_a_server_id_only(tmp_path, given, said):
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "sync", "--guild", given],
-                          text=True, capture_output=True, env=clean_env(tmp_path),
-                          cwd=tmp_path, timeout=60)
+def test_sync_takes_a_server_id_only(monkeypatch, capsys, tmp_path, given, said):
+    done = huzzah(monkeypatch, capsys, tmp_path, "sync", "--guild", given)
     assert done.returncode == 2
     assert done.stderr.strip().endswith(f"argument --guild: {said}"), done.stderr
 
@@ -654,20 +650,16 @@ def test_masking_the_password_leaves_the_words_around_it_whole():
         "OSError: cannot reach postgresql://huzzah:***@db/huzzah"
 
 
-def test_run_names_the_database_it_could_not_prepare(tmp_path):
+def test_run_names_the_database_it_could_not_prepare(monkeypatch, capsys, tmp_path):
     notes = tmp_path / "notes.db"
     notes.write_text("these are my notes, not a database\n")
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], text=True,
-                          capture_output=True, cwd=tmp_path, timeout=60,
-                          env=clean_env(tmp_path, DISCORD_TOKEN="a.b.c",
-                                        DATABASE_URL=f"sqlite:///{notes}"))
+    done = huzzah(monkeypatch, capsys, tmp_path, "run", DISCORD_TOKEN="a.b.c",
+                  DATABASE_URL=f"sqlite:///{notes}")
     assert done.returncode == 2
     assert done.stderr.strip() == (f"huzzah: cannot prepare the database {notes} (DatabaseError: "
                                    "file is not a database). Check DATABASE_URL.")
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "run"], text=True, capture_output=True, cwd=tmp_path,
-        timeout=60, env=clean_env(tmp_path, DISCORD_TOKEN="a.b.c",
-                                  DATABASE_URL="postgresql://u:s3cret@no-such-host.invalid/x"))
+    done = huzzah(monkeypatch, capsys, tmp_path, "run", DISCORD_TOKEN="a.b.c",
+                  DATABASE_URL="postgresql://u:s3cret@no-such-host.invalid/x")
     assert done.returncode == 1
     assert done.stderr.startswith("huzzah: the database server at "
                                   "postgresql://u:***@no-such-host.invalid/x could not be "
@@ -701,7 +693,8 @@ def test_a_disk_that_takes_no_write_at_start_says_to_free_space(tmp_path):
     (["battle", "export", "--channel", "100"], "run `huzzah battle export` again"),
     (["battle", "import", "--channel", "100", "backup.json"], "run `huzzah battle import` again"),
 ])
-def test_every_command_says_a_disk_that_takes_no_write_may_be_full(tmp_path, command, again):
+def test_every_command_says_a_disk_that_takes_no_write_may_be_full(monkeypatch, capsys, tmp_path,
+                                                                   command, again):
     """The same advice as `huzzah run` gives, on a database that exists (reading it writes its
     ``-shm`` file beside it), whichever command meets the full disk."""
     import resource
@@ -713,8 +706,8 @@ def test_every_command_says_a_disk_that_takes_no_write_may_be_full(tmp_path, com
 
     database = tmp_path / "data" / "huzzah.db"
     env = clean_env(tmp_path, DATABASE_URL=f"sqlite:///{database}")
-    made = subprocess.run([sys.executable, "-m", "bot.cli", "db", "upgrade"], text=True,
-                          capture_output=True, cwd=tmp_path, timeout=60, env=env)
+    made = huzzah(monkeypatch, capsys, tmp_path, "db", "upgrade",
+                  DATABASE_URL=f"sqlite:///{database}")
     assert made.returncode == 0, made.stderr
     (tmp_path / "backup.json").write_text("{}")
     done = subprocess.run([sys.executable, "-m", "bot.cli", *command], text=True,
@@ -740,7 +733,8 @@ def test_a_full_disk_is_said_to_be_full():
         is None
 
 
-def test_a_second_bot_on_one_sqlite_file_is_refused_until_the_first_is_gone(tmp_path):
+def test_a_second_bot_on_one_sqlite_file_is_refused_until_the_first_is_gone(monkeypatch, capsys,
+                                                                           tmp_path):
     """Two bots on one file would both answer every command. The first holds a lock the
     system drops when it ends, killed or not: nothing stale stops the next start."""
     import os
@@ -756,9 +750,8 @@ def test_a_second_bot_on_one_sqlite_file_is_refused_until_the_first_is_gone(tmp_
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         assert first.stdout.readline() == "running\n"
-        done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], text=True,
-                              capture_output=True, cwd=tmp_path, timeout=60,
-                              env=clean_env(tmp_path, DISCORD_TOKEN="a.b.c", DATABASE_URL=url))
+        done = huzzah(monkeypatch, capsys, tmp_path, "run", DISCORD_TOKEN="a.b.c",
+                      DATABASE_URL=url)
         assert done.returncode == 2
         assert done.stderr.splitlines()[-1] == (
             f"huzzah: another bot (process {first.pid}) already runs on {database}: two would "
@@ -775,23 +768,22 @@ def test_a_second_bot_on_one_sqlite_file_is_refused_until_the_first_is_gone(tmp_
     again.close()
 
 
-def test_a_database_a_newer_version_upgraded_says_to_install_that_version(tmp_path):
+def test_a_database_a_newer_version_upgraded_says_to_install_that_version(monkeypatch, capsys,
+                                                                          tmp_path):
     """Going back to an older release without bringing the schema down first."""
     import sqlite3
 
     from bot.storage.migrate import head_revision
 
     database = tmp_path / "huzzah.db"
-    env = clean_env(tmp_path, DATABASE_URL=f"sqlite:///{database}", DISCORD_TOKEN="a.b.c")
-    made = subprocess.run([sys.executable, "-m", "bot.cli", "db", "upgrade"], text=True,
-                          capture_output=True, cwd=tmp_path, timeout=60, env=env)
+    env = {"DATABASE_URL": f"sqlite:///{database}", "DISCORD_TOKEN": "a.b.c"}
+    made = huzzah(monkeypatch, capsys, tmp_path, "db", "upgrade", **env)
     assert made.returncode == 0, made.stderr
     with sqlite3.connect(database) as connection:
         connection.execute("UPDATE alembic_version SET version_num = '9999'")
     connection.close()
     for command in (["run"], ["db", "upgrade"], ["battle", "export", "--channel", "1"]):
-        done = subprocess.run([sys.executable, "-m", "bot.cli", *command], text=True,
-                              capture_output=True, cwd=tmp_path, timeout=60, env=env)
+        done = huzzah(monkeypatch, capsys, tmp_path, *command, **env)
         assert done.returncode == 2, command
         assert done.stderr.splitlines()[-1] == (
             f"huzzah: the database {database} is at revision 9999, which a newer version of "

@@ -13,7 +13,7 @@ import pytest
 from bot.offline import transport
 from bot.offline.discord_internals import CALLBACK_ROUTE
 
-from .conftest import CHANNEL, GM_USER, GUILD, PLAYER, send
+from .conftest import CHANNEL, EITHER_ODDS_SECONDS, GM_USER, GUILD, PLAYER, send
 
 LABEL, CUSTOM_ID, PER_ROW, ROWS = 80, 100, 5, 5
 OPTIONS, OPTION_TEXT, PLACEHOLDER = 25, 100, 150
@@ -275,6 +275,7 @@ async def test_every_example_with_the_longest_names(discord_session, problems, e
     line = with_long_names(example)
     verb, rest = line.split(" ", 1)
     where = {"channel_id": CHANNEL, "user_id": PLAYER, "guild_id": GUILD}
+    session.client.outcomes.odds_seconds = EITHER_ODDS_SECONDS
     sent = await send(session, f"{verb} odds {rest}")
     message = (await send(session, line))[-1]
     assert not message.ephemeral, (line, message.content)

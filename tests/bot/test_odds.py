@@ -10,29 +10,17 @@ import subprocess
 import sys
 from fractions import Fraction
 
-import pytest
 from sqlalchemy import select
 
-from bot.cogs.lookups import Lookups
 from bot.render.limits import EmbedSpec, violations
 from bot.render.odds import bar, odds_specs, percent
-from bot.rulesets import each_ruleset
 from bot.storage.models import Battle
 from rules.core.odds import odds_for_request
 from rules.registry import RULESETS
 
-from .conftest import GM_USER, reply, send, text_of
-from .phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
+from .conftest import GM_USER, reply, text_of
+from .phone import PHONE_SCREEN, phone_lines
 from .test_charts import PACK, attach
-
-
-def odds_examples() -> list[str]:
-    """Every registered rule set's `/help` examples, as odds: ``odds`` after the verb."""
-    return [sub.example.replace(f"/{sub.verb} {commands.ruleset.key} ",
-                                f"/{sub.verb} odds {commands.ruleset.key} ", 1)
-            for commands in each_ruleset(Lookups(store=None))  # type: ignore[arg-type]
-            for sub in commands.subcommands]
-
 
 EVEN = ('/melee odds fire-at-will attackers:"Grenadiers: inf regular morale=4" '
         'defenders:"Artois: inf regular morale=4"')
@@ -284,18 +272,6 @@ def test_the_worker_renders_without_loading_discord():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
-
-
-@pytest.mark.parametrize("line", odds_examples(), ids=lambda line: " ".join(line.split()[:3]))
-async def test_the_odds_of_every_help_example_fit_a_phone_screen(discord_session, line):
-    """Held for every rule set the registry has, a later one too: one screen of a phone,
-    each clause said once."""
-    sent = [m for m in await send(discord_session, line) if m.kind != "deferral"]
-    (message,) = sent
-    assert not message.ephemeral, message.content
-    assert phone_lines(message) <= PHONE_SCREEN, "\n".join(screen(message))
-    assert repeated_effects(message) == [], "\n".join(screen(message))
-    assert violations(message.embeds, message.content) == []
 
 
 async def test_answers_with_other_chances_are_a_row_each_of_the_table(discord_session):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,11 +19,12 @@ from bot.render.limits import violations
 from bot.render.resolution import question_messages, resolution_messages
 from bot.rulesets import each_ruleset
 from rules.core.decisions import Undecided
+from rules.core.records import Resolution
 from rules.core.registry import RuleSet
 from rules.registry import RULESETS, resolve
 from tests.test_docs import EXAMPLES
 
-from .conftest import reply, send, text_of
+from .conftest import EITHER_ODDS_SECONDS, reply, send, text_of
 from .help_pages import fields_of, pages, text_of_pages
 from .phone import PHONE_SCREEN, phone_lines, repeated_effects, screen
 
@@ -71,7 +73,11 @@ async def test_the_example_runs_as_a_quick_lookup_through_the_tree(discord_sessi
 
 @pytest.mark.parametrize("pair", SUBCOMMANDS, ids=ids)
 async def test_the_odds_of_the_example_run_through_the_tree_and_fit(discord_session, pair):
+    """Held for every rule set the registry has, a later one too: one message, within
+    Discord's limits and one screen of a phone, each clause said once. (One test sends the
+    command once: an exact walk of its odds can take most of a minute.)"""
     ruleset, sub = pair
+    discord_session.client.outcomes.odds_seconds = EITHER_ODDS_SECONDS
     odds = sub.example.replace(f"/{sub.verb} {ruleset.key} ",
                                f"/{sub.verb} odds {ruleset.key} ", 1)
     sent = [m for m in await send(discord_session, odds) if m.kind != "deferral"]
@@ -82,6 +88,9 @@ async def test_the_odds_of_the_example_run_through_the_tree_and_fit(discord_sess
     assert violations(message.embeds) == []
     footer = message.embeds[-1]["footer"]["text"]
     assert "Exact: every roll counted." in footer or "Estimated from" in footer
+    assert phone_lines(message) <= PHONE_SCREEN, "\n".join(screen(message))
+    assert repeated_effects(message) == [], "\n".join(screen(message))
+    assert violations(message.embeds, message.content) == []
 
 
 async def help_part(session, ruleset: RuleSet, part: str) -> list:
@@ -143,29 +152,23 @@ async def test_the_overview_names_every_procedure(discord_session):
 
 
 @pytest.mark.parametrize("pair", PROCEDURES, ids=ids)
-def test_every_outcome_of_the_documented_example_fits_in_embeds(pair):
+def test_every_outcome_and_question_of_the_documented_example_fits_and_reads_on_a_phone(pair):
+    """Each result fits in embeds, with a battle's longest dice note and changes too; and
+    each result and each question on the way, as a quick lookup shows it with its row of
+    buttons, reads within a phone's screen, each effect said once. One walk of the answers
+    serves both checks: resolving the example is most of the work."""
     ruleset, procedure = pair
     examples = documented(ruleset, procedure)
     assert examples, f"docs/resolve.md has no {ruleset.key} {procedure} example"
+    read: set[str] = set()  # many seeds fall alike: each message is read once
     for example in examples:
         request = {k: v for k, v in example.items() if k not in ("dice", "seed")}
         for seed in range(SWEEP_SEEDS):
-            for resolution in every_answer({**request, "seed": seed}):
-                for embeds in resolution_messages(resolution, dice_note="x" * 100,
-                                                  battle_changes=["y" * 200] * 10):
-                    assert violations([e.to_dict() for e in embeds]) == [], (seed, example)
-
-
-@pytest.mark.parametrize("pair", PROCEDURES, ids=ids)
-def test_every_outcome_and_question_of_the_documented_example_reads_on_a_phone(pair):
-    """Each result and each question on the way, as a quick lookup shows it with its row of
-    buttons: within a phone's screen, each effect said once."""
-    ruleset, procedure = pair
-    read: set[str] = set()  # many seeds fall alike: each message is read once
-    for example in documented(ruleset, procedure):
-        request = {k: v for k, v in example.items() if k not in ("dice", "seed")}
-        for seed in range(SWEEP_SEEDS):
-            for shown in every_message({**request, "seed": seed}):
+            for resolution, shown in every_step({**request, "seed": seed}):
+                if resolution is not None:
+                    for embeds in resolution_messages(resolution, dice_note="x" * 100,
+                                                      battle_changes=["y" * 200] * 10):
+                        assert violations([e.to_dict() for e in embeds]) == [], (seed, example)
                 key = json.dumps([shown.embeds, shown.components], sort_keys=True)
                 if key in read:
                     continue
@@ -177,20 +180,29 @@ def test_every_outcome_and_question_of_the_documented_example_reads_on_a_phone(p
 DICE_NOTE = "Dice rolled by the bot"
 
 
-def every_message(request: dict, answers: tuple[str, ...] = ()):
-    """The public message of each result and each question of ``every_answer``."""
+def every_step(request: dict, answers: tuple[str, ...] = ()
+               ) -> Iterator[tuple[Resolution | None, SentMessage]]:
+    """Each result and each question of the request, answered every way in turn (same
+    dice), with its public message: a result with its resolution, a question with None."""
     try:
         resolution = resolve({**request, "answers": list(answers)})
     except Undecided as asked:
         question = asked.question
-        yield as_sent(question_messages(request["ruleset"], request["procedure"], question,
-                                        asked.steps, whose="The player who rolled",
-                                        dice_note=DICE_NOTE),
-                      len(question.answers))
+        yield None, as_sent(question_messages(request["ruleset"], request["procedure"],
+                                              question, asked.steps,
+                                              whose="The player who rolled",
+                                              dice_note=DICE_NOTE),
+                            len(question.answers))
         for answer in question.answers:
-            yield from every_message(request, (*answers, answer.key))
+            yield from every_step(request, (*answers, answer.key))
         return
-    yield as_sent(resolution_messages(resolution, dice_note=DICE_NOTE), 1)
+    yield resolution, as_sent(resolution_messages(resolution, dice_note=DICE_NOTE), 1)
+
+
+def every_message(request: dict) -> Iterator[SentMessage]:
+    """The public message of each result and each question of ``every_step``."""
+    for _, shown in every_step(request):
+        yield shown
 
 
 def as_sent(messages, buttons: int) -> SentMessage:
@@ -199,15 +211,6 @@ def as_sent(messages, buttons: int) -> SentMessage:
             for start in range(0, buttons, 5)]
     return SentMessage(kind="response", embeds=[e.to_dict() for e in messages[0]],
                        components=rows)
-
-
-def every_answer(request: dict, answers: tuple[str, ...] = ()):
-    """The request resolved with every answer to each question it asks (same dice)."""
-    try:
-        yield resolve({**request, "answers": list(answers)})
-    except Undecided as asked:
-        for answer in asked.question.answers:
-            yield from every_answer(request, (*answers, answer.key))
 
 
 def rule_set_imports(path: Path) -> list[str]:
