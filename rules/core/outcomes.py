@@ -6,18 +6,25 @@ read them. A big fight's tree is far too large to walk (sixteen dice rolled one 
 leaves), so random probes first estimate its size; when it is out of reach the walk is skipped
 and random rolls fill in, which finds every result of any real likelihood. A deadline and a
 cap on distinct results bound the whole search; a search they cut short says so.
+
+The walk goes depth first, so the order it meets results in says nothing of how likely or
+plain they are: a big melee's first thousand were nearly all bonus melees, after a taking of
+ground, and the plain exchanges of hits came later. So a walk that passes the cap, or runs
+short of time, gives way to random rolls, which meet the likely results first, and the cap
+keeps the plainest results found (``plainest``), not the first.
 """
 
 from __future__ import annotations
 
 import hashlib
+import heapq
 import random
 import time
 from dataclasses import dataclass
 
 from rules.core.decisions import Answers, OutOfReach, Undecided
 from rules.core.dice import DiceSource, Faces, RandomSource, RollKind
-from rules.core.odds import walk_results
+from rules.core.odds import WALK_SHARE, walk_results
 from rules.core.prepared import Prepared, effect_count, label_of
 from rules.core.records import Resolution
 
@@ -87,6 +94,19 @@ class _Recorder:
         return faces
 
 
+class _Least:
+    """A result in the heap of those kept, the least plain on top (``heapq`` pops the least)."""
+
+    __slots__ = ("label", "order")
+
+    def __init__(self, outcome: Outcome) -> None:
+        self.order = plainest(outcome)
+        self.label = outcome.label
+
+    def __lt__(self, other: _Least) -> bool:
+        return other.order < self.order
+
+
 class _Search:
     """What has been found so far, and whether the bounds have been reached."""
 
@@ -94,23 +114,37 @@ class _Search:
         self.found: dict[str, Outcome] = {}
         self.deadline = deadline
         self.max_outcomes = max_outcomes
-        self.cut_short = False
+        self.kept: list[_Least] = []  # the results found, as a heap: the least plain first
+        self.dropped = False  # a result was left out for the cap
+        self.late = False  # the deadline passed
+        self.walking = False  # a walk stops at the cap: random rolls then find the likely
+
+    @property
+    def cut_short(self) -> bool:
+        return self.dropped or self.late
 
     def add(self, label: str, path: tuple[Faces, ...], answers: tuple[str, ...] | None,
             headline: str = "") -> bool:
-        """Keep the first dice found for a result; False once the search must stop (a result
-        past the cap, or the deadline: the list is then cut short)."""
+        """Keep the first dice found for a result, and of more results than the cap the
+        plainest; False once the deadline has passed (the list is then cut short), or the
+        walk has passed the cap."""
         if label not in self.found:
-            if len(self.found) >= self.max_outcomes:
-                self.cut_short = True
-                return False
-            self.found[label] = Outcome(label, path, answers, headline)
-        return not self.must_stop()
+            outcome = Outcome(label, path, answers, headline)
+            least = _Least(outcome)
+            if len(self.found) < self.max_outcomes:
+                heapq.heappush(self.kept, least)
+                self.found[label] = outcome
+            else:
+                self.dropped = True
+                if self.kept and least.order < self.kept[0].order:
+                    del self.found[heapq.heapreplace(self.kept, least).label]
+                    self.found[label] = outcome
+        return not self.must_stop() and not (self.walking and self.dropped)
 
     def must_stop(self) -> bool:
         if self.deadline is not None and time.monotonic() > self.deadline:
-            self.cut_short = True
-        return self.cut_short
+            self.late = True
+        return self.late
 
 
 def _play(prepared: Prepared, source: DiceSource,
@@ -156,7 +190,14 @@ def enumerate_outcomes(
     """The distinct results, plainest first (``plainest``); ``deadline`` is a
     ``time.monotonic()`` value."""
     search = _Search(deadline, max_outcomes)
-    if not walk_results(prepared, search.add, max_leaves=max_leaves, deadline=deadline):
+    # A walk cut short, by the cap or the clock, has met results in its own order: random
+    # rolls get the rest of the time, to add the likely ones it had not reached.
+    started = time.monotonic()
+    walk_deadline = None if deadline is None else started + (deadline - started) * WALK_SHARE
+    search.walking = True
+    walked = walk_results(prepared, search.add, max_leaves=max_leaves, deadline=walk_deadline)
+    search.walking = False
+    if not walked:
         _sample(prepared, search, samples)
     outcomes = tuple(sorted(search.found.values(), key=plainest))
     return Enumeration(outcomes, search.cut_short)

@@ -46,7 +46,9 @@ TARGET_OPTIONS = ("target_type", "morale", "order", "shaken", "routing")
 def _enum(kind: type, value: Any, name: str, default: Any) -> Any:
     if value is None:
         return default
-    return Field(name, kind, "").convert(value, name)
+    # A command's own option: its refusal names it once (`cover` needs a value), not as its
+    # place too (cover: `cover` needs a value).
+    return Field(name, kind, "").convert(value, "")
 
 
 def _refuse_roster_options(options: Mapping[str, Any], names: tuple[str, ...], unit: str) -> None:

@@ -54,12 +54,14 @@ DISTANCE = Field("distance", float, "inches to the target", minimum=0, maximum=1
 PHASE = Field("phase", int, "the phase of the turn", minimum=1, maximum=len(PHASES))
 
 
+# A command's own option is all the player gave: the refusal names it once (`phase` cannot
+# be 14), not as its place too (phase: `phase` cannot be 14).
 def _convert(kind: type, value: Any, name: str) -> Any:
-    return None if value is None else Field(name, kind, "").convert(value, name)
+    return None if value is None else Field(name, kind, "").convert(value, "")
 
 
 def _number(spec: Field, value: Any) -> Any:
-    return None if value is None else spec.convert(value, spec.name)
+    return None if value is None else spec.convert(value, "")
 
 
 def unit_from(value: Any, where: str, roster: Roster | None, *, melee: bool = False

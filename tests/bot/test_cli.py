@@ -86,6 +86,32 @@ def test_a_value_that_is_no_object_is_named_in_jsons_words(charger, said):
     assert response["error"]["message"] == f"chargers[0] must be a JSON object, not {said}."
 
 
+LE_BATON_FIRE = {"ruleset": "le-baton", "procedure": "fire", "target": "Ligne",
+                 "shooter": {"name": "52nd", "nation": "british", "arm": "infantry",
+                             "figures": 8}, "target_type": "line", "dice": "1 2 3 4"}
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ({"ruleset": "le-baton", "procedure": "morale", "dice": "3",
+      "unit": {"name": "A", "nation": "french", "arm": "infantry"}, "phase": 14},
+     "`phase` cannot be 14. It must be at most 13."),
+    (LE_BATON_FIRE | {"distance": -5}, "`distance` cannot be -5. It must be at least 0."),
+    (LE_BATON_FIRE | {"target_type": "wedge"}, "`wedge` is not a valid target type. Use one "
+     "of: column, square, enfiladed-line, line, artillery, skirmishers, defensive-terrain, "
+     "charging-cavalry."),
+    ({"ruleset": "fire-at-will", "procedure": "charge", "cover": "", "dice": "3",
+      "target": {"name": "T", "arm": "infantry", "morale": 4},
+      "chargers": [{"name": "C", "arm": "cavalry"}]},
+     "`cover` needs a value. Use one of: none, obstacle, building, fortification."),
+])
+def test_a_commands_own_option_refused_is_named_once(request_, said):
+    """An option of the command itself is all the player gave: its refusal names it once,
+    not as its place too (phase: `phase` cannot be 14)."""
+    status, response = resolve(request_)
+    assert status == 2
+    assert response["error"]["message"] == said
+
+
 def test_resolve_errors_exit_2_with_an_error_object():
     cases = {
         "{": "bad_json",

@@ -916,3 +916,39 @@ async def test_the_override_list_shows_the_plainest_results_first(battle_session
     assert searched[:2] == [
         "Fusiliers retreats 1 hex; Camerons takes ground 1 hex; Dragoons loses 1 block",
         "Fusiliers retreats 1 hex; Camerons takes ground 1 hex; Dragoons loses 2 blocks"], searched
+
+
+async def test_a_big_melee_cut_short_still_lists_its_plain_exchange_of_hits(battle_session):
+    """Black Watch with Murray attacking Fusiliers, Dragoons and Cope beside them: more
+    results than the list holds (1,000), most after taking ground and a bonus melee. The
+    list keeps the plainest, so the likeliest plain one is there to type: 5 dice (2
+    highland, +1 full strength, +1 leader, +1 Highland Battle Bonus), half of whose faces
+    hit infantry (inf, inf, saber) and one a flag; 2 hits and no flag (9%, the likeliest
+    count that leaves Fusiliers in place) take 2 blocks, and 1 hit of Fusiliers' 2 dice back
+    (1 in 3) takes 1 of Black Watch's, Murray surviving his check."""
+    await setup(battle_session)
+    rolled = await reply(battle_session, '/melee tricorne attacker:"Black Watch" '
+                         'defender:Fusiliers dice:"inf saber art cav cav  inf flag  saber inf  '
+                         'flag flag cav inf"', user_id=GM_USER)
+    assert rolled.embeds[0]["title"] == "🩸 Black Watch scores 2 hits on Fusiliers … Black " \
+        "Watch retreats 1 hex", rolled.embeds[0]["title"]
+    menu = await reply(battle_session, "/gm override", user_id=GM_USER)
+    assert "(the 25 first of 1000 results;" in menu.content, menu.content
+    wanted = "Fusiliers loses 2 blocks; Black Watch loses 1 block"
+    choices = await battle_session.autocomplete(
+        ["gm", "override"], {"result": wanted}, "result", channel_id=CHANNEL,
+        user_id=GM_USER, guild_id=GUILD)
+    picked = {c["name"]: c["value"] for c in choices}
+    assert wanted in picked, list(picked)
+    overridden = await reply(battle_session, f"/gm override result:{picked[wanted]}",
+                             user_id=GM_USER)
+    # As those dice rolled at a table say it (a quick lookup in another channel).
+    plain = "🩸 Black Watch scores 2 hits on Fusiliers; Fusiliers scores 1 hit on Black Watch"
+    table = await reply(battle_session, '/melee tricorne attacker:"Black Watch: highland '
+                        'leader=Murray" defender:"Fusiliers: regular" dice:"inf saber art '
+                        'cav cav  inf art  cav cav"', channel_id=CHANNEL + 1)
+    assert table.embeds[0]["title"] == plain, table.embeds[0]["title"]
+    assert overridden.embeds[0]["title"] == plain, overridden.embeds[0]["title"]
+    units, generals = await roster(battle_session.client.db)
+    assert units["Fusiliers"].strength == 1 and units["Black Watch"].strength == 3
+    assert generals["Murray"].unit_name == "Black Watch"

@@ -71,3 +71,21 @@ def test_too_many_answers_to_walk_fall_back_to_random_rolls():
     assert listing.outcomes and not listing.cut_short
     for outcome in listing.outcomes:
         assert outcome.answers is not None and len(outcome.answers) == 13
+
+
+def test_a_walk_past_the_cap_keeps_the_plainest_results_not_the_first_walked():
+    """The walk meets results depth first; past the cap it gives way to random rolls, which
+    meet the likely ones, and the cap keeps the plainest of all found."""
+    everything = enumerate_outcomes(melee(2))
+    capped = enumerate_outcomes(melee(2), max_outcomes=3)
+    assert len(everything.outcomes) > 3 and capped.cut_short
+    assert [o.label for o in capped.outcomes] == [o.label for o in everything.outcomes[:3]]
+
+
+def test_random_rolls_past_the_cap_keep_the_plainest_of_all_they_find():
+    """A tree too big to walk is listed from random rolls: reaching the cap does not stop
+    them, and the cap keeps the plainest results of all the rolls found, not the first."""
+    everything = enumerate_outcomes(melee(2), max_leaves=0, samples=300)
+    capped = enumerate_outcomes(melee(2), max_leaves=0, samples=300, max_outcomes=3)
+    assert len(everything.outcomes) > 3 and capped.cut_short
+    assert capped.outcomes == everything.outcomes[:3]
