@@ -322,9 +322,11 @@ class Console:
         self.refused += 1
         shown = sorted({b for m in self.with_buttons
                         for b in (*button_labels(m), *option_labels(m))})
+        # A question asked before the console started has no button here: `/answer` takes
+        # it. Where this run's replies have buttons, the label is the thing to check.
         print(f"No button `{label}` on the replies so far"
-              + (f" (there are: {', '.join(shown)})." if shown else ".")
-              + " After a restart, answer with `/answer`.\n")
+              + (f" (there are: {', '.join(shown)}).\n" if shown else
+                 ". A question asked before a restart is answered with `/answer`.\n"))
 
     def show(self, messages: list[SentMessage], saved: Mapping[SentFile, str]) -> None:
         self.with_buttons += [m for m in messages if button_labels(m) or option_labels(m)]

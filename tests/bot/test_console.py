@@ -521,3 +521,15 @@ def test_press_with_words_two_buttons_begin_with_asks_which_and_presses_none():
     assert done.stdout.split("\n\n")[-2:] == [
         "> press words\n`words` names 2 buttons of that reply: ◀ words 1/4 and "
         "words 3/4 ▶. Type more of the label.", ""]
+
+
+def test_a_press_with_no_such_button_says_what_to_check():
+    """No buttons yet in this run: a question asked before a restart is `/answer`'s. A label
+    missed among this run's buttons lists them, without the restart's advice."""
+    done = console("press Huzzah!", "/help topic:tricorne part:words", "press Next")
+    assert done.returncode == 1, done.stdout
+    said = done.stdout.split("\n\n")
+    assert "> press Huzzah!\nNo button `Huzzah!` on the replies so far. A question asked " \
+           "before a restart is answered with `/answer`." in said, done.stdout
+    assert "> press Next\nNo button `Next` on the replies so far (there are: words 2/4 ▶, " \
+           "◀ commands)." in said, done.stdout
