@@ -15,7 +15,7 @@ made to it is what the next read and the log see.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -585,13 +585,17 @@ class BattleTx:
         return found[0] if found else None
 
     def undo(self, event: Row, summary: str, *, keeping: tuple[str, ...] = (),
-             redoing: Sequence[Row] = (), request: dict[str, Any] | None = None) -> Row:
+             redoing: Sequence[Row] = (), request: dict[str, Any] | None = None,
+             then: Callable[[], None] | None = None) -> Row:
         """Undo ``event``, and with it the undo events in ``redoing`` (newest first): what
         those took back is put back, and counts as not undone again. ``request``: what the
-        undo's event keeps of the one it took back (``bot.battles.undo.undid``)."""
+        undo's event keeps of the one it took back (``bot.battles.undo.undid``); ``then``
+        changes the rows put back further, within the undo's event."""
         self.revert(event, keeping=keeping)
         for taken_back in redoing:  # they left the dice queue alone (``take_back``)
             self.revert(taken_back)
+        if then is not None:
+            then()
         undo = self.record("undo", summary, request=request, reverts=event.seq)
         for row in (event, *redoing):
             self.conn.execute(_UPDATE["events"], {"row_id": row.id, "undone_by": undo.seq})

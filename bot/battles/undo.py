@@ -3,7 +3,7 @@ changed, as an event of its own (``BattleTx.undo``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.battles.corrections import standing_changes
@@ -89,7 +89,8 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
     engaged = fights(tx)
     standing = tx.roster()
     undo = tx.undo(event, f"Undid #{event.seq}: {event.summary}", keeping=keeping,
-                   redoing=redoing, request=undid(event))
+                   redoing=redoing, request=undid(event),
+                   then=lambda: asked_anew(tx, was_waiting))
     engagements = engagement_changes(engaged, fights(tx), tx.rules.engagements,
                                      undoing=not redoing, again=ended_before(undo.changes))
     after = tx.require_battle()
@@ -110,6 +111,19 @@ def undo_last(tx: BattleTx, expected: tuple[int, int] | None = None) -> Undone:
                            *describe_changes(put_back + engagements, tx.rules.wording),
                            *standing_changes(tx.rules, standing, tx.roster())),
                   queue_now=queue if event.kind == "dice_queue" else None)
+
+
+def asked_anew(tx: BattleTx, was_waiting: Pending | None) -> None:
+    """A question the undo puts back is asked by the undo's reply, which shows none of the
+    move's rolls (and its first message may be far up the channel): what follows its answer
+    gives them again rather than pointing to the question above."""
+    battle = tx.require_battle()
+    waiting = pending_of(battle)
+    if waiting is None or not waiting.shown or (
+            was_waiting is not None and waiting.seq == was_waiting.seq):
+        return  # none put back, or the one waiting still: its message is as it was
+    tx.touch(battle)
+    battle.pending = replace(waiting, shown=0, above=0).to_dict()
 
 
 def undid(event: Row) -> dict[str, Any]:

@@ -280,3 +280,26 @@ async def test_a_blank_answer_is_refused_with_the_answers_to_give(battle_session
         "Black Watch rolls 5 dice?”. Answer “Retire and rally” (`retire`) or “Stand and fight” "
         "(`stand`).")
     assert "Waiting for" in text_of(await reply(battle_session, "/battle show"))
+
+
+async def test_a_question_an_undo_asks_again_gives_the_rolls_after_its_answer(battle_session):
+    """The undo's reply asks the question again without its rolls, and the question's
+    first message may be far up the channel: what follows the answer gives them again
+    rather than pointing to a question above that does not show them."""
+    await setup_assault(battle_session)
+    await reply(battle_session, ASSAULT + ' dice:"44 52 5 33 41 55"', user_id=PLAYER)
+    chart = await reply(battle_session, "/answer choice:huzzah", user_id=BRITISH)
+    assert "🎲 5 earlier rolls: on the question above" in text_of(chart)
+    await reply(battle_session, "/answer choice:DR2", user_id=PLAYER)
+    for _ in range(2):  # the result, then the Huzzah
+        await reply(battle_session, "/gm undo", user_id=GM_USER)
+    again = await reply(battle_session, "/answer choice:no", user_id=BRITISH)
+    lines = again.embeds[0]["description"].splitlines()
+    assert not any("earlier roll" in line for line in lines)
+    assert [line.split(" 🎲")[0] for line in lines if "🎲" in line] == [
+        "**1/45e morale**", "**52nd morale**", "**defender column shifts**",
+        "**1/45e fire**", "**52nd fire**", "**mêlée**"]
+    # The result takes the chart question's place: it keeps the rolls that question gave.
+    result = await reply(battle_session, "/answer choice:DR2", user_id=PLAYER)
+    assert "earlier roll" not in text_of(result)
+    assert "**1/45e morale** 🎲 44" in text_of(result)
