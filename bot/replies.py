@@ -88,12 +88,18 @@ def row_number(digits: str) -> int:
     return number if number <= ROW_NUMBER_MAX else 0
 
 
+def event_number(seq: int) -> str:
+    """A move's event in its footer: "#10", as an undo names the events it brings back, which
+    leaves room on the footer's line of a phone for the project defaults."""
+    return f"#{seq}"
+
+
 def played_reply(played: Played, trace: int | None = None) -> Reply:
     """A result, with its Steps button (and in a battle Undo and Reroll). ``trace`` is the
     key a quick lookup's steps are kept under (a battle's are its event's)."""
     footer = played.dice_note
     if played.seq is not None:
-        footer += f" · event #{played.seq}"
+        footer += f" · {event_number(played.seq)}"
     if played.battle_id and played.seq:
         view: discord.ui.View | None = Buttons(
             [steps_button(StepsButton.id_for("b", played.battle_id, played.seq)),
@@ -178,7 +184,7 @@ def asked_reply(asked: Asked) -> Reply:
     pending = asked.pending
     question = pending.question
     whose = deciders(pending)
-    footer = asked.dice_note + (f" · event #{pending.seq}" if pending.seq else "")
+    footer = asked.dice_note + (f" · {event_number(pending.seq)}" if pending.seq else "")
     messages = question_messages(pending.ruleset, pending.procedure, question, asked.steps,
                                  whose=whose, dice_note=footer, effects=asked.effects,
                                  notes=asked.notes, changes=asked.changes,

@@ -26,6 +26,7 @@ import discord
 
 from bot.render.limits import EmbedSpec, FieldSpec, pack_messages
 from bot.render.text import (
+    PHONE_LINE,
     PHONE_SCREEN,
     default_names,
     defaults_note,
@@ -208,9 +209,34 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     # Units on which the same things fall are said together: three battalions that advance
     # alike are one line, not three. Words after a colon ("Montcalm: units of his command
     # …") are his alone.
-    return [_unit_line(units, parts) for units, parts in together(
+    return said_once([_unit_line(units, parts) for units, parts in together(
         (unit, parts, not parts[0].startswith(":")) for unit, parts in by_unit.items()
-        if parts)]
+        if parts)], resolution.effects)
+
+
+# A move's direction that is a sum, what its amount is made of: "(the target hex + 2
+# impetus)"; not a place ("back", "(forest)").
+_MADE_OF = re.compile(r"\((.+ \+ .+)\)")
+
+
+def said_once(lines: list[str], effects: Sequence[Effect]) -> list[str]:
+    """Lines of units that move alike and say what their move is made of ("advances 3 hexes
+    (the target hex + 2 impetus)"): the making said once, under them ("3 hexes = the target
+    hex + 2 impetus"), not on each line, where that saves a line of a phone. A line alone
+    keeps it."""
+    for effect in effects:
+        made_of = _MADE_OF.fullmatch(effect.direction or "") \
+            if effect.kind == EffectKind.MOVED else None
+        if made_of is None:
+            continue
+        moved = f"{effect.amount} {effect.measure} {made_of[0]}"
+        carrying = [index for index, line in enumerate(lines) if moved in line]
+        said = {index: lines[index].replace(f" {made_of[0]}", "") for index in carrying}
+        once = f"{effect.amount} {effect.measure} = {made_of[1]}"
+        if len(carrying) > 1 and phone_lines("\n".join([*said.values(), once])) < \
+                phone_lines("\n".join(lines[index] for index in carrying)):
+            lines = [said.get(index, line) for index, line in enumerate(lines)] + [once]
+    return lines
 
 
 # A unit's state on the table, which a unit that leaves the battle no longer has: a marker
@@ -673,19 +699,27 @@ def footer_text(dice_note: str, defaults: Sequence[str], *, short: bool = False,
     """Where the dice came from, answers given ahead that no question took, and the project
     defaults that decided the result: in the public reply (``short``) each by its name
     alone, the words before its colon ("leader casualty check") or else its first comma
-    ("without a chart pack"); the Steps give them whole."""
+    ("without a chart pack"); names that take more than a line of a phone only counted
+    where that leaves the footer one line ("📜 3 project defaults"). The Steps give them
+    whole."""
     if unused:  # keys as `/help` and the docs write them: `counter_charge=Rangers`
         said = "; ".join(f"{key.casefold()}={value}" if sep else key
                          for key, sep, value in (a.partition("=") for a in unused))
         dice_note = " · ".join(filter(None, (dice_note, f"Not asked: {said}")))
     if short:
         named = default_names(defaults)
-        said = f"Project default{'s' if len(named) > 1 else ''}: {'; '.join(named)}" \
-            if named else ""
+        if not named:
+            return dice_note
+        said = f"Project default{'s' if len(named) > 1 else ''}: {'; '.join(named)}"
         if len(named) > 1 and len(said) > DEFAULTS_ROOM:
-            # As short as it gets: the first by name, the rest counted (all in the Steps).
-            counted = f"Project defaults: {named[0]} and {len(named) - 1} more (📜 Steps)"
-            said = min(said, counted, key=len)
+            # Counted beside the Steps button's icon, which lists them whole, where that
+            # keeps the footer to one line of a phone; else the first by name, the rest
+            # counted, on a line of their own.
+            few = " · ".join(filter(None, (dice_note,
+                                           f"📜 {counted(len(named), 'project default')}")))
+            if len(few) <= PHONE_LINE:
+                return few
+            said = f"Project defaults: {named[0]} and {len(named) - 1} more (📜 Steps)"
         return " · ".join(filter(None, (dice_note, said)))
     return " · ".join(filter(None, (dice_note, defaults_note(defaults))))
 

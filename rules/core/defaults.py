@@ -269,18 +269,22 @@ def _find(roster: Roster, name: str) -> RosterUnit | None:
 PhaseWarning = Callable[[str, Mapping[str, Any], Roster, str | None], str | None]
 
 
-def phase_warnings(phases: Sequence[str], belongs: Mapping[str, tuple[str, str]]
-                   ) -> PhaseWarning:
+def phase_warnings(phases: Sequence[str], belongs: Mapping[str, str],
+                   short: Mapping[str, str] | None = None) -> PhaseWarning:
     """``BattleRules.phase_warning`` for a rule set whose procedures each belong to one phase:
-    ``belongs`` maps a procedure to what it is in words and its phase (``{"melee": ("a
-    melee", "melee")}``); one not in it is played in any phase. The procedure still runs:
-    GMs play out of order on purpose, but a slip should not pass unnoticed."""
+    ``belongs`` maps a procedure to its phase (``{"melee": "melee"}``); one not in it is
+    played in any phase. The procedure still runs: GMs play out of order on purpose, but a
+    slip should not pass unnoticed. The remark names the procedure's phase and the battle's,
+    by their ``short`` names where the rule set has them ("Out of phase: for melee, not routing
+    tests"): one line of a phone; the player knows what they played."""
+    names = dict(short or {})
+
     def warning(procedure: str, options: Mapping[str, Any], roster: Roster,
                 phase: str | None) -> str | None:
         if procedure not in belongs or phase not in phases:
             return None
-        what, own = belongs[procedure]
+        own = belongs[procedure]
         if phase == own:
             return None
-        return f"Out of phase: {what} is for “{own}”, not “{phase}”."
+        return f"Out of phase: for {names.get(own, own)}, not {names.get(phase, phase)}"
     return warning

@@ -36,8 +36,8 @@ RULESET_ENTRY = RuleSet(
         gone_reasons={battle.NO_SP_LEFT: "leaves the battle",
                       "surrendered": "surrenders (leaves the battle)"},
         # The blog's move sequence: charges, then melee (../shared/reference/fire-at-will.md).
-        phase_warning=phase_warnings(battle.PHASES, {"charge": ("a charge", "charges"),
-                                                     "melee": ("a melee", "melee")}),
+        phase_warning=phase_warnings(battle.PHASES, {"charge": "charges", "melee": "melee"},
+                                     battle.PHASE_NAMES),
     ),
     # A request is read as the command's options are: one input path per procedure. A
     # request gives each unit whole, as an object, or as the command does (by name, with

@@ -43,6 +43,10 @@ PHASES: tuple[str, ...] = (
     "charges",
     "melee",
 )
+# The phases as a remark on one line of a phone names them ("Out of phase: for melee, not rout
+# tests"); `/battle show` gives them whole.
+PHASE_NAMES = {"shaken and routing units test": "rout tests",
+               "routs and retirements": "routs"}
 
 # Where players read the rules differently (docs/fire-at-will.md): a battle's settings.
 SETTINGS = FieldSet((

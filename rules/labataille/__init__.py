@@ -48,8 +48,7 @@ RULESET_ENTRY = RuleSet(
         # "During the Mêlée Segment: Each Infantry Assault is resolved"; "During the
         # Maneuver Segment Old Guard units … declare", "resolved immediately" (the text).
         phase_warning=phase_warnings(battle.PHASES, {
-            "assault": ("an Infantry Assault", battle.MELEE_SEGMENT),
-            "charge": ("an Old Guard Charge", battle.PHASES[0])}),
+            "assault": battle.MELEE_SEGMENT, "charge": battle.PHASES[0]}, battle.PHASE_NAMES),
     ),
     # Forming square decides no fight (the charge's mêlée does): its odds name each result
     # ("2nd Foot forms square"), not "both hold" for a square and a disordered line alike.

@@ -69,6 +69,9 @@ ENGAGEMENT_WORDS = {
 MELEE_SEGMENT = "Mêlée Segment"
 # The segments the text names (project default for their order: the Premier turn).
 PHASES: tuple[str, ...] = ("Maneuver Segment", "Fire Segment", MELEE_SEGMENT)
+# The segments as a remark on one line of a phone names them ("Out of phase: for Mêlée, not
+# Maneuver"); `/battle show` gives them whole.
+PHASE_NAMES = {phase: phase.removesuffix(" Segment") for phase in PHASES}
 
 # Where players read the rules differently (docs/labataille.md): a battle's settings.
 SETTINGS = FieldSet((

@@ -39,7 +39,9 @@ def phase_options(procedure: str, options: Mapping[str, Any],
 
 def phase_warning(procedure: str, options: Mapping[str, Any], roster: Roster,
                   phase: str | None) -> str | None:
-    """``None`` in the procedure's own phase; otherwise a remark naming both phases."""
+    """``None`` in the procedure's own phase; otherwise a remark naming both phases by their
+    numbers, the sheet's names for them ("Out of phase: for phases 3–5, not 1"): one line of a
+    phone; the player knows what they played."""
     if phase not in PHASES:
         return None
     current = PHASES.index(phase) + 1
@@ -49,11 +51,10 @@ def phase_warning(procedure: str, options: Mapping[str, Any], roster: Roster,
         if tied is not None:
             return (f"Out of phase: {tied} tied their melee in phase 6: they test for recall "
                     f"in phase 13 before they fight again, not in phase 11 ({title}).")
-    what, phases = procedure_phases(procedure, options, roster)
+    phases = procedure_phases(procedure, options, roster)
     if current in phases:
         return None
-    return (f"Out of phase: {what} is for {_phase_list(phases)}, not phase {current} "
-            f"({title}).")
+    return f"Out of phase: for {_phase_list(phases)}, not {current}"
 
 
 def _tied_in_phase_6(options: Mapping[str, Any], roster: Roster) -> str | None:
@@ -69,34 +70,31 @@ def _tied_in_phase_6(options: Mapping[str, Any], roster: Roster) -> str | None:
 
 
 def procedure_phases(procedure: str, options: Mapping[str, Any],
-                     roster: Roster) -> tuple[str, tuple[int, ...]]:
-    """What is played, in words, and the phases it belongs to."""
+                     roster: Roster) -> tuple[int, ...]:
+    """The phases a procedure belongs to."""
     if procedure == "artillery-fire":
-        return "artillery fire", (1,)
+        return (1,)
     if procedure == "recall":
-        return "cavalry recall", (13,)
+        return (13,)
     if procedure == "morale":
         if options.get("phase") is None:  # refused as it is prepared
-            return "this morale check", MORALE_PHASES
-        return "this morale check", (int(options["phase"]),)
+            return MORALE_PHASES
+        return (int(options["phase"]),)
     if procedure == "melee":
-        number = int(options.get("phase") or 6)
-        return "this melee", (number,)
+        return (int(options.get("phase") or 6),)
     if procedure == "fire":
-        nation = _nation(options.get("shooter"), roster)
-        return _by_nation("{nation}fire", nation, FIRE_PHASES)
+        return _by_nation(_nation(options.get("shooter"), roster), FIRE_PHASES)
     if procedure == "charge":
-        nation = _nation(options.get("charger"), roster)
-        return _by_nation("a {nation}charge", nation, CHARGE_PHASES)
-    return procedure, tuple(range(1, len(PHASES) + 1))
+        return _by_nation(_nation(options.get("charger"), roster), CHARGE_PHASES)
+    return tuple(range(1, len(PHASES) + 1))
 
 
-def _by_nation(what: str, nation: Nation | None,
-               table: Mapping[Nation, tuple[int, ...]]) -> tuple[str, tuple[int, ...]]:
-    """``what`` with the nation's name in it, and its phases; both nations' when unknown."""
+def _by_nation(nation: Nation | None,
+               table: Mapping[Nation, tuple[int, ...]]) -> tuple[int, ...]:
+    """The nation's phases; both nations' when unknown."""
     if nation is None:
-        return what.format(nation=""), tuple(p for phases in table.values() for p in phases)
-    return what.format(nation=f"{nation.value.capitalize()} "), table[nation]
+        return tuple(p for phases in table.values() for p in phases)
+    return table[nation]
 
 
 def _roster_unit(text: Any, roster: Roster) -> RosterUnit | None:
@@ -121,14 +119,12 @@ def _nation(text: Any, roster: Roster) -> Nation | None:
 
 
 def _phase_list(phases: tuple[int, ...]) -> str:
-    """``phase 1``, ``phases 3 and 8``, ``phases 3 to 5 and 8 to 10``."""
+    """``phase 1``, ``phases 3, 8``, ``phases 3–5, 8–10``."""
     runs: list[list[int]] = []
     for number in sorted(phases):
         if runs and number == runs[-1][-1] + 1:
             runs[-1].append(number)
         else:
             runs.append([number])
-    parts = [str(r[0]) if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
-    word = "phase" if len(phases) == 1 else "phases"
-    return f"{word} {', '.join(parts[:-1])} and {parts[-1]}" if len(parts) > 1 else \
-        f"{word} {parts[0]}"
+    parts = [str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs]
+    return f"{'phase' if len(phases) == 1 else 'phases'} {', '.join(parts)}"

@@ -51,7 +51,7 @@ RULESET_ENTRY = RuleSet(
         dice_faces=BATTLE_DICE_FACES,
         standings=battle.victory_banners,
         check_settings=check_settings,
-        phase_warning=phase_warnings(battle.PHASES, {"melee": ("a melee", "combat")}),
+        phase_warning=phase_warnings(battle.PHASES, {"melee": "combat"}, battle.PHASE_NAMES),
     ),
     # A request is read as the command's options are: one input path.
     procedures=procedures(commands.prepare, {"melee": (

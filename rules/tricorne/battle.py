@@ -44,6 +44,10 @@ PHASES: tuple[str, ...] = (
     "combat",
     "draw a Command card",
 )
+# The phases as a remark on one line of a phone names them ("Out of phase: for combat, not card
+# play"); `/battle show` gives them whole.
+PHASE_NAMES = {"play a Command card": "card play", "order units": "orders",
+               "draw a Command card": "card draw"}
 
 # Why a unit left the field: each gives a Victory Banner to the other side.
 BANNER_REASONS = ("eliminated", "routed")

@@ -559,8 +559,7 @@ async def test_the_markdown_export_says_each_roll_once_with_what_it_gave(battle_
         "  - Attackers' highest score 7, defenders' highest 2.",
         "- **Risk to Montcalm (with La Sarre, which routed from melee)**",
         "  - 🎲 1 1 = **2** vs row 2-7 (routed from melee table) → no effect",
-        "- Reminder: Out of phase: a melee is for “melee”, not “shaken and routing units "
-        "test”.",
+        "- Reminder: Out of phase: for melee, not rout tests",
         "- Reminder: Routing units move directly away from the cause at rout speed towards the "
         "nearest friendly cover, and may not end nearer to any visible enemy unit.",
         "- La Sarre loses 2 SP (now 2) and is routing",

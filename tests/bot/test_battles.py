@@ -67,7 +67,7 @@ async def test_a_melee_in_a_battle_changes_the_roster_and_says_so(battle_session
     # The headline says the rout and the loss: the roster line, where the unit now stands.
     assert "📋 2nd Foot: now 2 SP" in embed["description"].split("\n")
     assert "is routing" not in embed["description"]
-    assert embed["footer"]["text"].endswith("· event #8")
+    assert embed["footer"]["text"].endswith("· #8")
     state = await units(battle_session)
     assert state["2nd Foot"].strength == 2
     assert state["2nd Foot"].attributes["routing"] is True
@@ -170,7 +170,7 @@ async def test_queued_dice_are_used_first(battle_session):
                                           'chargers:"Hussars: distance=5"')
     embed = message.embeds[0]
     assert "🎲 6 +2 non-cavalry charged by cavalry" in text_of(message)
-    assert embed["footer"]["text"].startswith("1 die queued by the GM · event #")
+    assert embed["footer"]["text"].startswith("1 die queued by the GM · #")
     async with battle_session.client.db.transaction() as s:
         battle = await s.scalar(select(Battle))
     assert battle.dice_queue == []

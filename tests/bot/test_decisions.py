@@ -94,7 +94,7 @@ async def test_a_button_answers_after_a_restart(db):
         assert "Answered by" in result.content
         assert not result.ephemeral
         assert result.embeds[0]["title"].endswith("Hussars counter-charges Rangers")
-        assert "event #5" in result.embeds[0]["footer"]["text"]
+        assert result.embeds[0]["footer"]["text"].endswith(" · #5")
         assert await kinds(second) == ["battle_start", "unit_add", "unit_add", "question",
                                        "resolution"]
         assert await pending(second) is None
@@ -280,7 +280,7 @@ async def test_answer_takes_the_players_own_question_first(battle_session):
     assert result.embeds[0]["title"].endswith("Hussars stands: melee follows")
     assert (await kinds(battle_session.client.db))[-1] == "question"  # still waiting
     battle = await reply(battle_session, "/answer choice:stand", user_id=PLAYER)
-    assert "event #5" in battle.embeds[0]["footer"]["text"]
+    assert battle.embeds[0]["footer"]["text"].endswith(" · #5")
 
 
 # --- `/answer` turns the question's message into the result ------------------------------------

@@ -186,7 +186,7 @@ async def test_the_dice_note_says_exactly_what_the_queue_gave(battle_session):
     await reply(battle_session, '/gm dice dice:"3 4"', user_id=GM_USER)
     message = await reply(battle_session, '/melee fire-at-will attackers:"La Sarre" '
                                           'defenders:"2nd Foot"')
-    assert message.embeds[0]["footer"]["text"].startswith("2 dice queued by the GM · event #")
+    assert message.embeds[0]["footer"]["text"].startswith("2 dice queued by the GM · #")
     await reply(battle_session, "/gm dice dice:3", user_id=GM_USER)
     message = await reply(battle_session, '/melee fire-at-will attackers:"La Sarre" '
                                           'defenders:"Rangers"')
@@ -256,7 +256,7 @@ async def test_a_procedure_out_of_its_phase_is_played_with_a_warning(battle_sess
                                           'defender:Buffs phase:6 '
                                           'dice:"4 5 6 1 2 3 4 1 4 4 4 1"')
     assert not message.ephemeral
-    warning = "Out of phase: this melee is for phase 6, not phase 1 (artillery fire)."
+    warning = "Out of phase: for phase 6, not 1"
     assert f"⏱️ {warning}" in text_of(message)  # said with the result, not only its steps
     async with battle_session.client.db.transaction() as s:
         event = await s.scalar(select(Event).order_by(Event.seq.desc()))
@@ -270,8 +270,7 @@ async def test_a_move_out_of_its_phase_that_asks_says_so_with_the_question(battl
     assert asked.embeds[0]["title"] == "❓ 28e Ligne stands. Does it form square?"
     # Said before anyone answers, not only with the result.
     assert asked.embeds[0]["description"].endswith(
-        "⏱️ Out of phase: this morale check is for phase 10, not phase 1 (artillery "
-        "fire).")
+        "⏱️ Out of phase: for phase 10, not 1")
 
 
 async def test_a_procedure_in_its_phase_has_no_warning(battle_session):
@@ -289,5 +288,4 @@ async def test_a_procedure_in_its_phase_has_no_warning(battle_session):
     assert "Out of phase" not in text_of(message)
     message = await reply(battle_session, '/fire le-baton shooter:"28e Ligne" target:Buffs '
                                           'dice:"1 2 3 4 5 6"')
-    assert ("Out of phase: French fire is for phase 8, not phase 3 (French move, British "
-            "shoot).") in text_of(message)
+    assert "⏱️ Out of phase: for phase 8, not 3" in text_of(message)

@@ -39,7 +39,7 @@ async def test_reroll_rolls_the_same_command_again(battle_session):
     result = await reply(battle_session, ONE_SP)
     update, rerolled = await press(battle_session, result, "🎲 Reroll", GM_USER)
     assert "Rerolled by" in update.content
-    assert "event #6" in rerolled.embeds[0]["footer"]["text"]
+    assert rerolled.embeds[0]["footer"]["text"].endswith(" · #6")
     assert labels(rerolled) == ["📜 Steps", "↩️ Undo", "🎲 Reroll"]  # the new result has its own
 
 
@@ -132,7 +132,7 @@ async def test_override_without_a_result_offers_the_results_in_a_menu(battle_ses
     update, overridden = await battle_session.pick(menu, tie, channel_id=CHANNEL,
                                                    user_id=GM_USER, guild_id=GUILD)
     assert "Overridden by" in update.content and update.components == []
-    assert not overridden.ephemeral and "event #6" in overridden.embeds[0]["footer"]["text"]
+    assert not overridden.ephemeral and overridden.embeds[0]["footer"]["text"].endswith(" · #6")
     assert (await strength_and_log(battle_session.client.db))[0] == 100  # a tie: no loss
     [stale] = await battle_session.pick(menu, tie, channel_id=CHANNEL, user_id=GM_USER,
                                         guild_id=GUILD)
@@ -203,7 +203,7 @@ async def test_a_result_with_no_dice_has_no_reroll_and_the_command_says_why(disc
                  'figures=8" strength:8')
     result = await reply(discord_session, "/melee le-baton attacker:Cuirassiers defender:Ross "
                          "phase:6", user_id=GM_USER)
-    assert "No dice rolled · event #4" in result.embeds[-1]["footer"]["text"]
+    assert "No dice rolled · #4" in result.embeds[-1]["footer"]["text"]
     assert labels(result) == ["📜 Steps", "↩️ Undo"]
     refused = await reply(discord_session, "/gm reroll", user_id=GM_USER)
     assert refused.ephemeral and refused.content == (

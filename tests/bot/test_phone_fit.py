@@ -4,6 +4,8 @@ say again what the headline says."""
 
 from __future__ import annotations
 
+from bot.render.text import phone_lines as text_lines
+
 from .conftest import GM_USER, PLAYER, played, reply, steps_of
 from .phone import phone_lines, repeated_effects, screen
 from .test_tricorne import MELEE as TRICORNE_MELEE
@@ -20,17 +22,18 @@ QUEBEC = [
 ]
 
 
-async def test_the_out_of_phase_remark_takes_two_lines_of_a_phone(battle_session):
+async def test_the_out_of_phase_remark_takes_one_line_of_a_phone(battle_session):
+    """"a charge is for “charges”, not “shaken and routing units test”" took two lines: the
+    remark names the charge's phase and the battle's by their short names."""
     await played(battle_session, *QUEBEC)
     message = await reply(battle_session, '/charge fire-at-will target:"Régiment de la Sarre" '
                                           'chargers:"78th Fraser\'s Highlanders: distance=3" '
                                           "dice:3", user_id=GM_USER)
-    remark = ("⏱️ Out of phase: a charge is for “charges”, not “shaken and routing units "
-              "test”.")
-    assert remark in message.embeds[0]["description"].split("\n")
-    assert screen(message)[-4:-2] == ["⏱️ Out of phase: a charge is for “charges”,",
-                                      "not “shaken and routing units test”."]
-    assert phone_lines(message) == 8
+    remark = "⏱️ Out of phase: for charges, not rout tests"
+    assert message.embeds[0]["description"].split("\n")[-1] == remark
+    assert text_lines(remark) == 1
+    assert screen(message)[-3] == remark
+    assert phone_lines(message) == 7
 
 
 async def test_a_surrender_is_said_in_the_headline_and_the_roster_line_says_what_else(
@@ -67,7 +70,8 @@ async def test_a_loss_the_headline_gives_with_an_aside_is_not_said_again_on_the_
     assert embed["title"].endswith("Régiment de la Sarre routs, −2 SP (tied lowest: first "
                                    "listed)")
     assert "📋 Régiment de la Sarre: now 2 SP" in embed["description"].split("\n")
-    assert phone_lines(message) == 14  # the factors alike said once above the rolls
+    # The factors alike said once above the rolls; the out-of-phase remark on one line.
+    assert phone_lines(message) == 13
 
 
 TALAVERA = [
@@ -210,7 +214,7 @@ async def test_three_charging_battalions_against_three_say_their_shared_factors_
         "**Régiment de Guyenne** 🎲 1 = **2**"]
     assert "**Régiment de la Sarre surrender test** 🎲 1 vs 4+ (foot) → does not surrender" \
         in lines
-    assert phone_lines(message) == 22
+    assert phone_lines(message) == 21
     assert not repeated_effects(message)
     # The Steps give each roll whole, with the column its factors come from.
     steps = (await steps_of(battle_session, message)).split("\n")
@@ -234,8 +238,8 @@ async def test_a_three_a_side_melee_lost_by_the_attackers_fits_a_phone(battle_se
         "Each +1 European regulars:", "Régiment de la Sarre 🎲 4 = 5",
         "Régiment de Béarn 🎲 2 = 3", "Régiment de Guyenne 🎲 2 = 3",
         "Risk to Wolfe 🎲 3 4 = 7 vs row 2-7 (routed", "from melee table) → no effect",
-        "⏱️ Out of phase: a melee is for “melee”, not", "“shaken and routing units test”.",
-        "Dice typed in: 1 1 1 4 2 2 3 4 · event #10", "[row of 3]"]
+        "⏱️ Out of phase: for melee, not rout tests",
+        "Dice typed in: 1 1 1 4 2 2 3 4 · #10", "[row of 3]"]
     assert not repeated_effects(message)
 
 
@@ -263,8 +267,8 @@ async def test_a_tricorne_melee_with_its_bonus_melee_and_battle_back_fits_a_phon
         "(ordered infantry)) vs Fusiliers (infantry) →", "2 hits",
         "Fusiliers battles back 🎲 cav cav (2 dice:",
         "regular) vs Black Watch (infantry) → 0 hits",
-        "⏱️ Out of phase: a melee is for “combat”, not", "“play a Command card”.",
-        "Dice typed in · event #10 · Project defaults:", "rally check and 1 more (📜 Steps)",
+        "⏱️ Out of phase: for combat, not card play",
+        "Dice typed in · #10 · 📜 2 project defaults",
         "[row of 3]"]
     assert not repeated_effects(result)
     # The Steps keep what taking ground is; the roster keeps the move.
@@ -296,6 +300,29 @@ async def test_a_bonus_melee_that_hits_a_leader_and_a_battle_back_fit_a_phone(ba
         "Dragoons rally check 🎲 flag flag vs its own", "symbol or a saber → fails",
         "Cope leader casualty check 🎲 inf inf vs 2", "sabers kill → survives",
         "Fusiliers battles back 🎲 cav art art vs Black", "Watch (infantry) → 0 hits",
-        "Dice typed in · event #10 · Project defaults:", "rally check and 2 more (📜 Steps)",
+        "Dice typed in · #10 · 📜 3 project defaults",
         "[row of 3]"]
     assert not repeated_effects(result)
+
+
+def test_every_out_of_phase_remark_takes_one_line_of_a_phone():
+    """Each rule set's remark, for each procedure that has a phase, in each phase of its
+    battle: the phases' short names (Le Baton's numbers) keep it to one line."""
+    from rules.core.roster import Roster
+    from rules.registry import RULESETS
+    options = [{}, {"phase": 7}, {"phase": 11}]
+    remarks = set()
+    for entry in RULESETS.values():
+        rules = entry.battle
+        if rules is None or rules.phase_warning is None:
+            continue
+        for procedure in ("melee", "charge", "assault", "fire", "artillery-fire", "morale",
+                          "recall"):
+            for phase in rules.phases:
+                # A morale check without its phase is refused before it is played.
+                remarks.update(rules.phase_warning(procedure, given, Roster(), phase)
+                               for given in options if given or procedure != "morale")
+    remarks.discard(None)
+    assert "Out of phase: for phases 3–5, 8–10, not 1" in remarks  # a charger of no nation
+    assert len(remarks) > 40
+    assert [r for r in remarks if text_lines(f"⏱️ {r}") > 1] == []

@@ -76,7 +76,7 @@ async def test_lookup_false_is_a_move_in_the_battle(discord_session):
     await setup(discord_session)
     message = await reply(discord_session, '/melee fire-at-will attackers:Béarn '
                           'defenders:Rangers dice:"6 1" lookup:false')
-    assert message.embeds[0]["footer"]["text"].endswith("event #4")
+    assert message.embeds[0]["footer"]["text"].endswith(" · #4")
 
 
 async def test_every_procedure_command_takes_the_lookup_option(discord_session):

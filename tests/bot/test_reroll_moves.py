@@ -244,7 +244,7 @@ async def test_reroll_and_override_reach_the_last_roll_past_a_gm_role(battle_ses
     await gm(battle_session, '/gm dice dice:"1"')
     again = await gm(battle_session, "/gm reroll")
     assert again.embeds[0]["title"] == "❓ Does Hussars counter-charge?"
-    assert again.embeds[0]["footer"]["text"] == "1 die queued by the GM · event #8"
+    assert again.embeds[0]["footer"]["text"] == "1 die queued by the GM · #8"
 
 
 # A chart the player reads (no chart pack): an answer given ahead says what one cell says.
@@ -440,7 +440,7 @@ async def test_a_reroll_after_a_roster_change_says_what_it_works_on(battle_sessi
 
 def ground_seq(message) -> int:
     """The event a question's message asked it at, as its footer says it."""
-    return int(message.embeds[0]["footer"]["text"].rsplit("event #", 1)[1].split()[0])
+    return int(message.embeds[0]["footer"]["text"].rsplit(" · #", 1)[1].split()[0])
 
 
 async def test_a_reroll_whose_dice_ask_nothing_says_the_question_it_dropped(battle_session):

@@ -21,6 +21,7 @@ from bot.client import create_bot
 from bot.cogs.lookups import Lookups
 from bot.offline import OfflineDiscord, SentMessage
 from bot.render.resolution import footer_text, summed
+from bot.render.text import phone_lines as text_lines
 from bot.rulesets import each_ruleset
 from bot.storage import Database
 from bot.storage.models import Trace, utcnow
@@ -328,8 +329,17 @@ def test_the_footer_names_project_defaults_in_one_short_line():
     three = ["rally check: a unit rallies on its own symbol or a saber",
              "leader casualty check: 2 sabers kill a leader with his unit",
              "a failed rally check routs the unit off the field"]
+    # Their names take more than a line: counted beside the Steps button's icon, which
+    # lists them whole, the footer keeps to one line of a phone (it took two).
     assert footer_text("Dice rolled by the bot", three, short=True) == (
-        "Dice rolled by the bot · Project defaults: rally check and 2 more (📜 Steps)")
+        "Dice rolled by the bot · 📜 3 project defaults")
+    typed = footer_text("Dice typed in · #10", three[:2], short=True)
+    assert typed == "Dice typed in · #10 · 📜 2 project defaults"
+    assert text_lines(typed) == 1
+    # A footer two lines long all the same names the first (the Steps list them all).
+    assert footer_text("Dice typed in: 44 52 5 33 41 55", three, short=True) == (
+        "Dice typed in: 44 52 5 33 41 55 · Project defaults: rally check and 2 more "
+        "(📜 Steps)")
     # Names that fit one line are all said.
     two = [three[0], "battle back: a unit still there fights back"]
     assert footer_text("Dice rolled by the bot", two, short=True) == (
@@ -416,7 +426,7 @@ async def test_a_charge_test_that_takes_the_last_sp_does_not_say_the_unit_routs(
         "📋 Hussars loses 1 SP (now 0) and leaves the battle",
         "**Hussars charge test** 🎲 6 +2 charged in the rear −2 cavalry only charged by "
         "non-cavalry = **6** vs basic morale 4 → loses its last SP",
-        "⏱️ Out of phase: a charge is for “charges”, not “shaken and routing units test”."]
+        "⏱️ Out of phase: for charges, not rout tests"]
     reads_on_a_phone(result)
 
 
@@ -854,6 +864,35 @@ async def test_a_marker_on_a_unit_the_same_result_takes_out_of_the_battle_is_not
     # The Steps keep everything.
     steps = await steps_of(discord_session, result)
     assert "**52nd** is disordered, surrenders" in text_of(steps[0])
+
+
+def test_what_a_move_is_made_of_is_said_once_under_the_units_a_place_stays_on_its_line():
+    from bot.render.resolution import effect_lines
+    from rules.core.records import Resolution, Severity
+
+    def advance(unit: str, direction: str) -> Effect:
+        return Effect(EffectKind.MOVED, unit, 3, value="advances", measure="hexes",
+                      direction=direction)
+    made_of = "(the target hex + 2 impetus)"
+    result = Resolution("labataille", "assault", "DR2: 52nd routs", Severity.MAJOR, (), (
+        advance("2e Cuirassiers", made_of), advance("1/45e Ligne", made_of),
+        Effect(EffectKind.MARKER_SET, "1/45e Ligne", value="disordered")))
+    assert effect_lines(result, said=[]) == [
+        "**2e Cuirassiers** advances 3 hexes", "**1/45e Ligne** advances 3 hexes, is disordered",
+        "3 hexes = the target hex + 2 impetus"]
+    # Each unit's line took two lines of a phone with the making on it.
+    assert [text_lines(line) for line in effect_lines(result, said=[])] == [1, 1, 1]
+    # The Steps keep it on each unit's line; so does a unit alone that moves so.
+    assert effect_lines(result)[0] == f"**2e Cuirassiers** advances 3 hexes {made_of}"
+    alone = Resolution("labataille", "assault", "DR2: 52nd routs", Severity.MAJOR, (),
+                       result.effects[1:])
+    assert effect_lines(alone, said=[]) == [
+        f"**1/45e Ligne** advances 3 hexes {made_of}, is disordered"]
+    # A place in brackets is the unit's own: the terrain a unit takes ground into.
+    forest = Resolution("tricorne", "melee", "A wins", Severity.MINOR, (), (
+        Effect(EffectKind.MOVED, "Black Watch", 1, value="takes ground", measure="hex",
+               direction="(forest)"),))
+    assert effect_lines(forest, said=[]) == ["**Black Watch** takes ground 1 hex (forest)"]
 
 
 def test_a_state_on_a_unit_gone_in_the_same_result_is_left_out_but_its_loss_is_said():

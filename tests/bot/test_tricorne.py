@@ -72,9 +72,11 @@ async def test_a_quick_lookup_shows_the_dice_arithmetic_and_the_battle_back(disc
     assert "🎲 **infantry** **saber** artillery cavalry cavalry" in text
     assert "Fusiliers battles back against Black Watch" in text
     assert "Murray survives and stays with Black Watch" in text
-    # The leader's check (step 5) before the rally check (step 6), as the defaults say them.
-    assert "Project defaults: leader casualty check; rally check" in embed["footer"]["text"]
+    # Named, the two took a second line of a phone: counted beside the Steps' icon, and the
+    # Steps name them, the leader's check (step 5) before the rally check (step 6).
+    assert embed["footer"]["text"] == "Dice typed in · 📜 2 project defaults"
     assert "Project defaults (see /help): leader casualty check: " in text
+    assert text.index("leader casualty check: ") < text.index("rally check: ")
 
 
 async def test_a_battle_back_without_dice_says_why_in_the_public_reply(discord_session):
@@ -108,7 +110,7 @@ async def test_the_retire_question_does_not_show_the_dice_typed_for_the_roll_aft
     assert asked.embeds[0]["title"] == ("❓ Will Dragoons retire and rally before Black Watch "
                                         "rolls 5 dice?")
     footer = asked.embeds[0]["footer"]["text"]
-    assert footer.startswith("Dice typed in · event #"), footer
+    assert footer.startswith("Dice typed in · #"), footer
     result = (await press(battle_session, asked, "Stand and fight", GM_USER))[-1]
     assert result.embeds[0]["footer"]["text"].startswith(
         "Dice typed in: cav saber cav flag inf"), result.embeds[0]["footer"]["text"]

@@ -13,18 +13,22 @@ def warning(ruleset: str, procedure: str, phase: str | None) -> str | None:
 
 
 def test_each_rule_sets_procedures_belong_to_their_phase():
-    assert warning("fire-at-will", "melee", "movement") == (
-        "Out of phase: a melee is for “melee”, not “movement”.")
+    """The remark names the procedure's phase, then the battle's, by their short names: one
+    line of a phone ("⏱️ " before it)."""
+    assert warning("fire-at-will", "melee", "movement") == "Out of phase: for melee, not movement"
+    assert warning("fire-at-will", "melee", "shaken and routing units test") == (
+        "Out of phase: for melee, not rout tests")
+    assert warning("fire-at-will", "charge", "routs and retirements") == (
+        "Out of phase: for charges, not routs")
     assert warning("fire-at-will", "charge", "charges") is None
-    assert warning("tricorne", "melee", "order units") == (
-        "Out of phase: a melee is for “combat”, not “order units”.")
+    assert warning("tricorne", "melee", "order units") == "Out of phase: for combat, not orders"
+    assert warning("tricorne", "melee", "play a Command card") == (
+        "Out of phase: for combat, not card play")
     assert warning("labataille", "assault", "Maneuver Segment") == (
-        "Out of phase: an Infantry Assault is for “Mêlée Segment”, not “Maneuver "
-        "Segment”.")
+        "Out of phase: for Mêlée, not Maneuver")
     # The Old Guard declares in the Maneuver Segment and is resolved at once.
     assert warning("labataille", "charge", "Mêlée Segment") == (
-        "Out of phase: an Old Guard Charge is for “Maneuver Segment”, not “Mêlée "
-        "Segment”.")
+        "Out of phase: for Maneuver, not Mêlée")
     assert warning("labataille", "charge", "Maneuver Segment") is None
 
 

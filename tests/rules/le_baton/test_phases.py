@@ -39,24 +39,23 @@ def test_a_procedure_is_remarked_on_in_every_phase_but_its_own(procedure, option
         assert (warning is None) == (number in own), (number, warning)
 
 
-def test_the_remark_names_both_phases_in_two_phone_lines():
+def test_the_remark_names_both_phases_by_their_numbers():
     assert phase_warning("artillery-fire", {}, ROSTER, PHASES[5]) == (
-        "Out of phase: artillery fire is for phase 1, not phase 6 (melees).")
+        "Out of phase: for phase 1, not 6")
     assert phase_warning("charge", {"charger": "4e Léger"}, ROSTER, PHASES[0]) == (
-        "Out of phase: a French charge is for phases 3 to 5, not phase 1 (artillery "
-        "fire).")
-    assert "British fire is for phase 3, not phase 8" in phase_warning(
-        "fire", {"shooter": "52nd: x"}, ROSTER, PHASES[7])
+        "Out of phase: for phases 3–5, not 1")
+    assert phase_warning("fire", {"shooter": "52nd: x"}, ROSTER, PHASES[7]) == (
+        "Out of phase: for phase 3, not 8")
     assert phase_warning("morale", {"phase": 7}, ROSTER, PHASES[0]) == (
-        "Out of phase: this morale check is for phase 7, not phase 1 (artillery fire).")
+        "Out of phase: for phase 7, not 1")
 
 
 def test_a_unit_the_roster_cannot_place_gets_both_nations_phases():
     warning = phase_warning("fire", {"shooter": "Nobody"}, ROSTER, PHASES[0])
-    assert "fire is for phases 3 and 8, not phase 1" in warning
+    assert warning == "Out of phase: for phases 3, 8, not 1"
     assert phase_warning("fire", {"shooter": "Nobody"}, ROSTER, PHASES[7]) is None
-    assert "a charge is for phases 3 to 5 and 8 to 10, not phase 1" in phase_warning(
-        "charge", {"charger": "Nobody"}, ROSTER, PHASES[0])
+    assert phase_warning("charge", {"charger": "Nobody"}, ROSTER, PHASES[12]) == (
+        "Out of phase: for phases 3–5, 8–10, not 13")
 
 
 def test_no_remark_without_a_known_phase():
