@@ -390,9 +390,10 @@ def said_in(heads: Sequence[str], unit: str, text: str, units: Sequence[str] = (
         return False
     # The verb's stem ("rout" in "is routing"), or a word of the effect's own that the line
     # repeats ("forms square": "is now in square"; "leaves a charge marker": "has a charge
-    # marker"): the roster's line says the same change in its own words.
+    # marker"): the roster's line says the same change in its own words. A short word
+    # counts as the state the roster's line gives ("forms line": "is now in line").
     return any(words[0][:4] in head or any(len(w) >= 5 and w in head for w in words[1:])
-               for head in heads)
+               or any(f"now in {w}" in head for w in words[1:]) for head in heads)
 
 
 def _amount_said(amount: str, verb: str, head: str) -> bool:
@@ -508,11 +509,18 @@ _LOSS = re.compile(r"loses (\d+) (\S+) \(now (\d+)\)(?:(?:, | and )(.+))?")
 def _left_to_say(resolution: Resolution, change: str) -> str | None:
     """A unit's loss the headline says ("Béarn routs, −2 SP"; "Béarn loses 2 SP (now 1), is
     routing and is shaken"): the line says where its strength now stands and what else the
-    headline does not ("Béarn: now 1 SP, is shaken"), or nothing once it has gone. Any other
-    line, whole."""
+    headline does not ("Béarn: now 1 SP, is shaken"), or nothing once it has gone; nothing
+    for a unit's leaving alone that the headline gives. Any other line, whole."""
     unit = _line_unit(resolution, change)
     loss = _LOSS.fullmatch(change[len(unit) + 1:]) if unit is not None else None
     if loss is None:
+        rest = change[len(unit) + 1:] if unit is not None else ""
+        # The unit's leaving alone, which the headline gives ("Buffs fails by 3: routs,
+        # removed": "Buffs routs off the field"); a line with more to say is kept.
+        if unit is not None and ", " not in rest and _verb_said(
+                _own_phrases(resolution, unit), unit, rest,
+                [effect.unit for effect in resolution.effects]):
+            return None
         return change
     units = [effect.unit for effect in resolution.effects]
     amount, measure, count, rest = loss[1], loss[2], int(loss[3]), loss[4] or ""
@@ -520,14 +528,7 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
     # recall: 1 casualty, held"), not another's that names it ("71st loses 1 SP to Béarn").
     # A phrase after the headline's lead ("Attackers win by 3: Béarn routs …"), whose aside
     # may hold a colon of its own ("(tied lowest: first listed)").
-    # Its whole name, not a longer one holding it ("Guard Grenadiers loses 1 block").
-    name = re.compile(rf"{re.escape(unit.casefold())}(?!\w)")
-    longer = [other.casefold() for other in units
-              if len(other) > len(unit) and other.casefold().startswith(unit.casefold())]
-    own = [part for whole in phrases_of(resolution.headline.casefold())
-           for part in dict.fromkeys((whole, whole.split(": ", 1)[-1],
-                                      whole.rsplit(": ", 1)[-1]))
-           if name.match(part) and not any(part.startswith(other) for other in longer)]
+    own = _own_phrases(resolution, unit)
     # The loss in the roster's measure ("1 figure") or in its effect's words ("1 casualty"):
     # an effect that counts a loss, not a retreat of as many hexes.
     losses = {f"{amount} {measure}".casefold()} | {
@@ -555,6 +556,20 @@ def _left_to_say(resolution: Resolution, change: str) -> str | None:
         return change if unsaid else None  # the headline says how it ended
     now = f"{unit}: now {count} {singular(measure) if count == 1 else plural(measure)}"
     return ", ".join([now, *unsaid])
+
+
+def _own_phrases(resolution: Resolution, unit: str) -> list[str]:
+    """The headline's phrases (casefolded) that begin with the unit's whole name, not a
+    longer one holding it ("Guard Grenadiers loses 1 block"); a phrase after the headline's
+    lead too ("Attackers win by 3: Béarn routs …")."""
+    name = re.compile(rf"{re.escape(unit.casefold())}(?!\w)")
+    longer = [other.casefold() for effect in resolution.effects
+              if len(other := effect.unit) > len(unit)
+              and other.casefold().startswith(unit.casefold())]
+    return [part for whole in phrases_of(resolution.headline.casefold())
+            for part in dict.fromkeys((whole, whole.split(": ", 1)[-1],
+                                       whole.rsplit(": ", 1)[-1]))
+            if name.match(part) and not any(part.startswith(other) for other in longer)]
 
 
 # A new state, and no other change: "is now in line", "is halted".

@@ -343,7 +343,7 @@ def _support(gun: Unit, named: str, where: str, roster: Roster | None) -> Unit:
 
 
 def prepare_melee(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
-    phase = _number(PHASE, o.get("phase")) or 6
+    phase = _number(PHASE, o.get("phase"))
     a = _side(o.get("attacker"), "attacker", roster)
     b = _side(o.get("defender"), "defender", roster)
     for unit, other in ((a.unit, b.unit), (b.unit, a.unit)):
@@ -359,7 +359,12 @@ def prepare_melee(o: Mapping[str, Any], roster: Roster | None) -> Prepared:
                              hint="It rolls for recall in phase 13 (`/recall`); the next "
                                   "turn (`/battle next`) clears the pass. A pass entered by "
                                   "mistake: a GM takes it back with `/gm undo`.")
-    return lambda dice: resolve_melee(a, b, phase, dice)
+    if phase is None and roster is not None:
+        # Only outside phases 6 and 11 (`phases.phase_options`): a melee a British charge
+        # made is phase 11's, and fought as phase 6's its loser would test in phase 7.
+        raise InvalidInput("Say which phase the melee is for.",
+                           hint="`phase:` 6 or 11: the battle is in neither now.")
+    return lambda dice: resolve_melee(a, b, phase or 6, dice)  # a quick lookup: phase 6
 
 
 PROCEDURES: dict[str, Callable[[Mapping[str, Any], Roster | None], Prepared]] = {

@@ -217,7 +217,9 @@ def check_can_shoot(shooter: Unit, target: str, distance: float | None) -> None:
                          # shooting of phase 3 or 8: a shot at a charger comes before it.
                          hint="Charged this turn? Shoot at the charger before `/charge`, "
                               "which plays the checks that follow the shooting; a GM takes "
-                              "the charge back with `/gm undo`.")
+                              "the charge back with `/gm undo`." if shooter.melee_new else
+                         # A round fought, or carried over from last turn: no charge to undo.
+                         "It fights on in the melee phase instead (6 or 11).")
     if shooter.fired:
         raise NotAllowed(f"{shooter.name} has shot this turn: a unit shoots once, in its "
                          f"side's fire phase ({fire_phase(shooter)}).",

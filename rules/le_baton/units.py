@@ -70,6 +70,8 @@ class Unit:
     guns: int | None = None  # weight of shot in pounds, for artillery
     general: bool = False
     in_melee: bool = False
+    # In a battle: its melee began this turn (a charge's contact) and no round is fought yet.
+    melee_new: bool = False
     firefight: bool = False
     halted: bool = False
     held: bool = False

@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from bot.storage.models import Engagement, Unit
 
-from .conftest import GM_USER, full_text, played, reply, text_of
+from .conftest import CHANNEL, GM_USER, GUILD, full_text, played, reply, text_of
 
 SETUP = [
     "/battle start ruleset:le-baton name:Albuera",
@@ -439,6 +439,64 @@ async def test_a_melee_or_check_without_a_phase_is_in_the_battles_phase(battle_s
     assert not odds.ephemeral, odds.content  # the odds of phase 7's check too
     check = await reply(battle_session, "/morale le-baton unit:Buffs dice:6", user_id=GM_USER)
     assert check.embeds[0]["title"] == "💥 Buffs fails by 3: routs, removed"
+
+
+async def test_a_melee_without_a_phase_outside_the_melee_phases_is_asked_for_it(
+        battle_session):
+    """A British charge in phase 8 makes a melee of phase 11: fought then without `phase:`,
+    it is not taken for phase 6's, whose loser would test in phase 7. It is asked for, as a
+    check is."""
+    await setup(battle_session)
+    await reply(battle_session, '/unit add side:British name:Greys words:"british cav veteran '
+                                'heavy-dragoons" strength:8', user_id=GM_USER)
+    for _ in range(7):  # to phase 8, British move
+        await reply(battle_session, "/battle next", user_id=GM_USER)
+    charge = await reply(battle_session, '/charge le-baton charger:Greys target:Lanciers '
+                                         'dice:"3 4"', user_id=GM_USER)
+    assert charge.embeds[0]["title"] == "↔️ Greys contacts Lanciers: melee in phase 11"
+    asked = await reply(battle_session, '/melee le-baton attacker:Greys defender:Lanciers '
+                                        'dice:"1 1 1 1 4 4 1 1"', user_id=GM_USER)
+    assert asked.ephemeral and asked.content == (
+        "⚠️ Say which phase the melee is for. `phase:` 6 or 11: the battle is in neither "
+        "now."), asked.content
+    fought = await reply(battle_session, '/melee le-baton attacker:Greys defender:Lanciers '
+                                         'phase:11 dice:"1 1 1 1 4 4 1 1"', user_id=GM_USER)
+    assert fought.embeds[0]["title"] == ("🩸 Lanciers wins the melee (2–0): Greys tests in "
+                                         "phase 12")
+
+
+async def test_a_free_formation_change_to_line_is_said_once(battle_session):
+    """Phase 7, fail by 1 or 2: the loser forms line and the winner forms line too. The
+    roster's line says both are now in line: "forms line" is not said again beside it."""
+    await played(battle_session, SETUP[0], SETUP[1],
+                 '/unit add side:British name:Buffs words:"british inf veteran column" '
+                 'strength:8',
+                 '/charge le-baton charger:"28e Ligne" target:Buffs dice:"1 6"',
+                 '/melee le-baton attacker:"28e Ligne" defender:Buffs phase:6 '
+                 'dice:"4 4 4 1 1 1 1 1 1 1 4 5 1"')
+    asked = await reply(battle_session, "/morale le-baton unit:Buffs phase:7 dice:5",
+                        user_id=GM_USER)
+    assert asked.embeds[0]["title"] == "❓ Does 28e Ligne make a free formation change?"
+    [answered] = await battle_session.press(asked, "Form line", channel_id=CHANNEL,
+                                            user_id=GM_USER, guild_id=GUILD)
+    assert answered.embeds[0]["title"] == "🩸 Buffs fails by 2: falls back into line"
+    assert answered.embeds[0]["description"].split("\n")[:3] == [
+        "**Buffs** is placed 2\" back from 28e Ligne",
+        "📋 28e Ligne and Buffs: each is now in line",
+        "📋 Melee: 28e Ligne against Buffs ends"]
+
+
+async def test_a_rout_the_headline_gives_is_not_said_again_on_the_roster(battle_session):
+    """"Fail by 3+: Rout. Remove the unit from the game": the headline says it routs and is
+    removed; the roster's "routs off the field" would say it a second time."""
+    await played(battle_session, SETUP[0], SETUP[1], SETUP[2],
+                 '/gm set unit:"28e Ligne" field:casualties value:3')
+    routed = await reply(battle_session, '/charge le-baton charger:"28e Ligne" target:Buffs '
+                                         'dice:"6"', user_id=GM_USER)
+    assert routed.embeds[0]["title"] == "💥 28e Ligne fails by 3: routs, removed"
+    assert routed.embeds[0]["description"].split("\n")[0] == (
+        "**28e Ligne morale** 🎲 6 vs 3 or less (veteran 5 −1 for 3 casualties (−1 per 3) "
+        "−1 infantry charging) → fails by 3")
 
 
 async def test_a_reroll_says_what_the_first_roll_did_is_undone_not_done_anew(discord_session):

@@ -393,6 +393,17 @@ def test_a_charge_locks_the_units_and_the_loser_falls_back():
     assert reminders(roster, PHASES[10]) == []
 
 
+def test_a_melee_carried_into_a_new_turn_is_not_taken_for_a_charge_this_turn():
+    """"Units continuing a previous melee cannot shoot": next turn the melee is no charge
+    of this turn, and the refusal does not ask whether it was."""
+    roster, _ = play("charge", {"charger": "45e Ligne", "target": "2nd Foot"}, "4 6",
+                     Roster(ROSTER.units))
+    roster, _ = new_turn(roster)
+    with pytest.raises(NotAllowed, match="continuing a previous melee") as refused:
+        play("fire", {"shooter": "2nd Foot", "target": "45e Ligne"}, "", roster)
+    assert refused.value.hint == "It fights on in the melee phase instead (6 or 11)."
+
+
 def test_lancers_keep_their_first_combat_edge_until_they_have_fought():
     """Contact from a charge is not a combat: the first melee still counts as the first."""
     from rules.le_baton.melee import Side, resolve_melee

@@ -315,7 +315,8 @@ def test_the_charge_marker_in_the_roster_means_it_initiated_the_charge():
 def test_cavalry_that_passed_through_a_square_makes_no_new_contact():
     # "Cavalry pass through full movement distance": its charge's move is spent.
     in_contact = engage(ROSTER, MELEE, ["Lancers"], ["2nd Foot"])
-    passed = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", in_contact)
+    passed = play("melee", {"phase": 6,
+                            "attacker": "Lancers", "defender": "2nd Foot"}, "4", in_contact)
     after, _ = apply_effects(passed.effects, in_contact)
     # Nor does infantry make contact with it: "Infantry cannot charge cavalry".
     for attacker, defender in (("Lancers", "2nd Foot"), ("2nd Foot", "Lancers"),
@@ -323,9 +324,10 @@ def test_cavalry_that_passed_through_a_square_makes_no_new_contact():
                                ("Guards: fortification", "Lancers")):
         with pytest.raises(NotAllowed, match="Lancers passed through a square this turn: that "
                                              "took its full movement distance"):
-            play("melee", {"attacker": attacker, "defender": defender}, "4", after)
+            play("melee", {"phase": 6, "attacker": attacker, "defender": defender}, "4", after)
     # Another unit may still charge it: held cavalry "may fight if charged".
-    charged = play("melee", {"attacker": "Hussars", "defender": "Lancers"}, "5 5 1  1 1",
+    charged = play("melee", {"phase": 6,
+                             "attacker": "Hussars", "defender": "Lancers"}, "5 5 1  1 1",
                    replace(after, units=(*after.units, HUSSARS)))
     assert charged.headline == "Hussars wins the melee (2–0): Lancers tests in phase 7"
 
@@ -333,7 +335,7 @@ def test_cavalry_that_passed_through_a_square_makes_no_new_contact():
 def test_a_square_passed_through_stays_in_its_other_melee():
     board = engage(engage(ROSTER, MELEE, ["Lancers"], ["2nd Foot"]), MELEE, ["45e Ligne"],
                    ["2nd Foot"])
-    passed = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", board)
+    passed = play("melee", {"phase": 6, "attacker": "Lancers", "defender": "2nd Foot"}, "4", board)
     after, _ = apply_effects(passed.effects, board)
     assert [e.sides for e in after.engagements] == [(("45e Ligne",), ("2nd Foot",))]
 
@@ -354,19 +356,20 @@ def test_a_stand_check_against_a_charge_in_a_battle_names_the_charger():
 def test_cavalry_that_rode_a_unit_down_charges_on_into_a_square():
     # "Charging cavalry make a full move, fighting every unit contacted": a charge marker and
     # no melee (its last opponent destroyed), it may still contact a square.
-    result = play("melee", {"attacker": "Lancers", "defender": "2nd Foot"}, "4", ROSTER)
+    result = play("melee", {"phase": 6, "attacker": "Lancers", "defender": "2nd Foot"}, "4", ROSTER)
     assert result.headline == "Lancers passes through 2nd Foot: 1 casualty"
 
 
 def test_melee_situation_words_follow_the_roster_name():
-    result = play("melee", {"attacker": "Voltigeurs", "defender": "Guards: defensive-terrain"},
+    result = play("melee", {"phase": 6,
+                            "attacker": "Voltigeurs", "defender": "Guards: defensive-terrain"},
                   "4 5 1 1", ROSTER)
     voltigeurs, _ = result.steps[0].rolls
     assert [m.reason for m in voltigeurs.modifiers] == ["enemy in defensive terrain"]
 
 
 def test_supporting_unit_named_from_the_roster_fights_instead():
-    result = play("melee", {"attacker": "Lancers",
+    result = play("melee", {"phase": 6, "attacker": "Lancers",
                             "defender": 'Battery: supported_by="2nd Foot"'}, "4", ROSTER)
     assert result.steps[0].outcome.startswith("2nd Foot, 2\" behind or beside Battery")
     assert result.headline == "Lancers passes through 2nd Foot: 1 casualty"
@@ -474,7 +477,7 @@ def test_units_that_tied_their_last_round_do_not_test_for_losing_it():
     # continue to fight".
     fighting = engage(ROSTER, MELEE, ["45e Ligne"], ["Guards"])
     # 45e Ligne's 6 dice (2 per 3 of 9): 1 hit; the Guards' 2 (2 per 3 of 3): 1 hit.
-    round_ = play("melee", {"attacker": "45e Ligne", "defender": "Guards"},
+    round_ = play("melee", {"phase": 6, "attacker": "45e Ligne", "defender": "Guards"},
                   "4 1 1 1 1 1  4 1", fighting)
     assert round_.headline == ("45e Ligne and Guards tie their melee, 1 all: they fight on in "
                                "phase 11")
@@ -486,7 +489,8 @@ def test_units_that_tied_their_last_round_do_not_test_for_losing_it():
         assert str(refused.value).startswith(f"{unit} tied its last round with {other}: "
                                              "nobody lost it, so nobody tests in phase 7.")
     # The next round, lost, names its loser again.
-    lost = play("melee", {"attacker": "45e Ligne", "defender": "Guards"}, "4 1 1 1 1  1", tied)
+    lost = play("melee", {"phase": 6,
+                          "attacker": "45e Ligne", "defender": "Guards"}, "4 1 1 1 1  1", tied)
     after, _ = apply_effects(lost.effects, tied)
     assert play("morale", {"unit": "Guards", "phase": 7}, "1", after).headline
 
