@@ -613,7 +613,7 @@ OUT_OF_PHASE = "Out of phase"
 
 def scored(roll: Roll) -> bool:
     """A roll read against nothing, only added up (a melee's score, which the side's highest
-    settles), with modifiers: units rolling alike may share a line (``alike_rolls``)."""
+    settles), with modifiers: units rolling alike have them said once (``alike_rolls``)."""
     return bool(roll.modifiers) and roll.total is not None and not (
         roll.target or roll.result or roll.count or roll.hits is not None)
 
