@@ -6,7 +6,9 @@ battle, what changed on the roster in its place), then one line per roll: who ro
 die (and how many and why, where the rules count them and the reply fits a phone), every
 modifier with its reason, the total, what it was read against and the outcome; scores
 read against nothing that share their modifiers (three battalions charging alike) say the
-modifiers once, on a line above theirs.
+modifiers once, on a line above theirs; rolls of a step read against the same target (a
+side's morale checks) say it once above theirs, with their result where it is the same, and
+units on which the same effects fall are named together, where that saves lines of a phone.
 Players check dice, so the rolls stay public; the project defaults that decided the result
 close it in the footer.
 
@@ -209,9 +211,28 @@ def effect_lines(resolution: Resolution, *, said: Sequence[str] | None = None) -
     # Units on which the same things fall are said together: three battalions that advance
     # alike are one line, not three. Words after a colon ("Montcalm: units of his command
     # …") are his alone.
-    return said_once([_unit_line(units, parts) for units, parts in together(
-        (unit, parts, not parts[0].startswith(":")) for unit, parts in by_unit.items()
-        if parts)], resolution.effects)
+    entries = [(unit, parts) for unit, parts in by_unit.items() if parts]
+    return min((said_once([_unit_line(units, parts) for units, parts in together(
+        (unit, parts, not parts[0].startswith(":")) for unit, parts in tried)],
+        resolution.effects) for tried in (entries, tails_apart(entries))),
+        key=lambda lines: phone_lines("\n".join(lines)))
+
+
+def tails_apart(entries: Sequence[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    """A unit whose last effects are all another unit's (1/45e "loses 3 increments,
+    advances 3 hexes, is disordered"; 3/45e "advances 3 hexes, is disordered"): those on a
+    line of their own, which the other unit's joins ("1/45e and 3/45e: each advances …").
+    ``effect_lines`` takes it where it saves a line of a phone."""
+    split: list[tuple[str, list[str]]] = []
+    for at, (unit, parts) in enumerate(entries):
+        tail = next((others for _, others in entries[at + 1:]
+                     if 0 < len(others) < len(parts) and parts[-len(others):] == others
+                     and not others[0].startswith(":")), None)
+        if tail is None:
+            split.append((unit, parts))
+        else:
+            split += [(unit, parts[:-len(tail)]), (unit, list(tail))]
+    return split
 
 
 # A move's direction that is a sum, what its amount is made of: "(the target hex + 2
@@ -649,18 +670,82 @@ def public_roll_lines(steps: Sequence[Step]) -> list[str]:
     them once, above (``alike_rolls``)."""
     lines: list[str] = []
     labelled: dict[str, tuple[int, str | None]] = {}  # label: its line's index, first target
+    run: list[tuple[str, Roll]] = []  # rolls read alike, one after another: said together
+
+    def flush() -> None:
+        read_alike_lines(run, lines, labelled)
+        run.clear()
+
     for step in steps:
         if step.title == SET_ASIDE:
+            flush()
             lines.append(f"↪️ {escape(step.outcome)}")
         for group in alike_rolls(step.rolls):
             if len(group) > 1 and not any(roll.label in labelled for roll in group):
+                flush()
                 labelled.update((roll.label, (len(lines) + 1 + at, None))
                                 for at, roll in enumerate(group))
                 lines.extend(scores_lines(group))
                 continue
             for roll in group:
-                public_roll(roll, lines, labelled)
+                if run and read_as(run[0], (step.title, roll)) is None:
+                    flush()
+                if roll.target and roll.hits is None and not roll.count and \
+                        roll.label not in labelled:
+                    run.append((step.title, roll))
+                else:
+                    flush()
+                    public_roll(roll, lines, labelled)
+    flush()
     return lines
+
+
+def read_as(first: tuple[str, Roll], other: tuple[str, Roll]) -> str | None:
+    """What two rolls of the same step's title are, when they are read alike: the words
+    their labels end with ("morale" of "1/45e morale" and "2/45e morale") that the step's
+    title says too, so that no word of a unit's name is taken ("Ligne" of "1/45e Ligne
+    morale" and "2/45e Ligne morale"), each label beginning with a name of its own, and the
+    same target; else None."""
+    (title, roll), (other_title, other_roll) = first, other
+    if title != other_title or roll.target != other_roll.target:
+        return None
+    words, others = roll.label.split(" "), other_roll.label.split(" ")
+    said = title.casefold().split()
+    shared = 0
+    while shared < min(len(words), len(others)) - 1 and \
+            words[-1 - shared] == others[-1 - shared] and \
+            words[-1 - shared].casefold() in said:
+        shared += 1
+    return " ".join(words[len(words) - shared:]) if shared else None
+
+
+def read_alike_lines(run: Sequence[tuple[str, Roll]], lines: list[str],
+                     labelled: dict[str, tuple[int, str | None]]) -> None:
+    """Rolls of one step read against the same target ("1/45e morale", "2/45e morale" vs
+    "> 34"): what they are and their target said once above them, and their result too
+    where it is the same ("Morale vs > 34, each passes:"), then each unit's dice, modifiers
+    and total on a line of its own; where that saves a line of a phone, else a line each."""
+    rolls = [roll for _, roll in run]
+    kind = read_as(run[0], run[-1]) if len(run) > 1 else None
+    if kind is None or any(read_as(run[0], other) != kind for other in run[1:]):
+        for roll in rolls:
+            public_roll(roll, lines, labelled)
+        return
+    results = {roll.result for roll in rolls}
+    same = results.pop() if len(results) == 1 else None
+    head = f"{kind[:1].upper()}{kind[1:]} vs {rolls[0].target}"
+    head += f", each {same}:" if same else ":"
+    each = [f"**{escape(roll.label.removesuffix(' ' + kind))}** " + roll_line(
+        replace(roll, result=None) if same else roll, labelled=False, with_target=False,
+        notes=False) for roll in rolls]
+    alone = [roll_line(roll, notes=False) for roll in rolls]
+    if phone_lines("\n".join([escape_prose(head), *each])) >= phone_lines("\n".join(alone)):
+        for roll in rolls:
+            public_roll(roll, lines, labelled)
+        return
+    # A roll made again under one of these labels says its target: none is on these lines.
+    labelled.update((roll.label, (len(lines) + 1 + at, None)) for at, roll in enumerate(rolls))
+    lines.extend([escape_prose(head), *each])
 
 
 def public_roll(roll: Roll, lines: list[str],

@@ -174,8 +174,54 @@ async def test_the_replies_after_the_huzzah_do_not_repeat_the_rolls_on_the_quest
     assert phone_lines(chart) <= 22, "\n".join(screen(chart))
     [result] = await press(discord_session, chart, "DR2", user=PLAYER)
     assert result.embeds[0]["title"] == "🩸 2/45e routs; DR2: all 3 defenders rout"
-    assert described(result)[4:] == since
+    assert described(result)[3:] == since
     assert phone_lines(result) <= 22, "\n".join(screen(result))
+
+
+HUZZAH_DICE = 'dice:"61 45 45 65 56 62 5 62 64 61 62 61 64 52 32 66 14"'
+
+
+async def test_an_assault_given_every_answer_ahead_says_a_sides_target_once(discord_session):
+    """The Huzzah's assault with its answers given ahead, its seventeen rolls in one reply,
+    took 34 lines of a phone: a side's morale checks, read against its morale and passed
+    alike, have the target and the result said once above them, each stack's dice and
+    total still on a line of its own; units on which the same effects fall are named
+    together (30 lines)."""
+    result = await reply(discord_session, THREE_ON_THREE + HUZZAH_DICE +
+                         ' choices:"huzzah=huzzah; chart_result=DR2"')
+    assert result.embeds[0]["title"] == "🩸 2/45e routs; DR2: all 3 defenders rout"
+    assert described(result) == [
+        "**52nd** and **1/45e**: each loses 3 increments",
+        "**52nd**, **71st** and **95th**: each routs",
+        "**1/45e** and **3/45e**: each advances 3 hexes (the target hex + 2 impetus), is "
+        "disordered",
+        "Morale vs > 34, each passes:",
+        "**1/45e** 🎲 61 +2 Ney = **63**",
+        "**2/45e** 🎲 45 −3 disordered infantry = **42**",
+        "**3/45e** 🎲 45",
+        "Morale vs > 41, each passes:",
+        "**52nd** 🎲 65",
+        "**71st** 🎲 56 +1 Crauford = **61**",
+        "**95th** 🎲 62 −3 disordered infantry = **55**",
+        "**defender column shifts** 🎲 5 → 2 left",
+        "**1/45e fire** 🎲 62 vs 1:1 (12:9) → 1 casualty",
+        "**2/45e fire** 🎲 64 vs 1:1 (12:9) → 1 casualty",
+        "**3/45e fire** 🎲 61 vs 1:1 (12:9) → 1 casualty",
+        "**52nd fire** 🎲 62 vs 1:1 (10:9) → 1 casualty",
+        "**71st fire** 🎲 61 vs 1:1 (10:9) → 1 casualty",
+        "**95th fire** 🎲 64 vs 1:1 (10:9) → 1 casualty",
+        # Their results differ: a line each says its own, as the target said once would not
+        # save a line.
+        "**1/45e Huzzah morale** 🎲 52 +2 Ney = **54** vs > 34 → passes",
+        "**2/45e Huzzah morale** 🎲 32 −3 disordered infantry = **25** vs > 34 → fails",
+        "**3/45e Huzzah morale** 🎲 66 vs > 34 → passes",
+        "**mêlée** 🎲 14 +9 attackers' fire −9 defenders' fire +2 Ney (attacking) −1 Crauford "
+        "(defending) = **15** vs 1:2 column"]
+    assert phone_lines(result) == 30, "\n".join(screen(result))
+    assert not repeated_effects(result)
+    # The Steps give each roll whole: its label, its target and its result.
+    steps = (await steps_of(discord_session, result)).split("\n")
+    assert "**2/45e morale** 🎲 4 5 −3 disordered infantry = **42** vs > 34 → passes" in steps
 
 
 THREE_A_SIDE = [
@@ -326,3 +372,21 @@ def test_every_out_of_phase_remark_takes_one_line_of_a_phone():
     assert "Out of phase: for phases 3–5, 8–10, not 1" in remarks  # a charger of no nation
     assert len(remarks) > 40
     assert [r for r in remarks if text_lines(f"⏱️ {r}") > 1] == []
+
+
+def test_rolls_read_alike_keep_every_word_of_their_units_names():
+    """"1/45e Ligne morale" and "2/45e Ligne morale" end alike in "Ligne morale", but only
+    "morale" is what they roll for (the step says it): the names keep "Ligne"."""
+    from bot.render.resolution import public_roll_lines
+    from rules.core.dice import plain_readings
+    from rules.core.records import Modifier, Roll, Step
+
+    rolls = tuple(Roll(f"{name} morale", "d66", (4, 5), (Modifier(-3, "disordered infantry"),),
+                       total=42, target="> 34", result="passes",
+                       readings=plain_readings((4, 5)))
+                  for name in ("1/45e Ligne", "2/45e Ligne", "3/45e Ligne"))
+    lines = public_roll_lines([Step("3a. Attacker morale check", "All pass.", rolls)])
+    # Said together, "morale" above, each stack by its whole name.
+    assert lines == ["Morale vs > 34, each passes:",
+                     *(f"**{n}/45e Ligne** 🎲 45 −3 disordered infantry = **42**"
+                       for n in (1, 2, 3))]
