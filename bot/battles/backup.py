@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select
@@ -145,7 +145,7 @@ def import_battle(tx: BattleTx, data: Mapping[str, Any], *, guild_id: int | None
     if backup.pending is not None:
         # The rolls its move made so far stay on the messages of the channel it left: here,
         # what follows the answer gives them again instead of pointing above.
-        battle_values["pending"] = replace(backup.pending, shown=0, above=0).to_dict()
+        battle_values["pending"] = backup.pending.rolls_to_give().to_dict()
     found = conn.execute(insert(_T["battles"]).returning(*_T["battles"].c),
                          battle_values).one()
     battle = Row("battles", found._mapping)

@@ -112,6 +112,12 @@ class Pending:
                    data.get("move", data.get("seq")), DiceUse.from_dict(data.get("use")),
                    data.get("asked_at"), int(data.get("shown", 0)), int(data.get("above", 0)))
 
+    def rolls_to_give(self) -> Pending:
+        """The question where no message above shows the move's rolls (asked again by an
+        undo's reply, or brought into another channel): what follows its answer gives them
+        all again."""
+        return replace(self, shown=0, above=0)
+
     def answered(self, answer: Answer) -> dict[str, Any]:
         """The command's options with the answer added to those the bot asked for."""
         return {**self.options,

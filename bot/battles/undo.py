@@ -3,7 +3,7 @@ changed, as an event of its own (``BattleTx.undo``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from bot.battles.corrections import standing_changes
@@ -123,7 +123,7 @@ def asked_anew(tx: BattleTx, was_waiting: Pending | None) -> None:
             was_waiting is not None and waiting.seq == was_waiting.seq):
         return  # none put back, or the one waiting still: its message is as it was
     tx.touch(battle)
-    battle.pending = replace(waiting, shown=0, above=0).to_dict()
+    battle.pending = waiting.rolls_to_give().to_dict()
 
 
 def undid(event: Row) -> dict[str, Any]:

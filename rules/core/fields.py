@@ -71,11 +71,11 @@ class Field:
         if self.kind in (int, float):
             return self._to_number(raw, where)
         if not isinstance(raw, str) or not raw.strip():
-            raise InvalidInput(_at(where, f"`{self.name}` needs some text."))
+            raise InvalidInput(said_at(where, f"`{self.name}` needs some text."))
         value = raw.strip()
         if len(value) > MAX_NAME_LENGTH:
             raise InvalidInput(
-                _at(where, f"`{self.name}` is {len(value)} characters long."),
+                said_at(where, f"`{self.name}` is {len(value)} characters long."),
                 hint=f"Keep it to {MAX_NAME_LENGTH}.",
             )
         return value
@@ -100,10 +100,10 @@ class Field:
             return member
         choices = ", ".join(str(m.value) for m in self.kind)
         if not word:  # echoed in a code span, the blank would show as two stray backticks
-            raise InvalidInput(_at(where, f"`{self.name}` needs a value."),
+            raise InvalidInput(said_at(where, f"`{self.name}` needs a value."),
                                hint=f"Use one of: {choices}.")
         raise InvalidInput(
-            _at(where, f"`{_shown(raw)}` is not a valid {self.name.replace('_', ' ')}."),
+            said_at(where, f"`{_shown(raw)}` is not a valid {self.name.replace('_', ' ')}."),
             hint=f"Use one of: {choices}.{did_you_mean(word, self.enum_words())}",
         )
 
@@ -118,20 +118,20 @@ class Field:
         value = self._read_number(raw)
         if value is None and isinstance(raw, str) and not raw.strip():
             # Echoed in a code span, the blank would show as two stray backticks.
-            raise InvalidInput(_at(where, f"`{self.name}` needs a value."),
+            raise InvalidInput(said_at(where, f"`{self.name}` needs a value."),
                                hint=f"Write it in plain figures, like {self._example()}.")
         if value is None:
             kind = "a whole number" if self.kind is int else "a number"
             raise InvalidInput(
-                _at(where, f"`{self.name}` must be {kind}, not `{_shown(raw)}`."),
+                said_at(where, f"`{self.name}` must be {kind}, not `{_shown(raw)}`."),
                 hint=f"Write it in plain figures, like {self._example()}.",
             )
         low, high = self.bounds()
         if value < low:
-            raise InvalidInput(_at(where, f"`{self.name}` cannot be {_shown(value)}."),
+            raise InvalidInput(said_at(where, f"`{self.name}` cannot be {_shown(value)}."),
                                hint=f"It must be at least {_num(low)}.")
         if value > high:
-            raise InvalidInput(_at(where, f"`{self.name}` cannot be {_shown(value)}."),
+            raise InvalidInput(said_at(where, f"`{self.name}` cannot be {_shown(value)}."),
                                hint=f"It must be at most {_num(high)}.")
         return self.kind(value)
 
@@ -183,7 +183,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= MAX_SHOWN else f"{text[:MAX_SHOWN]}…"
 
 
-def _at(where: str, message: str) -> str:
+def said_at(where: str, message: str) -> str:
     """``message`` said of ``where`` (a unit, ``settings``); none where the field itself is
     all the player gave (`/battle setting`): its name is in the message already."""
     return f"{where}: {message}" if where else message
@@ -201,7 +201,7 @@ def _to_bool(raw: Any, spec: Field, where: str) -> bool:
         return True
     if word in {"false", "no", "n", "0", "off"}:
         return False
-    raise InvalidInput(_at(where, f"`{spec.name}` is yes or no, not `{_shown(raw)}`."))
+    raise InvalidInput(said_at(where, f"`{spec.name}` is yes or no, not `{_shown(raw)}`."))
 
 
 def did_you_mean(

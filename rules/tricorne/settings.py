@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.core.dice import BATTLE_DIE_FACES, SYMBOL_ALIASES, Symbol
 from rules.core.errors import InvalidInput
-from rules.core.fields import Field, FieldSet
+from rules.core.fields import Field, FieldSet, said_at
 from rules.core.notation import counted, listed
 
 DEFAULT_DIE = "inf inf cav art saber flag"
@@ -110,7 +110,7 @@ def check_settings(values: Mapping[str, Any] | None,
     new_die = before is not None and (values or {}).get("die") != before.get("die")
     missing = [symbol.value for symbol in Symbol if symbol not in settings.die]
     if new_die and missing:
-        raise InvalidInput(f"{_at(where, 'die')}: a battle die shows every symbol the rules "
+        raise InvalidInput(f"{said_at(where, 'die')}: a battle die shows every symbol the rules "
                            f"read; this one has no {listed(missing, 'or')}.",
                            hint=f"Like `{DEFAULT_DIE}`.")
     return settings
@@ -134,16 +134,11 @@ SETTINGS = FieldSet((
 ))
 
 
-def _at(where: str, name: str) -> str:
-    """A setting's name as a message leads with it: ``settings: die``, or ``die`` alone."""
-    return f"{where}: {name}" if where else name
-
-
 def settings_from(values: Mapping[str, Any] | None, where: str = "settings") -> Settings:
     """Settings from a battle's stored values or a request's ``settings`` object."""
     read = SETTINGS.read_json(dict(values or {}), where or "settings")
     if "die" in read:
-        read["die"] = read_die(read["die"], _at(where, "die"))
+        read["die"] = read_die(read["die"], said_at(where, "die"))
     dice, sabers = read.get("leader_dice", 2), read.get("leader_sabers", 2)
     if sabers > dice:
         said = f"a leader check of {counted(dice, 'die', 'dice')} cannot need " \
