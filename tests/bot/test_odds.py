@@ -18,7 +18,7 @@ from bot.storage.models import Battle
 from rules.core.odds import odds_for_request
 from rules.registry import RULESETS
 
-from .conftest import GM_USER, reply, text_of
+from .conftest import GM_USER, played, reply, text_of
 from .phone import PHONE_SCREEN, phone_lines
 from .test_charts import PACK, attach
 
@@ -153,13 +153,12 @@ async def test_a_row_of_alike_answers_says_whose_each_is_and_groups_them(discord
     """Cobham's Dragoons stands; Lochiel's takes ground without a bonus melee, or stays:
     the same chances, said as one row under the dragoons' answer, not "Stand and fight &
     Take ground & No bonus melee or Stand and fight & Stay"."""
-    for line in ('/battle start ruleset:tricorne name:Prestonpans '
-                 'sides:"Government, Jacobite"',
+    await played(discord_session,
+                 '/battle start ruleset:tricorne name:Prestonpans sides:"Government, Jacobite"',
                  '/unit add side:Jacobite name:"Lochiel\'s" words:"highland" strength:4',
                  '/unit add side:Government name:"Barrell\'s" words:"regular" strength:4',
                  '/unit add side:Government name:"Cobham\'s Dragoons" words:"battle-cavalry" '
-                 'strength:3'):
-        await reply(discord_session, line, user_id=GM_USER)
+                 'strength:3')
     message = await reply(discord_session, '/melee odds tricorne attacker:"Lochiel\'s" '
                                            'defender:"Cobham\'s Dragoons"')
     rows = message.embeds[0]["description"].split("\n")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import GM_USER, reply, text_of
+from .conftest import GM_USER, played, reply, text_of
 from .test_le_baton import SETUP, roster, setup  # the same Albuera battle
 
 
@@ -61,12 +61,11 @@ async def test_a_move_that_changes_nothing_says_so_once(discord_session):
 
 async def test_a_unit_that_loses_its_last_sp_leaves_the_battle_and_cannot_be_charged(
         discord_session):
-    for line in ('/battle start ruleset:fire-at-will name:Plains',
+    await played(discord_session, '/battle start ruleset:fire-at-will name:Plains',
                  '/unit add side:British name:"Fraser\'s Highlanders" words:"inf regular '
                  'morale=4" strength:4',
                  '/unit add side:French name:"La Sarre" words:"inf regular morale=4" '
-                 'strength:1'):
-        await reply(discord_session, line, user_id=GM_USER)
+                 'strength:1')
     melee = await reply(discord_session, '/melee fire-at-will attackers:"Fraser\'s '
                                          'Highlanders" defenders:"La Sarre" dice:"6 1"')
     assert text_of(melee).split("\n")[1] == "💥 Attackers win by 5: La Sarre loses its last SP"
